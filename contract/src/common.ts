@@ -1,0 +1,27 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Every error answer of the API: one human sentence (DECISIONS.md, filled gaps). */
+export const ErrorSchema = Type.Object(
+  { error: Type.String({ description: 'A human-readable sentence' }) },
+  { additionalProperties: false },
+);
+export type ApiError = Static<typeof ErrorSchema>;
+
+/** Strings that reach the database: no NUL characters, which PostgreSQL cannot store. */
+export const NO_NUL = '^[^\\u0000]*$';
+
+/** At least one non-blank character, and no NUL. */
+export const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
+export const IdParamsSchema = Type.Object(
+  { id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Numeric id' }) },
+  { additionalProperties: false },
+);
+export type IdParams = Static<typeof IdParamsSchema>;
+
+/** A calendar date, YYYY-MM-DD. */
+export const DateStringSchema = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  description: 'A calendar date, YYYY-MM-DD',
+  examples: ['2026-01-31'],
+});

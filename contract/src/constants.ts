@@ -1,0 +1,49 @@
+/**
+ * Product constants shared by the server and the web app (SPEC.md section 9, DECISIONS.md).
+ * This module imports nothing, so the browser bundle can use it without pulling in schemas.
+ */
+
+export const GROUP_COLORS = [
+  '#3B82F6',
+  '#EF4444',
+  '#10B981',
+  '#F59E0B',
+  '#8B5CF6',
+  '#EC4899',
+  '#06B6D4',
+  '#84CC16',
+] as const;
+export type GroupColor = (typeof GROUP_COLORS)[number];
+export const DEFAULT_GROUP_COLOR: GroupColor = '#3B82F6';
+
+export const LIMITS = {
+  usernameMin: 3,
+  usernameMax: 32,
+  emailMax: 254,
+  passwordMin: 8,
+  passwordMax: 128,
+  todoTitleMax: 200,
+  todoDescriptionMax: 2000,
+  groupNameMax: 50,
+  recentDaysMax: 365,
+  recentDaysDefault: 30,
+  rangeDaysMax: 366,
+  /** Largest JSON body the API accepts, in bytes. */
+  bodyLimitBytes: 64 * 1024,
+} as const;
+
+/** Letters, digits, '.', '_' and '-' (DECISIONS.md, filled gaps). */
+export const USERNAME_PATTERN = '^[A-Za-z0-9._-]{3,32}$';
+
+/** The day ranges the statistics screen offers; the first is the default. */
+export const STATISTICS_RANGES = [7, 14, 30] as const;
+export type StatisticsRange = (typeof STATISTICS_RANGES)[number];
+
+/** Header in which the browser sends its IANA time zone (DECISIONS.md item 6). */
+export const TIME_ZONE_HEADER = 'x-time-zone';
+
+/** Access tokens live 15 minutes (DECISIONS.md item 5). */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+
+/** Routes under this prefix never carry a bearer token (SPEC.md section 7). */
+export const AUTH_PATH_PREFIX = '/api/auth/';

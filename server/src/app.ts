@@ -1,0 +1,78 @@
+import cookie from '@fastify/cookie';
+import { LIMITS } from '@tally/contract';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import { authRoutes } from './auth/routes.js';
+import type { Config } from './config.js';
+import type { Dialect } from './db/connection.js';
+import type { Database } from './db/schema.js';
+import { groupRoutes } from './groups/routes.js';
+import { apiDocsPlugin } from './plugins/api-docs.js';
+import { authenticationPlugin } from './plugins/authentication.js';
+import { databasePlugin } from './plugins/database.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { validationPlugin } from './plugins/validation.js';
+import { webAppPlugin } from './plugins/web-app.js';
+import { type Clock, systemClock } from './shared/clock.js';
+import { statisticsRoutes } from './statistics/routes.js';
+import { systemRoutes } from './system/routes.js';
+import { todoRoutes } from './todos/routes.js';
+
+export interface AppOptions {
+  config: Config;
+  database: { db: Kysely<Database>; dialect: Dialect };
+  jwtSecret: string;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  /** Whether closing the app closes the database (the tests keep theirs). */
+  closeDatabase?: boolean;
+}
+
+/** Builds the whole app without listening, so tests can inject requests or bind any port. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: LIMITS.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(validationPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(cookie);
+  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl });
+  await app.register(databasePlugin, {
+    ...options.database,
+    closeOnShutdown: options.closeDatabase ?? true,
+  });
+  await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
+  await app.register(apiDocsPlugin);
+
+  await app.register(authRoutes, {
+    prefix: '/api/auth',
+    clock,
+    rateLimitPerMinute: config.authRateLimitPerMinute,
+    loginAttemptsPerAccount: config.loginAttemptsPerAccount,
+  });
+  await app.register(todoRoutes, { prefix: '/api/todos', clock });
+  await app.register(groupRoutes, { prefix: '/api/todo-groups', clock });
+  await app.register(statisticsRoutes, { prefix: '/api/statistics', clock });
+  await app.register(systemRoutes, {
+    prefix: '/api',
+    publicConfig: {
+      googleClientId: config.googleClientId,
+      googleScriptUrl: config.googleScriptUrl,
+    },
+  });
+  await app.register(webAppPlugin, { distDir: config.webDistDir });
+  return app;
+}

@@ -1,0 +1,261 @@
+import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  refreshCookieOf,
+  registerUser,
+  TEST_SECRET,
+  type TestContext,
+  uniqueName,
+} from '../test/helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => ctx.close());
+
+const post = (url: string, payload?: object, headers?: Record<string, string>) =>
+  ctx.app.inject({ method: 'POST', url, ...(payload ? { payload } : {}), ...(headers ? { headers } : {}) });
+
+const totals = async (token: string) =>
+  (await as(ctx.app, { token })({ method: 'GET', url: '/api/statistics/total' })).json<
+    Record<string, number>
+  >();
+
+describe('POST /api/auth/register', () => {
+  it('creates the account and answers 201 with an access token for it', async () => {
+    const username = uniqueName('New.User-');
+    const response = await post('/api/auth/register', {
+      username,
+      email: `${username}@example.com`,
+      password: 'long enough',
+    });
+    expect(response.statusCode).toBe(201);
+    const { accessToken } = response.json<{ accessToken: string }>();
+    const claims = decodeJwt(accessToken);
+    expect(claims.sub).toBe(username);
+    expect(claims.roles).toEqual(['user']);
+    expect(claims.exp).toBe(Math.floor(ctx.clock.now() / 1000) + 15 * 60);
+    const cookie = response.cookies.find((c) => c.name === 'tally_refresh');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth' });
+    expect(response.body).not.toMatch(/hash|argon/i);
+    expect(await totals(accessToken)).toMatchObject({
+      registrations: 1,
+      tokensGenerated: 1,
+      refreshTokensCreated: 1,
+      logins: 0,
+    });
+  });
+
+  it('answers 409 when the username or e-mail is taken, ignoring case', async () => {
+    const user = await registerUser(ctx.app);
+    const sameName = await post('/api/auth/register', {
+      username: user.username.toUpperCase(),
+      email: 'other@example.com',
+      password: 'long enough',
+    });
+    expect(sameName.statusCode).toBe(409);
+    expect(sameName.json()).toEqual({ error: 'That username is already taken' });
+    const sameEmail = await post('/api/auth/register', {
+      username: uniqueName(),
+      email: user.email.toUpperCase(),
+      password: 'long enough',
+    });
+    expect(sameEmail.statusCode).toBe(409);
+    expect(sameEmail.json()).toEqual({ error: 'That e-mail address is already registered' });
+  });
+
+  it.each([
+    [{ email: 'a@example.com', password: 'long enough' }, 'username is required'],
+    [{ username: 'ab', email: 'a@example.com', password: 'long enough' }, 'username must be at least 3'],
+    [{ username: 'has space', email: 'a@example.com', password: 'long enough' }, 'username may only'],
+    [{ username: 'valid_name', email: 'not-an-email', password: 'long enough' }, 'email must be a valid'],
+    [{ username: 'valid_name', email: 'a@example.com', password: 'short' }, 'password must be at least 8'],
+    [{ username: 'valid_name', email: 'a@example.com', password: 'x'.repeat(129) }, 'password must be at most 128'],
+    [{ username: 'valid_name', email: 'a@example.com', password: 12345678 }, 'password must be of type string'],
+  ])('answers 400 naming the bad field for %j', async (payload, message) => {
+    const response = await post('/api/auth/register', payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ error: string }>().error).toContain(message);
+  });
+});
+
+describe('POST /api/auth/login', () => {
+  it('signs in with the right password (username ignoring case) and counts a login', async () => {
+    const user = await registerUser(ctx.app);
+    const response = await post('/api/auth/login', {
+      username: user.username.toUpperCase(),
+      password: user.password,
+    });
+    expect(response.statusCode).toBe(200);
+    const { accessToken } = response.json<{ accessToken: string }>();
+    expect(decodeJwt(accessToken).sub).toBe(user.username);
+    expect(await totals(accessToken)).toMatchObject({ logins: 1, tokensGenerated: 2 });
+  });
+
+  it('answers an unknown user and a wrong password with the same 401', async () => {
+    const user = await registerUser(ctx.app);
+    const wrong = await post('/api/auth/login', { username: user.username, password: 'wrong password' });
+    const unknown = await post('/api/auth/login', { username: uniqueName(), password: 'whatever1' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.body).toBe(unknown.body);
+    expect(wrong.json()).toEqual({ error: 'Invalid username or password' });
+  });
+});
+
+describe('access tokens', () => {
+  const todos = (authorization?: string) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: '/api/todos',
+      ...(authorization ? { headers: { authorization } } : {}),
+    });
+
+  it('rejects a missing, malformed or forged token with 401', async () => {
+    const user = await registerUser(ctx.app);
+    const forged = await new SignJWT({ roles: ['user'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.username)
+      .setIssuer('tally')
+      .setAudience('tally-web')
+      .setExpirationTime('15m')
+      .sign(new TextEncoder().encode('another-secret-that-is-32-bytes-long!!'));
+    const unsigned = new UnsecuredJWT({ roles: ['user'] })
+      .setSubject(user.username)
+      .setIssuer('tally')
+      .setAudience('tally-web')
+      .setExpirationTime('15m')
+      .encode();
+    const [, payload, signature] = user.token.split('.');
+    const otherUser = Buffer.from(JSON.stringify({ ...decodeJwt(user.token), sub: 'someone' })).toString('base64url');
+    for (const header of [
+      undefined,
+      'Bearer',
+      'Basic abc',
+      `Bearer ${forged}`,
+      `Bearer ${unsigned}`,
+      `Bearer ${user.token.split('.')[0]}.${otherUser}.${signature}`,
+      `Bearer ${payload}`,
+    ]) {
+      const response = await todos(header);
+      expect(response.statusCode, String(header)).toBe(401);
+      expect(response.json<{ error: string }>().error).toBeTruthy();
+    }
+    expect((await todos(`Bearer ${user.token}`)).statusCode).toBe(200);
+  });
+
+  it('requires exp, and the issuer and audience Tally sets', async () => {
+    const user = await registerUser(ctx.app);
+    const key = new TextEncoder().encode(TEST_SECRET);
+    const base = () =>
+      new SignJWT({ roles: ['user'] }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.username);
+    const noExp = await base().setIssuer('tally').setAudience('tally-web').sign(key);
+    const wrongAudience = await base().setIssuer('tally').setAudience('x').setExpirationTime('15m').sign(key);
+    const wrongIssuer = await base().setIssuer('x').setAudience('tally-web').setExpirationTime('15m').sign(key);
+    for (const token of [noExp, wrongAudience, wrongIssuer]) {
+      expect((await todos(`Bearer ${token}`)).statusCode).toBe(401);
+    }
+  });
+
+  it('expires after 15 minutes', async () => {
+    const user = await registerUser(ctx.app);
+    ctx.clock.advance(14 * 60 * 1000);
+    expect((await todos(`Bearer ${user.token}`)).statusCode).toBe(200);
+    ctx.clock.advance(61 * 1000);
+    const expired = await todos(`Bearer ${user.token}`);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({ error: 'Invalid or expired token' });
+  });
+});
+
+describe('refresh and logout', () => {
+  const refresh = (cookie?: string) =>
+    post('/api/auth/refresh', undefined, cookie ? { cookie } : undefined);
+
+  it('renews the access token and rotates the cookie', async () => {
+    const user = await registerUser(ctx.app);
+    ctx.clock.advance(20 * 60 * 1000);
+    const first = await refresh(user.refreshCookie);
+    expect(first.statusCode).toBe(200);
+    const renewed = first.json<{ accessToken: string }>().accessToken;
+    expect(decodeJwt(renewed).sub).toBe(user.username);
+    const rotated = refreshCookieOf(first);
+    expect(rotated).not.toBe(user.refreshCookie);
+    const second = await refresh(rotated);
+    expect(second.statusCode).toBe(200);
+    expect(await totals(renewed)).toMatchObject({ tokensGenerated: 3, refreshTokensCreated: 3 });
+  });
+
+  it('treats a replayed refresh token as theft and revokes its whole family', async () => {
+    const user = await registerUser(ctx.app);
+    const rotated = refreshCookieOf(await refresh(user.refreshCookie));
+    const replay = await refresh(user.refreshCookie);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json<{ error: string }>().error).toMatch(/session has expired/);
+    // The legitimate holder's newer token is dead too.
+    expect((await refresh(rotated)).statusCode).toBe(401);
+    // Other sessions of the same user are not affected.
+    const login = await post('/api/auth/login', { username: user.username, password: user.password });
+    expect((await refresh(refreshCookieOf(login))).statusCode).toBe(200);
+  });
+
+  it('answers 401 without a cookie, with an unknown one, and after logout', async () => {
+    expect((await refresh()).statusCode).toBe(401);
+    expect((await refresh('tally_refresh=made-up')).statusCode).toBe(401);
+    const user = await registerUser(ctx.app);
+    const logout = await post('/api/auth/logout', undefined, { cookie: user.refreshCookie });
+    expect(logout.statusCode).toBe(204);
+    expect(logout.cookies.find((c) => c.name === 'tally_refresh')?.value).toBe('');
+    expect((await refresh(user.refreshCookie)).statusCode).toBe(401);
+  });
+
+  it('lets a refresh token expire after 30 days', async () => {
+    const user = await registerUser(ctx.app);
+    ctx.clock.advance(31 * 24 * 60 * 60 * 1000);
+    expect((await refresh(user.refreshCookie)).statusCode).toBe(401);
+  });
+});
+
+describe('rate limits', () => {
+  it('limits auth requests per IP with 429, an error body and Retry-After', async () => {
+    const limited = await createTestApp({ config: { authRateLimitPerMinute: 3 } });
+    try {
+      const attempt = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'nobody', password: 'whatever1' },
+        });
+      for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
+      const blocked = await attempt();
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.headers['retry-after']).toBeDefined();
+      expect(blocked.json<{ error: string }>().error).toMatch(/Too many attempts/);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('limits login attempts per account whatever the address', async () => {
+    const limited = await createTestApp({ config: { loginAttemptsPerAccount: 2 } });
+    try {
+      const user = await registerUser(limited.app);
+      const attempt = (ip: string, username = user.username) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: ip,
+          payload: { username, password: 'wrong password' },
+        });
+      expect((await attempt('10.0.0.1')).statusCode).toBe(401);
+      expect((await attempt('10.0.0.2', user.username.toUpperCase())).statusCode).toBe(401);
+      expect((await attempt('10.0.0.3')).statusCode).toBe(429);
+      expect((await attempt('10.0.0.3', 'someone-else')).statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+});

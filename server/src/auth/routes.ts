@@ -1,0 +1,147 @@
+import {
+  AccessTokenResponseSchema,
+  ErrorSchema,
+  LoginBodySchema,
+  RegisterBodySchema,
+} from '@tally/contract';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
+import { createAuthService, type Session } from './service.js';
+
+export interface AuthRoutesOptions {
+  clock: Clock;
+  /** Requests per minute per IP on each auth route. */
+  rateLimitPerMinute: number;
+  /** Login attempts per account per 15 minutes. */
+  loginAttemptsPerAccount: number;
+}
+
+const REFRESH_COOKIE = 'tally_refresh';
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema };
+
+export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify, options) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createAuthService({
+    db: app.db,
+    clock: options.clock,
+    signAccessToken: (username) => app.accessTokens.sign(username),
+  });
+  const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
+  const failedLogins = app.createRateLimit({
+    max: options.loginAttemptsPerAccount,
+    timeWindow: 15 * 60 * 1000,
+    keyGenerator: (request) =>
+      `login:${String((request.body as { username?: unknown }).username).toLowerCase()}`,
+  });
+  const config = { public: true, rateLimit: perIp };
+
+  const sendSession = (request: FastifyRequest, reply: FastifyReply, session: Session) => {
+    reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: !LOCAL_HOSTS.has(request.hostname),
+      path: '/api/auth',
+      maxAge: REFRESH_TOKEN_TTL_MS / 1000,
+    });
+    return { accessToken: session.accessToken };
+  };
+  const clearSession = (reply: FastifyReply) =>
+    reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
+
+  app.post(
+    '/register',
+    {
+      config,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and sign in',
+        security: [],
+        body: RegisterBodySchema,
+        response: { 201: AccessTokenResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = await service.register(request.body);
+      return reply.code(201).send(sendSession(request, reply, session));
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      config,
+      // Failed logins per account: slows guessing one user's password from many addresses.
+      preHandler: async (request, reply) => {
+        const verdict = await failedLogins(request, { increment: false });
+        if (!verdict.isAllowed && verdict.remaining <= 0) {
+          reply.header('retry-after', String(Math.max(1, verdict.ttlInSeconds)));
+          throw new AppError(
+            429,
+            `Too many failed logins for this account - try again in ${Math.max(1, verdict.ttlInSeconds)} seconds`,
+          );
+        }
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with username and password',
+        security: [],
+        body: LoginBodySchema,
+        response: { 200: AccessTokenResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const session = await service.login(request.body.username, request.body.password);
+        return sendSession(request, reply, session);
+      } catch (error) {
+        if (error instanceof AppError && error.statusCode === 401) await failedLogins(request);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/refresh',
+    {
+      config,
+      schema: {
+        tags: ['auth'],
+        summary: 'Renew the access token with the refresh cookie (rotated on every use)',
+        security: [],
+        response: { 200: AccessTokenResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const session = await service.refresh(request.cookies[REFRESH_COOKIE]);
+        return sendSession(request, reply, session);
+      } catch (error) {
+        clearSession(reply);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      config,
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the refresh cookie',
+        security: [],
+        response: { 204: { type: 'null', description: 'Signed out' }, 429: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await service.logout(request.cookies[REFRESH_COOKIE]);
+      clearSession(reply);
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,0 +1,139 @@
+import type { RegisterBody } from '@tally/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { recordEvents } from '../shared/activity-log.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError, conflict, unauthorized } from '../shared/errors.js';
+import { isUniqueViolation } from '../shared/sql-errors.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from './refresh-tokens.js';
+
+export interface Session {
+  username: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface AuthServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  signAccessToken: (username: string) => Promise<string>;
+}
+
+const BAD_CREDENTIALS = 'Invalid username or password';
+
+export function createAuthService({ db, clock, signAccessToken }: AuthServiceDeps) {
+  async function register(input: RegisterBody): Promise<Session> {
+    const username = input.username;
+    const email = input.email.trim();
+    const taken = await db
+      .selectFrom('users')
+      .select(['username_lower', 'email_lower'])
+      .where((eb) =>
+        eb.or([
+          eb('username_lower', '=', username.toLowerCase()),
+          eb('email_lower', '=', email.toLowerCase()),
+        ]),
+      )
+      .execute();
+    if (taken.some((row) => row.username_lower === username.toLowerCase())) {
+      throw conflict('That username is already taken');
+    }
+    if (taken.length > 0) throw conflict('That e-mail address is already registered');
+
+    const passwordHash = await hashPassword(input.password);
+    const now = clock();
+    try {
+      const refreshToken = await db.transaction().execute(async (trx) => {
+        const user = await trx
+          .insertInto('users')
+          .values({
+            username,
+            username_lower: username.toLowerCase(),
+            email,
+            email_lower: email.toLowerCase(),
+            password_hash: passwordHash,
+            google_subject: null,
+            created_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const token = await issueRefreshToken(trx, user.id, now);
+        await recordEvents(
+          trx,
+          user.id,
+          ['registrations', 'tokensGenerated', 'refreshTokensCreated'],
+          now,
+        );
+        return token;
+      });
+      return { username, accessToken: await signAccessToken(username), refreshToken };
+    } catch (error) {
+      // Two registrations racing for the same name: the unique index decides.
+      if (isUniqueViolation(error)) throw conflict('That username or e-mail address is already taken');
+      throw error;
+    }
+  }
+
+  async function login(usernameInput: string, password: string): Promise<Session> {
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'password_hash'])
+      .where('username_lower', '=', usernameInput.toLowerCase())
+      .executeTakeFirst();
+    const valid = await verifyPassword(user?.password_hash ?? null, password);
+    if (!user || !valid) throw unauthorized(BAD_CREDENTIALS);
+    return startSession(user.id, user.username, ['logins']);
+  }
+
+  /** Issues an access token and a new refresh-token family, counting the given events. */
+  async function startSession(
+    userId: number,
+    username: string,
+    events: ('logins' | 'googleAuths')[],
+  ): Promise<Session> {
+    const now = clock();
+    const refreshToken = await db.transaction().execute(async (trx) => {
+      const token = await issueRefreshToken(trx, userId, now);
+      await recordEvents(trx, userId, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
+      return token;
+    });
+    return { username, accessToken: await signAccessToken(username), refreshToken };
+  }
+
+  async function refresh(presented: string | undefined): Promise<Session> {
+    if (!presented) throw unauthorized('No session to renew - please log in');
+    const now = clock();
+    // Revocation on reuse must be committed even though the caller gets a 401, so the
+    // transaction returns the outcome and the error is thrown after it.
+    const outcome = await db.transaction().execute(async (trx) => {
+      const result = await consumeRefreshToken(trx, presented, now);
+      if (result.status !== 'rotated') return result;
+      const user = await trx
+        .selectFrom('users')
+        .select('username')
+        .where('id', '=', result.userId)
+        .executeTakeFirst();
+      if (!user) return { status: 'invalid' as const };
+      const token = await issueRefreshToken(trx, result.userId, now, result.familyId);
+      await recordEvents(trx, result.userId, ['tokensGenerated', 'refreshTokensCreated'], now);
+      return { status: 'rotated' as const, username: user.username, refreshToken: token };
+    });
+    if (outcome.status !== 'rotated') {
+      throw new AppError(401, 'Your session has expired - please log in again');
+    }
+    return {
+      username: outcome.username,
+      accessToken: await signAccessToken(outcome.username),
+      refreshToken: outcome.refreshToken,
+    };
+  }
+
+  async function logout(presented: string | undefined): Promise<void> {
+    if (presented) await revokeRefreshToken(db, presented, clock());
+  }
+
+  return { register, login, refresh, logout, startSession };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

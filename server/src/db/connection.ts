@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for logs: the SQLite file or the PostgreSQL host/database. */
+  location: string;
+}
+
+export interface ConnectOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** PostgreSQL only: the schema to use (tests give each run its own). */
+  pgSchema?: string;
+  /** PostgreSQL only: pool size. */
+  poolSize?: number;
+}
+
+const PG_INT8 = 20;
+
+/**
+ * The one place that picks the dialect: DATABASE_URL → PostgreSQL over node-postgres,
+ * otherwise SQLite (better-sqlite3, WAL) in DATA_DIR.
+ */
+export function connect(options: ConnectOptions): DatabaseHandle {
+  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options);
+  return connectSqlite(options.dataDir);
+}
+
+function connectSqlite(dataDir: string): DatabaseHandle {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'tally.db');
+  let sqlite: SqliteDatabase.Database;
+  try {
+    sqlite = new SqliteDatabase(file, { fileMustExist: false });
+    // Reading the schema forces SQLite to parse the file: a corrupt or foreign file fails here,
+    // at start, instead of being silently replaced.
+    sqlite.pragma('schema_version');
+  } catch (error) {
+    throw new Error(
+      `Cannot open the SQLite database at ${file}: ${(error as Error).message}. ` +
+        'Move the file away to start with an empty database, or restore a backup.',
+      { cause: error },
+    );
+  }
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: every commit is fsynced to the WAL before the 2xx goes out (docs/decisions/004).
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', location: file };
+}
+
+function connectPostgres(databaseUrl: string, options: ConnectOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    // COUNT(*) and BIGINT epoch milliseconds come back as numbers, as they do on SQLite.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === PG_INT8
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const url = new URL(databaseUrl);
+  return { db, dialect: 'postgres', location: `${url.host}${url.pathname}` };
+}

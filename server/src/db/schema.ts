@@ -1,0 +1,70 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * The tables, as both dialects store them. Times are epoch milliseconds (integers) and booleans
+ * are 0/1 integers, so SQLite and PostgreSQL read and sort them the same way.
+ */
+export interface Database {
+  users: UsersTable;
+  todo_groups: TodoGroupsTable;
+  todos: TodosTable;
+  refresh_tokens: RefreshTokensTable;
+  statistic_events: StatisticEventsTable;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  username_lower: string;
+  email: string;
+  email_lower: string;
+  /** Null for accounts that only sign in with Google. */
+  password_hash: string | null;
+  google_subject: string | null;
+  created_at: number;
+}
+
+export interface TodoGroupsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  name_lower: string;
+  color: string;
+  created_at: number;
+}
+
+export interface TodosTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number | null;
+  title: string;
+  description: string | null;
+  completed: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  family_id: string;
+  /** SHA-256 of the token; the token itself is only ever in the user's cookie. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface StatisticEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  occurred_at: number;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type TodoRow = Selectable<TodosTable>;
+export type TodoGroupRow = Selectable<TodoGroupsTable>;
+export type RefreshTokenRow = Selectable<RefreshTokensTable>;

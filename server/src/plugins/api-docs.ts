@@ -1,0 +1,35 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+
+/** The OpenAPI document, generated from the routes' schemas, and its browsable UI at /api/docs. */
+export const apiDocsPlugin = fp(
+  async (app) => {
+    // The documentation is readable without signing in.
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/api/docs')) route.config = { ...route.config, public: true };
+    });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Tally API',
+          description: 'The API of Tally, a personal to-do app. Errors are always {"error": "..."}.',
+          version: '1.0.0',
+        },
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          },
+        },
+        security: [{ bearerAuth: [] }],
+      },
+    });
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      uiConfig: { docExpansion: 'list', deepLinking: false },
+    });
+  },
+  { name: 'api-docs' },
+);

@@ -1,0 +1,100 @@
+import { ACCESS_TOKEN_TTL_SECONDS } from '@tally/contract';
+import fp from 'fastify-plugin';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Clock } from '../shared/clock.js';
+import { unauthorized } from '../shared/errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accessTokens: AccessTokens;
+  }
+  interface FastifyRequest {
+    /** The signed-in user; set on every route that is not public. */
+    user: AuthenticatedUser;
+  }
+  interface FastifyContextConfig {
+    /** Routes reachable without a bearer token. */
+    public?: boolean;
+  }
+}
+
+export interface AuthenticatedUser {
+  id: number;
+  username: string;
+}
+
+export interface AccessTokens {
+  sign(username: string): Promise<string>;
+  /** The username the token was issued to; throws a 401 for any bad token. */
+  verify(token: string): Promise<string>;
+}
+
+const ALGORITHM = 'HS256';
+const ISSUER = 'tally';
+const AUDIENCE = 'tally-web';
+
+export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(username) {
+      const now = Math.floor(clock() / 1000);
+      return new SignJWT({ roles: ['user'] })
+        .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+        .setSubject(username)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(now)
+        .setExpirationTime(now + ACCESS_TOKEN_TTL_SECONDS)
+        .sign(key);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: [ALGORITHM],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          // jose checks exp only when present: require it, and sub.
+          requiredClaims: ['exp', 'sub'],
+          currentDate: new Date(clock()),
+        });
+        if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no subject');
+        return payload.sub;
+      } catch {
+        throw unauthorized('Invalid or expired token');
+      }
+    },
+  };
+}
+
+export interface AuthenticationPluginOptions {
+  secret: string;
+  clock: Clock;
+}
+
+/**
+ * Secure by default: every matched route needs a valid bearer token unless its config says
+ * `public: true`. Unmatched paths fall through to the not-found handler (404).
+ */
+export const authenticationPlugin = fp<AuthenticationPluginOptions>(
+  async (app, { secret, clock }) => {
+    const tokens = createAccessTokens(secret, clock);
+    app.decorate('accessTokens', tokens);
+    app.decorateRequest('user', null as unknown as AuthenticatedUser);
+
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
+      const header = request.headers.authorization;
+      const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
+      if (!match?.[1]) throw unauthorized('Authentication required');
+      const username = await tokens.verify(match[1]);
+      const user = await app.db
+        .selectFrom('users')
+        .select(['id', 'username'])
+        .where('username_lower', '=', username.toLowerCase())
+        .executeTakeFirst();
+      if (!user) throw unauthorized('Invalid or expired token');
+      request.user = user;
+    });
+  },
+  { name: 'authentication', dependencies: ['database'] },
+);

@@ -1,0 +1,97 @@
+import type { FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../shared/errors.js';
+import { validationMessage } from '../shared/validation-message.js';
+
+const CLIENT_ERROR_SENTENCES: Record<number, string> = {
+  400: 'The request is malformed',
+  401: 'Authentication required',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  408: 'The request took too long',
+  413: `The request body is too large`,
+  415: 'Content-Type must be application/json',
+  429: 'Too many requests - try again later',
+};
+
+const DATABASE_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'SQLITE_BUSY',
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && DATABASE_DOWN_CODES.has(code)) return true;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+        message,
+      )
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * The one error handler: every failure becomes `{"error": sentence}` with the right status.
+ * 5xx bodies say nothing internal; the details go to the log.
+ */
+export const errorHandlerPlugin = fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      if (error instanceof AppError) {
+        if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
+        return reply.code(error.statusCode).send({ error: error.message });
+      }
+      const fastifyError = error as FastifyError;
+      if (fastifyError.validation) {
+        const part = fastifyError.validationContext ?? 'body';
+        return reply.code(400).send({
+          error: validationMessage(
+            fastifyError.validation as Parameters<typeof validationMessage>[0],
+            part === 'querystring' ? 'query' : part,
+          ),
+        });
+      }
+      const status = fastifyError.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        let sentence = CLIENT_ERROR_SENTENCES[status] ?? 'The request cannot be processed';
+        if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+          sentence = 'The request body must be a JSON object';
+        } else if (status === 400 && /JSON/i.test(`${fastifyError.code} ${fastifyError.message}`)) {
+          sentence = 'The request body is not valid JSON';
+        } else if (status === 413) {
+          sentence = 'The request body is too large (64 KiB at most)';
+        }
+        return reply.code(status).send({ error: sentence });
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.error({ err: error }, 'database unavailable');
+        return reply
+          .code(503)
+          .header('retry-after', '5')
+          .send({ error: 'Service unavailable - the database cannot be reached, try again shortly' });
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send({ error: 'Internal server error' });
+    });
+  },
+  { name: 'error-handler' },
+);

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+
+export interface WebAppPluginOptions {
+  /** The built single-page app (web/dist); null serves only the API. */
+  distDir: string | null;
+}
+
+/**
+ * Serves the built app: hashed assets cached for a year, index.html never cached, and every
+ * unknown non-API GET answered with index.html so client-side routes survive a reload.
+ * Unknown /api paths get a JSON 404.
+ */
+export const webAppPlugin = fp<WebAppPluginOptions>(
+  async (app, { distDir }) => {
+    if (distDir) {
+      await app.register(fastifyStatic, {
+        root: distDir,
+        wildcard: false,
+        preCompressed: true,
+        setHeaders(reply, filePath) {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          reply.header(
+            'cache-control',
+            immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const isApi = request.url === '/api' || request.url.startsWith('/api/');
+      const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+      if (distDir && !isApi && wantsPage) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      return reply.code(404).send({ error: 'Not found' });
+    });
+  },
+  { name: 'web-app' },
+);

@@ -1,0 +1,19 @@
+/**
+ * The one error type the server throws on purpose. The error handler turns it into
+ * `{"error": message}` with its status; anything else becomes a 500 that says nothing internal.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, message);
+export const unauthorized = (message = 'Authentication required') => new AppError(401, message);
+export const notFound = (what = 'Resource') => new AppError(404, `${what} not found`);
+export const conflict = (message: string) => new AppError(409, message);
+export const serviceUnavailable = (message: string) => new AppError(503, message);

@@ -1,0 +1,64 @@
+import { TZDate } from '@date-fns/tz';
+
+/**
+ * Calendar days in the caller's time zone, computed here rather than with a database's date
+ * functions so SQLite and PostgreSQL bucket identically (DECISIONS.md item 6).
+ * Dates are 'YYYY-MM-DD' strings; instants are epoch milliseconds.
+ */
+
+const validZones = new Map<string, string>();
+const MAX_CACHED_ZONES = 1000;
+
+/** The IANA zone named by the client, canonicalised; UTC when absent or unknown. */
+export function resolveTimeZone(requested: string | undefined): string {
+  if (!requested || requested.length > 64) return 'UTC';
+  const cached = validZones.get(requested);
+  if (cached) return cached;
+  try {
+    const zone = new Intl.DateTimeFormat('en-US', { timeZone: requested }).resolvedOptions()
+      .timeZone;
+    if (validZones.size < MAX_CACHED_ZONES) validZones.set(requested, zone);
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Parses 'YYYY-MM-DD'; null unless it is a real date between 1970 and 9999. */
+export function parseDate(value: string): { year: number; month: number; day: number } | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1970 || month < 1 || month > 12 || day < 1) return null;
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  return probe.getUTCDate() === day ? { year, month, day } : null;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** The date `days` after (or before, when negative) the given date. */
+export function addDays(date: string, days: number): string {
+  const parsed = parseDate(date);
+  if (!parsed) throw new RangeError(`Not a date: ${date}`);
+  return new Date(Date.UTC(parsed.year, parsed.month - 1, parsed.day + days))
+    .toISOString()
+    .slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (positive when `to` is later). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The instant the given day starts in the zone (midnight, or the first instant after a gap). */
+export function startOfDay(date: string, zone: string): number {
+  const parsed = parseDate(date);
+  if (!parsed) throw new RangeError(`Not a date: ${date}`);
+  return new TZDate(parsed.year, parsed.month - 1, parsed.day, zone).getTime();
+}
+
+/** The calendar date of an instant in the zone. */
+export function dateInZone(instant: number, zone: string): string {
+  const local = new TZDate(instant, zone);
+  return `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
+}

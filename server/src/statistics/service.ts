@@ -1,0 +1,121 @@
+import type {
+  DailyStatistic,
+  SinceStatistics,
+  StatisticEvent,
+  TotalStatistics,
+} from '@tally/contract';
+import { LIMITS, STATISTIC_EVENTS } from '@tally/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { badRequest } from '../shared/errors.js';
+import { addDays, dateInZone, daysBetween, parseDate, startOfDay } from './calendar.js';
+
+const DAILY_EVENTS = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'] as const;
+const SINCE_EVENTS = [
+  'todosCreated',
+  'todosCompleted',
+  'groupsCreated',
+  'logins',
+  'todosDeleted',
+] as const;
+
+type DailyEvent = (typeof DAILY_EVENTS)[number];
+
+function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+}
+
+function requireDate(value: string, field: string): string {
+  if (!parseDate(value)) throw badRequest(`${field} must be a real calendar date (YYYY-MM-DD)`);
+  return value;
+}
+
+export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
+  async function countByType(
+    userId: number,
+    types: readonly StatisticEvent[],
+    from?: number,
+  ): Promise<Map<string, number>> {
+    let query = db
+      .selectFrom('statistic_events')
+      .select((eb) => ['type', eb.fn.countAll<number>().as('count')])
+      .where('user_id', '=', userId)
+      .where('type', 'in', types)
+      .groupBy('type');
+    if (from !== undefined) query = query.where('occurred_at', '>=', from);
+    const rows = await query.execute();
+    return new Map(rows.map((row) => [row.type, Number(row.count)]));
+  }
+
+  /**
+   * One record per day from `newest` back `days` days, newest first, zero-filled.
+   * Events are bucketed by binary search over the days' start instants in the zone.
+   */
+  async function daily(userId: number, newest: string, days: number, zone: string) {
+    const dates = Array.from({ length: days }, (_, i) => addDays(newest, -i));
+    const starts = dates.map((date) => startOfDay(date, zone));
+    const end = startOfDay(addDays(newest, 1), zone);
+    const records: DailyStatistic[] = dates.map((date) => ({ date, ...zeroes(DAILY_EVENTS) }));
+
+    const events = await db
+      .selectFrom('statistic_events')
+      .select(['type', 'occurred_at'])
+      .where('user_id', '=', userId)
+      .where('occurred_at', '>=', starts[starts.length - 1] as number)
+      .where('occurred_at', '<', end)
+      .where('type', 'in', DAILY_EVENTS)
+      .execute();
+
+    for (const event of events) {
+      // starts is descending: find the first day whose start is <= the event.
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if ((starts[mid] as number) <= event.occurred_at) high = mid;
+        else low = mid + 1;
+      }
+      const record = records[low] as DailyStatistic;
+      record[event.type as DailyEvent] += 1;
+    }
+    return records;
+  }
+
+  return {
+    async total(userId: number): Promise<TotalStatistics> {
+      const counts = await countByType(userId, STATISTIC_EVENTS);
+      const totals = zeroes(STATISTIC_EVENTS);
+      for (const [type, count] of counts) totals[type as StatisticEvent] = count;
+      return totals;
+    },
+
+    async recent(userId: number, days: number, zone: string): Promise<DailyStatistic[]> {
+      return daily(userId, dateInZone(clock(), zone), days, zone);
+    },
+
+    async range(
+      userId: number,
+      startDate: string,
+      endDate: string,
+      zone: string,
+    ): Promise<DailyStatistic[]> {
+      requireDate(startDate, 'startDate');
+      requireDate(endDate, 'endDate');
+      const span = daysBetween(startDate, endDate) + 1;
+      if (span < 1) throw badRequest('startDate must not be after endDate');
+      if (span > LIMITS.rangeDaysMax) {
+        throw badRequest(`The range from startDate to endDate may span at most ${LIMITS.rangeDaysMax} days`);
+      }
+      return daily(userId, endDate, span, zone);
+    },
+
+    async since(userId: number, since: string, zone: string): Promise<SinceStatistics> {
+      requireDate(since, 'since');
+      const counts = await countByType(userId, SINCE_EVENTS, startOfDay(since, zone));
+      const result = zeroes(SINCE_EVENTS);
+      for (const [type, count] of counts) result[type as (typeof SINCE_EVENTS)[number]] = count;
+      return result;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import type { CreateTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, TodoRow } from '../db/schema.js';
+import { recordEvents } from '../shared/activity-log.js';
+import type { Clock } from '../shared/clock.js';
+import { badRequest } from '../shared/errors.js';
+
+const COLUMNS = ['id', 'title', 'description', 'group_id', 'completed', 'created_at'] as const;
+
+type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
+
+export function toTodo(row: TodoColumns): Todo {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    groupId: row.group_id,
+    completed: row.completed === 1,
+    created: new Date(row.created_at).toISOString(),
+  };
+}
+
+const cleanDescription = (value: string | null | undefined) => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+};
+
+export function createTodoService(db: Kysely<Database>, clock: Clock) {
+  /** A todo may only join one of its owner's groups; anything else is the same 400. */
+  async function checkGroup(trx: Transaction<Database>, userId: number, groupId: number | null) {
+    if (groupId === null) return;
+    const group = await trx
+      .selectFrom('todo_groups')
+      .select('id')
+      .where('id', '=', groupId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!group) throw badRequest('groupId must be the id of one of your groups');
+  }
+
+  return {
+    async list(userId: number): Promise<Todo[]> {
+      const rows = await db
+        .selectFrom('todos')
+        .select(COLUMNS)
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map(toTodo);
+    },
+
+    async create(userId: number, input: CreateTodoBody): Promise<Todo> {
+      const now = clock();
+      const groupId = input.groupId ?? null;
+      return db.transaction().execute(async (trx) => {
+        await checkGroup(trx, userId, groupId);
+        const row = await trx
+          .insertInto('todos')
+          .values({
+            user_id: userId,
+            group_id: groupId,
+            title: input.title.trim(),
+            description: cleanDescription(input.description),
+            completed: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+        await recordEvents(trx, userId, ['todosCreated'], now);
+        return toTodo(row);
+      });
+    },
+
+    /** Null when the todo does not exist or is not the caller's. */
+    async update(userId: number, id: number, input: UpdateTodoBody): Promise<Todo | null> {
+      const now = clock();
+      const groupId = input.groupId ?? null;
+      return db.transaction().execute(async (trx) => {
+        const current = await trx
+          .selectFrom('todos')
+          .select('completed')
+          .where('id', '=', id)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (!current) return null;
+        await checkGroup(trx, userId, groupId);
+        const row = await trx
+          .updateTable('todos')
+          .set({
+            title: input.title.trim(),
+            description: cleanDescription(input.description),
+            group_id: groupId,
+            completed: input.completed ? 1 : 0,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('user_id', '=', userId)
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+        const completedNow = current.completed === 0 && input.completed;
+        await recordEvents(
+          trx,
+          userId,
+          completedNow ? ['todosUpdated', 'todosCompleted'] : ['todosUpdated'],
+          now,
+        );
+        return toTodo(row);
+      });
+    },
+
+    /** False when the todo does not exist or is not the caller's. */
+    async remove(userId: number, id: number): Promise<boolean> {
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('todos')
+          .where('id', '=', id)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        await recordEvents(trx, userId, ['todosDeleted'], now);
+        return true;
+      });
+    },
+  };
+}

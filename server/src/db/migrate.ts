@@ -13,10 +13,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
-/** Brings the database to the newest schema; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+/**
+ * Brings the database to the newest schema; throws with the failing migration's name.
+ * `pgSchema` names the PostgreSQL schema that holds the bookkeeping tables when it is not the
+ * default (tests give each file its own).
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  pgSchema?: string,
+): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {

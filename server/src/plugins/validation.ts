@@ -7,6 +7,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 const common: Options = {
   allErrors: false,
+  // Keeps the offending value on each error, so messages can say what is wrong with it.
+  verbose: true,
   useDefaults: true,
   removeAdditional: false,
   strict: false,
@@ -20,6 +22,8 @@ export const validationPlugin = fp(
   async (app) => {
     const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
     const textAjv = addFormats(new Ajv({ ...common, coerceTypes: true }));
+    // JSON only: a text/plain body is a 415, not a string that fails validation.
+    app.removeContentTypeParser('text/plain');
     app.setValidatorCompiler(({ schema, httpPart }) =>
       httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
     );

@@ -14,6 +14,10 @@ export interface WebAppPluginOptions {
  */
 export const webAppPlugin = fp<WebAppPluginOptions>(
   async (app, { distDir }) => {
+    // The app's files are public; only /api routes can require a token.
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/api')) route.config = { ...route.config, public: true };
+    });
     if (distDir) {
       await app.register(fastifyStatic, {
         root: distDir,

@@ -35,6 +35,9 @@ function describe(error: ErrorObject): string {
     case 'maximum':
       return `must be at most ${String(params.limit)}`;
     case 'pattern':
+      if (typeof error.data === 'string' && error.data.includes('\u0000')) {
+        return 'must not contain NUL characters';
+      }
       return PATTERN_SENTENCES[String(params.pattern)] ?? 'has an invalid format';
     case 'format':
       return params.format === 'email'

@@ -39,7 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const open = () => connect({ databaseUrl: pgUrl, dataDir, pgSchema: schema, poolSize: 5 });
   const handle = open();
-  await migrateToLatest(handle.db, handle.dialect);
+  await migrateToLatest(handle.db, handle.dialect, schema);
   return {
     handle,
     dataDir,

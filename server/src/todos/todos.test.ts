@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
+import type { Todo } from '@tally/contract';
+
+let ctx: TestContext;
+let alice: TestUser;
+let bob: TestUser;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  alice = await registerUser(ctx.app);
+  bob = await registerUser(ctx.app);
+});
+afterAll(async () => ctx.close());
+
+const createTodo = async (user: TestUser, payload: object) => {
+  const response = await as(ctx.app, user)({ method: 'POST', url: '/api/todos', payload });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Todo>();
+};
+const createGroup = async (user: TestUser, name: string) => {
+  const response = await as(ctx.app, user)({
+    method: 'POST',
+    url: '/api/todo-groups',
+    payload: { name, color: '#10B981' },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: number }>();
+};
+const listTodos = async (user: TestUser) =>
+  (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<Todo[]>();
+
+describe('todos', () => {
+  it('creates a todo with trimmed text, ungrouped by default, and answers 201', async () => {
+    const todo = await createTodo(alice, { title: '  Buy milk  ', description: '  two litres ' });
+    expect(todo).toEqual({
+      id: expect.any(Number),
+      title: 'Buy milk',
+      description: 'two litres',
+      groupId: null,
+      completed: false,
+      created: new Date(ctx.clock.now()).toISOString(),
+    });
+    expect((await createTodo(alice, { title: 'No description', description: '   ' })).description).toBeNull();
+  });
+
+  it('lists only the caller’s todos, newest first', async () => {
+    const user = await registerUser(ctx.app);
+    for (const title of ['first', 'second', 'third']) {
+      await createTodo(user, { title });
+      ctx.clock.advance(1000);
+    }
+    expect((await listTodos(user)).map((t) => t.title)).toEqual(['third', 'second', 'first']);
+  });
+
+  it('replaces a todo with PUT and counts a completion only on the transition', async () => {
+    const user = await registerUser(ctx.app);
+    const group = await createGroup(user, 'Home');
+    const todo = await createTodo(user, { title: 'Water plants' });
+    const put = (payload: object) =>
+      as(ctx.app, user)({ method: 'PUT', url: `/api/todos/${todo.id}`, payload });
+    const done = await put({ title: 'Water the plants', description: 'all', groupId: group.id, completed: true });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({ id: todo.id, title: 'Water the plants', groupId: group.id, completed: true });
+    await put({ title: 'Water the plants', completed: true });
+    const again = await put({ title: 'Water the plants', completed: false });
+    expect(again.json()).toMatchObject({ completed: false, groupId: null, description: null });
+    const totals = (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json();
+    expect(totals).toMatchObject({ todosCreated: 1, todosUpdated: 3, todosCompleted: 1 });
+  });
+
+  it('deletes with 204 and then answers 404', async () => {
+    const todo = await createTodo(alice, { title: 'Temporary' });
+    const remove = () => as(ctx.app, alice)({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    const first = await remove();
+    expect(first.statusCode).toBe(204);
+    expect(first.body).toBe('');
+    expect((await remove()).statusCode).toBe(404);
+    expect((await listTodos(alice)).some((t) => t.id === todo.id)).toBe(false);
+  });
+
+  it('keeps a todo in a deleted group, ungrouped', async () => {
+    const group = await createGroup(alice, 'Short-lived');
+    const todo = await createTodo(alice, { title: 'Survivor', groupId: group.id });
+    const removed = await as(ctx.app, alice)({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
+    expect(removed.statusCode).toBe(204);
+    expect((await listTodos(alice)).find((t) => t.id === todo.id)?.groupId).toBeNull();
+  });
+});
+
+describe('todos are private', () => {
+  it('gives another user 404 on GET-less routes (PUT, DELETE) and leaves the todo unchanged', async () => {
+    const todo = await createTodo(alice, { title: 'Alice only' });
+    const asBob = as(ctx.app, bob);
+    const put = await asBob({
+      method: 'PUT',
+      url: `/api/todos/${todo.id}`,
+      payload: { title: 'hijacked', completed: true },
+    });
+    expect(put.statusCode).toBe(404);
+    expect(put.json()).toEqual({ error: 'Todo not found' });
+    expect((await asBob({ method: 'DELETE', url: `/api/todos/${todo.id}` })).statusCode).toBe(404);
+    expect((await listTodos(bob)).some((t) => t.id === todo.id)).toBe(false);
+    expect((await listTodos(alice)).find((t) => t.id === todo.id)).toEqual(todo);
+  });
+
+  it('refuses to put a todo into another user’s group', async () => {
+    const aliceGroup = await createGroup(alice, 'Private');
+    const response = await as(ctx.app, bob)({
+      method: 'POST',
+      url: '/api/todos',
+      payload: { title: 'sneaky', groupId: aliceGroup.id },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'groupId must be the id of one of your groups' });
+    const own = await createTodo(bob, { title: 'mine' });
+    const update = await as(ctx.app, bob)({
+      method: 'PUT',
+      url: `/api/todos/${own.id}`,
+      payload: { title: 'mine', completed: false, groupId: aliceGroup.id },
+    });
+    expect(update.statusCode).toBe(400);
+    expect((await listTodos(bob)).some((t) => t.title === 'sneaky')).toBe(false);
+  });
+});
+
+describe('bad input', () => {
+  const post = (payload: unknown, headers: Record<string, string> = {}) =>
+    as(ctx.app, alice)({
+      method: 'POST',
+      url: '/api/todos',
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+
+  it.each([
+    [{}, 400, 'title is required'],
+    [{ title: '' }, 400, 'title must not be empty'],
+    [{ title: '   ' }, 400, 'title must not be empty'],
+    [{ title: 'x'.repeat(201) }, 400, 'title must be at most 200 characters'],
+    [{ title: 42 }, 400, 'title must be of type string'],
+    [{ title: 'ok', description: 'x'.repeat(2001) }, 400, 'description must be at most 2000'],
+    [{ title: 'ok', groupId: 'one' }, 400, 'groupId'],
+    [{ title: 'ok', completed: true }, 400, 'unknown field "completed"'],
+    [{ title: 'ok', id: 5 }, 400, 'unknown field "id"'],
+    [{ title: 'nul\u0000byte' }, 400, 'title must not contain NUL'],
+    [[], 400, 'must be a JSON object'],
+    ['{"title": ', 400, 'not valid JSON'],
+  ])('%j → %i naming the problem', async (payload, status, message) => {
+    const before = (await listTodos(alice)).length;
+    const response = await post(payload);
+    expect(response.statusCode).toBe(status);
+    expect(response.json<{ error: string }>().error).toContain(message);
+    expect((await listTodos(alice)).length).toBe(before);
+  });
+
+  it('answers 413 for a body over 64 KiB and 415 for a non-JSON body', async () => {
+    const big = await post({ title: 'x', description: 'y'.repeat(70 * 1024) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json<{ error: string }>().error).toMatch(/too large/);
+    const text = await post('title=x', { 'content-type': 'text/plain' });
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({ error: 'Content-Type must be application/json' });
+  });
+
+  it('answers 400 for a non-numeric or out-of-range id', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
+      const response = await as(ctx.app, alice)({ method: 'DELETE', url: `/api/todos/${id}` });
+      expect(response.statusCode, id).toBe(400);
+      expect(response.json<{ error: string }>().error).toMatch(/^id /);
+    }
+  });
+});

@@ -74,7 +74,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', '**/web/**'], message: 'contract imports no app code.' }] },
+        {
+          patterns: [
+            { group: ['**/server/**', '**/web/**'], message: 'contract imports no app code.' },
+          ],
+        },
       ],
     },
   },

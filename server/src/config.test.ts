@@ -8,13 +8,23 @@ import { connect } from './db/connection.js';
 describe('loadConfig', () => {
   it('has working defaults with no environment at all', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, databaseUrl: null, googleClientId: null, webConcurrency: 1 });
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+      googleClientId: null,
+      webConcurrency: 1,
+    });
     expect(config.dataDir).toBe(path.resolve('data'));
   });
 
   it('lists every bad variable at once', () => {
     const load = () =>
-      loadConfig({ PORT: 'eighty', JWT_SECRET: 'short', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
+      loadConfig({
+        PORT: 'eighty',
+        JWT_SECRET: 'short',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://x',
+      });
     expect(load).toThrow(/PORT must be a whole number/);
     expect(load).toThrow(/JWT_SECRET must be at least 32 bytes/);
     expect(load).toThrow(/LOG_LEVEL must be one of/);
@@ -22,7 +32,9 @@ describe('loadConfig', () => {
   });
 
   it('refuses more than one process on SQLite', () => {
-    expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(/WEB_CONCURRENCY above 1 needs DATABASE_URL/);
+    expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(
+      /WEB_CONCURRENCY above 1 needs DATABASE_URL/,
+    );
   });
 });
 
@@ -40,7 +52,12 @@ describe('resolveJwtSecret', () => {
 describe('connect', () => {
   it('refuses to open a file that is not a database instead of replacing it', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-corrupt-'));
-    writeFileSync(path.join(dataDir, 'tally.db'), 'this is not a database, but it is somebody’s file');
-    expect(() => connect({ databaseUrl: null, dataDir })).toThrow(/Cannot open the SQLite database/);
+    writeFileSync(
+      path.join(dataDir, 'tally.db'),
+      'this is not a database, but it is somebody’s file',
+    );
+    expect(() => connect({ databaseUrl: null, dataDir })).toThrow(
+      /Cannot open the SQLite database/,
+    );
   });
 });

@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 
 const post = (url: string, payload?: object, headers?: Record<string, string>) =>
-  ctx.app.inject({ method: 'POST', url, ...(payload ? { payload } : {}), ...(headers ? { headers } : {}) });
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    ...(payload ? { payload } : {}),
+    ...(headers ? { headers } : {}),
+  });
 
 const totals = async (token: string) =>
   (await as(ctx.app, { token })({ method: 'GET', url: '/api/statistics/total' })).json<
@@ -69,12 +74,30 @@ describe('POST /api/auth/register', () => {
 
   it.each([
     [{ email: 'a@example.com', password: 'long enough' }, 'username is required'],
-    [{ username: 'ab', email: 'a@example.com', password: 'long enough' }, 'username must be at least 3'],
-    [{ username: 'has space', email: 'a@example.com', password: 'long enough' }, 'username may only'],
-    [{ username: 'valid_name', email: 'not-an-email', password: 'long enough' }, 'email must be a valid'],
-    [{ username: 'valid_name', email: 'a@example.com', password: 'short' }, 'password must be at least 8'],
-    [{ username: 'valid_name', email: 'a@example.com', password: 'x'.repeat(129) }, 'password must be at most 128'],
-    [{ username: 'valid_name', email: 'a@example.com', password: 12345678 }, 'password must be of type string'],
+    [
+      { username: 'ab', email: 'a@example.com', password: 'long enough' },
+      'username must be at least 3',
+    ],
+    [
+      { username: 'has space', email: 'a@example.com', password: 'long enough' },
+      'username may only',
+    ],
+    [
+      { username: 'valid_name', email: 'not-an-email', password: 'long enough' },
+      'email must be a valid',
+    ],
+    [
+      { username: 'valid_name', email: 'a@example.com', password: 'short' },
+      'password must be at least 8',
+    ],
+    [
+      { username: 'valid_name', email: 'a@example.com', password: 'x'.repeat(129) },
+      'password must be at most 128',
+    ],
+    [
+      { username: 'valid_name', email: 'a@example.com', password: 12345678 },
+      'password must be of type string',
+    ],
   ])('answers 400 naming the bad field for %j', async (payload, message) => {
     const response = await post('/api/auth/register', payload);
     expect(response.statusCode).toBe(400);
@@ -97,8 +120,14 @@ describe('POST /api/auth/login', () => {
 
   it('answers an unknown user and a wrong password with the same 401', async () => {
     const user = await registerUser(ctx.app);
-    const wrong = await post('/api/auth/login', { username: user.username, password: 'wrong password' });
-    const unknown = await post('/api/auth/login', { username: uniqueName(), password: 'whatever1' });
+    const wrong = await post('/api/auth/login', {
+      username: user.username,
+      password: 'wrong password',
+    });
+    const unknown = await post('/api/auth/login', {
+      username: uniqueName(),
+      password: 'whatever1',
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.body).toBe(unknown.body);
@@ -130,7 +159,9 @@ describe('access tokens', () => {
       .setExpirationTime('15m')
       .encode();
     const [, payload, signature] = user.token.split('.');
-    const otherUser = Buffer.from(JSON.stringify({ ...decodeJwt(user.token), sub: 'someone' })).toString('base64url');
+    const otherUser = Buffer.from(
+      JSON.stringify({ ...decodeJwt(user.token), sub: 'someone' }),
+    ).toString('base64url');
     for (const header of [
       undefined,
       'Bearer',
@@ -151,10 +182,20 @@ describe('access tokens', () => {
     const user = await registerUser(ctx.app);
     const key = new TextEncoder().encode(TEST_SECRET);
     const base = () =>
-      new SignJWT({ roles: ['user'] }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.username);
+      new SignJWT({ roles: ['user'] })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.username);
     const noExp = await base().setIssuer('tally').setAudience('tally-web').sign(key);
-    const wrongAudience = await base().setIssuer('tally').setAudience('x').setExpirationTime('15m').sign(key);
-    const wrongIssuer = await base().setIssuer('x').setAudience('tally-web').setExpirationTime('15m').sign(key);
+    const wrongAudience = await base()
+      .setIssuer('tally')
+      .setAudience('x')
+      .setExpirationTime('15m')
+      .sign(key);
+    const wrongIssuer = await base()
+      .setIssuer('x')
+      .setAudience('tally-web')
+      .setExpirationTime('15m')
+      .sign(key);
     for (const token of [noExp, wrongAudience, wrongIssuer]) {
       expect((await todos(`Bearer ${token}`)).statusCode).toBe(401);
     }
@@ -198,7 +239,10 @@ describe('refresh and logout', () => {
     // The legitimate holder's newer token is dead too.
     expect((await refresh(rotated)).statusCode).toBe(401);
     // Other sessions of the same user are not affected.
-    const login = await post('/api/auth/login', { username: user.username, password: user.password });
+    const login = await post('/api/auth/login', {
+      username: user.username,
+      password: user.password,
+    });
     expect((await refresh(refreshCookieOf(login))).statusCode).toBe(200);
   });
 

@@ -21,7 +21,10 @@ let dummyHash: Promise<string> | undefined;
  * Checks a password. With no stored hash (unknown user, Google-only account) it still verifies
  * against a dummy hash, so the answer takes as long as for a wrong password.
  */
-export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | null,
+  password: string,
+): Promise<boolean> {
   if (storedHash === null) {
     dummyHash ??= hashPassword('tally-dummy-password-for-timing');
     await verify(await dummyHash, password).catch(() => false);

@@ -32,14 +32,17 @@ export async function issueRefreshToken(
 }
 
 export type RotationResult =
-  | { status: 'rotated'; userId: number; familyId: string }
-  | { status: 'reused' | 'invalid' };
+  { status: 'rotated'; userId: number; familyId: string } | { status: 'reused' | 'invalid' };
 
 /**
  * Marks a refresh token used, exactly once. A token that was already used or revoked means it
  * leaked: the whole family is revoked, so neither the thief nor the user can go on with it.
  */
-export async function consumeRefreshToken(db: Db, token: string, now: number): Promise<RotationResult> {
+export async function consumeRefreshToken(
+  db: Db,
+  token: string,
+  now: number,
+): Promise<RotationResult> {
   const row = await db
     .selectFrom('refresh_tokens')
     .select(['id', 'user_id', 'family_id', 'expires_at', 'used_at', 'revoked_at'])

@@ -70,7 +70,8 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
       return { username, accessToken: await signAccessToken(username), refreshToken };
     } catch (error) {
       // Two registrations racing for the same name: the unique index decides.
-      if (isUniqueViolation(error)) throw conflict('That username or e-mail address is already taken');
+      if (isUniqueViolation(error))
+        throw conflict('That username or e-mail address is already taken');
       throw error;
     }
   }

@@ -14,7 +14,8 @@ export const apiDocsPlugin = fp(
         openapi: '3.1.0',
         info: {
           title: 'Tally API',
-          description: 'The API of Tally, a personal to-do app. Errors are always {"error": "..."}.',
+          description:
+            'The API of Tally, a personal to-do app. Errors are always {"error": "..."}.',
           version: '1.0.0',
         },
         components: {

@@ -87,7 +87,9 @@ export const errorHandlerPlugin = fp(
         return reply
           .code(503)
           .header('retry-after', '5')
-          .send({ error: 'Service unavailable - the database cannot be reached, try again shortly' });
+          .send({
+            error: 'Service unavailable - the database cannot be reached, try again shortly',
+          });
       }
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send({ error: 'Internal server error' });

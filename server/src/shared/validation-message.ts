@@ -27,7 +27,9 @@ function describe(error: ErrorObject): string {
     case 'type':
       return `must be ${params.type === 'integer' ? 'a whole number' : `of type ${String(params.type)}`}`;
     case 'minLength':
-      return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`;
+      return params.limit === 1
+        ? 'must not be empty'
+        : `must be at least ${String(params.limit)} characters`;
     case 'maxLength':
       return `must be at most ${String(params.limit)} characters`;
     case 'minimum':
@@ -57,7 +59,9 @@ function describe(error: ErrorObject): string {
 export function validationMessage(errors: ErrorObject[], part: string): string {
   const anyOfConsts = errors.filter((e) => e.keyword === 'const');
   if (anyOfConsts.length > 1) {
-    const allowed = anyOfConsts.map((e) => String((e.params as { allowedValue: unknown }).allowedValue));
+    const allowed = anyOfConsts.map((e) =>
+      String((e.params as { allowedValue: unknown }).allowedValue),
+    );
     return `${fieldName(anyOfConsts[0] as ErrorObject, part)} must be one of ${allowed.join(', ')}`;
   }
   const meaningful =

@@ -1,14 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dateInZone, daysBetween, parseDate, resolveTimeZone, startOfDay } from './calendar.js';
+import {
+  addDays,
+  dateInZone,
+  daysBetween,
+  parseDate,
+  resolveTimeZone,
+  startOfDay,
+} from './calendar.js';
 
 describe('calendar', () => {
   it('finds the start of a day in a zone, across daylight-saving changes', () => {
-    expect(new Date(startOfDay('2026-03-10', 'UTC')).toISOString()).toBe('2026-03-10T00:00:00.000Z');
-    expect(new Date(startOfDay('2026-03-10', 'Europe/Berlin')).toISOString()).toBe('2026-03-09T23:00:00.000Z');
+    expect(new Date(startOfDay('2026-03-10', 'UTC')).toISOString()).toBe(
+      '2026-03-10T00:00:00.000Z',
+    );
+    expect(new Date(startOfDay('2026-03-10', 'Europe/Berlin')).toISOString()).toBe(
+      '2026-03-09T23:00:00.000Z',
+    );
     // Berlin moves to summer time on 2026-03-29: that day is 23 hours long.
-    const spring = startOfDay('2026-03-30', 'Europe/Berlin') - startOfDay('2026-03-29', 'Europe/Berlin');
+    const spring =
+      startOfDay('2026-03-30', 'Europe/Berlin') - startOfDay('2026-03-29', 'Europe/Berlin');
     expect(spring).toBe(23 * 3600 * 1000);
-    expect(new Date(startOfDay('2026-07-01', 'America/New_York')).toISOString()).toBe('2026-07-01T04:00:00.000Z');
+    expect(new Date(startOfDay('2026-07-01', 'America/New_York')).toISOString()).toBe(
+      '2026-07-01T04:00:00.000Z',
+    );
   });
 
   it('reads an instant as a date in the zone', () => {
@@ -27,7 +41,14 @@ describe('calendar', () => {
 
   it('accepts only real dates', () => {
     expect(parseDate('2026-02-28')).toEqual({ year: 2026, month: 2, day: 28 });
-    for (const bad of ['2026-02-30', '2026-13-01', '2026-00-10', '0001-01-01', '2026-1-1', 'today']) {
+    for (const bad of [
+      '2026-02-30',
+      '2026-13-01',
+      '2026-00-10',
+      '0001-01-01',
+      '2026-1-1',
+      'today',
+    ]) {
       expect(parseDate(bad), bad).toBeNull();
     }
   });

@@ -65,7 +65,12 @@ export const statisticsRoutes: FastifyPluginAsync<{ clock: Clock }> = async (
       },
     },
     async (request) =>
-      statistics.range(request.user.id, request.query.startDate, request.query.endDate, zoneOf(request)),
+      statistics.range(
+        request.user.id,
+        request.query.startDate,
+        request.query.endDate,
+        zoneOf(request),
+      ),
   );
 
   app.get(

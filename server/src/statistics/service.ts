@@ -105,7 +105,9 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
       const span = daysBetween(startDate, endDate) + 1;
       if (span < 1) throw badRequest('startDate must not be after endDate');
       if (span > LIMITS.rangeDaysMax) {
-        throw badRequest(`The range from startDate to endDate may span at most ${LIMITS.rangeDaysMax} days`);
+        throw badRequest(
+          `The range from startDate to endDate may span at most ${LIMITS.rangeDaysMax} days`,
+        );
       }
       return daily(userId, endDate, span, zone);
     },

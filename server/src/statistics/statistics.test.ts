@@ -1,6 +1,12 @@
 import type { DailyStatistic } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
+import {
+  as,
+  createTestApp,
+  registerUser,
+  type TestContext,
+  type TestUser,
+} from '../test/helpers.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -9,7 +15,10 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 
 const get = async <T>(user: TestUser, url: string, zone?: string) => {
-  const response = await as(ctx.app, user)({
+  const response = await as(
+    ctx.app,
+    user,
+  )({
     method: 'GET',
     url,
     ...(zone ? { headers: { 'x-time-zone': zone } } : {}),
@@ -33,7 +42,10 @@ describe('GET /api/statistics/recent', () => {
     ctx.clock.set('2026-05-18T10:00:00Z');
     const user = await registerUser(ctx.app);
     await createTodo(user, 'two days ago');
-    await as(ctx.app, user)({ method: 'POST', url: '/api/todo-groups', payload: { name: 'G', color: '#3B82F6' } });
+    await as(
+      ctx.app,
+      user,
+    )({ method: 'POST', url: '/api/todo-groups', payload: { name: 'G', color: '#3B82F6' } });
     ctx.clock.set('2026-05-20T10:00:00Z');
     await relogin(user);
     await createTodo(user, 'today');
@@ -41,11 +53,35 @@ describe('GET /api/statistics/recent', () => {
     const { status, body } = await get<DailyStatistic[]>(user, '/api/statistics/recent?days=7');
     expect(status).toBe(200);
     expect(body.map((d) => d.date)).toEqual([
-      '2026-05-20', '2026-05-19', '2026-05-18', '2026-05-17', '2026-05-16', '2026-05-15', '2026-05-14',
+      '2026-05-20',
+      '2026-05-19',
+      '2026-05-18',
+      '2026-05-17',
+      '2026-05-16',
+      '2026-05-15',
+      '2026-05-14',
     ]);
-    expect(body[0]).toEqual({ date: '2026-05-20', todosCreated: 1, todosCompleted: 0, groupsCreated: 0, logins: 1 });
-    expect(body[2]).toEqual({ date: '2026-05-18', todosCreated: 1, todosCompleted: 0, groupsCreated: 1, logins: 0 });
-    expect(body[1]).toEqual({ date: '2026-05-19', todosCreated: 0, todosCompleted: 0, groupsCreated: 0, logins: 0 });
+    expect(body[0]).toEqual({
+      date: '2026-05-20',
+      todosCreated: 1,
+      todosCompleted: 0,
+      groupsCreated: 0,
+      logins: 1,
+    });
+    expect(body[2]).toEqual({
+      date: '2026-05-18',
+      todosCreated: 1,
+      todosCompleted: 0,
+      groupsCreated: 1,
+      logins: 0,
+    });
+    expect(body[1]).toEqual({
+      date: '2026-05-19',
+      todosCreated: 0,
+      todosCompleted: 0,
+      groupsCreated: 0,
+      logins: 0,
+    });
     expect((await get<DailyStatistic[]>(user, '/api/statistics/recent')).body).toHaveLength(30);
   });
 
@@ -54,17 +90,34 @@ describe('GET /api/statistics/recent', () => {
     ctx.clock.set('2026-03-10T23:30:00Z');
     const user = await registerUser(ctx.app);
     await createTodo(user, 'late');
-    const berlin = (await get<DailyStatistic[]>(user, '/api/statistics/recent?days=2', 'Europe/Berlin')).body;
-    expect(berlin.map((d) => [d.date, d.todosCreated])).toEqual([['2026-03-11', 1], ['2026-03-10', 0]]);
-    const newYork = (await get<DailyStatistic[]>(user, '/api/statistics/recent?days=2', 'America/New_York')).body;
-    expect(newYork.map((d) => [d.date, d.todosCreated])).toEqual([['2026-03-10', 1], ['2026-03-09', 0]]);
-    const unknown = (await get<DailyStatistic[]>(user, '/api/statistics/recent?days=1', 'Not/AZone')).body;
-    expect(unknown).toEqual([{ date: '2026-03-10', todosCreated: 1, todosCompleted: 0, groupsCreated: 0, logins: 0 }]);
+    const berlin = (
+      await get<DailyStatistic[]>(user, '/api/statistics/recent?days=2', 'Europe/Berlin')
+    ).body;
+    expect(berlin.map((d) => [d.date, d.todosCreated])).toEqual([
+      ['2026-03-11', 1],
+      ['2026-03-10', 0],
+    ]);
+    const newYork = (
+      await get<DailyStatistic[]>(user, '/api/statistics/recent?days=2', 'America/New_York')
+    ).body;
+    expect(newYork.map((d) => [d.date, d.todosCreated])).toEqual([
+      ['2026-03-10', 1],
+      ['2026-03-09', 0],
+    ]);
+    const unknown = (
+      await get<DailyStatistic[]>(user, '/api/statistics/recent?days=1', 'Not/AZone')
+    ).body;
+    expect(unknown).toEqual([
+      { date: '2026-03-10', todosCreated: 1, todosCompleted: 0, groupsCreated: 0, logins: 0 },
+    ]);
   });
 
   it.each(['0', '366', 'abc', '1.5'])('answers 400 for days=%s', async (days) => {
     const user = await registerUser(ctx.app);
-    const { status, body } = await get<{ error: string }>(user, `/api/statistics/recent?days=${days}`);
+    const { status, body } = await get<{ error: string }>(
+      user,
+      `/api/statistics/recent?days=${days}`,
+    );
     expect(status).toBe(400);
     expect(body.error).toMatch(/^days /);
   });
@@ -82,8 +135,18 @@ describe('GET /api/statistics/since and /range', () => {
 
     const since = async (date: string, zone?: string) =>
       (await get<Record<string, number>>(user, `/api/statistics/since?since=${date}`, zone)).body;
-    expect(await since('2026-06-01')).toEqual({ todosCreated: 2, todosCompleted: 0, groupsCreated: 0, logins: 1, todosDeleted: 1 });
-    expect(await since('2026-06-10', 'Europe/Berlin')).toMatchObject({ todosCreated: 1, todosDeleted: 1, logins: 1 });
+    expect(await since('2026-06-01')).toEqual({
+      todosCreated: 2,
+      todosCompleted: 0,
+      groupsCreated: 0,
+      logins: 1,
+      todosDeleted: 1,
+    });
+    expect(await since('2026-06-10', 'Europe/Berlin')).toMatchObject({
+      todosCreated: 1,
+      todosDeleted: 1,
+      logins: 1,
+    });
     expect(await since('2026-06-10', 'UTC')).toMatchObject({ todosCreated: 0, todosDeleted: 0 });
     expect(await since('2030-01-01')).toMatchObject({ todosCreated: 0 });
   });
@@ -92,10 +155,16 @@ describe('GET /api/statistics/since and /range', () => {
     const user = await registerUser(ctx.app);
     ctx.clock.set('2026-02-27T12:00:00Z');
     await createTodo(user, 'end of February');
-    const { status, body } = await get<DailyStatistic[]>(user, '/api/statistics/range?startDate=2026-02-26&endDate=2026-03-01');
+    const { status, body } = await get<DailyStatistic[]>(
+      user,
+      '/api/statistics/range?startDate=2026-02-26&endDate=2026-03-01',
+    );
     expect(status).toBe(200);
     expect(body.map((d) => [d.date, d.todosCreated])).toEqual([
-      ['2026-03-01', 0], ['2026-02-28', 0], ['2026-02-27', 1], ['2026-02-26', 0],
+      ['2026-03-01', 0],
+      ['2026-02-28', 0],
+      ['2026-02-27', 1],
+      ['2026-02-26', 0],
     ]);
   });
 
@@ -103,7 +172,10 @@ describe('GET /api/statistics/since and /range', () => {
     ['/api/statistics/since', 'since is required'],
     ['/api/statistics/since?since=yesterday', 'since must be a date in YYYY-MM-DD format'],
     ['/api/statistics/since?since=2026-02-30', 'since must be a real calendar date'],
-    ['/api/statistics/range?startDate=2026-03-02&endDate=2026-03-01', 'startDate must not be after endDate'],
+    [
+      '/api/statistics/range?startDate=2026-03-02&endDate=2026-03-01',
+      'startDate must not be after endDate',
+    ],
     ['/api/statistics/range?startDate=2025-01-01&endDate=2026-03-01', 'at most 366 days'],
     ['/api/statistics/range?startDate=2026-01-01', 'endDate is required'],
   ])('%s → 400 (%s)', async (url, message) => {

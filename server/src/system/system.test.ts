@@ -12,7 +12,9 @@ import {
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestApp({ config: { googleClientId: 'client-123.apps.googleusercontent.com' } });
+  ctx = await createTestApp({
+    config: { googleClientId: 'client-123.apps.googleusercontent.com' },
+  });
 });
 afterAll(async () => ctx.close());
 
@@ -107,7 +109,10 @@ describe('the database', () => {
     const database = await createTestDatabase();
     const first = await createTestApp({ database });
     const user = await registerUser(first.app);
-    await as(first.app, user)({ method: 'POST', url: '/api/todos', payload: { title: 'Persisted' } });
+    await as(
+      first.app,
+      user,
+    )({ method: 'POST', url: '/api/todos', payload: { title: 'Persisted' } });
     await first.app.close();
     await database.handle.db.destroy();
 
@@ -154,12 +159,20 @@ describe('over a real socket', () => {
       const register = await fetch(`${address}/api/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'socket_user', email: 'socket@example.com', password: 'long enough' }),
+        body: JSON.stringify({
+          username: 'socket_user',
+          email: 'socket@example.com',
+          password: 'long enough',
+        }),
       });
       expect(register.status).toBe(201);
-      expect(register.headers.get('set-cookie')).toMatch(/tally_refresh=.*HttpOnly.*SameSite=Strict/i);
+      expect(register.headers.get('set-cookie')).toMatch(
+        /tally_refresh=.*HttpOnly.*SameSite=Strict/i,
+      );
       const { accessToken } = (await register.json()) as { accessToken: string };
-      const todos = await fetch(`${address}/api/todos`, { headers: { authorization: `Bearer ${accessToken}` } });
+      const todos = await fetch(`${address}/api/todos`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
       expect(await todos.json()).toEqual([]);
     } finally {
       await live.close();

@@ -131,7 +131,10 @@ export function refreshCookieOf(response: LightMyRequestResponse): string {
   return `tally_refresh=${cookie.value}`;
 }
 
-export async function registerUser(app: FastifyInstance, username = uniqueName()): Promise<TestUser> {
+export async function registerUser(
+  app: FastifyInstance,
+  username = uniqueName(),
+): Promise<TestUser> {
   const password = 'correct horse battery';
   const email = `${username}@example.com`;
   const response = await app.inject({

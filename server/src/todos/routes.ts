@@ -41,7 +41,8 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (fastify, 
         response: { 201: TodoSchema, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await todos.create(request.user.id, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await todos.create(request.user.id, request.body)),
   );
 
   app.put(

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
+import {
+  as,
+  createTestApp,
+  registerUser,
+  type TestContext,
+  type TestUser,
+} from '../test/helpers.js';
 import type { Todo } from '@tally/contract';
 
 let ctx: TestContext;
@@ -18,7 +24,10 @@ const createTodo = async (user: TestUser, payload: object) => {
   return response.json<Todo>();
 };
 const createGroup = async (user: TestUser, name: string) => {
-  const response = await as(ctx.app, user)({
+  const response = await as(
+    ctx.app,
+    user,
+  )({
     method: 'POST',
     url: '/api/todo-groups',
     payload: { name, color: '#10B981' },
@@ -40,7 +49,9 @@ describe('todos', () => {
       completed: false,
       created: new Date(ctx.clock.now()).toISOString(),
     });
-    expect((await createTodo(alice, { title: 'No description', description: '   ' })).description).toBeNull();
+    expect(
+      (await createTodo(alice, { title: 'No description', description: '   ' })).description,
+    ).toBeNull();
   });
 
   it('lists only the caller’s todos, newest first', async () => {
@@ -58,13 +69,25 @@ describe('todos', () => {
     const todo = await createTodo(user, { title: 'Water plants' });
     const put = (payload: object) =>
       as(ctx.app, user)({ method: 'PUT', url: `/api/todos/${todo.id}`, payload });
-    const done = await put({ title: 'Water the plants', description: 'all', groupId: group.id, completed: true });
+    const done = await put({
+      title: 'Water the plants',
+      description: 'all',
+      groupId: group.id,
+      completed: true,
+    });
     expect(done.statusCode).toBe(200);
-    expect(done.json()).toMatchObject({ id: todo.id, title: 'Water the plants', groupId: group.id, completed: true });
+    expect(done.json()).toMatchObject({
+      id: todo.id,
+      title: 'Water the plants',
+      groupId: group.id,
+      completed: true,
+    });
     await put({ title: 'Water the plants', completed: true });
     const again = await put({ title: 'Water the plants', completed: false });
     expect(again.json()).toMatchObject({ completed: false, groupId: null, description: null });
-    const totals = (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json();
+    const totals = (
+      await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })
+    ).json();
     expect(totals).toMatchObject({ todosCreated: 1, todosUpdated: 3, todosCompleted: 1 });
   });
 
@@ -81,7 +104,10 @@ describe('todos', () => {
   it('keeps a todo in a deleted group, ungrouped', async () => {
     const group = await createGroup(alice, 'Short-lived');
     const todo = await createTodo(alice, { title: 'Survivor', groupId: group.id });
-    const removed = await as(ctx.app, alice)({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
+    const removed = await as(
+      ctx.app,
+      alice,
+    )({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
     expect(removed.statusCode).toBe(204);
     expect((await listTodos(alice)).find((t) => t.id === todo.id)?.groupId).toBeNull();
   });
@@ -105,7 +131,10 @@ describe('todos are private', () => {
 
   it('refuses to put a todo into another user’s group', async () => {
     const aliceGroup = await createGroup(alice, 'Private');
-    const response = await as(ctx.app, bob)({
+    const response = await as(
+      ctx.app,
+      bob,
+    )({
       method: 'POST',
       url: '/api/todos',
       payload: { title: 'sneaky', groupId: aliceGroup.id },
@@ -113,7 +142,10 @@ describe('todos are private', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: 'groupId must be the id of one of your groups' });
     const own = await createTodo(bob, { title: 'mine' });
-    const update = await as(ctx.app, bob)({
+    const update = await as(
+      ctx.app,
+      bob,
+    )({
       method: 'PUT',
       url: `/api/todos/${own.id}`,
       payload: { title: 'mine', completed: false, groupId: aliceGroup.id },
@@ -125,7 +157,10 @@ describe('todos are private', () => {
 
 describe('bad input', () => {
   const post = (payload: unknown, headers: Record<string, string> = {}) =>
-    as(ctx.app, alice)({
+    as(
+      ctx.app,
+      alice,
+    )({
       method: 'POST',
       url: '/api/todos',
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),

@@ -50,7 +50,9 @@ export function initial(dialect: Dialect) {
         .addColumn('user_id', 'integer', (c) =>
           c.notNull().references('users.id').onDelete('cascade'),
         )
-        .addColumn('group_id', 'integer', (c) => c.references('todo_groups.id').onDelete('set null'))
+        .addColumn('group_id', 'integer', (c) =>
+          c.references('todo_groups.id').onDelete('set null'),
+        )
         .addColumn('title', 'text', (c) => c.notNull())
         .addColumn('description', 'text')
         .addColumn('completed', 'integer', (c) => c.notNull().defaultTo(0))

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import {
+  GROUP_COLORS,
+  DEFAULT_GROUP_COLOR,
+  STATISTIC_EVENTS,
+  TotalStatisticsSchema,
+} from './index.js';
+
+describe('contract', () => {
+  it('offers the 8 swatches of SPEC.md with blue as the default', () => {
+    expect(GROUP_COLORS).toHaveLength(8);
+    expect(GROUP_COLORS[0]).toBe(DEFAULT_GROUP_COLOR);
+    expect(DEFAULT_GROUP_COLOR).toBe('#3B82F6');
+  });
+
+  it('names every counted event in the total statistics', () => {
+    expect(STATISTIC_EVENTS).toEqual(Object.keys(TotalStatisticsSchema.properties));
+    expect(STATISTIC_EVENTS).toHaveLength(12);
+  });
+});

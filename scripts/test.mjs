@@ -1,0 +1,110 @@
+// `npm test`: every suite in turn (lint, types, unit and API on SQLite, API on PostgreSQL when
+// TEST_DATABASE_URL or DATABASE_URL is set, end to end in Chromium), then one line totalling them.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const reports = path.join(root, '.reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const pgUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || '';
+const only = process.argv.slice(2);
+const results = [];
+
+function run(args, env = {}, command = npx) {
+  const started = Date.now();
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return { ok: result.status === 0, seconds: (Date.now() - started) / 1000 };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** A check that is one pass or one failure (lint, types, build). */
+function check(name, args, env = {}, command = npx) {
+  console.log(`\n=== ${name} ===`);
+  const { ok, seconds } = run(args, env, command);
+  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, seconds });
+  return ok;
+}
+
+function vitest(name, projects, env) {
+  console.log(`\n=== ${name} ===`);
+  const file = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  const projectArgs = projects.flatMap((p) => ['--project', p]);
+  const { ok, seconds } = run(
+    [
+      'vitest',
+      'run',
+      ...projectArgs,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${file}`,
+    ],
+    env,
+  );
+  const report = readJson(file);
+  const passed = report?.numPassedTests ?? 0;
+  const failed = (report?.numFailedTests ?? 0) + (ok || report?.numFailedTests ? 0 : 1);
+  results.push({ name, passed, failed, skipped: report?.numPendingTests ?? 0, seconds });
+}
+
+function playwright(name) {
+  console.log(`\n=== ${name} ===`);
+  const file = path.join(reports, 'e2e.json');
+  const { ok, seconds } = run(['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+  });
+  const stats = readJson(file)?.stats;
+  const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  const failed = (stats?.unexpected ?? 0) + (ok || stats?.unexpected ? 0 : 1);
+  results.push({ name, passed, failed, skipped: stats?.skipped ?? 0, seconds });
+}
+
+const want = (stage) => only.length === 0 || only.includes(stage);
+
+if (want('lint')) {
+  check('lint (eslint)', ['eslint', '.', '--max-warnings', '0']);
+  check('format (prettier)', ['prettier', '--check', '.']);
+}
+if (want('types')) {
+  check('types (tsc)', ['run', 'typecheck', '--silent'], {}, npm);
+}
+if (want('unit')) {
+  vitest('unit and API on SQLite', ['contract', 'web', 'server'], { TEST_DATABASE_URL: '' });
+}
+if (want('postgres')) {
+  if (pgUrl) vitest('API on PostgreSQL', ['server'], { TEST_DATABASE_URL: pgUrl });
+  else
+    console.log('\n(API on PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to run it)');
+}
+if (want('e2e')) {
+  if (check('build', ['run', 'build', '--silent'], {}, npm)) playwright('end to end (Chromium)');
+}
+
+console.log('\nSuite                          passed  failed  skipped  seconds');
+for (const r of results) {
+  console.log(
+    `${r.name.padEnd(30)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}  ${r.seconds.toFixed(1).padStart(7)}`,
+  );
+}
+const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+const skipped = total('skipped');
+console.log(
+  `${total('passed')} passed, ${total('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`,
+);
+process.exit(total('failed') > 0 ? 1 : 0);

@@ -60,6 +60,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, {
     prefix: '/api/auth',
     clock,
+    google: config.googleClientId
+      ? {
+          clientId: config.googleClientId,
+          jwksUrl: config.googleJwksUrl,
+          issuers: config.googleIssuers,
+        }
+      : null,
     rateLimitPerMinute: config.authRateLimitPerMinute,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
   });

@@ -1,18 +1,22 @@
 import {
   AccessTokenResponseSchema,
   ErrorSchema,
+  GoogleLoginBodySchema,
   LoginBodySchema,
   RegisterBodySchema,
 } from '@tally/contract';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
-import { AppError } from '../shared/errors.js';
+import { AppError, serviceUnavailable } from '../shared/errors.js';
+import { createGoogleVerifier, type GoogleVerifierOptions } from './google-id-token.js';
 import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
 import { createAuthService, type Session } from './service.js';
 
 export interface AuthRoutesOptions {
   clock: Clock;
+  /** Null when Continue with Google is not configured. */
+  google: Omit<GoogleVerifierOptions, 'clock'> | null;
   /** Requests per minute per IP on each auth route. */
   rateLimitPerMinute: number;
   /** Login attempts per account per 15 minutes. */
@@ -102,6 +106,30 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
         if (error instanceof AppError && error.statusCode === 401) await failedLogins(request);
         throw error;
       }
+    },
+  );
+
+  const verifyGoogle = options.google
+    ? createGoogleVerifier({ ...options.google, clock: options.clock })
+    : null;
+
+  app.post(
+    '/google',
+    {
+      config,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a Google ID token (Google Identity Services credential)',
+        security: [],
+        body: GoogleLoginBodySchema,
+        response: { 200: AccessTokenResponseSchema, ...errors, 503: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!verifyGoogle)
+        throw serviceUnavailable('Sign-in with Google is not configured on this server');
+      const identity = await verifyGoogle(request.body.token);
+      return sendSession(request, reply, await service.googleLogin(identity));
     },
   );
 

@@ -5,7 +5,9 @@ import { recordEvents } from '../shared/activity-log.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, conflict, unauthorized } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import type { GoogleIdentity } from './google-id-token.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { deriveUsername } from './usernames.js';
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from './refresh-tokens.js';
 
 export interface Session {
@@ -102,6 +104,84 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
     return { username, accessToken: await signAccessToken(username), refreshToken };
   }
 
+  /**
+   * Signs in the account linked to the Google subject. On first sign-in it links the account with
+   * the same e-mail only when Google is authoritative for that address (gmail.com, or a Workspace
+   * domain named by `hd`); otherwise it creates an account with a username derived from the
+   * e-mail. Accounts are found by subject afterwards, whatever the e-mail becomes.
+   */
+  async function googleLogin(identity: GoogleIdentity): Promise<Session> {
+    const linked = await db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('google_subject', '=', identity.subject)
+      .executeTakeFirst();
+    if (linked) return startSession(linked.id, linked.username, ['googleAuths', 'logins']);
+
+    const email = identity.email.trim();
+    const authoritative =
+      identity.emailVerified &&
+      (email.toLowerCase().endsWith('@gmail.com') || identity.hostedDomain !== null);
+    const sameEmail = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'google_subject'])
+      .where('email_lower', '=', email.toLowerCase())
+      .executeTakeFirst();
+    if (sameEmail) {
+      if (!authoritative || sameEmail.google_subject !== null) {
+        throw conflict(
+          'An account with this e-mail address already exists - sign in with your password',
+        );
+      }
+      await db
+        .updateTable('users')
+        .set({ google_subject: identity.subject })
+        .where('id', '=', sameEmail.id)
+        .execute();
+      return startSession(sameEmail.id, sameEmail.username, ['googleAuths', 'logins']);
+    }
+
+    const now = clock();
+    try {
+      const username = await deriveUsername(email, async (candidate) =>
+        Boolean(
+          await db
+            .selectFrom('users')
+            .select('id')
+            .where('username_lower', '=', candidate.toLowerCase())
+            .executeTakeFirst(),
+        ),
+      );
+      const refreshToken = await db.transaction().execute(async (trx) => {
+        const user = await trx
+          .insertInto('users')
+          .values({
+            username,
+            username_lower: username.toLowerCase(),
+            email,
+            email_lower: email.toLowerCase(),
+            password_hash: null,
+            google_subject: identity.subject,
+            created_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const token = await issueRefreshToken(trx, user.id, now);
+        await recordEvents(
+          trx,
+          user.id,
+          ['registrations', 'googleAuths', 'logins', 'tokensGenerated', 'refreshTokensCreated'],
+          now,
+        );
+        return token;
+      });
+      return { username, accessToken: await signAccessToken(username), refreshToken };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Please try signing in with Google again');
+      throw error;
+    }
+  }
+
   async function refresh(presented: string | undefined): Promise<Session> {
     if (!presented) throw unauthorized('No session to renew - please log in');
     const now = clock();
@@ -134,7 +214,7 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
     if (presented) await revokeRefreshToken(db, presented, clock());
   }
 
-  return { register, login, refresh, logout, startSession };
+  return { register, login, googleLogin, refresh, logout };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

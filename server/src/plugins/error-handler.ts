@@ -84,12 +84,9 @@ export const errorHandlerPlugin = fp(
       }
       if (isDatabaseUnavailable(error)) {
         request.log.error({ err: error }, 'database unavailable');
-        return reply
-          .code(503)
-          .header('retry-after', '5')
-          .send({
-            error: 'Service unavailable - the database cannot be reached, try again shortly',
-          });
+        return reply.code(503).header('retry-after', '5').send({
+          error: 'Service unavailable - the database cannot be reached, try again shortly',
+        });
       }
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send({ error: 'Internal server error' });

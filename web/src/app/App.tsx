@@ -1,0 +1,45 @@
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { NoticeRegion } from '../components/NoticeRegion';
+import { NavBar } from './layout/NavBar';
+import { Providers } from './providers';
+import { AppRoutes } from './router';
+
+/** Moves focus to the main content after each client-side navigation (not on first load). */
+function useFocusMainOnNavigation() {
+  const [location] = useLocation();
+  const previous = useRef(location);
+  useEffect(() => {
+    if (previous.current === location) return;
+    previous.current = location;
+    const main = document.getElementById('main');
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: false });
+  }, [location]);
+}
+
+function Shell() {
+  useFocusMainOnNavigation();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only rounded-md bg-blue-700 px-4 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50"
+      >
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        <AppRoutes />
+      </main>
+      <NoticeRegion />
+    </div>
+  );
+}
+
+export function App() {
+  return (
+    <Providers>
+      <Shell />
+    </Providers>
+  );
+}

@@ -1,0 +1,77 @@
+import { Link, useLocation } from 'wouter';
+import { useLogout } from '../../features/auth/api/logout';
+import { ThemeToggle } from '../../features/theme/components/ThemeToggle';
+import { useSession } from '../../lib/session-store';
+
+const LINKS = [
+  { href: '/todos', label: 'Todos' },
+  { href: '/statistics', label: 'Stats' },
+  { href: '/groups', label: 'Groups' },
+] as const;
+
+/**
+ * The navigation bar: the product name, and with a token the Todos / Stats / Groups links and
+ * "Logout {name}"; the theme toggle always.
+ */
+export function NavBar() {
+  const session = useSession();
+  const [location] = useLocation();
+  const logout = useLogout();
+  const signedIn = session.token !== null;
+
+  return (
+    <header className="border-b border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+      <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2">
+        <Link
+          href={signedIn ? '/todos' : '/login'}
+          className="rounded text-xl font-bold tracking-tight text-slate-900 dark:text-white"
+        >
+          Tally
+        </Link>
+        {signedIn && (
+          <nav aria-label="Main" className="order-last -mx-1 w-full sm:order-none sm:w-auto">
+            <ul className="flex gap-1">
+              {LINKS.map((link) => {
+                const current = location === link.href;
+                return (
+                  <li key={link.href}>
+                    <Link
+                      href={link.href}
+                      aria-current={current ? 'page' : undefined}
+                      className={
+                        'inline-flex min-h-9 items-center rounded-md px-3 py-1.5 text-sm font-medium ' +
+                        (current
+                          ? 'bg-blue-50 text-blue-800 dark:bg-slate-800 dark:text-blue-200'
+                          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800')
+                      }
+                    >
+                      {link.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+        )}
+        <div className="ml-auto flex min-w-0 items-center gap-2">
+          <ThemeToggle />
+          {signedIn && (
+            <button
+              type="button"
+              onClick={() => logout.mutate()}
+              disabled={logout.isPending}
+              title={`Logout ${session.user ?? ''}`}
+              className={
+                'max-w-[14rem] truncate rounded-md border border-slate-400 px-3 py-1.5 text-sm ' +
+                'font-medium text-slate-800 hover:bg-slate-100 disabled:opacity-60 ' +
+                'dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800'
+              }
+            >
+              Logout {session.user}
+            </button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { startAuthMonitor } from '../lib/auth-monitor';
+import { createQueryClient } from '../lib/query-client';
+import { getSession, subscribeSession } from '../lib/session-store';
+
+/**
+ * React Query, the expiry monitor (checks at start, every 30 s, renews before expiry), and a
+ * cache that is dropped whenever the signed-in user changes, so no one sees another's data.
+ */
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+
+  useEffect(() => startAuthMonitor(), []);
+
+  useEffect(() => {
+    let user = getSession().user;
+    return subscribeSession(() => {
+      const next = getSession().user;
+      if (next !== user) {
+        user = next;
+        queryClient.clear();
+      }
+    });
+  }, [queryClient]);
+
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}

@@ -1,0 +1,7 @@
+import { LoginPage } from '../../features/auth/components/LoginPage';
+import { useDocumentTitle } from '../use-document-title';
+
+export default function LoginRoute() {
+  useDocumentTitle('Login');
+  return <LoginPage />;
+}

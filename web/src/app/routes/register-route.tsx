@@ -1,0 +1,7 @@
+import { RegisterPage } from '../../features/auth/components/RegisterPage';
+import { useDocumentTitle } from '../use-document-title';
+
+export default function RegisterRoute() {
+  useDocumentTitle('Register');
+  return <RegisterPage />;
+}

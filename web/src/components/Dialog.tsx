@@ -1,0 +1,67 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface DialogProps {
+  open: boolean;
+  title: string;
+  /** Called on Escape, on a click on the backdrop, and by the dialog's own buttons. */
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons, right-aligned under the content. */
+  actions: ReactNode;
+}
+
+/**
+ * A modal dialog on the native <dialog>: showModal makes the rest of the page inert (the focus
+ * trap), Escape closes it, and focus returns to where it was (or to the main content when that
+ * element is gone, as after a delete). The element marked data-autofocus gets focus first.
+ */
+export function Dialog({ open, title, onClose, children, actions }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const bodyId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || !open) return;
+    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    const first = dialog.querySelector<HTMLElement>('[data-autofocus]');
+    first?.focus();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (returnTo?.isConnected) returnTo.focus();
+      else document.getElementById('main')?.focus();
+    };
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className={
+        'm-auto w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-0 text-slate-900 shadow-xl ' +
+        'backdrop:bg-black/60 dark:bg-slate-900 dark:text-slate-100'
+      }
+    >
+      {open && (
+        <div className="p-6">
+          <h2 id={titleId} className="text-lg font-semibold">
+            {title}
+          </h2>
+          <div id={bodyId} className="mt-3 text-sm break-words text-slate-700 dark:text-slate-300">
+            {children}
+          </div>
+          <div className="mt-6 flex flex-wrap justify-end gap-3">{actions}</div>
+        </div>
+      )}
+    </dialog>
+  );
+}

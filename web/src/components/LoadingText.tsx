@@ -1,0 +1,8 @@
+/** A polite, announced loading line (SPEC.md's "Loading..." texts). */
+export function LoadingText({ children }: { children: string }) {
+  return (
+    <p role="status" className="py-8 text-center text-slate-600 dark:text-slate-400">
+      {children}
+    </p>
+  );
+}

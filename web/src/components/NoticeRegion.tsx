@@ -1,0 +1,36 @@
+import { dismissNotice, useNotices } from '../lib/notices';
+
+/** Where app-wide notices appear (forced logout, session expiry, failed changes). */
+export function NoticeRegion() {
+  const notices = useNotices();
+  return (
+    <section
+      aria-label="Notifications"
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
+    >
+      {notices.map((notice) => (
+        <div
+          key={notice.id}
+          role={notice.tone === 'error' ? 'alert' : 'status'}
+          className={
+            'pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-md px-4 py-3 ' +
+            'text-sm shadow-lg ' +
+            (notice.tone === 'error'
+              ? 'bg-red-700 text-white'
+              : 'bg-slate-800 text-white dark:bg-slate-700')
+          }
+        >
+          <p className="min-w-0 flex-1 break-words">{notice.text}</p>
+          <button
+            type="button"
+            onClick={() => dismissNotice(notice.id)}
+            aria-label="Dismiss notification"
+            className="-my-1 shrink-0 rounded px-2 py-1 text-lg leading-none hover:bg-white/20"
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+
+/** The centred card that holds the login and register forms. */
+export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="mx-auto w-full max-w-sm px-4 py-10 sm:py-16">
+      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+        <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">{title}</h1>
+        {children}
+      </div>
+    </div>
+  );
+}

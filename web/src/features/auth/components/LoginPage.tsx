@@ -1,0 +1,89 @@
+import { type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { Button } from '../../../components/Button';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { inputClass, labelClass } from '../../../components/form-styles';
+import { errorMessage } from '../../../lib/api-client';
+import { LOGIN_OPERATION, useLogin } from '../api/login';
+import { AuthCard } from './AuthCard';
+import { GoogleSignInButton } from './GoogleSignInButton';
+
+export function OrDivider() {
+  return (
+    <div className="my-6 flex items-center gap-3 text-sm text-slate-600 dark:text-slate-400">
+      <span className="h-px flex-1 bg-slate-300 dark:bg-slate-600" aria-hidden="true" />
+      or
+      <span className="h-px flex-1 bg-slate-300 dark:bg-slate-600" aria-hidden="true" />
+    </div>
+  );
+}
+
+/** /login: username + password, Continue with Google, the error banner, a link to register. */
+export function LoginPage() {
+  const loginMutation = useLogin();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    loginMutation.mutate({
+      username: String(data.get('username') ?? ''),
+      password: String(data.get('password') ?? ''),
+    });
+  };
+
+  const pending = loginMutation.isPending;
+  return (
+    <AuthCard title="Login">
+      <GoogleSignInButton />
+      <OrDivider />
+      <form onSubmit={onSubmit} className="space-y-4" aria-label="Login">
+        <ErrorBanner
+          message={
+            loginMutation.isError ? errorMessage(loginMutation.error, LOGIN_OPERATION) : null
+          }
+          onDismiss={loginMutation.reset}
+        />
+        <div>
+          <label htmlFor="login-username" className={labelClass}>
+            Username
+          </label>
+          <input
+            id="login-username"
+            name="username"
+            type="text"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            className={inputClass}
+          />
+        </div>
+        <div>
+          <label htmlFor="login-password" className={labelClass}>
+            Password
+          </label>
+          <input
+            id="login-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            className={inputClass}
+          />
+        </div>
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending ? 'Logging in...' : 'Login'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
+        Don&apos;t have an account?{' '}
+        <Link
+          href="/register"
+          className="font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
+        >
+          Register
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Group, Todo } from '@tally/contract';
+import { apiRequest } from '../../../lib/api-client';
+import { reportMutationError } from '../../../lib/mutation-errors';
+import { queryKeys } from '../../../lib/query-keys';
+
+const OPERATION = 'Delete group';
+
+/** DELETE /api/todo-groups/{id}: its todos become ungrouped. */
+export function deleteGroup(id: number): Promise<undefined> {
+  return apiRequest<undefined>(`/api/todo-groups/${id}`, {
+    method: 'DELETE',
+    operation: OPERATION,
+  });
+}
+
+/** Removes the group, ungroups its todos in the cache at once and reloads them. */
+export function useDeleteGroup() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteGroup,
+    onSuccess: (_result, id) => {
+      queryClient.setQueryData<Group[]>(queryKeys.groups, (groups = []) =>
+        groups.filter((group) => group.id !== id),
+      );
+      queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) =>
+        todos?.map((todo) => (todo.groupId === id ? { ...todo, groupId: null } : todo)),
+      );
+      void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

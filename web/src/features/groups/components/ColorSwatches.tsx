@@ -1,0 +1,46 @@
+import { GROUP_COLORS } from '@tally/contract/constants';
+import { colorName } from '../../../lib/color';
+
+interface ColorSwatchesProps {
+  value: string;
+  onChange: (color: string) => void;
+  name: string;
+}
+
+/** The 8 swatches of SPEC.md section 9 as a radio group (arrow keys move between them). */
+export function ColorSwatches({ value, onChange, name }: ColorSwatchesProps) {
+  return (
+    <fieldset>
+      <legend className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+        Color
+      </legend>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {GROUP_COLORS.map((color) => (
+          <label key={color} className="relative cursor-pointer" title={colorName(color)}>
+            <input
+              type="radio"
+              name={name}
+              value={color}
+              checked={value.toLowerCase() === color.toLowerCase()}
+              onChange={() => onChange(color)}
+              aria-label={colorName(color)}
+              className="peer sr-only"
+            />
+            <span
+              aria-hidden="true"
+              className={
+                'block h-9 w-9 rounded-full border-2 border-transparent ring-offset-2 ' +
+                'ring-offset-white peer-checked:border-white peer-checked:ring-2 ' +
+                'peer-checked:ring-slate-900 peer-focus-visible:outline-2 ' +
+                'peer-focus-visible:outline-offset-4 peer-focus-visible:outline-blue-600 ' +
+                'dark:ring-offset-slate-900 dark:peer-checked:border-slate-900 ' +
+                'dark:peer-checked:ring-white dark:peer-focus-visible:outline-blue-300'
+              }
+              style={{ backgroundColor: color }}
+            />
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Group } from '@tally/contract';
+import { Button } from '../../../components/Button';
+import { ColorDot } from '../../../components/ColorDot';
+
+interface GroupListProps {
+  groups: Group[];
+  editingId: number | null;
+  onEdit: (group: Group) => void;
+  onDelete: (group: Group) => void;
+}
+
+/** Each group with its colour dot, name, Edit and Delete. */
+export function GroupList({ groups, editingId, onEdit, onDelete }: GroupListProps) {
+  if (groups.length === 0) {
+    return (
+      <p className="py-8 text-center text-slate-600 dark:text-slate-400">
+        No groups yet. Create one above.
+      </p>
+    );
+  }
+  return (
+    <ul
+      aria-label="Groups"
+      className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
+    >
+      {groups.map((group) => (
+        <li
+          key={group.id}
+          className={
+            'flex flex-wrap items-center gap-3 px-4 py-3 ' +
+            (editingId === group.id ? 'bg-blue-50 dark:bg-slate-800' : '')
+          }
+        >
+          <ColorDot color={group.color} size={14} />
+          <span className="min-w-0 flex-1 font-medium break-words text-slate-900 dark:text-slate-100">
+            {group.name}
+          </span>
+          <div className="flex gap-2">
+            <Button variant="ghost" onClick={() => onEdit(group)}>
+              Edit<span className="sr-only"> {group.name}</span>
+            </Button>
+            <Button
+              variant="ghost"
+              className="text-red-700 dark:text-red-300"
+              onClick={() => onDelete(group)}
+            >
+              Delete<span className="sr-only"> {group.name}</span>
+            </Button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import type { Group, GroupBody } from '@tally/contract';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { LoadingText } from '../../../components/LoadingText';
+import { errorMessage } from '../../../lib/api-client';
+import { useCreateGroup } from '../api/create-group';
+import { useDeleteGroup } from '../api/delete-group';
+import { useGroups } from '../api/get-groups';
+import { useUpdateGroup } from '../api/update-group';
+import { GroupForm } from './GroupForm';
+import { GroupList } from './GroupList';
+
+export const DELETE_GROUP_CONFIRM = 'Delete this group? Todos will become ungrouped.';
+
+/** /groups: Manage Groups. */
+export function GroupsView() {
+  const groups = useGroups();
+  const createGroup = useCreateGroup();
+  const updateGroup = useUpdateGroup();
+  const deleteGroup = useDeleteGroup();
+  const [editing, setEditing] = useState<Group | null>(null);
+
+  const save = async (body: GroupBody): Promise<boolean> => {
+    try {
+      if (editing) {
+        await updateGroup.mutateAsync({ id: editing.id, ...body });
+        setEditing(null);
+      } else {
+        await createGroup.mutateAsync(body);
+      }
+      return true;
+    } catch {
+      return false; // Already shown by the mutation's notice.
+    }
+  };
+
+  const remove = (group: Group) => {
+    if (!window.confirm(DELETE_GROUP_CONFIRM)) return;
+    deleteGroup.mutate(group.id, {
+      onSuccess: () => {
+        if (editing?.id === group.id) setEditing(null);
+      },
+    });
+  };
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
+      <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">
+        Manage Groups
+      </h1>
+      <GroupForm
+        key={editing?.id ?? 'new'}
+        editing={editing}
+        pending={createGroup.isPending || updateGroup.isPending}
+        onSubmit={save}
+        onCancel={() => setEditing(null)}
+      />
+      <section aria-label="Your groups" className="mt-8">
+        {groups.isPending ? (
+          <LoadingText>Loading groups...</LoadingText>
+        ) : groups.isError ? (
+          <ErrorBanner
+            message={errorMessage(groups.error, 'Load groups')}
+            onRetry={() => void groups.refetch()}
+          />
+        ) : (
+          <GroupList
+            groups={groups.data}
+            editingId={editing?.id ?? null}
+            onEdit={setEditing}
+            onDelete={remove}
+          />
+        )}
+      </section>
+    </div>
+  );
+}

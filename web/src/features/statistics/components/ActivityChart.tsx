@@ -1,0 +1,148 @@
+import type { DailyStatistic } from '@tally/contract';
+import type { StatisticsRange } from '@tally/contract/constants';
+import {
+  BAR_GEOMETRY,
+  CHART_HEIGHT_PX,
+  SERIES,
+  chartBars,
+  chartWidth,
+  type Series,
+} from './chart-scale';
+
+export const SERIES_META: Record<
+  Series,
+  { label: string; one: string; many: string; color: string }
+> = {
+  todosCreated: {
+    label: 'Todos created',
+    one: 'todo created',
+    many: 'todos created',
+    color: 'bg-blue-600 dark:bg-blue-400',
+  },
+  todosCompleted: {
+    label: 'Todos completed',
+    one: 'todo completed',
+    many: 'todos completed',
+    color: 'bg-emerald-600 dark:bg-emerald-400',
+  },
+  groupsCreated: {
+    label: 'Groups created',
+    one: 'group created',
+    many: 'groups created',
+    color: 'bg-amber-600 dark:bg-amber-400',
+  },
+  logins: {
+    label: 'Logins',
+    one: 'login',
+    many: 'logins',
+    color: 'bg-violet-600 dark:bg-violet-400',
+  },
+};
+
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+const shortDayFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** Record dates are calendar dates in the user's zone; read them as UTC so they do not shift. */
+function formatDay(date: string, format: Intl.DateTimeFormat = dayFormat): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(parsed.getTime()) ? date : format.format(parsed);
+}
+
+/** "Mon, Jan 5: 3 todos created, 1 todo completed, 0 groups created, 1 login" */
+export function describeDay(record: DailyStatistic): string {
+  const parts = SERIES.map((series) => {
+    const value = record[series];
+    const meta = SERIES_META[series];
+    return `${value} ${value === 1 ? meta.one : meta.many}`;
+  });
+  return `${formatDay(record.date)}: ${parts.join(', ')}`;
+}
+
+interface ActivityChartProps {
+  records: readonly DailyStatistic[];
+  range: StatisticsRange;
+}
+
+/** The stacked daily bar chart of SPEC.md section 9, drawn with plain elements. */
+export function ActivityChart({ records, range }: ActivityChartProps) {
+  const bars = chartBars(records, range);
+  const { width, gap } = BAR_GEOMETRY[range];
+  const first = bars[0];
+  const last = bars[bars.length - 1];
+
+  return (
+    <figure>
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label={`Daily activity, last ${range} days`}
+        className="overflow-x-auto rounded-md pb-2"
+      >
+        <div style={{ width: chartWidth(bars.length, range) }} className="mx-auto">
+          <div
+            data-testid="activity-bars"
+            className="flex items-end border-b border-slate-400 dark:border-slate-500"
+            style={{ height: CHART_HEIGHT_PX, gap }}
+          >
+            {bars.map((bar) => {
+              const label = describeDay(bar.record);
+              return (
+                <div
+                  key={bar.record.date}
+                  role="img"
+                  aria-label={label}
+                  title={label}
+                  data-height={bar.height}
+                  className="flex shrink-0 flex-col-reverse overflow-hidden rounded-t-sm"
+                  style={{ width, height: bar.height }}
+                >
+                  {bar.total === 0 ? (
+                    <div className="h-full bg-slate-300 dark:bg-slate-600" />
+                  ) : (
+                    bar.segments
+                      .filter((segment) => segment.value > 0)
+                      .map((segment) => (
+                        <div
+                          key={segment.series}
+                          className={SERIES_META[segment.series].color}
+                          style={{ height: segment.height }}
+                        />
+                      ))
+                  )}
+                </div>
+              );
+            })}
+          </div>
+          {first && last && (
+            <div className="mt-1 flex justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
+              <span>{formatDay(first.record.date, shortDayFormat)}</span>
+              {bars.length > 1 && <span>{formatDay(last.record.date, shortDayFormat)}</span>}
+            </div>
+          )}
+        </div>
+      </div>
+      <figcaption>
+        <ul aria-label="Legend" className="mt-4 flex flex-wrap gap-x-5 gap-y-2 text-sm">
+          {SERIES.map((series) => (
+            <li key={series} className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
+              <span
+                aria-hidden="true"
+                className={`h-3 w-3 rounded-sm ${SERIES_META[series].color}`}
+              />
+              {SERIES_META[series].label}
+            </li>
+          ))}
+        </ul>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,128 @@
+import { useState, type ReactNode } from 'react';
+import { STATISTICS_RANGES, type StatisticsRange } from '@tally/contract/constants';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { LoadingText } from '../../../components/LoadingText';
+import { errorMessage } from '../../../lib/api-client';
+import { useRecentStatistics } from '../api/get-recent-statistics';
+import { useSinceStatistics } from '../api/get-since-statistics';
+import { useTotalStatistics } from '../api/get-total-statistics';
+import { ActivityChart } from './ActivityChart';
+import { RangeSelector } from './RangeSelector';
+import { StatCard } from './StatCard';
+import { completionRate } from './completion-rate';
+
+function Section({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
+    <section className="mt-8" aria-label={title}>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold text-slate-900 dark:text-slate-100">{title}</h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const gridClass = 'grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-4';
+
+/** /statistics: totals with "+N this week", recent activity, additional figures. */
+export function StatisticsView() {
+  const [range, setRange] = useState<StatisticsRange>(STATISTICS_RANGES[0]);
+  const total = useTotalStatistics();
+  const week = useSinceStatistics(7);
+  const month = useSinceStatistics(30);
+  const recent = useRecentStatistics(range);
+  const thisWeek = week.data;
+
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
+      <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Your Statistics</h1>
+      <p className="mt-1 text-slate-600 dark:text-slate-400">
+        Track your productivity and app usage
+      </p>
+
+      <Section title="All Time Statistics">
+        {total.isPending ? (
+          <LoadingText>Loading statistics...</LoadingText>
+        ) : total.isError ? (
+          <ErrorBanner
+            message={errorMessage(total.error, 'Load statistics')}
+            onRetry={() => void total.refetch()}
+          />
+        ) : (
+          <dl className={gridClass}>
+            <StatCard
+              label="Todos Created"
+              value={total.data.todosCreated}
+              thisWeek={thisWeek?.todosCreated}
+            />
+            <StatCard
+              label="Todos Completed"
+              value={total.data.todosCompleted}
+              thisWeek={thisWeek?.todosCompleted}
+            />
+            <StatCard
+              label="Groups Created"
+              value={total.data.groupsCreated}
+              thisWeek={thisWeek?.groupsCreated}
+            />
+            <StatCard label="Logins" value={total.data.logins} thisWeek={thisWeek?.logins} />
+          </dl>
+        )}
+      </Section>
+
+      <Section title="Recent Activity" action={<RangeSelector value={range} onChange={setRange} />}>
+        <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+          {recent.isPending ? (
+            <LoadingText>Loading activity...</LoadingText>
+          ) : recent.isError ? (
+            <ErrorBanner
+              message={errorMessage(recent.error, 'Load recent activity')}
+              onRetry={() => void recent.refetch()}
+            />
+          ) : (
+            <div aria-busy={recent.isPlaceholderData}>
+              <ActivityChart records={recent.data} range={range} />
+            </div>
+          )}
+        </div>
+      </Section>
+
+      <Section title="Additional Statistics">
+        {month.isError && (
+          <ErrorBanner
+            className="mb-4"
+            message={errorMessage(month.error, 'Load statistics')}
+            onRetry={() => void month.refetch()}
+          />
+        )}
+        <dl className={gridClass}>
+          <StatCard
+            label="Task Completion Rate (Last 30 Days)"
+            value={month.data ? `${completionRate(month.data)}%` : 'Loading...'}
+          />
+          {total.data && (
+            <>
+              <StatCard label="Todos Deleted" value={total.data.todosDeleted} />
+              <StatCard label="Todos Updated" value={total.data.todosUpdated} />
+              <StatCard label="Groups Updated" value={total.data.groupsUpdated} />
+              <StatCard label="Groups Deleted" value={total.data.groupsDeleted} />
+              <StatCard label="Registrations" value={total.data.registrations} />
+              <StatCard label="Google Sign-ins" value={total.data.googleAuths} />
+              <StatCard label="Tokens Generated" value={total.data.tokensGenerated} />
+              <StatCard label="Refresh Tokens Created" value={total.data.refreshTokensCreated} />
+            </>
+          )}
+        </dl>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import type { DailyStatistic } from '@tally/contract';
+import type { StatisticsRange } from '@tally/contract/constants';
+
+/** SPEC.md section 9: bars scale to 200 px with a 5 px minimum. */
+export const CHART_HEIGHT_PX = 200;
+export const MIN_BAR_HEIGHT_PX = 5;
+
+/** Bar width and gap per range (SPEC.md section 9). */
+export const BAR_GEOMETRY: Record<StatisticsRange, { width: number; gap: number }> = {
+  7: { width: 24, gap: 8 },
+  14: { width: 16, gap: 4 },
+  30: { width: 12, gap: 2 },
+};
+
+export const SERIES = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'] as const;
+export type Series = (typeof SERIES)[number];
+
+export interface ChartBar {
+  record: DailyStatistic;
+  total: number;
+  /** The bar's height in px. */
+  height: number;
+  /** Each series' share of the height, bottom to top in SERIES order. */
+  segments: { series: Series; value: number; height: number }[];
+}
+
+export const barTotal = (record: DailyStatistic) =>
+  SERIES.reduce((sum, series) => sum + record[series], 0);
+
+/**
+ * The first N records (newest first from the API), reversed so days run oldest → newest from
+ * left to right; each bar's total against the largest total is scaled to 200 px, at least 5 px.
+ */
+export function chartBars(records: readonly DailyStatistic[], days: number): ChartBar[] {
+  const shown = records.slice(0, days).reverse();
+  const max = Math.max(0, ...shown.map(barTotal));
+  return shown.map((record) => {
+    const total = barTotal(record);
+    const height = Math.max(max > 0 ? (total / max) * CHART_HEIGHT_PX : 0, MIN_BAR_HEIGHT_PX);
+    return {
+      record,
+      total,
+      height,
+      segments: SERIES.map((series) => ({
+        series,
+        value: record[series],
+        height: total > 0 ? (record[series] / total) * height : 0,
+      })),
+    };
+  });
+}
+
+/** The chart's drawn width for a range. */
+export function chartWidth(bars: number, range: StatisticsRange): number {
+  const { width, gap } = BAR_GEOMETRY[range];
+  return bars > 0 ? bars * width + (bars - 1) * gap : 0;
+}

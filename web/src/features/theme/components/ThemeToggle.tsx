@@ -1,0 +1,75 @@
+import { setThemePreference, toggleTheme, useTheme } from '../hooks/use-theme';
+
+const buttonClass =
+  'inline-flex h-9 w-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 ' +
+  'aria-pressed:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800 ' +
+  'dark:aria-pressed:bg-slate-700';
+
+function MoonIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none">
+      <path
+        d="M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5Z"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+function SunIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none">
+      <circle cx="12" cy="12" r="4" stroke="currentColor" strokeWidth="2" />
+      <path
+        d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      />
+    </svg>
+  );
+}
+
+function MonitorIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none">
+      <rect x="3" y="4" width="18" height="12" rx="2" stroke="currentColor" strokeWidth="2" />
+      <path d="M8 20h8M12 16v4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/**
+ * The theme toggle (light ↔ dark, saved) and a "follow the system" switch that removes the
+ * saved choice (SPEC.md section 4).
+ */
+export function ThemeToggle() {
+  const { preference, resolved } = useTheme();
+  const dark = resolved === 'dark';
+  return (
+    <div role="group" aria-label="Theme" className="flex items-center gap-1">
+      <button
+        type="button"
+        className={buttonClass}
+        aria-pressed={dark}
+        aria-label="Dark theme"
+        title={dark ? 'Switch to light theme' : 'Switch to dark theme'}
+        onClick={toggleTheme}
+      >
+        {dark ? <MoonIcon /> : <SunIcon />}
+      </button>
+      <button
+        type="button"
+        className={buttonClass}
+        aria-pressed={preference === 'system'}
+        aria-label="Follow system theme"
+        title="Follow system theme"
+        onClick={() => setThemePreference('system')}
+      >
+        <MonitorIcon />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import type { Todo } from '@tally/contract';
+import { Button } from '../../../components/Button';
+import { Dialog } from '../../../components/Dialog';
+
+interface DeleteTodoDialogProps {
+  /** The todo to delete; null keeps the dialog closed. */
+  todo: Todo | null;
+  pending: boolean;
+  onConfirm: (todo: Todo) => void;
+  onCancel: () => void;
+}
+
+/** Confirm Delete: Are you sure you want to delete "{title}"? (the title as text). */
+export function DeleteTodoDialog({ todo, pending, onConfirm, onCancel }: DeleteTodoDialogProps) {
+  return (
+    <Dialog
+      open={todo !== null}
+      title="Confirm Delete"
+      onClose={onCancel}
+      actions={
+        <>
+          <Button variant="secondary" onClick={onCancel} data-autofocus>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={pending} onClick={() => todo && onConfirm(todo)}>
+            Delete
+          </Button>
+        </>
+      }
+    >
+      <p>Are you sure you want to delete &quot;{todo?.title}&quot;?</p>
+    </Dialog>
+  );
+}

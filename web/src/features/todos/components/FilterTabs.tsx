@@ -1,0 +1,91 @@
+import { useRef, type KeyboardEvent } from 'react';
+import type { Group, Todo } from '@tally/contract';
+import { ColorDot } from '../../../components/ColorDot';
+import { matchesFilter, type TodoFilter } from './filters';
+
+interface FilterTabsProps {
+  todos: readonly Todo[];
+  groups: readonly Group[];
+  active: TodoFilter;
+  onChange: (filter: TodoFilter) => void;
+  /** The id of the panel the tabs control. */
+  panelId: string;
+}
+
+interface Tab {
+  filter: TodoFilter;
+  label: string;
+  color?: string;
+}
+
+export const tabId = (filter: TodoFilter) => `todo-filter-${filter}`;
+
+/**
+ * All (n), No Group (n) and one tab per group with its colour dot, name and count. A WAI-ARIA
+ * tab list: one tab stop, arrow keys / Home / End move and select.
+ */
+export function FilterTabs({ todos, groups, active, onChange, panelId }: FilterTabsProps) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const tabs: Tab[] = [
+    { filter: 'all', label: 'All' },
+    { filter: 'none', label: 'No Group' },
+    ...groups.map((group) => ({ filter: group.id, label: group.name, color: group.color })),
+  ];
+  const count = (filter: TodoFilter) => todos.filter((todo) => matchesFilter(todo, filter)).length;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const index = tabs.findIndex((tab) => tab.filter === active);
+    const moves: Record<string, number> = {
+      ArrowRight: (index + 1) % tabs.length,
+      ArrowDown: (index + 1) % tabs.length,
+      ArrowLeft: (index - 1 + tabs.length) % tabs.length,
+      ArrowUp: (index - 1 + tabs.length) % tabs.length,
+      Home: 0,
+      End: tabs.length - 1,
+    };
+    const next = moves[event.key];
+    const tab = next === undefined ? undefined : tabs[next];
+    if (!tab) return;
+    event.preventDefault();
+    onChange(tab.filter);
+    listRef.current?.querySelector<HTMLElement>(`#${CSS.escape(tabId(tab.filter))}`)?.focus();
+  };
+
+  return (
+    <div
+      ref={listRef}
+      role="tablist"
+      aria-label="Filter todos"
+      className="-mx-1 flex flex-wrap gap-2 px-1 py-1"
+    >
+      {tabs.map((tab) => {
+        const selected = tab.filter === active;
+        return (
+          <button
+            key={String(tab.filter)}
+            id={tabId(tab.filter)}
+            type="button"
+            role="tab"
+            aria-selected={selected}
+            aria-controls={panelId}
+            tabIndex={selected ? 0 : -1}
+            onClick={() => onChange(tab.filter)}
+            onKeyDown={onKeyDown}
+            className={
+              'inline-flex min-h-9 max-w-full items-center gap-2 rounded-full border px-3 py-1.5 ' +
+              'text-sm font-medium ' +
+              (selected
+                ? 'border-blue-700 bg-blue-700 text-white dark:border-blue-300 dark:bg-blue-300 dark:text-slate-950'
+                : 'border-slate-400 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800')
+            }
+          >
+            {tab.color && <ColorDot color={tab.color} size={10} />}
+            <span className="truncate">
+              {tab.label} ({count(tab.filter)})
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Group, Todo } from '@tally/contract';
+import { Button } from '../../../components/Button';
+import { readableTextColor } from '../../../lib/color';
+import { useToggleTodo } from '../api/update-todo';
+import { TodoEditForm } from './TodoEditForm';
+
+interface TodoItemProps {
+  todo: Todo;
+  groups: readonly Group[];
+  onDelete: (todo: Todo) => void;
+}
+
+/** One row: completion checkbox, title, description, group badge, Edit and Delete. */
+export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
+  const toggleTodo = useToggleTodo();
+  const [editing, setEditing] = useState(false);
+  const returnFocusRef = useRef(false);
+  const editButtonRef = useRef<HTMLButtonElement>(null);
+  const checkboxId = useId();
+  const group = todo.groupId === null ? undefined : groups.find((g) => g.id === todo.groupId);
+
+  useEffect(() => {
+    if (!editing && returnFocusRef.current) {
+      returnFocusRef.current = false;
+      editButtonRef.current?.focus();
+    }
+  }, [editing]);
+
+  if (editing) {
+    return (
+      <li className="flex gap-3 px-4 py-4">
+        <TodoEditForm
+          todo={todo}
+          groups={groups}
+          onDone={() => {
+            returnFocusRef.current = true;
+            setEditing(false);
+          }}
+        />
+      </li>
+    );
+  }
+
+  return (
+    <li className="flex items-start gap-3 px-4 py-4">
+      <input
+        id={checkboxId}
+        type="checkbox"
+        checked={todo.completed}
+        onChange={() => toggleTodo.mutate(todo)}
+        className="mt-0.5 h-5 w-5 shrink-0 cursor-pointer accent-blue-700 dark:accent-blue-300"
+      />
+      <div className="min-w-0 flex-1">
+        <label
+          htmlFor={checkboxId}
+          className={
+            'cursor-pointer font-medium break-words ' +
+            (todo.completed
+              ? 'text-slate-600 line-through dark:text-slate-400'
+              : 'text-slate-900 dark:text-slate-100')
+          }
+        >
+          {todo.title}
+        </label>
+        {todo.description && (
+          <p className="mt-1 text-sm whitespace-pre-wrap break-words text-slate-700 dark:text-slate-300">
+            {todo.description}
+          </p>
+        )}
+        {group && (
+          <span
+            className="mt-2 inline-block max-w-full truncate rounded-full px-2.5 py-0.5 text-xs font-semibold"
+            style={{ backgroundColor: group.color, color: readableTextColor(group.color) }}
+          >
+            {group.name}
+          </span>
+        )}
+      </div>
+      <div className="flex shrink-0 flex-wrap justify-end gap-1">
+        <Button ref={editButtonRef} variant="ghost" onClick={() => setEditing(true)}>
+          Edit<span className="sr-only"> {todo.title}</span>
+        </Button>
+        <Button
+          variant="ghost"
+          className="text-red-700 dark:text-red-300"
+          onClick={() => onDelete(todo)}
+        >
+          Delete<span className="sr-only"> {todo.title}</span>
+        </Button>
+      </div>
+    </li>
+  );
+}

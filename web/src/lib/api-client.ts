@@ -1,0 +1,202 @@
+import type { AccessTokenResponse, ApiError as ApiErrorBody } from '@tally/contract';
+import { AUTH_PATH_PREFIX, TIME_ZONE_HEADER } from '@tally/contract/constants';
+import { ApiError, ERROR_MESSAGES } from './api-error';
+import {
+  SESSION_MESSAGES,
+  endSession,
+  expireSession,
+  getSession,
+  startSession,
+} from './session-store';
+import { STORAGE_KEYS, readStorage } from './storage';
+import { decodeAccessToken } from './jwt';
+
+export { ApiError, ERROR_MESSAGES, errorMessage } from './api-error';
+
+/**
+ * The one place that talks to the API (and the only caller of fetch). It sends the bearer token
+ * except on /api/auth/ paths, the browser's time zone on every call and the refresh cookie
+ * (same-origin credentials); it renews an access token that is about to expire before using it,
+ * and turns every failure into a sentence of SPEC.md section 8.
+ */
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RequestOptions<TBody> {
+  method?: Method;
+  body?: TBody;
+  /** Names the call in "{operation} failed", e.g. "Create todo". */
+  operation: string;
+  signal?: AbortSignal;
+}
+
+/** A request renews the token first when it has less than this left (clock drift, slow tabs). */
+export const REQUEST_RENEWAL_MARGIN_MS = 15_000;
+
+const isAuthPath = (path: string) => path.startsWith(AUTH_PATH_PREFIX);
+
+function timeZone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+}
+
+function headersFor(body: unknown, token: string | null): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  const zone = timeZone();
+  if (zone) headers.set(TIME_ZONE_HEADER, zone);
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  return headers;
+}
+
+/** fetch, with "no response at all" turned into the network message. */
+async function send(
+  path: string,
+  init: { method: Method; body?: unknown; token: string | null; signal?: AbortSignal },
+): Promise<Response> {
+  try {
+    return await fetch(path, {
+      method: init.method,
+      headers: headersFor(init.body, init.token),
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: 'same-origin',
+      signal: init.signal,
+    });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw new ApiError(ERROR_MESSAGES.network, null);
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function bodyError(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return null;
+  const { error } = body as ApiErrorBody;
+  return typeof error === 'string' && error.trim() !== '' ? error : null;
+}
+
+/** Ends the session after a 401/403 with a stored token (SPEC.md section 8). */
+function forceLogout(status: number): void {
+  // Revoke the refresh cookie too; nothing waits for it.
+  void send(`${AUTH_PATH_PREFIX}logout`, { method: 'POST', token: null }).catch(() => undefined);
+  endSession({ notice: ERROR_MESSAGES.authenticationFailed(status), redirectToLogin: true });
+}
+
+export async function apiRequest<TResponse, TBody = undefined>(
+  path: string,
+  { method = 'GET', body, operation, signal }: RequestOptions<TBody>,
+): Promise<TResponse> {
+  const authPath = isAuthPath(path);
+  let token: string | null = null;
+  if (!authPath) {
+    const state = await ensureFreshToken(REQUEST_RENEWAL_MARGIN_MS);
+    if (state === 'expired') {
+      const expiring = getSession().token;
+      if (expiring) expireSession(expiring);
+      throw new ApiError(SESSION_MESSAGES.expired, 401, { handled: true });
+    }
+    token = getSession().token;
+  }
+
+  const response = await send(path, { method, body, token, signal });
+  if (response.ok) return (await readJson(response)) as TResponse;
+
+  const { status } = response;
+  if ((status === 401 || status === 403) && !authPath && token && getSession().token) {
+    forceLogout(status);
+    throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });
+  }
+  if (status >= 500) throw new ApiError(ERROR_MESSAGES.server, status);
+  const message = bodyError(await readJson(response));
+  throw new ApiError(message ?? ERROR_MESSAGES.operationFailed(operation), status);
+}
+
+// --- Keeping the access token fresh (DECISIONS.md item 5) -------------------------------------
+
+export type RenewalResult = 'renewed' | 'refused' | 'unavailable';
+export type TokenState = 'none' | 'valid' | 'expired';
+
+let renewal: Promise<RenewalResult> | null = null;
+/** The token whose renewal the server refused; it is not tried again. */
+let refusedToken: string | null = null;
+
+/** Runs `task` while holding a lock shared by every tab, where the browser has Web Locks. */
+async function withTabLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks) return task();
+  let result: { value: T } | undefined;
+  await locks.request('tally-token-renewal', async () => {
+    result = { value: await task() };
+  });
+  if (!result) throw new Error('Token renewal lock released without running');
+  return result.value;
+}
+
+async function renewOnce(marginMs: number): Promise<RenewalResult> {
+  const before = getSession().token;
+  if (!before) return 'refused';
+  // Refresh tokens rotate with reuse detection: if another tab renewed while this one waited for
+  // the lock, use its token instead of presenting the cookie a second time.
+  const stored = readStorage(STORAGE_KEYS.token);
+  const storedClaims = stored ? decodeAccessToken(stored) : null;
+  if (stored && storedClaims && storedClaims.exp * 1000 - Date.now() > marginMs) {
+    if (stored !== before) startSession(stored);
+    return 'renewed';
+  }
+
+  let response: Response;
+  try {
+    response = await send(`${AUTH_PATH_PREFIX}refresh`, { method: 'POST', token: null });
+  } catch {
+    return 'unavailable';
+  }
+  if (response.status >= 500 || response.status === 429) return 'unavailable';
+  if (!response.ok) {
+    refusedToken = before;
+    return 'refused';
+  }
+  const body = (await readJson(response)) as Partial<AccessTokenResponse> | undefined;
+  // Signed out (or in as someone else) meanwhile: do not bring the old session back.
+  if (getSession().token !== before) return 'refused';
+  try {
+    startSession(typeof body?.accessToken === 'string' ? body.accessToken : '');
+    return 'renewed';
+  } catch {
+    refusedToken = before;
+    return 'refused';
+  }
+}
+
+/** Asks POST /api/auth/refresh for a new access token; concurrent callers share one attempt. */
+export function renewAccessToken(marginMs = 0): Promise<RenewalResult> {
+  renewal ??= withTabLock(() => renewOnce(marginMs)).finally(() => {
+    renewal = null;
+  });
+  return renewal;
+}
+
+/**
+ * Renews the stored token when less than `marginMs` of it is left, then says whether there is
+ * a token and whether it is still valid. Never ends the session itself.
+ */
+export async function ensureFreshToken(marginMs: number): Promise<TokenState> {
+  const { token, tokenExpiry } = getSession();
+  if (!token) return 'none';
+  if (tokenExpiry - Date.now() > marginMs) return 'valid';
+  if (refusedToken !== token) await renewAccessToken(marginMs);
+  const current = getSession();
+  if (!current.token) return 'none';
+  return current.tokenExpiry > Date.now() ? 'valid' : 'expired';
+}

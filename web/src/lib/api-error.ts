@@ -1,0 +1,32 @@
+/** The messages of SPEC.md section 8, in one place. */
+export const ERROR_MESSAGES = {
+  server: 'Server error - please try again later',
+  network: 'Network error - check your connection',
+  invalidToken: 'Invalid token received from server',
+  authenticationFailed: (status: number) =>
+    `Authentication failed (${status}) - please log in again`,
+  operationFailed: (operation: string) => `${operation} failed`,
+} as const;
+
+/**
+ * A failed API call, already carrying the sentence to show. `status` is null when no response
+ * arrived. `handled` means the user has already been told (the forced logout's notice), so
+ * screens should not show it a second time.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number | null;
+  readonly handled: boolean;
+
+  constructor(message: string, status: number | null, options: { handled?: boolean } = {}) {
+    super(message);
+    this.status = status;
+    this.handled = options.handled ?? false;
+  }
+}
+
+/** The sentence for any thrown value: the ApiError's, the error's own, else "{operation} failed". */
+export function errorMessage(error: unknown, operation: string): string {
+  if (error instanceof Error && error.message) return error.message;
+  return ERROR_MESSAGES.operationFailed(operation);
+}

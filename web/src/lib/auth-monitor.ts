@@ -1,0 +1,64 @@
+import { ensureFreshToken } from './api-client';
+import { expireSession, getSession, subscribeSession } from './session-store';
+
+/** SPEC.md section 9: expiry is checked every 30 s; the warning comes 5 minutes before expiry. */
+export const EXPIRY_CHECK_INTERVAL_MS = 30_000;
+export const EXPIRY_WARNING_MS = 5 * 60_000;
+/** Renewal starts at the warning threshold, so the warning only appears when renewal failed. */
+export const RENEWAL_MARGIN_MS = EXPIRY_WARNING_MS;
+
+let warnedToken: string | null = null;
+
+/**
+ * One expiry check: renew the token when it is near its end, warn (console only) when it still
+ * is, and run the expiry flow once it has run out.
+ */
+export async function checkSession(): Promise<void> {
+  const token = getSession().token;
+  if (!token) return;
+  const state = await ensureFreshToken(RENEWAL_MARGIN_MS);
+  if (state === 'expired') {
+    expireSession(token);
+    return;
+  }
+  const current = getSession();
+  if (state !== 'valid' || !current.token) return;
+  const remaining = current.tokenExpiry - Date.now();
+  if (remaining <= EXPIRY_WARNING_MS && warnedToken !== current.token) {
+    warnedToken = current.token;
+    const minutes = Math.max(1, Math.ceil(remaining / 60_000));
+    console.warn(`Session expires in ${minutes} minute${minutes === 1 ? '' : 's'}`);
+  }
+}
+
+/**
+ * Checks at start and every 30 s while a session exists (and when the tab becomes visible
+ * again, since hidden tabs' timers are throttled); stops when the session ends.
+ */
+export function startAuthMonitor(): () => void {
+  let timer: ReturnType<typeof setInterval> | null = null;
+
+  const follow = () => {
+    const signedIn = getSession().token !== null;
+    if (signedIn && timer === null) {
+      void checkSession();
+      timer = setInterval(() => void checkSession(), EXPIRY_CHECK_INTERVAL_MS);
+    } else if (!signedIn && timer !== null) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void checkSession();
+  };
+
+  const unsubscribe = subscribeSession(follow);
+  document.addEventListener('visibilitychange', onVisible);
+  follow();
+  return () => {
+    unsubscribe();
+    document.removeEventListener('visibilitychange', onVisible);
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  };
+}

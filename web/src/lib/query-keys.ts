@@ -1,0 +1,13 @@
+/**
+ * Every React Query key, in one place, so that a feature can refresh data another feature
+ * shows (deleting a group ungroups todos) without importing it.
+ */
+export const queryKeys = {
+  config: ['config'],
+  todos: ['todos'],
+  groups: ['groups'],
+  statistics: ['statistics'],
+  statisticsTotal: ['statistics', 'total'],
+  statisticsRecent: (days: number) => ['statistics', 'recent', days],
+  statisticsSince: (since: string) => ['statistics', 'since', since],
+} as const;

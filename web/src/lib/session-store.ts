@@ -1,0 +1,137 @@
+import { useSyncExternalStore } from 'react';
+import { navigate } from 'wouter/use-browser-location';
+import { ApiError, ERROR_MESSAGES } from './api-error';
+import { decodeAccessToken } from './jwt';
+import { showNotice } from './notices';
+import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from './storage';
+
+/** SPEC.md section 9: the logout notice shows 3 s; the redirect to /login follows after 100 ms. */
+export const LOGOUT_NOTICE_MS = 3000;
+export const LOGIN_REDIRECT_DELAY_MS = 100;
+
+export const SESSION_MESSAGES = {
+  expired: 'Your session has expired',
+  expiredOnStart: 'Session expired on app start',
+  /** Logged to the console whenever expiry ends a session. */
+  expiredLog: 'Session expired',
+} as const;
+
+/**
+ * The signed-in user (SPEC.md section 3's auth session). Per-request `loading` and `error` live
+ * in each request's own state (React Query), so opening a form always starts without an error.
+ */
+export interface Session {
+  /** The username (the token's sub). */
+  user: string | null;
+  token: string | null;
+  /** When the access token expires, in epoch milliseconds; 0 when its payload is unreadable. */
+  tokenExpiry: number;
+  isAuthenticated: boolean;
+  /** Between a forced logout and the delayed move to /login. */
+  redirectPending: boolean;
+}
+
+const ANONYMOUS: Session = {
+  user: null,
+  token: null,
+  tokenExpiry: 0,
+  isAuthenticated: false,
+  redirectPending: false,
+};
+
+let session: Session = ANONYMOUS;
+/** The stored token found already expired when the app started, until it is renewed or ends. */
+let expiredAtStartToken: string | null = null;
+const listeners = new Set<() => void>();
+
+function publish(next: Session): void {
+  session = next;
+  listeners.forEach((listener) => listener());
+}
+
+function sessionFor(token: string, fallbackUser: string | null): Session {
+  const claims = decodeAccessToken(token);
+  return {
+    user: claims?.sub ?? fallbackUser,
+    token,
+    tokenExpiry: claims ? claims.exp * 1000 : 0,
+    isAuthenticated: true,
+    redirectPending: false,
+  };
+}
+
+/**
+ * Reads token and username from localStorage. At start (and in tests) `atStart` remembers an
+ * already-expired token so that ending it says "Session expired on app start".
+ */
+export function loadSessionFromStorage({ atStart = false }: { atStart?: boolean } = {}): void {
+  const token = readStorage(STORAGE_KEYS.token);
+  const next = token ? sessionFor(token, readStorage(STORAGE_KEYS.username)) : ANONYMOUS;
+  if (atStart) {
+    expiredAtStartToken = next.token && next.tokenExpiry <= Date.now() ? next.token : null;
+  }
+  publish(next);
+}
+
+export function getSession(): Session {
+  return session;
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): Session {
+  return useSyncExternalStore(subscribeSession, getSession, getSession);
+}
+
+/** Stores a token from the server and signs its user in; an unreadable token is refused. */
+export function startSession(token: string): void {
+  const claims = decodeAccessToken(token);
+  if (!claims) throw new ApiError(ERROR_MESSAGES.invalidToken, null);
+  writeStorage(STORAGE_KEYS.token, token);
+  writeStorage(STORAGE_KEYS.username, claims.sub);
+  expiredAtStartToken = null;
+  publish(sessionFor(token, claims.sub));
+}
+
+interface EndSessionOptions {
+  /** A red notice shown for LOGOUT_NOTICE_MS. */
+  notice?: string;
+  /** Go to /login after LOGIN_REDIRECT_DELAY_MS (forced logouts). */
+  redirectToLogin?: boolean;
+}
+
+/** Signs the user out of this browser: clears storage and state, optionally tells and redirects. */
+export function endSession({ notice, redirectToLogin = false }: EndSessionOptions = {}): void {
+  removeStorage(STORAGE_KEYS.token);
+  removeStorage(STORAGE_KEYS.username);
+  expiredAtStartToken = null;
+  publish({ ...ANONYMOUS, redirectPending: redirectToLogin });
+  if (notice) showNotice(notice, { tone: 'error', durationMs: LOGOUT_NOTICE_MS });
+  if (redirectToLogin) {
+    setTimeout(() => {
+      if (window.location.pathname !== '/login') navigate('/login', { replace: true });
+      if (session.redirectPending) publish({ ...session, redirectPending: false });
+    }, LOGIN_REDIRECT_DELAY_MS);
+  }
+}
+
+/** The expiry flow of SPEC.md section 4, for the given token if it is still the current one. */
+export function expireSession(token: string): void {
+  if (session.token !== token) return;
+  const notice =
+    expiredAtStartToken === token ? SESSION_MESSAGES.expiredOnStart : SESSION_MESSAGES.expired;
+  console.info(SESSION_MESSAGES.expiredLog);
+  endSession({ notice, redirectToLogin: true });
+}
+
+// Another tab signed in, renewed the token or signed out: follow it.
+window.addEventListener('storage', (event) => {
+  if (event.key !== STORAGE_KEYS.token && event.key !== null) return;
+  const stored = readStorage(STORAGE_KEYS.token);
+  if (stored !== session.token) loadSessionFromStorage();
+});
+
+loadSessionFromStorage({ atStart: true });

@@ -1,0 +1,27 @@
+/** The browser storage keys of SPEC.md section 3. */
+export const STORAGE_KEYS = { token: 'token', username: 'username', theme: 'theme' } as const;
+
+/** localStorage that never throws (private mode, disabled storage, quota). */
+export function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeStorage(key: string, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Storage unavailable: the value lives for this page only.
+  }
+}
+
+export function removeStorage(key: string): void {
+  try {
+    window.localStorage.removeItem(key);
+  } catch {
+    // Nothing to remove.
+  }
+}

@@ -1,6 +1,10 @@
 import cookie from '@fastify/cookie';
 import { LIMITS } from '@tally/contract';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { Kysely } from 'kysely';
 import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
@@ -28,6 +32,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
+  /** Sees every route as it is added (the security suites sweep the whole route table). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole app without listening, so tests can inject requests or bind any port. */
@@ -44,6 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);

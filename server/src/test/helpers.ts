@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../app.js';
+import { type AppOptions, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { connect, type DatabaseHandle } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -86,7 +86,12 @@ export interface TestContext {
 }
 
 export async function createTestApp(
-  options: { config?: Partial<Config>; database?: TestDatabase; clock?: TestClock } = {},
+  options: {
+    config?: Partial<Config>;
+    database?: TestDatabase;
+    clock?: TestClock;
+    onRoute?: AppOptions['onRoute'];
+  } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const clock = options.clock ?? new TestClock();
@@ -96,6 +101,7 @@ export async function createTestApp(
     jwtSecret: TEST_SECRET,
     clock: clock.now,
     closeDatabase: false,
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
   await app.ready();
   return {

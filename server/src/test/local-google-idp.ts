@@ -32,7 +32,12 @@ export async function startLocalGoogleIdp(clientId: string): Promise<LocalGoogle
   const { port } = server.address() as AddressInfo;
   const issuer = 'https://accounts.google.com';
 
-  const sign = (key: CryptoKey, kid: string, claims: JWTPayload, expiresIn = '1h') =>
+  const sign = (
+    key: Parameters<SignJWT['sign']>[0],
+    kid: string,
+    claims: JWTPayload,
+    expiresIn = '1h',
+  ) =>
     new SignJWT({
       email: 'someone@gmail.com',
       email_verified: true,

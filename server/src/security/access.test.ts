@@ -1,0 +1,285 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  refreshCookieOf,
+  registerUser,
+  type TestContext,
+  type TestUser,
+  uniqueName,
+} from '../test/helpers.js';
+import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
+import {
+  fillPath,
+  hasParams,
+  idsOfUser,
+  invariantViolations,
+  type JsonSchema,
+  routeCollector,
+  type RouteEntry,
+  snapshotUser,
+} from '../test/security.js';
+
+/**
+ * Access-control sweep driven by the route table: every route Fastify registers, with every
+ * method, is tried by user B with user A's ids and data. A route added later is swept without
+ * anyone touching this file.
+ */
+
+const CLIENT_ID = 'tally-sweep.apps.googleusercontent.com';
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const collector = routeCollector();
+let idp: LocalGoogleIdp;
+let ctx: TestContext;
+let alice: TestUser & { id: number };
+let bob: TestUser & { id: number };
+let aliceIds: number[];
+let aliceGroupIds: number[];
+
+const userId = async (username: string) =>
+  (
+    await ctx.database.handle.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow()
+  ).id;
+
+beforeAll(async () => {
+  idp = await startLocalGoogleIdp(CLIENT_ID);
+  ctx = await createTestApp({
+    onRoute: collector.onRoute,
+    config: {
+      googleClientId: CLIENT_ID,
+      googleJwksUrl: idp.jwksUrl,
+      googleIssuers: ['https://accounts.google.com'],
+    },
+  });
+  ctx.clock.current = Date.now();
+  const a = await registerUser(ctx.app, uniqueName('alice'));
+  const b = await registerUser(ctx.app, uniqueName('bob'));
+  alice = { ...a, id: await userId(a.username) };
+  bob = { ...b, id: await userId(b.username) };
+  const asAlice = as(ctx.app, alice);
+  const asBob = as(ctx.app, bob);
+  for (const name of ['ALICE-SECRET-home', 'ALICE-SECRET-work']) {
+    await asAlice({ method: 'POST', url: '/api/todo-groups', payload: { name, color: '#EF4444' } });
+  }
+  aliceGroupIds = (
+    await ctx.database.handle.db
+      .selectFrom('todo_groups')
+      .select('id')
+      .where('user_id', '=', alice.id)
+      .execute()
+  ).map((g) => g.id);
+  for (const [i, groupId] of [aliceGroupIds[0], null, aliceGroupIds[1]].entries()) {
+    const todo = await asAlice({
+      method: 'POST',
+      url: '/api/todos',
+      payload: { title: `ALICE-SECRET-todo-${i}`, description: 'ALICE-SECRET-notes', groupId },
+    });
+    if (i === 1) {
+      const { id } = todo.json<{ id: number }>();
+      await asAlice({
+        method: 'PUT',
+        url: `/api/todos/${id}`,
+        payload: { title: 'ALICE-SECRET-done', description: null, groupId: null, completed: true },
+      });
+    }
+  }
+  await asBob({
+    method: 'POST',
+    url: '/api/todo-groups',
+    payload: { name: 'bob', color: '#3B82F6' },
+  });
+  await asBob({ method: 'POST', url: '/api/todos', payload: { title: 'bob todo' } });
+  // The ids A owns in any table and B owns in none: on every :param route they must be 404.
+  const bobIds = new Set(await idsOfUser(ctx.database.handle.db, bob.id));
+  aliceIds = (await idsOfUser(ctx.database.handle.db, alice.id)).filter((id) => !bobIds.has(id));
+});
+
+afterAll(async () => {
+  await ctx.close();
+  await idp.close();
+});
+
+/** A body the route's schema accepts, filled with A's identity and A's ids wherever it can. */
+async function attackBodies(schema: JsonSchema): Promise<unknown[]> {
+  const props = schema.properties ?? {};
+  const googleToken = await idp.issue({ sub: uniqueName('google-bob'), email: alice.email });
+  const base: Record<string, unknown> = {};
+  const variants: Record<string, unknown>[] = [];
+  for (const [name, prop] of Object.entries(props)) {
+    const branches = prop.anyOf ?? [prop];
+    const real = branches.find((b) => b.type !== 'null') ?? branches[0] ?? {};
+    if (real.const !== undefined) base[name] = real.const;
+    else if (real.type === 'integer') {
+      base[name] = null;
+      // Every A id in this field, e.g. groupId = one of A's groups.
+      for (const id of aliceGroupIds.concat(aliceIds.slice(0, 3))) variants.push({ [name]: id });
+    } else if (real.type === 'boolean') base[name] = true;
+    else if (name === 'username') base[name] = alice.username;
+    else if (name === 'email') base[name] = alice.email;
+    else if (name === 'password') base[name] = 'wrong password';
+    else if (name === 'token') base[name] = googleToken;
+    else if (name === 'name') base[name] = `bob-attempt-${uniqueName()}`;
+    else base[name] = 'bob attempt';
+    if (base[name] === null && !branches.some((b) => b.type === 'null')) delete base[name];
+  }
+  return [base, ...variants.map((v) => ({ ...base, ...v }))];
+}
+
+function validQuery(schema?: JsonSchema): string {
+  const out: string[] = [];
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    if (prop.type === 'integer') out.push(`${name}=7`);
+    else if (name === 'startDate') out.push(`${name}=2026-01-01`);
+    else out.push(`${name}=${new Date().toISOString().slice(0, 10)}`);
+  }
+  return out.length ? `?${out.join('&')}` : '';
+}
+
+const leaksAlice = (body: string) =>
+  body.includes('ALICE') || body.includes(alice.email) || body.includes(alice.username);
+
+interface Attempt {
+  entry: RouteEntry;
+  url: string;
+  body?: unknown;
+  response: LightMyRequestResponse;
+}
+
+describe('access-control sweep over the route table', () => {
+  it('gives B a 404 or only B’s data on every route and method, and never changes A’s rows', async () => {
+    const db = ctx.database.handle.db;
+    const entries = collector.entries().filter((e) => e.url.startsWith('/api'));
+    const urls = [...new Set(entries.map((e) => e.url))];
+    // The table is what Fastify registered: the known API must be in it.
+    for (const known of ['/api/todos/:id', '/api/todo-groups/:id', '/api/statistics/since']) {
+      expect(urls).toContain(known);
+    }
+    const aliceBefore = await snapshotUser(db, alice.id);
+    const attempts: Attempt[] = [];
+    const problems: string[] = [];
+    const getsBefore = new Map<string, string>();
+
+    const send = async (entry: RouteEntry, url: string, body?: unknown) => {
+      // A fresh session for B on every attempt, so refresh/logout act on B's own family.
+      const cookie = entry.public ? refreshCookieOf(await loginBob()) : undefined;
+      const response = await ctx.app.inject({
+        method: entry.method as 'GET',
+        url,
+        headers: {
+          authorization: `Bearer ${bob.token}`,
+          ...(cookie ? { cookie } : {}),
+        },
+        ...(body !== undefined ? { payload: body as object } : {}),
+      });
+      attempts.push({ entry, url, body, response });
+      const what = `${entry.method} ${url} ${body === undefined ? '' : JSON.stringify(body)}`;
+      if (response.statusCode >= 500) problems.push(`${what}: ${response.statusCode}`);
+      if (leaksAlice(response.body)) problems.push(`${what}: answer holds A's data`);
+      const token = (() => {
+        try {
+          return response.json<{ accessToken?: string }>().accessToken;
+        } catch {
+          return undefined;
+        }
+      })();
+      if (token && decodeJwt(token).sub !== bob.username) {
+        problems.push(`${what}: issued a token for ${String(decodeJwt(token).sub)}`);
+      }
+      if ((await snapshotUser(db, alice.id)) !== aliceBefore) {
+        problems.push(`${what}: changed A's rows`);
+      }
+      const broken = await invariantViolations(db);
+      if (broken.length) problems.push(`${what}: ${broken.join(', ')}`);
+      return response;
+    };
+
+    for (const entry of entries) {
+      if (entry.url.includes('*')) {
+        // Static files of the docs UI: public, no ids, no user data.
+        const response = await send(entry, entry.url.replace('*', 'index.css'));
+        expect(response.statusCode).toBeLessThan(500);
+        continue;
+      }
+      const bodies = entry.body ? await attackBodies(entry.body) : [undefined];
+      const query = validQuery(entry.querystring);
+      if (hasParams(entry.url)) {
+        for (const id of aliceIds) {
+          for (const body of bodies) {
+            const response = await send(entry, fillPath(entry.url, { id }) + query, body);
+            if (response.statusCode !== 404) {
+              problems.push(
+                `${entry.method} ${entry.url} with A's id ${id}: ${response.statusCode}`,
+              );
+            }
+          }
+        }
+        continue;
+      }
+      for (const body of bodies) {
+        const response = await send(entry, entry.url + query, body);
+        if (entry.method === 'GET' && response.statusCode === 200 && body === undefined) {
+          getsBefore.set(entry.url + query, response.body);
+        }
+        const intoAlicesGroup =
+          typeof body === 'object' &&
+          body !== null &&
+          aliceGroupIds.includes((body as { groupId?: number }).groupId ?? -1);
+        if (intoAlicesGroup && response.statusCode < 400) {
+          problems.push(`${entry.method} ${entry.url} put B's todo into A's group`);
+        }
+      }
+    }
+
+    // Methods a path does not register: 404, and nothing changes.
+    let unregistered = 0;
+    for (const url of urls.filter((u) => !u.includes('*'))) {
+      const registered = new Set(entries.filter((e) => e.url === url).map((e) => e.method));
+      for (const method of METHODS.filter((m) => !registered.has(m))) {
+        const id = aliceIds[0] ?? 1;
+        const response = await send({ method, url, public: false }, fillPath(url, { id }));
+        unregistered += 1;
+        if (response.statusCode !== 404) problems.push(`${method} ${url}: ${response.statusCode}`);
+      }
+    }
+
+    // B's answers hold only B's data: A acting again changes none of them.
+    for (const url of getsBefore.keys()) {
+      getsBefore.set(url, (await as(ctx.app, bob)({ method: 'GET', url })).body);
+    }
+    const asAlice = as(ctx.app, alice);
+    await asAlice({ method: 'POST', url: '/api/todos', payload: { title: 'ALICE-SECRET-later' } });
+    await asAlice({
+      method: 'POST',
+      url: '/api/todo-groups',
+      payload: { name: 'ALICE-SECRET-later', color: '#10B981' },
+    });
+    for (const [url, before] of getsBefore) {
+      const after = await as(ctx.app, bob)({ method: 'GET', url });
+      if (after.body !== before) problems.push(`GET ${url} changed when A acted`);
+    }
+
+    expect(problems).toEqual([]);
+    const pairs = new Set(entries.map((e) => `${e.method} ${e.url}`));
+    const privatePairs = entries.filter((e) => !e.public).length;
+    console.info(
+      `[access sweep] ${pairs.size} route×method pairs (${privatePairs} private, ${
+        pairs.size - privatePairs
+      } public) on ${urls.length} paths + ${unregistered} unregistered method×path pairs; ` +
+        `${attempts.length} requests with ${aliceIds.length} of A's ids; A's rows unchanged`,
+    );
+  });
+});
+
+async function loginBob() {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: bob.username, password: bob.password },
+  });
+}

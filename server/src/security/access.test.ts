@@ -116,7 +116,7 @@ async function attackBodies(schema: JsonSchema): Promise<unknown[]> {
     const real = branches.find((b) => b.type !== 'null') ?? branches[0] ?? {};
     if (real.const !== undefined) base[name] = real.const;
     else if (real.type === 'integer') {
-      base[name] = null;
+      if (branches.some((b) => b.type === 'null')) base[name] = null;
       // Every A id in this field, e.g. groupId = one of A's groups.
       for (const id of aliceGroupIds.concat(aliceIds.slice(0, 3))) variants.push({ [name]: id });
     } else if (real.type === 'boolean') base[name] = true;
@@ -126,7 +126,6 @@ async function attackBodies(schema: JsonSchema): Promise<unknown[]> {
     else if (name === 'token') base[name] = googleToken;
     else if (name === 'name') base[name] = `bob-attempt-${uniqueName()}`;
     else base[name] = 'bob attempt';
-    if (base[name] === null && !branches.some((b) => b.type === 'null')) delete base[name];
   }
   return [base, ...variants.map((v) => ({ ...base, ...v }))];
 }

@@ -42,11 +42,18 @@ const ANONYMOUS: Session = {
 let session: Session = ANONYMOUS;
 /** The stored token found already expired when the app started, until it is renewed or ends. */
 let expiredAtStartToken: string | null = null;
+/** The delayed move to /login after a forced logout; a new session cancels it. */
+let pendingRedirect: ReturnType<typeof setTimeout> | null = null;
 const listeners = new Set<() => void>();
 
 function publish(next: Session): void {
   session = next;
   listeners.forEach((listener) => listener());
+}
+
+function cancelPendingRedirect(): void {
+  if (pendingRedirect !== null) clearTimeout(pendingRedirect);
+  pendingRedirect = null;
 }
 
 function sessionFor(token: string, fallbackUser: string | null): Session {
@@ -65,6 +72,7 @@ function sessionFor(token: string, fallbackUser: string | null): Session {
  * already-expired token so that ending it says "Session expired on app start".
  */
 export function loadSessionFromStorage({ atStart = false }: { atStart?: boolean } = {}): void {
+  cancelPendingRedirect();
   const token = readStorage(STORAGE_KEYS.token);
   const next = token ? sessionFor(token, readStorage(STORAGE_KEYS.username)) : ANONYMOUS;
   if (atStart) {
@@ -93,6 +101,7 @@ export function startSession(token: string): void {
   writeStorage(STORAGE_KEYS.token, token);
   writeStorage(STORAGE_KEYS.username, claims.sub);
   expiredAtStartToken = null;
+  cancelPendingRedirect();
   publish(sessionFor(token, claims.sub));
 }
 
@@ -110,8 +119,10 @@ export function endSession({ notice, redirectToLogin = false }: EndSessionOption
   expiredAtStartToken = null;
   publish({ ...ANONYMOUS, redirectPending: redirectToLogin });
   if (notice) showNotice(notice, { tone: 'error', durationMs: LOGOUT_NOTICE_MS });
+  cancelPendingRedirect();
   if (redirectToLogin) {
-    setTimeout(() => {
+    pendingRedirect = setTimeout(() => {
+      pendingRedirect = null;
       if (window.location.pathname !== '/login') navigate('/login', { replace: true });
       if (session.redirectPending) publish({ ...session, redirectPending: false });
     }, LOGIN_REDIRECT_DELAY_MS);

@@ -36,15 +36,16 @@ export function GroupList({ groups, editingId, onEdit, onDelete }: GroupListProp
             {group.name}
           </span>
           <div className="flex gap-2">
-            <Button variant="ghost" onClick={() => onEdit(group)}>
-              Edit<span className="sr-only"> {group.name}</span>
+            <Button variant="ghost" aria-label={`Edit ${group.name}`} onClick={() => onEdit(group)}>
+              Edit
             </Button>
             <Button
               variant="ghost"
               className="text-red-700 dark:text-red-300"
+              aria-label={`Delete ${group.name}`}
               onClick={() => onDelete(group)}
             >
-              Delete<span className="sr-only"> {group.name}</span>
+              Delete
             </Button>
           </div>
         </li>

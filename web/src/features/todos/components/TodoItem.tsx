@@ -78,15 +78,21 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
         )}
       </div>
       <div className="flex shrink-0 flex-wrap justify-end gap-1">
-        <Button ref={editButtonRef} variant="ghost" onClick={() => setEditing(true)}>
-          Edit<span className="sr-only"> {todo.title}</span>
+        <Button
+          ref={editButtonRef}
+          variant="ghost"
+          aria-label={`Edit ${todo.title}`}
+          onClick={() => setEditing(true)}
+        >
+          Edit
         </Button>
         <Button
           variant="ghost"
           className="text-red-700 dark:text-red-300"
+          aria-label={`Delete ${todo.title}`}
           onClick={() => onDelete(todo)}
         >
-          Delete<span className="sr-only"> {todo.title}</span>
+          Delete
         </Button>
       </div>
     </li>

@@ -1,0 +1,143 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getSession } from '../../../lib/session-store';
+import { fakeBackend, json, networkFailure } from '../../../test/fake-api';
+import { renderApp } from '../../../test/render';
+import { makeToken, storeSession } from '../../../test/tokens';
+
+describe('/login', () => {
+  it('has a required username and password, the Google button, an "or" divider and a register link', async () => {
+    fakeBackend();
+    renderApp('/login');
+
+    expect(screen.getByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Username')).toBeRequired();
+    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('button', { name: 'Login' })).toHaveAttribute('type', 'submit');
+    expect(screen.getByText('or')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register');
+    expect(await screen.findByText('Google sign-in is not configured')).toBeInTheDocument();
+  });
+
+  it('shows "Logging in..." while waiting, then stores the token and goes to /todos', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const { calls } = fakeBackend(
+      {},
+      {
+        'POST /api/auth/login': () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      },
+    );
+    const { user } = renderApp('/login');
+
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+
+    expect(await screen.findByRole('button', { name: 'Logging in...' })).toBeDisabled();
+    expect(calls.find((call) => call.path === '/api/auth/login')?.body).toEqual({
+      username: 'alice',
+      password: 'correct horse',
+    });
+
+    answer(json({ accessToken: makeToken('alice') }));
+
+    expect(await screen.findByRole('heading', { name: 'Todos' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/todos');
+    expect(window.localStorage.getItem('username')).toBe('alice');
+    expect(window.localStorage.getItem('token')).toBe(getSession().token);
+    expect(screen.getByRole('button', { name: 'Logout alice' })).toBeInTheDocument();
+  });
+
+  it("shows the server's sentence in the error banner, and a fresh visit starts without it", async () => {
+    fakeBackend();
+    const { user, unmount } = renderApp('/login');
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid username or password');
+    expect(getSession().token).toBeNull();
+
+    unmount();
+    renderApp('/login');
+    expect(screen.queryByText('Invalid username or password')).not.toBeInTheDocument();
+  });
+
+  it('says "Network error - check your connection" when the server cannot be reached', async () => {
+    fakeBackend({}, { 'POST /api/auth/login': networkFailure });
+    const { user } = renderApp('/login');
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Network error - check your connection',
+    );
+  });
+
+  it('refuses a token it cannot read: "Invalid token received from server"', async () => {
+    fakeBackend({}, { 'POST /api/auth/login': () => json({ accessToken: 'garbage' }) });
+    const { user } = renderApp('/login');
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Invalid token received from server',
+    );
+    expect(getSession().token).toBeNull();
+  });
+
+  it('redirects to /todos when a token exists', async () => {
+    storeSession('alice');
+    fakeBackend();
+    renderApp('/login');
+    await waitFor(() => expect(window.location.pathname).toBe('/todos'));
+  });
+});
+
+describe('/register', () => {
+  it('has required username, email (type email) and password, and a link to login', () => {
+    fakeBackend();
+    renderApp('/register');
+    expect(screen.getByLabelText('Username')).toBeRequired();
+    expect(screen.getByLabelText('Email')).toBeRequired();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+  });
+
+  it('shows "Creating account..." while waiting and signs the new user in', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    fakeBackend(
+      {},
+      {
+        'POST /api/auth/register': () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      },
+    );
+    const { user } = renderApp('/register');
+    await user.type(screen.getByLabelText('Username'), 'bob');
+    await user.type(screen.getByLabelText('Email'), 'bob@example.com');
+    await user.type(screen.getByLabelText('Password'), 'long enough password');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+
+    expect(await screen.findByRole('button', { name: 'Creating account...' })).toBeDisabled();
+    answer(json({ accessToken: makeToken('bob') }, 201));
+    expect(await screen.findByRole('button', { name: 'Logout bob' })).toBeInTheDocument();
+  });
+
+  it('shows a 409 as the server says it', async () => {
+    fakeBackend();
+    const { user } = renderApp('/register');
+    await user.type(screen.getByLabelText('Username'), 'taken');
+    await user.type(screen.getByLabelText('Email'), 'x@example.com');
+    await user.type(screen.getByLabelText('Password'), 'long enough password');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Username is already taken');
+  });
+});

@@ -1,0 +1,46 @@
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { dailyRecords } from '../../../test/fake-api';
+import { ActivityChart } from './ActivityChart';
+
+describe('ActivityChart', () => {
+  it('draws each bar at its scaled height and width, labelled with its day and numbers', () => {
+    const records = dailyRecords(
+      7,
+      (index) =>
+        index === 0
+          ? { todosCreated: 3, todosCompleted: 1, groupsCreated: 0, logins: 1 }
+          : index === 6
+            ? { logins: 10 }
+            : {},
+      '2026-01-05',
+    );
+    render(<ActivityChart records={records} range={7} />);
+    const bars = within(screen.getByTestId('activity-bars')).getAllByRole('img');
+
+    expect(bars).toHaveLength(7);
+    // Oldest on the left: 2025-12-30 with 10 logins, the tallest bar.
+    expect(bars[0]).toHaveAccessibleName(
+      'Tue, Dec 30: 0 todos created, 0 todos completed, 0 groups created, 10 logins',
+    );
+    expect(bars[0]).toHaveStyle({ height: '200px', width: '24px' });
+    expect(bars[6]).toHaveAccessibleName(
+      'Mon, Jan 5: 3 todos created, 1 todo completed, 0 groups created, 1 login',
+    );
+    expect(bars[6]).toHaveAttribute('title', bars[6]?.getAttribute('aria-label'));
+    expect(bars[6]).toHaveStyle({ height: '100px' });
+    expect(bars[3]).toHaveStyle({ height: '5px' });
+  });
+
+  it('has a legend naming the four series', () => {
+    render(<ActivityChart records={dailyRecords(14)} range={14} />);
+    const legend = screen.getByRole('list', { name: 'Legend' });
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Todos created', 'Todos completed', 'Groups created', 'Logins']);
+    const bars = within(screen.getByTestId('activity-bars')).getAllByRole('img');
+    expect(bars[0]).toHaveStyle({ width: '16px', height: '5px' });
+  });
+});

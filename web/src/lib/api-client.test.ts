@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, ERROR_MESSAGES } from './api-client';
+import { getNotices } from './notices';
+import { getSession } from './session-store';
+import { json, networkFailure, noContent, stubFetch } from '../test/fake-api';
+import { storeSession } from '../test/tokens';
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('Expected the request to fail');
+}
+
+describe('api-client: requests', () => {
+  it('sends JSON, the time zone and same-origin credentials, and the bearer token', async () => {
+    const token = storeSession('alice');
+    const { calls } = stubFetch({ 'POST /api/todos': () => json({ id: 1 }, 201) });
+
+    await expect(
+      apiRequest('/api/todos', { method: 'POST', body: { title: 'x' }, operation: 'Create todo' }),
+    ).resolves.toEqual({ id: 1 });
+
+    const [call] = calls;
+    expect(call?.headers.get('Authorization')).toBe(`Bearer ${token}`);
+    expect(call?.headers.get('Content-Type')).toBe('application/json');
+    expect(call?.headers.get('x-time-zone')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(call?.credentials).toBe('same-origin');
+    expect(call?.body).toEqual({ title: 'x' });
+  });
+
+  it('never sends the bearer token on /api/auth/ paths', async () => {
+    storeSession('alice');
+    const { calls } = stubFetch({ 'POST /api/auth/login': () => json({ accessToken: 'x' }) });
+    await apiRequest('/api/auth/login', { method: 'POST', body: {}, operation: 'Login' });
+    expect(calls[0]?.headers.has('Authorization')).toBe(false);
+    expect(calls[0]?.headers.has('x-time-zone')).toBe(true);
+  });
+
+  it('answers undefined for 204 No Content', async () => {
+    storeSession('alice');
+    stubFetch({ 'DELETE /api/todos/:id': () => noContent() });
+    await expect(
+      apiRequest('/api/todos/3', { method: 'DELETE', operation: 'Delete todo' }),
+    ).resolves.toBeUndefined();
+  });
+});
+
+describe('api-client: the error catalogue (SPEC.md section 8)', () => {
+  beforeEach(() => {
+    storeSession('alice');
+  });
+
+  it.each([500, 502, 503])(
+    'status %i → "Server error - please try again later"',
+    async (status) => {
+      stubFetch({ 'GET /api/todos': () => json({ error: 'database exploded' }, status) });
+      const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+      expect(error.message).toBe('Server error - please try again later');
+      expect(error.status).toBe(status);
+    },
+  );
+
+  it('no response at all → "Network error - check your connection"', async () => {
+    stubFetch({ 'GET /api/todos': networkFailure });
+    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    expect(error.message).toBe('Network error - check your connection');
+    expect(error.status).toBeNull();
+  });
+
+  it("other 4xx → the body's error field", async () => {
+    stubFetch({ 'POST /api/todos': () => json({ error: 'title must not be blank' }, 400) });
+    const error = await failure(
+      apiRequest('/api/todos', { method: 'POST', body: {}, operation: 'Create todo' }),
+    );
+    expect(error.message).toBe('title must not be blank');
+    expect(error.status).toBe(400);
+  });
+
+  it('other 4xx without an error field → "{operation} failed"', async () => {
+    stubFetch({
+      'PUT /api/todos/:id': () => new Response('<html>nope</html>', { status: 404 }),
+      'DELETE /api/todos/:id': () => json({ message: 'other shape' }, 409),
+    });
+    expect(
+      (
+        await failure(
+          apiRequest('/api/todos/9', { method: 'PUT', body: {}, operation: 'Update todo' }),
+        )
+      ).message,
+    ).toBe('Update todo failed');
+    expect(
+      (await failure(apiRequest('/api/todos/9', { method: 'DELETE', operation: 'Delete todo' })))
+        .message,
+    ).toBe('Delete todo failed');
+  });
+
+  it('401/403 on an auth path goes to the form and logs no one out', async () => {
+    stubFetch({
+      'POST /api/auth/login': () => json({ error: 'Invalid username or password' }, 401),
+    });
+    const error = await failure(
+      apiRequest('/api/auth/login', { method: 'POST', body: {}, operation: 'Login' }),
+    );
+    expect(error.message).toBe('Invalid username or password');
+    expect(error.handled).toBe(false);
+    expect(getSession().token).not.toBeNull();
+    expect(getNotices()).toEqual([]);
+  });
+});
+
+describe('api-client: 401/403 with a stored token (forced logout)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it.each([401, 403])(
+    '%i logs out, shows the red notice for 3 s and goes to /login after 100 ms',
+    async (status) => {
+      vi.useFakeTimers();
+      window.history.replaceState(null, '', '/todos');
+      storeSession('alice');
+      const { calls } = stubFetch({
+        'GET /api/todos': () => json({ error: 'Invalid token' }, status),
+        'POST /api/auth/logout': () => noContent(),
+      });
+
+      const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+
+      const message = `Authentication failed (${status}) - please log in again`;
+      expect(error.message).toBe(message);
+      expect(error.handled).toBe(true);
+      expect(getSession()).toMatchObject({ token: null, user: null, isAuthenticated: false });
+      expect(window.localStorage.getItem('token')).toBeNull();
+      expect(window.localStorage.getItem('username')).toBeNull();
+      expect(getNotices().map((notice) => [notice.tone, notice.text])).toEqual([
+        ['error', message],
+      ]);
+      expect(calls.map((call) => `${call.method} ${call.path}`)).toContain('POST /api/auth/logout');
+
+      await vi.advanceTimersByTimeAsync(99);
+      expect(window.location.pathname).toBe('/todos');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(window.location.pathname).toBe('/login');
+
+      await vi.advanceTimersByTimeAsync(2899);
+      expect(getNotices()).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(getNotices()).toEqual([]);
+    },
+  );
+
+  it('without a stored token nothing is forced', async () => {
+    stubFetch({ 'GET /api/todos': () => json({ error: 'Missing token' }, 401) });
+    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    expect(error.message).toBe('Missing token');
+    expect(getNotices()).toEqual([]);
+  });
+
+  it('the catalogue has exactly the texts of SPEC.md', () => {
+    expect(ERROR_MESSAGES.server).toBe('Server error - please try again later');
+    expect(ERROR_MESSAGES.network).toBe('Network error - check your connection');
+    expect(ERROR_MESSAGES.authenticationFailed(401)).toBe(
+      'Authentication failed (401) - please log in again',
+    );
+    expect(ERROR_MESSAGES.operationFailed('Login')).toBe('Login failed');
+  });
+});

@@ -1,0 +1,240 @@
+import type {
+  DailyStatistic,
+  Group,
+  SinceStatistics,
+  Todo,
+  TotalStatistics,
+} from '@tally/contract';
+import { vi } from 'vitest';
+import { makeToken } from './tokens';
+
+/**
+ * The network, stubbed at the fetch boundary only: a route table over a tiny in-memory API.
+ * An unstubbed request logs console.error, which fails the test.
+ */
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  search: URLSearchParams;
+  headers: Headers;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+}
+
+export type RouteHandler = (
+  call: RecordedCall,
+  params: Record<string, string>,
+) => Response | Promise<Response>;
+
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+export const noContent = () => new Response(null, { status: 204 });
+
+/** A fetch that never gets an answer: what the browser does when the server is unreachable. */
+export const networkFailure = (): never => {
+  throw new TypeError('Failed to fetch');
+};
+
+function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const patternParts = pattern.split('/');
+  const pathParts = path.split('/');
+  if (patternParts.length !== pathParts.length) return null;
+  const params: Record<string, string> = {};
+  for (const [index, part] of patternParts.entries()) {
+    const actual = pathParts[index] ?? '';
+    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(actual);
+    else if (part !== actual) return null;
+  }
+  return params;
+}
+
+export function stubFetch(routes: Record<string, RouteHandler>) {
+  const calls: RecordedCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(
+      input instanceof Request ? input.url : String(input),
+      window.location.origin,
+    );
+    const method = (init.method ?? 'GET').toUpperCase();
+    const call: RecordedCall = {
+      method,
+      path: url.pathname,
+      search: url.searchParams,
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      credentials: init.credentials,
+    };
+    calls.push(call);
+    for (const [key, handler] of Object.entries(routes)) {
+      const [routeMethod, pattern = ''] = key.split(' ');
+      if (routeMethod !== method) continue;
+      const params = matchPath(pattern, url.pathname);
+      if (params) return handler(call, params);
+    }
+    console.error(`Unstubbed request: ${method} ${url.pathname}`);
+    return json({ error: 'Not stubbed' }, 501);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+export const ZERO_TOTALS: TotalStatistics = {
+  todosCreated: 0,
+  todosCompleted: 0,
+  groupsCreated: 0,
+  logins: 0,
+  todosDeleted: 0,
+  googleAuths: 0,
+  registrations: 0,
+  tokensGenerated: 0,
+  refreshTokensCreated: 0,
+  todosUpdated: 0,
+  groupsUpdated: 0,
+  groupsDeleted: 0,
+};
+
+export const ZERO_SINCE: SinceStatistics = {
+  todosCreated: 0,
+  todosCompleted: 0,
+  groupsCreated: 0,
+  logins: 0,
+  todosDeleted: 0,
+};
+
+/** n zero-filled daily records, newest first, ending at `end` (YYYY-MM-DD). */
+export function dailyRecords(
+  n: number,
+  values: (index: number) => Partial<DailyStatistic> = () => ({}),
+  end = '2026-03-31',
+): DailyStatistic[] {
+  const last = Date.parse(`${end}T00:00:00Z`);
+  return Array.from({ length: n }, (_, index) => ({
+    date: new Date(last - index * 86_400_000).toISOString().slice(0, 10),
+    todosCreated: 0,
+    todosCompleted: 0,
+    groupsCreated: 0,
+    logins: 0,
+    ...values(index),
+  }));
+}
+
+export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>): Todo {
+  return {
+    description: null,
+    groupId: null,
+    completed: false,
+    created: new Date(Date.UTC(2026, 0, 1, 0, 0, overrides.id)).toISOString(),
+    ...overrides,
+  };
+}
+
+interface BackendOptions {
+  todos?: Todo[];
+  groups?: Group[];
+  totals?: TotalStatistics;
+  /** The since answer for a given since date. */
+  since?: (since: string) => SinceStatistics;
+  /** The recent answer for n days. */
+  recent?: (days: number) => DailyStatistic[];
+  googleClientId?: string | null;
+}
+
+/** An in-memory Tally API: CRUD on todos and groups, fixed statistics, auth that always works. */
+export function fakeBackend(
+  options: BackendOptions = {},
+  overrides: Record<string, RouteHandler> = {},
+) {
+  const state = {
+    todos: [...(options.todos ?? [])],
+    groups: [...(options.groups ?? [])],
+    nextId: 1000,
+  };
+  const newest = <T extends { id: number }>(items: T[]) => [...items].sort((a, b) => b.id - a.id);
+
+  const defaults: Record<string, RouteHandler> = {
+    'GET /api/config': () =>
+      json({
+        googleClientId: options.googleClientId ?? null,
+        googleScriptUrl: 'https://accounts.google.com/gsi/client',
+      }),
+    'POST /api/auth/login': (call) => {
+      const body = call.body as { username: string; password: string };
+      if (body.password === 'wrong') return json({ error: 'Invalid username or password' }, 401);
+      return json({ accessToken: makeToken(body.username) });
+    },
+    'POST /api/auth/register': (call) => {
+      const body = call.body as { username: string };
+      if (body.username === 'taken') return json({ error: 'Username is already taken' }, 409);
+      return json({ accessToken: makeToken(body.username) }, 201);
+    },
+    'POST /api/auth/logout': () => noContent(),
+    'POST /api/auth/refresh': () => json({ error: 'No session' }, 401),
+    'GET /api/todos': () => json(newest(state.todos)),
+    'POST /api/todos': (call) => {
+      const body = call.body as {
+        title: string;
+        description?: string | null;
+        groupId?: number | null;
+      };
+      const todo: Todo = {
+        id: state.nextId++,
+        title: body.title,
+        description: body.description ?? null,
+        groupId: body.groupId ?? null,
+        completed: false,
+        created: new Date().toISOString(),
+      };
+      state.todos.push(todo);
+      return json(todo, 201);
+    },
+    'PUT /api/todos/:id': (call, { id }) => {
+      const index = state.todos.findIndex((todo) => todo.id === Number(id));
+      const existing = state.todos[index];
+      if (!existing) return json({ error: 'Todo not found' }, 404);
+      const body = call.body as Omit<Todo, 'id' | 'created'>;
+      const updated: Todo = { ...existing, ...body };
+      state.todos[index] = updated;
+      return json(updated);
+    },
+    'DELETE /api/todos/:id': (_call, { id }) => {
+      state.todos = state.todos.filter((todo) => todo.id !== Number(id));
+      return noContent();
+    },
+    'GET /api/todo-groups': () => json(newest(state.groups)),
+    'POST /api/todo-groups': (call) => {
+      const group: Group = { id: state.nextId++, ...(call.body as Omit<Group, 'id'>) };
+      state.groups.push(group);
+      return json(group, 201);
+    },
+    'PUT /api/todo-groups/:id': (call, { id }) => {
+      const index = state.groups.findIndex((group) => group.id === Number(id));
+      if (index === -1) return json({ error: 'Group not found' }, 404);
+      const updated: Group = { id: Number(id), ...(call.body as Omit<Group, 'id'>) };
+      state.groups[index] = updated;
+      return json(updated);
+    },
+    'DELETE /api/todo-groups/:id': (_call, { id }) => {
+      state.groups = state.groups.filter((group) => group.id !== Number(id));
+      state.todos = state.todos.map((todo) =>
+        todo.groupId === Number(id) ? { ...todo, groupId: null } : todo,
+      );
+      return noContent();
+    },
+    'GET /api/statistics/total': () => json(options.totals ?? ZERO_TOTALS),
+    'GET /api/statistics/since': (call) =>
+      json(options.since?.(call.search.get('since') ?? '') ?? ZERO_SINCE),
+    'GET /api/statistics/recent': (call) => {
+      const days = Number(call.search.get('days'));
+      return json(options.recent?.(days) ?? dailyRecords(days));
+    },
+  };
+  // Overrides are matched first.
+  const routes: Record<string, RouteHandler> = { ...overrides };
+  for (const [key, handler] of Object.entries(defaults)) routes[key] ??= handler;
+  return { state, ...stubFetch(routes) };
+}

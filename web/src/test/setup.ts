@@ -1,0 +1,37 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { clearNotices } from '../lib/notices';
+import { loadSessionFromStorage } from '../lib/session-store';
+import { installDialogPolyfill } from './dialog-polyfill';
+import { consoleErrors } from './console-guard';
+import { installMatchMedia, resetSystemTheme } from './match-media';
+
+installDialogPolyfill();
+installMatchMedia();
+
+beforeEach(() => {
+  consoleErrors.length = 0;
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+  window.history.replaceState(null, '', '/');
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  window.localStorage.clear();
+  document.documentElement.className = '';
+  loadSessionFromStorage({ atStart: true });
+  clearNotices();
+  resetSystemTheme();
+  // An unexpected console.error fails the test (React warnings, act() misuse, jsdom errors).
+  if (consoleErrors.length > 0) {
+    const messages = consoleErrors.map((args) => args.map(String).join(' ')).join('\n');
+    consoleErrors.length = 0;
+    throw new Error(`Unexpected console.error:\n${messages}`);
+  }
+});

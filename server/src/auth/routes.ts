@@ -33,7 +33,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
   const service = createAuthService({
     db: app.db,
     clock: options.clock,
-    signAccessToken: (username) => app.accessTokens.sign(username),
+    signAccessToken: (user) => app.accessTokens.sign(user),
   });
   const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
   const failedLogins = app.createRateLimit({

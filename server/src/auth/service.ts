@@ -19,7 +19,7 @@ export interface Session {
 export interface AuthServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
-  signAccessToken: (username: string) => Promise<string>;
+  signAccessToken: (user: { id: number; username: string }) => Promise<string>;
 }
 
 const BAD_CREDENTIALS = 'Invalid username or password';
@@ -46,7 +46,7 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
     const passwordHash = await hashPassword(input.password);
     const now = clock();
     try {
-      const refreshToken = await db.transaction().execute(async (trx) => {
+      const { id, refreshToken } = await db.transaction().execute(async (trx) => {
         const user = await trx
           .insertInto('users')
           .values({
@@ -67,9 +67,9 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
           ['registrations', 'tokensGenerated', 'refreshTokensCreated'],
           now,
         );
-        return token;
+        return { id: user.id, refreshToken: token };
       });
-      return { username, accessToken: await signAccessToken(username), refreshToken };
+      return { username, accessToken: await signAccessToken({ id, username }), refreshToken };
     } catch (error) {
       // Two registrations racing for the same name: the unique index decides.
       if (isUniqueViolation(error))
@@ -101,7 +101,7 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
       await recordEvents(trx, userId, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
       return token;
     });
-    return { username, accessToken: await signAccessToken(username), refreshToken };
+    return { username, accessToken: await signAccessToken({ id: userId, username }), refreshToken };
   }
 
   /**
@@ -152,7 +152,7 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
             .executeTakeFirst(),
         ),
       );
-      const refreshToken = await db.transaction().execute(async (trx) => {
+      const { id, refreshToken } = await db.transaction().execute(async (trx) => {
         const user = await trx
           .insertInto('users')
           .values({
@@ -173,9 +173,9 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
           ['registrations', 'googleAuths', 'logins', 'tokensGenerated', 'refreshTokensCreated'],
           now,
         );
-        return token;
+        return { id: user.id, refreshToken: token };
       });
-      return { username, accessToken: await signAccessToken(username), refreshToken };
+      return { username, accessToken: await signAccessToken({ id, username }), refreshToken };
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('Please try signing in with Google again');
       throw error;
@@ -198,14 +198,19 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
       if (!user) return { status: 'invalid' as const };
       const token = await issueRefreshToken(trx, result.userId, now, result.familyId);
       await recordEvents(trx, result.userId, ['tokensGenerated', 'refreshTokensCreated'], now);
-      return { status: 'rotated' as const, username: user.username, refreshToken: token };
+      return {
+        status: 'rotated' as const,
+        userId: result.userId,
+        username: user.username,
+        refreshToken: token,
+      };
     });
     if (outcome.status !== 'rotated') {
       throw new AppError(401, 'Your session has expired - please log in again');
     }
     return {
       username: outcome.username,
-      accessToken: await signAccessToken(outcome.username),
+      accessToken: await signAccessToken({ id: outcome.userId, username: outcome.username }),
       refreshToken: outcome.refreshToken,
     };
   }

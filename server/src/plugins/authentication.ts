@@ -24,9 +24,9 @@ export interface AuthenticatedUser {
 }
 
 export interface AccessTokens {
-  sign(username: string): Promise<string>;
-  /** The username the token was issued to; throws a 401 for any bad token. */
-  verify(token: string): Promise<string>;
+  sign(user: AuthenticatedUser): Promise<string>;
+  /** The account the token was issued to; throws a 401 for any bad token. */
+  verify(token: string): Promise<AuthenticatedUser>;
 }
 
 const ALGORITHM = 'HS256';
@@ -36,9 +36,10 @@ const AUDIENCE = 'tally-web';
 export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
   const key = new TextEncoder().encode(secret);
   return {
-    async sign(username) {
+    async sign({ id, username }) {
       const now = Math.floor(clock() / 1000);
-      return new SignJWT({ roles: ['user'] })
+      // uid ties the token to this account: a later account with the same name is another uid.
+      return new SignJWT({ roles: ['user'], uid: id })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(username)
         .setIssuer(ISSUER)
@@ -53,12 +54,13 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
           algorithms: [ALGORITHM],
           issuer: ISSUER,
           audience: AUDIENCE,
-          // jose checks exp only when present: require it, and sub.
-          requiredClaims: ['exp', 'sub'],
+          // jose checks exp only when present: require it, sub and uid.
+          requiredClaims: ['exp', 'sub', 'uid'],
           currentDate: new Date(clock()),
         });
         if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no subject');
-        return payload.sub;
+        if (!Number.isSafeInteger(payload.uid)) throw new Error('no user id');
+        return { id: payload.uid as number, username: payload.sub };
       } catch {
         throw unauthorized('Invalid or expired token');
       }
@@ -86,13 +88,16 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
       const header = request.headers.authorization;
       const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
       if (!match?.[1]) throw unauthorized('Authentication required');
-      const username = await tokens.verify(match[1]);
+      const claimed = await tokens.verify(match[1]);
       const user = await app.db
         .selectFrom('users')
         .select(['id', 'username'])
-        .where('username_lower', '=', username.toLowerCase())
+        .where('id', '=', claimed.id)
         .executeTakeFirst();
-      if (!user) throw unauthorized('Invalid or expired token');
+      // A deleted account, or another account that reuses a deleted account's name.
+      if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
+        throw unauthorized('Invalid or expired token');
+      }
       request.user = user;
     });
   },

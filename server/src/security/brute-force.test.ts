@@ -1,0 +1,201 @@
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerUser, type TestContext, uniqueName } from '../test/helpers.js';
+
+/**
+ * Password guessing: per-IP limits on every auth route, the per-account failed-login limit, and
+ * an unknown user that cannot be told from a wrong password by body or by time. (The basic 429s
+ * are in auth/auth.test.ts.)
+ */
+
+const AUTH_ROUTES = [
+  '/api/auth/login',
+  '/api/auth/register',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+];
+
+describe('per-IP limits', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp({ config: { authRateLimitPerMinute: 3 } });
+  });
+  afterAll(async () => ctx.close());
+
+  it('hold on every auth route, per address, and reopen after the minute', async () => {
+    for (const url of AUTH_ROUTES) {
+      const send = (ip: string) =>
+        ctx.app.inject({
+          method: 'POST',
+          url,
+          remoteAddress: ip,
+          payload: { username: uniqueName(), email: `${uniqueName()}@example.com`, password: 'x' },
+        });
+      for (let i = 0; i < 3; i++) expect((await send('10.1.0.1')).statusCode, url).not.toBe(429);
+      const blocked = await send('10.1.0.1');
+      expect(blocked.statusCode, url).toBe(429);
+      expect(blocked.json<{ error: string }>().error).toMatch(/Too many/);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await send('10.1.0.2')).statusCode, `${url} from another address`).not.toBe(429);
+    }
+  });
+
+  it('blocks registrations too, so accounts cannot be mass-created from one address', async () => {
+    const register = () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        remoteAddress: '10.1.0.9',
+        payload: {
+          username: uniqueName(),
+          email: `${uniqueName()}@example.com`,
+          password: 'long enough',
+        },
+      });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await register()).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+  });
+});
+
+describe('per-account failed-login limit', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp({ config: { loginAttemptsPerAccount: 3 } });
+  });
+  afterAll(async () => ctx.close());
+
+  const login = (username: string, password: string, ip = '10.2.0.1') =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: ip,
+      payload: { username, password },
+    });
+
+  it('locks the account after the limit, even for the right password, then lets it in after 15 minutes', async () => {
+    const user = await registerUser(ctx.app);
+    // Successful logins do not count.
+    for (let i = 0; i < 5; i++)
+      expect((await login(user.username, user.password)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await login(user.username, `wrong ${i}`, `10.2.1.${i}`)).statusCode).toBe(401);
+    }
+    const locked = await login(user.username, user.password, '10.2.2.1');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json<{ error: string }>().error).toMatch(/Too many failed logins/);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    // Case and address changes do not reset it.
+    expect((await login(user.username.toUpperCase(), 'guess', '10.9.9.9')).statusCode).toBe(429);
+  });
+
+  it('treats an unknown account the same way, so the lock reveals nothing', async () => {
+    const ghost = uniqueName('ghost');
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await login(ghost, 'guess guess')).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('unknown user vs wrong password', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(async () => ctx.close());
+
+  const timedLogin = async (username: string, password: string) => {
+    const started = performance.now();
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password },
+    });
+    return { response, ms: performance.now() - started };
+  };
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] as number;
+  };
+
+  it('answers with the same status, headers and body', async () => {
+    const user = await registerUser(ctx.app);
+    const wrong = await timedLogin(user.username, 'wrong password');
+    const unknown = await timedLogin(uniqueName('nobody'), 'wrong password');
+    expect(wrong.response.statusCode).toBe(401);
+    expect(unknown.response.statusCode).toBe(401);
+    expect(unknown.response.body).toBe(wrong.response.body);
+    const headers = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => !['date', 'x-ratelimit-remaining', 'x-ratelimit-reset'].includes(k))
+        .sort()
+        .map((k) => `${k}: ${k === 'content-length' || k.startsWith('x-') ? '' : String(h[k])}`);
+    expect(headers(unknown.response.headers)).toEqual(headers(wrong.response.headers));
+  });
+
+  it('takes statistically the same time (medians of 20 interleaved samples within 2x)', async () => {
+    const user = await registerUser(ctx.app);
+    const googleOnly = uniqueName('g');
+    await ctx.database.handle.db
+      .insertInto('users')
+      .values({
+        username: googleOnly,
+        username_lower: googleOnly.toLowerCase(),
+        email: `${googleOnly}@gmail.com`,
+        email_lower: `${googleOnly}@gmail.com`,
+        password_hash: null,
+        google_subject: googleOnly,
+        created_at: ctx.clock.now(),
+      })
+      .execute();
+    // Warm-up: the dummy hash is made on first use.
+    await timedLogin(uniqueName('nobody'), 'warm up');
+    await timedLogin(user.username, 'warm up');
+    const samples = { wrong: [] as number[], unknown: [] as number[], google: [] as number[] };
+    for (let i = 0; i < 20; i++) {
+      samples.wrong.push((await timedLogin(user.username, `wrong ${i}`)).ms);
+      samples.unknown.push((await timedLogin(uniqueName('nobody'), `wrong ${i}`)).ms);
+      samples.google.push((await timedLogin(googleOnly, `wrong ${i}`)).ms);
+    }
+    const m = {
+      wrong: median(samples.wrong),
+      unknown: median(samples.unknown),
+      google: median(samples.google),
+    };
+    console.info(
+      `[login timing] median ms: wrong password ${m.wrong.toFixed(1)}, unknown user ${m.unknown.toFixed(1)}, Google-only account ${m.google.toFixed(1)}`,
+    );
+    // Without the dummy hash an unknown user answers in ~1 ms against tens of ms for argon2id.
+    for (const other of [m.unknown, m.google]) {
+      expect(other / m.wrong).toBeGreaterThan(0.5);
+      expect(other / m.wrong).toBeLessThan(2);
+    }
+  });
+});
+
+describe('password storage', () => {
+  it('stores an argon2id hash at OWASP parameters that no answer ever contains', async () => {
+    const ctx = await createTestApp();
+    try {
+      const user = await registerUser(ctx.app);
+      const row = await ctx.database.handle.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('username', '=', user.username)
+        .executeTakeFirstOrThrow();
+      expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      const hashPart = String(row.password_hash).split('$').pop() as string;
+      for (const url of ['/api/todos', '/api/statistics/total', '/api/docs/json']) {
+        const response = await ctx.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${user.token}` },
+        });
+        expect(response.body).not.toContain(hashPart);
+        expect(response.body).not.toMatch(/\$argon2/);
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+});

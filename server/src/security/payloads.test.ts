@@ -1,0 +1,307 @@
+import { readFileSync } from 'node:fs';
+import { LIMITS } from '@tally/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  registerUser,
+  type TestContext,
+  type TestUser,
+  uniqueName,
+} from '../test/helpers.js';
+import { invariantViolations, tableCounts } from '../test/security.js';
+
+/**
+ * The classic-payload corpus (payloads.json) against every text field. Accepted text round-trips
+ * exactly (after the documented trim) through the answer, the list and the stored row, on SQLite
+ * and PostgreSQL; refused text gets a 400 naming the field and changes nothing.
+ */
+
+type Repeat = { repeat: string; times: number };
+type Generate = {
+  prefix?: string;
+  open: string;
+  close: string;
+  middle?: string;
+  suffix?: string;
+  depth: number;
+};
+interface Corpus {
+  text: { name: string; value: string | Repeat }[];
+  rejectedText: { name: string; value: string }[];
+  raw: {
+    name: string;
+    contentType: string;
+    text?: string;
+    base64?: string;
+    generate?: Generate;
+    status: number;
+  }[];
+}
+
+const corpus = JSON.parse(
+  readFileSync(new URL('./payloads.json', import.meta.url), 'utf8'),
+) as Corpus;
+const materialise = (value: string | Repeat) =>
+  typeof value === 'string' ? value : value.repeat.repeat(value.times);
+const generated = (g: Generate) =>
+  `${g.prefix ?? ''}${g.open.repeat(g.depth)}${g.middle ?? ''}${g.close.repeat(g.depth)}${g.suffix ?? ''}`;
+
+const codePoints = (s: string) => [...s].length;
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const clean = (s: string) => !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+
+interface Field {
+  name: string;
+  max: number;
+  /** What the server stores for an accepted value; undefined when it must refuse it. */
+  expect(value: string): string | null | undefined;
+  /** Sends the value; returns the status and what the server says it stored. */
+  send(value: string): Promise<{ status: number; error?: string; stored?: string | null }>;
+  /** The value as read back from the list and from the database row. */
+  readBack(): Promise<{ listed: string | null; row: string | null }>;
+}
+
+let ctx: TestContext;
+let user: TestUser;
+let todoId: number;
+let groupId: number;
+let tried = 0;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  user = await registerUser(ctx.app);
+  const call = as(ctx.app, user);
+  todoId = (await call({ method: 'POST', url: '/api/todos', payload: { title: 'seed' } })).json<{
+    id: number;
+  }>().id;
+  groupId = (
+    await call({
+      method: 'POST',
+      url: '/api/todo-groups',
+      payload: { name: 'seed', color: '#3B82F6' },
+    })
+  ).json<{ id: number }>().id;
+});
+afterAll(async () => {
+  console.info(`[payloads] ${tried} payload×field requests`);
+  await ctx.close();
+});
+
+const call = (options: Parameters<ReturnType<typeof as>>[0]) => as(ctx.app, user)(options);
+const db = () => ctx.database.handle.db;
+const result = async (response: Awaited<ReturnType<typeof call>>, key: string) => {
+  tried += 1;
+  const body = response.json<Record<string, unknown>>();
+  return {
+    status: response.statusCode,
+    ...(typeof body.error === 'string' ? { error: body.error } : {}),
+    ...(key in body ? { stored: body[key] as string | null } : {}),
+  };
+};
+const requiredText = (max: number) => (v: string) =>
+  clean(v) && v.trim() !== '' && codePoints(v) <= max ? v.trim() : undefined;
+
+const fields: Field[] = [
+  {
+    name: 'title',
+    max: LIMITS.todoTitleMax,
+    expect: requiredText(LIMITS.todoTitleMax),
+    send: async (title) =>
+      result(
+        await call({
+          method: 'PUT',
+          url: `/api/todos/${todoId}`,
+          payload: { title, description: null, groupId: null, completed: false },
+        }),
+        'title',
+      ),
+    readBack: async () => ({
+      listed:
+        (await call({ method: 'GET', url: '/api/todos' }))
+          .json<{ id: number; title: string }[]>()
+          .find((t) => t.id === todoId)?.title ?? null,
+      row: (
+        await db()
+          .selectFrom('todos')
+          .select('title')
+          .where('id', '=', todoId)
+          .executeTakeFirstOrThrow()
+      ).title,
+    }),
+  },
+  {
+    name: 'description',
+    max: LIMITS.todoDescriptionMax,
+    expect: (v) =>
+      clean(v) && codePoints(v) <= LIMITS.todoDescriptionMax ? v.trim() || null : undefined,
+    send: async (description) =>
+      result(
+        await call({ method: 'POST', url: '/api/todos', payload: { title: 'd', description } }),
+        'description',
+      ),
+    readBack: async () => {
+      const newest = (await call({ method: 'GET', url: '/api/todos' })).json<
+        { id: number; description: string | null }[]
+      >()[0];
+      const row = await db()
+        .selectFrom('todos')
+        .select('description')
+        .where('id', '=', newest?.id ?? -1)
+        .executeTakeFirstOrThrow();
+      return { listed: newest?.description ?? null, row: row.description };
+    },
+  },
+  {
+    name: 'name',
+    max: LIMITS.groupNameMax,
+    expect: requiredText(LIMITS.groupNameMax),
+    send: async (name) =>
+      result(
+        await call({
+          method: 'PUT',
+          url: `/api/todo-groups/${groupId}`,
+          payload: { name, color: '#EF4444' },
+        }),
+        'name',
+      ),
+    readBack: async () => ({
+      listed:
+        (await call({ method: 'GET', url: '/api/todo-groups' }))
+          .json<{ id: number; name: string }[]>()
+          .find((g) => g.id === groupId)?.name ?? null,
+      row: (
+        await db()
+          .selectFrom('todo_groups')
+          .select('name')
+          .where('id', '=', groupId)
+          .executeTakeFirstOrThrow()
+      ).name,
+    }),
+  },
+];
+
+describe('text payloads in every text field', () => {
+  for (const field of fields) {
+    it(`${field.name}: accepted text round-trips exactly, refused text is a 400 naming the field`, async () => {
+      const problems: string[] = [];
+      const cases = [
+        ...corpus.text.map((c) => ({ name: c.name, value: materialise(c.value) })),
+        ...corpus.rejectedText,
+      ];
+      for (const { name, value } of cases) {
+        const expected = field.expect(value);
+        const before = await tableCounts(db());
+        const answer = await field.send(value);
+        if (expected === undefined) {
+          if (answer.status !== 400 || !answer.error?.includes(field.name)) {
+            problems.push(
+              `${name}: expected 400 naming ${field.name}, got ${JSON.stringify(answer)}`,
+            );
+          }
+          if ((await tableCounts(db())) !== before)
+            problems.push(`${name}: a refused write changed rows`);
+          continue;
+        }
+        if (answer.status >= 300 || answer.stored !== expected) {
+          problems.push(`${name}: expected it stored, got ${answer.status} ${answer.error ?? ''}`);
+          continue;
+        }
+        const { listed, row } = await field.readBack();
+        if (listed !== expected) problems.push(`${name}: listed as ${JSON.stringify(listed)}`);
+        if (row !== expected) problems.push(`${name}: stored as ${JSON.stringify(row)}`);
+      }
+      expect(problems).toEqual([]);
+      expect(await invariantViolations(db())).toEqual([]);
+    });
+  }
+
+  it('password: any accepted password signs in again; NUL and lone surrogates are refused', async () => {
+    const problems: string[] = [];
+    const cases = [
+      ...corpus.text.map((c) => ({ name: c.name, value: materialise(c.value) })),
+      ...corpus.rejectedText,
+    ];
+    for (const { name, value } of cases) {
+      const acceptable =
+        clean(value) &&
+        codePoints(value) >= LIMITS.passwordMin &&
+        codePoints(value) <= LIMITS.passwordMax;
+      const username = uniqueName('pw');
+      const registered = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { username, email: `${username}@example.com`, password: value },
+      });
+      tried += 1;
+      if (!acceptable) {
+        if (
+          registered.statusCode !== 400 ||
+          !registered.json<{ error: string }>().error.includes('password')
+        ) {
+          problems.push(`${name}: register gave ${registered.statusCode} ${registered.body}`);
+        }
+        continue;
+      }
+      if (registered.statusCode !== 201) {
+        problems.push(`${name}: register gave ${registered.statusCode} ${registered.body}`);
+        continue;
+      }
+      const login = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password: value },
+      });
+      if (login.statusCode !== 200) problems.push(`${name}: login gave ${login.statusCode}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('raw bodies: encodings, prototype keys, nesting, numbers, content types', () => {
+  it.each(corpus.raw.map((c) => [c.name, c] as const))('%s', async (_name, payload) => {
+    const body = payload.base64
+      ? Buffer.from(payload.base64, 'base64')
+      : Buffer.from(payload.generate ? generated(payload.generate) : (payload.text ?? ''), 'utf8');
+    const before = await tableCounts(db());
+    const response = await call({
+      method: 'POST',
+      url: '/api/todos',
+      headers: { 'content-type': payload.contentType },
+      payload: body,
+    });
+    tried += 1;
+    expect(response.statusCode).toBe(payload.status);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const answer = response.json<Record<string, unknown>>();
+    if (payload.status >= 400) {
+      expect(Object.keys(answer)).toEqual(['error']);
+      expect(String(answer.error)).toMatch(/\w{3,}/);
+      expect(await tableCounts(db())).toBe(before);
+    } else {
+      expect(answer.title).toBeTypeOf('string');
+    }
+    // Nothing was polluted along the way.
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('names the field that holds a lone surrogate, and refuses invalid UTF-8 as such', async () => {
+    const surrogate = await call({
+      method: 'POST',
+      url: '/api/todos',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"title":"ok","description":"x\\udc00"}',
+    });
+    expect(surrogate.json()).toEqual({
+      error: 'description must be valid Unicode text (it holds an unpaired surrogate)',
+    });
+    const bytes = await call({
+      method: 'POST',
+      url: '/api/todos',
+      headers: { 'content-type': 'application/json' },
+      payload: Buffer.from([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+    });
+    expect(bytes.json()).toEqual({ error: 'The request body is not valid UTF-8' });
+  });
+});

@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+let counter = 0;
+
+/** A username no other test (or earlier run on the same database) uses. */
+export function uniqueUsername(prefix = 'e2e') {
+  counter += 1;
+  return `${prefix}_${Date.now().toString(36)}${counter}`;
+}
+
+export interface ApiUser {
+  username: string;
+  password: string;
+  token: string;
+}
+
+/** Registers through the API (faster than the form when the form is not what is tested). */
+export async function registerViaApi(request: APIRequestContext, prefix?: string): Promise<ApiUser> {
+  const username = uniqueUsername(prefix);
+  const password = 'e2e password 123';
+  const response = await request.post('/api/auth/register', {
+    data: { username, email: `${username}@example.com`, password },
+  });
+  expect(response.status()).toBe(201);
+  const { accessToken } = (await response.json()) as { accessToken: string };
+  return { username, password, token: accessToken };
+}
+
+/** Opens the app already signed in as the user (token and username in localStorage). */
+export async function signInWithStorage(page: Page, user: ApiUser, path = '/todos') {
+  await page.addInitScript(
+    ([token, username]) => {
+      if (!sessionStorage.getItem('e2e-seeded')) {
+        localStorage.setItem('token', token);
+        localStorage.setItem('username', username);
+        sessionStorage.setItem('e2e-seeded', '1');
+      }
+    },
+    [user.token, user.username],
+  );
+  await page.goto(path);
+}
+
+export async function apiPost<T>(request: APIRequestContext, user: ApiUser, url: string, data: object) {
+  const response = await request.post(url, {
+    data,
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()) as T;
+}
+
+/** Fails on serious or critical axe-core violations (WCAG 2 A and AA rules). */
+export async function expectNoSeriousA11yViolations(page: Page, context: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    `axe on ${context}`,
+  ).toEqual([]);
+}
+
+const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
+
+export async function setTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
+}
+
+/** Saves the current screen at 390 px and 1280 px wide, in light and dark. */
+export async function screenshotScreen(page: Page, name: string, ready?: () => Promise<void>) {
+  mkdirSync(screenshotDir, { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (ready) await ready();
+      await page.screenshot({ path: path.join(screenshotDir, `${name}-${theme}-${width}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}

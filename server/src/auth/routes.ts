@@ -48,7 +48,9 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: !LOCAL_HOSTS.has(request.hostname),
+      // Secure whenever the browser came over HTTPS (also through a proxy that reaches us on
+      // localhost), and always off localhost.
+      secure: request.protocol === 'https' || !LOCAL_HOSTS.has(request.hostname),
       path: '/api/auth',
       maxAge: REFRESH_TOKEN_TTL_MS / 1000,
     });

@@ -29,6 +29,12 @@ export const apiDocsPlugin = fp(
     await app.register(swaggerUi, {
       routePrefix: '/api/docs',
       staticCSP: true,
+      // swagger-ui's own policy allows <base> and framing by the same origin; Tally allows
+      // neither anywhere (issue 6).
+      transformStaticCSP: (header) =>
+        header
+          .replace("base-uri 'self'", "base-uri 'none'")
+          .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
       uiConfig: { docExpansion: 'list', deepLinking: false },
     });
   },

@@ -1,0 +1,219 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  registerUser,
+  type TestContext,
+  type TestUser,
+} from '../test/helpers.js';
+
+/**
+ * Security headers on every kind of answer, errors included, plus cookie flags and what a forced
+ * database failure lets out.
+ */
+
+let ctx: TestContext;
+let user: TestUser;
+let distDir: string;
+
+beforeAll(async () => {
+  distDir = mkdtempSync(path.join(tmpdir(), 'tally-dist-'));
+  mkdirSync(path.join(distDir, 'assets'));
+  writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Tally</title>');
+  writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), 'console.log(1)');
+  ctx = await createTestApp({
+    config: { webDistDir: distDir, authRateLimitPerMinute: 5, trustProxy: true },
+  });
+  user = await registerUser(ctx.app);
+});
+afterAll(async () => {
+  await ctx.close();
+  rmSync(distDir, { recursive: true, force: true });
+});
+
+function directives(response: LightMyRequestResponse): Map<string, string[]> {
+  const csp = String(response.headers['content-security-policy'] ?? '');
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name as string, values]),
+  );
+}
+
+/** The headers every answer must carry, whatever its status. */
+function checkCommon(response: LightMyRequestResponse, label: string) {
+  const csp = directives(response);
+  const scripts = csp.get('script-src') ?? csp.get('default-src') ?? [];
+  expect(scripts.length, `${label}: script-src`).toBeGreaterThan(0);
+  expect(scripts, `${label}: no inline scripts`).not.toContain("'unsafe-inline'");
+  expect(scripts, `${label}: no eval`).not.toContain("'unsafe-eval'");
+  expect(csp.get('object-src'), `${label}: object-src`).toEqual(["'none'"]);
+  expect(csp.get('base-uri'), `${label}: base-uri`).toEqual(["'none'"]);
+  expect(csp.get('frame-ancestors'), `${label}: frame-ancestors`).toEqual(["'none'"]);
+  expect(response.headers['x-content-type-options'], label).toBe('nosniff');
+  expect(response.headers['referrer-policy'], label).toBe('strict-origin-when-cross-origin');
+  expect(response.headers['x-powered-by'], label).toBeUndefined();
+  expect(response.headers.server, label).toBeUndefined();
+}
+
+describe('headers on every answer', () => {
+  it('carries CSP, nosniff, Referrer-Policy and no-store on API answers of every status', async () => {
+    const call = as(ctx.app, user);
+    const todo = await call({ method: 'POST', url: '/api/todos', payload: { title: 'h' } });
+    const answers: [number, LightMyRequestResponse][] = [
+      [200, await call({ method: 'GET', url: '/api/todos' })],
+      [200, await call({ method: 'HEAD', url: '/api/todos' })],
+      [201, todo],
+      [204, await call({ method: 'DELETE', url: `/api/todos/${todo.json<{ id: number }>().id}` })],
+      [400, await call({ method: 'POST', url: '/api/todos', payload: { title: '' } })],
+      [401, await ctx.app.inject({ method: 'GET', url: '/api/todos' })],
+      [404, await call({ method: 'GET', url: '/api/nope' })],
+      [
+        404,
+        await call({
+          method: 'PUT',
+          url: '/api/todos/999999',
+          payload: { title: 'x', completed: false },
+        }),
+      ],
+      [
+        413,
+        await call({
+          method: 'POST',
+          url: '/api/todos',
+          headers: { 'content-type': 'application/json' },
+          payload: `{"title":"${'x'.repeat(70_000)}"}`,
+        }),
+      ],
+      [
+        415,
+        await call({
+          method: 'POST',
+          url: '/api/todos',
+          headers: { 'content-type': 'text/plain' },
+          payload: 'x',
+        }),
+      ],
+    ];
+    let limited: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 10 && limited?.statusCode !== 429; i++) {
+      limited = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.3.0.1',
+        payload: { username: 'nobody', password: 'whatever1' },
+      });
+    }
+    answers.push([429, limited as LightMyRequestResponse]);
+    for (const [status, response] of answers) {
+      const label = `${status} ${response.raw.req.method} ${response.raw.req.url}`;
+      expect(response.statusCode, label).toBe(status);
+      checkCommon(response, label);
+      expect(response.headers['cache-control'], label).toBe('no-store');
+      if (status >= 400) expect(Object.keys(response.json()), label).toEqual(['error']);
+    }
+  });
+
+  it('carries them on the web app, its fallback and the API docs too', async () => {
+    for (const url of [
+      '/',
+      '/todos',
+      '/assets/app-1234.js',
+      '/api/docs/',
+      '/api/docs/json',
+      '/api/docs/static/index.css',
+    ]) {
+      const response = await ctx.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBeLessThan(400);
+      checkCommon(response, url);
+    }
+  });
+
+  it('sends HSTS behind an HTTPS proxy (TRUST_PROXY and X-Forwarded-Proto: https)', async () => {
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(response.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+  });
+});
+
+describe('the refresh cookie', () => {
+  const register = (headers: Record<string, string>) => {
+    const name = `c${Math.random().toString(36).slice(2, 10)}`;
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: `10.4.0.${Math.floor(Math.random() * 250)}`,
+      headers,
+      payload: { username: name, email: `${name}@example.com`, password: 'long enough' },
+    });
+  };
+  const cookieOf = (response: LightMyRequestResponse) =>
+    String(response.headers['set-cookie'] ?? '');
+
+  it('is httpOnly and SameSite=Strict, Secure off localhost', async () => {
+    const remote = cookieOf(await register({ host: 'tally.example.com' }));
+    expect(remote).toMatch(/HttpOnly/);
+    expect(remote).toMatch(/SameSite=Strict/);
+    expect(remote).toMatch(/Secure/);
+    expect(remote).toMatch(/Path=\/api\/auth/);
+    const local = cookieOf(await register({ host: 'localhost:3000' }));
+    expect(local).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(local).not.toMatch(/Secure/);
+  });
+
+  it('is Secure whenever the client came over HTTPS, even to a proxy on localhost', async () => {
+    const proxied = cookieOf(
+      await register({ host: 'localhost:3000', 'x-forwarded-proto': 'https' }),
+    );
+    expect(proxied).toMatch(/Secure/);
+  });
+});
+
+describe('a forced database failure', () => {
+  const leaks =
+    /select|insert|from |table|sqlite|postgres|relation|syntax|\/work|\/tmp|node_modules|\.js|\.ts|at \w+ \(|stack/i;
+
+  it('gives a 500 that names no SQL, table, path or stack, with the usual headers', async () => {
+    const broken = await createTestApp();
+    try {
+      const victim = await registerUser(broken.app);
+      await sql`drop table todos`.execute(broken.database.handle.db);
+      const response = await as(broken.app, victim)({ method: 'GET', url: '/api/todos' });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ error: 'Internal server error' });
+      expect(response.body).not.toMatch(leaks);
+      checkCommon(response, '500');
+      expect(response.headers['cache-control']).toBe('no-store');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('gives a 5xx without internals when the database is gone', async () => {
+    const broken = await createTestApp();
+    const victim = await registerUser(broken.app);
+    await broken.database.handle.db.destroy();
+    for (const request of [
+      { method: 'GET' as const, url: '/api/todos' },
+      { method: 'POST' as const, url: '/api/todos', payload: { title: 'x' } },
+      { method: 'GET' as const, url: '/api/health' },
+    ]) {
+      const response = await as(broken.app, victim)(request);
+      expect(response.statusCode, request.url).toBeGreaterThanOrEqual(500);
+      expect(Object.keys(response.json()), request.url).toEqual(['error']);
+      expect(response.body, request.url).not.toMatch(leaks);
+      checkCommon(response, `${response.statusCode} ${request.url}`);
+    }
+    await broken.app.close();
+  });
+});

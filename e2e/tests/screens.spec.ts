@@ -1,0 +1,90 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  apiPost,
+  expectNoSeriousA11yViolations,
+  registerViaApi,
+  screenshotScreen,
+  setTheme,
+  signInWithStorage,
+} from '../support/fixtures';
+
+/**
+ * Every screen in light and dark: no serious or critical axe-core violations, and screenshots at
+ * 390 px and 1280 px under e2e/screenshots/ for a person to look at.
+ */
+
+async function checkScreen(page: Page, name: string, ready: () => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    await ready();
+    await expectNoSeriousA11yViolations(page, `${name} (${theme})`);
+  }
+  await screenshotScreen(page, name, ready);
+}
+
+test.describe('screens', () => {
+  test('login and register', async ({ page }) => {
+    await page.goto('/login');
+    await checkScreen(page, 'login', () => expect(page.getByRole('button', { name: 'Login' })).toBeVisible());
+    await page.goto('/register');
+    await checkScreen(page, 'register', () =>
+      expect(page.getByRole('link', { name: /login/i })).toBeVisible(),
+    );
+  });
+
+  test('todos, groups and statistics with data', async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const user = await registerViaApi(request, 'screens');
+    const work = await apiPost<{ id: number }>(request, user, '/api/todo-groups', { name: 'Work', color: '#EF4444' });
+    const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', { name: 'Home', color: '#10B981' });
+    await apiPost(request, user, '/api/todo-groups', { name: 'A rather long group name for wrapping', color: '#8B5CF6' });
+    await apiPost(request, user, '/api/todos', { title: 'Water the plants', groupId: home.id });
+    await apiPost(request, user, '/api/todos', {
+      title: 'Write the quarterly report',
+      description: 'Numbers from finance, charts from the dashboard, and a summary for the board.',
+      groupId: work.id,
+    });
+    const done = await apiPost<{ id: number }>(request, user, '/api/todos', { title: 'Buy milk' });
+    await request.put(`/api/todos/${done.id}`, {
+      headers: { authorization: `Bearer ${user.token}` },
+      data: { title: 'Buy milk', completed: true },
+    });
+
+    await signInWithStorage(page, user, '/todos');
+    await checkScreen(page, 'todos', () => expect(page.getByRole('checkbox', { name: 'Buy milk' })).toBeVisible());
+
+    await page.getByRole('button', { name: 'Add Todo' }).click();
+    await checkScreen(page, 'todos-new-form', async () => {
+      if (!(await page.getByRole('form', { name: 'New todo' }).isVisible())) {
+        await page.getByRole('button', { name: 'Add Todo' }).click();
+      }
+    });
+
+    await page.goto('/todos');
+    await page.getByRole('button', { name: 'Delete Buy milk' }).click();
+    await expect(page.getByRole('dialog', { name: 'Confirm Delete' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'delete dialog');
+    await page.screenshot({ path: 'e2e/screenshots/todos-delete-dialog.png' });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Confirm Delete' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Delete Buy milk' })).toBeFocused();
+
+    await page.goto('/groups');
+    await checkScreen(page, 'groups', () => expect(page.getByRole('heading', { name: 'Manage Groups' })).toBeVisible());
+
+    await page.goto('/statistics');
+    await checkScreen(page, 'statistics', () =>
+      expect(page.getByRole('region', { name: /Daily activity/ })).toBeVisible(),
+    );
+  });
+
+  test('empty states', async ({ page, request }) => {
+    const user = await registerViaApi(request, 'empty');
+    await signInWithStorage(page, user, '/todos');
+    await expect(page.getByText('No todos yet. Add one above!')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'empty todos');
+    await page.goto('/groups');
+    await expect(page.getByText('No groups yet. Create one above.')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'empty groups');
+  });
+});

@@ -18,7 +18,10 @@ export interface ApiUser {
 }
 
 /** Registers through the API (faster than the form when the form is not what is tested). */
-export async function registerViaApi(request: APIRequestContext, prefix?: string): Promise<ApiUser> {
+export async function registerViaApi(
+  request: APIRequestContext,
+  prefix?: string,
+): Promise<ApiUser> {
   const username = uniqueUsername(prefix);
   const password = 'e2e password 123';
   const response = await request.post('/api/auth/register', {
@@ -44,7 +47,12 @@ export async function signInWithStorage(page: Page, user: ApiUser, path = '/todo
   await page.goto(path);
 }
 
-export async function apiPost<T>(request: APIRequestContext, user: ApiUser, url: string, data: object) {
+export async function apiPost<T>(
+  request: APIRequestContext,
+  user: ApiUser,
+  url: string,
+  data: object,
+) {
   const response = await request.post(url, {
     data,
     headers: { authorization: `Bearer ${user.token}` },
@@ -55,8 +63,12 @@ export async function apiPost<T>(request: APIRequestContext, user: ApiUser, url:
 
 /** Fails on serious or critical axe-core violations (WCAG 2 A and AA rules). */
 export async function expectNoSeriousA11yViolations(page: Page, context: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
   expect(
     serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
     `axe on ${context}`,
@@ -79,7 +91,10 @@ export async function screenshotScreen(page: Page, name: string, ready?: () => P
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       if (ready) await ready();
-      await page.screenshot({ path: path.join(screenshotDir, `${name}-${theme}-${width}.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(screenshotDir, `${name}-${theme}-${width}.png`),
+        fullPage: true,
+      });
     }
   }
   await page.setViewportSize({ width: 1280, height: 720 });

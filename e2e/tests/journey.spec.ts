@@ -24,7 +24,10 @@ test('a new user organises their todos from registration to logging back in', as
   await expect(page.getByText('No todos yet. Add one above!')).toBeVisible();
 
   // Groups: Work (red) and Home (default blue).
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Groups' })
+    .click();
   await expect(page.getByRole('heading', { name: 'Manage Groups' })).toBeVisible();
   await expect(page.getByText('No groups yet. Create one above.')).toBeVisible();
   await page.getByLabel('Group name').fill('Work');
@@ -105,7 +108,10 @@ test('a new user organises their todos from registration to logging back in', as
   await expect(tabs.getByRole('tab', { name: 'All (2)' })).toBeVisible();
 
   // Deleting a group leaves its todos ungrouped.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Groups' })
+    .click();
   page.once('dialog', async (confirm) => {
     expect(confirm.message()).toBe('Delete this group? Todos will become ungrouped.');
     await confirm.accept();
@@ -156,5 +162,7 @@ test('a new user organises their todos from registration to logging back in', as
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/todos$/);
-  await expect(page.getByRole('tablist', { name: 'Filter todos' }).getByRole('tab', { name: 'All (2)' })).toBeVisible();
+  await expect(
+    page.getByRole('tablist', { name: 'Filter todos' }).getByRole('tab', { name: 'All (2)' }),
+  ).toBeVisible();
 });

@@ -25,7 +25,9 @@ async function checkScreen(page: Page, name: string, ready: () => Promise<void>)
 test.describe('screens', () => {
   test('login and register', async ({ page }) => {
     await page.goto('/login');
-    await checkScreen(page, 'login', () => expect(page.getByRole('button', { name: 'Login' })).toBeVisible());
+    await checkScreen(page, 'login', () =>
+      expect(page.getByRole('button', { name: 'Login' })).toBeVisible(),
+    );
     await page.goto('/register');
     await checkScreen(page, 'register', () =>
       expect(page.getByRole('link', { name: /login/i })).toBeVisible(),
@@ -35,9 +37,18 @@ test.describe('screens', () => {
   test('todos, groups and statistics with data', async ({ page, request }) => {
     test.setTimeout(90_000);
     const user = await registerViaApi(request, 'screens');
-    const work = await apiPost<{ id: number }>(request, user, '/api/todo-groups', { name: 'Work', color: '#EF4444' });
-    const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', { name: 'Home', color: '#10B981' });
-    await apiPost(request, user, '/api/todo-groups', { name: 'A rather long group name for wrapping', color: '#8B5CF6' });
+    const work = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
+      name: 'Work',
+      color: '#EF4444',
+    });
+    const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
+      name: 'Home',
+      color: '#10B981',
+    });
+    await apiPost(request, user, '/api/todo-groups', {
+      name: 'A rather long group name for wrapping',
+      color: '#8B5CF6',
+    });
     await apiPost(request, user, '/api/todos', { title: 'Water the plants', groupId: home.id });
     await apiPost(request, user, '/api/todos', {
       title: 'Write the quarterly report',
@@ -51,7 +62,9 @@ test.describe('screens', () => {
     });
 
     await signInWithStorage(page, user, '/todos');
-    await checkScreen(page, 'todos', () => expect(page.getByRole('checkbox', { name: 'Buy milk' })).toBeVisible());
+    await checkScreen(page, 'todos', () =>
+      expect(page.getByRole('checkbox', { name: 'Buy milk' })).toBeVisible(),
+    );
 
     await page.getByRole('button', { name: 'Add Todo' }).click();
     await checkScreen(page, 'todos-new-form', async () => {
@@ -70,7 +83,9 @@ test.describe('screens', () => {
     await expect(page.getByRole('button', { name: 'Delete Buy milk' })).toBeFocused();
 
     await page.goto('/groups');
-    await checkScreen(page, 'groups', () => expect(page.getByRole('heading', { name: 'Manage Groups' })).toBeVisible());
+    await checkScreen(page, 'groups', () =>
+      expect(page.getByRole('heading', { name: 'Manage Groups' })).toBeVisible(),
+    );
 
     await page.goto('/statistics');
     await checkScreen(page, 'statistics', () =>

@@ -4,7 +4,9 @@ import { apiPost, registerViaApi, signInWithStorage } from '../support/fixtures'
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 test.describe('sessions', () => {
-  test('a stored expired token is cleared at start and the user lands on /login', async ({ page }) => {
+  test('a stored expired token is cleared at start and the user lands on /login', async ({
+    page,
+  }) => {
     const expired = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({
       sub: 'ghost',
       roles: ['user'],
@@ -61,7 +63,11 @@ test.describe('sessions', () => {
   }) => {
     const user = await registerViaApi(request, 'forced');
     await page.route('**/api/todos', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Invalid or expired token"}' }),
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: '{"error":"Invalid or expired token"}',
+      }),
     );
     await signInWithStorage(page, user);
     const notice = page.getByText('Authentication failed (401) - please log in again');
@@ -77,7 +83,11 @@ test.describe('the error catalogue', () => {
     const user = await registerViaApi(request, 'err500');
     await page.route('**/api/todos', (route) =>
       route.request().method() === 'GET'
-        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal server error"}' })
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: '{"error":"Internal server error"}',
+          })
         : route.continue(),
     );
     await signInWithStorage(page, user);

@@ -1,6 +1,6 @@
 import type { ButtonHTMLAttributes, Ref } from 'react';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'ghostDanger';
 
 const base =
   'inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm ' +
@@ -14,7 +14,10 @@ const variants: Record<ButtonVariant, string> = {
   danger: 'bg-red-700 text-white hover:bg-red-800 disabled:hover:bg-red-700',
   ghost:
     'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 ' +
-    'min-h-9 px-3 py-1.5',
+    'min-h-9 px-2.5 py-1.5 sm:px-3',
+  ghostDanger:
+    'text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-slate-800 ' +
+    'min-h-9 px-2.5 py-1.5 sm:px-3',
 };
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {

@@ -3,7 +3,7 @@ import { ApiError, apiRequest, ERROR_MESSAGES } from './api-client';
 import { getNotices } from './notices';
 import { getSession } from './session-store';
 import { json, networkFailure, noContent, stubFetch } from '../test/fake-api';
-import { storeSession } from '../test/tokens';
+import { makeToken, storeSession } from '../test/tokens';
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
   try {
@@ -118,13 +118,14 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
   });
 
   it.each([401, 403])(
-    '%i logs out, shows the red notice for 3 s and goes to /login after 100 ms',
+    '%i (that no renewal can mend) logs out, shows the red notice for 3 s, /login after 100 ms',
     async (status) => {
       vi.useFakeTimers();
       window.history.replaceState(null, '', '/todos');
       storeSession('alice');
       const { calls } = stubFetch({
         'GET /api/todos': () => json({ error: 'Invalid token' }, status),
+        'POST /api/auth/refresh': () => json({ error: 'No session' }, 401),
         'POST /api/auth/logout': () => noContent(),
       });
 
@@ -152,6 +153,51 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
       expect(getNotices()).toEqual([]);
     },
   );
+
+  it('a 401 first tries one silent renewal and retries the call with the new token', async () => {
+    storeSession('alice');
+    const fresh = makeToken('alice', 900);
+    const { calls } = stubFetch({
+      'GET /api/todos': (call) =>
+        call.headers.get('Authorization') === `Bearer ${fresh}`
+          ? json([])
+          : json({ error: 'Invalid token' }, 401),
+      'POST /api/auth/refresh': () => json({ accessToken: fresh }),
+    });
+    await expect(apiRequest('/api/todos', { operation: 'Load todos' })).resolves.toEqual([]);
+    expect(calls.map((call) => call.path)).toEqual([
+      '/api/todos',
+      '/api/auth/refresh',
+      '/api/todos',
+    ]);
+    expect(getSession().token).toBe(fresh);
+    expect(getNotices()).toEqual([]);
+  });
+
+  it('a 401 again after a renewal logs out (no endless loop)', async () => {
+    window.history.replaceState(null, '', '/todos');
+    storeSession('alice');
+    const { calls } = stubFetch({
+      'GET /api/todos': () => json({ error: 'Invalid token' }, 401),
+      'POST /api/auth/refresh': () => json({ accessToken: makeToken('alice', 900) }),
+      'POST /api/auth/logout': () => noContent(),
+    });
+    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    expect(error.message).toBe('Authentication failed (401) - please log in again');
+    expect(calls.filter((call) => call.path === '/api/todos')).toHaveLength(2);
+    expect(getSession().token).toBeNull();
+  });
+
+  it('a 403 logs out at once, without trying a renewal', async () => {
+    storeSession('alice');
+    const { calls } = stubFetch({
+      'GET /api/todos': () => json({ error: 'Forbidden' }, 403),
+      'POST /api/auth/logout': () => noContent(),
+    });
+    await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    expect(calls.some((call) => call.path === '/api/auth/refresh')).toBe(false);
+    expect(getSession().token).toBeNull();
+  });
 
   it('without a stored token nothing is forced', async () => {
     stubFetch({ 'GET /api/todos': () => json({ error: 'Missing token' }, 401) });

@@ -96,7 +96,15 @@ function forceLogout(status: number): void {
 
 export async function apiRequest<TResponse, TBody = undefined>(
   path: string,
+  options: RequestOptions<TBody>,
+): Promise<TResponse> {
+  return requestOnce<TResponse, TBody>(path, options, true);
+}
+
+async function requestOnce<TResponse, TBody>(
+  path: string,
   { method = 'GET', body, operation, signal }: RequestOptions<TBody>,
+  mayRenew: boolean,
 ): Promise<TResponse> {
   const authPath = isAuthPath(path);
   let token: string | null = null;
@@ -115,7 +123,12 @@ export async function apiRequest<TResponse, TBody = undefined>(
 
   const { status } = response;
   if ((status === 401 || status === 403) && !authPath && token && getSession().token) {
-    forceLogout(status);
+    // A refused access token may still have a good refresh cookie behind it (a server restart
+    // with a new key, an older token format): renew once and retry before giving up.
+    if (status === 401 && mayRenew && (await renewAccessToken(0, token)) === 'renewed') {
+      return requestOnce<TResponse, TBody>(path, { method, body, operation, signal }, false);
+    }
+    if (getSession().token) forceLogout(status);
     throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });
   }
   if (status >= 500) throw new ApiError(ERROR_MESSAGES.server, status);
@@ -144,14 +157,15 @@ async function withTabLock<T>(task: () => Promise<T>): Promise<T> {
   return result.value;
 }
 
-async function renewOnce(marginMs: number): Promise<RenewalResult> {
+async function renewOnce(marginMs: number, rejected: string | null): Promise<RenewalResult> {
   const before = getSession().token;
   if (!before) return 'refused';
   // Refresh tokens rotate with reuse detection: if another tab renewed while this one waited for
   // the lock, use its token instead of presenting the cookie a second time.
   const stored = readStorage(STORAGE_KEYS.token);
   const storedClaims = stored ? decodeAccessToken(stored) : null;
-  if (stored && storedClaims && storedClaims.exp * 1000 - Date.now() > marginMs) {
+  const storedIsFresh = !!storedClaims && storedClaims.exp * 1000 - Date.now() > marginMs;
+  if (stored && storedIsFresh && stored !== rejected) {
     if (stored !== before) startSession(stored);
     return 'renewed';
   }
@@ -179,9 +193,15 @@ async function renewOnce(marginMs: number): Promise<RenewalResult> {
   }
 }
 
-/** Asks POST /api/auth/refresh for a new access token; concurrent callers share one attempt. */
-export function renewAccessToken(marginMs = 0): Promise<RenewalResult> {
-  renewal ??= withTabLock(() => renewOnce(marginMs)).finally(() => {
+/**
+ * Asks POST /api/auth/refresh for a new access token; concurrent callers share one attempt.
+ * `rejected` is a token the server has just refused, which never counts as fresh.
+ */
+export function renewAccessToken(
+  marginMs = 0,
+  rejected: string | null = null,
+): Promise<RenewalResult> {
+  renewal ??= withTabLock(() => renewOnce(marginMs, rejected)).finally(() => {
     renewal = null;
   });
   return renewal;

@@ -62,7 +62,7 @@ export function NavBar() {
               disabled={logout.isPending}
               title={`Logout ${session.user ?? ''}`}
               className={
-                'max-w-[14rem] truncate rounded-md border border-slate-400 px-3 py-1.5 text-sm ' +
+                'max-w-[11rem] truncate rounded-md sm:max-w-[16rem] border border-slate-400 px-3 py-1.5 text-sm ' +
                 'font-medium text-slate-800 hover:bg-slate-100 disabled:opacity-60 ' +
                 'dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800'
               }

@@ -14,7 +14,7 @@ export function ColorSwatches({ value, onChange, name }: ColorSwatchesProps) {
       <legend className="block text-sm font-medium text-slate-800 dark:text-slate-200">
         Color
       </legend>
-      <div className="mt-2 flex flex-wrap gap-2">
+      <div className="mt-2 flex flex-wrap gap-1 sm:gap-2">
         {GROUP_COLORS.map((color) => (
           <label key={color} className="relative cursor-pointer" title={colorName(color)}>
             <input
@@ -29,7 +29,7 @@ export function ColorSwatches({ value, onChange, name }: ColorSwatchesProps) {
             <span
               aria-hidden="true"
               className={
-                'block h-9 w-9 rounded-full border-2 border-transparent ring-offset-2 ' +
+                'block h-8 w-8 rounded-full sm:h-9 sm:w-9 border-2 border-transparent ring-offset-2 ' +
                 'ring-offset-white peer-checked:border-white peer-checked:ring-2 ' +
                 'peer-checked:ring-slate-900 peer-focus-visible:outline-2 ' +
                 'peer-focus-visible:outline-offset-4 peer-focus-visible:outline-blue-600 ' +

@@ -40,8 +40,7 @@ export function GroupList({ groups, editingId, onEdit, onDelete }: GroupListProp
               Edit
             </Button>
             <Button
-              variant="ghost"
-              className="text-red-700 dark:text-red-300"
+              variant="ghostDanger"
               aria-label={`Delete ${group.name}`}
               onClick={() => onDelete(group)}
             >

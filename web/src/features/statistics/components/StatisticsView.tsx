@@ -31,7 +31,7 @@ function Section({
   );
 }
 
-const gridClass = 'grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-4';
+const gridClass = 'grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4';
 
 /** /statistics: totals with "+N this week", recent activity, additional figures. */
 export function StatisticsView() {

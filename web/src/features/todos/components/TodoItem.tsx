@@ -55,7 +55,7 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
         <label
           htmlFor={checkboxId}
           className={
-            'cursor-pointer font-medium break-words ' +
+            'block cursor-pointer leading-6 font-medium break-words ' +
             (todo.completed
               ? 'text-slate-600 line-through dark:text-slate-400'
               : 'text-slate-900 dark:text-slate-100')
@@ -69,12 +69,14 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
           </p>
         )}
         {group && (
-          <span
-            className="mt-2 inline-block max-w-full truncate rounded-full px-2.5 py-0.5 text-xs font-semibold"
-            style={{ backgroundColor: group.color, color: readableTextColor(group.color) }}
-          >
-            {group.name}
-          </span>
+          <div className="mt-2">
+            <span
+              className="inline-block max-w-full truncate rounded-full px-2.5 py-0.5 align-top text-xs font-semibold"
+              style={{ backgroundColor: group.color, color: readableTextColor(group.color) }}
+            >
+              {group.name}
+            </span>
+          </div>
         )}
       </div>
       <div className="flex shrink-0 flex-wrap justify-end gap-1">
@@ -87,8 +89,7 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
           Edit
         </Button>
         <Button
-          variant="ghost"
-          className="text-red-700 dark:text-red-300"
+          variant="ghostDanger"
           aria-label={`Delete ${todo.title}`}
           onClick={() => onDelete(todo)}
         >

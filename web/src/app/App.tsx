@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
+import { ErrorBoundary } from '../components/ErrorBoundary';
 import { NoticeRegion } from '../components/NoticeRegion';
 import { NavBar } from './layout/NavBar';
 import { Providers } from './providers';
@@ -19,6 +20,7 @@ function useFocusMainOnNavigation() {
 
 function Shell() {
   useFocusMainOnNavigation();
+  const [location] = useLocation();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -29,7 +31,9 @@ function Shell() {
       </a>
       <NavBar />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
-        <AppRoutes />
+        <ErrorBoundary key={location}>
+          <AppRoutes />
+        </ErrorBoundary>
       </main>
       <NoticeRegion />
     </div>

@@ -107,7 +107,9 @@ export function StatisticsView() {
         <dl className={gridClass}>
           <StatCard
             label="Task Completion Rate (Last 30 Days)"
-            value={month.data ? `${completionRate(month.data)}%` : 'Loading...'}
+            value={
+              month.data ? `${completionRate(month.data)}%` : month.isError ? '—' : 'Loading...'
+            }
           />
           {total.data && (
             <>

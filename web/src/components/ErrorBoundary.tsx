@@ -1,0 +1,46 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+
+interface ErrorBoundaryProps {
+  children: ReactNode;
+}
+
+interface ErrorBoundaryState {
+  failed: boolean;
+}
+
+/**
+ * Catches a screen that fails to render (or whose lazy code fails to load after a new
+ * deployment) and offers a reload instead of a blank page. Give it a key per route to reset it.
+ */
+export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
+  override state: ErrorBoundaryState = { failed: false };
+
+  static getDerivedStateFromError(): ErrorBoundaryState {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error('Screen failed to render', error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div role="alert" className="mx-auto max-w-md px-4 py-16 text-center">
+        <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">
+          Something went wrong
+        </h1>
+        <p className="mt-3 text-slate-700 dark:text-slate-300">
+          This screen could not be shown. Reloading usually helps.
+        </p>
+        <button
+          type="button"
+          onClick={() => window.location.reload()}
+          className="mt-6 rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800"
+        >
+          Reload
+        </button>
+      </div>
+    );
+  }
+}

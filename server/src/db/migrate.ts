@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 import { initial } from './migrations/0001-initial.js';
+import { statisticsRollups } from './migrations/0002-statistics-rollups.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -10,6 +11,7 @@ import { initial } from './migrations/0001-initial.js';
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
+    '0002-statistics-rollups': statisticsRollups(dialect),
   };
 }
 

@@ -10,6 +10,8 @@ export interface Database {
   todos: TodosTable;
   refresh_tokens: RefreshTokensTable;
   statistic_events: StatisticEventsTable;
+  statistic_totals: StatisticTotalsTable;
+  statistic_hours: StatisticHoursTable;
 }
 
 export interface UsersTable {
@@ -61,6 +63,24 @@ export interface StatisticEventsTable {
   user_id: number;
   type: string;
   occurred_at: number;
+}
+
+/** All-time count of one event type for one user (a roll-up of statistic_events). */
+export interface StatisticTotalsTable {
+  user_id: number;
+  type: string;
+  count: number;
+}
+
+/** Counts of the daily event types for one user in one UTC hour (epoch ms / 3,600,000). */
+export interface StatisticHoursTable {
+  user_id: number;
+  hour: number;
+  todos_created: number;
+  todos_completed: number;
+  groups_created: number;
+  logins: number;
+  todos_deleted: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@tally/contract';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
@@ -34,7 +35,9 @@ const ISSUER = 'tally';
 const AUDIENCE = 'tally-web';
 
 export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject, not raw bytes: jose converts it to a CryptoKey once and caches that, where raw
+  // bytes are imported again on every sign and verify (bench/, docs/performance.md).
+  const key = createSecretKey(Buffer.from(secret));
   return {
     async sign({ id, username }) {
       const now = Math.floor(clock() / 1000);

@@ -5,9 +5,10 @@ import type {
   TotalStatistics,
 } from '@tally/contract';
 import { LIMITS, STATISTIC_EVENTS } from '@tally/contract';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { HOUR_MS, HOURLY_COLUMNS } from '../shared/activity-log.js';
 import { badRequest } from '../shared/errors.js';
 import { addDays, dateInZone, daysBetween, parseDate, startOfDay } from './calendar.js';
 
@@ -21,6 +22,10 @@ const SINCE_EVENTS = [
 ] as const;
 
 type DailyEvent = (typeof DAILY_EVENTS)[number];
+type SinceEvent = (typeof SINCE_EVENTS)[number];
+
+/** Whether every instant falls on a UTC hour, so the hourly roll-up answers exactly. */
+const onHours = (...instants: number[]) => instants.every((instant) => instant % HOUR_MS === 0);
 
 function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
@@ -58,6 +63,29 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
     const end = startOfDay(addDays(newest, 1), zone);
     const records: DailyStatistic[] = dates.map((date) => ({ date, ...zeroes(DAILY_EVENTS) }));
 
+    if (onHours(end, ...starts)) {
+      // Each day is a range of whole UTC hours: sum the hourly roll-up per day, in the database.
+      const bounds = starts.map(
+        (start, i) =>
+          sql`(cast(${i} as integer), cast(${start / HOUR_MS} as integer), cast(${(i === 0 ? end : (starts[i - 1] as number)) / HOUR_MS} as integer))`,
+      );
+      const sums = DAILY_EVENTS.map(
+        (type) => sql`sum(h.${sql.ref(HOURLY_COLUMNS[type])}) as ${sql.ref(type)}`,
+      );
+      const { rows } = await sql<Record<DailyEvent | 'day', number>>`
+        with days (day, from_hour, to_hour) as (values ${sql.join(bounds)})
+        select days.day as day, ${sql.join(sums)}
+        from days inner join statistic_hours h
+          on h.user_id = ${userId} and h.hour >= days.from_hour and h.hour < days.to_hour
+        group by days.day`.execute(db);
+      for (const row of rows) {
+        const record = records[Number(row.day)] as DailyStatistic;
+        for (const type of DAILY_EVENTS) record[type] = Number(row[type] ?? 0);
+      }
+      return records;
+    }
+
+    // A zone whose midnight is not on a UTC hour: bucket the events themselves.
     const events = await db
       .selectFrom('statistic_events')
       .select(['type', 'occurred_at'])
@@ -83,10 +111,17 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
+    /** From the per-user roll-up: one row per event type, whatever the number of events. */
     async total(userId: number): Promise<TotalStatistics> {
-      const counts = await countByType(userId, STATISTIC_EVENTS);
+      const rows = await db
+        .selectFrom('statistic_totals')
+        .select(['type', 'count'])
+        .where('user_id', '=', userId)
+        .execute();
       const totals = zeroes(STATISTIC_EVENTS);
-      for (const [type, count] of counts) totals[type as StatisticEvent] = count;
+      for (const row of rows) {
+        if (row.type in totals) totals[row.type as StatisticEvent] = Number(row.count);
+      }
       return totals;
     },
 
@@ -114,9 +149,23 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
 
     async since(userId: number, since: string, zone: string): Promise<SinceStatistics> {
       requireDate(since, 'since');
-      const counts = await countByType(userId, SINCE_EVENTS, startOfDay(since, zone));
+      const from = startOfDay(since, zone);
       const result = zeroes(SINCE_EVENTS);
-      for (const [type, count] of counts) result[type as (typeof SINCE_EVENTS)[number]] = count;
+      if (onHours(from)) {
+        const row = await db
+          .selectFrom('statistic_hours')
+          .select((eb) =>
+            SINCE_EVENTS.map((type) => eb.fn.sum<number | null>(HOURLY_COLUMNS[type]).as(type)),
+          )
+          .where('user_id', '=', userId)
+          .where('hour', '>=', from / HOUR_MS)
+          .executeTakeFirst();
+        for (const type of SINCE_EVENTS) result[type] = Number(row?.[type] ?? 0);
+        return result;
+      }
+      // A zone whose midnight is not on a UTC hour (e.g. Asia/Kolkata): count the events.
+      const counts = await countByType(userId, SINCE_EVENTS, from);
+      for (const [type, count] of counts) result[type as SinceEvent] = count;
       return result;
     },
   };

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import { LIMITS } from '@tally/contract';
 import Fastify, {
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
@@ -16,7 +17,7 @@ import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
 import { webAppPlugin } from './plugins/web-app.js';
 import { type Clock, systemClock } from './shared/clock.js';
@@ -49,6 +50,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
+    // A URL the router cannot decode (e.g. /api/todos/%_%) gets the usual {error} body.
+    frameworkErrors: (_error, _request, reply) =>
+      void (reply as FastifyReply)
+        .code(400)
+        .headers(EARLY_ERROR_HEADERS)
+        .send({ error: 'The request URL is malformed (bad percent-encoding)' }),
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 

@@ -74,6 +74,7 @@ describe('headers on every answer', () => {
       [204, await call({ method: 'DELETE', url: `/api/todos/${todo.json<{ id: number }>().id}` })],
       [400, await call({ method: 'POST', url: '/api/todos', payload: { title: '' } })],
       [401, await ctx.app.inject({ method: 'GET', url: '/api/todos' })],
+      [400, await call({ method: 'DELETE', url: '/api/todos/%_%' })],
       [404, await call({ method: 'GET', url: '/api/nope' })],
       [
         404,

@@ -57,29 +57,55 @@ export function routeCollector() {
   };
 }
 
-/** Owner column of every table: a user's rows are the ones this column points at. */
-export const OWNED_TABLES = {
-  users: 'id',
-  todo_groups: 'user_id',
-  todos: 'user_id',
-  refresh_tokens: 'user_id',
-  statistic_events: 'user_id',
-} as const satisfies Record<keyof Database, string>;
-
-/** Every row a user owns, table by table, as canonical JSON (compares byte for byte). */
-export async function snapshotUser(db: Kysely<Database>, userId: number): Promise<string> {
-  const out: Record<string, unknown[]> = {};
-  for (const [table, owner] of Object.entries(OWNED_TABLES)) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(
-      table,
-    )} where ${sql.ref(owner)} = ${userId} order by id`.execute(db);
-    out[table] = rows.map((row) =>
-      Object.fromEntries(
-        Object.keys(row)
-          .sort()
-          .map((k) => [k, row[k]]),
-      ),
+/**
+ * Every table with its columns, read from the database's catalogue, so a table added later is
+ * covered without editing this file.
+ */
+async function tables(db: Kysely<Database>): Promise<{ name: string; columns: string[] }[]> {
+  const { rows } = await sql<{ table_name: string; column_name: string }>`
+    select table_name, column_name from information_schema.columns
+    where table_schema = current_schema()`
+    .execute(db)
+    .catch(async () =>
+      sql<{ table_name: string; column_name: string }>`
+        select m.name as table_name, p.name as column_name
+        from sqlite_master m join pragma_table_info(m.name) p
+        where m.type = 'table'`.execute(db),
     );
+  const byTable = new Map<string, string[]>();
+  for (const row of rows) {
+    if (row.table_name.startsWith('sqlite_') || row.table_name.startsWith('kysely_')) continue;
+    byTable.set(row.table_name, [...(byTable.get(row.table_name) ?? []), row.column_name]);
+  }
+  return [...byTable]
+    .map(([name, columns]) => ({ name, columns }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The column that names a row's owner: users.id, else user_id. */
+const ownerColumn = (table: { name: string; columns: string[] }) =>
+  table.name === 'users' ? 'id' : table.columns.includes('user_id') ? 'user_id' : null;
+
+/** Every row a user owns, in every table, as canonical JSON (compares byte for byte). */
+export async function snapshotUser(db: Kysely<Database>, userId: number): Promise<string> {
+  const out: Record<string, string[]> = {};
+  for (const table of await tables(db)) {
+    const owner = ownerColumn(table);
+    if (!owner) continue;
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(
+      table.name,
+    )} where ${sql.ref(owner)} = ${userId}`.execute(db);
+    out[table.name] = rows
+      .map((row) =>
+        JSON.stringify(
+          Object.fromEntries(
+            Object.keys(row)
+              .sort()
+              .map((k) => [k, row[k]]),
+          ),
+        ),
+      )
+      .sort();
   }
   return JSON.stringify(out);
 }
@@ -87,10 +113,12 @@ export async function snapshotUser(db: Kysely<Database>, userId: number): Promis
 /** Every id of every table a user owns (the ids an attacker would try). */
 export async function idsOfUser(db: Kysely<Database>, userId: number): Promise<number[]> {
   const ids = new Set<number>();
-  for (const [table, owner] of Object.entries(OWNED_TABLES)) {
-    const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where ${sql.ref(
-      owner,
-    )} = ${userId}`.execute(db);
+  for (const table of await tables(db)) {
+    const owner = ownerColumn(table);
+    if (!owner || !table.columns.includes('id')) continue;
+    const { rows } = await sql<{ id: number }>`select id from ${sql.table(
+      table.name,
+    )} where ${sql.ref(owner)} = ${userId}`.execute(db);
     for (const row of rows) ids.add(Number(row.id));
   }
   return [...ids].sort((a, b) => a - b);

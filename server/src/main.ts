@@ -1,14 +1,63 @@
+import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { loadConfig, resolveJwtSecret } from './config.js';
+import { type Config, loadConfig, resolveJwtSecret } from './config.js';
 import { connect } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
+
+/**
+ * WEB_CONCURRENCY > 1 (PostgreSQL only, config.ts refuses it on SQLite): this primary process
+ * migrates once, settles the JWT secret, then forks that many workers sharing the port
+ * (node:cluster). A worker that dies after it was serving is replaced; one that dies before it
+ * ever listened stops the whole server, so a bad start does not loop. SIGTERM/SIGINT are passed
+ * on and each worker finishes its in-flight requests.
+ */
+async function primary(config: Config) {
+  const database = connect(config);
+  await migrateToLatest(database.db, database.dialect);
+  await database.db.destroy();
+  resolveJwtSecret(config);
+
+  let stopping = false;
+  const serving = new WeakSet<object>();
+  const fork = () => {
+    const worker = cluster.fork();
+    worker.once('listening', () => serving.add(worker));
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    const alive = Object.keys(cluster.workers ?? {}).length;
+    if (stopping) {
+      if (alive === 0) process.exit(0);
+      return;
+    }
+    if (!serving.has(worker)) {
+      console.error(`A server process failed to start (${signal ?? code}); stopping`);
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      process.exitCode = 1;
+      if (alive === 0) process.exit(1);
+      return;
+    }
+    console.error(`Server process ${worker.process.pid} exited (${signal ?? code}); replacing it`);
+    fork();
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    });
+  }
+  for (let i = 0; i < config.webConcurrency; i++) fork();
+  console.info(`Tally: ${config.webConcurrency} server processes on port ${config.port}`);
+}
 
 /** Reads configuration, migrates, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 async function main() {
   const config = loadConfig();
+  if (config.webConcurrency > 1 && cluster.isPrimary) return primary(config);
   const database = connect(config);
-  await migrateToLatest(database.db, database.dialect);
+  // Under node:cluster the primary has migrated already.
+  if (cluster.isPrimary) await migrateToLatest(database.db, database.dialect);
   const app = await buildApp({
     config,
     database,

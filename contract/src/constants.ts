@@ -47,3 +47,8 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
 /** Routes under this prefix never carry a bearer token (SPEC.md section 7). */
 export const AUTH_PATH_PREFIX = '/api/auth/';
+
+/** Paging of GET /api/todos: the response header naming the next page, and the page sizes. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+export const TODO_PAGE_DEFAULT = 100;
+export const TODO_PAGE_MAX = 500;

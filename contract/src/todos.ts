@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LIMITS } from './constants.js';
+import { LIMITS, NEXT_CURSOR_HEADER, TODO_PAGE_DEFAULT, TODO_PAGE_MAX } from './constants.js';
 import { NOT_BLANK, NO_NUL } from './common.js';
 
 const title = Type.String({ minLength: 1, maxLength: LIMITS.todoTitleMax, pattern: NOT_BLANK });
@@ -27,6 +27,31 @@ export type Todo = Static<typeof TodoSchema>;
 export const TodoListSchema = Type.Array(TodoSchema, {
   description: 'Newest first',
 });
+
+/**
+ * Opt-in paging of GET /api/todos (DECISIONS.md: without parameters the whole list). With
+ * `limit` (or `cursor`), the answer is one page, newest first, and the `x-next-cursor` header
+ * carries the cursor of the next page; no header means the last page.
+ */
+export const TodoListQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: TODO_PAGE_MAX,
+        description: `Page size, 1-${TODO_PAGE_MAX} (${TODO_PAGE_DEFAULT} when only cursor is given)`,
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{1,64}$',
+        description: `The ${NEXT_CURSOR_HEADER} header of the previous page`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TodoListQuery = Static<typeof TodoListQuerySchema>;
 
 export const CreateTodoBodySchema = Type.Object(
   {

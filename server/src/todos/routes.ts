@@ -2,6 +2,9 @@ import {
   CreateTodoBodySchema,
   ErrorSchema,
   IdParamsSchema,
+  NEXT_CURSOR_HEADER,
+  TODO_PAGE_DEFAULT,
+  TodoListQuerySchema,
   TodoListSchema,
   TodoSchema,
   UpdateTodoBodySchema,
@@ -25,10 +28,21 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (fastify, 
       schema: {
         tags,
         summary: "The caller's todos, newest first",
-        response: { 200: TodoListSchema, 401: ErrorSchema },
+        description:
+          'Without parameters, the whole list. With `limit` (or `cursor`), one page; the ' +
+          `\`${NEXT_CURSOR_HEADER}\` response header then holds the cursor of the next page and ` +
+          'is absent on the last one.',
+        querystring: TodoListQuerySchema,
+        response: { 200: TodoListSchema, 400: ErrorSchema, 401: ErrorSchema },
       },
     },
-    async (request) => todos.list(request.user.id),
+    async (request, reply) => {
+      const { limit, cursor } = request.query;
+      if (limit === undefined && cursor === undefined) return todos.list(request.user.id);
+      const page = await todos.page(request.user.id, limit ?? TODO_PAGE_DEFAULT, cursor);
+      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
+      return page.todos;
+    },
   );
 
   app.post(

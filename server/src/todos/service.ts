@@ -25,6 +25,15 @@ const cleanDescription = (value: string | null | undefined) => {
   return trimmed ? trimmed : null;
 };
 
+const encodeCursor = (created: number, id: number) =>
+  Buffer.from(`${created}.${id}`).toString('base64url');
+
+function decodeCursor(cursor: string): { created: number; id: number } | null {
+  const match = /^(\d{1,15})\.(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) return null;
+  return { created: Number(match[1]), id: Number(match[2]) };
+}
+
 export function createTodoService(db: Kysely<Database>, clock: Clock) {
   /** A todo may only join one of its owner's groups; anything else is the same 400. */
   async function checkGroup(trx: Transaction<Database>, userId: number, groupId: number | null) {
@@ -50,6 +59,39 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       return rows.map(toTodo);
     },
 
+    /**
+     * One page, newest first, after the cursor (the created time and id of the last todo of the
+     * previous page). `next` is null on the last page.
+     */
+    async page(
+      userId: number,
+      limit: number,
+      cursor: string | undefined,
+    ): Promise<{ todos: Todo[]; next: string | null }> {
+      let query = db
+        .selectFrom('todos')
+        .select(COLUMNS)
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1);
+      if (cursor !== undefined) {
+        const after = decodeCursor(cursor);
+        if (!after) throw badRequest('cursor is not a cursor this server gave out');
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '<', after.created),
+            eb.and([eb('created_at', '=', after.created), eb('id', '<', after.id)]),
+          ]),
+        );
+      }
+      const rows = await query.execute();
+      const last = rows.length > limit ? rows[limit - 1] : undefined;
+      return {
+        todos: rows.slice(0, limit).map(toTodo),
+        next: last ? encodeCursor(last.created_at, last.id) : null,
+      };
+    },
     async create(userId: number, input: CreateTodoBody): Promise<Todo> {
       const now = clock();
       const groupId = input.groupId ?? null;

@@ -1,0 +1,48 @@
+import type { Todo } from '@tally/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => ctx.close());
+
+describe('GET /api/todos paging (opt-in)', () => {
+  it('pages newest first with a cursor, covering the whole list exactly once', async () => {
+    const user = await registerUser(ctx.app);
+    const request = as(ctx.app, user);
+    for (let i = 0; i < 7; i++) {
+      // Several todos share a created time: the id breaks the tie.
+      if (i % 3 === 0) ctx.clock.advance(1000);
+      await request({ method: 'POST', url: '/api/todos', payload: { title: `todo ${i}` } });
+    }
+    const whole = (await request({ method: 'GET', url: '/api/todos' })).json<Todo[]>();
+    expect(whole).toHaveLength(7);
+
+    const pages: Todo[][] = [];
+    let cursor: string | undefined;
+    do {
+      const response = await request({
+        method: 'GET',
+        url: `/api/todos?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      });
+      expect(response.statusCode).toBe(200);
+      pages.push(response.json<Todo[]>());
+      cursor = response.headers['x-next-cursor'] as string | undefined;
+    } while (cursor);
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+    expect(pages.flat()).toEqual(whole);
+  });
+
+  it('refuses a bad cursor or limit with a sentence naming it', async () => {
+    const user = await registerUser(ctx.app);
+    const request = as(ctx.app, user);
+    const bad = await request({ method: 'GET', url: '/api/todos?cursor=bm90LWEtY3Vyc29y' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: string }>().error).toMatch(/cursor/);
+    const zero = await request({ method: 'GET', url: '/api/todos?limit=0' });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json<{ error: string }>().error).toMatch(/limit/);
+  });
+});

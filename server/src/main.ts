@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { type Config, loadConfig, resolveJwtSecret } from './config.js';
 import { connect } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
+import { gracefulDrain } from './drain.js';
 
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only, config.ts refuses it on SQLite): this primary process
@@ -71,9 +72,12 @@ async function main() {
     },
   });
 
+  const shutdown = gracefulDrain(app);
+  shutdown.track();
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing after an error');
     else app.log.info({ signal }, 'closing: finishing in-flight requests');
+    if (!err) await shutdown.drain();
     await app.close();
   });
 

@@ -448,7 +448,8 @@ async function shutdown(kind) {
       ),
     );
     const answers = await Promise.all(inFlight);
-    if (process.env.FAULT_DEBUG) console.info(answers.map((a, i) => `${i}:${a.status ?? a.error}`).join(" "));
+    if (process.env.FAULT_DEBUG)
+      console.info(answers.map((a, i) => `${i}:${a.status ?? a.error}`).join(' '));
     const exit = await server.exited;
     const finished = answers.filter((a) => a.status >= 200 && a.status < 300).length;
     const refusedCleanly = answers.filter(

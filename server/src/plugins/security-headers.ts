@@ -1,4 +1,5 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
 import fp from 'fastify-plugin';
 
 /** The Content-Security-Policy: exactly the Google Identity Services hosts, nothing inline. */
@@ -37,16 +38,48 @@ export const EARLY_ERROR_HEADERS: Record<string, string> = {
  * Helmet's headers with a Content-Security-Policy that admits exactly the Google Identity
  * Services hosts "Continue with Google" needs, and nothing inline. API answers are never cached.
  */
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: DIRECTIVES,
+  },
+  // Google's sign-in popup talks back to its opener.
+  crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+};
+
+/**
+ * Helmet's headers do not depend on the request, so they are computed once here. (@fastify/helmet
+ * rebuilt helmet and re-parsed the policy on every request: about 8 % of the server's CPU on a
+ * small API answer; docs/performance.md.)
+ */
+function helmetHeaders(): Record<string, string> {
+  const headers = new Map<string, string>();
+  const response = {
+    setHeader: (name: string, value: string | number) => {
+      headers.set(name.toLowerCase(), String(value));
+    },
+    removeHeader: (name: string) => {
+      headers.delete(name.toLowerCase());
+    },
+  };
+  helmet(HELMET_OPTIONS)(
+    {} as IncomingMessage,
+    response as unknown as ServerResponse,
+    () => undefined,
+  );
+  return Object.fromEntries(headers);
+}
+
+/**
+ * Helmet's headers with a Content-Security-Policy that admits exactly the Google Identity
+ * Services hosts "Continue with Google" needs, and nothing inline. API answers are never cached.
+ */
 export const securityHeadersPlugin = fp(
   async (app) => {
-    await app.register(helmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: DIRECTIVES,
-      },
-      // Google's sign-in popup talks back to its opener.
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    const headers = helmetHeaders();
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.headers(headers);
     });
     app.addHook('onSend', async (request, reply) => {
       if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) {

@@ -1,0 +1,225 @@
+// Seeds a fresh benchmark database directly through the driver (no HTTP, no hashing per user):
+// Tally's own migrations create the schema, then users, groups, todos and statistics events are
+// inserted in bulk. Both dialects get the same rows.
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { hash } from '@node-rs/argon2';
+import { connect } from '../../server/dist/db/connection.js';
+import { migrateToLatest } from '../../server/dist/db/migrate.js';
+import { openDatabase } from './sql.mjs';
+
+export const PASSWORD = 'bench-password-1';
+const DAY = 86_400_000;
+const GROUP_COLORS = ['#3B82F6', '#EF4444', '#10B981', '#F59E0B', '#8B5CF6'];
+/** Event mix: todos are created, updated and completed more often than groups change. */
+const EVENT_MIX = [
+  'todosCreated',
+  'todosCreated',
+  'todosCreated',
+  'todosCreated',
+  'todosUpdated',
+  'todosUpdated',
+  'todosUpdated',
+  'todosCompleted',
+  'todosCompleted',
+  'todosCompleted',
+  'logins',
+  'logins',
+  'tokensGenerated',
+  'tokensGenerated',
+  'refreshTokensCreated',
+  'todosDeleted',
+  'groupsCreated',
+  'groupsUpdated',
+  'groupsDeleted',
+  'registrations',
+];
+
+/**
+ * Creates an empty database (SQLite file in `dataDir`, or the PostgreSQL database `dbName`
+ * through `adminUrl`) and runs Tally's migrations on it. Returns what a server needs to reach it.
+ */
+export async function createDatabase({ dialect, dataDir, adminUrl, dbName }) {
+  if (dialect === 'sqlite') {
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+    const handle = connect({ databaseUrl: null, dataDir });
+    await migrateToLatest(handle.db, handle.dialect);
+    await handle.db.destroy();
+    return { dialect, file: path.join(dataDir, 'tally.db'), databaseUrl: null, dataDir };
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName} with (force)`);
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  const databaseUrl = url.toString();
+  const handle = connect({ databaseUrl, dataDir });
+  await migrateToLatest(handle.db, handle.dialect);
+  await handle.db.destroy();
+  return { dialect, file: null, databaseUrl, dataDir };
+}
+
+export async function dropDatabase({ dialect, dataDir, adminUrl, dbName }) {
+  if (dialect === 'sqlite') {
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName} with (force)`);
+  await admin.end();
+}
+
+/**
+ * @typedef {{ username: string, groups: number, todos: number, events: number }} UserPlan
+ * Inserts the planned users with their groups, todos and events; returns username → ids.
+ */
+export async function seed(target, plans, now = Date.now()) {
+  const db = openDatabase({
+    dialect: target.dialect,
+    file: target.file ?? undefined,
+    url: target.databaseUrl ?? undefined,
+  });
+  const passwordHash = await hash(PASSWORD, {
+    algorithm: 2,
+    memoryCost: 19_456,
+    timeCost: 2,
+    parallelism: 1,
+  });
+  const users = new Map();
+  try {
+    if (db.dialect === 'sqlite') seedSqlite(db.raw, plans, passwordHash, now, users);
+    else await seedPostgres(db, plans, passwordHash, now, users);
+    const hasTotals =
+      db.dialect === 'sqlite'
+        ? (await db.query("select name from sqlite_master where name = 'statistic_totals'"))
+            .length > 0
+        : (await db.query("select to_regclass('statistic_totals') as t"))[0].t !== null;
+    if (hasTotals) {
+      await db.query('delete from statistic_totals');
+      await db.query(
+        'insert into statistic_totals (user_id, type, count) select user_id, type, count(*) from statistic_events group by user_id, type',
+      );
+    }
+    await db.query('analyze');
+  } finally {
+    await db.close();
+  }
+  return users;
+}
+
+const titleOf = (i) => `Todo number ${i}: water the plants and call the bank`;
+const descriptionOf = (i) =>
+  i % 2 === 0 ? `Details for todo ${i}, a sentence or two of description text.` : null;
+
+function seedSqlite(sqlite, plans, passwordHash, now, users) {
+  const insertUser = sqlite.prepare(
+    'insert into users (username, username_lower, email, email_lower, password_hash, google_subject, created_at) values (?, ?, ?, ?, ?, null, ?) returning id',
+  );
+  const insertGroup = sqlite.prepare(
+    'insert into todo_groups (user_id, name, name_lower, color, created_at) values (?, ?, ?, ?, ?) returning id',
+  );
+  const insertTodo = sqlite.prepare(
+    'insert into todos (user_id, group_id, title, description, completed, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?) returning id',
+  );
+  const insertEvent = sqlite.prepare(
+    'insert into statistic_events (user_id, type, occurred_at) values (?, ?, ?)',
+  );
+  sqlite.transaction(() => {
+    for (const plan of plans) {
+      const lower = plan.username.toLowerCase();
+      const { id } = insertUser.get(
+        plan.username,
+        lower,
+        `${lower}@bench.example`,
+        `${lower}@bench.example`,
+        passwordHash,
+        now - 800 * DAY,
+      );
+      const groupIds = [];
+      for (let g = 0; g < plan.groups; g++) {
+        const name = `Group ${g + 1}`;
+        groupIds.push(
+          insertGroup.get(id, name, name.toLowerCase(), GROUP_COLORS[g % 5], now - (400 - g) * DAY)
+            .id,
+        );
+      }
+      const todoIds = [];
+      for (let i = 0; i < plan.todos; i++) {
+        const created = now - (plan.todos - i) * 60_000;
+        todoIds.push(
+          insertTodo.get(
+            id,
+            groupIds.length ? groupIds[i % groupIds.length] : null,
+            titleOf(i),
+            descriptionOf(i),
+            i % 3 === 0 ? 1 : 0,
+            created,
+            created,
+          ).id,
+        );
+      }
+      const span = 730 * DAY;
+      for (let i = 0; i < plan.events; i++) {
+        insertEvent.run(
+          id,
+          EVENT_MIX[i % EVENT_MIX.length],
+          now - span + Math.floor((i * span) / plan.events),
+        );
+      }
+      users.set(plan.username, { id, groupIds, todoIds });
+    }
+  })();
+}
+
+async function seedPostgres(db, plans, passwordHash, now, users) {
+  const pool = db.raw;
+  for (const plan of plans) {
+    const lower = plan.username.toLowerCase();
+    const [{ id }] = (
+      await pool.query(
+        'insert into users (username, username_lower, email, email_lower, password_hash, google_subject, created_at) values ($1, $2, $3, $3, $4, null, $5) returning id',
+        [plan.username, lower, `${lower}@bench.example`, passwordHash, now - 800 * DAY],
+      )
+    ).rows;
+    const groupIds = [];
+    for (let g = 0; g < plan.groups; g++) {
+      const name = `Group ${g + 1}`;
+      const { rows } = await pool.query(
+        'insert into todo_groups (user_id, name, name_lower, color, created_at) values ($1, $2, $3, $4, $5) returning id',
+        [id, name, name.toLowerCase(), GROUP_COLORS[g % 5], now - (400 - g) * DAY],
+      );
+      groupIds.push(rows[0].id);
+    }
+    let todoIds = [];
+    if (plan.todos > 0) {
+      const { rows } = await pool.query(
+        `insert into todos (user_id, group_id, title, description, completed, created_at, updated_at)
+         select $1,
+           case when cardinality($2::int[]) = 0 then null else ($2::int[])[1 + i % cardinality($2::int[])] end,
+           'Todo number ' || i || ': water the plants and call the bank',
+           case when i % 2 = 0 then 'Details for todo ' || i || ', a sentence or two of description text.' end,
+           case when i % 3 = 0 then 1 else 0 end,
+           $3::bigint - ($4::bigint - i) * 60000, $3::bigint - ($4::bigint - i) * 60000
+         from generate_series(0, $4::int - 1) as i order by i returning id`,
+        [id, groupIds, now, plan.todos],
+      );
+      todoIds = rows.map((row) => row.id);
+    }
+    if (plan.events > 0) {
+      const span = 730 * DAY;
+      await pool.query(
+        `insert into statistic_events (user_id, type, occurred_at)
+         select $1, ($2::text[])[1 + i % cardinality($2::text[])],
+           $3::bigint - $4::bigint + (i::bigint * $4::bigint) / $5::bigint
+         from generate_series(0, $5::int - 1) as i`,
+        [id, EVENT_MIX, now, span, plan.events],
+      );
+    }
+    users.set(plan.username, { id, groupIds, todoIds });
+  }
+}

@@ -1,0 +1,324 @@
+// The reference: the least a correct server must do for each scenario, with bare Fastify and the
+// raw driver. It verifies the bearer JWT (HS256 with node:crypto), looks the user up by username,
+// runs the same SQL as Tally on the same data, maps the rows to the same JSON and sends it with
+// JSON.stringify. No validation library, no query builder, no plugins.
+// Env: DIALECT (sqlite|postgres), DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.
+import { createHmac, randomBytes, randomUUID, createHash, timingSafeEqual } from 'node:crypto';
+import Fastify from 'fastify';
+import { verify as verifyArgon2 } from '@node-rs/argon2';
+import { TZDate } from '@date-fns/tz';
+import { openDatabase } from '../lib/sql.mjs';
+
+const db = openDatabase({
+  dialect: process.env.DIALECT,
+  file: process.env.DATABASE_FILE,
+  url: process.env.DATABASE_URL,
+});
+const secret = Buffer.from(process.env.JWT_SECRET);
+const app = Fastify({ logger: false });
+
+class HttpError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+app.setErrorHandler((error, _request, reply) => {
+  reply.code(error.status ?? 500).send({ error: error.message });
+});
+
+const b64 = (buffer) => buffer.toString('base64url');
+function signJwt(sub, uid) {
+  const now = Math.floor(Date.now() / 1000);
+  const header = b64(Buffer.from('{"alg":"HS256","typ":"JWT"}'));
+  const body = b64(
+    Buffer.from(
+      JSON.stringify({
+        roles: ['user'],
+        uid,
+        sub,
+        iss: 'tally',
+        aud: 'tally-web',
+        iat: now,
+        exp: now + 900,
+      }),
+    ),
+  );
+  const signature = b64(createHmac('sha256', secret).update(`${header}.${body}`).digest());
+  return `${header}.${body}.${signature}`;
+}
+function verifyJwt(token) {
+  const [header, body, signature] = token.split('.');
+  if (!header || !body || !signature) throw new HttpError(401, 'Invalid token');
+  const expected = createHmac('sha256', secret).update(`${header}.${body}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new HttpError(401, 'Invalid token');
+  }
+  const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
+  if (
+    typeof payload.exp !== 'number' ||
+    payload.exp * 1000 <= Date.now() ||
+    payload.iss !== 'tally' ||
+    payload.aud !== 'tally-web' ||
+    typeof payload.sub !== 'string' ||
+    !Number.isSafeInteger(payload.uid)
+  ) {
+    throw new HttpError(401, 'Invalid token');
+  }
+  return { id: payload.uid, username: payload.sub };
+}
+
+async function authenticate(request) {
+  const header = request.headers.authorization ?? '';
+  if (!header.startsWith('Bearer ')) throw new HttpError(401, 'Authentication required');
+  const claimed = verifyJwt(header.slice(7));
+  const [user] = await db.query('select "id", "username" from "users" where "id" = ?', [
+    claimed.id,
+  ]);
+  if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
+    throw new HttpError(401, 'Invalid token');
+  }
+  return user;
+}
+
+const TODO_COLUMNS = '"id", "title", "description", "group_id", "completed", "created_at"';
+const toTodo = (row) => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  groupId: row.group_id,
+  completed: row.completed === 1,
+  created: new Date(row.created_at).toISOString(),
+});
+
+async function recordEvents(query, userId, types, now) {
+  const values = types.map(() => '(?, ?, ?)').join(', ');
+  await query(
+    `insert into "statistic_events" ("user_id", "type", "occurred_at") values ${values}`,
+    types.flatMap((type) => [userId, type, now]),
+  );
+  const totals = types.map(() => '(?, ?, ?)').join(', ');
+  await query(
+    `insert into "statistic_totals" ("user_id", "type", "count") values ${totals} on conflict ("user_id", "type") do update set "count" = "statistic_totals"."count" + "excluded"."count"`,
+    types.flatMap((type) => [userId, type, 1]),
+  );
+  if (!types.some((type) => type in HOURLY)) return;
+  const columns = Object.values(HOURLY);
+  const counts = Object.keys(HOURLY).map((type) => types.filter((t) => t === type).length);
+  await query(
+    `insert into "statistic_hours" ("user_id", "hour", ${columns.map((c) => `"${c}"`).join(', ')}) values (?, ?, ?, ?, ?, ?, ?) on conflict ("user_id", "hour") do update set ${columns.map((c) => `"${c}" = "statistic_hours"."${c}" + "excluded"."${c}"`).join(', ')}`,
+    [userId, Math.floor(now / 3_600_000), ...counts],
+  );
+}
+
+async function checkGroup(query, userId, groupId) {
+  if (groupId === null) return;
+  const rows = await query('select "id" from "todo_groups" where "id" = ? and "user_id" = ?', [
+    groupId,
+    userId,
+  ]);
+  if (rows.length === 0) throw new HttpError(400, 'groupId must be one of your groups');
+}
+
+const json = (reply, body, status = 200) =>
+  reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+
+app.get('/api/todos', async (request, reply) => {
+  const user = await authenticate(request);
+  const limit = request.query.limit === undefined ? null : Number(request.query.limit);
+  const rows = await db.query(
+    `select ${TODO_COLUMNS} from "todos" where "user_id" = ? order by "created_at" desc, "id" desc${limit ? ' limit ?' : ''}`,
+    limit ? [user.id, limit + 1] : [user.id],
+  );
+  if (limit === null) return json(reply, rows.map(toTodo));
+  return json(reply, { items: rows.slice(0, limit).map(toTodo), nextCursor: null });
+});
+
+app.post('/api/todos', async (request, reply) => {
+  const user = await authenticate(request);
+  const { title, description = null, groupId = null } = request.body;
+  const now = Date.now();
+  const todo = await db.transaction(async (query) => {
+    await checkGroup(query, user.id, groupId);
+    const [row] = await query(
+      `insert into "todos" ("user_id", "group_id", "title", "description", "completed", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?) returning ${TODO_COLUMNS}`,
+      [user.id, groupId, title.trim(), description?.trim() || null, 0, now, now],
+    );
+    await recordEvents(query, user.id, ['todosCreated'], now);
+    return toTodo(row);
+  });
+  return json(reply, todo, 201);
+});
+
+app.put('/api/todos/:id', async (request, reply) => {
+  const user = await authenticate(request);
+  const id = Number(request.params.id);
+  const { title, description = null, groupId = null, completed } = request.body;
+  const now = Date.now();
+  const todo = await db.transaction(async (query) => {
+    const [current] = await query(
+      'select "completed" from "todos" where "id" = ? and "user_id" = ?',
+      [id, user.id],
+    );
+    if (!current) throw new HttpError(404, 'Todo not found');
+    await checkGroup(query, user.id, groupId);
+    const [row] = await query(
+      `update "todos" set "title" = ?, "description" = ?, "group_id" = ?, "completed" = ?, "updated_at" = ? where "id" = ? and "user_id" = ? returning ${TODO_COLUMNS}`,
+      [title.trim(), description?.trim() || null, groupId, completed ? 1 : 0, now, id, user.id],
+    );
+    const types =
+      current.completed === 0 && completed ? ['todosUpdated', 'todosCompleted'] : ['todosUpdated'];
+    await recordEvents(query, user.id, types, now);
+    return toTodo(row);
+  });
+  return json(reply, todo);
+});
+
+app.get('/api/todo-groups', async (request, reply) => {
+  const user = await authenticate(request);
+  const rows = await db.query(
+    'select "id", "name", "color" from "todo_groups" where "user_id" = ? order by "created_at" desc, "id" desc',
+    [user.id],
+  );
+  return json(
+    reply,
+    rows.map((row) => ({ id: row.id, name: row.name, color: row.color })),
+  );
+});
+
+const TOTAL_TYPES = [
+  'todosCreated',
+  'todosCompleted',
+  'groupsCreated',
+  'logins',
+  'todosDeleted',
+  'googleAuths',
+  'registrations',
+  'tokensGenerated',
+  'refreshTokensCreated',
+  'todosUpdated',
+  'groupsUpdated',
+  'groupsDeleted',
+];
+const DAILY_TYPES = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'];
+const SINCE_TYPES = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins', 'todosDeleted'];
+const zeroes = (keys) => Object.fromEntries(keys.map((key) => [key, 0]));
+
+function zoneOf(request) {
+  const zone = request.headers['x-time-zone'];
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+const dateInZone = (instant, zone) => {
+  const d = new TZDate(instant, zone);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+const startOfDay = (date, zone) => {
+  const [y, m, d] = date.split('-').map(Number);
+  return new TZDate(y, m - 1, d, zone).getTime();
+};
+const addDays = (date, days) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+app.get('/api/statistics/total', async (request, reply) => {
+  const user = await authenticate(request);
+  const rows = await db.query(
+    'select "type", "count" from "statistic_totals" where "user_id" = ?',
+    [user.id],
+  );
+  const totals = zeroes(TOTAL_TYPES);
+  for (const row of rows) if (row.type in totals) totals[row.type] = Number(row.count);
+  return json(reply, totals);
+});
+
+const HOURLY = {
+  todosCreated: 'todos_created',
+  todosCompleted: 'todos_completed',
+  groupsCreated: 'groups_created',
+  logins: 'logins',
+  todosDeleted: 'todos_deleted',
+};
+
+app.get('/api/statistics/since', async (request, reply) => {
+  const user = await authenticate(request);
+  const from = startOfDay(request.query.since, zoneOf(request));
+  const sums = SINCE_TYPES.map((type) => `sum("${HOURLY[type]}") as "${type}"`).join(', ');
+  const [row] = await db.query(
+    `select ${sums} from "statistic_hours" where "user_id" = ? and "hour" >= ?`,
+    [user.id, from / 3_600_000],
+  );
+  const result = zeroes(SINCE_TYPES);
+  for (const type of SINCE_TYPES) result[type] = Number(row?.[type] ?? 0);
+  return json(reply, result);
+});
+
+app.get('/api/statistics/recent', async (request, reply) => {
+  const user = await authenticate(request);
+  const days = Number(request.query.days ?? 30);
+  const zone = zoneOf(request);
+  const newest = dateInZone(Date.now(), zone);
+  const dates = Array.from({ length: days + 1 }, (_, i) => addDays(newest, 1 - i));
+  const bounds = dates.map((date) => startOfDay(date, zone) / 3_600_000);
+  const values = Array.from(
+    { length: days },
+    () => '(cast(? as integer), cast(? as integer), cast(? as integer))',
+  ).join(', ');
+  const params = [];
+  for (let i = 0; i < days; i++) params.push(i, bounds[i + 1], bounds[i]);
+  const sums = DAILY_TYPES.map((type) => `sum(h."${HOURLY[type]}") as "${type}"`).join(', ');
+  const rows = await db.query(
+    `with days (day, from_hour, to_hour) as (values ${values}) select days.day as day, ${sums} from days inner join statistic_hours h on h.user_id = ? and h.hour >= days.from_hour and h.hour < days.to_hour group by days.day`,
+    [...params, user.id],
+  );
+  const records = dates.slice(1).map((date) => ({ date, ...zeroes(DAILY_TYPES) }));
+  for (const row of rows) {
+    for (const type of DAILY_TYPES) records[Number(row.day)][type] = Number(row[type] ?? 0);
+  }
+  return json(reply, records);
+});
+
+app.post('/api/auth/login', async (request, reply) => {
+  const { username, password } = request.body;
+  const [user] = await db.query(
+    'select "id", "username", "password_hash" from "users" where "username_lower" = ?',
+    [username.toLowerCase()],
+  );
+  if (!user || !(await verifyArgon2(user.password_hash, password))) {
+    throw new HttpError(401, 'Invalid username or password');
+  }
+  const now = Date.now();
+  const token = randomBytes(32).toString('base64url');
+  await db.transaction(async (query) => {
+    await query(
+      'insert into "refresh_tokens" ("user_id", "family_id", "token_hash", "created_at", "expires_at", "used_at", "revoked_at") values (?, ?, ?, ?, ?, ?, ?)',
+      [
+        user.id,
+        randomUUID(),
+        createHash('sha256').update(token).digest('hex'),
+        now,
+        now + 30 * 86_400_000,
+        null,
+        null,
+      ],
+    );
+    await recordEvents(query, user.id, ['logins', 'tokensGenerated', 'refreshTokensCreated'], now);
+  });
+  reply.header('set-cookie', `tally_refresh=${token}; Path=/api/auth; HttpOnly; SameSite=Strict`);
+  return json(reply, { accessToken: signJwt(user.username, user.id) });
+});
+
+app.get('/api/health', async () => ({ status: 'ok' }));
+
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    void app
+      .close()
+      .then(() => db.close())
+      .finally(() => process.exit(0));
+  });
+}

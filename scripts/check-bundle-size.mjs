@@ -1,0 +1,106 @@
+// Checks the built web app (web/dist, after `npm run build`) against the JavaScript budgets of
+// issue 5: the JavaScript a first visit downloads, gzipped, for /login and for /todos, and that
+// the statistics chart is not part of either. Size is deterministic, so this runs in `npm test`.
+//
+// Initial JavaScript of a route = the scripts index.html loads (classic and module, with every
+// chunk they import statically, transitively) + the route's lazy chunk (if the route has one)
+// with its static imports. Dynamic import() targets are not followed.
+//
+// Usage: node scripts/check-bundle-size.mjs [--dist=web/dist] [--json]
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const distArg = process.argv.find((a) => a.startsWith('--dist='))?.slice(7);
+const dist = path.resolve(root, distArg ?? 'web/dist');
+const KB = 1000;
+
+/** Route → budget (gzipped bytes) and the name prefixes of its lazy chunks. */
+const ROUTES = [
+  { route: '/login', budget: 110 * KB, chunks: ['login-route', 'auth-route'] },
+  { route: '/todos', budget: 130 * KB, chunks: ['todos-route'] },
+];
+/** Chunks that must never be in a route's initial load but /statistics'. */
+const STATISTICS_PREFIX = 'statistics';
+
+if (!existsSync(path.join(dist, 'index.html'))) {
+  console.error(`No built web app in ${dist}: run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+const entryScripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
+const preloads = [...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map(
+  (m) => m[1],
+);
+const fileOf = (url) => path.join(dist, url.replace(/^\//, ''));
+
+const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g;
+/** The file and everything it imports statically. */
+function closure(file, seen = new Set()) {
+  if (seen.has(file) || !existsSync(file)) return seen;
+  seen.add(file);
+  const code = readFileSync(file, 'utf8');
+  for (const match of code.matchAll(STATIC_IMPORT)) {
+    closure(path.resolve(path.dirname(file), match[1]), seen);
+  }
+  return seen;
+}
+
+const gzipSize = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+const assets = readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+const initial = new Set();
+for (const url of [...entryScripts, ...preloads]) closure(fileOf(url), initial);
+
+let failed = false;
+const report = [];
+for (const { route, budget, chunks } of ROUTES) {
+  const files = new Set(initial);
+  for (const asset of assets.filter((a) => chunks.some((prefix) => a.startsWith(prefix)))) {
+    closure(path.join(dist, 'assets', asset), files);
+  }
+  const sizes = [...files].map((file) => ({
+    file: path.relative(dist, file),
+    gzip: gzipSize(file),
+  }));
+  const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+  const statistics = sizes.filter((s) => path.basename(s.file).startsWith(STATISTICS_PREFIX));
+  const ok = total <= budget && statistics.length === 0;
+  failed ||= !ok;
+  report.push({ route, total, budget, ok, files: sizes, statisticsInInitialLoad: statistics });
+}
+const statisticsChunks = assets.filter((a) => a.startsWith(STATISTICS_PREFIX));
+if (statisticsChunks.length === 0) {
+  failed = true;
+  report.push({
+    route: '/statistics',
+    ok: false,
+    problem: `no lazy chunk named ${STATISTICS_PREFIX}*.js: the chart must load only on /statistics`,
+  });
+}
+
+if (process.argv.includes('--json')) {
+  console.info(JSON.stringify(report, null, 2));
+} else {
+  for (const r of report) {
+    if (r.problem) {
+      console.info(`✗ ${r.route}: ${r.problem}`);
+      continue;
+    }
+    const mark = r.ok ? '✓' : '✗';
+    console.info(
+      `${mark} ${r.route}: ${(r.total / KB).toFixed(1)} KB gzipped initial JavaScript (budget ${r.budget / KB} KB)`,
+    );
+    for (const f of r.files)
+      console.info(`    ${(f.gzip / KB).toFixed(1).padStart(6)} KB  ${f.file}`);
+    if (r.statisticsInInitialLoad.length > 0) {
+      console.info(`    the statistics chunk is in the initial load of ${r.route}`);
+    }
+  }
+  if (statisticsChunks.length > 0) {
+    console.info(`✓ /statistics: chart in ${statisticsChunks.join(', ')}, loaded on demand`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -205,21 +205,34 @@ const DAILY_TYPES = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'
 const SINCE_TYPES = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins', 'todosDeleted'];
 const zeroes = (keys) => Object.fromEntries(keys.map((key) => [key, 0]));
 
+// Zones and day starts are remembered, as Tally does (statistics/calendar.ts).
+const zones = new Map();
 function zoneOf(request) {
   const zone = request.headers['x-time-zone'];
+  let resolved = zones.get(zone);
+  if (resolved) return resolved;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return 'UTC';
+    resolved = 'UTC';
   }
+  zones.set(zone, resolved);
+  return resolved;
 }
 const dateInZone = (instant, zone) => {
   const d = new TZDate(instant, zone);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
+const dayStarts = new Map();
 const startOfDay = (date, zone) => {
-  const [y, m, d] = date.split('-').map(Number);
-  return new TZDate(y, m - 1, d, zone).getTime();
+  const key = `${zone} ${date}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    const [y, m, d] = date.split('-').map(Number);
+    start = new TZDate(y, m - 1, d, zone).getTime();
+    dayStarts.set(key, start);
+  }
+  return start;
 };
 const addDays = (date, days) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

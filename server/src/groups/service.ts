@@ -1,5 +1,6 @@
 import type { Group, GroupBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
+import { precompile } from '../db/prepared.js';
 import type { Database, TodoGroupRow } from '../db/schema.js';
 import { recordEvents } from '../shared/activity-log.js';
 import type { Clock } from '../shared/clock.js';
@@ -17,16 +18,18 @@ const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color'>): Group => ({
 const duplicateName = (name: string) => conflict(`You already have a group named "${name}"`);
 
 export function createGroupService(db: Kysely<Database>, clock: Clock) {
+  const listAll = precompile(
+    db,
+    db
+      .selectFrom('todo_groups')
+      .select(COLUMNS)
+      .where('user_id', '=', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc'),
+  );
   return {
     async list(userId: number): Promise<Group[]> {
-      const rows = await db
-        .selectFrom('todo_groups')
-        .select(COLUMNS)
-        .where('user_id', '=', userId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return rows.map(toGroup);
+      return (await listAll(userId)).map(toGroup);
     },
 
     async create(userId: number, input: GroupBody): Promise<Group> {

@@ -2,6 +2,7 @@ import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@tally/contract';
 import fp from 'fastify-plugin';
 import { SignJWT } from 'jose';
+import { precompile } from '../db/prepared.js';
 import type { Clock } from '../shared/clock.js';
 import { unauthorized } from '../shared/errors.js';
 
@@ -119,17 +120,18 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
     app.decorate('accessTokens', tokens);
     app.decorateRequest('user', null as unknown as AuthenticatedUser);
 
+    const userById = precompile(
+      app.db,
+      app.db.selectFrom('users').select(['id', 'username']).where('id', '=', 0),
+    );
+
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
       const header = request.headers.authorization;
       const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
       if (!match?.[1]) throw unauthorized('Authentication required');
       const claimed = await tokens.verify(match[1]);
-      const user = await app.db
-        .selectFrom('users')
-        .select(['id', 'username'])
-        .where('id', '=', claimed.id)
-        .executeTakeFirst();
+      const [user] = await userById(claimed.id);
       // A deleted account, or another account that reuses a deleted account's name.
       if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
         throw unauthorized('Invalid or expired token');

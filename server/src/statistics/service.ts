@@ -6,6 +6,7 @@ import type {
 } from '@tally/contract';
 import { LIMITS, STATISTIC_EVENTS } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
+import { precompile } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { HOUR_MS, HOURLY_COLUMNS } from '../shared/activity-log.js';
@@ -110,14 +111,15 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
     return records;
   }
 
+  const totalsOf = precompile(
+    db,
+    db.selectFrom('statistic_totals').select(['type', 'count']).where('user_id', '=', 0),
+  );
+
   return {
     /** From the per-user roll-up: one row per event type, whatever the number of events. */
     async total(userId: number): Promise<TotalStatistics> {
-      const rows = await db
-        .selectFrom('statistic_totals')
-        .select(['type', 'count'])
-        .where('user_id', '=', userId)
-        .execute();
+      const rows = await totalsOf(userId);
       const totals = zeroes(STATISTIC_EVENTS);
       for (const row of rows) {
         if (row.type in totals) totals[row.type as StatisticEvent] = Number(row.count);

@@ -1,5 +1,6 @@
 import type { CreateTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { precompile } from '../db/prepared.js';
 import type { Database, TodoRow } from '../db/schema.js';
 import { recordEvents } from '../shared/activity-log.js';
 import type { Clock } from '../shared/clock.js';
@@ -47,16 +48,18 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
     if (!group) throw badRequest('groupId must be the id of one of your groups');
   }
 
+  const listAll = precompile(
+    db,
+    db
+      .selectFrom('todos')
+      .select(COLUMNS)
+      .where('user_id', '=', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc'),
+  );
   return {
     async list(userId: number): Promise<Todo[]> {
-      const rows = await db
-        .selectFrom('todos')
-        .select(COLUMNS)
-        .where('user_id', '=', userId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return rows.map(toTodo);
+      return (await listAll(userId)).map(toTodo);
     },
 
     /**

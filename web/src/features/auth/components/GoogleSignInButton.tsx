@@ -1,10 +1,29 @@
-import { useId } from 'react';
+import { GoogleLogin, GoogleOAuthProvider } from '@react-oauth/google';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useConfig } from '../api/get-config';
 
 export const GOOGLE_BUTTON_TEXT = 'Continue with Google';
+/** SPEC.md section 8: the console messages about Google's script. */
+export const GOOGLE_SDK_MESSAGES = {
+  loaded: 'Google SDK loaded',
+  failed: 'Google SDK failed to load',
+} as const;
+
+/** Google's button: SPEC.md section 9 (standard, outline, large; the container is 40 px high). */
+export const GOOGLE_BUTTON_OPTIONS = {
+  type: 'standard',
+  theme: 'outline',
+  size: 'large',
+  text: 'continue_with',
+  shape: 'rectangular',
+  logo_alignment: 'center',
+} as const;
+/** Google renders its button between 200 and 400 px wide. */
+const GOOGLE_BUTTON_WIDTH = { min: 200, max: 400 } as const;
+
 export const GOOGLE_REASONS = {
   notConfigured: 'Google sign-in is not configured',
-  notAvailable: 'Google sign-in is not available yet',
+  scriptFailed: 'Google sign-in could not be loaded',
   configUnavailable: 'Google sign-in is unavailable right now',
 } as const;
 
@@ -31,29 +50,22 @@ function GoogleLogo() {
   );
 }
 
-/**
- * The place of "Continue with Google" on /login. It reads GET /api/config; until the Google
- * sign-in issue wires in Google's client, it is a disabled button that says why.
- */
-export function GoogleSignInButton() {
-  const config = useConfig();
-  const reasonId = useId();
-  let reason: string | null = null;
-  if (config.isError) reason = GOOGLE_REASONS.configUnavailable;
-  else if (config.data) {
-    reason =
-      config.data.googleClientId === null
-        ? GOOGLE_REASONS.notConfigured
-        : GOOGLE_REASONS.notAvailable;
-  }
+interface PlaceholderProps {
+  reason?: string | null;
+  busy?: boolean;
+  className?: string;
+}
 
+/** Our own stand-in for Google's button: disabled, saying why (or busy while things load). */
+function PlaceholderButton({ reason = null, busy = false, className = '' }: PlaceholderProps) {
+  const reasonId = useId();
   return (
-    <div>
+    <div className={className}>
       <button
         type="button"
         disabled
         aria-describedby={reason ? reasonId : undefined}
-        aria-busy={config.isPending}
+        aria-busy={busy}
         className={
           'flex h-10 w-full items-center justify-center gap-3 rounded-md border border-slate-400 ' +
           'bg-white px-4 text-sm font-medium text-slate-800 disabled:cursor-not-allowed ' +
@@ -70,4 +82,95 @@ export function GoogleSignInButton() {
       )}
     </div>
   );
+}
+
+export interface GoogleSignInProps {
+  /** Google handed over an ID-token credential. */
+  onCredential: (credential: string) => void;
+  /** Google's client reported a failure without a credential. */
+  onFailure: () => void;
+  /** The credential is being checked by the server. */
+  pending?: boolean;
+}
+
+type ScriptState = 'loading' | 'loaded' | 'failed';
+
+/**
+ * Google's own button and One Tap, through @react-oauth/google: it loads Google's Identity
+ * Services script once mounted (so only when a client id is configured) and renders the button
+ * into its container. Until the script is there our placeholder covers the container, and if the
+ * script cannot load the placeholder stays, disabled, with the reason.
+ */
+function GoogleIdentityButton({
+  clientId,
+  onCredential,
+  onFailure,
+  pending = false,
+}: GoogleSignInProps & { clientId: string }) {
+  const [script, setScript] = useState<ScriptState>('loading');
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | undefined>(undefined);
+
+  // Google's button takes a fixed pixel width: give it the card's, measured before it renders.
+  useLayoutEffect(() => {
+    const available = Math.floor(containerRef.current?.clientWidth ?? 0);
+    if (available >= GOOGLE_BUTTON_WIDTH.min) {
+      setWidth(Math.min(available, GOOGLE_BUTTON_WIDTH.max));
+    }
+  }, []);
+
+  return (
+    <GoogleOAuthProvider
+      clientId={clientId}
+      onScriptLoadSuccess={() => {
+        console.log(GOOGLE_SDK_MESSAGES.loaded);
+        setScript('loaded');
+      }}
+      onScriptLoadError={() => {
+        console.error(GOOGLE_SDK_MESSAGES.failed);
+        setScript('failed');
+      }}
+    >
+      {script === 'failed' ? (
+        <PlaceholderButton reason={GOOGLE_REASONS.scriptFailed} />
+      ) : (
+        <div ref={containerRef} className="relative" aria-busy={script === 'loading' || pending}>
+          <GoogleLogin
+            {...GOOGLE_BUTTON_OPTIONS}
+            width={width}
+            useOneTap
+            onSuccess={({ credential }) => {
+              if (credential) onCredential(credential);
+              else onFailure();
+            }}
+            onError={onFailure}
+            containerProps={{
+              className: 'flex justify-center' + (pending ? ' pointer-events-none opacity-60' : ''),
+            }}
+          />
+          {script === 'loading' && (
+            <PlaceholderButton busy className="absolute inset-0 bg-white dark:bg-slate-900" />
+          )}
+        </div>
+      )}
+      {pending && (
+        <p role="status" className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
+          Signing in with Google...
+        </p>
+      )}
+    </GoogleOAuthProvider>
+  );
+}
+
+/**
+ * "Continue with Google" on /login. The client id comes from GET /api/config at runtime; without
+ * one the button is shown disabled with the reason, and nothing is loaded from Google.
+ */
+export function GoogleSignInButton(props: GoogleSignInProps) {
+  const config = useConfig();
+  if (config.isError) return <PlaceholderButton reason={GOOGLE_REASONS.configUnavailable} />;
+  if (config.isPending) return <PlaceholderButton busy />;
+  const { googleClientId } = config.data;
+  if (googleClientId === null) return <PlaceholderButton reason={GOOGLE_REASONS.notConfigured} />;
+  return <GoogleIdentityButton clientId={googleClientId} {...props} />;
 }

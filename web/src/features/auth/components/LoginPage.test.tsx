@@ -1,7 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getSession } from '../../../lib/session-store';
+import { expectConsoleError } from '../../../test/console-guard';
 import { fakeBackend, json, networkFailure } from '../../../test/fake-api';
+import {
+  failGsiScript,
+  finishGsiScript,
+  gsiScripts,
+  stubGoogleIdentity,
+} from '../../../test/google-identity';
 import { renderApp } from '../../../test/render';
 import { makeToken, storeSession } from '../../../test/tokens';
 
@@ -95,6 +102,115 @@ describe('/login', () => {
     fakeBackend();
     renderApp('/login');
     await waitFor(() => expect(window.location.pathname).toBe('/todos'));
+  });
+});
+
+describe('/login with Google', () => {
+  const googleClientId = 'tally-test.apps.googleusercontent.com';
+
+  /** /login with Google configured and its script loaded (the stubbed third party). */
+  async function openWithGoogle(credential?: string) {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const google = stubGoogleIdentity(credential);
+    const view = renderApp('/login');
+    await waitFor(() => expect(gsiScripts()).toHaveLength(1));
+    finishGsiScript();
+    return { google, ...view };
+  }
+
+  it("sends Google's credential to POST /api/auth/google and signs in like a password login", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const { calls } = fakeBackend(
+      { googleClientId },
+      {
+        'POST /api/auth/google': () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      },
+    );
+    const { user } = await openWithGoogle('the-id-token');
+
+    await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Signing in with Google...');
+    expect(screen.getByRole('button', { name: 'Login' })).toBeDisabled();
+    const call = calls.find((c) => c.path === '/api/auth/google');
+    expect(call?.method).toBe('POST');
+    expect(call?.body).toEqual({ token: 'the-id-token' });
+    expect(call?.headers.has('Authorization')).toBe(false);
+
+    answer(json({ accessToken: makeToken('someone') }));
+
+    expect(await screen.findByRole('heading', { name: 'Todos' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/todos');
+    expect(window.localStorage.getItem('username')).toBe('someone');
+    expect(window.localStorage.getItem('token')).toBe(getSession().token);
+    expect(screen.getByRole('button', { name: 'Logout someone' })).toBeInTheDocument();
+  });
+
+  it('signs in from One Tap too', async () => {
+    fakeBackend(
+      { googleClientId },
+      { 'POST /api/auth/google': () => json({ accessToken: makeToken('tapper') }) },
+    );
+    const { google } = await openWithGoogle();
+    expect(google.prompt).toHaveBeenCalled();
+    google.oneTap('one-tap-token');
+    expect(await screen.findByRole('button', { name: 'Logout tapper' })).toBeInTheDocument();
+  });
+
+  it('shows a refused credential in the error banner, logs it, and stays on /login', async () => {
+    const refusal = 'Google sign-in failed: the credential is not valid';
+    fakeBackend(
+      { googleClientId },
+      { 'POST /api/auth/google': () => json({ error: refusal }, 401) },
+    );
+    const { user } = await openWithGoogle();
+
+    await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expectConsoleError(/^Google login failed/);
+    expect(window.location.pathname).toBe('/login');
+    expect(getSession().token).toBeNull();
+    expect(window.localStorage.getItem('token')).toBeNull();
+
+    // A password login afterwards starts without the Google message.
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid username or password');
+    expect(screen.queryByText(refusal)).not.toBeInTheDocument();
+  });
+
+  it('shows a Google response without a credential in the banner, dismissibly', async () => {
+    const { calls } = fakeBackend({ googleClientId });
+    const { google, user } = await openWithGoogle();
+
+    google.oneTap(undefined);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Google sign-in failed - please try again',
+    );
+    expectConsoleError(/^Google login failed/);
+    expect(calls.some((c) => c.path === '/api/auth/google')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Dismiss message' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("keeps the password form working when Google's script cannot load", async () => {
+    fakeBackend({ googleClientId });
+    const { user } = renderApp('/login');
+    await waitFor(() => expect(gsiScripts()).toHaveLength(1));
+    failGsiScript();
+    expectConsoleError(/^Google SDK failed to load$/);
+    expect(screen.getByText('Google sign-in could not be loaded')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('button', { name: 'Logout alice' })).toBeInTheDocument();
   });
 });
 

@@ -1,9 +1,10 @@
-import { type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { inputClass, labelClass } from '../../../components/form-styles';
 import { errorMessage } from '../../../lib/api-client';
+import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
 import { AuthCard } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
@@ -18,12 +19,44 @@ export function OrDivider() {
   );
 }
 
-/** /login: username + password, Continue with Google, the error banner, a link to register. */
+/** Google's client failed without a credential (rare: Google normally just closes its popup). */
+export const GOOGLE_CLIENT_FAILURE = 'Google sign-in failed - please try again';
+
+/**
+ * /login: username + password, Continue with Google, the error banner, a link to register.
+ * One banner serves both ways in; starting either clears the other's message.
+ */
 export function LoginPage() {
   const loginMutation = useLogin();
+  const googleMutation = useGoogleLogin();
+  const [googleClientFailed, setGoogleClientFailed] = useState(false);
+
+  const clearErrors = () => {
+    loginMutation.reset();
+    googleMutation.reset();
+    setGoogleClientFailed(false);
+  };
+
+  const onGoogleCredential = (credential: string) => {
+    clearErrors();
+    googleMutation.mutate(credential);
+  };
+
+  const onGoogleFailure = () => {
+    console.error('Google login failed: no credential from Google');
+    clearErrors();
+    setGoogleClientFailed(true);
+  };
+
+  let error: string | null = null;
+  if (googleClientFailed) error = GOOGLE_CLIENT_FAILURE;
+  else if (googleMutation.isError)
+    error = errorMessage(googleMutation.error, GOOGLE_LOGIN_OPERATION);
+  else if (loginMutation.isError) error = errorMessage(loginMutation.error, LOGIN_OPERATION);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    clearErrors();
     const data = new FormData(event.currentTarget);
     loginMutation.mutate({
       username: String(data.get('username') ?? ''),
@@ -31,18 +64,17 @@ export function LoginPage() {
     });
   };
 
-  const pending = loginMutation.isPending;
+  const pending = loginMutation.isPending || googleMutation.isPending;
   return (
     <AuthCard title="Login">
-      <GoogleSignInButton />
+      <ErrorBanner message={error} onDismiss={clearErrors} className="mb-6" />
+      <GoogleSignInButton
+        onCredential={onGoogleCredential}
+        onFailure={onGoogleFailure}
+        pending={googleMutation.isPending}
+      />
       <OrDivider />
       <form onSubmit={onSubmit} className="space-y-4" aria-label="Login">
-        <ErrorBanner
-          message={
-            loginMutation.isError ? errorMessage(loginMutation.error, LOGIN_OPERATION) : null
-          }
-          onDismiss={loginMutation.reset}
-        />
         <div>
           <label htmlFor="login-username" className={labelClass}>
             Username
@@ -72,7 +104,7 @@ export function LoginPage() {
           />
         </div>
         <Button type="submit" disabled={pending} className="w-full">
-          {pending ? 'Logging in...' : 'Login'}
+          {loginMutation.isPending ? 'Logging in...' : 'Login'}
         </Button>
       </form>
       <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">

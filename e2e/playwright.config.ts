@@ -2,11 +2,17 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { GOOGLE_CLIENT_ID, IDP_ORIGIN, IDP_PORT } from './support/google-settings';
 
 /**
  * End-to-end tests in Chromium against the real server (the production build) on a fresh
  * embedded database. Chromium: PLAYWRIGHT_CHROMIUM_PATH, else Debian's /usr/bin/chromium,
  * else Playwright's own download (where one is allowed).
+ *
+ * Continue with Google is configured against a local identity provider (support/
+ * local-google-idp.mjs, started first); Google's client script is replaced per test by a stand-in
+ * (support/google.ts). Chromium cannot resolve Google's hosts at all, so no test ever reaches
+ * Google, whatever network the machine has.
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -39,25 +45,42 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        '--host-resolver-rules=MAP *.google.com ~NOTFOUND, MAP *.googleapis.com ~NOTFOUND, ' +
+          'MAP *.gstatic.com ~NOTFOUND, MAP google.com ~NOTFOUND',
       ],
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: `node ${path.join(root, 'server/dist/main.js')}`,
-    cwd: root,
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-      LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
+  webServer: [
+    {
+      command: `node ${path.join(root, 'e2e/support/local-google-idp.mjs')}`,
+      cwd: root,
+      url: `${IDP_ORIGIN}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_IDP_PORT: String(IDP_PORT), GOOGLE_CLIENT_ID },
     },
-  },
+    {
+      command: `node ${path.join(root, 'server/dist/main.js')}`,
+      cwd: root,
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+        LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
+        GOOGLE_CLIENT_ID,
+        GOOGLE_JWKS_URL: `${IDP_ORIGIN}/jwks`,
+        GOOGLE_ISSUERS: IDP_ORIGIN,
+      },
+    },
+  ],
 });

@@ -35,14 +35,14 @@ export async function registerViaApi(
 /** Opens the app already signed in as the user (token and username in localStorage). */
 export async function signInWithStorage(page: Page, user: ApiUser, path = '/todos') {
   await page.addInitScript(
-    ([token, username]) => {
+    ({ token, username }) => {
       if (!sessionStorage.getItem('e2e-seeded')) {
         localStorage.setItem('token', token);
         localStorage.setItem('username', username);
         sessionStorage.setItem('e2e-seeded', '1');
       }
     },
-    [user.token, user.username],
+    { token: user.token, username: user.username },
   );
   await page.goto(path);
 }

@@ -1,6 +1,6 @@
 import type { CreateTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import type { Kysely, Transaction } from 'kysely';
-import { precompile } from '../db/prepared.js';
+import { compiledShape, precompile } from '../db/prepared.js';
 import type { Database, TodoRow } from '../db/schema.js';
 import { recordEvents } from '../shared/activity-log.js';
 import type { Clock } from '../shared/clock.js';
@@ -35,16 +35,49 @@ function decodeCursor(cursor: string): { created: number; id: number } | null {
   return { created: Number(match[1]), id: Number(match[2]) };
 }
 
+type Db = Kysely<Database> | Transaction<Database>;
+
+// The statements of create and update, compiled once (docs/decisions/038-per-request-work.md).
+const groupOfUser = compiledShape<[number, number], { id: number }>((db: Db, id, userId) =>
+  db.selectFrom('todo_groups').select('id').where('id', '=', id).where('user_id', '=', userId),
+);
+const insertTodo = compiledShape<
+  [number, number | null, string, string | null, number, number],
+  TodoColumns
+>((db: Db, userId, groupId, title, description, createdAt, updatedAt) =>
+  db
+    .insertInto('todos')
+    .values({
+      user_id: userId,
+      group_id: groupId,
+      title,
+      description,
+      completed: 0,
+      created_at: createdAt,
+      updated_at: updatedAt,
+    })
+    .returning(COLUMNS),
+);
+const completedOf = compiledShape<[number, number], { completed: number }>((db: Db, id, userId) =>
+  db.selectFrom('todos').select('completed').where('id', '=', id).where('user_id', '=', userId),
+);
+const updateTodo = compiledShape<
+  [string, string | null, number | null, number, number, number, number],
+  TodoColumns
+>((db: Db, title, description, groupId, completed, updatedAt, id, userId) =>
+  db
+    .updateTable('todos')
+    .set({ title, description, group_id: groupId, completed, updated_at: updatedAt })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returning(COLUMNS),
+);
+
 export function createTodoService(db: Kysely<Database>, clock: Clock) {
   /** A todo may only join one of its owner's groups; anything else is the same 400. */
   async function checkGroup(trx: Transaction<Database>, userId: number, groupId: number | null) {
     if (groupId === null) return;
-    const group = await trx
-      .selectFrom('todo_groups')
-      .select('id')
-      .where('id', '=', groupId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    const [group] = (await groupOfUser(trx, groupId, userId)).rows;
     if (!group) throw badRequest('groupId must be the id of one of your groups');
   }
 
@@ -100,19 +133,18 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const groupId = input.groupId ?? null;
       return db.transaction().execute(async (trx) => {
         await checkGroup(trx, userId, groupId);
-        const row = await trx
-          .insertInto('todos')
-          .values({
-            user_id: userId,
-            group_id: groupId,
-            title: input.title.trim(),
-            description: cleanDescription(input.description),
-            completed: 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow();
+        const [row] = (
+          await insertTodo(
+            trx,
+            userId,
+            groupId,
+            input.title.trim(),
+            cleanDescription(input.description),
+            now,
+            now,
+          )
+        ).rows;
+        if (!row) throw new Error('insert returned no row');
         await recordEvents(trx, userId, ['todosCreated'], now);
         return toTodo(row);
       });
@@ -123,27 +155,22 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const now = clock();
       const groupId = input.groupId ?? null;
       return db.transaction().execute(async (trx) => {
-        const current = await trx
-          .selectFrom('todos')
-          .select('completed')
-          .where('id', '=', id)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
+        const [current] = (await completedOf(trx, id, userId)).rows;
         if (!current) return null;
         await checkGroup(trx, userId, groupId);
-        const row = await trx
-          .updateTable('todos')
-          .set({
-            title: input.title.trim(),
-            description: cleanDescription(input.description),
-            group_id: groupId,
-            completed: input.completed ? 1 : 0,
-            updated_at: now,
-          })
-          .where('id', '=', id)
-          .where('user_id', '=', userId)
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow();
+        const [row] = (
+          await updateTodo(
+            trx,
+            input.title.trim(),
+            cleanDescription(input.description),
+            groupId,
+            input.completed ? 1 : 0,
+            now,
+            id,
+            userId,
+          )
+        ).rows;
+        if (!row) throw new Error('update returned no row');
         const completedNow = current.completed === 0 && input.completed;
         await recordEvents(
           trx,

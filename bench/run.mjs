@@ -26,6 +26,8 @@ const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('='
 const QUICK = flag('quick') || process.env.BENCH_QUICK === '1';
 const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
 const WARMUP = QUICK ? 1 : 2;
+const ROUNDS = QUICK ? 1 : 3;
+const ROUND_DURATION = QUICK ? DURATION : Math.max(1, Math.floor(DURATION / 2));
 const GROWTH_DURATION = QUICK ? 1 : 3;
 const CONNECTIONS = 50;
 const DIALECTS = (option('dialects') ?? process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
@@ -195,6 +197,43 @@ async function load({ port, request, duration, pid }) {
 async function measure(target) {
   if (WARMUP > 0) await load({ ...target, duration: WARMUP, pid: null });
   return load({ ...target, duration: DURATION });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/**
+ * Measures the targets in ROUNDS alternating rounds (after one warm-up each) and keeps the
+ * median of each figure, so a burst of other work on the machine skews one round of one target
+ * rather than the ratio between them.
+ */
+async function compare(targets) {
+  for (const target of Object.values(targets)) {
+    if (WARMUP > 0) await load({ ...target, duration: WARMUP, pid: null });
+  }
+  const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, target] of Object.entries(targets)) {
+      rounds[name].push(await load({ ...target, duration: ROUND_DURATION }));
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(rounds).map(([name, results]) => [
+      name,
+      {
+        rps: median(results.map((r) => r.rps)),
+        p50: median(results.map((r) => r.p50)),
+        p99: median(results.map((r) => r.p99)),
+        errors: results.reduce((sum, r) => sum + r.errors, 0),
+        requests: results.reduce((sum, r) => sum + r.requests, 0),
+        peakRssMb:
+          results[0].peakRssMb === null ? null : Math.max(...results.map((r) => r.peakRssMb)),
+        rounds: results.map((r) => r.rps),
+      },
+    ]),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -411,16 +450,14 @@ async function runDialect(dialect, report) {
         apart: Boolean(scenario.apart),
         statistics: Boolean(scenario.statistics),
       };
-      row.ceiling = await measure({
-        port: PORTS.ceiling,
-        request: requestOf(scenario, `/c/${scenario.key}`),
-      });
-      row.reference = await measure({ port: PORTS.reference, request: requestOf(scenario) });
-      row.tally = await measure({
-        port: PORTS.tally,
-        request: requestOf(scenario),
-        pid: tally.pid,
-      });
+      Object.assign(
+        row,
+        await compare({
+          ceiling: { port: PORTS.ceiling, request: requestOf(scenario, `/c/${scenario.key}`) },
+          reference: { port: PORTS.reference, request: requestOf(scenario) },
+          tally: { port: PORTS.tally, request: requestOf(scenario), pid: tally.pid },
+        }),
+      );
       row.load = loadAverage();
       report.scenarios.push(row);
       console.info(formatRow(row));
@@ -554,7 +591,7 @@ function budgets(report) {
 function markdown(report) {
   const lines = [];
   lines.push(
-    `Tally benchmark, ${report.date}: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, ${report.connections} connections, ${report.duration} s per measurement${report.quick ? ' (quick mode)' : ''}.`,
+    `Tally benchmark, ${report.date}: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, ${report.connections} connections, medians of ${report.rounds} alternating rounds of ${report.roundDuration} s per server${report.quick ? ' (quick mode)' : ''}.`,
   );
   lines.push('');
   lines.push(
@@ -596,6 +633,8 @@ const report = {
   quick: QUICK,
   connections: CONNECTIONS,
   duration: DURATION,
+  rounds: ROUNDS,
+  roundDuration: ROUND_DURATION,
   machine: {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',

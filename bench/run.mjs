@@ -184,11 +184,22 @@ async function load({ port, request, duration, pid }) {
   });
   if (sampler) clearInterval(sampler);
   const errors = result.errors + result.timeouts + result.non2xx;
+  const statuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, stats]) => [code, stats.count]),
+  );
+  // Let the server finish what was in flight, so the next server measured (on the same SQLite
+  // file) does not meet this one's last transactions.
+  await sleep(500);
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors,
+    ...(errors > 0
+      ? { errorDetail: { ...statuses, socket: result.errors, timeouts: result.timeouts } }
+      : {}),
     requests: result.requests.total,
     peakRssMb: pid ? Math.round(peakRss) : null,
   };
@@ -227,6 +238,7 @@ async function compare(targets) {
         p50: median(results.map((r) => r.p50)),
         p99: median(results.map((r) => r.p99)),
         errors: results.reduce((sum, r) => sum + r.errors, 0),
+        errorDetail: results.map((r) => r.errorDetail).filter(Boolean),
         requests: results.reduce((sum, r) => sum + r.requests, 0),
         peakRssMb:
           results[0].peakRssMb === null ? null : Math.max(...results.map((r) => r.peakRssMb)),

@@ -1,5 +1,7 @@
 // `npm test`: every suite in turn (lint, types, unit and API on SQLite, API on PostgreSQL when
-// TEST_DATABASE_URL or DATABASE_URL is set, end to end in Chromium), then one line totalling them.
+// TEST_DATABASE_URL or DATABASE_URL is set, the bundle budgets, end to end in Chromium), then one
+// line totalling them. With TEST_FAULTS set (as .ci/run does), or `npm test -- faults`, it also
+// runs the fault suites of `npm run test:faults` with small counts.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -75,6 +77,26 @@ function playwright(name) {
   results.push({ name, passed, failed, skipped: stats?.skipped ?? 0, seconds });
 }
 
+/** The fault harness (server/faults/run.mjs): one result per suite and database. */
+function faults(name) {
+  console.log(`\n=== ${name} ===`);
+  const file = path.join(reports, 'faults.json');
+  const { ok, seconds } = run(
+    ['run', 'test:faults', '--silent'],
+    {
+      FAULT_KILLS: process.env.FAULT_KILLS || '5',
+      SOAK_SECONDS: process.env.SOAK_SECONDS || '45',
+      FAULT_DATABASES: pgUrl ? 'sqlite,postgres' : 'sqlite',
+      ...(pgUrl ? { FAULT_PG_URL: pgUrl } : {}),
+    },
+    npm,
+  );
+  const report = readJson(file);
+  const failures = report?.failures?.length ?? 0;
+  const passed = Math.max(0, Object.keys(report?.results ?? {}).length - failures);
+  results.push({ name, passed, failed: failures + (ok || failures ? 0 : 1), skipped: 0, seconds });
+}
+
 const want = (stage) => only.length === 0 || only.includes(stage);
 
 if (want('lint')) {
@@ -93,7 +115,13 @@ if (want('postgres')) {
     console.log('\n(API on PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to run it)');
 }
 if (want('e2e')) {
-  if (check('build', ['run', 'build', '--silent'], {}, npm)) playwright('end to end (Chromium)');
+  if (check('build', ['run', 'build', '--silent'], {}, npm)) {
+    check('bundle budgets', ['scripts/check-bundle-size.mjs'], {}, process.execPath);
+    playwright('end to end (Chromium)');
+  }
+}
+if (only.includes('faults') || (only.length === 0 && process.env.TEST_FAULTS)) {
+  faults('faults (kills, backup, SIGTERM, outage, soak)');
 }
 
 console.log('\nSuite                          passed  failed  skipped  seconds');

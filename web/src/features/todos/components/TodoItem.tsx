@@ -18,6 +18,10 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
   const returnFocusRef = useRef(false);
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const checkboxId = useId();
+  // The flip is shown in the click's own render: the cache's optimistic update lands a few
+  // microtasks later, and a controlled checkbox would spring back in between.
+  const [pendingCompleted, setPendingCompleted] = useState<boolean | null>(null);
+  const completed = pendingCompleted ?? todo.completed;
   const group = todo.groupId === null ? undefined : groups.find((g) => g.id === todo.groupId);
 
   useEffect(() => {
@@ -47,8 +51,11 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
       <input
         id={checkboxId}
         type="checkbox"
-        checked={todo.completed}
-        onChange={() => toggleTodo.mutate(todo)}
+        checked={completed}
+        onChange={() => {
+          setPendingCompleted(!completed);
+          toggleTodo.mutate({ ...todo, completed }, { onSettled: () => setPendingCompleted(null) });
+        }}
         className="mt-0.5 h-5 w-5 shrink-0 cursor-pointer accent-blue-700 dark:accent-blue-300"
       />
       <div className="min-w-0 flex-1">
@@ -56,7 +63,7 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
           htmlFor={checkboxId}
           className={
             'block cursor-pointer leading-6 font-medium break-words ' +
-            (todo.completed
+            (completed
               ? 'text-slate-600 line-through dark:text-slate-400'
               : 'text-slate-900 dark:text-slate-100')
           }

@@ -1,5 +1,5 @@
 import type { Group } from '@tally/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBackend, json, makeTodo, networkFailure } from '../../../test/fake-api';
 import { renderApp } from '../../../test/render';
@@ -203,6 +203,15 @@ describe('/todos: completing, editing, deleting', () => {
     answer(json({ error: 'boom' }, 500));
     await waitFor(() => expect(checkbox).not.toBeChecked());
     expect(screen.getByRole('alert')).toHaveTextContent('Server error - please try again later');
+  });
+
+  it('shows the check in the click itself, without springing back while the call is under way', async () => {
+    fakeBackend({ todos, groups: [work] });
+    renderApp('/todos');
+    const checkbox = await screen.findByRole('checkbox', { name: 'Buy milk' });
+    fireEvent.click(checkbox);
+    expect(checkbox).toBeChecked();
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Buy milk' })).toBeChecked());
   });
 
   it('sends the whole todo with the new completed value and keeps the answer', async () => {

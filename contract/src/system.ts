@@ -6,7 +6,6 @@ export const PublicConfigSchema = Type.Object(
     googleClientId: Type.Union([Type.String(), Type.Null()], {
       description: 'OAuth client id for Continue with Google; null when sign-in with Google is off',
     }),
-    googleScriptUrl: Type.String({ description: "URL of Google's Identity Services script" }),
   },
   { additionalProperties: false },
 );

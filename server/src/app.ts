@@ -1,4 +1,3 @@
-import cookie from '@fastify/cookie';
 import { LIMITS } from '@tally/contract';
 import Fastify, {
   type FastifyInstance,
@@ -62,7 +61,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);
   await app.register(securityHeadersPlugin);
-  await app.register(cookie);
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl });
   await app.register(databasePlugin, {
     ...options.database,
@@ -89,10 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(statisticsRoutes, { prefix: '/api/statistics', clock });
   await app.register(systemRoutes, {
     prefix: '/api',
-    publicConfig: {
-      googleClientId: config.googleClientId,
-      googleScriptUrl: config.googleScriptUrl,
-    },
+    publicConfig: { googleClientId: config.googleClientId },
   });
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   return app;

@@ -12,7 +12,6 @@ export interface Config {
   googleClientId: string | null;
   googleJwksUrl: string;
   googleIssuers: string[];
-  googleScriptUrl: string;
   redisUrl: string | null;
   logLevel: string;
   webConcurrency: number;
@@ -88,8 +87,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((issuer) => issuer.trim())
       .filter(Boolean),
-    googleScriptUrl:
-      url('GOOGLE_SCRIPT_URL', 'https://accounts.google.com/gsi/client', ['https:', 'http:']) ?? '',
     redisUrl: url('REDIS_URL', null, ['redis:', 'rediss:']),
     logLevel,
     webConcurrency: integer('WEB_CONCURRENCY', 1, 1, 64),

@@ -18,18 +18,23 @@ export function gracefulDrain(app: FastifyInstance) {
   let draining = false;
   return {
     track() {
-      app.addHook('onRequest', async (request, reply) => {
+      // Synchronous hooks: they run on every request, and promises there cost measurable time.
+      app.addHook('onRequest', (request, reply, done) => {
         if (draining) {
           reply.header('connection', 'close');
-          throw serviceUnavailable('The server is restarting - try again in a moment');
+          done(serviceUnavailable('The server is restarting - try again in a moment'));
+          return;
         }
         active.add(request);
+        done();
       });
-      app.addHook('onResponse', async (request) => {
+      app.addHook('onResponse', (request, _reply, done) => {
         active.delete(request);
+        done();
       });
-      app.addHook('onRequestAbort', async (request) => {
+      app.addHook('onRequestAbort', (request, done) => {
         active.delete(request);
+        done();
       });
     },
     /** Resolves once no admitted request has been in progress for two checks (or at the limit). */

@@ -5,6 +5,7 @@ import {
   LoginBodySchema,
   RegisterBodySchema,
 } from '@tally/contract';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
@@ -29,6 +30,8 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema };
 
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify, options) => {
+  // Only the auth routes read or set the refresh cookie; elsewhere its hooks would be pure cost.
+  await fastify.register(cookie);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const service = createAuthService({
     db: app.db,

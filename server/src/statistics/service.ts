@@ -6,7 +6,7 @@ import type {
 } from '@tally/contract';
 import { LIMITS, STATISTIC_EVENTS } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
-import { precompile } from '../db/prepared.js';
+import { compiledShape, precompile } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { HOUR_MS, HOURLY_COLUMNS } from '../shared/activity-log.js';
@@ -30,6 +30,42 @@ const onHours = (...instants: number[]) => instants.every((instant) => instant %
 
 function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+}
+
+/** Sums of the hourly roll-up from an hour on (a query compiled once, see db/prepared.ts). */
+const sumsSinceHour = compiledShape((db: Kysely<Database>, userId: number, fromHour: number) =>
+  db
+    .selectFrom('statistic_hours')
+    .select((eb) =>
+      SINCE_EVENTS.map((type) => eb.fn.sum<number | null>(HOURLY_COLUMNS[type]).as(type)),
+    )
+    .where('user_id', '=', userId)
+    .where('hour', '>=', fromHour),
+);
+
+/**
+ * Sums of the hourly roll-up per day for `days` days, each given as its [from, to) hours. The SQL
+ * depends on the number of days, so there is one compiled shape per number (at most 366).
+ */
+const dailySumShapes = new Map<number, ReturnType<typeof dailySumsShape>>();
+function dailySumsShape(days: number) {
+  return compiledShape((db: Kysely<Database>, userId: number, ...hours: number[]) => {
+    const bounds = Array.from(
+      { length: days },
+      (_, i) =>
+        sql`(cast(${i} as integer), cast(${hours[2 * i]} as integer), cast(${hours[2 * i + 1]} as integer))`,
+    );
+    const sums = DAILY_EVENTS.map(
+      (type) => sql`sum(h.${sql.ref(HOURLY_COLUMNS[type])}) as ${sql.ref(type)}`,
+    );
+    const query = sql<Record<DailyEvent | 'day', number | null>>`
+      with days (day, from_hour, to_hour) as (values ${sql.join(bounds)})
+      select days.day as day, ${sql.join(sums)}
+      from days inner join statistic_hours h
+        on h.user_id = ${userId} and h.hour >= days.from_hour and h.hour < days.to_hour
+      group by days.day`;
+    return { compile: () => query.compile(db) };
+  });
 }
 
 function requireDate(value: string, field: string): string {
@@ -66,19 +102,16 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
 
     if (onHours(end, ...starts)) {
       // Each day is a range of whole UTC hours: sum the hourly roll-up per day, in the database.
-      const bounds = starts.map(
-        (start, i) =>
-          sql`(cast(${i} as integer), cast(${start / HOUR_MS} as integer), cast(${(i === 0 ? end : (starts[i - 1] as number)) / HOUR_MS} as integer))`,
-      );
-      const sums = DAILY_EVENTS.map(
-        (type) => sql`sum(h.${sql.ref(HOURLY_COLUMNS[type])}) as ${sql.ref(type)}`,
-      );
-      const { rows } = await sql<Record<DailyEvent | 'day', number>>`
-        with days (day, from_hour, to_hour) as (values ${sql.join(bounds)})
-        select days.day as day, ${sql.join(sums)}
-        from days inner join statistic_hours h
-          on h.user_id = ${userId} and h.hour >= days.from_hour and h.hour < days.to_hour
-        group by days.day`.execute(db);
+      let shape = dailySumShapes.get(days);
+      if (!shape) {
+        shape = dailySumsShape(days);
+        dailySumShapes.set(days, shape);
+      }
+      const hours = starts.flatMap((start, i) => [
+        start / HOUR_MS,
+        (i === 0 ? end : (starts[i - 1] as number)) / HOUR_MS,
+      ]);
+      const { rows } = await shape(db, userId, ...hours);
       for (const row of rows) {
         const record = records[Number(row.day)] as DailyStatistic;
         for (const type of DAILY_EVENTS) record[type] = Number(row[type] ?? 0);
@@ -154,14 +187,9 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
       const from = startOfDay(since, zone);
       const result = zeroes(SINCE_EVENTS);
       if (onHours(from)) {
-        const row = await db
-          .selectFrom('statistic_hours')
-          .select((eb) =>
-            SINCE_EVENTS.map((type) => eb.fn.sum<number | null>(HOURLY_COLUMNS[type]).as(type)),
-          )
-          .where('user_id', '=', userId)
-          .where('hour', '>=', from / HOUR_MS)
-          .executeTakeFirst();
+        const {
+          rows: [row],
+        } = await sumsSinceHour(db, userId, from / HOUR_MS);
         for (const type of SINCE_EVENTS) result[type] = Number(row?.[type] ?? 0);
         return result;
       }

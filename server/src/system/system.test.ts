@@ -29,7 +29,6 @@ describe('public endpoints', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/config' });
     expect(response.json()).toEqual({
       googleClientId: 'client-123.apps.googleusercontent.com',
-      googleScriptUrl: 'https://accounts.google.com/gsi/client',
     });
   });
 

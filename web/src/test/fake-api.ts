@@ -160,7 +160,6 @@ export function fakeBackend(
     'GET /api/config': () =>
       json({
         googleClientId: options.googleClientId ?? null,
-        googleScriptUrl: 'https://accounts.google.com/gsi/client',
       }),
     'POST /api/auth/login': (call) => {
       const body = call.body as { username: string; password: string };

@@ -115,20 +115,6 @@ describe('GoogleSignInButton', () => {
     expect(button).toHaveAccessibleDescription(GOOGLE_REASONS.scriptFailed);
   });
 
-  it("says, as a warning, that a configured script address other than Google's is not used", async () => {
-    fakeBackend(
-      {},
-      {
-        'GET /api/config': () =>
-          json({ googleClientId: CLIENT_ID, googleScriptUrl: 'https://gsi.example.test/client' }),
-      },
-    );
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    renderButton();
-    await waitFor(() => expect(gsiScripts()).toHaveLength(1));
-    expect(gsiScripts()[0]?.src).toBe(GSI_SCRIPT_URL);
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('https://gsi.example.test/client'));
-  });
 
   it('cancels One Tap when it goes away', async () => {
     fakeBackend({ googleClientId: CLIENT_ID });

@@ -1,9 +1,6 @@
 import { GoogleLogin, GoogleOAuthProvider } from '@react-oauth/google';
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useConfig } from '../api/get-config';
-
-/** Where @react-oauth/google loads Google Identity Services from (it takes no other address). */
-export const GSI_SCRIPT_URL = 'https://accounts.google.com/gsi/client';
 
 export const GOOGLE_BUTTON_TEXT = 'Continue with Google';
 /** SPEC.md section 8: the console messages about Google's script. */
@@ -106,16 +103,10 @@ type ScriptState = 'loading' | 'loaded' | 'failed';
  */
 function GoogleIdentityButton({
   clientId,
-  scriptUrl,
   onCredential,
   onFailure,
   pending = false,
-}: GoogleSignInProps & { clientId: string; scriptUrl: string }) {
-  useEffect(() => {
-    if (scriptUrl !== GSI_SCRIPT_URL) {
-      console.warn(`Google's script is loaded from ${GSI_SCRIPT_URL}, not from ${scriptUrl}`);
-    }
-  }, [scriptUrl]);
+}: GoogleSignInProps & { clientId: string }) {
   const [script, setScript] = useState<ScriptState>('loading');
   const containerRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | undefined>(undefined);
@@ -179,7 +170,7 @@ export function GoogleSignInButton(props: GoogleSignInProps) {
   const config = useConfig();
   if (config.isError) return <PlaceholderButton reason={GOOGLE_REASONS.configUnavailable} />;
   if (config.isPending) return <PlaceholderButton busy />;
-  const { googleClientId, googleScriptUrl } = config.data;
+  const { googleClientId } = config.data;
   if (googleClientId === null) return <PlaceholderButton reason={GOOGLE_REASONS.notConfigured} />;
-  return <GoogleIdentityButton clientId={googleClientId} scriptUrl={googleScriptUrl} {...props} />;
+  return <GoogleIdentityButton clientId={googleClientId} {...props} />;
 }

@@ -115,7 +115,6 @@ describe('GoogleSignInButton', () => {
     expect(button).toHaveAccessibleDescription(GOOGLE_REASONS.scriptFailed);
   });
 
-
   it('cancels One Tap when it goes away', async () => {
     fakeBackend({ googleClientId: CLIENT_ID });
     vi.spyOn(console, 'log').mockImplementation(() => undefined);

@@ -10,6 +10,7 @@ import {
 } from '@tally/contract';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { compressLargeAnswers } from '../plugins/compression.js';
 import type { Clock } from '../shared/clock.js';
 import { resolveTimeZone } from './calendar.js';
 import { createStatisticsService } from './service.js';
@@ -25,6 +26,7 @@ export const statisticsRoutes: FastifyPluginAsync<{ clock: Clock }> = async (
   fastify,
   { clock },
 ) => {
+  await compressLargeAnswers(fastify);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const statistics = createStatisticsService(app.db, clock);
   const tags = ['statistics'];

@@ -11,6 +11,7 @@ import {
 } from '@tally/contract';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import { compressLargeAnswers } from '../plugins/compression.js';
 import type { Clock } from '../shared/clock.js';
 import { notFound } from '../shared/errors.js';
 import { createTodoService } from './service.js';
@@ -18,6 +19,7 @@ import { createTodoService } from './service.js';
 const errors = { 400: ErrorSchema, 401: ErrorSchema };
 
 export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (fastify, { clock }) => {
+  await compressLargeAnswers(fastify);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const todos = createTodoService(app.db, clock);
   const tags = ['todos'];

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -110,6 +111,47 @@ describe('todos', () => {
     )({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
     expect(removed.statusCode).toBe(204);
     expect((await listTodos(alice)).find((t) => t.id === todo.id)?.groupId).toBeNull();
+  });
+});
+
+describe('a long list', () => {
+  it('comes compressed to a client that accepts brotli or gzip, and plain to one that does not', async () => {
+    const user = await registerUser(ctx.app);
+    for (let i = 0; i < 40; i++) {
+      await createTodo(user, { title: `Todo number ${i}`, description: 'Some words to send' });
+    }
+    const get = (encoding?: string) =>
+      as(
+        ctx.app,
+        user,
+      )({
+        method: 'GET',
+        url: '/api/todos',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json<Todo[]>()).toHaveLength(40);
+
+    const brotli = await get('br, gzip');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['cache-control']).toBe('no-store');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+
+    const gzip = await get('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it('leaves a small answer uncompressed', async () => {
+    const user = await registerUser(ctx.app);
+    const response = await as(
+      ctx.app,
+      user,
+    )({ method: 'GET', url: '/api/todos', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.json()).toEqual([]);
   });
 });
 

@@ -81,18 +81,25 @@ try {
       route !== '/login',
       token,
     );
-    const runner = await lighthouse(
-      `${ORIGIN}${route}`,
-      {
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: Object.keys(BUDGET),
-        disableStorageReset: true,
-      },
-      undefined,
-      page,
-    );
-    const lhr = runner.lhr;
+    // Lighthouse sometimes loses the trace of a run (NO_NAVSTART); such a run has no scores, so
+    // it is repeated (at most twice) and the retries are reported.
+    let lhr;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const runner = await lighthouse(
+        `${ORIGIN}${route}`,
+        {
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: Object.keys(BUDGET),
+          disableStorageReset: true,
+        },
+        undefined,
+        page,
+      );
+      lhr = runner.lhr;
+      if (!lhr.runtimeError) break;
+      console.info(`${route}: Lighthouse run ${attempt} failed (${lhr.runtimeError.code})`);
+    }
     const scores = Object.fromEntries(
       Object.keys(BUDGET).map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
     );

@@ -121,7 +121,7 @@ if (want('e2e')) {
   }
 }
 if (only.includes('faults') || (only.length === 0 && process.env.TEST_FAULTS)) {
-  faults('faults (kills, backup, SIGTERM, outage, soak)');
+  faults('faults (CI size)');
 }
 
 console.log('\nSuite                          passed  failed  skipped  seconds');

@@ -11,6 +11,8 @@ import { constants } from 'node:zlib';
 export async function compressLargeAnswers(app: FastifyInstance): Promise<void> {
   await app.register(compress, {
     threshold: 1024,
+    // Answers only: request bodies stay plain JSON, as everywhere else in the API.
+    globalDecompression: false,
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
   });

@@ -45,8 +45,11 @@ const sumsSinceHour = compiledShape((db: Kysely<Database>, userId: number, fromH
 
 /**
  * Sums of the hourly roll-up per day for `days` days, each given as its [from, to) hours. The SQL
- * depends on the number of days, so there is one compiled shape per number (at most 366).
+ * depends on the number of days, so a compiled shape serves one number of days. Only the spans
+ * that recur (the screen's 7, 14 and 30 days, and short ranges) are kept: all 366 would hold
+ * about 45 MB, and any user could make the server build them.
  */
+const KEPT_DAILY_SHAPES = 31;
 const dailySumShapes = new Map<number, ReturnType<typeof dailySumsShape>>();
 function dailySumsShape(days: number) {
   return compiledShape((db: Kysely<Database>, userId: number, ...hours: number[]) => {
@@ -105,7 +108,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
       let shape = dailySumShapes.get(days);
       if (!shape) {
         shape = dailySumsShape(days);
-        dailySumShapes.set(days, shape);
+        if (days <= KEPT_DAILY_SHAPES) dailySumShapes.set(days, shape);
       }
       const hours = starts.flatMap((start, i) => [
         start / HOUR_MS,

@@ -1,4 +1,4 @@
-import type { RegisterBody } from '@tally/contract';
+import type { RegisterBody, StatisticEvent } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordEvents } from '../shared/activity-log.js';
@@ -25,6 +25,42 @@ export interface AuthServiceDeps {
 const BAD_CREDENTIALS = 'Invalid username or password';
 
 export function createAuthService({ db, clock, signAccessToken }: AuthServiceDeps) {
+  /**
+   * A new account and its first session in one transaction: the user row, a refresh token and
+   * the events (`events` plus the two every new session counts).
+   */
+  async function createAccount(
+    account: {
+      username: string;
+      email: string;
+      passwordHash: string | null;
+      googleSubject: string | null;
+    },
+    events: StatisticEvent[],
+  ): Promise<Session> {
+    const { username, email } = account;
+    const now = clock();
+    const { id, refreshToken } = await db.transaction().execute(async (trx) => {
+      const user = await trx
+        .insertInto('users')
+        .values({
+          username,
+          username_lower: username.toLowerCase(),
+          email,
+          email_lower: email.toLowerCase(),
+          password_hash: account.passwordHash,
+          google_subject: account.googleSubject,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const token = await issueRefreshToken(trx, user.id, now);
+      await recordEvents(trx, user.id, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
+      return { id: user.id, refreshToken: token };
+    });
+    return { username, accessToken: await signAccessToken({ id, username }), refreshToken };
+  }
+
   async function register(input: RegisterBody): Promise<Session> {
     const username = input.username;
     const email = input.email.trim();
@@ -44,32 +80,10 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
     if (taken.length > 0) throw conflict('That e-mail address is already registered');
 
     const passwordHash = await hashPassword(input.password);
-    const now = clock();
     try {
-      const { id, refreshToken } = await db.transaction().execute(async (trx) => {
-        const user = await trx
-          .insertInto('users')
-          .values({
-            username,
-            username_lower: username.toLowerCase(),
-            email,
-            email_lower: email.toLowerCase(),
-            password_hash: passwordHash,
-            google_subject: null,
-            created_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const token = await issueRefreshToken(trx, user.id, now);
-        await recordEvents(
-          trx,
-          user.id,
-          ['registrations', 'tokensGenerated', 'refreshTokensCreated'],
-          now,
-        );
-        return { id: user.id, refreshToken: token };
-      });
-      return { username, accessToken: await signAccessToken({ id, username }), refreshToken };
+      return await createAccount({ username, email, passwordHash, googleSubject: null }, [
+        'registrations',
+      ]);
     } catch (error) {
       // Two registrations racing for the same name: the unique index decides.
       if (isUniqueViolation(error))
@@ -141,7 +155,6 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
       return startSession(sameEmail.id, sameEmail.username, ['googleAuths', 'logins']);
     }
 
-    const now = clock();
     try {
       const username = await deriveUsername(email, async (candidate) =>
         Boolean(
@@ -152,30 +165,10 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
             .executeTakeFirst(),
         ),
       );
-      const { id, refreshToken } = await db.transaction().execute(async (trx) => {
-        const user = await trx
-          .insertInto('users')
-          .values({
-            username,
-            username_lower: username.toLowerCase(),
-            email,
-            email_lower: email.toLowerCase(),
-            password_hash: null,
-            google_subject: identity.subject,
-            created_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const token = await issueRefreshToken(trx, user.id, now);
-        await recordEvents(
-          trx,
-          user.id,
-          ['registrations', 'googleAuths', 'logins', 'tokensGenerated', 'refreshTokensCreated'],
-          now,
-        );
-        return { id: user.id, refreshToken: token };
-      });
-      return { username, accessToken: await signAccessToken({ id, username }), refreshToken };
+      return await createAccount(
+        { username, email, passwordHash: null, googleSubject: identity.subject },
+        ['registrations', 'googleAuths', 'logins'],
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('Please try signing in with Google again');
       throw error;

@@ -33,19 +33,10 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const collector = routeCollector();
 let idp: LocalGoogleIdp;
 let ctx: TestContext;
-let alice: TestUser & { id: number };
-let bob: TestUser & { id: number };
+let alice: TestUser;
+let bob: TestUser;
 let aliceIds: number[];
 let aliceGroupIds: number[];
-
-const userId = async (username: string) =>
-  (
-    await ctx.database.handle.db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', username)
-      .executeTakeFirstOrThrow()
-  ).id;
 
 beforeAll(async () => {
   idp = await startLocalGoogleIdp(CLIENT_ID);
@@ -58,10 +49,8 @@ beforeAll(async () => {
     },
   });
   ctx.clock.current = Date.now();
-  const a = await registerUser(ctx.app, uniqueName('alice'));
-  const b = await registerUser(ctx.app, uniqueName('bob'));
-  alice = { ...a, id: await userId(a.username) };
-  bob = { ...b, id: await userId(b.username) };
+  alice = await registerUser(ctx.app, uniqueName('alice'));
+  bob = await registerUser(ctx.app, uniqueName('bob'));
   const asAlice = as(ctx.app, alice);
   const asBob = as(ctx.app, bob);
   for (const name of ['ALICE-SECRET-home', 'ALICE-SECRET-work']) {

@@ -52,8 +52,8 @@ const nasty = [
 const collector = routeCollector();
 let idp: LocalGoogleIdp;
 let ctx: TestContext;
-let owner: TestUser & { id: number };
-let fuzzer: TestUser & { id: number };
+let owner: TestUser;
+let fuzzer: TestUser;
 let ownerIds: number[];
 let fuzzerIds: number[];
 let totalCases = 0;
@@ -71,18 +71,8 @@ beforeAll(async () => {
   });
   ctx.clock.current = Date.now();
   const db = ctx.database.handle.db;
-  const id = async (u: TestUser) =>
-    (
-      await db
-        .selectFrom('users')
-        .select('id')
-        .where('username', '=', u.username)
-        .executeTakeFirstOrThrow()
-    ).id;
-  const o = await registerUser(ctx.app, uniqueName('owner'));
-  const f = await registerUser(ctx.app, uniqueName('fuzzer'));
-  owner = { ...o, id: await id(o) };
-  fuzzer = { ...f, id: await id(f) };
+  owner = await registerUser(ctx.app, uniqueName('owner'));
+  fuzzer = await registerUser(ctx.app, uniqueName('fuzzer'));
   for (const u of [owner, fuzzer]) {
     const call = as(ctx.app, u);
     for (let i = 0; i < 3; i++) {

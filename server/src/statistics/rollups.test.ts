@@ -62,12 +62,7 @@ async function countFromLog(userId: number, from: number, to: number) {
 describe('statistics roll-ups', () => {
   it('answer total, recent and since exactly as the event log does, in every kind of zone', async () => {
     ctx.clock.current = NOW;
-    const user = await registerUser(ctx.app);
-    const { id } = await ctx.app.db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', user.username)
-      .executeTakeFirstOrThrow();
+    const { id, ...user } = await registerUser(ctx.app);
     await seedEvents(id);
     const get = async <T>(url: string, zone: string) =>
       (await as(ctx.app, user)({ method: 'GET', url, headers: { 'x-time-zone': zone } })).json<T>();

@@ -116,6 +116,8 @@ export async function createTestApp(
 }
 
 export interface TestUser {
+  /** The user's id, read from the access token's `uid` claim. */
+  id: number;
   username: string;
   password: string;
   email: string;
@@ -149,11 +151,16 @@ export async function registerUser(
     payload: { username, email, password },
   });
   if (response.statusCode !== 201) throw new Error(`register failed: ${response.body}`);
+  const token = response.json<{ accessToken: string }>().accessToken;
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
+    uid: number;
+  };
   return {
+    id: claims.uid,
     username,
     password,
     email,
-    token: response.json<{ accessToken: string }>().accessToken,
+    token,
     refreshCookie: refreshCookieOf(response),
   };
 }

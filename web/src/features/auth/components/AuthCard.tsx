@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 
 /** The centred card that holds the login and register forms. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -9,5 +10,28 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         {children}
       </div>
     </div>
+  );
+}
+
+/** The line under each form that leads to the other one ("Don't have an account? Register"). */
+export function AuthSwitchLink({
+  question,
+  href,
+  label,
+}: {
+  question: string;
+  href: string;
+  label: string;
+}) {
+  return (
+    <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
+      {question}{' '}
+      <Link
+        href={href}
+        className="font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
+      >
+        {label}
+      </Link>
+    </p>
   );
 }

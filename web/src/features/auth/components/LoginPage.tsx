@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'wouter';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
-import { inputClass, labelClass } from '../../../components/form-styles';
+import { TextField } from '../../../components/FormField';
 import { errorMessage } from '../../../lib/api-client';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSwitchLink } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
 
 export function OrDivider() {
@@ -75,47 +74,29 @@ export function LoginPage() {
       />
       <OrDivider />
       <form onSubmit={onSubmit} className="space-y-4" aria-label="Login">
-        <div>
-          <label htmlFor="login-username" className={labelClass}>
-            Username
-          </label>
-          <input
-            id="login-username"
-            name="username"
-            type="text"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            className={inputClass}
-          />
-        </div>
-        <div>
-          <label htmlFor="login-password" className={labelClass}>
-            Password
-          </label>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            className={inputClass}
-          />
-        </div>
+        <TextField
+          label="Username"
+          id="login-username"
+          name="username"
+          type="text"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+        />
+        <TextField
+          label="Password"
+          id="login-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
         <Button type="submit" disabled={pending} className="w-full">
           {loginMutation.isPending ? 'Logging in...' : 'Login'}
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
-        Don&apos;t have an account?{' '}
-        <Link
-          href="/register"
-          className="font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
-        >
-          Register
-        </Link>
-      </p>
+      <AuthSwitchLink question="Don't have an account?" href="/register" label="Register" />
     </AuthCard>
   );
 }

@@ -1,11 +1,10 @@
 import { type FormEvent } from 'react';
-import { Link } from 'wouter';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
-import { inputClass, labelClass } from '../../../components/form-styles';
+import { TextField } from '../../../components/FormField';
 import { errorMessage } from '../../../lib/api-client';
 import { REGISTER_OPERATION, useRegister } from '../api/register';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSwitchLink } from './AuthCard';
 
 /** /register: username, email (type email) and password, all required, and a link to login. */
 export function RegisterPage() {
@@ -33,60 +32,37 @@ export function RegisterPage() {
           }
           onDismiss={registerMutation.reset}
         />
-        <div>
-          <label htmlFor="register-username" className={labelClass}>
-            Username
-          </label>
-          <input
-            id="register-username"
-            name="username"
-            type="text"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            className={inputClass}
-          />
-        </div>
-        <div>
-          <label htmlFor="register-email" className={labelClass}>
-            Email
-          </label>
-          <input
-            id="register-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            className={inputClass}
-          />
-        </div>
-        <div>
-          <label htmlFor="register-password" className={labelClass}>
-            Password
-          </label>
-          <input
-            id="register-password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            className={inputClass}
-          />
-        </div>
+        <TextField
+          label="Username"
+          id="register-username"
+          name="username"
+          type="text"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+        />
+        <TextField
+          label="Email"
+          id="register-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+        />
+        <TextField
+          label="Password"
+          id="register-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+        />
         <Button type="submit" disabled={pending} className="w-full">
           {pending ? 'Creating account...' : 'Create account'}
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
-        Already have an account?{' '}
-        <Link
-          href="/login"
-          className="font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
-        >
-          Login
-        </Link>
-      </p>
+      <AuthSwitchLink question="Already have an account?" href="/login" label="Login" />
     </AuthCard>
   );
 }

@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { Group, GroupBody } from '@tally/contract';
 import { DEFAULT_GROUP_COLOR, LIMITS } from '@tally/contract/constants';
 import { Button } from '../../../components/Button';
-import { inputClass, labelClass } from '../../../components/form-styles';
+import { TextField } from '../../../components/FormField';
 import { ColorSwatches } from './ColorSwatches';
 
 interface GroupFormProps {
@@ -36,25 +36,20 @@ export function GroupForm({ editing, pending, onSubmit, onCancel }: GroupFormPro
       aria-label={editing ? 'Edit group' : 'New group'}
       className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900"
     >
-      <div>
-        <label htmlFor="group-name" className={labelClass}>
-          Group name
-        </label>
-        <input
-          id="group-name"
-          ref={nameRef}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          required
-          maxLength={LIMITS.groupNameMax}
-          autoComplete="off"
-          autoFocus={editing !== null}
-          className={inputClass}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape' && editing) onCancel();
-          }}
-        />
-      </div>
+      <TextField
+        label="Group name"
+        id="group-name"
+        ref={nameRef}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        required
+        maxLength={LIMITS.groupNameMax}
+        autoComplete="off"
+        autoFocus={editing !== null}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && editing) onCancel();
+        }}
+      />
       <ColorSwatches name="group-color" value={color} onChange={setColor} />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={pending}>

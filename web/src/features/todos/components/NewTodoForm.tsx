@@ -1,11 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Group } from '@tally/contract';
-import { LIMITS } from '@tally/contract/constants';
 import { Button } from '../../../components/Button';
-import { inputClass, labelClass } from '../../../components/form-styles';
 import { useCreateTodo } from '../api/create-todo';
 import { GroupSelect } from './GroupSelect';
-import { TITLE_HINT, TITLE_PATTERN, descriptionOrNull } from './todo-fields';
+import { descriptionOrNull } from './todo-fields';
+import { TodoTextFields } from './TodoTextFields';
 
 interface NewTodoFormProps {
   groups: readonly Group[];
@@ -42,37 +41,19 @@ export function NewTodoForm({ groups, defaultGroupId, onCreated }: NewTodoFormPr
       aria-label="New todo"
       className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900"
     >
-      <div>
-        <label htmlFor={`${id}-title`} className={labelClass}>
-          Title
-        </label>
-        <input
-          id={`${id}-title`}
-          value={title}
-          onChange={(event) => setTitle(event.target.value)}
-          required
-          pattern={TITLE_PATTERN}
-          title={TITLE_HINT}
-          maxLength={LIMITS.todoTitleMax}
-          autoComplete="off"
-          autoFocus
-          className={inputClass}
-        />
-      </div>
-      <div>
-        <label htmlFor={`${id}-description`} className={labelClass}>
-          Description{' '}
-          <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
-        </label>
-        <textarea
-          id={`${id}-description`}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          rows={3}
-          maxLength={LIMITS.todoDescriptionMax}
-          className={inputClass}
-        />
-      </div>
+      <TodoTextFields
+        idPrefix={id}
+        title={title}
+        description={description}
+        onTitleChange={setTitle}
+        onDescriptionChange={setDescription}
+        descriptionLabel={
+          <>
+            Description{' '}
+            <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
+          </>
+        }
+      />
       <GroupSelect id={`${id}-group`} value={groupId} groups={groups} onChange={setGroupId} />
       <Button type="submit" disabled={createTodo.isPending}>
         {createTodo.isPending ? 'Creating...' : 'Create Todo'}

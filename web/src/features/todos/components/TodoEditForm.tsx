@@ -1,11 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { LIMITS } from '@tally/contract/constants';
 import { Button } from '../../../components/Button';
-import { inputClass, labelClass } from '../../../components/form-styles';
 import { useUpdateTodo } from '../api/update-todo';
 import { GroupSelect } from './GroupSelect';
-import { TITLE_HINT, TITLE_PATTERN, descriptionOrNull } from './todo-fields';
+import { descriptionOrNull } from './todo-fields';
+import { TodoTextFields } from './TodoTextFields';
 
 interface TodoEditFormProps {
   todo: Todo;
@@ -47,36 +46,13 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
         }
       }}
     >
-      <div>
-        <label htmlFor={`${id}-title`} className={labelClass}>
-          Title
-        </label>
-        <input
-          id={`${id}-title`}
-          value={title}
-          onChange={(event) => setTitle(event.target.value)}
-          required
-          pattern={TITLE_PATTERN}
-          title={TITLE_HINT}
-          maxLength={LIMITS.todoTitleMax}
-          autoComplete="off"
-          autoFocus
-          className={inputClass}
-        />
-      </div>
-      <div>
-        <label htmlFor={`${id}-description`} className={labelClass}>
-          Description
-        </label>
-        <textarea
-          id={`${id}-description`}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          rows={3}
-          maxLength={LIMITS.todoDescriptionMax}
-          className={inputClass}
-        />
-      </div>
+      <TodoTextFields
+        idPrefix={id}
+        title={title}
+        description={description}
+        onTitleChange={setTitle}
+        onDescriptionChange={setDescription}
+      />
       <GroupSelect id={`${id}-group`} value={groupId} groups={groups} onChange={setGroupId} />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={updateTodo.isPending}>

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { LIMITS } from '@tally/contract/constants';
+import { TextAreaField, TextField } from '../../../components/FormField';
+import { TITLE_HINT, TITLE_PATTERN } from './todo-fields';
+
+interface TodoTextFieldsProps {
+  idPrefix: string;
+  title: string;
+  description: string;
+  onTitleChange: (title: string) => void;
+  onDescriptionChange: (description: string) => void;
+  descriptionLabel?: ReactNode;
+}
+
+/** A todo's title (required, focused first) and description (3 rows), as both forms show them. */
+export function TodoTextFields({
+  idPrefix,
+  title,
+  description,
+  onTitleChange,
+  onDescriptionChange,
+  descriptionLabel = 'Description',
+}: TodoTextFieldsProps) {
+  return (
+    <>
+      <TextField
+        label="Title"
+        id={`${idPrefix}-title`}
+        value={title}
+        onChange={(event) => onTitleChange(event.target.value)}
+        required
+        pattern={TITLE_PATTERN}
+        title={TITLE_HINT}
+        maxLength={LIMITS.todoTitleMax}
+        autoComplete="off"
+        autoFocus
+      />
+      <TextAreaField
+        label={descriptionLabel}
+        id={`${idPrefix}-description`}
+        value={description}
+        onChange={(event) => onDescriptionChange(event.target.value)}
+        rows={3}
+        maxLength={LIMITS.todoDescriptionMax}
+      />
+    </>
+  );
+}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
-import { useSession } from '../lib/session-store';
+import { useSession } from '#web/lib/session-store';
 
 /** Protected routes: no token → /login (after a forced logout, once its 100 ms have passed). */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -1,31 +1,69 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
-const serverFeatures = ['auth', 'todos', 'groups', 'statistics', 'system'];
-const webFeatures = ['auth', 'todos', 'groups', 'statistics', 'theme'];
+const root = import.meta.dirname;
+
+/** The folders directly inside `dir`, so a new feature folder is checked without editing this. */
+function foldersIn(dir, except = []) {
+  return readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !except.includes(entry.name))
+    .map((entry) => entry.name);
+}
+
+// server/src has one folder per resource (CONVENTIONS.md); the others hold what every resource
+// uses (db, plugins, shared, test helpers) or test the whole app from outside (security).
+const serverShared = ['db', 'plugins', 'shared', 'test', 'security'];
+const serverFeatures = foldersIn('server/src', serverShared);
+const webFeatures = foldersIn('web/src/features');
 
 /** A feature folder may not reach into a sibling feature's files. */
-function featureBoundaries(root, features) {
-  return features.map((feature) => ({
-    files: [`${root}/${feature}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: features
-            .filter((other) => other !== feature)
-            .map((other) => ({
-              group: [`**/${other}/*`, `../${other}`, `../../${other}/*`],
-              message: `Features do not import each other: ${feature} may not import ${other}.`,
-            })),
-        },
-      ],
-    },
-  }));
+function featureZones(dir, features) {
+  return features
+    .map((feature) => ({
+      target: `${dir}/${feature}`,
+      from: features.filter((other) => other !== feature).map((other) => `${dir}/${other}`),
+      message: `Features do not import each other: ${feature} may not import a sibling feature.`,
+    }))
+    .filter((zone) => zone.from.length > 0);
 }
+
+/**
+ * Checked on resolved files, so a relative path, a #web/ import and an alias are all caught.
+ * One way: app/ → features/ → components/, lib/ (web); features → db, plugins, shared (server).
+ */
+const boundaryZones = [
+  {
+    target: 'contract',
+    from: ['server', 'web'],
+    message: 'contract imports no app code.',
+  },
+  ...featureZones('server/src', serverFeatures),
+  ...serverShared
+    .filter((folder) => folder !== 'security' && folder !== 'test')
+    .map((folder) => ({
+      target: `server/src/${folder}`,
+      from: serverFeatures.map((feature) => `server/src/${feature}`),
+      message: `server/src/${folder} serves every feature and imports none.`,
+    })),
+  ...featureZones('web/src/features', webFeatures),
+  {
+    target: 'web/src/features',
+    from: 'web/src/app',
+    message: 'Features do not import app/: the routes in app/ compose the features.',
+  },
+  {
+    target: ['web/src/components', 'web/src/lib'],
+    from: ['web/src/features', 'web/src/app'],
+    message: 'components/ and lib/ are shared by every feature and import none (nor app/).',
+  },
+];
 
 export default tseslint.config(
   {
@@ -70,20 +108,27 @@ export default tseslint.config(
     rules: { 'no-restricted-globals': 'off' },
   },
   {
-    files: ['contract/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/server/**', '**/web/**'], message: 'contract imports no app code.' },
-          ],
-        },
+    files: ['contract/src/**/*.ts', 'server/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Parse imported .ts/.tsx files too, so no-cycle can follow them.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      // The same resolution as the compilers: tsconfig paths (#web/*), .js → .ts in the server,
+      // and the contract's sources through its @tally/source export condition.
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['contract/tsconfig.json', 'server/tsconfig.json', 'web/tsconfig.json'],
+          conditionNames: ['@tally/source', 'types', 'import', 'default'],
+          noWarnOnMultipleProjects: true,
+        }),
       ],
     },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
   },
-  ...featureBoundaries('server/src', serverFeatures),
-  ...featureBoundaries('web/src/features', webFeatures),
   {
     files: ['scripts/**', 'e2e/**', 'bench/**', '.ci/**'],
     rules: { 'no-console': 'off' },

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LIMITS, USERNAME_PATTERN } from './constants.js';
-import { NO_NUL } from './common.js';
+import { ErrorSchema, NO_NUL } from './common.js';
+import { defineEndpoints, NoContent } from './endpoint.js';
+import { routes } from './routes.js';
 
 export const RegisterBodySchema = Type.Object(
   {
@@ -52,9 +54,37 @@ export const AccessTokenResponseSchema = Type.Object(
 );
 export type AccessTokenResponse = Static<typeof AccessTokenResponseSchema>;
 
-/** The access token's payload as SPEC.md section 3 describes it. */
+/** The access token's payload as docs/product.md, Sessions, describes it. */
 export interface AccessTokenClaims {
   sub: string;
   roles: string[];
   exp: number;
 }
+
+const authErrors = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema };
+
+export const authApi = defineEndpoints('auth', routes.auth, {
+  register: {
+    summary: 'Create an account and sign in',
+    body: RegisterBodySchema,
+    responses: { 201: AccessTokenResponseSchema, ...authErrors },
+  },
+  login: {
+    summary: 'Sign in with username and password',
+    body: LoginBodySchema,
+    responses: { 200: AccessTokenResponseSchema, ...authErrors },
+  },
+  google: {
+    summary: 'Sign in with a Google ID token (Google Identity Services credential)',
+    body: GoogleLoginBodySchema,
+    responses: { 200: AccessTokenResponseSchema, ...authErrors, 503: ErrorSchema },
+  },
+  refresh: {
+    summary: 'Renew the access token with the refresh cookie (rotated on every use)',
+    responses: { 200: AccessTokenResponseSchema, ...authErrors },
+  },
+  logout: {
+    summary: 'Revoke the refresh cookie',
+    responses: { 204: NoContent('Signed out'), 429: ErrorSchema },
+  },
+});

@@ -1,5 +1,5 @@
 /**
- * Product constants shared by the server and the web app (SPEC.md section 9, DECISIONS.md).
+ * Product constants shared by the server and the web app (docs/product.md, Constants).
  * This module imports nothing, so the browser bundle can use it without pulling in schemas.
  */
 
@@ -32,21 +32,44 @@ export const LIMITS = {
   bodyLimitBytes: 64 * 1024,
 } as const;
 
-/** Letters, digits, '.', '_' and '-' (DECISIONS.md, filled gaps). */
+/** Letters, digits, '.', '_' and '-' (docs/product.md, Validation). */
 export const USERNAME_PATTERN = '^[A-Za-z0-9._-]{3,32}$';
 
 /** The day ranges the statistics screen offers; the first is the default. */
 export const STATISTICS_RANGES = [7, 14, 30] as const;
 export type StatisticsRange = (typeof STATISTICS_RANGES)[number];
 
-/** Header in which the browser sends its IANA time zone (DECISIONS.md item 6). */
+/**
+ * The counted events (docs/product.md, Statistics), in the order the statistics answers list them: the
+ * daily record's, then the since answer's one more, then the rest of the totals. Each list
+ * begins with the one before it, so the schemas and every list of events derive from these.
+ */
+export const DAILY_EVENTS = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'] as const;
+export const SINCE_EVENTS = [...DAILY_EVENTS, 'todosDeleted'] as const;
+export const STATISTIC_EVENTS = [
+  ...SINCE_EVENTS,
+  'googleAuths',
+  'registrations',
+  'tokensGenerated',
+  'refreshTokensCreated',
+  'todosUpdated',
+  'groupsUpdated',
+  'groupsDeleted',
+] as const;
+export type DailyEvent = (typeof DAILY_EVENTS)[number];
+export type SinceEvent = (typeof SINCE_EVENTS)[number];
+export type StatisticEvent = (typeof STATISTIC_EVENTS)[number];
+
+/** Header in which the browser sends its IANA time zone (docs/product.md, Statistics). */
 export const TIME_ZONE_HEADER = 'x-time-zone';
 
-/** Access tokens live 15 minutes (DECISIONS.md item 5). */
+/** Access tokens live 15 minutes (docs/product.md, Sessions). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
-/** Routes under this prefix never carry a bearer token (SPEC.md section 7). */
-export const AUTH_PATH_PREFIX = '/api/auth/';
+/** The auth routes; the refresh cookie is sent to these only. */
+export const AUTH_PATH = '/api/auth';
+/** Routes under this prefix never carry a bearer token (docs/product.md, API). */
+export const AUTH_PATH_PREFIX = `${AUTH_PATH}/`;
 
 /** Paging of GET /api/todos: the response header naming the next page, and the page sizes. */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { GROUP_COLORS, LIMITS } from './constants.js';
-import { NOT_BLANK } from './common.js';
+import { ErrorSchema, IdParamsSchema, NOT_BLANK } from './common.js';
+import { defineEndpoints, NoContent } from './endpoint.js';
+import { routes } from './routes.js';
 
 export const GroupSchema = Type.Object(
   {
@@ -25,3 +27,37 @@ export const GroupBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export type GroupBody = Static<typeof GroupBodySchema>;
+
+export const groupsApi = defineEndpoints('groups', routes.groups, {
+  list: {
+    summary: "The caller's groups, newest first",
+    responses: { 200: GroupListSchema, 401: ErrorSchema },
+  },
+  create: {
+    summary: 'Create a group',
+    body: GroupBodySchema,
+    responses: { 201: GroupSchema, 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema },
+  },
+  update: {
+    summary: 'Rename or recolour a group',
+    params: IdParamsSchema,
+    body: GroupBodySchema,
+    responses: {
+      200: GroupSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+      409: ErrorSchema,
+    },
+  },
+  remove: {
+    summary: 'Delete a group; its todos become ungrouped',
+    params: IdParamsSchema,
+    responses: {
+      204: NoContent('Deleted'),
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+    },
+  },
+});

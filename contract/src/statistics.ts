@@ -1,16 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LIMITS } from './constants.js';
-import { DateStringSchema } from './common.js';
+import {
+  DAILY_EVENTS,
+  LIMITS,
+  SINCE_EVENTS,
+  STATISTIC_EVENTS,
+  TIME_ZONE_HEADER,
+  type StatisticEvent,
+} from './constants.js';
+import { DateStringSchema, ErrorSchema } from './common.js';
+import { defineEndpoints } from './endpoint.js';
+import { routes } from './routes.js';
 
 const count = Type.Integer({ minimum: 0 });
+
+/** One count per event, in the order of the list (constants.ts holds the lists). */
+const counts = <E extends StatisticEvent>(events: readonly E[]) =>
+  Object.fromEntries(events.map((event) => [event, count])) as Record<E, typeof count>;
 
 export const DailyStatisticSchema = Type.Object(
   {
     date: Type.String({ description: "YYYY-MM-DD in the caller's time zone" }),
-    todosCreated: count,
-    todosCompleted: count,
-    groupsCreated: count,
-    logins: count,
+    ...counts(DAILY_EVENTS),
   },
   { additionalProperties: false },
 );
@@ -20,39 +30,14 @@ export const DailyStatisticListSchema = Type.Array(DailyStatisticSchema, {
   description: 'One record per day, newest first, zero-filled',
 });
 
-export const TotalStatisticsSchema = Type.Object(
-  {
-    todosCreated: count,
-    todosCompleted: count,
-    groupsCreated: count,
-    logins: count,
-    todosDeleted: count,
-    googleAuths: count,
-    registrations: count,
-    tokensGenerated: count,
-    refreshTokensCreated: count,
-    todosUpdated: count,
-    groupsUpdated: count,
-    groupsDeleted: count,
-  },
-  { additionalProperties: false },
-);
+export const TotalStatisticsSchema = Type.Object(counts(STATISTIC_EVENTS), {
+  additionalProperties: false,
+});
 export type TotalStatistics = Static<typeof TotalStatisticsSchema>;
-export type StatisticEvent = keyof TotalStatistics;
-export const STATISTIC_EVENTS = Object.keys(
-  TotalStatisticsSchema.properties,
-) as readonly StatisticEvent[];
 
-export const SinceStatisticsSchema = Type.Object(
-  {
-    todosCreated: count,
-    todosCompleted: count,
-    groupsCreated: count,
-    logins: count,
-    todosDeleted: count,
-  },
-  { additionalProperties: false },
-);
+export const SinceStatisticsSchema = Type.Object(counts(SINCE_EVENTS), {
+  additionalProperties: false,
+});
 export type SinceStatistics = Static<typeof SinceStatisticsSchema>;
 
 export const RecentQuerySchema = Type.Object(
@@ -78,3 +63,27 @@ export const SinceQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type SinceQuery = Static<typeof SinceQuerySchema>;
+
+const zoneNote = ` Days follow the IANA time zone in the ${TIME_ZONE_HEADER} header (UTC when absent or unknown).`;
+
+export const statisticsApi = defineEndpoints('statistics', routes.statistics, {
+  total: {
+    summary: 'All-time counts of every event',
+    responses: { 200: TotalStatisticsSchema, 401: ErrorSchema },
+  },
+  recent: {
+    summary: 'Exactly `days` daily records ending today, newest first, zero-filled.' + zoneNote,
+    query: RecentQuerySchema,
+    responses: { 200: DailyStatisticListSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  range: {
+    summary: 'Daily records from startDate to endDate inclusive, newest first.' + zoneNote,
+    query: RangeQuerySchema,
+    responses: { 200: DailyStatisticListSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  since: {
+    summary: 'Counts from the start of the given day until now.' + zoneNote,
+    query: SinceQuerySchema,
+    responses: { 200: SinceStatisticsSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+});

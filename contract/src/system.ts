@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ErrorSchema } from './common.js';
+import { defineEndpoints } from './endpoint.js';
+import { routes } from './routes.js';
 
-/** Public settings the browser needs at run time (DECISIONS.md: only these reach it). */
+/** Public settings the browser needs at run time (only these reach it: docs/product.md, API). */
 export const PublicConfigSchema = Type.Object(
   {
     googleClientId: Type.Union([Type.String(), Type.Null()], {
@@ -16,3 +19,14 @@ export const HealthSchema = Type.Object(
   { additionalProperties: false },
 );
 export type Health = Static<typeof HealthSchema>;
+
+export const systemApi = defineEndpoints('system', routes.system, {
+  config: {
+    summary: 'Public settings the browser needs',
+    responses: { 200: PublicConfigSchema },
+  },
+  health: {
+    summary: 'Whether the server and its database answer',
+    responses: { 200: HealthSchema, 503: ErrorSchema },
+  },
+});

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LIMITS, NEXT_CURSOR_HEADER, TODO_PAGE_DEFAULT, TODO_PAGE_MAX } from './constants.js';
-import { NOT_BLANK, NO_NUL } from './common.js';
+import { ErrorSchema, IdParamsSchema, NOT_BLANK, NO_NUL } from './common.js';
+import { defineEndpoints, NoContent } from './endpoint.js';
+import { routes } from './routes.js';
 
 const title = Type.String({ minLength: 1, maxLength: LIMITS.todoTitleMax, pattern: NOT_BLANK });
 const description = Type.Union([
@@ -37,7 +39,7 @@ export const TodoListSchema = Type.Array(TodoSchema, {
 });
 
 /**
- * Opt-in paging of GET /api/todos (DECISIONS.md: without parameters the whole list). With
+ * Opt-in paging of GET /api/todos (docs/product.md, API: without parameters the whole list). With
  * `limit` (or `cursor`), the answer is one page, newest first, and the `x-next-cursor` header
  * carries the cursor of the next page; no header means the last page.
  */
@@ -82,3 +84,36 @@ export const UpdateTodoBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export type UpdateTodoBody = Static<typeof UpdateTodoBodySchema>;
+
+export const todosApi = defineEndpoints('todos', routes.todos, {
+  list: {
+    summary: "The caller's todos, newest first",
+    description:
+      'Without parameters, the whole list. With `limit` (or `cursor`), one page; the ' +
+      `\`${NEXT_CURSOR_HEADER}\` response header then holds the cursor of the next page and ` +
+      'is absent on the last one.',
+    query: TodoListQuerySchema,
+    responses: { 200: TodoListSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  create: {
+    summary: 'Create a todo',
+    body: CreateTodoBodySchema,
+    responses: { 201: TodoSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  update: {
+    summary: 'Replace a todo (title, description, group, completed)',
+    params: IdParamsSchema,
+    body: UpdateTodoBodySchema,
+    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  remove: {
+    summary: 'Delete a todo',
+    params: IdParamsSchema,
+    responses: {
+      204: NoContent('Deleted'),
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+    },
+  },
+});

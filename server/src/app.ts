@@ -70,7 +70,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiDocsPlugin);
 
   await app.register(authRoutes, {
-    prefix: '/api/auth',
     clock,
     google: config.googleClientId
       ? {
@@ -82,11 +81,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimitPerMinute: config.authRateLimitPerMinute,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
   });
-  await app.register(todoRoutes, { prefix: '/api/todos', clock });
-  await app.register(groupRoutes, { prefix: '/api/todo-groups', clock });
-  await app.register(statisticsRoutes, { prefix: '/api/statistics', clock });
+  await app.register(todoRoutes, { clock });
+  await app.register(groupRoutes, { clock });
+  await app.register(statisticsRoutes, { clock });
   await app.register(systemRoutes, {
-    prefix: '/api',
     publicConfig: { googleClientId: config.googleClientId },
   });
   await app.register(webAppPlugin, { distDir: config.webDistDir });

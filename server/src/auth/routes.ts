@@ -1,14 +1,8 @@
-import {
-  AccessTokenResponseSchema,
-  ErrorSchema,
-  GoogleLoginBodySchema,
-  LoginBodySchema,
-  RegisterBodySchema,
-} from '@tally/contract';
+import { AUTH_PATH, authApi } from '@tally/contract';
 import cookie from '@fastify/cookie';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
+import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, serviceUnavailable } from '../shared/errors.js';
 import { createGoogleVerifier, type GoogleVerifierOptions } from './google-id-token.js';
 import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
@@ -27,12 +21,9 @@ export interface AuthRoutesOptions {
 const REFRESH_COOKIE = 'tally_refresh';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-const errors = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema };
-
-export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify, options) => {
+export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
   // Only the auth routes read or set the refresh cookie; elsewhere its hooks would be pure cost.
-  await fastify.register(cookie);
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(cookie);
   const service = createAuthService({
     db: app.db,
     clock: options.clock,
@@ -45,7 +36,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
     keyGenerator: (request) =>
       `login:${String((request.body as { username?: unknown }).username).toLowerCase()}`,
   });
-  const config = { public: true, rateLimit: perIp };
+  const config = { rateLimit: perIp };
 
   const sendSession = (request: FastifyRequest, reply: FastifyReply, session: Session) => {
     reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
@@ -54,34 +45,36 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
       // Secure whenever the browser came over HTTPS (also through a proxy that reaches us on
       // localhost), and always off localhost.
       secure: request.protocol === 'https' || !LOCAL_HOSTS.has(request.hostname),
-      path: '/api/auth',
+      path: AUTH_PATH,
       maxAge: REFRESH_TOKEN_TTL_MS / 1000,
     });
     return { accessToken: session.accessToken };
   };
   const clearSession = (reply: FastifyReply) =>
-    reply.clearCookie(REFRESH_COOKIE, { path: '/api/auth' });
+    reply.clearCookie(REFRESH_COOKIE, { path: AUTH_PATH });
 
-  app.post(
-    '/register',
-    {
-      config,
-      schema: {
-        tags: ['auth'],
-        summary: 'Create an account and sign in',
-        security: [],
-        body: RegisterBodySchema,
-        response: { 201: AccessTokenResponseSchema, ...errors },
-      },
-    },
+  addEndpoint(
+    app,
+    authApi.register,
     async (request, reply) => {
       const session = await service.register(request.body);
       return reply.code(201).send(sendSession(request, reply, session));
     },
+    { config },
   );
 
-  app.post(
-    '/login',
+  addEndpoint(
+    app,
+    authApi.login,
+    async (request, reply) => {
+      try {
+        const session = await service.login(request.body.username, request.body.password);
+        return sendSession(request, reply, session);
+      } catch (error) {
+        if (error instanceof AppError && error.statusCode === 401) await failedLogins(request);
+        throw error;
+      }
+    },
     {
       config,
       // Failed logins per account: slows guessing one user's password from many addresses.
@@ -95,22 +88,6 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
           );
         }
       },
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign in with username and password',
-        security: [],
-        body: LoginBodySchema,
-        response: { 200: AccessTokenResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      try {
-        const session = await service.login(request.body.username, request.body.password);
-        return sendSession(request, reply, session);
-      } catch (error) {
-        if (error instanceof AppError && error.statusCode === 401) await failedLogins(request);
-        throw error;
-      }
     },
   );
 
@@ -118,37 +95,21 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
     ? createGoogleVerifier({ ...options.google, clock: options.clock })
     : null;
 
-  app.post(
-    '/google',
-    {
-      config,
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign in with a Google ID token (Google Identity Services credential)',
-        security: [],
-        body: GoogleLoginBodySchema,
-        response: { 200: AccessTokenResponseSchema, ...errors, 503: ErrorSchema },
-      },
-    },
+  addEndpoint(
+    app,
+    authApi.google,
     async (request, reply) => {
       if (!verifyGoogle)
         throw serviceUnavailable('Sign-in with Google is not configured on this server');
       const identity = await verifyGoogle(request.body.token);
       return sendSession(request, reply, await service.googleLogin(identity));
     },
+    { config },
   );
 
-  app.post(
-    '/refresh',
-    {
-      config,
-      schema: {
-        tags: ['auth'],
-        summary: 'Renew the access token with the refresh cookie (rotated on every use)',
-        security: [],
-        response: { 200: AccessTokenResponseSchema, ...errors },
-      },
-    },
+  addEndpoint(
+    app,
+    authApi.refresh,
     async (request, reply) => {
       try {
         const session = await service.refresh(request.cookies[REFRESH_COOKIE]);
@@ -158,23 +119,17 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (fastify,
         throw error;
       }
     },
+    { config },
   );
 
-  app.post(
-    '/logout',
-    {
-      config,
-      schema: {
-        tags: ['auth'],
-        summary: 'Revoke the refresh cookie',
-        security: [],
-        response: { 204: { type: 'null', description: 'Signed out' }, 429: ErrorSchema },
-      },
-    },
+  addEndpoint(
+    app,
+    authApi.logout,
     async (request, reply) => {
       await service.logout(request.cookies[REFRESH_COOKIE]);
       clearSession(reply);
       return reply.code(204).send();
     },
+    { config },
   );
 };

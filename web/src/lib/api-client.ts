@@ -1,5 +1,6 @@
 import type { AccessTokenResponse, ApiError as ApiErrorBody } from '@tally/contract';
 import { AUTH_PATH_PREFIX, TIME_ZONE_HEADER } from '@tally/contract/constants';
+import { routes, type HttpMethod } from '@tally/contract/routes';
 import { ApiError, ERROR_MESSAGES } from './api-error';
 import {
   SESSION_MESSAGES,
@@ -14,17 +15,16 @@ import { decodeAccessToken } from './jwt';
 export { ApiError, ERROR_MESSAGES, errorMessage } from './api-error';
 
 /**
- * The one place that talks to the API (and the only caller of fetch). It sends the bearer token
+ * The one place that talks to the API (and the only caller of fetch); features call it through
+ * the typed client of lib/api.ts, derived from the contract. It sends the bearer token
  * except on /api/auth/ paths, the browser's time zone on every call and the refresh cookie
  * (same-origin credentials); it renews an access token that is about to expire before using it,
- * and turns every failure into a sentence of SPEC.md section 8.
+ * and turns every failure into a sentence of docs/product.md, Errors.
  */
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-export interface RequestOptions<TBody> {
-  method?: Method;
-  body?: TBody;
+export interface RequestOptions {
+  method?: HttpMethod;
+  body?: unknown;
   /** Names the call in "{operation} failed", e.g. "Create todo". */
   operation: string;
   signal?: AbortSignal;
@@ -55,7 +55,7 @@ function headersFor(body: unknown, token: string | null): Headers {
 /** fetch, with "no response at all" turned into the network message. */
 async function send(
   path: string,
-  init: { method: Method; body?: unknown; token: string | null; signal?: AbortSignal },
+  init: { method: HttpMethod; body?: unknown; token: string | null; signal?: AbortSignal },
 ): Promise<Response> {
   try {
     return await fetch(path, {
@@ -87,25 +87,28 @@ function bodyError(body: unknown): string | null {
   return typeof error === 'string' && error.trim() !== '' ? error : null;
 }
 
-/** Ends the session after a 401/403 with a stored token (SPEC.md section 8). */
+/** Ends the session after a 401/403 with a stored token (docs/product.md, Sessions). */
 function forceLogout(status: number): void {
   // Revoke the refresh cookie too; nothing waits for it.
-  void send(`${AUTH_PATH_PREFIX}logout`, { method: 'POST', token: null }).catch(() => undefined);
+  void send(routes.auth.logout.path, { method: routes.auth.logout.method, token: null }).catch(
+    () => undefined,
+  );
   endSession({ notice: ERROR_MESSAGES.authenticationFailed(status), redirectToLogin: true });
 }
 
-export async function apiRequest<TResponse, TBody = undefined>(
-  path: string,
-  options: RequestOptions<TBody>,
-): Promise<TResponse> {
-  return requestOnce<TResponse, TBody>(path, options, true);
+/**
+ * Sends one request and answers the parsed body. Untyped on purpose: features call the typed
+ * client of lib/api.ts, whose types come from the contract.
+ */
+export async function apiRequest(path: string, options: RequestOptions): Promise<unknown> {
+  return requestOnce(path, options, true);
 }
 
-async function requestOnce<TResponse, TBody>(
+async function requestOnce(
   path: string,
-  { method = 'GET', body, operation, signal }: RequestOptions<TBody>,
+  { method = 'GET', body, operation, signal }: RequestOptions,
   mayRenew: boolean,
-): Promise<TResponse> {
+): Promise<unknown> {
   const authPath = isAuthPath(path);
   let token: string | null = null;
   if (!authPath) {
@@ -119,14 +122,14 @@ async function requestOnce<TResponse, TBody>(
   }
 
   const response = await send(path, { method, body, token, signal });
-  if (response.ok) return (await readJson(response)) as TResponse;
+  if (response.ok) return readJson(response);
 
   const { status } = response;
   if ((status === 401 || status === 403) && !authPath && token && getSession().token) {
     // A refused access token may still have a good refresh cookie behind it (a server restart
     // with a new key, an older token format): renew once and retry before giving up.
     if (status === 401 && mayRenew && (await renewAccessToken(0, token)) === 'renewed') {
-      return requestOnce<TResponse, TBody>(path, { method, body, operation, signal }, false);
+      return requestOnce(path, { method, body, operation, signal }, false);
     }
     if (getSession().token) forceLogout(status);
     throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });
@@ -136,7 +139,7 @@ async function requestOnce<TResponse, TBody>(
   throw new ApiError(message ?? ERROR_MESSAGES.operationFailed(operation), status);
 }
 
-// --- Keeping the access token fresh (DECISIONS.md item 5) -------------------------------------
+// --- Keeping the access token fresh (docs/product.md, Sessions) ------------------------------
 
 export type RenewalResult = 'renewed' | 'refused' | 'unavailable';
 export type TokenState = 'none' | 'valid' | 'expired';
@@ -172,7 +175,10 @@ async function renewOnce(marginMs: number, rejected: string | null): Promise<Ren
 
   let response: Response;
   try {
-    response = await send(`${AUTH_PATH_PREFIX}refresh`, { method: 'POST', token: null });
+    response = await send(routes.auth.refresh.path, {
+      method: routes.auth.refresh.method,
+      token: null,
+    });
   } catch {
     return 'unavailable';
   }

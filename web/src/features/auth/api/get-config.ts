@@ -1,16 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicConfig } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** GET /api/config: the public runtime settings (Google client id and script URL). */
-export function fetchConfig({ signal }: { signal?: AbortSignal } = {}): Promise<PublicConfig> {
-  return apiRequest<PublicConfig>('/api/config', { operation: 'Load settings', signal });
-}
-
+/** The public runtime settings (the Google client id). */
 export const configQueryOptions = queryOptions({
   queryKey: queryKeys.config,
-  queryFn: fetchConfig,
+  queryFn: ({ signal }) => api.system.config({ operation: 'Load settings', signal }),
   staleTime: Infinity,
 });
 

@@ -1,24 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
-import type { AccessTokenResponse, LoginBody } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import type { LoginBody } from '@tally/contract';
+import { api } from '../../../lib/api';
 import { startSession } from '../../../lib/session-store';
 
 export const LOGIN_OPERATION = 'Login';
-
-/** POST /api/auth/login */
-export function login(body: LoginBody): Promise<AccessTokenResponse> {
-  return apiRequest<AccessTokenResponse, LoginBody>('/api/auth/login', {
-    method: 'POST',
-    body,
-    operation: LOGIN_OPERATION,
-  });
-}
 
 /** Signs in; the stored token makes /login redirect to /todos. */
 export function useLogin() {
   return useMutation({
     mutationFn: async (body: LoginBody) => {
-      const { accessToken } = await login(body);
+      const { accessToken } = await api.auth.login({ body, operation: LOGIN_OPERATION });
       startSession(accessToken);
     },
   });

@@ -1,24 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, Todo } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { reportMutationError } from '../../../lib/mutation-errors';
 import { queryKeys } from '../../../lib/query-keys';
 
 const OPERATION = 'Delete group';
 
-/** DELETE /api/todo-groups/{id}: its todos become ungrouped. */
-export function deleteGroup(id: number): Promise<undefined> {
-  return apiRequest<undefined>(`/api/todo-groups/${id}`, {
-    method: 'DELETE',
-    operation: OPERATION,
-  });
-}
-
 /** Removes the group, ungroups its todos in the cache at once and reloads them. */
 export function useDeleteGroup() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: deleteGroup,
+    mutationFn: (id: number) => api.groups.remove({ params: { id }, operation: OPERATION }),
     onSuccess: (_result, id) => {
       queryClient.setQueryData<Group[]>(queryKeys.groups, (groups = []) =>
         groups.filter((group) => group.id !== id),

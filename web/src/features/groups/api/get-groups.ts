@@ -1,16 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Group } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** GET /api/todo-groups: the user's groups, newest first. */
-export function fetchGroups({ signal }: { signal?: AbortSignal } = {}): Promise<Group[]> {
-  return apiRequest<Group[]>('/api/todo-groups', { operation: 'Load groups', signal });
-}
-
+/** The user's groups, newest first. */
 export const groupsQueryOptions = queryOptions({
   queryKey: queryKeys.groups,
-  queryFn: fetchGroups,
+  queryFn: ({ signal }) => api.groups.list({ operation: 'Load groups', signal }),
 });
 
 export function useGroups() {

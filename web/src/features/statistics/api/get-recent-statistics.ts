@@ -1,20 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { DailyStatistic } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** GET /api/statistics/recent?days=n: n daily records, newest first, zero-filled. */
-export function fetchRecentStatistics(days: number, { signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<DailyStatistic[]>(`/api/statistics/recent?days=${days}`, {
-    operation: 'Load recent activity',
-    signal,
-  });
-}
-
+/** `days` daily records, newest first, zero-filled. */
 export const recentStatisticsQueryOptions = (days: number) =>
   queryOptions({
     queryKey: queryKeys.statisticsRecent(days),
-    queryFn: ({ signal }) => fetchRecentStatistics(days, { signal }),
+    queryFn: ({ signal }) =>
+      api.statistics.recent({ query: { days }, operation: 'Load recent activity', signal }),
   });
 
 /** Keeps showing the previous range while another one loads. */

@@ -1,19 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TotalStatistics } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** GET /api/statistics/total: all-time counts. */
-export function fetchTotalStatistics({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<TotalStatistics>('/api/statistics/total', {
-    operation: 'Load statistics',
-    signal,
-  });
-}
-
+/** All-time counts. */
 export const totalStatisticsQueryOptions = queryOptions({
   queryKey: queryKeys.statisticsTotal,
-  queryFn: fetchTotalStatistics,
+  queryFn: ({ signal }) => api.statistics.total({ operation: 'Load statistics', signal }),
 });
 
 export function useTotalStatistics() {

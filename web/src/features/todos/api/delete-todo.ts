@@ -1,21 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Todo } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { reportMutationError } from '../../../lib/mutation-errors';
 import { queryKeys } from '../../../lib/query-keys';
 
 const OPERATION = 'Delete todo';
 
-/** DELETE /api/todos/{id} */
-export function deleteTodo(id: number): Promise<undefined> {
-  return apiRequest<undefined>(`/api/todos/${id}`, { method: 'DELETE', operation: OPERATION });
-}
-
 /** Deletes a todo and removes it from the list. */
 export function useDeleteTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: deleteTodo,
+    mutationFn: (id: number) => api.todos.remove({ params: { id }, operation: OPERATION }),
     onSuccess: (_result, id) => {
       queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) =>
         todos?.filter((todo) => todo.id !== id),

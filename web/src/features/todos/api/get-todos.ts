@@ -1,16 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Todo } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** GET /api/todos: the user's todos, newest first. */
-export function fetchTodos({ signal }: { signal?: AbortSignal } = {}): Promise<Todo[]> {
-  return apiRequest<Todo[]>('/api/todos', { operation: 'Load todos', signal });
-}
-
+/** The user's todos, newest first: the whole list, as the screen shows it. */
 export const todosQueryOptions = queryOptions({
   queryKey: queryKeys.todos,
-  queryFn: fetchTodos,
+  queryFn: ({ signal }) => api.todos.list({ query: {}, operation: 'Load todos', signal }),
 });
 
 export function useTodos() {

@@ -1,19 +1,14 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Todo, UpdateTodoBody } from '@tally/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api';
 import { reportMutationError } from '../../../lib/mutation-errors';
 import { queryKeys } from '../../../lib/query-keys';
 
 const OPERATION = 'Update todo';
 
-/** PUT /api/todos/{id}: a full replacement of title, description, groupId and completed. */
-export function updateTodo(id: number, body: UpdateTodoBody): Promise<Todo> {
-  return apiRequest<Todo, UpdateTodoBody>(`/api/todos/${id}`, {
-    method: 'PUT',
-    body,
-    operation: OPERATION,
-  });
-}
+/** A full replacement of title, description, groupId and completed. */
+const updateTodo = (id: number, body: UpdateTodoBody) =>
+  api.todos.update({ params: { id }, body, operation: OPERATION });
 
 function replaceTodo(queryClient: QueryClient, id: number, change: (todo: Todo) => Todo): void {
   queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) =>
@@ -43,7 +38,7 @@ export function useUpdateTodo() {
 
 /**
  * The completion checkbox: flips at once (optimistic) and flips back, with a visible message,
- * when the server refuses or cannot be reached (DECISIONS.md item 4).
+ * when the server refuses or cannot be reached (docs/product.md, Differences, item 4).
  */
 export function useToggleTodo() {
   const queryClient = useQueryClient();

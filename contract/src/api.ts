@@ -1,0 +1,17 @@
+import { authApi } from './auth.js';
+import { groupsApi } from './groups.js';
+import { statisticsApi } from './statistics.js';
+import { systemApi } from './system.js';
+import { todosApi } from './todos.js';
+import type { Routes } from './routes.js';
+
+/** Every /api call, by feature and name: the one description both sides are built from. */
+export const contract = {
+  auth: authApi,
+  todos: todosApi,
+  groups: groupsApi,
+  statistics: statisticsApi,
+  system: systemApi,
+} satisfies { [F in keyof Routes]: { [N in keyof Routes[F]]: unknown } };
+
+export type Contract = typeof contract;

@@ -1,0 +1,52 @@
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import type { Route } from './routes.js';
+
+/**
+ * One /api call, ts-rest style: where it lives (a route of routes.ts) and what it takes and
+ * answers. The server registers each endpoint with these schemas (validation, serialisation,
+ * OpenAPI); the web derives its typed client from the same description.
+ */
+export interface Endpoint extends Route {
+  summary: string;
+  description?: string;
+  /** The OpenAPI group. */
+  tag: string;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  /** Every status the call answers with, and its body (NoContent for an empty one). */
+  responses: Record<number, TSchema>;
+}
+
+type Described = Omit<Endpoint, keyof Route | 'tag'>;
+
+/** Joins the calls of one feature with their routes, so a path is never written twice. */
+export function defineEndpoints<
+  const R extends Record<string, Route>,
+  const D extends { [K in keyof R]: Described },
+>(tag: string, featureRoutes: R, described: D): { [K in keyof R]: R[K] & D[K] & { tag: string } } {
+  return Object.fromEntries(
+    Object.entries(featureRoutes).map(([name, route]) => [
+      name,
+      { ...route, ...described[name], tag },
+    ]),
+  ) as { [K in keyof R]: R[K] & D[K] & { tag: string } };
+}
+
+/** An empty answer (204): JSON Schema's null for the document, no body for either side. */
+export const NoContent = (description: string): TUnsafe<undefined> =>
+  Type.Unsafe<undefined>({ type: 'null', description });
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+
+/** What a successful call answers: the body of its 2xx status, undefined for an empty one. */
+export type SuccessBody<E extends Endpoint> = {
+  [S in keyof E['responses'] & SuccessStatus]: Static<E['responses'][S]>;
+}[keyof E['responses'] & SuccessStatus];
+
+/** What a call takes: exactly the parts its endpoint describes. */
+export type EndpointInput<E extends Endpoint> = (E extends { params: infer P extends TSchema }
+  ? { params: Static<P> }
+  : { params?: never }) &
+  (E extends { query: infer Q extends TSchema } ? { query: Static<Q> } : { query?: never }) &
+  (E extends { body: infer B extends TSchema } ? { body: Static<B> } : { body?: never });

@@ -1,0 +1,48 @@
+/**
+ * Where each /api call lives: its method and path, and whether it is reachable without a bearer
+ * token. Plain data with no imports, so the browser bundle can build its client from it without
+ * the schemas (contract/src/api.ts joins each route with its schemas; the web imports that only
+ * as types). Paths use Fastify's `:name` parameters.
+ */
+export const routes = {
+  auth: {
+    register: { method: 'POST', path: '/api/auth/register', public: true },
+    login: { method: 'POST', path: '/api/auth/login', public: true },
+    google: { method: 'POST', path: '/api/auth/google', public: true },
+    refresh: { method: 'POST', path: '/api/auth/refresh', public: true },
+    logout: { method: 'POST', path: '/api/auth/logout', public: true },
+  },
+  todos: {
+    list: { method: 'GET', path: '/api/todos' },
+    create: { method: 'POST', path: '/api/todos' },
+    update: { method: 'PUT', path: '/api/todos/:id' },
+    remove: { method: 'DELETE', path: '/api/todos/:id' },
+  },
+  groups: {
+    list: { method: 'GET', path: '/api/todo-groups' },
+    create: { method: 'POST', path: '/api/todo-groups' },
+    update: { method: 'PUT', path: '/api/todo-groups/:id' },
+    remove: { method: 'DELETE', path: '/api/todo-groups/:id' },
+  },
+  statistics: {
+    total: { method: 'GET', path: '/api/statistics/total' },
+    recent: { method: 'GET', path: '/api/statistics/recent' },
+    range: { method: 'GET', path: '/api/statistics/range' },
+    since: { method: 'GET', path: '/api/statistics/since' },
+  },
+  system: {
+    config: { method: 'GET', path: '/api/config', public: true },
+    health: { method: 'GET', path: '/api/health', public: true },
+  },
+} as const satisfies Record<string, Record<string, Route>>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  path: string;
+  /** Reachable without a bearer token; every other route needs one. */
+  public?: boolean;
+}
+
+export type Routes = typeof routes;

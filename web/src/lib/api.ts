@@ -1,0 +1,63 @@
+import type { Contract, Endpoint, EndpointInput, SuccessBody } from '@tally/contract';
+import { routes, type Route } from '@tally/contract/routes';
+import { apiRequest } from './api-client';
+
+export interface CallOptions {
+  /** Names the call in "{operation} failed", e.g. "Create todo". */
+  operation: string;
+  signal?: AbortSignal;
+}
+
+/** One call of the contract: its params, query and body as the contract types them. */
+export type ApiCall<E extends Endpoint> = (
+  request: EndpointInput<E> & CallOptions,
+) => Promise<SuccessBody<E>>;
+
+export type ApiClient = {
+  [F in keyof Contract]: {
+    [N in keyof Contract[F]]: Contract[F][N] extends Endpoint ? ApiCall<Contract[F][N]> : never;
+  };
+};
+
+/** The route's path with its `:name` parameters filled in, and the query string appended. */
+function urlOf(route: Route, params?: object, query?: object): string {
+  const values = (params ?? {}) as Record<string, unknown>;
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(values[name])),
+  );
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const queryString = search.toString();
+  return queryString ? `${path}?${queryString}` : path;
+}
+
+function callOf(route: Route) {
+  return ({
+    params,
+    query,
+    body,
+    operation,
+    signal,
+  }: {
+    params?: object;
+    query?: object;
+    body?: unknown;
+  } & CallOptions) =>
+    apiRequest(urlOf(route, params, query), { method: route.method, body, operation, signal });
+}
+
+/**
+ * The typed client of every /api call, derived from the contract: `api.todos.create({ body,
+ * operation })`. Built from the routes alone (method and path), so the schemas stay out of the
+ * browser bundle; the types come from the whole contract.
+ */
+export const api = Object.fromEntries(
+  Object.entries(routes).map(([feature, calls]) => [
+    feature,
+    Object.fromEntries(
+      Object.entries(calls).map(([name, route]: [string, Route]) => [name, callOf(route)]),
+    ),
+  ]),
+) as ApiClient;

@@ -68,7 +68,7 @@ try {
 
   for (const route of ['/login', '/todos']) {
     const page = await browser.newPage();
-    // Signed in for /todos: the token where the web app keeps it (SPEC.md: storage key "token").
+    // Signed in for /todos: the token where the web app keeps it (docs/product.md, Sessions: storage key "token").
     await page.goto(`${ORIGIN}/favicon.svg`);
     await page.evaluate(
       (signedIn, value) => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Every error answer of the API: one human sentence (DECISIONS.md, filled gaps). */
+/** Every error answer of the API: one human sentence (docs/product.md, Errors). */
 export const ErrorSchema = Type.Object(
   { error: Type.String({ description: 'A human-readable sentence' }) },
   { additionalProperties: false },

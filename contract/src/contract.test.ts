@@ -7,7 +7,7 @@ import {
 } from './index.js';
 
 describe('contract', () => {
-  it('offers the 8 swatches of SPEC.md with blue as the default', () => {
+  it('offers the 8 swatches of docs/product.md with blue as the default', () => {
     expect(GROUP_COLORS).toHaveLength(8);
     expect(GROUP_COLORS[0]).toBe(DEFAULT_GROUP_COLOR);
     expect(DEFAULT_GROUP_COLOR).toBe('#3B82F6');

@@ -90,7 +90,7 @@ const addToHour = compiledShape((db: Db, ...args: unknown[]) =>
 /**
  * Appends statistics events and updates their roll-ups (all-time totals, hourly counts).
  * Callers pass the transaction of the change being counted, so an event exists exactly when its
- * change does (DECISIONS.md, filled gaps). The roll-ups are written last, so their row locks
+ * change does (docs/product.md, Statistics). The roll-ups are written last, so their row locks
  * are held for as short a time as possible. The three statements are compiled once per shape.
  */
 export async function recordEvents(

@@ -2,7 +2,7 @@ import { TZDate } from '@date-fns/tz';
 
 /**
  * Calendar days in the caller's time zone, computed here rather than with a database's date
- * functions so SQLite and PostgreSQL bucket identically (DECISIONS.md item 6).
+ * functions so SQLite and PostgreSQL bucket identically (docs/product.md, Statistics).
  * Dates are 'YYYY-MM-DD' strings; instants are epoch milliseconds.
  */
 

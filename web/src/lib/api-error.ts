@@ -1,4 +1,4 @@
-/** The messages of SPEC.md section 8, in one place. */
+/** The messages of docs/product.md, Errors, in one place. */
 export const ERROR_MESSAGES = {
   server: 'Server error - please try again later',
   network: 'Network error - check your connection',

@@ -1,7 +1,7 @@
 import { ensureFreshToken } from './api-client';
 import { expireSession, getSession, subscribeSession } from './session-store';
 
-/** SPEC.md section 9: expiry is checked every 30 s; the warning comes 5 minutes before expiry. */
+/** Expiry is checked every 30 s; the warning comes 5 minutes before (docs/product.md, Sessions). */
 export const EXPIRY_CHECK_INTERVAL_MS = 30_000;
 export const EXPIRY_WARNING_MS = 5 * 60_000;
 /** Renewal starts at the warning threshold, so the warning only appears when renewal failed. */

@@ -10,7 +10,8 @@ function decodeBase64Url(segment: string): string {
 
 /**
  * Reads the access token's payload (sub, roles, exp). The signature is the server's business;
- * a token whose payload is missing or unparseable gives null and counts as invalid (SPEC.md 5).
+ * a token whose payload is missing or unparseable gives null and counts as invalid
+ * (docs/product.md, Sessions).
  */
 export function decodeAccessToken(token: string): AccessTokenClaims | null {
   const parts = token.split('.');

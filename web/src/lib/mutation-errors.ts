@@ -1,7 +1,7 @@
 import { ApiError, errorMessage } from './api-error';
 import { showNotice } from './notices';
 
-/** DECISIONS.md item 4: a failed change is logged and shown in a dismissible notice. */
+/** A failed change is logged and shown in a dismissible notice (docs/product.md, Errors). */
 export function reportMutationError(error: unknown, operation: string): void {
   console.warn(`${operation} failed`, error);
   if (error instanceof ApiError && error.handled) return;

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * Failures surface at once with SPEC.md section 8's message and a way to retry, rather than
+ * Failures surface at once with their message (docs/product.md, Errors) and a Retry, rather than
  * after silent retries; data counts as fresh for 30 s.
  */
 export function createQueryClient(): QueryClient {

@@ -5,7 +5,7 @@ import { decodeAccessToken } from './jwt';
 import { showNotice } from './notices';
 import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from './storage';
 
-/** SPEC.md section 9: the logout notice shows 3 s; the redirect to /login follows after 100 ms. */
+/** The logout notice shows 3 s; /login follows after 100 ms (docs/product.md, Sessions). */
 export const LOGOUT_NOTICE_MS = 3000;
 export const LOGIN_REDIRECT_DELAY_MS = 100;
 
@@ -17,7 +17,7 @@ export const SESSION_MESSAGES = {
 } as const;
 
 /**
- * The signed-in user (SPEC.md section 3's auth session). Per-request `loading` and `error` live
+ * The signed-in user (docs/product.md, Sessions). Per-request `loading` and `error` live
  * in each request's own state (React Query), so opening a form always starts without an error.
  */
 export interface Session {
@@ -129,7 +129,7 @@ export function endSession({ notice, redirectToLogin = false }: EndSessionOption
   }
 }
 
-/** The expiry flow of SPEC.md section 4, for the given token if it is still the current one. */
+/** The expiry flow (docs/product.md, Sessions) for the given token, if it is still current. */
 export function expireSession(token: string): void {
   if (session.token !== token) return;
   const notice =

@@ -1,4 +1,4 @@
-/** The browser storage keys of SPEC.md section 3. */
+/** The browser storage keys (docs/product.md, Sessions). */
 export const STORAGE_KEYS = { token: 'token', username: 'username', theme: 'theme' } as const;
 
 /** localStorage that never throws (private mode, disabled storage, quota). */

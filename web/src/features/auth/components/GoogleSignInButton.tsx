@@ -3,13 +3,13 @@ import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useConfig } from '../api/get-config';
 
 export const GOOGLE_BUTTON_TEXT = 'Continue with Google';
-/** SPEC.md section 8: the console messages about Google's script. */
+/** The console messages about Google's script (docs/product.md, Google sign-in). */
 export const GOOGLE_SDK_MESSAGES = {
   loaded: 'Google SDK loaded',
   failed: 'Google SDK failed to load',
 } as const;
 
-/** Google's button: SPEC.md section 9 (standard, outline, large; the container is 40 px high). */
+/** Google's button: standard, outline, large, 40 px high (docs/product.md, Google sign-in). */
 export const GOOGLE_BUTTON_OPTIONS = {
   type: 'standard',
   theme: 'outline',

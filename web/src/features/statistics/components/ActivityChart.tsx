@@ -72,7 +72,7 @@ interface ActivityChartProps {
   range: StatisticsRange;
 }
 
-/** The stacked daily bar chart of SPEC.md section 9, drawn with plain elements. */
+/** The stacked daily bar chart (docs/product.md, Statistics screen), drawn with plain elements. */
 export function ActivityChart({ records, range }: ActivityChartProps) {
   const bars = chartBars(records, range);
   const { width, gap } = BAR_GEOMETRY[range];

@@ -43,7 +43,7 @@ function MonitorIcon() {
 
 /**
  * The theme toggle (light ↔ dark, saved) and a "follow the system" switch that removes the
- * saved choice (SPEC.md section 4).
+ * saved choice (docs/product.md, Theme).
  */
 export function ThemeToggle() {
   const { preference, resolved } = useTheme();

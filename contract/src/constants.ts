@@ -40,9 +40,9 @@ export const STATISTICS_RANGES = [7, 14, 30] as const;
 export type StatisticsRange = (typeof STATISTICS_RANGES)[number];
 
 /**
- * The counted events (docs/product.md, Statistics), in the order the statistics answers list them: the
- * daily record's, then the since answer's one more, then the rest of the totals. Each list
- * begins with the one before it, so the schemas and every list of events derive from these.
+ * The counted events (docs/product.md, Statistics), in the order the statistics answers list
+ * them: the daily record's, then the since answer's one more, then the rest of the totals. Each
+ * list begins with the one before it; the schemas and every list of events derive from these.
  */
 export const DAILY_EVENTS = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'] as const;
 export const SINCE_EVENTS = [...DAILY_EVENTS, 'todosDeleted'] as const;

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { getSession } from '../lib/session-store';
-import { fakeBackend, json, makeTodo } from '../test/fake-api';
-import { renderApp } from '../test/render';
-import { makeToken, storeSession } from '../test/tokens';
+import { getSession } from '#web/lib/session-store';
+import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { makeToken, storeSession } from '#web/test/tokens';
 
 describe('routes', () => {
   it('sends / to /todos and, without a token, on to /login', async () => {

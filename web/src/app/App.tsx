@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { ErrorBoundary } from '../components/ErrorBoundary';
-import { NoticeRegion } from '../components/NoticeRegion';
+import { ErrorBoundary } from '#web/components/ErrorBoundary';
+import { NoticeRegion } from '#web/components/NoticeRegion';
 import { NavBar } from './layout/NavBar';
 import { Providers } from './providers';
 import { AppRoutes } from './router';

@@ -1,8 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { startAuthMonitor } from '../lib/auth-monitor';
-import { createQueryClient } from '../lib/query-client';
-import { getSession, subscribeSession } from '../lib/session-store';
+import { startAuthMonitor } from '#web/lib/auth-monitor';
+import { createQueryClient } from '#web/lib/query-client';
+import { getSession, subscribeSession } from '#web/lib/session-store';
 
 /**
  * React Query, the expiry monitor (checks at start, every 30 s, renews before expiry), and a

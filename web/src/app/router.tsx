@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
-import { LoadingText } from '../components/LoadingText';
+import { LoadingText } from '#web/components/LoadingText';
 import { GuestOnly, RequireAuth } from './guards';
 import GroupsRoute from './routes/groups-route';
 import LoginRoute from './routes/login-route';
@@ -10,7 +10,7 @@ import TodosRoute from './routes/todos-route';
 
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 
-/** Every route of SPEC.md section 2. */
+/** Every route of docs/product.md, Routes. */
 export function AppRoutes() {
   return (
     <Switch>

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { consoleErrors } from '../test/console-guard';
+import { consoleErrors } from '#web/test/console-guard';
 import { ErrorBoundary } from './ErrorBoundary';
 
 function Broken(): never {

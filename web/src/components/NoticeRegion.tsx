@@ -1,4 +1,4 @@
-import { dismissNotice, useNotices } from '../lib/notices';
+import { dismissNotice, useNotices } from '#web/lib/notices';
 
 /** Where app-wide notices appear (forced logout, session expiry, failed changes). */
 export function NoticeRegion() {

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, ERROR_MESSAGES } from './api-client';
 import { getNotices } from './notices';
 import { getSession } from './session-store';
-import { json, networkFailure, noContent, stubFetch } from '../test/fake-api';
-import { makeToken, storeSession } from '../test/tokens';
+import { json, networkFailure, noContent, stubFetch } from '#web/test/fake-api';
+import { makeToken, storeSession } from '#web/test/tokens';
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
   try {
@@ -49,7 +49,7 @@ describe('api-client: requests', () => {
   });
 });
 
-describe('api-client: the error catalogue (SPEC.md section 8)', () => {
+describe('api-client: the error catalogue (docs/product.md, Errors)', () => {
   beforeEach(() => {
     storeSession('alice');
   });
@@ -206,7 +206,7 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
     expect(getNotices()).toEqual([]);
   });
 
-  it('the catalogue has exactly the texts of SPEC.md', () => {
+  it('the catalogue has exactly the texts of docs/product.md', () => {
     expect(ERROR_MESSAGES.server).toBe('Server error - please try again later');
     expect(ERROR_MESSAGES.network).toBe('Network error - check your connection');
     expect(ERROR_MESSAGES.authenticationFailed(401)).toBe(

@@ -3,8 +3,8 @@ import { apiRequest } from './api-client';
 import { EXPIRY_CHECK_INTERVAL_MS, startAuthMonitor } from './auth-monitor';
 import { getNotices } from './notices';
 import { endSession, getSession, loadSessionFromStorage } from './session-store';
-import { json, networkFailure, noContent, stubFetch, type RouteHandler } from '../test/fake-api';
-import { makeToken, storeSession } from '../test/tokens';
+import { json, networkFailure, noContent, stubFetch, type RouteHandler } from '#web/test/fake-api';
+import { makeToken, storeSession } from '#web/test/tokens';
 
 const MINUTE = 60_000;
 let stop: (() => void) | null = null;

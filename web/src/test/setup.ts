@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { clearNotices } from '../lib/notices';
-import { loadSessionFromStorage } from '../lib/session-store';
+import { clearNotices } from '#web/lib/notices';
+import { loadSessionFromStorage } from '#web/lib/session-store';
 import { installDialogPolyfill } from './dialog-polyfill';
 import { consoleErrors } from './console-guard';
 import { installMatchMedia, resetSystemTheme } from './match-media';

@@ -1,4 +1,4 @@
-import { loadSessionFromStorage } from '../lib/session-store';
+import { loadSessionFromStorage } from '#web/lib/session-store';
 
 const base64Url = (value: string) =>
   btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'wouter';
-import { useLogout } from '../../features/auth/api/logout';
-import { ThemeToggle } from '../../features/theme/components/ThemeToggle';
-import { useSession } from '../../lib/session-store';
+import { useLogout } from '#web/features/auth/api/logout';
+import { ThemeToggle } from '#web/features/theme/components/ThemeToggle';
+import { useSession } from '#web/lib/session-store';
 
 const LINKS = [
   { href: '/todos', label: 'Todos' },

@@ -1,7 +1,7 @@
-import { GroupsView } from '../../features/groups/components/GroupsView';
+import { GroupsPage } from '#web/features/groups/components/GroupsPage';
 import { useDocumentTitle } from '../use-document-title';
 
 export default function GroupsRoute() {
   useDocumentTitle('Groups');
-  return <GroupsView />;
+  return <GroupsPage />;
 }

@@ -1,4 +1,4 @@
-import { LoginPage } from '../../features/auth/components/LoginPage';
+import { LoginPage } from '#web/features/auth/components/LoginPage';
 import { useDocumentTitle } from '../use-document-title';
 
 export default function LoginRoute() {

@@ -1,4 +1,4 @@
-import { RegisterPage } from '../../features/auth/components/RegisterPage';
+import { RegisterPage } from '#web/features/auth/components/RegisterPage';
 import { useDocumentTitle } from '../use-document-title';
 
 export default function RegisterRoute() {

@@ -1,8 +1,8 @@
-import { StatisticsView } from '../../features/statistics/components/StatisticsView';
+import { StatisticsPage } from '#web/features/statistics/components/StatisticsPage';
 import { useDocumentTitle } from '../use-document-title';
 
 /** Loaded lazily (see router.tsx): its code is fetched only when /statistics opens. */
 export default function StatisticsRoute() {
   useDocumentTitle('Statistics');
-  return <StatisticsView />;
+  return <StatisticsPage />;
 }

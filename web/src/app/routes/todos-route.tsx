@@ -1,7 +1,7 @@
-import { ErrorBanner } from '../../components/ErrorBanner';
-import { errorMessage } from '../../lib/api-client';
-import { useGroups } from '../../features/groups/api/get-groups';
-import { TodosView } from '../../features/todos/components/TodosView';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { errorMessage } from '#web/lib/api-client';
+import { useGroups } from '#web/features/groups/api/get-groups';
+import { TodosPage } from '#web/features/todos/components/TodosPage';
 import { useDocumentTitle } from '../use-document-title';
 
 /** Todos need the groups for tabs, selects and badges: the route brings the two together. */
@@ -18,7 +18,7 @@ export default function TodosRoute() {
           />
         </div>
       )}
-      <TodosView groups={groups.data ?? []} groupsPending={groups.isPending} />
+      <TodosPage groups={groups.data ?? []} groupsPending={groups.isPending} />
     </>
   );
 }

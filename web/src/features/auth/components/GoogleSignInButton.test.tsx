@@ -2,16 +2,16 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../../lib/query-client';
-import { expectConsoleError } from '../../../test/console-guard';
-import { fakeBackend, json } from '../../../test/fake-api';
+import { createQueryClient } from '#web/lib/query-client';
+import { expectConsoleError } from '#web/test/console-guard';
+import { fakeBackend, json } from '#web/test/fake-api';
 import {
   GSI_SCRIPT_URL,
   failGsiScript,
   finishGsiScript,
   gsiScripts,
   stubGoogleIdentity,
-} from '../../../test/google-identity';
+} from '#web/test/google-identity';
 import { GOOGLE_REASONS, GOOGLE_SDK_MESSAGES, GoogleSignInButton } from './GoogleSignInButton';
 
 const CLIENT_ID = 'tally-test.apps.googleusercontent.com';

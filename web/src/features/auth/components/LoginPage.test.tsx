@@ -1,16 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { getSession } from '../../../lib/session-store';
-import { expectConsoleError } from '../../../test/console-guard';
-import { fakeBackend, json, networkFailure } from '../../../test/fake-api';
+import { getSession } from '#web/lib/session-store';
+import { expectConsoleError } from '#web/test/console-guard';
+import { fakeBackend, json, networkFailure } from '#web/test/fake-api';
 import {
   failGsiScript,
   finishGsiScript,
   gsiScripts,
   stubGoogleIdentity,
-} from '../../../test/google-identity';
-import { renderApp } from '../../../test/render';
-import { makeToken, storeSession } from '../../../test/tokens';
+} from '#web/test/google-identity';
+import { renderApp } from '#web/test/render';
+import { makeToken, storeSession } from '#web/test/tokens';
 
 describe('/login', () => {
   it('has a required username and password, the Google button, an "or" divider and a register link', async () => {

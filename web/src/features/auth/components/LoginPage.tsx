@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/Button';
-import { ErrorBanner } from '../../../components/ErrorBanner';
-import { TextField } from '../../../components/FormField';
-import { errorMessage } from '../../../lib/api-client';
+import { Button } from '#web/components/Button';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { TextField } from '#web/components/FormField';
+import { errorMessage } from '#web/lib/api-client';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
 import { AuthCard, AuthSwitchLink } from './AuthCard';

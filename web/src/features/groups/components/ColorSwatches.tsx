@@ -1,5 +1,5 @@
 import { GROUP_COLORS } from '@tally/contract/constants';
-import { colorName } from '../../../lib/color';
+import { colorName } from '#web/lib/color';
 
 interface ColorSwatchesProps {
   value: string;
@@ -7,7 +7,7 @@ interface ColorSwatchesProps {
   name: string;
 }
 
-/** The 8 swatches of SPEC.md section 9 as a radio group (arrow keys move between them). */
+/** The 8 swatches (docs/product.md, Constants) as a radio group (arrow keys move between them). */
 export function ColorSwatches({ value, onChange, name }: ColorSwatchesProps) {
   return (
     <fieldset>

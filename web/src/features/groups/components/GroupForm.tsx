@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { Group, GroupBody } from '@tally/contract';
 import { DEFAULT_GROUP_COLOR, LIMITS } from '@tally/contract/constants';
-import { Button } from '../../../components/Button';
-import { TextField } from '../../../components/FormField';
+import { Button } from '#web/components/Button';
+import { TextField } from '#web/components/FormField';
 import { ColorSwatches } from './ColorSwatches';
 
 interface GroupFormProps {

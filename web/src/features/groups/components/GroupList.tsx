@@ -1,6 +1,6 @@
 import type { Group } from '@tally/contract';
-import { Button } from '../../../components/Button';
-import { ColorDot } from '../../../components/ColorDot';
+import { Button } from '#web/components/Button';
+import { ColorDot } from '#web/components/ColorDot';
 
 interface GroupListProps {
   groups: Group[];

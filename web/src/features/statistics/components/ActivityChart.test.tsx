@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { dailyRecords } from '../../../test/fake-api';
+import { dailyRecords } from '#web/test/fake-api';
 import { ActivityChart } from './ActivityChart';
 
 describe('ActivityChart', () => {

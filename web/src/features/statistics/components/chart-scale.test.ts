@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { dailyRecords } from '../../../test/fake-api';
+import { dailyRecords } from '#web/test/fake-api';
 import { BAR_GEOMETRY, chartBars, chartWidth } from './chart-scale';
 import { completionRate } from './completion-rate';
 
-describe('chartBars (SPEC.md section 9)', () => {
+describe('chartBars (docs/product.md, Statistics screen)', () => {
   it('takes the first N records and reverses them: oldest left, newest right', () => {
     const records = dailyRecords(30, (index) => ({ todosCreated: index }), '2026-03-31');
     const bars = chartBars(records, 7);
@@ -64,7 +64,7 @@ describe('chartBars (SPEC.md section 9)', () => {
   });
 });
 
-describe('completionRate (DECISIONS.md item 2)', () => {
+describe('completionRate (docs/product.md, Differences, item 2)', () => {
   it('is completed / created × 100, rounded', () => {
     expect(completionRate({ todosCreated: 3, todosCompleted: 2 })).toBe(67);
     expect(completionRate({ todosCreated: 8, todosCompleted: 1 })).toBe(13);

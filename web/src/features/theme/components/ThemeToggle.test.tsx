@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { setSystemDark } from '../../../test/match-media';
+import { setSystemDark } from '#web/test/match-media';
 import { ThemeToggle } from './ThemeToggle';
 
 const html = document.documentElement;

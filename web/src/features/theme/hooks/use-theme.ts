@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '../../../lib/storage';
+import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '#web/lib/storage';
 
 export type ThemePreference = 'light' | 'dark' | 'system';
 export type ResolvedTheme = 'light' | 'dark';
@@ -42,7 +42,7 @@ function refresh(): void {
   }
 }
 
-/** light and dark are saved; system removes the saved value and follows the OS (SPEC.md 4). */
+/** Saves light or dark; system drops the saved value to follow the OS (docs/product.md, Theme). */
 export function setThemePreference(preference: ThemePreference): void {
   if (preference === 'system') removeStorage(STORAGE_KEYS.theme);
   else writeStorage(STORAGE_KEYS.theme, preference);

@@ -1,6 +1,6 @@
 import type { Todo } from '@tally/contract';
-import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { Button } from '#web/components/Button';
+import { Dialog } from '#web/components/Dialog';
 
 interface DeleteTodoDialogProps {
   /** The todo to delete; null keeps the dialog closed. */

@@ -1,7 +1,7 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { ColorDot } from '../../../components/ColorDot';
-import { matchesFilter, type TodoFilter } from './filters';
+import { ColorDot } from '#web/components/ColorDot';
+import { matchesFilter, type TodoFilter } from '../lib/filters';
 
 interface FilterTabsProps {
   todos: readonly Todo[];

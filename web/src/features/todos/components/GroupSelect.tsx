@@ -1,5 +1,5 @@
 import type { Group } from '@tally/contract';
-import { inputClass, labelClass } from '../../../components/form-styles';
+import { inputClass, labelClass } from '#web/components/form-styles';
 
 interface GroupSelectProps {
   id: string;

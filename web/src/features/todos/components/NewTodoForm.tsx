@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Group } from '@tally/contract';
-import { Button } from '../../../components/Button';
+import { Button } from '#web/components/Button';
 import { useCreateTodo } from '../api/create-todo';
 import { GroupSelect } from './GroupSelect';
-import { descriptionOrNull } from './todo-fields';
+import { descriptionOrNull } from '../lib/todo-fields';
 import { TodoTextFields } from './TodoTextFields';
 
 interface NewTodoFormProps {

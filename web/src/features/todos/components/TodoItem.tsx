@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { Button } from '../../../components/Button';
-import { readableTextColor } from '../../../lib/color';
+import { Button } from '#web/components/Button';
+import { readableTextColor } from '#web/lib/color';
 import { useToggleTodo } from '../api/update-todo';
 import { TodoEditForm } from './TodoEditForm';
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { LIMITS } from '@tally/contract/constants';
-import { TextAreaField, TextField } from '../../../components/FormField';
-import { TITLE_HINT, TITLE_PATTERN } from './todo-fields';
+import { TextAreaField, TextField } from '#web/components/FormField';
+import { TITLE_HINT, TITLE_PATTERN } from '../lib/todo-fields';
 
 interface TodoTextFieldsProps {
   idPrefix: string;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { Group, GroupBody } from '@tally/contract';
-import { ErrorBanner } from '../../../components/ErrorBanner';
-import { LoadingText } from '../../../components/LoadingText';
-import { errorMessage } from '../../../lib/api-client';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
 import { useCreateGroup } from '../api/create-group';
 import { useDeleteGroup } from '../api/delete-group';
 import { useGroups } from '../api/get-groups';
@@ -13,7 +13,7 @@ import { GroupList } from './GroupList';
 export const DELETE_GROUP_CONFIRM = 'Delete this group? Todos will become ungrouped.';
 
 /** /groups: Manage Groups. */
-export function GroupsView() {
+export function GroupsPage() {
   const groups = useGroups();
   const createGroup = useCreateGroup();
   const updateGroup = useUpdateGroup();

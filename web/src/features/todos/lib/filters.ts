@@ -9,7 +9,7 @@ export function matchesFilter(todo: Todo, filter: TodoFilter): boolean {
   return todo.groupId === filter;
 }
 
-/** Newest first by the created date (SPEC.md section 2); ties keep the higher id first. */
+/** Newest first by created date, ties by higher id (docs/product.md, Todos screen). */
 export function sortNewestFirst(todos: readonly Todo[]): Todo[] {
   return [...todos].sort((a, b) => {
     const byDate = Date.parse(b.created) - Date.parse(a.created);

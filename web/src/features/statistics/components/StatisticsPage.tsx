@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { STATISTICS_RANGES, type StatisticsRange } from '@tally/contract/constants';
-import { ErrorBanner } from '../../../components/ErrorBanner';
-import { LoadingText } from '../../../components/LoadingText';
-import { errorMessage } from '../../../lib/api-client';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
 import { useRecentStatistics } from '../api/get-recent-statistics';
 import { useSinceStatistics } from '../api/get-since-statistics';
 import { useTotalStatistics } from '../api/get-total-statistics';
@@ -34,7 +34,7 @@ function Section({
 const gridClass = 'grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4';
 
 /** /statistics: totals with "+N this week", recent activity, additional figures. */
-export function StatisticsView() {
+export function StatisticsPage() {
   const [range, setRange] = useState<StatisticsRange>(STATISTICS_RANGES[0]);
   const total = useTotalStatistics();
   const week = useSinceStatistics(7);

@@ -1,9 +1,9 @@
 import type { Group } from '@tally/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBackend, json, makeTodo, networkFailure } from '../../../test/fake-api';
-import { renderApp } from '../../../test/render';
-import { storeSession } from '../../../test/tokens';
+import { fakeBackend, json, makeTodo, networkFailure } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { storeSession } from '#web/test/tokens';
 
 const work: Group = { id: 1, name: 'Work', color: '#3B82F6' };
 const home: Group = { id: 2, name: 'Home', color: '#84CC16' };

@@ -1,9 +1,9 @@
 import type { Group } from '@tally/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBackend, json, makeTodo } from '../../../test/fake-api';
-import { renderApp } from '../../../test/render';
-import { storeSession } from '../../../test/tokens';
+import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { storeSession } from '#web/test/tokens';
 
 const work: Group = { id: 1, name: 'Work', color: '#EF4444' };
 const home: Group = { id: 2, name: 'Home', color: '#10B981' };

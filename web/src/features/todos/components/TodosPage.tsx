@@ -1,30 +1,30 @@
 import { useId, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { Button } from '../../../components/Button';
-import { ErrorBanner } from '../../../components/ErrorBanner';
-import { LoadingText } from '../../../components/LoadingText';
-import { errorMessage } from '../../../lib/api-client';
+import { Button } from '#web/components/Button';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useTodos } from '../api/get-todos';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
 import { NewTodoForm } from './NewTodoForm';
 import { TodoItem } from './TodoItem';
-import { matchesFilter, sortNewestFirst, type TodoFilter } from './filters';
+import { matchesFilter, sortNewestFirst, type TodoFilter } from '../lib/filters';
 
 export const EMPTY_TEXTS = {
   all: 'No todos yet. Add one above!',
   filtered: 'No todos in this category',
 } as const;
 
-interface TodosViewProps {
+interface TodosPageProps {
   /** The user's groups (loaded by the route), for tabs, selects and badges. */
   groups: readonly Group[];
   groupsPending: boolean;
 }
 
 /** /todos: filter tabs, the Add Todo form and the list, newest first. */
-export function TodosView({ groups, groupsPending }: TodosViewProps) {
+export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const todos = useTodos();
   const deleteTodo = useDeleteTodo();
   const [selectedFilter, setSelectedFilter] = useState<TodoFilter>('all');

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { daysAgo } from '../../../lib/format';
-import { ZERO_SINCE, ZERO_TOTALS, dailyRecords, fakeBackend } from '../../../test/fake-api';
-import { renderApp } from '../../../test/render';
-import { storeSession } from '../../../test/tokens';
+import { daysAgo } from '#web/lib/format';
+import { ZERO_SINCE, ZERO_TOTALS, dailyRecords, fakeBackend } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { storeSession } from '#web/test/tokens';
 
 const totals = {
   ...ZERO_TOTALS,

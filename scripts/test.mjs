@@ -77,7 +77,7 @@ function playwright(name) {
   results.push({ name, passed, failed, skipped: stats?.skipped ?? 0, seconds });
 }
 
-/** The fault harness (server/faults/run.mjs): one result per suite and database. */
+/** The fault harness (server/faults/src/run.ts): one result per suite and database. */
 function faults(name) {
   console.log(`\n=== ${name} ===`);
   const file = path.join(reports, 'faults.json');

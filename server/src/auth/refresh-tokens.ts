@@ -1,10 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Db } from '../db/schema.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 

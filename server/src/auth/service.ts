@@ -1,10 +1,10 @@
 import type { RegisterBody, StatisticEvent } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { recordEvents } from '../shared/activity-log.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, conflict, unauthorized } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import { recordEvents } from '../statistics/record-events.js';
 import type { GoogleIdentity } from './google-id-token.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/helpers.js';
-import { compiledShape, precompile } from './prepared.js';
+import { preparedQuery, type Placeholders } from './prepared.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -22,28 +23,57 @@ beforeAll(async () => {
 });
 afterAll(async () => database.drop());
 
-describe('compiled query shapes', () => {
-  it('put each call’s arguments in place and keep the query’s own constants', async () => {
+const usernamesOf = (rows: { username: string }[]) => rows.map((row) => row.username);
+
+describe('prepared queries', () => {
+  it('run with each call’s values and keep the query’s own constants', async () => {
     const { db } = database.handle;
-    const find = compiledShape<[string, number], { username: string }>((executor, name, after) =>
-      executor
+    const othersAfter = preparedQuery((db, p: Placeholders<{ name: string; after: number }>) =>
+      db
         .selectFrom('users')
         .select('username')
-        .where('username_lower', '!=', name)
-        .where('created_at', '>', after)
+        .where('username_lower', '!=', p('name'))
+        .where('created_at', '>', p('after'))
         .where('email_lower', 'like', '%@example.com')
+        .where('email_lower', '!=', sql<string>`${p('name')} || '@example.com'`)
         .orderBy('username'),
     );
-    expect((await find(db, 'bob', 999)).rows.map((r) => r.username)).toEqual(['ada', 'cy']);
-    expect((await find(db, 'ada', 1001)).rows.map((r) => r.username)).toEqual(['cy']);
+    expect(usernamesOf(await othersAfter(db, { name: 'bob', after: 999 }))).toEqual(['ada', 'cy']);
+    expect(usernamesOf(await othersAfter(db, { after: 1001, name: 'ada' }))).toEqual(['cy']);
     // Inside a transaction, on its connection.
-    const inside = await db.transaction().execute(async (trx) => (await find(trx, 'cy', 0)).rows);
-    expect(inside.map((r) => r.username)).toEqual(['ada', 'bob']);
+    const inside = await db
+      .transaction()
+      .execute(async (trx) => othersAfter(trx, { name: 'cy', after: 0 }));
+    expect(usernamesOf(inside)).toEqual(['ada', 'bob']);
+  });
 
-    const byName = precompile(
-      db,
-      db.selectFrom('users').select('created_at').where('username_lower', '=', ''),
+  it('take lists of any length, short or long', async () => {
+    const { db } = database.handle;
+    const named = preparedQuery((db, p: Placeholders<{ names: string[] }>) =>
+      db
+        .selectFrom('users')
+        .select('username')
+        .where((eb) => eb.or(p('names').map((name) => eb('username_lower', '=', name))))
+        .orderBy('username'),
     );
-    expect(await byName('bob')).toEqual([{ created_at: 1001 }]);
+    expect(usernamesOf(await named(db, { names: ['cy'] }))).toEqual(['cy']);
+    expect(usernamesOf(await named(db, { names: ['cy', 'ada'] }))).toEqual(['ada', 'cy']);
+    expect(usernamesOf(await named(db, { names: ['bob'] }))).toEqual(['bob']);
+    const many = Array.from({ length: 100 }, (_, i) => `nobody-${i}`);
+    expect(usernamesOf(await named(db, { names: [...many, 'bob'] }))).toEqual(['bob']);
+    expect(usernamesOf(await named(db, { names: [...many, 'ada'] }))).toEqual(['ada']);
+  });
+
+  it('refuse a placeholder used other than as a value', async () => {
+    const { db } = database.handle;
+    const branching = preparedQuery((db, p: Placeholders<{ all: boolean }>) =>
+      db
+        .selectFrom('users')
+        .select('username')
+        .where('created_at', '>', p('all') ? 0 : 1001),
+    );
+    await expect(branching(db, { all: false })).rejects.toThrow(
+      "p('all') may only be used as a value of the query",
+    );
   });
 });

@@ -1,61 +1,101 @@
-import type { CompiledQuery, Compilable, Kysely, QueryResult, Transaction } from 'kysely';
-import type { Database } from './schema.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
+import type { CompiledQuery, QueryExecutorProvider } from 'kysely';
+import type { Db } from './schema.js';
 
 /**
- * Compiles a query once and runs it with new parameter values (in the order the query uses
- * them). Kysely otherwise rebuilds, freezes and compiles the query tree on every call, which the
- * benchmark's profiles showed on the hottest paths (docs/decisions/038-per-request-work.md).
- * Tally uses no Kysely plugins, so the compiled SQL is exactly what a fresh build would run.
+ * Stands for a call's values while its query is built: `p('userId')` is the value each call
+ * passes as `userId`. For a list it is a list of the same length, one stand-in per element.
  */
-export function precompile<Row>(
-  db: Kysely<Database>,
-  query: Compilable<Row>,
-): (...parameters: unknown[]) => Promise<Row[]> {
-  const compiled = query.compile();
-  return async (...parameters) => (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+export type Placeholders<P> = <K extends keyof P & string>(name: K) => P[K];
+
+/** What a prepared query's build returns: a query builder or an sql`` template. */
+interface Query<Row> {
+  compile(executorProvider: QueryExecutorProvider): CompiledQuery<Row>;
 }
 
-class Slot {
-  constructor(readonly index: number) {}
+type Values = Record<string, unknown>;
+
+/** A stand-in for one value of the call: where to take it from. */
+class Placeholder {
+  constructor(
+    readonly name: string,
+    readonly take: (values: Values) => unknown,
+  ) {}
 }
 
-interface Shape {
+interface Statement {
   compiled: CompiledQuery;
-  /** For each parameter: the argument it takes, or null for a constant of the query. */
-  positions: (number | null)[];
+  /** For each parameter of the compiled query: its value on a given call. */
+  parameters: ((values: Values) => unknown)[];
 }
 
 /**
- * A query shape compiled once per dialect: `build` is called a single time with placeholders
- * instead of its arguments, and every parameter of the compiled query that is a placeholder is
- * remembered by position, so later calls only put the new arguments in place. `build` must use
- * its arguments as values only (no arithmetic or branching on them). Runs on any executor, so it
- * works inside transactions.
+ * A list makes the SQL as long as the list, so each length is its own statement. Lists up to a
+ * month of days (the statistics screen's ranges, a change's one to five events) are kept; a
+ * longer one (a range of up to 366 days, any length a user picks) is compiled for its call only,
+ * so no request can make the cache grow.
  */
-export function compiledShape<Args extends unknown[], Row = unknown>(
-  build: (db: Executor, ...args: Args) => Compilable<Row>,
-): (db: Executor, ...args: Args) => Promise<QueryResult<Row>> {
-  const byDialect = new Map<string, Shape>();
-  return (db, ...args) => {
-    const dialect = db.getExecutor().adapter.constructor.name;
-    let shape = byDialect.get(dialect);
-    if (!shape) {
-      const slots = args.map((_, i) => new Slot(i)) as Args;
-      const compiled = build(db, ...slots).compile();
-      shape = {
-        compiled,
-        positions: compiled.parameters.map((value) => (value instanceof Slot ? value.index : null)),
-      };
-      byDialect.set(dialect, shape);
+const LONGEST_KEPT_LIST = 31;
+
+/**
+ * A query built and compiled once per dialect (and list length), then run with each call's
+ * values. Kysely otherwise rebuilds, freezes and compiles the query tree on every call, which the
+ * benchmark's profiles showed on the hottest paths (docs/decisions/042-prepared-queries.md).
+ * `build` gets named placeholders instead of values and may only pass them into the query as
+ * values (no arithmetic or branching on them). Tally uses no Kysely plugins, so the compiled SQL
+ * is exactly what a fresh build would run. Works on the database or inside a transaction.
+ */
+export function preparedQuery<P extends object, Row>(
+  build: (db: Db, p: Placeholders<P>) => Query<Row>,
+): (db: Db, values: P) => Promise<Row[]> {
+  const byDialect = new Map<object, Map<string, Statement>>();
+
+  function prepare(db: Db, values: Values): Statement {
+    const placeholders = new Set<Placeholder>();
+    const placeholder = (name: string, take: (call: Values) => unknown) => {
+      const made = new Placeholder(name, take);
+      placeholders.add(made);
+      return made;
+    };
+    const p = (name: string) => {
+      const value = values[name];
+      if (!Array.isArray(value)) return placeholder(name, (call) => call[name]);
+      return value.map((_, i) => placeholder(name, (call) => (call[name] as unknown[])[i]));
+    };
+    const compiled = build(db, p as Placeholders<P>).compile(db);
+    const parameters = compiled.parameters.map((parameter) => {
+      if (!(parameter instanceof Placeholder)) return () => parameter;
+      placeholders.delete(parameter);
+      return parameter.take;
+    });
+    // One that is not a parameter went into the SQL text or a condition: the query would be wrong.
+    const [misused] = placeholders;
+    if (misused) throw new Error(`p('${misused.name}') may only be used as a value of the query`);
+    return { compiled, parameters };
+  }
+
+  return async (db, values) => {
+    const call = values as Values;
+    let key = '';
+    let kept = true;
+    for (const name in call) {
+      const value = call[name];
+      if (!Array.isArray(value)) continue;
+      key += `${name}:${value.length};`;
+      if (value.length > LONGEST_KEPT_LIST) kept = false;
     }
-    const { compiled, positions } = shape;
-    return db.executeQuery<Row>({
+    const dialect = db.getExecutor().adapter.constructor;
+    let statements = byDialect.get(dialect);
+    if (!statements) byDialect.set(dialect, (statements = new Map()));
+    let statement = statements.get(key);
+    if (!statement) {
+      statement = prepare(db, call);
+      if (kept) statements.set(key, statement);
+    }
+    const { compiled, parameters } = statement;
+    const result = await db.executeQuery<Row>({
       ...compiled,
-      parameters: positions.map((index, i) =>
-        index === null ? compiled.parameters[i] : args[index],
-      ),
+      parameters: parameters.map((take) => take(call)),
     } as CompiledQuery<Row>);
+    return result.rows;
   };
 }

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
 /**
  * The tables, as both dialects store them. Times are epoch milliseconds (integers) and booleans
@@ -82,6 +82,9 @@ export interface StatisticHoursTable {
   logins: number;
   todos_deleted: number;
 }
+
+/** Where a query runs: the database or a transaction on it (functions that query take either). */
+export type Db = Kysely<Database> | Transaction<Database>;
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

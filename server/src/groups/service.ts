@@ -1,11 +1,11 @@
 import type { Group, GroupBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
-import { precompile } from '../db/prepared.js';
+import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, TodoGroupRow } from '../db/schema.js';
-import { recordEvents } from '../shared/activity-log.js';
 import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import { recordEvents } from '../statistics/record-events.js';
 
 const COLUMNS = ['id', 'name', 'color'] as const;
 
@@ -17,19 +17,20 @@ const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color'>): Group => ({
 
 const duplicateName = (name: string) => conflict(`You already have a group named "${name}"`);
 
+// The list (docs/decisions/042-prepared-queries.md).
+const groupsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+  db
+    .selectFrom('todo_groups')
+    .select(COLUMNS)
+    .where('user_id', '=', p('userId'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc'),
+);
+
 export function createGroupService(db: Kysely<Database>, clock: Clock) {
-  const listAll = precompile(
-    db,
-    db
-      .selectFrom('todo_groups')
-      .select(COLUMNS)
-      .where('user_id', '=', 0)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc'),
-  );
   return {
     async list(userId: number): Promise<Group[]> {
-      return (await listAll(userId)).map(toGroup);
+      return (await groupsOfUser(db, { userId })).map(toGroup);
     },
 
     async create(userId: number, input: GroupBody): Promise<Group> {

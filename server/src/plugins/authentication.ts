@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@tally/contract';
 import fp from 'fastify-plugin';
 import { SignJWT } from 'jose';
-import { precompile } from '../db/prepared.js';
+import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Clock } from '../shared/clock.js';
 import { unauthorized } from '../shared/errors.js';
 
@@ -77,11 +77,7 @@ const parseJson = (part: string): Record<string, unknown> | null => {
  * iat) plus sub and uid; about 5 µs where jose's WebCrypto path took about 60 µs per request
  * (docs/decisions/031-access-token-verification.md).
  */
-export function verifyHs256(
-  token: string,
-  secret: string,
-  nowSeconds: number,
-): AuthenticatedUser | null {
+function verifyHs256(token: string, secret: string, nowSeconds: number): AuthenticatedUser | null {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
@@ -105,6 +101,11 @@ export function verifyHs256(
   return { id: uid, username: sub };
 }
 
+// The lookup of every authenticated request (docs/decisions/042-prepared-queries.md).
+const userById = preparedQuery((db, p: Placeholders<{ id: number }>) =>
+  db.selectFrom('users').select(['id', 'username']).where('id', '=', p('id')),
+);
+
 export interface AuthenticationPluginOptions {
   secret: string;
   clock: Clock;
@@ -120,18 +121,13 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
     app.decorate('accessTokens', tokens);
     app.decorateRequest('user', null as unknown as AuthenticatedUser);
 
-    const userById = precompile(
-      app.db,
-      app.db.selectFrom('users').select(['id', 'username']).where('id', '=', 0),
-    );
-
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
       const header = request.headers.authorization;
       const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
       if (!match?.[1]) throw unauthorized('Authentication required');
       const claimed = await tokens.verify(match[1]);
-      const [user] = await userById(claimed.id);
+      const [user] = await userById(app.db, { id: claimed.id });
       // A deleted account, or another account that reuses a deleted account's name.
       if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
         throw unauthorized('Invalid or expired token');

@@ -4,7 +4,6 @@ import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statisticsRollups } from '../db/migrations/0002-statistics-rollups.js';
 import { initial } from '../db/migrations/0001-initial.js';
-import { recordEvents } from '../shared/activity-log.js';
 import {
   as,
   createTestApp,
@@ -13,6 +12,7 @@ import {
   type TestContext,
 } from '../test/helpers.js';
 import { addDays, dateInZone, startOfDay } from './calendar.js';
+import { recordEvents } from './record-events.js';
 
 /**
  * The roll-ups (statistic_totals, statistic_hours; docs/decisions/030) must give exactly what

@@ -1,29 +1,19 @@
 import type {
+  DailyEvent,
   DailyStatistic,
+  SinceEvent,
   SinceStatistics,
   StatisticEvent,
   TotalStatistics,
 } from '@tally/contract';
-import { LIMITS, STATISTIC_EVENTS } from '@tally/contract';
+import { DAILY_EVENTS, LIMITS, SINCE_EVENTS, STATISTIC_EVENTS } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
-import { compiledShape, precompile } from '../db/prepared.js';
+import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { HOUR_MS, HOURLY_COLUMNS } from '../shared/activity-log.js';
 import { badRequest } from '../shared/errors.js';
 import { addDays, dateInZone, daysBetween, parseDate, startOfDay } from './calendar.js';
-
-const DAILY_EVENTS = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'] as const;
-const SINCE_EVENTS = [
-  'todosCreated',
-  'todosCompleted',
-  'groupsCreated',
-  'logins',
-  'todosDeleted',
-] as const;
-
-type DailyEvent = (typeof DAILY_EVENTS)[number];
-type SinceEvent = (typeof SINCE_EVENTS)[number];
+import { HOUR_MS, HOURLY_COLUMNS } from './record-events.js';
 
 /** Whether every instant falls on a UTC hour, so the hourly roll-up answers exactly. */
 const onHours = (...instants: number[]) => instants.every((instant) => instant % HOUR_MS === 0);
@@ -32,44 +22,41 @@ function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 }
 
-/** Sums of the hourly roll-up from an hour on (a query compiled once, see db/prepared.ts). */
-const sumsSinceHour = compiledShape((db: Kysely<Database>, userId: number, fromHour: number) =>
+// The reads of the statistics screen (docs/decisions/042-prepared-queries.md).
+const totalsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+  db.selectFrom('statistic_totals').select(['type', 'count']).where('user_id', '=', p('userId')),
+);
+
+/** Sums of the hourly roll-up from an hour on. */
+const hourlySumsSince = preparedQuery((db, p: Placeholders<{ userId: number; fromHour: number }>) =>
   db
     .selectFrom('statistic_hours')
     .select((eb) =>
       SINCE_EVENTS.map((type) => eb.fn.sum<number | null>(HOURLY_COLUMNS[type]).as(type)),
     )
-    .where('user_id', '=', userId)
-    .where('hour', '>=', fromHour),
+    .where('user_id', '=', p('userId'))
+    .where('hour', '>=', p('fromHour')),
 );
 
-/**
- * Sums of the hourly roll-up per day for `days` days, each given as its [from, to) hours. The SQL
- * depends on the number of days, so a compiled shape serves one number of days. Only the spans
- * that recur (the screen's 7, 14 and 30 days, and short ranges) are kept: all 366 would hold
- * about 45 MB, and any user could make the server build them.
- */
-const KEPT_DAILY_SHAPES = 31;
-const dailySumShapes = new Map<number, ReturnType<typeof dailySumsShape>>();
-function dailySumsShape(days: number) {
-  return compiledShape((db: Kysely<Database>, userId: number, ...hours: number[]) => {
-    const bounds = Array.from(
-      { length: days },
-      (_, i) =>
-        sql`(cast(${i} as integer), cast(${hours[2 * i]} as integer), cast(${hours[2 * i + 1]} as integer))`,
+/** Sums of the hourly roll-up per day: day i is the hours from fromHours[i] up to toHours[i]. */
+const hourlySumsPerDay = preparedQuery(
+  (db, p: Placeholders<{ userId: number; fromHours: number[]; toHours: number[] }>) => {
+    const toHours = p('toHours');
+    const days = p('fromHours').map(
+      (from, i) =>
+        sql`(cast(${i} as integer), cast(${from} as integer), cast(${toHours[i]} as integer))`,
     );
     const sums = DAILY_EVENTS.map(
       (type) => sql`sum(h.${sql.ref(HOURLY_COLUMNS[type])}) as ${sql.ref(type)}`,
     );
-    const query = sql<Record<DailyEvent | 'day', number | null>>`
-      with days (day, from_hour, to_hour) as (values ${sql.join(bounds)})
+    return sql<Record<DailyEvent | 'day', number | null>>`
+      with days (day, from_hour, to_hour) as (values ${sql.join(days)})
       select days.day as day, ${sql.join(sums)}
       from days inner join statistic_hours h
-        on h.user_id = ${userId} and h.hour >= days.from_hour and h.hour < days.to_hour
+        on h.user_id = ${p('userId')} and h.hour >= days.from_hour and h.hour < days.to_hour
       group by days.day`;
-    return { compile: () => query.compile(db) };
-  });
-}
+  },
+);
 
 function requireDate(value: string, field: string): string {
   if (!parseDate(value)) throw badRequest(`${field} must be a real calendar date (YYYY-MM-DD)`);
@@ -105,16 +92,11 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
 
     if (onHours(end, ...starts)) {
       // Each day is a range of whole UTC hours: sum the hourly roll-up per day, in the database.
-      let shape = dailySumShapes.get(days);
-      if (!shape) {
-        shape = dailySumsShape(days);
-        if (days <= KEPT_DAILY_SHAPES) dailySumShapes.set(days, shape);
-      }
-      const hours = starts.flatMap((start, i) => [
-        start / HOUR_MS,
-        (i === 0 ? end : (starts[i - 1] as number)) / HOUR_MS,
-      ]);
-      const { rows } = await shape(db, userId, ...hours);
+      const rows = await hourlySumsPerDay(db, {
+        userId,
+        fromHours: starts.map((start) => start / HOUR_MS),
+        toHours: starts.map((_, i) => (i === 0 ? end : (starts[i - 1] as number)) / HOUR_MS),
+      });
       for (const row of rows) {
         const record = records[Number(row.day)] as DailyStatistic;
         for (const type of DAILY_EVENTS) record[type] = Number(row[type] ?? 0);
@@ -147,15 +129,10 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
     return records;
   }
 
-  const totalsOf = precompile(
-    db,
-    db.selectFrom('statistic_totals').select(['type', 'count']).where('user_id', '=', 0),
-  );
-
   return {
     /** From the per-user roll-up: one row per event type, whatever the number of events. */
     async total(userId: number): Promise<TotalStatistics> {
-      const rows = await totalsOf(userId);
+      const rows = await totalsOfUser(db, { userId });
       const totals = zeroes(STATISTIC_EVENTS);
       for (const row of rows) {
         if (row.type in totals) totals[row.type as StatisticEvent] = Number(row.count);
@@ -190,9 +167,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
       const from = startOfDay(since, zone);
       const result = zeroes(SINCE_EVENTS);
       if (onHours(from)) {
-        const {
-          rows: [row],
-        } = await sumsSinceHour(db, userId, from / HOUR_MS);
+        const [row] = await hourlySumsSince(db, { userId, fromHour: from / HOUR_MS });
         for (const type of SINCE_EVENTS) result[type] = Number(row?.[type] ?? 0);
         return result;
       }

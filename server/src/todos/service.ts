@@ -1,10 +1,10 @@
 import type { CreateTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
-import type { Kysely, Transaction } from 'kysely';
-import { compiledShape, precompile } from '../db/prepared.js';
-import type { Database, TodoRow } from '../db/schema.js';
-import { recordEvents } from '../shared/activity-log.js';
+import type { Kysely } from 'kysely';
+import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
+import { recordEvents } from '../statistics/record-events.js';
 
 const COLUMNS = ['id', 'title', 'description', 'group_id', 'completed', 'created_at'] as const;
 
@@ -35,64 +35,91 @@ function decodeCursor(cursor: string): { created: number; id: number } | null {
   return { created: Number(match[1]), id: Number(match[2]) };
 }
 
-type Db = Kysely<Database> | Transaction<Database>;
+// The list and the statements of create and update (docs/decisions/042-prepared-queries.md).
+const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+  db
+    .selectFrom('todos')
+    .select(COLUMNS)
+    .where('user_id', '=', p('userId'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc'),
+);
+const groupOfUser = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
+  db
+    .selectFrom('todo_groups')
+    .select('id')
+    .where('id', '=', p('id'))
+    .where('user_id', '=', p('userId')),
+);
+const insertTodo = preparedQuery(
+  (
+    db,
+    p: Placeholders<{
+      userId: number;
+      groupId: number | null;
+      title: string;
+      description: string | null;
+      now: number;
+    }>,
+  ) =>
+    db
+      .insertInto('todos')
+      .values({
+        user_id: p('userId'),
+        group_id: p('groupId'),
+        title: p('title'),
+        description: p('description'),
+        completed: 0,
+        created_at: p('now'),
+        updated_at: p('now'),
+      })
+      .returning(COLUMNS),
+);
+const completedOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
+  db
+    .selectFrom('todos')
+    .select('completed')
+    .where('id', '=', p('id'))
+    .where('user_id', '=', p('userId')),
+);
+const updateTodo = preparedQuery(
+  (
+    db,
+    p: Placeholders<{
+      id: number;
+      userId: number;
+      title: string;
+      description: string | null;
+      groupId: number | null;
+      completed: number;
+      now: number;
+    }>,
+  ) =>
+    db
+      .updateTable('todos')
+      .set({
+        title: p('title'),
+        description: p('description'),
+        group_id: p('groupId'),
+        completed: p('completed'),
+        updated_at: p('now'),
+      })
+      .where('id', '=', p('id'))
+      .where('user_id', '=', p('userId'))
+      .returning(COLUMNS),
+);
 
-// The statements of create and update, compiled once (docs/decisions/038-per-request-work.md).
-const groupOfUser = compiledShape<[number, number], { id: number }>((db: Db, id, userId) =>
-  db.selectFrom('todo_groups').select('id').where('id', '=', id).where('user_id', '=', userId),
-);
-const insertTodo = compiledShape<
-  [number, number | null, string, string | null, number, number],
-  TodoColumns
->((db: Db, userId, groupId, title, description, createdAt, updatedAt) =>
-  db
-    .insertInto('todos')
-    .values({
-      user_id: userId,
-      group_id: groupId,
-      title,
-      description,
-      completed: 0,
-      created_at: createdAt,
-      updated_at: updatedAt,
-    })
-    .returning(COLUMNS),
-);
-const completedOf = compiledShape<[number, number], { completed: number }>((db: Db, id, userId) =>
-  db.selectFrom('todos').select('completed').where('id', '=', id).where('user_id', '=', userId),
-);
-const updateTodo = compiledShape<
-  [string, string | null, number | null, number, number, number, number],
-  TodoColumns
->((db: Db, title, description, groupId, completed, updatedAt, id, userId) =>
-  db
-    .updateTable('todos')
-    .set({ title, description, group_id: groupId, completed, updated_at: updatedAt })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returning(COLUMNS),
-);
+/** A todo may only join one of its owner's groups; anything else is the same 400. */
+async function checkGroup(db: Db, userId: number, groupId: number | null) {
+  if (groupId === null) return;
+  const [group] = await groupOfUser(db, { id: groupId, userId });
+  if (!group) throw badRequest('groupId must be the id of one of your groups');
+}
 
 export function createTodoService(db: Kysely<Database>, clock: Clock) {
-  /** A todo may only join one of its owner's groups; anything else is the same 400. */
-  async function checkGroup(trx: Transaction<Database>, userId: number, groupId: number | null) {
-    if (groupId === null) return;
-    const [group] = (await groupOfUser(trx, groupId, userId)).rows;
-    if (!group) throw badRequest('groupId must be the id of one of your groups');
-  }
-
-  const listAll = precompile(
-    db,
-    db
-      .selectFrom('todos')
-      .select(COLUMNS)
-      .where('user_id', '=', 0)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc'),
-  );
   return {
     async list(userId: number): Promise<Todo[]> {
-      return (await listAll(userId)).map(toTodo);
+      return (await todosOfUser(db, { userId })).map(toTodo);
     },
 
     /**
@@ -133,17 +160,13 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const groupId = input.groupId ?? null;
       return db.transaction().execute(async (trx) => {
         await checkGroup(trx, userId, groupId);
-        const [row] = (
-          await insertTodo(
-            trx,
-            userId,
-            groupId,
-            input.title.trim(),
-            cleanDescription(input.description),
-            now,
-            now,
-          )
-        ).rows;
+        const [row] = await insertTodo(trx, {
+          userId,
+          groupId,
+          title: input.title.trim(),
+          description: cleanDescription(input.description),
+          now,
+        });
         if (!row) throw new Error('insert returned no row');
         await recordEvents(trx, userId, ['todosCreated'], now);
         return toTodo(row);
@@ -155,21 +178,18 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const now = clock();
       const groupId = input.groupId ?? null;
       return db.transaction().execute(async (trx) => {
-        const [current] = (await completedOf(trx, id, userId)).rows;
+        const [current] = await completedOfTodo(trx, { id, userId });
         if (!current) return null;
         await checkGroup(trx, userId, groupId);
-        const [row] = (
-          await updateTodo(
-            trx,
-            input.title.trim(),
-            cleanDescription(input.description),
-            groupId,
-            input.completed ? 1 : 0,
-            now,
-            id,
-            userId,
-          )
-        ).rows;
+        const [row] = await updateTodo(trx, {
+          id,
+          userId,
+          title: input.title.trim(),
+          description: cleanDescription(input.description),
+          groupId,
+          completed: input.completed ? 1 : 0,
+          now,
+        });
         if (!row) throw new Error('update returned no row');
         const completedNow = current.completed === 0 && input.completed;
         await recordEvents(

@@ -1,0 +1,99 @@
+// The write side of statistics, the one module of this feature that others import
+// (docs/decisions/043-statistics-write-api.md).
+import { SINCE_EVENTS, type SinceEvent, type StatisticEvent } from '@tally/contract';
+import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import type { Db, StatisticHoursTable } from '../db/schema.js';
+
+export const HOUR_MS = 3_600_000;
+
+/** The events kept per hour (those the daily and since answers count), and their columns. */
+export const HOURLY_COLUMNS = {
+  todosCreated: 'todos_created',
+  todosCompleted: 'todos_completed',
+  groupsCreated: 'groups_created',
+  logins: 'logins',
+  todosDeleted: 'todos_deleted',
+} as const satisfies Record<SinceEvent, keyof StatisticHoursTable>;
+
+type HourlyColumn = (typeof HOURLY_COLUMNS)[SinceEvent];
+const isHourly = (type: StatisticEvent): type is SinceEvent => type in HOURLY_COLUMNS;
+
+// The three statements of every counted change (docs/decisions/042-prepared-queries.md).
+const insertEvents = preparedQuery(
+  (db, p: Placeholders<{ userId: number; types: StatisticEvent[]; at: number }>) =>
+    db
+      .insertInto('statistic_events')
+      .values(p('types').map((type) => ({ user_id: p('userId'), type, occurred_at: p('at') }))),
+);
+
+const addToTotals = preparedQuery(
+  (db, p: Placeholders<{ userId: number; types: StatisticEvent[]; counts: number[] }>) => {
+    const counts = p('counts');
+    return db
+      .insertInto('statistic_totals')
+      .values(
+        p('types').map((type, i) => ({
+          user_id: p('userId'),
+          type,
+          count: counts[i] as number,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'type']).doUpdateSet((eb) => ({
+          count: eb('statistic_totals.count', '+', eb.ref('excluded.count')),
+        })),
+      );
+  },
+);
+
+const addToHour = preparedQuery(
+  (db, p: Placeholders<{ userId: number; hour: number } & Record<SinceEvent, number>>) =>
+    db
+      .insertInto('statistic_hours')
+      .values({
+        user_id: p('userId'),
+        hour: p('hour'),
+        ...(Object.fromEntries(
+          SINCE_EVENTS.map((type) => [HOURLY_COLUMNS[type], p(type)]),
+        ) as Record<HourlyColumn, number>),
+      })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'hour']).doUpdateSet((eb) =>
+          Object.fromEntries(
+            SINCE_EVENTS.map((type) => {
+              const column = HOURLY_COLUMNS[type];
+              return [column, eb(`statistic_hours.${column}`, '+', eb.ref(`excluded.${column}`))];
+            }),
+          ),
+        ),
+      ),
+);
+
+/**
+ * Appends statistics events and updates their roll-ups (all-time totals, hourly counts).
+ * Callers pass the transaction of the change being counted, so an event exists exactly when its
+ * change does (docs/product.md, Statistics). The roll-ups are written last, so their row locks
+ * are held for as short a time as possible.
+ */
+export async function recordEvents(
+  db: Db,
+  userId: number,
+  types: StatisticEvent[],
+  at: number,
+): Promise<void> {
+  if (types.length === 0) return;
+  await insertEvents(db, { userId, types, at });
+
+  const counts = new Map<StatisticEvent, number>();
+  for (const type of types) counts.set(type, (counts.get(type) ?? 0) + 1);
+  await addToTotals(db, { userId, types: [...counts.keys()], counts: [...counts.values()] });
+
+  if (!types.some(isHourly)) return;
+  // Every column every time: one statement, adding 0 where an event type did not occur.
+  const hourly = Object.fromEntries(SINCE_EVENTS.map((type) => [type, counts.get(type) ?? 0]));
+  await addToHour(db, {
+    userId,
+    hour: Math.floor(at / HOUR_MS),
+    ...(hourly as Record<SinceEvent, number>),
+  });
+}

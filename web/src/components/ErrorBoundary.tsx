@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Button } from './Button';
 
 interface ErrorBoundaryProps {
   children: ReactNode;
@@ -33,13 +34,9 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
         <p className="mt-3 text-slate-700 dark:text-slate-300">
           This screen could not be shown. Reloading usually helps.
         </p>
-        <button
-          type="button"
-          onClick={() => window.location.reload()}
-          className="mt-6 rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800"
-        >
+        <Button onClick={() => window.location.reload()} className="mt-6">
           Reload
-        </button>
+        </Button>
       </div>
     );
   }

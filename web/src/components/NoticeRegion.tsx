@@ -1,4 +1,6 @@
+import { cn } from '#web/lib/cn';
 import { dismissNotice, useNotices } from '#web/lib/notices';
+import { DismissButton } from './DismissButton';
 
 /** Where app-wide notices appear (forced logout, session expiry, failed changes). */
 export function NoticeRegion() {
@@ -12,23 +14,20 @@ export function NoticeRegion() {
         <div
           key={notice.id}
           role={notice.tone === 'error' ? 'alert' : 'status'}
-          className={
-            'pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-md px-4 py-3 ' +
-            'text-sm shadow-lg ' +
-            (notice.tone === 'error'
+          className={cn(
+            'pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-md px-4 py-3',
+            'text-sm shadow-lg',
+            notice.tone === 'error'
               ? 'bg-red-700 text-white'
-              : 'bg-slate-800 text-white dark:bg-slate-700')
-          }
+              : 'bg-slate-800 text-white dark:bg-slate-700',
+          )}
         >
           <p className="min-w-0 flex-1 break-words">{notice.text}</p>
-          <button
-            type="button"
+          <DismissButton
+            label="Dismiss notification"
             onClick={() => dismissNotice(notice.id)}
-            aria-label="Dismiss notification"
-            className="-my-1 shrink-0 rounded px-2 py-1 text-lg leading-none hover:bg-white/20"
-          >
-            <span aria-hidden="true">×</span>
-          </button>
+            className="enabled:hover:bg-white/20"
+          />
         </div>
       ))}
     </section>

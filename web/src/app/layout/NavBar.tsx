@@ -1,6 +1,8 @@
 import { Link, useLocation } from 'wouter';
+import { Button } from '#web/components/Button';
 import { useLogout } from '#web/features/auth/api/logout';
 import { ThemeToggle } from '#web/features/theme/components/ThemeToggle';
+import { cn } from '#web/lib/cn';
 import { useSession } from '#web/lib/session-store';
 
 const LINKS = [
@@ -38,12 +40,12 @@ export function NavBar() {
                     <Link
                       href={link.href}
                       aria-current={current ? 'page' : undefined}
-                      className={
-                        'inline-flex min-h-9 items-center rounded-md px-3 py-1.5 text-sm font-medium ' +
-                        (current
+                      className={cn(
+                        'inline-flex min-h-9 items-center rounded-md px-3 py-1.5 text-sm font-medium',
+                        current
                           ? 'bg-blue-50 text-blue-800 dark:bg-slate-800 dark:text-blue-200'
-                          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800')
-                      }
+                          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
+                      )}
                     >
                       {link.label}
                     </Link>
@@ -56,19 +58,17 @@ export function NavBar() {
         <div className="ml-auto flex min-w-0 items-center gap-2">
           <ThemeToggle />
           {signedIn && (
-            <button
-              type="button"
+            <Button
+              variant="outline"
+              size="sm"
               onClick={() => logout.mutate()}
               disabled={logout.isPending}
               title={`Logout ${session.user ?? ''}`}
-              className={
-                'max-w-[11rem] truncate rounded-md sm:max-w-[16rem] border border-slate-400 px-3 py-1.5 text-sm ' +
-                'font-medium text-slate-800 hover:bg-slate-100 disabled:opacity-60 ' +
-                'dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800'
-              }
+              // A block box, not the usual flex one, so that a long name ends in an ellipsis.
+              className="inline-block max-w-[11rem] truncate sm:max-w-[16rem]"
             >
               Logout {session.user}
-            </button>
+            </Button>
           )}
         </div>
       </div>

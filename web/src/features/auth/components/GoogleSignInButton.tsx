@@ -1,5 +1,6 @@
 import { GoogleLogin, GoogleOAuthProvider } from '@react-oauth/google';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { Button } from '#web/components/Button';
 import { useConfig } from '../api/get-config';
 
 export const GOOGLE_BUTTON_TEXT = 'Continue with Google';
@@ -61,20 +62,17 @@ function PlaceholderButton({ reason = null, busy = false, className = '' }: Plac
   const reasonId = useId();
   return (
     <div className={className}>
-      <button
-        type="button"
+      <Button
+        variant="secondary"
         disabled
         aria-describedby={reason ? reasonId : undefined}
         aria-busy={busy}
-        className={
-          'flex h-10 w-full items-center justify-center gap-3 rounded-md border border-slate-400 ' +
-          'bg-white px-4 text-sm font-medium text-slate-800 disabled:cursor-not-allowed ' +
-          'disabled:opacity-70 dark:border-slate-500 dark:bg-slate-800 dark:text-slate-100'
-        }
+        // Google's button is a 40 px high block: the stand-in takes its exact place.
+        className="flex h-10 w-full gap-3 py-0 disabled:opacity-70"
       >
         <GoogleLogo />
         {GOOGLE_BUTTON_TEXT}
-      </button>
+      </Button>
       {reason && (
         <p id={reasonId} className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
           {reason}

@@ -36,11 +36,17 @@ export function GroupList({ groups, editingId, onEdit, onDelete }: GroupListProp
             {group.name}
           </span>
           <div className="flex gap-2">
-            <Button variant="ghost" aria-label={`Edit ${group.name}`} onClick={() => onEdit(group)}>
+            <Button
+              variant="ghost"
+              size="compact"
+              aria-label={`Edit ${group.name}`}
+              onClick={() => onEdit(group)}
+            >
               Edit
             </Button>
             <Button
               variant="ghostDanger"
+              size="compact"
               aria-label={`Delete ${group.name}`}
               onClick={() => onDelete(group)}
             >

@@ -1,4 +1,5 @@
 import { STATISTICS_RANGES, type StatisticsRange } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
 
 interface RangeSelectorProps {
   value: StatisticsRange;
@@ -14,21 +15,20 @@ export function RangeSelector({ value, onChange }: RangeSelectorProps) {
       className="inline-flex overflow-hidden rounded-md border border-slate-400 dark:border-slate-500"
     >
       {STATISTICS_RANGES.map((range) => (
-        <button
+        <Button
           key={range}
-          type="button"
+          variant={value === range ? 'selected' : 'outline'}
+          size="sm"
           aria-pressed={value === range}
           onClick={() => onChange(range)}
+          // The group draws the outer border and the corners; the buttons only a line between.
           className={
-            'min-h-9 px-3 py-1.5 text-sm font-medium not-first:border-l not-first:border-slate-400 ' +
-            'dark:not-first:border-slate-500 ' +
-            (value === range
-              ? 'bg-blue-700 text-white dark:bg-blue-300 dark:text-slate-950'
-              : 'bg-white text-slate-800 hover:bg-slate-100 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800')
+            'rounded-none border-0 not-first:border-l not-first:border-slate-400 ' +
+            'dark:not-first:border-slate-500'
           }
         >
           {range} Days
-        </button>
+        </Button>
       ))}
     </div>
   );

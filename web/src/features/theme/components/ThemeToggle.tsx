@@ -1,9 +1,11 @@
+import { Button } from '#web/components/Button';
 import { setThemePreference, toggleTheme, useTheme } from '../hooks/use-theme';
 
-const buttonClass =
-  'inline-flex h-9 w-9 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 ' +
-  'aria-pressed:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800 ' +
-  'dark:aria-pressed:bg-slate-700';
+/**
+ * A switch that is on keeps a darker background, hovered or not: `enabled:` gives it the same
+ * weight as the ghost variant's `enabled:hover:` background, and it comes later in the CSS.
+ */
+const pressedClass = 'enabled:aria-pressed:bg-slate-200 dark:enabled:aria-pressed:bg-slate-700';
 
 function MoonIcon() {
   return (
@@ -50,26 +52,28 @@ export function ThemeToggle() {
   const dark = resolved === 'dark';
   return (
     <div role="group" aria-label="Theme" className="flex items-center gap-1">
-      <button
-        type="button"
-        className={buttonClass}
+      <Button
+        variant="ghost"
+        size="icon"
+        className={pressedClass}
         aria-pressed={dark}
         aria-label="Dark theme"
         title={dark ? 'Switch to light theme' : 'Switch to dark theme'}
         onClick={toggleTheme}
       >
         {dark ? <MoonIcon /> : <SunIcon />}
-      </button>
-      <button
-        type="button"
-        className={buttonClass}
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        className={pressedClass}
         aria-pressed={preference === 'system'}
         aria-label="Follow system theme"
         title="Follow system theme"
         onClick={() => setThemePreference('system')}
       >
         <MonitorIcon />
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { Group, Todo } from '@tally/contract';
+import { Button } from '#web/components/Button';
 import { ColorDot } from '#web/components/ColorDot';
 import { matchesFilter, type TodoFilter } from '../lib/filters';
 
@@ -61,29 +62,24 @@ export function FilterTabs({ todos, groups, active, onChange, panelId }: FilterT
       {tabs.map((tab) => {
         const selected = tab.filter === active;
         return (
-          <button
+          <Button
             key={String(tab.filter)}
             id={tabId(tab.filter)}
-            type="button"
+            variant={selected ? 'selected' : 'outline'}
+            size="sm"
             role="tab"
             aria-selected={selected}
             aria-controls={panelId}
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(tab.filter)}
             onKeyDown={onKeyDown}
-            className={
-              'inline-flex min-h-9 max-w-full items-center gap-2 rounded-full border px-3 py-1.5 ' +
-              'text-sm font-medium ' +
-              (selected
-                ? 'border-blue-700 bg-blue-700 text-white dark:border-blue-300 dark:bg-blue-300 dark:text-slate-950'
-                : 'border-slate-400 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800')
-            }
+            className="max-w-full rounded-full"
           >
             {tab.color && <ColorDot color={tab.color} size={10} />}
             <span className="truncate">
               {tab.label} ({count(tab.filter)})
             </span>
-          </button>
+          </Button>
         );
       })}
     </div>

@@ -90,6 +90,7 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
         <Button
           ref={editButtonRef}
           variant="ghost"
+          size="compact"
           aria-label={`Edit ${todo.title}`}
           onClick={() => setEditing(true)}
         >
@@ -97,6 +98,7 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
         </Button>
         <Button
           variant="ghostDanger"
+          size="compact"
           aria-label={`Delete ${todo.title}`}
           onClick={() => onDelete(todo)}
         >

@@ -81,10 +81,12 @@ export const authApi = defineEndpoints('auth', routes.auth, {
   },
   refresh: {
     summary: 'Renew the access token with the refresh cookie (rotated on every use)',
-    responses: { 200: AccessTokenResponseSchema, ...authErrors },
+    description: 'Same-origin only: a browser request from another site gets 403.',
+    responses: { 200: AccessTokenResponseSchema, ...authErrors, 403: ErrorSchema },
   },
   logout: {
     summary: 'Revoke the refresh cookie',
-    responses: { 204: NoContent('Signed out'), 429: ErrorSchema },
+    description: 'Same-origin only: a browser request from another site gets 403.',
+    responses: { 204: NoContent('Signed out'), 403: ErrorSchema, 429: ErrorSchema },
   },
 });

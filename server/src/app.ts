@@ -8,7 +8,6 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
-import type { Dialect } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
@@ -26,7 +25,7 @@ import { todoRoutes } from './todos/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: { db: Kysely<Database>; dialect: Dialect };
+  database: { db: Kysely<Database> };
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
@@ -36,6 +35,9 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
+/** Trusts the X-Forwarded-For entries added by the nearest `hops` proxies (hop 0 is the peer). */
+const trustNearestHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** Builds the whole app without listening, so tests can inject requests or bind any port. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -43,12 +45,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: LIMITS.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // A hop count as a function: Fastify takes numbers no more (they could not check the peer).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? trustNearestHops(config.trustProxy)
+        : config.trustProxy,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: false } },
     // A URL the router cannot decode (e.g. /api/todos/%_%) gets the usual {error} body.
     frameworkErrors: (_error, _request, reply) =>
       void (reply as FastifyReply)
@@ -61,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);
   await app.register(securityHeadersPlugin);
-  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl });
+  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, clock });
   await app.register(databasePlugin, {
     ...options.database,
     closeOnShutdown: options.closeDatabase ?? true,

@@ -36,6 +36,48 @@ describe('loadConfig', () => {
       /WEB_CONCURRENCY above 1 needs DATABASE_URL/,
     );
   });
+
+  it('refuses more than one process without Redis, which would multiply every rate limit', () => {
+    const several = { WEB_CONCURRENCY: '2', DATABASE_URL: 'postgres://localhost/tally' };
+    expect(() => loadConfig(several)).toThrow(/WEB_CONCURRENCY above 1 needs REDIS_URL/);
+    expect(loadConfig({ ...several, REDIS_URL: 'redis://127.0.0.1:6379' }).webConcurrency).toBe(2);
+  });
+
+  it('trusts no proxy by default, and never every client', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    // `true` keeps its old meaning for one reverse proxy, without believing spoofed entries.
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'loopback',
+    ]);
+    for (const bad of ['everyone', '10.0.0.0/40', '300.1.1.1', '1.2.3.4;5.6.7.8', '99']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be/);
+    }
+  });
+
+  it('takes Google keys over https only, except from a loopback address', () => {
+    expect(() => loadConfig({ GOOGLE_JWKS_URL: 'http://keys.example.com/certs' })).toThrow(
+      /GOOGLE_JWKS_URL must be an https URL/,
+    );
+    for (const url of [
+      'http://127.0.0.1:4000/certs',
+      'http://localhost/certs',
+      'https://x.test/c',
+    ]) {
+      expect(loadConfig({ GOOGLE_JWKS_URL: url }).googleJwksUrl).toBe(url);
+    }
+  });
+
+  it('ends sessions 30 days after sign-in unless SESSION_MAX_DAYS says otherwise', () => {
+    expect(loadConfig({}).sessionMaxDays).toBe(30);
+    expect(loadConfig({ SESSION_MAX_DAYS: '7' }).sessionMaxDays).toBe(7);
+    expect(() => loadConfig({ SESSION_MAX_DAYS: '0' })).toThrow(/SESSION_MAX_DAYS must be/);
+  });
 });
 
 describe('resolveJwtSecret', () => {
@@ -46,6 +88,12 @@ describe('resolveJwtSecret', () => {
     expect(statSync(path.join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
     expect(resolveJwtSecret({ jwtSecret: null, dataDir })).toBe(first);
     expect(resolveJwtSecret({ jwtSecret: 'x'.repeat(32), dataDir })).toBe('x'.repeat(32));
+  });
+
+  it('creates a missing data folder readable by the owner only', () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'tally-secret-')), 'data');
+    resolveJwtSecret({ jwtSecret: null, dataDir });
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +16,17 @@ export interface Config {
   redisUrl: string | null;
   logLevel: string;
   webConcurrency: number;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-* headers to believe: none (false), the nearest N hops, or the
+   * listed addresses and CIDR ranges. Never every client (that would let anyone pick its IP).
+   */
+  trustProxy: false | number | string[];
   /** Requests per minute per IP on /api/auth/*. */
   authRateLimitPerMinute: number;
-  /** Login attempts per account per 15 minutes. */
+  /** Login attempts per account and IP per 15 minutes (and per account before delays grow). */
   loginAttemptsPerAccount: number;
+  /** A session's absolute lifetime from sign-in, in days. */
+  sessionMaxDays: number;
   /** Folder of the built web app; null when it should not be served. */
   webDistDir: string | null;
 }
@@ -68,9 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
-  const trustProxyRaw = (text('TRUST_PROXY') ?? 'false').toLowerCase();
-  if (!['true', 'false', '1', '0', 'on', 'off'].includes(trustProxyRaw)) {
-    problems.push('TRUST_PROXY must be true or false');
+  const trustProxy = parseTrustProxy(text('TRUST_PROXY'), problems);
+  const googleJwksUrl =
+    url('GOOGLE_JWKS_URL', 'https://www.googleapis.com/oauth2/v3/certs', ['https:', 'http:']) ?? '';
+  if (googleJwksUrl.startsWith('http:') && !isLoopbackUrl(googleJwksUrl)) {
+    problems.push('GOOGLE_JWKS_URL must be an https URL (http only for a loopback address)');
   }
 
   const config: Config = {
@@ -80,9 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     jwtSecret,
     googleClientId: text('GOOGLE_CLIENT_ID'),
-    googleJwksUrl:
-      url('GOOGLE_JWKS_URL', 'https://www.googleapis.com/oauth2/v3/certs', ['https:', 'http:']) ??
-      '',
+    googleJwksUrl,
     googleIssuers: (text('GOOGLE_ISSUERS') ?? 'accounts.google.com,https://accounts.google.com')
       .split(',')
       .map((issuer) => issuer.trim())
@@ -90,9 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: url('REDIS_URL', null, ['redis:', 'rediss:']),
     logLevel,
     webConcurrency: integer('WEB_CONCURRENCY', 1, 1, 64),
-    trustProxy: ['true', '1', 'on'].includes(trustProxyRaw),
+    trustProxy,
     authRateLimitPerMinute: integer('AUTH_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     loginAttemptsPerAccount: integer('LOGIN_ATTEMPTS_PER_ACCOUNT', 10, 1, 1_000_000),
+    sessionMaxDays: integer('SESSION_MAX_DAYS', 30, 1, 3650),
     webDistDir: text('WEB_DIST_DIR') ?? (existsSync(defaultWebDist) ? defaultWebDist : null),
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
@@ -100,10 +108,61 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'WEB_CONCURRENCY above 1 needs DATABASE_URL (PostgreSQL): the embedded SQLite database serves one process only',
     );
   }
+  if (config.webConcurrency > 1 && config.redisUrl === null) {
+    problems.push(
+      'WEB_CONCURRENCY above 1 needs REDIS_URL: without it each process would keep its own rate-limit counters, multiplying every limit',
+    );
+  }
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   }
   return config;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const isLoopbackUrl = (raw: string) => {
+  const { hostname } = new URL(raw);
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+};
+
+/** Named ranges that Fastify's proxy-addr understands. */
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `false` (default), a hop count, or a comma-separated list of proxy addresses, CIDR
+ * ranges and presets (loopback, linklocal, uniquelocal). `true` means the one proxy in front (1
+ * hop): believing every X-Forwarded-For entry would let any client choose the IP that rate limits
+ * count. A hop count trusts whoever connects, so it is only safe when the server can be reached
+ * through the proxy alone; a list of the proxies' addresses is safe either way.
+ */
+function parseTrustProxy(raw: string | null, problems: string[]): false | number | string[] {
+  const value = (raw ?? 'false').toLowerCase();
+  if (['false', '0', 'off', 'no'].includes(value)) return false;
+  if (['true', 'on', 'yes'].includes(value)) return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 32) return hops;
+  }
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const isAddressOrRange = (entry: string) => {
+    if (PROXY_PRESETS.has(entry)) return true;
+    const [address = '', prefix] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0) return false;
+    return (
+      prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+    );
+  };
+  if (entries.length > 0 && entries.every(isAddressOrRange)) {
+    return entries;
+  }
+  problems.push(
+    'TRUST_PROXY must be false, a number of proxy hops (e.g. 1), or proxy addresses, CIDR ranges or presets (e.g. loopback,10.0.0.0/8)',
+  );
+  return false;
 }
 
 /**
@@ -120,7 +179,7 @@ export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>):
     }
     return stored;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);

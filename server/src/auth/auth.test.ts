@@ -256,6 +256,67 @@ describe('refresh and logout', () => {
     expect((await refresh(user.refreshCookie)).statusCode).toBe(401);
   });
 
+  it('names the cookie __Secure-tally_refresh whenever it is Secure, and reads only that one', async () => {
+    const overHttps = { host: 'tally.example.com', 'x-forwarded-proto': 'https' };
+    const user = await registerUser(ctx.app);
+    const login = await post(
+      '/api/auth/login',
+      { username: user.username, password: user.password },
+      overHttps,
+    );
+    const cookie = login.cookies.find((c) => c.name === '__Secure-tally_refresh');
+    expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict' });
+    expect(login.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+    const secureCookie = `__Secure-tally_refresh=${cookie?.value}`;
+    // The same value under the plain name (as a page on plain HTTP could plant it) is not read.
+    const planted = await post('/api/auth/refresh', undefined, {
+      ...overHttps,
+      cookie: `tally_refresh=${cookie?.value}`,
+    });
+    expect(planted.statusCode).toBe(401);
+    const renewed = await post('/api/auth/refresh', undefined, {
+      ...overHttps,
+      cookie: secureCookie,
+    });
+    expect(renewed.statusCode).toBe(200);
+  });
+
+  it('refuses cross-site requests on the cookie routes with 403, and spends no token', async () => {
+    const user = await registerUser(ctx.app);
+    const from = (headers: Record<string, string>) =>
+      post('/api/auth/refresh', undefined, { cookie: user.refreshCookie, ...headers });
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'http://localhost:3000' },
+    ]) {
+      const refused = await from(headers);
+      expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(refused.json<{ error: string }>().error).toMatch(/Cross-site/);
+    }
+    const logout = await post('/api/auth/logout', undefined, {
+      cookie: user.refreshCookie,
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(logout.statusCode).toBe(403);
+    // The token is still good: the same origin (or a client that is no browser) may use it.
+    const sameOrigin = await from({
+      'sec-fetch-site': 'same-origin',
+      origin: 'http://localhost:80',
+    });
+    expect(sameOrigin.statusCode).toBe(200);
+    const olderBrowser = await post('/api/auth/refresh', undefined, {
+      cookie: refreshCookieOf(sameOrigin),
+      origin: 'http://localhost:80',
+    });
+    expect(olderBrowser.statusCode).toBe(200);
+    const noBrowser = await post('/api/auth/refresh', undefined, {
+      cookie: refreshCookieOf(olderBrowser),
+    });
+    expect(noBrowser.statusCode).toBe(200);
+  });
+
   it('lets a refresh token expire after 30 days', async () => {
     const user = await registerUser(ctx.app);
     ctx.clock.advance(31 * 24 * 60 * 60 * 1000);
@@ -283,7 +344,7 @@ describe('rate limits', () => {
     }
   });
 
-  it('limits login attempts per account whatever the address', async () => {
+  it('slows login attempts per account whatever the address', async () => {
     const limited = await createTestApp({ config: { loginAttemptsPerAccount: 2 } });
     try {
       const user = await registerUser(limited.app);
@@ -296,8 +357,10 @@ describe('rate limits', () => {
         });
       expect((await attempt('10.0.0.1')).statusCode).toBe(401);
       expect((await attempt('10.0.0.2', user.username.toUpperCase())).statusCode).toBe(401);
-      expect((await attempt('10.0.0.3')).statusCode).toBe(429);
-      expect((await attempt('10.0.0.3', 'someone-else')).statusCode).toBe(401);
+      // Past the limit one attempt per (growing) delay goes through, from any address.
+      expect((await attempt('10.0.0.3')).statusCode).toBe(401);
+      expect((await attempt('10.0.0.4')).statusCode).toBe(429);
+      expect((await attempt('10.0.0.4', 'someone-else')).statusCode).toBe(401);
     } finally {
       await limited.close();
     }

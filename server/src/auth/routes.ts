@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, serviceUnavailable } from '../shared/errors.js';
+import { createLoginLimits } from './login-limits.js';
 import { createGoogleVerifier, type GoogleVerifierOptions } from './google-id-token.js';
 import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
 import { createAuthService, type Session } from './service.js';
@@ -18,8 +19,37 @@ export interface AuthRoutesOptions {
   loginAttemptsPerAccount: number;
 }
 
-const REFRESH_COOKIE = 'tally_refresh';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * Secure whenever the browser came over HTTPS (also through a proxy that reaches us on
+ * localhost), and always off localhost.
+ */
+const isSecure = (request: FastifyRequest) =>
+  request.protocol === 'https' || !LOCAL_HOSTS.has(request.hostname);
+
+/**
+ * The refresh cookie. Whenever it is Secure its name has the __Secure- prefix, which browsers
+ * accept only from HTTPS with Secure set: a cookie planted over plain HTTP cannot pose as it.
+ */
+const refreshCookieName = (request: FastifyRequest) =>
+  isSecure(request) ? '__Secure-tally_refresh' : 'tally_refresh';
+
+/**
+ * The cookie routes act on the browser's session, so a cross-site page must not trigger them
+ * (a simple POST carries SameSite=Strict cookies on some paths to the same site). Browsers say
+ * where a request comes from in Sec-Fetch-Site, older ones in Origin; a client that sends
+ * neither is not a browser and has no ambient cookie to abuse.
+ */
+async function sameOriginOnly(request: FastifyRequest): Promise<void> {
+  const site = request.headers['sec-fetch-site'];
+  const { origin } = request.headers;
+  const allowed =
+    site !== undefined
+      ? site === 'same-origin'
+      : origin === undefined || origin === `${request.protocol}://${request.host}`;
+  if (!allowed) throw new AppError(403, 'Cross-site requests may not use the session cookie');
+}
 
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
   // Only the auth routes read or set the refresh cookie; elsewhere its hooks would be pure cost.
@@ -30,28 +60,21 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     signAccessToken: (user) => app.accessTokens.sign(user),
   });
   const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
-  const failedLogins = app.createRateLimit({
-    max: options.loginAttemptsPerAccount,
-    timeWindow: 15 * 60 * 1000,
-    keyGenerator: (request) =>
-      `login:${String((request.body as { username?: unknown }).username).toLowerCase()}`,
-  });
+  const loginLimits = createLoginLimits(app.counters, options.loginAttemptsPerAccount);
   const config = { rateLimit: perIp };
 
   const sendSession = (request: FastifyRequest, reply: FastifyReply, session: Session) => {
-    reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+    reply.setCookie(refreshCookieName(request), session.refreshToken, {
       httpOnly: true,
       sameSite: 'strict',
-      // Secure whenever the browser came over HTTPS (also through a proxy that reaches us on
-      // localhost), and always off localhost.
-      secure: request.protocol === 'https' || !LOCAL_HOSTS.has(request.hostname),
+      secure: isSecure(request),
       path: AUTH_PATH,
       maxAge: REFRESH_TOKEN_TTL_MS / 1000,
     });
     return { accessToken: session.accessToken };
   };
-  const clearSession = (reply: FastifyReply) =>
-    reply.clearCookie(REFRESH_COOKIE, { path: AUTH_PATH });
+  const clearSession = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.clearCookie(refreshCookieName(request), { path: AUTH_PATH });
 
   addEndpoint(
     app,
@@ -67,28 +90,31 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     app,
     authApi.login,
     async (request, reply) => {
+      const { username, password } = request.body;
       try {
-        const session = await service.login(request.body.username, request.body.password);
+        await loginLimits.admit(username, request.ip);
+      } catch (error) {
+        request.log.warn(
+          { security: 'login-locked', account: username, ip: request.ip },
+          'Login refused: too many attempts',
+        );
+        throw error;
+      }
+      try {
+        const session = await service.login(username, password);
+        await loginLimits.succeeded(username, request.ip);
         return sendSession(request, reply, session);
       } catch (error) {
-        if (error instanceof AppError && error.statusCode === 401) await failedLogins(request);
+        if (error instanceof AppError && error.statusCode === 401) {
+          request.log.warn(
+            { security: 'login-failed', account: username, ip: request.ip },
+            'Login failed',
+          );
+        }
         throw error;
       }
     },
-    {
-      config,
-      // Failed logins per account: slows guessing one user's password from many addresses.
-      preHandler: async (request, reply) => {
-        const verdict = await failedLogins(request, { increment: false });
-        if (!verdict.isAllowed && verdict.remaining <= 0) {
-          reply.header('retry-after', String(Math.max(1, verdict.ttlInSeconds)));
-          throw new AppError(
-            429,
-            `Too many failed logins for this account - try again in ${Math.max(1, verdict.ttlInSeconds)} seconds`,
-          );
-        }
-      },
-    },
+    { config },
   );
 
   const verifyGoogle = options.google
@@ -112,24 +138,24 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     authApi.refresh,
     async (request, reply) => {
       try {
-        const session = await service.refresh(request.cookies[REFRESH_COOKIE]);
+        const session = await service.refresh(request.cookies[refreshCookieName(request)]);
         return sendSession(request, reply, session);
       } catch (error) {
-        clearSession(reply);
+        clearSession(request, reply);
         throw error;
       }
     },
-    { config },
+    { config, preHandler: sameOriginOnly },
   );
 
   addEndpoint(
     app,
     authApi.logout,
     async (request, reply) => {
-      await service.logout(request.cookies[REFRESH_COOKIE]);
-      clearSession(reply);
+      await service.logout(request.cookies[refreshCookieName(request)]);
+      clearSession(request, reply);
       return reply.code(204).send();
     },
-    { config },
+    { config, preHandler: sameOriginOnly },
   );
 };

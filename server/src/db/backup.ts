@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type { Config } from '../config.js';
+import { makePrivateDir, makePrivateFile } from './private-files.js';
 
 /**
  * Online backup and restore (`npm run db:backup`, `npm run db:restore`). SQLite: the backup API
@@ -39,6 +40,8 @@ export async function backupDatabase(
   target: string,
 ): Promise<void> {
   mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  // A backup holds what the database holds: owner-only from its first byte.
+  makePrivateFile(target);
   if (config.databaseUrl) {
     run('pg_dump', ['--format=custom', '--no-owner', '--file', target, config.databaseUrl]);
     return;
@@ -74,9 +77,10 @@ export function restoreDatabase(
   }
   checkSqliteFile(backup);
   const target = sqliteFile(config.dataDir);
-  mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDir(config.dataDir);
   const staging = `${target}.restoring`;
   copyFileSync(backup, staging);
+  chmodSync(staging, 0o600);
   // The old WAL belongs to the old file: replaying it onto the restored one would corrupt it.
   for (const suffix of ['-wal', '-shm']) rmSync(`${target}${suffix}`, { force: true });
   renameSync(staging, target);

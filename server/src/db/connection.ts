@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { makePrivateDir, makePrivateFile } from './private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -35,10 +35,12 @@ export function connect(options: ConnectOptions): DatabaseHandle {
 }
 
 function connectSqlite(dataDir: string): DatabaseHandle {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const file = path.join(dataDir, 'tally.db');
   let sqlite: SqliteDatabase.Database;
   try {
+    // SQLite gives its -wal and -shm files the database file's permissions.
+    makePrivateFile(file);
     sqlite = new SqliteDatabase(file, { fileMustExist: false });
     // Reading the schema forces SQLite to parse the file: a corrupt or foreign file fails here,
     // at start, instead of being silently replaced.

@@ -1,26 +1,77 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { type Counters, memoryCounters, sharedCounters } from './counters.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Expiring counters for limits of Tally's own (failed logins per account). */
+    counters: Counters;
+  }
+}
 
 export interface RateLimitPluginOptions {
-  /** Shared counters across processes; in-memory when null. */
+  /** Shared counters across processes; in this process's memory when null. */
   redisUrl: string | null;
+  /** Time for the in-memory counters (Redis keeps its own). */
+  clock: Clock;
 }
+
+/** @fastify/rate-limit's store interface over Tally's counters, one key space per route. */
+function storeOf(counters: Counters): FastifyRateLimitStoreCtor {
+  return class CountersStore implements FastifyRateLimitStore {
+    // The plugin constructs the store with its options, which the counters do not need.
+    constructor(
+      _options?: unknown,
+      private readonly prefix = 'route:',
+    ) {}
+
+    incr(key: string, callback: StoreCallback, timeWindow: number): void {
+      counters.hit(this.prefix + key, timeWindow).then(
+        ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // Typed as route options, but the plugin passes its merged settings, the route in routeInfo.
+      const { routeInfo } = routeOptions as { routeInfo?: { method?: unknown; url?: string } };
+      const { method, url } = routeInfo ?? {};
+      return new CountersStore(undefined, `${this.prefix}${String(method)}${String(url)}:`);
+    }
+  };
+}
+
+type StoreCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 
 /**
  * Rate limiting is opt-in per route (`config.rateLimit`); the auth routes use it. Counters live
- * in Redis when REDIS_URL is set, so limits hold across processes.
+ * in Redis when REDIS_URL is set, so limits hold across processes; while Redis fails they fall
+ * back to the process's memory instead of letting every request through.
  */
 export const rateLimitPlugin = fp<RateLimitPluginOptions>(
-  async (app, { redisUrl }) => {
-    const redis = redisUrl
-      ? new Redis(redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1 })
-      : undefined;
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  async (app, { redisUrl, clock }) => {
+    let counters = memoryCounters(clock);
+    if (redisUrl) {
+      // No offline queue: while Redis is away a command fails at once and the fallback answers.
+      const redis = new Redis(redisUrl, {
+        connectTimeout: 2_000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      });
+      redis.on('error', () => undefined);
+      app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+      counters = sharedCounters(redis, app.log, clock);
+    }
+    app.decorate('counters', counters);
     await app.register(rateLimit, {
       global: false,
-      ...(redis ? { redis, skipOnError: true } : {}),
+      store: storeOf(counters),
       errorResponseBuilder: (_request, context) =>
         new AppError(context.statusCode, `Too many attempts - try again in ${context.after}`),
     });

@@ -58,12 +58,17 @@ describe('per-IP limits', () => {
   });
 });
 
-describe('per-account failed-login limit', () => {
+describe.each([
+  ['in memory', null],
+  ['in Redis', process.env.TEST_REDIS_URL || null],
+] as const)('per-account login limits, counters %s', (where, redisUrl) => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestApp({ config: { loginAttemptsPerAccount: 3 } });
+    ctx = await createTestApp({
+      config: { loginAttemptsPerAccount: 3, authRateLimitPerMinute: 1000, redisUrl },
+    });
   });
-  afterAll(async () => ctx.close());
+  afterAll(async () => ctx?.close());
 
   const login = (username: string, password: string, ip = '10.2.0.1') =>
     ctx.app.inject({
@@ -72,28 +77,116 @@ describe('per-account failed-login limit', () => {
       remoteAddress: ip,
       payload: { username, password },
     });
+  // Addresses unique to this run, so counters an earlier run left in Redis do not count.
+  const run = Math.floor(Math.random() * 200) + 20;
+  const ip = (n: number) => `10.${run}.${Math.floor(n / 250)}.${n % 250}`;
 
-  it('locks the account after the limit, even for the right password, then lets it in after 15 minutes', async () => {
-    const user = await registerUser(ctx.app);
-    // Successful logins do not count.
-    for (let i = 0; i < 5; i++)
-      expect((await login(user.username, user.password)).statusCode).toBe(200);
-    for (let i = 0; i < 3; i++) {
-      expect((await login(user.username, `wrong ${i}`, `10.2.1.${i}`)).statusCode).toBe(401);
-    }
-    const locked = await login(user.username, user.password, '10.2.2.1');
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json<{ error: string }>().error).toMatch(/Too many failed logins/);
-    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    // Case and address changes do not reset it.
-    expect((await login(user.username.toUpperCase(), 'guess', '10.9.9.9')).statusCode).toBe(429);
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    'blocks an address after the limit, even with the right password and in any case',
+    async () => {
+      const user = await registerUser(ctx.app);
+      // Successful logins do not add up.
+      for (let i = 0; i < 5; i++)
+        expect((await login(user.username, user.password, ip(1))).statusCode).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        expect((await login(user.username, `wrong ${i}`, ip(1))).statusCode).toBe(401);
+      }
+      const locked = await login(user.username, user.password, ip(1));
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json<{ error: string }>().error).toMatch(/Too many failed logins/);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await login(user.username.toUpperCase(), 'guess', ip(1))).statusCode).toBe(429);
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    'does not let a stranger lock the owner out',
+    async () => {
+      const user = await registerUser(ctx.app);
+      for (let i = 0; i < 3; i++) {
+        expect((await login(user.username, `wrong ${i}`, ip(2))).statusCode).toBe(401);
+      }
+      expect((await login(user.username, 'wrong again', ip(2))).statusCode).toBe(429);
+      // The owner, from their own address, signs in at once.
+      expect((await login(user.username, user.password, ip(3))).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    'counts 30 simultaneous guesses before checking any, so only the limit is evaluated',
+    async () => {
+      const user = await registerUser(ctx.app);
+      const statuses = (
+        await Promise.all(
+          Array.from({ length: 30 }, (_, i) => login(user.username, `guess ${i}`, ip(4))),
+        )
+      ).map((response) => response.statusCode);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(27);
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    'slows guesses from many addresses with a growing delay instead of a lock',
+    async () => {
+      const user = await registerUser(ctx.app);
+      for (let i = 0; i < 3; i++) {
+        expect((await login(user.username, `wrong ${i}`, ip(10 + i))).statusCode).toBe(401);
+      }
+      // Beyond the limit, one attempt per delay gets through; the others wait.
+      expect((await login(user.username, 'wrong 4', ip(20))).statusCode).toBe(401);
+      const waiting = await login(user.username, 'wrong 5', ip(21));
+      expect(waiting.statusCode).toBe(429);
+      expect(Number(waiting.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      if (redisUrl) return; // Redis keeps its own time; the in-memory run checks the growth.
+      ctx.clock.advance(1_100);
+      expect((await login(user.username, 'wrong 6', ip(22))).statusCode).toBe(401);
+      const longer = await login(user.username, 'wrong 7', ip(23));
+      expect(Number(longer.headers['retry-after'])).toBeGreaterThan(
+        Number(waiting.headers['retry-after']),
+      );
+      // The owner gets in as soon as the delay has passed, and that clears the count.
+      ctx.clock.advance(60_000);
+      expect((await login(user.username, user.password, ip(24))).statusCode).toBe(200);
+      expect((await login(user.username, 'wrong 8', ip(25))).statusCode).toBe(401);
+      expect((await login(user.username, 'wrong 9', ip(26))).statusCode).toBe(401);
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    'treats an unknown account the same way, so the lock reveals nothing',
+    async () => {
+      const ghost = uniqueName('ghost');
+      const statuses = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push((await login(ghost, 'guess guess', ip(5))).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    },
+  );
+});
+
+describe('rate limits while Redis is down', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every Redis command fails at once.
+    ctx = await createTestApp({
+      config: { authRateLimitPerMinute: 2, redisUrl: 'redis://127.0.0.1:1' },
+    });
   });
+  afterAll(async () => ctx.close());
 
-  it('treats an unknown account the same way, so the lock reveals nothing', async () => {
-    const ghost = uniqueName('ghost');
+  it('fall back to this process instead of letting every request in', async () => {
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await login(ghost, 'guess guess')).statusCode);
-    expect(statuses).toEqual([401, 401, 401, 429]);
+    for (let i = 0; i < 3; i++) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.7.0.1',
+        payload: { username: 'nobody-here', password: 'guess guess' },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 429]);
   });
 });
 
@@ -194,6 +287,43 @@ describe('password storage', () => {
         expect(response.body).not.toContain(hashPart);
         expect(response.body).not.toMatch(/\$argon2/);
       }
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('client addresses behind a proxy', () => {
+  const attempts = async (ctx: TestContext, forwardedFor: (i: number) => string) => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': forwardedFor(i) },
+        payload: { username: uniqueName(), password: 'guess guess' },
+      });
+      statuses.push(response.statusCode);
+    }
+    return statuses;
+  };
+
+  it('believe only the entry the trusted proxy added, so a client cannot pick its address', async () => {
+    const ctx = await createTestApp({ config: { authRateLimitPerMinute: 2, trustProxy: 1 } });
+    try {
+      // The client writes any address it likes first; the proxy appends the one it saw.
+      expect(await attempts(ctx, (i) => `6.6.6.${i}, 10.4.0.1`)).toEqual([401, 401, 429]);
+      expect(await attempts(ctx, () => '10.4.0.2')).toEqual([401, 401, 429]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('ignore X-Forwarded-For entirely when no proxy is trusted', async () => {
+    const ctx = await createTestApp({ config: { authRateLimitPerMinute: 2, trustProxy: false } });
+    try {
+      expect(await attempts(ctx, (i) => `10.5.0.${i}`)).toEqual([401, 401, 429]);
     } finally {
       await ctx.close();
     }

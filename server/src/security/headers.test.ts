@@ -27,7 +27,7 @@ beforeAll(async () => {
   writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Tally</title>');
   writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), 'console.log(1)');
   ctx = await createTestApp({
-    config: { webDistDir: distDir, authRateLimitPerMinute: 5, trustProxy: true },
+    config: { webDistDir: distDir, authRateLimitPerMinute: 5, trustProxy: 1 },
   });
   user = await registerUser(ctx.app);
 });

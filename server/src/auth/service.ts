@@ -214,5 +214,3 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
 
   return { register, login, googleLogin, refresh, logout };
 }
-
-export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 
 /**
  * The tables, as both dialects store them. Times are epoch milliseconds (integers) and booleans
@@ -14,7 +14,7 @@ export interface Database {
   statistic_hours: StatisticHoursTable;
 }
 
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   username: string;
   username_lower: string;
@@ -26,7 +26,7 @@ export interface UsersTable {
   created_at: number;
 }
 
-export interface TodoGroupsTable {
+interface TodoGroupsTable {
   id: Generated<number>;
   user_id: number;
   name: string;
@@ -35,7 +35,7 @@ export interface TodoGroupsTable {
   created_at: number;
 }
 
-export interface TodosTable {
+interface TodosTable {
   id: Generated<number>;
   user_id: number;
   group_id: number | null;
@@ -46,7 +46,7 @@ export interface TodosTable {
   updated_at: number;
 }
 
-export interface RefreshTokensTable {
+interface RefreshTokensTable {
   id: Generated<number>;
   user_id: number;
   family_id: string;
@@ -58,7 +58,7 @@ export interface RefreshTokensTable {
   revoked_at: number | null;
 }
 
-export interface StatisticEventsTable {
+interface StatisticEventsTable {
   id: Generated<number>;
   user_id: number;
   type: string;
@@ -66,7 +66,7 @@ export interface StatisticEventsTable {
 }
 
 /** All-time count of one event type for one user (a roll-up of statistic_events). */
-export interface StatisticTotalsTable {
+interface StatisticTotalsTable {
   user_id: number;
   type: string;
   count: number;
@@ -86,8 +86,5 @@ export interface StatisticHoursTable {
 /** Where a query runs: the database or a transaction on it (functions that query take either). */
 export type Db = Kysely<Database> | Transaction<Database>;
 
-export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type TodoRow = Selectable<TodosTable>;
 export type TodoGroupRow = Selectable<TodoGroupsTable>;
-export type RefreshTokenRow = Selectable<RefreshTokensTable>;

@@ -20,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AuthenticatedUser {
+interface AuthenticatedUser {
   id: number;
   username: string;
 }

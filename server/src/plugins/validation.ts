@@ -24,7 +24,7 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * surrogate, sent as a JSON escape such as "\ud800"), as a field name; null when there is none.
  * Iterative, so deeply nested input cannot exhaust the stack.
  */
-export function illFormedField(value: unknown): string | null {
+function illFormedField(value: unknown): string | null {
   const stack: [unknown, string][] = [[value, 'body']];
   while (stack.length > 0) {
     const [current, field] = stack.pop() as [unknown, string];

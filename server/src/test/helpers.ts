@@ -17,7 +17,6 @@ import { migrateToLatest } from '../db/migrate.js';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
 export const pgUrl = process.env.TEST_DATABASE_URL || null;
-export const dialectName = pgUrl ? 'postgres' : 'sqlite';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -68,7 +67,7 @@ export class TestClock {
   }
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
+function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({}),
     webDistDir: null,

@@ -10,7 +10,7 @@ const COLUMNS = ['id', 'title', 'description', 'group_id', 'completed', 'created
 
 type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
 
-export function toTodo(row: TodoColumns): Todo {
+function toTodo(row: TodoColumns): Todo {
   return {
     id: row.id,
     title: row.title,

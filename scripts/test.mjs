@@ -104,6 +104,7 @@ const want = (stage) => only.length === 0 || only.includes(stage);
 if (want('lint')) {
   check('lint (eslint)', ['eslint', '.', '--max-warnings', '0']);
   check('format (prettier)', ['prettier', '--check', '.']);
+  check('unused code (knip)', ['knip']);
 }
 if (want('types')) {
   check('types (tsc)', ['run', 'typecheck', '--silent'], {}, npm);

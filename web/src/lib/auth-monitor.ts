@@ -3,9 +3,9 @@ import { expireSession, getSession, subscribeSession } from './session-store';
 
 /** Expiry is checked every 30 s; the warning comes 5 minutes before (docs/product.md, Sessions). */
 export const EXPIRY_CHECK_INTERVAL_MS = 30_000;
-export const EXPIRY_WARNING_MS = 5 * 60_000;
+const EXPIRY_WARNING_MS = 5 * 60_000;
 /** Renewal starts at the warning threshold, so the warning only appears when renewal failed. */
-export const RENEWAL_MARGIN_MS = EXPIRY_WARNING_MS;
+const RENEWAL_MARGIN_MS = EXPIRY_WARNING_MS;
 
 let warnedToken: string | null = null;
 

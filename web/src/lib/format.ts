@@ -1,5 +1,5 @@
 /** YYYY-MM-DD of the given moment in the browser's own time zone. */
-export function localDateString(date: Date): string {
+function localDateString(date: Date): string {
   const year = date.getFullYear();
   const month = String(date.getMonth() + 1).padStart(2, '0');
   const day = String(date.getDate()).padStart(2, '0');

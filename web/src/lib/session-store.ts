@@ -6,8 +6,8 @@ import { showNotice } from './notices';
 import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from './storage';
 
 /** The logout notice shows 3 s; /login follows after 100 ms (docs/product.md, Sessions). */
-export const LOGOUT_NOTICE_MS = 3000;
-export const LOGIN_REDIRECT_DELAY_MS = 100;
+const LOGOUT_NOTICE_MS = 3000;
+const LOGIN_REDIRECT_DELAY_MS = 100;
 
 export const SESSION_MESSAGES = {
   expired: 'Your session has expired',

@@ -3,7 +3,7 @@ import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '#web/components/Button';
 import { useConfig } from '../api/get-config';
 
-export const GOOGLE_BUTTON_TEXT = 'Continue with Google';
+const GOOGLE_BUTTON_TEXT = 'Continue with Google';
 /** The console messages about Google's script (docs/product.md, Google sign-in). */
 export const GOOGLE_SDK_MESSAGES = {
   loaded: 'Google SDK loaded',
@@ -11,7 +11,7 @@ export const GOOGLE_SDK_MESSAGES = {
 } as const;
 
 /** Google's button: standard, outline, large, 40 px high (docs/product.md, Google sign-in). */
-export const GOOGLE_BUTTON_OPTIONS = {
+const GOOGLE_BUTTON_OPTIONS = {
   type: 'standard',
   theme: 'outline',
   size: 'large',

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
+import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
@@ -8,7 +9,8 @@ import { LOGIN_OPERATION, useLogin } from '../api/login';
 import { AuthCard, AuthSwitchLink } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
 
-export function OrDivider() {
+/** The "or" between Google's button and the password form. */
+function OrDivider() {
   return (
     <div className="my-6 flex items-center gap-3 text-sm text-slate-600 dark:text-slate-400">
       <span className="h-px flex-1 bg-slate-300 dark:bg-slate-600" aria-hidden="true" />
@@ -19,7 +21,7 @@ export function OrDivider() {
 }
 
 /** Google's client failed without a credential (rare: Google normally just closes its popup). */
-export const GOOGLE_CLIENT_FAILURE = 'Google sign-in failed - please try again';
+const GOOGLE_CLIENT_FAILURE = 'Google sign-in failed - please try again';
 
 /**
  * /login: username + password, Continue with Google, the error banner, a link to register.
@@ -53,10 +55,8 @@ export function LoginPage() {
     error = errorMessage(googleMutation.error, GOOGLE_LOGIN_OPERATION);
   else if (loginMutation.isError) error = errorMessage(loginMutation.error, LOGIN_OPERATION);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = (data: FormData) => {
     clearErrors();
-    const data = new FormData(event.currentTarget);
     loginMutation.mutate({
       username: String(data.get('username') ?? ''),
       password: String(data.get('password') ?? ''),
@@ -73,7 +73,7 @@ export function LoginPage() {
         pending={googleMutation.isPending}
       />
       <OrDivider />
-      <form onSubmit={onSubmit} className="space-y-4" aria-label="Login">
+      <Form label="Login" onSubmit={submit}>
         <TextField
           label="Username"
           id="login-username"
@@ -92,10 +92,12 @@ export function LoginPage() {
           autoComplete="current-password"
           required
         />
-        <Button type="submit" disabled={pending} className="w-full">
-          {loginMutation.isPending ? 'Logging in...' : 'Login'}
-        </Button>
-      </form>
+        <FormActions>
+          <Button type="submit" disabled={pending} className="w-full">
+            {loginMutation.isPending ? 'Logging in...' : 'Login'}
+          </Button>
+        </FormActions>
+      </Form>
       <AuthSwitchLink question="Don't have an account?" href="/register" label="Register" />
     </AuthCard>
   );

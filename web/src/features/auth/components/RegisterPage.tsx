@@ -1,6 +1,6 @@
-import { type FormEvent } from 'react';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
+import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { REGISTER_OPERATION, useRegister } from '../api/register';
@@ -10,9 +10,7 @@ import { AuthCard, AuthSwitchLink } from './AuthCard';
 export function RegisterPage() {
   const registerMutation = useRegister();
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
+  const submit = (data: FormData) => {
     registerMutation.mutate({
       username: String(data.get('username') ?? ''),
       email: String(data.get('email') ?? ''),
@@ -23,7 +21,7 @@ export function RegisterPage() {
   const pending = registerMutation.isPending;
   return (
     <AuthCard title="Register">
-      <form onSubmit={onSubmit} className="space-y-4" aria-label="Register">
+      <Form label="Register" onSubmit={submit}>
         <ErrorBanner
           message={
             registerMutation.isError
@@ -58,10 +56,12 @@ export function RegisterPage() {
           autoComplete="new-password"
           required
         />
-        <Button type="submit" disabled={pending} className="w-full">
-          {pending ? 'Creating account...' : 'Create account'}
-        </Button>
-      </form>
+        <FormActions>
+          <Button type="submit" disabled={pending} className="w-full">
+            {pending ? 'Creating account...' : 'Create account'}
+          </Button>
+        </FormActions>
+      </Form>
       <AuthSwitchLink question="Already have an account?" href="/login" label="Login" />
     </AuthCard>
   );

@@ -1,4 +1,5 @@
 import { GROUP_COLORS } from '@tally/contract/constants';
+import { Fieldset } from '#web/components/FormField';
 import { colorName } from '#web/lib/color';
 
 interface ColorSwatchesProps {
@@ -10,10 +11,7 @@ interface ColorSwatchesProps {
 /** The 8 swatches (docs/product.md, Constants) as a radio group (arrow keys move between them). */
 export function ColorSwatches({ value, onChange, name }: ColorSwatchesProps) {
   return (
-    <fieldset>
-      <legend className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-        Color
-      </legend>
+    <Fieldset legend="Color">
       <div className="mt-2 flex flex-wrap gap-1 sm:gap-2">
         {GROUP_COLORS.map((color) => (
           <label key={color} className="relative cursor-pointer" title={colorName(color)}>
@@ -41,6 +39,6 @@ export function ColorSwatches({ value, onChange, name }: ColorSwatchesProps) {
           </label>
         ))}
       </div>
-    </fieldset>
+    </Fieldset>
   );
 }

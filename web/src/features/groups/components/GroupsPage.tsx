@@ -1,38 +1,20 @@
 import { useState } from 'react';
-import type { Group, GroupBody } from '@tally/contract';
+import type { Group } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
-import { useCreateGroup } from '../api/create-group';
 import { useDeleteGroup } from '../api/delete-group';
 import { useGroups } from '../api/get-groups';
-import { useUpdateGroup } from '../api/update-group';
 import { GroupForm } from './GroupForm';
 import { GroupList } from './GroupList';
 
-export const DELETE_GROUP_CONFIRM = 'Delete this group? Todos will become ungrouped.';
+const DELETE_GROUP_CONFIRM = 'Delete this group? Todos will become ungrouped.';
 
 /** /groups: Manage Groups. */
 export function GroupsPage() {
   const groups = useGroups();
-  const createGroup = useCreateGroup();
-  const updateGroup = useUpdateGroup();
   const deleteGroup = useDeleteGroup();
   const [editing, setEditing] = useState<Group | null>(null);
-
-  const save = async (body: GroupBody): Promise<boolean> => {
-    try {
-      if (editing) {
-        await updateGroup.mutateAsync({ id: editing.id, ...body });
-        setEditing(null);
-      } else {
-        await createGroup.mutateAsync(body);
-      }
-      return true;
-    } catch {
-      return false; // Already shown by the mutation's notice.
-    }
-  };
 
   const remove = (group: Group) => {
     if (!window.confirm(DELETE_GROUP_CONFIRM)) return;
@@ -48,13 +30,7 @@ export function GroupsPage() {
       <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">
         Manage Groups
       </h1>
-      <GroupForm
-        key={editing?.id ?? 'new'}
-        editing={editing}
-        pending={createGroup.isPending || updateGroup.isPending}
-        onSubmit={save}
-        onCancel={() => setEditing(null)}
-      />
+      <GroupForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
       <section aria-label="Your groups" className="mt-8">
         {groups.isPending ? (
           <LoadingText>Loading groups...</LoadingText>

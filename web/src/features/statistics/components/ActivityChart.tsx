@@ -9,7 +9,7 @@ import {
   type Series,
 } from './chart-scale';
 
-export const SERIES_META: Record<
+const SERIES_META: Record<
   Series,
   { label: string; one: string; many: string; color: string }
 > = {
@@ -58,7 +58,7 @@ function formatDay(date: string, format: Intl.DateTimeFormat = dayFormat): strin
 }
 
 /** "Mon, Jan 5: 3 todos created, 1 todo completed, 0 groups created, 1 login" */
-export function describeDay(record: DailyStatistic): string {
+function describeDay(record: DailyStatistic): string {
   const parts = SERIES.map((series) => {
     const value = record[series];
     const meta = SERIES_META[series];

@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Group } from '@tally/contract';
 import { Button } from '#web/components/Button';
+import { Form, FormActions } from '#web/components/Form';
 import { useCreateTodo } from '../api/create-todo';
-import { GroupSelect } from './GroupSelect';
 import { descriptionOrNull } from '../lib/todo-fields';
+import { GroupSelect } from './GroupSelect';
 import { TodoTextFields } from './TodoTextFields';
 
 interface NewTodoFormProps {
@@ -16,7 +17,6 @@ interface NewTodoFormProps {
 /** Title (required), description (3 rows) and group for a new todo. */
 export function NewTodoForm({ groups, defaultGroupId, onCreated }: NewTodoFormProps) {
   const createTodo = useCreateTodo();
-  const id = useId();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [groupId, setGroupId] = useState<number | null>(defaultGroupId);
@@ -27,8 +27,7 @@ export function NewTodoForm({ groups, defaultGroupId, onCreated }: NewTodoFormPr
     setGroupId(defaultGroupId);
   }
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = () => {
     createTodo.mutate(
       { title: title.trim(), description: descriptionOrNull(description), groupId },
       { onSuccess: onCreated },
@@ -36,13 +35,8 @@ export function NewTodoForm({ groups, defaultGroupId, onCreated }: NewTodoFormPr
   };
 
   return (
-    <form
-      onSubmit={submit}
-      aria-label="New todo"
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900"
-    >
+    <Form label="New todo" card onSubmit={submit}>
       <TodoTextFields
-        idPrefix={id}
         title={title}
         description={description}
         onTitleChange={setTitle}
@@ -54,10 +48,12 @@ export function NewTodoForm({ groups, defaultGroupId, onCreated }: NewTodoFormPr
           </>
         }
       />
-      <GroupSelect id={`${id}-group`} value={groupId} groups={groups} onChange={setGroupId} />
-      <Button type="submit" disabled={createTodo.isPending}>
-        {createTodo.isPending ? 'Creating...' : 'Create Todo'}
-      </Button>
-    </form>
+      <GroupSelect value={groupId} groups={groups} onChange={setGroupId} />
+      <FormActions>
+        <Button type="submit" disabled={createTodo.isPending}>
+          {createTodo.isPending ? 'Creating...' : 'Create Todo'}
+        </Button>
+      </FormActions>
+    </Form>
   );
 }

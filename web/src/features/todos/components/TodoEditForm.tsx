@@ -1,27 +1,27 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
+import { Form, FormActions } from '#web/components/Form';
 import { useUpdateTodo } from '../api/update-todo';
-import { GroupSelect } from './GroupSelect';
 import { descriptionOrNull } from '../lib/todo-fields';
+import { GroupSelect } from './GroupSelect';
 import { TodoTextFields } from './TodoTextFields';
 
 interface TodoEditFormProps {
   todo: Todo;
   groups: readonly Group[];
+  /** The edit is saved or cancelled. */
   onDone: () => void;
 }
 
 /** The inline edit: title (required), description, group; Save and Cancel (or Escape). */
 export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
   const updateTodo = useUpdateTodo();
-  const id = useId();
   const [title, setTitle] = useState(todo.title);
   const [description, setDescription] = useState(todo.description ?? '');
   const [groupId, setGroupId] = useState<number | null>(todo.groupId);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = () => {
     updateTodo.mutate(
       {
         id: todo.id,
@@ -35,9 +35,10 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
   };
 
   return (
-    <form
+    <Form
+      label={`Edit todo ${todo.title}`}
       onSubmit={submit}
-      aria-label={`Edit todo ${todo.title}`}
+      // It sits in the todo's row, beside the checkbox's column.
       className="min-w-0 flex-1 space-y-3"
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
@@ -47,21 +48,20 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
       }}
     >
       <TodoTextFields
-        idPrefix={id}
         title={title}
         description={description}
         onTitleChange={setTitle}
         onDescriptionChange={setDescription}
       />
-      <GroupSelect id={`${id}-group`} value={groupId} groups={groups} onChange={setGroupId} />
-      <div className="flex flex-wrap gap-3">
+      <GroupSelect value={groupId} groups={groups} onChange={setGroupId} />
+      <FormActions>
         <Button type="submit" disabled={updateTodo.isPending}>
           {updateTodo.isPending ? 'Saving...' : 'Save'}
         </Button>
         <Button variant="secondary" onClick={onDone}>
           Cancel
         </Button>
-      </div>
-    </form>
+      </FormActions>
+    </Form>
   );
 }

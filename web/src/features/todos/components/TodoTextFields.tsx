@@ -4,7 +4,6 @@ import { TextAreaField, TextField } from '#web/components/FormField';
 import { TITLE_HINT, TITLE_PATTERN } from '../lib/todo-fields';
 
 interface TodoTextFieldsProps {
-  idPrefix: string;
   title: string;
   description: string;
   onTitleChange: (title: string) => void;
@@ -14,7 +13,6 @@ interface TodoTextFieldsProps {
 
 /** A todo's title (required, focused first) and description (3 rows), as both forms show them. */
 export function TodoTextFields({
-  idPrefix,
   title,
   description,
   onTitleChange,
@@ -25,7 +23,6 @@ export function TodoTextFields({
     <>
       <TextField
         label="Title"
-        id={`${idPrefix}-title`}
         value={title}
         onChange={(event) => onTitleChange(event.target.value)}
         required
@@ -37,7 +34,6 @@ export function TodoTextFields({
       />
       <TextAreaField
         label={descriptionLabel}
-        id={`${idPrefix}-description`}
         value={description}
         onChange={(event) => onDescriptionChange(event.target.value)}
         rows={3}

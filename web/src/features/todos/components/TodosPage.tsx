@@ -12,7 +12,7 @@ import { NewTodoForm } from './NewTodoForm';
 import { TodoItem } from './TodoItem';
 import { matchesFilter, sortNewestFirst, type TodoFilter } from '../lib/filters';
 
-export const EMPTY_TEXTS = {
+const EMPTY_TEXTS = {
   all: 'No todos yet. Add one above!',
   filtered: 'No todos in this category',
 } as const;

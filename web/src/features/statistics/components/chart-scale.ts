@@ -1,19 +1,20 @@
 import type { DailyStatistic } from '@tally/contract';
-import type { StatisticsRange } from '@tally/contract/constants';
+import { DAILY_EVENTS, type DailyEvent, type StatisticsRange } from '@tally/contract/constants';
 
-/** SPEC.md section 9: bars scale to 200 px with a 5 px minimum. */
+/** Bars scale to 200 px with a 5 px minimum (docs/product.md, Statistics screen). */
 export const CHART_HEIGHT_PX = 200;
 export const MIN_BAR_HEIGHT_PX = 5;
 
-/** Bar width and gap per range (SPEC.md section 9). */
+/** Bar width and gap per range (docs/product.md, Statistics screen). */
 export const BAR_GEOMETRY: Record<StatisticsRange, { width: number; gap: number }> = {
   7: { width: 24, gap: 8 },
   14: { width: 16, gap: 4 },
   30: { width: 12, gap: 2 },
 };
 
-export const SERIES = ['todosCreated', 'todosCompleted', 'groupsCreated', 'logins'] as const;
-export type Series = (typeof SERIES)[number];
+/** The daily record's counts, stacked bottom to top in this order. */
+export const SERIES = DAILY_EVENTS;
+export type Series = DailyEvent;
 
 export interface ChartBar {
   record: DailyStatistic;

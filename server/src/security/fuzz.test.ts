@@ -117,6 +117,18 @@ const text = (min = 0, max = 60) =>
     { weight: 2, arbitrary: fc.constantFrom(...nasty) },
   );
 
+const BOUNDARY_DATES = [
+  '0000-01-01',
+  '0001-01-01',
+  '1969-12-31',
+  '1970-01-01',
+  '1970-01-02',
+  '2024-02-29',
+  '2023-02-29',
+  '9999-12-30',
+  '9999-12-31',
+];
+
 /** Values the schema accepts (mostly): the shape the server must handle carefully. */
 function validArb(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
   if (schema.anyOf) return fc.oneof(...schema.anyOf.map((s) => validArb(s, name)));
@@ -147,6 +159,8 @@ function validArb(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
             .date({ min: new Date('1960-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
             .map((d) => d.toISOString().slice(0, 10)),
           fc.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+          // The ends of the calendar the schema accepts, and the days around them.
+          fc.constantFrom(...BOUNDARY_DATES),
         );
       }
       if (schema.pattern?.startsWith('^[A-Za-z0-9._-]')) {

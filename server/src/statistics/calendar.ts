@@ -70,6 +70,16 @@ export function startOfDay(date: string, zone: string): number {
   return start;
 }
 
+/**
+ * The instant the day after the given one starts in the zone: the end of that day. Computed from
+ * the date's parts, so the day after 9999-12-31 (which has no YYYY-MM-DD) works too.
+ */
+export function endOfDay(date: string, zone: string): number {
+  const parsed = parseDate(date);
+  if (!parsed) throw new RangeError(`Not a date: ${date}`);
+  return new TZDate(parsed.year, parsed.month - 1, parsed.day + 1, zone).getTime();
+}
+
 /** The calendar date of an instant in the zone. */
 export function dateInZone(instant: number, zone: string): string {
   const local = new TZDate(instant, zone);

@@ -12,7 +12,7 @@ import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
-import { addDays, dateInZone, daysBetween, parseDate, startOfDay } from './calendar.js';
+import { addDays, dateInZone, daysBetween, endOfDay, parseDate, startOfDay } from './calendar.js';
 import { HOUR_MS, HOURLY_COLUMNS } from './record-events.js';
 
 /** Whether every instant falls on a UTC hour, so the hourly roll-up answers exactly. */
@@ -87,7 +87,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
   async function daily(userId: number, newest: string, days: number, zone: string) {
     const dates = Array.from({ length: days }, (_, i) => addDays(newest, -i));
     const starts = dates.map((date) => startOfDay(date, zone));
-    const end = startOfDay(addDays(newest, 1), zone);
+    const end = endOfDay(newest, zone);
     const records: DailyStatistic[] = dates.map((date) => ({ date, ...zeroes(DAILY_EVENTS) }));
 
     if (onHours(end, ...starts)) {

@@ -168,6 +168,27 @@ describe('GET /api/statistics/since and /range', () => {
     ]);
   });
 
+  it.each(['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'])(
+    'answers the last days of year 9999 in %s, and refuses the days before 1970',
+    async (zone) => {
+      const user = await registerUser(ctx.app);
+      const range = await get<DailyStatistic[]>(
+        user,
+        '/api/statistics/range?startDate=9999-12-30&endDate=9999-12-31',
+        zone,
+      );
+      expect(range.status).toBe(200);
+      expect(range.body.map((d) => d.date)).toEqual(['9999-12-31', '9999-12-30']);
+      expect((await get(user, '/api/statistics/since?since=9999-12-31', zone)).status).toBe(200);
+      for (const url of [
+        '/api/statistics/range?startDate=1969-12-31&endDate=1970-01-01',
+        '/api/statistics/since?since=0000-01-01',
+      ]) {
+        expect((await get(user, url, zone)).status, url).toBe(400);
+      }
+    },
+  );
+
   it.each([
     ['/api/statistics/since', 'since is required'],
     ['/api/statistics/since?since=yesterday', 'since must be a date in YYYY-MM-DD format'],

@@ -13,7 +13,7 @@ let warnedToken: string | null = null;
  * One expiry check: renew the token when it is near its end, warn (console only) when it still
  * is, and run the expiry flow once it has run out.
  */
-export async function checkSession(): Promise<void> {
+async function checkSession(): Promise<void> {
   const token = getSession().token;
   if (!token) return;
   const state = await ensureFreshToken(RENEWAL_MARGIN_MS);

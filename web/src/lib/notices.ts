@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-export type NoticeTone = 'error' | 'info';
+type NoticeTone = 'error' | 'info';
 
 export interface Notice {
   id: number;

@@ -13,7 +13,7 @@ import { makeToken } from './tokens';
  * An unstubbed request logs console.error, which fails the test.
  */
 
-export interface RecordedCall {
+interface RecordedCall {
   method: string;
   path: string;
   search: URLSearchParams;

@@ -7,12 +7,9 @@ import {
   chartBars,
   chartWidth,
   type Series,
-} from './chart-scale';
+} from '../lib/chart-scale';
 
-const SERIES_META: Record<
-  Series,
-  { label: string; one: string; many: string; color: string }
-> = {
+const SERIES_META: Record<Series, { label: string; one: string; many: string; color: string }> = {
   todosCreated: {
     label: 'Todos created',
     one: 'todo created',

@@ -9,7 +9,7 @@ import { useTotalStatistics } from '../api/get-total-statistics';
 import { ActivityChart } from './ActivityChart';
 import { RangeSelector } from './RangeSelector';
 import { StatCard } from './StatCard';
-import { completionRate } from './completion-rate';
+import { completionRate } from '../lib/completion-rate';
 
 function Section({
   title,

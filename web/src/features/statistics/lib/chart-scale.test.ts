@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dailyRecords } from '#web/test/fake-api';
 import { BAR_GEOMETRY, chartBars, chartWidth } from './chart-scale';
-import { completionRate } from './completion-rate';
 
 describe('chartBars (docs/product.md, Statistics screen)', () => {
   it('takes the first N records and reverses them: oldest left, newest right', () => {
@@ -61,16 +60,5 @@ describe('chartBars (docs/product.md, Statistics screen)', () => {
     expect(chartWidth(7, 7)).toBe(7 * 24 + 6 * 8);
     expect(chartWidth(14, 14)).toBe(14 * 16 + 13 * 4);
     expect(chartWidth(30, 30)).toBe(30 * 12 + 29 * 2);
-  });
-});
-
-describe('completionRate (docs/product.md, Differences, item 2)', () => {
-  it('is completed / created × 100, rounded', () => {
-    expect(completionRate({ todosCreated: 3, todosCompleted: 2 })).toBe(67);
-    expect(completionRate({ todosCreated: 8, todosCompleted: 1 })).toBe(13);
-  });
-  it('is 0 when nothing was created, and never above 100', () => {
-    expect(completionRate({ todosCreated: 0, todosCompleted: 5 })).toBe(0);
-    expect(completionRate({ todosCreated: 2, todosCompleted: 5 })).toBe(100);
   });
 });

@@ -3,7 +3,7 @@ import { DAILY_EVENTS, type DailyEvent, type StatisticsRange } from '@tally/cont
 
 /** Bars scale to 200 px with a 5 px minimum (docs/product.md, Statistics screen). */
 export const CHART_HEIGHT_PX = 200;
-export const MIN_BAR_HEIGHT_PX = 5;
+const MIN_BAR_HEIGHT_PX = 5;
 
 /** Bar width and gap per range (docs/product.md, Statistics screen). */
 export const BAR_GEOMETRY: Record<StatisticsRange, { width: number; gap: number }> = {
@@ -25,7 +25,7 @@ export interface ChartBar {
   segments: { series: Series; value: number; height: number }[];
 }
 
-export const barTotal = (record: DailyStatistic) =>
+const barTotal = (record: DailyStatistic) =>
   SERIES.reduce((sum, series) => sum + record[series], 0);
 
 /**

@@ -83,6 +83,8 @@ export function preparedQuery<P extends object, Row>(
       key += `${name}:${value.length};`;
       if (value.length > LONGEST_KEPT_LIST) kept = false;
     }
+    // The adapter's class names the dialect (a transaction shares its database's adapter); the
+    // executor is what Kysely hands an sql`` template to compile with.
     const dialect = db.getExecutor().adapter.constructor;
     let statements = byDialect.get(dialect);
     if (!statements) byDialect.set(dialect, (statements = new Map()));

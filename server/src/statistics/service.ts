@@ -64,19 +64,20 @@ function requireDate(value: string, field: string): string {
 }
 
 export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
-  async function countByType(
+  /** Events of each type from an instant on, counted in the event log. */
+  async function countSince(
     userId: number,
     types: readonly StatisticEvent[],
-    from?: number,
+    from: number,
   ): Promise<Map<string, number>> {
-    let query = db
+    const rows = await db
       .selectFrom('statistic_events')
       .select((eb) => ['type', eb.fn.countAll<number>().as('count')])
       .where('user_id', '=', userId)
       .where('type', 'in', types)
-      .groupBy('type');
-    if (from !== undefined) query = query.where('occurred_at', '>=', from);
-    const rows = await query.execute();
+      .where('occurred_at', '>=', from)
+      .groupBy('type')
+      .execute();
     return new Map(rows.map((row) => [row.type, Number(row.count)]));
   }
 
@@ -172,7 +173,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock) {
         return result;
       }
       // A zone whose midnight is not on a UTC hour (e.g. Asia/Kolkata): count the events.
-      const counts = await countByType(userId, SINCE_EVENTS, from);
+      const counts = await countSince(userId, SINCE_EVENTS, from);
       for (const [type, count] of counts) result[type as SinceEvent] = count;
       return result;
     },

@@ -11,7 +11,7 @@ import { makePrivateDir, makePrivateFile } from './private-files.js';
  * custom format.
  */
 
-export const sqliteFile = (dataDir: string) => path.join(dataDir, 'tally.db');
+const sqliteFile = (dataDir: string) => path.join(dataDir, 'tally.db');
 
 /** Where a backup goes when no target is given: DATA_DIR/backups/tally-<time>.(db|dump). */
 export function defaultBackupTarget(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {

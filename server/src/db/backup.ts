@@ -3,6 +3,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } fr
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type { Config } from '../config.js';
+import { sqliteFile } from './connection.js';
 import { makePrivateDir, makePrivateFile } from './private-files.js';
 
 /**
@@ -10,8 +11,6 @@ import { makePrivateDir, makePrivateFile } from './private-files.js';
  * copies a consistent snapshot while the server keeps writing. PostgreSQL: pg_dump/pg_restore in
  * custom format.
  */
-
-const sqliteFile = (dataDir: string) => path.join(dataDir, 'tally.db');
 
 /** Where a backup goes when no target is given: DATA_DIR/backups/tally-<time>.(db|dump). */
 export function defaultBackupTarget(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {

@@ -34,9 +34,12 @@ export function connect(options: ConnectOptions): DatabaseHandle {
   return connectSqlite(options.dataDir);
 }
 
+/** The SQLite database file in DATA_DIR (the backups copy it and restore it in place). */
+export const sqliteFile = (dataDir: string) => path.join(dataDir, 'tally.db');
+
 function connectSqlite(dataDir: string): DatabaseHandle {
   makePrivateDir(dataDir);
-  const file = path.join(dataDir, 'tally.db');
+  const file = sqliteFile(dataDir);
   let sqlite: SqliteDatabase.Database;
   try {
     // SQLite gives its -wal and -shm files the database file's permissions.

@@ -85,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : null,
     rateLimitPerMinute: config.authRateLimitPerMinute,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
+    sessionMaxDays: config.sessionMaxDays,
   });
   await app.register(todoRoutes, { clock });
   await app.register(groupRoutes, { clock });

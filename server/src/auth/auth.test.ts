@@ -285,7 +285,7 @@ describe('refresh and logout', () => {
     const user = await registerUser(ctx.app);
     const from = (headers: Record<string, string>) =>
       post('/api/auth/refresh', undefined, { cookie: user.refreshCookie, ...headers });
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
       { origin: 'https://evil.example' },

@@ -1,26 +1,67 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/schema.js';
 
+/** A refresh token lives 30 days at most, and never past its session's end. */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Longest user agent kept with a session (what the sessions list shows). */
+const USER_AGENT_MAX = 256;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Stores a new refresh token (in `familyId`, or a new family) and returns the raw token. */
-export async function issueRefreshToken(
+export interface StartedSession {
+  sessionId: string;
+  refreshToken: string;
+  /** The session's absolute end (epoch ms). */
+  expiresAt: number;
+}
+
+/**
+ * Starts a session (docs/decisions/045-sessions.md): a row that ends `maxAgeMs` after sign-in
+ * whatever happens later, and its first refresh token.
+ */
+export async function startSession(
   db: Db,
   userId: number,
   now: number,
-  familyId: string = randomUUID(),
+  maxAgeMs: number,
+  userAgent: string | null,
+): Promise<StartedSession> {
+  const sessionId = randomUUID();
+  const expiresAt = now + maxAgeMs;
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      user_id: userId,
+      created_at: now,
+      last_used_at: now,
+      expires_at: expiresAt,
+      ended_at: null,
+      user_agent: userAgent?.slice(0, USER_AGENT_MAX) || null,
+    })
+    .execute();
+  const refreshToken = await issueRefreshToken(db, userId, sessionId, now, expiresAt);
+  return { sessionId, refreshToken, expiresAt };
+}
+
+/** Stores a new refresh token of the session and returns the raw token. */
+async function issueRefreshToken(
+  db: Db,
+  userId: number,
+  sessionId: string,
+  now: number,
+  sessionExpiresAt: number,
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db
     .insertInto('refresh_tokens')
     .values({
       user_id: userId,
-      family_id: familyId,
+      family_id: sessionId,
       token_hash: digest(token),
       created_at: now,
-      expires_at: now + REFRESH_TOKEN_TTL_MS,
+      expires_at: Math.min(now + REFRESH_TOKEN_TTL_MS, sessionExpiresAt),
       used_at: null,
       revoked_at: null,
     })
@@ -29,28 +70,50 @@ export async function issueRefreshToken(
 }
 
 export type RotationResult =
-  { status: 'rotated'; userId: number; familyId: string } | { status: 'reused' | 'invalid' };
+  | {
+      status: 'rotated';
+      userId: number;
+      sessionId: string;
+      refreshToken: string;
+      expiresAt: number;
+    }
+  | { status: 'reused'; userId: number; sessionId: string }
+  | { status: 'invalid' };
 
 /**
- * Marks a refresh token used, exactly once. A token that was already used or revoked means it
- * leaked: the whole family is revoked, so neither the thief nor the user can go on with it.
+ * Spends a refresh token, exactly once, for the next one of its session. A token that was
+ * already used or revoked means it leaked: the whole session ends, so neither the thief nor the
+ * user can go on with it. An ended or expired session renews nothing.
  */
-export async function consumeRefreshToken(
+export async function rotateRefreshToken(
   db: Db,
   token: string,
   now: number,
 ): Promise<RotationResult> {
   const row = await db
     .selectFrom('refresh_tokens')
-    .select(['id', 'user_id', 'family_id', 'expires_at', 'used_at', 'revoked_at'])
-    .where('token_hash', '=', digest(token))
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.family_id')
+    .select([
+      'refresh_tokens.id',
+      'refresh_tokens.user_id',
+      'refresh_tokens.family_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.used_at',
+      'refresh_tokens.revoked_at',
+      'sessions.expires_at as session_expires_at',
+      'sessions.ended_at',
+    ])
+    .where('refresh_tokens.token_hash', '=', digest(token))
     .executeTakeFirst();
   if (!row) return { status: 'invalid' };
+  const reused = { status: 'reused', userId: row.user_id, sessionId: row.family_id } as const;
   if (row.used_at !== null || row.revoked_at !== null) {
-    await revokeFamily(db, row.family_id, now);
-    return { status: 'reused' };
+    await endSession(db, row.family_id, now);
+    return reused;
   }
-  if (row.expires_at <= now) return { status: 'invalid' };
+  if (row.expires_at <= now || row.ended_at !== null || row.session_expires_at <= now) {
+    return { status: 'invalid' };
+  }
   // The guard in WHERE makes the claim atomic across processes: only one caller wins.
   const claimed = await db
     .updateTable('refresh_tokens')
@@ -60,27 +123,58 @@ export async function consumeRefreshToken(
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) {
-    await revokeFamily(db, row.family_id, now);
-    return { status: 'reused' };
+    await endSession(db, row.family_id, now);
+    return reused;
   }
-  return { status: 'rotated', userId: row.user_id, familyId: row.family_id };
+  await db
+    .updateTable('sessions')
+    .set({ last_used_at: now })
+    .where('id', '=', row.family_id)
+    .execute();
+  const refreshToken = await issueRefreshToken(
+    db,
+    row.user_id,
+    row.family_id,
+    now,
+    row.session_expires_at,
+  );
+  return {
+    status: 'rotated',
+    userId: row.user_id,
+    sessionId: row.family_id,
+    refreshToken,
+    expiresAt: row.session_expires_at,
+  };
 }
 
-/** Revokes the family the token belongs to (logout); unknown tokens are ignored. */
-export async function revokeRefreshToken(db: Db, token: string, now: number): Promise<void> {
+/** The session a refresh token belongs to, if the token is one of ours. */
+export async function sessionOfRefreshToken(
+  db: Db,
+  token: string,
+): Promise<{ sessionId: string; userId: number } | null> {
   const row = await db
     .selectFrom('refresh_tokens')
-    .select('family_id')
+    .select(['family_id', 'user_id'])
     .where('token_hash', '=', digest(token))
     .executeTakeFirst();
-  if (row) await revokeFamily(db, row.family_id, now);
+  return row ? { sessionId: row.family_id, userId: row.user_id } : null;
 }
 
-async function revokeFamily(db: Db, familyId: string, now: number): Promise<void> {
+/**
+ * Ends a session: its refresh tokens are revoked and its access tokens fail from now on (the
+ * authentication hook looks the session up on every request).
+ */
+export async function endSession(db: Db, sessionId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ ended_at: now })
+    .where('id', '=', sessionId)
+    .where('ended_at', 'is', null)
+    .execute();
   await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
-    .where('family_id', '=', familyId)
+    .where('family_id', '=', sessionId)
     .where('revoked_at', 'is', null)
     .execute();
 }

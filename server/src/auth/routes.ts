@@ -6,8 +6,7 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, serviceUnavailable } from '../shared/errors.js';
 import { createLoginLimits } from './login-limits.js';
 import { createGoogleVerifier, type GoogleVerifierOptions } from './google-id-token.js';
-import { REFRESH_TOKEN_TTL_MS } from './refresh-tokens.js';
-import { createAuthService, type Session } from './service.js';
+import { createAuthService, RefreshTokenReused, type Session } from './service.js';
 
 export interface AuthRoutesOptions {
   clock: Clock;
@@ -15,9 +14,15 @@ export interface AuthRoutesOptions {
   google: Omit<GoogleVerifierOptions, 'clock'> | null;
   /** Requests per minute per IP on each auth route. */
   rateLimitPerMinute: number;
-  /** Login attempts per account per 15 minutes. */
+  /** Login attempts per account and address per 15 minutes. */
   loginAttemptsPerAccount: number;
+  /** A session's absolute lifetime from sign-in, in days. */
+  sessionMaxDays: number;
 }
+
+const deviceOf = (request: FastifyRequest) => ({
+  userAgent: request.headers['user-agent'] ?? null,
+});
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -58,6 +63,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     db: app.db,
     clock: options.clock,
     signAccessToken: (user) => app.accessTokens.sign(user),
+    sessionMaxMs: options.sessionMaxDays * 24 * 60 * 60 * 1000,
   });
   const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
   const loginLimits = createLoginLimits(app.counters, options.loginAttemptsPerAccount);
@@ -69,7 +75,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       sameSite: 'strict',
       secure: isSecure(request),
       path: AUTH_PATH,
-      maxAge: REFRESH_TOKEN_TTL_MS / 1000,
+      // The cookie goes when the session does (SESSION_MAX_DAYS after sign-in).
+      maxAge: Math.max(0, Math.floor((session.expiresAt - options.clock()) / 1000)),
     });
     return { accessToken: session.accessToken };
   };
@@ -80,7 +87,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     app,
     authApi.register,
     async (request, reply) => {
-      const session = await service.register(request.body);
+      const session = await service.register(request.body, deviceOf(request));
       return reply.code(201).send(sendSession(request, reply, session));
     },
     { config },
@@ -101,7 +108,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
         throw error;
       }
       try {
-        const session = await service.login(username, password);
+        const session = await service.login(username, password, deviceOf(request));
         await loginLimits.succeeded(username, request.ip);
         return sendSession(request, reply, session);
       } catch (error) {
@@ -128,7 +135,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       if (!verifyGoogle)
         throw serviceUnavailable('Sign-in with Google is not configured on this server');
       const identity = await verifyGoogle(request.body.token);
-      return sendSession(request, reply, await service.googleLogin(identity));
+      return sendSession(request, reply, await service.googleLogin(identity, deviceOf(request)));
     },
     { config },
   );
@@ -141,6 +148,12 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
         const session = await service.refresh(request.cookies[refreshCookieName(request)]);
         return sendSession(request, reply, session);
       } catch (error) {
+        if (error instanceof RefreshTokenReused) {
+          request.log.warn(
+            { security: 'refresh-token-reused', userId: error.userId, ip: request.ip },
+            'A spent refresh token came back: its session is ended',
+          );
+        }
         clearSession(request, reply);
         throw error;
       }

@@ -8,23 +8,57 @@ import { recordEvents } from '../statistics/record-events.js';
 import type { GoogleIdentity } from './google-id-token.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';
-import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from './refresh-tokens.js';
+import {
+  endSession,
+  rotateRefreshToken,
+  sessionOfRefreshToken,
+  startSession as storeSession,
+} from './refresh-tokens.js';
 
 export interface Session {
   username: string;
   accessToken: string;
   refreshToken: string;
+  /** When the session ends whatever happens (epoch ms): the refresh cookie's lifetime. */
+  expiresAt: number;
 }
 
 export interface AuthServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
-  signAccessToken: (user: { id: number; username: string }) => Promise<string>;
+  signAccessToken: (user: { id: number; username: string; sessionId: string }) => Promise<string>;
+  /** A session's absolute lifetime from sign-in (SESSION_MAX_DAYS). */
+  sessionMaxMs: number;
+}
+
+/** Where a sign-in comes from, kept with its session. */
+export interface Device {
+  userAgent: string | null;
+}
+
+/** A refresh that found a leaked token: the session it ended, for the security log. */
+export class RefreshTokenReused extends AppError {
+  constructor(
+    readonly userId: number,
+    readonly sessionId: string,
+  ) {
+    super(401, 'Your session has expired - please log in again');
+  }
 }
 
 const BAD_CREDENTIALS = 'Invalid username or password';
 
-export function createAuthService({ db, clock, signAccessToken }: AuthServiceDeps) {
+export function createAuthService({ db, clock, signAccessToken, sessionMaxMs }: AuthServiceDeps) {
+  const sessionOf = async (
+    user: { id: number; username: string },
+    started: { sessionId: string; refreshToken: string; expiresAt: number },
+  ): Promise<Session> => ({
+    username: user.username,
+    accessToken: await signAccessToken({ ...user, sessionId: started.sessionId }),
+    refreshToken: started.refreshToken,
+    expiresAt: started.expiresAt,
+  });
+
   /**
    * A new account and its first session in one transaction: the user row, a refresh token and
    * the events (`events` plus the two every new session counts).
@@ -37,10 +71,11 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
       googleSubject: string | null;
     },
     events: StatisticEvent[],
+    device: Device,
   ): Promise<Session> {
     const { username, email } = account;
     const now = clock();
-    const { id, refreshToken } = await db.transaction().execute(async (trx) => {
+    const { id, started } = await db.transaction().execute(async (trx) => {
       const user = await trx
         .insertInto('users')
         .values({
@@ -51,17 +86,19 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
           password_hash: account.passwordHash,
           google_subject: account.googleSubject,
           created_at: now,
+          // Google vouched for the address of an account it creates.
+          email_verified_at: account.googleSubject === null ? null : now,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const token = await issueRefreshToken(trx, user.id, now);
+      const session = await storeSession(trx, user.id, now, sessionMaxMs, device.userAgent);
       await recordEvents(trx, user.id, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
-      return { id: user.id, refreshToken: token };
+      return { id: user.id, started: session };
     });
-    return { username, accessToken: await signAccessToken({ id, username }), refreshToken };
+    return sessionOf({ id, username }, started);
   }
 
-  async function register(input: RegisterBody): Promise<Session> {
+  async function register(input: RegisterBody, device: Device): Promise<Session> {
     const username = input.username;
     const email = input.email.trim();
     const taken = await db
@@ -81,9 +118,11 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
 
     const passwordHash = await hashPassword(input.password);
     try {
-      return await createAccount({ username, email, passwordHash, googleSubject: null }, [
-        'registrations',
-      ]);
+      return await createAccount(
+        { username, email, passwordHash, googleSubject: null },
+        ['registrations'],
+        device,
+      );
     } catch (error) {
       // Two registrations racing for the same name: the unique index decides.
       if (isUniqueViolation(error))
@@ -92,7 +131,7 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
     }
   }
 
-  async function login(usernameInput: string, password: string): Promise<Session> {
+  async function login(usernameInput: string, password: string, device: Device): Promise<Session> {
     const user = await db
       .selectFrom('users')
       .select(['id', 'username', 'password_hash'])
@@ -100,22 +139,22 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
       .executeTakeFirst();
     const valid = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !valid) throw unauthorized(BAD_CREDENTIALS);
-    return startSession(user.id, user.username, ['logins']);
+    return startSession(user, ['logins'], device);
   }
 
-  /** Issues an access token and a new refresh-token family, counting the given events. */
+  /** Starts a session with an access token and its first refresh token, counting the events. */
   async function startSession(
-    userId: number,
-    username: string,
+    user: { id: number; username: string },
     events: ('logins' | 'googleAuths')[],
+    device: Device,
   ): Promise<Session> {
     const now = clock();
-    const refreshToken = await db.transaction().execute(async (trx) => {
-      const token = await issueRefreshToken(trx, userId, now);
-      await recordEvents(trx, userId, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
-      return token;
+    const started = await db.transaction().execute(async (trx) => {
+      const session = await storeSession(trx, user.id, now, sessionMaxMs, device.userAgent);
+      await recordEvents(trx, user.id, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
+      return session;
     });
-    return { username, accessToken: await signAccessToken({ id: userId, username }), refreshToken };
+    return sessionOf(user, started);
   }
 
   /**
@@ -124,13 +163,13 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
    * domain named by `hd`); otherwise it creates an account with a username derived from the
    * e-mail. Accounts are found by subject afterwards, whatever the e-mail becomes.
    */
-  async function googleLogin(identity: GoogleIdentity): Promise<Session> {
+  async function googleLogin(identity: GoogleIdentity, device: Device): Promise<Session> {
     const linked = await db
       .selectFrom('users')
       .select(['id', 'username'])
       .where('google_subject', '=', identity.subject)
       .executeTakeFirst();
-    if (linked) return startSession(linked.id, linked.username, ['googleAuths', 'logins']);
+    if (linked) return startSession(linked, ['googleAuths', 'logins'], device);
 
     const email = identity.email.trim();
     const authoritative =
@@ -152,7 +191,7 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
         .set({ google_subject: identity.subject })
         .where('id', '=', sameEmail.id)
         .execute();
-      return startSession(sameEmail.id, sameEmail.username, ['googleAuths', 'logins']);
+      return startSession(sameEmail, ['googleAuths', 'logins'], device);
     }
 
     try {
@@ -168,6 +207,7 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
       return await createAccount(
         { username, email, passwordHash: null, googleSubject: identity.subject },
         ['registrations', 'googleAuths', 'logins'],
+        device,
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('Please try signing in with Google again');
@@ -178,38 +218,33 @@ export function createAuthService({ db, clock, signAccessToken }: AuthServiceDep
   async function refresh(presented: string | undefined): Promise<Session> {
     if (!presented) throw unauthorized('No session to renew - please log in');
     const now = clock();
-    // Revocation on reuse must be committed even though the caller gets a 401, so the
+    // Ending a session on reuse must be committed even though the caller gets a 401, so the
     // transaction returns the outcome and the error is thrown after it.
     const outcome = await db.transaction().execute(async (trx) => {
-      const result = await consumeRefreshToken(trx, presented, now);
+      const result = await rotateRefreshToken(trx, presented, now);
       if (result.status !== 'rotated') return result;
       const user = await trx
         .selectFrom('users')
-        .select('username')
+        .select(['id', 'username'])
         .where('id', '=', result.userId)
         .executeTakeFirst();
       if (!user) return { status: 'invalid' as const };
-      const token = await issueRefreshToken(trx, result.userId, now, result.familyId);
       await recordEvents(trx, result.userId, ['tokensGenerated', 'refreshTokensCreated'], now);
-      return {
-        status: 'rotated' as const,
-        userId: result.userId,
-        username: user.username,
-        refreshToken: token,
-      };
+      return { ...result, user };
     });
+    if (outcome.status === 'reused')
+      throw new RefreshTokenReused(outcome.userId, outcome.sessionId);
     if (outcome.status !== 'rotated') {
       throw new AppError(401, 'Your session has expired - please log in again');
     }
-    return {
-      username: outcome.username,
-      accessToken: await signAccessToken({ id: outcome.userId, username: outcome.username }),
-      refreshToken: outcome.refreshToken,
-    };
+    return sessionOf(outcome.user, outcome);
   }
 
+  /** Ends the session the refresh token belongs to; an unknown token changes nothing. */
   async function logout(presented: string | undefined): Promise<void> {
-    if (presented) await revokeRefreshToken(db, presented, clock());
+    if (!presented) return;
+    const session = await sessionOfRefreshToken(db, presented);
+    if (session) await endSession(db, session.sessionId, clock());
   }
 
   return { register, login, googleLogin, refresh, logout };

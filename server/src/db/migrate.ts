@@ -3,6 +3,7 @@ import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 import { initial } from './migrations/0001-initial.js';
 import { statisticsRollups } from './migrations/0002-statistics-rollups.js';
+import { sessions } from './migrations/0003-sessions.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -12,6 +13,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
     '0002-statistics-rollups': statisticsRollups(dialect),
+    '0003-sessions': sessions(dialect),
   };
 }
 

@@ -9,6 +9,7 @@ export interface Database {
   todo_groups: TodoGroupsTable;
   todos: TodosTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
   statistic_events: StatisticEventsTable;
   statistic_totals: StatisticTotalsTable;
   statistic_hours: StatisticHoursTable;
@@ -24,6 +25,8 @@ interface UsersTable {
   password_hash: string | null;
   google_subject: string | null;
   created_at: number;
+  /** When Tally verified the e-mail address (a link, or Google vouching); null until then. */
+  email_verified_at: number | null;
 }
 
 interface TodoGroupsTable {
@@ -56,6 +59,20 @@ interface RefreshTokensTable {
   expires_at: number;
   used_at: number | null;
   revoked_at: number | null;
+}
+
+/** A signed-in device: one refresh-token family (refresh_tokens.family_id = sessions.id). */
+interface SessionsTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  /** The last renewal (refresh), not every request. */
+  last_used_at: number;
+  /** The absolute end: sign-in plus SESSION_MAX_DAYS; renewals never move it. */
+  expires_at: number;
+  /** Logout, "end session", reuse detection, password change; null while it lasts. */
+  ended_at: number | null;
+  user_agent: string | null;
 }
 
 interface StatisticEventsTable {

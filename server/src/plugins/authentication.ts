@@ -23,6 +23,8 @@ declare module 'fastify' {
 interface AuthenticatedUser {
   id: number;
   username: string;
+  /** The session the access token belongs to (its `sid` claim). */
+  sessionId: string;
 }
 
 export interface AccessTokens {
@@ -39,10 +41,11 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
   // jose signs (at sign-in and refresh only); verifyHs256 checks every request.
   const key = createSecretKey(Buffer.from(secret));
   return {
-    async sign({ id, username }) {
+    async sign({ id, username, sessionId }) {
       const now = Math.floor(clock() / 1000);
-      // uid ties the token to this account: a later account with the same name is another uid.
-      return new SignJWT({ roles: ['user'], uid: id })
+      // uid ties the token to this account: a later account with the same name is another uid;
+      // sid to its session, so that ending the session ends the token.
+      return new SignJWT({ roles: ['user'], uid: id, sid: sessionId })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(username)
         .setIssuer(ISSUER)
@@ -74,7 +77,7 @@ const parseJson = (part: string): Record<string, unknown> | null => {
  * Verifies a compact HS256 JWT synchronously with node:crypto and returns its account, or null.
  * Same rules as jose's jwtVerify with the options Tally used (algorithm pinned to HS256, no
  * crit or b64 headers, iss and aud, required exp > now with no tolerance, nbf <= now, numeric
- * iat) plus sub and uid; about 5 µs where jose's WebCrypto path took about 60 µs per request
+ * iat) plus sub, uid and sid; about 5 µs where jose's WebCrypto path took about 60 µs per request
  * (docs/decisions/031-access-token-verification.md).
  */
 function verifyHs256(token: string, secret: string, nowSeconds: number): AuthenticatedUser | null {
@@ -90,7 +93,7 @@ function verifyHs256(token: string, secret: string, nowSeconds: number): Authent
   if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return null;
   const payload = parseJson(encodedPayload);
   if (!payload) return null;
-  const { iss, aud, exp, nbf, iat, sub, uid } = payload;
+  const { iss, aud, exp, nbf, iat, sub, uid, sid } = payload;
   if (iss !== ISSUER) return null;
   if (!(aud === AUDIENCE || (Array.isArray(aud) && aud.includes(AUDIENCE)))) return null;
   if (typeof exp !== 'number' || !Number.isFinite(exp) || exp <= nowSeconds) return null;
@@ -98,12 +101,25 @@ function verifyHs256(token: string, secret: string, nowSeconds: number): Authent
   if (iat !== undefined && typeof iat !== 'number') return null;
   if (typeof sub !== 'string' || sub === '') return null;
   if (typeof uid !== 'number' || !Number.isSafeInteger(uid)) return null;
-  return { id: uid, username: sub };
+  if (typeof sid !== 'string' || sid === '') return null;
+  return { id: uid, username: sub, sessionId: sid };
 }
 
-// The lookup of every authenticated request (docs/decisions/042-prepared-queries.md).
-const userById = preparedQuery((db, p: Placeholders<{ id: number }>) =>
-  db.selectFrom('users').select(['id', 'username']).where('id', '=', p('id')),
+/**
+ * The lookup of every authenticated request (docs/decisions/042-prepared-queries.md): the
+ * account, if the token's session is still open. One primary-key join, so a session that ends
+ * (logout, reuse detection, "end session", password change) takes its access tokens with it.
+ */
+const userOfLiveSession = preparedQuery(
+  (db, p: Placeholders<{ sessionId: string; userId: number; now: number }>) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['users.id', 'users.username'])
+      .where('sessions.id', '=', p('sessionId'))
+      .where('sessions.user_id', '=', p('userId'))
+      .where('sessions.ended_at', 'is', null)
+      .where('sessions.expires_at', '>', p('now')),
 );
 
 export interface AuthenticationPluginOptions {
@@ -127,12 +143,16 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
       const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
       if (!match?.[1]) throw unauthorized('Authentication required');
       const claimed = await tokens.verify(match[1]);
-      const [user] = await userById(app.db, { id: claimed.id });
-      // A deleted account, or another account that reuses a deleted account's name.
+      const [user] = await userOfLiveSession(app.db, {
+        sessionId: claimed.sessionId,
+        userId: claimed.id,
+        now: clock(),
+      });
+      // An ended session, a deleted account, or another account that reuses a deleted name.
       if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
         throw unauthorized('Invalid or expired token');
       }
-      request.user = user;
+      request.user = { ...user, sessionId: claimed.sessionId };
     });
   },
   { name: 'authentication', dependencies: ['database'] },

@@ -3,6 +3,7 @@ import { STATISTIC_EVENTS } from '@tally/contract';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statisticsRollups } from '../db/migrations/0002-statistics-rollups.js';
+import { sessions } from '../db/migrations/0003-sessions.js';
 import { initial } from '../db/migrations/0001-initial.js';
 import {
   as,
@@ -103,6 +104,7 @@ describe('statistics roll-ups', () => {
       const migrations = {
         '0001-initial': initial(dialect),
         '0002-statistics-rollups': statisticsRollups(dialect),
+        '0003-sessions': sessions(dialect),
       };
       const pgSchema = await currentSchema(database.handle);
       const migrator = new Migrator({

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initial } from '../db/migrations/0001-initial.js';
+import { statisticsRollups } from '../db/migrations/0002-statistics-rollups.js';
+import { sessions } from '../db/migrations/0003-sessions.js';
+import {
+  as,
+  createTestApp,
+  createTestDatabase,
+  refreshCookieOf,
+  registerUser,
+  TEST_SECRET,
+  type TestContext,
+  type TestUser,
+} from '../test/helpers.js';
+
+/**
+ * A session is one refresh-token family with an absolute end; its access tokens carry its id
+ * (`sid`) and stop working the moment it ends, not 15 minutes later.
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({ config: { sessionMaxDays: 30 } });
+});
+afterAll(async () => ctx.close());
+
+const post = (url: string, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'POST', url, headers });
+const listTodos = (user: Pick<TestUser, 'token'>) =>
+  as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+const login = async (user: TestUser) => {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: user.username, password: user.password },
+  });
+  return { token: response.json<{ accessToken: string }>().accessToken, response };
+};
+
+describe('access tokens end with their session', () => {
+  it('fail at once after logout, while the other sessions go on', async () => {
+    const user = await registerUser(ctx.app);
+    const other = await login(user);
+    expect((await listTodos(user)).statusCode).toBe(200);
+    expect((await post('/api/auth/logout', { cookie: user.refreshCookie })).statusCode).toBe(204);
+    const refused = await listTodos(user);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json<{ error: string }>().error).toBe('Invalid or expired token');
+    expect((await listTodos({ token: other.token })).statusCode).toBe(200);
+  });
+
+  it('fail at once when a replayed refresh token ends the session', async () => {
+    const user = await registerUser(ctx.app);
+    const renewed = await post('/api/auth/refresh', { cookie: user.refreshCookie });
+    const token = renewed.json<{ accessToken: string }>().accessToken;
+    expect((await listTodos({ token })).statusCode).toBe(200);
+    // The first cookie again: someone has a copy. The session ends for both holders.
+    expect((await post('/api/auth/refresh', { cookie: user.refreshCookie })).statusCode).toBe(401);
+    expect((await listTodos({ token })).statusCode).toBe(401);
+    expect((await listTodos(user)).statusCode).toBe(401);
+    const next = await post('/api/auth/refresh', { cookie: refreshCookieOf(renewed) });
+    expect(next.statusCode).toBe(401);
+  });
+
+  it('refuses a token without a session id (issued before sessions existed)', async () => {
+    const user = await registerUser(ctx.app);
+    const now = Math.floor(ctx.clock.now() / 1000);
+    const old = await new SignJWT({ roles: ['user'], uid: user.id })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.username)
+      .setIssuer('tally')
+      .setAudience('tally-web')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 900)
+      .sign(new TextEncoder().encode(TEST_SECRET));
+    expect((await listTodos({ token: old })).statusCode).toBe(401);
+    // Another session's id in an otherwise valid token is refused too.
+    const forged = await new SignJWT({ roles: ['user'], uid: user.id, sid: randomUUID() })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.username)
+      .setIssuer('tally')
+      .setAudience('tally-web')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 900)
+      .sign(new TextEncoder().encode(TEST_SECRET));
+    expect((await listTodos({ token: forged })).statusCode).toBe(401);
+  });
+});
+
+describe('a session’s absolute lifetime', () => {
+  it('ends 30 days after sign-in however often it is renewed', async () => {
+    const user = await registerUser(ctx.app);
+    let cookie = user.refreshCookie;
+    for (let day = 10; day < 30; day += 10) {
+      ctx.clock.advance(10 * DAY);
+      const renewed = await post('/api/auth/refresh', { cookie });
+      expect(renewed.statusCode, `day ${day}`).toBe(200);
+      // The cookie lives only as long as the session has left.
+      const maxAge = renewed.cookies.find((c) => c.name === 'tally_refresh')?.maxAge ?? 0;
+      expect(maxAge).toBeLessThanOrEqual((30 - day) * 86_400);
+      expect(maxAge).toBeGreaterThan((30 - day) * 86_400 - 60);
+      cookie = refreshCookieOf(renewed);
+    }
+    const lastToken = (await post('/api/auth/refresh', { cookie })).json<{ accessToken: string }>()
+      .accessToken;
+    ctx.clock.advance(10 * DAY + 1);
+    expect((await listTodos({ token: lastToken })).statusCode).toBe(401);
+  });
+
+  it('follows SESSION_MAX_DAYS', async () => {
+    const short = await createTestApp({ config: { sessionMaxDays: 1 } });
+    try {
+      const user = await registerUser(short.app);
+      short.clock.advance(DAY - 60_000);
+      const renewed = await short.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: user.refreshCookie },
+      });
+      expect(renewed.statusCode).toBe(200);
+      short.clock.advance(60_000);
+      const late = await short.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: refreshCookieOf(renewed) },
+      });
+      expect(late.statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('migration 0003', () => {
+  it('turns every refresh-token family into a session, ended where it was revoked', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { db, dialect } = database.handle;
+      const pgSchema =
+        dialect === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
+              ?.schema
+          : undefined;
+      const migrator = new Migrator({
+        db,
+        provider: {
+          getMigrations: async () => ({
+            '0001-initial': initial(dialect),
+            '0002-statistics-rollups': statisticsRollups(dialect),
+            '0003-sessions': sessions(dialect),
+          }),
+        },
+        ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+      });
+      expect((await migrator.migrateTo('0002-statistics-rollups')).error).toBeUndefined();
+      const created = Date.parse('2026-03-01T00:00:00Z');
+      const { id } = await db
+        .insertInto('users')
+        .values({
+          username: 'legacy',
+          username_lower: 'legacy',
+          email: 'legacy@example.com',
+          email_lower: 'legacy@example.com',
+          password_hash: null,
+          google_subject: 'google-legacy',
+          created_at: created,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const token = (family: string, n: number, revoked: number | null) => ({
+        user_id: id,
+        family_id: family,
+        token_hash: `${family}-${n}`,
+        created_at: created + n * DAY,
+        expires_at: created + (n + 30) * DAY,
+        used_at: null,
+        revoked_at: revoked,
+      });
+      await db
+        .insertInto('refresh_tokens')
+        .values([
+          token('live', 0, null),
+          token('live', 2, null),
+          token('gone', 1, created + 3 * DAY),
+          token('gone', 2, created + 3 * DAY),
+        ])
+        .execute();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const rows = await db
+        .selectFrom('sessions')
+        .select(['id', 'created_at', 'last_used_at', 'expires_at', 'ended_at'])
+        .orderBy('id')
+        .execute();
+      expect(rows.map((r) => Object.values(r).map((v) => (v === null ? null : String(v))))).toEqual(
+        [
+          ['gone', created + DAY, created + 2 * DAY, created + 31 * DAY, created + 3 * DAY].map(
+            String,
+          ),
+          ['live', created, created + 2 * DAY, created + 30 * DAY, null].map((v) =>
+            v === null ? null : String(v),
+          ),
+        ],
+      );
+      const user = await db
+        .selectFrom('users')
+        .select('email_verified_at')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(Number(user.email_verified_at)).toBe(created);
+    } finally {
+      await database.drop();
+    }
+  });
+});

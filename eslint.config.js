@@ -114,8 +114,6 @@ export default tseslint.config(
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
-    // The fetchers still climb until they move to #web/ with the contract's typed client.
-    ignores: ['web/src/features/*/api/*.ts', 'web/src/lib/api-client.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/schema.js';
 
 /** A refresh token lives 30 days at most, and never past its session's end. */
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Longest user agent kept with a session (what the sessions list shows). */
 const USER_AGENT_MAX = 256;

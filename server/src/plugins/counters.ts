@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
 /** A counter's state: hits in the current window and the milliseconds the window has left. */
-export interface Count {
+interface Count {
   count: number;
   ttlMs: number;
 }

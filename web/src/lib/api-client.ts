@@ -31,7 +31,7 @@ export interface RequestOptions {
 }
 
 /** A request renews the token first when it has less than this left (clock drift, slow tabs). */
-export const REQUEST_RENEWAL_MARGIN_MS = 15_000;
+const REQUEST_RENEWAL_MARGIN_MS = 15_000;
 
 const isAuthPath = (path: string) => path.startsWith(AUTH_PATH_PREFIX);
 
@@ -141,7 +141,7 @@ async function requestOnce(
 
 // --- Keeping the access token fresh (docs/product.md, Sessions) ------------------------------
 
-export type RenewalResult = 'renewed' | 'refused' | 'unavailable';
+type RenewalResult = 'renewed' | 'refused' | 'unavailable';
 export type TokenState = 'none' | 'valid' | 'expired';
 
 let renewal: Promise<RenewalResult> | null = null;
@@ -203,10 +203,7 @@ async function renewOnce(marginMs: number, rejected: string | null): Promise<Ren
  * Asks POST /api/auth/refresh for a new access token; concurrent callers share one attempt.
  * `rejected` is a token the server has just refused, which never counts as fresh.
  */
-export function renewAccessToken(
-  marginMs = 0,
-  rejected: string | null = null,
-): Promise<RenewalResult> {
+function renewAccessToken(marginMs = 0, rejected: string | null = null): Promise<RenewalResult> {
   renewal ??= withTabLock(() => renewOnce(marginMs, rejected)).finally(() => {
     renewal = null;
   });

@@ -2,14 +2,14 @@ import type { Contract, Endpoint, EndpointInput, SuccessBody } from '@tally/cont
 import { routes, type Route } from '@tally/contract/routes';
 import { apiRequest } from './api-client';
 
-export interface CallOptions {
+interface CallOptions {
   /** Names the call in "{operation} failed", e.g. "Create todo". */
   operation: string;
   signal?: AbortSignal;
 }
 
 /** One call of the contract: its params, query and body as the contract types them. */
-export type ApiCall<E extends Endpoint> = (
+type ApiCall<E extends Endpoint> = (
   request: EndpointInput<E> & CallOptions,
 ) => Promise<SuccessBody<E>>;
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { startSession } from '../../../lib/session-store';
+import { api } from '#web/lib/api';
+import { startSession } from '#web/lib/session-store';
 
 export const GOOGLE_LOGIN_OPERATION = 'Google sign-in';
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { navigate } from 'wouter/use-browser-location';
-import { api } from '../../../lib/api';
-import { endSession } from '../../../lib/session-store';
+import { api } from '#web/lib/api';
+import { endSession } from '#web/lib/session-store';
 
 /**
  * Logs out and goes to / (docs/product.md, Navigation). The cookie is revoked first, so that its clearing

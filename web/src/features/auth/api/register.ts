@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { RegisterBody } from '@tally/contract';
-import { api } from '../../../lib/api';
-import { startSession } from '../../../lib/session-store';
+import { api } from '#web/lib/api';
+import { startSession } from '#web/lib/session-store';
 
 export const REGISTER_OPERATION = 'Registration';
 

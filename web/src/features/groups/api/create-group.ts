@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupBody } from '@tally/contract';
-import { api } from '../../../lib/api';
-import { reportMutationError } from '../../../lib/mutation-errors';
-import { queryKeys } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Create group';
 

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** The user's groups, newest first. */
-export const groupsQueryOptions = queryOptions({
+const groupsQueryOptions = queryOptions({
   queryKey: queryKeys.groups,
   queryFn: ({ signal }) => api.groups.list({ operation: 'Load groups', signal }),
 });

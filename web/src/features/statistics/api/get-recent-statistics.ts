@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** `days` daily records, newest first, zero-filled. */
-export const recentStatisticsQueryOptions = (days: number) =>
+const recentStatisticsQueryOptions = (days: number) =>
   queryOptions({
     queryKey: queryKeys.statisticsRecent(days),
     queryFn: ({ signal }) =>

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { daysAgo } from '../../../lib/format';
-import { queryKeys } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { daysAgo } from '#web/lib/format';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** Counts from a local date (YYYY-MM-DD) on. */
-export const sinceStatisticsQueryOptions = (since: string) =>
+const sinceStatisticsQueryOptions = (since: string) =>
   queryOptions({
     queryKey: queryKeys.statisticsSince(since),
     queryFn: ({ signal }) =>

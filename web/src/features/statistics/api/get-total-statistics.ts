@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** All-time counts. */
-export const totalStatisticsQueryOptions = queryOptions({
+const totalStatisticsQueryOptions = queryOptions({
   queryKey: queryKeys.statisticsTotal,
   queryFn: ({ signal }) => api.statistics.total({ operation: 'Load statistics', signal }),
 });

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 
 /** The user's todos, newest first: the whole list, as the screen shows it. */
-export const todosQueryOptions = queryOptions({
+const todosQueryOptions = queryOptions({
   queryKey: queryKeys.todos,
   queryFn: ({ signal }) => api.todos.list({ query: {}, operation: 'Load todos', signal }),
 });

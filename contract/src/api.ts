@@ -1,3 +1,4 @@
+import { accountApi } from './account.js';
 import { authApi } from './auth.js';
 import { groupsApi } from './groups.js';
 import { statisticsApi } from './statistics.js';
@@ -8,6 +9,7 @@ import type { Routes } from './routes.js';
 /** Every /api call, by feature and name: the one description both sides are built from. */
 export const contract = {
   auth: authApi,
+  account: accountApi,
   todos: todosApi,
   groups: groupsApi,
   statistics: statisticsApi,

@@ -61,13 +61,49 @@ export interface AccessTokenClaims {
   exp: number;
 }
 
+/** A link's token from a verification or password-reset e-mail (32 random bytes, base64url). */
+const EmailTokenSchema = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'The token of the link in the e-mail',
+});
+
+export const VerifyEmailBodySchema = Type.Object(
+  { token: EmailTokenSchema },
+  { additionalProperties: false },
+);
+export type VerifyEmailBody = Static<typeof VerifyEmailBodySchema>;
+
+export const PasswordResetRequestBodySchema = Type.Object(
+  { email: Type.String({ format: 'email', maxLength: LIMITS.emailMax }) },
+  { additionalProperties: false },
+);
+export type PasswordResetRequestBody = Static<typeof PasswordResetRequestBodySchema>;
+
+export const PasswordResetBodySchema = Type.Object(
+  {
+    token: EmailTokenSchema,
+    password: Type.String({
+      minLength: LIMITS.passwordMin,
+      maxLength: LIMITS.passwordMax,
+      pattern: NO_NUL,
+      description: 'The new password',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type PasswordResetBody = Static<typeof PasswordResetBodySchema>;
+
 const authErrors = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema };
 
 export const authApi = defineEndpoints('auth', routes.auth, {
   register: {
     summary: 'Create an account and sign in',
+    description:
+      'With e-mail configured, a verification link is sent to the address. 403 when the operator closed sign-up (REGISTRATION=closed).',
     body: RegisterBodySchema,
-    responses: { 201: AccessTokenResponseSchema, ...authErrors },
+    responses: { 201: AccessTokenResponseSchema, ...authErrors, 403: ErrorSchema },
   },
   login: {
     summary: 'Sign in with username and password',
@@ -76,8 +112,15 @@ export const authApi = defineEndpoints('auth', routes.auth, {
   },
   google: {
     summary: 'Sign in with a Google ID token (Google Identity Services credential)',
+    description:
+      'Links to an existing account by e-mail only when Tally has verified that address (409 otherwise). 403 for a new person when sign-up is closed.',
     body: GoogleLoginBodySchema,
-    responses: { 200: AccessTokenResponseSchema, ...authErrors, 503: ErrorSchema },
+    responses: {
+      200: AccessTokenResponseSchema,
+      ...authErrors,
+      403: ErrorSchema,
+      503: ErrorSchema,
+    },
   },
   refresh: {
     summary: 'Renew the access token with the refresh cookie (rotated on every use)',
@@ -88,5 +131,30 @@ export const authApi = defineEndpoints('auth', routes.auth, {
     summary: 'Revoke the refresh cookie',
     description: 'Same-origin only: a browser request from another site gets 403.',
     responses: { 204: NoContent('Signed out'), 403: ErrorSchema, 429: ErrorSchema },
+  },
+  verifyEmail: {
+    summary: 'Mark the e-mail address verified with the token of a verification link',
+    description:
+      'Links are single-use and valid 7 days, for the address they were sent to. 400 for a used, expired or unknown token.',
+    body: VerifyEmailBodySchema,
+    responses: { 204: NoContent('The address is verified'), 400: ErrorSchema, 429: ErrorSchema },
+  },
+  requestPasswordReset: {
+    summary: 'Send a password-reset link to the address, if an account has it',
+    description:
+      'Always 202, whether or not the address belongs to an account, in the same time. Nothing is sent when the server has no e-mail configured (GET /api/config, passwordResetByEmail).',
+    body: PasswordResetRequestBodySchema,
+    responses: {
+      202: NoContent('Accepted; a link is on its way if the address is registered'),
+      400: ErrorSchema,
+      429: ErrorSchema,
+    },
+  },
+  resetPassword: {
+    summary: 'Set a new password with the token of a reset link; ends every session of the account',
+    description:
+      'Links are single-use and valid 1 hour. The e-mail address counts as verified afterwards. 400 for a used, expired or unknown token.',
+    body: PasswordResetBodySchema,
+    responses: { 204: NoContent('The password is set'), 400: ErrorSchema, 429: ErrorSchema },
   },
 });

@@ -3,6 +3,7 @@ export * from './common.js';
 export * from './routes.js';
 export * from './endpoint.js';
 export * from './auth.js';
+export * from './account.js';
 export * from './todos.js';
 export * from './groups.js';
 export * from './statistics.js';

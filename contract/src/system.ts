@@ -9,6 +9,13 @@ export const PublicConfigSchema = Type.Object(
     googleClientId: Type.Union([Type.String(), Type.Null()], {
       description: 'OAuth client id for Continue with Google; null when sign-in with Google is off',
     }),
+    registration: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+      description: 'Whether new accounts can be made (REGISTRATION); closed refuses sign-up',
+    }),
+    passwordResetByEmail: Type.Boolean({
+      description:
+        'Whether the server sends e-mail (SMTP_URL): password-reset and verification links. When false the operator resets passwords.',
+    }),
   },
   { additionalProperties: false },
 );

@@ -91,7 +91,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });
   await app.register(systemRoutes, {
-    publicConfig: { googleClientId: config.googleClientId },
+    publicConfig: {
+      googleClientId: config.googleClientId,
+      registration: config.registration,
+      passwordResetByEmail: config.smtpUrl !== null,
+    },
   });
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   return app;

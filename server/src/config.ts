@@ -29,6 +29,17 @@ export interface Config {
   sessionMaxDays: number;
   /** Folder of the built web app; null when it should not be served. */
   webDistDir: string | null;
+  /**
+   * Where e-mail goes out (smtp:// or smtps://, credentials included); null sends none. Holds a
+   * password: never logged, never sent to the browser.
+   */
+  smtpUrl: string | null;
+  /** The sender of Tally's e-mails, e.g. `Tally <tally@example.com>`; set whenever smtpUrl is. */
+  mailFrom: string | null;
+  /** The origin written into e-mailed links, without a trailing slash. */
+  publicUrl: string;
+  /** Whether strangers may make accounts (by the form or by Google). */
+  registration: 'open' | 'closed';
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -82,8 +93,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('GOOGLE_JWKS_URL must be an https URL (http only for a loopback address)');
   }
 
+  const port = integer('PORT', 3000, 0, 65535);
+  // The URL's own text is never part of a problem: SMTP_URL may carry a password.
+  const smtpUrl = url('SMTP_URL', null, ['smtp:', 'smtps:']);
+  const mailFrom = text('MAIL_FROM');
+  if (smtpUrl !== null && mailFrom === null) {
+    problems.push(
+      'MAIL_FROM must be set when SMTP_URL is (the sender of e-mails, e.g. Tally <tally@example.com>)',
+    );
+  }
+  if (mailFrom !== null && !/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(mailFrom)) {
+    problems.push(
+      'MAIL_FROM must be an e-mail address, optionally with a name: Tally <tally@example.com>',
+    );
+  }
+  const publicUrl = parsePublicUrl(text('PUBLIC_URL'), port, problems);
+  const registration = (text('REGISTRATION') ?? 'open').toLowerCase();
+  if (registration !== 'open' && registration !== 'closed') {
+    problems.push('REGISTRATION must be open or closed');
+  }
+
   const config: Config = {
-    port: integer('PORT', 3000, 0, 65535),
+    port,
     host: text('HOST') ?? 'localhost',
     dataDir: path.resolve(text('DATA_DIR') ?? 'data'),
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
@@ -102,6 +133,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginAttemptsPerAccount: integer('LOGIN_ATTEMPTS_PER_ACCOUNT', 10, 1, 1_000_000),
     sessionMaxDays: integer('SESSION_MAX_DAYS', 30, 1, 3650),
     webDistDir: text('WEB_DIST_DIR') ?? (existsSync(defaultWebDist) ? defaultWebDist : null),
+    smtpUrl,
+    mailFrom,
+    publicUrl,
+    registration: registration === 'closed' ? 'closed' : 'open',
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(
@@ -117,6 +152,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   }
   return config;
+}
+
+/**
+ * PUBLIC_URL: the origin people reach Tally at, written into e-mailed links (default
+ * http://localhost:PORT). Only an origin: Tally serves its pages from the root.
+ */
+function parsePublicUrl(raw: string | null, port: number, problems: string[]): string {
+  const fallback = `http://localhost:${port}`;
+  if (raw === null) return fallback;
+  try {
+    const parsed = new URL(raw);
+    const bare = parsed.pathname === '/' && !parsed.search && !parsed.hash && !parsed.username;
+    if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && bare) return parsed.origin;
+  } catch {
+    // Reported below with the other problems.
+  }
+  problems.push(
+    'PUBLIC_URL must be an http or https origin without a path, e.g. https://tally.example.com',
+  );
+  return fallback;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -29,6 +29,8 @@ describe('public endpoints', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/config' });
     expect(response.json()).toEqual({
       googleClientId: 'client-123.apps.googleusercontent.com',
+      registration: 'open',
+      passwordResetByEmail: false,
     });
   });
 

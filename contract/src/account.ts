@@ -1,0 +1,234 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { LIMITS, STATISTIC_EVENTS } from './constants.js';
+import { GoogleLoginBodySchema } from './auth.js';
+import { ErrorSchema, NO_NUL } from './common.js';
+import { defineEndpoints, NoContent } from './endpoint.js';
+import { routes } from './routes.js';
+import { GroupSchema } from './groups.js';
+import { TotalStatisticsSchema } from './statistics.js';
+import { TodoSchema } from './todos.js';
+
+const instant = (description: string) =>
+  Type.String({ format: 'date-time', description: `${description} (ISO 8601, UTC)` });
+
+/** The signed-in account as Settings shows it. */
+export const AccountSchema = Type.Object(
+  {
+    username: Type.String(),
+    email: Type.String(),
+    emailVerified: Type.Boolean({
+      description: 'Tally verified the address (a link, a password reset, or Google)',
+    }),
+    hasPassword: Type.Boolean({ description: 'False for an account made with Google' }),
+    googleLinked: Type.Boolean(),
+    createdAt: instant('When the account was made'),
+  },
+  { additionalProperties: false },
+);
+export type Account = Static<typeof AccountSchema>;
+
+const currentPassword = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.passwordMax,
+  pattern: NO_NUL,
+  description: "The account's password now",
+});
+
+const newPassword = Type.String({
+  minLength: LIMITS.passwordMin,
+  maxLength: LIMITS.passwordMax,
+  pattern: NO_NUL,
+});
+
+export const ChangePasswordBodySchema = Type.Object(
+  { currentPassword, newPassword },
+  { additionalProperties: false },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBodySchema>;
+
+export const ChangeEmailBodySchema = Type.Object(
+  {
+    email: Type.String({
+      format: 'email',
+      maxLength: LIMITS.emailMax,
+      description: 'Unique ignoring case',
+    }),
+    currentPassword,
+  },
+  { additionalProperties: false },
+);
+export type ChangeEmailBody = Static<typeof ChangeEmailBodySchema>;
+
+/** The Google ID-token credential, as for Continue with Google. */
+export const LinkGoogleBodySchema = GoogleLoginBodySchema;
+export type LinkGoogleBody = Static<typeof LinkGoogleBodySchema>;
+
+export const DeleteAccountBodySchema = Type.Object(
+  {
+    password: Type.Optional(currentPassword),
+    googleToken: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 8192,
+        description:
+          'A fresh Google ID-token credential of the linked Google account; only for an account without a password',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Exactly one: the password, or (for an account without one) a Google credential',
+  },
+);
+export type DeleteAccountBody = Static<typeof DeleteAccountBodySchema>;
+
+/** One signed-in device: a refresh-token family (docs/decisions/045-sessions.md). */
+export const SessionSchema = Type.Object(
+  {
+    id: Type.String(),
+    createdAt: instant('Sign-in'),
+    lastUsedAt: instant('The last renewal of its access token'),
+    userAgent: Type.Union([Type.String(), Type.Null()], {
+      description: "The browser's User-Agent at sign-in",
+    }),
+    current: Type.Boolean({ description: 'The session of the token making this call' }),
+  },
+  { additionalProperties: false },
+);
+export type AccountSession = Static<typeof SessionSchema>;
+
+export const SessionListSchema = Type.Array(SessionSchema, {
+  description: 'Open sessions, newest first',
+});
+
+export const SessionParamsSchema = Type.Object(
+  { id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'A session id' }) },
+  { additionalProperties: false },
+);
+export type SessionParams = Static<typeof SessionParamsSchema>;
+
+const count = Type.Integer({ minimum: 0 });
+
+/** Every event counted on one UTC day (days without events are left out). */
+export const ExportDaySchema = Type.Object(
+  {
+    date: Type.String({ description: 'YYYY-MM-DD, a UTC day' }),
+    ...(Object.fromEntries(STATISTIC_EVENTS.map((event) => [event, count])) as Record<
+      (typeof STATISTIC_EVENTS)[number],
+      typeof count
+    >),
+  },
+  { additionalProperties: false },
+);
+export type ExportDay = Static<typeof ExportDaySchema>;
+
+export const EXPORT_VERSION = 1;
+
+/**
+ * Everything Tally keeps about an account, to keep or to import elsewhere. Versioned: a later
+ * shape gets a new `version`, and an importer reads the versions it knows. No password hash, no
+ * token, no session.
+ */
+export const AccountExportSchema = Type.Object(
+  {
+    version: Type.Literal(EXPORT_VERSION),
+    exportedAt: instant('When the export was made'),
+    account: AccountSchema,
+    groups: Type.Array(
+      Type.Object(
+        { ...GroupSchema.properties, createdAt: instant('When the group was made') },
+        { additionalProperties: false },
+      ),
+      { description: 'Oldest first; todos name their group by this id' },
+    ),
+    todos: Type.Array(
+      Type.Object(
+        { ...TodoSchema.properties, updatedAt: instant('The last change') },
+        { additionalProperties: false },
+      ),
+      { description: 'Oldest first' },
+    ),
+    statistics: Type.Object(
+      {
+        totals: TotalStatisticsSchema,
+        daily: Type.Array(ExportDaySchema, { description: 'Days with events, oldest first' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AccountExport = Static<typeof AccountExportSchema>;
+
+const refusals = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema };
+
+export const accountApi = defineEndpoints('account', routes.account, {
+  get: {
+    summary: 'The signed-in account',
+    responses: { 200: AccountSchema, 401: ErrorSchema },
+  },
+  remove: {
+    summary: 'Delete the account and everything it owns, at once and for good',
+    description:
+      'Needs the password, or for an account without one a fresh Google credential of its linked Google account. A wrong password is a 400 (not 401: the session is fine). The username and e-mail address can be registered again.',
+    body: DeleteAccountBodySchema,
+    responses: { 204: NoContent('Deleted'), ...refusals, 503: ErrorSchema },
+  },
+  changePassword: {
+    summary: 'Change the password; every other session of the account ends',
+    description:
+      'A wrong currentPassword is a 400 naming it. An account without a password (made with Google) sets one through a reset link only: 409.',
+    body: ChangePasswordBodySchema,
+    responses: { 204: NoContent('Changed'), ...refusals },
+  },
+  changeEmail: {
+    summary: 'Change the e-mail address; it is unverified until its link is followed',
+    description:
+      'A verification link goes to the new address when e-mail is configured. 409 when the address is taken (ignoring case) or the account has no password.',
+    body: ChangeEmailBodySchema,
+    responses: { 200: AccountSchema, ...refusals },
+  },
+  resendVerification: {
+    summary: 'Send the verification link again',
+    description:
+      '3 per hour per account (429 with Retry-After). 409 when the address is already verified; 503 when e-mail is not configured or the mail could not be sent.',
+    responses: {
+      202: NoContent('Sent'),
+      401: ErrorSchema,
+      409: ErrorSchema,
+      429: ErrorSchema,
+      503: ErrorSchema,
+    },
+  },
+  linkGoogle: {
+    summary: 'Link a Google account, to sign in with it too',
+    description:
+      'The credential is checked as for Continue with Google. 409 when that Google account is linked to another Tally account, or this account to another Google account. When Google vouches for the account’s own address, it counts as verified.',
+    body: LinkGoogleBodySchema,
+    responses: { 200: AccountSchema, ...refusals, 503: ErrorSchema },
+  },
+  unlinkGoogle: {
+    summary: 'Unlink Google; signing in then needs the password',
+    description: '409 when the account has no password (it could not sign in any more).',
+    responses: { 204: NoContent('Unlinked'), 401: ErrorSchema, 409: ErrorSchema },
+  },
+  sessions: {
+    summary: "The account's open sessions (signed-in devices), newest first",
+    responses: { 200: SessionListSchema, 401: ErrorSchema },
+  },
+  endSession: {
+    summary: 'End one session: its refresh cookie and access tokens stop working at once',
+    params: SessionParamsSchema,
+    responses: { 204: NoContent('Ended'), 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  endOtherSessions: {
+    summary: 'End every session of the account except the one making this call',
+    responses: { 204: NoContent('Ended'), 401: ErrorSchema },
+  },
+  export: {
+    summary: 'Everything of the account as a JSON file (version 1)',
+    description:
+      'Sent as an attachment named tally-export-YYYY-MM-DD.json. Holds no password hash and no token.',
+    responses: { 200: AccountExportSchema, 401: ErrorSchema },
+  },
+});

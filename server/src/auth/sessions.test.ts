@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initial } from '../db/migrations/0001-initial.js';
-import { statisticsRollups } from '../db/migrations/0002-statistics-rollups.js';
-import { sessions } from '../db/migrations/0003-sessions.js';
+import { migrations } from '../db/migrate.js';
 import {
   as,
   createTestApp,
@@ -142,11 +140,7 @@ describe('migration 0003', () => {
       const migrator = new Migrator({
         db,
         provider: {
-          getMigrations: async () => ({
-            '0001-initial': initial(dialect),
-            '0002-statistics-rollups': statisticsRollups(dialect),
-            '0003-sessions': sessions(dialect),
-          }),
+          getMigrations: async () => migrations(dialect),
         },
         ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
       });

@@ -2,9 +2,7 @@ import type { DailyStatistic, SinceStatistics, TotalStatistics } from '@tally/co
 import { STATISTIC_EVENTS } from '@tally/contract';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statisticsRollups } from '../db/migrations/0002-statistics-rollups.js';
-import { sessions } from '../db/migrations/0003-sessions.js';
-import { initial } from '../db/migrations/0001-initial.js';
+import { migrations } from '../db/migrate.js';
 import {
   as,
   createTestApp,
@@ -101,15 +99,11 @@ describe('statistics roll-ups', () => {
     try {
       const { db, dialect } = database.handle;
       // createTestDatabase migrated to the latest: go back to 0001 and forward again.
-      const migrations = {
-        '0001-initial': initial(dialect),
-        '0002-statistics-rollups': statisticsRollups(dialect),
-        '0003-sessions': sessions(dialect),
-      };
+      const all = migrations(dialect);
       const pgSchema = await currentSchema(database.handle);
       const migrator = new Migrator({
         db,
-        provider: { getMigrations: async () => migrations },
+        provider: { getMigrations: async () => all },
         ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
       });
       const down = await migrator.migrateTo('0001-initial');

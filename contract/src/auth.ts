@@ -48,6 +48,17 @@ export const GoogleLoginBodySchema = Type.Object(
 );
 export type GoogleLoginBody = Static<typeof GoogleLoginBodySchema>;
 
+export const GoogleNonceResponseSchema = Type.Object(
+  {
+    nonce: Type.String({
+      description:
+        "For Google Identity Services' `nonce`: the hash of this browser's nonce cookie, 43 base64url characters",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type GoogleNonceResponse = Static<typeof GoogleNonceResponseSchema>;
+
 export const AccessTokenResponseSchema = Type.Object(
   { accessToken: Type.String({ description: 'A JWT: sub (username), roles, exp (seconds)' }) },
   { additionalProperties: false },
@@ -109,6 +120,12 @@ export const authApi = defineEndpoints('auth', routes.auth, {
     summary: 'Sign in with username and password',
     body: LoginBodySchema,
     responses: { 200: AccessTokenResponseSchema, ...authErrors },
+  },
+  googleNonce: {
+    summary: 'Start a Google sign-in: the nonce for the ID token, bound to this browser',
+    description:
+      "Sets an httpOnly nonce cookie (path /api, 10 minutes; kept while it lives, so several tabs share it) and answers its SHA-256 hash. Pass the hash as Google Identity Services' nonce: POST /api/auth/google (and /api/account/google) accept only an ID token whose nonce claim is the hash of the cookie the request carries, and clear the cookie. 503 when Google sign-in is not configured.",
+    responses: { 200: GoogleNonceResponseSchema, 429: ErrorSchema, 503: ErrorSchema },
   },
   google: {
     summary: 'Sign in with a Google ID token (Google Identity Services credential)',

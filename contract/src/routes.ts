@@ -8,6 +8,7 @@ export const routes = {
   auth: {
     register: { method: 'POST', path: '/api/auth/register', public: true },
     login: { method: 'POST', path: '/api/auth/login', public: true },
+    googleNonce: { method: 'GET', path: '/api/auth/google/nonce', public: true },
     google: { method: 'POST', path: '/api/auth/google', public: true },
     refresh: { method: 'POST', path: '/api/auth/refresh', public: true },
     logout: { method: 'POST', path: '/api/auth/logout', public: true },

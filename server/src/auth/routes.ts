@@ -3,9 +3,15 @@ import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
+import { cookieName, isSecureRequest } from '../shared/cookies.js';
 import { AppError, serviceUnavailable } from '../shared/errors.js';
 import { createLoginLimits } from './login-limits.js';
-import { createGoogleVerifier, type GoogleVerifierOptions } from './google-id-token.js';
+import {
+  createGoogleVerifier,
+  type GoogleVerifierOptions,
+  issueGoogleNonce,
+  takeGoogleNonce,
+} from './google-id-token.js';
 import { createAuthService, RefreshTokenReused, type Session } from './service.js';
 
 export interface AuthRoutesOptions {
@@ -24,21 +30,8 @@ const deviceOf = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'] ?? null,
 });
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/**
- * Secure whenever the browser came over HTTPS (also through a proxy that reaches us on
- * localhost), and always off localhost.
- */
-const isSecure = (request: FastifyRequest) =>
-  request.protocol === 'https' || !LOCAL_HOSTS.has(request.hostname);
-
-/**
- * The refresh cookie. Whenever it is Secure its name has the __Secure- prefix, which browsers
- * accept only from HTTPS with Secure set: a cookie planted over plain HTTP cannot pose as it.
- */
-const refreshCookieName = (request: FastifyRequest) =>
-  isSecure(request) ? '__Secure-tally_refresh' : 'tally_refresh';
+/** The refresh cookie: Secure with the __Secure- prefix whenever it can be (shared/cookies.ts). */
+const refreshCookieName = (request: FastifyRequest) => cookieName(request, 'tally_refresh');
 
 /**
  * The cookie routes act on the browser's session, so a cross-site page must not trigger them
@@ -73,7 +66,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     reply.setCookie(refreshCookieName(request), session.refreshToken, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: isSecure(request),
+      secure: isSecureRequest(request),
       path: AUTH_PATH,
       // The cookie goes when the session does (SESSION_MAX_DAYS after sign-in).
       maxAge: Math.max(0, Math.floor((session.expiresAt - options.clock()) / 1000)),
@@ -130,11 +123,23 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
 
   addEndpoint(
     app,
+    authApi.googleNonce,
+    async (request, reply) => {
+      if (!verifyGoogle)
+        throw serviceUnavailable('Sign-in with Google is not configured on this server');
+      return { nonce: issueGoogleNonce(request, reply) };
+    },
+    { config },
+  );
+
+  addEndpoint(
+    app,
     authApi.google,
     async (request, reply) => {
       if (!verifyGoogle)
         throw serviceUnavailable('Sign-in with Google is not configured on this server');
-      const identity = await verifyGoogle(request.body.token);
+      const nonce = takeGoogleNonce(request, reply);
+      const identity = await verifyGoogle(request.body.token, { nonce });
       return sendSession(request, reply, await service.googleLogin(identity, deviceOf(request)));
     },
     { config },

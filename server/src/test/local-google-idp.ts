@@ -9,7 +9,11 @@ import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 export interface LocalGoogleIdp {
   jwksUrl: string;
   issuer: string;
-  /** Signs an ID token; claims override the defaults (a verified gmail.com user). */
+  /**
+   * Signs an ID token; claims override the defaults (a verified gmail.com user). As Google does,
+   * it carries `claims.nonce`, the nonce the browser passed to Google Identity Services; without
+   * one the token has no nonce claim.
+   */
   issue(claims?: JWTPayload, options?: { expiresIn?: string; kid?: string }): Promise<string>;
   /** Signs with a key the JWKS does not publish. */
   issueWithUnknownKey(claims?: JWTPayload): Promise<string>;

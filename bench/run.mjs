@@ -1,19 +1,29 @@
-// `npm run bench`: seeds SQLite and PostgreSQL, starts Tally, the reference (bare Fastify + raw
-// driver, same SQL) and the ceiling (bare Fastify, constant body of the same size) as separate
-// processes on loopback, and drives each scenario with autocannon from this process, bounded in
-// time. Prints a table and writes JSON + Markdown to bench/results/.
+// `npm run bench`: seeds SQLite and PostgreSQL, starts Tally, two instances of the reference (bare
+// Fastify + raw driver, same SQL) and the ceiling (bare Fastify, constant body of the same size)
+// as separate processes on loopback, and drives each scenario with autocannon from this process.
+//
+// The headline figure is CPU time per request (decision 046): the server's own CPU (all its
+// threads, /proc/<pid>/task/*/schedstat, in ns) over a fixed number of requests, divided by that
+// number, in alternating rounds (A B / B A), medians reported. On PostgreSQL the CPU of the
+// server's own database backends (found by application_name) is reported beside it. The two
+// reference instances measured against each other (A/A) show the method's noise. Requests/s and
+// latency are kept beside it; on 2 shared cores they move by up to 30 % between rounds.
 //
 // Flags (or env): --quick (BENCH_QUICK=1) short smoke run; --only=a,b scenario keys;
-// --dialects=sqlite,postgres (BENCH_DIALECTS); --no-growth; --no-scaling; --profile (Tally runs
-// with --cpu-prof, profiles in bench/results/profiles/); BENCH_PG_URL admin URL
-// (default postgres://postgres@127.0.0.1:5432/postgres); BENCH_DURATION seconds per measurement.
+// --dialects=sqlite,postgres (BENCH_DIALECTS); --no-growth; --no-scaling; --profile (Tally and
+// the reference run with --cpu-prof, profiles in bench/results/profiles/<dialect>/<server>/;
+// their CPU figures then include the profiler); --tally=<checkout> the Tally build measured
+// (default: this tree); --against=<checkout> a second Tally build measured beside it, on its own
+// database seeded with its own migrations (e.g. an older commit in a git worktree, built with
+// `npx tsc -b contract server` there); --rounds=N; BENCH_PG_URL admin URL (default
+// postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { createAccessTokens } from '../server/dist/plugins/authentication.js';
+import pg from 'pg';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,23 +34,30 @@ const flag = (name) => args.includes(`--${name}`);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 
 const QUICK = flag('quick') || process.env.BENCH_QUICK === '1';
-const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
-const WARMUP = QUICK ? 1 : 2;
-const ROUNDS = QUICK ? 1 : 3;
-const ROUND_DURATION = QUICK ? DURATION : Math.max(1, Math.floor(DURATION / 2));
-const GROWTH_DURATION = QUICK ? 1 : 3;
+/** Rounds per server; even rounds run the servers in one order, odd rounds in the reverse. */
+const ROUNDS = Number(option('rounds') ?? (QUICK ? 2 : 4));
+/** Requests per round are each scenario's `requests` times this. */
+const AMOUNT_SCALE = QUICK ? 0.25 : 1;
+const SCALING_DURATION = QUICK ? 2 : 5;
 const CONNECTIONS = 50;
 const DIALECTS = (option('dialects') ?? process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
 const ONLY = option('only')?.split(',') ?? null;
 const GROWTH = !flag('no-growth') && ONLY === null;
 const SCALING = !flag('no-scaling') && ONLY === null;
 const PROFILE = flag('profile');
+const TALLY_DIR = path.resolve(option('tally') ?? root);
+const AGAINST_DIR = option('against') ? path.resolve(option('against')) : null;
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
-const PORTS = { tally: 4101, reference: 4102, ceiling: 4103 };
+const PORTS = { tally: 4101, reference: 4102, ceiling: 4103, referenceB: 4104, against: 4105 };
 const STATS_ZONE = 'Europe/Berlin';
 const GROWTH_TODOS = QUICK ? [10, 100, 1000] : [10, 100, 1000, 10_000];
 const GROWTH_EVENTS = QUICK ? [1000, 10_000, 100_000] : [1000, 10_000, 100_000, 1_000_000];
+/** Requests per growth measurement: about 2 s of one core each. */
+const GROWTH_TODO_REQUESTS = { 10: 5000, 100: 3000, 1000: 400, 10_000: 40 };
+const GROWTH_EVENT_REQUESTS = 3000;
+
+const amountOf = (requests) => Math.max(20, Math.round(requests * AMOUNT_SCALE));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -94,14 +111,22 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-function tallyEnv(target, extra = {}) {
+/** The target's database URL with an application_name, so its PostgreSQL backends can be found. */
+function databaseUrlFor(target, applicationName) {
+  if (!target.databaseUrl) return '';
+  const url = new URL(target.databaseUrl);
+  url.searchParams.set('application_name', applicationName);
+  return url.toString();
+}
+
+function tallyEnv(target, port, applicationName, extra = {}) {
   return {
-    PORT: String(PORTS.tally),
+    PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     JWT_SECRET,
     DATA_DIR: target.dataDir,
-    DATABASE_URL: target.databaseUrl ?? '',
+    DATABASE_URL: databaseUrlFor(target, applicationName),
     REDIS_URL: '',
     WEB_CONCURRENCY: '1',
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -110,31 +135,47 @@ function tallyEnv(target, extra = {}) {
   };
 }
 
-async function startTally(target, extra = {}, label = 'tally') {
-  const nodeArgs = PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'profiles', target.dialect)}`]
+const profileArgs = (dialect, name) =>
+  PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'profiles', dialect, name)}`]
     : [];
+
+/** Starts the Tally build in `dir` (this tree unless --tally/--against say otherwise). */
+async function startTally(
+  target,
+  { dir = TALLY_DIR, port = PORTS.tally, name = 'tally' } = {},
+  extra = {},
+) {
+  const applicationName = `bench-${name}`;
   const child = startProcess(
-    label,
-    path.join(root, 'server/dist/main.js'),
-    tallyEnv(target, extra),
-    nodeArgs,
+    name,
+    path.join(dir, 'server/dist/main.js'),
+    tallyEnv(target, port, applicationName, extra),
+    profileArgs(target.dialect, name),
   );
+  child.applicationName = applicationName;
   running.add(child);
-  await waitUntilUp(PORTS.tally, child);
+  await waitUntilUp(port, child);
   return child;
 }
 
-async function startReference(target) {
-  const child = startProcess('reference', path.join(here, 'servers/reference.mjs'), {
-    PORT: String(PORTS.reference),
-    DIALECT: target.dialect,
-    DATABASE_FILE: target.file ?? '',
-    DATABASE_URL: target.databaseUrl ?? '',
-    JWT_SECRET,
-  });
+async function startReference(target, port, name) {
+  const applicationName = `bench-${name}`;
+  const child = startProcess(
+    name,
+    path.join(here, 'servers/reference.mjs'),
+    {
+      PORT: String(port),
+      DIALECT: target.dialect,
+      DATABASE_FILE: target.file ?? '',
+      DATABASE_URL: databaseUrlFor(target, applicationName),
+      JWT_SECRET,
+    },
+    profileArgs(target.dialect, name),
+  );
+  child.applicationName = applicationName;
   running.add(child);
-  await waitUntilUp(PORTS.reference, child);
+  await waitUntilUp(port, child);
   return child;
 }
 
@@ -152,6 +193,70 @@ async function startCeiling() {
     }
   }
   throw new Error('ceiling did not start');
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU time, from /proc (Linux)
+
+/** CPU time (ns) of all threads of a process, from /proc/<pid>/task/<tid>/schedstat. */
+function threadsCpuNs(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const task of tasks) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended while we read
+    }
+  }
+  return total;
+}
+
+/** The process and its descendants (a Tally with WEB_CONCURRENCY > 1 has workers). */
+function processTree(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+const cpuOfPids = (pids) => pids.reduce((sum, pid) => sum + threadsCpuNs(pid), 0);
+
+/** Admin connection that finds a server's PostgreSQL backends by application_name. */
+let pgAdmin = null;
+async function backendsCpu(applicationName) {
+  if (!pgAdmin) {
+    pgAdmin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await pgAdmin.connect();
+  }
+  const { rows } = await pgAdmin.query(
+    'select pid from pg_stat_activity where application_name = $1',
+    [applicationName],
+  );
+  return new Map(rows.map((row) => [row.pid, threadsCpuNs(row.pid)]));
+}
+
+/** CPU the backends spent between two samples; backends that appeared count from their start. */
+function backendsDelta(before, after) {
+  let total = 0;
+  for (const [pid, ns] of after) total += ns - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** Resident memory of a process in MB, from /proc (Linux). */
@@ -187,20 +292,36 @@ async function settle(port) {
   if (quick < 3) console.info(`(server on ${port} still busy after 15 s; measuring anyway)`);
 }
 
-async function load({ port, request, duration, pid }) {
+/**
+ * Sends `amount` requests (or runs for `duration` seconds) with autocannon and measures the
+ * server's CPU time per request: all threads of its process tree, and on PostgreSQL its own
+ * backends, sampled before and after.
+ */
+async function load({ port, request, amount, duration, child, applicationName }) {
+  const pids = child ? processTree(child.pid) : [];
   let peakRss = 0;
-  const sampler = pid
-    ? setInterval(() => {
-        peakRss = Math.max(peakRss, rssMb(pid));
-      }, 250)
-    : null;
+  const sampler =
+    pids.length > 0
+      ? setInterval(() => {
+          peakRss = Math.max(peakRss, rssMb(pids[0]));
+        }, 250)
+      : null;
+  const dbBefore = applicationName ? await backendsCpu(applicationName) : null;
+  const cpuBefore = cpuOfPids(pids);
+  const started = performance.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration,
+    connections: amount ? Math.min(CONNECTIONS, amount) : CONNECTIONS,
+    ...(amount ? { amount } : { duration }),
     timeout: 10,
     requests: [request],
   });
+  const seconds = (performance.now() - started) / 1000;
+  // Let the server finish what followed the last answer (closing 50 sockets, a late GC) and
+  // count it: it is part of the work of these requests.
+  await sleep(200);
+  const cpuNs = cpuOfPids(pids) - cpuBefore;
+  const dbNs = dbBefore ? backendsDelta(dbBefore, await backendsCpu(applicationName)) : null;
   if (sampler) clearInterval(sampler);
   const errors = result.errors + result.timeouts + result.non2xx;
   const statuses = Object.fromEntries(
@@ -208,63 +329,80 @@ async function load({ port, request, duration, pid }) {
       .filter(([code]) => !code.startsWith('2'))
       .map(([code, stats]) => [code, stats.count]),
   );
-  // Let the server finish what was in flight, so the next server measured (on the same SQLite
-  // file) does not meet this one's last transactions.
-  await sleep(500);
+  const requests = result.requests.total;
+  const perRequest = (ns) => (requests > 0 ? ns / 1000 / requests : null);
   return {
-    rps: Math.round(result.requests.average),
+    cpuUs: pids.length > 0 ? perRequest(cpuNs) : null,
+    dbUs: dbNs === null ? null : perRequest(dbNs),
+    rps: Math.round(requests / seconds),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors,
     ...(errors > 0
       ? { errorDetail: { ...statuses, socket: result.errors, timeouts: result.timeouts } }
       : {}),
-    requests: result.requests.total,
-    peakRssMb: pid ? Math.round(peakRss) : null,
+    requests,
+    peakRssMb: pids.length > 0 ? Math.round(peakRss) : null,
   };
 }
 
-async function measure(target) {
-  if (WARMUP > 0) await load({ ...target, duration: WARMUP, pid: null });
-  return load({ ...target, duration: DURATION });
+async function measure(target, seconds) {
+  await load({ ...target, duration: Math.max(1, Math.round(seconds / 2)) });
+  return load({ ...target, duration: seconds });
 }
 
 const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  const sorted = values.filter((v) => v !== null && v !== undefined).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
 /**
- * Measures the targets in ROUNDS alternating rounds (after one warm-up each) and keeps the
- * median of each figure, so a burst of other work on the machine skews one round of one target
- * rather than the ratio between them.
+ * Measures the targets in ROUNDS rounds of `amount` requests each, after one warm-up each.
+ * Even rounds take the targets in their order, odd rounds in the reverse (A B C / C B A), so a
+ * slow stretch of the machine falls on both sides of each pair. Keeps every round and the
+ * median of each figure.
  */
-async function compare(targets) {
-  for (const target of Object.values(targets)) {
-    if (WARMUP > 0) await load({ ...target, duration: WARMUP, pid: null });
-  }
-  const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+async function compare(targets, amount) {
+  const warmup = Math.min(amount, Math.max(20, Math.round(amount / 2)));
+  for (const target of Object.values(targets))
+    await load({ ...target, amount: warmup, child: null });
+  const names = Object.keys(targets);
+  const rounds = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, target] of Object.entries(targets)) {
-      rounds[name].push(await load({ ...target, duration: ROUND_DURATION }));
-    }
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) rounds[name].push(await load({ ...targets[name], amount }));
   }
   return Object.fromEntries(
     Object.entries(rounds).map(([name, results]) => [
       name,
       {
-        rps: median(results.map((r) => r.rps)),
-        p50: median(results.map((r) => r.p50)),
-        p99: median(results.map((r) => r.p99)),
+        cpuUs: median(results.map((r) => r.cpuUs)),
+        dbUs: median(results.map((r) => r.dbUs)),
+        rps: Math.round(median(results.map((r) => r.rps))),
+        p50: Math.round(median(results.map((r) => r.p50))),
+        p99: Math.round(median(results.map((r) => r.p99))),
         errors: results.reduce((sum, r) => sum + r.errors, 0),
         errorDetail: results.map((r) => r.errorDetail).filter(Boolean),
         requests: results.reduce((sum, r) => sum + r.requests, 0),
         peakRssMb:
           results[0].peakRssMb === null ? null : Math.max(...results.map((r) => r.peakRssMb)),
-        rounds: results.map((r) => r.rps),
+        rounds: results.map(({ cpuUs, dbUs, rps, p99 }) => ({ cpuUs, dbUs, rps, p99 })),
       },
     ]),
   );
+}
+
+/** a / b of two medians, and the range of the per-round ratios (the rounds are paired). */
+function ratioOf(a, b) {
+  if (!a?.cpuUs || !b?.cpuUs) return null;
+  const perRound = a.rounds.map((r, i) => r.cpuUs / b.rounds[i].cpuUs);
+  return {
+    ratio: a.cpuUs / b.cpuUs,
+    min: Math.min(...perRound),
+    max: Math.max(...perRound),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,6 +450,7 @@ function buildScenarios(users, tokenOf) {
   return [
     {
       key: 'list',
+      requests: 3_000,
       name: 'list todos (200)',
       method: 'GET',
       path: '/api/todos',
@@ -319,6 +458,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'create',
+      requests: 2_000,
       name: 'create todo',
       method: 'POST',
       path: '/api/todos',
@@ -331,6 +471,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'toggle',
+      requests: 2_000,
       name: 'toggle completed',
       method: 'PUT',
       path: `/api/todos/${write.todoIds[0]}`,
@@ -358,6 +499,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'groups',
+      requests: 10_000,
       name: 'list groups (5)',
       method: 'GET',
       path: '/api/todo-groups',
@@ -365,6 +507,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'total',
+      requests: 10_000,
       name: 'statistics total (100k events)',
       method: 'GET',
       path: '/api/statistics/total',
@@ -373,6 +516,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'recent',
+      requests: 4_000,
       name: 'statistics recent?days=30 (100k)',
       method: 'GET',
       path: '/api/statistics/recent?days=30',
@@ -381,6 +525,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'since',
+      requests: 10_000,
       name: 'statistics since 30 days (100k)',
       method: 'GET',
       path: `/api/statistics/since?since=${daysAgo(30, STATS_ZONE)}`,
@@ -389,6 +534,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'many',
+      requests: 5_000,
       name: `many users (${manyTokens.length}, list todos)`,
       method: 'GET',
       path: '/api/todos',
@@ -403,6 +549,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'login',
+      requests: 150,
       name: 'login (argon2id, reported apart)',
       method: 'POST',
       path: '/api/auth/login',
@@ -421,9 +568,9 @@ const requestOf = (scenario, pathOverride) => ({
   ...(scenario.setupRequest && !pathOverride ? { setupRequest: scenario.setupRequest } : {}),
 });
 
-/** Sends the scenario once to Tally and gives its status and body (for the ceiling). */
-async function sample(scenario) {
-  const response = await fetch(`http://127.0.0.1:${PORTS.tally}${scenario.path}`, {
+/** Sends the scenario once to a server and gives its status and body (for the ceiling). */
+async function sample(scenario, port = PORTS.tally) {
+  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
     method: scenario.method,
     headers: scenario.headers,
     body: scenario.body,
@@ -441,29 +588,67 @@ function loadAverage() {
     .join(' ');
 }
 
-async function runDialect(dialect, report) {
+/**
+ * A database seeded for the Tally build in `dir`, with access tokens signed by that build
+ * (tokens carry the session the seeder opened for each user, when the build has sessions).
+ */
+async function prepareBuild(dialect, dir, suffix) {
+  const serverDist = path.join(dir, 'server/dist');
   const target = await createDatabase({
     dialect,
-    dataDir: path.join(os.tmpdir(), `tally-bench-${dialect}`),
+    dataDir: path.join(os.tmpdir(), `tally-bench-${dialect}${suffix}`),
     adminUrl: PG_ADMIN_URL,
-    dbName: 'tally_bench',
+    dbName: `tally_bench${suffix.replace(/-/g, '_')}`,
+    serverDist,
   });
-  const seedStarted = Date.now();
   const users = await seed(target, seedPlans());
-  console.info(
-    `\n## ${dialect}: seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s (load ${loadAverage()})`,
+  const { createAccessTokens } = await import(
+    pathToFileURL(path.join(serverDist, 'plugins/authentication.js')).href
   );
   const tokens = createAccessTokens(JWT_SECRET, () => Date.now());
   const signed = new Map();
-  for (const [name, user] of users)
-    signed.set(name, await tokens.sign({ id: user.id, username: name }));
-  const tokenOf = (name) => signed.get(name);
+  for (const [name, user] of users) {
+    signed.set(name, await tokens.sign({ id: user.id, username: name, sessionId: user.sessionId }));
+  }
+  return { target, users, tokenOf: (name) => signed.get(name) };
+}
+
+async function dropBuild({ target }, suffix) {
+  await dropDatabase({
+    dialect: target.dialect,
+    dataDir: target.dataDir,
+    adminUrl: PG_ADMIN_URL,
+    dbName: `tally_bench${suffix.replace(/-/g, '_')}`,
+  });
+}
+
+async function runDialect(dialect, report) {
+  const seedStarted = Date.now();
+  const main = await prepareBuild(dialect, TALLY_DIR, '');
+  const other = AGAINST_DIR ? await prepareBuild(dialect, AGAINST_DIR, '-against') : null;
+  const { target, users, tokenOf } = main;
+  console.info(
+    `\n## ${dialect}: seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s (load ${loadAverage()})`,
+  );
+  const onPostgres = dialect === 'postgres';
+  const serverOf = (child, port) => ({
+    port,
+    child,
+    applicationName: onPostgres ? child.applicationName : null,
+  });
 
   let tally = await startTally(target);
-  await startReference(target);
-  await startCeiling();
+  const reference = await startReference(target, PORTS.reference, 'reference');
+  const referenceB = await startReference(target, PORTS.referenceB, 'reference-b');
+  const against = other
+    ? await startTally(other.target, { dir: AGAINST_DIR, port: PORTS.against, name: 'against' })
+    : null;
+  const ceiling = await startCeiling();
   try {
     const scenarios = buildScenarios(users, tokenOf).filter((s) => !ONLY || ONLY.includes(s.key));
+    const otherScenarios = other
+      ? new Map(buildScenarios(other.users, other.tokenOf).map((s) => [s.key, s]))
+      : null;
     for (const scenario of scenarios) {
       const body = await sample(scenario);
       if (body.status >= 300)
@@ -473,6 +658,23 @@ async function runDialect(dialect, report) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
+      const targets = {
+        ceiling: {
+          port: PORTS.ceiling,
+          child: ceiling,
+          request: requestOf(scenario, `/c/${scenario.key}`),
+        },
+        tally: { ...serverOf(tally, PORTS.tally), request: requestOf(scenario) },
+        reference: { ...serverOf(reference, PORTS.reference), request: requestOf(scenario) },
+        referenceB: { ...serverOf(referenceB, PORTS.referenceB), request: requestOf(scenario) },
+      };
+      if (against) {
+        const theirs = otherScenarios.get(scenario.key);
+        const answer = await sample(theirs, PORTS.against);
+        if (answer.status >= 300)
+          console.error(`${scenario.key}: --against answered ${answer.status} ${answer.text}`);
+        targets.against = { ...serverOf(against, PORTS.against), request: requestOf(theirs) };
+      }
       const row = {
         dialect,
         key: scenario.key,
@@ -480,38 +682,41 @@ async function runDialect(dialect, report) {
         bytes: body.text.length,
         apart: Boolean(scenario.apart),
         statistics: Boolean(scenario.statistics),
+        amount: amountOf(scenario.requests),
       };
-      Object.assign(
-        row,
-        await compare({
-          ceiling: { port: PORTS.ceiling, request: requestOf(scenario, `/c/${scenario.key}`) },
-          reference: { port: PORTS.reference, request: requestOf(scenario) },
-          tally: { port: PORTS.tally, request: requestOf(scenario), pid: tally.pid },
-        }),
-      );
+      Object.assign(row, await compare(targets, row.amount));
+      // The budget's ratio: the reference's CPU per request over Tally's (1 = as lean).
+      row.referenceOverTally = ratioOf(row.reference, row.tally);
+      // A/A: the second reference over the first, the same code; how far it is from 1 is noise.
+      row.aa = ratioOf(row.referenceB, row.reference);
+      if (row.against) row.againstOverTally = ratioOf(row.against, row.tally);
       row.load = loadAverage();
       report.scenarios.push(row);
       console.info(formatRow(row));
     }
 
     if (GROWTH) {
+      const growth = async (request, amount) => {
+        await settle(PORTS.tally);
+        await load({
+          ...serverOf(tally, PORTS.tally),
+          child: null,
+          request,
+          amount: Math.max(1, Math.round(amount / 5)),
+        });
+        return load({ ...serverOf(tally, PORTS.tally), request, amount });
+      };
       for (const n of GROWTH_TODOS) {
         const request = {
           method: 'GET',
           path: '/api/todos',
           headers: { authorization: `Bearer ${tokenOf(`todos-${n}`)}` },
         };
-        await settle(PORTS.tally);
         const bytes = (await sample(request)).text.length;
-        const result = await load({
-          port: PORTS.tally,
-          request,
-          duration: GROWTH_DURATION,
-          pid: tally.pid,
-        });
+        const result = await growth(request, amountOf(GROWTH_TODO_REQUESTS[n]));
         report.growth.push({ dialect, kind: 'list todos', size: n, bytes, ...result });
         console.info(
-          `growth ${dialect} list todos n=${n}: ${result.rps} req/s p99 ${result.p99} ms, ${bytes} B`,
+          `growth ${dialect} list todos n=${n}: ${fixed(result.cpuUs)} µs/req, ${result.rps} req/s p99 ${result.p99} ms, ${bytes} B`,
         );
       }
       for (const n of GROWTH_EVENTS) {
@@ -528,32 +733,26 @@ async function runDialect(dialect, report) {
               'x-time-zone': STATS_ZONE,
             },
           };
-          await settle(PORTS.tally);
-          const result = await load({
-            port: PORTS.tally,
-            request,
-            duration: GROWTH_DURATION,
-            pid: tally.pid,
-          });
+          const result = await growth(request, amountOf(GROWTH_EVENT_REQUESTS));
           report.growth.push({ dialect, kind, size: n, ...result });
           console.info(
-            `growth ${dialect} ${kind} n=${n}: ${result.rps} req/s p99 ${result.p99} ms`,
+            `growth ${dialect} ${kind} n=${n}: ${fixed(result.cpuUs)} µs/req, ${result.rps} req/s p99 ${result.p99} ms`,
           );
         }
       }
     }
 
-    if (SCALING && dialect === 'postgres') {
+    if (SCALING && onPostgres) {
       const request = {
         method: 'GET',
         path: '/api/todos',
         headers: { authorization: `Bearer ${tokenOf('bench-list')}` },
       };
-      const one = await measure({ port: PORTS.tally, request });
+      const one = await measure({ ...serverOf(tally, PORTS.tally), request }, SCALING_DURATION);
       await stopProcess(tally);
       running.delete(tally);
-      tally = await startTally(target, { WEB_CONCURRENCY: '2' }, 'tally x2');
-      const two = await measure({ port: PORTS.tally, request });
+      tally = await startTally(target, { name: 'tally-x2' }, { WEB_CONCURRENCY: '2' });
+      const two = await measure({ ...serverOf(tally, PORTS.tally), request }, SCALING_DURATION);
       report.scaling = {
         scenario: 'list todos (200), PostgreSQL',
         one,
@@ -561,36 +760,42 @@ async function runDialect(dialect, report) {
         factor: Number((two.rps / one.rps).toFixed(2)),
       };
       console.info(
-        `scaling: 1 process ${one.rps} req/s, 2 processes ${two.rps} req/s (x${report.scaling.factor})`,
+        `scaling: 1 process ${one.rps} req/s (${fixed(one.cpuUs)} µs/req), 2 processes ${two.rps} req/s (${fixed(two.cpuUs)} µs/req) (x${report.scaling.factor})`,
       );
     }
   } finally {
     await stopAll();
-    await dropDatabase({
-      dialect,
-      dataDir: target.dataDir,
-      adminUrl: PG_ADMIN_URL,
-      dbName: 'tally_bench',
-    });
+    await dropBuild(main, '');
+    if (other) await dropBuild(other, '-against');
   }
 }
 
-const pct = (a, b) => (b > 0 ? `${Math.round((100 * a) / b)} %` : '-');
+const fixed = (value, digits = 0) =>
+  value === null || value === undefined ? '-' : value.toFixed(digits);
+const ratioText = (r) => (r ? `${r.ratio.toFixed(2)}` : '-');
+const rangeText = (r) =>
+  r ? `${r.ratio.toFixed(2)} (${r.min.toFixed(2)}-${r.max.toFixed(2)})` : '-';
 
 function formatRow(row) {
   const t = row.tally;
-  return `${row.dialect.padEnd(8)} ${row.scenario.padEnd(36)} ${String(t.rps).padStart(6)} req/s  p50 ${String(t.p50).padStart(4)} ms  p99 ${String(t.p99).padStart(4)} ms  err ${t.errors}  ref ${pct(t.rps, row.reference.rps)}  ceiling ${pct(t.rps, row.ceiling.rps)}`;
+  const db = t.dbUs === null ? '' : ` (+db ${fixed(t.dbUs)} / ref ${fixed(row.reference.dbUs)})`;
+  const against = row.against
+    ? `  against ${fixed(row.against.cpuUs)} µs (${ratioText(row.againstOverTally)})`
+    : '';
+  return `${row.dialect.padEnd(8)} ${row.scenario.padEnd(34)} Tally ${fixed(t.cpuUs).padStart(5)} µs/req  ref ${fixed(row.reference.cpuUs).padStart(5)} µs  ref/Tally ${ratioText(row.referenceOverTally)}  A/A ${rangeText(row.aa)}${db}${against}  | ${t.rps} req/s p50 ${t.p50} p99 ${t.p99} ms err ${t.errors}`;
 }
+
+const BUDGET_RATIO = 0.85;
 
 function budgets(report) {
   const checks = [];
   for (const row of report.scenarios) {
     const where = `${row.dialect} ${row.scenario}`;
-    if (!row.apart) {
+    if (!row.apart && row.referenceOverTally) {
       checks.push({
-        budget: `${where}: >= 85 % of reference`,
-        ok: row.tally.rps >= 0.85 * row.reference.rps,
-        value: pct(row.tally.rps, row.reference.rps),
+        budget: `${where}: reference/Tally CPU per request >= ${BUDGET_RATIO}`,
+        ok: row.referenceOverTally.ratio >= BUDGET_RATIO,
+        value: row.referenceOverTally.ratio.toFixed(2),
       });
     }
     if (row.statistics)
@@ -623,28 +828,34 @@ function budgets(report) {
 
 function markdown(report) {
   const lines = [];
+  const againstNote = report.against ? `; "against" is the Tally build in ${report.against}` : '';
   lines.push(
-    `Tally benchmark, ${report.date}: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, ${report.connections} connections, medians of ${report.rounds} alternating rounds of ${report.roundDuration} s per server${report.quick ? ' (quick mode)' : ''}.`,
+    `Tally benchmark, ${report.date}: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, load before ${report.loadBefore}. CPU time per request of each server's process (all threads; on PostgreSQL the server's own backends apart as "DB"), medians of ${report.rounds} alternating rounds (A B / B A) of a fixed number of requests, ${report.connections} connections${report.quick ? ' (quick mode)' : ''}${againstNote}. ref/Tally is the budget's ratio (>= ${BUDGET_RATIO}); A/A is the second reference instance over the first (median, and the range of the per-round ratios): the method's noise.`,
   );
   lines.push('');
+  const againstHead = report.against ? ' against µs | against/Tally |' : '';
+  const againstRule = report.against ? '--:|--:|' : '';
   lines.push(
-    '| DB | Scenario | Tally req/s | p50 ms | p99 ms | errors | reference req/s | ceiling req/s | Tally/ref | Tally/ceiling | peak RSS MB |',
+    `| DB | Scenario | requests/round | Tally µs/req | reference µs/req | ref/Tally | A/A (range) | Tally DB µs/req | ref DB µs/req | ceiling µs/req |${againstHead} Tally req/s | p50 ms | p99 ms | errors | reference req/s | peak RSS MB |`,
   );
-  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+  lines.push(`|---|---|--:|--:|--:|--:|--:|--:|--:|--:|${againstRule}--:|--:|--:|--:|--:|--:|`);
   for (const r of report.scenarios) {
+    const againstCells = report.against
+      ? ` ${fixed(r.against?.cpuUs)} | ${ratioText(r.againstOverTally)} |`
+      : '';
     lines.push(
-      `| ${r.dialect} | ${r.scenario} | ${r.tally.rps} | ${r.tally.p50} | ${r.tally.p99} | ${r.tally.errors} | ${r.reference.rps} | ${r.ceiling.rps} | ${pct(r.tally.rps, r.reference.rps)} | ${pct(r.tally.rps, r.ceiling.rps)} | ${r.tally.peakRssMb} |`,
+      `| ${r.dialect} | ${r.scenario} | ${r.amount} | ${fixed(r.tally.cpuUs)} | ${fixed(r.reference.cpuUs)} | ${ratioText(r.referenceOverTally)} | ${rangeText(r.aa)} | ${fixed(r.tally.dbUs)} | ${fixed(r.reference.dbUs)} | ${fixed(r.ceiling.cpuUs)} |${againstCells} ${r.tally.rps} | ${r.tally.p50} | ${r.tally.p99} | ${r.tally.errors} | ${r.reference.rps} | ${r.tally.peakRssMb} |`,
     );
   }
   if (report.growth.length > 0) {
     lines.push(
       '',
-      '| DB | Growth | size | req/s | p50 ms | p99 ms | errors | body bytes |',
-      '|---|---|--:|--:|--:|--:|--:|--:|',
+      '| DB | Growth | size | requests | CPU µs/req | DB µs/req | req/s | p50 ms | p99 ms | errors | body bytes |',
+      '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     );
     for (const g of report.growth) {
       lines.push(
-        `| ${g.dialect} | ${g.kind} | ${g.size} | ${g.rps} | ${g.p50} | ${g.p99} | ${g.errors} | ${g.bytes ?? ''} |`,
+        `| ${g.dialect} | ${g.kind} | ${g.size} | ${g.requests} | ${fixed(g.cpuUs)} | ${fixed(g.dbUs)} | ${g.rps} | ${g.p50} | ${g.p99} | ${g.errors} | ${g.bytes ?? ''} |`,
       );
     }
   }
@@ -652,7 +863,7 @@ function markdown(report) {
     const s = report.scaling;
     lines.push(
       '',
-      `Scaling (${s.scenario}): 1 process ${s.one.rps} req/s (p99 ${s.one.p99} ms), 2 processes ${s.two.rps} req/s (p99 ${s.two.p99} ms): x${s.factor}.`,
+      `Scaling (${s.scenario}): 1 process ${s.one.rps} req/s (p99 ${s.one.p99} ms, ${fixed(s.one.cpuUs)} µs/req), 2 processes ${s.two.rps} req/s (p99 ${s.two.p99} ms, ${fixed(s.two.cpuUs)} µs/req): x${s.factor}.`,
     );
   }
   lines.push('', '| Budget | value | met |', '|---|--:|---|');
@@ -664,10 +875,12 @@ function markdown(report) {
 const report = {
   date: new Date().toISOString(),
   quick: QUICK,
+  method: 'cpu-per-request',
   connections: CONNECTIONS,
-  duration: DURATION,
   rounds: ROUNDS,
-  roundDuration: ROUND_DURATION,
+  tally: TALLY_DIR,
+  against: AGAINST_DIR,
+  profile: PROFILE,
   machine: {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
@@ -682,13 +895,14 @@ const report = {
   budgets: [],
 };
 console.info(
-  `Tally benchmark on ${report.machine.cpus} cores (${report.machine.cpuModel}); load ${report.loadBefore}${QUICK ? '; quick mode' : ''}`,
+  `Tally benchmark on ${report.machine.cpus} cores (${report.machine.cpuModel}); load ${report.loadBefore}${QUICK ? '; quick mode' : ''}${PROFILE ? '; profiling (CPU figures include the profiler)' : ''}`,
 );
 const started = Date.now();
 try {
   for (const dialect of DIALECTS) await runDialect(dialect, report);
 } finally {
   await stopAll();
+  if (pgAdmin) await pgAdmin.end();
 }
 report.budgets = budgets(report);
 report.seconds = Math.round((Date.now() - started) / 1000);

@@ -1,13 +1,27 @@
 // Seeds a fresh benchmark database directly through the driver (no HTTP, no hashing per user):
 // Tally's own migrations create the schema, then users, groups, todos and statistics events are
-// inserted in bulk. Both dialects get the same rows.
+// inserted in bulk. Both dialects get the same rows. Each user gets one open session when the
+// schema has sessions (decision 045): access tokens name it (`sid`), or Tally answers 401.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { hash } from '@node-rs/argon2';
-import { connect } from '../../server/dist/db/connection.js';
-import { migrateToLatest } from '../../server/dist/db/migrate.js';
 import { openDatabase } from './sql.mjs';
+
+/** This tree's built server (server/dist); another checkout's for a build-against-build run. */
+const DEFAULT_SERVER_DIST = fileURLToPath(new URL('../../server/dist', import.meta.url));
+
+/** Tally's own connect() and migrateToLatest() from the build in `serverDist`. */
+async function serverModules(serverDist = DEFAULT_SERVER_DIST) {
+  const load = (file) => import(pathToFileURL(path.join(serverDist, file)).href);
+  const [{ connect }, { migrateToLatest }] = await Promise.all([
+    load('db/connection.js'),
+    load('db/migrate.js'),
+  ]);
+  return { connect, migrateToLatest };
+}
 
 export const PASSWORD = 'bench-password-1';
 const DAY = 86_400_000;
@@ -38,9 +52,11 @@ const EVENT_MIX = [
 
 /**
  * Creates an empty database (SQLite file in `dataDir`, or the PostgreSQL database `dbName`
- * through `adminUrl`) and runs Tally's migrations on it. Returns what a server needs to reach it.
+ * through `adminUrl`) and runs the migrations of the Tally build in `serverDist` (default: this
+ * tree's) on it. Returns what a server needs to reach it.
  */
-export async function createDatabase({ dialect, dataDir, adminUrl, dbName }) {
+export async function createDatabase({ dialect, dataDir, adminUrl, dbName, serverDist }) {
+  const { connect, migrateToLatest } = await serverModules(serverDist);
   if (dialect === 'sqlite') {
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
@@ -76,7 +92,8 @@ export async function dropDatabase({ dialect, dataDir, adminUrl, dbName }) {
 
 /**
  * @typedef {{ username: string, groups: number, todos: number, events: number }} UserPlan
- * Inserts the planned users with their groups, todos and events; returns username → ids.
+ * Inserts the planned users with their groups, todos and events, and one open session each when
+ * the schema has sessions; returns username → { id, sessionId, groupIds, todoIds }.
  */
 export async function seed(target, plans, now = Date.now()) {
   const db = openDatabase({
@@ -94,6 +111,11 @@ export async function seed(target, plans, now = Date.now()) {
   try {
     if (db.dialect === 'sqlite') seedSqlite(db.raw, plans, passwordHash, now, users);
     else await seedPostgres(db, plans, passwordHash, now, users);
+    const hasSessions =
+      db.dialect === 'sqlite'
+        ? (await db.query("select name from sqlite_master where name = 'sessions'")).length > 0
+        : (await db.query("select to_regclass('sessions') as t"))[0].t !== null;
+    if (hasSessions) await seedSessions(db, users, now);
     const hasTotals =
       db.dialect === 'sqlite'
         ? (await db.query("select name from sqlite_master where name = 'statistic_totals'"))
@@ -110,6 +132,20 @@ export async function seed(target, plans, now = Date.now()) {
     await db.close();
   }
   return users;
+}
+
+/** One open session per user, as a sign-in makes (30 days, the default SESSION_MAX_DAYS). */
+async function seedSessions(db, users, now) {
+  const rows = [...users.values()].map((user) => {
+    user.sessionId = randomUUID();
+    return [user.sessionId, user.id, now, now, now + 30 * DAY, null, 'bench'];
+  });
+  const insert =
+    'insert into sessions (id, user_id, created_at, last_used_at, expires_at, ended_at, user_agent) values ';
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    await db.query(insert + chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', '), chunk.flat());
+  }
 }
 
 const titleOf = (i) => `Todo number ${i}: water the plants and call the bank`;

@@ -1,7 +1,8 @@
 // The reference: the least a correct server must do for each scenario, with bare Fastify and the
-// raw driver. It verifies the bearer JWT (HS256 with node:crypto), looks the user up by username,
-// runs the same SQL as Tally on the same data, maps the rows to the same JSON and sends it with
-// JSON.stringify. No validation library, no query builder, no plugins.
+// raw driver. It verifies the bearer JWT (HS256 with node:crypto), reads the user through the
+// token's session (the same sessions ⋈ users lookup as Tally, decision 045), runs the same SQL as
+// Tally on the same data, maps the rows to the same JSON and sends it with JSON.stringify. No
+// validation library, no query builder, no plugins, no logger, no security headers.
 // Env: DIALECT (sqlite|postgres), DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.
 import { createHmac, randomBytes, randomUUID, createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
@@ -28,7 +29,7 @@ app.setErrorHandler((error, _request, reply) => {
 });
 
 const b64 = (buffer) => buffer.toString('base64url');
-function signJwt(sub, uid) {
+function signJwt(sub, uid, sid) {
   const now = Math.floor(Date.now() / 1000);
   const header = b64(Buffer.from('{"alg":"HS256","typ":"JWT"}'));
   const body = b64(
@@ -36,6 +37,7 @@ function signJwt(sub, uid) {
       JSON.stringify({
         roles: ['user'],
         uid,
+        sid,
         sub,
         iss: 'tally',
         aud: 'tally-web',
@@ -62,20 +64,24 @@ function verifyJwt(token) {
     payload.iss !== 'tally' ||
     payload.aud !== 'tally-web' ||
     typeof payload.sub !== 'string' ||
-    !Number.isSafeInteger(payload.uid)
+    !Number.isSafeInteger(payload.uid) ||
+    typeof payload.sid !== 'string' ||
+    payload.sid === ''
   ) {
     throw new HttpError(401, 'Invalid token');
   }
-  return { id: payload.uid, username: payload.sub };
+  return { id: payload.uid, username: payload.sub, sessionId: payload.sid };
 }
+
+// Tally's per-request lookup, as Kysely compiles it (plugins/authentication.ts).
+const USER_OF_LIVE_SESSION =
+  'select "users"."id", "users"."username" from "sessions" inner join "users" on "users"."id" = "sessions"."user_id" where "sessions"."id" = ? and "sessions"."user_id" = ? and "sessions"."ended_at" is null and "sessions"."expires_at" > ?';
 
 async function authenticate(request) {
   const header = request.headers.authorization ?? '';
   if (!header.startsWith('Bearer ')) throw new HttpError(401, 'Authentication required');
   const claimed = verifyJwt(header.slice(7));
-  const [user] = await db.query('select "id", "username" from "users" where "id" = ?', [
-    claimed.id,
-  ]);
+  const [user] = await db.query(USER_OF_LIVE_SESSION, [claimed.sessionId, claimed.id, Date.now()]);
   if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
     throw new HttpError(401, 'Invalid token');
   }
@@ -305,12 +311,25 @@ app.post('/api/auth/login', async (request, reply) => {
   }
   const now = Date.now();
   const token = randomBytes(32).toString('base64url');
+  const sessionId = randomUUID();
   await db.transaction(async (query) => {
+    await query(
+      'insert into "sessions" ("id", "user_id", "created_at", "last_used_at", "expires_at", "ended_at", "user_agent") values (?, ?, ?, ?, ?, ?, ?)',
+      [
+        sessionId,
+        user.id,
+        now,
+        now,
+        now + 30 * 86_400_000,
+        null,
+        request.headers['user-agent'] ?? null,
+      ],
+    );
     await query(
       'insert into "refresh_tokens" ("user_id", "family_id", "token_hash", "created_at", "expires_at", "used_at", "revoked_at") values (?, ?, ?, ?, ?, ?, ?)',
       [
         user.id,
-        randomUUID(),
+        sessionId,
         createHash('sha256').update(token).digest('hex'),
         now,
         now + 30 * 86_400_000,
@@ -321,7 +340,7 @@ app.post('/api/auth/login', async (request, reply) => {
     await recordEvents(query, user.id, ['logins', 'tokensGenerated', 'refreshTokensCreated'], now);
   });
   reply.header('set-cookie', `tally_refresh=${token}; Path=/api/auth; HttpOnly; SameSite=Strict`);
-  return json(reply, { accessToken: signJwt(user.username, user.id) });
+  return json(reply, { accessToken: signJwt(user.username, user.id, sessionId) });
 });
 
 app.get('/api/health', async () => ({ status: 'ok' }));

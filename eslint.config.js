@@ -24,10 +24,15 @@ const serverFeatures = foldersIn('server/src', serverShared);
 const webFeatures = foldersIn('web/src/features');
 
 /**
- * The one file a server feature offers its siblings: every change records its events through
- * statistics' write side (docs/decisions/043-statistics-write-api.md).
+ * The files a server feature offers its siblings: every change records its events through
+ * statistics' write side (docs/decisions/043-statistics-write-api.md); account settings check
+ * and store passwords, end sessions and check Google credentials as sign-in does
+ * (docs/decisions/046-accounts-and-mail.md).
  */
-const serverFeatureApis = { statistics: 'record-events.ts' };
+const serverFeatureApis = {
+  statistics: ['record-events.ts'],
+  auth: ['passwords.ts', 'refresh-tokens.ts', 'google-id-token.ts'],
+};
 
 /** A feature folder may not reach into a sibling feature's files, except the one it offers. */
 function featureZones(dir, features, apis = {}) {
@@ -37,7 +42,7 @@ function featureZones(dir, features, apis = {}) {
       .map((other) => ({
         target: `${dir}/${feature}`,
         from: `${dir}/${other}`,
-        except: apis[other] ? [apis[other]] : [],
+        except: apis[other] ?? [],
         message: `Features do not import each other: ${feature} may not import a sibling feature.`,
       })),
   );

@@ -6,6 +6,8 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
+import { createEmailLinks } from './account/email-links.js';
+import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
@@ -19,6 +21,7 @@ import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-h
 import { validationPlugin } from './plugins/validation.js';
 import { webAppPlugin } from './plugins/web-app.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { createMailer } from './shared/mailer.js';
 import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { todoRoutes } from './todos/routes.js';
@@ -74,18 +77,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
   await app.register(apiDocsPlugin);
 
+  const google = config.googleClientId
+    ? {
+        clientId: config.googleClientId,
+        jwksUrl: config.googleJwksUrl,
+        issuers: config.googleIssuers,
+      }
+    : null;
+  // E-mailed links, shared by registration (auth) and the account calls.
+  const links = createEmailLinks({
+    db: options.database.db,
+    mailer:
+      config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
+    publicUrl: config.publicUrl,
+    clock,
+  });
+  // Added after the database plugin, so it runs before the database closes (hooks run last first).
+  app.addHook('onClose', () => links.drain());
   await app.register(authRoutes, {
     clock,
-    google: config.googleClientId
-      ? {
-          clientId: config.googleClientId,
-          jwksUrl: config.googleJwksUrl,
-          issuers: config.googleIssuers,
-        }
-      : null,
+    google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
     sessionMaxDays: config.sessionMaxDays,
+    registration: config.registration,
+    onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
+  });
+  await app.register(accountRoutes, {
+    clock,
+    links,
+    google,
+    rateLimitPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(todoRoutes, { clock });
   await app.register(groupRoutes, { clock });

@@ -24,6 +24,13 @@ export interface AuthRoutesOptions {
   loginAttemptsPerAccount: number;
   /** A session's absolute lifetime from sign-in, in days. */
   sessionMaxDays: number;
+  /** Whether new accounts may be made (REGISTRATION). */
+  registration: 'open' | 'closed';
+  /** Called after an account is registered with the form (sends the verification link). */
+  onRegistered?: (
+    account: { id: number; username: string; email: string },
+    request: FastifyRequest,
+  ) => void;
 }
 
 const deviceOf = (request: FastifyRequest) => ({
@@ -57,6 +64,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     clock: options.clock,
     signAccessToken: (user) => app.accessTokens.sign(user),
     sessionMaxMs: options.sessionMaxDays * 24 * 60 * 60 * 1000,
+    registration: options.registration,
   });
   const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
   const loginLimits = createLoginLimits(app.counters, options.loginAttemptsPerAccount);
@@ -81,6 +89,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     authApi.register,
     async (request, reply) => {
       const session = await service.register(request.body, deviceOf(request));
+      const email = request.body.email.trim();
+      options.onRegistered?.({ id: session.userId, username: session.username, email }, request);
       return reply.code(201).send(sendSession(request, reply, session));
     },
     { config },

@@ -16,6 +16,7 @@ import {
 } from './refresh-tokens.js';
 
 export interface Session {
+  userId: number;
   username: string;
   accessToken: string;
   refreshToken: string;
@@ -29,6 +30,8 @@ export interface AuthServiceDeps {
   signAccessToken: (user: { id: number; username: string; sessionId: string }) => Promise<string>;
   /** A session's absolute lifetime from sign-in (SESSION_MAX_DAYS). */
   sessionMaxMs: number;
+  /** Whether new accounts may be made, by the form or by Google (REGISTRATION). */
+  registration: 'open' | 'closed';
 }
 
 /** Where a sign-in comes from, kept with its session. */
@@ -48,11 +51,21 @@ export class RefreshTokenReused extends AppError {
 
 const BAD_CREDENTIALS = 'Invalid username or password';
 
-export function createAuthService({ db, clock, signAccessToken, sessionMaxMs }: AuthServiceDeps) {
+/** REGISTRATION=closed: the operator makes the accounts. */
+const signUpClosed = () => new AppError(403, 'Sign-up is closed on this server');
+
+export function createAuthService({
+  db,
+  clock,
+  signAccessToken,
+  sessionMaxMs,
+  registration,
+}: AuthServiceDeps) {
   const sessionOf = async (
     user: { id: number; username: string },
     started: { sessionId: string; refreshToken: string; expiresAt: number },
   ): Promise<Session> => ({
+    userId: user.id,
     username: user.username,
     accessToken: await signAccessToken({ ...user, sessionId: started.sessionId }),
     refreshToken: started.refreshToken,
@@ -99,6 +112,7 @@ export function createAuthService({ db, clock, signAccessToken, sessionMaxMs }: 
   }
 
   async function register(input: RegisterBody, device: Device): Promise<Session> {
+    if (registration === 'closed') throw signUpClosed();
     const username = input.username;
     const email = input.email.trim();
     const taken = await db
@@ -159,8 +173,11 @@ export function createAuthService({ db, clock, signAccessToken, sessionMaxMs }: 
 
   /**
    * Signs in the account linked to the Google subject. On first sign-in it links the account with
-   * the same e-mail only when Google is authoritative for that address (gmail.com, or a Workspace
-   * domain named by `hd`); otherwise it creates an account with a username derived from the
+   * the same e-mail only when Tally itself has verified that address (a link, a reset, an earlier
+   * Google account) and the account has no Google identity yet; otherwise the person signs in
+   * with the password and links Google in Settings. Google vouching for the address is not
+   * enough: whoever registered someone's address first would get their Google sign-in (issue 11).
+   * Without an account it creates one (while sign-up is open) with a username derived from the
    * e-mail. Accounts are found by subject afterwards, whatever the e-mail becomes.
    */
   async function googleLogin(identity: GoogleIdentity, device: Device): Promise<Session> {
@@ -172,27 +189,35 @@ export function createAuthService({ db, clock, signAccessToken, sessionMaxMs }: 
     if (linked) return startSession(linked, ['googleAuths', 'logins'], device);
 
     const email = identity.email.trim();
-    const authoritative =
-      identity.emailVerified &&
-      (email.toLowerCase().endsWith('@gmail.com') || identity.hostedDomain !== null);
     const sameEmail = await db
       .selectFrom('users')
-      .select(['id', 'username', 'google_subject'])
+      .select(['id', 'username', 'google_subject', 'email_verified_at'])
       .where('email_lower', '=', email.toLowerCase())
       .executeTakeFirst();
     if (sameEmail) {
-      if (!authoritative || sameEmail.google_subject !== null) {
+      if (sameEmail.email_verified_at === null || sameEmail.google_subject !== null) {
         throw conflict(
-          'An account with this e-mail address already exists - sign in with your password',
+          'An account with this e-mail address already exists - sign in with your password and link Google in Settings',
         );
       }
-      await db
+      // The guard keeps a parallel link from being overwritten; the unique index, a parallel
+      // first sign-in of the same Google account.
+      const linked = await db
         .updateTable('users')
         .set({ google_subject: identity.subject })
         .where('id', '=', sameEmail.id)
-        .execute();
+        .where('google_subject', 'is', null)
+        .executeTakeFirst()
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) return { numUpdatedRows: 0n };
+          throw error;
+        });
+      if (Number(linked.numUpdatedRows) !== 1) {
+        throw conflict('Please try signing in with Google again');
+      }
       return startSession(sameEmail, ['googleAuths', 'logins'], device);
     }
+    if (registration === 'closed') throw signUpClosed();
 
     try {
       const username = await deriveUsername(email, async (candidate) =>

@@ -4,16 +4,18 @@ import type { Database } from './schema.js';
 import { initial } from './migrations/0001-initial.js';
 import { statisticsRollups } from './migrations/0002-statistics-rollups.js';
 import { sessions } from './migrations/0003-sessions.js';
+import { emailTokens } from './migrations/0004-email-tokens.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
  * than read from disk, so the compiled server and the tests run the very same list.
  */
-function migrations(dialect: Dialect): Record<string, Migration> {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
     '0002-statistics-rollups': statisticsRollups(dialect),
     '0003-sessions': sessions(dialect),
+    '0004-email-tokens': emailTokens(dialect),
   };
 }
 

@@ -10,6 +10,7 @@ export interface Database {
   todos: TodosTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
   statistic_events: StatisticEventsTable;
   statistic_totals: StatisticTotalsTable;
   statistic_hours: StatisticHoursTable;
@@ -73,6 +74,20 @@ interface SessionsTable {
   /** Logout, "end session", reuse detection, password change; null while it lasts. */
   ended_at: number | null;
   user_agent: string | null;
+}
+
+/** The token of an e-mailed link: verification (7 days) or password reset (1 hour), single-use. */
+interface EmailTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'verify-email' | 'reset-password';
+  /** SHA-256 of the token; the token itself is only in the e-mail. */
+  token_hash: string;
+  /** The address the link went to: it proves that address only. */
+  email_lower: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 interface StatisticEventsTable {

@@ -1,0 +1,194 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { type Mail, type Mailer, mailErrorForLog } from '../shared/mailer.js';
+
+/** How long a link works (DECISIONS.md, Accounts). */
+const VERIFY_EMAIL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;
+
+export type LinkPurpose = 'verify-email' | 'reset-password';
+
+const TTL: Record<LinkPurpose, number> = {
+  'verify-email': VERIFY_EMAIL_TTL_MS,
+  'reset-password': RESET_PASSWORD_TTL_MS,
+};
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The account a link goes to. */
+export interface Recipient {
+  id: number;
+  username: string;
+  email: string;
+}
+
+/** Stores a new single-use token for `recipient`'s address (only its hash) and returns it. */
+async function issueToken(
+  db: Db,
+  recipient: Recipient,
+  purpose: LinkPurpose,
+  now: number,
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db
+    .insertInto('email_tokens')
+    .values({
+      user_id: recipient.id,
+      purpose,
+      token_hash: digest(token),
+      email_lower: recipient.email.toLowerCase(),
+      created_at: now,
+      expires_at: now + TTL[purpose],
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * Spends a token, exactly once: the guard in WHERE makes two parallel uses end with one winner.
+ * Null for a used, expired or unknown token.
+ */
+export async function consumeToken(
+  db: Db,
+  purpose: LinkPurpose,
+  token: string,
+  now: number,
+): Promise<{ userId: number; emailLower: string } | null> {
+  const row = await db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', digest(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'email_lower'])
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, emailLower: row.email_lower } : null;
+}
+
+/** Spends every outstanding token of the account's (a new address, a new password). */
+export async function retireTokens(
+  db: Db,
+  userId: number,
+  purposes: LinkPurpose[],
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', purposes)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** The same words as plain text and as HTML, with the link in both. */
+function message(
+  to: string,
+  subject: string,
+  paragraphs: { before: string[]; link: string; after: string[] },
+): Mail {
+  const { before, link, after } = paragraphs;
+  const html = (lines: string[]) => lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n');
+  return {
+    to,
+    subject,
+    text: [...before, link, ...after].join('\n\n') + '\n',
+    html: [
+      html(before),
+      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+      html(after),
+    ].join('\n'),
+  };
+}
+
+export interface EmailLinksOptions {
+  db: Kysely<Database>;
+  /** Null when the server sends no e-mail (no SMTP_URL). */
+  mailer: Mailer | null;
+  /** The origin written into links (PUBLIC_URL). */
+  publicUrl: string;
+  clock: Clock;
+}
+
+/**
+ * The e-mailed links of accounts: verification and password reset. Sends that nobody waits for
+ * (at registration, after an address change, a reset request) run after the answer, and the
+ * server waits for them before it closes (`drain`).
+ */
+export function createEmailLinks({ db, mailer, publicUrl, clock }: EmailLinksOptions) {
+  const pending = new Set<Promise<void>>();
+
+  const verificationMail = (recipient: Recipient, token: string) =>
+    message(recipient.email, 'Confirm your e-mail address for Tally', {
+      before: [
+        `Hello ${recipient.username},`,
+        `please confirm that ${recipient.email} is your e-mail address for Tally by opening this link:`,
+      ],
+      link: `${publicUrl}/verify-email?token=${token}`,
+      after: [
+        'The link works once, for 7 days.',
+        'If you did not sign up for Tally or change your address, you can ignore this message.',
+      ],
+    });
+
+  const resetMail = (recipient: Recipient, token: string) =>
+    message(recipient.email, 'Reset your Tally password', {
+      before: [
+        `Hello ${recipient.username},`,
+        'someone, hopefully you, asked to reset the password of your Tally account. To choose a new password, open this link:',
+      ],
+      link: `${publicUrl}/reset-password?token=${token}`,
+      after: [
+        'The link works once, for 1 hour. Every device signed in to your account will be signed out.',
+        'If you did not ask for this, you can ignore this message: your password stays as it is.',
+      ],
+    });
+
+  async function send(recipient: Recipient, purpose: LinkPurpose): Promise<void> {
+    if (!mailer) return;
+    const token = await issueToken(db, recipient, purpose, clock());
+    await mailer.send(
+      purpose === 'verify-email' ? verificationMail(recipient, token) : resetMail(recipient, token),
+    );
+  }
+
+  /** Runs `work` after the current request is answered; a failure is logged, never thrown. */
+  function later(log: FastifyBaseLogger, what: string, work: () => Promise<void>): void {
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .catch((error: unknown) => log.error({ err: mailErrorForLog(error) }, `${what} failed`))
+      .finally(() => pending.delete(task));
+    pending.add(task);
+  }
+
+  return {
+    /** Whether e-mail is configured at all. */
+    enabled: mailer !== null,
+    /** Sends a verification link now; rejects when the mail cannot be sent. */
+    sendVerification: (recipient: Recipient) => send(recipient, 'verify-email'),
+    /** Sends a verification link after the answer (registration, a new address). */
+    sendVerificationLater(recipient: Recipient, log: FastifyBaseLogger): void {
+      if (!mailer) return;
+      later(log, 'Sending the verification e-mail', () => send(recipient, 'verify-email'));
+    },
+    sendPasswordReset: (recipient: Recipient) => send(recipient, 'reset-password'),
+    later,
+    /** Waits for the sends under way (at shutdown). */
+    async drain(): Promise<void> {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+export type EmailLinks = ReturnType<typeof createEmailLinks>;

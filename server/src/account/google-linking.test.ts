@@ -1,0 +1,354 @@
+import { decodeJwt, type JWTPayload } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  registerUser,
+  type TestContext,
+  type TestUser,
+  uniqueName,
+} from '../test/helpers.js';
+import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
+import { snapshotUser } from '../test/security.js';
+
+/**
+ * Google and existing accounts (issue 11, item 1): Continue with Google links to an account by
+ * e-mail only when Tally verified that address; otherwise the owner links Google in Settings,
+ * signed in with the password.
+ */
+
+const CLIENT_ID = 'tally-linking.apps.googleusercontent.com';
+let idp: LocalGoogleIdp;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  idp = await startLocalGoogleIdp(CLIENT_ID);
+  ctx = await createTestApp({
+    config: {
+      googleClientId: CLIENT_ID,
+      googleJwksUrl: idp.jwksUrl,
+      googleIssuers: ['https://accounts.google.com'],
+    },
+  });
+  // Google tokens carry real times; the app's clock must agree with them.
+  ctx.clock.current = Date.now();
+});
+afterAll(async () => {
+  await ctx.close();
+  await idp.close();
+});
+
+/** A credential as Google's client hands it over: bound to this browser's nonce cookie. */
+async function credential(claims: JWTPayload): Promise<{ token: string; cookie: string }> {
+  const response = await ctx.app.inject({ method: 'GET', url: '/api/auth/google/nonce' });
+  const set = response.cookies.find((c) => c.name === 'tally_google_nonce');
+  if (!set) throw new Error('no nonce cookie');
+  const { nonce } = response.json<{ nonce: string }>();
+  return { token: await idp.issue({ ...claims, nonce }), cookie: `${set.name}=${set.value}` };
+}
+
+async function googleSignIn(claims: JWTPayload) {
+  const { token, cookie } = await credential(claims);
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/google',
+    payload: { token },
+    headers: { cookie },
+  });
+}
+
+async function link(user: Pick<TestUser, 'token'>, claims: JWTPayload) {
+  const { token, cookie } = await credential(claims);
+  return as(
+    ctx.app,
+    user,
+  )({
+    method: 'POST',
+    url: '/api/account/google',
+    payload: { token },
+    headers: { cookie },
+  });
+}
+
+const googleSubjectOf = async (userId: number) =>
+  (
+    await ctx.database.handle.db
+      .selectFrom('users')
+      .select('google_subject')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow()
+  ).google_subject;
+
+const account = async (user: Pick<TestUser, 'token'>) =>
+  (await as(ctx.app, user)({ method: 'GET', url: '/api/account' })).json<{
+    emailVerified: boolean;
+    googleLinked: boolean;
+  }>();
+
+describe('Continue with Google and an existing account', () => {
+  it("does not hand a victim's Google sign-in to whoever registered the address first", async () => {
+    // The attacker registers the victim's gmail.com address with a password of their own.
+    const victimEmail = `${uniqueName('victim')}@gmail.com`;
+    const attacker = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username: uniqueName('attacker'), email: victimEmail, password: 'attacker pw 1' },
+    });
+    expect(attacker.statusCode).toBe(201);
+    const attackerId = decodeJwt(attacker.json<{ accessToken: string }>().accessToken)
+      .uid as number;
+
+    // The victim signs in with Google for that address: refused, nothing linked.
+    const response = await googleSignIn({ sub: uniqueName('victim-sub'), email: victimEmail });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      error:
+        'An account with this e-mail address already exists - sign in with your password and link Google in Settings',
+    });
+    expect(await googleSubjectOf(attackerId)).toBeNull();
+  });
+
+  it('links by e-mail once Tally has verified the address', async () => {
+    const user = await registerUser(ctx.app);
+    await ctx.database.handle.db
+      .updateTable('users')
+      .set({ email_verified_at: ctx.clock.now() })
+      .where('id', '=', user.id)
+      .execute();
+    const sub = uniqueName('sub');
+    const response = await googleSignIn({ sub, email: user.email.toUpperCase() });
+    expect(response.statusCode).toBe(200);
+    expect(decodeJwt(response.json<{ accessToken: string }>().accessToken).uid).toBe(user.id);
+    expect(await googleSubjectOf(user.id)).toBe(sub);
+  });
+});
+
+describe('POST /api/account/google', () => {
+  it('links the Google account; Google then signs in to this account', async () => {
+    const user = await registerUser(ctx.app);
+    const sub = uniqueName('sub');
+    const response = await link(user, { sub, email: `${uniqueName('other')}@gmail.com` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      username: user.username,
+      googleLinked: true,
+      // Google vouched for another address than the account's: still unverified.
+      emailVerified: false,
+    });
+    const signIn = await googleSignIn({ sub, email: 'whatever@gmail.com' });
+    expect(decodeJwt(signIn.json<{ accessToken: string }>().accessToken).uid).toBe(user.id);
+    // The same Google account again: nothing to do.
+    expect((await link(user, { sub, email: 'whatever@gmail.com' })).statusCode).toBe(200);
+  });
+
+  it("marks the account's e-mail verified when Google vouches for that very address", async () => {
+    const user = await registerUser(ctx.app);
+    const response = await link(user, { sub: uniqueName('sub'), email: user.email });
+    expect(response.json()).toMatchObject({ googleLinked: true, emailVerified: true });
+  });
+
+  it('answers 409 for a Google account linked to another Tally account', async () => {
+    const owner = await registerUser(ctx.app);
+    const sub = uniqueName('sub');
+    expect((await link(owner, { sub })).statusCode).toBe(200);
+    const other = await registerUser(ctx.app);
+    const response = await link(other, { sub });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      error: 'That Google account is already linked to another Tally account',
+    });
+    expect(await googleSubjectOf(other.id)).toBeNull();
+  });
+
+  it('answers 409 when this account has another Google account already', async () => {
+    const user = await registerUser(ctx.app);
+    const first = uniqueName('sub');
+    await link(user, { sub: first });
+    const response = await link(user, { sub: uniqueName('sub') });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      error: 'Your account is already linked to another Google account - unlink it first',
+    });
+    expect(await googleSubjectOf(user.id)).toBe(first);
+  });
+
+  it("refuses a bad credential, or one without this browser's nonce, with a 400 naming it", async () => {
+    const user = await registerUser(ctx.app);
+    const forged = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/account/google',
+      payload: { token: 'not-a-token' },
+    });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toEqual({ error: 'token was refused: the credential is not valid' });
+    // A real credential, but without the nonce cookie it was issued for (a replay).
+    const { token } = await credential({ sub: uniqueName('sub') });
+    const replayed = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/account/google',
+      payload: { token },
+    });
+    expect(replayed.statusCode).toBe(400);
+    expect(replayed.json<{ error: string }>().error).toMatch(/^token was refused: /);
+  });
+});
+
+describe('DELETE /api/account/google', () => {
+  it('unlinks; Google then signs in to a new account, not this one', async () => {
+    const user = await registerUser(ctx.app);
+    const sub = uniqueName('sub');
+    await link(user, { sub, email: `${uniqueName('u')}@gmail.com` });
+    const response = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/google' });
+    expect(response.statusCode).toBe(204);
+    expect((await account(user)).googleLinked).toBe(false);
+    // Nothing linked any more: still 204.
+    expect(
+      (await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/google' })).statusCode,
+    ).toBe(204);
+  });
+
+  it('answers 409 for an account without a password, which could not sign in otherwise', async () => {
+    const signIn = await googleSignIn({
+      sub: uniqueName('sub'),
+      email: `${uniqueName('only')}@gmail.com`,
+    });
+    const user = { token: signIn.json<{ accessToken: string }>().accessToken };
+    const response = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/google' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      error: 'Set a password before unlinking Google - without one you could not sign in',
+    });
+    expect(await account(user)).toMatchObject({ googleLinked: true });
+  });
+});
+
+describe('an account without a password', () => {
+  async function googleOnly() {
+    const sub = uniqueName('sub');
+    const signIn = await googleSignIn({ sub, email: `${uniqueName('only')}@gmail.com` });
+    const token = signIn.json<{ accessToken: string }>().accessToken;
+    return { sub, token, id: decodeJwt(token).uid as number };
+  }
+
+  it('changes neither password nor e-mail without one (409): a reset link sets it', async () => {
+    const user = await googleOnly();
+    const password = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'PUT',
+      url: '/api/account/password',
+      payload: { currentPassword: 'anything', newPassword: 'a new password' },
+    });
+    expect(password.statusCode).toBe(409);
+    expect(password.json<{ error: string }>().error).toMatch(/^Your account has no password/);
+    const email = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'PUT',
+      url: '/api/account/email',
+      payload: { email: 'new@example.org', currentPassword: 'anything' },
+    });
+    expect(email.statusCode).toBe(409);
+  });
+
+  it('is deleted with a fresh credential of its own Google account, and only with that', async () => {
+    const user = await googleOnly();
+    const remove = async (claims: JWTPayload | null) => {
+      const proof = claims ? await credential(claims) : null;
+      return as(
+        ctx.app,
+        user,
+      )({
+        method: 'DELETE',
+        url: '/api/account',
+        payload: proof ? { googleToken: proof.token } : { password: 'guess' },
+        headers: proof ? { cookie: proof.cookie } : {},
+      });
+    };
+    const withPassword = await remove(null);
+    expect(withPassword.statusCode).toBe(400);
+    expect(withPassword.json()).toEqual({
+      error: 'googleToken is required to delete an account without a password',
+    });
+    const someoneElse = await remove({ sub: uniqueName('stranger') });
+    expect(someoneElse.statusCode).toBe(400);
+    expect(someoneElse.json()).toEqual({
+      error: 'googleToken is not from the Google account linked to this account',
+    });
+    const before = await snapshotUser(ctx.database.handle.db, user.id);
+    expect(before).toContain(user.sub);
+
+    expect((await remove({ sub: user.sub })).statusCode).toBe(204);
+    const after = JSON.parse(await snapshotUser(ctx.database.handle.db, user.id)) as Record<
+      string,
+      unknown[]
+    >;
+    expect(Object.values(after).flat()).toEqual([]);
+    // The same Google account makes a new account afterwards.
+    const again = await googleSignIn({ sub: user.sub, email: 'back@gmail.com' });
+    expect(again.statusCode).toBe(200);
+    expect(decodeJwt(again.json<{ accessToken: string }>().accessToken).uid).not.toBe(user.id);
+  });
+});
+
+describe('REGISTRATION=closed', () => {
+  let closed: TestContext;
+  beforeAll(async () => {
+    closed = await createTestApp({
+      config: {
+        registration: 'closed',
+        googleClientId: CLIENT_ID,
+        googleJwksUrl: idp.jwksUrl,
+        googleIssuers: ['https://accounts.google.com'],
+      },
+    });
+    closed.clock.current = Date.now();
+  });
+  afterAll(async () => closed.close());
+
+  it('refuses sign-up by the form and by Google with 403, and says so in /api/config', async () => {
+    const register = await closed.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        username: uniqueName(),
+        email: `${uniqueName()}@example.com`,
+        password: 'long enough',
+      },
+    });
+    expect(register.statusCode).toBe(403);
+    expect(register.json()).toEqual({ error: 'Sign-up is closed on this server' });
+
+    const nonce = await closed.app.inject({ method: 'GET', url: '/api/auth/google/nonce' });
+    const set = nonce.cookies.find((c) => c.name === 'tally_google_nonce');
+    const token = await idp.issue({
+      sub: uniqueName('new'),
+      email: `${uniqueName('new')}@gmail.com`,
+      nonce: nonce.json<{ nonce: string }>().nonce,
+    });
+    const google = await closed.app.inject({
+      method: 'POST',
+      url: '/api/auth/google',
+      payload: { token },
+      headers: { cookie: `${set?.name}=${set?.value}` },
+    });
+    expect(google.statusCode).toBe(403);
+    expect(google.json()).toEqual({ error: 'Sign-up is closed on this server' });
+    expect(await closed.database.handle.db.selectFrom('users').select('id').execute()).toEqual([]);
+
+    const config = await closed.app.inject({ method: 'GET', url: '/api/config' });
+    expect(config.json()).toEqual({
+      googleClientId: CLIENT_ID,
+      registration: 'closed',
+      passwordResetByEmail: false,
+    });
+  });
+});

@@ -1,0 +1,251 @@
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  refreshCookieOf,
+  registerUser,
+  type TestContext,
+  type TestUser,
+  uniqueName,
+} from '../test/helpers.js';
+import { linkToken, type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
+
+/**
+ * A forgotten password, reset by an e-mailed link: the request answers the same for every
+ * address, the link works once and for an hour, and using it ends every session.
+ */
+
+const HOUR = 60 * 60 * 1000;
+let smtp: LocalSmtp;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  smtp = await startLocalSmtp();
+  ctx = await createTestApp({
+    config: { smtpUrl: smtp.url, mailFrom: 'tally@example.com' },
+  });
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+const requestReset = (email: string) =>
+  ctx.app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email } });
+const confirm = (token: string, password: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/password-reset/confirm',
+    payload: { token, password },
+  });
+const login = (user: TestUser, password: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: user.username, password },
+  });
+const todos = (user: { token: string }) => as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+
+async function newUser(): Promise<TestUser> {
+  const user = await registerUser(ctx.app);
+  await smtp.take(user.email); // the verification link of registration
+  return user;
+}
+
+describe('POST /api/auth/password-reset', () => {
+  it('answers 202 with no body for a registered and an unknown address alike', async () => {
+    const user = await newUser();
+    const known = await requestReset(user.email.toUpperCase());
+    const unknown = await requestReset(`${uniqueName('nobody')}@example.com`);
+    for (const response of [known, unknown]) {
+      expect(response.statusCode).toBe(202);
+      expect(response.body).toBe('');
+    }
+    const headers = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => !['date', 'x-ratelimit-remaining', 'x-ratelimit-reset'].includes(k))
+        .sort();
+    expect(headers(unknown.headers)).toEqual(headers(known.headers));
+
+    const mail = await smtp.take(user.email);
+    expect(mail.subject).toBe('Reset your Tally password');
+    expect(mail.text).toContain('http://localhost:3000/reset-password?token=');
+    expect(mail.html).toContain('/reset-password?token=');
+  });
+
+  it('takes the same time whether or not the address has an account (medians within 2x)', async () => {
+    const user = await newUser();
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const response = await requestReset(email);
+      expect(response.statusCode).toBe(202);
+      return performance.now() - started;
+    };
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+    await timed(user.email);
+    await timed('warm-up@example.com');
+    const samples = { known: [] as number[], unknown: [] as number[] };
+    // Within the 3 reset mails an hour for the account, and past them: both are counted.
+    for (let i = 0; i < 20; i++) {
+      samples.known.push(await timed(user.email));
+      samples.unknown.push(await timed(`${uniqueName('nobody')}@example.com`));
+    }
+    const m = { known: median(samples.known), unknown: median(samples.unknown) };
+    console.info(
+      `[reset timing] median ms: registered ${m.known.toFixed(2)}, unknown ${m.unknown.toFixed(2)}`,
+    );
+    expect(m.unknown / m.known).toBeGreaterThan(0.5);
+    expect(m.unknown / m.known).toBeLessThan(2);
+    // At most 3 mails an hour reach the account, however often someone asks.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(smtp.received.filter((mail) => mail.to.includes(user.email.toLowerCase()))).toHaveLength(
+      1 + 3,
+    );
+  });
+
+  it('validates the address like registration does', async () => {
+    const response = await requestReset('not an address');
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ error: string }>().error).toMatch(/^email/);
+  });
+});
+
+describe('POST /api/auth/password-reset/confirm', () => {
+  it('sets the password, verifies the address and ends every session', async () => {
+    const user = await newUser();
+    const renewed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: user.refreshCookie },
+    });
+    const other = { token: renewed.json<{ accessToken: string }>().accessToken };
+    const otherCookie = refreshCookieOf(renewed);
+    await requestReset(user.email);
+    const token = linkToken(await smtp.take(user.email), '/reset-password');
+
+    const response = await confirm(token, 'my brand new password');
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+    expect((await todos(user)).statusCode).toBe(401);
+    expect((await todos(other)).statusCode).toBe(401);
+    const refresh = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: otherCookie },
+    });
+    expect(refresh.statusCode).toBe(401);
+
+    expect((await login(user, user.password)).statusCode).toBe(401);
+    const fresh = await login(user, 'my brand new password');
+    expect(fresh.statusCode).toBe(200);
+    const account = await as(ctx.app, {
+      token: fresh.json<{ accessToken: string }>().accessToken,
+    })({ method: 'GET', url: '/api/account' });
+    expect(account.json()).toMatchObject({ emailVerified: true, hasPassword: true });
+
+    const row = await ctx.database.handle.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('works once', async () => {
+    const user = await newUser();
+    await requestReset(user.email);
+    const token = linkToken(await smtp.take(user.email), '/reset-password');
+    expect((await confirm(token, 'first new password')).statusCode).toBe(204);
+    const again = await confirm(token, 'second new password');
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({
+      error: 'token is not valid: the link was already used, has expired or is unknown',
+    });
+    expect((await login(user, 'first new password')).statusCode).toBe(200);
+  });
+
+  it('works for an hour only', async () => {
+    const user = await newUser();
+    await requestReset(user.email);
+    const token = linkToken(await smtp.take(user.email), '/reset-password');
+    ctx.clock.advance(HOUR);
+    expect((await confirm(token, 'too late password')).statusCode).toBe(400);
+    expect((await login(user, user.password)).statusCode).toBe(200);
+  });
+
+  it('refuses an unknown token, and a verification token', async () => {
+    expect((await confirm('B'.repeat(43), 'whatever password')).statusCode).toBe(400);
+    const user = await registerUser(ctx.app);
+    const verification = linkToken(await smtp.take(user.email), '/verify-email');
+    expect((await confirm(verification, 'whatever password')).statusCode).toBe(400);
+    expect((await login(user, user.password)).statusCode).toBe(200);
+  });
+
+  it('validates the new password like registration', async () => {
+    const response = await confirm('C'.repeat(43), 'short');
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ error: string }>().error).toMatch(/^password/);
+  });
+
+  it('gives a Google-only account its first password', async () => {
+    const name = uniqueName('g');
+    const email = `${name}@gmail.com`;
+    await ctx.database.handle.db
+      .insertInto('users')
+      .values({
+        username: name,
+        username_lower: name.toLowerCase(),
+        email,
+        email_lower: email,
+        password_hash: null,
+        google_subject: name,
+        created_at: ctx.clock.now(),
+        email_verified_at: ctx.clock.now(),
+      })
+      .execute();
+    await requestReset(email);
+    const token = linkToken(await smtp.take(email), '/reset-password');
+    expect((await confirm(token, 'finally a password')).statusCode).toBe(204);
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: name, password: 'finally a password' },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('without e-mail configured', () => {
+  let plain: TestContext;
+  beforeAll(async () => {
+    plain = await createTestApp();
+  });
+  afterAll(async () => plain.close());
+
+  it('sends nothing, says so in /api/config, and still answers 202 to a reset request', async () => {
+    const before = smtp.received.length;
+    const user = await registerUser(plain.app);
+    const config = await plain.app.inject({ method: 'GET', url: '/api/config' });
+    expect(config.json()).toMatchObject({ passwordResetByEmail: false, registration: 'open' });
+    const reset = await plain.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: user.email },
+    });
+    expect(reset.statusCode).toBe(202);
+    const resend = await as(plain.app, user)({ method: 'POST', url: '/api/account/verification' });
+    expect(resend.statusCode).toBe(503);
+    expect(resend.json()).toEqual({ error: 'This server does not send e-mail' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(smtp.received.length).toBe(before);
+    const tokens = await plain.database.handle.db.selectFrom('email_tokens').select('id').execute();
+    expect(tokens).toEqual([]);
+  });
+
+  it('says in /api/config when e-mail is on', async () => {
+    const config = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    expect(config.json()).toMatchObject({ passwordResetByEmail: true });
+  });
+});

@@ -1,0 +1,181 @@
+import { accountApi, authApi } from '@tally/contract';
+import cookie from '@fastify/cookie';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  createGoogleVerifier,
+  type GoogleVerifierOptions,
+  takeGoogleNonce,
+} from '../auth/google-id-token.js';
+import type { Clock } from '../shared/clock.js';
+import { addEndpoint } from '../shared/endpoint.js';
+import { notFound } from '../shared/errors.js';
+import type { EmailLinks } from './email-links.js';
+import { createAccountService, type GoogleCheck } from './service.js';
+
+export interface AccountRoutesOptions {
+  clock: Clock;
+  links: EmailLinks;
+  /** Null when Continue with Google is not configured. */
+  google: Omit<GoogleVerifierOptions, 'clock'> | null;
+  /** Requests per minute per IP on each public route, as on the other auth routes. */
+  rateLimitPerMinute: number;
+}
+
+const accountGone = () => notFound('Account');
+
+/**
+ * Settings of the signed-in account (docs/product.md, Accounts) and the public calls of e-mailed
+ * links (verify the address, reset the password). Every change that matters to security is
+ * logged at warn with the account and address, never a password or token.
+ */
+export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (app, options) => {
+  // Google credentials are checked against the nonce cookie of the browser that sends them.
+  await app.register(cookie);
+  const verifier = options.google
+    ? createGoogleVerifier({ ...options.google, clock: options.clock })
+    : null;
+  const googleOf = (request: FastifyRequest, reply: FastifyReply): GoogleCheck =>
+    verifier ? (token) => verifier(token, { nonce: takeGoogleNonce(request, reply) }) : null;
+  const service = createAccountService({
+    db: app.db,
+    clock: options.clock,
+    links: options.links,
+    counters: app.counters,
+  });
+  const config = { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } };
+  const security = (request: FastifyRequest, event: string, message: string, userId?: number) =>
+    request.log.warn(
+      { security: event, userId: userId ?? request.user.id, ip: request.ip },
+      message,
+    );
+
+  addEndpoint(app, accountApi.get, async (request) => {
+    const account = await service.get(request.user.id);
+    if (!account) throw accountGone();
+    return account;
+  });
+
+  addEndpoint(app, accountApi.changePassword, async (request, reply) => {
+    const changed = await service.changePassword(request.user, request.body);
+    if (!changed) throw accountGone();
+    security(request, 'password-changed', 'Password changed; the other sessions are ended');
+    return reply.code(204).send();
+  });
+
+  addEndpoint(app, accountApi.changeEmail, async (request) => {
+    const outcome = await service.changeEmail(request.user.id, request.body, request.log);
+    if (!outcome) throw accountGone();
+    if (outcome.changed) security(request, 'email-changed', 'E-mail address changed');
+    return outcome.account;
+  });
+
+  addEndpoint(app, accountApi.resendVerification, async (request, reply) => {
+    if (!(await service.resendVerification(request.user.id, request.log))) throw accountGone();
+    return reply.code(202).send();
+  });
+
+  addEndpoint(app, accountApi.linkGoogle, async (request, reply) => {
+    const account = await service.linkGoogle(
+      request.user.id,
+      request.body.token,
+      googleOf(request, reply),
+    );
+    if (!account) throw accountGone();
+    security(request, 'google-linked', 'Google account linked');
+    return account;
+  });
+
+  addEndpoint(app, accountApi.unlinkGoogle, async (request, reply) => {
+    const unlinked = await service.unlinkGoogle(request.user.id);
+    if (unlinked === null) throw accountGone();
+    if (unlinked) security(request, 'google-unlinked', 'Google account unlinked');
+    return reply.code(204).send();
+  });
+
+  addEndpoint(app, accountApi.sessions, async (request) =>
+    service.sessions(request.user.id, request.user.sessionId),
+  );
+
+  addEndpoint(app, accountApi.endSession, async (request, reply) => {
+    if (!(await service.endOne(request.user.id, request.params.id))) throw notFound('Session');
+    request.log.warn(
+      { security: 'session-ended', userId: request.user.id, ip: request.ip },
+      'A session was ended by its user',
+    );
+    return reply.code(204).send();
+  });
+
+  addEndpoint(app, accountApi.endOtherSessions, async (request, reply) => {
+    const ended = await service.endOthers(request.user.id, request.user.sessionId);
+    if (ended > 0) {
+      request.log.warn(
+        { security: 'sessions-ended', userId: request.user.id, ip: request.ip, sessions: ended },
+        'Every other session was ended by its user',
+      );
+    }
+    return reply.code(204).send();
+  });
+
+  addEndpoint(app, accountApi.export, async (request, reply) => {
+    const data = await service.exportAll(request.user.id);
+    if (!data) throw accountGone();
+    const day = data.exportedAt.slice(0, 10);
+    void reply.header('content-disposition', `attachment; filename="tally-export-${day}.json"`);
+    return data;
+  });
+
+  addEndpoint(app, accountApi.remove, async (request, reply) => {
+    const removed = await service.remove(request.user.id, request.body, googleOf(request, reply));
+    if (!removed) throw accountGone();
+    request.log.warn(
+      { security: 'account-deleted', userId: request.user.id, ip: request.ip },
+      `Account ${request.user.username} deleted with everything it owned`,
+    );
+    return reply.code(204).send();
+  });
+
+  // The public calls of e-mailed links, rate limited per address like the other auth routes.
+
+  addEndpoint(
+    app,
+    authApi.verifyEmail,
+    async (request, reply) => {
+      const { userId } = await service.verifyEmail(request.body.token);
+      request.log.info({ userId }, 'E-mail address verified');
+      return reply.code(204).send();
+    },
+    { config },
+  );
+
+  addEndpoint(
+    app,
+    authApi.requestPasswordReset,
+    async (request, reply) => {
+      // Everything happens after the answer: it is the same, in the same time, for an address
+      // that has an account and one that has none.
+      const { email } = request.body;
+      const { ip, log } = request;
+      options.links.later(log, 'A password-reset request', () =>
+        service.requestPasswordReset(email, log, ip),
+      );
+      return reply.code(202).send();
+    },
+    { config },
+  );
+
+  addEndpoint(
+    app,
+    authApi.resetPassword,
+    async (request, reply) => {
+      const { userId } = await service.resetPassword(request.body.token, request.body.password);
+      security(
+        request,
+        'password-reset',
+        'Password reset by e-mail link; every session is ended',
+        userId,
+      );
+      return reply.code(204).send();
+    },
+    { config },
+  );
+};

@@ -1,0 +1,544 @@
+import {
+  type Account,
+  type AccountExport,
+  type AccountSession,
+  type ChangeEmailBody,
+  type ChangePasswordBody,
+  type DeleteAccountBody,
+  EXPORT_VERSION,
+  type ExportDay,
+  STATISTIC_EVENTS,
+  type StatisticEvent,
+  type TotalStatistics,
+} from '@tally/contract';
+import { type Kysely, sql } from 'kysely';
+import type { GoogleIdentity } from '../auth/google-id-token.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { endSession } from '../auth/refresh-tokens.js';
+import type { Database, Db } from '../db/schema.js';
+import type { Counters } from '../plugins/counters.js';
+import type { Clock } from '../shared/clock.js';
+import { mailErrorForLog } from '../shared/mailer.js';
+import { AppError, badRequest, conflict, serviceUnavailable } from '../shared/errors.js';
+import { isUniqueViolation } from '../shared/sql-errors.js';
+import { consumeToken, type EmailLinks, retireTokens } from './email-links.js';
+import type { FastifyBaseLogger } from 'fastify';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Wrong passwords per account per 15 minutes on these calls before they answer 429. */
+const PASSWORD_CHECKS = 10;
+/** Verification mails per account per hour on request; reset mails likewise. */
+const MAILS_PER_HOUR = 3;
+
+const tooMany = (what: string, ttlMs: number) => {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new AppError(429, `${what} - try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, {
+    'retry-after': String(seconds),
+  });
+};
+
+const NO_PASSWORD =
+  'Your account has no password - set one with a password-reset link (Forgot password) first';
+const BAD_LINK = 'token is not valid: the link was already used, has expired or is unknown';
+const GOOGLE_OFF = 'Sign-in with Google is not configured on this server';
+
+const iso = (epochMs: number) => new Date(epochMs).toISOString();
+
+export interface AccountServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  links: EmailLinks;
+  counters: Counters;
+}
+
+/**
+ * Checks a Google ID token as Continue with Google does, for the browser that sent it; null when
+ * Google is not configured.
+ */
+export type GoogleCheck = ((token: string) => Promise<GoogleIdentity>) | null;
+
+const ACCOUNT_COLUMNS = [
+  'id',
+  'username',
+  'email',
+  'email_lower',
+  'password_hash',
+  'google_subject',
+  'email_verified_at',
+  'created_at',
+] as const;
+
+type AccountRow = {
+  username: string;
+  email: string;
+  password_hash: string | null;
+  google_subject: string | null;
+  email_verified_at: number | null;
+  created_at: number;
+};
+
+const toAccount = (row: AccountRow): Account => ({
+  username: row.username,
+  email: row.email,
+  emailVerified: row.email_verified_at !== null,
+  hasPassword: row.password_hash !== null,
+  googleLinked: row.google_subject !== null,
+  createdAt: iso(row.created_at),
+});
+
+/** Ends every open session of the account but `keep`; answers how many ended. */
+async function endSessionsOf(
+  db: Db,
+  userId: number,
+  now: number,
+  keep: string | null,
+): Promise<number> {
+  let open = db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null);
+  if (keep !== null) open = open.where('id', '<>', keep);
+  const sessions = await open.execute();
+  for (const session of sessions) await endSession(db, session.id, now);
+  return sessions.length;
+}
+
+/** The tables that hold a user's rows, children first; the users row goes last. */
+const OWNED_TABLES = [
+  'email_tokens',
+  'refresh_tokens',
+  'sessions',
+  'statistic_events',
+  'statistic_totals',
+  'statistic_hours',
+  'todos',
+  'todo_groups',
+] as const satisfies readonly (keyof Database)[];
+
+export function createAccountService({ db, clock, links, counters }: AccountServiceDeps) {
+  const accountRow = (userId: number) =>
+    db.selectFrom('users').select(ACCOUNT_COLUMNS).where('id', '=', userId).executeTakeFirst();
+
+  /**
+   * Checks the account's password for a change of its settings. Counted before checking, so a
+   * stolen access token cannot be used to guess the password at speed. A wrong password is a
+   * 400 naming the field, not a 401: the token is fine, and the browser treats a 401 as an
+   * ended session.
+   */
+  async function checkPassword(
+    userId: number,
+    hash: string,
+    password: string,
+    field: string,
+  ): Promise<void> {
+    const key = `account-password:${userId}`;
+    const tries = await counters.hit(key, 15 * MINUTE);
+    if (tries.count > PASSWORD_CHECKS) throw tooMany('Too many wrong passwords', tries.ttlMs);
+    if (!(await verifyPassword(hash, password))) throw badRequest(`${field} is not correct`);
+    await counters.reset(key);
+  }
+
+  /** A Google credential for an account call; a bad one is a 400 naming the field. */
+  async function googleIdentity(
+    verifyGoogle: GoogleCheck,
+    token: string,
+    field: string,
+  ): Promise<GoogleIdentity> {
+    if (!verifyGoogle) throw serviceUnavailable(GOOGLE_OFF);
+    try {
+      return await verifyGoogle(token);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 401) {
+        throw badRequest(
+          `${field} was refused: ${error.message.replace(/^Google sign-in failed: /, '')}`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async function get(userId: number): Promise<Account | null> {
+    const row = await accountRow(userId);
+    return row ? toAccount(row) : null;
+  }
+
+  /** False when the account is gone. */
+  async function changePassword(
+    user: { id: number; sessionId: string },
+    body: ChangePasswordBody,
+  ): Promise<{ sessionsEnded: number } | null> {
+    const row = await accountRow(user.id);
+    if (!row) return null;
+    if (row.password_hash === null) throw conflict(NO_PASSWORD);
+    await checkPassword(user.id, row.password_hash, body.currentPassword, 'currentPassword');
+    const hash = await hashPassword(body.newPassword);
+    const now = clock();
+    return db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ password_hash: hash })
+        .where('id', '=', user.id)
+        .execute();
+      // A reset link asked for before the change must not undo it.
+      await retireTokens(trx, user.id, ['reset-password'], now);
+      return { sessionsEnded: await endSessionsOf(trx, user.id, now, user.sessionId) };
+    });
+  }
+
+  async function changeEmail(
+    userId: number,
+    body: ChangeEmailBody,
+    log: FastifyBaseLogger,
+  ): Promise<{ account: Account; changed: boolean } | null> {
+    const row = await accountRow(userId);
+    if (!row) return null;
+    if (row.password_hash === null) throw conflict(NO_PASSWORD);
+    await checkPassword(userId, row.password_hash, body.currentPassword, 'currentPassword');
+    const email = body.email.trim();
+    const emailLower = email.toLowerCase();
+    if (emailLower === row.email_lower) {
+      // Only the spelling changes: still the verified (or not) same address.
+      await db.updateTable('users').set({ email }).where('id', '=', userId).execute();
+      return { account: toAccount({ ...row, email }), changed: false };
+    }
+    const taken = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email_lower', '=', emailLower)
+      .executeTakeFirst();
+    if (taken) throw conflict('That e-mail address is already registered');
+    const now = clock();
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ email, email_lower: emailLower, email_verified_at: null })
+          .where('id', '=', userId)
+          .execute();
+        // Links sent to the old address prove nothing about the new one.
+        await retireTokens(trx, userId, ['verify-email', 'reset-password'], now);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('That e-mail address is already registered');
+      throw error;
+    }
+    links.sendVerificationLater({ id: userId, username: row.username, email }, log);
+    return {
+      account: toAccount({ ...row, email, email_verified_at: null }),
+      changed: true,
+    };
+  }
+
+  async function resendVerification(userId: number, log: FastifyBaseLogger): Promise<boolean> {
+    if (!links.enabled) throw serviceUnavailable('This server does not send e-mail');
+    const row = await accountRow(userId);
+    if (!row) return false;
+    if (row.email_verified_at !== null) throw conflict('Your e-mail address is already verified');
+    const sent = await counters.hit(`verification-mail:${userId}`, HOUR);
+    if (sent.count > MAILS_PER_HOUR) throw tooMany('Too many verification e-mails', sent.ttlMs);
+    try {
+      await links.sendVerification({ id: userId, username: row.username, email: row.email });
+    } catch (error) {
+      log.error({ err: mailErrorForLog(error), userId }, 'Sending the verification e-mail failed');
+      throw serviceUnavailable('The e-mail could not be sent - try again later');
+    }
+    return true;
+  }
+
+  async function verifyEmail(token: string): Promise<{ userId: number }> {
+    const now = clock();
+    const outcome = await db.transaction().execute(async (trx) => {
+      const spent = await consumeToken(trx, 'verify-email', token, now);
+      if (!spent) return null;
+      // The link proves the address it was sent to, and only while the account still has it.
+      const updated = await trx
+        .updateTable('users')
+        .set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)) }))
+        .where('id', '=', spent.userId)
+        .where('email_lower', '=', spent.emailLower)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1 ? { userId: spent.userId } : null;
+    });
+    if (!outcome) throw badRequest(BAD_LINK);
+    return outcome;
+  }
+
+  /**
+   * A reset link for the account with this address, if there is one. Runs after the answer
+   * (see the route), so the answer is the same, in the same time, for every address.
+   */
+  async function requestPasswordReset(
+    emailInput: string,
+    log: FastifyBaseLogger,
+    ip: string,
+  ): Promise<void> {
+    if (!links.enabled) return;
+    const row = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'email'])
+      .where('email_lower', '=', emailInput.trim().toLowerCase())
+      .executeTakeFirst();
+    if (!row) return;
+    // Someone could fill a mailbox by asking again and again.
+    const sent = await counters.hit(`reset-mail:${row.id}`, HOUR);
+    if (sent.count > MAILS_PER_HOUR) return;
+    log.warn(
+      { security: 'password-reset-requested', userId: row.id, ip },
+      'A password-reset link was asked for',
+    );
+    await links.sendPasswordReset(row);
+  }
+
+  /** Sets the password from a reset link; every session of the account ends. */
+  async function resetPassword(token: string, password: string): Promise<{ userId: number }> {
+    // Hashed before the token is spent: the transaction stays short, and a bad token costs the
+    // same time as a good one.
+    const hash = await hashPassword(password);
+    const now = clock();
+    const outcome = await db.transaction().execute(async (trx) => {
+      const spent = await consumeToken(trx, 'reset-password', token, now);
+      if (!spent) return null;
+      const row = await trx
+        .selectFrom('users')
+        .select(['id', 'email_lower', 'email_verified_at'])
+        .where('id', '=', spent.userId)
+        .executeTakeFirst();
+      if (!row) return null;
+      // Following the link proved the mailbox, if it is still the account's address.
+      const verified = row.email_verified_at ?? (row.email_lower === spent.emailLower ? now : null);
+      await trx
+        .updateTable('users')
+        .set({ password_hash: hash, email_verified_at: verified })
+        .where('id', '=', row.id)
+        .execute();
+      await retireTokens(trx, row.id, ['reset-password'], now);
+      await endSessionsOf(trx, row.id, now, null);
+      return { userId: row.id };
+    });
+    if (!outcome) throw badRequest(BAD_LINK);
+    return outcome;
+  }
+
+  async function linkGoogle(
+    userId: number,
+    token: string,
+    verifyGoogle: GoogleCheck,
+  ): Promise<Account | null> {
+    const identity = await googleIdentity(verifyGoogle, token, 'token');
+    const row = await accountRow(userId);
+    if (!row) return null;
+    if (row.google_subject !== null && row.google_subject !== identity.subject) {
+      throw conflict('Your account is already linked to another Google account - unlink it first');
+    }
+    const otherAccount = conflict('That Google account is already linked to another Tally account');
+    const other = await db
+      .selectFrom('users')
+      .select('id')
+      .where('google_subject', '=', identity.subject)
+      .where('id', '<>', userId)
+      .executeTakeFirst();
+    if (other) throw otherAccount;
+    // Google vouches for its own verified address; it proves the account's only if they match.
+    const verified =
+      row.email_verified_at ??
+      (identity.email.trim().toLowerCase() === row.email_lower ? clock() : null);
+    try {
+      await db
+        .updateTable('users')
+        .set({ google_subject: identity.subject, email_verified_at: verified })
+        .where('id', '=', userId)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw otherAccount;
+      throw error;
+    }
+    return toAccount({ ...row, google_subject: identity.subject, email_verified_at: verified });
+  }
+
+  /** Null when the account is gone; false when nothing was linked. */
+  async function unlinkGoogle(userId: number): Promise<boolean | null> {
+    const row = await accountRow(userId);
+    if (!row) return null;
+    if (row.password_hash === null) {
+      throw conflict('Set a password before unlinking Google - without one you could not sign in');
+    }
+    if (row.google_subject === null) return false;
+    await db.updateTable('users').set({ google_subject: null }).where('id', '=', userId).execute();
+    return true;
+  }
+
+  async function sessions(userId: number, currentSessionId: string): Promise<AccountSession[]> {
+    const rows = await db
+      .selectFrom('sessions')
+      .select(['id', 'created_at', 'last_used_at', 'user_agent'])
+      .where('user_id', '=', userId)
+      .where('ended_at', 'is', null)
+      .where('expires_at', '>', clock())
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: iso(row.created_at),
+      lastUsedAt: iso(row.last_used_at),
+      userAgent: row.user_agent,
+      current: row.id === currentSessionId,
+    }));
+  }
+
+  /** False when the session is not the caller's, or has ended already. */
+  async function endOne(userId: number, sessionId: string): Promise<boolean> {
+    const now = clock();
+    const open = await db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('ended_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (!open) return false;
+    await db.transaction().execute((trx) => endSession(trx, sessionId, now));
+    return true;
+  }
+
+  async function endOthers(userId: number, currentSessionId: string): Promise<number> {
+    const now = clock();
+    return db.transaction().execute((trx) => endSessionsOf(trx, userId, now, currentSessionId));
+  }
+
+  async function exportAll(userId: number): Promise<AccountExport | null> {
+    const now = clock();
+    const row = await accountRow(userId);
+    if (!row) return null;
+    const [groups, todos, totals, daily] = await Promise.all([
+      db
+        .selectFrom('todo_groups')
+        .select(['id', 'name', 'color', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('todos')
+        .select(['id', 'title', 'description', 'group_id', 'completed', 'created_at', 'updated_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('statistic_totals')
+        .select(['type', 'count'])
+        .where('user_id', '=', userId)
+        .execute(),
+      // The event log by UTC day: epoch ms divided by a day is an integer division on both.
+      db
+        .selectFrom('statistic_events')
+        .select((eb) => [
+          sql<number | string>`occurred_at / ${sql.lit(DAY)}`.as('day'),
+          'type',
+          eb.fn.countAll<number | string>().as('n'),
+        ])
+        .where('user_id', '=', userId)
+        .groupBy([sql`occurred_at / ${sql.lit(DAY)}`, 'type'])
+        .execute(),
+    ]);
+    const zeroes = () =>
+      Object.fromEntries(STATISTIC_EVENTS.map((event) => [event, 0])) as TotalStatistics;
+    const isEvent = (type: string): type is StatisticEvent =>
+      (STATISTIC_EVENTS as readonly string[]).includes(type);
+    const totalCounts = zeroes();
+    for (const total of totals)
+      if (isEvent(total.type)) totalCounts[total.type] = Number(total.count);
+    const days = new Map<number, ExportDay>();
+    for (const entry of daily) {
+      if (!isEvent(entry.type)) continue;
+      const day = Number(entry.day);
+      const record = days.get(day) ?? { date: iso(day * DAY).slice(0, 10), ...zeroes() };
+      record[entry.type] = Number(entry.n);
+      days.set(day, record);
+    }
+    return {
+      version: EXPORT_VERSION,
+      exportedAt: iso(now),
+      account: toAccount(row),
+      groups: groups.map((g) => ({
+        id: g.id,
+        name: g.name,
+        color: g.color,
+        createdAt: iso(g.created_at),
+      })),
+      todos: todos.map((t) => ({
+        id: t.id,
+        title: t.title,
+        description: t.description,
+        groupId: t.group_id,
+        completed: t.completed === 1,
+        created: iso(t.created_at),
+        updatedAt: iso(t.updated_at),
+      })),
+      statistics: {
+        totals: totalCounts,
+        daily: [...days.entries()].sort(([a], [b]) => a - b).map(([, record]) => record),
+      },
+    };
+  }
+
+  /**
+   * Deletes the account and every row it owns in one transaction, after the password (or, for
+   * an account without one, a fresh Google credential of its own Google account) is checked.
+   */
+  async function remove(
+    userId: number,
+    proof: DeleteAccountBody,
+    verifyGoogle: GoogleCheck,
+  ): Promise<boolean> {
+    const row = await accountRow(userId);
+    if (!row) return false;
+    if (proof.password !== undefined && proof.googleToken !== undefined) {
+      throw badRequest('Send either password or googleToken, not both');
+    }
+    if (row.password_hash !== null) {
+      if (proof.password === undefined)
+        throw badRequest('password is required to delete the account');
+      await checkPassword(userId, row.password_hash, proof.password, 'password');
+    } else {
+      if (proof.googleToken === undefined) {
+        throw badRequest('googleToken is required to delete an account without a password');
+      }
+      const identity = await googleIdentity(verifyGoogle, proof.googleToken, 'googleToken');
+      if (identity.subject !== row.google_subject) {
+        throw badRequest('googleToken is not from the Google account linked to this account');
+      }
+    }
+    await db.transaction().execute(async (trx) => {
+      for (const table of OWNED_TABLES) {
+        await trx.deleteFrom(table).where('user_id', '=', userId).execute();
+      }
+      await trx.deleteFrom('users').where('id', '=', userId).execute();
+    });
+    return true;
+  }
+
+  return {
+    get,
+    changePassword,
+    changeEmail,
+    resendVerification,
+    verifyEmail,
+    requestPasswordReset,
+    resetPassword,
+    linkGoogle,
+    unlinkGoogle,
+    sessions,
+    endOne,
+    endOthers,
+    exportAll,
+    remove,
+  };
+}

@@ -1,0 +1,41 @@
+import { createTransport } from 'nodemailer';
+
+/** One e-mail: every message goes as plain text and as HTML. */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** Hands the message to the SMTP server; rejects when it is refused or cannot be reached. */
+  send(mail: Mail): Promise<void>;
+}
+
+/** How long a send may wait for the SMTP server, so that no request waits on a dead server. */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/**
+ * E-mail over SMTP (SMTP_URL: smtp:// or smtps://, with credentials if the server wants them),
+ * through nodemailer. One connection per message: Tally sends a few mails an hour, and a pool
+ * would hold a connection open (and the process alive) for nothing.
+ */
+export function createMailer(smtpUrl: string, from: string): Mailer {
+  const transport = createTransport({ url: smtpUrl, ...TIMEOUTS }, { from });
+  return {
+    async send(mail) {
+      await transport.sendMail(mail);
+    },
+  };
+}
+
+/**
+ * What of a failed send may be logged: nodemailer's message and code. The whole error can hold
+ * the connection settings, and SMTP_URL holds a password.
+ */
+export function mailErrorForLog(error: unknown): { message: string; code?: string } {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' ? { message: error.message, code } : { message: error.message };
+}

@@ -21,7 +21,7 @@ export interface GoogleVerifierOptions {
 }
 
 /** What the ID token must carry besides Google's own claims. */
-export interface GoogleTokenExpectations {
+interface GoogleTokenExpectations {
   /**
    * The nonce of the browser that sent the token: `takeGoogleNonce(request, reply)`. Required,
    * so that no caller forgets it; undefined (no cookie) refuses every token.
@@ -84,7 +84,7 @@ export function createGoogleVerifier(options: GoogleVerifierOptions): GoogleVeri
 
 /** The nonce cookie's name (with __Secure- over HTTPS) and lifetime. */
 const NONCE_COOKIE = 'tally_google_nonce';
-export const GOOGLE_NONCE_MAX_AGE_SECONDS = 10 * 60;
+const GOOGLE_NONCE_MAX_AGE_SECONDS = 10 * 60;
 /** Path /api: POST /api/auth/google and POST /api/account/google both read it. */
 const NONCE_COOKIE_PATH = '/api';
 /** 32 random bytes, base64url. */

@@ -27,8 +27,8 @@ export interface LocalSmtp {
   close(): Promise<void>;
 }
 
-export const SMTP_USER = 'tally';
-export const SMTP_PASSWORD = 'smtp-test-password';
+const SMTP_USER = 'tally';
+const SMTP_PASSWORD = 'smtp-test-password';
 
 export async function startLocalSmtp(): Promise<LocalSmtp> {
   const received: ReceivedMail[] = [];

@@ -1,10 +1,10 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { IDP_ORIGIN } from './google-settings';
 
 /** The URL @react-oauth/google loads Google Identity Services from. */
 export const GSI_CLIENT_URL = 'https://accounts.google.com/gsi/client';
 
-export interface MintOptions {
+interface MintOptions {
   claims?: Record<string, unknown>;
   expiresIn?: string;
   /** Sign with a key the JWKS does not publish. */
@@ -12,36 +12,54 @@ export interface MintOptions {
 }
 
 /** An ID token signed by the local identity provider (support/local-google-idp.mjs). */
-export async function mintIdToken(
-  request: APIRequestContext,
-  options: MintOptions = {},
-): Promise<string> {
-  const response = await request.post(`${IDP_ORIGIN}/id-token`, { data: options });
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { token: string }).token;
+async function mintIdToken(options: MintOptions): Promise<string> {
+  const response = await fetch(`${IDP_ORIGIN}/id-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(options),
+  });
+  const body = (await response.json()) as { token?: string; error?: string };
+  if (!response.ok || !body.token) throw new Error(`local IdP: ${body.error ?? response.status}`);
+  return body.token;
 }
 
 export interface StandInOptions {
-  /** What the rendered button hands the callback when clicked. */
-  credential: string;
-  /** One Tap: hand this credential to the callback as soon as the prompt is shown. */
-  oneTapCredential?: string;
+  /**
+   * The ID token the rendered button hands the callback when clicked, minted by the local IdP at
+   * that moment. As Google does, it carries the nonce the app passed to `initialize`; `claims`
+   * may override it (`nonce: undefined` leaves the claim out).
+   */
+  credential: MintOptions;
+  /** One Tap: hand such a token to the callback as soon as the prompt is shown. */
+  oneTapCredential?: MintOptions;
 }
+
+/** What a stand-in handed the app, for the tests. */
+export interface StandIn {
+  /** Every ID token given to the app's callback, in order. */
+  issued: string[];
+}
+
+/** The page's way to the local IdP: Tally's CSP admits no other origin, so it goes through Node. */
+const MINT_BINDING = '__gsiMint';
 
 /**
  * A stand-in for Google's client script: defines window.google.accounts.id with the calls
  * @react-oauth/google makes (initialize, renderButton, prompt, cancel, disableAutoSelect),
  * renders a button shaped like Google's outline button that hands the configured callback
- * {credential}, and records the calls in window.__gsi for the tests. Runs under Tally's CSP
- * (no inline styles in markup; styles are set through the CSSOM).
+ * {credential} (an ID token minted with the nonce `initialize` was given), and records the calls
+ * in window.__gsi for the tests. Runs under Tally's CSP (no inline styles in markup; styles are
+ * set through the CSSOM).
  */
-function standInScript({ credential, oneTapCredential }: StandInOptions): string {
+function standInScript({ oneTapCredential }: StandInOptions): string {
   return `(() => {
   const record = { initialize: [], renderButton: [], prompt: 0, cancel: 0, disableAutoSelect: 0 };
   window.__gsi = record;
   let config = {};
-  const answer = (value, selectBy) => {
-    if (typeof config.callback === 'function') config.callback({ credential: value, select_by: selectBy });
+  const answer = async (which, selectBy) => {
+    const callback = config.callback;
+    const value = await window.${MINT_BINDING}(which, config.nonce);
+    if (typeof callback === 'function') callback({ credential: value, select_by: selectBy });
   };
   const heights = { large: 40, medium: 32, small: 20 };
   const svg = (name, attributes) => {
@@ -65,7 +83,7 @@ function standInScript({ credential, oneTapCredential }: StandInOptions): string
       id: {
         initialize(next) {
           config = next;
-          record.initialize.push({ client_id: next.client_id });
+          record.initialize.push({ client_id: next.client_id, nonce: next.nonce });
         },
         renderButton(parent, options) {
           record.renderButton.push(options);
@@ -82,12 +100,12 @@ function standInScript({ credential, oneTapCredential }: StandInOptions): string
             borderRadius: options.shape === 'pill' ? '20px' : '4px',
             font: '500 14px Roboto, Arial, sans-serif', cursor: 'pointer',
           });
-          button.addEventListener('click', () => answer(${JSON.stringify(credential)}, 'btn'));
+          button.addEventListener('click', () => answer('button', 'btn'));
           parent.replaceChildren(button);
         },
         prompt() {
           record.prompt += 1;
-          ${oneTapCredential ? `setTimeout(() => answer(${JSON.stringify(oneTapCredential)}, 'auto'), 0);` : ''}
+          ${oneTapCredential ? `setTimeout(() => answer('oneTap', 'auto'), 0);` : ''}
         },
         cancel() { record.cancel += 1; },
         disableAutoSelect() { record.disableAutoSelect += 1; },
@@ -97,8 +115,19 @@ function standInScript({ credential, oneTapCredential }: StandInOptions): string
 })();`;
 }
 
-/** Serves the stand-in in place of Google's client script for this page. */
-export async function routeGoogleClient(page: Page, options: StandInOptions): Promise<void> {
+/** Serves the stand-in in place of Google's client script for this page (before its goto). */
+export async function routeGoogleClient(page: Page, options: StandInOptions): Promise<StandIn> {
+  const standIn: StandIn = { issued: [] };
+  await page.exposeFunction(
+    MINT_BINDING,
+    async (which: 'button' | 'oneTap', nonce: string | undefined) => {
+      const mint =
+        (which === 'oneTap' ? options.oneTapCredential : undefined) ?? options.credential;
+      const token = await mintIdToken({ ...mint, claims: { nonce, ...mint.claims } });
+      standIn.issued.push(token);
+      return token;
+    },
+  );
   await page.route(`${GSI_CLIENT_URL}**`, (route) =>
     route.fulfill({
       status: 200,
@@ -106,11 +135,13 @@ export async function routeGoogleClient(page: Page, options: StandInOptions): Pr
       body: standInScript(options),
     }),
   );
+  return standIn;
 }
 
 /** What the stand-in recorded of the app's calls. */
 export interface GsiRecord {
-  initialize: { client_id: string }[];
+  /** The client id and the nonce of each `initialize`. */
+  initialize: { client_id: string; nonce?: string }[];
   renderButton: Record<string, unknown>[];
   prompt: number;
   cancel: number;

@@ -5,7 +5,7 @@
 //
 //   GET  /jwks      {"keys": [public key]}
 //   GET  /health    204
-//   POST /id-token  {"claims"?: {...}, "expiresIn"?: "1h", "unknownKey"?: true} → {"token"}
+//   POST /id-token  {"claims"?: {..., "nonce"?}, "expiresIn"?: "1h", "unknownKey"?: true} → {"token"}
 //
 // Env: E2E_IDP_PORT (3101), GOOGLE_CLIENT_ID (the default audience).
 import { createServer } from 'node:http';
@@ -23,7 +23,11 @@ const jwks = {
   keys: [{ ...(await exportJWK(signing.publicKey)), kid: KID, alg: 'RS256', use: 'sig' }],
 };
 
-/** An ID token shaped like Google's: a verified gmail.com user unless the claims say otherwise. */
+/**
+ * An ID token shaped like Google's: a verified gmail.com user unless the claims say otherwise.
+ * `claims.nonce` is the nonce the page passed to Google's `initialize`, which Google copies into
+ * the token (support/google.ts's stand-in sends it); without one the token has no nonce claim.
+ */
 async function mint({ claims = {}, expiresIn = '1h', unknownKey = false }) {
   const { iss = issuer, aud = clientId, sub = '100000000000000000001', ...rest } = claims;
   return new SignJWT({

@@ -6,7 +6,7 @@ import {
   setTheme,
   uniqueUsername,
 } from '../support/fixtures';
-import { GSI_CLIENT_URL, gsiRecord, mintIdToken, routeGoogleClient } from '../support/google';
+import { GSI_CLIENT_URL, gsiRecord, routeGoogleClient } from '../support/google';
 import { GOOGLE_CLIENT_ID } from '../support/google-settings';
 
 /**
@@ -38,16 +38,18 @@ function newGoogleIdentity() {
   };
 }
 
+/** The server's answer to an ID token without this browser's nonce. */
+const NONCE_REFUSAL =
+  'Google sign-in failed: the credential was not requested by this browser - please try again';
+
 const googleButton = (page: Page) => page.getByRole('button', { name: 'Continue with Google' });
 
 test.describe('Continue with Google', () => {
   test("Google's button signs a new user in, on /todos with the derived username; again later", async ({
     page,
-    request,
   }) => {
     const identity = newGoogleIdentity();
-    const credential = await mintIdToken(request, { claims: identity.claims });
-    await routeGoogleClient(page, { credential });
+    await routeGoogleClient(page, { credential: { claims: identity.claims } });
     const consoleMessages = collectConsole(page);
 
     await page.goto('/login');
@@ -55,7 +57,10 @@ test.describe('Continue with Google', () => {
     expect(consoleMessages).toContain('log: Google SDK loaded');
 
     const record = await gsiRecord(page);
-    expect(record.initialize).toEqual([{ client_id: GOOGLE_CLIENT_ID }]);
+    // Google is set up once, with the nonce Tally's server handed this browser.
+    expect(record.initialize).toEqual([
+      { client_id: GOOGLE_CLIENT_ID, nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    ]);
     expect(record.renderButton[0]).toMatchObject({
       type: 'standard',
       theme: 'outline',
@@ -79,10 +84,12 @@ test.describe('Continue with Google', () => {
     await expect(page.getByRole('button', { name: `Logout ${identity.local}` })).toBeVisible();
   });
 
-  test('One Tap signs in without a click', async ({ page, request }) => {
+  test('One Tap signs in without a click', async ({ page }) => {
     const identity = newGoogleIdentity();
-    const oneTapCredential = await mintIdToken(request, { claims: identity.claims });
-    await routeGoogleClient(page, { credential: 'unused', oneTapCredential });
+    await routeGoogleClient(page, {
+      credential: { claims: { aud: 'unused' } },
+      oneTapCredential: { claims: identity.claims },
+    });
 
     await page.goto('/login');
 
@@ -99,14 +106,11 @@ test.describe('Continue with Google', () => {
   ]) {
     test(`a credential with ${name} is refused: the error banner, still on /login`, async ({
       page,
-      request,
     }) => {
       const identity = newGoogleIdentity();
-      const credential = await mintIdToken(request, {
-        ...options,
-        claims: { ...identity.claims, ...options.claims },
+      await routeGoogleClient(page, {
+        credential: { ...options, claims: { ...identity.claims, ...options.claims } },
       });
-      await routeGoogleClient(page, { credential });
       const consoleMessages = collectConsole(page);
 
       await page.goto('/login');
@@ -121,6 +125,63 @@ test.describe('Continue with Google', () => {
       await expect(googleButton(page)).toBeEnabled();
     });
   }
+
+  for (const { name, nonce } of [
+    { name: 'no nonce', nonce: undefined },
+    { name: "another browser's nonce", nonce: 'AnotherBrowsersNonce0000000000000000000000a' },
+  ]) {
+    test(`a credential with ${name} is refused, and the next try gets a fresh nonce`, async ({
+      page,
+    }) => {
+      const identity = newGoogleIdentity();
+      await routeGoogleClient(page, { credential: { claims: { ...identity.claims, nonce } } });
+      const consoleMessages = collectConsole(page);
+
+      await page.goto('/login');
+      await googleButton(page).click();
+
+      await expect(page.getByRole('alert')).toContainText(NONCE_REFUSAL);
+      expect(consoleMessages.some((m) => m.startsWith('error: Google login failed'))).toBe(true);
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+      // The attempt spent the nonce cookie; Google is set up again with a new nonce.
+      await expect.poll(async () => (await gsiRecord(page)).initialize.length).toBe(2);
+      const [first, second] = (await gsiRecord(page)).initialize;
+      expect(second?.nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(second?.nonce).not.toBe(first?.nonce);
+      await expect(googleButton(page)).toBeEnabled();
+    });
+  }
+
+  test('the credential that signed this page in cannot be replayed, from elsewhere or here', async ({
+    page,
+    request,
+  }) => {
+    const identity = newGoogleIdentity();
+    const standIn = await routeGoogleClient(page, { credential: { claims: identity.claims } });
+    await page.goto('/login');
+    await googleButton(page).click();
+    await expect(page).toHaveURL(/\/todos$/);
+    const [captured] = standIn.issued;
+    expect(captured).toBeTruthy();
+
+    // Another browser (no nonce cookie) ...
+    const elsewhere = await request.post('/api/auth/google', { data: { token: captured } });
+    expect(elsewhere.status()).toBe(401);
+    expect(await elsewhere.json()).toEqual({ error: NONCE_REFUSAL });
+    // ... and this one, whose cookie the sign-in spent.
+    const here = await page.evaluate(
+      async (token) =>
+        (
+          await fetch('/api/auth/google', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ token }),
+          })
+        ).status,
+      captured,
+    );
+    expect(here).toBe(401);
+  });
 
   test("Google's script failing to load: the console error, and the password form still works", async ({
     page,
@@ -146,10 +207,8 @@ test.describe('Continue with Google', () => {
 
   test("/login with Google's button: no serious axe violations, screenshots light and dark", async ({
     page,
-    request,
   }) => {
-    const credential = await mintIdToken(request, { claims: { aud: 'not-tally' } });
-    await routeGoogleClient(page, { credential });
+    await routeGoogleClient(page, { credential: { claims: { aud: 'not-tally' } } });
     await page.goto('/login');
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(page, theme);

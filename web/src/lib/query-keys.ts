@@ -4,6 +4,7 @@
  */
 export const queryKeys = {
   config: ['config'],
+  googleNonce: ['google-nonce'],
   todos: ['todos'],
   groups: ['groups'],
   statistics: ['statistics'],

@@ -133,6 +133,9 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
   };
 }
 
+/** What the fake GET /api/auth/google/nonce answers. */
+export const FAKE_GOOGLE_NONCE = 'fake-google-nonce';
+
 interface BackendOptions {
   todos?: Todo[];
   groups?: Group[];
@@ -172,6 +175,7 @@ export function fakeBackend(
       return json({ accessToken: makeToken(body.username) }, 201);
     },
     'POST /api/auth/logout': () => noContent(),
+    'GET /api/auth/google/nonce': () => json({ nonce: FAKE_GOOGLE_NONCE }),
     'POST /api/auth/refresh': () => json({ error: 'No session' }, 401),
     'GET /api/todos': () => json(newest(state.todos)),
     'POST /api/todos': (call) => {

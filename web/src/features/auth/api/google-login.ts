@@ -1,5 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
 import { startSession } from '#web/lib/session-store';
 
 export const GOOGLE_LOGIN_OPERATION = 'Google sign-in';
@@ -7,9 +8,12 @@ export const GOOGLE_LOGIN_OPERATION = 'Google sign-in';
 /**
  * Signs in with Google's credential exactly as a password login does (token stored, expiry
  * monitoring, /login redirects to /todos). A failure is logged and left in the mutation's error
- * for the login page's banner (docs/product.md, Google sign-in; Differences, item 4).
+ * for the login page's banner (docs/product.md, Google sign-in; Differences, item 4). Every
+ * attempt spends the browser's nonce cookie, so a new nonce is fetched after it (Google's button
+ * is then set up again with it).
  */
 export function useGoogleLogin() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (credential: string) => {
       const { accessToken } = await api.auth.google({
@@ -21,5 +25,6 @@ export function useGoogleLogin() {
     onError: (error) => {
       console.error('Google login failed', error);
     },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.googleNonce }),
   });
 }

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '#web/lib/query-client';
 import { expectConsoleError } from '#web/test/console-guard';
-import { fakeBackend, json } from '#web/test/fake-api';
+import { FAKE_GOOGLE_NONCE, fakeBackend, json } from '#web/test/fake-api';
 import {
   GSI_SCRIPT_URL,
   failGsiScript,
@@ -67,7 +67,11 @@ describe('GoogleSignInButton', () => {
 
     expect(log).toHaveBeenCalledWith(GOOGLE_SDK_MESSAGES.loaded);
     expect(google.initialize).toHaveBeenCalledWith(
-      expect.objectContaining({ client_id: CLIENT_ID, callback: expect.any(Function) }),
+      expect.objectContaining({
+        client_id: CLIENT_ID,
+        callback: expect.any(Function),
+        nonce: FAKE_GOOGLE_NONCE,
+      }),
     );
     expect(google.renderButton).toHaveBeenCalledTimes(1);
     const [container, options] = google.renderButton.mock.calls[0] ?? [];
@@ -81,6 +85,59 @@ describe('GoogleSignInButton', () => {
     expect(google.prompt).toHaveBeenCalledTimes(1);
     const button = screen.getByRole('button', { name: 'Continue with Google' });
     expect(button).toBeEnabled();
+  });
+
+  it("sets Google up only with the server's nonce, which Google puts into the ID token", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const { calls } = fakeBackend(
+      { googleClientId: CLIENT_ID },
+      {
+        'GET /api/auth/google/nonce': () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      },
+    );
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const google = stubGoogleIdentity();
+    renderButton();
+    await waitFor(() => expect(gsiScripts()).toHaveLength(1));
+    finishGsiScript();
+
+    // Script loaded, nonce not yet: the busy placeholder, and Google is not set up.
+    expect(screen.getByRole('button', { name: /Continue with Google/ })).toBeDisabled();
+    expect(google.initialize).not.toHaveBeenCalled();
+    expect(google.prompt).not.toHaveBeenCalled();
+    const call = calls.find((c) => c.path === '/api/auth/google/nonce');
+    expect(call?.method).toBe('GET');
+    expect(call?.credentials).toBe('same-origin');
+
+    answer(json({ nonce: 'the-nonce' }));
+
+    await waitFor(() =>
+      expect(google.initialize).toHaveBeenCalledWith(
+        expect.objectContaining({ client_id: CLIENT_ID, nonce: 'the-nonce' }),
+      ),
+    );
+    expect(google.initialize).toHaveBeenCalledTimes(1);
+    expect(google.prompt).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeEnabled();
+  });
+
+  it('stays disabled, with a reason, when the nonce cannot be had', async () => {
+    fakeBackend(
+      { googleClientId: CLIENT_ID },
+      { 'GET /api/auth/google/nonce': () => json({ error: 'Too many requests' }, 429) },
+    );
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const google = stubGoogleIdentity();
+    renderButton();
+    await waitFor(() => expect(gsiScripts()).toHaveLength(1));
+    finishGsiScript();
+
+    expect(await screen.findByText(GOOGLE_REASONS.configUnavailable)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Continue with Google/ })).toBeDisabled();
+    expect(google.initialize).not.toHaveBeenCalled();
   });
 
   it("hands Google's credential over, from the button and from One Tap", async () => {

@@ -2,6 +2,7 @@ import { GoogleLogin, GoogleOAuthProvider } from '@react-oauth/google';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '#web/components/Button';
 import { useConfig } from '../api/get-config';
+import { useGoogleNonce } from '../api/get-google-nonce';
 
 const GOOGLE_BUTTON_TEXT = 'Continue with Google';
 /** The console messages about Google's script (docs/product.md, Google sign-in). */
@@ -96,8 +97,12 @@ type ScriptState = 'loading' | 'loaded' | 'failed';
 /**
  * Google's own button and One Tap, through @react-oauth/google: it loads Google's Identity
  * Services script once mounted (so only when a client id is configured) and renders the button
- * into its container. Until the script is there our placeholder covers the container, and if the
- * script cannot load the placeholder stays, disabled, with the reason.
+ * into its container. Until the script and the server's nonce are there our placeholder covers
+ * the container, and if either cannot be had the placeholder stays, disabled, with the reason.
+ *
+ * The nonce goes to `GoogleLogin`'s `nonce` (Google's `initialize` config, shared by the button
+ * and One Tap; the provider's `nonce` is the script tag's CSP nonce, another thing). The library
+ * passes it to `initialize` only when it sets Google up, so a new nonce mounts it afresh (`key`).
  */
 function GoogleIdentityButton({
   clientId,
@@ -106,6 +111,8 @@ function GoogleIdentityButton({
   pending = false,
 }: GoogleSignInProps & { clientId: string }) {
   const [script, setScript] = useState<ScriptState>('loading');
+  const nonceQuery = useGoogleNonce();
+  const nonce = nonceQuery.data?.nonce;
   const containerRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | undefined>(undefined);
 
@@ -131,22 +138,36 @@ function GoogleIdentityButton({
     >
       {script === 'failed' ? (
         <PlaceholderButton reason={GOOGLE_REASONS.scriptFailed} />
+      ) : nonce === undefined && nonceQuery.isError ? (
+        <PlaceholderButton reason={GOOGLE_REASONS.configUnavailable} />
       ) : (
-        <div ref={containerRef} className="relative" aria-busy={script === 'loading' || pending}>
-          <GoogleLogin
-            {...GOOGLE_BUTTON_OPTIONS}
-            width={width}
-            useOneTap
-            onSuccess={({ credential }) => {
-              if (credential) onCredential(credential);
-              else onFailure();
-            }}
-            onError={onFailure}
-            containerProps={{
-              className: 'flex justify-center' + (pending ? ' pointer-events-none opacity-60' : ''),
-            }}
-          />
-          {script === 'loading' && (
+        <div
+          ref={containerRef}
+          className="relative"
+          aria-busy={script === 'loading' || nonce === undefined || pending}
+        >
+          {nonce === undefined ? (
+            // The 40 px Google's container takes, held until there is a nonce to set it up with.
+            <div className="h-10" />
+          ) : (
+            <GoogleLogin
+              key={nonce}
+              nonce={nonce}
+              {...GOOGLE_BUTTON_OPTIONS}
+              width={width}
+              useOneTap
+              onSuccess={({ credential }) => {
+                if (credential) onCredential(credential);
+                else onFailure();
+              }}
+              onError={onFailure}
+              containerProps={{
+                className:
+                  'flex justify-center' + (pending ? ' pointer-events-none opacity-60' : ''),
+              }}
+            />
+          )}
+          {(script === 'loading' || nonce === undefined) && (
             <PlaceholderButton busy className="absolute inset-0 bg-white dark:bg-slate-900" />
           )}
         </div>

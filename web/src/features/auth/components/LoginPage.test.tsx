@@ -149,6 +149,35 @@ describe('/login with Google', () => {
     expect(screen.getByRole('button', { name: 'Logout someone' })).toBeInTheDocument();
   });
 
+  it('sets Google up again with the new nonce after a refused attempt', async () => {
+    let nonces = 0;
+    fakeBackend(
+      { googleClientId },
+      {
+        'GET /api/auth/google/nonce': () => json({ nonce: `nonce-${++nonces}` }),
+        'POST /api/auth/google': () => json({ error: 'Google sign-in failed: no' }, 401),
+      },
+    );
+    const { google, user } = await openWithGoogle();
+    await waitFor(() =>
+      expect(google.initialize).toHaveBeenLastCalledWith(
+        expect.objectContaining({ nonce: 'nonce-1' }),
+      ),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Google sign-in failed: no');
+    expectConsoleError(/^Google login failed/);
+    await waitFor(() =>
+      expect(google.initialize).toHaveBeenLastCalledWith(
+        expect.objectContaining({ nonce: 'nonce-2' }),
+      ),
+    );
+    expect(google.initialize).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeEnabled();
+  });
+
   it('signs in from One Tap too', async () => {
     fakeBackend(
       { googleClientId },
@@ -162,7 +191,7 @@ describe('/login with Google', () => {
 
   it('shows a refused credential in the error banner, logs it, and stays on /login', async () => {
     const refusal = 'Google sign-in failed: the credential is not valid';
-    fakeBackend(
+    const { calls } = fakeBackend(
       { googleClientId },
       { 'POST /api/auth/google': () => json({ error: refusal }, 401) },
     );
@@ -173,6 +202,10 @@ describe('/login with Google', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
     expectConsoleError(/^Google login failed/);
     expect(window.location.pathname).toBe('/login');
+    // The attempt spent the nonce cookie: a new nonce is asked for.
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/auth/google/nonce')).toHaveLength(2),
+    );
     expect(getSession().token).toBeNull();
     expect(window.localStorage.getItem('token')).toBeNull();
 

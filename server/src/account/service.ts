@@ -479,7 +479,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
         description: t.description,
         groupId: t.group_id,
         completed: t.completed === 1,
-        created: iso(t.created_at),
+        createdAt: iso(t.created_at),
         updatedAt: iso(t.updated_at),
       })),
       statistics: {

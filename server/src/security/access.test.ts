@@ -167,7 +167,11 @@ describe('access-control sweep over the route table', () => {
       });
       attempts.push({ entry, url, body, response });
       const what = `${entry.method} ${url} ${body === undefined ? '' : JSON.stringify(body)}`;
-      if (response.statusCode >= 500) problems.push(`${what}: ${response.statusCode}`);
+      // Without e-mail configured (as here), asking for a verification mail is a 503 by design.
+      const unavailable = entry.url === '/api/account/verification' && response.statusCode === 503;
+      if (response.statusCode >= 500 && !unavailable) {
+        problems.push(`${what}: ${response.statusCode}`);
+      }
       if (leaksAlice(response.body)) problems.push(`${what}: answer holds A's data`);
       const token = (() => {
         try {

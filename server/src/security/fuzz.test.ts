@@ -12,6 +12,7 @@ import {
   uniqueName,
 } from '../test/helpers.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
+import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
 import {
   idsOfUser,
   invariantViolations,
@@ -51,6 +52,7 @@ const nasty = [
 
 const collector = routeCollector();
 let idp: LocalGoogleIdp;
+let smtp: LocalSmtp;
 let ctx: TestContext;
 let owner: TestUser;
 let fuzzer: TestUser;
@@ -61,12 +63,16 @@ const statusCounts = new Map<number, number>();
 
 beforeAll(async () => {
   idp = await startLocalGoogleIdp(CLIENT_ID);
+  // With e-mail on, the mail routes answer as in production (without it, a resend is a 503).
+  smtp = await startLocalSmtp();
   ctx = await createTestApp({
     onRoute: collector.onRoute,
     config: {
       googleClientId: CLIENT_ID,
       googleJwksUrl: idp.jwksUrl,
       googleIssuers: ['https://accounts.google.com'],
+      smtpUrl: smtp.url,
+      mailFrom: 'tally@example.com',
     },
   });
   ctx.clock.current = Date.now();
@@ -99,6 +105,7 @@ afterAll(async () => {
   );
   await ctx.close();
   await idp.close();
+  await smtp.close();
 });
 
 // ---- arbitraries -------------------------------------------------------------------------

@@ -1,5 +1,11 @@
 /** The browser storage keys (docs/product.md, Sessions). */
-export const STORAGE_KEYS = { token: 'token', username: 'username', theme: 'theme' } as const;
+export const STORAGE_KEYS = {
+  token: 'token',
+  username: 'username',
+  theme: 'theme',
+  /** A logout whose request failed: the refresh cookie still has to be revoked. */
+  logoutPending: 'logoutPending',
+} as const;
 
 /** localStorage that never throws (private mode, disabled storage, quota). */
 export function readStorage(key: string): string | null {

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
 import { GuestOnly, RequireAuth } from './guards';
@@ -9,6 +9,15 @@ import RegisterRoute from './routes/register-route';
 import TodosRoute from './routes/todos-route';
 
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
+const SettingsRoute = lazy(() => import('./routes/settings-route'));
+const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password-route'));
+const ResetPasswordRoute = lazy(() => import('./routes/reset-password-route'));
+const VerifyEmailRoute = lazy(() => import('./routes/verify-email-route'));
+
+/** A lazily loaded screen: "Loading..." until its code is there. */
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>;
+}
 
 /** Every route of docs/product.md, Routes. */
 export function AppRoutes() {
@@ -39,10 +48,33 @@ export function AppRoutes() {
       </Route>
       <Route path="/statistics">
         <RequireAuth>
-          <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+          <Lazy>
             <StatisticsRoute />
-          </Suspense>
+          </Lazy>
         </RequireAuth>
+      </Route>
+      <Route path="/settings">
+        <RequireAuth>
+          <Lazy>
+            <SettingsRoute />
+          </Lazy>
+        </RequireAuth>
+      </Route>
+      {/* Reached from e-mailed links, signed in or not. */}
+      <Route path="/forgot-password">
+        <Lazy>
+          <ForgotPasswordRoute />
+        </Lazy>
+      </Route>
+      <Route path="/reset-password">
+        <Lazy>
+          <ResetPasswordRoute />
+        </Lazy>
+      </Route>
+      <Route path="/verify-email">
+        <Lazy>
+          <VerifyEmailRoute />
+        </Lazy>
       </Route>
       <Route>
         <NotFoundRoute />

@@ -5,6 +5,8 @@
 export const queryKeys = {
   config: ['config'],
   googleNonce: ['google-nonce'],
+  account: ['account'],
+  accountSessions: ['account', 'sessions'],
   todos: ['todos'],
   groups: ['groups'],
   statistics: ['statistics'],

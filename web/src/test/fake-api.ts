@@ -1,4 +1,6 @@
 import type {
+  Account,
+  AccountSession,
   DailyStatistic,
   Group,
   SinceStatistics,
@@ -145,6 +147,53 @@ interface BackendOptions {
   /** The recent answer for n days. */
   recent?: (days: number) => DailyStatistic[];
   googleClientId?: string | null;
+  /** GET /api/config: whether sign-up is open ('open' by default). */
+  registration?: 'open' | 'closed';
+  /** GET /api/config: whether the server sends e-mail (true by default). */
+  passwordResetByEmail?: boolean;
+  /** The signed-in account (GET /api/account); alice, verified, with a password by default. */
+  account?: Partial<Account>;
+  /** The open sessions; this device and one other by default. */
+  sessions?: AccountSession[];
+}
+
+/** The current password of the fake account: any other is refused as the server would. */
+export const FAKE_PASSWORD = 'correct horse';
+
+export function makeAccount(overrides: Partial<Account> = {}): Account {
+  return {
+    username: 'alice',
+    email: 'alice@example.com',
+    emailVerified: true,
+    hasPassword: true,
+    googleLinked: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const FIREFOX_ON_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+export const SAFARI_ON_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+export function defaultSessions(): AccountSession[] {
+  return [
+    {
+      id: 'this-session',
+      createdAt: '2026-03-02T09:00:00.000Z',
+      lastUsedAt: '2026-03-03T10:30:00.000Z',
+      userAgent: FIREFOX_ON_WINDOWS,
+      current: true,
+    },
+    {
+      id: 'phone-session',
+      createdAt: '2026-02-01T08:00:00.000Z',
+      lastUsedAt: '2026-02-20T18:15:00.000Z',
+      userAgent: SAFARI_ON_IPHONE,
+      current: false,
+    },
+  ];
 }
 
 /** An in-memory Tally API: CRUD on todos and groups, fixed statistics, auth that always works. */
@@ -156,13 +205,20 @@ export function fakeBackend(
     todos: [...(options.todos ?? [])],
     groups: [...(options.groups ?? [])],
     nextId: 1000,
+    account: makeAccount(options.account),
+    sessions: options.sessions ?? defaultSessions(),
+    deleted: false,
   };
+  const refusePassword = (password: unknown, field: string) =>
+    password === FAKE_PASSWORD ? null : json({ error: `${field} is not correct` }, 400);
   const newest = <T extends { id: number }>(items: T[]) => [...items].sort((a, b) => b.id - a.id);
 
   const defaults: Record<string, RouteHandler> = {
     'GET /api/config': () =>
       json({
         googleClientId: options.googleClientId ?? null,
+        registration: options.registration ?? 'open',
+        passwordResetByEmail: options.passwordResetByEmail ?? true,
       }),
     'POST /api/auth/login': (call) => {
       const body = call.body as { username: string; password: string };
@@ -177,6 +233,60 @@ export function fakeBackend(
     'POST /api/auth/logout': () => noContent(),
     'GET /api/auth/google/nonce': () => json({ nonce: FAKE_GOOGLE_NONCE }),
     'POST /api/auth/refresh': () => json({ error: 'No session' }, 401),
+    'POST /api/auth/verify-email': () => noContent(),
+    'POST /api/auth/password-reset': () => new Response(null, { status: 202 }),
+    'POST /api/auth/password-reset/confirm': () => noContent(),
+    'GET /api/account': () => json(state.account),
+    'PUT /api/account/password': (call) => {
+      const body = call.body as { currentPassword: string };
+      return refusePassword(body.currentPassword, 'currentPassword') ?? noContent();
+    },
+    'PUT /api/account/email': (call) => {
+      const body = call.body as { email: string; currentPassword: string };
+      const refusal = refusePassword(body.currentPassword, 'currentPassword');
+      if (refusal) return refusal;
+      state.account = { ...state.account, email: body.email, emailVerified: false };
+      return json(state.account);
+    },
+    'POST /api/account/verification': () => new Response(null, { status: 202 }),
+    'POST /api/account/google': () => {
+      state.account = { ...state.account, googleLinked: true };
+      return json(state.account);
+    },
+    'DELETE /api/account/google': () => {
+      state.account = { ...state.account, googleLinked: false };
+      return noContent();
+    },
+    'GET /api/account/sessions': () => json(state.sessions),
+    'DELETE /api/account/sessions': () => {
+      state.sessions = state.sessions.filter((session) => session.current);
+      return noContent();
+    },
+    'DELETE /api/account/sessions/:id': (_call, { id }) => {
+      if (!state.sessions.some((session) => session.id === id)) {
+        return json({ error: 'Session not found' }, 404);
+      }
+      state.sessions = state.sessions.filter((session) => session.id !== id);
+      return noContent();
+    },
+    'GET /api/account/export': () =>
+      json({
+        version: 1,
+        exportedAt: '2026-03-04T05:06:07.000Z',
+        account: state.account,
+        groups: [],
+        todos: [],
+        statistics: { totals: ZERO_TOTALS, daily: [] },
+      }),
+    'DELETE /api/account': (call) => {
+      const body = call.body as { password?: string; googleToken?: string };
+      if (body.googleToken === undefined) {
+        const refusal = refusePassword(body.password, 'password');
+        if (refusal) return refusal;
+      }
+      state.deleted = true;
+      return noContent();
+    },
     'GET /api/todos': () => json(newest(state.todos)),
     'POST /api/todos': (call) => {
       const body = call.body as {

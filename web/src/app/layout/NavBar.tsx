@@ -11,9 +11,46 @@ const LINKS = [
   { href: '/groups', label: 'Groups' },
 ] as const;
 
+function GearIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none">
+      <circle cx="12" cy="12" r="3" stroke="currentColor" strokeWidth="2" />
+      <path
+        d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1Z"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
 /**
- * The navigation bar: the product name, and with a token the Todos / Stats / Groups links and
- * "Logout {name}"; the theme toggle always.
+ * "Settings" beside the theme toggle: a gear with its word, only the gear on phones (where the
+ * word stays for screen readers).
+ */
+function SettingsLink({ current }: { current: boolean }) {
+  return (
+    <Link
+      href="/settings"
+      aria-current={current ? 'page' : undefined}
+      title="Settings"
+      className={cn(
+        'inline-flex min-h-9 min-w-9 items-center justify-center gap-2 rounded-md text-sm font-medium sm:px-3',
+        current
+          ? 'bg-blue-50 text-blue-800 dark:bg-slate-800 dark:text-blue-200'
+          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
+      )}
+    >
+      <GearIcon />
+      <span className="sr-only sm:not-sr-only">Settings</span>
+    </Link>
+  );
+}
+
+/**
+ * The navigation bar: the product name, and with a token the Todos / Stats / Groups links,
+ * Settings and "Logout {name}"; the theme toggle always.
  */
 export function NavBar() {
   const session = useSession();
@@ -56,6 +93,7 @@ export function NavBar() {
           </nav>
         )}
         <div className="ml-auto flex min-w-0 items-center gap-2">
+          {signedIn && <SettingsLink current={location === '/settings'} />}
           <ThemeToggle />
           {signedIn && (
             <Button
@@ -65,7 +103,7 @@ export function NavBar() {
               disabled={logout.isPending}
               title={`Logout ${session.user ?? ''}`}
               // A block box, not the usual flex one, so that a long name ends in an ellipsis.
-              className="inline-block max-w-[11rem] truncate sm:max-w-[16rem]"
+              className="inline-block max-w-[9rem] truncate sm:max-w-[16rem]"
             >
               Logout {session.user}
             </Button>

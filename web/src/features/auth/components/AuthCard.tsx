@@ -1,6 +1,10 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 
+/** A link inside the cards' text. */
+export const authLinkClass =
+  'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
+
 /** The centred card that holds the login and register forms. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -26,12 +30,14 @@ export function AuthSwitchLink({
   return (
     <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
       {question}{' '}
-      <Link
-        href={href}
-        className="font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
-      >
+      <Link href={href} className={authLinkClass}>
         {label}
       </Link>
     </p>
   );
+}
+
+/** A paragraph of explanation in a card. */
+export function AuthText({ children }: { children: ReactNode }) {
+  return <p className="text-sm text-slate-700 dark:text-slate-300">{children}</p>;
 }

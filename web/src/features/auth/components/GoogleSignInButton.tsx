@@ -90,6 +90,10 @@ export interface GoogleSignInProps {
   onFailure: () => void;
   /** The credential is being checked by the server. */
   pending?: boolean;
+  /** Google's One Tap prompt too (sign-in); off where a credential confirms an action. */
+  oneTap?: boolean;
+  /** Announced while the credential is checked. */
+  pendingText?: string;
 }
 
 type ScriptState = 'loading' | 'loaded' | 'failed';
@@ -109,6 +113,8 @@ function GoogleIdentityButton({
   onCredential,
   onFailure,
   pending = false,
+  oneTap = true,
+  pendingText = 'Signing in with Google...',
 }: GoogleSignInProps & { clientId: string }) {
   const [script, setScript] = useState<ScriptState>('loading');
   const nonceQuery = useGoogleNonce();
@@ -155,7 +161,7 @@ function GoogleIdentityButton({
               nonce={nonce}
               {...GOOGLE_BUTTON_OPTIONS}
               width={width}
-              useOneTap
+              useOneTap={oneTap}
               onSuccess={({ credential }) => {
                 if (credential) onCredential(credential);
                 else onFailure();
@@ -174,7 +180,7 @@ function GoogleIdentityButton({
       )}
       {pending && (
         <p role="status" className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
-          Signing in with Google...
+          {pendingText}
         </p>
       )}
     </GoogleOAuthProvider>

@@ -280,6 +280,16 @@ describe('/register', () => {
     expect(await screen.findByRole('button', { name: 'Logout bob' })).toBeInTheDocument();
   });
 
+  it('says sign-up is closed and hides the form when the server takes no new accounts', async () => {
+    fakeBackend({ registration: 'closed' });
+    renderApp('/register');
+    expect(await screen.findByText(/Sign-up is closed on this server/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Register' })).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Register' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Username')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+  });
+
   it('shows a 409 as the server says it', async () => {
     fakeBackend();
     const { user } = renderApp('/register');

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
@@ -6,7 +7,7 @@ import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
-import { AuthCard, AuthSwitchLink } from './AuthCard';
+import { AuthCard, AuthSwitchLink, authLinkClass } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
 
 /** The "or" between Google's button and the password form. */
@@ -98,6 +99,11 @@ export function LoginPage() {
           </Button>
         </FormActions>
       </Form>
+      <p className="mt-4 text-center text-sm">
+        <Link href="/forgot-password" className={authLinkClass}>
+          Forgot password?
+        </Link>
+      </p>
       <AuthSwitchLink question="Don't have an account?" href="/register" label="Register" />
     </AuthCard>
   );

@@ -3,11 +3,32 @@ import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
+import { useConfig } from '../api/get-config';
 import { REGISTER_OPERATION, useRegister } from '../api/register';
-import { AuthCard, AuthSwitchLink } from './AuthCard';
+import { AuthCard, AuthSwitchLink, AuthText } from './AuthCard';
 
-/** /register: username, email (type email) and password, all required, and a link to login. */
+export const SIGN_UP_CLOSED =
+  'Sign-up is closed on this server: it does not take new accounts. Ask the person who runs it if you need one.';
+
+/**
+ * /register: username, email (type email) and password, all required, and a link to login. When
+ * the operator closed sign-up (GET /api/config, registration "closed") the page says so instead
+ * of showing the form.
+ */
 export function RegisterPage() {
+  const config = useConfig();
+  if (config.data?.registration === 'closed') {
+    return (
+      <AuthCard title="Register">
+        <AuthText>{SIGN_UP_CLOSED}</AuthText>
+        <AuthSwitchLink question="Already have an account?" href="/login" label="Login" />
+      </AuthCard>
+    );
+  }
+  return <RegisterForm />;
+}
+
+function RegisterForm() {
   const registerMutation = useRegister();
 
   const submit = (data: FormData) => {

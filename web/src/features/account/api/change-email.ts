@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ChangeEmailBody } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Change e-mail';
+
+/** Changes the e-mail address (unverified until its link is followed); answers the account. */
+export function useChangeEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangeEmailBody) => api.account.changeEmail({ body, operation: OPERATION }),
+    onSuccess: (account) => queryClient.setQueryData(queryKeys.account, account),
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AccountSession } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'End other sessions';
+
+/** Ends every session but this browser's: only this device stays in the list. */
+export function useEndOtherSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.account.endOtherSessions({ operation: OPERATION }),
+    onSuccess: () => {
+      queryClient.setQueryData<AccountSession[]>(queryKeys.accountSessions, (sessions) =>
+        sessions?.filter((session) => session.current),
+      );
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

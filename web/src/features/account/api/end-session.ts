@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AccountSession } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'End session';
+
+/** Ends one session (another device): it leaves the list. */
+export function useEndSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.account.endSession({ params: { id }, operation: OPERATION }),
+    onSuccess: (_, id) => {
+      queryClient.setQueryData<AccountSession[]>(queryKeys.accountSessions, (sessions) =>
+        sessions?.filter((session) => session.id !== id),
+      );
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

@@ -1,0 +1,23 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { exportFileName, saveJsonFile } from '../lib/save-file';
+
+const OPERATION = 'Export my data';
+
+/**
+ * Downloads everything of the account as tally-export-YYYY-MM-DD.json. The call goes through the
+ * client (the bearer token cannot go in a link) and the answer is saved from a Blob; answers the
+ * file name.
+ */
+export function useExportAccount() {
+  return useMutation({
+    mutationFn: async () => {
+      const data = await api.account.export({ operation: OPERATION });
+      const fileName = exportFileName(data.exportedAt);
+      saveJsonFile(data, fileName);
+      return fileName;
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Link Google';
+
+/**
+ * Links the Google account of the credential; answers the account. Every attempt spends the
+ * browser's Google nonce, so Google's button gets a new one afterwards.
+ */
+export function useLinkGoogle() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (credential: string) =>
+      api.account.linkGoogle({ body: { token: credential }, operation: OPERATION }),
+    onSuccess: (account) => queryClient.setQueryData(queryKeys.account, account),
+    onError: (error) => reportMutationError(error, OPERATION),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.googleNonce }),
+  });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Account } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Unlink Google';
+
+/** Unlinks Google; signing in then needs the password. */
+export function useUnlinkGoogle() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.account.unlinkGoogle({ operation: OPERATION }),
+    onSuccess: () => {
+      queryClient.setQueryData<Account>(queryKeys.account, (account) =>
+        account ? { ...account, googleLinked: false } : account,
+      );
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

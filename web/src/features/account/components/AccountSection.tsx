@@ -1,0 +1,125 @@
+import { useRef, useState } from 'react';
+import type { Account } from '@tally/contract';
+import { LIMITS } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
+import { Form, FormActions } from '#web/components/Form';
+import { TextField } from '#web/components/FormField';
+import { cn } from '#web/lib/cn';
+import { useChangeEmail } from '../api/change-email';
+import { useResendVerification } from '../api/resend-verification';
+import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+
+function VerifiedBadge({ verified }: { verified: boolean }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold',
+        verified
+          ? 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-200'
+          : 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
+      )}
+    >
+      {verified ? 'Verified' : 'Not verified'}
+    </span>
+  );
+}
+
+const termClass = 'text-sm font-medium text-slate-600 dark:text-slate-400';
+const valueClass = 'mt-0.5 break-words text-slate-900 dark:text-slate-100';
+
+interface AccountSectionProps {
+  account: Account;
+  /** The server sends e-mail (verification links). */
+  mailEnabled: boolean;
+}
+
+/** Username, e-mail with its verification, resending the link, changing the address. */
+export function AccountSection({ account, mailEnabled }: AccountSectionProps) {
+  const changeEmail = useChangeEmail();
+  const resend = useResendVerification();
+  const [status, setStatus] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const submit = (data: FormData) => {
+    setStatus(null);
+    changeEmail.mutate(
+      {
+        email: String(data.get('email') ?? '').trim(),
+        currentPassword: String(data.get('currentPassword') ?? ''),
+      },
+      {
+        onSuccess: (updated) => {
+          formRef.current?.reset();
+          setStatus(
+            mailEnabled
+              ? `Your e-mail address is now ${updated.email}. We sent a link to it to verify it.`
+              : `Your e-mail address is now ${updated.email}.`,
+          );
+        },
+      },
+    );
+  };
+
+  const resendLink = () => {
+    setStatus(null);
+    resend.mutate(undefined, {
+      onSuccess: () => setStatus(`We sent a new verification link to ${account.email}.`),
+    });
+  };
+
+  return (
+    <SettingsSection title="Account" status={status}>
+      <dl className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <dt className={termClass}>Username</dt>
+          <dd className={valueClass}>{account.username}</dd>
+        </div>
+        <div>
+          <dt className={termClass}>E-mail</dt>
+          <dd className={cn(valueClass, 'flex flex-wrap items-center gap-x-2 gap-y-1')}>
+            <span className="min-w-0 break-all">{account.email}</span>
+            <VerifiedBadge verified={account.emailVerified} />
+          </dd>
+        </div>
+      </dl>
+      {!account.emailVerified && mailEnabled && (
+        <div className="flex flex-wrap items-center gap-3">
+          <Hint>Open the link we sent to your address to verify it.</Hint>
+          <Button variant="secondary" size="sm" onClick={resendLink} disabled={resend.isPending}>
+            {resend.isPending ? 'Sending...' : 'Resend verification link'}
+          </Button>
+        </div>
+      )}
+      <SubHeading>Change e-mail</SubHeading>
+      {account.hasPassword ? (
+        <Form label="Change e-mail" onSubmit={submit} ref={formRef}>
+          <TextField
+            label="New e-mail address"
+            name="email"
+            type="email"
+            autoComplete="email"
+            maxLength={LIMITS.emailMax}
+            required
+          />
+          <TextField
+            label="Current password"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <FormActions>
+            <Button type="submit" disabled={changeEmail.isPending}>
+              {changeEmail.isPending ? 'Changing e-mail...' : 'Change e-mail'}
+            </Button>
+          </FormActions>
+        </Form>
+      ) : (
+        <Hint>
+          Your account signs in with Google and has no password yet. Set a password first (see
+          Password below); then you can change your e-mail address here.
+        </Hint>
+      )}
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,97 @@
+import { useId, useState } from 'react';
+import type { Account } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { Form, FormActions } from '#web/components/Form';
+import { TextField } from '#web/components/FormField';
+import { showNotice } from '#web/lib/notices';
+import { useDeleteAccount } from '../api/delete-account';
+import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
+import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+
+interface DangerZoneSectionProps {
+  account: Account;
+  GoogleButton: GoogleButton;
+}
+
+/**
+ * Delete account: the username typed again, and the password (or, for an account without one, a
+ * fresh sign-in with its Google account). Afterwards the session ends and the page goes to /.
+ */
+export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionProps) {
+  const deleteAccount = useDeleteAccount();
+  const [typed, setTyped] = useState('');
+  const hintId = useId();
+  const confirmed = typed === account.username;
+
+  const submit = (data: FormData) => {
+    if (!confirmed || !account.hasPassword) return;
+    deleteAccount.mutate({ password: String(data.get('password') ?? '') });
+  };
+
+  const onGoogleCredential = (credential: string) => {
+    if (confirmed) deleteAccount.mutate({ googleToken: credential });
+  };
+
+  const onGoogleFailure = () => {
+    console.warn('Deleting the account with Google failed: no credential from Google');
+    showNotice(GOOGLE_CLIENT_FAILURE, { tone: 'error' });
+  };
+
+  return (
+    <SettingsSection title="Danger zone" danger>
+      <SubHeading>Delete account</SubHeading>
+      <Hint>
+        This deletes your account with all its todos, groups and statistics, at once and for good.
+        It cannot be undone; export your data first if you want to keep it.
+      </Hint>
+      <Form label="Delete account" onSubmit={submit}>
+        <TextField
+          label="Username"
+          name="confirmUsername"
+          type="text"
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          aria-describedby={hintId}
+          required
+        />
+        <Hint id={hintId}>
+          Type your username, <strong className="font-semibold">{account.username}</strong>, to
+          confirm.
+        </Hint>
+        {account.hasPassword ? (
+          <>
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+            <FormActions>
+              <Button
+                type="submit"
+                variant="danger"
+                disabled={!confirmed || deleteAccount.isPending}
+              >
+                {deleteAccount.isPending ? 'Deleting account...' : 'Delete my account'}
+              </Button>
+            </FormActions>
+          </>
+        ) : confirmed ? (
+          <div className="max-w-sm space-y-2">
+            <Hint>Your account has no password: sign in with Google again to delete it.</Hint>
+            <GoogleButton
+              onCredential={onGoogleCredential}
+              onFailure={onGoogleFailure}
+              pending={deleteAccount.isPending}
+              pendingText="Deleting your account..."
+            />
+          </div>
+        ) : null}
+      </Form>
+    </SettingsSection>
+  );
+}

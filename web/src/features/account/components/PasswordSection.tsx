@@ -1,0 +1,95 @@
+import { useId, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { LIMITS } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
+import { Form, FormActions } from '#web/components/Form';
+import { TextField } from '#web/components/FormField';
+import { useChangePassword } from '../api/change-password';
+import { Hint, SettingsSection } from './SettingsSection';
+
+const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
+
+interface PasswordSectionProps {
+  hasPassword: boolean;
+  /** The server sends e-mail, so "Forgot password?" can send a link. */
+  mailEnabled: boolean;
+}
+
+/** Change the password (current + new); an account made with Google is told how to get one. */
+export function PasswordSection({ hasPassword, mailEnabled }: PasswordSectionProps) {
+  const changePassword = useChangePassword();
+  const [status, setStatus] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const ruleId = useId();
+
+  const submit = (data: FormData) => {
+    setStatus(null);
+    changePassword.mutate(
+      {
+        currentPassword: String(data.get('currentPassword') ?? ''),
+        newPassword: String(data.get('newPassword') ?? ''),
+      },
+      {
+        onSuccess: () => {
+          formRef.current?.reset();
+          setStatus('Your password is changed. Every other device was signed out.');
+        },
+      },
+    );
+  };
+
+  if (!hasPassword) {
+    return (
+      <SettingsSection title="Password">
+        <Hint>Your account was made with Google and has no password: you sign in with Google.</Hint>
+        {mailEnabled ? (
+          <Hint>
+            To set a password as well, use{' '}
+            <Link href="/forgot-password" className={linkClass}>
+              Forgot password?
+            </Link>{' '}
+            with your e-mail address: we send you a link to choose one.
+          </Hint>
+        ) : (
+          <Hint>
+            To set a password as well, use &quot;Forgot password?&quot; on the login page; this
+            server sends no e-mail, so the person who runs it sets the password for you.
+          </Hint>
+        )}
+      </SettingsSection>
+    );
+  }
+
+  return (
+    <SettingsSection title="Password" status={status}>
+      <Form label="Change password" onSubmit={submit} ref={formRef}>
+        <TextField
+          label="Current password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <TextField
+          label="New password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          minLength={LIMITS.passwordMin}
+          maxLength={LIMITS.passwordMax}
+          aria-describedby={ruleId}
+          required
+        />
+        <Hint id={ruleId}>
+          At least {LIMITS.passwordMin} characters. Every other device signed in to your account
+          will be signed out.
+        </Hint>
+        <FormActions>
+          <Button type="submit" disabled={changePassword.isPending}>
+            {changePassword.isPending ? 'Changing password...' : 'Change password'}
+          </Button>
+        </FormActions>
+      </Form>
+    </SettingsSection>
+  );
+}

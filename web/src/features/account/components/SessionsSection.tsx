@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import type { AccountSession } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
+import { useEndOtherSessions } from '../api/end-other-sessions';
+import { useEndSession } from '../api/end-session';
+import { LOAD_SESSIONS_OPERATION, useSessions } from '../api/get-sessions';
+import { describeDevice } from '../lib/device';
+import { formatInstant } from '../lib/format-instant';
+import { Hint, SettingsSection } from './SettingsSection';
+
+function When({ label, instant }: { label: string; instant: string }) {
+  return (
+    <span>
+      {label} <time dateTime={instant}>{formatInstant(instant)}</time>
+    </span>
+  );
+}
+
+function SessionRow({
+  session,
+  onEnd,
+  ending,
+}: {
+  session: AccountSession;
+  onEnd: (session: AccountSession, device: string) => void;
+  ending: boolean;
+}) {
+  const device = describeDevice(session.userAgent);
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900 dark:text-slate-100">
+          {device}
+          {session.current && (
+            <span className="rounded-full bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-950 dark:text-blue-200">
+              This device
+            </span>
+          )}
+        </p>
+        <p className="mt-0.5 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
+          <When label="Signed in" instant={session.createdAt} />
+          <When label="Last used" instant={session.lastUsedAt} />
+        </p>
+      </div>
+      {!session.current && (
+        <Button
+          variant="secondary"
+          size="compact"
+          onClick={() => onEnd(session, device)}
+          disabled={ending}
+          aria-label={`End session: ${device}, signed in ${formatInstant(session.createdAt)}`}
+        >
+          End session
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/** The signed-in devices: this one marked; end one, or all the others. */
+export function SessionsSection() {
+  const sessions = useSessions();
+  const endSession = useEndSession();
+  const endOthers = useEndOtherSessions();
+  const [status, setStatus] = useState<string | null>(null);
+
+  const end = (session: AccountSession, device: string) => {
+    setStatus(null);
+    endSession.mutate(session.id, {
+      onSuccess: () => setStatus(`The session of ${device} has ended.`),
+    });
+  };
+
+  const endAllOthers = () => {
+    setStatus(null);
+    endOthers.mutate(undefined, {
+      onSuccess: () => setStatus('Every other session has ended.'),
+    });
+  };
+
+  const others = sessions.data?.filter((session) => !session.current).length ?? 0;
+  return (
+    <SettingsSection title="Sessions" status={status}>
+      <Hint>
+        The devices signed in to your account. Ending a session signs that device out at once.
+      </Hint>
+      {sessions.isPending ? (
+        <LoadingText>Loading sessions...</LoadingText>
+      ) : sessions.isError ? (
+        <ErrorBanner
+          message={errorMessage(sessions.error, LOAD_SESSIONS_OPERATION)}
+          onRetry={() => void sessions.refetch()}
+        />
+      ) : (
+        <>
+          <ul
+            aria-label="Signed-in devices"
+            className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
+          >
+            {sessions.data.map((session) => (
+              <SessionRow
+                key={session.id}
+                session={session}
+                onEnd={end}
+                ending={endSession.isPending && endSession.variables === session.id}
+              />
+            ))}
+          </ul>
+          {others > 0 ? (
+            <div>
+              <Button variant="secondary" onClick={endAllOthers} disabled={endOthers.isPending}>
+                {endOthers.isPending ? 'Ending sessions...' : 'End all other sessions'}
+              </Button>
+            </div>
+          ) : (
+            <Hint>No other device is signed in.</Hint>
+          )}
+        </>
+      )}
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,46 @@
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
+import { LOAD_ACCOUNT_OPERATION, useAccount } from '../api/get-account';
+import { AccountSection } from './AccountSection';
+import { DangerZoneSection } from './DangerZoneSection';
+import { DataSection } from './DataSection';
+import type { GoogleButton } from './google-button';
+import { GoogleSection } from './GoogleSection';
+import { PasswordSection } from './PasswordSection';
+import { SessionsSection } from './SessionsSection';
+
+interface SettingsPageProps {
+  /** The server sends e-mail (GET /api/config, passwordResetByEmail). */
+  mailEnabled: boolean;
+  /** Google's button, for linking Google and for deleting an account that has no password. */
+  GoogleButton: GoogleButton;
+}
+
+/** /settings: Account, Password, Google, Sessions, Your data, Danger zone. */
+export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
+  const account = useAccount();
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
+      <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">Settings</h1>
+      {account.isPending ? (
+        <LoadingText>Loading account...</LoadingText>
+      ) : account.isError ? (
+        <ErrorBanner
+          message={errorMessage(account.error, LOAD_ACCOUNT_OPERATION)}
+          onRetry={() => void account.refetch()}
+        />
+      ) : (
+        <div className="space-y-6">
+          <AccountSection account={account.data} mailEnabled={mailEnabled} />
+          <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
+          <GoogleSection account={account.data} GoogleButton={GoogleButton} />
+          <SessionsSection />
+          <DataSection />
+          <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+export const VERIFY_EMAIL_OPERATION = 'E-mail verification';
+
+/** Marks the address verified with a verification link's token. */
+export function useVerifyEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) =>
+      api.auth.verifyEmail({ body: { token }, operation: VERIFY_EMAIL_OPERATION }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account }),
+  });
+}

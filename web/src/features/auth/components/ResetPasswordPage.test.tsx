@@ -1,0 +1,82 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getSession } from '#web/lib/session-store';
+import { fakeBackend, json } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { storeSession } from '#web/test/tokens';
+
+describe('/reset-password', () => {
+  it('sets the new password given twice with the link token, then leads to the login', async () => {
+    const { calls } = fakeBackend();
+    const { user } = renderApp('/reset-password?token=abc_DEF-123');
+    expect(await screen.findByRole('heading', { name: 'Reset password' })).toBeInTheDocument();
+    expect(document.title).toBe('Reset password · Tally');
+    const password = screen.getByLabelText('New password');
+    expect(password).toBeRequired();
+    expect(password).toHaveAttribute('minLength', '8');
+    expect(password).toHaveAttribute('autocomplete', 'new-password');
+
+    await user.type(password, 'a long new password');
+    await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');
+    await user.click(screen.getByRole('button', { name: 'Set new password' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Your password is set. Every device signed in to your account was signed out.',
+    );
+    expect(calls.find((c) => c.path === '/api/auth/password-reset/confirm')).toMatchObject({
+      method: 'POST',
+      body: { token: 'abc_DEF-123', password: 'a long new password' },
+    });
+    await user.click(screen.getByRole('link', { name: 'Log in with your new password' }));
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('refuses two different passwords without asking the server', async () => {
+    const { calls } = fakeBackend();
+    const { user } = renderApp('/reset-password?token=abc');
+    await user.type(await screen.findByLabelText('New password'), 'a long new password');
+    await user.type(screen.getByLabelText('Repeat new password'), 'another password');
+    await user.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The two passwords are not the same',
+    );
+    expect(calls.some((c) => c.path === '/api/auth/password-reset/confirm')).toBe(false);
+  });
+
+  it("shows the server's sentence for a used or expired link, and a way to a new one", async () => {
+    const refusal = 'token is not valid: the link was already used, has expired or is unknown';
+    fakeBackend(
+      {},
+      { 'POST /api/auth/password-reset/confirm': () => json({ error: refusal }, 400) },
+    );
+    const { user } = renderApp('/reset-password?token=old');
+    await user.type(await screen.findByLabelText('New password'), 'a long new password');
+    await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');
+    await user.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(screen.getByRole('link', { name: 'Ask for a new link' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
+  });
+
+  it('says a link without its token is incomplete', async () => {
+    fakeBackend();
+    renderApp('/reset-password');
+    expect(await screen.findByText(/This link is incomplete/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+  });
+
+  it('signs this browser out too when it was signed in (the reset ended every session)', async () => {
+    storeSession('alice');
+    fakeBackend();
+    const { user } = renderApp('/reset-password?token=abc');
+    await user.type(await screen.findByLabelText('New password'), 'a long new password');
+    await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');
+    await user.click(screen.getByRole('button', { name: 'Set new password' }));
+    await screen.findByRole('status');
+    expect(getSession().token).toBeNull();
+    expect(screen.queryByRole('button', { name: /Logout/ })).not.toBeInTheDocument();
+    await waitFor(() => expect(window.location.pathname).toBe('/reset-password'));
+  });
+});

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { Link, useSearch } from 'wouter';
+import { LIMITS } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { Form, FormActions } from '#web/components/Form';
+import { TextField } from '#web/components/FormField';
+import { errorMessage } from '#web/lib/api-client';
+import { RESET_PASSWORD_OPERATION, useResetPassword } from '../api/reset-password';
+import { AuthCard, AuthText, authLinkClass } from './AuthCard';
+
+export const PASSWORDS_DIFFER = 'The two passwords are not the same';
+export const PASSWORD_IS_SET =
+  'Your password is set. Every device signed in to your account was signed out.';
+
+/**
+ * /reset-password?token=: the new password twice → POST /api/auth/password-reset/confirm. Success
+ * leads to the login; a used or expired link shows the server's sentence and a way to a new one.
+ */
+export function ResetPasswordPage() {
+  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const reset = useResetPassword();
+  const [mismatch, setMismatch] = useState(false);
+
+  if (!token) {
+    return (
+      <AuthCard title="Reset password">
+        <AuthText>
+          This link is incomplete: open the whole link from the e-mail, or{' '}
+          <Link href="/forgot-password" className={authLinkClass}>
+            ask for a new link
+          </Link>
+          .
+        </AuthText>
+      </AuthCard>
+    );
+  }
+
+  if (reset.isSuccess) {
+    return (
+      <AuthCard title="Reset password">
+        <p role="status" className="text-slate-800 dark:text-slate-200">
+          {PASSWORD_IS_SET}
+        </p>
+        <p className="mt-6 text-center text-sm">
+          <Link href="/login" className={authLinkClass}>
+            Log in with your new password
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  const submit = (data: FormData) => {
+    const password = String(data.get('password') ?? '');
+    if (password !== String(data.get('repeat') ?? '')) {
+      reset.reset();
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    reset.mutate({ token, password });
+  };
+
+  const error = mismatch
+    ? PASSWORDS_DIFFER
+    : reset.isError
+      ? errorMessage(reset.error, RESET_PASSWORD_OPERATION)
+      : null;
+  return (
+    <AuthCard title="Reset password">
+      <Form label="Reset password" onSubmit={submit}>
+        <ErrorBanner
+          message={error}
+          onDismiss={() => {
+            setMismatch(false);
+            reset.reset();
+          }}
+        />
+        {reset.isError && !mismatch && (
+          <AuthText>
+            <Link href="/forgot-password" className={authLinkClass}>
+              Ask for a new link
+            </Link>
+          </AuthText>
+        )}
+        <TextField
+          label="New password"
+          id="reset-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={LIMITS.passwordMin}
+          maxLength={LIMITS.passwordMax}
+          required
+        />
+        <TextField
+          label="Repeat new password"
+          id="reset-password-repeat"
+          name="repeat"
+          type="password"
+          autoComplete="new-password"
+          minLength={LIMITS.passwordMin}
+          maxLength={LIMITS.passwordMax}
+          required
+        />
+        <AuthText>At least {LIMITS.passwordMin} characters.</AuthText>
+        <FormActions>
+          <Button type="submit" disabled={reset.isPending} className="w-full">
+            {reset.isPending ? 'Setting password...' : 'Set new password'}
+          </Button>
+        </FormActions>
+      </Form>
+    </AuthCard>
+  );
+}

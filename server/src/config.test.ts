@@ -80,6 +80,53 @@ describe('loadConfig', () => {
   });
 });
 
+describe('e-mail and sign-up settings', () => {
+  it('sends no e-mail, writes links to localhost and keeps sign-up open by default', () => {
+    expect(loadConfig({ PORT: '8080' })).toMatchObject({
+      smtpUrl: null,
+      mailFrom: null,
+      publicUrl: 'http://localhost:8080',
+      registration: 'open',
+    });
+  });
+
+  it('reads SMTP_URL with its credentials, MAIL_FROM, PUBLIC_URL and REGISTRATION', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://tally:s3cret@mail.example.com:465',
+      MAIL_FROM: 'Tally <tally@example.com>',
+      PUBLIC_URL: 'https://tally.example.com/',
+      REGISTRATION: 'Closed',
+    });
+    expect(config).toMatchObject({
+      smtpUrl: 'smtps://tally:s3cret@mail.example.com:465',
+      mailFrom: 'Tally <tally@example.com>',
+      publicUrl: 'https://tally.example.com',
+      registration: 'closed',
+    });
+  });
+
+  it('lists every bad e-mail setting without repeating the SMTP URL, which may hold a password', () => {
+    const load = () =>
+      loadConfig({
+        SMTP_URL: 'http://tally:s3cret@mail.example.com',
+        MAIL_FROM: 'nobody',
+        PUBLIC_URL: 'https://tally.example.com/app',
+        REGISTRATION: 'invite-only',
+      });
+    expect(load).toThrow(/SMTP_URL must be a smtp: or smtps: URL/);
+    expect(load).toThrow(/MAIL_FROM must be an e-mail address/);
+    expect(load).toThrow(/PUBLIC_URL must be an http or https origin without a path/);
+    expect(load).toThrow(/REGISTRATION must be open or closed/);
+    expect(load).not.toThrow(/s3cret/);
+  });
+
+  it('needs MAIL_FROM whenever SMTP_URL is set', () => {
+    expect(() => loadConfig({ SMTP_URL: 'smtp://127.0.0.1:25' })).toThrow(
+      /MAIL_FROM must be set when SMTP_URL is/,
+    );
+  });
+});
+
 describe('resolveJwtSecret', () => {
   it('generates a 256-bit secret once, readable by the owner only, and reuses it', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-secret-'));

@@ -79,8 +79,12 @@ describe('POST /api/auth/password-reset', () => {
     const timed = async (email: string) => {
       const started = performance.now();
       const response = await requestReset(email);
+      const ms = performance.now() - started;
       expect(response.statusCode).toBe(202);
-      return performance.now() - started;
+      // The lookup and the mail run after the answer; let them finish, so that one sample's
+      // background work is not counted in the next sample's time.
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      return ms;
     };
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;

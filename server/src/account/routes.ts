@@ -107,12 +107,10 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
 
   addEndpoint(app, accountApi.endOtherSessions, async (request, reply) => {
     const ended = await service.endOthers(request.user.id, request.user.sessionId);
-    if (ended > 0) {
-      request.log.warn(
-        { security: 'sessions-ended', userId: request.user.id, ip: request.ip, sessions: ended },
-        'Every other session was ended by its user',
-      );
-    }
+    request.log.warn(
+      { security: 'sessions-ended', userId: request.user.id, ip: request.ip, sessions: ended },
+      'Every other session was ended by its user',
+    );
     return reply.code(204).send();
   });
 

@@ -90,6 +90,8 @@ export async function createTestApp(
     database?: TestDatabase;
     clock?: TestClock;
     onRoute?: AppOptions['onRoute'];
+    /** The app's logger (none by default); the security-log tests read its lines. */
+    logger?: AppOptions['logger'];
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
@@ -101,6 +103,7 @@ export async function createTestApp(
     clock: clock.now,
     closeDatabase: false,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   await app.ready();
   return {

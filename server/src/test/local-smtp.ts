@@ -28,7 +28,7 @@ export interface LocalSmtp {
 }
 
 const SMTP_USER = 'tally';
-const SMTP_PASSWORD = 'smtp-test-password';
+export const SMTP_PASSWORD = 'smtp-test-password';
 
 export async function startLocalSmtp(): Promise<LocalSmtp> {
   const received: ReceivedMail[] = [];

@@ -3,6 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { GOOGLE_CLIENT_ID, IDP_ORIGIN, IDP_PORT } from './support/google-settings';
+import {
+  MAIL_FROM,
+  MAILBOX_ORIGIN,
+  MAILBOX_PORT,
+  SMTP_PASSWORD,
+  SMTP_PORT,
+  SMTP_URL,
+  SMTP_USER,
+} from './support/mail-settings';
 
 /**
  * End-to-end tests in Chromium against the real server (the production build) on a fresh
@@ -12,7 +21,9 @@ import { GOOGLE_CLIENT_ID, IDP_ORIGIN, IDP_PORT } from './support/google-setting
  * Continue with Google is configured against a local identity provider (support/
  * local-google-idp.mjs, started first); Google's client script is replaced per test by a stand-in
  * (support/google.ts). Chromium cannot resolve Google's hosts at all, so no test ever reaches
- * Google, whatever network the machine has.
+ * Google, whatever network the machine has. E-mail goes to a local SMTP server (support/
+ * local-smtp.mjs, also started first), which keeps what it receives for the specs to read
+ * (support/mailbox.ts).
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -63,6 +74,21 @@ export default defineConfig({
       env: { E2E_IDP_PORT: String(IDP_PORT), GOOGLE_CLIENT_ID },
     },
     {
+      command: `node ${path.join(root, 'e2e/support/local-smtp.mjs')}`,
+      cwd: root,
+      url: `${MAILBOX_ORIGIN}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        E2E_SMTP_PORT: String(SMTP_PORT),
+        E2E_MAILBOX_PORT: String(MAILBOX_PORT),
+        E2E_SMTP_USER: SMTP_USER,
+        E2E_SMTP_PASSWORD: SMTP_PASSWORD,
+      },
+    },
+    {
       command: `node ${path.join(root, 'server/dist/main.js')}`,
       cwd: root,
       url: `${baseURL}/api/health`,
@@ -80,6 +106,9 @@ export default defineConfig({
         GOOGLE_CLIENT_ID,
         GOOGLE_JWKS_URL: `${IDP_ORIGIN}/jwks`,
         GOOGLE_ISSUERS: IDP_ORIGIN,
+        SMTP_URL,
+        MAIL_FROM,
+        PUBLIC_URL: baseURL,
       },
     },
   ],

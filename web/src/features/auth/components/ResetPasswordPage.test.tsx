@@ -15,6 +15,7 @@ describe('/reset-password', () => {
     expect(password).toBeRequired();
     expect(password).toHaveAttribute('minLength', '8');
     expect(password).toHaveAttribute('autocomplete', 'new-password');
+    expect(password).toHaveAccessibleDescription('At least 8 characters.');
 
     await user.type(password, 'a long new password');
     await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useSearch } from 'wouter';
 import { LIMITS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
@@ -21,6 +21,7 @@ export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get('token') ?? '';
   const reset = useResetPassword();
   const [mismatch, setMismatch] = useState(false);
+  const ruleId = useId();
 
   if (!token) {
     return (
@@ -92,6 +93,7 @@ export function ResetPasswordPage() {
           autoComplete="new-password"
           minLength={LIMITS.passwordMin}
           maxLength={LIMITS.passwordMax}
+          aria-describedby={ruleId}
           required
         />
         <TextField
@@ -104,7 +106,9 @@ export function ResetPasswordPage() {
           maxLength={LIMITS.passwordMax}
           required
         />
-        <AuthText>At least {LIMITS.passwordMin} characters.</AuthText>
+        <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
+          At least {LIMITS.passwordMin} characters.
+        </p>
         <FormActions>
           <Button type="submit" disabled={reset.isPending} className="w-full">
             {reset.isPending ? 'Setting password...' : 'Set new password'}

@@ -33,6 +33,7 @@ export const routes = {
     list: { method: 'GET', path: '/api/todos' },
     create: { method: 'POST', path: '/api/todos' },
     update: { method: 'PUT', path: '/api/todos/:id' },
+    skip: { method: 'POST', path: '/api/todos/:id/skip' },
     remove: { method: 'DELETE', path: '/api/todos/:id' },
   },
   groups: {

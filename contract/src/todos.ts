@@ -21,6 +21,97 @@ const groupId = Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 })
 const nullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const nullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 
+/** Days of the week, Monday first (weeks start on Monday in Tally). */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+const weekday = Type.Union(
+  WEEKDAYS.map((day) => Type.Literal(day)),
+  { description: 'mon … sun' },
+);
+
+/**
+ * How a todo repeats (docs/product.md, Planning). Completing it (or skipping) moves its due date
+ * to the next occurrence, counted from the due date or from the day it was completed. Monthly
+ * and yearly rules keep their day (the 31st stays the 31st, falling on the month's last day in
+ * shorter months); the server fills `monthDay` from the due date when neither `monthDay` nor
+ * `nthWeekday` is given.
+ */
+export const RepeatSchema = Type.Object(
+  {
+    every: Type.Integer({ minimum: 1, maximum: 365, description: 'Every n units' }),
+    unit: Type.Union([
+      Type.Literal('day'),
+      Type.Literal('week'),
+      Type.Literal('month'),
+      Type.Literal('year'),
+    ]),
+    weekdays: Type.Optional(
+      Type.Array(weekday, {
+        minItems: 1,
+        maxItems: 7,
+        uniqueItems: true,
+        description: 'Weekly only: the days of the week it falls on',
+      }),
+    ),
+    monthDay: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 31,
+        description: "Monthly or yearly: the day of the month (the month's last day when shorter)",
+      }),
+    ),
+    nthWeekday: Type.Optional(
+      Type.Object(
+        {
+          n: Type.Union([
+            Type.Literal(1),
+            Type.Literal(2),
+            Type.Literal(3),
+            Type.Literal(4),
+            Type.Literal(5),
+            Type.Literal(-1),
+          ]),
+          weekday,
+        },
+        {
+          additionalProperties: false,
+          description: 'Monthly only: the nth weekday of the month (-1: the last one)',
+        },
+      ),
+    ),
+    from: Type.Union([Type.Literal('due'), Type.Literal('completion')], {
+      description: 'Count the next occurrence from the due date, or from the day it was completed',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Repeat = Static<typeof RepeatSchema>;
+
+const dueDate = Type.Union(
+  [
+    Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD, a real date' }),
+    Type.Null(),
+  ],
+  { description: "The day it is due, in the user's own calendar; null for none" },
+);
+const dueTime = Type.Union(
+  [
+    Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:mm, 00:00-23:59' }),
+    Type.Null(),
+  ],
+  { description: 'The time on the due date; only with a due date' },
+);
+const repeat = Type.Union([RepeatSchema, Type.Null()], {
+  description: 'How it repeats; needs a due date; null for never',
+});
+
+/** The planning fields, all optional on create and update (omitted on update = unchanged). */
+const planning = {
+  dueDate: Type.Optional(dueDate),
+  dueTime: Type.Optional(dueTime),
+  repeat: Type.Optional(repeat),
+};
+
 export const TodoSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -29,6 +120,9 @@ export const TodoSchema = Type.Object(
     groupId: nullableInteger,
     completed: Type.Boolean(),
     created: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
+    dueDate: nullableString,
+    dueTime: nullableString,
+    repeat: Type.Unsafe<Repeat | null>({ ...RepeatSchema, type: ['object', 'null'] }),
   },
   { additionalProperties: false },
 );
@@ -58,6 +152,14 @@ export const TodoListQuerySchema = Type.Object(
         description: `The ${NEXT_CURSOR_HEADER} header of the previous page`,
       }),
     ),
+    view: Type.Optional(
+      Type.Union([Type.Literal('today'), Type.Literal('upcoming'), Type.Literal('overdue')], {
+        description:
+          "Open todos by due date, in the caller's time zone (x-time-zone), soonest first: " +
+          'today = due today or overdue; upcoming = due from today to 6 days later; ' +
+          'overdue = due before now. Without it, the whole list as always.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -68,18 +170,23 @@ export const CreateTodoBodySchema = Type.Object(
     title,
     description: Type.Optional(description),
     groupId: Type.Optional(groupId),
+    ...planning,
   },
   { additionalProperties: false },
 );
 export type CreateTodoBody = Static<typeof CreateTodoBodySchema>;
 
-/** A full replacement: omitted description or groupId become null. */
+/**
+ * A full replacement of SPEC's fields (omitted description or groupId become null); the planning
+ * fields, unknown to older clients, stay as they are when omitted and are cleared by null.
+ */
 export const UpdateTodoBodySchema = Type.Object(
   {
     title,
     description: Type.Optional(description),
     groupId: Type.Optional(groupId),
     completed: Type.Boolean(),
+    ...planning,
   },
   { additionalProperties: false },
 );
@@ -101,9 +208,18 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
     responses: { 201: TodoSchema, 400: ErrorSchema, 401: ErrorSchema },
   },
   update: {
-    summary: 'Replace a todo (title, description, group, completed)',
+    summary: 'Replace a todo (title, description, group, completed; due date, time, repeat)',
+    description:
+      'Completing a repeating todo counts the completion, then moves its due date to the next ' +
+      'occurrence and leaves it open.',
     params: IdParamsSchema,
     body: UpdateTodoBodySchema,
+    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  skip: {
+    summary: 'Skip the current occurrence of a repeating todo',
+    description: 'Moves the due date to the next occurrence without counting a completion.',
+    params: IdParamsSchema,
     responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
   },
   remove: {

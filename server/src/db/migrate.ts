@@ -5,6 +5,7 @@ import { initial } from './migrations/0001-initial.js';
 import { statisticsRollups } from './migrations/0002-statistics-rollups.js';
 import { sessions } from './migrations/0003-sessions.js';
 import { emailTokens } from './migrations/0004-email-tokens.js';
+import { planning } from './migrations/0005-planning.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -16,6 +17,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-statistics-rollups': statisticsRollups(dialect),
     '0003-sessions': sessions(dialect),
     '0004-email-tokens': emailTokens(dialect),
+    '0005-planning': planning(),
   };
 }
 

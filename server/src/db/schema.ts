@@ -48,6 +48,12 @@ interface TodosTable {
   completed: number;
   created_at: number;
   updated_at: number;
+  /** YYYY-MM-DD in the user's own calendar, or null. */
+  due_date: string | null;
+  /** HH:mm on the due date, or null. */
+  due_time: string | null;
+  /** The repeat rule as JSON (contract's RepeatSchema), or null. */
+  repeat: string | null;
 }
 
 interface RefreshTokensTable {

@@ -114,6 +114,10 @@ async function attackBodies(schema: JsonSchema): Promise<unknown[]> {
     else if (name === 'password') base[name] = 'wrong password';
     else if (name === 'token') base[name] = googleToken;
     else if (name === 'name') base[name] = `bob-attempt-${uniqueName()}`;
+    // Fields with a format of their own get a value of it, so the schema lets the body through.
+    else if (real.pattern?.includes('\\d{4}')) base[name] = '2026-12-01';
+    else if (real.pattern?.includes(':[0-5]')) base[name] = '09:00';
+    else if (real.type === 'object') base[name] = null;
     else base[name] = 'bob attempt';
   }
   return [base, ...variants.map((v) => ({ ...base, ...v }))];

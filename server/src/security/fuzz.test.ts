@@ -339,7 +339,7 @@ function fieldNames(entry: RouteEntry): string[] {
 
 const GENERIC = ['The request is malformed', 'The request cannot be processed'];
 const NAMES_SOMETHING =
-  /body|query|params|URL|JSON|UTF-8|Unicode|Content-Type|groupId|date|token|session|Google|credential|password|username|e-mail|taken|registered|already|group|Too many|Authentication|Not found|not found|too large|Method/;
+  /body|query|params|URL|JSON|UTF-8|Unicode|Content-Type|groupId|date|repeat|token|session|Google|credential|password|username|e-mail|taken|registered|already|group|Too many|Authentication|Not found|not found|too large|Method/;
 
 /** Turns placeholders into real credentials: a Google ID token, a live refresh cookie. */
 async function prepare(entry: RouteEntry, c: Case): Promise<Case> {

@@ -10,7 +10,7 @@ import {
   registerUser,
   type TestContext,
 } from '../test/helpers.js';
-import { addDays, dateInZone, startOfDay } from './calendar.js';
+import { addDays, dateInZone, startOfDay } from '../shared/calendar.js';
 import { recordEvents } from './record-events.js';
 
 /**

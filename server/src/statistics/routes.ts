@@ -1,15 +1,10 @@
-import { TIME_ZONE_HEADER, statisticsApi } from '@tally/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { statisticsApi } from '@tally/contract';
+import type { FastifyPluginAsync } from 'fastify';
 import { compressLargeAnswers } from '../plugins/compression.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
-import { resolveTimeZone } from './calendar.js';
+import { timeZoneOf } from '../shared/time-zone.js';
 import { createStatisticsService } from './service.js';
-
-const zoneOf = (request: FastifyRequest) => {
-  const header = request.headers[TIME_ZONE_HEADER];
-  return resolveTimeZone(Array.isArray(header) ? header[0] : header);
-};
 
 export const statisticsRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { clock }) => {
   await compressLargeAnswers(app);
@@ -18,7 +13,7 @@ export const statisticsRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app
   addEndpoint(app, statisticsApi.total, async (request) => statistics.total(request.user.id));
 
   addEndpoint(app, statisticsApi.recent, async (request) =>
-    statistics.recent(request.user.id, request.query.days, zoneOf(request)),
+    statistics.recent(request.user.id, request.query.days, timeZoneOf(request)),
   );
 
   addEndpoint(app, statisticsApi.range, async (request) =>
@@ -26,11 +21,11 @@ export const statisticsRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app
       request.user.id,
       request.query.startDate,
       request.query.endDate,
-      zoneOf(request),
+      timeZoneOf(request),
     ),
   );
 
   addEndpoint(app, statisticsApi.since, async (request) =>
-    statistics.since(request.user.id, request.query.since, zoneOf(request)),
+    statistics.since(request.user.id, request.query.since, timeZoneOf(request)),
   );
 };

@@ -4,6 +4,7 @@ import { compressLargeAnswers } from '../plugins/compression.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
+import { timeZoneOf } from '../shared/time-zone.js';
 import { createTodoService } from './service.js';
 
 export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { clock }) => {
@@ -11,7 +12,12 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   const todos = createTodoService(app.db, clock);
 
   addEndpoint(app, todosApi.list, async (request, reply) => {
-    const { limit, cursor } = request.query;
+    const { limit, cursor, view } = request.query;
+    if (view !== undefined) {
+      const page = await todos.view(request.user.id, { view, limit, cursor }, timeZoneOf(request));
+      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
+      return page.todos;
+    }
     if (limit === undefined && cursor === undefined) return todos.list(request.user.id);
     const page = await todos.page(request.user.id, limit ?? TODO_PAGE_DEFAULT, cursor);
     if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
@@ -23,7 +29,18 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   );
 
   addEndpoint(app, todosApi.update, async (request) => {
-    const todo = await todos.update(request.user.id, request.params.id, request.body);
+    const todo = await todos.update(
+      request.user.id,
+      request.params.id,
+      request.body,
+      timeZoneOf(request),
+    );
+    if (!todo) throw notFound('Todo');
+    return todo;
+  });
+
+  addEndpoint(app, todosApi.skip, async (request) => {
+    const todo = await todos.skip(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo');
     return todo;
   });

@@ -1,12 +1,31 @@
-import type { CreateTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
+import {
+  TODO_PAGE_DEFAULT,
+  type CreateTodoBody,
+  type Repeat,
+  type Todo,
+  type TodoListQuery,
+  type UpdateTodoBody,
+} from '@tally/contract';
 import type { Kysely } from 'kysely';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { addDays, dateInZone } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { recordEvents } from '../statistics/record-events.js';
+import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
 
-const COLUMNS = ['id', 'title', 'description', 'group_id', 'completed', 'created_at'] as const;
+const COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'group_id',
+  'completed',
+  'created_at',
+  'due_date',
+  'due_time',
+  'repeat',
+] as const;
 
 type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
 
@@ -18,13 +37,66 @@ function toTodo(row: TodoColumns): Todo {
     groupId: row.group_id,
     completed: row.completed === 1,
     created: new Date(row.created_at).toISOString(),
+    dueDate: row.due_date,
+    dueTime: row.due_time,
+    // Written only from a validated rule (mergePlanning), so it parses to one.
+    repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
   };
 }
+
+const planningOf = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'repeat'>): Planning => ({
+  dueDate: row.due_date,
+  dueTime: row.due_time,
+  repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
+});
+
+const planningColumns = (planning: Planning) => ({
+  dueDate: planning.dueDate,
+  dueTime: planning.dueTime,
+  repeat: planning.repeat === null ? null : JSON.stringify(planning.repeat),
+});
+
+/** How many days Upcoming shows, today included. */
+const UPCOMING_DAYS = 7;
 
 const cleanDescription = (value: string | null | undefined) => {
   const trimmed = value?.trim();
   return trimmed ? trimmed : null;
 };
+
+/** The planning of a repeating todo moved to its next occurrence. */
+function advance(planning: Planning, now: number, zone: string): Planning {
+  const { repeat, dueDate } = planning;
+  if (repeat === null || dueDate === null) return planning;
+  const base = repeat.from === 'completion' ? dateInZone(now, zone) : dueDate;
+  return { ...planning, dueDate: nextOccurrence(repeat, base) };
+}
+
+const dueColumns = (planning: Planning) => {
+  const { dueDate, dueTime, repeat } = planningColumns(planning);
+  return { due_date: dueDate, due_time: dueTime, repeat };
+};
+
+/** HH:mm now in the zone. */
+function localTime(now: number, zone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(now);
+}
+
+const encodeDueCursor = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'id'>) =>
+  Buffer.from(`${row.due_date}|${row.due_time ?? ''}|${row.id}`).toString('base64url');
+
+function decodeDueCursor(cursor: string): { dueDate: string; dueTime: string; id: number } | null {
+  const match = /^(\d{4}-\d{2}-\d{2})\|((?:\d{2}:\d{2})?)\|(\d{1,10})$/.exec(
+    Buffer.from(cursor, 'base64url').toString(),
+  );
+  if (!match) return null;
+  return { dueDate: match[1] as string, dueTime: match[2] as string, id: Number(match[3]) };
+}
 
 const encodeCursor = (created: number, id: number) =>
   Buffer.from(`${created}.${id}`).toString('base64url');
@@ -60,6 +132,9 @@ const insertTodo = preparedQuery(
       title: string;
       description: string | null;
       now: number;
+      dueDate: string | null;
+      dueTime: string | null;
+      repeat: string | null;
     }>,
   ) =>
     db
@@ -72,13 +147,16 @@ const insertTodo = preparedQuery(
         completed: 0,
         created_at: p('now'),
         updated_at: p('now'),
+        due_date: p('dueDate'),
+        due_time: p('dueTime'),
+        repeat: p('repeat'),
       })
       .returning(COLUMNS),
 );
-const completedOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
+const currentOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
   db
     .selectFrom('todos')
-    .select('completed')
+    .select(['completed', 'due_date', 'due_time', 'repeat'])
     .where('id', '=', p('id'))
     .where('user_id', '=', p('userId')),
 );
@@ -93,6 +171,9 @@ const updateTodo = preparedQuery(
       groupId: number | null;
       completed: number;
       now: number;
+      dueDate: string | null;
+      dueTime: string | null;
+      repeat: string | null;
     }>,
   ) =>
     db
@@ -103,6 +184,9 @@ const updateTodo = preparedQuery(
         group_id: p('groupId'),
         completed: p('completed'),
         updated_at: p('now'),
+        due_date: p('dueDate'),
+        due_time: p('dueTime'),
+        repeat: p('repeat'),
       })
       .where('id', '=', p('id'))
       .where('user_id', '=', p('userId'))
@@ -155,9 +239,70 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         next: last ? encodeCursor(last.created_at, last.id) : null,
       };
     },
+    /**
+     * Open todos by due date in the caller's zone, soonest first (then by time, a todo without
+     * one first, then oldest): Today (due today or before), Upcoming (today and the next six
+     * days) or Overdue (due before today, or today at a time already past). Paged like the list
+     * when `limit` or `cursor` is given.
+     */
+    async view(
+      userId: number,
+      query: Required<Pick<TodoListQuery, 'view'>> & Pick<TodoListQuery, 'limit' | 'cursor'>,
+      zone: string,
+    ): Promise<{ todos: Todo[]; next: string | null }> {
+      const now = clock();
+      const today = dateInZone(now, zone);
+      let select = db
+        .selectFrom('todos')
+        .select(COLUMNS)
+        .where('user_id', '=', userId)
+        .where('completed', '=', 0)
+        .where('due_date', 'is not', null);
+      if (query.view === 'today') select = select.where('due_date', '<=', today);
+      if (query.view === 'upcoming') {
+        select = select
+          .where('due_date', '>=', today)
+          .where('due_date', '<=', addDays(today, UPCOMING_DAYS - 1));
+      }
+      if (query.view === 'overdue') {
+        const clockTime = localTime(now, zone);
+        select = select.where((eb) =>
+          eb.or([
+            eb('due_date', '<', today),
+            eb.and([eb('due_date', '=', today), eb('due_time', '<', clockTime)]),
+          ]),
+        );
+      }
+      const paged = query.limit !== undefined || query.cursor !== undefined;
+      if (query.cursor !== undefined) {
+        const after = decodeDueCursor(query.cursor);
+        if (!after) throw badRequest('cursor is not a cursor this server gave out');
+        select = select.where((eb) =>
+          eb(
+            eb.refTuple('due_date', eb.fn.coalesce('due_time', eb.val('')), 'id'),
+            '>',
+            eb.tuple(after.dueDate, after.dueTime, after.id),
+          ),
+        );
+      }
+      const limit = query.limit ?? TODO_PAGE_DEFAULT;
+      const rows = await select
+        .orderBy('due_date')
+        .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
+        .orderBy('id')
+        .$if(paged, (q) => q.limit(limit + 1))
+        .execute();
+      const last = paged && rows.length > limit ? rows[limit - 1] : undefined;
+      return {
+        todos: (paged ? rows.slice(0, limit) : rows).map(toTodo),
+        next: last ? encodeDueCursor(last) : null,
+      };
+    },
+
     async create(userId: number, input: CreateTodoBody): Promise<Todo> {
       const now = clock();
       const groupId = input.groupId ?? null;
+      const planning = mergePlanning({ dueDate: null, dueTime: null, repeat: null }, input);
       return db.transaction().execute(async (trx) => {
         await checkGroup(trx, userId, groupId);
         const [row] = await insertTodo(trx, {
@@ -166,6 +311,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           title: input.title.trim(),
           description: cleanDescription(input.description),
           now,
+          ...planningColumns(planning),
         });
         if (!row) throw new Error('insert returned no row');
         await recordEvents(trx, userId, ['todosCreated'], now);
@@ -173,13 +319,26 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       });
     },
 
-    /** Null when the todo does not exist or is not the caller's. */
-    async update(userId: number, id: number, input: UpdateTodoBody): Promise<Todo | null> {
+    /**
+     * Null when the todo does not exist or is not the caller's. Completing a repeating todo
+     * counts the completion and moves it to its next occurrence, still open; `zone` gives the
+     * day of completion for a rule counted from it.
+     */
+    async update(
+      userId: number,
+      id: number,
+      input: UpdateTodoBody,
+      zone: string,
+    ): Promise<Todo | null> {
       const now = clock();
       const groupId = input.groupId ?? null;
       return db.transaction().execute(async (trx) => {
-        const [current] = await completedOfTodo(trx, { id, userId });
+        const [current] = await currentOfTodo(trx, { id, userId });
         if (!current) return null;
+        let planning = mergePlanning(planningOf(current), input);
+        const completedNow = current.completed === 0 && input.completed;
+        const recurs = completedNow && planning.repeat !== null;
+        if (recurs) planning = advance(planning, now, zone);
         await checkGroup(trx, userId, groupId);
         const [row] = await updateTodo(trx, {
           id,
@@ -187,17 +346,41 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           title: input.title.trim(),
           description: cleanDescription(input.description),
           groupId,
-          completed: input.completed ? 1 : 0,
+          completed: input.completed && !recurs ? 1 : 0,
           now,
+          ...planningColumns(planning),
         });
         if (!row) throw new Error('update returned no row');
-        const completedNow = current.completed === 0 && input.completed;
         await recordEvents(
           trx,
           userId,
           completedNow ? ['todosUpdated', 'todosCompleted'] : ['todosUpdated'],
           now,
         );
+        return toTodo(row);
+      });
+    },
+
+    /**
+     * Moves a repeating todo to its next occurrence without counting a completion. Null when
+     * the todo does not exist or is not the caller's.
+     */
+    async skip(userId: number, id: number, zone: string): Promise<Todo | null> {
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        const [current] = await currentOfTodo(trx, { id, userId });
+        if (!current) return null;
+        const planning = planningOf(current);
+        if (planning.repeat === null) throw badRequest('Only a repeating todo can be skipped');
+        const [row] = await trx
+          .updateTable('todos')
+          .set({ ...dueColumns(advance(planning, now, zone)), updated_at: now })
+          .where('id', '=', id)
+          .where('user_id', '=', userId)
+          .returning(COLUMNS)
+          .execute();
+        if (!row) throw new Error('update returned no row');
+        await recordEvents(trx, userId, ['todosUpdated'], now);
         return toTodo(row);
       });
     },

@@ -49,6 +49,10 @@ describe('todos', () => {
       groupId: null,
       completed: false,
       created: new Date(ctx.clock.now()).toISOString(),
+      // The planning fields (docs/product.md, Planning): null without a due date.
+      dueDate: null,
+      dueTime: null,
+      repeat: null,
     });
     expect(
       (await createTodo(alice, { title: 'No description', description: '   ' })).description,

@@ -172,9 +172,9 @@ export function makeAccount(overrides: Partial<Account> = {}): Account {
   };
 }
 
-export const FIREFOX_ON_WINDOWS =
+const FIREFOX_ON_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
-export const SAFARI_ON_IPHONE =
+const SAFARI_ON_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 export function defaultSessions(): AccountSession[] {

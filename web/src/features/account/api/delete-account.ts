@@ -8,7 +8,7 @@ import { queryKeys } from '#web/lib/query-keys';
 import { endSession } from '#web/lib/session-store';
 
 const OPERATION = 'Delete account';
-export const ACCOUNT_DELETED = 'Your account is deleted';
+const ACCOUNT_DELETED = 'Your account is deleted';
 
 /**
  * Deletes the account for good, then signs out like Logout: the refresh cookie is cleared (its

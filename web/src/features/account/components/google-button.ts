@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 
 /** What Settings needs of Google's button: a fresh ID-token credential when it is used. */
-export interface GoogleButtonProps {
+interface GoogleButtonProps {
   /** Google handed over an ID-token credential. */
   onCredential: (credential: string) => void;
   /** Google's client reported a failure without a credential. */

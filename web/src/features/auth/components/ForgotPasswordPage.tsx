@@ -10,7 +10,7 @@ import { useConfig } from '../api/get-config';
 import { REQUEST_RESET_OPERATION, useRequestPasswordReset } from '../api/request-password-reset';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
-export const RESET_LINK_SENT =
+const RESET_LINK_SENT =
   'If an account uses that address, we sent a link to reset its password.';
 
 function BackToLogin() {

@@ -7,7 +7,7 @@ import { useConfig } from '../api/get-config';
 import { REGISTER_OPERATION, useRegister } from '../api/register';
 import { AuthCard, AuthSwitchLink, AuthText } from './AuthCard';
 
-export const SIGN_UP_CLOSED =
+const SIGN_UP_CLOSED =
   'Sign-up is closed on this server: it does not take new accounts. Ask the person who runs it if you need one.';
 
 /**

@@ -9,8 +9,8 @@ import { errorMessage } from '#web/lib/api-client';
 import { RESET_PASSWORD_OPERATION, useResetPassword } from '../api/reset-password';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
-export const PASSWORDS_DIFFER = 'The two passwords are not the same';
-export const PASSWORD_IS_SET =
+const PASSWORDS_DIFFER = 'The two passwords are not the same';
+const PASSWORD_IS_SET =
   'Your password is set. Every device signed in to your account was signed out.';
 
 /**

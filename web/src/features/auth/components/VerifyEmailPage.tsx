@@ -7,7 +7,7 @@ import { useSession } from '#web/lib/session-store';
 import { VERIFY_EMAIL_OPERATION, useVerifyEmail } from '../api/verify-email';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
-export const EMAIL_VERIFIED = 'Your e-mail address is verified';
+const EMAIL_VERIFIED = 'Your e-mail address is verified';
 
 /** /verify-email?token=: sends the link's token once, on load, and says how it went. */
 export function VerifyEmailPage() {

@@ -8,6 +8,7 @@ import type {
   TotalStatistics,
 } from '@tally/contract';
 import { vi } from 'vitest';
+import { updated as updatedTodo, viewOf } from './fake-planning';
 import { makeToken } from './tokens';
 
 /**
@@ -131,6 +132,9 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     groupId: null,
     completed: false,
     created: new Date(Date.UTC(2026, 0, 1, 0, 0, overrides.id)).toISOString(),
+    dueDate: null,
+    dueTime: null,
+    repeat: null,
     ...overrides,
   };
 }
@@ -287,7 +291,7 @@ export function fakeBackend(
       state.deleted = true;
       return noContent();
     },
-    'GET /api/todos': () => json(newest(state.todos)),
+    'GET /api/todos': (call) => json(viewOf(newest(state.todos), call.search.get('view'))),
     'POST /api/todos': (call) => {
       const body = call.body as {
         title: string;
@@ -299,6 +303,10 @@ export function fakeBackend(
         title: body.title,
         description: body.description ?? null,
         groupId: body.groupId ?? null,
+        dueDate: null,
+        dueTime: null,
+        repeat: null,
+        ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),
       };
@@ -310,7 +318,7 @@ export function fakeBackend(
       const existing = state.todos[index];
       if (!existing) return json({ error: 'Todo not found' }, 404);
       const body = call.body as Omit<Todo, 'id' | 'created'>;
-      const updated: Todo = { ...existing, ...body };
+      const updated = updatedTodo(existing, body);
       state.todos[index] = updated;
       return json(updated);
     },

@@ -47,6 +47,7 @@ export const routes = {
     recent: { method: 'GET', path: '/api/statistics/recent' },
     range: { method: 'GET', path: '/api/statistics/range' },
     since: { method: 'GET', path: '/api/statistics/since' },
+    insights: { method: 'GET', path: '/api/statistics/insights' },
   },
   system: {
     config: { method: 'GET', path: '/api/config', public: true },

@@ -64,6 +64,91 @@ export const SinceQuerySchema = Type.Object(
 );
 export type SinceQuery = Static<typeof SinceQuerySchema>;
 
+export const INSIGHTS_WEEKS_MAX = 104;
+
+export const InsightsQuerySchema = Type.Object(
+  {
+    weeks: Type.Integer({
+      minimum: 1,
+      maximum: INSIGHTS_WEEKS_MAX,
+      default: 52,
+      description: 'Weeks back from this one (weeks start on Monday)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type InsightsQuery = Static<typeof InsightsQuerySchema>;
+
+const nullableNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+const dayDate = Type.String({ description: "YYYY-MM-DD in the caller's time zone" });
+
+/** What a user's completions say about their habits (docs/product.md, Insights). */
+export const InsightsSchema = Type.Object(
+  {
+    from: dayDate,
+    to: dayDate,
+    streak: Type.Object(
+      {
+        current: count,
+        longest: count,
+        lastDay: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'Days in a row with at least one completion: the run that reaches today (or yesterday, ' +
+          'while today is still open), the longest in the range, and the last such day',
+      },
+    ),
+    heatmap: Type.Array(
+      Type.Object({ date: dayDate, completed: count }, { additionalProperties: false }),
+      { description: 'Every day of the range, oldest first' },
+    ),
+    byWeekday: Type.Array(count, {
+      minItems: 7,
+      maxItems: 7,
+      description: 'Completions per day of the week, Monday first',
+    }),
+    byHour: Type.Array(count, {
+      minItems: 24,
+      maxItems: 24,
+      description: 'Completions per hour of the day (local time)',
+    }),
+    leadTime: Type.Object(
+      { medianHours: nullableNumber, p75Hours: nullableNumber, sample: count },
+      {
+        additionalProperties: false,
+        description: 'Hours from creation to completion of the completions in the range',
+      },
+    ),
+    onTime: Type.Object(
+      { onTime: count, late: count, rate: nullableNumber },
+      {
+        additionalProperties: false,
+        description: 'Completions of todos with a due date: by it, after it, and the share on time',
+      },
+    ),
+    byGroup: Type.Array(
+      Type.Object(
+        {
+          groupId: Type.Unsafe<number | null>({ type: ['integer', 'null'] }),
+          name: Type.String(),
+          color: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+          completed: count,
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Completions per group (null: no group), most first' },
+    ),
+    week: Type.Object(
+      { thisWeek: count, lastWeek: count },
+      { additionalProperties: false, description: 'This week so far against all of last week' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Insights = Static<typeof InsightsSchema>;
+
 const zoneNote = ` Days follow the IANA time zone in the ${TIME_ZONE_HEADER} header (UTC when absent or unknown).`;
 
 export const statisticsApi = defineEndpoints('statistics', routes.statistics, {
@@ -85,5 +170,12 @@ export const statisticsApi = defineEndpoints('statistics', routes.statistics, {
     summary: 'Counts from the start of the given day until now.' + zoneNote,
     query: SinceQuerySchema,
     responses: { 200: SinceStatisticsSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  insights: {
+    summary:
+      'Streaks, a heatmap, rhythms, lead time, on-time rate and groups of the last `weeks` weeks.' +
+      zoneNote,
+    query: InsightsQuerySchema,
+    responses: { 200: InsightsSchema, 400: ErrorSchema, 401: ErrorSchema },
   },
 });

@@ -6,6 +6,7 @@ import { statisticsRollups } from './migrations/0002-statistics-rollups.js';
 import { sessions } from './migrations/0003-sessions.js';
 import { emailTokens } from './migrations/0004-email-tokens.js';
 import { planning } from './migrations/0005-planning.js';
+import { completions } from './migrations/0006-completions.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -18,6 +19,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003-sessions': sessions(dialect),
     '0004-email-tokens': emailTokens(dialect),
     '0005-planning': planning(),
+    '0006-completions': completions(dialect),
   };
 }
 

@@ -10,6 +10,7 @@ export interface Database {
   todos: TodosTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  todo_completions: TodoCompletionsTable;
   email_tokens: EmailTokensTable;
   statistic_events: StatisticEventsTable;
   statistic_totals: StatisticTotalsTable;
@@ -66,6 +67,23 @@ interface RefreshTokensTable {
   expires_at: number;
   used_at: number | null;
   revoked_at: number | null;
+}
+
+/** One completion of a todo, for the insights (repeating todos complete many times). */
+interface TodoCompletionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** No foreign key: a completion outlives its todo, as its statistics event does. */
+  todo_id: number;
+  /** The group at completion; null when none, or when the group is deleted since. */
+  group_id: number | null;
+  /** When the todo was created. */
+  created_at: number;
+  completed_at: number;
+  /** The due date it had when completed, if any. */
+  due_date: string | null;
+  /** 1 when completed by its due date (and time), 0 when late, null without a due date. */
+  on_time: number | null;
 }
 
 /** A signed-in device: one refresh-token family (refresh_tokens.family_id = sessions.id). */

@@ -85,3 +85,12 @@ export function dateInZone(instant: number, zone: string): string {
   const local = new TZDate(instant, zone);
   return `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
 }
+
+/** The calendar date and clock time (HH:mm) of an instant in the zone. */
+export function localDateTime(instant: number, zone: string): { date: string; time: string } {
+  const local = new TZDate(instant, zone);
+  return {
+    date: `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`,
+    time: `${pad(local.getHours())}:${pad(local.getMinutes())}`,
+  };
+}

@@ -3,6 +3,7 @@
 import { SINCE_EVENTS, type SinceEvent, type StatisticEvent } from '@tally/contract';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Db, StatisticHoursTable } from '../db/schema.js';
+import { localDateTime } from '../shared/calendar.js';
 
 export const HOUR_MS = 3_600_000;
 
@@ -96,4 +97,49 @@ export async function recordEvents(
     hour: Math.floor(at / HOUR_MS),
     ...(hourly as Record<SinceEvent, number>),
   });
+}
+
+export interface Completion {
+  todoId: number;
+  groupId: number | null;
+  /** When the todo was created. */
+  createdAt: number;
+  /** Its due date and time when it was completed, if any. */
+  dueDate: string | null;
+  dueTime: string | null;
+}
+
+/**
+ * Keeps what the insights need of a completion (lead time, on time, group), in the transaction
+ * of the change, beside its todosCompleted event. On time means completed by the end of the due
+ * date (or by the due time, when there is one) in the user's zone at that moment.
+ */
+export async function recordCompletion(
+  db: Db,
+  userId: number,
+  completion: Completion,
+  at: number,
+  zone: string,
+): Promise<void> {
+  let onTime: number | null = null;
+  if (completion.dueDate !== null) {
+    const { date, time } = localDateTime(at, zone);
+    onTime =
+      date < completion.dueDate ||
+      (date === completion.dueDate && (completion.dueTime === null || time <= completion.dueTime))
+        ? 1
+        : 0;
+  }
+  await db
+    .insertInto('todo_completions')
+    .values({
+      user_id: userId,
+      todo_id: completion.todoId,
+      group_id: completion.groupId,
+      created_at: completion.createdAt,
+      completed_at: at,
+      due_date: completion.dueDate,
+      on_time: onTime,
+    })
+    .execute();
 }

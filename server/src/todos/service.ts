@@ -10,9 +10,9 @@ import type { Kysely } from 'kysely';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { addDays, dateInZone } from '../shared/calendar.js';
+import { addDays, dateInZone, localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
-import { recordEvents } from '../statistics/record-events.js';
+import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
 
 const COLUMNS = [
@@ -76,16 +76,6 @@ const dueColumns = (planning: Planning) => {
   const { dueDate, dueTime, repeat } = planningColumns(planning);
   return { due_date: dueDate, due_time: dueTime, repeat };
 };
-
-/** HH:mm now in the zone. */
-function localTime(now: number, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(now);
-}
 
 const encodeDueCursor = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'id'>) =>
   Buffer.from(`${row.due_date}|${row.due_time ?? ''}|${row.id}`).toString('base64url');
@@ -156,7 +146,7 @@ const insertTodo = preparedQuery(
 const currentOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
   db
     .selectFrom('todos')
-    .select(['completed', 'due_date', 'due_time', 'repeat'])
+    .select(['completed', 'due_date', 'due_time', 'repeat', 'created_at'])
     .where('id', '=', p('id'))
     .where('user_id', '=', p('userId')),
 );
@@ -265,7 +255,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           .where('due_date', '<=', addDays(today, UPCOMING_DAYS - 1));
       }
       if (query.view === 'overdue') {
-        const clockTime = localTime(now, zone);
+        const clockTime = localDateTime(now, zone).time;
         select = select.where((eb) =>
           eb.or([
             eb('due_date', '<', today),
@@ -335,10 +325,10 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       return db.transaction().execute(async (trx) => {
         const [current] = await currentOfTodo(trx, { id, userId });
         if (!current) return null;
-        let planning = mergePlanning(planningOf(current), input);
+        const merged = mergePlanning(planningOf(current), input);
         const completedNow = current.completed === 0 && input.completed;
-        const recurs = completedNow && planning.repeat !== null;
-        if (recurs) planning = advance(planning, now, zone);
+        const recurs = completedNow && merged.repeat !== null;
+        const planning = recurs ? advance(merged, now, zone) : merged;
         await checkGroup(trx, userId, groupId);
         const [row] = await updateTodo(trx, {
           id,
@@ -357,6 +347,17 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           completedNow ? ['todosUpdated', 'todosCompleted'] : ['todosUpdated'],
           now,
         );
+        if (completedNow) {
+          // The occurrence that was done: its due date before a repeat moved it on.
+          const completion = {
+            todoId: id,
+            groupId,
+            createdAt: current.created_at,
+            dueDate: merged.dueDate,
+            dueTime: merged.dueTime,
+          };
+          await recordCompletion(trx, userId, completion, now, zone);
+        }
         return toTodo(row);
       });
     },

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { LIMITS, STATISTIC_EVENTS } from './constants.js';
 import { GoogleLoginBodySchema } from './auth.js';
 import { ErrorSchema, NO_NUL } from './common.js';
+import { RepeatSchema } from './todos.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
 import { TotalStatisticsSchema } from './statistics.js';
@@ -133,12 +134,32 @@ export const ExportTodoSchema = Type.Object(
       description: 'The id of one of the exported groups, or null',
     }),
     completed: Type.Boolean(),
+    dueDate: Type.Union([Type.String(), Type.Null()], {
+      description: "YYYY-MM-DD in the user's own calendar, or null",
+    }),
+    dueTime: Type.Union([Type.String(), Type.Null()], { description: 'HH:mm, or null' }),
+    repeat: Type.Union([RepeatSchema, Type.Null()]),
     createdAt: instant('When the todo was made'),
     updatedAt: instant('The last change'),
   },
   { additionalProperties: false },
 );
 export type ExportTodo = Static<typeof ExportTodoSchema>;
+
+/** One completion of a todo (a repeating todo completes many times), kept after its todo. */
+export const ExportCompletionSchema = Type.Object(
+  {
+    todoId: Type.Integer({ description: 'May name a todo deleted since' }),
+    groupId: Type.Union([Type.Integer(), Type.Null()], { description: 'Its group then' }),
+    createdAt: instant('When the todo was made'),
+    completedAt: instant('When it was completed'),
+    dueDate: Type.Union([Type.String(), Type.Null()], { description: 'Its due date then' }),
+    onTime: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'Completed by its due date (and time); null without one',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const EXPORT_VERSION = 1;
 
@@ -165,6 +186,7 @@ export const AccountExportSchema = Type.Object(
       { description: 'Oldest first; todos name their group by this id' },
     ),
     todos: Type.Array(ExportTodoSchema, { description: 'Oldest first' }),
+    completions: Type.Array(ExportCompletionSchema, { description: 'Oldest first' }),
     statistics: Type.Object(
       {
         totals: TotalStatisticsSchema,

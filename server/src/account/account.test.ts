@@ -475,6 +475,7 @@ describe('GET /api/account/export', () => {
       account: { username: string };
       groups: { id: number; name: string }[];
       todos: { title: string; groupId: number | null; completed: boolean }[];
+      completions: unknown[];
       statistics: { totals: Record<string, number>; daily: Record<string, number | string>[] };
     }>();
     // The answer is what the contract's versioned schema describes, to the format.
@@ -489,6 +490,10 @@ describe('GET /api/account/export', () => {
     expect(data.todos.map((t) => [t.title, t.groupId, t.completed])).toEqual([
       ['Water the plants', group.id, true],
       ['Next day', null, false],
+    ]);
+    expect(data.todos[1]).toMatchObject({ dueDate: null, dueTime: null, repeat: null });
+    expect(data.completions).toEqual([
+      expect.objectContaining({ todoId: todo.id, groupId: group.id, onTime: null }),
     ]);
     expect(data.statistics.totals).toMatchObject({
       registrations: 1,

@@ -5,6 +5,7 @@ import {
   type ChangeEmailBody,
   type ChangePasswordBody,
   type DeleteAccountBody,
+  type Repeat,
   EXPORT_VERSION,
   type ExportDay,
   STATISTIC_EVENTS,
@@ -116,6 +117,7 @@ const OWNED_TABLES = [
   'statistic_events',
   'statistic_totals',
   'statistic_hours',
+  'todo_completions',
   'todos',
   'todo_groups',
 ] as const satisfies readonly (keyof Database)[];
@@ -416,7 +418,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     const now = clock();
     const row = await accountRow(userId);
     if (!row) return null;
-    const [groups, todos, totals, daily] = await Promise.all([
+    const [groups, todos, completions, totals, daily] = await Promise.all([
       db
         .selectFrom('todo_groups')
         .select(['id', 'name', 'color', 'created_at'])
@@ -426,9 +428,27 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
         .execute(),
       db
         .selectFrom('todos')
-        .select(['id', 'title', 'description', 'group_id', 'completed', 'created_at', 'updated_at'])
+        .select([
+          'id',
+          'title',
+          'description',
+          'group_id',
+          'completed',
+          'due_date',
+          'due_time',
+          'repeat',
+          'created_at',
+          'updated_at',
+        ])
         .where('user_id', '=', userId)
         .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('todo_completions')
+        .select(['todo_id', 'group_id', 'created_at', 'completed_at', 'due_date', 'on_time'])
+        .where('user_id', '=', userId)
+        .orderBy('completed_at')
         .orderBy('id')
         .execute(),
       db
@@ -479,8 +499,20 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
         description: t.description,
         groupId: t.group_id,
         completed: t.completed === 1,
+        dueDate: t.due_date,
+        dueTime: t.due_time,
+        // Stored as the contract's RepeatSchema in JSON, written only by the todos service.
+        repeat: t.repeat === null ? null : (JSON.parse(t.repeat) as Repeat),
         createdAt: iso(t.created_at),
         updatedAt: iso(t.updated_at),
+      })),
+      completions: completions.map((c) => ({
+        todoId: c.todo_id,
+        groupId: c.group_id,
+        createdAt: iso(c.created_at),
+        completedAt: iso(c.completed_at),
+        dueDate: c.due_date,
+        onTime: c.on_time === null ? null : c.on_time === 1,
       })),
       statistics: {
         totals: totalCounts,

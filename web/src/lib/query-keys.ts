@@ -13,4 +13,5 @@ export const queryKeys = {
   statisticsTotal: ['statistics', 'total'],
   statisticsRecent: (days: number) => ['statistics', 'recent', days],
   statisticsSince: (since: string) => ['statistics', 'since', since],
+  statisticsInsights: (weeks: number) => ['statistics', 'insights', weeks],
 } as const;

@@ -3,6 +3,7 @@ import type {
   AccountSession,
   DailyStatistic,
   Group,
+  Insights,
   SinceStatistics,
   Todo,
   TotalStatistics,
@@ -126,6 +127,32 @@ export function dailyRecords(
   }));
 }
 
+/**
+ * An insights answer with nothing completed: every day from the Monday `weeks - 1` weeks before
+ * the week of `to` (YYYY-MM-DD) up to `to`, oldest first, as GET /api/statistics/insights answers.
+ */
+export function emptyInsights(weeks = 52, to = '2026-03-31'): Insights {
+  const last = Date.parse(`${to}T00:00:00Z`);
+  const weekday = (new Date(last).getUTCDay() + 6) % 7;
+  const days = weekday + 1 + 7 * (weeks - 1);
+  const heatmap = Array.from({ length: days }, (_, index) => ({
+    date: new Date(last - (days - 1 - index) * 86_400_000).toISOString().slice(0, 10),
+    completed: 0,
+  }));
+  return {
+    from: heatmap[0]?.date ?? to,
+    to,
+    streak: { current: 0, longest: 0, lastDay: null },
+    heatmap,
+    byWeekday: [0, 0, 0, 0, 0, 0, 0],
+    byHour: Array.from({ length: 24 }, () => 0),
+    leadTime: { medianHours: null, p75Hours: null, sample: 0 },
+    onTime: { onTime: 0, late: 0, rate: null },
+    byGroup: [],
+    week: { thisWeek: 0, lastWeek: 0 },
+  };
+}
+
 export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>): Todo {
   return {
     description: null,
@@ -150,6 +177,8 @@ interface BackendOptions {
   since?: (since: string) => SinceStatistics;
   /** The recent answer for n days. */
   recent?: (days: number) => DailyStatistic[];
+  /** The insights answer for n weeks (nothing completed by default). */
+  insights?: (weeks: number) => Insights;
   googleClientId?: string | null;
   /** GET /api/config: whether sign-up is open ('open' by default). */
   registration?: 'open' | 'closed';
@@ -352,6 +381,10 @@ export function fakeBackend(
     'GET /api/statistics/recent': (call) => {
       const days = Number(call.search.get('days'));
       return json(options.recent?.(days) ?? dailyRecords(days));
+    },
+    'GET /api/statistics/insights': (call) => {
+      const weeks = Number(call.search.get('weeks') ?? 52);
+      return json(options.insights?.(weeks) ?? emptyInsights(weeks));
     },
   };
   // Overrides are matched first.

@@ -43,4 +43,29 @@ describe('ActivityChart', () => {
     const bars = within(screen.getByTestId('activity-bars')).getAllByRole('img');
     expect(bars[0]).toHaveStyle({ width: '16px', height: '5px' });
   });
+
+  it('has a value axis: numbered ticks at the heights bars of those totals reach', () => {
+    const records = dailyRecords(7, (index) => (index === 0 ? { todosCreated: 10 } : {}));
+    render(<ActivityChart records={records} range={7} />);
+    const axis = screen.getByTestId('activity-axis');
+    expect(axis).toHaveAttribute('aria-hidden', 'true');
+    const ticks = [...axis.children] as HTMLElement[];
+    expect(ticks.map((tick) => tick.textContent)).toEqual(['0', '2', '4', '6', '8', '10']);
+    expect(ticks.map((tick) => tick.style.bottom)).toEqual([
+      '0px',
+      '40px',
+      '80px',
+      '120px',
+      '160px',
+      '200px',
+    ]);
+    // The bars keep their names and scale.
+    const bars = within(screen.getByTestId('activity-bars')).getAllByRole('img');
+    expect(bars[6]).toHaveStyle({ height: '200px' });
+  });
+
+  it('numbers only 0 when nothing happened', () => {
+    render(<ActivityChart records={dailyRecords(7)} range={7} />);
+    expect(screen.getByTestId('activity-axis')).toHaveTextContent(/^0$/);
+  });
 });

@@ -6,6 +6,7 @@ import {
   SERIES,
   chartBars,
   chartWidth,
+  niceTicks,
   type Series,
 } from '../lib/chart-scale';
 
@@ -75,6 +76,13 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
   const { width, gap } = BAR_GEOMETRY[range];
   const first = bars[0];
   const last = bars[bars.length - 1];
+  // The value axis: a bar's height is its total against the largest total, so the tick of value
+  // v sits at v / max of the 200 px (docs/product.md, Statistics screen).
+  const max = Math.max(0, ...bars.map((bar) => bar.total));
+  const ticks = niceTicks(max).map((value) => ({
+    value,
+    bottom: max > 0 ? (value / max) * CHART_HEIGHT_PX : 0,
+  }));
 
   return (
     <figure>
@@ -82,49 +90,81 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
         tabIndex={0}
         role="region"
         aria-label={`Daily activity, last ${range} days`}
-        className="overflow-x-auto rounded-md pb-2"
+        className="overflow-x-auto rounded-md pt-2 pb-2"
       >
-        <div style={{ width: chartWidth(bars.length, range) }} className="mx-auto">
+        <div className="mx-auto flex w-max gap-2">
+          {/* The numbers only repeat what each bar's name says exactly: for the eye. */}
           <div
-            data-testid="activity-bars"
-            className="flex items-end border-b border-slate-400 dark:border-slate-500"
-            style={{ height: CHART_HEIGHT_PX, gap }}
+            aria-hidden="true"
+            data-testid="activity-axis"
+            className="relative w-7 shrink-0 text-right text-xs text-slate-600 tabular-nums dark:text-slate-400"
+            style={{ height: CHART_HEIGHT_PX }}
           >
-            {bars.map((bar) => {
-              const label = describeDay(bar.record);
-              return (
-                <div
-                  key={bar.record.date}
-                  role="img"
-                  aria-label={label}
-                  title={label}
-                  data-height={bar.height}
-                  className="flex shrink-0 flex-col-reverse overflow-hidden rounded-t-sm"
-                  style={{ width, height: bar.height }}
-                >
-                  {bar.total === 0 ? (
-                    <div className="h-full bg-slate-300 dark:bg-slate-600" />
-                  ) : (
-                    bar.segments
-                      .filter((segment) => segment.value > 0)
-                      .map((segment) => (
-                        <div
-                          key={segment.series}
-                          className={SERIES_META[segment.series].color}
-                          style={{ height: segment.height }}
-                        />
-                      ))
-                  )}
-                </div>
-              );
-            })}
+            {ticks.map((tick) => (
+              <span
+                key={tick.value}
+                className="absolute right-0 translate-y-1/2 leading-none"
+                style={{ bottom: tick.bottom }}
+              >
+                {tick.value}
+              </span>
+            ))}
           </div>
-          {first && last && (
-            <div className="mt-1 flex justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
-              <span>{formatDay(first.record.date, shortDayFormat)}</span>
-              {bars.length > 1 && <span>{formatDay(last.record.date, shortDayFormat)}</span>}
+          <div style={{ width: chartWidth(bars.length, range) }}>
+            <div className="relative">
+              <div aria-hidden="true" className="pointer-events-none absolute inset-0">
+                {ticks
+                  .filter((tick) => tick.value > 0)
+                  .map((tick) => (
+                    <div
+                      key={tick.value}
+                      className="absolute inset-x-0 border-t border-dashed border-slate-200 dark:border-slate-700"
+                      style={{ bottom: tick.bottom }}
+                    />
+                  ))}
+              </div>
+              <div
+                data-testid="activity-bars"
+                className="relative flex items-end border-b border-slate-400 dark:border-slate-500"
+                style={{ height: CHART_HEIGHT_PX, gap }}
+              >
+                {bars.map((bar) => {
+                  const label = describeDay(bar.record);
+                  return (
+                    <div
+                      key={bar.record.date}
+                      role="img"
+                      aria-label={label}
+                      title={label}
+                      data-height={bar.height}
+                      className="flex shrink-0 flex-col-reverse overflow-hidden rounded-t-sm"
+                      style={{ width, height: bar.height }}
+                    >
+                      {bar.total === 0 ? (
+                        <div className="h-full bg-slate-300 dark:bg-slate-600" />
+                      ) : (
+                        bar.segments
+                          .filter((segment) => segment.value > 0)
+                          .map((segment) => (
+                            <div
+                              key={segment.series}
+                              className={SERIES_META[segment.series].color}
+                              style={{ height: segment.height }}
+                            />
+                          ))
+                      )}
+                    </div>
+                  );
+                })}
+              </div>
             </div>
-          )}
+            {first && last && (
+              <div className="mt-1 flex justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
+                <span>{formatDay(first.record.date, shortDayFormat)}</span>
+                {bars.length > 1 && <span>{formatDay(last.record.date, shortDayFormat)}</span>}
+              </div>
+            )}
+          </div>
         </div>
       </div>
       <figcaption>

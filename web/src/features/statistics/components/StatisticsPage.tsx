@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { STATISTICS_RANGES, type StatisticsRange } from '@tally/contract/constants';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
@@ -7,33 +7,15 @@ import { useRecentStatistics } from '../api/get-recent-statistics';
 import { useSinceStatistics } from '../api/get-since-statistics';
 import { useTotalStatistics } from '../api/get-total-statistics';
 import { ActivityChart } from './ActivityChart';
+import { InsightsSection } from './InsightsSection';
 import { RangeSelector } from './RangeSelector';
+import { Section } from './Section';
 import { StatCard } from './StatCard';
 import { completionRate } from '../lib/completion-rate';
 
-function Section({
-  title,
-  children,
-  action,
-}: {
-  title: string;
-  children: ReactNode;
-  action?: ReactNode;
-}) {
-  return (
-    <section className="mt-8" aria-label={title}>
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold text-slate-900 dark:text-slate-100">{title}</h2>
-        {action}
-      </div>
-      {children}
-    </section>
-  );
-}
-
 const gridClass = 'grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4';
 
-/** /statistics: totals with "+N this week", recent activity, additional figures. */
+/** /statistics: totals with "+N this week", recent activity, additional figures, insights. */
 export function StatisticsPage() {
   const [range, setRange] = useState<StatisticsRange>(STATISTICS_RANGES[0]);
   const total = useTotalStatistics();
@@ -125,6 +107,8 @@ export function StatisticsPage() {
           )}
         </dl>
       </Section>
+
+      <InsightsSection />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dailyRecords } from '#web/test/fake-api';
-import { BAR_GEOMETRY, chartBars, chartWidth } from './chart-scale';
+import { BAR_GEOMETRY, chartBars, chartWidth, niceTicks } from './chart-scale';
 
 describe('chartBars (docs/product.md, Statistics screen)', () => {
   it('takes the first N records and reverses them: oldest left, newest right', () => {
@@ -60,5 +60,19 @@ describe('chartBars (docs/product.md, Statistics screen)', () => {
     expect(chartWidth(7, 7)).toBe(7 * 24 + 6 * 8);
     expect(chartWidth(14, 14)).toBe(14 * 16 + 13 * 4);
     expect(chartWidth(30, 30)).toBe(30 * 12 + 29 * 2);
+  });
+});
+
+describe('niceTicks (the value axis)', () => {
+  it('steps by 1, 2 or 5 times a power of ten, from 0 and never above the largest value', () => {
+    expect(niceTicks(0)).toEqual([0]);
+    expect(niceTicks(1)).toEqual([0, 1]);
+    expect(niceTicks(3)).toEqual([0, 1, 2, 3]);
+    expect(niceTicks(7)).toEqual([0, 2, 4, 6]);
+    expect(niceTicks(10)).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(niceTicks(38)).toEqual([0, 10, 20, 30]);
+    expect(niceTicks(120)).toEqual([0, 50, 100]);
+    expect(niceTicks(9, 4)).toEqual([0, 2, 4, 6, 8]);
+    expect(niceTicks(12)).toEqual([0, 5, 10]);
   });
 });

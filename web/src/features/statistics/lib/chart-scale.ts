@@ -56,3 +56,18 @@ export function chartWidth(bars: number, range: StatisticsRange): number {
   const { width, gap } = BAR_GEOMETRY[range];
   return bars > 0 ? bars * width + (bars - 1) * gap : 0;
 }
+
+/**
+ * The numbers of a value axis from 0 to `max` (never above it, so bars keep their scale): the
+ * smallest step of 1, 2 or 5 times a power of ten, a whole number, that leaves at most `intervals`
+ * ticks above 0.
+ */
+export function niceTicks(max: number, intervals = 5): number[] {
+  if (!(max > 0)) return [0];
+  const power = 10 ** Math.floor(Math.log10(max / intervals));
+  const step =
+    [1, 2, 5, 10, 20]
+      .map((multiple) => Math.max(1, Math.round(multiple * power)))
+      .find((candidate) => Math.floor(max / candidate) <= intervals) ?? max;
+  return Array.from({ length: Math.floor(max / step) + 1 }, (_, index) => index * step);
+}

@@ -1,0 +1,103 @@
+/**
+ * Words and numbers of the Insights section (docs/product.md, Statistics screen, Insights).
+ * Dates are the API's calendar dates in the user's zone (YYYY-MM-DD), so they are read as UTC
+ * and never shift; names are spelled out rather than left to the browser's locale data, so every
+ * browser says "Tue 3 Dec".
+ */
+
+export const WEEKDAYS = [
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+] as const;
+
+const MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+] as const;
+
+interface CalendarDay {
+  year: number;
+  /** 0 = January. */
+  month: number;
+  day: number;
+  /** 0 = Monday … 6 = Sunday. */
+  weekday: number;
+}
+
+export function calendarDay(date: string): CalendarDay {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return {
+    year: parsed.getUTCFullYear(),
+    month: parsed.getUTCMonth(),
+    day: parsed.getUTCDate(),
+    weekday: (parsed.getUTCDay() + 6) % 7,
+  };
+}
+
+export const monthName = (month: number) => MONTHS[month] ?? '';
+
+/** "Tue 3 Dec" */
+export function shortDay(date: string): string {
+  const { month, day, weekday } = calendarDay(date);
+  return `${WEEKDAYS[weekday]?.slice(0, 3)} ${day} ${monthName(month)}`;
+}
+
+/** "Tue 3 Dec 2024" */
+export function longDay(date: string): string {
+  return `${shortDay(date)} ${calendarDay(date).year}`;
+}
+
+/** "1 day", "5 days" */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** A heatmap day's name: "12 completed on Tue 3 Dec". */
+export const dayLabel = (date: string, completed: number) =>
+  `${completed} completed on ${shortDay(date)}`;
+
+/** "09:00–09:59" for hour 9. */
+export function hourRange(hour: number): string {
+  const h = String(hour).padStart(2, '0');
+  return `${h}:00–${h}:59`;
+}
+
+/**
+ * A duration given in hours, in hours below two days and in days from there: "0.5 hours",
+ * "1 hour", "27 hours", "2.5 days", "12 days". Null (nothing measured) is "—".
+ */
+export function formatDuration(hours: number | null): string {
+  if (hours === null) return '—';
+  if (hours < 48) {
+    const value = hours < 10 ? Math.round(hours * 10) / 10 : Math.round(hours);
+    return plural(value, 'hour');
+  }
+  const days = hours / 24;
+  return `${days < 10 ? Math.round(days * 10) / 10 : Math.round(days)} days`;
+}
+
+/** The on-time share as a whole percentage, "—" when no completed todo had a due date. */
+export const formatRate = (rate: number | null) =>
+  rate === null ? '—' : `${Math.round(rate * 100)}%`;
+
+/** This week against last: "2 more than last week", "1 fewer than last week", "Same as last week". */
+export function weekComparison(thisWeek: number, lastWeek: number): string {
+  const difference = thisWeek - lastWeek;
+  if (difference === 0) return 'Same as last week';
+  return `${Math.abs(difference)} ${difference > 0 ? 'more' : 'fewer'} than last week`;
+}

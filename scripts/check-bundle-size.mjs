@@ -1,6 +1,7 @@
 // Checks the built web app (web/dist, after `npm run build`) against the JavaScript budgets of
 // issue 5: the JavaScript a first visit downloads, gzipped, for /login and for /todos, and that
-// the statistics chart is not part of either. Size is deterministic, so this runs in `npm test`.
+// the statistics charts are not part of either; and (issue 15) for /statistics, whose lazy chunk
+// holds every chart. Size is deterministic, so this runs in `npm test`.
 //
 // Initial JavaScript of a route = the scripts index.html loads (classic and module, with every
 // chunk they import statically, transitively) + the route's lazy chunk (if the route has one)
@@ -21,6 +22,11 @@ const KB = 1000;
 const ROUTES = [
   { route: '/login', budget: 110 * KB, chunks: ['login-route', 'auth-route'] },
   { route: '/todos', budget: 130 * KB, chunks: ['todos-route'] },
+  // The first visit's shared JavaScript (what /login loads, 102.8 KB when Insights came) and the
+  // statistics chunk: SPEC's sections and the Insights charts, all drawn with plain elements and
+  // no chart library (7.4 KB). 120 KB is /login's own budget plus 10 KB for the chunk: room for
+  // a few more figures, not for a charting library (the smallest usable ones are 20-60 KB).
+  { route: '/statistics', budget: 120 * KB, chunks: ['statistics-route'], statistics: true },
 ];
 /** Chunks that must never be in a route's initial load but /statistics'. */
 const STATISTICS_PREFIX = 'statistics';
@@ -56,7 +62,7 @@ for (const url of [...entryScripts, ...preloads]) closure(fileOf(url), initial);
 
 let failed = false;
 const report = [];
-for (const { route, budget, chunks } of ROUTES) {
+for (const { route, budget, chunks, statistics: ownsStatistics = false } of ROUTES) {
   const files = new Set(initial);
   for (const asset of assets.filter((a) => chunks.some((prefix) => a.startsWith(prefix)))) {
     closure(path.join(dist, 'assets', asset), files);
@@ -66,7 +72,9 @@ for (const { route, budget, chunks } of ROUTES) {
     gzip: gzipSize(file),
   }));
   const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
-  const statistics = sizes.filter((s) => path.basename(s.file).startsWith(STATISTICS_PREFIX));
+  const statistics = ownsStatistics
+    ? []
+    : sizes.filter((s) => path.basename(s.file).startsWith(STATISTICS_PREFIX));
   const ok = total <= budget && statistics.length === 0;
   failed ||= !ok;
   report.push({ route, total, budget, ok, files: sizes, statisticsInInitialLoad: statistics });

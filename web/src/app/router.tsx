@@ -2,12 +2,13 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
 import { GuestOnly, RequireAuth } from './guards';
-import GroupsRoute from './routes/groups-route';
 import LoginRoute from './routes/login-route';
 import NotFoundRoute from './routes/not-found-route';
 import RegisterRoute from './routes/register-route';
-import TodosRoute from './routes/todos-route';
 
+// The signed-in screens load their code when first opened: /login's first visit stays small.
+const TodosRoute = lazy(() => import('./routes/todos-route'));
+const GroupsRoute = lazy(() => import('./routes/groups-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
 const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password-route'));
@@ -38,12 +39,16 @@ export function AppRoutes() {
       </Route>
       <Route path="/todos">
         <RequireAuth>
-          <TodosRoute />
+          <Lazy>
+            <TodosRoute />
+          </Lazy>
         </RequireAuth>
       </Route>
       <Route path="/groups">
         <RequireAuth>
-          <GroupsRoute />
+          <Lazy>
+            <GroupsRoute />
+          </Lazy>
         </RequireAuth>
       </Route>
       <Route path="/statistics">

@@ -8,6 +8,9 @@ export const queryKeys = {
   account: ['account'],
   accountSessions: ['account', 'sessions'],
   todos: ['todos'],
+  /** The views by due date (Today, Upcoming): under todos, so refreshing todos refreshes them. */
+  todoViews: ['todos', 'view'],
+  todoView: (view: 'today' | 'upcoming') => ['todos', 'view', view],
   groups: ['groups'],
   statistics: ['statistics'],
   statisticsTotal: ['statistics', 'total'],

@@ -1,6 +1,6 @@
 import type { Group } from '@tally/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
@@ -13,16 +13,31 @@ const names = () =>
     .getAllByRole('listitem')
     .map((item) => item.textContent?.replace(/EditDelete$/, ''));
 
+beforeAll(async () => {
+  // The screen's code is a lazy chunk (app/router.tsx): load it before the first render.
+  await import('./GroupsPage');
+});
+
 beforeEach(() => {
   storeSession('alice');
 });
 
 describe('/groups', () => {
   it('shows "Loading groups..." and then "No groups yet. Create one above."', async () => {
-    fakeBackend();
+    let answer: (response: Response) => void = () => undefined;
+    fakeBackend(
+      {},
+      {
+        'GET /api/todo-groups': () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      },
+    );
     renderApp('/groups');
-    expect(screen.getByRole('heading', { name: 'Manage Groups' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Manage Groups' })).toBeInTheDocument();
     expect(screen.getByText('Loading groups...')).toBeInTheDocument();
+    answer(json([]));
     expect(await screen.findByText('No groups yet. Create one above.')).toBeInTheDocument();
   });
 

@@ -3,10 +3,11 @@ import type { CreateTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
+import { refreshViews } from '../lib/todo-cache';
 
 const OPERATION = 'Create todo';
 
-/** Creates a todo and adds it at the top of the list. */
+/** Creates a todo and adds it at the top of the list; the views by due date are fetched again. */
 export function useCreateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -16,6 +17,7 @@ export function useCreateTodo() {
         created,
         ...todos.filter((todo) => todo.id !== created.id),
       ]);
+      refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
     onError: (error) => reportMutationError(error, OPERATION),

@@ -1,20 +1,20 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Todo, UpdateTodoBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
+import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
+import { dueLabel } from '../lib/dates';
+import { refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Update todo';
 
-/** A full replacement of title, description, groupId and completed. */
+/**
+ * A full replacement of title, description, groupId and completed; the planning fields are sent
+ * only when given (omitted, the server keeps them).
+ */
 const updateTodo = (id: number, body: UpdateTodoBody) =>
   api.todos.update({ params: { id }, body, operation: OPERATION });
-
-function replaceTodo(queryClient: QueryClient, id: number, change: (todo: Todo) => Todo): void {
-  queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) =>
-    todos?.map((todo) => (todo.id === id ? change(todo) : todo)),
-  );
-}
 
 const bodyOf = (todo: Todo): UpdateTodoBody => ({
   title: todo.title,
@@ -23,6 +23,15 @@ const bodyOf = (todo: Todo): UpdateTodoBody => ({
   completed: todo.completed,
 });
 
+/** A repeating todo that was completed stays open with its next date: say so. */
+function announceNext(before: Todo, after: Todo): void {
+  if (before.completed || after.completed || !before.repeat || !after.dueDate) return;
+  showNotice(`${after.title}: done. Next due ${dueLabel(after, new Date())}.`, {
+    tone: 'info',
+    durationMs: 6000,
+  });
+}
+
 /** Saves an inline edit; the todo is replaced in place when the server answers. */
 export function useUpdateTodo() {
   const queryClient = useQueryClient();
@@ -30,6 +39,7 @@ export function useUpdateTodo() {
     mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) => updateTodo(id, body),
     onSuccess: (updated) => {
       replaceTodo(queryClient, updated.id, () => updated);
+      refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
     onError: (error) => reportMutationError(error, OPERATION),
@@ -38,7 +48,8 @@ export function useUpdateTodo() {
 
 /**
  * The completion checkbox: flips at once (optimistic) and flips back, with a visible message,
- * when the server refuses or cannot be reached (docs/product.md, Differences, item 4).
+ * when the server refuses or cannot be reached (docs/product.md, Differences, item 4). A
+ * repeating todo comes back open, due on its next date.
  */
 export function useToggleTodo() {
   const queryClient = useQueryClient();
@@ -49,8 +60,10 @@ export function useToggleTodo() {
       await queryClient.cancelQueries({ queryKey: queryKeys.todos });
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));
     },
-    onSuccess: (updated) => {
+    onSuccess: (updated, todo) => {
       replaceTodo(queryClient, updated.id, () => updated);
+      announceNext(todo, updated);
+      refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
     onError: (error, todo) => {

@@ -1,54 +1,142 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Group } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { useCreateTodo } from '../api/create-todo';
+import type { Chip, parseQuickAdd } from '../lib/quick-add';
 import { descriptionOrNull } from '../lib/todo-fields';
 import { GroupSelect } from './GroupSelect';
+import { NO_PLANNING, PlanningFields, type Planning } from './PlanningFields';
+import { QuickAddChips } from './QuickAddChips';
 import { TodoTextFields } from './TodoTextFields';
 
 interface NewTodoFormProps {
   groups: readonly Group[];
   /** The active group filter's id, which the group select starts on; null otherwise. */
   defaultGroupId: number | null;
+  /** The due date the form starts with ('' for none): today's in the Today view. */
+  defaultDueDate?: string;
+  /** The clock quick add reads "tomorrow" by. */
+  now: Date;
   onCreated: () => void;
 }
 
-/** Title (required), description (3 rows) and group for a new todo. */
-export function NewTodoForm({ groups, defaultGroupId, onCreated }: NewTodoFormProps) {
+/**
+ * Title (required, with quick add), description (3 rows), group, due date, time and repeat for a
+ * new todo. Quick add's parser (chrono-node) is loaded when the form opens, not with the page;
+ * until it is there, the title is saved as typed.
+ */
+export function NewTodoForm({
+  groups,
+  defaultGroupId,
+  defaultDueDate = '',
+  now,
+  onCreated,
+}: NewTodoFormProps) {
   const createTodo = useCreateTodo();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [groupId, setGroupId] = useState<number | null>(defaultGroupId);
   const [shownDefault, setShownDefault] = useState<number | null>(defaultGroupId);
+  const [planning, setPlanning] = useState<Planning>({ ...NO_PLANNING, dueDate: defaultDueDate });
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  const [parse, setParse] = useState<typeof parseQuickAdd | null>(null);
+  const titleRef = useRef<HTMLDivElement>(null);
   // A different group filter while the form is open moves the default along with it.
   if (shownDefault !== defaultGroupId) {
     setShownDefault(defaultGroupId);
     setGroupId(defaultGroupId);
   }
 
+  useEffect(() => {
+    let live = true;
+    import('../lib/quick-add').then(
+      (module) => live && setParse(() => module.parseQuickAdd),
+      (error: unknown) => console.warn('Quick add could not be loaded', error),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const quick = parse?.(title, { groups, dismissed, now, hasDate: planning.dueDate !== '' });
+  // What the title says wins over the fields, until the field is changed or the chip removed.
+  const dueDate = quick?.dueDate ?? planning.dueDate;
+  const effective: Planning = {
+    dueDate,
+    dueTime: quick?.dueTime ?? planning.dueTime,
+    repeat: quick?.repeat ?? planning.repeat,
+  };
+  const effectiveGroupId = quick?.groupId ?? groupId;
+  const chipOf = (kind: Chip['kind']) => quick?.chips.find((chip) => chip.kind === kind);
+
+  const dismiss = (...chips: (Chip | undefined)[]) => {
+    const keys = chips.flatMap((chip) => chip?.dismiss ?? []);
+    if (keys.length > 0) setDismissed((current) => new Set([...current, ...keys]));
+  };
+
+  const changePlanning = (change: Partial<Planning>) => {
+    // A field changed by hand takes over from its chip, whose words go back into the title.
+    // (A date implied by a time or a repeat needs no dismissing: a date of its own replaces it.)
+    const dateChip = chipOf('date');
+    if (change.dueDate !== undefined && dateChip?.text) dismiss(dateChip);
+    if (change.dueTime !== undefined) dismiss(chipOf('time'));
+    if (change.repeat !== undefined) dismiss(chipOf('repeat'));
+    setPlanning((current) => ({ ...current, ...change }));
+  };
+
   const submit = () => {
+    const date = effective.dueDate;
     createTodo.mutate(
-      { title: title.trim(), description: descriptionOrNull(description), groupId },
+      {
+        title: quick?.title ?? title.trim(),
+        description: descriptionOrNull(description),
+        groupId: effectiveGroupId,
+        // Sent only when set, so a plain todo is created exactly as before planning.
+        ...(date ? { dueDate: date } : {}),
+        ...(date && effective.dueTime ? { dueTime: effective.dueTime } : {}),
+        ...(date && effective.repeat ? { repeat: effective.repeat } : {}),
+      },
       { onSuccess: onCreated },
     );
   };
 
   return (
     <Form label="New todo" card onSubmit={submit}>
-      <TodoTextFields
-        title={title}
-        description={description}
-        onTitleChange={setTitle}
-        onDescriptionChange={setDescription}
-        descriptionLabel={
-          <>
-            Description{' '}
-            <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
-          </>
-        }
+      <div ref={titleRef}>
+        <TodoTextFields
+          title={title}
+          description={description}
+          onTitleChange={setTitle}
+          onDescriptionChange={setDescription}
+          descriptionLabel={
+            <>
+              Description{' '}
+              <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
+            </>
+          }
+          titleExtra={
+            <QuickAddChips
+              chips={quick?.chips ?? []}
+              title={quick?.title ?? title.trim()}
+              onRemove={(chip) => {
+                dismiss(chip);
+                // The chip's button is gone: back to the title, where its words now are.
+                titleRef.current?.querySelector('input')?.focus();
+              }}
+            />
+          }
+        />
+      </div>
+      <GroupSelect
+        value={effectiveGroupId}
+        groups={groups}
+        onChange={(id) => {
+          dismiss(chipOf('group'));
+          setGroupId(id);
+        }}
       />
-      <GroupSelect value={groupId} groups={groups} onChange={setGroupId} />
+      <PlanningFields value={effective} onChange={changePlanning} />
       <FormActions>
         <Button type="submit" disabled={createTodo.isPending}>
           {createTodo.isPending ? 'Creating...' : 'Create Todo'}

@@ -5,6 +5,7 @@ import { Form, FormActions } from '#web/components/Form';
 import { useUpdateTodo } from '../api/update-todo';
 import { descriptionOrNull } from '../lib/todo-fields';
 import { GroupSelect } from './GroupSelect';
+import { PlanningFields, planningBody, type Planning } from './PlanningFields';
 import { TodoTextFields } from './TodoTextFields';
 
 interface TodoEditFormProps {
@@ -14,12 +15,20 @@ interface TodoEditFormProps {
   onDone: () => void;
 }
 
-/** The inline edit: title (required), description, group; Save and Cancel (or Escape). */
+/**
+ * The inline edit: title (required), description, group, due date, time and repeat; Save and
+ * Cancel (or Escape). The planning fields are always sent: a cleared date is sent as null.
+ */
 export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
   const updateTodo = useUpdateTodo();
   const [title, setTitle] = useState(todo.title);
   const [description, setDescription] = useState(todo.description ?? '');
   const [groupId, setGroupId] = useState<number | null>(todo.groupId);
+  const [planning, setPlanning] = useState<Planning>({
+    dueDate: todo.dueDate ?? '',
+    dueTime: todo.dueTime ?? '',
+    repeat: todo.repeat,
+  });
 
   const submit = () => {
     updateTodo.mutate(
@@ -29,6 +38,7 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
         description: descriptionOrNull(description),
         groupId,
         completed: todo.completed,
+        ...planningBody(planning),
       },
       { onSuccess: onDone },
     );
@@ -54,6 +64,10 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
         onDescriptionChange={setDescription}
       />
       <GroupSelect value={groupId} groups={groups} onChange={setGroupId} />
+      <PlanningFields
+        value={planning}
+        onChange={(change) => setPlanning((current) => ({ ...current, ...change }))}
+      />
       <FormActions>
         <Button type="submit" disabled={updateTodo.isPending}>
           {updateTodo.isPending ? 'Saving...' : 'Save'}

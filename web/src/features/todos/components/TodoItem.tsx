@@ -2,18 +2,26 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { readableTextColor } from '#web/lib/color';
+import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
+import { TodoDue } from './TodoDue';
 import { TodoEditForm } from './TodoEditForm';
 
 interface TodoItemProps {
   todo: Todo;
   groups: readonly Group[];
   onDelete: (todo: Todo) => void;
+  /** The clock the due labels follow. */
+  now: Date;
 }
 
-/** One row: completion checkbox, title, description, group badge, Edit and Delete. */
-export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
+/**
+ * One row: completion checkbox, title, description, due date and repeat mark, group badge, Skip
+ * (repeating todos), Edit and Delete.
+ */
+export function TodoItem({ todo, groups, onDelete, now }: TodoItemProps) {
   const toggleTodo = useToggleTodo();
+  const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
   const returnFocusRef = useRef(false);
   const editButtonRef = useRef<HTMLButtonElement>(null);
@@ -75,18 +83,33 @@ export function TodoItem({ todo, groups, onDelete }: TodoItemProps) {
             {todo.description}
           </p>
         )}
-        {group && (
-          <div className="mt-2">
-            <span
-              className="inline-block max-w-full truncate rounded-full px-2.5 py-0.5 align-top text-xs font-semibold"
-              style={{ backgroundColor: group.color, color: readableTextColor(group.color) }}
-            >
-              {group.name}
-            </span>
+        {(group || todo.dueDate) && (
+          <div className="mt-2 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
+            <TodoDue todo={{ ...todo, completed }} now={now} />
+            {group && (
+              <span
+                className="inline-block max-w-full truncate rounded-full px-2.5 py-0.5 align-top text-xs font-semibold"
+                style={{ backgroundColor: group.color, color: readableTextColor(group.color) }}
+              >
+                {group.name}
+              </span>
+            )}
           </div>
         )}
       </div>
       <div className="flex shrink-0 flex-wrap justify-end gap-1">
+        {todo.repeat && !completed && (
+          <Button
+            variant="ghost"
+            size="compact"
+            aria-label={`Skip ${todo.title}`}
+            title="Skip this occurrence"
+            disabled={skipTodo.isPending}
+            onClick={() => skipTodo.mutate(todo.id)}
+          >
+            Skip
+          </Button>
+        )}
         <Button
           ref={editButtonRef}
           variant="ghost"

@@ -9,6 +9,8 @@ interface TodoTextFieldsProps {
   onTitleChange: (title: string) => void;
   onDescriptionChange: (description: string) => void;
   descriptionLabel?: ReactNode;
+  /** Shown right under the title (quick add's chips). */
+  titleExtra?: ReactNode;
 }
 
 /** A todo's title (required, focused first) and description (3 rows), as both forms show them. */
@@ -18,20 +20,24 @@ export function TodoTextFields({
   onTitleChange,
   onDescriptionChange,
   descriptionLabel = 'Description',
+  titleExtra,
 }: TodoTextFieldsProps) {
   return (
     <>
-      <TextField
-        label="Title"
-        value={title}
-        onChange={(event) => onTitleChange(event.target.value)}
-        required
-        pattern={TITLE_PATTERN}
-        title={TITLE_HINT}
-        maxLength={LIMITS.todoTitleMax}
-        autoComplete="off"
-        autoFocus
-      />
+      <div>
+        <TextField
+          label="Title"
+          value={title}
+          onChange={(event) => onTitleChange(event.target.value)}
+          required
+          pattern={TITLE_PATTERN}
+          title={TITLE_HINT}
+          maxLength={LIMITS.todoTitleMax}
+          autoComplete="off"
+          autoFocus
+        />
+        {titleExtra}
+      </div>
       <TextAreaField
         label={descriptionLabel}
         value={description}

@@ -1,6 +1,6 @@
 import type { Group } from '@tally/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBackend, json, makeTodo, networkFailure } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
@@ -20,6 +20,11 @@ const titles = () =>
   within(screen.getByRole('list', { name: 'Todos' }))
     .getAllByRole('checkbox')
     .map((box) => (box as HTMLInputElement).labels?.[0]?.textContent);
+
+beforeAll(async () => {
+  // The screen's code is a lazy chunk (app/router.tsx): load it before the first render.
+  await import('./TodosPage');
+});
 
 beforeEach(() => {
   storeSession('alice');
@@ -248,6 +253,10 @@ describe('/todos: completing, editing, deleting', () => {
       description: null,
       groupId: null,
       completed: true,
+      // The planning fields are always sent by the edit form (null: none).
+      dueDate: null,
+      dueTime: null,
+      repeat: null,
     });
     expect(screen.getByRole('button', { name: 'Edit Call Bobby' })).toHaveFocus();
   });

@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -6,10 +7,14 @@ import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useTodos } from '../api/get-todos';
+import { useNow } from '../hooks/use-now';
+import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
 import { NewTodoForm } from './NewTodoForm';
 import { TodoItem } from './TodoItem';
+import { TodoViewList } from './TodoViewList';
+import { viewOfSearch, ViewSwitch } from './ViewSwitch';
 import { matchesFilter, sortNewestFirst, type TodoFilter } from '../lib/filters';
 
 const EMPTY_TEXTS = {
@@ -23,15 +28,18 @@ interface TodosPageProps {
   groupsPending: boolean;
 }
 
-/** /todos: filter tabs, the Add Todo form and the list, newest first. */
+/**
+ * /todos: the views All (filter tabs and the list, newest first), Today and Upcoming (by due
+ * date, from ?view=), and the Add Todo form.
+ */
 export function TodosPage({ groups, groupsPending }: TodosPageProps) {
-  const todos = useTodos();
+  const view = viewOfSearch(useSearch());
+  const now = useNow();
   const deleteTodo = useDeleteTodo();
   const [selectedFilter, setSelectedFilter] = useState<TodoFilter>('all');
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<Todo | null>(null);
   const addButtonRef = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
 
   // A group filter whose group is gone (deleted elsewhere) falls back to All.
   const filter: TodoFilter =
@@ -57,7 +65,9 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     <div className="mb-6">
       <NewTodoForm
         groups={groups}
-        defaultGroupId={typeof filter === 'number' ? filter : null}
+        defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
+        defaultDueDate={view === 'today' ? dateOf(now) : ''}
+        now={now}
         onCreated={() => {
           setFormOpen(false);
           addButtonRef.current?.focus();
@@ -66,6 +76,59 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     </div>
   );
 
+  const body =
+    view === 'all' ? (
+      <AllTodos
+        groups={groups}
+        groupsPending={groupsPending}
+        filter={filter}
+        onFilterChange={setSelectedFilter}
+        now={now}
+        onDelete={setDeleting}
+      />
+    ) : (
+      <TodoViewList
+        view={view}
+        groups={groups}
+        groupsPending={groupsPending}
+        now={now}
+        onDelete={setDeleting}
+      />
+    );
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
+      {header}
+      <ViewSwitch active={view} />
+      {form}
+      {body}
+      <DeleteTodoDialog
+        todo={deleting}
+        pending={deleteTodo.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={(todo) =>
+          deleteTodo.mutate(todo.id, {
+            onSettled: () => setDeleting(null),
+          })
+        }
+      />
+    </div>
+  );
+}
+
+interface AllTodosProps {
+  groups: readonly Group[];
+  groupsPending: boolean;
+  filter: TodoFilter;
+  onFilterChange: (filter: TodoFilter) => void;
+  now: Date;
+  onDelete: (todo: Todo) => void;
+}
+
+/** All: SPEC's screen, the filter tabs with their counts and the whole list, newest first. */
+function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete }: AllTodosProps) {
+  const todos = useTodos();
+  const panelId = useId();
   let body;
   if (todos.isPending || groupsPending) {
     body = <LoadingText>Loading...</LoadingText>;
@@ -84,7 +147,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
           todos={todos.data}
           groups={groups}
           active={filter}
-          onChange={setSelectedFilter}
+          onChange={onFilterChange}
           panelId={panelId}
         />
         <div
@@ -104,7 +167,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
               className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
             >
               {visible.map((todo) => (
-                <TodoItem key={todo.id} todo={todo} groups={groups} onDelete={setDeleting} />
+                <TodoItem key={todo.id} todo={todo} groups={groups} onDelete={onDelete} now={now} />
               ))}
             </ul>
           )}
@@ -113,21 +176,5 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     );
   }
 
-  return (
-    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
-      {header}
-      {form}
-      {body}
-      <DeleteTodoDialog
-        todo={deleting}
-        pending={deleteTodo.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={(todo) =>
-          deleteTodo.mutate(todo.id, {
-            onSettled: () => setDeleting(null),
-          })
-        }
-      />
-    </div>
-  );
+  return body;
 }

@@ -242,12 +242,15 @@ function readDateTime(
   today: string,
   now: Date,
   dismissed: ReadonlySet<string>,
+  hasDate: boolean,
 ): DateReading | null {
   const parser =
     typeof navigator !== 'undefined' && navigator.language === 'en-US' ? chrono.casual : chrono.GB;
   for (const result of parser.parse(text, now, { forwardDate: true })) {
     const words = result.text;
-    if (dismissed.has(keyOf('date', words))) continue;
+    // A removed date takes its time along, unless the form has a date of its own for the time.
+    const dateDismissed = dismissed.has(keyOf('date', words));
+    if (dateDismissed && !hasDate) continue;
     const tags = result.tags();
     const casual = [...tags].filter((tag) => tag.startsWith('casualReference/'));
     if (casual.some((tag) => !ACCEPTED_CASUAL.has(tag))) continue;
@@ -274,7 +277,7 @@ function readDateTime(
       start.isCertain('month') &&
       (!tags.has('result/relativeDate') || RELATIVE.test(words));
     const weekday = !explicit && start.isCertain('weekday') && FULL_WEEKDAY.test(dateWords);
-    const written = explicit || weekday;
+    const written = (explicit || weekday) && !dateDismissed;
     if (!written && !time) continue;
     const date = dateOf(result.date());
     if (date < today) continue;
@@ -358,7 +361,7 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
   if (repeat) mask(repeat.range);
   const group = readGroup(masked, options.groups, dismissed);
   if (group) mask(group.range);
-  const when = readDateTime(masked, today, now, dismissed);
+  const when = readDateTime(masked, today, now, dismissed, options.hasDate ?? false);
 
   const ranges: Range[] = [];
   const chips: Chip[] = [];

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+export type TodoView = 'today' | 'upcoming';
+
+/**
+ * Open todos by due date in the browser's zone, soonest first (the server decides what is due
+ * today, from the x-time-zone the client sends): Today (due today or overdue) or Upcoming
+ * (today and the next six days).
+ */
+const todoViewQueryOptions = (view: TodoView) =>
+  queryOptions({
+    queryKey: queryKeys.todoView(view),
+    queryFn: ({ signal }) => api.todos.list({ query: { view }, operation: 'Load todos', signal }),
+  });
+
+export function useTodoView(view: TodoView) {
+  return useQuery(todoViewQueryOptions(view));
+}

@@ -1,0 +1,96 @@
+import { useId } from 'react';
+import type { Group, Todo } from '@tally/contract';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
+import { useTodoView, type TodoView } from '../api/get-todo-view';
+import { dateOf, dayLabel } from '../lib/dates';
+import { TodoItem } from './TodoItem';
+
+const EMPTY_TEXTS: Record<TodoView, string> = {
+  today: 'Nothing due today.',
+  upcoming: 'Nothing due in the next 7 days.',
+};
+
+interface TodoViewListProps {
+  view: TodoView;
+  groups: readonly Group[];
+  groupsPending: boolean;
+  now: Date;
+  onDelete: (todo: Todo) => void;
+}
+
+interface Day {
+  key: string;
+  heading: string;
+  todos: Todo[];
+}
+
+/**
+ * The server's answer (soonest first) in sections: Today shows "Overdue" (due before today) and
+ * "Today"; Upcoming one section per day ("Today", "Tomorrow", "Mon 30 Nov").
+ */
+function sectionsOf(view: TodoView, todos: readonly Todo[], today: string): Day[] {
+  const days: Day[] = [];
+  for (const todo of todos) {
+    const date = todo.dueDate ?? today;
+    const key = view === 'today' && date < today ? 'overdue' : date;
+    let day = days.find((d) => d.key === key);
+    if (!day) {
+      day = { key, heading: key === 'overdue' ? 'Overdue' : dayLabel(date, today), todos: [] };
+      days.push(day);
+    }
+    day.todos.push(todo);
+  }
+  return days;
+}
+
+/** Today or Upcoming, fetched from the server by due date in the browser's zone. */
+export function TodoViewList({ view, groups, groupsPending, now, onDelete }: TodoViewListProps) {
+  const todos = useTodoView(view);
+  const idPrefix = useId();
+  if (todos.isPending || groupsPending) return <LoadingText>Loading...</LoadingText>;
+  if (todos.isError) {
+    return (
+      <ErrorBanner
+        message={errorMessage(todos.error, 'Load todos')}
+        onRetry={() => void todos.refetch()}
+      />
+    );
+  }
+  const days = sectionsOf(view, todos.data, dateOf(now));
+  if (days.length === 0) {
+    return (
+      <p className="py-8 text-center text-slate-600 dark:text-slate-400">{EMPTY_TEXTS[view]}</p>
+    );
+  }
+  return (
+    <div className="space-y-6">
+      {days.map((day) => {
+        const headingId = `${idPrefix}-${day.key}`;
+        return (
+          <section key={day.key} aria-labelledby={headingId}>
+            <h2
+              id={headingId}
+              className={
+                day.key === 'overdue'
+                  ? 'mb-2 text-base font-semibold text-red-700 dark:text-red-300'
+                  : 'mb-2 text-base font-semibold text-slate-900 dark:text-slate-100'
+              }
+            >
+              {day.heading}
+            </h2>
+            <ul
+              aria-labelledby={headingId}
+              className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
+            >
+              {day.todos.map((todo) => (
+                <TodoItem key={todo.id} todo={todo} groups={groups} onDelete={onDelete} now={now} />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
+  );
+}

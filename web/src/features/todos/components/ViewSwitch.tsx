@@ -1,0 +1,45 @@
+import { Link } from 'wouter';
+import { cn } from '#web/lib/cn';
+
+export type TodosView = 'all' | 'today' | 'upcoming';
+
+const VIEWS: { view: TodosView; label: string; href: string }[] = [
+  { view: 'all', label: 'All', href: '/todos' },
+  { view: 'today', label: 'Today', href: '/todos?view=today' },
+  { view: 'upcoming', label: 'Upcoming', href: '/todos?view=upcoming' },
+];
+
+/** The view named by the address's ?view= (All without one, or with one it does not know). */
+export function viewOfSearch(search: string): TodosView {
+  const view = new URLSearchParams(search).get('view');
+  return view === 'today' || view === 'upcoming' ? view : 'all';
+}
+
+/**
+ * All / Today / Upcoming, as links: the view is part of the address, so it survives a reload
+ * and the browser's back and forward.
+ */
+export function ViewSwitch({ active }: { active: TodosView }) {
+  return (
+    <nav aria-label="Todo views" className="mb-4">
+      <ul className="inline-flex rounded-lg border border-slate-400 bg-white p-0.5 dark:border-slate-500 dark:bg-slate-900">
+        {VIEWS.map(({ view, label, href }) => (
+          <li key={view}>
+            <Link
+              href={href}
+              aria-current={view === active ? 'page' : undefined}
+              className={cn(
+                'inline-flex min-h-9 items-center rounded-md px-4 text-sm font-medium',
+                view === active
+                  ? 'bg-blue-700 text-white dark:bg-blue-300 dark:text-slate-950'
+                  : 'text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800',
+              )}
+            >
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,33 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Todo } from '@tally/contract';
+import { queryKeys } from '#web/lib/query-keys';
+
+/**
+ * The todos held in the browser: the whole list (queryKeys.todos) and the views by due date
+ * (queryKeys.todoViews). A change lands in all of them at once; the views, whose membership
+ * and order follow the due date, are then fetched again.
+ */
+
+/** Changes one todo wherever it is held. */
+export function replaceTodo(
+  queryClient: QueryClient,
+  id: number,
+  change: (todo: Todo) => Todo,
+): void {
+  const update = (todos: Todo[] | undefined) =>
+    todos?.map((todo) => (todo.id === id ? change(todo) : todo));
+  queryClient.setQueryData<Todo[]>(queryKeys.todos, update);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, update);
+}
+
+/** Takes a deleted todo out of the list and the views. */
+export function removeTodo(queryClient: QueryClient, id: number): void {
+  const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => todo.id !== id);
+  queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
+}
+
+/** The views are fetched again (now if shown, else when next shown). */
+export function refreshViews(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: queryKeys.todoViews });
+}

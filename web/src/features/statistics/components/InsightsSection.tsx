@@ -51,7 +51,7 @@ function Figure({ label, value, details }: { label: string; value: string; detai
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <dt className="text-sm text-slate-600 dark:text-slate-400">{label}</dt>
-      <dd className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums dark:text-slate-100">
+      <dd className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums first-letter:uppercase dark:text-slate-100">
         {value}
       </dd>
       {details.map((detail) => (
@@ -67,7 +67,7 @@ function Figure({ label, value, details }: { label: string; value: string; detai
 function Figures({ insights }: { insights: Insights }) {
   const { streak, leadTime, onTime, week } = insights;
   return (
-    <dl className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 sm:gap-4 lg:grid-cols-4">
+    <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
       <Figure
         label="Current streak"
         value={plural(streak.current, 'day')}
@@ -208,9 +208,9 @@ export function InsightsSection() {
       ) : (
         <>
           <Figures insights={insights.data} />
-          <div className="mt-2 flex justify-end">
+          <div className="mt-3 flex justify-end">
             <Button
-              variant="ghost"
+              variant="secondary"
               size="sm"
               aria-label="Download CSV of these figures"
               onClick={() => saveCsvFile(figuresCsv(insights.data))}

@@ -72,7 +72,11 @@ export function YearHeatmap({ days, label }: YearHeatmapProps) {
 
   return (
     <div className="[--cell:12px] sm:[--cell:14px]">
-      <div ref={scroller} className="overflow-x-auto scroll-pl-12 pb-2">
+      <div
+        ref={scroller}
+        data-testid="heatmap-scroller"
+        className="overflow-x-auto scroll-pl-12 pb-2"
+      >
         <div className="w-max pr-1">
           <div aria-hidden="true" className="flex h-5 text-xs text-slate-600 dark:text-slate-400">
             <div className="sticky left-0 z-10 w-9 shrink-0 bg-white dark:bg-slate-900" />

@@ -16,9 +16,11 @@ describe('Insights wording', () => {
     expect(hourRange(9)).toBe('09:00–09:59');
   });
 
-  it('gives durations in hours below two days and in days from there', () => {
+  it('gives durations in minutes below an hour, hours below two days and days from there', () => {
     expect(formatDuration(null)).toBe('—');
-    expect(formatDuration(0)).toBe('0 hours');
+    expect(formatDuration(0)).toBe('under 5 minutes');
+    expect(formatDuration(0.1)).toBe('6 minutes');
+    expect(formatDuration(0.5)).toBe('30 minutes');
     expect(formatDuration(1)).toBe('1 hour');
     expect(formatDuration(3.54)).toBe('3.5 hours');
     expect(formatDuration(27.4)).toBe('27 hours');

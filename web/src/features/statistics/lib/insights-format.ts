@@ -78,15 +78,18 @@ export function hourRange(hour: number): string {
 }
 
 /**
- * A duration given in hours, in hours below two days and in days from there: "0.5 hours",
- * "1 hour", "27 hours", "2.5 days", "12 days". Null (nothing measured) is "—".
+ * A duration given in hours (the API's tenths of an hour): in minutes below an hour, in hours
+ * below two days and in days from there: "under 5 minutes", "30 minutes", "1 hour", "3.5 hours",
+ * "27 hours", "2.5 days", "12 days". Null (nothing measured) is "—".
  */
 export function formatDuration(hours: number | null): string {
   if (hours === null) return '—';
-  if (hours < 48) {
-    const value = hours < 10 ? Math.round(hours * 10) / 10 : Math.round(hours);
-    return plural(value, 'hour');
+  if (hours < 1) {
+    const minutes = Math.round(hours * 60);
+    return minutes < 5 ? 'under 5 minutes' : `${minutes} minutes`;
   }
+  if (hours < 48)
+    return plural(hours < 10 ? Math.round(hours * 10) / 10 : Math.round(hours), 'hour');
   const days = hours / 24;
   return `${days < 10 ? Math.round(days * 10) / 10 : Math.round(days)} days`;
 }

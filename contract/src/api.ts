@@ -4,6 +4,7 @@ import { groupsApi } from './groups.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
+import { transferApi } from './transfer.js';
 import type { Routes } from './routes.js';
 
 /** Every /api call, by feature and name: the one description both sides are built from. */
@@ -13,6 +14,7 @@ export const contract = {
   todos: todosApi,
   groups: groupsApi,
   statistics: statisticsApi,
+  transfer: transferApi,
   system: systemApi,
 } satisfies { [F in keyof Routes]: { [N in keyof Routes[F]]: unknown } };
 

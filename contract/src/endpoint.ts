@@ -14,6 +14,8 @@ export interface Endpoint extends Route {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
+  /** The media type of a successful answer that is not JSON (e.g. text/csv). */
+  produces?: string;
   /** Every status the call answers with, and its body (NoContent for an empty one). */
   responses: Record<number, TSchema>;
 }

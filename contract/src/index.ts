@@ -7,5 +7,6 @@ export * from './account.js';
 export * from './todos.js';
 export * from './groups.js';
 export * from './statistics.js';
+export * from './transfer.js';
 export * from './system.js';
 export * from './api.js';

@@ -49,6 +49,10 @@ export const routes = {
     since: { method: 'GET', path: '/api/statistics/since' },
     insights: { method: 'GET', path: '/api/statistics/insights' },
   },
+  transfer: {
+    exportCsv: { method: 'GET', path: '/api/todos/export.csv' },
+    import: { method: 'POST', path: '/api/import', multipart: true },
+  },
   system: {
     config: { method: 'GET', path: '/api/config', public: true },
     health: { method: 'GET', path: '/api/health', public: true },
@@ -62,6 +66,8 @@ export interface Route {
   path: string;
   /** Reachable without a bearer token; every other route needs one. */
   public?: boolean;
+  /** The body is multipart/form-data (a file upload), not JSON. */
+  multipart?: boolean;
 }
 
 export type Routes = typeof routes;

@@ -24,7 +24,9 @@ import { type Clock, systemClock } from './shared/clock.js';
 import { createMailer } from './shared/mailer.js';
 import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
+import { mergePlanning } from './todos/planning.js';
 import { todoRoutes } from './todos/routes.js';
+import { transferRoutes } from './transfer/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -112,6 +114,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(todoRoutes, { clock });
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });
+  await app.register(transferRoutes, {
+    clock,
+    // Imports check due dates and repeats as the todo calls do.
+    checkPlanning: (planning) =>
+      mergePlanning({ dueDate: null, dueTime: null, repeat: null }, planning),
+  });
   await app.register(systemRoutes, {
     publicConfig: {
       googleClientId: config.googleClientId,

@@ -7,6 +7,7 @@ import { sessions } from './migrations/0003-sessions.js';
 import { emailTokens } from './migrations/0004-email-tokens.js';
 import { planning } from './migrations/0005-planning.js';
 import { completions } from './migrations/0006-completions.js';
+import { importKeys } from './migrations/0008-import-keys.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -20,6 +21,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-email-tokens': emailTokens(dialect),
     '0005-planning': planning(),
     '0006-completions': completions(dialect),
+    '0008-import-keys': importKeys(),
   };
 }
 

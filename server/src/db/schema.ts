@@ -55,6 +55,8 @@ interface TodosTable {
   due_time: string | null;
   /** The repeat rule as JSON (contract's RepeatSchema), or null. */
   repeat: string | null;
+  /** The source row of an imported todo, hashed (migration 0008); null for todos made here. */
+  import_key: string | null;
 }
 
 interface RefreshTokensTable {

@@ -5,6 +5,7 @@ import type {
   FastifyContextConfig,
   FastifyInstance,
   FastifySchema,
+  FastifySchemaCompiler,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -38,6 +39,16 @@ export interface EndpointOptions {
   preHandler?: preHandlerAsyncHookHandler;
 }
 
+/** The app's own validator (the validation plugin's), for a route that replaces it for one part. */
+function compileDefault(
+  app: FastifyInstance,
+  route: Parameters<FastifySchemaCompiler<FastifySchema>>[0],
+) {
+  const compile = app.validatorCompiler;
+  if (!compile) throw new Error('The validation plugin must be registered before the routes');
+  return compile(route);
+}
+
 /**
  * Registers a contract endpoint: its method and path, the schemas that validate the request and
  * serialise the answer (and make the OpenAPI document), and whether it is public. Routes are
@@ -49,12 +60,20 @@ export function addEndpoint<E extends Endpoint>(
   handler: EndpointHandler<E>,
   options: EndpointOptions = {},
 ): void {
-  const schema: FastifySchema & { tags: string[]; summary: string; description?: string } = {
+  const schema: FastifySchema & {
+    tags: string[];
+    summary: string;
+    description?: string;
+    consumes?: string[];
+    produces?: string[];
+  } = {
     tags: [endpoint.tag],
     summary: endpoint.summary,
     response: endpoint.responses,
   };
   if (endpoint.description) schema.description = endpoint.description;
+  if (endpoint.multipart) schema.consumes = ['multipart/form-data'];
+  if (endpoint.produces) schema.produces = [endpoint.produces];
   if (endpoint.params) schema.params = endpoint.params;
   if (endpoint.query) schema.querystring = endpoint.query;
   if (endpoint.body) schema.body = endpoint.body;
@@ -63,6 +82,14 @@ export function addEndpoint<E extends Endpoint>(
     url: endpoint.path,
     schema,
     config: { ...options.config, public: endpoint.public === true },
+    // A multipart body is read part by part by its handler (request.parts(), with limits and a
+    // sentence per problem); its schema only documents the form. The other parts are validated.
+    ...(endpoint.multipart
+      ? {
+          validatorCompiler: (route: Parameters<FastifySchemaCompiler<FastifySchema>>[0]) =>
+            route.httpPart === 'body' ? () => true : compileDefault(app, route),
+        }
+      : {}),
     ...(options.preHandler ? { preHandler: options.preHandler } : {}),
     // The handler's types come from the same schemas, which Fastify's plain route() cannot see.
     handler: handler as RouteHandlerMethod,

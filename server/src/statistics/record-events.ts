@@ -99,6 +99,20 @@ export async function recordEvents(
   });
 }
 
+/** 1 when completed by the end of the due date (or its time), 0 when late, null without one. */
+function onTimeOf(
+  completion: Pick<Completion, 'dueDate' | 'dueTime'>,
+  at: number,
+  zone: string,
+): number | null {
+  if (completion.dueDate === null) return null;
+  const { date, time } = localDateTime(at, zone);
+  return date < completion.dueDate ||
+    (date === completion.dueDate && (completion.dueTime === null || time <= completion.dueTime))
+    ? 1
+    : 0;
+}
+
 export interface Completion {
   todoId: number;
   groupId: number | null;
@@ -121,15 +135,7 @@ export async function recordCompletion(
   at: number,
   zone: string,
 ): Promise<void> {
-  let onTime: number | null = null;
-  if (completion.dueDate !== null) {
-    const { date, time } = localDateTime(at, zone);
-    onTime =
-      date < completion.dueDate ||
-      (date === completion.dueDate && (completion.dueTime === null || time <= completion.dueTime))
-        ? 1
-        : 0;
-  }
+  const onTime = onTimeOf(completion, at, zone);
   await db
     .insertInto('todo_completions')
     .values({
@@ -142,4 +148,116 @@ export async function recordCompletion(
       on_time: onTime,
     })
     .execute();
+}
+
+// --- Many changes at once, each at its own instant (imports) --------------------------------
+
+/** Rows per statement of the batches below: well under either database's parameter limit. */
+const BATCH_ROWS = 500;
+
+function* batches<T>(items: readonly T[]): Generator<readonly T[]> {
+  for (let i = 0; i < items.length; i += BATCH_ROWS) yield items.slice(i, i + BATCH_ROWS);
+}
+
+/** One counted event at its own instant. */
+export interface TimedEvent {
+  type: StatisticEvent;
+  at: number;
+}
+
+/**
+ * recordEvents for many events at once, each at its own instant (an import counts todos on the
+ * days they were made: docs/decisions/049-import-and-export.md). The same rows and roll-ups as
+ * one recordEvents call per event, in a few statements per 500 events instead of three each.
+ */
+export async function recordEventsAt(
+  db: Db,
+  userId: number,
+  events: readonly TimedEvent[],
+): Promise<void> {
+  for (const batch of batches(events)) {
+    await db
+      .insertInto('statistic_events')
+      .values(batch.map(({ type, at }) => ({ user_id: userId, type, occurred_at: at })))
+      .execute();
+  }
+  const totals = new Map<StatisticEvent, number>();
+  const hours = new Map<number, Record<SinceEvent, number>>();
+  for (const { type, at } of events) {
+    totals.set(type, (totals.get(type) ?? 0) + 1);
+    if (!isHourly(type)) continue;
+    const hour = Math.floor(at / HOUR_MS);
+    let counts = hours.get(hour);
+    if (!counts) {
+      counts = Object.fromEntries(SINCE_EVENTS.map((event) => [event, 0])) as Record<
+        SinceEvent,
+        number
+      >;
+      hours.set(hour, counts);
+    }
+    counts[type] += 1;
+  }
+  if (totals.size > 0) {
+    await addToTotals(db, { userId, types: [...totals.keys()], counts: [...totals.values()] });
+  }
+  for (const batch of batches([...hours])) {
+    await db
+      .insertInto('statistic_hours')
+      .values(
+        batch.map(([hour, counts]) => ({
+          user_id: userId,
+          hour,
+          ...(Object.fromEntries(
+            SINCE_EVENTS.map((type) => [HOURLY_COLUMNS[type], counts[type]]),
+          ) as Record<HourlyColumn, number>),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'hour']).doUpdateSet((eb) =>
+          Object.fromEntries(
+            SINCE_EVENTS.map((type) => {
+              const column = HOURLY_COLUMNS[type];
+              return [column, eb(`statistic_hours.${column}`, '+', eb.ref(`excluded.${column}`))];
+            }),
+          ),
+        ),
+      )
+      .execute();
+  }
+}
+
+/** A completion at its own instant; `onTime` as the source recorded it, or worked out here. */
+export interface TimedCompletion extends Completion {
+  at: number;
+  onTime?: boolean | null;
+}
+
+/** recordCompletion for many completions at once (an import), each at its own instant. */
+export async function recordCompletionsAt(
+  db: Db,
+  userId: number,
+  completions: readonly TimedCompletion[],
+  zone: string,
+): Promise<void> {
+  for (const batch of batches(completions)) {
+    await db
+      .insertInto('todo_completions')
+      .values(
+        batch.map((completion) => ({
+          user_id: userId,
+          todo_id: completion.todoId,
+          group_id: completion.groupId,
+          created_at: completion.createdAt,
+          completed_at: completion.at,
+          due_date: completion.dueDate,
+          on_time:
+            completion.onTime === undefined
+              ? onTimeOf(completion, completion.at, zone)
+              : completion.onTime === null
+                ? null
+                : Number(completion.onTime),
+        })),
+      )
+      .execute();
+  }
 }

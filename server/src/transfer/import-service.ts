@@ -1,0 +1,362 @@
+import { createHash } from 'node:crypto';
+import {
+  DEFAULT_GROUP_COLOR,
+  GROUP_COLORS,
+  IMPORT_MAX_TODOS,
+  IMPORT_PREVIEW_ROWS,
+  IMPORT_REPORT_ROWS,
+  type ImportFormat,
+  type ImportReport,
+} from '@tally/contract';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { badRequest, conflict } from '../shared/errors.js';
+import { isUniqueViolation } from '../shared/sql-errors.js';
+import {
+  recordCompletionsAt,
+  recordEventsAt,
+  type TimedCompletion,
+  type TimedEvent,
+} from '../statistics/record-events.js';
+import { decodeText } from './decode.js';
+import type { CheckPlanning, SourceContext, SourceFile, SourceTodo } from './sources/source.js';
+import { readTallyJson } from './sources/tally-json.js';
+import { readTickTickCsv } from './sources/ticktick-csv.js';
+import { readTodoistCsv } from './sources/todoist-csv.js';
+
+const READERS: Record<ImportFormat, (text: string, context: SourceContext) => SourceFile> = {
+  'tally-json': readTallyJson,
+  'todoist-csv': readTodoistCsv,
+  'ticktick-csv': readTickTickCsv,
+};
+
+/** Rows per statement: 500 todos of 11 columns stay far below either database's limit. */
+const BATCH = 500;
+
+function batches<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += BATCH) result.push(items.slice(i, i + BATCH));
+  return result;
+}
+
+/**
+ * The import key of a source row: a hash of the format and what names the row in its file (an
+ * id, or the row's content), unique per user (migration 0008). The same row imported again finds
+ * its todo and is left out, so importing a file twice creates nothing new.
+ */
+const keyOf = (format: ImportFormat, todo: SourceTodo) =>
+  createHash('sha256').update(`${format}\u0000${todo.key}`).digest('base64url').slice(0, 32);
+
+/** Hue (degrees) and saturation (0-1) of a hex colour; null when it is not one. */
+function hueOf(hex: string): { hue: number; saturation: number } | null {
+  let digits = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(hex.trim())?.[1];
+  if (!digits) return null;
+  if (digits.length === 3) digits = [...digits].map((d) => d + d).join('');
+  const value = Number.parseInt(digits, 16);
+  const [r, g, b] = [(value >> 16) & 255, (value >> 8) & 255, value & 255].map((c) => c / 255) as [
+    number,
+    number,
+    number,
+  ];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const chroma = max - min;
+  const lightness = (max + min) / 2;
+  const saturation = chroma === 0 ? 0 : chroma / (1 - Math.abs(2 * lightness - 1));
+  let hue = 0;
+  if (chroma > 0) {
+    if (max === r) hue = ((g - b) / chroma + 6) % 6;
+    else if (max === g) hue = (b - r) / chroma + 2;
+    else hue = (r - g) / chroma + 4;
+  }
+  return { hue: hue * 60, saturation };
+}
+
+/**
+ * A source colour as one of the 8 swatches: the swatch itself (any case); else the swatch of the
+ * nearest hue, since the swatches differ by hue (a dark navy is blue, not green); a grey, or
+ * anything not a hex colour, is the default swatch (docs/decisions/049-import-and-export.md).
+ */
+export function nearestSwatch(color: string): string {
+  const exact = GROUP_COLORS.find((swatch) => swatch.toLowerCase() === color.trim().toLowerCase());
+  if (exact) return exact;
+  const source = hueOf(color);
+  if (!source || source.saturation < 0.15) return DEFAULT_GROUP_COLOR;
+  let best: string = DEFAULT_GROUP_COLOR;
+  let bestDistance = Infinity;
+  for (const swatch of GROUP_COLORS) {
+    const { hue } = hueOf(swatch) as { hue: number };
+    const around = Math.abs(hue - source.hue);
+    const distance = Math.min(around, 360 - around);
+    if (distance < bestDistance) [best, bestDistance] = [swatch, distance];
+  }
+  return best;
+}
+
+interface PlannedGroup {
+  name: string;
+  color: string;
+  /** The caller's group of that name, or null for one to create. */
+  id: number | null;
+  createdAt: number | null;
+  todos: number;
+}
+
+export interface ImportRequest {
+  bytes: Uint8Array;
+  format: ImportFormat;
+  dryRun: boolean;
+  /** The caller's IANA zone: their today for relative dates, on-time for completions. */
+  zone: string;
+}
+
+export interface ImportServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  checkPlanning: CheckPlanning;
+}
+
+/**
+ * POST /api/import (docs/product.md, Import and export): reads the file in its format, plans
+ * against the caller's account (groups matched by name, rows imported before left out), and
+ * either answers the plan (dry run) or carries it out in one transaction, statistics included.
+ */
+export function createImportService({ db, clock, checkPlanning }: ImportServiceDeps) {
+  async function run(userId: number, request: ImportRequest): Promise<ImportReport> {
+    const now = clock();
+    const { text, encoding } = decodeText(request.bytes);
+    const source = READERS[request.format](text, { now, zone: request.zone, checkPlanning });
+    if (source.todos.length > IMPORT_MAX_TODOS) {
+      throw badRequest(
+        `The file has ${source.todos.length.toLocaleString('en')} todos; an import takes at most ${IMPORT_MAX_TODOS.toLocaleString('en')}`,
+      );
+    }
+    const keyed = source.todos.map((todo) => ({ todo, key: keyOf(request.format, todo) }));
+    const at = (instant: number | null) => Math.min(Math.max(instant ?? now, 0), now);
+
+    const carryOut = async (trx: Db): Promise<ImportReport> => {
+      const known = await knownRows(trx, userId, request.format, keyed);
+      const fresh = keyed.filter(({ todo, key }) => !known(todo, key));
+      const groups = await planGroups(
+        trx,
+        userId,
+        source,
+        fresh.map(({ todo }) => todo),
+      );
+      const groupOf = (todo: SourceTodo) =>
+        todo.group === null ? null : (groups.get(todo.group.toLowerCase()) ?? null);
+
+      const report: ImportReport = {
+        format: request.format,
+        dryRun: request.dryRun,
+        encoding,
+        groups: [...groups.values()].map((group) => ({
+          name: group.name,
+          color: group.color,
+          existing: group.id !== null,
+          todos: group.todos,
+        })),
+        todos: {
+          created: fresh.length,
+          completed: fresh.filter(({ todo }) => todo.completed).length,
+          withDueDate: fresh.filter(({ todo }) => todo.dueDate !== null).length,
+          repeating: fresh.filter(({ todo }) => todo.repeat !== null).length,
+          alreadyImported: keyed.length - fresh.length,
+        },
+        preview: fresh.slice(0, IMPORT_PREVIEW_ROWS).map(({ todo }) => ({
+          line: todo.line,
+          where: todo.where,
+          title: todo.title,
+          group: groupOf(todo)?.name ?? null,
+          completed: todo.completed,
+          dueDate: todo.dueDate,
+          dueTime: todo.dueTime,
+          repeat: todo.repeat,
+        })),
+        skipped: source.skipped.slice(0, IMPORT_REPORT_ROWS),
+        skippedCount: source.skipped.length,
+        warnings: source.warnings.slice(0, IMPORT_REPORT_ROWS),
+        warningCount: source.warnings.length,
+      };
+      if (request.dryRun) return report;
+
+      const events: TimedEvent[] = [];
+      for (const group of groups.values()) {
+        if (group.id !== null) continue;
+        const row = await trx
+          .insertInto('todo_groups')
+          .values({
+            user_id: userId,
+            name: group.name,
+            name_lower: group.name.toLowerCase(),
+            color: group.color,
+            created_at: at(group.createdAt),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        group.id = row.id;
+        events.push({ type: 'groupsCreated', at: at(group.createdAt) });
+      }
+
+      const completions: TimedCompletion[] = [];
+      for (const batch of batches(fresh)) {
+        const values = batch.map(({ todo, key }) => {
+          const created = at(todo.createdAt);
+          return {
+            user_id: userId,
+            group_id: groupOf(todo)?.id ?? null,
+            title: todo.title,
+            description: todo.description,
+            completed: todo.completed ? 1 : 0,
+            created_at: created,
+            updated_at: Math.max(created, at(todo.updatedAt ?? created)),
+            due_date: todo.dueDate,
+            due_time: todo.dueTime,
+            repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
+            import_key: key,
+          };
+        });
+        const rows = await trx
+          .insertInto('todos')
+          .values(values)
+          .returning(['id', 'import_key'])
+          .execute();
+        const idOf = new Map(rows.map((row) => [row.import_key, row.id]));
+        for (const [i, { todo, key }] of batch.entries()) {
+          const todoId = idOf.get(key);
+          const value = values[i];
+          if (todoId === undefined || !value) throw new Error('an imported todo has no id');
+          events.push({ type: 'todosCreated', at: value.created_at });
+          // A completed todo whose source has no completion time counts as completed now.
+          const done =
+            todo.completed && todo.completions.length === 0
+              ? [{ at: now, dueDate: todo.dueDate }]
+              : todo.completions;
+          for (const completion of done) {
+            events.push({ type: 'todosCompleted', at: at(completion.at) });
+            completions.push({
+              todoId,
+              groupId: value.group_id,
+              createdAt: value.created_at,
+              dueDate: completion.dueDate,
+              dueTime: completion.dueDate === todo.dueDate ? todo.dueTime : null,
+              at: at(completion.at),
+              ...(completion.onTime === undefined ? {} : { onTime: completion.onTime }),
+            });
+          }
+        }
+      }
+      await recordEventsAt(trx, userId, events);
+      await recordCompletionsAt(trx, userId, completions, request.zone);
+      return report;
+    };
+
+    if (request.dryRun) return carryOut(db);
+    try {
+      return await db.transaction().execute(carryOut);
+    } catch (error) {
+      // Two imports at once of the same rows, or a group made meanwhile: nothing was written.
+      if (isUniqueViolation(error)) {
+        throw conflict(
+          'Another import or change got there first; nothing was imported - try again',
+        );
+      }
+      throw error;
+    }
+  }
+
+  return { run };
+}
+
+/**
+ * Which of the file's rows the account has already: by import key, and for a Tally file also a
+ * todo of the same title made at the same instant (the file's own account importing it back).
+ */
+async function knownRows(
+  db: Db,
+  userId: number,
+  format: ImportFormat,
+  keyed: { todo: SourceTodo; key: string }[],
+): Promise<(todo: SourceTodo, key: string) => boolean> {
+  const keys = new Set<string>();
+  for (const batch of batches(keyed.map(({ key }) => key))) {
+    const rows = await db
+      .selectFrom('todos')
+      .select('import_key')
+      .where('user_id', '=', userId)
+      .where('import_key', 'in', batch)
+      .execute();
+    for (const row of rows) if (row.import_key !== null) keys.add(row.import_key);
+  }
+  const natives = new Set<string>();
+  if (format === 'tally-json') {
+    const instants = [
+      ...new Set(keyed.map(({ todo }) => todo.createdAt).filter((t): t is number => t !== null)),
+    ];
+    for (const batch of batches(instants)) {
+      const rows = await db
+        .selectFrom('todos')
+        .select(['title', 'created_at'])
+        .where('user_id', '=', userId)
+        .where('created_at', 'in', batch)
+        .execute();
+      for (const row of rows) natives.add(`${Number(row.created_at)}\n${row.title}`);
+    }
+  }
+  return (todo, key) =>
+    keys.has(key) || (todo.createdAt !== null && natives.has(`${todo.createdAt}\n${todo.title}`));
+}
+
+/**
+ * The groups the import uses, by lower-case name, in order of first mention: the file's own
+ * (declared) groups, then those its todos name. Each is the caller's group of that name, or one
+ * to create, coloured from the file (the nearest swatch) or, without a colour, the swatches in
+ * turn.
+ */
+async function planGroups(
+  db: Db,
+  userId: number,
+  source: SourceFile,
+  todos: SourceTodo[],
+): Promise<Map<string, PlannedGroup>> {
+  const existing = new Map(
+    (
+      await db
+        .selectFrom('todo_groups')
+        .select(['id', 'name', 'name_lower', 'color'])
+        .where('user_id', '=', userId)
+        .execute()
+    ).map((row) => [row.name_lower, row]),
+  );
+  const planned = new Map<string, PlannedGroup>();
+  let uncoloured = 0;
+  const plan = (name: string, color: string | null, createdAt: number | null) => {
+    const lower = name.toLowerCase();
+    if (planned.has(lower)) return;
+    const mine = existing.get(lower);
+    planned.set(
+      lower,
+      mine
+        ? { name: mine.name, color: mine.color, id: mine.id, createdAt: null, todos: 0 }
+        : {
+            name,
+            color:
+              color === null
+                ? (GROUP_COLORS[uncoloured++ % GROUP_COLORS.length] ?? DEFAULT_GROUP_COLOR)
+                : nearestSwatch(color),
+            id: null,
+            createdAt,
+            todos: 0,
+          },
+    );
+  };
+  for (const group of source.groups) plan(group.name, group.color, group.createdAt);
+  for (const todo of todos) {
+    if (todo.group === null) continue;
+    plan(todo.group, null, null);
+    const group = planned.get(todo.group.toLowerCase());
+    if (group) group.todos += 1;
+  }
+  return planned;
+}

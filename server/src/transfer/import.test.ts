@@ -1,0 +1,475 @@
+import { IMPORT_MAX_BYTES, type ImportReport, type Todo } from '@tally/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { fixture, formBody, importFile, imported } from '../test/import-helpers.js';
+
+/**
+ * POST /api/import with the sample files of each format (./fixtures, made from each format's
+ * public description), bad files, encodings and a 10,000-row file; on SQLite, or PostgreSQL
+ * when TEST_DATABASE_URL is set. The clock stands at Tuesday 2026-03-10 12:00 UTC; the caller is
+ * in Europe/Berlin.
+ */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+const todosOf = async (user: { token: string }) =>
+  (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<Todo[]>();
+const groupsOf = async (user: { token: string }) =>
+  (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+    { id: number; name: string; color: string }[]
+  >();
+const byTitle = (todos: Todo[], title: string) => {
+  const todo = todos.find((t) => t.title === title);
+  if (!todo) throw new Error(`no todo "${title}"`);
+  return todo;
+};
+const reasons = (report: ImportReport) => report.skipped.map((s) => [s.line, s.reason]);
+
+describe('Todoist CSV template', () => {
+  const file = fixture('todoist-template.csv');
+
+  it('previews sections as groups, dates, repeats and what it skips, changing nothing', async () => {
+    const user = await registerUser(ctx.app);
+    const report = await imported(ctx.app, user, file, 'todoist-csv', true);
+    expect(report).toMatchObject({
+      format: 'todoist-csv',
+      dryRun: true,
+      encoding: 'UTF-8',
+      todos: { created: 10, completed: 0, withDueDate: 9, repeating: 5, alreadyImported: 0 },
+      skippedCount: 3,
+    });
+    expect(report.groups).toEqual([
+      { name: 'Work', color: '#3B82F6', existing: false, todos: 4 },
+      { name: 'Home', color: '#EF4444', existing: false, todos: 4 },
+    ]);
+    expect(reasons(report)).toEqual([
+      [18, 'It has no title'],
+      [20, 'The row has 15 cells; the header names 14'],
+      [21, 'Its TYPE "bogus" is not task, section or note'],
+    ]);
+    expect(report.warnings).toEqual([
+      {
+        line: 17,
+        where: 'line 17',
+        message: 'Its date "next spring maybe" is not understood: imported without a due date',
+      },
+    ]);
+    const preview = Object.fromEntries(report.preview.map((todo) => [todo.title, todo]));
+    expect(preview['Renew passport']).toMatchObject({
+      line: 3,
+      group: null,
+      dueDate: '2026-04-02',
+    });
+    expect(preview['Water the plants']).toMatchObject({
+      dueDate: '2026-03-10',
+      repeat: { every: 3, unit: 'day', from: 'due' },
+    });
+    expect(preview['Send the invoice']).toMatchObject({
+      group: 'Work',
+      dueDate: '2026-04-01',
+      repeat: { every: 1, unit: 'month', monthDay: 1, from: 'due' },
+    });
+    expect(preview['Prepare slides']).toMatchObject({ dueDate: '2026-03-11', dueTime: '09:00' });
+    expect(preview['Stand-up notes']).toMatchObject({
+      dueDate: '2026-03-10',
+      dueTime: '09:30',
+      repeat: { unit: 'week', weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'] },
+    });
+    expect(preview['Quarterly review']).toMatchObject({
+      line: 11,
+      dueDate: '2026-03-27',
+      repeat: { unit: 'month', nthWeekday: { n: -1, weekday: 'fri' } },
+    });
+    expect(preview['Call Grandma']).toMatchObject({
+      group: 'Home',
+      dueDate: '2026-03-15',
+      repeat: { unit: 'week', weekdays: ['sun'], from: 'completion' },
+    });
+    expect(preview['Pay rent']).toMatchObject({ dueDate: '2026-10-01', dueTime: '10:00' });
+    expect(preview['Plan the holiday']).toMatchObject({ dueDate: '2026-07-15', repeat: null });
+    expect(await todosOf(user)).toEqual([]);
+    expect(await groupsOf(user)).toEqual([]);
+  });
+
+  it('imports it, comments into descriptions, and a second import creates nothing', async () => {
+    const user = await registerUser(ctx.app);
+    const first = await imported(ctx.app, user, file, 'todoist-csv');
+    expect(first.dryRun).toBe(false);
+    expect(first.todos.created).toBe(10);
+    const todos = await todosOf(user);
+    expect(todos).toHaveLength(10);
+    const groups = await groupsOf(user);
+    expect(groups.map((g) => g.name).sort()).toEqual(['Home', 'Work']);
+    expect(byTitle(todos, 'Renew passport').description).toBe(
+      'Photos from the booth on Main St\n\nForms are at the town hall, room 2',
+    );
+    expect(byTitle(todos, 'Send the invoice')).toMatchObject({
+      description: 'Net 30, as agreed with "ACME"',
+      groupId: groups.find((g) => g.name === 'Work')?.id,
+    });
+    expect(byTitle(todos, 'Quarterly review').description).toBe('Agenda:\n- numbers\n- hiring');
+
+    const again = await imported(ctx.app, user, file, 'todoist-csv');
+    expect(again.todos).toMatchObject({ created: 0, alreadyImported: 10 });
+    expect(again.groups.every((group) => group.existing)).toBe(true);
+    expect(await todosOf(user)).toHaveLength(10);
+    expect(await groupsOf(user)).toHaveLength(2);
+  });
+
+  it('matches groups by name, ignoring case, in the caller’s account', async () => {
+    const user = await registerUser(ctx.app);
+    await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/todo-groups',
+      payload: { name: 'work', color: '#10B981' },
+    });
+    const report = await imported(ctx.app, user, file, 'todoist-csv');
+    expect(report.groups[0]).toEqual({ name: 'work', color: '#10B981', existing: true, todos: 4 });
+    expect(report.groups[1]).toMatchObject({ name: 'Home', existing: false });
+    expect(await groupsOf(user)).toHaveLength(2);
+  });
+});
+
+describe('TickTick backup CSV', () => {
+  const file = fixture('ticktick-backup.csv');
+
+  it('reads lists as groups, due instants in the row’s zone, RRULEs and statuses', async () => {
+    const user = await registerUser(ctx.app);
+    const report = await imported(ctx.app, user, file, 'ticktick-csv', true);
+    expect(report.todos).toEqual({
+      created: 11,
+      completed: 2,
+      withDueDate: 7,
+      repeating: 3,
+      alreadyImported: 0,
+    });
+    expect(report.groups.map((g) => [g.name, g.todos])).toEqual([
+      ['Errands', 2],
+      ['Work', 3],
+      ['Home', 5],
+    ]);
+    expect(reasons(report)).toEqual([
+      [13, 'It is marked "won\'t do" in TickTick'],
+      [14, 'It is a note, not a task'],
+      [23, 'The row has 27 cells; the header names 25'],
+    ]);
+    expect(report.warnings.map((w) => [w.line, w.message])).toEqual([
+      [17, "Imported without its repeat: TickTick's repeats on chosen dates have no equivalent"],
+      [22, 'Its repeat is kept without its end (Tally repeats have none)'],
+    ]);
+  });
+
+  it('imports them with their dates, completions on their own days, and only once', async () => {
+    const user = await registerUser(ctx.app);
+    await imported(ctx.app, user, file, 'ticktick-csv');
+    const todos = await todosOf(user);
+    expect(todos).toHaveLength(11);
+    expect(byTitle(todos, 'Buy groceries')).toMatchObject({
+      description: 'Milk, eggs and "good" bread',
+      dueDate: '2026-03-15',
+      dueTime: '10:30',
+      created: '2026-01-10T08:00:00.000Z',
+      completed: false,
+    });
+    expect(byTitle(todos, 'Pick up the parcel')).toMatchObject({
+      dueDate: '2026-03-17',
+      dueTime: null,
+    });
+    expect(byTitle(todos, 'Team sync')).toMatchObject({
+      dueDate: '2026-03-16',
+      dueTime: '09:00',
+      repeat: { every: 1, unit: 'week', weekdays: ['mon', 'wed'], from: 'due' },
+    });
+    expect(byTitle(todos, 'Board meeting').repeat).toEqual({
+      every: 1,
+      unit: 'month',
+      nthWeekday: { n: 2, weekday: 'tue' },
+      from: 'due',
+    });
+    expect(byTitle(todos, 'Water the garden').repeat).toEqual({
+      every: 2,
+      unit: 'day',
+      from: 'due',
+    });
+    expect(byTitle(todos, 'Expense report')).toMatchObject({ completed: true });
+    expect(byTitle(todos, 'Inbox thought').groupId).toBeNull();
+    expect(byTitle(todos, 'Packing list').description).toBe('▫Passport\n▪Charger\n▫Toothbrush');
+    expect(byTitle(todos, "=cmd|'/C calc'!A0")).toBeDefined();
+
+    // Counted as made and completed on the source's dates (docs/decisions/049).
+    const since = async (date: string) =>
+      (
+        await as(
+          ctx.app,
+          user,
+        )({
+          method: 'GET',
+          url: `/api/statistics/since?since=${date}`,
+          headers: { 'x-time-zone': 'Europe/Berlin' },
+        })
+      ).json<{ todosCreated: number; todosCompleted: number; groupsCreated: number }>();
+    expect(await since('2026-01-01')).toMatchObject({
+      todosCreated: 11,
+      todosCompleted: 2,
+      groupsCreated: 3,
+    });
+    expect(await since('2026-03-06')).toMatchObject({ todosCreated: 0, todosCompleted: 0 });
+    const completions = await ctx.database.handle.db
+      .selectFrom('todo_completions')
+      .select(['completed_at', 'due_date', 'on_time'])
+      .where('user_id', '=', user.id)
+      .orderBy('completed_at')
+      .execute();
+    expect(completions.map((c) => [Number(c.completed_at), c.due_date, c.on_time])).toEqual([
+      [Date.parse('2026-02-03T16:45:00Z'), '2026-02-04', 1],
+      [Date.parse('2026-03-05T18:00:00Z'), null, null],
+    ]);
+
+    const again = await imported(ctx.app, user, file, 'ticktick-csv');
+    expect(again.todos).toMatchObject({ created: 0, alreadyImported: 11 });
+    expect(await todosOf(user)).toHaveLength(11);
+    expect(await since('2026-01-01')).toMatchObject({ todosCreated: 11, todosCompleted: 2 });
+  });
+});
+
+describe('encodings', () => {
+  const text = fixture('todoist-template.csv').toString('utf8');
+
+  it('reads UTF-16LE with a byte-order mark as UTF-8 reads it', async () => {
+    const user = await registerUser(ctx.app);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const report = await imported(ctx.app, user, utf16, 'todoist-csv', true);
+    const utf8 = await imported(ctx.app, user, text, 'todoist-csv', true);
+    expect(report.encoding).toBe('UTF-16LE');
+    expect({ ...report, encoding: 'UTF-8' }).toEqual(utf8);
+  });
+
+  it('reads UTF-16BE with a mark, and UTF-8 with its mark', async () => {
+    const user = await registerUser(ctx.app);
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.alloc(le.length);
+    for (let i = 0; i < le.length; i += 2) [be[i], be[i + 1]] = [le[i + 1] ?? 0, le[i] ?? 0];
+    const utf16be = Buffer.concat([Buffer.from([0xfe, 0xff]), be]);
+    expect((await imported(ctx.app, user, utf16be, 'todoist-csv', true)).todos.created).toBe(10);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    const report = await imported(ctx.app, user, bom, 'todoist-csv', true);
+    expect(report).toMatchObject({ encoding: 'UTF-8', todos: { created: 10 } });
+  });
+
+  it('reads a file that is not UTF-8 as Windows-1252 (a spreadsheet’s "CSV" on Windows)', async () => {
+    const user = await registerUser(ctx.app);
+    const csv = 'TYPE,CONTENT,DESCRIPTION,DATE\r\ntask,Café mit Müller,Preis: 5 \x80,\r\n';
+    // latin1 writes é and ü as Windows-1252 does; \x80 is the euro sign there.
+    const report = await imported(ctx.app, user, Buffer.from(csv, 'latin1'), 'todoist-csv');
+    expect(report.encoding).toBe('Windows-1252');
+    expect((await todosOf(user))[0]).toMatchObject({
+      title: 'Café mit Müller',
+      description: 'Preis: 5 €',
+    });
+  });
+});
+
+describe('refusals', () => {
+  let user: Awaited<ReturnType<typeof registerUser>>;
+  beforeAll(async () => {
+    user = await registerUser(ctx.app);
+  });
+  const refused = async (bytes: Uint8Array | string, format: string, status = 400) => {
+    const response = await importFile(ctx.app, user, bytes, format);
+    expect(response.statusCode, response.body).toBe(status);
+    return response.json<{ error: string }>().error;
+  };
+
+  it('names the problem when the file is not of the format chosen', async () => {
+    expect(await refused(fixture('ticktick-backup.csv'), 'todoist-csv')).toMatch(
+      /^This is not a Todoist CSV template: its first line must name the columns TYPE and CONTENT; it starts with "Date: 2026-03-08\+0000"/,
+    );
+    expect(await refused(fixture('todoist-template.csv'), 'ticktick-csv')).toBe(
+      'This is not a TickTick backup: no header row naming the columns "List Name" and "Title" was found near the top',
+    );
+    expect(await refused(fixture('todoist-template.csv'), 'tally-json')).toMatch(
+      /^The file is not valid JSON: /,
+    );
+    expect(await refused('[1, 2]', 'tally-json')).toMatch(/^This is not a Tally export/);
+    expect(await refused('{"version": 2, "todos": []}', 'tally-json')).toBe(
+      'This Tally export is version 2; this server reads version 1',
+    );
+    expect(await refused('{"version": 1}', 'tally-json')).toBe('The export has no "todos" list');
+  });
+
+  it('refuses empty, binary and zipped files', async () => {
+    expect(await refused('', 'todoist-csv')).toBe('The file is empty');
+    expect(await refused(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2]), 'todoist-csv')).toMatch(
+      /^The file is a ZIP archive/,
+    );
+    expect(await refused(Buffer.from('TYPE,CONTENT\u0000\u0001'), 'todoist-csv')).toBe(
+      'The file is not text (it holds NUL bytes): choose a CSV or JSON file',
+    );
+  });
+
+  it('refuses a file over 10 MB with a 413', async () => {
+    const big = Buffer.alloc(IMPORT_MAX_BYTES + 1, 'a');
+    expect(await refused(big, 'todoist-csv', 413)).toBe('The file is larger than 10 MB');
+  });
+
+  it('refuses more than 10,000 todos', async () => {
+    const rows = ['TYPE,CONTENT', ...Array.from({ length: 10_001 }, (_, i) => `task,Todo ${i}`)];
+    expect(await refused(rows.join('\n'), 'todoist-csv')).toBe(
+      'The file has 10,001 todos; an import takes at most 10,000',
+    );
+    expect(await todosOf(user)).toEqual([]);
+  });
+
+  it('checks the form: format, dryRun, the file field, multipart itself', async () => {
+    expect(await refused('x', 'csv')).toBe(
+      'format must be one of tally-json, todoist-csv, ticktick-csv',
+    );
+    const send = async (
+      fields: Record<string, string>,
+      file?: { bytes: Buffer; field?: string },
+    ) => {
+      const { payload, headers } = await formBody(fields, file);
+      const response = await as(
+        ctx.app,
+        user,
+      )({
+        method: 'POST',
+        url: '/api/import',
+        payload,
+        headers,
+      });
+      return [response.statusCode, response.json<{ error: string }>().error];
+    };
+    expect(await send({ format: 'tally-json' })).toEqual([
+      400,
+      'file is required: the file to import',
+    ]);
+    expect(await send({}, { bytes: Buffer.from('{}') })).toEqual([
+      400,
+      'format is required: one of tally-json, todoist-csv, ticktick-csv',
+    ]);
+    expect(
+      await send({ format: 'tally-json', dryRun: 'yes' }, { bytes: Buffer.from('{}') }),
+    ).toEqual([400, 'dryRun must be true or false']);
+    expect(
+      await send({ format: 'tally-json' }, { bytes: Buffer.from('{}'), field: 'upload' }),
+    ).toEqual([400, 'The file must be sent as the field "file", not "upload"']);
+    const json = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/import',
+      payload: { file: 'x', format: 'tally-json' },
+    });
+    expect([json.statusCode, json.json<{ error: string }>().error]).toEqual([
+      415,
+      'Content-Type must be multipart/form-data (a file upload)',
+    ]);
+    const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/import' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('malformed rows', () => {
+  it('skips a row whose quote is never closed, with its line, and keeps the rest', async () => {
+    const user = await registerUser(ctx.app);
+    const csv = [
+      'TYPE,CONTENT,DESCRIPTION,DATE',
+      'task,Fine,,',
+      'task,"Also ""fine""",,tomorrow',
+      'task,"Never closed,,',
+      '',
+    ].join('\n');
+    const report = await imported(ctx.app, user, csv, 'todoist-csv', true);
+    expect(report.todos.created).toBe(2);
+    expect(reasons(report)).toEqual([[4, 'The row cannot be read: a quote is never closed']]);
+  });
+
+  it('keeps the todos of a Tally export whose other entries are broken', async () => {
+    const user = await registerUser(ctx.app);
+    const file = {
+      version: 1,
+      groups: [{ id: 1, name: '' }, { id: 2, name: 'Ok', color: '#123456' }, 'junk'],
+      todos: [
+        { id: 1, title: 'Good', groupId: 2, completed: false },
+        { id: 2, title: '   ' },
+        'not a todo',
+        { id: 3, title: 'Lost group', groupId: 99 },
+        { id: 4, title: 'Bad repeat', dueDate: '2026-04-01', repeat: { every: 0, unit: 'day' } },
+        { id: 5, title: 'Bad date', dueDate: '2026-02-30', dueTime: '10:00' },
+        { id: 6, title: 'x'.repeat(250) },
+      ],
+    };
+    const report = await imported(ctx.app, user, JSON.stringify(file), 'tally-json', true);
+    expect(report.todos.created).toBe(5);
+    expect(report.groups).toEqual([{ name: 'Ok', color: '#3B82F6', existing: false, todos: 1 }]);
+    expect(report.skipped.map((s) => [s.where, s.reason])).toEqual([
+      ['group 1', 'The group has no name'],
+      ['group 3', 'The group has no name'],
+      ['todo 2', 'It has no title'],
+      ['todo 3', 'It is not a todo (an object with a title)'],
+    ]);
+    expect(report.warnings.map((w) => [w.where, w.message])).toEqual([
+      ['todo 4', 'Its group (id 99) is not in the file: imported without a group'],
+      ['todo 5', 'Its repeat rule is not one Tally knows: imported without it'],
+      [
+        'todo 6',
+        'Imported without its due date, due time: dueDate must be a real calendar date (YYYY-MM-DD)',
+      ],
+      ['todo 7', 'The title was cut to 200 characters'],
+    ]);
+  });
+});
+
+describe('a 10,000-row file', () => {
+  it('imports in one go (timed by bench/import.mjs, not here)', async () => {
+    const user = await registerUser(ctx.app);
+    const header =
+      '"Folder Name","List Name","Title","Kind","Tags","Content","Is Check list","Start Date","Due Date","Reminder","Repeat","Priority","Status","Created Time","Completed Time","Order","Timezone","Is All Day","taskId"';
+    const rows = Array.from({ length: 10_000 }, (_, i) =>
+      [
+        '',
+        `List ${i % 12}`,
+        `Task ${i}`,
+        'TEXT',
+        '',
+        i % 3 === 0 ? `Notes for ${i}` : '',
+        'N',
+        '',
+        i % 2 === 0 ? '2026-04-01T08:00:00+0000' : '',
+        '',
+        i % 10 === 0 ? 'RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=MO' : '',
+        '0',
+        i % 4 === 0 ? '2' : '0',
+        '2026-01-01T00:00:00+0000',
+        i % 4 === 0 ? '2026-02-01T00:00:00+0000' : '',
+        String(i),
+        'UTC',
+        'false',
+        `id${i}`,
+      ]
+        .map((cell) => `"${cell}"`)
+        .join(','),
+    );
+    const csv = ['"Date: 2026-03-08+0000"', '"Version: 7.1"', header, ...rows].join('\n');
+    const report = await imported(ctx.app, user, csv, 'ticktick-csv');
+    expect(report.todos).toMatchObject({ created: 10_000, completed: 2_500, repeating: 1_000 });
+    expect(report.groups).toHaveLength(12);
+    const count = await ctx.database.handle.db
+      .selectFrom('todos')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(10_000);
+    const again = await imported(ctx.app, user, csv, 'ticktick-csv', true);
+    expect(again.todos).toMatchObject({ created: 0, alreadyImported: 10_000 });
+  }, 60_000);
+});

@@ -1,0 +1,149 @@
+import { EXPORT_VERSION, RepeatSchema, type Repeat } from '@tally/contract';
+import { Value } from '@sinclair/typebox/value';
+import { badRequest } from '../../shared/errors.js';
+import { SourceBuilder, type SourceContext, type SourceFile } from './source.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An ISO 8601 instant as epoch ms; null when absent or not one. */
+function instant(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** A completed todo the file has no completion of: completed at its last change. */
+function completedAt(todo: Json, dueDate: string | null) {
+  const at = instant(todo.updatedAt);
+  return todo.completed === true && at !== null ? [{ at, dueDate }] : [];
+}
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/**
+ * Tally's own export (contract/src/account.ts, AccountExportSchema, version 1), as the account
+ * export writes it. Only what makes todos and groups is read: groups by name and colour, todos
+ * with their planning, completed state, times and completions. Ids in the file only tie its todos
+ * to its groups and completions: nothing is looked up by them, so a file of another account's
+ * ids never reaches that account's rows. Fields a later version 1 adds are ignored.
+ */
+export function readTallyJson(text: string, context: SourceContext): SourceFile {
+  let document: unknown;
+  try {
+    document = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const detail = error instanceof Error ? `: ${error.message}` : '';
+    throw badRequest(`The file is not valid JSON${detail}`);
+  }
+  if (!isObject(document) || !('version' in document)) {
+    throw badRequest(
+      'This is not a Tally export: a Tally export is a JSON object with "version", "groups" and "todos"',
+    );
+  }
+  if (document.version !== EXPORT_VERSION) {
+    throw badRequest(
+      `This Tally export is version ${JSON.stringify(document.version)}; this server reads version ${EXPORT_VERSION}`,
+    );
+  }
+  if (!Array.isArray(document.todos)) throw badRequest('The export has no "todos" list');
+  const groups = document.groups ?? [];
+  if (!Array.isArray(groups)) throw badRequest('The export\'s "groups" is not a list');
+  const completions = document.completions ?? [];
+  if (!Array.isArray(completions)) throw badRequest('The export\'s "completions" is not a list');
+
+  const source = new SourceBuilder();
+
+  const groupNames = new Map<unknown, string>();
+  groups.forEach((group: unknown, index) => {
+    const where = `group ${index + 1}`;
+    if (!isObject(group) || typeof group.name !== 'string') {
+      source.skip(null, where, 'The group has no name');
+      return;
+    }
+    const name = source.declareGroup(
+      { name: group.name, color: stringOrNull(group.color), createdAt: instant(group.createdAt) },
+      null,
+      where,
+    );
+    if (name === null) source.skip(null, where, 'The group has no name');
+    else if (typeof group.id === 'number') groupNames.set(group.id, name);
+  });
+
+  const completionsOf = new Map<unknown, SourceFile['todos'][number]['completions']>();
+  for (const completion of completions) {
+    if (!isObject(completion) || completion.todoId === undefined) continue;
+    const at = instant(completion.completedAt);
+    if (at === null) continue;
+    const list = completionsOf.get(completion.todoId) ?? [];
+    list.push({
+      at,
+      dueDate: stringOrNull(completion.dueDate),
+      onTime: typeof completion.onTime === 'boolean' ? completion.onTime : null,
+    });
+    completionsOf.set(completion.todoId, list);
+  }
+
+  const seen = new Map<string, number>();
+  document.todos.forEach((todo: unknown, index) => {
+    const where = `todo ${index + 1}`;
+    if (!isObject(todo)) {
+      source.skip(null, where, 'It is not a todo (an object with a title)');
+      return;
+    }
+    if (typeof todo.title !== 'string') {
+      source.skip(null, where, 'It has no title');
+      return;
+    }
+    let group: string | null = null;
+    if (todo.groupId !== null && todo.groupId !== undefined) {
+      group = groupNames.get(todo.groupId) ?? null;
+      if (group === null) {
+        source.warn(
+          null,
+          where,
+          `Its group (id ${JSON.stringify(todo.groupId)}) is not in the file: imported without a group`,
+        );
+      }
+    }
+    let repeat: Repeat | null = null;
+    if (todo.repeat !== null && todo.repeat !== undefined) {
+      if (Value.Check(RepeatSchema, todo.repeat)) repeat = todo.repeat;
+      else source.warn(null, where, 'Its repeat rule is not one Tally knows: imported without it');
+    }
+    const planning = source.planning(context.checkPlanning, null, where, {
+      dueDate: stringOrNull(todo.dueDate),
+      dueTime: stringOrNull(todo.dueTime),
+      repeat,
+    });
+    const createdAt = instant(todo.createdAt);
+    // The same todo in two files (or twice in one) is the same row: its id and creation time.
+    const identity = `${JSON.stringify(todo.id ?? null)}\n${todo.createdAt ?? ''}`;
+    const copies = seen.get(identity) ?? 0;
+    seen.set(identity, copies + 1);
+    if (copies > 0 && todo.id !== undefined) {
+      source.skip(
+        null,
+        where,
+        `The same todo (id ${JSON.stringify(todo.id)}) is in the file twice`,
+      );
+      return;
+    }
+    source.addTodo({
+      line: null,
+      where,
+      key: `${identity}\n${copies}`,
+      title: todo.title,
+      description: stringOrNull(todo.description),
+      group,
+      completed: todo.completed === true,
+      ...planning,
+      createdAt,
+      updatedAt: instant(todo.updatedAt),
+      completions: completionsOf.get(todo.id ?? null) ?? completedAt(todo, planning.dueDate),
+    });
+  });
+  return source.file;
+}

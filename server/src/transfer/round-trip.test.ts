@@ -1,0 +1,234 @@
+import type { AccountExport, Group, ImportReport, Todo } from '@tally/contract';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  registerUser,
+  type TestContext,
+  type TestUser,
+} from '../test/helpers.js';
+import { imported } from '../test/import-helpers.js';
+
+/**
+ * The CSV export (RFC 4180, BOM, formulas neutralised), and the JSON round trip: export, delete
+ * the account, register again, import: the same groups and todos. Another user's ids in a Tally
+ * file never reach that user's rows.
+ */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+const call = (user: Pick<TestUser, 'token'>) => as(ctx.app, user);
+
+async function seed(user: TestUser) {
+  const api = call(user);
+  const group = async (name: string, color: string) =>
+    (
+      await api({ method: 'POST', url: '/api/todo-groups', payload: { name, color } })
+    ).json<Group>();
+  const work = await group('Work', '#EF4444');
+  const home = await group('Home, garden & "stuff"', '#10B981');
+  await group('Empty', '#8B5CF6');
+  const todo = async (payload: object) => {
+    const response = await api({ method: 'POST', url: '/api/todos', payload });
+    expect(response.statusCode, response.body).toBe(201);
+    ctx.clock.advance(60_000);
+    return response.json<Todo>();
+  };
+  await todo({ title: 'Plain' });
+  await todo({
+    title: 'Weekly review',
+    description: 'Line one\nline two, with "quotes"',
+    groupId: work.id,
+    dueDate: '2026-03-13',
+    dueTime: '16:00',
+    repeat: { every: 1, unit: 'week', weekdays: ['fri'], from: 'due' },
+  });
+  await todo({ title: '=HYPERLINK("http://evil.example","click")', groupId: home.id });
+  await todo({ title: '@SUM(A1:A2)', description: '-2+3' });
+  await todo({ title: '+1 idea', description: '@home' });
+  const done = await todo({ title: 'Done already', groupId: home.id, dueDate: '2026-03-09' });
+  await api({
+    method: 'PUT',
+    url: `/api/todos/${done.id}`,
+    payload: { title: done.title, groupId: home.id, completed: true, dueDate: '2026-03-09' },
+  });
+  const monthly = await todo({
+    title: 'Pay rent',
+    dueDate: '2026-03-31',
+    repeat: { every: 1, unit: 'month', from: 'completion' },
+  });
+  // Completing a repeating todo counts a completion and moves it on.
+  await api({
+    method: 'PUT',
+    url: `/api/todos/${monthly.id}`,
+    payload: { title: monthly.title, completed: true },
+  });
+}
+
+describe('GET /api/todos/export.csv', () => {
+  it('is RFC 4180 CSV in UTF-8 with a BOM, an attachment, with formulas neutralised', async () => {
+    const user = await registerUser(ctx.app);
+    await seed(user);
+    const response = await call(user)({ method: 'GET', url: '/api/todos/export.csv' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="tally-todos-2026-03-10.csv"',
+    );
+    const raw = response.rawPayload;
+    expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = raw.toString('utf8');
+    expect(text.split('\r\n')[0]).toBe(
+      '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt',
+    );
+    expect(text.endsWith('\r\n')).toBe(true);
+    // Quotes doubled inside a quoted cell; a line break inside a cell stays in its quotes.
+    expect(text).toContain('"Line one\nline two, with ""quotes"""');
+    expect(text).toContain('"Home, garden & ""stuff"""');
+
+    const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(7);
+    const byTitle = (title: string) => rows.find((row) => row.title === title);
+    expect(byTitle('Weekly review')).toMatchObject({
+      group: 'Work',
+      completed: 'false',
+      dueDate: '2026-03-13',
+      dueTime: '16:00',
+      repeat: 'every week on Fri',
+    });
+    expect(byTitle('Pay rent')).toMatchObject({
+      dueDate: '2026-04-10',
+      repeat: 'every month on day 31, from completion',
+    });
+    expect(byTitle('Done already')).toMatchObject({ completed: 'true' });
+    // Cells that a spreadsheet would run as formulas start with ' instead.
+    expect(byTitle(`'=HYPERLINK("http://evil.example","click")`)).toBeDefined();
+    expect(byTitle("'@SUM(A1:A2)")).toMatchObject({ description: "'-2+3" });
+    expect(byTitle("'+1 idea")).toMatchObject({ description: "'@home" });
+    expect(rows.map((row) => row.id).every((id) => /^\d+$/.test(id ?? ''))).toBe(true);
+  });
+
+  it('holds only the caller’s todos', async () => {
+    const other = await registerUser(ctx.app);
+    await call(other)({ method: 'POST', url: '/api/todos', payload: { title: 'Secret' } });
+    const user = await registerUser(ctx.app);
+    const response = await call(user)({ method: 'GET', url: '/api/todos/export.csv' });
+    expect(response.body).toBe(
+      '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt\r\n',
+    );
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/todos/export.csv' })).statusCode).toBe(
+      401,
+    );
+  });
+});
+
+/** What a round trip keeps: groups by name and colour, todos by everything but their ids. */
+const shape = (data: AccountExport) => {
+  const groupName = new Map(data.groups.map((group) => [group.id, group.name]));
+  return {
+    groups: data.groups.map(({ name, color, createdAt }) => ({ name, color, createdAt })),
+    todos: data.todos.map((todo) => ({
+      title: todo.title,
+      description: todo.description,
+      group: todo.groupId === null ? null : groupName.get(todo.groupId),
+      completed: todo.completed,
+      dueDate: todo.dueDate,
+      dueTime: todo.dueTime,
+      repeat: todo.repeat,
+      createdAt: todo.createdAt,
+    })),
+    completions: data.completions.map(({ completedAt, dueDate, onTime }) => ({
+      completedAt,
+      dueDate,
+      onTime,
+    })),
+  };
+};
+
+describe('the round trip', () => {
+  it('export → delete the account → register → import gives back the same groups and todos', async () => {
+    const user = await registerUser(ctx.app);
+    await seed(user);
+    const exported = await call(user)({ method: 'GET', url: '/api/account/export' });
+    const before = exported.json<AccountExport>();
+    expect(before.todos).toHaveLength(7);
+
+    const deleted = await call(user)({
+      method: 'DELETE',
+      url: '/api/account',
+      payload: { password: user.password },
+    });
+    expect(deleted.statusCode).toBe(204);
+    const again = await registerUser(ctx.app, user.username);
+
+    const preview = await imported(ctx.app, again, exported.rawPayload, 'tally-json', true);
+    expect(preview.todos).toMatchObject({ created: 7, completed: 1, repeating: 2 });
+    expect(preview.groups.map((g) => g.name)).toEqual(['Work', 'Home, garden & "stuff"', 'Empty']);
+    const report: ImportReport = await imported(ctx.app, again, exported.rawPayload, 'tally-json');
+    expect(report.skippedCount + report.warningCount).toBe(0);
+
+    const after = (
+      await call(again)({ method: 'GET', url: '/api/account/export' })
+    ).json<AccountExport>();
+    expect(shape(after)).toEqual(shape(before));
+    expect(after.statistics.totals).toMatchObject({
+      todosCreated: 7,
+      todosCompleted: 2,
+      groupsCreated: 3,
+    });
+
+    // The same file again, or the new account's own export: nothing new.
+    const twice = await imported(ctx.app, again, exported.rawPayload, 'tally-json');
+    expect(twice.todos).toMatchObject({ created: 0, alreadyImported: 7 });
+    const own = await call(again)({ method: 'GET', url: '/api/account/export' });
+    const back = await imported(ctx.app, again, own.rawPayload, 'tally-json');
+    expect(back.todos).toMatchObject({ created: 0, alreadyImported: 7 });
+    expect(
+      await call(again)({ method: 'GET', url: '/api/todos' }).then((r) => r.json<Todo[]>()),
+    ).toHaveLength(7);
+  });
+
+  it('a file of another user’s ids never touches that user’s rows', async () => {
+    const victim = await registerUser(ctx.app);
+    await seed(victim);
+    const victimExport = (
+      await call(victim)({ method: 'GET', url: '/api/account/export' })
+    ).json<AccountExport>();
+    const attacker = await registerUser(ctx.app);
+    // The attacker's file names the victim's group and todo ids, with other contents.
+    const file: AccountExport = {
+      ...victimExport,
+      groups: victimExport.groups.map((group) => ({ ...group, name: `Mine ${group.id}` })),
+      todos: victimExport.todos.map((todo) => ({
+        ...todo,
+        title: `Overwritten ${todo.id}`,
+        completed: true,
+      })),
+    };
+    const report = await imported(ctx.app, attacker, JSON.stringify(file), 'tally-json');
+    expect(report.todos.created).toBe(7);
+
+    const after = (
+      await call(victim)({ method: 'GET', url: '/api/account/export' })
+    ).json<AccountExport>();
+    expect(after.groups).toEqual(victimExport.groups);
+    expect(after.todos).toEqual(victimExport.todos);
+    const attackerTodos = await call(attacker)({ method: 'GET', url: '/api/todos' }).then((r) =>
+      r.json<Todo[]>(),
+    );
+    const attackerGroups = await call(attacker)({ method: 'GET', url: '/api/todo-groups' }).then(
+      (r) => r.json<Group[]>(),
+    );
+    const victimIds = new Set(victimExport.todos.map((todo) => todo.id));
+    expect(attackerTodos.every((todo) => !victimIds.has(todo.id))).toBe(true);
+    const attackerGroupIds = new Set(attackerGroups.map((group) => group.id));
+    expect(
+      attackerTodos.every((todo) => todo.groupId === null || attackerGroupIds.has(todo.groupId)),
+    ).toBe(true);
+  });
+});

@@ -208,18 +208,20 @@ export function InsightsSection() {
       ) : (
         <>
           <Figures insights={insights.data} />
-          <div className="mt-3 flex justify-end">
-            <Button
-              variant="secondary"
-              size="sm"
-              aria-label="Download CSV of these figures"
-              onClick={() => saveCsvFile(figuresCsv(insights.data))}
-            >
-              Download CSV
-            </Button>
-          </div>
           {insights.data.heatmap.some((day) => day.completed > 0) ? (
-            <Charts insights={insights.data} />
+            <>
+              <div className="mt-3 flex justify-end">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label="Download CSV of these figures"
+                  onClick={() => saveCsvFile(figuresCsv(insights.data))}
+                >
+                  Download CSV
+                </Button>
+              </div>
+              <Charts insights={insights.data} />
+            </>
           ) : (
             <p className="mt-4 rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-600 dark:text-slate-400">
               No todos completed in the last {WEEKS} weeks yet. Complete one and your insights start

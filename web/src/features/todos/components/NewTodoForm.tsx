@@ -103,7 +103,7 @@ export function NewTodoForm({
 
   return (
     <Form label="New todo" card onSubmit={submit}>
-      <div ref={titleRef}>
+      <div ref={titleRef} className="space-y-4">
         <TodoTextFields
           title={title}
           description={description}

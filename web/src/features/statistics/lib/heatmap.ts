@@ -9,7 +9,7 @@ import { calendarDay, monthName } from './insights-format';
 
 type HeatmapDay = Insights['heatmap'][number];
 
-export interface HeatmapCell extends HeatmapDay {
+interface HeatmapCell extends HeatmapDay {
   /** Position in the API's list (the roving focus moves over these). */
   index: number;
   column: number;

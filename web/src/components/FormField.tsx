@@ -1,11 +1,11 @@
 import { useId, type ComponentProps, type ReactNode } from 'react';
 
-/** 3:1 borders, AA text and a visible focus (index.css) in both themes. */
+/** 3:1 borders, AA text and a visible focus (index.css) in both themes; dimmed when disabled. */
 const labelClass = 'block text-sm font-medium text-slate-800 dark:text-slate-200';
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-500 bg-white px-3 py-2 text-base ' +
   'text-slate-900 placeholder:text-slate-500 dark:bg-slate-950 dark:text-slate-100 ' +
-  'dark:placeholder:text-slate-400';
+  'dark:placeholder:text-slate-400 disabled:cursor-not-allowed disabled:opacity-60';
 
 type FieldProps<Element extends 'input' | 'textarea' | 'select'> = Omit<
   ComponentProps<Element>,

@@ -14,7 +14,7 @@ const shift = (date: string, days = 0, months = 0, years = 0) => {
   return localDate(new Date(year + years, month - 1 + months, day + days));
 };
 
-export function nextDate(repeat: Repeat, dueDate: string): string {
+function nextDate(repeat: Repeat, dueDate: string): string {
   switch (repeat.unit) {
     case 'day':
       return shift(dueDate, repeat.every);

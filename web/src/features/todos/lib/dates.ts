@@ -43,7 +43,7 @@ export function dateOf(moment: Date): string {
 }
 
 /** The local time of a moment as HH:mm. */
-export function timeOf(moment: Date): string {
+function timeOf(moment: Date): string {
   return `${pad(moment.getHours())}:${pad(moment.getMinutes())}`;
 }
 
@@ -71,7 +71,7 @@ export function addDays(date: string, days: number): string {
 export const weekdayOf = (date: string): number => utcOf(date).getUTCDay();
 
 /** "Mon 4 Dec", with the year ("Mon 4 Dec 2027") when it is not this year. */
-export function formatDay(date: string, today: string): string {
+function formatDay(date: string, today: string): string {
   const parts = parseDate(date);
   if (!parts) return date;
   const text = `${WEEKDAY_SHORT[weekdayOf(date)]} ${parts.day} ${MONTH_SHORT[parts.month - 1]}`;

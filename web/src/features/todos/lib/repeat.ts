@@ -39,7 +39,7 @@ export function weekdayOfDate(date: string): Weekday {
   return WEEKDAYS[(weekdayOf(date) + 6) % 7] ?? 'mon';
 }
 
-export const sortWeekdays = (days: readonly Weekday[]): Weekday[] =>
+const sortWeekdays = (days: readonly Weekday[]): Weekday[] =>
   [...days].sort((a, b) => WEEKDAYS.indexOf(a) - WEEKDAYS.indexOf(b));
 
 /** "Monday", "Monday and Friday", "Monday, Wednesday and Friday". */

@@ -59,4 +59,20 @@ describe('calendar', () => {
     expect(resolveTimeZone('x'.repeat(100))).toBe('UTC');
     expect(resolveTimeZone('Europe/Berlin')).toBe('Europe/Berlin');
   });
+
+  it('gives the same date whether or not the day was just asked for, forwards and backwards', () => {
+    // Across Berlin's spring change (a 23-hour day) and New York's autumn one (25 hours).
+    const probe = (zone: string, from: string, hours: number) => {
+      const start = Date.parse(from);
+      const instants = Array.from({ length: hours * 4 }, (_, i) => start + i * 15 * 60_000 - 1);
+      const expected = (instant: number) =>
+        new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date(instant));
+      for (const instant of [...instants, ...instants.reverse()]) {
+        expect(dateInZone(instant, zone), new Date(instant).toISOString()).toBe(expected(instant));
+      }
+    };
+    probe('Europe/Berlin', '2026-03-28T20:00:00Z', 60);
+    probe('America/New_York', '2026-10-31T20:00:00Z', 60);
+    probe('Pacific/Kiritimati', '2026-06-30T00:00:00Z', 30);
+  });
 });

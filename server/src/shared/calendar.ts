@@ -80,10 +80,25 @@ export function endOfDay(date: string, zone: string): number {
   return new TZDate(parsed.year, parsed.month - 1, parsed.day + 1, zone).getTime();
 }
 
-/** The calendar date of an instant in the zone. */
+/** Per zone, the latest day asked for and the instants it spans (from inclusive, to exclusive). */
+const latestDays = new Map<string, { date: string; from: number; to: number }>();
+
+/**
+ * The calendar date of an instant in the zone. Most calls ask about now: the day found for the
+ * latest instant is remembered with its bounds, so a TZDate (~12 µs) is made once per zone and
+ * day instead of on every Today view or statistics answer (docs/decisions/049).
+ */
 export function dateInZone(instant: number, zone: string): string {
+  const latest = latestDays.get(zone);
+  if (latest && instant >= latest.from && instant < latest.to) return latest.date;
   const local = new TZDate(instant, zone);
-  return `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
+  const date = `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
+  // Only a later day replaces the remembered one, so looking at the past does not evict today.
+  if ((!latest || instant >= latest.to) && parseDate(date)) {
+    if (!latest && latestDays.size >= MAX_CACHED_ZONES) latestDays.clear();
+    latestDays.set(zone, { date, from: startOfDay(date, zone), to: endOfDay(date, zone) });
+  }
+  return date;
 }
 
 /** The calendar date and clock time (HH:mm) of an instant in the zone. */

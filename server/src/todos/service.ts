@@ -12,6 +12,7 @@ import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { addDays, dateInZone, localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
+import { isoTime } from '../shared/iso-time.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
 
@@ -36,7 +37,7 @@ function toTodo(row: TodoColumns): Todo {
     description: row.description,
     groupId: row.group_id,
     completed: row.completed === 1,
-    created: new Date(row.created_at).toISOString(),
+    created: isoTime(row.created_at),
     dueDate: row.due_date,
     dueTime: row.due_time,
     // Written only from a validated rule (mergePlanning), so it parses to one.
@@ -105,6 +106,34 @@ const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
     .where('user_id', '=', p('userId'))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc'),
+);
+// Today and Upcoming, unpaged, are what the web app's screens load (decision 049); the paged and
+// Overdue variants are built per call below.
+const dueTodayOrBefore = preparedQuery((db, p: Placeholders<{ userId: number; today: string }>) =>
+  db
+    .selectFrom('todos')
+    .select(COLUMNS)
+    .where('user_id', '=', p('userId'))
+    .where('completed', '=', 0)
+    .where('due_date', 'is not', null)
+    .where('due_date', '<=', p('today'))
+    .orderBy('due_date')
+    .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
+    .orderBy('id'),
+);
+const dueBetween = preparedQuery(
+  (db, p: Placeholders<{ userId: number; from: string; to: string }>) =>
+    db
+      .selectFrom('todos')
+      .select(COLUMNS)
+      .where('user_id', '=', p('userId'))
+      .where('completed', '=', 0)
+      .where('due_date', 'is not', null)
+      .where('due_date', '>=', p('from'))
+      .where('due_date', '<=', p('to'))
+      .orderBy('due_date')
+      .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
+      .orderBy('id'),
 );
 const groupOfUser = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
   db
@@ -242,6 +271,17 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
     ): Promise<{ todos: Todo[]; next: string | null }> {
       const now = clock();
       const today = dateInZone(now, zone);
+      const paged = query.limit !== undefined || query.cursor !== undefined;
+      if (!paged && query.view === 'today') {
+        return { todos: (await dueTodayOrBefore(db, { userId, today })).map(toTodo), next: null };
+      }
+      if (!paged && query.view === 'upcoming') {
+        const to = addDays(today, UPCOMING_DAYS - 1);
+        return {
+          todos: (await dueBetween(db, { userId, from: today, to })).map(toTodo),
+          next: null,
+        };
+      }
       let select = db
         .selectFrom('todos')
         .select(COLUMNS)
@@ -263,7 +303,6 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           ]),
         );
       }
-      const paged = query.limit !== undefined || query.cursor !== undefined;
       if (query.cursor !== undefined) {
         const after = decodeDueCursor(query.cursor);
         if (!after) throw badRequest('cursor is not a cursor this server gave out');

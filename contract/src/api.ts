@@ -1,9 +1,11 @@
 import { accountApi } from './account.js';
 import { authApi } from './auth.js';
+import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
+import { tokensApi } from './tokens.js';
 import { transferApi } from './transfer.js';
 import type { Routes } from './routes.js';
 
@@ -11,6 +13,8 @@ import type { Routes } from './routes.js';
 export const contract = {
   auth: authApi,
   account: accountApi,
+  tokens: tokensApi,
+  calendar: calendarApi,
   todos: todosApi,
   groups: groupsApi,
   statistics: statisticsApi,

@@ -29,6 +29,18 @@ export const routes = {
     endOtherSessions: { method: 'DELETE', path: '/api/account/sessions' },
     export: { method: 'GET', path: '/api/account/export' },
   },
+  tokens: {
+    list: { method: 'GET', path: '/api/account/tokens' },
+    create: { method: 'POST', path: '/api/account/tokens' },
+    revoke: { method: 'DELETE', path: '/api/account/tokens/:id' },
+  },
+  calendar: {
+    get: { method: 'GET', path: '/api/account/calendar' },
+    regenerate: { method: 'POST', path: '/api/account/calendar' },
+    remove: { method: 'DELETE', path: '/api/account/calendar' },
+    /** The secret in the path is the credential (docs/product.md, Calendar feed). */
+    feed: { method: 'GET', path: '/api/calendar/:secret.ics', public: true },
+  },
   todos: {
     list: { method: 'GET', path: '/api/todos' },
     create: { method: 'POST', path: '/api/todos' },

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
@@ -27,6 +28,7 @@ import { systemRoutes } from './system/routes.js';
 import { mergePlanning } from './todos/planning.js';
 import { todoRoutes } from './todos/routes.js';
 import { transferRoutes } from './transfer/routes.js';
+import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -111,6 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
   });
+  await app.register(tokenRoutes, { clock });
+  await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });

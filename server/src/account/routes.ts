@@ -8,7 +8,7 @@ import {
 } from '../auth/google-id-token.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
-import { notFound } from '../shared/errors.js';
+import { AppError, notFound } from '../shared/errors.js';
 import type { EmailLinks } from './email-links.js';
 import { createAccountService, type GoogleCheck } from './service.js';
 
@@ -22,6 +22,16 @@ export interface AccountRoutesOptions {
 }
 
 const accountGone = () => notFound('Account');
+
+/**
+ * The caller's session. Only a session reaches /api/account: the authentication hook refuses a
+ * personal API token there (server/src/plugins/personal-tokens.ts), so this never throws.
+ */
+const sessionOf = (request: FastifyRequest): string => {
+  if (request.user.sessionId === null)
+    throw new AppError(403, 'This call needs a signed-in session');
+  return request.user.sessionId;
+};
 
 /**
  * Settings of the signed-in account (docs/product.md, Accounts) and the public calls of e-mailed
@@ -56,7 +66,8 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   });
 
   addEndpoint(app, accountApi.changePassword, async (request, reply) => {
-    const changed = await service.changePassword(request.user, request.body);
+    const user = { id: request.user.id, sessionId: sessionOf(request) };
+    const changed = await service.changePassword(user, request.body);
     if (!changed) throw accountGone();
     security(request, 'password-changed', 'Password changed; the other sessions are ended');
     return reply.code(204).send();
@@ -93,7 +104,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   });
 
   addEndpoint(app, accountApi.sessions, async (request) =>
-    service.sessions(request.user.id, request.user.sessionId),
+    service.sessions(request.user.id, sessionOf(request)),
   );
 
   addEndpoint(app, accountApi.endSession, async (request, reply) => {
@@ -106,7 +117,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   });
 
   addEndpoint(app, accountApi.endOtherSessions, async (request, reply) => {
-    const ended = await service.endOthers(request.user.id, request.user.sessionId);
+    const ended = await service.endOthers(request.user.id, sessionOf(request));
     request.log.warn(
       { security: 'sessions-ended', userId: request.user.id, ip: request.ip, sessions: ended },
       'Every other session was ended by its user',

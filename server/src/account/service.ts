@@ -111,6 +111,8 @@ export async function endSessionsOf(
 
 /** The tables that hold a user's rows, children first; the users row goes last. */
 const OWNED_TABLES = [
+  'api_tokens',
+  'calendar_feeds',
   'email_tokens',
   'refresh_tokens',
   'sessions',

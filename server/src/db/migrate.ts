@@ -7,6 +7,7 @@ import { sessions } from './migrations/0003-sessions.js';
 import { emailTokens } from './migrations/0004-email-tokens.js';
 import { planning } from './migrations/0005-planning.js';
 import { completions } from './migrations/0006-completions.js';
+import { apiTokensAndCalendarFeeds } from './migrations/0007-api-tokens-and-calendar-feeds.js';
 import { importKeys } from './migrations/0008-import-keys.js';
 
 /**
@@ -21,6 +22,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-email-tokens': emailTokens(dialect),
     '0005-planning': planning(),
     '0006-completions': completions(dialect),
+    '0007-api-tokens-and-calendar-feeds': apiTokensAndCalendarFeeds(dialect),
     '0008-import-keys': importKeys(),
   };
 }

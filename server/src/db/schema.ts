@@ -12,6 +12,8 @@ export interface Database {
   sessions: SessionsTable;
   todo_completions: TodoCompletionsTable;
   email_tokens: EmailTokensTable;
+  api_tokens: ApiTokensTable;
+  calendar_feeds: CalendarFeedsTable;
   statistic_events: StatisticEventsTable;
   statistic_totals: StatisticTotalsTable;
   statistic_hours: StatisticHoursTable;
@@ -114,6 +116,34 @@ interface EmailTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** A personal API token (docs/decisions/048-api-tokens-and-calendar-feed.md); revoked = deleted. */
+interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  scope: 'read' | 'read-write';
+  /** SHA-256 (hex) of the token; the token itself is shown once and kept nowhere. */
+  token_hash: string;
+  created_at: number;
+  /** Null: it never expires. */
+  expires_at: number | null;
+  /** Updated at most once a minute; null until its first use. */
+  last_used_at: number | null;
+}
+
+/** An account's private calendar feed; one at most. */
+interface CalendarFeedsTable {
+  user_id: number;
+  /** The random secret of the feed URL (/api/calendar/{secret}.ics). */
+  secret: string;
+  /** The IANA zone of timed events, from the browser when the URL was made. */
+  time_zone: string;
+  created_at: number;
+  /** SHA-256 of the last feed served, and when it last changed (its Last-Modified). */
+  content_hash: string | null;
+  content_changed_at: number | null;
 }
 
 interface StatisticEventsTable {

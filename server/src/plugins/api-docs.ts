@@ -1,5 +1,10 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import {
+  isSessionOnlyPath,
+  PERSONAL_TOKEN_PREFIX,
+  TOKEN_REQUESTS_PER_MINUTE,
+} from '@tally/contract';
 import fp from 'fastify-plugin';
 
 /** The OpenAPI document, generated from the routes' schemas, and its browsable UI at /api/docs. */
@@ -11,6 +16,9 @@ export const apiDocsPlugin = fp(
       // A public route (contract/src/routes.ts) needs no bearer token: say so in the document.
       else if (route.config?.public && route.schema)
         route.schema = { ...route.schema, security: [] };
+      // /api/account takes the session's token only (server/src/plugins/personal-tokens.ts).
+      else if (route.schema && isSessionOnlyPath(route.url))
+        route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
     });
     await app.register(swagger, {
       openapi: {
@@ -23,10 +31,26 @@ export const apiDocsPlugin = fp(
         },
         components: {
           securitySchemes: {
-            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            bearerAuth: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description:
+                'The access token of a signed-in session (POST /api/auth/login), 15 minutes.',
+            },
+            personalToken: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                `A personal API token (${PERSONAL_TOKEN_PREFIX}…) from Settings → API tokens, sent ` +
+                `as Authorization: Bearer ${PERSONAL_TOKEN_PREFIX}…. A read token may only GET ` +
+                '(403 on a change); no personal token works on /api/account or /api/auth (403). ' +
+                `Each token makes at most ${TOKEN_REQUESTS_PER_MINUTE} requests a minute (429 with Retry-After).`,
+            },
           },
         },
-        security: [{ bearerAuth: [] }],
+        // Either scheme, except where an operation names the session's only.
+        security: [{ bearerAuth: [] }, { personalToken: [] }],
       },
     });
     await app.register(swaggerUi, {

@@ -1,10 +1,16 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
-import { ACCESS_TOKEN_TTL_SECONDS } from '@tally/contract';
+import { ACCESS_TOKEN_TTL_SECONDS, PERSONAL_TOKEN_PREFIX } from '@tally/contract';
 import fp from 'fastify-plugin';
 import { SignJWT } from 'jose';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Clock } from '../shared/clock.js';
-import { unauthorized } from '../shared/errors.js';
+import { AppError, unauthorized } from '../shared/errors.js';
+import {
+  personalTokenAuthenticator,
+  personalTokenOnAuthPath,
+  SESSION_ONLY,
+  type TokenUser,
+} from './personal-tokens.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,17 +26,20 @@ declare module 'fastify' {
   }
 }
 
-interface AuthenticatedUser {
+interface SessionUser {
   id: number;
   username: string;
   /** The session the access token belongs to (its `sid` claim). */
   sessionId: string;
 }
 
+/** Signed in through a session (a JWT), or a personal API token: that has no session (null). */
+type AuthenticatedUser = SessionUser | TokenUser;
+
 export interface AccessTokens {
-  sign(user: AuthenticatedUser): Promise<string>;
+  sign(user: SessionUser): Promise<string>;
   /** The account the token was issued to; throws a 401 for any bad token. */
-  verify(token: string): Promise<AuthenticatedUser>;
+  verify(token: string): Promise<SessionUser>;
 }
 
 const ALGORITHM = 'HS256';
@@ -80,7 +89,7 @@ const parseJson = (part: string): Record<string, unknown> | null => {
  * iat) plus sub, uid and sid; about 5 µs where jose's WebCrypto path took about 60 µs per request
  * (docs/decisions/031-access-token-verification.md).
  */
-function verifyHs256(token: string, secret: string, nowSeconds: number): AuthenticatedUser | null {
+function verifyHs256(token: string, secret: string, nowSeconds: number): SessionUser | null {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
@@ -135,13 +144,27 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
   async (app, { secret, clock }) => {
     const tokens = createAccessTokens(secret, clock);
     app.decorate('accessTokens', tokens);
-    app.decorateRequest('user', null as unknown as AuthenticatedUser);
+    app.decorateRequest<AuthenticatedUser, 'user'>('user', null as unknown as AuthenticatedUser);
+
+    const personalToken = personalTokenAuthenticator(app, clock);
 
     app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
+      if (request.routeOptions.url === undefined) return;
+      if (request.routeOptions.config.public) {
+        // /api/auth signs in with passwords and cookies: a personal token there is refused.
+        if (personalTokenOnAuthPath(request)) {
+          throw new AppError(403, SESSION_ONLY);
+        }
+        return;
+      }
       const header = request.headers.authorization;
       const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
       if (!match?.[1]) throw unauthorized('Authentication required');
+      // A personal API token, told apart by its prefix: the JWT path costs one startsWith more.
+      if (match[1].startsWith(PERSONAL_TOKEN_PREFIX)) {
+        request.user = await personalToken(match[1], request);
+        return;
+      }
       const claimed = await tokens.verify(match[1]);
       const [user] = await userOfLiveSession(app.db, {
         sessionId: claimed.sessionId,

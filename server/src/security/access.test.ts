@@ -84,6 +84,13 @@ beforeAll(async () => {
     payload: { name: 'bob', color: '#3B82F6' },
   });
   await asBob({ method: 'POST', url: '/api/todos', payload: { title: 'bob todo' } });
+  // A personal API token and a calendar feed of A's: B can neither revoke nor read them.
+  await asAlice({
+    method: 'POST',
+    url: '/api/account/tokens',
+    payload: { name: 'ALICE-SECRET-token', scope: 'read', expiresInDays: null },
+  });
+  await asAlice({ method: 'POST', url: '/api/account/calendar' });
   // The ids A owns in any table and B owns in none: on every :param route they must be 404.
   const bobIds = new Set(await idsOfUser(ctx.database.handle.db, bob.id));
   aliceIds = (await idsOfUser(ctx.database.handle.db, alice.id)).filter((id) => !bobIds.has(id));
@@ -205,7 +212,10 @@ describe('access-control sweep over the route table', () => {
       const bodies = entry.body ? await attackBodies(entry.body) : [undefined];
       const query = validQuery(entry.querystring);
       if (hasParams(entry.url)) {
-        for (const id of aliceIds) {
+        // Rows B made during the sweep (a token, a todo) may share a number with one of A's:
+        // acting on B's own row is fine (A's rows are checked apart), so those ids are left out.
+        const bobsNow = new Set(await idsOfUser(db, bob.id));
+        for (const id of aliceIds.filter((aliceId) => !bobsNow.has(aliceId))) {
           for (const body of bodies) {
             const response = await send(entry, fillPath(entry.url, { id }) + query, body);
             if (response.statusCode !== 404) {

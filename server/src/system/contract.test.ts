@@ -1,4 +1,4 @@
-import { contract, type Endpoint } from '@tally/contract';
+import { contract, type Endpoint, isSessionOnlyPath } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/helpers.js';
 import { routeCollector } from '../test/security.js';
@@ -41,13 +41,15 @@ describe('the contract', () => {
       security: unknown[];
       paths: Record<string, Record<string, { security?: unknown[] }>>;
     }>();
-    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.security).toEqual([{ bearerAuth: [] }, { personalToken: [] }]);
     for (const endpoint of endpoints) {
       const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
       const operation = document.paths[path]?.[endpoint.method.toLowerCase()];
       expect(operation, `${endpoint.method} ${endpoint.path}`).toBeDefined();
+      // /api/account takes the session's token only, not a personal API token.
+      const sessionOnly = isSessionOnlyPath(endpoint.path) ? [{ bearerAuth: [] }] : undefined;
       expect(operation?.security, `${endpoint.method} ${endpoint.path}`).toEqual(
-        endpoint.public ? [] : undefined,
+        endpoint.public ? [] : sessionOnly,
       );
     }
   });

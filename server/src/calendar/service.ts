@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import type { CalendarFeed, Repeat } from '@tally/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import type { FeedEvent } from './ics.js';
+
+/** 32 random bytes, base64url: the whole secret of a feed URL. */
+const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const feedPath = (secret: string) => `/api/calendar/${secret}.ics`;
+
+const toFeed = (row: { secret: string; time_zone: string; created_at: number }): CalendarFeed => ({
+  path: feedPath(row.secret),
+  timeZone: row.time_zone,
+  createdAt: new Date(row.created_at).toISOString(),
+});
+
+export interface FeedOwner {
+  userId: number;
+  username: string;
+  timeZone: string;
+  contentHash: string | null;
+  contentChangedAt: number | null;
+}
+
+/**
+ * The private calendar feed (docs/product.md, Calendar feed). The secret is a random id kept as
+ * it is, so Settings can show the URL again: it reads no more than the database itself holds
+ * (docs/decisions/048-api-tokens-and-calendar-feed.md).
+ */
+export function createCalendarService({ db, clock }: { db: Kysely<Database>; clock: Clock }) {
+  async function get(userId: number): Promise<CalendarFeed | null> {
+    const row = await db
+      .selectFrom('calendar_feeds')
+      .select(['secret', 'time_zone', 'created_at'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row ? toFeed(row) : null;
+  }
+
+  /** A new secret (the old URL stops working) and the caller's zone for timed todos. */
+  async function regenerate(userId: number, timeZone: string): Promise<CalendarFeed> {
+    const row = {
+      secret: randomBytes(32).toString('base64url'),
+      time_zone: timeZone,
+      created_at: clock(),
+      content_hash: null,
+      content_changed_at: null,
+    };
+    await db
+      .insertInto('calendar_feeds')
+      .values({ user_id: userId, ...row })
+      .onConflict((conflict) => conflict.column('user_id').doUpdateSet(row))
+      .execute();
+    return toFeed(row);
+  }
+
+  async function remove(userId: number): Promise<void> {
+    await db.deleteFrom('calendar_feeds').where('user_id', '=', userId).execute();
+  }
+
+  /** The feed's account, or null for an unknown (or ill-formed) secret. */
+  async function ownerOf(secret: string): Promise<FeedOwner | null> {
+    if (!SECRET_PATTERN.test(secret)) return null;
+    const row = await db
+      .selectFrom('calendar_feeds')
+      .innerJoin('users', 'users.id', 'calendar_feeds.user_id')
+      .select([
+        'users.id',
+        'users.username',
+        'calendar_feeds.time_zone',
+        'calendar_feeds.content_hash',
+        'calendar_feeds.content_changed_at',
+      ])
+      .where('calendar_feeds.secret', '=', secret)
+      .executeTakeFirst();
+    return row
+      ? {
+          userId: row.id,
+          username: row.username,
+          timeZone: row.time_zone,
+          contentHash: row.content_hash,
+          contentChangedAt: row.content_changed_at,
+        }
+      : null;
+  }
+
+  /** The open todos with a due date, soonest first, as events with UIDs on `host`. */
+  async function eventsOf(userId: number, host: string): Promise<FeedEvent[]> {
+    const rows = await db
+      .selectFrom('todos')
+      .leftJoin('todo_groups', 'todo_groups.id', 'todos.group_id')
+      .select([
+        'todos.id',
+        'todos.title',
+        'todos.description',
+        'todos.due_date',
+        'todos.due_time',
+        'todos.repeat',
+        'todos.updated_at',
+        'todo_groups.name as group_name',
+      ])
+      .where('todos.user_id', '=', userId)
+      .where('todos.completed', '=', 0)
+      .where('todos.due_date', 'is not', null)
+      .orderBy('todos.due_date')
+      .orderBy('todos.id')
+      .execute();
+    return rows.map((row) => ({
+      uid: `todo-${row.id}@${host}`,
+      modifiedAt: row.updated_at,
+      date: row.due_date as string,
+      time: row.due_time,
+      // Stored as the contract's RepeatSchema in JSON, written only by the todos service.
+      repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
+      summary: row.title,
+      description: row.description,
+      category: row.group_name,
+    }));
+  }
+
+  /**
+   * Notes a feed that differs from the last one served: its hash, and now as its Last-Modified.
+   * Written only when the content changes, never per fetch.
+   */
+  async function noteContent(secret: string, hash: string): Promise<number> {
+    const now = clock();
+    await db
+      .updateTable('calendar_feeds')
+      .set({ content_hash: hash, content_changed_at: now })
+      .where('secret', '=', secret)
+      .execute();
+    return now;
+  }
+
+  return { get, regenerate, remove, ownerOf, eventsOf, noteContent };
+}

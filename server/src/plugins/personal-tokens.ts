@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import {
+  isSessionOnlyPath,
+  PERSONAL_TOKEN_PREFIX,
+  TOKEN_REQUESTS_PER_MINUTE,
+} from '@tally/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError, unauthorized } from '../shared/errors.js';
+
+/**
+ * Personal API tokens on /api (docs/decisions/048-api-tokens-and-calendar-feed.md): the
+ * authentication hook hands a bearer token that starts with `tally_pat_` to `authenticate`, which
+ * looks it up by its SHA-256 and applies the token's rules. The JWT path never comes here.
+ */
+
+/** SHA-256 (hex) of a token: what api_tokens keeps instead of it. */
+export const hashPersonalToken = (token: string): string =>
+  createHash('sha256').update(token).digest('hex');
+
+const MINUTE = 60_000;
+
+/** Methods a read token may use. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const SESSION_ONLY =
+  'Personal API tokens cannot be used on /api/account or /api/auth: sign in to Tally to manage your account';
+
+/** The token's row and its account, looked up by hash on every request made with one. */
+const tokenByHash = preparedQuery((db, p: Placeholders<{ hash: string }>) =>
+  db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select([
+      'api_tokens.id',
+      'api_tokens.scope',
+      'api_tokens.expires_at',
+      'api_tokens.last_used_at',
+      'users.id as user_id',
+      'users.username',
+    ])
+    .where('api_tokens.token_hash', '=', p('hash')),
+);
+
+/**
+ * Notes the use at most once a minute per token: the condition makes the update a no-op when
+ * another request (or process) noted it in the last minute, so requests do not each write.
+ */
+const noteUse = preparedQuery(
+  (db, p: Placeholders<{ id: number; now: number; minuteAgo: number }>) =>
+    db
+      .updateTable('api_tokens')
+      .set({ last_used_at: p('now') })
+      .where('id', '=', p('id'))
+      .where((eb) =>
+        eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', p('minuteAgo'))]),
+      ),
+);
+
+export interface TokenUser {
+  id: number;
+  username: string;
+  /** A personal token has no session. */
+  sessionId: null;
+  tokenId: number;
+}
+
+/** Checks a personal token for this request; throws the 401, 403 or 429 that refuses it. */
+export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
+  return async function authenticate(token: string, request: FastifyRequest): Promise<TokenUser> {
+    const url = request.routeOptions.url ?? request.url;
+    if (isSessionOnlyPath(url)) throw new AppError(403, SESSION_ONLY);
+    const [row] = await tokenByHash(app.db, { hash: hashPersonalToken(token) });
+    if (!row) throw unauthorized('This API token is not valid: it was revoked or never existed');
+    const now = clock();
+    if (row.expires_at !== null && row.expires_at <= now) {
+      const day = new Date(row.expires_at).toISOString().slice(0, 10);
+      throw unauthorized(`This API token expired on ${day}: make a new one in Settings`);
+    }
+    const used = await app.counters.hit(`api-token:${row.id}`, MINUTE);
+    if (used.count > TOKEN_REQUESTS_PER_MINUTE) {
+      const seconds = Math.max(1, Math.ceil(used.ttlMs / 1000));
+      throw new AppError(
+        429,
+        `Too many requests with this API token - try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
+        { 'retry-after': String(seconds) },
+      );
+    }
+    if (row.scope !== 'read-write' && !READ_METHODS.has(request.method)) {
+      throw new AppError(403, 'This API token is read-only: it cannot make changes');
+    }
+    if (row.last_used_at === null || now - row.last_used_at >= MINUTE) {
+      await noteUse(app.db, { id: row.id, now, minuteAgo: now - MINUTE });
+    }
+    return { id: row.user_id, username: row.username, sessionId: null, tokenId: row.id };
+  };
+}
+
+/** A request on /api/auth that carries a personal token (they sign in with passwords, cookies). */
+export const personalTokenOnAuthPath = (request: FastifyRequest): boolean =>
+  request.headers.authorization?.startsWith(`Bearer ${PERSONAL_TOKEN_PREFIX}`) === true &&
+  (request.routeOptions.url ?? '').startsWith('/api/auth/');

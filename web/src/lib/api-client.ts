@@ -43,9 +43,13 @@ function timeZone(): string | null {
   }
 }
 
+/** A file upload: the browser sets its multipart Content-Type (with the boundary) itself. */
+const isForm = (body: unknown): body is FormData =>
+  typeof FormData !== 'undefined' && body instanceof FormData;
+
 function headersFor(body: unknown, token: string | null): Headers {
   const headers = new Headers({ Accept: 'application/json' });
-  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  if (body !== undefined && !isForm(body)) headers.set('Content-Type', 'application/json');
   const zone = timeZone();
   if (zone) headers.set(TIME_ZONE_HEADER, zone);
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -61,7 +65,7 @@ async function send(
     return await fetch(path, {
       method: init.method,
       headers: headersFor(init.body, init.token),
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      body: init.body === undefined || isForm(init.body) ? init.body : JSON.stringify(init.body),
       credentials: 'same-origin',
       signal: init.signal,
     });
@@ -71,9 +75,11 @@ async function send(
   }
 }
 
+/** A JSON answer parsed; a text one (a CSV file) as its text; an empty one as undefined. */
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
+  if (/^text\//.test(response.headers.get('Content-Type') ?? '')) return text;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -33,6 +33,17 @@ function urlOf(route: Route, params?: object, query?: object): string {
   return queryString ? `${path}?${queryString}` : path;
 }
 
+/** The body of a multipart route (a file upload) as the form the server reads. */
+function formOf(body: unknown): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    if (value === undefined) continue;
+    if (value instanceof Blob) form.append(name, value);
+    else form.append(name, String(value));
+  }
+  return form;
+}
+
 function callOf(route: Route) {
   return ({
     params,
@@ -45,7 +56,12 @@ function callOf(route: Route) {
     query?: object;
     body?: unknown;
   } & CallOptions) =>
-    apiRequest(urlOf(route, params, query), { method: route.method, body, operation, signal });
+    apiRequest(urlOf(route, params, query), {
+      method: route.method,
+      body: route.multipart ? formOf(body) : body,
+      operation,
+      signal,
+    });
 }
 
 /**

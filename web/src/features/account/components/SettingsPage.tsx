@@ -7,6 +7,7 @@ import { DangerZoneSection } from './DangerZoneSection';
 import { DataSection } from './DataSection';
 import type { GoogleButton } from './google-button';
 import { GoogleSection } from './GoogleSection';
+import { ImportSection } from './ImportSection';
 import { PasswordSection } from './PasswordSection';
 import { SessionsSection } from './SessionsSection';
 
@@ -17,7 +18,7 @@ interface SettingsPageProps {
   GoogleButton: GoogleButton;
 }
 
-/** /settings: Account, Password, Google, Sessions, Your data, Danger zone. */
+/** /settings: Account, Password, Google, Sessions, Your data, Import, Danger zone. */
 export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
   const account = useAccount();
 
@@ -38,6 +39,7 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
           <SessionsSection />
           <DataSection />
+          <ImportSection />
           <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />
         </div>
       )}

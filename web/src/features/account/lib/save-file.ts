@@ -6,7 +6,12 @@ export function exportFileName(exportedAt: string): string {
 
 /** Has the browser save `data` as a JSON file named `fileName` (a download, not a new page). */
 export function saveJsonFile(data: unknown, fileName: string): void {
-  const blob = new Blob([JSON.stringify(data, null, 2) + '\n'], { type: 'application/json' });
+  saveTextFile(JSON.stringify(data, null, 2) + '\n', fileName, 'application/json');
+}
+
+/** Has the browser save `text` as a file named `fileName` of the given type. */
+export function saveTextFile(text: string, fileName: string, type: string): void {
+  const blob = new Blob([text], { type });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -1,0 +1,249 @@
+import { useId, useRef, useState, type Ref } from 'react';
+import { IMPORT_MAX_BYTES, type ImportFormat } from '@tally/contract/constants';
+import type { ImportReport } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { Form, FormActions } from '#web/components/Form';
+import { SelectField, TextField } from '#web/components/FormField';
+import { useImportFile } from '../api/import-file';
+import {
+  FORMAT_CHOICES,
+  alreadyText,
+  repeatText,
+  reportHeadline,
+  skippedHeading,
+  warningsHeading,
+} from '../lib/import-text';
+import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+
+const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
+const cellClass = 'px-2 py-1.5 text-left align-top';
+
+/** The rows of a report that were skipped, or imported with a change, by line. */
+function RowList({ heading, rows }: { heading: string; rows: { where: string; text: string }[] }) {
+  const headingId = useId();
+  return (
+    <div>
+      <h4 id={headingId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+        {heading}
+      </h4>
+      <ul aria-labelledby={headingId} className="mt-1 list-disc space-y-0.5 pl-5 text-sm">
+        {rows.map((row, index) => (
+          <li key={index}>
+            <span className="font-medium">{row.where[0]?.toUpperCase() + row.where.slice(1)}</span>:{' '}
+            {row.text}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A report: what would be (preview) or was imported, the first todos, skipped rows. */
+function Report({
+  report,
+  headingRef,
+}: {
+  report: ImportReport;
+  headingRef?: Ref<HTMLSpanElement>;
+}) {
+  const more = (shown: number, count: number) =>
+    count > shown ? [{ where: '…', text: `and ${(count - shown).toLocaleString('en')} more` }] : [];
+  return (
+    <div className="space-y-4 rounded-md border border-slate-200 p-3 sm:p-4 dark:border-slate-700">
+      <SubHeading>
+        <span ref={headingRef} tabIndex={-1} className="outline-none">
+          {report.dryRun ? 'Preview' : 'Import report'}
+        </span>
+      </SubHeading>
+      <p className="text-sm text-slate-800 dark:text-slate-200">{reportHeadline(report)}</p>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Read as {report.encoding}.
+        {report.todos.alreadyImported > 0 ? ` ${alreadyText(report)}` : ''}
+      </p>
+      {report.groups.length > 0 ? (
+        <RowList
+          heading="Groups"
+          rows={report.groups.map((group) => ({
+            where: group.name,
+            text: `${group.existing ? 'already yours' : 'new'}, ${group.todos.toLocaleString('en')} ${group.todos === 1 ? 'todo' : 'todos'}`,
+          }))}
+        />
+      ) : null}
+      {report.preview.length > 0 ? (
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[28rem] border-collapse text-sm">
+            <caption className="mb-1 text-left text-sm font-semibold text-slate-900 dark:text-slate-100">
+              {report.todos.created > report.preview.length
+                ? `The first ${report.preview.length} todos`
+                : 'The todos'}
+            </caption>
+            <thead>
+              <tr className="border-b border-slate-300 dark:border-slate-600">
+                <th scope="col" className={cellClass}>
+                  Title
+                </th>
+                <th scope="col" className={cellClass}>
+                  Group
+                </th>
+                <th scope="col" className={cellClass}>
+                  Due
+                </th>
+                <th scope="col" className={cellClass}>
+                  Repeats
+                </th>
+                <th scope="col" className={cellClass}>
+                  Done
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.preview.map((todo, index) => (
+                <tr key={index} className="border-b border-slate-200 dark:border-slate-700">
+                  <td className={`${cellClass} break-words`}>{todo.title}</td>
+                  <td className={cellClass}>{todo.group ?? '—'}</td>
+                  <td className={`${cellClass} whitespace-nowrap`}>
+                    {todo.dueDate
+                      ? `${todo.dueDate}${todo.dueTime ? ` ${todo.dueTime}` : ''}`
+                      : '—'}
+                  </td>
+                  <td className={cellClass}>{todo.repeat ? repeatText(todo.repeat) : '—'}</td>
+                  <td className={cellClass}>{todo.completed ? 'Yes' : 'No'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {report.skippedCount > 0 ? (
+        <RowList
+          heading={skippedHeading(report)}
+          rows={[
+            ...report.skipped.map((row) => ({ where: row.where, text: row.reason })),
+            ...more(report.skipped.length, report.skippedCount),
+          ]}
+        />
+      ) : null}
+      {report.warningCount > 0 ? (
+        <RowList
+          heading={warningsHeading(report)}
+          rows={[
+            ...report.warnings.map((row) => ({ where: row.where, text: row.message })),
+            ...more(report.warnings.length, report.warningCount),
+          ]}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Import: choose a format and a file, see the preview (nothing changes), then import it and see
+ * the report (docs/product.md, Settings screen).
+ */
+export function ImportSection() {
+  const importFile = useImportFile();
+  const [format, setFormat] = useState<ImportFormat>('tally-json');
+  const [file, setFile] = useState<File | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const headingRef = useRef<HTMLSpanElement>(null);
+  const problemId = useId();
+  const accept = FORMAT_CHOICES.find((choice) => choice.value === format)?.accept;
+
+  const startOver = () => {
+    setReport(null);
+    setStatus(null);
+    setProblem(null);
+  };
+
+  const run = (dryRun: boolean) => {
+    if (!file) return;
+    if (file.size > IMPORT_MAX_BYTES) {
+      setProblem(`The file is larger than ${MAX_MB} MB.`);
+      return;
+    }
+    setStatus(null);
+    importFile.mutate(
+      { file, format, dryRun },
+      {
+        onSuccess: (answer) => {
+          setReport(answer);
+          setStatus(answer.dryRun ? null : `${reportHeadline(answer)} (from ${file.name})`);
+          // The preview or report replaces the form's result: take the reader to it.
+          requestAnimationFrame(() => headingRef.current?.focus());
+        },
+      },
+    );
+  };
+
+  const pending = importFile.isPending;
+  const previewing = pending && importFile.variables?.dryRun === true;
+  const importing = pending && importFile.variables?.dryRun === false;
+  const canImport =
+    report?.dryRun === true &&
+    (report.todos.created > 0 || report.groups.some((group) => !group.existing));
+
+  return (
+    <SettingsSection title="Import" status={status}>
+      <Hint>
+        Bring in todos and groups from a Tally export (JSON), a Todoist project exported as a CSV
+        template, or a TickTick backup (CSV), up to {MAX_MB} MB. You see what would come in before
+        anything changes; importing the same file again adds nothing.
+      </Hint>
+      <Form label="Import" onSubmit={() => run(true)}>
+        <SelectField
+          label="Format"
+          name="format"
+          value={format}
+          onChange={(event) => {
+            setFormat(event.target.value as ImportFormat);
+            startOver();
+          }}
+        >
+          {FORMAT_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="File"
+          name="file"
+          type="file"
+          accept={accept}
+          required
+          aria-describedby={problem ? problemId : undefined}
+          aria-invalid={problem ? true : undefined}
+          onChange={(event) => {
+            setFile(event.target.files?.[0] ?? null);
+            startOver();
+          }}
+        />
+        {problem ? (
+          <p id={problemId} className="text-sm font-medium text-red-700 dark:text-red-300">
+            {problem}
+          </p>
+        ) : null}
+        <FormActions>
+          <Button type="submit" variant="secondary" disabled={!file || pending}>
+            {previewing ? 'Reading file...' : 'Preview'}
+          </Button>
+        </FormActions>
+      </Form>
+      {report ? <Report report={report} headingRef={headingRef} /> : null}
+      {report?.dryRun ? (
+        <FormActions>
+          <Button onClick={() => run(false)} disabled={!canImport || pending}>
+            {importing
+              ? 'Importing...'
+              : `Import ${report.todos.created.toLocaleString('en')} ${report.todos.created === 1 ? 'todo' : 'todos'}`}
+          </Button>
+          <Button variant="secondary" onClick={startOver} disabled={pending}>
+            Cancel
+          </Button>
+        </FormActions>
+      ) : null}
+    </SettingsSection>
+  );
+}

@@ -60,8 +60,9 @@ export const calendarApi = defineEndpoints('calendar', routes.calendar, {
       'shows its next occurrence only. Content-Type text/calendar; ETag and Last-Modified, 304 ' +
       'on If-None-Match or If-Modified-Since. Rate limited per IP (429 with Retry-After).',
     params: FeedParamsSchema,
+    produces: 'text/calendar',
     responses: {
-      200: Type.String({ description: 'text/calendar; charset=utf-8' }),
+      200: Type.String({ description: 'An iCalendar file (text/calendar; charset=utf-8)' }),
       304: NoContent('Not modified since the ETag or date the client sent'),
       404: ErrorSchema,
       429: ErrorSchema,

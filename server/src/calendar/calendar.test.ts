@@ -440,3 +440,17 @@ describe('GET /api/calendar/{secret}.ics', () => {
     }
   });
 });
+
+describe('/api/docs', () => {
+  it('describes the feed as public text/calendar', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<
+        string,
+        Record<string, { security?: unknown[]; responses: Record<string, { content?: object }> }>
+      >;
+    }>();
+    const feed = document.paths['/api/calendar/{secret}.ics']?.get;
+    expect(feed?.security).toEqual([]);
+    expect(Object.keys(feed?.responses['200']?.content ?? {})).toEqual(['text/calendar']);
+  });
+});

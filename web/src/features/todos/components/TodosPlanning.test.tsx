@@ -15,6 +15,8 @@ const NOW = new Date(2026, 10, 23, 12, 0);
 beforeAll(async () => {
   // The screen's code is a lazy chunk (app/router.tsx): load it before the first render.
   await import('./TodosPage');
+  // And quick add's parser, which the form loads when it opens (chrono-node is large).
+  await import('../lib/quick-add');
 });
 
 beforeEach(() => {
@@ -39,7 +41,9 @@ describe('/todos: quick add', () => {
     const { user } = await openForm();
     await user.type(screen.getByLabelText('Title'), 'Pay rent tomorrow 9:00 #home every month');
 
-    expect(await screen.findByRole('list', { name: 'Quick add understood' })).toBeVisible();
+    expect(
+      await screen.findByRole('list', { name: 'Quick add understood' }, { timeout: 5000 }),
+    ).toBeVisible();
     expect(chipTexts()).toEqual([
       'DateTomorrow',
       'Time09:00',
@@ -98,7 +102,9 @@ describe('/todos: quick add', () => {
       const { user } = await openForm();
       // The group chip shows that the parser is there and read the title.
       await user.type(screen.getByLabelText('Title'), `${title} #home`);
-      expect(await screen.findByRole('list', { name: 'Quick add understood' })).toBeVisible();
+      expect(
+        await screen.findByRole('list', { name: 'Quick add understood' }, { timeout: 5000 }),
+      ).toBeVisible();
       expect(chipTexts()).toEqual(['GroupHome']);
       expect(screen.getByLabelText('Due date')).toHaveValue('');
       await user.click(screen.getByRole('button', { name: 'Create Todo' }));

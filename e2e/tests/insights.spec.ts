@@ -168,6 +168,7 @@ test.describe('Insights', () => {
       region.getByRole('table', { name: 'Completions per day' }).getByRole('row'),
     ).toHaveCount(fresh.heatmap.length + 1);
     await expectNoSeriousA11yViolations(page, 'insights as tables');
+    await region.screenshot({ path: 'e2e/screenshots/statistics-insights-tables.png' });
 
     // Both themes, then the screenshots. At 390 px the heatmap opens at the newest week.
     for (const theme of ['light', 'dark'] as const) {

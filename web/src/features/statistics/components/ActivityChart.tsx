@@ -93,11 +93,12 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
         className="overflow-x-auto rounded-md pt-2 pb-2"
       >
         <div className="mx-auto flex w-max gap-2">
-          {/* The numbers only repeat what each bar's name says exactly: for the eye. */}
+          {/* The numbers only repeat what each bar's name says exactly: for the eye. They stay in
+              view while a long range scrolls. */}
           <div
             aria-hidden="true"
             data-testid="activity-axis"
-            className="relative w-7 shrink-0 text-right text-xs text-slate-600 tabular-nums dark:text-slate-400"
+            className="sticky left-0 z-10 w-7 shrink-0 bg-white text-right text-xs text-slate-600 tabular-nums dark:bg-slate-900 dark:text-slate-400"
             style={{ height: CHART_HEIGHT_PX }}
           >
             {ticks.map((tick) => (

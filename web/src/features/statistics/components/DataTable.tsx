@@ -21,7 +21,9 @@ export function DataTable({ caption, headers, rows, scroll = false }: DataTableP
               key={header}
               scope="col"
               className={cn(
-                'sticky top-0 bg-white py-1.5 pr-4 font-medium dark:bg-slate-900',
+                'bg-white py-1.5 pr-4 font-medium dark:bg-slate-900',
+                // The header stays in view while a long table scrolls in its own box.
+                scroll && 'sticky top-0',
                 index > 0 && 'text-right',
               )}
             >

@@ -7,6 +7,8 @@ export const queryKeys = {
   googleNonce: ['google-nonce'],
   account: ['account'],
   accountSessions: ['account', 'sessions'],
+  accountTokens: ['account', 'tokens'],
+  calendarFeed: ['account', 'calendar'],
   todos: ['todos'],
   /** The views by due date (Today, Upcoming): under todos, so refreshing todos refreshes them. */
   todoViews: ['todos', 'view'],

@@ -1,6 +1,9 @@
 import type {
   Account,
   AccountSession,
+  ApiToken,
+  CalendarFeed,
+  CreateApiTokenBody,
   DailyStatistic,
   Group,
   Insights,
@@ -188,7 +191,17 @@ interface BackendOptions {
   account?: Partial<Account>;
   /** The open sessions; this device and one other by default. */
   sessions?: AccountSession[];
+  /** The personal API tokens; none by default. */
+  tokens?: ApiToken[];
+  /** The calendar feed; none by default. */
+  calendarFeed?: CalendarFeed | null;
 }
+
+/** The token the fake API makes each time (Settings shows it once). */
+export const FAKE_API_TOKEN = `tally_pat_${'F'.repeat(43)}`;
+const DAY = 24 * 60 * 60 * 1000;
+/** The calendar feed's secrets, one per call to make it. */
+const feedSecret = (n: number) => String(n).padStart(43, 's');
 
 /** The current password of the fake account: any other is refused as the server would. */
 export const FAKE_PASSWORD = 'correct horse';
@@ -240,6 +253,9 @@ export function fakeBackend(
     nextId: 1000,
     account: makeAccount(options.account),
     sessions: options.sessions ?? defaultSessions(),
+    tokens: options.tokens ?? [],
+    calendarFeed: options.calendarFeed ?? null,
+    feeds: 0,
     deleted: false,
   };
   const refusePassword = (password: unknown, field: string) =>
@@ -300,6 +316,45 @@ export function fakeBackend(
         return json({ error: 'Session not found' }, 404);
       }
       state.sessions = state.sessions.filter((session) => session.id !== id);
+      return noContent();
+    },
+    'GET /api/account/tokens': () => json(state.tokens),
+    'POST /api/account/tokens': (call) => {
+      const body = call.body as CreateApiTokenBody;
+      const now = Date.now();
+      const token: ApiToken = {
+        id: (state.nextId += 1),
+        name: body.name,
+        scope: body.scope,
+        createdAt: new Date(now).toISOString(),
+        lastUsedAt: null,
+        expiresAt:
+          body.expiresInDays === null
+            ? null
+            : new Date(now + body.expiresInDays * DAY).toISOString(),
+      };
+      state.tokens = [token, ...state.tokens];
+      return json({ ...token, token: FAKE_API_TOKEN }, 201);
+    },
+    'DELETE /api/account/tokens/:id': (_call, { id }) => {
+      if (!state.tokens.some((token) => token.id === Number(id))) {
+        return json({ error: 'Token not found' }, 404);
+      }
+      state.tokens = state.tokens.filter((token) => token.id !== Number(id));
+      return noContent();
+    },
+    'GET /api/account/calendar': () => json(state.calendarFeed),
+    'POST /api/account/calendar': (call) => {
+      state.feeds += 1;
+      state.calendarFeed = {
+        path: `/api/calendar/${feedSecret(state.feeds)}.ics`,
+        timeZone: call.headers.get('x-time-zone') ?? 'UTC',
+        createdAt: '2026-03-04T05:06:07.000Z',
+      };
+      return json(state.calendarFeed, 201);
+    },
+    'DELETE /api/account/calendar': () => {
+      state.calendarFeed = null;
       return noContent();
     },
     'GET /api/account/export': () =>

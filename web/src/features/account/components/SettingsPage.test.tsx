@@ -55,7 +55,16 @@ describe('/settings', () => {
     await screen.findByRole('region', { name: 'Account' }, LAZY_LOAD);
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
     expect(document.title).toBe('Settings · Tally');
-    for (const name of ['Account', 'Password', 'Google', 'Sessions', 'Your data', 'Danger zone']) {
+    for (const name of [
+      'Account',
+      'Password',
+      'Google',
+      'Sessions',
+      'API tokens',
+      'Calendar feed',
+      'Your data',
+      'Danger zone',
+    ]) {
       expect(section(name)).toBeInTheDocument();
     }
     // SPEC's links and Logout stay as they were.

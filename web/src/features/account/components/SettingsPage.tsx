@@ -3,6 +3,8 @@ import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
 import { LOAD_ACCOUNT_OPERATION, useAccount } from '../api/get-account';
 import { AccountSection } from './AccountSection';
+import { ApiTokensSection } from './ApiTokensSection';
+import { CalendarFeedSection } from './CalendarFeedSection';
 import { DangerZoneSection } from './DangerZoneSection';
 import { DataSection } from './DataSection';
 import type { GoogleButton } from './google-button';
@@ -18,7 +20,10 @@ interface SettingsPageProps {
   GoogleButton: GoogleButton;
 }
 
-/** /settings: Account, Password, Google, Sessions, Your data, Import, Danger zone. */
+/**
+ * /settings: Account, Password, Google, Sessions, API tokens, Calendar feed, Your data, Import,
+ * Danger zone.
+ */
 export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
   const account = useAccount();
 
@@ -38,6 +43,8 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
           <SessionsSection />
+          <ApiTokensSection />
+          <CalendarFeedSection />
           <DataSection />
           <ImportSection />
           <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApiToken, CreateApiTokenBody } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Create API token';
+
+/** Makes a token; the answer holds the token itself, this once. The list gets the new one. */
+export function useCreateToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateApiTokenBody) => api.tokens.create({ body, operation: OPERATION }),
+    onSuccess: ({ token: _shownOnce, ...listed }) => {
+      queryClient.setQueryData<ApiToken[]>(queryKeys.accountTokens, (tokens) => [
+        listed,
+        ...(tokens ?? []),
+      ]);
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

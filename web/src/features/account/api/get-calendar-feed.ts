@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+export const LOAD_CALENDAR_FEED_OPERATION = 'Load calendar feed';
+
+/** The account's calendar feed (its path and zone), or null when it has none. */
+const calendarFeedQueryOptions = queryOptions({
+  queryKey: queryKeys.calendarFeed,
+  queryFn: ({ signal }) => api.calendar.get({ operation: LOAD_CALENDAR_FEED_OPERATION, signal }),
+});
+
+export function useCalendarFeed() {
+  return useQuery(calendarFeedQueryOptions);
+}

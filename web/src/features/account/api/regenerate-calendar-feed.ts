@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CalendarFeed } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Make calendar address';
+
+/**
+ * Makes the feed's address, or a new one (the old one stops working). The client sends this
+ * browser's time zone, which the feed keeps for timed todos.
+ */
+export function useRegenerateCalendarFeed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.calendar.regenerate({ operation: OPERATION }),
+    onSuccess: (feed) =>
+      queryClient.setQueryData<CalendarFeed | null>(queryKeys.calendarFeed, feed),
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

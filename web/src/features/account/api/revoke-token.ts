@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApiToken } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Revoke API token';
+
+/** Revokes a token: it stops working at once and leaves the list. */
+export function useRevokeToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.tokens.revoke({ params: { id }, operation: OPERATION }),
+    onSuccess: (_, id) => {
+      queryClient.setQueryData<ApiToken[]>(queryKeys.accountTokens, (tokens) =>
+        tokens?.filter((token) => token.id !== id),
+      );
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
-import { saveTextFile } from '../lib/save-file';
+import { saveTextFile } from '#web/lib/save-file';
 
 const OPERATION = 'Export todos as CSV';
 

@@ -1,3 +1,4 @@
+import { saveTextFile } from '#web/lib/save-file';
 import type { Insights } from '@tally/contract';
 import { WEEKDAYS } from './insights-format';
 
@@ -91,18 +92,5 @@ export const figuresCsv = (insights: Insights): CsvFile => ({
 
 /** Has the browser save `file` (a download, not a new page). */
 export function saveCsvFile(file: CsvFile): void {
-  const blob = new Blob([file.text], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.name;
-  link.hidden = true;
-  document.body.append(link);
-  try {
-    link.click();
-  } finally {
-    link.remove();
-    // The download has taken the Blob by now; give the browser a moment before letting it go.
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
+  saveTextFile(file.text, file.name, 'text/csv;charset=utf-8');
 }

@@ -4,7 +4,7 @@ import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
 
 /**
- * Personal API tokens (docs/product.md, API tokens; docs/decisions/048-api-tokens-and-calendar-feed.md):
+ * Personal API tokens (docs/product.md, API tokens; docs/decisions/050-api-tokens-and-calendar-feed.md):
  * named, read or read-write, with an optional expiry, shown once and stored as a SHA-256.
  */
 

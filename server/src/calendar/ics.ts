@@ -2,7 +2,7 @@ import { type Repeat, WEEKDAYS } from '@tally/contract';
 
 /**
  * An iCalendar (RFC 5545) writer for the calendar feed, written here rather than taken from a
- * library (docs/decisions/048-api-tokens-and-calendar-feed.md): every line ends with CRLF and is
+ * library (docs/decisions/050-api-tokens-and-calendar-feed.md): every line ends with CRLF and is
  * folded at 75 octets without splitting a UTF-8 sequence, TEXT values are escaped (backslash,
  * semicolon, comma, newline), and the VTIMEZONE comes from the same time-zone data (Intl) the
  * server computes the user's days with.

@@ -27,7 +27,7 @@ export interface FeedOwner {
 /**
  * The private calendar feed (docs/product.md, Calendar feed). The secret is a random id kept as
  * it is, so Settings can show the URL again: it reads no more than the database itself holds
- * (docs/decisions/048-api-tokens-and-calendar-feed.md).
+ * (docs/decisions/050-api-tokens-and-calendar-feed.md).
  */
 export function createCalendarService({ db, clock }: { db: Kysely<Database>; clock: Clock }) {
   async function get(userId: number): Promise<CalendarFeed | null> {

@@ -118,7 +118,7 @@ interface EmailTokensTable {
   used_at: number | null;
 }
 
-/** A personal API token (docs/decisions/048-api-tokens-and-calendar-feed.md); revoked = deleted. */
+/** A personal API token (docs/decisions/050-api-tokens-and-calendar-feed.md); revoked = deleted. */
 interface ApiTokensTable {
   id: Generated<number>;
   user_id: number;

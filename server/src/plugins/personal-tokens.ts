@@ -10,7 +10,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError, unauthorized } from '../shared/errors.js';
 
 /**
- * Personal API tokens on /api (docs/decisions/048-api-tokens-and-calendar-feed.md): the
+ * Personal API tokens on /api (docs/decisions/050-api-tokens-and-calendar-feed.md): the
  * authentication hook hands a bearer token that starts with `tally_pat_` to `authenticate`, which
  * looks it up by its SHA-256 and applies the token's rules. The JWT path never comes here.
  */

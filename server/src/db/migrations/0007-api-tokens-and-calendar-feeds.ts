@@ -3,7 +3,7 @@ import type { Dialect } from '../connection.js';
 
 /**
  * Personal API tokens and the private calendar feed
- * (docs/decisions/048-api-tokens-and-calendar-feed.md).
+ * (docs/decisions/050-api-tokens-and-calendar-feed.md).
  *
  * api_tokens keeps only a SHA-256 of each token, looked up by that hash on every request made
  * with one; revoking deletes the row. calendar_feeds holds one feed per account: its secret (a

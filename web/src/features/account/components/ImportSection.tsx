@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import { IMPORT_MAX_BYTES, type ImportFormat } from '@tally/contract/constants';
 import type { ImportReport } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -13,7 +13,7 @@ import {
   skippedHeading,
   warningsHeading,
 } from '../lib/import-text';
-import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+import { Hint, SettingsSection } from './SettingsSection';
 
 const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
 const cellClass = 'px-2 py-1.5 text-left align-top';
@@ -44,17 +44,20 @@ function Report({
   headingRef,
 }: {
   report: ImportReport;
-  headingRef?: Ref<HTMLSpanElement>;
+  headingRef?: Ref<HTMLHeadingElement>;
 }) {
   const more = (shown: number, count: number) =>
     count > shown ? [{ where: '…', text: `and ${(count - shown).toLocaleString('en')} more` }] : [];
   return (
     <div className="space-y-4 rounded-md border border-slate-200 p-3 sm:p-4 dark:border-slate-700">
-      <SubHeading>
-        <span ref={headingRef} tabIndex={-1} className="outline-none">
-          {report.dryRun ? 'Preview' : 'Import report'}
-        </span>
-      </SubHeading>
+      {/* Focused when it appears (tabIndex -1: by script only), so the reader lands on it. */}
+      <h3
+        ref={headingRef}
+        tabIndex={-1}
+        className="text-base font-semibold text-slate-900 outline-none dark:text-slate-100"
+      >
+        {report.dryRun ? 'Preview' : 'Import report'}
+      </h3>
       <p className="text-sm text-slate-800 dark:text-slate-200">{reportHeadline(report)}</p>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         Read as {report.encoding}.
@@ -70,8 +73,14 @@ function Report({
         />
       ) : null}
       {report.preview.length > 0 ? (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[28rem] border-collapse text-sm">
+        // Scrolls sideways only when a title is too long to break; reachable by keyboard then.
+        <div
+          className="overflow-x-auto"
+          tabIndex={0}
+          role="region"
+          aria-label="The todos, scrollable"
+        >
+          <table className="w-full border-collapse text-sm">
             <caption className="mb-1 text-left text-sm font-semibold text-slate-900 dark:text-slate-100">
               {report.todos.created > report.preview.length
                 ? `The first ${report.preview.length} todos`
@@ -101,7 +110,7 @@ function Report({
                 <tr key={index} className="border-b border-slate-200 dark:border-slate-700">
                   <td className={`${cellClass} break-words`}>{todo.title}</td>
                   <td className={cellClass}>{todo.group ?? '—'}</td>
-                  <td className={`${cellClass} whitespace-nowrap`}>
+                  <td className={cellClass}>
                     {todo.dueDate
                       ? `${todo.dueDate}${todo.dueTime ? ` ${todo.dueTime}` : ''}`
                       : '—'}
@@ -147,9 +156,14 @@ export function ImportSection() {
   const [report, setReport] = useState<ImportReport | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const headingRef = useRef<HTMLSpanElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const problemId = useId();
   const accept = FORMAT_CHOICES.find((choice) => choice.value === format)?.accept;
+
+  // A new preview or report: take the reader to it.
+  useEffect(() => {
+    if (report) headingRef.current?.focus();
+  }, [report]);
 
   const startOver = () => {
     setReport(null);
@@ -170,8 +184,6 @@ export function ImportSection() {
         onSuccess: (answer) => {
           setReport(answer);
           setStatus(answer.dryRun ? null : `${reportHeadline(answer)} (from ${file.name})`);
-          // The preview or report replaces the form's result: take the reader to it.
-          requestAnimationFrame(() => headingRef.current?.focus());
         },
       },
     );

@@ -170,6 +170,7 @@ test.describe('settings: API tokens and calendar feed', () => {
       await tokens.getByRole('button', { name: 'Create token' }).click();
       await expect(tokens.getByRole('group')).toBeVisible();
       await expect(calendar.getByLabel('Calendar address')).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `settings, API tokens and calendar (${theme})`);
       // Without the focus ring and selection of the new token's field.
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       for (const width of [390, 1280]) {

@@ -82,8 +82,8 @@ export function CalendarFeedSection() {
             focusOnMount={justMade}
           />
           <Hint>
-            Times of day are in {feed.data.timeZone}, this browser&apos;s time zone when the address
-            was made.{' '}
+            Times of day are in {feed.data.timeZone}, the time zone of the browser that made this
+            address.{' '}
             <a href={url.replace(/^https?:/, 'webcal:')} className={linkClass}>
               Open in your calendar app
             </a>

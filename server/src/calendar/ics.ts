@@ -81,7 +81,7 @@ export function foldLine(line: string): string {
 const pad = (n: number, width = 2) => String(Math.trunc(n)).padStart(width, '0');
 
 /** Epoch ms as a UTC DATE-TIME: 20261123T101500Z. */
-export const utcDateTime = (epochMs: number): string => {
+const utcDateTime = (epochMs: number): string => {
   const d = new Date(epochMs);
   return (
     `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T` +

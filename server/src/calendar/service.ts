@@ -8,7 +8,7 @@ import type { FeedEvent } from './ics.js';
 /** 32 random bytes, base64url: the whole secret of a feed URL. */
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export const feedPath = (secret: string) => `/api/calendar/${secret}.ics`;
+const feedPath = (secret: string) => `/api/calendar/${secret}.ics`;
 
 const toFeed = (row: { secret: string; time_zone: string; created_at: number }): CalendarFeed => ({
   path: feedPath(row.secret),

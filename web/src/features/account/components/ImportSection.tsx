@@ -16,7 +16,7 @@ import {
 import { Hint, SettingsSection } from './SettingsSection';
 
 const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
-const cellClass = 'px-2 py-1.5 text-left align-top';
+const cellClass = 'px-1.5 py-1.5 text-left align-top sm:px-2';
 
 /** The rows of a report that were skipped, or imported with a change, by line. */
 function RowList({ heading, rows }: { heading: string; rows: { where: string; text: string }[] }) {
@@ -111,9 +111,8 @@ function Report({
                   <td className={`${cellClass} break-words`}>{todo.title}</td>
                   <td className={cellClass}>{todo.group ?? '—'}</td>
                   <td className={cellClass}>
-                    {todo.dueDate
-                      ? `${todo.dueDate}${todo.dueTime ? ` ${todo.dueTime}` : ''}`
-                      : '—'}
+                    <span className="whitespace-nowrap">{todo.dueDate ?? '—'}</span>
+                    {todo.dueTime ? <span className="block"> {todo.dueTime}</span> : null}
                   </td>
                   <td className={cellClass}>{todo.repeat ? repeatText(todo.repeat) : '—'}</td>
                   <td className={cellClass}>{todo.completed ? 'Yes' : 'No'}</td>

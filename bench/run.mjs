@@ -36,7 +36,7 @@ const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('='
 
 const QUICK = flag('quick') || process.env.BENCH_QUICK === '1';
 /** Rounds per server; even rounds run the servers in one order, odd rounds in the reverse. */
-const ROUNDS = Number(option('rounds') ?? (QUICK ? 2 : 4));
+const ROUNDS = Number(option('rounds') ?? (QUICK ? 4 : 10));
 /** Requests per round are each scenario's `requests` times this. */
 const AMOUNT_SCALE = QUICK ? 0.25 : 1;
 const SCALING_DURATION = QUICK ? 2 : 5;
@@ -46,6 +46,14 @@ const ONLY = option('only')?.split(',') ?? null;
 const GROWTH = !flag('no-growth') && ONLY === null;
 const SCALING = !flag('no-scaling') && ONLY === null;
 const PROFILE = flag('profile');
+/**
+ * --together: read scenarios run all servers at once in each round (for TOGETHER_SECONDS, with
+ * TOGETHER_CONNECTIONS each) instead of one after the other; writes always alternate (they would
+ * wait on each other's locks).
+ */
+const TOGETHER = flag('together');
+const TOGETHER_SECONDS = QUICK ? 1 : 2;
+const TOGETHER_CONNECTIONS = 20;
 const TALLY_DIR = path.resolve(option('tally') ?? root);
 const AGAINST_DIR = option('against') ? path.resolve(option('against')) : null;
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -298,7 +306,15 @@ async function settle(port) {
  * server's CPU time per request: all threads of its process tree, and on PostgreSQL its own
  * backends, sampled before and after.
  */
-async function load({ port, request, amount, duration, child, applicationName }) {
+async function load({
+  port,
+  request,
+  amount,
+  duration,
+  child,
+  applicationName,
+  connections = CONNECTIONS,
+}) {
   const pids = child ? processTree(child.pid) : [];
   let peakRss = 0;
   const sampler =
@@ -315,7 +331,7 @@ async function load({ port, request, amount, duration, child, applicationName })
     const instance = autocannon(
       {
         url: `http://127.0.0.1:${port}`,
-        connections: amount ? Math.min(CONNECTIONS, amount) : CONNECTIONS,
+        connections: amount ? Math.min(connections, amount) : connections,
         ...(amount ? { amount } : { duration }),
         // autocannon notices that `amount` is reached at its next sample only.
         sampleInt: 100,
@@ -331,7 +347,7 @@ async function load({ port, request, amount, duration, child, applicationName })
   const seconds = (lastAnswer - started) / 1000;
   // Let the server finish what followed the last answer (closing 50 sockets, a late GC) and
   // count it: it is part of the work of these requests.
-  await sleep(200);
+  await sleep(100);
   const cpuNs = cpuOfPids(pids) - cpuBefore;
   const dbNs = dbBefore ? backendsDelta(dbBefore, await backendsCpu(applicationName)) : null;
   if (sampler) clearInterval(sampler);
@@ -376,13 +392,23 @@ const median = (values) => {
  * slow stretch of the machine falls on both sides of each pair. Keeps every round and the
  * median of each figure.
  */
-async function compare(targets, amount) {
+async function compare(targets, amount, together = false) {
   const warmup = Math.min(amount, Math.max(20, Math.round(amount / 2)));
   for (const target of Object.values(targets))
     await load({ ...target, amount: warmup, child: null });
   const names = Object.keys(targets);
   const rounds = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
+    if (together) {
+      // All at once for the same wall time: each sees the same load from the rest of the machine.
+      const results = await Promise.all(
+        names.map((name) =>
+          load({ ...targets[name], duration: TOGETHER_SECONDS, connections: TOGETHER_CONNECTIONS }),
+        ),
+      );
+      names.forEach((name, i) => rounds[name].push(results[i]));
+      continue;
+    }
     const order = round % 2 === 0 ? names : [...names].reverse();
     for (const name of order) rounds[name].push(await load({ ...targets[name], amount }));
   }
@@ -406,14 +432,25 @@ async function compare(targets, amount) {
   );
 }
 
-/** a / b of two medians, and the range of the per-round ratios (the rounds are paired). */
+const quantile = (values, q) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.ceil(at)] - sorted[low]) * (at - low);
+};
+
+/**
+ * a / b, per round (the two were measured moments apart, under the same load from the rest of
+ * the machine), as the median of the rounds' ratios with their quartiles.
+ */
 function ratioOf(a, b) {
   if (!a?.cpuUs || !b?.cpuUs) return null;
   const perRound = a.rounds.map((r, i) => r.cpuUs / b.rounds[i].cpuUs);
   return {
-    ratio: a.cpuUs / b.cpuUs,
-    min: Math.min(...perRound),
-    max: Math.max(...perRound),
+    ratio: quantile(perRound, 0.5),
+    low: quantile(perRound, 0.25),
+    high: quantile(perRound, 0.75),
+    rounds: perRound.map((r) => Number(r.toFixed(3))),
   };
 }
 
@@ -462,7 +499,7 @@ function buildScenarios(users, tokenOf) {
   return [
     {
       key: 'list',
-      requests: 1_500,
+      requests: 600,
       name: 'list todos (200)',
       method: 'GET',
       path: '/api/todos',
@@ -470,7 +507,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'create',
-      requests: 1_500,
+      requests: 500,
       name: 'create todo',
       method: 'POST',
       path: '/api/todos',
@@ -483,7 +520,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'toggle',
-      requests: 1_500,
+      requests: 500,
       name: 'toggle completed',
       method: 'PUT',
       path: `/api/todos/${write.todoIds[0]}`,
@@ -511,7 +548,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'today',
-      requests: 4_000,
+      requests: 2_000,
       name: 'today view (of 200)',
       method: 'GET',
       path: '/api/todos?view=today',
@@ -519,7 +556,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'groups',
-      requests: 4_000,
+      requests: 2_000,
       name: 'list groups (5)',
       method: 'GET',
       path: '/api/todo-groups',
@@ -527,7 +564,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'total',
-      requests: 4_000,
+      requests: 2_000,
       name: 'statistics total (100k events)',
       method: 'GET',
       path: '/api/statistics/total',
@@ -536,7 +573,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'recent',
-      requests: 2_000,
+      requests: 1_000,
       name: 'statistics recent?days=30 (100k)',
       method: 'GET',
       path: '/api/statistics/recent?days=30',
@@ -545,7 +582,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'since',
-      requests: 4_000,
+      requests: 2_000,
       name: 'statistics since 30 days (100k)',
       method: 'GET',
       path: `/api/statistics/since?since=${daysAgo(30, STATS_ZONE)}`,
@@ -554,7 +591,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'many',
-      requests: 3_000,
+      requests: 1_500,
       name: `many users (${manyTokens.length}, list todos)`,
       method: 'GET',
       path: '/api/todos',
@@ -569,7 +606,7 @@ function buildScenarios(users, tokenOf) {
     },
     {
       key: 'login',
-      requests: 100,
+      requests: 40,
       name: 'login (argon2id, reported apart)',
       method: 'POST',
       path: '/api/auth/login',
@@ -710,7 +747,8 @@ async function runDialect(dialect, report) {
         statistics: Boolean(scenario.statistics),
         amount: amountOf(scenario.requests),
       };
-      Object.assign(row, await compare(targets, row.amount));
+      row.together = TOGETHER && scenario.method === 'GET';
+      Object.assign(row, await compare(targets, row.amount, row.together));
       // The budget's ratio: the reference's CPU per request over Tally's (1 = as lean).
       row.referenceOverTally = ratioOf(row.reference, row.tally);
       // A/A: the second reference over the first, the same code; how far it is from 1 is noise.
@@ -800,7 +838,7 @@ const fixed = (value, digits = 0) =>
   value === null || value === undefined ? '-' : value.toFixed(digits);
 const ratioText = (r) => (r ? `${r.ratio.toFixed(2)}` : '-');
 const rangeText = (r) =>
-  r ? `${r.ratio.toFixed(2)} (${r.min.toFixed(2)}-${r.max.toFixed(2)})` : '-';
+  r ? `${r.ratio.toFixed(2)} (${r.low.toFixed(2)}-${r.high.toFixed(2)})` : '-';
 
 function formatRow(row) {
   const t = row.tally;
@@ -856,7 +894,7 @@ function markdown(report) {
   const lines = [];
   const againstNote = report.against ? `; "against" is the Tally build in ${report.against}` : '';
   lines.push(
-    `Tally benchmark, ${report.date}: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, load before ${report.loadBefore}. CPU time per request of each server's process (all threads; on PostgreSQL the server's own backends apart as "DB"), medians of ${report.rounds} alternating rounds (A B / B A) of a fixed number of requests, ${report.connections} connections${report.quick ? ' (quick mode)' : ''}${againstNote}. ref/Tally is the budget's ratio (>= ${BUDGET_RATIO}); A/A is the second reference instance over the first (median, and the range of the per-round ratios): the method's noise.`,
+    `Tally benchmark, ${report.date}: ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, load before ${report.loadBefore}. CPU time per request of each server's process (all threads; on PostgreSQL the server's own backends apart as "DB"), medians of ${report.rounds} alternating rounds (A B / B A) of a fixed number of requests, ${report.connections} connections${report.quick ? ' (quick mode)' : ''}${againstNote}. Ratios (ref/Tally, the budget's, >= ${BUDGET_RATIO}; A/A, the second reference instance over the first, the method's noise; against/Tally) are medians of the per-round ratios, with their quartiles for A/A.`,
   );
   lines.push('');
   const againstHead = report.against ? ' against µs | against/Tally |' : '';

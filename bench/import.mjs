@@ -1,4 +1,4 @@
-// Times a 10,000-row import (docs/decisions/049-import-and-export.md: budget 10 s) on SQLite and
+// Times a 10,000-row import (docs/decisions/051-import-and-export.md: budget 10 s) on SQLite and
 // PostgreSQL, through the built app's POST /api/import (inject: multipart parsing included, no
 // socket). Run by hand after `npx tsc -b contract server`:
 //   node bench/import.mjs [--dialects=sqlite,postgres] [--rows=10000]

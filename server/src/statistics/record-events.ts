@@ -167,7 +167,7 @@ export interface TimedEvent {
 
 /**
  * recordEvents for many events at once, each at its own instant (an import counts todos on the
- * days they were made: docs/decisions/049-import-and-export.md). The same rows and roll-ups as
+ * days they were made: docs/decisions/051-import-and-export.md). The same rows and roll-ups as
  * one recordEvents call per event, in a few statements per 500 events instead of three each.
  */
 export async function recordEventsAt(

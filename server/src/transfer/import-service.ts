@@ -76,7 +76,7 @@ function hueOf(hex: string): { hue: number; saturation: number } | null {
 /**
  * A source colour as one of the 8 swatches: the swatch itself (any case); else the swatch of the
  * nearest hue, since the swatches differ by hue (a dark navy is blue, not green); a grey, or
- * anything not a hex colour, is the default swatch (docs/decisions/049-import-and-export.md).
+ * anything not a hex colour, is the default swatch (docs/decisions/051-import-and-export.md).
  */
 export function nearestSwatch(color: string): string {
   const exact = GROUP_COLORS.find((swatch) => swatch.toLowerCase() === color.trim().toLowerCase());

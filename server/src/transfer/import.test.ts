@@ -203,7 +203,7 @@ describe('TickTick backup CSV', () => {
     expect(byTitle(todos, 'Packing list').description).toBe('▫Passport\n▪Charger\n▫Toothbrush');
     expect(byTitle(todos, "=cmd|'/C calc'!A0")).toBeDefined();
 
-    // Counted as made and completed on the source's dates (docs/decisions/049).
+    // Counted as made and completed on the source's dates (docs/decisions/051).
     const since = async (date: string) =>
       (
         await as(

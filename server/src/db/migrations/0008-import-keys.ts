@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Imports (docs/decisions/049-import-and-export.md): each imported todo keeps a key of the row it
+ * Imports (docs/decisions/051-import-and-export.md): each imported todo keeps a key of the row it
  * came from (a hash of the format and the source's id, or of the row's content when the source
  * has no ids), unique per user, so importing the same file again creates nothing new. Null for
  * todos made in Tally; several nulls never collide.

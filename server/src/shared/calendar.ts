@@ -86,7 +86,8 @@ const latestDays = new Map<string, { date: string; from: number; to: number }>()
 /**
  * The calendar date of an instant in the zone. Most calls ask about now: the day found for the
  * latest instant is remembered with its bounds, so a TZDate (~12 µs) is made once per zone and
- * day instead of on every Today view or statistics answer (docs/decisions/049-per-request-costs.md).
+ * day instead of on every Today view or statistics answer
+ * (docs/decisions/049-per-request-costs.md).
  */
 export function dateInZone(instant: number, zone: string): string {
   const latest = latestDays.get(zone);

@@ -232,3 +232,27 @@ describe('the round trip', () => {
     ).toBe(true);
   });
 });
+
+describe('/api/docs', () => {
+  it('documents the import form, the CSV answer and the export’s version', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    }>();
+    const form = document.paths['/api/import']?.post?.requestBody as {
+      content: Record<string, { schema: { required: string[] } }>;
+    };
+    expect(form.content['multipart/form-data']?.schema.required).toEqual(['file', 'format']);
+    const csv = document.paths['/api/todos/export.csv']?.get?.responses as Record<
+      string,
+      { content: Record<string, unknown> }
+    >;
+    expect(Object.keys(csv['200']?.content ?? {})).toEqual(['text/csv']);
+    const exported = document.paths['/api/account/export']?.get?.responses as Record<
+      string,
+      { content: Record<string, { schema: { properties: { version: unknown } } }> }
+    >;
+    expect(exported['200']?.content['application/json']?.schema.properties.version).toMatchObject({
+      enum: [1],
+    });
+  });
+});

@@ -67,7 +67,7 @@ const LONE_SURROGATE = /\p{Surrogate}/gu;
 const NUL = /\u0000/g;
 
 /** Text as the database can keep it: no NUL, no unpaired surrogate, trimmed. */
-export const cleanText = (value: string) =>
+const cleanText = (value: string) =>
   value.replace(NUL, '').replace(LONE_SURROGATE, '\uFFFD').trim();
 
 /** The first `max` characters (code points, as the API's limits count them). */

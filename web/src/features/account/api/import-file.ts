@@ -4,8 +4,8 @@ import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const PREVIEW_OPERATION = 'Preview import';
-export const IMPORT_OPERATION = 'Import';
+const PREVIEW_OPERATION = 'Preview import';
+const IMPORT_OPERATION = 'Import';
 
 interface ImportInput {
   file: File;

@@ -32,7 +32,7 @@ export function repeatText(repeat: Repeat): string {
 }
 
 /** "12 todos (3 completed, 5 with a due date, 2 repeating)". */
-export function todosSummary(todos: ImportReport['todos']): string {
+function todosSummary(todos: ImportReport['todos']): string {
   const parts = [
     todos.completed > 0 ? `${todos.completed.toLocaleString('en')} completed` : null,
     todos.withDueDate > 0 ? `${todos.withDueDate.toLocaleString('en')} with a due date` : null,

@@ -83,7 +83,7 @@ function Report({
           <table className="w-full border-collapse text-sm">
             <caption className="mb-1 text-left text-sm font-semibold text-slate-900 dark:text-slate-100">
               {report.todos.created > report.preview.length
-                ? `The first ${report.preview.length} todos`
+                ? `The first ${report.preview.length} of ${report.todos.created.toLocaleString('en')} todos`
                 : 'The todos'}
             </caption>
             <thead>
@@ -223,7 +223,8 @@ export function ImportSection() {
           name="file"
           type="file"
           accept={accept}
-          required
+          // Preview waits for a file, so the form needs no `required` check of its own.
+          aria-required="true"
           aria-describedby={problem ? problemId : undefined}
           aria-invalid={problem ? true : undefined}
           onChange={(event) => {

@@ -20,12 +20,14 @@ const NTH: Record<number, string> = {
   [-1]: 'last',
 };
 
-/** A repeat in a few words: "every 2 weeks on Mon, Thu". */
+/** A repeat in a few words, as the CSV export says it: "every 2 weeks on Mon, Thu". */
 export function repeatText(repeat: Repeat): string {
   let text = repeat.every === 1 ? `every ${repeat.unit}` : `every ${repeat.every} ${repeat.unit}s`;
   if (repeat.weekdays?.length) text += ` on ${repeat.weekdays.map((d) => DAYS[d]).join(', ')}`;
   if (repeat.nthWeekday) {
     text += ` on the ${NTH[repeat.nthWeekday.n] ?? ''} ${DAYS[repeat.nthWeekday.weekday]}`;
+  } else if (repeat.unit === 'month' && repeat.monthDay !== undefined) {
+    text += ` on day ${repeat.monthDay}`;
   }
   if (repeat.from === 'completion') text += ', from completion';
   return text;

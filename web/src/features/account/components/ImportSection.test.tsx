@@ -1,0 +1,126 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ImportReport } from '@tally/contract';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '#web/lib/query-client';
+import { json, stubFetch } from '#web/test/fake-api';
+import { storeSession } from '#web/test/tokens';
+import { ImportSection } from './ImportSection';
+
+/** Settings, Import: the form, the preview and the report, against a stubbed POST /api/import. */
+
+const report = (dryRun: boolean): ImportReport => ({
+  format: 'todoist-csv',
+  dryRun,
+  encoding: 'Windows-1252',
+  groups: [
+    { name: 'Work', color: '#3B82F6', existing: false, todos: 2 },
+    { name: 'Home', color: '#10B981', existing: true, todos: 1 },
+  ],
+  todos: { created: 3, completed: 0, withDueDate: 2, repeating: 1, alreadyImported: 1 },
+  preview: [
+    {
+      line: 3,
+      where: 'line 3',
+      title: 'Send the invoice',
+      group: 'Work',
+      completed: false,
+      dueDate: '2026-04-01',
+      dueTime: '09:30',
+      repeat: { every: 1, unit: 'month', monthDay: 1, from: 'due' },
+    },
+  ],
+  skipped: [{ line: 9, where: 'line 9', reason: 'It has no title' }],
+  skippedCount: 1,
+  warnings: [],
+  warningCount: 0,
+});
+
+/** The form parts a call sent (jsdom's FormData, as the client built it). */
+const formOf = (init: RequestInit | undefined) => init?.body as FormData;
+
+beforeEach(() => {
+  storeSession('alice');
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+
+function renderSection() {
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ImportSection />
+    </QueryClientProvider>,
+  );
+  return { user, section: screen.getByRole('region', { name: 'Import' }) };
+}
+
+const file = new File(['TYPE,CONTENT\r\ntask,Send the invoice\r\n'], 'work.csv', {
+  type: 'text/csv',
+});
+
+describe('Import', () => {
+  it('previews a file, then imports it and reports', async () => {
+    const { fetchMock } = stubFetch({
+      'POST /api/import': (_call) =>
+        json(report(formOf(fetchMock.mock.lastCall?.[1]).get('dryRun') === 'true')),
+    });
+    const { user, section } = renderSection();
+    const preview = within(section).getByRole('button', { name: 'Preview' });
+    expect(preview).toBeDisabled();
+
+    await user.selectOptions(within(section).getByLabelText('Format'), 'todoist-csv');
+    await user.upload(within(section).getByLabelText('File'), file);
+    await user.click(preview);
+
+    const heading = await within(section).findByRole('heading', { name: 'Preview' });
+    expect(heading).toHaveFocus();
+    const sent = formOf(fetchMock.mock.calls[0]?.[1]);
+    expect(sent.get('format')).toBe('todoist-csv');
+    expect(sent.get('dryRun')).toBe('true');
+    expect((sent.get('file') as File).name).toBe('work.csv');
+    // The browser sets the multipart type with its boundary: the client sets none.
+    expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).get('Content-Type')).toBeNull();
+
+    expect(
+      within(section).getByText(
+        'Ready to import 3 todos (2 with a due date, 1 repeating) and 1 new group.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(section).getByText(
+        'Read as Windows-1252. 1 todo of this file is already here (imported before) and is left out.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(within(section).getByRole('list', { name: 'Groups' })).getAllByRole('listitem'),
+    ).toHaveLength(2);
+    const table = within(section).getByRole('table', { name: 'The first 1 of 3 todos' });
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent(
+      'Send the invoiceWork2026-04-01 09:30every month on day 1No',
+    );
+    expect(within(section).getByRole('list', { name: 'Skipped: 1 row' })).toHaveTextContent(
+      'Line 9: It has no title',
+    );
+
+    await user.click(within(section).getByRole('button', { name: 'Import 3 todos' }));
+    expect(await within(section).findByRole('heading', { name: 'Import report' })).toHaveFocus();
+    expect(formOf(fetchMock.mock.calls[1]?.[1]).get('dryRun')).toBe('false');
+    expect(within(section).getByRole('status')).toHaveTextContent(
+      'Imported 3 todos (2 with a due date, 1 repeating) and 1 new group. (from work.csv)',
+    );
+    expect(within(section).queryByRole('button', { name: /^Import \d/ })).toBeNull();
+  });
+
+  it('refuses a file over 10 MB without sending it', async () => {
+    const { fetchMock } = stubFetch({});
+    const { user, section } = renderSection();
+    const big = new File(['x'], 'big.json');
+    Object.defineProperty(big, 'size', { value: 10 * 1024 * 1024 + 1 });
+    await user.upload(within(section).getByLabelText('File'), big);
+    await user.click(within(section).getByRole('button', { name: 'Preview' }));
+    expect(within(section).getByText('The file is larger than 10 MB.')).toBeInTheDocument();
+    expect(within(section).getByLabelText('File')).toHaveAttribute('aria-invalid', 'true');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -10,8 +10,7 @@ import { useConfig } from '../api/get-config';
 import { REQUEST_RESET_OPERATION, useRequestPasswordReset } from '../api/request-password-reset';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
-const RESET_LINK_SENT =
-  'If an account uses that address, we sent a link to reset its password.';
+const RESET_LINK_SENT = 'If an account uses that address, we sent a link to reset its password.';
 
 function BackToLogin() {
   return (

@@ -373,6 +373,16 @@ describe('refusals', () => {
       415,
       'Content-Type must be multipart/form-data (a file upload)',
     ]);
+    const broken = await as(ctx.app, user)({
+      method: 'POST',
+      url: '/api/import',
+      payload: 'format=tally-json',
+      headers: { 'content-type': 'multipart/form-data' },
+    });
+    expect([broken.statusCode, broken.json<{ error: string }>().error]).toEqual([
+      400,
+      'The request body is not a valid multipart/form-data form',
+    ]);
     const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/import' });
     expect(anonymous.statusCode).toBe(401);
   });

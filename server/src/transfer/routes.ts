@@ -34,7 +34,10 @@ function formError(error: unknown): unknown {
     case 'FST_MP_PREMATURE_CLOSE':
       return badRequest('The upload ended before the form was complete');
     default:
-      return error;
+      // Ours (a sentence already), or busboy's on a broken form (no boundary, cut short).
+      return error instanceof AppError
+        ? error
+        : badRequest('The request body is not a valid multipart/form-data form');
   }
 }
 

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { clearNotices } from '#web/lib/notices';
 import { loadSessionFromStorage } from '#web/lib/session-store';
@@ -9,6 +9,11 @@ import { installMatchMedia, resetSystemTheme } from './match-media';
 
 installDialogPolyfill();
 installMatchMedia();
+
+// Screens are lazy chunks: their first import, on a busy 2-core CI machine, can take longer than
+// Testing Library's default second. Waiting longer changes no assertion, only how long a find
+// may wait before it fails.
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeEach(() => {
   consoleErrors.length = 0;

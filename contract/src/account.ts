@@ -267,7 +267,10 @@ export const accountApi = defineEndpoints('account', routes.account, {
   export: {
     summary: 'Everything of the account as a JSON file (version 1)',
     description:
-      'Sent as an attachment named tally-export-YYYY-MM-DD.json. Holds no password hash and no token.',
+      'Sent as an attachment named tally-export-YYYY-MM-DD.json. Holds no password hash and no token. ' +
+      "Its shape (this answer's schema) is also published as a plain JSON Schema, " +
+      'contract/schemas/tally-export-v1.schema.json ("Tally export, version 1"); POST /api/import ' +
+      'reads it back (format tally-json).',
     responses: { 200: AccountExportSchema, 401: ErrorSchema },
   },
 });

@@ -57,6 +57,8 @@ const TOGETHER_CONNECTIONS = 20;
 const TALLY_DIR = path.resolve(option('tally') ?? root);
 const AGAINST_DIR = option('against') ? path.resolve(option('against')) : null;
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** For the 2-process run only (WEB_CONCURRENCY > 1 needs shared counters). */
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
 const PORTS = { tally: 4101, reference: 4102, ceiling: 4103, referenceB: 4104, against: 4105 };
 const STATS_ZONE = 'Europe/Berlin';
@@ -757,6 +759,9 @@ async function runDialect(dialect, report) {
       row.load = loadAverage();
       report.scenarios.push(row);
       console.info(formatRow(row));
+      // So that a run that stops half-way keeps what it measured.
+      mkdirSync(resultsDir, { recursive: true });
+      writeFileSync(path.join(resultsDir, 'partial.json'), JSON.stringify(report, null, 2));
     }
 
     if (GROWTH) {
@@ -815,8 +820,20 @@ async function runDialect(dialect, report) {
       const one = await measure({ ...serverOf(tally, PORTS.tally), request }, SCALING_DURATION);
       await stopProcess(tally);
       running.delete(tally);
-      tally = await startTally(target, { name: 'tally-x2' }, { WEB_CONCURRENCY: '2' });
-      const two = await measure({ ...serverOf(tally, PORTS.tally), request }, SCALING_DURATION);
+      let two;
+      try {
+        // More than one process needs Redis for its shared rate-limit counters.
+        tally = await startTally(
+          target,
+          { name: 'tally-x2' },
+          { WEB_CONCURRENCY: '2', REDIS_URL: REDIS_URL },
+        );
+        two = await measure({ ...serverOf(tally, PORTS.tally), request }, SCALING_DURATION);
+      } catch (error) {
+        console.error(`scaling not measured: ${error.message}`);
+        report.scaling = { scenario: 'list todos (200), PostgreSQL', error: error.message };
+        return;
+      }
       report.scaling = {
         scenario: 'list todos (200), PostgreSQL',
         one,
@@ -923,7 +940,9 @@ function markdown(report) {
       );
     }
   }
-  if (report.scaling) {
+  if (report.scaling?.error) {
+    lines.push('', `Scaling (${report.scaling.scenario}) not measured: ${report.scaling.error}`);
+  } else if (report.scaling) {
     const s = report.scaling;
     lines.push(
       '',

@@ -123,6 +123,31 @@ export interface Completion {
   dueTime: string | null;
 }
 
+// Every completing update writes one (docs/decisions/049-per-request-costs.md).
+const insertCompletion = preparedQuery(
+  (
+    db,
+    p: Placeholders<{
+      userId: number;
+      todoId: number;
+      groupId: number | null;
+      createdAt: number;
+      at: number;
+      dueDate: string | null;
+      onTime: number | null;
+    }>,
+  ) =>
+    db.insertInto('todo_completions').values({
+      user_id: p('userId'),
+      todo_id: p('todoId'),
+      group_id: p('groupId'),
+      created_at: p('createdAt'),
+      completed_at: p('at'),
+      due_date: p('dueDate'),
+      on_time: p('onTime'),
+    }),
+);
+
 /**
  * Keeps what the insights need of a completion (lead time, on time, group), in the transaction
  * of the change, beside its todosCompleted event. On time means completed by the end of the due
@@ -135,19 +160,15 @@ export async function recordCompletion(
   at: number,
   zone: string,
 ): Promise<void> {
-  const onTime = onTimeOf(completion, at, zone);
-  await db
-    .insertInto('todo_completions')
-    .values({
-      user_id: userId,
-      todo_id: completion.todoId,
-      group_id: completion.groupId,
-      created_at: completion.createdAt,
-      completed_at: at,
-      due_date: completion.dueDate,
-      on_time: onTime,
-    })
-    .execute();
+  await insertCompletion(db, {
+    userId,
+    todoId: completion.todoId,
+    groupId: completion.groupId,
+    createdAt: completion.createdAt,
+    at,
+    dueDate: completion.dueDate,
+    onTime: onTimeOf(completion, at, zone),
+  });
 }
 
 // --- Many changes at once, each at its own instant (imports) --------------------------------

@@ -4,6 +4,7 @@ import {
   as,
   createTestApp,
   registerUser,
+  signInAgain,
   type TestContext,
   type TestUser,
 } from '../test/helpers.js';
@@ -16,15 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-/** Signs in again at the current (test) time, since moving the clock expires tokens. */
-async function fresh(user: TestUser): Promise<TestUser> {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password: user.password },
-  });
-  return { ...user, token: response.json<{ accessToken: string }>().accessToken };
-}
+const fresh = (user: TestUser) => signInAgain(ctx.app, user);
 
 /** Creates and completes a todo at the given instant (the clock is moved there). */
 async function completeAt(

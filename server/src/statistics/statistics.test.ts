@@ -4,6 +4,7 @@ import {
   as,
   createTestApp,
   registerUser,
+  signInAgain,
   type TestContext,
   type TestUser,
 } from '../test/helpers.js';
@@ -27,12 +28,7 @@ const get = async <T>(user: TestUser, url: string, zone?: string) => {
 };
 /** Signs in again at the current (test) time, since moving the clock expires tokens. */
 const relogin = async (user: TestUser) => {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password: user.password },
-  });
-  user.token = response.json<{ accessToken: string }>().accessToken;
+  user.token = (await signInAgain(ctx.app, user)).token;
 };
 const createTodo = (user: TestUser, title: string) =>
   as(ctx.app, user)({ method: 'POST', url: '/api/todos', payload: { title } });

@@ -175,3 +175,17 @@ export function as(app: FastifyInstance, user: Pick<TestUser, 'token'>) {
       headers: { authorization: `Bearer ${user.token}`, ...options.headers },
     });
 }
+
+/**
+ * The user signed in again at the app's current (test) time: moving the clock on expires the
+ * tokens signed before.
+ */
+export async function signInAgain(app: FastifyInstance, user: TestUser): Promise<TestUser> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: user.username, password: user.password },
+  });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.body}`);
+  return { ...user, token: response.json<{ accessToken: string }>().accessToken };
+}

@@ -1,3 +1,4 @@
+import { MONTHS_SHORT } from '#web/lib/format';
 /**
  * Words and numbers of the Insights section (docs/product.md, Statistics screen, Insights).
  * Dates are the API's calendar dates in the user's zone (YYYY-MM-DD), so they are read as UTC
@@ -13,21 +14,6 @@ export const WEEKDAYS = [
   'Friday',
   'Saturday',
   'Sunday',
-] as const;
-
-const MONTHS = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
 ] as const;
 
 interface CalendarDay {
@@ -49,7 +35,7 @@ export function calendarDay(date: string): CalendarDay {
   };
 }
 
-export const monthName = (month: number) => MONTHS[month] ?? '';
+export const monthName = (month: number) => MONTHS_SHORT[month] ?? '';
 
 /** "Tue 3 Dec" */
 export function shortDay(date: string): string {

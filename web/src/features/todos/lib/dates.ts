@@ -1,4 +1,5 @@
 import type { Todo } from '@tally/contract';
+import { MONTHS_SHORT } from '#web/lib/format';
 
 /**
  * Calendar days as 'YYYY-MM-DD' in the browser's own time zone (the zone the client sends as
@@ -6,20 +7,6 @@ import type { Todo } from '@tally/contract';
  */
 
 const WEEKDAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-const MONTH_SHORT = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-] as const;
 const MONTH_LONG = [
   'January',
   'February',
@@ -74,7 +61,7 @@ export const weekdayOf = (date: string): number => utcOf(date).getUTCDay();
 function formatDay(date: string, today: string): string {
   const parts = parseDate(date);
   if (!parts) return date;
-  const text = `${WEEKDAY_SHORT[weekdayOf(date)]} ${parts.day} ${MONTH_SHORT[parts.month - 1]}`;
+  const text = `${WEEKDAY_SHORT[weekdayOf(date)]} ${parts.day} ${MONTHS_SHORT[parts.month - 1]}`;
   return parts.year === parseDate(today)?.year ? text : `${text} ${parts.year}`;
 }
 

@@ -2,7 +2,8 @@
 // user with 100,000 events over two years, and for one with 400,000 more events older than any
 // range, on SQLite and PostgreSQL (BENCH_DIALECTS, BENCH_PG_URL). Budget (issue 15): p99 ≤ 50 ms,
 // and the same cost whatever the number of events beyond the range. Run by hand, on loopback.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,14 @@ const PORT = 4111;
 const DAY = 86_400_000;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** The process's CPU time so far (user + system), in milliseconds, from /proc. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
 
 /** The roll-ups and completions the server writes with each change, rebuilt from the events. */
 async function deriveFromEvents(target, oldEvents) {
@@ -92,15 +101,18 @@ async function startTally(target) {
   throw new Error('Tally did not start');
 }
 
-async function measure(token, weeks) {
+async function measure(pid, token, weeks) {
   const url = `http://127.0.0.1:${PORT}/api/statistics/insights?weeks=${weeks}`;
   const headers = { authorization: `Bearer ${token}`, 'x-time-zone': 'Europe/Berlin' };
   const first = await fetch(url, { headers });
   if (!first.ok) throw new Error(`insights answered ${first.status}: ${await first.text()}`);
   const body = await first.json();
   await autocannon({ url, headers, connections: 1, amount: 30 }); // warm-up
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({ url, headers, connections: 1, amount: REQUESTS });
+  const cpuPerRequest = (cpuMs(pid) - cpuBefore) / REQUESTS;
   return {
+    cpu: cpuPerRequest.toFixed(1),
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
@@ -128,7 +140,7 @@ for (const dialect of DIALECTS) {
     for (const [username, user] of users) {
       const token = await tokens.sign({ id: user.id, username, sessionId: user.sessionId });
       for (const weeks of [52, 104]) {
-        rows.push({ dialect, user: username, weeks, ...(await measure(token, weeks)) });
+        rows.push({ dialect, user: username, weeks, ...(await measure(tally.pid, token, weeks)) });
       }
     }
   } finally {
@@ -146,9 +158,11 @@ for (const dialect of DIALECTS) {
 console.log(
   `\nGET /api/statistics/insights, ${REQUESTS} requests one at a time after 30 warm-up, Europe/Berlin`,
 );
-console.log('dialect   user         weeks  completed in range  p50 ms  p99 ms  max ms  errors');
+console.log(
+  'dialect   user         weeks  completed in range  server CPU ms/req  p50 ms  p99 ms  max ms  errors',
+);
 for (const r of rows) {
   console.log(
-    `${r.dialect.padEnd(9)} ${r.user.padEnd(12)} ${String(r.weeks).padStart(5)}  ${String(r.completedInRange).padStart(18)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.max).padStart(6)}  ${String(r.errors).padStart(6)}`,
+    `${r.dialect.padEnd(9)} ${r.user.padEnd(12)} ${String(r.weeks).padStart(5)}  ${String(r.completedInRange).padStart(18)}  ${r.cpu.padStart(17)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.max).padStart(6)}  ${String(r.errors).padStart(6)}`,
   );
 }

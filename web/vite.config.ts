@@ -18,5 +18,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Screens are lazy chunks, imported on first render: on a busy 2-core CI machine that first
+    // import can take seconds (src/test/setup.ts waits as long in its finds).
+    testTimeout: 20_000,
   },
 });

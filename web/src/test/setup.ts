@@ -13,7 +13,7 @@ installMatchMedia();
 // Screens are lazy chunks: their first import, on a busy 2-core CI machine, can take longer than
 // Testing Library's default second. Waiting longer changes no assertion, only how long a find
 // may wait before it fails.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 beforeEach(() => {
   consoleErrors.length = 0;

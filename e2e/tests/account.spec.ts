@@ -369,3 +369,17 @@ test.describe('account screens', () => {
     await page.screenshot({ path: 'e2e/screenshots/verify-email-refused.png' });
   });
 });
+
+test('when the operator closed sign-up, /register says so and shows no form', async ({ page }) => {
+  // The e2e server takes sign-ups; the server's own 403 is tested in the API suite. Here the
+  // browser is told what GET /api/config says on a closed server.
+  await page.route('**/api/config', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), registration: 'closed' } });
+  });
+  await page.goto('/register');
+  await expect(page.getByText(/Sign-up is closed on this server/)).toBeVisible();
+  await expect(page.getByLabel('Username')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'register closed');
+});

@@ -22,7 +22,11 @@ export function defaultBackupTarget(config: Pick<Config, 'dataDir' | 'databaseUr
   );
 }
 
-/** Fails unless SQLite finds the file sound. */
+/**
+ * Fails unless SQLite finds the file sound.
+ *
+ * @public Used by the fault suites from the built server (server/faults/src/durability.ts).
+ */
 export function checkSqliteFile(file: string): void {
   const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
   try {

@@ -46,6 +46,7 @@ const ALGORITHM = 'HS256';
 const ISSUER = 'tally';
 const AUDIENCE = 'tally-web';
 
+/** @public Used by the benchmarks from the built server (bench/run.mjs, bench/insights.mjs). */
 export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
   // jose signs (at sign-in and refresh only); verifyHs256 checks every request.
   const key = createSecretKey(Buffer.from(secret));

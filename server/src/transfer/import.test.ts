@@ -373,7 +373,10 @@ describe('refusals', () => {
       415,
       'Content-Type must be multipart/form-data (a file upload)',
     ]);
-    const broken = await as(ctx.app, user)({
+    const broken = await as(
+      ctx.app,
+      user,
+    )({
       method: 'POST',
       url: '/api/import',
       payload: 'format=tally-json',

@@ -917,7 +917,7 @@ function markdown(report) {
   const againstHead = report.against ? ' against µs | against/Tally |' : '';
   const againstRule = report.against ? '--:|--:|' : '';
   lines.push(
-    `| DB | Scenario | requests/round | Tally µs/req | reference µs/req | ref/Tally | A/A (range) | Tally DB µs/req | ref DB µs/req | ceiling µs/req |${againstHead} Tally req/s | p50 ms | p99 ms | errors | reference req/s | peak RSS MB |`,
+    `| DB | Scenario | requests/round | Tally µs/req | reference µs/req | ref/Tally | A/A (quartiles) | Tally DB µs/req | ref DB µs/req | ceiling µs/req |${againstHead} Tally req/s | p50 ms | p99 ms | errors | reference req/s | peak RSS MB |`,
   );
   lines.push(`|---|---|--:|--:|--:|--:|--:|--:|--:|--:|${againstRule}--:|--:|--:|--:|--:|--:|`);
   for (const r of report.scenarios) {

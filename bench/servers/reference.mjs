@@ -88,19 +88,38 @@ async function authenticate(request) {
   return user;
 }
 
-const TODO_COLUMNS =
-  '"id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat"';
-const toTodo = (row) => ({
-  id: row.id,
-  title: row.title,
-  description: row.description,
-  groupId: row.group_id,
-  completed: row.completed === 1,
-  created: new Date(row.created_at).toISOString(),
-  dueDate: row.due_date,
-  dueTime: row.due_time,
-  repeat: row.repeat === null ? null : JSON.parse(row.repeat),
-});
+// The schema of an older build (measured with --against) may have no planning columns: the
+// reference then lists todos as that build does.
+const PLANNED =
+  (process.env.DIALECT === 'sqlite'
+    ? await db.query("select name from pragma_table_info('todos') where name = 'due_date'")
+    : await db.query(
+        "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'due_date' and table_schema = current_schema()",
+      )
+  ).length > 0;
+const TODO_COLUMNS = PLANNED
+  ? '"id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat"'
+  : '"id", "title", "description", "group_id", "completed", "created_at"';
+const toTodo = PLANNED
+  ? (row) => ({
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      groupId: row.group_id,
+      completed: row.completed === 1,
+      created: new Date(row.created_at).toISOString(),
+      dueDate: row.due_date,
+      dueTime: row.due_time,
+      repeat: row.repeat === null ? null : JSON.parse(row.repeat),
+    })
+  : (row) => ({
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      groupId: row.group_id,
+      completed: row.completed === 1,
+      created: new Date(row.created_at).toISOString(),
+    });
 
 async function recordEvents(query, userId, types, now) {
   const values = types.map(() => '(?, ?, ?)').join(', ');

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { PoolQueryDialect } from './pool-query-dialect.js';
 import type { Database } from './schema.js';
 import { makePrivateDir, makePrivateFile } from './private-files.js';
 
@@ -107,7 +108,7 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PoolQueryDialect({ pool }) });
   const url = new URL(databaseUrl);
   return { db, dialect: 'postgres', location: `${url.host}${url.pathname}` };
 }

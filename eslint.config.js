@@ -90,6 +90,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'bench/results/**',
+      'release/**',
       '.reports/**',
     ],
   },

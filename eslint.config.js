@@ -91,6 +91,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'bench/results/**',
+      'release/**',
       '.reports/**',
     ],
   },

@@ -46,6 +46,7 @@ interface CommandPaletteProps {
  */
 export default function CommandPalette({ onClose, onShowShortcuts }: CommandPaletteProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
   const [location, navigate] = useLocation();
   const search = useSearch();
@@ -65,6 +66,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     returnTo.current =
       document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
+    inputRef.current?.focus();
     return () => {
       if (dialog.open) dialog.close();
     };
@@ -222,8 +224,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={activeIndex >= 0 ? optionId(activeIndex) : undefined}
-          // The palette is opened to type into: the focus belongs here at once.
-          autoFocus
+          ref={inputRef}
           value={query}
           onChange={(event) => {
             setQuery(event.target.value);

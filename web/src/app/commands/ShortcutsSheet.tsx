@@ -10,7 +10,8 @@ function Keys({ keys }: { keys: readonly string[][] }) {
         <Fragment key={combo.join('+')}>
           {index > 0 && <span className="px-1 text-slate-600 dark:text-slate-400">or</span>}
           {combo.map((key, keyIndex) => (
-            <Fragment key={key}>
+            // By place: a key may repeat (g g), and a combination never reorders.
+            <Fragment key={keyIndex}>
               {/* A sequence (g then t) reads "g t"; a chord (Ctrl+K) "Ctrl K" with a plus. */}
               {keyIndex > 0 && (
                 <span aria-hidden="true" className="px-0.5 text-slate-600 dark:text-slate-400">

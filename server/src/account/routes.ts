@@ -6,6 +6,7 @@ import {
   type GoogleVerifierOptions,
   takeGoogleNonce,
 } from '../auth/google-id-token.js';
+import { forgetFailedLogins } from '../auth/login-limits.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, notFound } from '../shared/errors.js';
@@ -176,7 +177,11 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     app,
     authApi.resetPassword,
     async (request, reply) => {
-      const { userId } = await service.resetPassword(request.body.token, request.body.password);
+      const { userId, username } = await service.resetPassword(
+        request.body.token,
+        request.body.password,
+      );
+      await forgetFailedLogins(app.counters, username, request.ip);
       security(
         request,
         'password-reset',

@@ -10,7 +10,7 @@ const GO_TO: Readonly<Record<string, string>> = { t: '/todos', s: '/statistics',
 const NOT_TYPING = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color']);
 
 /** Whether keys pressed on `target` are typing (an editable field has them, not the shortcuts). */
-export function isTyping(target: EventTarget | null): boolean {
+function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

@@ -1,20 +1,25 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Todo, UpdateTodoBody } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { dueLabel } from '../lib/dates';
+import { queueUpdate } from '../lib/offline-writes';
 import { refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Update todo';
 
 /**
  * A full replacement of title, description, groupId and completed; the planning fields are sent
- * only when given (omitted, the server keeps them).
+ * only when given (omitted, the server keeps them). Offline, only the changed fields are queued
+ * (lib/offline-writes.ts).
  */
-const updateTodo = (id: number, body: UpdateTodoBody) =>
-  api.todos.update({ params: { id }, body, operation: OPERATION });
+const updateTodo = (queryClient: QueryClient, id: number, body: UpdateTodoBody, before?: Todo) =>
+  isOffline()
+    ? queueUpdate(queryClient, id, body, OPERATION, before)
+    : api.todos.update({ params: { id }, body, operation: OPERATION });
 
 const bodyOf = (todo: Todo): UpdateTodoBody => ({
   title: todo.title,
@@ -36,7 +41,8 @@ function announceNext(before: Todo, after: Todo): void {
 export function useUpdateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) => updateTodo(id, body),
+    mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) =>
+      updateTodo(queryClient, id, body),
     onSuccess: (updated) => {
       replaceTodo(queryClient, updated.id, () => updated);
       refreshViews(queryClient);
@@ -55,7 +61,7 @@ export function useToggleTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (todo: Todo) =>
-      updateTodo(todo.id, { ...bodyOf(todo), completed: !todo.completed }),
+      updateTodo(queryClient, todo.id, { ...bodyOf(todo), completed: !todo.completed }, todo),
     onMutate: async (todo) => {
       await queryClient.cancelQueries({ queryKey: queryKeys.todos });
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));

@@ -1,7 +1,8 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { PoolQueryDialect } from './pool-query-dialect.js';
 import type { Database } from './schema.js';
 import { makePrivateDir, makePrivateFile } from './private-files.js';
@@ -92,8 +93,15 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * node-postgres is loaded only when DATABASE_URL asks for it: on SQLite its modules would hold
+ * about 2.5 MB of heap for nothing (docs/performance.md, Memory). connect() stays synchronous.
+ */
+const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
+
 function connectPostgres(databaseUrl: string, options: ConnectOptions): DatabaseHandle {
-  const pool = new pg.Pool({
+  const { Pool, types } = loadPg();
+  const pool = new Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
@@ -103,7 +111,7 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === PG_INT8
           ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+          : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
     },
   });
   // An idle client losing its server must not crash the process; the next query reports it.

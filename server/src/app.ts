@@ -11,12 +11,14 @@ import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
+import type { DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
@@ -32,7 +34,7 @@ import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: { db: Kysely<Database> };
+  database: { db: Kysely<Database>; stats?: () => DatabaseStats };
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
@@ -73,6 +75,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    ...(options.database.stats ? { databaseStats: options.database.stats } : {}),
+  });
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, clock });
   await app.register(databasePlugin, {
     ...options.database,

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -14,6 +15,18 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for logs: the SQLite file or the PostgreSQL host/database. */
   location: string;
+  /** What /metrics reports about the connections (server/src/plugins/metrics.ts). */
+  stats: () => DatabaseStats;
+}
+
+/** What the database can say about its connections; each dialect fills in its own part. */
+export interface DatabaseStats {
+  /** PostgreSQL: the node-postgres pool's clients. */
+  pool?: { total: number; idle: number; waiting: number };
+  /** SQLite: prepared statements kept for reuse (withStatementCache below). */
+  statementCacheEntries?: number;
+  /** SQLite: the database file and its write-ahead log, in bytes. */
+  fileBytes?: { database: number; wal: number };
 }
 
 export interface ConnectOptions {
@@ -62,10 +75,14 @@ function connectSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const bytes = (name: string) => (existsSync(name) ? statSync(name).size : 0);
+  const stats = () => ({
+    statementCacheEntries: cached.size(),
+    fileBytes: { database: bytes(file), wal: bytes(`${file}-wal`) },
   });
-  return { db, dialect: 'sqlite', location: file };
+  return { db, dialect: 'sqlite', location: file, stats };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -78,6 +95,7 @@ const STATEMENT_CACHE_SIZE = 500;
 function withStatementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
+    size: () => statements.size,
     close: () => sqlite.close(),
     prepare(text: string) {
       let statement = statements.get(text);
@@ -118,5 +136,8 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PoolQueryDialect({ pool }) });
   const url = new URL(databaseUrl);
-  return { db, dialect: 'postgres', location: `${url.host}${url.pathname}` };
+  const stats = () => ({
+    pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+  });
+  return { db, dialect: 'postgres', location: `${url.host}${url.pathname}`, stats };
 }

@@ -101,7 +101,12 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       });
     }
 
-    if (cluster.isWorker) AggregatorRegistry.setRegistries(registry);
+    if (cluster.isWorker) {
+      // Constructing one makes prom-client answer the primary's requests for this worker's
+      // metrics (its listeners are added by the constructor only).
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries(registry);
+    }
 
     app.get('/metrics', { config: { public: true } }, async (request, reply) => {
       const sent = digest(request.headers.authorization ?? '');

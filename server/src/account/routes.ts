@@ -17,7 +17,7 @@ export interface AccountRoutesOptions {
   clock: Clock;
   links: EmailLinks;
   /** Null when Continue with Google is not configured. */
-  google: Omit<GoogleVerifierOptions, 'clock'> | null;
+  google: Omit<GoogleVerifierOptions, 'clock' | 'counters'> | null;
   /** Requests per minute per IP on each public route, as on the other auth routes. */
   rateLimitPerMinute: number;
 }
@@ -43,7 +43,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   // Google credentials are checked against the nonce cookie of the browser that sends them.
   await app.register(cookie);
   const verifier = options.google
-    ? createGoogleVerifier({ ...options.google, clock: options.clock })
+    ? createGoogleVerifier({ ...options.google, clock: options.clock, counters: app.counters })
     : null;
   const googleOf = (request: FastifyRequest, reply: FastifyReply): GoogleCheck =>
     verifier ? (token) => verifier(token, { nonce: takeGoogleNonce(request, reply) }) : null;

@@ -63,6 +63,7 @@ async function main() {
     config,
     database,
     jwtSecret: resolveJwtSecret(config),
+    backgroundJobs: true,
     logger: {
       level: config.logLevel,
       redact: {

@@ -279,8 +279,8 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
   bulk: {
     summary: 'Complete, reopen, move, delete or restore many todos at once',
     description:
-      'One transaction: every id must be one of the caller\'s todos (for restore: in the ' +
-      'caller\'s trash), else 404 and nothing changes. Each todo changed counts as the single ' +
+      "One transaction: every id must be one of the caller's todos (for restore: in the " +
+      "caller's trash), else 404 and nothing changes. Each todo changed counts as the single " +
       'call would (a completion moves a repeating todo to its next occurrence); todos already ' +
       'in that state are left alone. Answers the todos changed, as they are now (delete: as ' +
       'they went to the trash). Undo: reopen what was completed, move each back to its group, ' +

@@ -34,8 +34,7 @@ async function rowsOf(trx: Db, userId: number, ids: readonly number[]) {
   return rows;
 }
 
-const newestFirst = (a: Todo, b: Todo) =>
-  b.created.localeCompare(a.created) || b.id - a.id;
+const newestFirst = (a: Todo, b: Todo) => b.created.localeCompare(a.created) || b.id - a.id;
 
 /**
  * POST /api/todos/bulk (docs/product.md, Bulk changes and undo): one transaction; null (and
@@ -103,9 +102,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .execute();
         }
         for (const row of open.filter((candidate) => candidate.repeat !== null)) {
-          const { dueDate, dueTime, repeat } = planningColumns(
-            advance(planningOf(row), now, zone),
-          );
+          const { dueDate, dueTime, repeat } = planningColumns(advance(planningOf(row), now, zone));
           await trx
             .updateTable('todos')
             .set({ due_date: dueDate, due_time: dueTime, repeat, updated_at: now })
@@ -122,9 +119,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
           at: now,
         }));
         await recordCompletionsAt(trx, userId, completions, zone);
-        events.push(
-          ...open.flatMap((): StatisticEvent[] => ['todosUpdated', 'todosCompleted']),
-        );
+        events.push(...open.flatMap((): StatisticEvent[] => ['todosUpdated', 'todosCompleted']));
         changed = (
           await rowsOf(
             trx,

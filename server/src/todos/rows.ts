@@ -31,4 +31,3 @@ export function toTodo(row: TodoColumns): Todo {
     repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
   };
 }
-

@@ -30,6 +30,7 @@ import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { mergePlanning } from './todos/planning.js';
 import { todoRoutes } from './todos/routes.js';
+import { trashRoutes } from './todos/trash-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 
@@ -41,6 +42,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
+  /** Run the periodic jobs (the trash purge); the server does, tests mostly do not. */
+  backgroundJobs?: boolean;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -124,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });
+  await app.register(trashRoutes, { clock, purge: options.backgroundJobs ?? false });
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });
   await app.register(transferRoutes, {

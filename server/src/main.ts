@@ -65,6 +65,7 @@ async function main() {
     config,
     database,
     jwtSecret: resolveJwtSecret(config),
+    backgroundJobs: true,
     logger: {
       level: config.logLevel,
       redact: {

@@ -9,6 +9,8 @@
 // edit. An interaction under 16 ms has no entry and is counted as 16 ms (an upper bound).
 // Needs `npm run build` first and Chromium (CHROME_PATH, else /usr/bin/chromium). Prints a table
 // (median and slowest per N) and writes bench/results/todos-ui-<label>.{json,md}.
+/* global window, document, requestAnimationFrame, MutationObserver */
+// (The functions handed to page.evaluate and addInitScript run in the page.)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -130,9 +132,7 @@ async function runSize(browser, n) {
         );
         const check = () => {
           if (!document.querySelector(row)) return false;
-          requestAnimationFrame(() =>
-            setTimeout(() => resolve(performance.now() - pressed), 0),
-          );
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - pressed), 0));
           return true;
         };
         const observer = new MutationObserver(() => {
@@ -143,7 +143,11 @@ async function runSize(browser, n) {
     }, ROW);
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await page.waitForURL('**/todos');
-    result.loginMs = await withTimeout(page.evaluate(() => window.__shown), STEP_TIMEOUT_MS, 'list');
+    result.loginMs = await withTimeout(
+      page.evaluate(() => window.__shown),
+      STEP_TIMEOUT_MS,
+      'list',
+    );
     // The list (every page of it) is in; its rows are what the interactions below act on.
     await page.waitForLoadState('networkidle');
     await settle(page);

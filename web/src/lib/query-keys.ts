@@ -13,6 +13,11 @@ export const queryKeys = {
   /** The views by due date (Today, Upcoming): under todos, so refreshing todos refreshes them. */
   todoViews: ['todos', 'view'],
   todoView: (view: 'today' | 'upcoming') => ['todos', 'view', view],
+  /**
+   * The /todos tab counts from the server, used while the list is still arriving page by page;
+   * apart from `todos`, whose queries all hold lists of todos.
+   */
+  todoCounts: ['todo-counts'],
   groups: ['groups'],
   statistics: ['statistics'],
   statisticsTotal: ['statistics', 'total'],

@@ -46,6 +46,7 @@ export const routes = {
     counts: { method: 'GET', path: '/api/todos/counts' },
     create: { method: 'POST', path: '/api/todos' },
     update: { method: 'PUT', path: '/api/todos/:id' },
+    patch: { method: 'PATCH', path: '/api/todos/:id' },
     skip: { method: 'POST', path: '/api/todos/:id/skip' },
     remove: { method: 'DELETE', path: '/api/todos/:id' },
   },
@@ -72,7 +73,7 @@ export const routes = {
   },
 } as const satisfies Record<string, Record<string, Route>>;
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
   method: HttpMethod;

@@ -1,21 +1,25 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
+import { useCommand } from '#web/lib/commands';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useTodoCounts, useTodos } from '../api/get-todos';
+import { useTodoSearch } from '../api/search-todos';
 import { useHideCompleted } from '../hooks/use-hide-completed';
-import { useSelection } from '../hooks/use-selection';
 import { useNow } from '../hooks/use-now';
+import { useSearchQuery } from '../hooks/use-search-query';
+import { useSelection } from '../hooks/use-selection';
 import { dateOf } from '../lib/dates';
 import { BulkBar } from './BulkBar';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
-import { NewTodoForm } from './NewTodoForm';
 import { HideCompletedSwitch } from './HideCompletedSwitch';
+import { NewTodoForm } from './NewTodoForm';
+import { SearchBox, SearchStatus } from './SearchBox';
 import { TodoList } from './TodoList';
 import { TodoViewList } from './TodoViewList';
 import { viewOfSearch, ViewSwitch } from './ViewSwitch';
@@ -52,6 +56,15 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<Todo | null>(null);
   const addButtonRef = useRef<HTMLButtonElement>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+  const [query, setQuery] = useSearchQuery();
+
+  // The global shortcuts and the command palette (web/src/app) reach this screen through these.
+  useCommand('newTodo', () => {
+    if (formOpen) formRef.current?.querySelector('input')?.focus();
+    else setFormOpen(true);
+  });
+  useCommand('showFilter', setSelectedFilter);
 
   // A group filter whose group is gone (deleted elsewhere) falls back to All.
   const filter: TodoFilter =
@@ -74,7 +87,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   );
 
   const form = formOpen && (
-    <div className="mb-6">
+    <div ref={formRef} className="mb-6">
       <NewTodoForm
         groups={groups}
         defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
@@ -91,6 +104,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const body =
     view === 'all' ? (
       <AllTodos
+        query={query}
         groups={groups}
         groupsPending={groupsPending}
         filter={filter}
@@ -112,6 +126,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
       {header}
       <ViewSwitch active={view} />
+      {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
       {form}
       {body}
       <DeleteTodoDialog
@@ -128,7 +143,11 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   );
 }
 
+const NO_TODOS: readonly Todo[] = [];
+
 interface AllTodosProps {
+  /** The search box's text: the list shows only what matches it. */
+  query: string;
   groups: readonly Group[];
   groupsPending: boolean;
   filter: TodoFilter;
@@ -143,19 +162,30 @@ interface AllTodosProps {
  * server's, so they are of all todos from the first screen on. Hide completed (remembered in
  * this browser) hides rows, not counts.
  */
-function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete }: AllTodosProps) {
+function AllTodos({
+  query,
+  groups,
+  groupsPending,
+  filter,
+  onFilterChange,
+  now,
+  onDelete,
+}: AllTodosProps) {
   const { todos, complete } = useTodos();
   const serverCounts = useTodoCounts(!complete);
   const [hideCompleted, setHideCompleted] = useHideCompleted();
   const panelId = useId();
+  // Typing stays immediate; the list follows as soon as React has time (issue 14).
+  const searched = useDeferredValue(query);
+  const search = useTodoSearch(todos.data ?? NO_TODOS, searched);
 
-  const sorted = useMemo(() => sortNewestFirst(todos.data ?? []), [todos.data]);
+  const sorted = useMemo(() => sortNewestFirst(search.results), [search.results]);
   const visible = useMemo(
     () =>
       sorted.filter((todo) => matchesFilter(todo, filter) && !(hideCompleted && todo.completed)),
     [sorted, filter, hideCompleted],
   );
-  const localCounts = useMemo(() => countTodos(todos.data ?? []), [todos.data]);
+  const localCounts = useMemo(() => countTodos(todos.data ?? NO_TODOS), [todos.data]);
   const counts = useMemo(
     () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
     [complete, serverCounts.data, localCounts],
@@ -176,6 +206,7 @@ function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete
 
   let emptyText: string = filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered;
   if (hideCompleted && countOf(counts, filter) > 0) emptyText = EMPTY_TEXTS.allCompleted;
+  if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
   return (
     <>
       <FilterTabs
@@ -185,6 +216,7 @@ function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete
         onChange={onFilterChange}
         panelId={panelId}
       />
+      <SearchStatus query={searched} count={visible.length} searching={search.searching} />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
         <Button

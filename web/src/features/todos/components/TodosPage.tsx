@@ -216,7 +216,11 @@ function AllTodos({
         onChange={onFilterChange}
         panelId={panelId}
       />
-      <SearchStatus query={searched} count={visible.length} searching={search.searching} />
+      <SearchStatus
+        active={search.terms.length > 0}
+        count={visible.length}
+        searching={search.searching}
+      />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
         <Button

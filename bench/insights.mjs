@@ -16,7 +16,9 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET = 'bench-insights-secret-that-is-at-least-32-bytes';
-const PORT = 4111;
+/** BENCH_PORT: another port, with a database and data directory of its own (default 4111). */
+const PORT = Number(process.env.BENCH_PORT ?? 4111);
+const INSTANCE = process.env.BENCH_PORT ? `_${PORT}` : '';
 const DAY = 86_400_000;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,7 +70,8 @@ async function deriveFromEvents(target, oldEvents) {
         case when id % 2 = 0 then '2026-01-01' else null end,
         case when id % 2 = 0 then id % 3 % 2 else null end
       from statistic_events where type = 'todosCompleted'`);
-    await db.query('analyze');
+    // On PostgreSQL only, as in lib/seed.mjs (decision 063).
+    if (target.dialect === 'postgres') await db.query('analyze');
   } finally {
     await db.close();
   }
@@ -125,9 +128,9 @@ const rows = [];
 for (const dialect of DIALECTS) {
   const target = await createDatabase({
     dialect,
-    dataDir: path.join(tmpdir(), `tally-bench-insights-${dialect}`),
+    dataDir: path.join(tmpdir(), `tally-bench-insights-${dialect}${INSTANCE}`),
     adminUrl: PG_ADMIN_URL,
-    dbName: 'tally_bench_insights',
+    dbName: `tally_bench_insights${INSTANCE}`,
   });
   const users = await seed(target, [
     { username: 'events100k', groups: 5, todos: 200, events: 100_000 },
@@ -150,7 +153,7 @@ for (const dialect of DIALECTS) {
       dialect,
       dataDir: target.dataDir,
       adminUrl: PG_ADMIN_URL,
-      dbName: 'tally_bench_insights',
+      dbName: `tally_bench_insights${INSTANCE}`,
     });
   }
 }

@@ -17,6 +17,7 @@ import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
@@ -79,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     closeOnShutdown: options.closeDatabase ?? true,
   });
   await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
+  await app.register(idempotencyPlugin, { clock });
   await app.register(apiDocsPlugin);
 
   const google = config.googleClientId

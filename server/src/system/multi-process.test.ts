@@ -97,6 +97,31 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     );
     const url = new URL(pgUrl as string);
     url.searchParams.set('options', `-c search_path=${rows[0]?.schema ?? 'public'}`);
+    // Something deleted 31 days ago, for the trash purge that each process runs at start.
+    const db = database.handle.db;
+    const [owner] = await db
+      .insertInto('users')
+      .values({
+        username: 'mp_purge',
+        username_lower: 'mp_purge',
+        email: 'mp_purge@example.com',
+        email_lower: 'mp_purge@example.com',
+        password_hash: null,
+        google_subject: null,
+        created_at: Date.now(),
+        email_verified_at: null,
+      })
+      .returning('id')
+      .execute();
+    await db
+      .insertInto('trashed_todos')
+      .values({
+        id: 1_000_000,
+        user_id: owner?.id ?? 0,
+        trashed_at: Date.now() - 31 * 86_400_000,
+        todo: '{}',
+      })
+      .execute();
     const env = {
       TRUST_PROXY: 'true',
       AUTH_RATE_LIMIT_PER_MINUTE: '4',
@@ -161,6 +186,22 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     expect(await (await fetch(`${a.url}/api/todos`, { headers: auth })).json()).toEqual([]);
   });
 
+  it('purges the old trash once, whichever process gets there first', async () => {
+    const db = database.handle.db;
+    const lease = () =>
+      db.selectFrom('job_leases').selectAll().where('name', '=', 'trash-purge').executeTakeFirst();
+    for (let i = 0; i < 100 && (await lease())?.runs !== 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const old = await db
+      .selectFrom('trashed_todos')
+      .select('id')
+      .where('id', '=', 1_000_000)
+      .execute();
+    expect(old).toEqual([]);
+    expect(await lease()).toMatchObject({ runs: 1, lease_until: 0 });
+  });
+
   it('lets a refresh token be used once across both processes, and revokes its family on reuse', async () => {
     const username = `mp_${randomBytes(4).toString('hex')}`;
     const headers = { 'x-forwarded-for': `10.2.${clientIp}` };
@@ -205,4 +246,48 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     // 4 a minute per address: the fifth is refused though each process saw at most three.
     expect(statuses).toEqual([204, 204, 204, 204, 429]);
   });
+});
+
+describe.skipIf(!pgUrl || !redisUrl)('/metrics under WEB_CONCURRENCY=2 (node:cluster)', () => {
+  const token = 'cluster-metrics-token-0123456789';
+  let database: TestDatabase;
+  let server: Server;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { rows } = await import('kysely').then(({ sql }) =>
+      sql<{ schema: string }>`select current_schema() as schema`.execute(database.handle.db),
+    );
+    const url = new URL(pgUrl as string);
+    url.searchParams.set('options', `-c search_path=${rows[0]?.schema ?? 'public'}`);
+    server = await startServer(url.toString(), {
+      WEB_CONCURRENCY: '2',
+      REDIS_URL: redisUrl ?? '',
+      METRICS_TOKEN: token,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stopServer(server);
+    await database?.drop();
+  });
+
+  it('answers every scrape with the sum over both processes', async () => {
+    // The start's own health check succeeded once; 20 more, spread over both workers.
+    for (let i = 0; i < 20; i++) await fetch(`${server.url}/api/health`);
+    const counts: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${server.url}/metrics`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      counts.push(
+        /tally_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status_code="200"\} (\d+)/.exec(
+          text,
+        )?.[1] ?? 'missing',
+      );
+    }
+    expect(counts).toEqual(['21', '21', '21', '21']);
+  }, 60_000);
 });

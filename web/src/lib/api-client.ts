@@ -34,6 +34,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Sent as Idempotency-Key: the queued offline writes (lib/outbox.ts) run once on the server. */
   idempotencyKey?: string;
+  /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
+  onResponse?: (response: Response) => void;
 }
 
 /** A request renews the token first when it has less than this left (clock drift, slow tabs). */
@@ -128,7 +130,7 @@ async function requestOnce(
   options: RequestOptions,
   mayRenew: boolean,
 ): Promise<unknown> {
-  const { method = 'GET', body, signal, idempotencyKey } = options;
+  const { method = 'GET', body, signal, idempotencyKey, onResponse } = options;
   const authPath = isAuthPath(path);
   let token: string | null = null;
   if (!authPath) {
@@ -143,7 +145,10 @@ async function requestOnce(
   }
 
   const response = await send(path, { method, body, token, signal, idempotencyKey });
-  if (response.ok) return readJson(response);
+  if (response.ok) {
+    onResponse?.(response);
+    return readJson(response);
+  }
 
   const { status } = response;
   if ((status === 401 || status === 403) && !authPath && token && getSession().token) {

@@ -7,7 +7,7 @@ import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { dueLabel } from '../lib/dates';
 import { queueUpdate } from '../lib/offline-writes';
-import { refreshViews, replaceTodo } from '../lib/todo-cache';
+import { cancelTodoRefetches, refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Update todo';
 
@@ -63,7 +63,7 @@ export function useToggleTodo() {
     mutationFn: (todo: Todo) =>
       updateTodo(queryClient, todo.id, { ...bodyOf(todo), completed: !todo.completed }, todo),
     onMutate: async (todo) => {
-      await queryClient.cancelQueries({ queryKey: queryKeys.todos });
+      await cancelTodoRefetches(queryClient);
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));
     },
     onSuccess: (updated, todo) => {

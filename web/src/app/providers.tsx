@@ -2,9 +2,7 @@ import { IsRestoringProvider, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useState, type ReactNode } from 'react';
 import { startLogoutRetry } from '#web/features/auth/api/logout';
 import { startAuthMonitor } from '#web/lib/auth-monitor';
-import { flushOutbox, loadOutbox } from '#web/lib/outbox';
 import { createQueryClient } from '#web/lib/query-client';
-import { forgetOthers, persistQueries, restoreQueries } from '#web/lib/query-persistence';
 import { getSession, subscribeSession } from '#web/lib/session-store';
 
 /**
@@ -12,8 +10,12 @@ import { getSession, subscribeSession } from '#web/lib/session-store';
  * that could not reach the server sent again, and a cache that is dropped whenever the signed-in
  * user changes, so no one sees another's data. The signed-in user's last data is restored from
  * IndexedDB before the first query runs and saved as it changes; their offline writes are sent
- * when the browser is online (docs/product.md, Offline).
+ * when the browser is online (docs/product.md, Offline). That code is loaded on demand, beside
+ * the first screen's, to keep IndexedDB's out of the first download.
  */
+const offlineCode = () =>
+  Promise.all([import('#web/lib/query-persistence'), import('#web/lib/outbox')]);
+
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   const [restoring, setRestoring] = useState(() => getSession().user !== null);
@@ -26,9 +28,14 @@ export function Providers({ children }: { children: ReactNode }) {
     let stopPersisting: (() => void) | null = null;
     let current = true;
     const refetch = () => void queryClient.invalidateQueries();
-    const flush = () => void flushOutbox(refetch);
+    const flush = () =>
+      void offlineCode()
+        .then(([, outbox]) => outbox.flushOutbox(refetch))
+        .catch(() => undefined);
 
     const follow = async (next: string | null) => {
+      const [{ forgetOthers, persistQueries, restoreQueries }, { loadOutbox }] =
+        await offlineCode();
       await forgetOthers(next);
       await loadOutbox();
       if (next === null) return;
@@ -38,7 +45,10 @@ export function Providers({ children }: { children: ReactNode }) {
       flush();
     };
 
-    void follow(user).finally(() => setRestoring(false));
+    // Without the offline code (a failed download), the app works as before, without a copy.
+    void follow(user)
+      .catch(() => undefined)
+      .finally(() => setRestoring(false));
     const unsubscribe = subscribeSession(() => {
       const next = getSession().user;
       if (next === user) return;
@@ -46,7 +56,7 @@ export function Providers({ children }: { children: ReactNode }) {
       stopPersisting?.();
       stopPersisting = null;
       queryClient.clear();
-      void follow(next);
+      void follow(next).catch(() => undefined);
     });
     window.addEventListener('online', flush);
     return () => {

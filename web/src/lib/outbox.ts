@@ -1,8 +1,8 @@
-import { useSyncExternalStore } from 'react';
 import type { HttpMethod } from '@tally/contract/routes';
 import { apiRequest, ApiError } from './api-client';
 import { reportMutationError } from './mutation-errors';
 import { isOffline } from './online';
+import { publishQueuedWrites } from './outbox-count';
 import { readOffline, updateOffline } from './offline-store';
 import { getSession } from './session-store';
 
@@ -10,7 +10,7 @@ import { getSession } from './session-store';
  * Writes made offline (docs/product.md, Offline), kept in IndexedDB per user so they survive a
  * reload, and sent in the order they were made once the browser is online again. Each carries
  * the Idempotency-Key made with the change: a write the server got but whose answer was lost is
- * answered again, not done twice.
+ * answered again, not done twice. Loaded on demand (app/providers.tsx, the todos' offline calls).
  */
 export interface QueuedWrite {
   /** The Idempotency-Key, made when the change was made. */
@@ -29,25 +29,8 @@ const RETRY_MS = 5000;
 
 const outboxKey = (user: string) => `outbox:${user.toLowerCase()}`;
 
-let pending = 0;
-const listeners = new Set<() => void>();
-
-function publish(writes: readonly QueuedWrite[] | undefined): void {
-  pending = writes?.length ?? 0;
-  listeners.forEach((listener) => listener());
-}
-
-/** How many writes wait to be sent, for the offline banner. */
-export function useQueuedWrites(): number {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => pending,
-    () => 0,
-  );
-}
+const publish = (writes: readonly QueuedWrite[] | undefined) =>
+  publishQueuedWrites(writes?.length ?? 0);
 
 let lastTempId = 0;
 /** A negative id, so it never clashes with the server's, unique in this browser. */

@@ -1,5 +1,5 @@
 import { useOffline } from '#web/lib/online';
-import { useQueuedWrites } from '#web/lib/outbox';
+import { useQueuedWrites } from '#web/lib/outbox-count';
 import { useSession } from '#web/lib/session-store';
 
 const changes = (count: number) => `${count} change${count === 1 ? '' : 's'}`;

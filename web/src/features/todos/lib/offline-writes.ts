@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import { routes } from '@tally/contract/routes';
-import { newTempId, queueWrite } from '#web/lib/outbox';
 import { queryKeys } from '#web/lib/query-keys';
 
 /**
@@ -9,13 +8,16 @@ import { queryKeys } from '#web/lib/query-keys';
  * answered at once with what the server would most likely answer, so the screen shows the
  * change. A new todo gets a negative stand-in id until the server gives its own. An edit queues
  * only the fields it changes (PATCH), so the server keeps what another device changed meanwhile.
+ * The queue's code is loaded on first use (precached by the service worker, so offline too).
  */
+const outbox = () => import('#web/lib/outbox');
 
 const pathOf = (path: string, id: number) => path.replace(':id', String(id));
 const cleanDescription = (description: string | null | undefined) =>
   description?.trim() ? description.trim() : null;
 
 export async function queueCreate(body: CreateTodoBody, operation: string): Promise<Todo> {
+  const { newTempId, queueWrite } = await outbox();
   const id = newTempId();
   const { method, path } = routes.todos.create;
   await queueWrite({ method, path, body, operation, tempId: id });
@@ -79,7 +81,7 @@ export async function queueUpdate(
   if (!('groupId' in body) && before?.groupId !== null && before) next.groupId = null;
   const { method, path } = routes.todos.patch;
   if (Object.keys(next).length > 0) {
-    await queueWrite({ method, path: pathOf(path, id), body: next, operation });
+    await (await outbox()).queueWrite({ method, path: pathOf(path, id), body: next, operation });
   }
   const fallback: Todo = {
     id,
@@ -98,5 +100,5 @@ export async function queueUpdate(
 
 export async function queueDelete(id: number, operation: string): Promise<void> {
   const { method, path } = routes.todos.remove;
-  await queueWrite({ method, path: pathOf(path, id), operation });
+  await (await outbox()).queueWrite({ method, path: pathOf(path, id), operation });
 }

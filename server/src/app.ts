@@ -11,6 +11,7 @@ import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
+import type { DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
@@ -18,6 +19,7 @@ import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
@@ -34,13 +36,13 @@ import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: { db: Kysely<Database> };
+  database: { db: Kysely<Database>; stats?: () => DatabaseStats };
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
-  /** Run the periodic jobs (the trash purge); the server does, tests mostly do not. */
+  /** Run the periodic jobs (trash purge, e-mail token sweep); the server does, tests mostly do not. */
   backgroundJobs?: boolean;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
   onRoute?: (route: RouteOptions) => void;
@@ -77,6 +79,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    ...(options.database.stats ? { databaseStats: options.database.stats } : {}),
+  });
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, clock });
   await app.register(databasePlugin, {
     ...options.database,
@@ -117,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     links,
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
+    sweep: options.backgroundJobs ?? false,
   });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });

@@ -6,7 +6,7 @@ import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
-import { findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
+import { cancelTodoRefetches, findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Update todo';
 
@@ -88,7 +88,7 @@ export function useToggleTodo() {
     mutationFn: (todo: Todo) =>
       updateTodo(todo.id, { ...bodyOf(todo), completed: !todo.completed }),
     onMutate: async (todo) => {
-      await queryClient.cancelQueries({ queryKey: queryKeys.todos });
+      await cancelTodoRefetches(queryClient);
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));
     },
     onSuccess: (updated, todo) => {

@@ -43,7 +43,13 @@ describe('UndoToast', () => {
     render(<UndoToast />);
     const first = vi.fn(async () => undefined);
     act(() => void offerUndo('first', first));
-    act(() => void offerUndo('second', vi.fn(async () => undefined)));
+    act(
+      () =>
+        void offerUndo(
+          'second',
+          vi.fn(async () => undefined),
+        ),
+    );
     expect(screen.getByRole('status')).toHaveTextContent('second');
     expect(screen.getByRole('status')).not.toHaveTextContent('first');
     act(() => vi.advanceTimersByTime(UNDO_MS - 1));

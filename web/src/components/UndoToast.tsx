@@ -37,11 +37,7 @@ export function UndoToast() {
   useEffect(() => () => holdUndo(false), [offer?.id]);
 
   return (
-    <div
-      role="status"
-      aria-live="polite"
-      className="pointer-events-auto w-full max-w-sm"
-    >
+    <div role="status" aria-live="polite" className="pointer-events-auto w-full max-w-sm">
       {offer && (
         <div
           className="flex items-center gap-3 rounded-md bg-slate-800 px-4 py-2 text-sm text-white shadow-lg dark:bg-slate-700"

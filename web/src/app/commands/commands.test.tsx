@@ -167,7 +167,7 @@ describe('command palette', () => {
     await user.click(option);
     expect(screen.getByRole('searchbox')).toHaveValue('Crème brûlée recipe');
     expect(screen.getByRole('tab', { name: 'All (2)' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByText('1 todo found')).toBeInTheDocument();
+    expect(await screen.findByText('1 todo found')).toBeInTheDocument();
   });
 
   it('opens the new-todo form from another screen', async () => {

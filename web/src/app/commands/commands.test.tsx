@@ -180,4 +180,21 @@ describe('command palette', () => {
     expect(await screen.findByRole('textbox', { name: 'Title' })).toHaveFocus();
     expect(window.location.pathname).toBe('/todos');
   });
+
+  it('offers Hide completed on the All view only, and flips the switch', async () => {
+    const { user } = await openTodos();
+    const toggle = screen.getByRole('switch', { name: 'Hide completed' });
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('combobox');
+    await user.keyboard('completed{Enter}');
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+
+    await user.click(screen.getByRole('link', { name: 'Today' }));
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('combobox');
+    await user.keyboard('completed');
+    expect(screen.queryByRole('option')).not.toBeInTheDocument();
+    expect(await screen.findByText('Nothing matches "completed"')).toBeInTheDocument();
+  });
 });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
@@ -89,5 +89,26 @@ describe('/todos: search', () => {
     expect(titles()).toEqual(['Café crème, added elsewhere', 'Buy milk', 'Café with Zoë']);
     // One request for the settled words, normalised, not one per letter.
     expect(asked).toEqual(['cafe']);
+  });
+
+  it('ticks a match only the server found, in place', async () => {
+    const onlyOnServer = makeTodo({ id: 99, title: 'Crème brûlée, added elsewhere' });
+    const backend = fakeBackend(
+      { todos: [...todos, onlyOnServer], groups: [work] },
+      {
+        'GET /api/todos': (call) =>
+          call.search.get('q') === null
+            ? json(todos)
+            : json(backend.state.todos.filter((todo) => todo.id === 99)),
+      },
+    );
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search todos' }), 'creme');
+    const box = await screen.findByRole('checkbox', { name: 'Crème brûlée, added elsewhere' });
+    await user.click(box);
+    expect(box).toBeChecked();
+    await waitFor(() => expect(backend.state.todos.find((t) => t.id === 99)?.completed).toBe(true));
+    expect(screen.getByRole('checkbox', { name: 'Crème brûlée, added elsewhere' })).toBeChecked();
   });
 });

@@ -181,6 +181,7 @@ function AllTodos({
   const { todos, complete } = useTodos();
   const serverCounts = useTodoCounts(!complete);
   const [hideCompleted, setHideCompleted] = useHideCompleted();
+  useCommand('toggleHideCompleted', () => setHideCompleted(!hideCompleted));
   const panelId = useId();
   // Typing stays immediate; the list follows as soon as React has time (issue 14).
   const searched = useDeferredValue(query);

@@ -48,6 +48,12 @@ export const routes = {
     skip: { method: 'POST', path: '/api/todos/:id/skip' },
     remove: { method: 'DELETE', path: '/api/todos/:id' },
   },
+  reminders: {
+    pushKey: { method: 'GET', path: '/api/push/key' },
+    subscribe: { method: 'POST', path: '/api/push/subscriptions' },
+    unsubscribe: { method: 'DELETE', path: '/api/push/subscriptions' },
+    recent: { method: 'GET', path: '/api/reminders' },
+  },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },
     create: { method: 'POST', path: '/api/todo-groups' },

@@ -5,6 +5,7 @@ import { type Config, loadConfig, resolveJwtSecret } from './config.js';
 import { connect } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { gracefulDrain } from './drain.js';
+import { resolveVapidKeys } from './reminders/vapid-keys.js';
 
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only, config.ts refuses it on SQLite): this primary process
@@ -18,6 +19,8 @@ async function primary(config: Config) {
   await migrateToLatest(database.db, database.dialect);
   await database.db.destroy();
   resolveJwtSecret(config);
+  // Made here once, so the workers all read the same pair.
+  resolveVapidKeys(config);
 
   let stopping = false;
   const serving = new WeakSet<object>();
@@ -63,6 +66,7 @@ async function main() {
     config,
     database,
     jwtSecret: resolveJwtSecret(config),
+    vapidKeys: resolveVapidKeys(config),
     logger: {
       level: config.logLevel,
       redact: {

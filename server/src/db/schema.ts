@@ -17,6 +17,8 @@ export interface Database {
   statistic_events: StatisticEventsTable;
   statistic_totals: StatisticTotalsTable;
   statistic_hours: StatisticHoursTable;
+  reminders: RemindersTable;
+  push_subscriptions: PushSubscriptionsTable;
 }
 
 interface UsersTable {
@@ -59,6 +61,35 @@ interface TodosTable {
   repeat: string | null;
   /** The source row of an imported todo, hashed (migration 0008); null for todos made here. */
   import_key: string | null;
+  /** Remind this many minutes before the due time (0: at it); null for no reminder. */
+  remind_minutes_before: number | null;
+}
+
+/** The next reminder of a todo with a due time and remind_minutes_before (at most one). */
+interface RemindersTable {
+  todo_id: number;
+  user_id: number;
+  /** The instant it goes out: the due date and time in time_zone, less the offset. */
+  fire_at: number;
+  /** The occurrence it is for (a repeating todo's due date moves on after it). */
+  due_date: string;
+  due_time: string;
+  /** The IANA zone the due time was meant in (the browser's, when it was last scheduled). */
+  time_zone: string;
+  /** When a poller claimed it (it goes out once); null while it waits. */
+  sent_at: number | null;
+}
+
+/** A browser that turned reminders on (a Web Push subscription). */
+interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The push service URL: checked to be https on a public address (reminders/push-endpoint.ts). */
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url, to encrypt each message. */
+  p256dh: string;
+  auth: string;
+  created_at: number;
 }
 
 interface RefreshTokensTable {

@@ -25,7 +25,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   });
 
   addEndpoint(app, todosApi.create, async (request, reply) =>
-    reply.code(201).send(await todos.create(request.user.id, request.body)),
+    reply.code(201).send(await todos.create(request.user.id, request.body, timeZoneOf(request))),
   );
 
   addEndpoint(app, todosApi.update, async (request) => {

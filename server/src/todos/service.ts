@@ -13,6 +13,7 @@ import type { Clock } from '../shared/clock.js';
 import { addDays, dateInZone, localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
+import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
 
@@ -26,6 +27,7 @@ const COLUMNS = [
   'due_date',
   'due_time',
   'repeat',
+  'remind_minutes_before',
 ] as const;
 
 type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
@@ -42,6 +44,7 @@ function toTodo(row: TodoColumns): Todo {
     dueTime: row.due_time,
     // Written only from a validated rule (mergePlanning), so it parses to one.
     repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
+    remindMinutesBefore: row.remind_minutes_before,
   };
 }
 
@@ -56,6 +59,8 @@ const planningColumns = (planning: Planning) => ({
   dueTime: planning.dueTime,
   repeat: planning.repeat === null ? null : JSON.stringify(planning.repeat),
 });
+
+const reminderOf = (todo: Todo, userId: number) => ({ ...todo, userId });
 
 /** How many days Upcoming shows, today included. */
 const UPCOMING_DAYS = 7;
@@ -154,6 +159,7 @@ const insertTodo = preparedQuery(
       dueDate: string | null;
       dueTime: string | null;
       repeat: string | null;
+      remindMinutesBefore: number | null;
     }>,
   ) =>
     db
@@ -169,13 +175,14 @@ const insertTodo = preparedQuery(
         due_date: p('dueDate'),
         due_time: p('dueTime'),
         repeat: p('repeat'),
+        remind_minutes_before: p('remindMinutesBefore'),
       })
       .returning(COLUMNS),
 );
 const currentOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
   db
     .selectFrom('todos')
-    .select(['completed', 'due_date', 'due_time', 'repeat', 'created_at'])
+    .select(['completed', 'due_date', 'due_time', 'repeat', 'created_at', 'remind_minutes_before'])
     .where('id', '=', p('id'))
     .where('user_id', '=', p('userId')),
 );
@@ -193,6 +200,7 @@ const updateTodo = preparedQuery(
       dueDate: string | null;
       dueTime: string | null;
       repeat: string | null;
+      remindMinutesBefore: number | null;
     }>,
   ) =>
     db
@@ -328,10 +336,16 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       };
     },
 
-    async create(userId: number, input: CreateTodoBody): Promise<Todo> {
+    /** `zone` is the caller's: a reminder's due time is meant in it. */
+    async create(userId: number, input: CreateTodoBody, zone: string): Promise<Todo> {
       const now = clock();
       const groupId = input.groupId ?? null;
       const planning = mergePlanning({ dueDate: null, dueTime: null, repeat: null }, input);
+      const remindMinutesBefore = mergeRemindMinutesBefore(
+        null,
+        input.remindMinutesBefore,
+        planning.dueTime,
+      );
       return db.transaction().execute(async (trx) => {
         await checkGroup(trx, userId, groupId);
         const [row] = await insertTodo(trx, {
@@ -341,10 +355,14 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           description: cleanDescription(input.description),
           now,
           ...planningColumns(planning),
+          remindMinutesBefore,
         });
         if (!row) throw new Error('insert returned no row');
+        const todo = toTodo(row);
+        if (remindMinutesBefore !== null)
+          await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(trx, userId, ['todosCreated'], now);
-        return toTodo(row);
+        return todo;
       });
     },
 
@@ -368,6 +386,11 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         const completedNow = current.completed === 0 && input.completed;
         const recurs = completedNow && merged.repeat !== null;
         const planning = recurs ? advance(merged, now, zone) : merged;
+        const remindMinutesBefore = mergeRemindMinutesBefore(
+          current.remind_minutes_before,
+          input.remindMinutesBefore,
+          planning.dueTime,
+        );
         await checkGroup(trx, userId, groupId);
         const [row] = await updateTodo(trx, {
           id,
@@ -378,8 +401,16 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           completed: input.completed && !recurs ? 1 : 0,
           now,
           ...planningColumns(planning),
+          remindMinutesBefore,
         });
         if (!row) throw new Error('update returned no row');
+        const todo = toTodo(row);
+        const reminderChanged =
+          row.completed !== current.completed ||
+          row.due_date !== current.due_date ||
+          row.due_time !== current.due_time ||
+          row.remind_minutes_before !== current.remind_minutes_before;
+        if (reminderChanged) await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(
           trx,
           userId,
@@ -397,7 +428,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           };
           await recordCompletion(trx, userId, completion, now, zone);
         }
-        return toTodo(row);
+        return todo;
       });
     },
 
@@ -420,8 +451,10 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           .returning(COLUMNS)
           .execute();
         if (!row) throw new Error('update returned no row');
+        const todo = toTodo(row);
+        await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(trx, userId, ['todosUpdated'], now);
-        return toTodo(row);
+        return todo;
       });
     },
 

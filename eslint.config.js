@@ -27,10 +27,12 @@ const webFeatures = foldersIn('web/src/features');
  * The files a server feature offers its siblings: every change records its events through
  * statistics' write side (docs/decisions/043-statistics-write-api.md); account settings check
  * and store passwords, end sessions and check Google credentials as sign-in does
- * (docs/decisions/046-accounts-and-mail.md).
+ * (docs/decisions/046-accounts-and-mail.md); a todo's change of due time reschedules its reminder in
+ * the same transaction (docs/decisions/064-reminders.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
+  reminders: ['schedule.ts'],
   auth: ['passwords.ts', 'refresh-tokens.ts', 'google-id-token.ts'],
 };
 

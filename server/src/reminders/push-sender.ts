@@ -4,7 +4,7 @@ import webpush from 'web-push';
 import { endpointProblem, publicOnlyLookup } from './push-endpoint.js';
 import type { VapidKeys } from './vapid-keys.js';
 
-export interface PushTarget {
+interface PushTarget {
   endpoint: string;
   p256dh: string;
   auth: string;

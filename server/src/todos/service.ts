@@ -214,6 +214,7 @@ const updateTodo = preparedQuery(
         due_date: p('dueDate'),
         due_time: p('dueTime'),
         repeat: p('repeat'),
+        remind_minutes_before: p('remindMinutesBefore'),
       })
       .where('id', '=', p('id'))
       .where('user_id', '=', p('userId'))

@@ -17,6 +17,7 @@ import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { createReminderPoller } from './reminders/poller.js';
 import { createPushSender } from './reminders/push-sender.js';
@@ -100,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     closeOnShutdown: options.closeDatabase ?? true,
   });
   await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
+  await app.register(idempotencyPlugin, { clock });
   await app.register(apiDocsPlugin);
 
   const google = config.googleClientId

@@ -73,16 +73,17 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
  * found", or while the server is still asked, the ones found so far.
  */
 export function SearchStatus({
-  query,
+  active,
   count,
   searching,
 }: {
-  query: string;
+  /** A search is on (the query has words). */
+  active: boolean;
   count: number;
   searching: boolean;
 }) {
   let text = '';
-  if (query.trim() !== '') {
+  if (active) {
     text = `${count} ${count === 1 ? 'todo' : 'todos'} found`;
     if (searching) text += ', searching for more...';
   }

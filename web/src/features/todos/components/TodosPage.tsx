@@ -182,7 +182,11 @@ function AllTodos({
           onChange={onFilterChange}
           panelId={panelId}
         />
-        <SearchStatus query={searched} count={visible.length} searching={search.searching} />
+        <SearchStatus
+          active={search.terms.length > 0}
+          count={visible.length}
+          searching={search.searching}
+        />
         <div
           id={panelId}
           role="tabpanel"

@@ -9,6 +9,9 @@ describe('todo search in the browser', () => {
     expect(normalizeSearchText('ﬁle №5')).toBe('file no5');
     expect(searchTerms('  Café   AU lait ')).toEqual(['cafe', 'au', 'lait']);
     expect(searchTerms('   ')).toEqual([]);
+    // Punctuation separates words, as on the server: "buy-milk" finds "Buy milk".
+    expect(searchTerms('Buy-milk, now!')).toEqual(['buy', 'milk', 'now']);
+    expect(searchTerms('"*" OR (NEAR)')).toEqual(['or', 'near']);
   });
 
   it('finds every word in the title or the description, whatever the case and accents', () => {

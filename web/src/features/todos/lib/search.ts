@@ -4,17 +4,24 @@ import type { Todo } from '@tally/contract';
 export const SEARCH_MAX_LENGTH = 200;
 
 /**
- * Text as search compares it, the same way the server does: compatibility decomposition (NFKD:
- * "é" becomes "e" + a combining accent, "ﬁ" becomes "fi"), combining marks removed, lower case.
+ * The words search compares, as the server finds them (server/src/shared/search-text.ts): lower
+ * case, compatibility decomposition (NFKD: "é" becomes "e" + a combining accent, "ﬁ" becomes
+ * "fi") without the combining marks, then the runs of letters and digits.
  */
-export function normalizeSearchText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+export function searchTerms(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      // Again after the decomposition, which may yield capitals ("№" becomes "No").
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
-/** The words of a query, normalised; none for a blank one. */
-export function searchTerms(query: string): string[] {
-  return normalizeSearchText(query).split(/\s+/u).filter(Boolean);
-}
+/** Text as search looks into it: its words, one space apart. */
+export const normalizeSearchText = (text: string): string => searchTerms(text).join(' ');
 
 /**
  * Each todo's normalised title and description, computed once per version of the todo: the

@@ -7,6 +7,7 @@ import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
 import { tokensApi } from './tokens.js';
+import { trashApi } from './trash.js';
 import { transferApi } from './transfer.js';
 import type { Routes } from './routes.js';
 
@@ -18,6 +19,7 @@ export const contract = {
   calendar: calendarApi,
   todos: todosApi,
   reminders: remindersApi,
+  trash: trashApi,
   groups: groupsApi,
   statistics: statisticsApi,
   transfer: transferApi,

@@ -11,6 +11,7 @@ import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
+import type { DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
@@ -18,6 +19,7 @@ import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { createReminderPoller } from './reminders/poller.js';
 import { createPushSender } from './reminders/push-sender.js';
@@ -33,17 +35,20 @@ import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { mergePlanning } from './todos/planning.js';
 import { todoRoutes } from './todos/routes.js';
+import { trashRoutes } from './todos/trash-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: { db: Kysely<Database> };
+  database: { db: Kysely<Database>; stats?: () => DatabaseStats };
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
+  /** Run the periodic jobs (the trash purge); the server does, tests mostly do not. */
+  backgroundJobs?: boolean;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
   onRoute?: (route: RouteOptions) => void;
   /** The VAPID key pair; by default VAPID_* or the pair kept in DATA_DIR. */
@@ -95,6 +100,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    ...(options.database.stats ? { databaseStats: options.database.stats } : {}),
+  });
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, clock });
   await app.register(databasePlugin, {
     ...options.database,
@@ -157,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', async () => poller.start());
   // Added after the database plugin, so the last round finishes before the database closes.
   app.addHook('onClose', () => poller.stop());
+  await app.register(trashRoutes, { clock, purge: options.backgroundJobs ?? false });
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });
   await app.register(transferRoutes, {

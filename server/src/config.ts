@@ -46,6 +46,8 @@ export interface Config {
   vapidPrivateKey: string | null;
   /** Who push services may contact about Tally's pushes: a mailto: or https: URL. */
   vapidSubject: string;
+  /** The bearer token of GET /metrics (Prometheus); null turns the metrics off (404). */
+  metricsToken: string | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -123,6 +125,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const vapidPrivateKey = text('VAPID_PRIVATE_KEY');
   problems.push(...checkVapidKeys(vapidPublicKey, vapidPrivateKey));
   const vapidSubject = parseVapidSubject(text('VAPID_SUBJECT'), publicUrl, mailFrom, problems);
+  const metricsToken = text('METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    problems.push(
+      'METRICS_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  }
 
   const config: Config = {
     port,
@@ -151,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidPublicKey,
     vapidPrivateKey,
     vapidSubject,
+    metricsToken,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(

@@ -6,6 +6,7 @@ import { connect } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { gracefulDrain } from './drain.js';
 import { resolveVapidKeys } from './reminders/vapid-keys.js';
+import { aggregateInPrimary } from './plugins/metrics.js';
 
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only, config.ts refuses it on SQLite): this primary process
@@ -21,6 +22,7 @@ async function primary(config: Config) {
   resolveJwtSecret(config);
   // Made here once, so the workers all read the same pair.
   resolveVapidKeys(config);
+  if (config.metricsToken) await aggregateInPrimary();
 
   let stopping = false;
   const serving = new WeakSet<object>();
@@ -67,6 +69,7 @@ async function main() {
     database,
     jwtSecret: resolveJwtSecret(config),
     vapidKeys: resolveVapidKeys(config),
+    backgroundJobs: true,
     logger: {
       level: config.logLevel,
       redact: {

@@ -1,7 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { PoolQueryDialect } from './pool-query-dialect.js';
 import type { Database } from './schema.js';
 import { makePrivateDir, makePrivateFile } from './private-files.js';
@@ -13,6 +15,18 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for logs: the SQLite file or the PostgreSQL host/database. */
   location: string;
+  /** What /metrics reports about the connections (server/src/plugins/metrics.ts). */
+  stats: () => DatabaseStats;
+}
+
+/** What the database can say about its connections; each dialect fills in its own part. */
+export interface DatabaseStats {
+  /** PostgreSQL: the node-postgres pool's clients. */
+  pool?: { total: number; idle: number; waiting: number };
+  /** SQLite: prepared statements kept for reuse (withStatementCache below). */
+  statementCacheEntries?: number;
+  /** SQLite: the database file and its write-ahead log, in bytes. */
+  fileBytes?: { database: number; wal: number };
 }
 
 export interface ConnectOptions {
@@ -61,10 +75,14 @@ function connectSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const bytes = (name: string) => (existsSync(name) ? statSync(name).size : 0);
+  const stats = () => ({
+    statementCacheEntries: cached.size(),
+    fileBytes: { database: bytes(file), wal: bytes(`${file}-wal`) },
   });
-  return { db, dialect: 'sqlite', location: file };
+  return { db, dialect: 'sqlite', location: file, stats };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -77,6 +95,7 @@ const STATEMENT_CACHE_SIZE = 500;
 function withStatementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
+    size: () => statements.size,
     close: () => sqlite.close(),
     prepare(text: string) {
       let statement = statements.get(text);
@@ -92,8 +111,15 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * node-postgres is loaded only when DATABASE_URL asks for it: on SQLite its modules would hold
+ * about 2.5 MB of heap for nothing (docs/performance.md, Memory). connect() stays synchronous.
+ */
+const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
+
 function connectPostgres(databaseUrl: string, options: ConnectOptions): DatabaseHandle {
-  const pool = new pg.Pool({
+  const { Pool, types } = loadPg();
+  const pool = new Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
@@ -103,12 +129,15 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === PG_INT8
           ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+          : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
     },
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PoolQueryDialect({ pool }) });
   const url = new URL(databaseUrl);
-  return { db, dialect: 'postgres', location: `${url.host}${url.pathname}` };
+  const stats = () => ({
+    pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+  });
+  return { db, dialect: 'postgres', location: `${url.host}${url.pathname}`, stats };
 }

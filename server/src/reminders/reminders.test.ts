@@ -49,6 +49,8 @@ function client(user: TestUser, zone = 'Europe/Berlin') {
       call({ method: 'POST', url: '/api/push/subscriptions', payload }),
     unsubscribe: (endpoint: string) =>
       call({ method: 'DELETE', url: '/api/push/subscriptions', payload: { endpoint } }),
+    bulk: (payload: object) => call({ method: 'POST', url: '/api/todos/bulk', payload, headers }),
+    restore: (id: number) => call({ method: 'POST', url: `/api/trash/${id}/restore`, headers }),
     recent: (after?: string) =>
       call({ method: 'GET', url: `/api/reminders${after ? `?after=${after}` : ''}` }),
   };
@@ -309,6 +311,37 @@ describe('delivery', () => {
       '2026-03-14',
       '2026-03-15',
     ]);
+  });
+
+  it('a trashed todo does not remind; restored, it does; bulk complete cancels and reopen re-arms', async () => {
+    ctx.clock.set('2026-03-22T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const make = async (title: string) =>
+      (
+        await api.create({ title, dueDate: '2026-03-22', dueTime: '09:00', remindMinutesBefore: 0 })
+      ).json<Todo>().id;
+    const [trashed, restored, bulkRestored, completed, reopened] = [
+      await make('Trashed'),
+      await make('Restored'),
+      await make('Bulk restored'),
+      await make('Completed'),
+      await make('Reopened'),
+    ];
+    expect((await api.remove(trashed)).statusCode).toBe(204);
+    expect((await api.remove(restored)).statusCode).toBe(204);
+    expect((await api.restore(restored)).statusCode).toBe(200);
+    await api.bulk({ action: 'delete', ids: [bulkRestored] });
+    await api.bulk({ action: 'restore', ids: [bulkRestored] });
+    await api.bulk({ action: 'complete', ids: [completed, reopened] });
+    await api.bulk({ action: 'reopen', ids: [reopened] });
+    ctx.clock.set('2026-03-22T08:00:00Z');
+    await tick();
+    expect(
+      browser
+        .messages()
+        .map((message) => (message as Reminder).title)
+        .sort(),
+    ).toEqual(['Bulk restored', 'Reopened', 'Restored']);
   });
 
   it('goes to every subscribed browser, and a push service answering 410 ends that subscription', async () => {

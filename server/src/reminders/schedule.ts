@@ -81,3 +81,17 @@ export async function scheduleReminder(
     .onConflict((conflict) => conflict.column('todo_id').doUpdateSet({ ...row, sent_at: null }))
     .execute();
 }
+
+/** scheduleReminder for each todo of a bulk change that has (or had) a reminder offset. */
+export async function scheduleReminders(
+  db: Db,
+  userId: number,
+  todos: readonly Omit<ReminderTodo, 'userId'>[],
+  zone: string,
+  now: number,
+): Promise<void> {
+  for (const todo of todos) {
+    if (todo.remindMinutesBefore !== null)
+      await scheduleReminder(db, { ...todo, userId }, zone, now);
+  }
+}

@@ -47,7 +47,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
-  /** Run the periodic jobs (the trash purge); the server does, tests mostly do not. */
+  /** Run the periodic jobs (trash purge, e-mail token sweep); the server does, tests mostly do not. */
   backgroundJobs?: boolean;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
   onRoute?: (route: RouteOptions) => void;
@@ -144,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     links,
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
+    sweep: options.backgroundJobs ?? false,
   });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });

@@ -32,6 +32,8 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     return page.todos;
   });
 
+  addEndpoint(app, todosApi.counts, async (request) => todos.counts(request.user.id));
+
   addEndpoint(app, todosApi.create, async (request, reply) =>
     reply.code(201).send(await todos.create(request.user.id, request.body, timeZoneOf(request))),
   );

@@ -167,6 +167,7 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     dueDate: null,
     dueTime: null,
     repeat: null,
+    remindMinutesBefore: null,
     ...overrides,
   };
 }
@@ -418,6 +419,7 @@ export function fakeBackend(
         dueDate: null,
         dueTime: null,
         repeat: null,
+        remindMinutesBefore: null,
         ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import { routes } from '@tally/contract/routes';
-import { queryKeys } from '#web/lib/query-keys';
+import { findTodo } from './todo-cache';
 
 /**
  * The todo calls made while offline (docs/product.md, Offline): queued with lib/outbox.ts, and
@@ -34,19 +34,6 @@ export async function queueCreate(body: CreateTodoBody, operation: string): Prom
   };
 }
 
-/** The todo as the screen holds it, in the list or one of the views. */
-function cachedTodo(queryClient: QueryClient, id: number): Todo | undefined {
-  const lists = [
-    queryClient.getQueryData<Todo[]>(queryKeys.todos),
-    ...queryClient.getQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }).map(([, d]) => d),
-  ];
-  for (const list of lists) {
-    const found = list?.find((todo) => todo.id === id);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 const FIELDS = [
   'title',
   'description',
@@ -68,7 +55,7 @@ export async function queueUpdate(
   operation: string,
   known?: Todo,
 ): Promise<Todo> {
-  const before = known ?? cachedTodo(queryClient, id);
+  const before = known ?? findTodo(queryClient, id);
   const next: PatchTodoBody = {};
   for (const field of FIELDS) {
     if (!(field in body)) continue;

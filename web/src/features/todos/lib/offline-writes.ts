@@ -31,6 +31,7 @@ export async function queueCreate(body: CreateTodoBody, operation: string): Prom
     dueDate: body.dueDate ?? null,
     dueTime: body.dueTime ?? null,
     repeat: body.repeat ?? null,
+    remindMinutesBefore: body.remindMinutesBefore ?? null,
   };
 }
 
@@ -42,6 +43,7 @@ const FIELDS = [
   'dueDate',
   'dueTime',
   'repeat',
+  'remindMinutesBefore',
 ] as const;
 
 /**
@@ -80,6 +82,7 @@ export async function queueUpdate(
     dueDate: null,
     dueTime: null,
     repeat: null,
+    remindMinutesBefore: null,
   };
   const after = { ...(before ?? fallback), ...next };
   return { ...after, title: after.title.trim() };

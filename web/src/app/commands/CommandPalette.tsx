@@ -82,13 +82,16 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     item?.run();
   };
 
-  /** /todos' All view (keeping a search), where the filter tabs are. */
+  /** /todos' All view, where the filter tabs are (a search there stays). */
   const showFilter = (filter: PageCommands['showFilter']) => {
-    const params = new URLSearchParams(search);
-    if (location !== '/todos' || params.has('view')) {
-      params.delete('view');
-      const rest = params.toString();
-      navigate(rest ? `/todos?${rest}` : '/todos');
+    if (location !== '/todos') navigate('/todos');
+    else {
+      const params = new URLSearchParams(search);
+      if (params.has('view')) {
+        params.delete('view');
+        const rest = params.toString();
+        navigate(rest ? `/todos?${rest}` : '/todos');
+      }
     }
     runCommand('showFilter', filter);
   };

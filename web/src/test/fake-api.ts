@@ -166,6 +166,7 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     dueDate: null,
     dueTime: null,
     repeat: null,
+    remindMinutesBefore: null,
     ...overrides,
   };
 }
@@ -414,6 +415,7 @@ export function fakeBackend(
         dueDate: null,
         dueTime: null,
         repeat: null,
+        remindMinutesBefore: null,
         ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),

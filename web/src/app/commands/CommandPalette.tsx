@@ -31,6 +31,7 @@ const SCREENS = [
   { label: 'Groups', href: '/groups', keywords: 'manage' },
   { label: 'Statistics', href: '/statistics', keywords: 'stats insights' },
   { label: 'Settings', href: '/settings', keywords: 'account password sessions export' },
+  { label: 'Trash', href: '/trash', keywords: 'deleted restore bin' },
 ] as const;
 
 interface CommandPaletteProps {

@@ -10,5 +10,6 @@ export * from './todos.js';
 export * from './groups.js';
 export * from './statistics.js';
 export * from './transfer.js';
+export * from './live.js';
 export * from './system.js';
 export * from './api.js';

@@ -5,18 +5,19 @@ import Fastify, {
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
-import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
-import type { Database } from './db/schema.js';
+import type { DatabaseHandle } from './db/connection.js';
 import { groupRoutes } from './groups/routes.js';
+import { liveRoutes } from './live/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { liveBusPlugin } from './plugins/live-bus.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
@@ -32,12 +33,14 @@ import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: { db: Kysely<Database> };
+  database: Pick<DatabaseHandle, 'db' | 'dedicatedClient'>;
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
+  /** Between the heartbeats of GET /api/events (tests shorten it). */
+  liveHeartbeatMs?: number;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -79,6 +82,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     closeOnShutdown: options.closeDatabase ?? true,
   });
   await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
+  await app.register(liveBusPlugin, {
+    redisUrl: config.redisUrl,
+    ...(options.database.dedicatedClient
+      ? { dedicatedClient: options.database.dedicatedClient }
+      : {}),
+  });
   await app.register(apiDocsPlugin);
 
   const google = config.googleClientId
@@ -123,6 +132,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Imports check due dates and repeats as the todo calls do.
     checkPlanning: (planning) =>
       mergePlanning({ dueDate: null, dueTime: null, repeat: null }, planning),
+  });
+  await app.register(liveRoutes, {
+    ...(options.liveHeartbeatMs ? { heartbeatMs: options.liveHeartbeatMs } : {}),
   });
   await app.register(systemRoutes, {
     publicConfig: {

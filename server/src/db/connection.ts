@@ -13,6 +13,11 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for logs: the SQLite file or the PostgreSQL host/database. */
   location: string;
+  /**
+   * PostgreSQL only: a new client outside the pool, with the pool's settings, for a connection
+   * that is held for good (LISTEN, server/src/plugins/live-bus.ts).
+   */
+  dedicatedClient?: () => pg.Client;
 }
 
 export interface ConnectOptions {
@@ -93,9 +98,8 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 }
 
 function connectPostgres(databaseUrl: string, options: ConnectOptions): DatabaseHandle {
-  const pool = new pg.Pool({
+  const settings = {
     connectionString: databaseUrl,
-    max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     // COUNT(*) and BIGINT epoch milliseconds come back as numbers, as they do on SQLite.
@@ -105,10 +109,16 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
           ? (value: string) => Number(value)
           : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
-  });
+  };
+  const pool = new pg.Pool({ ...settings, max: options.poolSize ?? 10 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PoolQueryDialect({ pool }) });
   const url = new URL(databaseUrl);
-  return { db, dialect: 'postgres', location: `${url.host}${url.pathname}` };
+  return {
+    db,
+    dialect: 'postgres',
+    location: `${url.host}${url.pathname}`,
+    dedicatedClient: () => new pg.Client(settings),
+  };
 }

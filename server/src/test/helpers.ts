@@ -92,6 +92,7 @@ export async function createTestApp(
     onRoute?: AppOptions['onRoute'];
     /** The app's logger (none by default); the security-log tests read its lines. */
     logger?: AppOptions['logger'];
+    liveHeartbeatMs?: number;
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
@@ -104,6 +105,7 @@ export async function createTestApp(
     closeDatabase: false,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.liveHeartbeatMs ? { liveHeartbeatMs: options.liveHeartbeatMs } : {}),
   });
   await app.ready();
   return {

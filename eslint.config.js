@@ -26,12 +26,13 @@ const webFeatures = foldersIn('web/src/features');
 /**
  * The files a server feature offers its siblings: every change records its events through
  * statistics' write side (docs/decisions/043-statistics-write-api.md); account settings check
- * and store passwords, end sessions and check Google credentials as sign-in does
+ * and store passwords, end sessions, check Google credentials and forget failed logins (after a
+ * password reset) as sign-in does
  * (docs/decisions/046-accounts-and-mail.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
-  auth: ['passwords.ts', 'refresh-tokens.ts', 'google-id-token.ts'],
+  auth: ['passwords.ts', 'refresh-tokens.ts', 'google-id-token.ts', 'login-limits.ts'],
 };
 
 /** A feature folder may not reach into a sibling feature's files, except the one it offers. */
@@ -90,6 +91,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'bench/results/**',
+      'release/**',
       '.reports/**',
     ],
   },

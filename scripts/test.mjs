@@ -1,6 +1,6 @@
 // `npm test`: every suite in turn (lint, types, unit and API on SQLite, API on PostgreSQL when
-// TEST_DATABASE_URL or DATABASE_URL is set, the bundle budgets, end to end in Chromium), then one
-// line totalling them. With TEST_FAULTS set (as .ci/run does), or `npm test -- faults`, it also
+// TEST_DATABASE_URL or DATABASE_URL is set, the bundle budgets, end to end in Chromium, the
+// release package unpacked and started), then one line totalling them. With TEST_FAULTS set (as .ci/run does), or `npm test -- faults`, it also
 // runs the fault suites of `npm run test:faults` with small counts.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -105,6 +105,18 @@ function faults(name) {
   results.push({ name, passed, failed, skipped: 0, seconds });
 }
 
+/** scripts/test-package.mjs: the release package unpacked and started; one result per check. */
+function packageStage(name, built) {
+  console.log(`\n=== ${name} ===`);
+  const file = path.join(reports, 'package.json');
+  const args = ['scripts/test-package.mjs', `--report=${file}`, ...(built ? ['--no-build'] : [])];
+  const { ok, seconds } = run(args, {}, process.execPath);
+  const report = readJson(file);
+  const passed = report?.passed ?? 0;
+  const failed = (report?.failed ?? 0) + (ok || report?.failed ? 0 : 1);
+  results.push({ name, passed, failed, skipped: 0, seconds });
+}
+
 const want = (stage) => only.length === 0 || only.includes(stage);
 
 if (want('lint')) {
@@ -123,12 +135,15 @@ if (want('postgres')) {
   else
     console.log('\n(API on PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to run it)');
 }
+let built = false;
 if (want('e2e')) {
-  if (check('build', ['run', 'build', '--silent'], {}, npm)) {
+  built = check('build', ['run', 'build', '--silent'], {}, npm);
+  if (built) {
     check('bundle budgets', ['scripts/check-bundle-size.mjs'], {}, process.execPath);
     playwright('end to end (Chromium)');
   }
 }
+if (want('package')) packageStage('release package', built);
 if (only.includes('faults') || (only.length === 0 && process.env.TEST_FAULTS)) {
   faults('faults (CI size)');
 }

@@ -1,9 +1,54 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** The page background of each theme (index.css: slate-50 / slate-950). */
+const LIGHT_BACKGROUND = '#f8fafc';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // docs/decisions/059-offline-and-installable.md: our own worker (src/sw/sw.ts), given the
+    // precache list at build time; registered by src/app/register-sw.ts, a file, so the CSP
+    // needs no inline script.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      injectRegister: false,
+      injectManifest: {
+        rollupFormat: 'iife',
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        globIgnores: ['**/*.map'],
+      },
+      // globPatterns above already lists the icons and public files.
+      includeManifestIcons: false,
+      manifest: {
+        id: '/',
+        name: 'Tally',
+        short_name: 'Tally',
+        description: 'Your personal to-do list with groups and statistics',
+        start_url: '/todos',
+        scope: '/',
+        display: 'standalone',
+        background_color: LIGHT_BACKGROUND,
+        theme_color: '#1d4ed8',
+        icons: [
+          { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml' },
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: '/icons/icon-maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+    }),
+  ],
   resolve: { conditions: ['@tally/source'] },
   server: {
     port: 5173,

@@ -63,6 +63,14 @@ export type StatisticEvent = (typeof STATISTIC_EVENTS)[number];
 /** Header in which the browser sends its IANA time zone (docs/product.md, Statistics). */
 export const TIME_ZONE_HEADER = 'x-time-zone';
 
+/**
+ * A write (POST/PUT/DELETE under /api, auth calls aside) sent with this header runs once: a retry
+ * with the same key gets the first answer again for 24 hours (docs/product.md, Offline).
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** How long the server keeps a key's answer. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
 /** Access tokens live 15 minutes (docs/product.md, Sessions). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 

@@ -45,6 +45,7 @@ export const routes = {
     list: { method: 'GET', path: '/api/todos' },
     create: { method: 'POST', path: '/api/todos' },
     update: { method: 'PUT', path: '/api/todos/:id' },
+    patch: { method: 'PATCH', path: '/api/todos/:id' },
     skip: { method: 'POST', path: '/api/todos/:id/skip' },
     remove: { method: 'DELETE', path: '/api/todos/:id' },
   },
@@ -74,7 +75,7 @@ export const routes = {
   },
 } as const satisfies Record<string, Record<string, Route>>;
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
   method: HttpMethod;

@@ -192,6 +192,16 @@ export const UpdateTodoBodySchema = Type.Object(
 );
 export type UpdateTodoBody = Static<typeof UpdateTodoBodySchema>;
 
+/**
+ * Only the fields to change; every omitted field keeps the server's value (null still clears).
+ * Offline edits are sent this way, so a field changed meanwhile on another device and not
+ * touched here keeps that change (docs/product.md, Offline).
+ */
+export const PatchTodoBodySchema = Type.Partial(UpdateTodoBodySchema, {
+  additionalProperties: false,
+});
+export type PatchTodoBody = Static<typeof PatchTodoBodySchema>;
+
 export const todosApi = defineEndpoints('todos', routes.todos, {
   list: {
     summary: "The caller's todos, newest first",
@@ -214,6 +224,15 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
       'occurrence and leaves it open.',
     params: IdParamsSchema,
     body: UpdateTodoBodySchema,
+    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  patch: {
+    summary: 'Change some fields of a todo; the omitted ones stay as they are',
+    description:
+      'The same rules as the full update (a repeating todo completed moves on). With an ' +
+      '`Idempotency-Key` header, as every write, a retry gets the first answer back.',
+    params: IdParamsSchema,
+    body: PatchTodoBodySchema,
     responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
   },
   skip: {

@@ -17,6 +17,7 @@ import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { liveBusPlugin } from './plugins/live-bus.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
@@ -82,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     closeOnShutdown: options.closeDatabase ?? true,
   });
   await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
+  await app.register(idempotencyPlugin, { clock });
   await app.register(liveBusPlugin, {
     redisUrl: config.redisUrl,
     ...(options.database.dedicatedClient

@@ -157,6 +157,41 @@ describe('POST /api/auth/password-reset/confirm', () => {
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
   });
 
+  it('lets the owner in at once with the new password after failed logins locked the account', async () => {
+    const limited = await createTestApp({
+      database: ctx.database,
+      config: { smtpUrl: smtp.url, mailFrom: 'tally@example.com', loginAttemptsPerAccount: 2 },
+    });
+    try {
+      const user = await registerUser(limited.app);
+      await smtp.take(user.email);
+      const attempt = (password: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: user.username, password },
+        });
+      for (let i = 0; i < 2; i++) expect((await attempt('not my password')).statusCode).toBe(401);
+      expect((await attempt('not my password')).statusCode).toBe(429);
+
+      await limited.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        payload: { email: user.email },
+      });
+      const token = linkToken(await smtp.take(user.email), '/reset-password');
+      const reset = await limited.app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/confirm',
+        payload: { token, password: 'remembered at last' },
+      });
+      expect(reset.statusCode).toBe(204);
+      expect((await attempt('remembered at last')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('works once', async () => {
     const user = await newUser();
     await requestReset(user.email);

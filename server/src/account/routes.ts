@@ -6,6 +6,7 @@ import {
   type GoogleVerifierOptions,
   takeGoogleNonce,
 } from '../auth/google-id-token.js';
+import { forgetFailedLogins } from '../auth/login-limits.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, notFound } from '../shared/errors.js';
@@ -16,7 +17,7 @@ export interface AccountRoutesOptions {
   clock: Clock;
   links: EmailLinks;
   /** Null when Continue with Google is not configured. */
-  google: Omit<GoogleVerifierOptions, 'clock'> | null;
+  google: Omit<GoogleVerifierOptions, 'clock' | 'counters'> | null;
   /** Requests per minute per IP on each public route, as on the other auth routes. */
   rateLimitPerMinute: number;
 }
@@ -42,7 +43,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   // Google credentials are checked against the nonce cookie of the browser that sends them.
   await app.register(cookie);
   const verifier = options.google
-    ? createGoogleVerifier({ ...options.google, clock: options.clock })
+    ? createGoogleVerifier({ ...options.google, clock: options.clock, counters: app.counters })
     : null;
   const googleOf = (request: FastifyRequest, reply: FastifyReply): GoogleCheck =>
     verifier ? (token) => verifier(token, { nonce: takeGoogleNonce(request, reply) }) : null;
@@ -176,7 +177,11 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     app,
     authApi.resetPassword,
     async (request, reply) => {
-      const { userId } = await service.resetPassword(request.body.token, request.body.password);
+      const { userId, username } = await service.resetPassword(
+        request.body.token,
+        request.body.password,
+      );
+      await forgetFailedLogins(app.counters, username, request.ip);
       security(
         request,
         'password-reset',

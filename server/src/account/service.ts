@@ -309,7 +309,10 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
   }
 
   /** Sets the password from a reset link; every session of the account ends. */
-  async function resetPassword(token: string, password: string): Promise<{ userId: number }> {
+  async function resetPassword(
+    token: string,
+    password: string,
+  ): Promise<{ userId: number; username: string }> {
     // Hashed before the token is spent: the transaction stays short, and a bad token costs the
     // same time as a good one.
     const hash = await hashPassword(password);
@@ -319,7 +322,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
       if (!spent) return null;
       const row = await trx
         .selectFrom('users')
-        .select(['id', 'email_lower', 'email_verified_at'])
+        .select(['id', 'username', 'email_lower', 'email_verified_at'])
         .where('id', '=', spent.userId)
         .executeTakeFirst();
       if (!row) return null;
@@ -332,7 +335,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
         .execute();
       await retireTokens(trx, row.id, ['reset-password'], now);
       await endSessionsOf(trx, row.id, now, null);
-      return { userId: row.id };
+      return { userId: row.id, username: row.username };
     });
     if (!outcome) throw badRequest(BAD_LINK);
     return outcome;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { Counters } from '../plugins/counters.js';
 import type { Clock } from '../shared/clock.js';
 import { cookieName, isSecureRequest } from '../shared/cookies.js';
 import { unauthorized } from '../shared/errors.js';
@@ -18,6 +19,8 @@ export interface GoogleVerifierOptions {
   jwksUrl: string;
   issuers: string[];
   clock: Clock;
+  /** Where used tokens are remembered until they expire (Redis when there is one). */
+  counters: Pick<Counters, 'claim'>;
 }
 
 /** What the ID token must carry besides Google's own claims. */
@@ -39,7 +42,9 @@ export type GoogleVerifier = (
  * re-fetched when an unknown key id appears, so rotation is picked up), audience = our client
  * id, issuer, expiry, a verified e-mail, and a `nonce` claim equal to the nonce of the browser
  * that sends it (see `issueGoogleNonce`), so that a captured token cannot be replayed from
- * elsewhere. OAuth access tokens are not JWTs and fail here.
+ * elsewhere. Each token is taken once: a request captured whole (token and nonce cookie) and sent
+ * again is refused until the token expires, when it would fail anyway. OAuth access tokens are
+ * not JWTs and fail here.
  */
 export function createGoogleVerifier(options: GoogleVerifierOptions): GoogleVerifier {
   const keys = createRemoteJWKSet(new URL(options.jwksUrl), {
@@ -69,6 +74,16 @@ export function createGoogleVerifier(options: GoogleVerifierOptions): GoogleVeri
     if (!verified || typeof payload.email !== 'string' || typeof payload.sub !== 'string') {
       throw unauthorized(
         'Google sign-in failed: the Google account has no verified e-mail address',
+      );
+    }
+    // Last, so that only a token good in every other respect is spent.
+    const used = await options.counters.claim(
+      `google-token:${createHash('sha256').update(token).digest('base64url')}`,
+      Math.max(1_000, (payload.exp ?? 0) * 1000 - options.clock()),
+    );
+    if (!used.claimed) {
+      throw unauthorized(
+        'Google sign-in failed: this credential was already used - please try again',
       );
     }
     return {

@@ -182,6 +182,22 @@ describe('POST /api/auth/google', () => {
     expect((await google(captured, victim)).statusCode).toBe(200);
   });
 
+  it('takes each token once: a sign-in captured whole (token and cookie) and sent again is refused', async () => {
+    const browser = await startSignIn();
+    const token = await idp.issue({
+      sub: uniqueName('captured'),
+      email: 'captured@gmail.com',
+      nonce: browser.nonce,
+    });
+    expect((await google(token, browser)).statusCode).toBe(200);
+    const replayed = await google(token, browser);
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json()).toEqual({
+      error: 'Google sign-in failed: this credential was already used - please try again',
+    });
+    expect(replayed.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+  });
+
   it('keeps one nonce per browser while its cookie lives, and clears the cookie on each attempt', async () => {
     const first = await startSignIn();
     const second = await startSignIn(first.cookie); // another tab of the same browser

@@ -21,17 +21,32 @@ const tooMany = (ttlMs: number) => {
  * - per account and address: `attempts` per 15 minutes, then 429 until the window ends;
  * - per account from all addresses: beyond `attempts`, one attempt per delay that doubles from
  *   1 s to 60 s, so a distributed guesser is slowed to a crawl while the owner waits seconds.
- * A correct password clears the account's counters.
+ * A correct password, or a reset by e-mail link, clears the account's counters.
  */
-export function createLoginLimits(counters: Counters, attempts: number) {
-  const keysOf = (username: string, ip: string) => {
-    const account = username.toLowerCase();
-    return {
-      pair: `login:${account}|${ip}`,
-      account: `login:${account}`,
-      gate: `login-gate:${account}`,
-    };
+const keysOf = (username: string, ip: string) => {
+  const account = username.toLowerCase();
+  return {
+    pair: `login:${account}|${ip}`,
+    account: `login:${account}`,
+    gate: `login-gate:${account}`,
   };
+};
+
+/**
+ * Forgets an account's failed logins (all addresses together, and this address's own): after a
+ * correct password, and after a password reset by e-mail link, so the owner who mistyped or
+ * forgot the old password is not kept waiting with the new one.
+ */
+export async function forgetFailedLogins(
+  counters: Counters,
+  username: string,
+  ip: string,
+): Promise<void> {
+  const keys = keysOf(username, ip);
+  await counters.reset(keys.pair, keys.account);
+}
+
+export function createLoginLimits(counters: Counters, attempts: number) {
   return {
     /** Counts this attempt; throws a 429 when it is over a limit. */
     async admit(username: string, ip: string): Promise<void> {
@@ -47,9 +62,6 @@ export function createLoginLimits(counters: Counters, attempts: number) {
       const gate = await counters.claim(keys.gate, delayMs);
       if (!gate.claimed) throw tooMany(gate.ttlMs);
     },
-    async succeeded(username: string, ip: string): Promise<void> {
-      const keys = keysOf(username, ip);
-      await counters.reset(keys.pair, keys.account);
-    },
+    succeeded: (username: string, ip: string) => forgetFailedLogins(counters, username, ip),
   };
 }

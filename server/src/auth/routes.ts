@@ -17,7 +17,7 @@ import { createAuthService, RefreshTokenReused, type Session } from './service.j
 export interface AuthRoutesOptions {
   clock: Clock;
   /** Null when Continue with Google is not configured. */
-  google: Omit<GoogleVerifierOptions, 'clock'> | null;
+  google: Omit<GoogleVerifierOptions, 'clock' | 'counters'> | null;
   /** Requests per minute per IP on each auth route. */
   rateLimitPerMinute: number;
   /** Login attempts per account and address per 15 minutes. */
@@ -128,7 +128,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
   );
 
   const verifyGoogle = options.google
-    ? createGoogleVerifier({ ...options.google, clock: options.clock })
+    ? createGoogleVerifier({ ...options.google, clock: options.clock, counters: app.counters })
     : null;
 
   addEndpoint(

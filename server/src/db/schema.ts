@@ -17,6 +17,7 @@ export interface Database {
   statistic_events: StatisticEventsTable;
   statistic_totals: StatisticTotalsTable;
   statistic_hours: StatisticHoursTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 interface UsersTable {
@@ -173,6 +174,20 @@ export interface StatisticHoursTable {
 
 /** Where a query runs: the database or a transaction on it (functions that query take either). */
 export type Db = Kysely<Database> | Transaction<Database>;
+
+/** A write's Idempotency-Key and its stored answer (migration 0010), kept 24 hours. */
+interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  method: string;
+  path: string;
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  request_hash: string;
+  /** Null while the first request with this key is still running. */
+  status: number | null;
+  response_body: string | null;
+  created_at: number;
+}
 
 export type TodoRow = Selectable<TodosTable>;
 export type TodoGroupRow = Selectable<TodoGroupsTable>;

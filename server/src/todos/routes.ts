@@ -44,6 +44,18 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     return todo;
   });
 
+  addEndpoint(app, todosApi.patch, async (request) => {
+    const todo = await todos.update(
+      request.user.id,
+      request.params.id,
+      { patch: request.body },
+      timeZoneOf(request),
+    );
+    if (!todo) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
+    return todo;
+  });
+
   addEndpoint(app, todosApi.skip, async (request) => {
     const todo = await todos.skip(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo');

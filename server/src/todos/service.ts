@@ -4,6 +4,7 @@ import {
   type Repeat,
   type Todo,
   type TodoListQuery,
+  type PatchTodoBody,
   type UpdateTodoBody,
 } from '@tally/contract';
 import type { Kysely } from 'kysely';
@@ -175,7 +176,16 @@ const insertTodo = preparedQuery(
 const currentOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
   db
     .selectFrom('todos')
-    .select(['completed', 'due_date', 'due_time', 'repeat', 'created_at'])
+    .select([
+      'title',
+      'description',
+      'group_id',
+      'completed',
+      'due_date',
+      'due_time',
+      'repeat',
+      'created_at',
+    ])
     .where('id', '=', p('id'))
     .where('user_id', '=', p('userId')),
 );
@@ -353,17 +363,30 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
      * counts the completion and moves it to its next occurrence, still open; `zone` gives the
      * day of completion for a rule counted from it.
      */
+    /** A full update (PUT), or a partial one (PATCH: the omitted fields keep their values). */
     async update(
       userId: number,
       id: number,
-      input: UpdateTodoBody,
+      change: UpdateTodoBody | { patch: PatchTodoBody },
       zone: string,
     ): Promise<Todo | null> {
       const now = clock();
-      const groupId = input.groupId ?? null;
       return db.transaction().execute(async (trx) => {
         const [current] = await currentOfTodo(trx, { id, userId });
         if (!current) return null;
+        // Read in the same transaction as the write, so a field this change omits keeps the
+        // value of the latest write before it.
+        const input: UpdateTodoBody =
+          'patch' in change
+            ? {
+                title: current.title,
+                description: current.description,
+                groupId: current.group_id,
+                completed: current.completed === 1,
+                ...change.patch,
+              }
+            : change;
+        const groupId = input.groupId ?? null;
         const merged = mergePlanning(planningOf(current), input);
         const completedNow = current.completed === 0 && input.completed;
         const recurs = completedNow && merged.repeat !== null;

@@ -96,6 +96,70 @@ describe('todos', () => {
     expect(totals).toMatchObject({ todosCreated: 1, todosUpdated: 3, todosCompleted: 1 });
   });
 
+  it('changes only the fields a PATCH names; the others keep the latest values', async () => {
+    const group = await createGroup(alice, 'Patch group');
+    const todo = await createTodo(alice, {
+      title: 'Draft',
+      description: 'notes',
+      groupId: group.id,
+    });
+    // Another device renames it; this one, unaware, only completes it.
+    await as(
+      ctx.app,
+      alice,
+    )({
+      method: 'PUT',
+      url: `/api/todos/${todo.id}`,
+      payload: { title: 'Renamed', description: 'notes', groupId: group.id, completed: false },
+    });
+    const patched = await as(
+      ctx.app,
+      alice,
+    )({
+      method: 'PATCH',
+      url: `/api/todos/${todo.id}`,
+      payload: { completed: true },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json<Todo>()).toMatchObject({
+      title: 'Renamed',
+      description: 'notes',
+      groupId: group.id,
+      completed: true,
+    });
+    const cleared = await as(
+      ctx.app,
+      alice,
+    )({
+      method: 'PATCH',
+      url: `/api/todos/${todo.id}`,
+      payload: { groupId: null },
+    });
+    expect(cleared.json<Todo>()).toMatchObject({
+      title: 'Renamed',
+      groupId: null,
+      completed: true,
+    });
+    const empty = await as(
+      ctx.app,
+      alice,
+    )({
+      method: 'PATCH',
+      url: `/api/todos/${todo.id}`,
+      payload: { title: '  ' },
+    });
+    expect(empty.statusCode).toBe(400);
+    const missing = await as(
+      ctx.app,
+      bob,
+    )({
+      method: 'PATCH',
+      url: `/api/todos/${todo.id}`,
+      payload: { completed: false },
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+
   it('deletes with 204 and then answers 404', async () => {
     const todo = await createTodo(alice, { title: 'Temporary' });
     const remove = () => as(ctx.app, alice)({ method: 'DELETE', url: `/api/todos/${todo.id}` });

@@ -486,3 +486,18 @@ describe('a 10,000-row file', () => {
     expect(again.todos).toMatchObject({ created: 0, alreadyImported: 10_000 });
   }, 60_000);
 });
+
+describe('limits', () => {
+  it('takes 20 imports a minute per account, previews included, then answers 429 {error}', async () => {
+    const user = await registerUser(ctx.app);
+    const other = await registerUser(ctx.app);
+    const file = fixture('todoist-template.csv');
+    for (let i = 0; i < 20; i++) {
+      expect((await importFile(ctx.app, user, file, 'todoist-csv', true)).statusCode).toBe(200);
+    }
+    const refused = await importFile(ctx.app, user, file, 'todoist-csv', true);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: expect.stringMatching(/^Too many attempts/) });
+    expect((await importFile(ctx.app, other, file, 'todoist-csv', true)).statusCode).toBe(200);
+  });
+});

@@ -17,6 +17,12 @@ export interface TransferRoutesOptions {
 }
 
 const MB = IMPORT_MAX_BYTES / (1024 * 1024);
+/**
+ * Imports per account per minute, previews included: an import parses up to IMPORT_MAX_BYTES
+ * and may write thousands of rows, so one account (or a leaked read-write token) may not keep
+ * the server busy with them. Counted per account, after authentication, in the shared counters.
+ */
+const IMPORTS_PER_MINUTE = 20;
 const FORMATS = IMPORT_FORMATS.join(', ');
 
 /** The multipart plugin's refusals, as sentences (its own are "reach files limit" and such). */
@@ -106,18 +112,32 @@ export const transferRoutes: FastifyPluginAsync<TransferRoutesOptions> = async (
       .send(csv);
   });
 
-  addEndpoint(app, transferApi.import, async (request) => {
-    const form = await readForm(request);
-    const report = await imports.run(request.user.id, { ...form, zone: timeZoneOf(request) });
-    if (!form.dryRun) {
-      if (report.todos.created > 0 || report.groups.some((group) => !group.existing)) {
-        app.live.publish(request.user.id, { type: 'todos.changed' });
+  addEndpoint(
+    app,
+    transferApi.import,
+    async (request) => {
+      const form = await readForm(request);
+      const report = await imports.run(request.user.id, { ...form, zone: timeZoneOf(request) });
+      if (!form.dryRun) {
+        if (report.todos.created > 0 || report.groups.some((group) => !group.existing)) {
+          app.live.publish(request.user.id, { type: 'todos.changed' });
+        }
+        request.log.info(
+          { userId: request.user.id, format: form.format, todos: report.todos.created },
+          'Import done',
+        );
       }
-      request.log.info(
-        { userId: request.user.id, format: form.format, todos: report.todos.created },
-        'Import done',
-      );
-    }
-    return report;
-  });
+      return report;
+    },
+    {
+      config: {
+        rateLimit: {
+          max: IMPORTS_PER_MINUTE,
+          timeWindow: '1 minute',
+          hook: 'preHandler',
+          keyGenerator: (request) => `user:${request.user.id}`,
+        },
+      },
+    },
+  );
 };

@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { ErrorBoundary } from '#web/components/ErrorBoundary';
 import { NoticeRegion } from '#web/components/NoticeRegion';
+import { useSession } from '#web/lib/session-store';
+import { CommandLayer } from './commands/CommandLayer';
 import { NavBar } from './layout/NavBar';
 import { Providers } from './providers';
 import { AppRoutes } from './router';
@@ -21,6 +23,7 @@ function useFocusMainOnNavigation() {
 function Shell() {
   useFocusMainOnNavigation();
   const [location] = useLocation();
+  const signedIn = useSession().token !== null;
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -36,6 +39,7 @@ function Shell() {
         </ErrorBoundary>
       </main>
       <NoticeRegion />
+      <CommandLayer signedIn={signedIn} />
     </div>
   );
 }

@@ -12,7 +12,8 @@ export const queryKeys = {
   todos: ['todos'],
   /** The views by due date (Today, Upcoming): under todos, so refreshing todos refreshes them. */
   todoViews: ['todos', 'view'],
-  todoView: (view: 'today' | 'upcoming') => ['todos', 'view', view],
+  /** Keyed by the browser's date too: after midnight the view is another day's, fetched anew. */
+  todoView: (view: 'today' | 'upcoming', day: string) => ['todos', 'view', view, day],
   groups: ['groups'],
   statistics: ['statistics'],
   statisticsTotal: ['statistics', 'total'],

@@ -9,12 +9,13 @@ export type TodoView = 'today' | 'upcoming';
  * today, from the x-time-zone the client sends): Today (due today or overdue) or Upcoming
  * (today and the next six days).
  */
-const todoViewQueryOptions = (view: TodoView) =>
+const todoViewQueryOptions = (view: TodoView, day: string) =>
   queryOptions({
-    queryKey: queryKeys.todoView(view),
+    queryKey: queryKeys.todoView(view, day),
     queryFn: ({ signal }) => api.todos.list({ query: { view }, operation: 'Load todos', signal }),
   });
 
-export function useTodoView(view: TodoView) {
-  return useQuery(todoViewQueryOptions(view));
+/** `day`: the browser's date now (lib/dates.ts dateOf), so the view follows midnight. */
+export function useTodoView(view: TodoView, day: string) {
+  return useQuery(todoViewQueryOptions(view, day));
 }

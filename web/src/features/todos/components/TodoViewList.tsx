@@ -47,7 +47,7 @@ function sectionsOf(view: TodoView, todos: readonly Todo[], today: string): Day[
 
 /** Today or Upcoming, fetched from the server by due date in the browser's zone. */
 export function TodoViewList({ view, groups, groupsPending, now, onDelete }: TodoViewListProps) {
-  const todos = useTodoView(view);
+  const todos = useTodoView(view, dateOf(now));
   const idPrefix = useId();
   if (todos.isPending || groupsPending) return <LoadingText>Loading...</LoadingText>;
   if (todos.isError) {

@@ -1,17 +1,21 @@
-import { useId, useRef, useState } from 'react';
+import { useDeferredValue, useId, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
+import { useCommand } from '#web/lib/commands';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useTodos } from '../api/get-todos';
+import { useTodoSearch } from '../api/search-todos';
 import { useNow } from '../hooks/use-now';
+import { useSearchQuery } from '../hooks/use-search-query';
 import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
 import { NewTodoForm } from './NewTodoForm';
+import { SearchBox, SearchStatus } from './SearchBox';
 import { TodoItem } from './TodoItem';
 import { TodoViewList } from './TodoViewList';
 import { viewOfSearch, ViewSwitch } from './ViewSwitch';
@@ -40,6 +44,15 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<Todo | null>(null);
   const addButtonRef = useRef<HTMLButtonElement>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+  const [query, setQuery] = useSearchQuery();
+
+  // The global shortcuts and the command palette (web/src/app) reach this screen through these.
+  useCommand('newTodo', () => {
+    if (formOpen) formRef.current?.querySelector('input')?.focus();
+    else setFormOpen(true);
+  });
+  useCommand('showFilter', setSelectedFilter);
 
   // A group filter whose group is gone (deleted elsewhere) falls back to All.
   const filter: TodoFilter =
@@ -62,7 +75,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   );
 
   const form = formOpen && (
-    <div className="mb-6">
+    <div ref={formRef} className="mb-6">
       <NewTodoForm
         groups={groups}
         defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
@@ -79,6 +92,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const body =
     view === 'all' ? (
       <AllTodos
+        query={query}
         groups={groups}
         groupsPending={groupsPending}
         filter={filter}
@@ -100,6 +114,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
       {header}
       <ViewSwitch active={view} />
+      {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
       {form}
       {body}
       <DeleteTodoDialog
@@ -116,7 +131,11 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   );
 }
 
+const NO_TODOS: readonly Todo[] = [];
+
 interface AllTodosProps {
+  /** The search box's text: the list shows only what matches it. */
+  query: string;
   groups: readonly Group[];
   groupsPending: boolean;
   filter: TodoFilter;
@@ -126,9 +145,20 @@ interface AllTodosProps {
 }
 
 /** All: SPEC's screen, the filter tabs with their counts and the whole list, newest first. */
-function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete }: AllTodosProps) {
+function AllTodos({
+  query,
+  groups,
+  groupsPending,
+  filter,
+  onFilterChange,
+  now,
+  onDelete,
+}: AllTodosProps) {
   const todos = useTodos();
   const panelId = useId();
+  // Typing stays immediate; the list follows as soon as React has time (issue 14).
+  const searched = useDeferredValue(query);
+  const search = useTodoSearch(todos.data ?? NO_TODOS, searched);
   let body;
   if (todos.isPending || groupsPending) {
     body = <LoadingText>Loading...</LoadingText>;
@@ -140,7 +170,9 @@ function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete
       />
     );
   } else {
-    const visible = sortNewestFirst(todos.data.filter((todo) => matchesFilter(todo, filter)));
+    const visible = sortNewestFirst(search.results.filter((todo) => matchesFilter(todo, filter)));
+    let emptyText: string = filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered;
+    if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
     body = (
       <>
         <FilterTabs
@@ -150,6 +182,11 @@ function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete
           onChange={onFilterChange}
           panelId={panelId}
         />
+        <SearchStatus
+          active={search.terms.length > 0}
+          count={visible.length}
+          searching={search.searching}
+        />
         <div
           id={panelId}
           role="tabpanel"
@@ -158,9 +195,7 @@ function AllTodos({ groups, groupsPending, filter, onFilterChange, now, onDelete
           className="mt-4"
         >
           {visible.length === 0 ? (
-            <p className="py-8 text-center text-slate-600 dark:text-slate-400">
-              {filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered}
-            </p>
+            <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
           ) : (
             <ul
               aria-label="Todos"

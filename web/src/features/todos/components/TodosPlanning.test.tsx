@@ -1,5 +1,5 @@
 import type { Group } from '@tally/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
@@ -425,6 +425,29 @@ describe('/todos: the Today and Upcoming views', () => {
     // Completed, it leaves the view.
     await user.click(screen.getByRole('checkbox', { name: 'Last week' }));
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Overdue' })).toBeNull());
+  });
+
+  it('moves to the new day after midnight', async () => {
+    vi.setSystemTime(new Date(2026, 10, 23, 23, 59, 30));
+    storeSession('alice'); // a token of that moment
+    const { calls } = fakeBackend({ todos: planned });
+    renderApp('/todos?view=today');
+    await screen.findByRole('heading', { name: 'Overdue' });
+    expect(sections()).toEqual([
+      { heading: 'Overdue', titles: ['Last week'] },
+      { heading: 'Today', titles: ['Today'] },
+    ]);
+
+    // The page comes back after midnight (the minute timer would get there too).
+    vi.setSystemTime(new Date(2026, 10, 24, 0, 5));
+    act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    await waitFor(() =>
+      expect(sections()).toEqual([
+        { heading: 'Overdue', titles: ['Last week', 'Today'] },
+        { heading: 'Today', titles: ['Tomorrow'] },
+      ]),
+    );
+    expect(calls.filter((call) => call.search.get('view') === 'today')).toHaveLength(2);
   });
 
   it('says when nothing is due', async () => {

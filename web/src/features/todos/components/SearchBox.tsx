@@ -1,0 +1,98 @@
+import { useId, useRef } from 'react';
+import { useCommand } from '#web/lib/commands';
+import { SEARCH_MAX_LENGTH } from '../lib/search';
+
+interface SearchBoxProps {
+  query: string;
+  onQueryChange: (query: string) => void;
+}
+
+function SearchIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      aria-hidden="true"
+      fill="none"
+      className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500 dark:text-slate-400"
+    >
+      <circle cx="11" cy="11" r="6.5" stroke="currentColor" strokeWidth="2" />
+      <path d="m16 16 4.5 4.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/**
+ * The /todos search box: `/` puts the focus here from anywhere on the screen (web/src/app/
+ * use-shortcuts.ts), Escape clears it and leaves it.
+ */
+export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  useCommand('focusSearch', () => inputRef.current?.focus());
+
+  return (
+    <div role="search" className="mb-4">
+      <label htmlFor={inputId} className="sr-only">
+        Search todos
+      </label>
+      <div className="relative">
+        <SearchIcon />
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="search"
+          value={query}
+          onChange={(event) => onQueryChange(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            // The browser's own Escape clears the box but keeps the focus: leave it as well.
+            event.preventDefault();
+            onQueryChange('');
+            event.currentTarget.blur();
+          }}
+          placeholder="Search todos"
+          maxLength={SEARCH_MAX_LENGTH}
+          autoComplete="off"
+          enterKeyHint="search"
+          aria-keyshortcuts="/"
+          className={
+            'block w-full rounded-md border border-slate-500 bg-white py-2 pr-3 pl-10 text-base ' +
+            'text-slate-900 placeholder:text-slate-600 dark:bg-slate-950 dark:text-slate-100 ' +
+            'dark:placeholder:text-slate-400'
+          }
+        />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * What a search found, said politely to screen readers and shown under the box: "3 todos
+ * found", or while the server is still asked, the ones found so far.
+ */
+export function SearchStatus({
+  active,
+  count,
+  searching,
+}: {
+  /** A search is on (the query has words). */
+  active: boolean;
+  count: number;
+  searching: boolean;
+}) {
+  let text = '';
+  if (active) {
+    text = `${count} ${count === 1 ? 'todo' : 'todos'} found`;
+    if (searching) text += ', searching for more...';
+  }
+  return (
+    <p
+      aria-live="polite"
+      className={text ? 'mt-3 text-sm text-slate-700 dark:text-slate-300' : 'sr-only'}
+    >
+      {text}
+    </p>
+  );
+}

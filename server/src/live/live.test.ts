@@ -182,6 +182,7 @@ describe('GET /api/events', () => {
       url: `/api/todos/${todo.id}`,
       payload: { title: 'Live', completed: true },
     });
+    await call({ method: 'PATCH', url: `/api/todos/${todo.id}`, payload: { completed: false } });
     await call({
       method: 'PUT',
       url: `/api/todo-groups/${group.id}`,
@@ -197,6 +198,7 @@ describe('GET /api/events', () => {
       expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
         { type: 'group.created', id: group.id },
         { type: 'todo.created', id: todo.id },
+        { type: 'todo.updated', id: todo.id },
         { type: 'todo.updated', id: todo.id },
         { type: 'group.updated', id: group.id },
         { type: 'todo.deleted', id: todo.id },

@@ -1,10 +1,12 @@
 // `node bench/insights.mjs` (after `npm run build`): latency of GET /api/statistics/insights for a
 // user with 100,000 events over two years, and for one with 400,000 more events older than any
-// range, on SQLite and PostgreSQL (BENCH_DIALECTS, BENCH_PG_URL). Budget (issue 15): p99 ≤ 50 ms,
+// range, on SQLite and PostgreSQL (BENCH_DIALECTS, BENCH_PG_URL), one request at a time (a
+// person's own dashboard) and a few at once (BENCH_CONCURRENCY, default 1,4), each reported apart
+// with the load average after it. Budget (issue 15): p99 ≤ 50 ms,
 // and the same cost whatever the number of events beyond the range. Run by hand, on loopback.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -16,7 +18,9 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET = 'bench-insights-secret-that-is-at-least-32-bytes';
-const PORT = 4111;
+/** BENCH_PORT: another port, with a database and data directory of its own (default 4111). */
+const PORT = Number(process.env.BENCH_PORT ?? 4111);
+const INSTANCE = process.env.BENCH_PORT ? `_${PORT}` : '';
 const DAY = 86_400_000;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,7 +72,8 @@ async function deriveFromEvents(target, oldEvents) {
         case when id % 2 = 0 then '2026-01-01' else null end,
         case when id % 2 = 0 then id % 3 % 2 else null end
       from statistic_events where type = 'todosCompleted'`);
-    await db.query('analyze');
+    // On PostgreSQL only, as in lib/seed.mjs (decision 063).
+    if (target.dialect === 'postgres') await db.query('analyze');
   } finally {
     await db.close();
   }
@@ -101,23 +106,30 @@ async function startTally(target) {
   throw new Error('Tally did not start');
 }
 
-async function measure(pid, token, weeks) {
+/** Concurrencies measured: one person's own dashboard, and a few requests at once. */
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '1,4').split(',').map(Number);
+
+async function measure(pid, token, weeks, connections) {
   const url = `http://127.0.0.1:${PORT}/api/statistics/insights?weeks=${weeks}`;
   const headers = { authorization: `Bearer ${token}`, 'x-time-zone': 'Europe/Berlin' };
   const first = await fetch(url, { headers });
   if (!first.ok) throw new Error(`insights answered ${first.status}: ${await first.text()}`);
   const body = await first.json();
-  await autocannon({ url, headers, connections: 1, amount: 30 }); // warm-up
+  await autocannon({ url, headers, connections, amount: 30 }); // warm-up
   const cpuBefore = cpuMs(pid);
-  const result = await autocannon({ url, headers, connections: 1, amount: REQUESTS });
+  const result = await autocannon({ url, headers, connections, amount: REQUESTS });
   const cpuPerRequest = (cpuMs(pid) - cpuBefore) / REQUESTS;
   return {
+    connections,
     cpu: cpuPerRequest.toFixed(1),
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
     errors: result.non2xx + result.errors,
     completedInRange: body.heatmap.reduce((sum, day) => sum + day.completed, 0),
+    load: loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' '),
   };
 }
 
@@ -125,9 +137,9 @@ const rows = [];
 for (const dialect of DIALECTS) {
   const target = await createDatabase({
     dialect,
-    dataDir: path.join(tmpdir(), `tally-bench-insights-${dialect}`),
+    dataDir: path.join(tmpdir(), `tally-bench-insights-${dialect}${INSTANCE}`),
     adminUrl: PG_ADMIN_URL,
-    dbName: 'tally_bench_insights',
+    dbName: `tally_bench_insights${INSTANCE}`,
   });
   const users = await seed(target, [
     { username: 'events100k', groups: 5, todos: 200, events: 100_000 },
@@ -140,7 +152,14 @@ for (const dialect of DIALECTS) {
     for (const [username, user] of users) {
       const token = await tokens.sign({ id: user.id, username, sessionId: user.sessionId });
       for (const weeks of [52, 104]) {
-        rows.push({ dialect, user: username, weeks, ...(await measure(tally.pid, token, weeks)) });
+        for (const connections of CONCURRENCIES) {
+          rows.push({
+            dialect,
+            user: username,
+            weeks,
+            ...(await measure(tally.pid, token, weeks, connections)),
+          });
+        }
       }
     }
   } finally {
@@ -150,19 +169,19 @@ for (const dialect of DIALECTS) {
       dialect,
       dataDir: target.dataDir,
       adminUrl: PG_ADMIN_URL,
-      dbName: 'tally_bench_insights',
+      dbName: `tally_bench_insights${INSTANCE}`,
     });
   }
 }
 
 console.log(
-  `\nGET /api/statistics/insights, ${REQUESTS} requests one at a time after 30 warm-up, Europe/Berlin`,
+  `\nGET /api/statistics/insights, ${REQUESTS} requests after 30 warm-up at each concurrency, Europe/Berlin`,
 );
 console.log(
-  'dialect   user         weeks  completed in range  server CPU ms/req  p50 ms  p99 ms  max ms  errors',
+  'dialect   user         weeks  conc  completed in range  server CPU ms/req  p50 ms  p99 ms  max ms  errors  load (1/5/15 min)',
 );
 for (const r of rows) {
   console.log(
-    `${r.dialect.padEnd(9)} ${r.user.padEnd(12)} ${String(r.weeks).padStart(5)}  ${String(r.completedInRange).padStart(18)}  ${r.cpu.padStart(17)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.max).padStart(6)}  ${String(r.errors).padStart(6)}`,
+    `${r.dialect.padEnd(9)} ${r.user.padEnd(12)} ${String(r.weeks).padStart(5)}  ${String(r.connections).padStart(4)}  ${String(r.completedInRange).padStart(18)}  ${r.cpu.padStart(17)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.max).padStart(6)}  ${String(r.errors).padStart(6)}  ${r.load}`,
   );
 }

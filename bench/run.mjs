@@ -60,7 +60,19 @@ const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:
 /** For the 2-process run only (WEB_CONCURRENCY > 1 needs shared counters). */
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
-const PORTS = { tally: 4101, reference: 4102, ceiling: 4103, referenceB: 4104, against: 4105 };
+/**
+ * BENCH_PORT (default 4101): the first of five ports; a run on another base also gets databases
+ * and data directories of its own, so two engineers' runs on one machine do not collide.
+ */
+const PORT_BASE = Number(process.env.BENCH_PORT ?? 4101);
+const PORTS = {
+  tally: PORT_BASE,
+  reference: PORT_BASE + 1,
+  ceiling: PORT_BASE + 2,
+  referenceB: PORT_BASE + 3,
+  against: PORT_BASE + 4,
+};
+const INSTANCE = process.env.BENCH_PORT ? `-${PORT_BASE}` : '';
 const STATS_ZONE = 'Europe/Berlin';
 const GROWTH_TODOS = QUICK ? [10, 100, 1000] : [10, 100, 1000, 10_000];
 const GROWTH_EVENTS = QUICK ? [1000, 10_000, 100_000] : [1000, 10_000, 100_000, 1_000_000];
@@ -683,8 +695,10 @@ async function dropBuild({ target }, suffix) {
 
 async function runDialect(dialect, report) {
   const seedStarted = Date.now();
-  const main = await prepareBuild(dialect, TALLY_DIR, '');
-  const other = AGAINST_DIR ? await prepareBuild(dialect, AGAINST_DIR, '-against') : null;
+  const main = await prepareBuild(dialect, TALLY_DIR, INSTANCE);
+  const other = AGAINST_DIR
+    ? await prepareBuild(dialect, AGAINST_DIR, `-against${INSTANCE}`)
+    : null;
   const { target, users, tokenOf } = main;
   console.info(
     `\n## ${dialect}: seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s (load ${loadAverage()})`,
@@ -846,8 +860,8 @@ async function runDialect(dialect, report) {
     }
   } finally {
     await stopAll();
-    await dropBuild(main, '');
-    if (other) await dropBuild(other, '-against');
+    await dropBuild(main, INSTANCE);
+    if (other) await dropBuild(other, `-against${INSTANCE}`);
   }
 }
 

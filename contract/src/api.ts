@@ -7,6 +7,7 @@ import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
 import { tokensApi } from './tokens.js';
+import { trashApi } from './trash.js';
 import { transferApi } from './transfer.js';
 import type { Routes } from './routes.js';
 
@@ -17,6 +18,7 @@ export const contract = {
   tokens: tokensApi,
   calendar: calendarApi,
   todos: todosApi,
+  trash: trashApi,
   groups: groupsApi,
   statistics: statisticsApi,
   transfer: transferApi,

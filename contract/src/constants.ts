@@ -84,6 +84,13 @@ export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 export const TODO_PAGE_DEFAULT = 100;
 export const TODO_PAGE_MAX = 500;
 
+/** Search (GET /api/todos?q=): the longest query, in characters. */
+export const SEARCH_QUERY_MAX = 200;
+/** Bulk changes (POST /api/todos/bulk): the most todos one call may name. */
+export const BULK_IDS_MAX = 1000;
+/** Days a deleted todo stays in the trash before it is purged for good. */
+export const TRASH_DAYS = 30;
+
 /**
  * Imports (docs/product.md, Import and export): the file formats POST /api/import reads, and its
  * limits. A file is read whole, so both bound the memory and time of one import.

@@ -38,7 +38,8 @@ export const LiveEventSchema = Type.Union([
     { type: Type.Literal('todos.changed') },
     {
       additionalProperties: false,
-      description: 'Many todos (and perhaps groups) at once: an import, a bulk change',
+      description:
+        'Many todos (and perhaps groups) at once: an import, a bulk change, the trash emptied',
     },
   ),
 ]);

@@ -48,6 +48,13 @@ export const routes = {
     patch: { method: 'PATCH', path: '/api/todos/:id' },
     skip: { method: 'POST', path: '/api/todos/:id/skip' },
     remove: { method: 'DELETE', path: '/api/todos/:id' },
+    bulk: { method: 'POST', path: '/api/todos/bulk' },
+  },
+  trash: {
+    list: { method: 'GET', path: '/api/trash' },
+    restore: { method: 'POST', path: '/api/trash/:id/restore' },
+    remove: { method: 'DELETE', path: '/api/trash/:id' },
+    empty: { method: 'DELETE', path: '/api/trash' },
   },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },

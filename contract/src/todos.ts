@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LIMITS, NEXT_CURSOR_HEADER, TODO_PAGE_DEFAULT, TODO_PAGE_MAX } from './constants.js';
+import {
+  BULK_IDS_MAX,
+  LIMITS,
+  NEXT_CURSOR_HEADER,
+  SEARCH_QUERY_MAX,
+  TODO_PAGE_DEFAULT,
+  TODO_PAGE_MAX,
+} from './constants.js';
 import { ErrorSchema, IdParamsSchema, NOT_BLANK, NO_NUL } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
@@ -160,6 +167,16 @@ export const TodoListQuerySchema = Type.Object(
           'overdue = due before now. Without it, the whole list as always.',
       }),
     ),
+    q: Type.Optional(
+      Type.String({
+        maxLength: SEARCH_QUERY_MAX,
+        description:
+          'Search: the todos whose title or description hold every word of q (case and ' +
+          'accents ignored; the last word may be the start of a word, so "buy mil" finds ' +
+          '"Buy milk"), best match first. Punctuation and search syntax are plain text. ' +
+          'Pages with limit and cursor like the list; not with view.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -191,6 +208,30 @@ export const UpdateTodoBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export type UpdateTodoBody = Static<typeof UpdateTodoBodySchema>;
+
+export const BULK_ACTIONS = ['complete', 'reopen', 'move', 'delete', 'restore'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/**
+ * One change to many todos at once (docs/product.md, Bulk changes and undo). `move` needs
+ * `groupId` (null: no group); `restore` brings todos back from the trash (the undo of `delete`).
+ */
+export const BulkBodySchema = Type.Object(
+  {
+    ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), {
+      minItems: 1,
+      maxItems: BULK_IDS_MAX,
+      description: `The todos' ids, 1-${BULK_IDS_MAX} (a repeated id counts once)`,
+    }),
+    action: Type.Union(
+      BULK_ACTIONS.map((action) => Type.Literal(action)),
+      { description: BULK_ACTIONS.join(', ') },
+    ),
+    groupId: Type.Optional(groupId),
+  },
+  { additionalProperties: false },
+);
+export type BulkBody = Static<typeof BulkBodySchema>;
 
 /**
  * Only the fields to change; every omitted field keeps the server's value (null still clears).
@@ -242,7 +283,10 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
     responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
   },
   remove: {
-    summary: 'Delete a todo',
+    summary: 'Move a todo to the trash',
+    description:
+      'It leaves every list and view at once, counts as deleted in the statistics, and can be ' +
+      'restored from the trash (POST /api/trash/{id}/restore) for 30 days.',
     params: IdParamsSchema,
     responses: {
       204: NoContent('Deleted'),
@@ -250,5 +294,17 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
       401: ErrorSchema,
       404: ErrorSchema,
     },
+  },
+  bulk: {
+    summary: 'Complete, reopen, move, delete or restore many todos at once',
+    description:
+      "One transaction: every id must be one of the caller's todos (for restore: in the " +
+      "caller's trash), else 404 and nothing changes. Each todo changed counts as the single " +
+      'call would (a completion moves a repeating todo to its next occurrence); todos already ' +
+      'in that state are left alone. Answers the todos changed, as they are now (delete: as ' +
+      'they went to the trash). Undo: reopen what was completed, move each back to its group, ' +
+      'restore what was deleted.',
+    body: BulkBodySchema,
+    responses: { 200: TodoListSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
   },
 });

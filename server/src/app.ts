@@ -5,12 +5,14 @@ import Fastify, {
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
+import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/connection.js';
+import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
+import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { liveRoutes } from './live/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
@@ -19,6 +21,7 @@ import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { liveBusPlugin } from './plugins/live-bus.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
@@ -29,17 +32,24 @@ import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { mergePlanning } from './todos/planning.js';
 import { todoRoutes } from './todos/routes.js';
+import { trashRoutes } from './todos/trash-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: Pick<DatabaseHandle, 'db' | 'dedicatedClient'>;
+  database: {
+    db: Kysely<Database>;
+    stats?: () => DatabaseStats;
+    dedicatedClient?: DatabaseHandle['dedicatedClient'];
+  };
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
+  /** Run the periodic jobs (the trash purge); the server does, tests mostly do not. */
+  backgroundJobs?: boolean;
   /** Between the heartbeats of GET /api/events (tests shorten it). */
   liveHeartbeatMs?: number;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
@@ -77,6 +87,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    ...(options.database.stats ? { databaseStats: options.database.stats } : {}),
+  });
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, clock });
   await app.register(databasePlugin, {
     ...options.database,
@@ -127,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });
+  await app.register(trashRoutes, { clock, purge: options.backgroundJobs ?? false });
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });
   await app.register(transferRoutes, {

@@ -40,6 +40,8 @@ export interface Config {
   publicUrl: string;
   /** Whether strangers may make accounts (by the form or by Google). */
   registration: 'open' | 'closed';
+  /** The bearer token of GET /metrics (Prometheus); null turns the metrics off (404). */
+  metricsToken: string | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -113,6 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('REGISTRATION must be open or closed');
   }
 
+  const metricsToken = text('METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    problems.push(
+      'METRICS_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  }
+
   const config: Config = {
     port,
     host: text('HOST') ?? 'localhost',
@@ -137,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom,
     publicUrl,
     registration: registration === 'closed' ? 'closed' : 'open',
+    metricsToken,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(

@@ -5,6 +5,7 @@ import { type Config, loadConfig, resolveJwtSecret } from './config.js';
 import { connect } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { gracefulDrain } from './drain.js';
+import { aggregateInPrimary } from './plugins/metrics.js';
 
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only, config.ts refuses it on SQLite): this primary process
@@ -18,6 +19,7 @@ async function primary(config: Config) {
   await migrateToLatest(database.db, database.dialect);
   await database.db.destroy();
   resolveJwtSecret(config);
+  if (config.metricsToken) await aggregateInPrimary();
 
   let stopping = false;
   const serving = new WeakSet<object>();
@@ -63,6 +65,7 @@ async function main() {
     config,
     database,
     jwtSecret: resolveJwtSecret(config),
+    backgroundJobs: true,
     logger: {
       level: config.logLevel,
       redact: {

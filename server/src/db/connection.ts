@@ -1,7 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { PoolQueryDialect } from './pool-query-dialect.js';
 import type { Database } from './schema.js';
 import { makePrivateDir, makePrivateFile } from './private-files.js';
@@ -13,11 +15,23 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for logs: the SQLite file or the PostgreSQL host/database. */
   location: string;
+  /** What /metrics reports about the connections (server/src/plugins/metrics.ts). */
+  stats: () => DatabaseStats;
   /**
    * PostgreSQL only: a new client outside the pool, with the pool's settings, for a connection
    * that is held for good (LISTEN, server/src/plugins/live-bus.ts).
    */
   dedicatedClient?: () => pg.Client;
+}
+
+/** What the database can say about its connections; each dialect fills in its own part. */
+export interface DatabaseStats {
+  /** PostgreSQL: the node-postgres pool's clients. */
+  pool?: { total: number; idle: number; waiting: number };
+  /** SQLite: prepared statements kept for reuse (withStatementCache below). */
+  statementCacheEntries?: number;
+  /** SQLite: the database file and its write-ahead log, in bytes. */
+  fileBytes?: { database: number; wal: number };
 }
 
 export interface ConnectOptions {
@@ -66,10 +80,14 @@ function connectSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const bytes = (name: string) => (existsSync(name) ? statSync(name).size : 0);
+  const stats = () => ({
+    statementCacheEntries: cached.size(),
+    fileBytes: { database: bytes(file), wal: bytes(`${file}-wal`) },
   });
-  return { db, dialect: 'sqlite', location: file };
+  return { db, dialect: 'sqlite', location: file, stats };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -82,6 +100,7 @@ const STATEMENT_CACHE_SIZE = 500;
 function withStatementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
+    size: () => statements.size,
     close: () => sqlite.close(),
     prepare(text: string) {
       let statement = statements.get(text);
@@ -97,7 +116,14 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * node-postgres is loaded only when DATABASE_URL asks for it: on SQLite its modules would hold
+ * about 2.5 MB of heap for nothing (docs/performance.md, Memory). connect() stays synchronous.
+ */
+const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
+
 function connectPostgres(databaseUrl: string, options: ConnectOptions): DatabaseHandle {
+  const { Client, Pool, types } = loadPg();
   const settings = {
     connectionString: databaseUrl,
     connectionTimeoutMillis: 5_000,
@@ -107,18 +133,22 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === PG_INT8
           ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+          : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
     },
   };
-  const pool = new pg.Pool({ ...settings, max: options.poolSize ?? 10 });
+  const pool = new Pool({ ...settings, max: options.poolSize ?? 10 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PoolQueryDialect({ pool }) });
   const url = new URL(databaseUrl);
+  const stats = () => ({
+    pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+  });
   return {
     db,
     dialect: 'postgres',
     location: `${url.host}${url.pathname}`,
-    dedicatedClient: () => new pg.Client(settings),
+    stats,
+    dedicatedClient: () => new Client(settings),
   };
 }

@@ -9,6 +9,7 @@ import { planning } from './migrations/0005-planning.js';
 import { completions } from './migrations/0006-completions.js';
 import { apiTokensAndCalendarFeeds } from './migrations/0007-api-tokens-and-calendar-feeds.js';
 import { importKeys } from './migrations/0008-import-keys.js';
+import { searchAndTrash } from './migrations/0009-search-and-trash.js';
 import { idempotencyKeys } from './migrations/0010-idempotency-keys.js';
 
 /**
@@ -25,6 +26,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-completions': completions(dialect),
     '0007-api-tokens-and-calendar-feeds': apiTokensAndCalendarFeeds(dialect),
     '0008-import-keys': importKeys(),
+    '0009-search-and-trash': searchAndTrash(dialect),
     '0010-idempotency-keys': idempotencyKeys(dialect),
   };
 }

@@ -9,6 +9,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
+import type { NamedQuery } from './prepared.js';
 
 type CompileQuery = QueryCompiler['compileQuery'];
 
@@ -18,8 +19,8 @@ type CompileQuery = QueryCompiler['compileQuery'];
  * query, release): with more requests than clients, that promise-based checkout kept so many
  * young objects alive that the server spent ~290 µs per 200-todo list in garbage collection,
  * against ~50 µs with `pool.query` (measured with --trace-gc). A query outside a transaction now
- * goes through `pool.query`; a transaction (and a stream) still holds one client from its begin
- * to its end, through Kysely's own driver.
+ * goes through `pool.query`, by name when it is a prepared query; a transaction (and a stream)
+ * still holds one client from its begin to its end, through Kysely's own driver.
  */
 export class PoolQueryDialect extends PostgresDialect {
   readonly #pool: pg.Pool;
@@ -46,9 +47,13 @@ class PoolConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     if (this.pinned) return this.pinned.executeQuery<R>(compiledQuery);
-    const { command, rowCount, rows } = await this.pool.query(compiledQuery.sql, [
-      ...compiledQuery.parameters,
-    ]);
+    // A prepared query's name (db/prepared.ts) makes it a server-side prepared statement: each
+    // client parses and plans it once, not on every call (decision 063).
+    const { command, rowCount, rows } = await this.pool.query({
+      name: (compiledQuery as NamedQuery).name,
+      text: compiledQuery.sql,
+      values: [...compiledQuery.parameters],
+    });
     return {
       // As Kysely's PostgresConnection reports them.
       numAffectedRows:

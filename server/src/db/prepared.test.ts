@@ -64,6 +64,20 @@ describe('prepared queries', () => {
     expect(usernamesOf(await named(db, { names: [...many, 'ada'] }))).toEqual(['ada']);
   });
 
+  it('on PostgreSQL, are prepared on the server by name, once per connection', async () => {
+    const { db, dialect } = database.handle;
+    const byName = preparedQuery((db, p: Placeholders<{ name: string }>) =>
+      db.selectFrom('users').select('username').where('username_lower', '=', p('name')),
+    );
+    expect(usernamesOf(await byName(db, { name: 'ada' }))).toEqual(['ada']);
+    expect(usernamesOf(await byName(db, { name: 'bob' }))).toEqual(['bob']);
+    if (dialect !== 'postgres') return;
+    // The pool hands out the client released last: the one that just ran the query.
+    const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements
+      where statement = 'select "username" from "users" where "username_lower" = $1'`.execute(db);
+    expect(rows).toEqual([{ name: expect.stringMatching(/^tally_\d+$/) as string }]);
+  });
+
   it('refuse a placeholder used other than as a value', async () => {
     const { db } = database.handle;
     const branching = preparedQuery((db, p: Placeholders<{ all: boolean }>) =>

@@ -22,8 +22,20 @@ class Placeholder {
   ) {}
 }
 
+/**
+ * A compiled query that may carry the name of a server-side prepared statement: on PostgreSQL,
+ * outside a transaction, it is parsed and planned once per connection instead of on every call
+ * (db/pool-query-dialect.ts); SQLite ignores it (its statements are cached by text, decision 033).
+ */
+export interface NamedQuery extends CompiledQuery {
+  readonly name?: string;
+}
+
+/** Names of kept statements, unique within the process: `tally_1`, `tally_2`, … */
+let statementsNamed = 0;
+
 interface Statement {
-  compiled: CompiledQuery;
+  compiled: NamedQuery;
   /** For each parameter of the compiled query: its value on a given call. */
   parameters: ((values: Values) => unknown)[];
 }
@@ -91,7 +103,11 @@ export function preparedQuery<P extends object, Row>(
     let statement = statements.get(key);
     if (!statement) {
       statement = prepare(db, call);
-      if (kept) statements.set(key, statement);
+      // Only a kept statement gets a name: PostgreSQL keeps a named one for the connection's life.
+      if (kept) {
+        statement.compiled = { ...statement.compiled, name: `tally_${++statementsNamed}` };
+        statements.set(key, statement);
+      }
     }
     const { compiled, parameters } = statement;
     const result = await db.executeQuery<Row>({

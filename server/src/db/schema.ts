@@ -17,6 +17,8 @@ export interface Database {
   statistic_events: StatisticEventsTable;
   statistic_totals: StatisticTotalsTable;
   statistic_hours: StatisticHoursTable;
+  trashed_todos: TrashedTodosTable;
+  job_leases: JobLeasesTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 
@@ -60,6 +62,32 @@ interface TodosTable {
   repeat: string | null;
   /** The source row of an imported todo, hashed (migration 0008); null for todos made here. */
   import_key: string | null;
+  /**
+   * The words of title and description as search compares them (shared/search-text.ts), written
+   * with every change of either (migration 0009). Not optional here, so no insert forgets it.
+   */
+  search_text: string;
+}
+
+/** A deleted todo, kept 30 days (migration 0009). */
+interface TrashedTodosTable {
+  /** The todo's own id, which it gets back on restore. */
+  id: number;
+  user_id: number;
+  trashed_at: number;
+  /** The todos row (without id and user_id) as JSON. */
+  todo: string;
+}
+
+/** Who runs a periodic job, until when, and when it last ran (migration 0009). */
+interface JobLeasesTable {
+  name: string;
+  /** The process holding the lease; null when none ever did. */
+  holder: string | null;
+  /** The lease is free from this time (epoch ms) on. */
+  lease_until: number;
+  last_run_at: number | null;
+  runs: number;
 }
 
 interface RefreshTokensTable {

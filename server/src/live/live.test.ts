@@ -212,6 +212,36 @@ describe('GET /api/events', () => {
     for (const stream of [first, second, other]) stream.close();
   });
 
+  it('tells of bulk changes and of the trash', async () => {
+    const user = await registerUser(ctx.app);
+    const stream = await openStream(url, user.token);
+    await stream.next(isReady);
+    const call = as(ctx.app, user);
+    const { id } = (
+      await call({ method: 'POST', url: '/api/todos', payload: { title: 'Many' } })
+    ).json<{ id: number }>();
+    await call({
+      method: 'POST',
+      url: '/api/todos/bulk',
+      payload: { ids: [id], action: 'complete' },
+    });
+    await call({ method: 'DELETE', url: `/api/todos/${id}` });
+    await call({ method: 'POST', url: `/api/trash/${id}/restore` });
+    await call({ method: 'DELETE', url: `/api/todos/${id}` });
+    await call({ method: 'DELETE', url: '/api/trash' });
+    await stream.next(event('todos.changed'));
+    await waitUntil(() => stream.blocks.filter(dataOf).length === 6);
+    expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
+      { type: 'todo.created', id },
+      { type: 'todos.changed' },
+      { type: 'todo.deleted', id },
+      { type: 'todo.created', id },
+      { type: 'todo.deleted', id },
+      { type: 'todos.changed' },
+    ]);
+    stream.close();
+  });
+
   it('refuses a request without a valid token, in the usual JSON', async () => {
     const response = await fetch(`${url}/api/events`);
     expect(response.status).toBe(401);

@@ -1,7 +1,7 @@
 import type { LiveEvent } from '@tally/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../db/schema.js';
@@ -146,7 +146,12 @@ function postgresTransport(db: Kysely<Database>, dedicatedClient: () => pg.Clien
 /** Redis (REDIS_URL with PostgreSQL): PUBLISH on one connection, SUBSCRIBE on another. */
 function redisTransport(db: Kysely<Database>, url: string): Transport {
   const channel = channelOf(db, 'tally:events:');
-  let publisher: Redis | null = null;
+  // Loaded only when REDIS_URL asks for it, as the rate-limit plugin does (memory at start).
+  const connect = async (options: RedisOptions) => {
+    const { Redis } = await import('ioredis');
+    return new Redis(url, options);
+  };
+  let publisher: Promise<Redis> | null = null;
   let subscriber: Redis | null = null;
   const release = (r: Redis) => {
     r.removeAllListeners();
@@ -155,17 +160,17 @@ function redisTransport(db: Kysely<Database>, url: string): Transport {
   };
   return {
     async publish(message) {
-      if (!publisher) {
-        publisher = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
-        publisher.on('error', () => undefined);
-      }
-      await publisher.publish(await channel(), message);
+      publisher ??= connect({ connectTimeout: 2_000, maxRetriesPerRequest: 1 }).then((r) => {
+        r.on('error', () => undefined);
+        return r;
+      });
+      await (await publisher).publish(await channel(), message);
     },
     async listen(onMessage, onLost) {
       const name = await channel();
       // No reconnecting by itself: messages sent while it was away are lost, so the streams end
       // and their clients catch up; the next stream opens a new connection.
-      const r = new Redis(url, {
+      const r = await connect({
         connectTimeout: 2_000,
         maxRetriesPerRequest: 1,
         retryStrategy: () => null,
@@ -194,7 +199,9 @@ function redisTransport(db: Kysely<Database>, url: string): Transport {
       listening = true;
     },
     async close() {
-      for (const r of [subscriber, publisher]) if (r) release(r);
+      if (subscriber) release(subscriber);
+      const published = await publisher?.catch(() => null);
+      if (published) release(published);
       subscriber = null;
       publisher = null;
     },

@@ -3,7 +3,6 @@ import rateLimit, {
   type FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { type Counters, memoryCounters, sharedCounters } from './counters.js';
@@ -58,6 +57,9 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
   async (app, { redisUrl, clock }) => {
     let counters = memoryCounters(clock);
     if (redisUrl) {
+      // Loaded only with REDIS_URL: without it, its modules would hold heap for nothing
+      // (docs/performance.md, Memory).
+      const { Redis } = await import('ioredis');
       // No offline queue: while Redis is away a command fails at once and the fallback answers.
       const redis = new Redis(redisUrl, {
         connectTimeout: 2_000,

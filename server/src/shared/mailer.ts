@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One e-mail: every message goes as plain text and as HTML. */
 export interface Mail {
@@ -19,13 +19,17 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
 /**
  * E-mail over SMTP (SMTP_URL: smtp:// or smtps://, with credentials if the server wants them),
  * through nodemailer. One connection per message: Tally sends a few mails an hour, and a pool
- * would hold a connection open (and the process alive) for nothing.
+ * would hold a connection open (and the process alive) for nothing. nodemailer is loaded at the
+ * first message: its modules hold about 2.5 MB of heap (docs/performance.md, Memory).
  */
 export function createMailer(smtpUrl: string, from: string): Mailer {
-  const transport = createTransport({ url: smtpUrl, ...TIMEOUTS }, { from });
+  let transport: Promise<Transporter> | null = null;
   return {
     async send(mail) {
-      await transport.sendMail(mail);
+      transport ??= import('nodemailer').then(({ createTransport }) =>
+        createTransport({ url: smtpUrl, ...TIMEOUTS }, { from }),
+      );
+      await (await transport).sendMail(mail);
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   localDateTime,
   startOfDay,
 } from '../shared/calendar.js';
+import { isoTime } from '../shared/iso-time.js';
 import { HOUR_MS } from './record-events.js';
 
 /**
@@ -19,6 +20,7 @@ import { HOUR_MS } from './record-events.js';
  */
 
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Monday = 0 … Sunday = 6. */
 const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
@@ -33,18 +35,32 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
   /** Completions per bucket from `from` up to `to`. */
   async function buckets(userId: number, from: number, to: number): Promise<Bucket[]> {
     if (from % HOUR_MS === 0 && to % HOUR_MS === 0) {
-      const rows = await db
+      // One text of `hour:count` pairs instead of a row per hour: turning up to 8,760 rows into
+      // objects cost three times the scan itself (docs/decisions/063).
+      const [row] = await db
         .selectFrom('statistic_hours')
-        .select(['hour', 'todos_completed'])
+        .select(
+          sql<
+            string | null
+          >`string_agg(cast(hour as text) || ':' || cast(todos_completed as text), ',')`.as(
+            'pairs',
+          ),
+        )
         .where('user_id', '=', userId)
         .where('hour', '>=', from / HOUR_MS)
         .where('hour', '<', to / HOUR_MS)
         .where('todos_completed', '>', 0)
         .execute();
-      return rows.map((row) => ({
-        at: Number(row.hour) * HOUR_MS,
-        count: Number(row.todos_completed),
-      }));
+      const buckets: Bucket[] = [];
+      if (!row?.pairs) return buckets;
+      for (const pair of row.pairs.split(',')) {
+        const colon = pair.indexOf(':');
+        buckets.push({
+          at: Number(pair.slice(0, colon)) * HOUR_MS,
+          count: Number(pair.slice(colon + 1)),
+        });
+      }
+      return buckets;
     }
     // A zone whose midnight is not on a UTC hour: every offset is a whole quarter hour.
     const rows = await db
@@ -66,32 +82,44 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
   }
 
   /**
-   * Lead times, on-time counts and groups of the range's completions: one grouped scan for the
-   * counts, one for the lead times, sorted here (a sort in the database would scan twice).
+   * Lead times, on-time counts and groups of the range's completions, from the covering index:
+   * the counts per group aggregated first and joined to the few groups after (not a join per
+   * completion); the lead times as one text, sorted here (a sort in the database would scan
+   * twice, and a row per completion cost more than the scan, decision 063).
    */
   async function completions(userId: number, from: number, to: number) {
     const inRange = db
-      .selectFrom('todo_completions as c')
-      .where('c.user_id', '=', userId)
-      .where('c.completed_at', '>=', from)
-      .where('c.completed_at', '<', to);
-    const [groups, leads] = await Promise.all([
-      inRange
+      .selectFrom('todo_completions')
+      .where('user_id', '=', userId)
+      .where('completed_at', '>=', from)
+      .where('completed_at', '<', to);
+    const [groups, [leads]] = await Promise.all([
+      db
+        .selectFrom(
+          inRange
+            .select((eb) => [
+              'group_id',
+              eb.fn.countAll<number>().as('completed'),
+              sql<number>`sum(case when on_time = 1 then 1 else 0 end)`.as('on_time'),
+              sql<number>`sum(case when on_time = 0 then 1 else 0 end)`.as('late'),
+            ])
+            .groupBy('group_id')
+            .as('c'),
+        )
         .leftJoin('todo_groups as g', 'g.id', 'c.group_id')
-        .select((eb) => [
-          'g.id',
-          'g.name',
-          'g.color',
-          eb.fn.countAll<number>().as('completed'),
-          sql<number>`sum(case when c.on_time = 1 then 1 else 0 end)`.as('on_time'),
-          sql<number>`sum(case when c.on_time = 0 then 1 else 0 end)`.as('late'),
-        ])
-        .groupBy(['g.id', 'g.name', 'g.color'])
+        .select(['g.id', 'g.name', 'g.color', 'c.completed', 'c.on_time', 'c.late'])
         .execute(),
-      inRange.select(sql<number>`c.completed_at - c.created_at`.as('lead')).execute(),
+      inRange
+        .select(
+          sql<string | null>`string_agg(cast(completed_at - created_at as text), ',')`.as('leads'),
+        )
+        .execute(),
     ]);
 
-    const sorted = Float64Array.from(leads, (row) => Number(row.lead)).sort();
+    const texts = leads?.leads ? leads.leads.split(',') : [];
+    const sorted = new Float64Array(texts.length);
+    for (let i = 0; i < texts.length; i++) sorted[i] = Number(texts[i]);
+    sorted.sort();
     // Nearest rank, the lower one: an observed lead time, never an average of two.
     const at = (fraction: number) =>
       Math.round(((sorted[Math.floor(fraction * (sorted.length - 1))] as number) / HOUR_MS) * 10) /
@@ -127,8 +155,10 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
     const from = addDays(thisMonday, -7 * (weeks - 1));
     // Last week is counted even when the range is this week alone.
     const first = from < lastMonday ? from : lastMonday;
+    // The days by arithmetic on UTC midnights: addDays parses and formats a date per call.
+    const firstMidnight = Date.parse(`${first}T00:00:00Z`);
     const dates = Array.from({ length: daysBetween(first, today) + 1 }, (_, i) =>
-      addDays(first, i),
+      isoTime(firstMidnight + i * DAY_MS).slice(0, 10),
     );
     const starts = dates.map((date) => startOfDay(date, zone));
     const end = endOfDay(today, zone);
@@ -162,10 +192,11 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
       completed: perDay[fromIndex + i] as number,
     }));
     const byWeekday = new Array<number>(7).fill(0);
-    for (const day of heatmap) {
-      const weekday = weekdayOf(day.date);
+    const fromWeekday = weekdayOf(from);
+    heatmap.forEach((day, i) => {
+      const weekday = (fromWeekday + i) % 7;
       byWeekday[weekday] = (byWeekday[weekday] as number) + day.completed;
-    }
+    });
 
     let longest = 0;
     let run = 0;

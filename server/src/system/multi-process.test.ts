@@ -136,6 +136,31 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     );
     const url = new URL(pgUrl as string);
     url.searchParams.set('options', `-c search_path=${rows[0]?.schema ?? 'public'}`);
+    // Something deleted 31 days ago, for the trash purge that each process runs at start.
+    const db = database.handle.db;
+    const [owner] = await db
+      .insertInto('users')
+      .values({
+        username: 'mp_purge',
+        username_lower: 'mp_purge',
+        email: 'mp_purge@example.com',
+        email_lower: 'mp_purge@example.com',
+        password_hash: null,
+        google_subject: null,
+        created_at: Date.now(),
+        email_verified_at: null,
+      })
+      .returning('id')
+      .execute();
+    await db
+      .insertInto('trashed_todos')
+      .values({
+        id: 1_000_000,
+        user_id: owner?.id ?? 0,
+        trashed_at: Date.now() - 31 * 86_400_000,
+        todo: '{}',
+      })
+      .execute();
     const env = {
       TRUST_PROXY: 'true',
       AUTH_RATE_LIMIT_PER_MINUTE: '4',
@@ -198,6 +223,22 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     });
     expect(deletedOnB.status).toBe(204);
     expect(await (await fetch(`${a.url}/api/todos`, { headers: auth })).json()).toEqual([]);
+  });
+
+  it('purges the old trash once, whichever process gets there first', async () => {
+    const db = database.handle.db;
+    const lease = () =>
+      db.selectFrom('job_leases').selectAll().where('name', '=', 'trash-purge').executeTakeFirst();
+    for (let i = 0; i < 100 && (await lease())?.runs !== 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const old = await db
+      .selectFrom('trashed_todos')
+      .select('id')
+      .where('id', '=', 1_000_000)
+      .execute();
+    expect(old).toEqual([]);
+    expect(await lease()).toMatchObject({ runs: 1, lease_until: 0 });
   });
 
   it('lets a refresh token be used once across both processes, and revokes its family on reuse', async () => {

@@ -3,16 +3,24 @@ import type { FastifyPluginAsync } from 'fastify';
 import { compressLargeAnswers } from '../plugins/compression.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
-import { notFound } from '../shared/errors.js';
+import { badRequest, notFound } from '../shared/errors.js';
 import { timeZoneOf } from '../shared/time-zone.js';
+import { createBulkService } from './bulk.js';
 import { createTodoService } from './service.js';
 
 export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { clock }) => {
   await compressLargeAnswers(app);
   const todos = createTodoService(app.db, clock);
+  const bulk = createBulkService(app.db, clock);
 
   addEndpoint(app, todosApi.list, async (request, reply) => {
-    const { limit, cursor, view } = request.query;
+    const { limit, cursor, view, q } = request.query;
+    if (q !== undefined) {
+      if (view !== undefined) throw badRequest('q cannot be combined with view');
+      const found = await todos.search(request.user.id, q, limit, cursor);
+      if (found.next) reply.header(NEXT_CURSOR_HEADER, found.next);
+      return found.todos;
+    }
     if (view !== undefined) {
       const page = await todos.view(request.user.id, { view, limit, cursor }, timeZoneOf(request));
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
@@ -67,5 +75,12 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     if (!(await todos.remove(request.user.id, request.params.id))) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.deleted', id: request.params.id });
     return reply.code(204).send();
+  });
+
+  addEndpoint(app, todosApi.bulk, async (request) => {
+    const changed = await bulk(request.user.id, request.body, timeZoneOf(request));
+    if (!changed) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todos.changed' });
+    return changed;
   });
 };

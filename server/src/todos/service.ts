@@ -13,46 +13,20 @@ import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { addDays, dateInZone, localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
-import { isoTime } from '../shared/iso-time.js';
+import { searchText } from '../shared/search-text.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
+import { searchTodos } from './search.js';
+import { COLUMNS, toTodo } from './rows.js';
+import { moveToTrash } from './trash.js';
 
-const COLUMNS = [
-  'id',
-  'title',
-  'description',
-  'group_id',
-  'completed',
-  'created_at',
-  'due_date',
-  'due_time',
-  'repeat',
-] as const;
-
-type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
-
-function toTodo(row: TodoColumns): Todo {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    groupId: row.group_id,
-    completed: row.completed === 1,
-    created: isoTime(row.created_at),
-    dueDate: row.due_date,
-    dueTime: row.due_time,
-    // Written only from a validated rule (mergePlanning), so it parses to one.
-    repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
-  };
-}
-
-const planningOf = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'repeat'>): Planning => ({
+export const planningOf = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'repeat'>): Planning => ({
   dueDate: row.due_date,
   dueTime: row.due_time,
   repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
 });
 
-const planningColumns = (planning: Planning) => ({
+export const planningColumns = (planning: Planning) => ({
   dueDate: planning.dueDate,
   dueTime: planning.dueTime,
   repeat: planning.repeat === null ? null : JSON.stringify(planning.repeat),
@@ -67,7 +41,7 @@ const cleanDescription = (value: string | null | undefined) => {
 };
 
 /** The planning of a repeating todo moved to its next occurrence. */
-function advance(planning: Planning, now: number, zone: string): Planning {
+export function advance(planning: Planning, now: number, zone: string): Planning {
   const { repeat, dueDate } = planning;
   if (repeat === null || dueDate === null) return planning;
   const base = repeat.from === 'completion' ? dateInZone(now, zone) : dueDate;
@@ -155,6 +129,7 @@ const insertTodo = preparedQuery(
       dueDate: string | null;
       dueTime: string | null;
       repeat: string | null;
+      searchText: string;
     }>,
   ) =>
     db
@@ -170,6 +145,7 @@ const insertTodo = preparedQuery(
         due_date: p('dueDate'),
         due_time: p('dueTime'),
         repeat: p('repeat'),
+        search_text: p('searchText'),
       })
       .returning(COLUMNS),
 );
@@ -203,6 +179,7 @@ const updateTodo = preparedQuery(
       dueDate: string | null;
       dueTime: string | null;
       repeat: string | null;
+      searchText: string;
     }>,
   ) =>
     db
@@ -216,6 +193,7 @@ const updateTodo = preparedQuery(
         due_date: p('dueDate'),
         due_time: p('dueTime'),
         repeat: p('repeat'),
+        search_text: p('searchText'),
       })
       .where('id', '=', p('id'))
       .where('user_id', '=', p('userId'))
@@ -223,7 +201,7 @@ const updateTodo = preparedQuery(
 );
 
 /** A todo may only join one of its owner's groups; anything else is the same 400. */
-async function checkGroup(db: Db, userId: number, groupId: number | null) {
+export async function checkGroup(db: Db, userId: number, groupId: number | null) {
   if (groupId === null) return;
   const [group] = await groupOfUser(db, { id: groupId, userId });
   if (!group) throw badRequest('groupId must be the id of one of your groups');
@@ -342,15 +320,18 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const now = clock();
       const groupId = input.groupId ?? null;
       const planning = mergePlanning({ dueDate: null, dueTime: null, repeat: null }, input);
+      const title = input.title.trim();
+      const description = cleanDescription(input.description);
       return db.transaction().execute(async (trx) => {
         await checkGroup(trx, userId, groupId);
         const [row] = await insertTodo(trx, {
           userId,
           groupId,
-          title: input.title.trim(),
-          description: cleanDescription(input.description),
+          title,
+          description,
           now,
           ...planningColumns(planning),
+          searchText: searchText(title, description),
         });
         if (!row) throw new Error('insert returned no row');
         await recordEvents(trx, userId, ['todosCreated'], now);
@@ -392,15 +373,18 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         const recurs = completedNow && merged.repeat !== null;
         const planning = recurs ? advance(merged, now, zone) : merged;
         await checkGroup(trx, userId, groupId);
+        const title = input.title.trim();
+        const description = cleanDescription(input.description);
         const [row] = await updateTodo(trx, {
           id,
           userId,
-          title: input.title.trim(),
-          description: cleanDescription(input.description),
+          title,
+          description,
           groupId,
           completed: input.completed && !recurs ? 1 : 0,
           now,
           ...planningColumns(planning),
+          searchText: searchText(title, description),
         });
         if (!row) throw new Error('update returned no row');
         await recordEvents(
@@ -448,19 +432,35 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       });
     },
 
-    /** False when the todo does not exist or is not the caller's. */
+    /**
+     * Moves the todo to the trash, counted as deleted. False when the todo does not exist or is
+     * not the caller's.
+     */
     async remove(userId: number, id: number): Promise<boolean> {
       const now = clock();
       return db.transaction().execute(async (trx) => {
-        const result = await trx
-          .deleteFrom('todos')
-          .where('id', '=', id)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        if (Number(result.numDeletedRows) === 0) return false;
+        const moved = await moveToTrash(trx, userId, [id], now);
+        if (moved.length === 0) return false;
         await recordEvents(trx, userId, ['todosDeleted'], now);
         return true;
       });
+    },
+
+    /** Search (GET /api/todos?q=): best match first, paged when `limit` or `cursor` is given. */
+    async search(
+      userId: number,
+      q: string,
+      limit: number | undefined,
+      cursor: string | undefined,
+    ): Promise<{ todos: Todo[]; next: string | null }> {
+      const paged = limit !== undefined || cursor !== undefined;
+      const { rows, next } = await searchTodos(
+        db,
+        userId,
+        q,
+        paged ? { limit: limit ?? TODO_PAGE_DEFAULT, cursor } : null,
+      );
+      return { todos: rows.map(toTodo), next };
     },
   };
 }

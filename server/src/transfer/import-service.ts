@@ -24,6 +24,7 @@ import type { CheckPlanning, SourceContext, SourceFile, SourceTodo } from './sou
 import { readTallyJson } from './sources/tally-json.js';
 import { readTickTickCsv } from './sources/ticktick-csv.js';
 import { readTodoistCsv } from './sources/todoist-csv.js';
+import { searchText } from '../shared/search-text.js';
 
 const READERS: Record<ImportFormat, (text: string, context: SourceContext) => SourceFile> = {
   'tally-json': readTallyJson,
@@ -215,6 +216,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
             due_time: todo.dueTime,
             repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
             import_key: key,
+            search_text: searchText(todo.title, todo.description),
           };
         });
         const rows = await trx

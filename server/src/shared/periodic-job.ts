@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from './clock.js';
+
+export interface PeriodicJobOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** The job's row in job_leases. */
+  name: string;
+  /** Runs at most once per this many milliseconds, across every process on the database. */
+  everyMs: number;
+  /** How long a lease holds: a process that dies mid-run frees the job after this. */
+  leaseMs: number;
+  run: () => Promise<void>;
+}
+
+export interface PeriodicJob {
+  /** Runs the job if it is due and no other process holds it; true when this call ran it. */
+  tick(): Promise<boolean>;
+}
+
+/**
+ * A job that runs once per period however many server processes share the database
+ * (docs/decisions/053-trash-purge-job.md). Its schedule lives in job_leases, not in a process:
+ * a restarted process, or another one, sees when it last ran. Taking the lease is one
+ * conditional UPDATE, so of processes racing for it exactly one gets it.
+ */
+export function periodicJob(options: PeriodicJobOptions): PeriodicJob {
+  const { db, clock, name, everyMs, leaseMs } = options;
+  // Tells this process's leases from another's, so one never releases a lease it lost.
+  const holder = randomUUID();
+  return {
+    async tick() {
+      const now = clock();
+      await db
+        .insertInto('job_leases')
+        .values({ name, lease_until: 0, runs: 0 })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const taken = await db
+        .updateTable('job_leases')
+        .set({ holder, lease_until: now + leaseMs })
+        .where('name', '=', name)
+        .where('lease_until', '<=', now)
+        .where((eb) =>
+          eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<=', now - everyMs)]),
+        )
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) return false;
+      try {
+        await options.run();
+      } catch (error) {
+        // Free the lease at once, without a run recorded, so the next tick tries again.
+        await db
+          .updateTable('job_leases')
+          .set({ lease_until: 0 })
+          .where('name', '=', name)
+          .where('holder', '=', holder)
+          .execute();
+        throw error;
+      }
+      await db
+        .updateTable('job_leases')
+        .set((eb) => ({ lease_until: 0, last_run_at: now, runs: eb('runs', '+', 1) }))
+        .where('name', '=', name)
+        .where('holder', '=', holder)
+        .execute();
+      return true;
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import { BULK_IDS_MAX, type Todo, type TrashedTodo } from '@tally/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => ctx.close());
+
+async function setUp() {
+  const user = await registerUser(ctx.app);
+  const call = as(ctx.app, user);
+  const group = (
+    await call({
+      method: 'POST',
+      url: '/api/todo-groups',
+      payload: { name: 'Work', color: '#EF4444' },
+    })
+  ).json<{ id: number }>();
+  const add = async (payload: object) => {
+    ctx.clock.advance(1000);
+    const response = await call({ method: 'POST', url: '/api/todos', payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<Todo>();
+  };
+  const bulk = (payload: object) => call({ method: 'POST', url: '/api/todos/bulk', payload });
+  const totals = async () =>
+    (await call({ method: 'GET', url: '/api/statistics/total' })).json<Record<string, number>>();
+  const list = async () => (await call({ method: 'GET', url: '/api/todos' })).json<Todo[]>();
+  return { user, call, group, add, bulk, totals, list };
+}
+
+describe('POST /api/todos/bulk', () => {
+  it('completes and reopens, counting each todo changed once, leaving the rest alone', async () => {
+    const { add, bulk, totals } = await setUp();
+    const a = await add({ title: 'a' });
+    const b = await add({ title: 'b' });
+    const done = await bulk({ ids: [a.id], action: 'complete' });
+    expect(done.json<Todo[]>()).toEqual([{ ...a, completed: true }]);
+
+    const both = await bulk({ ids: [a.id, b.id, b.id], action: 'complete' });
+    expect(both.statusCode).toBe(200);
+    expect(both.json<Todo[]>()).toEqual([{ ...b, completed: true }]);
+    expect(await totals()).toMatchObject({ todosCompleted: 2, todosUpdated: 2 });
+
+    const reopened = await bulk({ ids: [a.id, b.id], action: 'reopen' });
+    expect(reopened.json<Todo[]>()).toEqual([b, a]);
+    expect(await totals()).toMatchObject({ todosCompleted: 2, todosUpdated: 4 });
+  });
+
+  it('completes a repeating todo as a single completion does: next occurrence, still open', async () => {
+    const { add, bulk, totals } = await setUp();
+    const daily = await add({
+      title: 'water',
+      dueDate: '2026-03-10',
+      repeat: { every: 1, unit: 'day', from: 'due' },
+    });
+    const [after] = (await bulk({ ids: [daily.id], action: 'complete' })).json<Todo[]>();
+    expect(after).toEqual({ ...daily, dueDate: '2026-03-11', completed: false });
+    expect(await totals()).toMatchObject({ todosCompleted: 1 });
+  });
+
+  it('moves to a group or to none, and refuses a group that is not the caller’s', async () => {
+    const { add, bulk, group, list } = await setUp();
+    const other = await setUp();
+    const a = await add({ title: 'a' });
+    const b = await add({ title: 'b', groupId: group.id });
+    const moved = await bulk({ ids: [a.id, b.id], action: 'move', groupId: group.id });
+    expect(moved.json<Todo[]>()).toEqual([{ ...a, groupId: group.id }]);
+    const none = await bulk({ ids: [a.id, b.id], action: 'move', groupId: null });
+    expect(none.json<Todo[]>().map((t) => t.groupId)).toEqual([null, null]);
+
+    for (const payload of [
+      { ids: [a.id], action: 'move', groupId: other.group.id },
+      { ids: [a.id], action: 'move' },
+      { ids: [a.id], action: 'complete', groupId: group.id },
+    ]) {
+      const response = await bulk(payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json<{ error: string }>().error).toMatch(/groupId/);
+    }
+    expect((await list()).map((t) => t.groupId)).toEqual([null, null]);
+  });
+
+  it('deletes to the trash and restores from it, each counted once', async () => {
+    const { add, bulk, totals, list, call } = await setUp();
+    const a = await add({ title: 'a' });
+    const b = await add({ title: 'b' });
+    const c = await add({ title: 'c' });
+    const deleted = await bulk({ ids: [a.id, b.id], action: 'delete' });
+    expect(deleted.json<Todo[]>()).toEqual([b, a]);
+    expect((await list()).map((t) => t.id)).toEqual([c.id]);
+    expect(
+      (await call({ method: 'GET', url: '/api/trash' })).json<TrashedTodo[]>().map((t) => t.id),
+    ).toEqual([b.id, a.id]);
+    expect(await totals()).toMatchObject({ todosDeleted: 2 });
+
+    // Undo: restore them.
+    expect((await bulk({ ids: [a.id, c.id], action: 'restore' })).statusCode).toBe(404);
+    const restored = await bulk({ ids: [a.id, b.id], action: 'restore' });
+    expect(restored.json<Todo[]>()).toEqual([b, a]);
+    expect((await list()).map((t) => t.id)).toEqual([c.id, b.id, a.id]);
+  });
+
+  it('changes nothing when any id is not the caller’s (404)', async () => {
+    const mine = await setUp();
+    const theirs = await setUp();
+    const a = await mine.add({ title: 'a' });
+    const x = await theirs.add({ title: 'x' });
+    for (const action of ['complete', 'delete', 'move']) {
+      const response = await mine.bulk({
+        ids: [a.id, x.id],
+        action,
+        ...(action === 'move' ? { groupId: mine.group.id } : {}),
+      });
+      expect(response.statusCode, action).toBe(404);
+    }
+    expect(await mine.list()).toEqual([a]);
+    expect(await theirs.list()).toEqual([x]);
+    expect(await mine.totals()).toMatchObject({ todosCompleted: 0, todosDeleted: 0 });
+    expect((await mine.bulk({ ids: [2_000_000_000], action: 'reopen' })).statusCode).toBe(404);
+  });
+
+  it('refuses more than 1,000 ids, none, or an unknown action, naming the field', async () => {
+    const { bulk } = await setUp();
+    const cases: [object, RegExp][] = [
+      [
+        { ids: Array.from({ length: BULK_IDS_MAX + 1 }, (_, i) => i + 1), action: 'complete' },
+        /ids/,
+      ],
+      [{ ids: [], action: 'complete' }, /ids/],
+      [{ ids: [1], action: 'archive' }, /action/],
+      [{ ids: ['1'], action: 'complete' }, /ids/],
+      [{ ids: [0], action: 'complete' }, /ids/],
+      [{ ids: [1] }, /action/],
+    ];
+    for (const [payload, field] of cases) {
+      const response = await bulk(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json<{ error: string }>().error).toMatch(field);
+    }
+  });
+
+  it('takes 1,000 todos in one call', async () => {
+    const { user, bulk, list, totals } = await setUp();
+    const db = ctx.database.handle.db;
+    const now = ctx.clock.now();
+    await db
+      .insertInto('todos')
+      .values(
+        Array.from({ length: BULK_IDS_MAX }, (_, i) => ({
+          user_id: user.id,
+          group_id: null,
+          title: `t${i}`,
+          description: null,
+          completed: 0,
+          created_at: now + i,
+          updated_at: now + i,
+          due_date: null,
+          due_time: null,
+          repeat: null,
+          import_key: null,
+          search_text: `t${i}`,
+        })),
+      )
+      .execute();
+    const ids = (await list()).map((t) => t.id);
+    const completed = await bulk({ ids, action: 'complete' });
+    expect(completed.statusCode).toBe(200);
+    expect(completed.json<Todo[]>()).toHaveLength(BULK_IDS_MAX);
+    expect(await totals()).toMatchObject({ todosCompleted: BULK_IDS_MAX });
+    const deleted = await bulk({ ids, action: 'delete' });
+    expect(deleted.json<Todo[]>()).toHaveLength(BULK_IDS_MAX);
+    const restored = await bulk({ ids, action: 'restore' });
+    expect(restored.json<Todo[]>()).toHaveLength(BULK_IDS_MAX);
+    expect((await list()).every((t) => t.completed)).toBe(true);
+  });
+});

@@ -1,0 +1,139 @@
+import type { BulkBody, StatisticEvent, Todo } from '@tally/contract';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { badRequest } from '../shared/errors.js';
+import {
+  recordCompletionsAt,
+  recordEventsAt,
+  type TimedCompletion,
+} from '../statistics/record-events.js';
+import { COLUMNS, toTodo } from './rows.js';
+import { advance, checkGroup, planningColumns, planningOf } from './service.js';
+import { moveToTrash, restoreFromTrash } from './trash.js';
+
+/** Ids per statement: a call names at most 1,000. */
+const BATCH = 500;
+
+function* batches<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+}
+
+async function rowsOf(trx: Db, userId: number, ids: readonly number[]) {
+  const rows = [];
+  for (const batch of batches(ids)) {
+    rows.push(
+      ...(await trx
+        .selectFrom('todos')
+        .select([...COLUMNS, 'created_at'])
+        .where('user_id', '=', userId)
+        .where('id', 'in', batch)
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+const newestFirst = (a: Todo, b: Todo) => b.created.localeCompare(a.created) || b.id - a.id;
+
+/**
+ * POST /api/todos/bulk (docs/product.md, Bulk changes and undo): one transaction; null (and
+ * nothing changed) when an id is not one of the caller's todos (for restore: in their trash).
+ * Each todo changed is counted as its single call counts it, all at the same instant.
+ */
+export function createBulkService(db: Kysely<Database>, clock: Clock) {
+  return async function bulk(userId: number, body: BulkBody, zone: string): Promise<Todo[] | null> {
+    const { action } = body;
+    if (action === 'move' && body.groupId === undefined) {
+      throw badRequest('groupId is required to move todos (null for no group)');
+    }
+    if (action !== 'move' && body.groupId !== undefined) {
+      throw badRequest('groupId is only for the move action');
+    }
+    const ids = [...new Set(body.ids)];
+    const now = clock();
+    return db.transaction().execute(async (trx) => {
+      if (action === 'restore') return restoreFromTrash(trx, userId, ids);
+      const rows = await rowsOf(trx, userId, ids);
+      if (rows.length !== ids.length) return null;
+      const events: StatisticEvent[] = [];
+      let changed: Todo[];
+
+      if (action === 'delete') {
+        const moved = await moveToTrash(trx, userId, ids, now);
+        events.push(...moved.map((): StatisticEvent => 'todosDeleted'));
+        changed = moved.map((row) => toTodo(row));
+      } else if (action === 'move') {
+        const groupId = body.groupId ?? null;
+        await checkGroup(trx, userId, groupId);
+        const moving = rows.filter((row) => row.group_id !== groupId).map((row) => row.id);
+        for (const batch of batches(moving)) {
+          await trx
+            .updateTable('todos')
+            .set({ group_id: groupId, updated_at: now })
+            .where('user_id', '=', userId)
+            .where('id', 'in', batch)
+            .execute();
+        }
+        events.push(...moving.map((): StatisticEvent => 'todosUpdated'));
+        changed = (await rowsOf(trx, userId, moving)).map((row) => toTodo(row));
+      } else if (action === 'reopen') {
+        const reopening = rows.filter((row) => row.completed === 1).map((row) => row.id);
+        for (const batch of batches(reopening)) {
+          await trx
+            .updateTable('todos')
+            .set({ completed: 0, updated_at: now })
+            .where('user_id', '=', userId)
+            .where('id', 'in', batch)
+            .execute();
+        }
+        events.push(...reopening.map((): StatisticEvent => 'todosUpdated'));
+        changed = (await rowsOf(trx, userId, reopening)).map((row) => toTodo(row));
+      } else {
+        // complete: as PUT does it, a repeating todo moves to its next occurrence, still open.
+        const open = rows.filter((row) => row.completed === 0);
+        const plain = open.filter((row) => row.repeat === null).map((row) => row.id);
+        for (const batch of batches(plain)) {
+          await trx
+            .updateTable('todos')
+            .set({ completed: 1, updated_at: now })
+            .where('user_id', '=', userId)
+            .where('id', 'in', batch)
+            .execute();
+        }
+        for (const row of open.filter((candidate) => candidate.repeat !== null)) {
+          const { dueDate, dueTime, repeat } = planningColumns(advance(planningOf(row), now, zone));
+          await trx
+            .updateTable('todos')
+            .set({ due_date: dueDate, due_time: dueTime, repeat, updated_at: now })
+            .where('user_id', '=', userId)
+            .where('id', '=', row.id)
+            .execute();
+        }
+        const completions: TimedCompletion[] = open.map((row) => ({
+          todoId: row.id,
+          groupId: row.group_id,
+          createdAt: row.created_at,
+          dueDate: row.due_date,
+          dueTime: row.due_time,
+          at: now,
+        }));
+        await recordCompletionsAt(trx, userId, completions, zone);
+        events.push(...open.flatMap((): StatisticEvent[] => ['todosUpdated', 'todosCompleted']));
+        changed = (
+          await rowsOf(
+            trx,
+            userId,
+            open.map((row) => row.id),
+          )
+        ).map((row) => toTodo(row));
+      }
+      await recordEventsAt(
+        trx,
+        userId,
+        events.map((type) => ({ type, at: now })),
+      );
+      return changed.sort(newestFirst);
+    });
+  };
+}

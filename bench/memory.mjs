@@ -6,7 +6,8 @@
 // read and write calls of run.mjs with autocannon (50 connections) and samples RSS every 100 ms.
 // Flags: --dir=<folder with server/dist>, --seconds=N per call (default 4), --node=<flag,flag>
 // (e.g. --node=--max-semi-space-size=4), --snapshot (writes a heap snapshot of the idle server
-// to bench/results/idle-<pid>.heapsnapshot through --heapsnapshot-signal=SIGUSR2).
+// to bench/results/ through --heapsnapshot-signal=SIGUSR2). With METRICS_TOKEN set (16+
+// characters) it also prints the V8 heap's spaces after the load, read from GET /metrics.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -192,6 +193,19 @@ try {
     );
   }
   await sleep(2000);
+  if (process.env.METRICS_TOKEN) {
+    // Where the heap is after the load, by V8 space (GET /metrics, prom-client's default metrics).
+    const metrics = await fetch(`${base}/metrics`, {
+      headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` },
+    });
+    for (const line of (await metrics.text()).split('\n')) {
+      const match = /^tally_nodejs_heap_space_size_(total|used)_bytes\{space="(\w+)"\} (\d+)/.exec(
+        line,
+      );
+      if (match && Number(match[3]) > 1e6)
+        console.info(`  ${match[2]} ${match[1]}: ${(Number(match[3]) / 1048576).toFixed(1)} MB`);
+    }
+  }
   console.info(
     `peak under load: ${peak.toFixed(1)} MB (budget ${LOAD_BUDGET_MB}); 2 s after: ${rssMegabytes(child.pid).toFixed(1)} MB`,
   );

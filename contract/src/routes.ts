@@ -43,6 +43,7 @@ export const routes = {
   },
   todos: {
     list: { method: 'GET', path: '/api/todos' },
+    counts: { method: 'GET', path: '/api/todos/counts' },
     create: { method: 'POST', path: '/api/todos' },
     update: { method: 'PUT', path: '/api/todos/:id' },
     patch: { method: 'PATCH', path: '/api/todos/:id' },

@@ -182,6 +182,26 @@ export const TodoListQuerySchema = Type.Object(
 );
 export type TodoListQuery = Static<typeof TodoListQuerySchema>;
 
+/**
+ * How many todos the caller has in all, without a group and in each group: the /todos filter
+ * tabs' counts while the list itself is still arriving page by page.
+ */
+export const TodoCountsSchema = Type.Object(
+  {
+    all: Type.Integer({ minimum: 0 }),
+    ungrouped: Type.Integer({ minimum: 0 }),
+    groups: Type.Array(
+      Type.Object(
+        { groupId: Type.Integer(), count: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false },
+      ),
+      { description: 'Only groups that hold todos' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TodoCounts = Static<typeof TodoCountsSchema>;
+
 export const CreateTodoBodySchema = Type.Object(
   {
     title,
@@ -252,6 +272,10 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
       'is absent on the last one.',
     query: TodoListQuerySchema,
     responses: { 200: TodoListSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  counts: {
+    summary: 'How many todos the caller has: in all, ungrouped and per group',
+    responses: { 200: TodoCountsSchema, 401: ErrorSchema },
   },
   create: {
     summary: 'Create a todo',

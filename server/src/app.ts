@@ -48,7 +48,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
-  /** Run the periodic jobs (the trash purge); the server does, tests mostly do not. */
+  /** Run the periodic jobs (trash purge, e-mail token sweep); the server does, tests mostly do not. */
   backgroundJobs?: boolean;
   /** Between the heartbeats of GET /api/events (tests shorten it). */
   liveHeartbeatMs?: number;
@@ -137,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     links,
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
+    sweep: options.backgroundJobs ?? false,
   });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });

@@ -315,3 +315,47 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe.skipIf(!pgUrl || !redisUrl)('/metrics under WEB_CONCURRENCY=2 (node:cluster)', () => {
+  const token = 'cluster-metrics-token-0123456789';
+  let database: TestDatabase;
+  let server: Server;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { rows } = await import('kysely').then(({ sql }) =>
+      sql<{ schema: string }>`select current_schema() as schema`.execute(database.handle.db),
+    );
+    const url = new URL(pgUrl as string);
+    url.searchParams.set('options', `-c search_path=${rows[0]?.schema ?? 'public'}`);
+    server = await startServer(url.toString(), {
+      WEB_CONCURRENCY: '2',
+      REDIS_URL: redisUrl ?? '',
+      METRICS_TOKEN: token,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stopServer(server);
+    await database?.drop();
+  });
+
+  it('answers every scrape with the sum over both processes', async () => {
+    // The start's own health check succeeded once; 20 more, spread over both workers.
+    for (let i = 0; i < 20; i++) await fetch(`${server.url}/api/health`);
+    const counts: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${server.url}/metrics`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      counts.push(
+        /tally_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status_code="200"\} (\d+)/.exec(
+          text,
+        )?.[1] ?? 'missing',
+      );
+    }
+    expect(counts).toEqual(['21', '21', '21', '21']);
+  }, 60_000);
+});

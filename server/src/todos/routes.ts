@@ -32,6 +32,8 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     return page.todos;
   });
 
+  addEndpoint(app, todosApi.counts, async (request) => todos.counts(request.user.id));
+
   // Each change is published once committed: the user's other clients fetch again
   // (docs/decisions/061-live-updates.md).
   addEndpoint(app, todosApi.create, async (request, reply) => {

@@ -3,6 +3,7 @@ import {
   type CreateTodoBody,
   type Repeat,
   type Todo,
+  type TodoCounts,
   type TodoListQuery,
   type PatchTodoBody,
   type UpdateTodoBody,
@@ -211,6 +212,26 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
   return {
     async list(userId: number): Promise<Todo[]> {
       return (await todosOfUser(db, { userId })).map(toTodo);
+    },
+
+    /** How many todos the user has in all, ungrouped and in each group that holds any. */
+    async counts(userId: number): Promise<TodoCounts> {
+      const rows = await db
+        .selectFrom('todos')
+        .select((eb) => ['group_id', eb.fn.countAll<number | string>().as('count')])
+        .where('user_id', '=', userId)
+        .groupBy('group_id')
+        .execute();
+      const counts: TodoCounts = { all: 0, ungrouped: 0, groups: [] };
+      for (const row of rows) {
+        // PostgreSQL's count is a bigint, which node-postgres hands over as a string.
+        const count = Number(row.count);
+        counts.all += count;
+        if (row.group_id === null) counts.ungrouped = count;
+        else counts.groups.push({ groupId: row.group_id, count });
+      }
+      counts.groups.sort((a, b) => a.groupId - b.groupId);
+      return counts;
     },
 
     /**

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
-import { periodicJob } from '../shared/periodic-job.js';
+import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { createTrashService } from './trash.js';
 
 const MINUTE_MS = 60_000;
@@ -56,14 +56,5 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
       app.log.info({ purged }, 'trash purge: deleted for good what was trashed 30 days ago');
     },
   });
-  const tick = () =>
-    job.tick().catch((error: unknown) => app.log.error({ err: error }, 'trash purge failed'));
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void tick();
-    timer = setInterval(() => void tick(), PURGE_CHECK_MS);
-    // The purge never keeps a process alive that is otherwise done.
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  runInBackground(app, job, PURGE_CHECK_MS, 'trash purge');
 };

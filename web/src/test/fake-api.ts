@@ -375,7 +375,28 @@ export function fakeBackend(
       state.deleted = true;
       return noContent();
     },
-    'GET /api/todos': (call) => json(viewOf(newest(state.todos), call.search.get('view'))),
+    'GET /api/todos': (call) => {
+      const list = viewOf(newest(state.todos), call.search.get('view'));
+      const limit = call.search.get('limit');
+      if (limit === null) return json(list);
+      // Opt-in paging: here the cursor is simply where the next page starts.
+      const start = Number(call.search.get('cursor') ?? 0);
+      const end = start + Number(limit);
+      const response = json(list.slice(start, end));
+      if (end < list.length) response.headers.set('x-next-cursor', String(end));
+      return response;
+    },
+    'GET /api/todos/counts': () => {
+      const groups = new Map<number, number>();
+      for (const { groupId } of state.todos) {
+        if (groupId !== null) groups.set(groupId, (groups.get(groupId) ?? 0) + 1);
+      }
+      return json({
+        all: state.todos.length,
+        ungrouped: state.todos.filter((todo) => todo.groupId === null).length,
+        groups: [...groups].map(([groupId, count]) => ({ groupId, count })),
+      });
+    },
     'POST /api/todos': (call) => {
       const body = call.body as {
         title: string;

@@ -5,7 +5,7 @@ import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { dueLabel } from '../lib/dates';
-import { refreshViews, replaceTodo } from '../lib/todo-cache';
+import { cancelTodoRefetches, refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Update todo';
 
@@ -57,7 +57,7 @@ export function useToggleTodo() {
     mutationFn: (todo: Todo) =>
       updateTodo(todo.id, { ...bodyOf(todo), completed: !todo.completed }),
     onMutate: async (todo) => {
-      await queryClient.cancelQueries({ queryKey: queryKeys.todos });
+      await cancelTodoRefetches(queryClient);
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));
     },
     onSuccess: (updated, todo) => {

@@ -8,6 +8,30 @@ import { queryKeys } from '#web/lib/query-keys';
  * and order follow the due date, are then fetched again.
  */
 
+/** Lists whose first load has brought every page, by query client (api/get-todos.ts). */
+const complete = new WeakMap<QueryClient, boolean>();
+
+export function setListComplete(queryClient: QueryClient, value: boolean): void {
+  complete.set(queryClient, value);
+}
+
+/** Whether every page of the list has arrived (true before a first load has begun). */
+export function isListComplete(queryClient: QueryClient): boolean {
+  return complete.get(queryClient) ?? true;
+}
+
+/**
+ * Stops fetches that would overwrite an optimistic change with older data: the views, and a
+ * refetch of the list. The list's first load goes on: cancelling it would leave only the pages
+ * that had arrived (new pages never hold the todo being changed).
+ */
+export async function cancelTodoRefetches(queryClient: QueryClient): Promise<void> {
+  await queryClient.cancelQueries({
+    queryKey: queryKeys.todos,
+    predicate: (query) => query.queryKey.length > 1 || isListComplete(queryClient),
+  });
+}
+
 /** Changes one todo wherever it is held. */
 export function replaceTodo(
   queryClient: QueryClient,
@@ -25,9 +49,11 @@ export function removeTodo(queryClient: QueryClient, id: number): void {
   const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => todo.id !== id);
   queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
+  void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }
 
-/** The views are fetched again (now if shown, else when next shown). */
+/** The views (and the server's tab counts) are fetched again, now if shown, else when next shown. */
 export function refreshViews(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: queryKeys.todoViews });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }

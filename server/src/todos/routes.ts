@@ -37,7 +37,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   // Each change is published once committed: the user's other clients fetch again
   // (docs/decisions/061-live-updates.md).
   addEndpoint(app, todosApi.create, async (request, reply) => {
-    const todo = await todos.create(request.user.id, request.body);
+    const todo = await todos.create(request.user.id, request.body, timeZoneOf(request));
     app.live.publish(request.user.id, { type: 'todo.created', id: todo.id });
     return reply.code(201).send(todo);
   });

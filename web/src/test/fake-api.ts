@@ -2,6 +2,7 @@ import type {
   Account,
   AccountSession,
   ApiToken,
+  BulkBody,
   CalendarFeed,
   CreateApiTokenBody,
   DailyStatistic,
@@ -165,6 +166,7 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     dueDate: null,
     dueTime: null,
     repeat: null,
+    remindMinutesBefore: null,
     ...overrides,
   };
 }
@@ -258,6 +260,8 @@ export function fakeBackend(
     feeds: 0,
     deleted: false,
   };
+  /** Todos deleted by a bulk call, which a bulk restore brings back. */
+  let bin: Todo[] = [];
   const refusePassword = (password: unknown, field: string) =>
     password === FAKE_PASSWORD ? null : json({ error: `${field} is not correct` }, 400);
   const newest = <T extends { id: number }>(items: T[]) => [...items].sort((a, b) => b.id - a.id);
@@ -411,6 +415,7 @@ export function fakeBackend(
         dueDate: null,
         dueTime: null,
         repeat: null,
+        remindMinutesBefore: null,
         ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),
@@ -426,6 +431,36 @@ export function fakeBackend(
       const updated = updatedTodo(existing, body);
       state.todos[index] = updated;
       return json(updated);
+    },
+    'POST /api/todos/bulk': (call) => {
+      const { ids, action, groupId = null } = call.body as BulkBody;
+      const picked = new Set(ids);
+      if (action === 'restore') {
+        const back = bin.filter((todo) => picked.has(todo.id));
+        bin = bin.filter((todo) => !picked.has(todo.id));
+        state.todos.push(...back);
+        return json(back);
+      }
+      const mine = state.todos.filter((todo) => picked.has(todo.id));
+      if (mine.length !== picked.size) return json({ error: 'Todo not found' }, 404);
+      if (action === 'delete') {
+        bin.push(...mine);
+        state.todos = state.todos.filter((todo) => !picked.has(todo.id));
+        return json(mine);
+      }
+      const change = (todo: Todo): Todo | null => {
+        if (action === 'move') return todo.groupId === groupId ? null : { ...todo, groupId };
+        const completed = action === 'complete';
+        return todo.completed === completed ? null : { ...todo, completed };
+      };
+      const changed: Todo[] = [];
+      state.todos = state.todos.map((todo) => {
+        const next = picked.has(todo.id) ? change(todo) : null;
+        if (!next) return todo;
+        changed.push(next);
+        return next;
+      });
+      return json(changed);
     },
     'DELETE /api/todos/:id': (_call, { id }) => {
       state.todos = state.todos.filter((todo) => todo.id !== Number(id));

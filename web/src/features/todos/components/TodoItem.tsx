@@ -71,7 +71,12 @@ export const TodoItem = memo(function TodoItem({
   }
 
   return (
-    <div className="flex items-start gap-3 px-4 py-4">
+    <div
+      className={
+        'flex items-start gap-3 px-4 py-4 ' +
+        (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
+      }
+    >
       {selecting && (
         // The label around it makes a 44 px target for a finger (-m-3 keeps the row's layout).
         <label className="-m-3 flex shrink-0 cursor-pointer p-3">

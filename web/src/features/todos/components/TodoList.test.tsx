@@ -42,6 +42,7 @@ beforeEach(() => {
 
 describe('/todos: a long list', () => {
   it('shows the first page at once with the counts of all todos, then the rest', async () => {
+    layOutRows();
     let releaseRest: () => void = () => undefined;
     const rest = new Promise<void>((resolve) => {
       releaseRest = resolve;
@@ -213,5 +214,35 @@ describe('/todos: selection', () => {
     await user.keyboard('x');
     expect(screen.getByRole('toolbar', { name: 'Selected todos' })).toHaveTextContent('1 selected');
     expect(screen.getByRole('checkbox', { name: 'Select Todo 3' })).toBeChecked();
+  });
+
+  it('completes, moves and deletes the picked rows in one call each', async () => {
+    const backend = fakeBackend({ todos: many(6), groups: [work] });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 6' });
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    const bar = screen.getByRole('toolbar', { name: 'Selected todos' });
+    expect(within(bar).getByRole('button', { name: 'Complete' })).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 6' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 5' }));
+
+    await user.click(within(bar).getByRole('button', { name: 'Complete' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Todo 6' })).toBeChecked());
+    expect(screen.getByRole('checkbox', { name: 'Todo 5' })).toBeChecked();
+    expect(await screen.findByText('2 todos completed.')).toBeInTheDocument();
+    const bulkCalls = () => backend.calls.filter((call) => call.path === '/api/todos/bulk');
+    expect(bulkCalls().map((call) => call.body)).toEqual([{ ids: [6, 5], action: 'complete' }]);
+    expect(bar).toHaveTextContent('0 selected');
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 4' }));
+    await user.selectOptions(within(bar).getByRole('combobox', { name: 'Move to group' }), 'Work');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Work (4)' })).toBeInTheDocument());
+    expect(bulkCalls()[1]?.body).toEqual({ ids: [4], action: 'move', groupId: work.id });
+
+    await user.click(within(bar).getByRole('button', { name: 'Select all' }));
+    expect(bar).toHaveTextContent('6 selected');
+    await user.click(within(bar).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No todos yet. Add one above!')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'All (0)' })).toBeInTheDocument();
   });
 });

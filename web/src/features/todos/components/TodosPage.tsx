@@ -1,6 +1,7 @@
 import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
+import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
@@ -174,6 +175,7 @@ function AllTodos({
   const { todos, complete } = useTodos();
   const serverCounts = useTodoCounts(!complete);
   const [hideCompleted, setHideCompleted] = useHideCompleted();
+  useCommand('toggleHideCompleted', () => setHideCompleted(!hideCompleted));
   const panelId = useId();
   // Typing stays immediate; the list follows as soon as React has time (issue 14).
   const searched = useDeferredValue(query);
@@ -191,6 +193,14 @@ function AllTodos({
     [complete, serverCounts.data, localCounts],
   );
   const selection = useSelection(visible);
+  // What a bulk action acts on: the picked rows the tab still shows.
+  const picked = useMemo(
+    () =>
+      selection.selected.size === 0
+        ? NO_TODOS
+        : visible.filter((todo) => selection.selected.has(todo.id)),
+    [visible, selection.selected],
+  );
 
   if (todos.isPending || groupsPending || (!complete && serverCounts.isPending)) {
     return <LoadingText>Loading...</LoadingText>;
@@ -241,9 +251,10 @@ function AllTodos({
       >
         {selection.selecting && (
           <BulkBar
-            count={selection.selected.size}
+            picked={picked}
             shown={visible.length}
-            onSelectAll={() => selection.selectAll(visible.length)}
+            groups={groups}
+            onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
             onClear={selection.clear}
             onDone={() => selection.setSelecting(false)}
           />

@@ -3,8 +3,9 @@ import type { Todo } from '@tally/contract';
 import { queryKeys } from '#web/lib/query-keys';
 
 /**
- * The todos held in the browser: the whole list (queryKeys.todos) and the views by due date
- * (queryKeys.todoViews). A change lands in all of them at once; the views, whose membership
+ * The todos held in the browser: the whole list (queryKeys.todos), the views by due date
+ * (queryKeys.todoViews) and the server's search results (queryKeys.todoSearches). A change lands
+ * in all of them at once; the views, whose membership
  * and order follow the due date, are then fetched again.
  */
 
@@ -42,6 +43,33 @@ export function replaceTodo(
     todos?.map((todo) => (todo.id === id ? change(todo) : todo));
   queryClient.setQueryData<Todo[]>(queryKeys.todos, update);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, update);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, update);
+}
+
+/**
+ * Puts the server's answer for many todos in place at once (one pass over the list, whatever its
+ * size); todos the list does not hold (restored from the trash) join it.
+ */
+export function replaceTodos(queryClient: QueryClient, changed: readonly Todo[]): void {
+  const byId = new Map(changed.map((todo) => [todo.id, todo]));
+  const update = (todos: Todo[] | undefined) => todos?.map((todo) => byId.get(todo.id) ?? todo);
+  queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) => {
+    if (!todos) return todos;
+    const held = new Set(todos.map((todo) => todo.id));
+    const added = changed.filter((todo) => !held.has(todo.id));
+    const replaced = update(todos) ?? todos;
+    return added.length > 0 ? [...added, ...replaced] : replaced;
+  });
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, update);
+}
+
+/** Takes deleted todos out of the list and the views, in one pass. */
+export function removeTodos(queryClient: QueryClient, ids: readonly number[]): void {
+  const gone = new Set(ids);
+  const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => !gone.has(todo.id));
+  queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
+  void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }
 
 /** Takes a deleted todo out of the list and the views. */
@@ -49,6 +77,7 @@ export function removeTodo(queryClient: QueryClient, id: number): void {
   const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => todo.id !== id);
   queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, remove);
   void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }
 

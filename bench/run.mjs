@@ -775,7 +775,10 @@ async function runDialect(dialect, report) {
       console.info(formatRow(row));
       // So that a run that stops half-way keeps what it measured.
       mkdirSync(resultsDir, { recursive: true });
-      writeFileSync(path.join(resultsDir, 'partial.json'), JSON.stringify(report, null, 2));
+      writeFileSync(
+        path.join(resultsDir, `partial${INSTANCE}.json`),
+        JSON.stringify(report, null, 2),
+      );
     }
 
     if (GROWTH) {

@@ -3,10 +3,13 @@
 // as run.mjs does (lib/seed.mjs: a 200-todo list, 100k statistics events, 200 users), starts the
 // built server (`npm run build` first; --dir=<release or checkout> for another build, e.g.
 // release/tally-<version>), reads its RSS one second after /api/health answers, then drives the
-// read and write calls of run.mjs with autocannon (50 connections) and samples RSS every 100 ms.
+// read and write calls of run.mjs with autocannon (50 connections), samples RSS every 100 ms and
+// prints the server's CPU time per request (/proc/<pid>/stat, 10 ms ticks: a rough figure beside
+// run.mjs's), so a V8 flag's memory and CPU can be weighed together.
 // Flags: --dir=<folder with server/dist>, --seconds=N per call (default 4), --node=<flag,flag>
 // (e.g. --node=--max-semi-space-size=4), --snapshot (writes a heap snapshot of the idle server
-// to bench/results/idle-<pid>.heapsnapshot through --heapsnapshot-signal=SIGUSR2).
+// to bench/results/ through --heapsnapshot-signal=SIGUSR2). With METRICS_TOKEN set (16+
+// characters) it also prints the V8 heap's spaces after the load, read from GET /metrics.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +31,13 @@ const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
 const IDLE_BUDGET_MB = 60;
 const LOAD_BUDGET_MB = 120;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The process's CPU time so far (user + system, all threads), in microseconds. */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
 
 function rssMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -167,6 +177,7 @@ try {
   let peak = idle;
   for (const call of calls) {
     let callPeak = 0;
+    const cpuBefore = cpuMicros(child.pid);
     const sampler = setInterval(() => {
       callPeak = Math.max(callPeak, rssMegabytes(child.pid));
     }, 100);
@@ -185,13 +196,27 @@ try {
       ],
     });
     clearInterval(sampler);
+    const cpuPerRequest = (cpuMicros(child.pid) - cpuBefore) / result.requests.total;
     peak = Math.max(peak, callPeak);
     const errors = result.non2xx + result.errors;
     console.info(
-      `${call.name.padEnd(26)} ${String(Math.round(result.requests.average)).padStart(6)} req/s, peak RSS ${callPeak.toFixed(1)} MB${errors ? `, ${errors} errors` : ''}`,
+      `${call.name.padEnd(26)} ${String(Math.round(result.requests.average)).padStart(6)} req/s, ${Math.round(cpuPerRequest).toString().padStart(5)} µs CPU/req, peak RSS ${callPeak.toFixed(1)} MB${errors ? `, ${errors} errors` : ''}`,
     );
   }
   await sleep(2000);
+  if (process.env.METRICS_TOKEN) {
+    // Where the heap is after the load, by V8 space (GET /metrics, prom-client's default metrics).
+    const metrics = await fetch(`${base}/metrics`, {
+      headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` },
+    });
+    for (const line of (await metrics.text()).split('\n')) {
+      const match = /^tally_nodejs_heap_space_size_(total|used)_bytes\{space="(\w+)"\} (\d+)/.exec(
+        line,
+      );
+      if (match && Number(match[3]) > 1e6)
+        console.info(`  ${match[2]} ${match[1]}: ${(Number(match[3]) / 1048576).toFixed(1)} MB`);
+    }
+  }
   console.info(
     `peak under load: ${peak.toFixed(1)} MB (budget ${LOAD_BUDGET_MB}); 2 s after: ${rssMegabytes(child.pid).toFixed(1)} MB`,
   );

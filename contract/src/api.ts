@@ -2,6 +2,8 @@ import { accountApi } from './account.js';
 import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
+import { liveApi } from './live.js';
+import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
@@ -17,10 +19,12 @@ export const contract = {
   tokens: tokensApi,
   calendar: calendarApi,
   todos: todosApi,
+  reminders: remindersApi,
   trash: trashApi,
   groups: groupsApi,
   statistics: statisticsApi,
   transfer: transferApi,
+  live: liveApi,
   system: systemApi,
 } satisfies { [F in keyof Routes]: { [N in keyof Routes[F]]: unknown } };
 

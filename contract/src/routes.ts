@@ -43,6 +43,7 @@ export const routes = {
   },
   todos: {
     list: { method: 'GET', path: '/api/todos' },
+    counts: { method: 'GET', path: '/api/todos/counts' },
     create: { method: 'POST', path: '/api/todos' },
     update: { method: 'PUT', path: '/api/todos/:id' },
     patch: { method: 'PATCH', path: '/api/todos/:id' },
@@ -55,6 +56,12 @@ export const routes = {
     restore: { method: 'POST', path: '/api/trash/:id/restore' },
     remove: { method: 'DELETE', path: '/api/trash/:id' },
     empty: { method: 'DELETE', path: '/api/trash' },
+  },
+  reminders: {
+    pushKey: { method: 'GET', path: '/api/push/key' },
+    subscribe: { method: 'POST', path: '/api/push/subscriptions' },
+    unsubscribe: { method: 'DELETE', path: '/api/push/subscriptions' },
+    recent: { method: 'GET', path: '/api/reminders' },
   },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },
@@ -73,6 +80,9 @@ export const routes = {
     exportCsv: { method: 'GET', path: '/api/todos/export.csv' },
     import: { method: 'POST', path: '/api/import', multipart: true },
   },
+  live: {
+    events: { method: 'GET', path: '/api/events', stream: true },
+  },
   system: {
     config: { method: 'GET', path: '/api/config', public: true },
     health: { method: 'GET', path: '/api/health', public: true },
@@ -88,6 +98,8 @@ export interface Route {
   public?: boolean;
   /** The body is multipart/form-data (a file upload), not JSON. */
   multipart?: boolean;
+  /** The answer is a stream of server-sent events that stays open, not one JSON body. */
+  stream?: boolean;
 }
 
 export type Routes = typeof routes;

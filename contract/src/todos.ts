@@ -112,11 +112,21 @@ const repeat = Type.Union([RepeatSchema, Type.Null()], {
   description: 'How it repeats; needs a due date; null for never',
 });
 
+const remindMinutesBefore = Type.Union(
+  [Type.Integer({ minimum: 0, maximum: LIMITS.remindMinutesBeforeMax }), Type.Null()],
+  {
+    description:
+      'Remind this many minutes before the due time (0: at the due time); needs a dueTime; ' +
+      'null for no reminder',
+  },
+);
+
 /** The planning fields, all optional on create and update (omitted on update = unchanged). */
 const planning = {
   dueDate: Type.Optional(dueDate),
   dueTime: Type.Optional(dueTime),
   repeat: Type.Optional(repeat),
+  remindMinutesBefore: Type.Optional(remindMinutesBefore),
 };
 
 export const TodoSchema = Type.Object(
@@ -130,6 +140,7 @@ export const TodoSchema = Type.Object(
     dueDate: nullableString,
     dueTime: nullableString,
     repeat: Type.Unsafe<Repeat | null>({ ...RepeatSchema, type: ['object', 'null'] }),
+    remindMinutesBefore: nullableInteger,
   },
   { additionalProperties: false },
 );
@@ -181,6 +192,26 @@ export const TodoListQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type TodoListQuery = Static<typeof TodoListQuerySchema>;
+
+/**
+ * How many todos the caller has in all, without a group and in each group: the /todos filter
+ * tabs' counts while the list itself is still arriving page by page.
+ */
+export const TodoCountsSchema = Type.Object(
+  {
+    all: Type.Integer({ minimum: 0 }),
+    ungrouped: Type.Integer({ minimum: 0 }),
+    groups: Type.Array(
+      Type.Object(
+        { groupId: Type.Integer(), count: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false },
+      ),
+      { description: 'Only groups that hold todos' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TodoCounts = Static<typeof TodoCountsSchema>;
 
 export const CreateTodoBodySchema = Type.Object(
   {
@@ -252,6 +283,10 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
       'is absent on the last one.',
     query: TodoListQuerySchema,
     responses: { 200: TodoListSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  counts: {
+    summary: 'How many todos the caller has: in all, ungrouped and per group',
+    responses: { 200: TodoCountsSchema, 401: ErrorSchema },
   },
   create: {
     summary: 'Create a todo',

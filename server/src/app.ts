@@ -11,16 +11,23 @@ import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
-import type { DatabaseStats } from './db/connection.js';
+import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
+import { liveRoutes } from './live/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { liveBusPlugin } from './plugins/live-bus.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { createReminderPoller } from './reminders/poller.js';
+import { createPushSender } from './reminders/push-sender.js';
+import { reminderRoutes } from './reminders/routes.js';
+import { createReminderService, type TickResult } from './reminders/service.js';
+import { resolveVapidKeys, type VapidKeys } from './reminders/vapid-keys.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
 import { webAppPlugin } from './plugins/web-app.js';
@@ -36,17 +43,39 @@ import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: { db: Kysely<Database>; stats?: () => DatabaseStats };
+  database: {
+    db: Kysely<Database>;
+    stats?: () => DatabaseStats;
+    dedicatedClient?: DatabaseHandle['dedicatedClient'];
+  };
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
-  /** Run the periodic jobs (the trash purge); the server does, tests mostly do not. */
+  /** Run the periodic jobs (trash purge, e-mail token sweep); the server does, tests mostly do not. */
   backgroundJobs?: boolean;
+  /** Between the heartbeats of GET /api/events (tests shorten it). */
+  liveHeartbeatMs?: number;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
   onRoute?: (route: RouteOptions) => void;
+  /** The VAPID key pair; by default VAPID_* or the pair kept in DATA_DIR. */
+  vapidKeys?: VapidKeys;
+  /** How often this process looks for reminders to send (ms); 0: never by itself (tests). */
+  reminderPollMs?: number;
+  /** Accept http push endpoints on loopback: only the tests' local push service. */
+  allowLoopbackPush?: boolean;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** One round of reminder deliveries now (the poller runs these; tests call it directly). */
+    sendDueReminders(): Promise<TickResult>;
+  }
+}
+
+/** Reminders are looked for this often: a reminder goes out within 15 s of its minute. */
+const REMINDER_POLL_MS = 15_000;
 
 /** Trusts the X-Forwarded-For entries added by the nearest `hops` proxies (hop 0 is the peer). */
 const trustNearestHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -90,6 +119,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
   await app.register(idempotencyPlugin, { clock });
+  await app.register(liveBusPlugin, {
+    redisUrl: config.redisUrl,
+    ...(options.database.dedicatedClient
+      ? { dedicatedClient: options.database.dedicatedClient }
+      : {}),
+  });
   await app.register(apiDocsPlugin);
 
   const google = config.googleClientId
@@ -123,10 +158,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     links,
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
+    sweep: options.backgroundJobs ?? false,
   });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });
+  const vapid = options.vapidKeys ?? resolveVapidKeys(config);
+  const allowLoopback = options.allowLoopbackPush ?? false;
+  const reminders = createReminderService({
+    db: options.database.db,
+    clock,
+    sender: createPushSender({ vapid, subject: config.vapidSubject, allowLoopback }),
+    allowLoopback,
+  });
+  app.decorate('sendDueReminders', () => reminders.tick());
+  await app.register(reminderRoutes, { service: reminders, publicKey: vapid.publicKey });
+  const poller = createReminderPoller(
+    reminders,
+    options.reminderPollMs ?? REMINDER_POLL_MS,
+    app.log,
+  );
+  app.addHook('onReady', async () => poller.start());
+  // Added after the database plugin, so the last round finishes before the database closes.
+  app.addHook('onClose', () => poller.stop());
   await app.register(trashRoutes, { clock, purge: options.backgroundJobs ?? false });
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });
@@ -135,6 +189,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Imports check due dates and repeats as the todo calls do.
     checkPlanning: (planning) =>
       mergePlanning({ dueDate: null, dueTime: null, repeat: null }, planning),
+  });
+  await app.register(liveRoutes, {
+    ...(options.liveHeartbeatMs ? { heartbeatMs: options.liveHeartbeatMs } : {}),
   });
   await app.register(systemRoutes, {
     publicConfig: {

@@ -86,6 +86,19 @@ export async function retireTokens(
     .execute();
 }
 
+/**
+ * Deletes the tokens that can no longer be used (spent, or expired): they only answered "the
+ * link was already used, has expired or is unknown", which an unknown token answers the same.
+ * Run by the periodic sweep (routes.ts); returns how many went.
+ */
+export async function sweepTokens(db: Db, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('email_tokens')
+    .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,

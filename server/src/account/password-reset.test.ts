@@ -10,6 +10,7 @@ import {
   uniqueName,
 } from '../test/helpers.js';
 import { linkToken, type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
+import { sweepTokens } from './email-links.js';
 
 /**
  * A forgotten password, reset by an e-mailed link: the request answers the same for every
@@ -286,5 +287,40 @@ describe('without e-mail configured', () => {
   it('says in /api/config when e-mail is on', async () => {
     const config = await ctx.app.inject({ method: 'GET', url: '/api/config' });
     expect(config.json()).toMatchObject({ passwordResetByEmail: true });
+  });
+});
+
+describe('the e-mail token sweep', () => {
+  const tokensOf = (userId: number) =>
+    ctx.database.handle.db
+      .selectFrom('email_tokens')
+      .select(['purpose', 'used_at'])
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute();
+
+  it('deletes spent and expired link tokens and keeps the ones that still work', async () => {
+    const user = await newUser(); // its verification link stays unused (7 days)
+    await requestReset(user.email);
+    const spent = linkToken(await smtp.take(user.email), '/reset-password');
+    expect((await confirm(spent, 'first new password')).statusCode).toBe(204);
+    await requestReset(user.email);
+    const live = linkToken(await smtp.take(user.email), '/reset-password');
+    expect(await tokensOf(user.id)).toHaveLength(3);
+
+    await sweepTokens(ctx.database.handle.db, ctx.clock.now());
+    expect(await tokensOf(user.id)).toEqual([
+      { purpose: 'verify-email', used_at: null },
+      { purpose: 'reset-password', used_at: null },
+    ]);
+    // A swept link answers as a used one did.
+    expect((await confirm(spent, 'a second new password')).json()).toEqual({
+      error: 'token is not valid: the link was already used, has expired or is unknown',
+    });
+
+    ctx.clock.advance(HOUR); // the reset link's hour is over; the verification link has 7 days
+    await sweepTokens(ctx.database.handle.db, ctx.clock.now());
+    expect(await tokensOf(user.id)).toEqual([{ purpose: 'verify-email', used_at: null }]);
+    expect((await confirm(live, 'a password too late')).statusCode).toBe(400);
   });
 });

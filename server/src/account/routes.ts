@@ -9,8 +9,9 @@ import {
 import { forgetFailedLogins } from '../auth/login-limits.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
+import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { AppError, notFound } from '../shared/errors.js';
-import type { EmailLinks } from './email-links.js';
+import { type EmailLinks, sweepTokens } from './email-links.js';
 import { createAccountService, type GoogleCheck } from './service.js';
 
 export interface AccountRoutesOptions {
@@ -20,7 +21,11 @@ export interface AccountRoutesOptions {
   google: Omit<GoogleVerifierOptions, 'clock' | 'counters'> | null;
   /** Requests per minute per IP on each public route, as on the other auth routes. */
   rateLimitPerMinute: number;
+  /** Sweep spent and expired e-mail tokens in the background (the server does; tests call it). */
+  sweep: boolean;
 }
+
+const MINUTE_MS = 60_000;
 
 const accountGone = () => notFound('Account');
 
@@ -192,4 +197,19 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     },
     { config },
   );
+
+  if (options.sweep) {
+    const job = periodicJob({
+      db: app.db,
+      clock: options.clock,
+      name: 'email-token-sweep',
+      everyMs: 6 * 60 * MINUTE_MS,
+      leaseMs: 10 * MINUTE_MS,
+      run: async () => {
+        const swept = await sweepTokens(app.db, options.clock());
+        app.log.info({ swept }, 'e-mail token sweep: deleted spent and expired link tokens');
+      },
+    });
+    runInBackground(app, job, 30 * MINUTE_MS, 'e-mail token sweep');
+  }
 };

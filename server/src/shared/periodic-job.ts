@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -69,4 +70,26 @@ export function periodicJob(options: PeriodicJobOptions): PeriodicJob {
       return true;
     },
   };
+}
+
+/**
+ * Looks whether `job` is due once the app is ready and then every `checkEveryMs`, until the app
+ * closes; a failed run is logged and tried again at the next look. The timer never keeps an
+ * otherwise finished process alive.
+ */
+export function runInBackground(
+  app: FastifyInstance,
+  job: PeriodicJob,
+  checkEveryMs: number,
+  label: string,
+): void {
+  const tick = () =>
+    job.tick().catch((error: unknown) => app.log.error({ err: error }, `${label} failed`));
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    void tick();
+    timer = setInterval(() => void tick(), checkEveryMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }

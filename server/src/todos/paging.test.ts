@@ -1,4 +1,4 @@
-import type { Todo } from '@tally/contract';
+import type { Todo, TodoCounts } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 
@@ -44,5 +44,41 @@ describe('GET /api/todos paging (opt-in)', () => {
     const zero = await request({ method: 'GET', url: '/api/todos?limit=0' });
     expect(zero.statusCode).toBe(400);
     expect(zero.json<{ error: string }>().error).toMatch(/limit/);
+  });
+});
+
+describe('GET /api/todos/counts', () => {
+  it('counts the caller’s todos in all, ungrouped and per group, and nobody else’s', async () => {
+    const user = await registerUser(ctx.app);
+    const other = await registerUser(ctx.app);
+    const request = as(ctx.app, user);
+    const empty = await request({ method: 'GET', url: '/api/todos/counts' });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json<TodoCounts>()).toEqual({ all: 0, ungrouped: 0, groups: [] });
+
+    const groupIds: number[] = [];
+    for (const name of ['Home', 'Work']) {
+      const response = await request({
+        method: 'POST',
+        url: '/api/todo-groups',
+        payload: { name, color: '#3B82F6' },
+      });
+      groupIds.push(response.json<{ id: number }>().id);
+    }
+    const [home, work] = groupIds as [number, number];
+    for (const groupId of [home, home, work, null, null, null]) {
+      await request({ method: 'POST', url: '/api/todos', payload: { title: 'x', groupId } });
+    }
+    await as(ctx.app, other)({ method: 'POST', url: '/api/todos', payload: { title: 'not mine' } });
+
+    const counts = (await request({ method: 'GET', url: '/api/todos/counts' })).json<TodoCounts>();
+    expect(counts).toEqual({
+      all: 6,
+      ungrouped: 3,
+      groups: [
+        { groupId: home, count: 2 },
+        { groupId: work, count: 1 },
+      ],
+    });
   });
 });

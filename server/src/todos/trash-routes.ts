@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
-import { periodicJob } from '../shared/periodic-job.js';
+import { periodicJob, runInBackground } from '../shared/periodic-job.js';
+import { timeZoneOf } from '../shared/time-zone.js';
 import { createTrashService } from './trash.js';
 
 const MINUTE_MS = 60_000;
@@ -23,8 +24,10 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
   addEndpoint(app, trashApi.list, async (request) => trash.list(request.user.id));
 
   addEndpoint(app, trashApi.restore, async (request) => {
-    const todo = await trash.restore(request.user.id, request.params.id);
+    const todo = await trash.restore(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo in the trash');
+    // Back in the list, as if created (docs/decisions/061-live-updates.md).
+    app.live.publish(request.user.id, { type: 'todo.created', id: todo.id });
     return todo;
   });
 
@@ -32,11 +35,13 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
     if (!(await trash.remove(request.user.id, request.params.id))) {
       throw notFound('Todo in the trash');
     }
+    app.live.publish(request.user.id, { type: 'todos.changed' });
     return reply.code(204).send();
   });
 
   addEndpoint(app, trashApi.empty, async (request, reply) => {
     await trash.empty(request.user.id);
+    app.live.publish(request.user.id, { type: 'todos.changed' });
     return reply.code(204).send();
   });
 
@@ -52,14 +57,5 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
       app.log.info({ purged }, 'trash purge: deleted for good what was trashed 30 days ago');
     },
   });
-  const tick = () =>
-    job.tick().catch((error: unknown) => app.log.error({ err: error }, 'trash purge failed'));
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void tick();
-    timer = setInterval(() => void tick(), PURGE_CHECK_MS);
-    // The purge never keeps a process alive that is otherwise done.
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  runInBackground(app, job, PURGE_CHECK_MS, 'trash purge');
 };

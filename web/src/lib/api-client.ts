@@ -28,6 +28,8 @@ export interface RequestOptions {
   /** Names the call in "{operation} failed", e.g. "Create todo". */
   operation: string;
   signal?: AbortSignal;
+  /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
+  onResponse?: (response: Response) => void;
 }
 
 /** A request renews the token first when it has less than this left (clock drift, slow tabs). */
@@ -112,7 +114,7 @@ export async function apiRequest(path: string, options: RequestOptions): Promise
 
 async function requestOnce(
   path: string,
-  { method = 'GET', body, operation, signal }: RequestOptions,
+  { method = 'GET', body, operation, signal, onResponse }: RequestOptions,
   mayRenew: boolean,
 ): Promise<unknown> {
   const authPath = isAuthPath(path);
@@ -128,14 +130,17 @@ async function requestOnce(
   }
 
   const response = await send(path, { method, body, token, signal });
-  if (response.ok) return readJson(response);
+  if (response.ok) {
+    onResponse?.(response);
+    return readJson(response);
+  }
 
   const { status } = response;
   if ((status === 401 || status === 403) && !authPath && token && getSession().token) {
     // A refused access token may still have a good refresh cookie behind it (a server restart
     // with a new key, an older token format): renew once and retry before giving up.
     if (status === 401 && mayRenew && (await renewAccessToken(0, token)) === 'renewed') {
-      return requestOnce(path, { method, body, operation, signal }, false);
+      return requestOnce(path, { method, body, operation, signal, onResponse }, false);
     }
     if (getSession().token) forceLogout(status);
     throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });

@@ -6,6 +6,8 @@ interface CallOptions {
   /** Names the call in "{operation} failed", e.g. "Create todo". */
   operation: string;
   signal?: AbortSignal;
+  /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
+  onResponse?: (response: Response) => void;
 }
 
 /** One call of the contract: its params, query and body as the contract types them. */
@@ -51,6 +53,7 @@ function callOf(route: Route) {
     body,
     operation,
     signal,
+    onResponse,
   }: {
     params?: object;
     query?: object;
@@ -61,6 +64,7 @@ function callOf(route: Route) {
       body: route.multipart ? formOf(body) : body,
       operation,
       signal,
+      onResponse,
     });
 }
 

@@ -3,6 +3,8 @@ export const STORAGE_KEYS = {
   token: 'token',
   username: 'username',
   theme: 'theme',
+  /** /todos's Hide completed switch ('1' on). */
+  hideCompleted: 'hideCompleted',
   /** A logout whose request failed: the refresh cookie still has to be revoked. */
   logoutPending: 'logoutPending',
 } as const;

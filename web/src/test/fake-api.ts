@@ -2,6 +2,7 @@ import type {
   Account,
   AccountSession,
   ApiToken,
+  BulkBody,
   CalendarFeed,
   CreateApiTokenBody,
   DailyStatistic,
@@ -9,6 +10,7 @@ import type {
   Insights,
   SinceStatistics,
   Todo,
+  TrashedTodo,
   TotalStatistics,
 } from '@tally/contract';
 import { vi } from 'vitest';
@@ -165,6 +167,7 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     dueDate: null,
     dueTime: null,
     repeat: null,
+    remindMinutesBefore: null,
     ...overrides,
   };
 }
@@ -174,6 +177,8 @@ export const FAKE_GOOGLE_NONCE = 'fake-google-nonce';
 
 interface BackendOptions {
   todos?: Todo[];
+  /** The trash, most recently deleted first. */
+  trash?: TrashedTodo[];
   groups?: Group[];
   totals?: TotalStatistics;
   /** The since answer for a given since date. */
@@ -249,6 +254,7 @@ export function fakeBackend(
 ) {
   const state = {
     todos: [...(options.todos ?? [])],
+    trash: [...(options.trash ?? [])],
     groups: [...(options.groups ?? [])],
     nextId: 1000,
     account: makeAccount(options.account),
@@ -258,6 +264,8 @@ export function fakeBackend(
     feeds: 0,
     deleted: false,
   };
+  /** Todos deleted by a bulk call, which a bulk restore brings back. */
+  let bin: Todo[] = [];
   const refusePassword = (password: unknown, field: string) =>
     password === FAKE_PASSWORD ? null : json({ error: `${field} is not correct` }, 400);
   const newest = <T extends { id: number }>(items: T[]) => [...items].sort((a, b) => b.id - a.id);
@@ -375,7 +383,28 @@ export function fakeBackend(
       state.deleted = true;
       return noContent();
     },
-    'GET /api/todos': (call) => json(viewOf(newest(state.todos), call.search.get('view'))),
+    'GET /api/todos': (call) => {
+      const list = viewOf(newest(state.todos), call.search.get('view'));
+      const limit = call.search.get('limit');
+      if (limit === null) return json(list);
+      // Opt-in paging: here the cursor is simply where the next page starts.
+      const start = Number(call.search.get('cursor') ?? 0);
+      const end = start + Number(limit);
+      const response = json(list.slice(start, end));
+      if (end < list.length) response.headers.set('x-next-cursor', String(end));
+      return response;
+    },
+    'GET /api/todos/counts': () => {
+      const groups = new Map<number, number>();
+      for (const { groupId } of state.todos) {
+        if (groupId !== null) groups.set(groupId, (groups.get(groupId) ?? 0) + 1);
+      }
+      return json({
+        all: state.todos.length,
+        ungrouped: state.todos.filter((todo) => todo.groupId === null).length,
+        groups: [...groups].map(([groupId, count]) => ({ groupId, count })),
+      });
+    },
     'POST /api/todos': (call) => {
       const body = call.body as {
         title: string;
@@ -390,6 +419,7 @@ export function fakeBackend(
         dueDate: null,
         dueTime: null,
         repeat: null,
+        remindMinutesBefore: null,
         ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),
@@ -406,8 +436,62 @@ export function fakeBackend(
       state.todos[index] = updated;
       return json(updated);
     },
+    'POST /api/todos/bulk': (call) => {
+      const { ids, action, groupId = null } = call.body as BulkBody;
+      const picked = new Set(ids);
+      if (action === 'restore') {
+        const back = bin.filter((todo) => picked.has(todo.id));
+        bin = bin.filter((todo) => !picked.has(todo.id));
+        state.todos.push(...back);
+        return json(back);
+      }
+      const mine = state.todos.filter((todo) => picked.has(todo.id));
+      if (mine.length !== picked.size) return json({ error: 'Todo not found' }, 404);
+      if (action === 'delete') {
+        bin.push(...mine);
+        state.todos = state.todos.filter((todo) => !picked.has(todo.id));
+        return json(mine);
+      }
+      const change = (todo: Todo): Todo | null => {
+        if (action === 'move') return todo.groupId === groupId ? null : { ...todo, groupId };
+        const completed = action === 'complete';
+        return todo.completed === completed ? null : { ...todo, completed };
+      };
+      const changed: Todo[] = [];
+      state.todos = state.todos.map((todo) => {
+        const next = picked.has(todo.id) ? change(todo) : null;
+        if (!next) return todo;
+        changed.push(next);
+        return next;
+      });
+      return json(changed);
+    },
     'DELETE /api/todos/:id': (_call, { id }) => {
-      state.todos = state.todos.filter((todo) => todo.id !== Number(id));
+      const todo = state.todos.find((candidate) => candidate.id === Number(id));
+      if (!todo) return json({ error: 'Todo not found' }, 404);
+      state.todos = state.todos.filter((candidate) => candidate !== todo);
+      state.trash.unshift({ ...todo, trashedAt: new Date().toISOString() });
+      return noContent();
+    },
+    'GET /api/trash': () => json(state.trash),
+    'POST /api/trash/:id/restore': (_call, { id }) => {
+      const trashed = state.trash.find((todo) => todo.id === Number(id));
+      if (!trashed) return json({ error: 'Todo in the trash not found' }, 404);
+      state.trash = state.trash.filter((todo) => todo !== trashed);
+      const todo: Todo = { ...trashed };
+      delete (todo as Partial<TrashedTodo>).trashedAt;
+      state.todos.push(todo);
+      return json(todo);
+    },
+    'DELETE /api/trash/:id': (_call, { id }) => {
+      if (!state.trash.some((todo) => todo.id === Number(id))) {
+        return json({ error: 'Todo in the trash not found' }, 404);
+      }
+      state.trash = state.trash.filter((todo) => todo.id !== Number(id));
+      return noContent();
+    },
+    'DELETE /api/trash': () => {
+      state.trash = [];
       return noContent();
     },
     'GET /api/todo-groups': () => json(newest(state.groups)),

@@ -9,6 +9,9 @@ import { installMatchMedia, resetSystemTheme } from './match-media';
 
 installDialogPolyfill();
 installMatchMedia();
+// jsdom lays nothing out and does not scroll; the virtualised todo list (features/todos,
+// TodoList.tsx) sets the window's scroll position when it mounts.
+window.scrollTo = () => undefined;
 
 // Screens are lazy chunks: their first import, on a busy 2-core CI machine, can take longer than
 // Testing Library's default second. Waiting longer changes no assertion, only how long a find

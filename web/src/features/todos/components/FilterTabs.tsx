@@ -1,11 +1,12 @@
-import { useRef, type KeyboardEvent } from 'react';
-import type { Group, Todo } from '@tally/contract';
+import { memo, useRef, type KeyboardEvent } from 'react';
+import type { Group } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ColorDot } from '#web/components/ColorDot';
-import { matchesFilter, type TodoFilter } from '../lib/filters';
+import { countOf, type FilterCounts, type TodoFilter } from '../lib/filters';
 
 interface FilterTabsProps {
-  todos: readonly Todo[];
+  /** Of all the user's todos, whatever is hidden or still loading. */
+  counts: FilterCounts;
   groups: readonly Group[];
   active: TodoFilter;
   onChange: (filter: TodoFilter) => void;
@@ -25,14 +26,19 @@ export const tabId = (filter: TodoFilter) => `todo-filter-${filter}`;
  * All (n), No Group (n) and one tab per group with its colour dot, name and count. A WAI-ARIA
  * tab list: one tab stop, arrow keys / Home / End move and select.
  */
-export function FilterTabs({ todos, groups, active, onChange, panelId }: FilterTabsProps) {
+export const FilterTabs = memo(function FilterTabs({
+  counts,
+  groups,
+  active,
+  onChange,
+  panelId,
+}: FilterTabsProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const tabs: Tab[] = [
     { filter: 'all', label: 'All' },
     { filter: 'none', label: 'No Group' },
     ...groups.map((group) => ({ filter: group.id, label: group.name, color: group.color })),
   ];
-  const count = (filter: TodoFilter) => todos.filter((todo) => matchesFilter(todo, filter)).length;
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const index = tabs.findIndex((tab) => tab.filter === active);
@@ -77,11 +83,11 @@ export function FilterTabs({ todos, groups, active, onChange, panelId }: FilterT
           >
             {tab.color && <ColorDot color={tab.color} size={10} />}
             <span className="truncate">
-              {tab.label} ({count(tab.filter)})
+              {tab.label} ({countOf(counts, tab.filter)})
             </span>
           </Button>
         );
       })}
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { readableTextColor } from '#web/lib/color';
@@ -13,13 +13,29 @@ interface TodoItemProps {
   onDelete: (todo: Todo) => void;
   /** The clock the due labels follow. */
   now: Date;
+  /** Selection mode (the list's Select switch): a checkbox to pick the row for a bulk action. */
+  selecting?: boolean;
+  selected?: boolean;
+  /** `range`: shift-click, everything from the last picked row to this one. */
+  onSelect?: (todo: Todo, range: boolean) => void;
 }
 
 /**
- * One row: completion checkbox, title, description, due date and repeat mark, group badge, Skip
- * (repeating todos), Edit and Delete.
+ * One row's content (the list gives the `li`): completion checkbox, title, description, due date
+ * and repeat mark, group badge, Skip (repeating todos), Edit and Delete; in selection mode a
+ * checkbox to pick it first. Memoised: a row renders again only when its own todo (the cache
+ * keeps the objects of unchanged todos), its selection or the minute changes. The list's row
+ * keys (j/k, Space, e, Delete, x) click the controls marked with data-action.
  */
-export function TodoItem({ todo, groups, onDelete, now }: TodoItemProps) {
+export const TodoItem = memo(function TodoItem({
+  todo,
+  groups,
+  onDelete,
+  now,
+  selecting = false,
+  selected = false,
+  onSelect,
+}: TodoItemProps) {
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
@@ -41,7 +57,7 @@ export function TodoItem({ todo, groups, onDelete, now }: TodoItemProps) {
 
   if (editing) {
     return (
-      <li className="flex gap-3 px-4 py-4">
+      <div className="flex gap-3 px-4 py-4">
         <TodoEditForm
           todo={todo}
           groups={groups}
@@ -50,14 +66,39 @@ export function TodoItem({ todo, groups, onDelete, now }: TodoItemProps) {
             setEditing(false);
           }}
         />
-      </li>
+      </div>
     );
   }
 
   return (
-    <li className="flex items-start gap-3 px-4 py-4">
+    <div
+      className={
+        'flex items-start gap-3 px-4 py-4 ' +
+        (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
+      }
+    >
+      {selecting && (
+        // The label around it makes a 44 px target for a finger (-m-3 keeps the row's layout).
+        <label className="-m-3 flex shrink-0 cursor-pointer p-3">
+          <input
+            type="checkbox"
+            data-action="select"
+            aria-label={`Select ${todo.title}`}
+            checked={selected}
+            // React's checkbox change comes from the click, which says whether shift was held.
+            onChange={(event) =>
+              onSelect?.(
+                todo,
+                event.nativeEvent instanceof MouseEvent && event.nativeEvent.shiftKey,
+              )
+            }
+            className="mt-0.5 h-5 w-5 cursor-pointer accent-slate-700 dark:accent-slate-300"
+          />
+        </label>
+      )}
       <input
         id={checkboxId}
+        data-action="toggle"
         type="checkbox"
         checked={completed}
         onChange={() => {
@@ -112,6 +153,7 @@ export function TodoItem({ todo, groups, onDelete, now }: TodoItemProps) {
         )}
         <Button
           ref={editButtonRef}
+          data-action="edit"
           variant="ghost"
           size="compact"
           aria-label={`Edit ${todo.title}`}
@@ -120,6 +162,7 @@ export function TodoItem({ todo, groups, onDelete, now }: TodoItemProps) {
           Edit
         </Button>
         <Button
+          data-action="delete"
           variant="ghostDanger"
           size="compact"
           aria-label={`Delete ${todo.title}`}
@@ -128,6 +171,6 @@ export function TodoItem({ todo, groups, onDelete, now }: TodoItemProps) {
           Delete
         </Button>
       </div>
-    </li>
+    </div>
   );
-}
+});

@@ -85,7 +85,9 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
               className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
             >
               {day.todos.map((todo) => (
-                <TodoItem key={todo.id} todo={todo} groups={groups} onDelete={onDelete} now={now} />
+                <li key={todo.id}>
+                  <TodoItem todo={todo} groups={groups} onDelete={onDelete} now={now} />
+                </li>
               ))}
             </ul>
           </section>

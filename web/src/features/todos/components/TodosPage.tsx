@@ -1,29 +1,42 @@
-import { useDeferredValue, useId, useRef, useState } from 'react';
-import { useSearch } from 'wouter';
+import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { Link, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
+import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
 import { useCommand } from '#web/lib/commands';
 import { useDeleteTodo } from '../api/delete-todo';
-import { useTodos } from '../api/get-todos';
+import { useTodoCounts, useTodos } from '../api/get-todos';
 import { useTodoSearch } from '../api/search-todos';
+import { useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
 import { useSearchQuery } from '../hooks/use-search-query';
+import { useSelection } from '../hooks/use-selection';
 import { dateOf } from '../lib/dates';
+import { BulkBar } from './BulkBar';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
+import { HideCompletedSwitch } from './HideCompletedSwitch';
 import { NewTodoForm } from './NewTodoForm';
 import { SearchBox, SearchStatus } from './SearchBox';
-import { TodoItem } from './TodoItem';
+import { TodoList } from './TodoList';
 import { TodoViewList } from './TodoViewList';
 import { viewOfSearch, ViewSwitch } from './ViewSwitch';
-import { matchesFilter, sortNewestFirst, type TodoFilter } from '../lib/filters';
+import {
+  countOf,
+  countsOfServer,
+  countTodos,
+  matchesFilter,
+  sortNewestFirst,
+  type TodoFilter,
+} from '../lib/filters';
 
 const EMPTY_TEXTS = {
   all: 'No todos yet. Add one above!',
   filtered: 'No todos in this category',
+  allCompleted: 'Every todo here is completed (Hide completed is on).',
 } as const;
 
 interface TodosPageProps {
@@ -63,6 +76,12 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const header = (
     <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
       <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Todos</h1>
+      <Link
+        href="/trash"
+        className="ml-auto text-sm font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
+      >
+        Trash
+      </Link>
       <Button
         ref={addButtonRef}
         variant={formOpen ? 'secondary' : 'primary'}
@@ -144,7 +163,12 @@ interface AllTodosProps {
   onDelete: (todo: Todo) => void;
 }
 
-/** All: SPEC's screen, the filter tabs with their counts and the whole list, newest first. */
+/**
+ * All: SPEC's screen, the filter tabs with their counts and the whole list, newest first. The
+ * list arrives page by page (api/get-todos.ts); until the last page is in, the counts are the
+ * server's, so they are of all todos from the first screen on. Hide completed (remembered in
+ * this browser) hides rows, not counts.
+ */
 function AllTodos({
   query,
   groups,
@@ -154,62 +178,110 @@ function AllTodos({
   now,
   onDelete,
 }: AllTodosProps) {
-  const todos = useTodos();
+  const { todos, complete } = useTodos();
+  const serverCounts = useTodoCounts(!complete);
+  const [hideCompleted, setHideCompleted] = useHideCompleted();
+  useCommand('toggleHideCompleted', () => setHideCompleted(!hideCompleted));
   const panelId = useId();
   // Typing stays immediate; the list follows as soon as React has time (issue 14).
   const searched = useDeferredValue(query);
   const search = useTodoSearch(todos.data ?? NO_TODOS, searched);
-  let body;
-  if (todos.isPending || groupsPending) {
-    body = <LoadingText>Loading...</LoadingText>;
-  } else if (todos.isError) {
-    body = (
+
+  const sorted = useMemo(() => sortNewestFirst(search.results), [search.results]);
+  const visible = useMemo(
+    () =>
+      sorted.filter((todo) => matchesFilter(todo, filter) && !(hideCompleted && todo.completed)),
+    [sorted, filter, hideCompleted],
+  );
+  const localCounts = useMemo(() => countTodos(todos.data ?? NO_TODOS), [todos.data]);
+  const counts = useMemo(
+    () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
+    [complete, serverCounts.data, localCounts],
+  );
+  const selection = useSelection(visible);
+  // What a bulk action acts on: the picked rows the tab still shows.
+  const picked = useMemo(
+    () =>
+      selection.selected.size === 0
+        ? NO_TODOS
+        : visible.filter((todo) => selection.selected.has(todo.id)),
+    [visible, selection.selected],
+  );
+
+  if (todos.isPending || groupsPending || (!complete && serverCounts.isPending)) {
+    return <LoadingText>Loading...</LoadingText>;
+  }
+  if (todos.isError) {
+    return (
       <ErrorBanner
         message={errorMessage(todos.error, 'Load todos')}
         onRetry={() => void todos.refetch()}
       />
     );
-  } else {
-    const visible = sortNewestFirst(search.results.filter((todo) => matchesFilter(todo, filter)));
-    let emptyText: string = filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered;
-    if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
-    body = (
-      <>
-        <FilterTabs
-          todos={todos.data}
-          groups={groups}
-          active={filter}
-          onChange={onFilterChange}
-          panelId={panelId}
-        />
-        <SearchStatus
-          active={search.terms.length > 0}
-          count={visible.length}
-          searching={search.searching}
-        />
-        <div
-          id={panelId}
-          role="tabpanel"
-          aria-labelledby={tabId(filter)}
-          tabIndex={-1}
-          className="mt-4"
-        >
-          {visible.length === 0 ? (
-            <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
-          ) : (
-            <ul
-              aria-label="Todos"
-              className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
-            >
-              {visible.map((todo) => (
-                <TodoItem key={todo.id} todo={todo} groups={groups} onDelete={onDelete} now={now} />
-              ))}
-            </ul>
-          )}
-        </div>
-      </>
-    );
   }
 
-  return body;
+  let emptyText: string = filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered;
+  if (hideCompleted && countOf(counts, filter) > 0) emptyText = EMPTY_TEXTS.allCompleted;
+  if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
+  return (
+    <>
+      <FilterTabs
+        counts={counts}
+        groups={groups}
+        active={filter}
+        onChange={onFilterChange}
+        panelId={panelId}
+      />
+      <SearchStatus
+        active={search.terms.length > 0}
+        count={visible.length}
+        searching={search.searching}
+      />
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+        <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
+        <Button
+          variant={selection.selecting ? 'selected' : 'outline'}
+          size="sm"
+          aria-pressed={selection.selecting}
+          onClick={() => selection.setSelecting(!selection.selecting)}
+        >
+          Select
+        </Button>
+      </div>
+      <div
+        id={panelId}
+        role="tabpanel"
+        aria-labelledby={tabId(filter)}
+        tabIndex={-1}
+        className="mt-3"
+      >
+        {selection.selecting && (
+          <BulkBar
+            picked={picked}
+            shown={visible.length}
+            groups={groups}
+            onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
+            onClear={selection.clear}
+            onDone={() => selection.setSelecting(false)}
+          />
+        )}
+        {visible.length === 0 ? (
+          complete && (
+            <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
+          )
+        ) : (
+          <TodoList
+            todos={visible}
+            groups={groups}
+            now={now}
+            onDelete={onDelete}
+            selecting={selection.selecting}
+            selected={selection.selected}
+            onSelect={selection.onSelect}
+          />
+        )}
+        {!complete && <LoadingText>Loading more todos...</LoadingText>}
+      </div>
+    </>
+  );
 }

@@ -1,0 +1,119 @@
+import type { BulkAction, Group, Todo } from '@tally/contract';
+import { BULK_IDS_MAX } from '@tally/contract/constants';
+import { showNotice } from '#web/lib/notices';
+import { useBulkTodos } from '../api/bulk-todos';
+
+interface BulkBarProps {
+  /** The picked todos among those the tab shows. */
+  picked: readonly Todo[];
+  /** How many rows the tab shows: Select all picks them (up to the bulk limit). */
+  shown: number;
+  groups: readonly Group[];
+  onSelectAll: () => void;
+  onClear: () => void;
+  onDone: () => void;
+}
+
+const DONE: Record<BulkAction, string> = {
+  complete: 'completed',
+  reopen: 'reopened',
+  move: 'moved',
+  delete: 'moved to the trash',
+  restore: 'restored',
+};
+
+const button =
+  'inline-flex min-h-10 items-center rounded-md px-3 text-sm font-medium disabled:opacity-60 ' +
+  'text-slate-800 enabled:hover:bg-slate-100 dark:text-slate-100 dark:enabled:hover:bg-slate-800';
+
+/**
+ * The bar of selection mode, kept in sight at the top of the screen while the list scrolls (the
+ * bottom is where notices and Undo appear): how many rows are picked; Complete, Reopen, Move to
+ * a group and Delete for all of them in one call (POST /api/todos/bulk); Select all / Clear; and
+ * Done. Its controls are 40 px high, for a finger at phone width.
+ */
+export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }: BulkBarProps) {
+  const mutation = useBulkTodos();
+  const none = picked.length === 0 || mutation.isPending;
+
+  const run = (action: BulkAction, groupId?: number | null) => {
+    const body = {
+      ids: picked.map((todo) => todo.id),
+      action,
+      ...(action === 'move' ? { groupId } : {}),
+    };
+    mutation.mutate(body, {
+      onSuccess: (changed) => {
+        onClear();
+        const noun = changed.length === 1 ? 'todo' : 'todos';
+        showNotice(`${changed.length} ${noun} ${DONE[action]}.`, {
+          tone: 'info',
+          durationMs: 6000,
+        });
+      },
+    });
+  };
+
+  return (
+    <div
+      role="toolbar"
+      aria-label="Selected todos"
+      className="sticky top-0 z-20 -mx-4 mb-3 border-b border-slate-300 bg-white/95 px-4 py-2 shadow-md backdrop-blur sm:mx-0 sm:rounded-lg sm:border dark:border-slate-600 dark:bg-slate-900/95"
+    >
+      <div className="flex flex-wrap items-center gap-x-1 gap-y-1">
+        <p
+          role="status"
+          className="mr-auto pr-2 text-sm font-semibold text-slate-900 dark:text-slate-100"
+        >
+          {picked.length} selected
+        </p>
+        <button type="button" className={button} disabled={none} onClick={() => run('complete')}>
+          Complete
+        </button>
+        <button type="button" className={button} disabled={none} onClick={() => run('reopen')}>
+          Reopen
+        </button>
+        <select
+          aria-label="Move to group"
+          value=""
+          disabled={none}
+          onChange={(event) =>
+            run('move', event.target.value === 'none' ? null : Number(event.target.value))
+          }
+          className="min-h-10 max-w-40 rounded-md border border-slate-400 bg-white px-2 text-sm text-slate-800 disabled:opacity-60 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100"
+        >
+          <option value="" disabled>
+            Move to…
+          </option>
+          <option value="none">No Group</option>
+          {groups.map((group) => (
+            <option key={group.id} value={String(group.id)}>
+              {group.name}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className={`${button} text-red-700 dark:text-red-300`}
+          disabled={none}
+          onClick={() => run('delete')}
+        >
+          Delete
+        </button>
+        <span aria-hidden="true" className="mx-1 h-6 w-px bg-slate-300 dark:bg-slate-600" />
+        {picked.length < Math.min(shown, BULK_IDS_MAX) ? (
+          <button type="button" className={button} onClick={onSelectAll}>
+            Select all
+          </button>
+        ) : (
+          <button type="button" className={button} onClick={onClear}>
+            Clear
+          </button>
+        )}
+        <button type="button" className={button} onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

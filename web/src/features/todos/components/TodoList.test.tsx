@@ -1,0 +1,248 @@
+import type { Group, Todo } from '@tally/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { storeSession } from '#web/test/tokens';
+
+const work: Group = { id: 1, name: 'Work', color: '#3B82F6' };
+
+/** `n` todos, the newest (highest id) first on screen, every third completed, every other in Work. */
+const many = (n: number): Todo[] =>
+  Array.from({ length: n }, (_, i) =>
+    makeTodo({
+      id: i + 1,
+      title: `Todo ${i + 1}`,
+      completed: i % 3 === 0,
+      groupId: i % 2 === 0 ? work.id : null,
+    }),
+  );
+
+const list = () => screen.getByRole('list', { name: 'Todos' });
+const rows = () => within(list()).getAllByRole('listitem');
+const row = (title: string) =>
+  screen.getByRole('checkbox', { name: title }).closest('li') as HTMLElement;
+
+/** jsdom lays nothing out: rows are 60 px high here, so the list has a screen's worth to show. */
+function layOutRows() {
+  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (
+    this: HTMLElement,
+  ) {
+    return this instanceof HTMLLIElement && this.dataset.index !== undefined ? 60 : 0;
+  });
+}
+
+beforeAll(async () => {
+  await import('./TodosPage');
+});
+
+beforeEach(() => {
+  storeSession('alice');
+});
+
+describe('/todos: a long list', () => {
+  it('shows the first page at once with the counts of all todos, then the rest', async () => {
+    layOutRows();
+    let releaseRest: () => void = () => undefined;
+    const rest = new Promise<void>((resolve) => {
+      releaseRest = resolve;
+    });
+    const newestFirst = many(120).reverse();
+    const backend = fakeBackend(
+      { todos: newestFirst, groups: [work] },
+      {
+        'GET /api/todos': async (call) => {
+          if (call.search.has('cursor')) await rest;
+          const start = Number(call.search.get('cursor') ?? 0);
+          const end = start + Number(call.search.get('limit'));
+          const response = json(newestFirst.slice(start, end));
+          if (end < newestFirst.length) response.headers.set('x-next-cursor', String(end));
+          return response;
+        },
+      },
+    );
+    renderApp('/todos');
+    expect(await screen.findByRole('tab', { name: 'All (120)' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Work (60)' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Todo 120' })).toBeInTheDocument();
+    expect(rows()[0]).toHaveAttribute('aria-setsize', '50');
+    expect(screen.getByText('Loading more todos...')).toBeInTheDocument();
+
+    releaseRest();
+    await waitFor(() => expect(rows()[0]).toHaveAttribute('aria-setsize', '120'));
+    expect(screen.queryByText('Loading more todos...')).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'All (120)' })).toBeInTheDocument();
+    const query = backend.calls.filter((call) => call.path === '/api/todos');
+    expect(query.map((call) => call.search.toString())).toEqual([
+      'limit=50',
+      'limit=500&cursor=50',
+    ]);
+  });
+
+  it('renders only the rows on screen, and keeps the focused row when j, k, End and Home move it', async () => {
+    layOutRows();
+    fakeBackend({ todos: many(300), groups: [work] });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 300' });
+    expect(rows().length).toBeLessThan(40);
+    expect(rows()[0]).toHaveAttribute('aria-posinset', '1');
+    expect(rows()[0]).toHaveAttribute('aria-setsize', '300');
+    // One tab stop: the first row.
+    expect(rows().filter((li) => li.tabIndex === 0)).toEqual([rows()[0]]);
+
+    rows()[0]?.focus();
+    await user.keyboard('jjj');
+    expect(row('Todo 297')).toHaveFocus();
+    await user.keyboard('k{ArrowDown}{ArrowDown}');
+    expect(row('Todo 296')).toHaveFocus();
+    expect(row('Todo 296')).toHaveAttribute('tabindex', '0');
+
+    // The last row is far below the screen: it is rendered because it has the focus.
+    await user.keyboard('{End}');
+    expect(row('Todo 1')).toHaveFocus();
+    expect(row('Todo 1')).toHaveAttribute('aria-posinset', '300');
+    expect(rows().length).toBeLessThan(41);
+    await user.keyboard('{Home}');
+    expect(row('Todo 300')).toHaveFocus();
+  });
+});
+
+describe('/todos: row keys', () => {
+  const todos = [
+    makeTodo({ id: 1, title: 'Older' }),
+    makeTodo({ id: 2, title: 'Newer', description: 'Details' }),
+  ];
+
+  it('Space completes, e edits, Delete and # ask to delete; never while typing in a field', async () => {
+    const backend = fakeBackend({ todos });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Newer' });
+    row('Newer').focus();
+    await user.keyboard(' ');
+    expect(screen.getByRole('checkbox', { name: 'Newer' })).toBeChecked();
+    await waitFor(() =>
+      expect(
+        backend.calls.some((call) => call.method === 'PUT' && call.path === '/api/todos/2'),
+      ).toBe(true),
+    );
+
+    await user.keyboard('j{Delete}');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Delete' });
+    expect(dialog).toHaveTextContent('Are you sure you want to delete "Older"?');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    row('Older').focus();
+    await user.keyboard('#');
+    expect(await screen.findByRole('dialog', { name: 'Confirm Delete' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+
+    row('Older').focus();
+    await user.keyboard('e');
+    const form = screen.getByRole('form', { name: 'Edit todo Older' });
+    const title = within(form).getByLabelText('Title');
+    await user.click(title);
+    // Typed letters are text: j, k, e, x and # do nothing else.
+    await user.keyboard('{End} jkex#');
+    expect(title).toHaveValue('Older jkex#');
+    expect(title).toHaveFocus();
+    expect(screen.queryByRole('dialog', { name: 'Confirm Delete' })).not.toBeInTheDocument();
+  });
+});
+
+describe('/todos: Hide completed', () => {
+  it('hides completed rows but not their counts, and is remembered', async () => {
+    fakeBackend({ todos: many(6), groups: [work] });
+    const { user, unmount } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 4' });
+    const hide = screen.getByRole('switch', { name: 'Hide completed' });
+    expect(hide).toHaveAttribute('aria-checked', 'false');
+    await user.click(hide);
+    expect(hide).toHaveAttribute('aria-checked', 'true');
+    expect(screen.queryByRole('checkbox', { name: 'Todo 4' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Todo 1' })).not.toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Todo 6' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'All (6)' })).toBeInTheDocument();
+
+    // Completing a todo while they are hidden takes it out of the list.
+    await user.click(screen.getByRole('checkbox', { name: 'Todo 6' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('checkbox', { name: 'Todo 6' })).not.toBeInTheDocument(),
+    );
+
+    unmount();
+    renderApp('/todos');
+    expect(await screen.findByRole('switch', { name: 'Hide completed' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    expect(screen.queryByRole('checkbox', { name: 'Todo 4' })).not.toBeInTheDocument();
+  });
+});
+
+describe('/todos: selection', () => {
+  it('picks rows with their checkboxes, shift-click ranges and x', async () => {
+    fakeBackend({ todos: many(6), groups: [work] });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 6' });
+    expect(screen.queryByRole('checkbox', { name: 'Select Todo 6' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    const bar = screen.getByRole('toolbar', { name: 'Selected todos' });
+    expect(bar).toHaveTextContent('0 selected');
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 6' }));
+    await user.keyboard('{Shift>}');
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 3' }));
+    await user.keyboard('{/Shift}');
+    expect(bar).toHaveTextContent('4 selected');
+    expect(screen.getByRole('checkbox', { name: 'Select Todo 4' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Select Todo 2' })).not.toBeChecked();
+
+    row('Todo 2').focus();
+    await user.keyboard('x');
+    expect(screen.getByRole('checkbox', { name: 'Select Todo 2' })).toBeChecked();
+    expect(bar).toHaveTextContent('5 selected');
+
+    await user.click(within(bar).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('toolbar', { name: 'Selected todos' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Select Todo 2' })).not.toBeInTheDocument();
+  });
+
+  it('x on a row turns selection mode on', async () => {
+    fakeBackend({ todos: many(3) });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 3' });
+    row('Todo 3').focus();
+    await user.keyboard('x');
+    expect(screen.getByRole('toolbar', { name: 'Selected todos' })).toHaveTextContent('1 selected');
+    expect(screen.getByRole('checkbox', { name: 'Select Todo 3' })).toBeChecked();
+  });
+
+  it('completes, moves and deletes the picked rows in one call each', async () => {
+    const backend = fakeBackend({ todos: many(6), groups: [work] });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 6' });
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    const bar = screen.getByRole('toolbar', { name: 'Selected todos' });
+    expect(within(bar).getByRole('button', { name: 'Complete' })).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 6' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 5' }));
+
+    await user.click(within(bar).getByRole('button', { name: 'Complete' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Todo 6' })).toBeChecked());
+    expect(screen.getByRole('checkbox', { name: 'Todo 5' })).toBeChecked();
+    expect(await screen.findByText('2 todos completed.')).toBeInTheDocument();
+    const bulkCalls = () => backend.calls.filter((call) => call.path === '/api/todos/bulk');
+    expect(bulkCalls().map((call) => call.body)).toEqual([{ ids: [6, 5], action: 'complete' }]);
+    expect(bar).toHaveTextContent('0 selected');
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 4' }));
+    await user.selectOptions(within(bar).getByRole('combobox', { name: 'Move to group' }), 'Work');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Work (4)' })).toBeInTheDocument());
+    expect(bulkCalls()[1]?.body).toEqual({ ids: [4], action: 'move', groupId: work.id });
+
+    await user.click(within(bar).getByRole('button', { name: 'Select all' }));
+    expect(bar).toHaveTextContent('6 selected');
+    await user.click(within(bar).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No todos yet. Add one above!')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'All (0)' })).toBeInTheDocument();
+  });
+});

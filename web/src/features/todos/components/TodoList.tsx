@@ -1,0 +1,214 @@
+import { defaultRangeExtractor, useWindowVirtualizer, type Range } from '@tanstack/react-virtual';
+import { memo, useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { Group, Todo } from '@tally/contract';
+import { TodoItem } from './TodoItem';
+
+interface TodoListProps {
+  /** What the tab shows, newest first. */
+  todos: readonly Todo[];
+  groups: readonly Group[];
+  now: Date;
+  onDelete: (todo: Todo) => void;
+  selecting: boolean;
+  selected: ReadonlySet<number>;
+  /** Picks or unpicks a row (`range`: from the last picked one); turns selection mode on. */
+  onSelect: (todo: Todo, range: boolean) => void;
+}
+
+/** A row's height before it is measured: a title and a badge line. */
+const ESTIMATED_ROW_PX = 76;
+/** Rows rendered beyond each edge of the screen, so a fast scroll or j/k meets no gap. */
+const OVERSCAN = 8;
+
+/** Keys typed into a field are text, never row shortcuts (checkboxes and buttons are not fields). */
+function isTextField(target: EventTarget): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return (
+    target instanceof HTMLInputElement &&
+    !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type)
+  );
+}
+
+/**
+ * The All view's list, virtualised against the window's scroll: only the rows on screen (and a
+ * few beyond) are in the document, each measured once rendered (rows differ in height), placed
+ * in a list as tall as all of them. Screen readers hear each row's place (aria-posinset of
+ * aria-setsize). Row keys, handled here so they never meet the app's global shortcuts:
+ * j/k or ↓/↑ (Home/End) move a visible focus through the rows (roving tabindex: the list is one
+ * Tab stop), Space completes or reopens, e edits, Delete or # deletes (Confirm Delete), x picks
+ * the row for a bulk action. The focused row always stays rendered, wherever the list scrolls.
+ */
+export const TodoList = memo(function TodoList({
+  todos,
+  groups,
+  now,
+  onDelete,
+  selecting,
+  selected,
+  onSelect,
+}: TodoListProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const [activeId, setActiveId] = useState<number | null>(null);
+  // The last place of the active row: when it leaves the tab (completed while completed ones
+  // are hidden, deleted), the focus stays at that place in the list.
+  const lastIndex = useRef(0);
+  const focusPending = useRef(false);
+  const [scrollMargin, setScrollMargin] = useState(0);
+
+  const found = activeId === null ? -1 : todos.findIndex((todo) => todo.id === activeId);
+  const activeIndex =
+    todos.length === 0 ? -1 : found >= 0 ? found : Math.min(lastIndex.current, todos.length - 1);
+  lastIndex.current = Math.max(activeIndex, 0);
+
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      if (activeIndex < 0 || activeIndex >= range.count || indexes.includes(activeIndex)) {
+        return indexes;
+      }
+      return [...indexes, activeIndex].sort((a, b) => a - b);
+    },
+    [activeIndex],
+  );
+
+  const virtualizer = useWindowVirtualizer({
+    count: todos.length,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: OVERSCAN,
+    scrollMargin,
+    getItemKey: (index) => todos[index]?.id ?? index,
+    rangeExtractor,
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
+  });
+
+  // Where the list starts on the page moves when something above it grows or shrinks (the
+  // new-todo form opens, a message appears): the window offsets are measured against it.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const measure = () => {
+      const top = list.getBoundingClientRect().top + window.scrollY;
+      setScrollMargin((current) => (Math.abs(current - top) < 1 ? current : top));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+
+  useLayoutEffect(() => {
+    if (!focusPending.current) return;
+    focusPending.current = false;
+    listRef.current?.querySelector<HTMLElement>(`li[data-index="${activeIndex}"]`)?.focus();
+  }, [activeIndex]);
+
+  const moveTo = (index: number) => {
+    const target = todos[Math.max(0, Math.min(index, todos.length - 1))];
+    if (!target) return;
+    if (target.id === activeId) {
+      listRef.current?.querySelector<HTMLElement>(`li[data-index="${activeIndex}"]`)?.focus();
+      return;
+    }
+    focusPending.current = true;
+    setActiveId(target.id);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || isTextField(event.target)) return;
+    const row = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-index]');
+    if (!row) return;
+    const index = Number(row.dataset.index);
+    const todo = todos[index];
+    if (!todo) return;
+    const click = (action: string) =>
+      row.querySelector<HTMLElement>(`[data-action="${action}"]`)?.click();
+    switch (event.key) {
+      case 'j':
+      case 'ArrowDown':
+        moveTo(index + 1);
+        break;
+      case 'k':
+      case 'ArrowUp':
+        moveTo(index - 1);
+        break;
+      case 'Home':
+        moveTo(0);
+        break;
+      case 'End':
+        moveTo(todos.length - 1);
+        break;
+      case ' ':
+        // On a checkbox or a button, Space is theirs.
+        if (event.target !== row) return;
+        click('toggle');
+        break;
+      case 'e':
+        click('edit');
+        break;
+      case 'Delete':
+      case '#':
+        click('delete');
+        break;
+      case 'x':
+        onSelect(todo, event.shiftKey);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  const items = virtualizer.getVirtualItems();
+  const lastIndexOfList = todos.length - 1;
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+      <ul
+        ref={listRef}
+        aria-label="Todos"
+        onKeyDown={onKeyDown}
+        className="relative"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {items.map((item) => {
+          const todo = todos[item.index];
+          if (!todo) return null;
+          return (
+            <li
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              aria-setsize={todos.length}
+              aria-posinset={item.index + 1}
+              tabIndex={item.index === activeIndex ? 0 : -1}
+              onFocus={() => {
+                if (todo.id !== activeId) setActiveId(todo.id);
+              }}
+              className={
+                'absolute top-0 left-0 w-full scroll-my-24 outline-none focus-visible:z-10 ' +
+                'focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-inset ' +
+                'dark:focus-visible:ring-blue-300 ' +
+                (item.index < lastIndexOfList
+                  ? 'border-b border-slate-200 dark:border-slate-700'
+                  : '')
+              }
+              style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+            >
+              <TodoItem
+                todo={todo}
+                groups={groups}
+                onDelete={onDelete}
+                now={now}
+                selecting={selecting}
+                selected={selected.has(todo.id)}
+                onSelect={onSelect}
+              />
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+});

@@ -36,6 +36,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
   onResponse?: (response: Response) => void;
+  /** The answer stays open (server-sent events): resolve to its body unread. */
+  stream?: boolean;
 }
 
 /** A request renews the token first when it has less than this left (clock drift, slow tabs). */
@@ -130,7 +132,7 @@ async function requestOnce(
   options: RequestOptions,
   mayRenew: boolean,
 ): Promise<unknown> {
-  const { method = 'GET', body, signal, idempotencyKey, onResponse } = options;
+  const { method = 'GET', body, signal, idempotencyKey, onResponse, stream } = options;
   const authPath = isAuthPath(path);
   let token: string | null = null;
   if (!authPath) {
@@ -147,7 +149,7 @@ async function requestOnce(
   const response = await send(path, { method, body, token, signal, idempotencyKey });
   if (response.ok) {
     onResponse?.(response);
-    return readJson(response);
+    return stream ? response.body : readJson(response);
   }
 
   const { status } = response;

@@ -1,6 +1,7 @@
 import type { Group, Todo } from '@tally/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '#web/lib/commands';
 import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
@@ -167,6 +168,13 @@ describe('/todos: Hide completed', () => {
     await waitFor(() =>
       expect(screen.queryByRole('checkbox', { name: 'Todo 6' })).not.toBeInTheDocument(),
     );
+
+    // The command palette flips it too.
+    runCommand('toggleHideCompleted');
+    expect(await screen.findByRole('checkbox', { name: 'Todo 4' })).toBeInTheDocument();
+    expect(hide).toHaveAttribute('aria-checked', 'false');
+    runCommand('toggleHideCompleted');
+    await waitFor(() => expect(hide).toHaveAttribute('aria-checked', 'true'));
 
     unmount();
     renderApp('/todos');

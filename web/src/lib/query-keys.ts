@@ -14,6 +14,9 @@ export const queryKeys = {
   todoViews: ['todos', 'view'],
   /** Keyed by the browser's date too: after midnight the view is another day's, fetched anew. */
   todoView: (view: 'today' | 'upcoming', day: string) => ['todos', 'view', view, day],
+  /** The server's matches for a search's words (under todos, refreshed with them). */
+  todoSearches: ['todos', 'search'],
+  todoSearch: (words: string) => ['todos', 'search', words],
   /**
    * The /todos tab counts from the server, used while the list is still arriving page by page;
    * apart from `todos`, whose queries all hold lists of todos.

@@ -167,7 +167,7 @@ describe('command palette', () => {
     await user.click(option);
     expect(screen.getByRole('searchbox')).toHaveValue('Crème brûlée recipe');
     expect(screen.getByRole('tab', { name: 'All (2)' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByText('1 todo found')).toBeInTheDocument();
+    expect(await screen.findByText('1 todo found')).toBeInTheDocument();
   });
 
   it('opens the new-todo form from another screen', async () => {
@@ -179,5 +179,22 @@ describe('command palette', () => {
     await user.keyboard('new todo{Enter}');
     expect(await screen.findByRole('textbox', { name: 'Title' })).toHaveFocus();
     expect(window.location.pathname).toBe('/todos');
+  });
+
+  it('offers Hide completed on the All view only, and flips the switch', async () => {
+    const { user } = await openTodos();
+    const toggle = screen.getByRole('switch', { name: 'Hide completed' });
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('combobox');
+    await user.keyboard('completed{Enter}');
+    expect(toggle).toHaveAttribute('aria-checked', 'true');
+
+    await user.click(screen.getByRole('link', { name: 'Today' }));
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('combobox');
+    await user.keyboard('completed');
+    expect(screen.queryByRole('option')).not.toBeInTheDocument();
+    expect(await screen.findByText('Nothing matches "completed"')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { useCommand } from '#web/lib/commands';
-import { SEARCH_MAX_LENGTH } from '../lib/search';
+import { SEARCH_QUERY_MAX } from '@tally/contract/constants';
 
 interface SearchBoxProps {
   query: string;
@@ -53,7 +53,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
             event.currentTarget.blur();
           }}
           placeholder="Search todos"
-          maxLength={SEARCH_MAX_LENGTH}
+          maxLength={SEARCH_QUERY_MAX}
           autoComplete="off"
           enterKeyHint="search"
           aria-keyshortcuts="/"

@@ -1,8 +1,5 @@
 import type { Todo } from '@tally/contract';
 
-/** The longest query the box sends (the server refuses longer ones with 400 naming q). */
-export const SEARCH_MAX_LENGTH = 200;
-
 /**
  * The words search compares, as the server finds them (server/src/shared/search-text.ts): lower
  * case, compatibility decomposition (NFKD: "é" becomes "e" + a combining accent, "ﬁ" becomes

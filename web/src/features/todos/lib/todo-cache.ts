@@ -3,8 +3,9 @@ import type { Todo } from '@tally/contract';
 import { queryKeys } from '#web/lib/query-keys';
 
 /**
- * The todos held in the browser: the whole list (queryKeys.todos) and the views by due date
- * (queryKeys.todoViews). A change lands in all of them at once; the views, whose membership
+ * The todos held in the browser: the whole list (queryKeys.todos), the views by due date
+ * (queryKeys.todoViews) and the server's search results (queryKeys.todoSearches). A change lands
+ * in all of them at once; the views, whose membership
  * and order follow the due date, are then fetched again.
  */
 
@@ -42,6 +43,7 @@ export function replaceTodo(
     todos?.map((todo) => (todo.id === id ? change(todo) : todo));
   queryClient.setQueryData<Todo[]>(queryKeys.todos, update);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, update);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, update);
 }
 
 /**
@@ -75,6 +77,7 @@ export function removeTodo(queryClient: QueryClient, id: number): void {
   const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => todo.id !== id);
   queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, remove);
   void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }
 

@@ -163,11 +163,14 @@ describe('/todos: Hide completed', () => {
     expect(screen.getByRole('checkbox', { name: 'Todo 6' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'All (6)' })).toBeInTheDocument();
 
-    // Completing a todo while they are hidden takes it out of the list.
-    await user.click(screen.getByRole('checkbox', { name: 'Todo 6' }));
+    // Completing a todo while they are hidden takes it out of the list; the focus stays in the
+    // list, on the row now in its place.
+    row('Todo 6').focus();
+    await user.keyboard(' ');
     await waitFor(() =>
       expect(screen.queryByRole('checkbox', { name: 'Todo 6' })).not.toBeInTheDocument(),
     );
+    expect(row('Todo 5')).toHaveFocus();
 
     // The command palette flips it too.
     runCommand('toggleHideCompleted');

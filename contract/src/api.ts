@@ -2,6 +2,7 @@ import { accountApi } from './account.js';
 import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
+import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
@@ -17,6 +18,7 @@ export const contract = {
   tokens: tokensApi,
   calendar: calendarApi,
   todos: todosApi,
+  reminders: remindersApi,
   trash: trashApi,
   groups: groupsApi,
   statistics: statisticsApi,

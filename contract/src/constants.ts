@@ -28,6 +28,8 @@ export const LIMITS = {
   recentDaysMax: 365,
   recentDaysDefault: 30,
   rangeDaysMax: 366,
+  /** The largest reminder offset: a week before the due time, in minutes. */
+  remindMinutesBeforeMax: 10_080,
   /** Largest JSON body the API accepts, in bytes. */
   bodyLimitBytes: 64 * 1024,
 } as const;

@@ -7,6 +7,7 @@ export * from './account.js';
 export * from './tokens.js';
 export * from './calendar.js';
 export * from './todos.js';
+export * from './reminders.js';
 export * from './trash.js';
 export * from './groups.js';
 export * from './statistics.js';

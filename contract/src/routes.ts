@@ -57,6 +57,12 @@ export const routes = {
     remove: { method: 'DELETE', path: '/api/trash/:id' },
     empty: { method: 'DELETE', path: '/api/trash' },
   },
+  reminders: {
+    pushKey: { method: 'GET', path: '/api/push/key' },
+    subscribe: { method: 'POST', path: '/api/push/subscriptions' },
+    unsubscribe: { method: 'DELETE', path: '/api/push/subscriptions' },
+    recent: { method: 'GET', path: '/api/reminders' },
+  },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },
     create: { method: 'POST', path: '/api/todo-groups' },

@@ -112,11 +112,21 @@ const repeat = Type.Union([RepeatSchema, Type.Null()], {
   description: 'How it repeats; needs a due date; null for never',
 });
 
+const remindMinutesBefore = Type.Union(
+  [Type.Integer({ minimum: 0, maximum: LIMITS.remindMinutesBeforeMax }), Type.Null()],
+  {
+    description:
+      'Remind this many minutes before the due time (0: at the due time); needs a dueTime; ' +
+      'null for no reminder',
+  },
+);
+
 /** The planning fields, all optional on create and update (omitted on update = unchanged). */
 const planning = {
   dueDate: Type.Optional(dueDate),
   dueTime: Type.Optional(dueTime),
   repeat: Type.Optional(repeat),
+  remindMinutesBefore: Type.Optional(remindMinutesBefore),
 };
 
 export const TodoSchema = Type.Object(
@@ -130,6 +140,7 @@ export const TodoSchema = Type.Object(
     dueDate: nullableString,
     dueTime: nullableString,
     repeat: Type.Unsafe<Repeat | null>({ ...RepeatSchema, type: ['object', 'null'] }),
+    remindMinutesBefore: nullableInteger,
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkVapidKeys } from './reminders/vapid-keys.js';
 
 export interface Config {
   port: number;
@@ -40,6 +41,11 @@ export interface Config {
   publicUrl: string;
   /** Whether strangers may make accounts (by the form or by Google). */
   registration: 'open' | 'closed';
+  /** An operator's VAPID key pair (both or neither); unset, one is kept in DATA_DIR. */
+  vapidPublicKey: string | null;
+  vapidPrivateKey: string | null;
+  /** Who push services may contact about Tally's pushes: a mailto: or https: URL. */
+  vapidSubject: string;
   /** The bearer token of GET /metrics (Prometheus); null turns the metrics off (404). */
   metricsToken: string | null;
 }
@@ -115,6 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('REGISTRATION must be open or closed');
   }
 
+  const vapidPublicKey = text('VAPID_PUBLIC_KEY');
+  const vapidPrivateKey = text('VAPID_PRIVATE_KEY');
+  problems.push(...checkVapidKeys(vapidPublicKey, vapidPrivateKey));
+  const vapidSubject = parseVapidSubject(text('VAPID_SUBJECT'), publicUrl, mailFrom, problems);
   const metricsToken = text('METRICS_TOKEN');
   if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
     problems.push(
@@ -146,6 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom,
     publicUrl,
     registration: registration === 'closed' ? 'closed' : 'open',
+    vapidPublicKey,
+    vapidPrivateKey,
+    vapidSubject,
     metricsToken,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
@@ -182,6 +195,26 @@ function parsePublicUrl(raw: string | null, port: number, problems: string[]): s
     'PUBLIC_URL must be an http or https origin without a path, e.g. https://tally.example.com',
   );
   return fallback;
+}
+
+/**
+ * VAPID_SUBJECT, the contact push services see: by default PUBLIC_URL when it is https, else
+ * MAIL_FROM's address, else a placeholder (push services accept it; they just cannot write).
+ */
+function parseVapidSubject(
+  raw: string | null,
+  publicUrl: string,
+  mailFrom: string | null,
+  problems: string[],
+): string {
+  if (raw !== null) {
+    if (/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(raw)) return raw;
+    problems.push('VAPID_SUBJECT must be a mailto: or https: URL, e.g. mailto:admin@example.com');
+  }
+  if (publicUrl.startsWith('https:')) return publicUrl;
+  const address = mailFrom === null ? null : /<([^<>]+)>$|^(\S+@\S+)$/.exec(mailFrom);
+  const mail = address?.[1] ?? address?.[2];
+  return mail ? `mailto:${mail}` : 'mailto:tally@localhost';
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

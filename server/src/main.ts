@@ -5,6 +5,7 @@ import { type Config, loadConfig, resolveJwtSecret } from './config.js';
 import { connect } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { gracefulDrain } from './drain.js';
+import { resolveVapidKeys } from './reminders/vapid-keys.js';
 import { aggregateInPrimary } from './plugins/metrics.js';
 
 /**
@@ -19,6 +20,8 @@ async function primary(config: Config) {
   await migrateToLatest(database.db, database.dialect);
   await database.db.destroy();
   resolveJwtSecret(config);
+  // Made here once, so the workers all read the same pair.
+  resolveVapidKeys(config);
   if (config.metricsToken) await aggregateInPrimary();
 
   let stopping = false;
@@ -65,6 +68,7 @@ async function main() {
     config,
     database,
     jwtSecret: resolveJwtSecret(config),
+    vapidKeys: resolveVapidKeys(config),
     backgroundJobs: true,
     logger: {
       level: config.logLevel,

@@ -11,6 +11,7 @@ import { apiTokensAndCalendarFeeds } from './migrations/0007-api-tokens-and-cale
 import { importKeys } from './migrations/0008-import-keys.js';
 import { searchAndTrash } from './migrations/0009-search-and-trash.js';
 import { idempotencyKeys } from './migrations/0010-idempotency-keys.js';
+import { reminders } from './migrations/0011-reminders.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -28,6 +29,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0008-import-keys': importKeys(),
     '0009-search-and-trash': searchAndTrash(dialect),
     '0010-idempotency-keys': idempotencyKeys(dialect),
+    '0011-reminders': reminders(dialect),
   };
 }
 

@@ -20,6 +20,8 @@ export interface Database {
   trashed_todos: TrashedTodosTable;
   job_leases: JobLeasesTable;
   idempotency_keys: IdempotencyKeysTable;
+  reminders: RemindersTable;
+  push_subscriptions: PushSubscriptionsTable;
 }
 
 interface UsersTable {
@@ -62,6 +64,8 @@ interface TodosTable {
   repeat: string | null;
   /** The source row of an imported todo, hashed (migration 0008); null for todos made here. */
   import_key: string | null;
+  /** Remind this many minutes before the due time (0: at it); null for no reminder. */
+  remind_minutes_before: number | null;
   /**
    * The words of title and description as search compares them (shared/search-text.ts), written
    * with every change of either (migration 0009). Not optional here, so no insert forgets it.
@@ -88,6 +92,33 @@ interface JobLeasesTable {
   lease_until: number;
   last_run_at: number | null;
   runs: number;
+}
+
+/** The next reminder of a todo with a due time and remind_minutes_before (at most one). */
+interface RemindersTable {
+  todo_id: number;
+  user_id: number;
+  /** The instant it goes out: the due date and time in time_zone, less the offset. */
+  fire_at: number;
+  /** The occurrence it is for (a repeating todo's due date moves on after it). */
+  due_date: string;
+  due_time: string;
+  /** The IANA zone the due time was meant in (the browser's, when it was last scheduled). */
+  time_zone: string;
+  /** When a poller claimed it (it goes out once); null while it waits. */
+  sent_at: number | null;
+}
+
+/** A browser that turned reminders on (a Web Push subscription). */
+interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The push service URL: checked to be https on a public address (reminders/push-endpoint.ts). */
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url, to encrypt each message. */
+  p256dh: string;
+  auth: string;
+  created_at: number;
 }
 
 interface RefreshTokensTable {

@@ -92,6 +92,8 @@ export async function createTestApp(
     onRoute?: AppOptions['onRoute'];
     /** The app's logger (none by default); the security-log tests read its lines. */
     logger?: AppOptions['logger'];
+    /** The reminder poller's interval; by default none (tests call sendDueReminders). */
+    reminderPollMs?: number;
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
@@ -102,6 +104,9 @@ export async function createTestApp(
     jwtSecret: TEST_SECRET,
     clock: clock.now,
     closeDatabase: false,
+    reminderPollMs: options.reminderPollMs ?? 0,
+    // The reminder tests' push service listens on loopback.
+    allowLoopbackPush: true,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });

@@ -8,6 +8,7 @@ import {
   recordEventsAt,
   type TimedCompletion,
 } from '../statistics/record-events.js';
+import { scheduleReminders } from '../reminders/schedule.js';
 import { COLUMNS, toTodo } from './rows.js';
 import { advance, checkGroup, planningColumns, planningOf } from './service.js';
 import { moveToTrash, restoreFromTrash } from './trash.js';
@@ -53,7 +54,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
     const ids = [...new Set(body.ids)];
     const now = clock();
     return db.transaction().execute(async (trx) => {
-      if (action === 'restore') return restoreFromTrash(trx, userId, ids);
+      if (action === 'restore') return restoreFromTrash(trx, userId, ids, zone, now);
       const rows = await rowsOf(trx, userId, ids);
       if (rows.length !== ids.length) return null;
       const events: StatisticEvent[] = [];
@@ -127,6 +128,10 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             open.map((row) => row.id),
           )
         ).map((row) => toTodo(row));
+      }
+      // Completing cancels a reminder (or moves a repeat's on); reopening arms it again.
+      if (action === 'complete' || action === 'reopen') {
+        await scheduleReminders(trx, userId, changed, zone, now);
       }
       await recordEventsAt(
         trx,

@@ -35,7 +35,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   addEndpoint(app, todosApi.counts, async (request) => todos.counts(request.user.id));
 
   addEndpoint(app, todosApi.create, async (request, reply) =>
-    reply.code(201).send(await todos.create(request.user.id, request.body)),
+    reply.code(201).send(await todos.create(request.user.id, request.body, timeZoneOf(request))),
   );
 
   addEndpoint(app, todosApi.update, async (request) => {

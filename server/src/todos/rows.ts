@@ -13,6 +13,7 @@ export const COLUMNS = [
   'due_date',
   'due_time',
   'repeat',
+  'remind_minutes_before',
 ] as const;
 
 export type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
@@ -29,5 +30,6 @@ export function toTodo(row: TodoColumns): Todo {
     dueTime: row.due_time,
     // Written only from a validated rule (mergePlanning), so it parses to one.
     repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
+    remindMinutesBefore: row.remind_minutes_before,
   };
 }

@@ -15,6 +15,7 @@ type Row = Pick<
   | 'due_date'
   | 'due_time'
   | 'repeat'
+  | 'remind_minutes_before'
 >;
 
 const COLUMNS = sql.raw(
@@ -28,6 +29,7 @@ const COLUMNS = sql.raw(
     'due_date',
     'due_time',
     'repeat',
+    'remind_minutes_before',
   ]
     .map((column) => `todos."${column}"`)
     .join(', '),

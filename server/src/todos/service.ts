@@ -14,6 +14,7 @@ import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { addDays, dateInZone, localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
+import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
@@ -32,6 +33,8 @@ export const planningColumns = (planning: Planning) => ({
   dueTime: planning.dueTime,
   repeat: planning.repeat === null ? null : JSON.stringify(planning.repeat),
 });
+
+const reminderOf = (todo: Todo, userId: number) => ({ ...todo, userId });
 
 /** How many days Upcoming shows, today included. */
 const UPCOMING_DAYS = 7;
@@ -130,6 +133,7 @@ const insertTodo = preparedQuery(
       dueDate: string | null;
       dueTime: string | null;
       repeat: string | null;
+      remindMinutesBefore: number | null;
       searchText: string;
     }>,
   ) =>
@@ -146,6 +150,7 @@ const insertTodo = preparedQuery(
         due_date: p('dueDate'),
         due_time: p('dueTime'),
         repeat: p('repeat'),
+        remind_minutes_before: p('remindMinutesBefore'),
         search_text: p('searchText'),
       })
       .returning(COLUMNS),
@@ -162,6 +167,7 @@ const currentOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: n
       'due_time',
       'repeat',
       'created_at',
+      'remind_minutes_before',
     ])
     .where('id', '=', p('id'))
     .where('user_id', '=', p('userId')),
@@ -180,6 +186,7 @@ const updateTodo = preparedQuery(
       dueDate: string | null;
       dueTime: string | null;
       repeat: string | null;
+      remindMinutesBefore: number | null;
       searchText: string;
     }>,
   ) =>
@@ -194,6 +201,7 @@ const updateTodo = preparedQuery(
         due_date: p('dueDate'),
         due_time: p('dueTime'),
         repeat: p('repeat'),
+        remind_minutes_before: p('remindMinutesBefore'),
         search_text: p('searchText'),
       })
       .where('id', '=', p('id'))
@@ -337,10 +345,16 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       };
     },
 
-    async create(userId: number, input: CreateTodoBody): Promise<Todo> {
+    /** `zone` is the caller's: a reminder's due time is meant in it. */
+    async create(userId: number, input: CreateTodoBody, zone: string): Promise<Todo> {
       const now = clock();
       const groupId = input.groupId ?? null;
       const planning = mergePlanning({ dueDate: null, dueTime: null, repeat: null }, input);
+      const remindMinutesBefore = mergeRemindMinutesBefore(
+        null,
+        input.remindMinutesBefore,
+        planning.dueTime,
+      );
       const title = input.title.trim();
       const description = cleanDescription(input.description);
       return db.transaction().execute(async (trx) => {
@@ -352,11 +366,15 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           description,
           now,
           ...planningColumns(planning),
+          remindMinutesBefore,
           searchText: searchText(title, description),
         });
         if (!row) throw new Error('insert returned no row');
+        const todo = toTodo(row);
+        if (remindMinutesBefore !== null)
+          await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(trx, userId, ['todosCreated'], now);
-        return toTodo(row);
+        return todo;
       });
     },
 
@@ -393,6 +411,11 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         const completedNow = current.completed === 0 && input.completed;
         const recurs = completedNow && merged.repeat !== null;
         const planning = recurs ? advance(merged, now, zone) : merged;
+        const remindMinutesBefore = mergeRemindMinutesBefore(
+          current.remind_minutes_before,
+          input.remindMinutesBefore,
+          planning.dueTime,
+        );
         await checkGroup(trx, userId, groupId);
         const title = input.title.trim();
         const description = cleanDescription(input.description);
@@ -405,9 +428,17 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           completed: input.completed && !recurs ? 1 : 0,
           now,
           ...planningColumns(planning),
+          remindMinutesBefore,
           searchText: searchText(title, description),
         });
         if (!row) throw new Error('update returned no row');
+        const todo = toTodo(row);
+        const reminderChanged =
+          row.completed !== current.completed ||
+          row.due_date !== current.due_date ||
+          row.due_time !== current.due_time ||
+          row.remind_minutes_before !== current.remind_minutes_before;
+        if (reminderChanged) await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(
           trx,
           userId,
@@ -425,7 +456,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           };
           await recordCompletion(trx, userId, completion, now, zone);
         }
-        return toTodo(row);
+        return todo;
       });
     },
 
@@ -448,8 +479,10 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           .returning(COLUMNS)
           .execute();
         if (!row) throw new Error('update returned no row');
+        const todo = toTodo(row);
+        await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(trx, userId, ['todosUpdated'], now);
-        return toTodo(row);
+        return todo;
       });
     },
 

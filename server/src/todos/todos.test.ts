@@ -53,6 +53,7 @@ describe('todos', () => {
       dueDate: null,
       dueTime: null,
       repeat: null,
+      remindMinutesBefore: null,
     });
     expect(
       (await createTodo(alice, { title: 'No description', description: '   ' })).description,

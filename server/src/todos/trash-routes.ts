@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
+import { timeZoneOf } from '../shared/time-zone.js';
 import { createTrashService } from './trash.js';
 
 const MINUTE_MS = 60_000;
@@ -23,7 +24,7 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
   addEndpoint(app, trashApi.list, async (request) => trash.list(request.user.id));
 
   addEndpoint(app, trashApi.restore, async (request) => {
-    const todo = await trash.restore(request.user.id, request.params.id);
+    const todo = await trash.restore(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo in the trash');
     return todo;
   });

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { isoTime } from '../shared/iso-time.js';
+import { scheduleReminders } from '../reminders/schedule.js';
 import { toTodo } from './rows.js';
 
 /** What trashed_todos.todo holds: the todos row without the keys kept beside it. */
@@ -74,6 +75,8 @@ export async function restoreFromTrash(
   trx: Db,
   userId: number,
   ids: readonly number[],
+  zone: string,
+  now: number,
 ): Promise<Todo[] | null> {
   const unique = [...new Set(ids)];
   const trashed = [];
@@ -131,9 +134,12 @@ export async function restoreFromTrash(
       )
       .execute();
   }
-  return restored
+  const todos = restored
     .sort((a, b) => b.created_at - a.created_at || b.id - a.id)
     .map((row) => toTodo(row));
+  // Trashing deleted its reminder (with the row); back, it is due again unless its time passed.
+  await scheduleReminders(trx, userId, todos, zone, now);
+  return todos;
 }
 
 export function createTrashService(db: Kysely<Database>, clock: Clock) {
@@ -154,9 +160,10 @@ export function createTrashService(db: Kysely<Database>, clock: Clock) {
     },
 
     /** Null when the id is not in the caller's trash. */
-    async restore(userId: number, id: number): Promise<Todo | null> {
+    /** `zone` is the caller's: a restored reminder's due time is meant in it. */
+    async restore(userId: number, id: number, zone: string): Promise<Todo | null> {
       return db.transaction().execute(async (trx) => {
-        const restored = await restoreFromTrash(trx, userId, [id]);
+        const restored = await restoreFromTrash(trx, userId, [id], zone, clock());
         return restored?.[0] ?? null;
       });
     },

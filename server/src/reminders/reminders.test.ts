@@ -1,0 +1,490 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { PushKey, Reminder, Todo } from '@tally/contract';
+import { createVerify } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  createTestDatabase,
+  registerUser,
+  signInAgain,
+  type TestContext,
+  type TestDatabase,
+  type TestUser,
+} from '../test/helpers.js';
+import { startLocalPushService, type LocalPushService } from '../test/local-push-service.js';
+
+/**
+ * Reminders end to end on the server (docs/product.md, Reminders): scheduling from the todo
+ * calls, delivery by Web Push to a push service on loopback (each message decrypted with the
+ * subscription's keys, as the browser would), once across two app instances on one database,
+ * after a restart, and along a repeat.
+ */
+
+let database: TestDatabase;
+let ctx: TestContext;
+let push: LocalPushService;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ctx = await createTestApp({ database });
+  push = await startLocalPushService();
+});
+afterAll(async () => {
+  await ctx.close();
+  await push.close();
+  await database.drop();
+});
+
+function client(user: TestUser, zone = 'Europe/Berlin') {
+  const call = as(ctx.app, user);
+  const headers = { 'x-time-zone': zone };
+  return {
+    create: (payload: object) => call({ method: 'POST', url: '/api/todos', payload, headers }),
+    update: (id: number, payload: object) =>
+      call({ method: 'PUT', url: `/api/todos/${id}`, payload, headers }),
+    skip: (id: number) => call({ method: 'POST', url: `/api/todos/${id}/skip`, headers }),
+    remove: (id: number) => call({ method: 'DELETE', url: `/api/todos/${id}`, headers }),
+    subscribe: (payload: object) =>
+      call({ method: 'POST', url: '/api/push/subscriptions', payload }),
+    unsubscribe: (endpoint: string) =>
+      call({ method: 'DELETE', url: '/api/push/subscriptions', payload: { endpoint } }),
+    bulk: (payload: object) => call({ method: 'POST', url: '/api/todos/bulk', payload, headers }),
+    restore: (id: number) => call({ method: 'POST', url: `/api/trash/${id}/restore`, headers }),
+    recent: (after?: string) =>
+      call({ method: 'GET', url: `/api/reminders${after ? `?after=${after}` : ''}` }),
+  };
+}
+
+/** A user with one subscribed browser, signed in at the clock's time. */
+async function subscribedUser() {
+  const user = await registerUser(ctx.app);
+  const browser = push.browser();
+  const api = client(user);
+  expect((await api.subscribe(browser.subscription)).statusCode).toBe(204);
+  return { user, api, browser };
+}
+
+const tick = () => ctx.app.sendDueReminders();
+
+describe('remindMinutesBefore', () => {
+  it('is kept with a due time, answered null otherwise, and needs a due time', async () => {
+    ctx.clock.set('2026-03-10T08:00:00Z');
+    const api = client(await registerUser(ctx.app));
+    const created = await api.create({
+      title: 'Call the dentist',
+      dueDate: '2026-03-10',
+      dueTime: '15:00',
+      remindMinutesBefore: 30,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ dueTime: '15:00', remindMinutesBefore: 30 });
+    expect((await api.create({ title: 'Plain' })).json<Todo>().remindMinutesBefore).toBeNull();
+
+    const refused = await api.create({
+      title: 'No time',
+      dueDate: '2026-03-10',
+      remindMinutesBefore: 0,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ error: string }>().error).toMatch(/remindMinutesBefore/);
+    for (const bad of [-1, 10_081, 1.5, '5']) {
+      const answer = await api.create({
+        title: 'Bad',
+        dueDate: '2026-03-10',
+        dueTime: '10:00',
+        remindMinutesBefore: bad,
+      });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json<{ error: string }>().error).toMatch(/remindMinutesBefore/);
+    }
+
+    const { id } = created.json<Todo>();
+    // A client that knows only SPEC.md's fields leaves it as it is…
+    const spec = await api.update(id, { title: 'Call the dentist', completed: false });
+    expect(spec.json<Todo>().remindMinutesBefore).toBe(30);
+    // …clearing the due time clears it, and null clears it.
+    const cleared = await api.update(id, {
+      title: 'Call the dentist',
+      completed: false,
+      dueTime: null,
+    });
+    expect(cleared.json<Todo>()).toMatchObject({ dueTime: null, remindMinutesBefore: null });
+  });
+});
+
+describe('subscriptions', () => {
+  it('gives the VAPID public key, the same after a restart, kept owner-only in DATA_DIR', async () => {
+    const user = await registerUser(ctx.app);
+    const key = (await as(ctx.app, user)({ method: 'GET', url: '/api/push/key' })).json<PushKey>();
+    expect(Buffer.from(key.publicKey, 'base64url')).toHaveLength(65);
+    const file = path.join(database.dataDir, 'vapid-keys.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const again = await createTestApp({ database, clock: ctx.clock });
+    try {
+      const answer = await as(again.app, user)({ method: 'GET', url: '/api/push/key' });
+      expect(answer.json<PushKey>().publicKey).toBe(key.publicKey);
+    } finally {
+      await again.app.close();
+    }
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/push/key' })).statusCode).toBe(401);
+  });
+
+  it.each([
+    ['http://push.example.com/x', /https/],
+    ['https://127.0.0.1/x', /public/],
+    ['https://10.1.2.3/x', /public/],
+    ['https://[::1]/x', /public/],
+    ['https://169.254.169.254/latest/meta-data', /public/],
+    ['https://localhost/x', /public/],
+    ['https://metadata/x', /public/],
+    ['https://push.example.com:8443/x', /443/],
+    ['https://user:pw@push.example.com/x', /credentials/],
+    ['http://10.0.0.1:8080/x', /https/],
+    ['not a url', /URL/],
+  ])('refuses the endpoint %s (400, nothing kept)', async (endpoint, reason) => {
+    const api = client(await registerUser(ctx.app));
+    const keys = push.browser().subscription.keys;
+    const answer = await api.subscribe({ endpoint, keys });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json<{ error: string }>().error).toMatch(reason);
+    const kept = await database.handle.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('endpoint', '=', endpoint)
+      .execute();
+    expect(kept).toEqual([]);
+  });
+
+  it('refuses keys that are not a P-256 key and a 16-byte secret', async () => {
+    const api = client(await registerUser(ctx.app));
+    const { endpoint } = push.browser().subscription;
+    const answer = await api.subscribe({ endpoint, keys: { p256dh: 'abc', auth: 'def' } });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json<{ error: string }>().error).toMatch(/p256dh/);
+  });
+});
+
+describe('delivery', () => {
+  it('pushes at the due time less the offset, in the zone it was meant in, once', async () => {
+    // 13:00 in Berlin on 10 March is 12:00 UTC; 15 minutes before is 11:45 UTC.
+    ctx.clock.set('2026-03-10T09:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const todo = (
+      await api.create({
+        title: 'Team call',
+        dueDate: '2026-03-10',
+        dueTime: '13:00',
+        remindMinutesBefore: 15,
+      })
+    ).json<Todo>();
+
+    ctx.clock.set('2026-03-10T11:44:59Z');
+    expect((await tick()).claimed).toBe(0);
+    ctx.clock.set('2026-03-10T11:45:00Z');
+    const round = await tick();
+    expect(round.pushes.sent).toBe(1);
+    expect(browser.messages()).toEqual([
+      {
+        todoId: todo.id,
+        title: 'Team call',
+        dueDate: '2026-03-10',
+        dueTime: '13:00',
+        firedAt: '2026-03-10T11:45:00.000Z',
+      },
+    ]);
+    ctx.clock.advance(60_000);
+    expect((await tick()).claimed).toBe(0);
+    expect(browser.messages()).toHaveLength(1);
+  });
+
+  it('signs each push with VAPID for the push service origin, with a TTL, high urgency and a topic per todo', async () => {
+    ctx.clock.set('2026-03-11T09:00:00Z');
+    const { user, api, browser } = await subscribedUser();
+    const todo = (
+      await api.create({
+        title: 'Stretch',
+        dueDate: '2026-03-11',
+        dueTime: '10:30',
+        remindMinutesBefore: 0,
+      })
+    ).json<Todo>();
+    ctx.clock.set('2026-03-11T09:30:00Z');
+    await tick();
+    const received = push.received.filter((entry) => entry.path === browser.path);
+    expect(received).toHaveLength(1);
+    const { headers } = received[0] as (typeof received)[number];
+    expect(headers['content-encoding']).toBe('aes128gcm');
+    expect(headers.ttl).toBe('3600');
+    expect(headers.urgency).toBe('high');
+    expect(headers.topic).toBe(`todo-${todo.id}`);
+    const key = (
+      await as(ctx.app, await signInAgain(ctx.app, user))({ method: 'GET', url: '/api/push/key' })
+    ).json<PushKey>().publicKey;
+    const match = /^vapid t=([^,]+), k=(.+)$/.exec(headers.authorization ?? '');
+    expect(match?.[2]).toBe(key);
+    const [head, payload, signature] = (match?.[1] ?? '').split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
+      aud: string;
+      sub: string;
+    };
+    expect(claims.aud).toBe(new URL(browser.subscription.endpoint).origin);
+    expect(claims.sub).toMatch(/^(mailto:|https:)/);
+    // ES256 over the JWT's first two parts, with the server's public key.
+    const verifier = createVerify('SHA256').update(`${head}.${payload}`);
+    const publicKey = {
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: Buffer.from(key, 'base64url').subarray(1, 33).toString('base64url'),
+        y: Buffer.from(key, 'base64url').subarray(33).toString('base64url'),
+      },
+      format: 'jwk' as const,
+      dsaEncoding: 'ieee-p1363' as const,
+    };
+    expect(verifier.verify(publicKey, Buffer.from(signature, 'base64url'))).toBe(true);
+  });
+
+  it('reschedules when the due time or the offset changes; completing and deleting cancel', async () => {
+    ctx.clock.set('2026-03-12T08:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const base = { title: 'Water plants', dueDate: '2026-03-12' };
+    const change = { ...base, completed: false };
+    const moved = (
+      await api.create({ ...base, dueTime: '10:00', remindMinutesBefore: 0 })
+    ).json<Todo>();
+    await api.update(moved.id, { ...change, dueTime: '11:00' });
+    const done = (
+      await api.create({ ...base, title: 'Done early', dueTime: '10:00', remindMinutesBefore: 0 })
+    ).json<Todo>();
+    await api.update(done.id, { ...change, title: 'Done early', completed: true });
+    const gone = (
+      await api.create({ ...base, title: 'Deleted', dueTime: '10:00', remindMinutesBefore: 0 })
+    ).json<Todo>();
+    expect((await api.remove(gone.id)).statusCode).toBe(204);
+    const offset = (
+      await api.create({ ...base, title: 'Offset', dueTime: '12:00', remindMinutesBefore: 0 })
+    ).json<Todo>();
+    await api.update(offset.id, { ...change, title: 'Offset', remindMinutesBefore: 90 });
+
+    ctx.clock.set('2026-03-12T09:00:00Z'); // 10:00 in Berlin: nothing (all moved or cancelled)
+    await tick();
+    expect(browser.messages()).toEqual([]);
+    ctx.clock.set('2026-03-12T09:30:00Z'); // 10:30: 90 minutes before 12:00
+    await tick();
+    ctx.clock.set('2026-03-12T10:00:00Z'); // 11:00
+    await tick();
+    expect(browser.messages().map((message) => (message as Reminder).title)).toEqual([
+      'Offset',
+      'Water plants',
+    ]);
+  });
+
+  it('follows a repeat: after completing, the next occurrence reminds again', async () => {
+    ctx.clock.set('2026-03-13T06:00:00Z');
+    const { user, api, browser } = await subscribedUser();
+    const todo = (
+      await api.create({
+        title: 'Take vitamins',
+        dueDate: '2026-03-13',
+        dueTime: '08:00',
+        remindMinutesBefore: 5,
+        repeat: { every: 1, unit: 'day', from: 'due' },
+      })
+    ).json<Todo>();
+    ctx.clock.set('2026-03-13T06:55:00Z');
+    await tick();
+    const later = client(await signInAgain(ctx.app, user));
+    const completed = await later.update(todo.id, { title: 'Take vitamins', completed: true });
+    expect(completed.json<Todo>()).toMatchObject({ dueDate: '2026-03-14', completed: false });
+    ctx.clock.set('2026-03-14T06:54:00Z');
+    await tick();
+    expect(browser.messages()).toHaveLength(1);
+    ctx.clock.set('2026-03-14T06:55:00Z');
+    await tick();
+    // Skipping moves it on too.
+    await client(await signInAgain(ctx.app, user)).skip(todo.id);
+    ctx.clock.set('2026-03-15T06:55:00Z');
+    await tick();
+    expect(browser.messages().map((message) => (message as Reminder).dueDate)).toEqual([
+      '2026-03-13',
+      '2026-03-14',
+      '2026-03-15',
+    ]);
+  });
+
+  it('a trashed todo does not remind; restored, it does; bulk complete cancels and reopen re-arms', async () => {
+    ctx.clock.set('2026-03-22T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const make = async (title: string) =>
+      (
+        await api.create({ title, dueDate: '2026-03-22', dueTime: '09:00', remindMinutesBefore: 0 })
+      ).json<Todo>().id;
+    const [trashed, restored, bulkRestored, completed, reopened] = [
+      await make('Trashed'),
+      await make('Restored'),
+      await make('Bulk restored'),
+      await make('Completed'),
+      await make('Reopened'),
+    ];
+    expect((await api.remove(trashed)).statusCode).toBe(204);
+    expect((await api.remove(restored)).statusCode).toBe(204);
+    expect((await api.restore(restored)).statusCode).toBe(200);
+    await api.bulk({ action: 'delete', ids: [bulkRestored] });
+    await api.bulk({ action: 'restore', ids: [bulkRestored] });
+    await api.bulk({ action: 'complete', ids: [completed, reopened] });
+    await api.bulk({ action: 'reopen', ids: [reopened] });
+    ctx.clock.set('2026-03-22T08:00:00Z');
+    await tick();
+    expect(
+      browser
+        .messages()
+        .map((message) => (message as Reminder).title)
+        .sort(),
+    ).toEqual(['Bulk restored', 'Reopened', 'Restored']);
+  });
+
+  it('goes to every subscribed browser, and a push service answering 410 ends that subscription', async () => {
+    ctx.clock.set('2026-03-16T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const other = push.browser();
+    expect((await api.subscribe(other.subscription)).statusCode).toBe(204);
+    push.answer(other.path, 410);
+    await api.create({
+      title: 'Both',
+      dueDate: '2026-03-16',
+      dueTime: '08:00',
+      remindMinutesBefore: 0,
+    });
+    ctx.clock.set('2026-03-16T07:00:00Z');
+    const round = await tick();
+    expect(round.pushes).toEqual({ sent: 1, gone: 1, failed: 0 });
+    expect(browser.messages()).toHaveLength(1);
+    const left = await database.handle.db
+      .selectFrom('push_subscriptions')
+      .select('endpoint')
+      .where('endpoint', '=', other.subscription.endpoint)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('stops pushing to a browser that turned reminders off', async () => {
+    ctx.clock.set('2026-03-17T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    expect((await api.unsubscribe(browser.subscription.endpoint)).statusCode).toBe(204);
+    await api.create({
+      title: 'Off',
+      dueDate: '2026-03-17',
+      dueTime: '08:00',
+      remindMinutesBefore: 0,
+    });
+    ctx.clock.set('2026-03-17T07:00:00Z');
+    expect(await tick()).toMatchObject({ claimed: 1, pushes: { sent: 0 } });
+    expect(browser.messages()).toEqual([]);
+  });
+
+  it('lists what went out in the last hour for the open app', async () => {
+    ctx.clock.set('2026-03-18T06:00:00Z');
+    const { user, api } = await subscribedUser();
+    const todo = (
+      await api.create({
+        title: 'Notice me',
+        dueDate: '2026-03-18',
+        dueTime: '08:00',
+        remindMinutesBefore: 10,
+      })
+    ).json<Todo>();
+    ctx.clock.set('2026-03-18T06:50:00Z');
+    await tick();
+    const fresh = client(await signInAgain(ctx.app, user));
+    const recent = await fresh.recent();
+    expect(recent.json()).toEqual([
+      {
+        todoId: todo.id,
+        title: 'Notice me',
+        dueDate: '2026-03-18',
+        dueTime: '08:00',
+        firedAt: '2026-03-18T06:50:00.000Z',
+      },
+    ]);
+    expect((await fresh.recent('2026-03-18T06:50:00.000Z')).json()).toEqual([]);
+    expect((await fresh.recent('yesterday')).statusCode).toBe(400);
+  });
+});
+
+describe('across processes', () => {
+  it('goes out once when two app instances on one database poll at the same moment', async () => {
+    ctx.clock.set('2026-03-19T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    for (let i = 0; i < 5; i++) {
+      await api.create({
+        title: `Once ${i}`,
+        dueDate: '2026-03-19',
+        dueTime: '08:00',
+        remindMinutesBefore: 0,
+      });
+    }
+    const second = await createTestApp({
+      database: { ...database, handle: database.reconnect() },
+      clock: ctx.clock,
+    });
+    try {
+      ctx.clock.set('2026-03-19T07:00:00Z');
+      const rounds = await Promise.all([tick(), second.app.sendDueReminders(), tick()]);
+      expect(rounds.reduce((sum, round) => sum + round.claimed, 0)).toBe(5);
+      expect(browser.messages()).toHaveLength(5);
+    } finally {
+      await second.app.close();
+      await second.database.handle.db.destroy();
+    }
+  });
+
+  it('survives a restart: a new instance sends what an earlier one scheduled', async () => {
+    ctx.clock.set('2026-03-20T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    await api.create({
+      title: 'Persisted',
+      dueDate: '2026-03-20',
+      dueTime: '08:00',
+      remindMinutesBefore: 0,
+    });
+    const restarted = await createTestApp({
+      database: { ...database, handle: database.reconnect() },
+      clock: ctx.clock,
+    });
+    try {
+      ctx.clock.set('2026-03-20T07:05:00Z');
+      expect((await restarted.app.sendDueReminders()).pushes.sent).toBe(1);
+      expect(browser.messages()).toMatchObject([{ title: 'Persisted' }]);
+    } finally {
+      await restarted.app.close();
+      await restarted.database.handle.db.destroy();
+    }
+  });
+
+  it('runs rounds by itself on an interval and stops on close', async () => {
+    ctx.clock.set('2026-03-21T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    await api.create({
+      title: 'Polled',
+      dueDate: '2026-03-21',
+      dueTime: '07:01',
+      remindMinutesBefore: 0,
+    });
+    ctx.clock.set('2026-03-21T06:01:00Z');
+    const polling = await createTestApp({
+      database: { ...database, handle: database.reconnect() },
+      clock: ctx.clock,
+      reminderPollMs: 20,
+    });
+    try {
+      for (let i = 0; i < 100 && browser.messages().length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(browser.messages()).toMatchObject([{ title: 'Polled' }]);
+    } finally {
+      await polling.app.close();
+      await polling.database.handle.db.destroy();
+    }
+  });
+});

@@ -1,0 +1,173 @@
+import type { PushSubscriptionBody, Reminder } from '@tally/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { badRequest } from '../shared/errors.js';
+import { isoTime } from '../shared/iso-time.js';
+import { endpointProblem } from './push-endpoint.js';
+import type { PushOutcome, PushSender } from './push-sender.js';
+
+/** Browsers per account: each reminder is one push to each, so a bound on what one user can fan out. */
+const MAX_SUBSCRIPTIONS = 20;
+/** Reminders claimed per query: a backlog after downtime goes out in rounds. */
+const BATCH = 100;
+/** How far back the open app may ask what went out. */
+const RECENT_MS = 60 * 60_000;
+
+export interface TickResult {
+  /** Reminders claimed (each goes out once, whichever process claims it). */
+  claimed: number;
+  /** Pushes by outcome. */
+  pushes: Record<PushOutcome, number>;
+}
+
+export function createReminderService(options: {
+  db: Kysely<Database>;
+  clock: Clock;
+  sender: PushSender;
+  allowLoopback: boolean;
+}) {
+  const { db, clock, sender } = options;
+
+  /** Claims what is due (sent_at set by a conditional UPDATE: one winner) and pushes it. */
+  async function deliverDue(now: number, result: TickResult): Promise<number> {
+    const claimed = await db
+      .updateTable('reminders')
+      .set({ sent_at: now })
+      .where('sent_at', 'is', null)
+      .where('todo_id', 'in', (eb) =>
+        eb
+          .selectFrom('reminders')
+          .select('todo_id')
+          .where('sent_at', 'is', null)
+          .where('fire_at', '<=', now)
+          .orderBy('fire_at')
+          .limit(BATCH),
+      )
+      .returning(['todo_id', 'user_id', 'due_date', 'due_time'])
+      .execute();
+    if (claimed.length === 0) return 0;
+    result.claimed += claimed.length;
+    const todoIds = claimed.map((reminder) => reminder.todo_id);
+    const userIds = [...new Set(claimed.map((reminder) => reminder.user_id))];
+    const [todos, subscriptions] = await Promise.all([
+      db
+        .selectFrom('todos')
+        .select(['id', 'title'])
+        .where('id', 'in', todoIds)
+        .where('completed', '=', 0)
+        .execute(),
+      db
+        .selectFrom('push_subscriptions')
+        .select(['id', 'user_id', 'endpoint', 'p256dh', 'auth'])
+        .where('user_id', 'in', userIds)
+        .execute(),
+    ]);
+    const titles = new Map(todos.map((todo) => [todo.id, todo.title]));
+    const gone: number[] = [];
+    await Promise.all(
+      claimed.flatMap((reminder) => {
+        const title = titles.get(reminder.todo_id);
+        if (title === undefined) return [];
+        const payload: Reminder = {
+          todoId: reminder.todo_id,
+          title,
+          dueDate: reminder.due_date,
+          dueTime: reminder.due_time,
+          firedAt: isoTime(now),
+        };
+        const body = JSON.stringify(payload);
+        return subscriptions
+          .filter((subscription) => subscription.user_id === reminder.user_id)
+          .map(async (subscription) => {
+            const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
+            result.pushes[outcome] += 1;
+            if (outcome === 'gone') gone.push(subscription.id);
+          });
+      }),
+    );
+    if (gone.length > 0)
+      await db.deleteFrom('push_subscriptions').where('id', 'in', gone).execute();
+    return claimed.length;
+  }
+
+  return {
+    /** One round of the poller: everything due by now goes out, in batches. */
+    async tick(): Promise<TickResult> {
+      const now = clock();
+      const result: TickResult = { claimed: 0, pushes: { sent: 0, gone: 0, failed: 0 } };
+      while ((await deliverDue(now, result)) === BATCH) {
+        // A full batch: there may be more.
+      }
+      return result;
+    },
+
+    async subscribe(userId: number, body: PushSubscriptionBody): Promise<void> {
+      const problem = endpointProblem(body.endpoint, options.allowLoopback);
+      if (problem) throw badRequest(problem);
+      const now = clock();
+      const keys = { p256dh: body.keys.p256dh, auth: body.keys.auth };
+      await db.transaction().execute(async (trx) => {
+        // One row per browser: a browser signed in to another account now reminds that one.
+        await trx
+          .insertInto('push_subscriptions')
+          .values({ user_id: userId, endpoint: body.endpoint, ...keys, created_at: now })
+          .onConflict((conflict) =>
+            conflict.column('endpoint').doUpdateSet({ user_id: userId, ...keys, created_at: now }),
+          )
+          .execute();
+        const keep = trx
+          .selectFrom('push_subscriptions')
+          .select('id')
+          .where('user_id', '=', userId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(MAX_SUBSCRIPTIONS);
+        await trx
+          .deleteFrom('push_subscriptions')
+          .where('user_id', '=', userId)
+          .where('id', 'not in', keep)
+          .execute();
+      });
+    },
+
+    async unsubscribe(userId: number, endpoint: string): Promise<void> {
+      await db
+        .deleteFrom('push_subscriptions')
+        .where('user_id', '=', userId)
+        .where('endpoint', '=', endpoint)
+        .execute();
+    },
+
+    /** What went out for the user after `after` (at most an hour back), oldest first. */
+    async recent(userId: number, after: number | null): Promise<Reminder[]> {
+      const now = clock();
+      const since = Math.max(after ?? 0, now - RECENT_MS);
+      const rows = await db
+        .selectFrom('reminders')
+        .innerJoin('todos', 'todos.id', 'reminders.todo_id')
+        .select([
+          'reminders.todo_id',
+          'todos.title',
+          'reminders.due_date',
+          'reminders.due_time',
+          'reminders.sent_at',
+        ])
+        .where('reminders.user_id', '=', userId)
+        .where('reminders.sent_at', '>', since)
+        .where('todos.completed', '=', 0)
+        .orderBy('reminders.sent_at')
+        .orderBy('reminders.todo_id')
+        .execute();
+      return rows.map((row) => ({
+        todoId: row.todo_id,
+        title: row.title,
+        dueDate: row.due_date,
+        dueTime: row.due_time,
+        firedAt: isoTime(row.sent_at ?? now),
+      }));
+    },
+  };
+}
+
+export type ReminderService = ReturnType<typeof createReminderService>;

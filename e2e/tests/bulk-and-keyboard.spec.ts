@@ -9,7 +9,7 @@ import {
 
 /**
  * Speed of use (docs/product.md, Row keys and Bulk changes): the row keys on /todos (j/k, Space,
- * e, Delete, x) and selection mode's bulk bar (complete, move to a group, delete); axe, and
+ * e, Delete, x) and selection mode's bulk bar (complete, move to a group, delete, Undo); axe, and
  * screenshots of selection mode in light and dark at 390 and 1280 px.
  */
 
@@ -82,10 +82,20 @@ test('row keys and bulk changes on /todos', async ({ page, request }) => {
   await bar.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No todos yet. Add one above!')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'All (0)' })).toBeVisible();
+  const server = async () =>
+    (await (
+      await request.get('/api/todos', { headers: { authorization: `Bearer ${user.token}` } })
+    ).json()) as { title: string }[];
+  expect(await server()).toEqual([]);
 
-  // The server agrees.
-  const response = await request.get('/api/todos', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  expect(await response.json()).toEqual([]);
+  // Undo brings them all back from the trash, in their places.
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('tab', { name: 'All (4)' })).toBeVisible();
+  await expect(row('Water the plants')).toHaveAttribute('aria-posinset', '1');
+  expect((await server()).map((todo) => todo.title)).toEqual([
+    'Water the plants',
+    'Call Bob',
+    'Buy milk',
+    'Post the letter',
+  ]);
 });

@@ -63,6 +63,7 @@ export function replaceTodos(queryClient: QueryClient, changed: readonly Todo[])
     return added.length > 0 ? sortNewestFirst([...added, ...replaced]) : replaced;
   });
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, update);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, update);
 }
 
 /** Takes deleted todos out of the list and the views, in one pass. */
@@ -71,6 +72,7 @@ export function removeTodos(queryClient: QueryClient, ids: readonly number[]): v
   const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => !gone.has(todo.id));
   queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, remove);
   void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }
 

@@ -29,7 +29,7 @@ const localDate = (now: Date) =>
   `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 
 /** "Due today at 09:30", or "Due Fri 4 Dec at 09:30" on another day. */
-export function dueText(reminder: ReminderMessage, now: Date): string {
+function dueText(reminder: ReminderMessage, now: Date): string {
   if (reminder.dueDate === localDate(now)) return `Due today at ${reminder.dueTime}`;
   const [year, month, day] = reminder.dueDate.split('-').map(Number) as [number, number, number];
   const date = new Intl.DateTimeFormat('en-GB', {

@@ -2,6 +2,7 @@ import { accountApi } from './account.js';
 import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
+import { liveApi } from './live.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
@@ -23,6 +24,7 @@ export const contract = {
   groups: groupsApi,
   statistics: statisticsApi,
   transfer: transferApi,
+  live: liveApi,
   system: systemApi,
 } satisfies { [F in keyof Routes]: { [N in keyof Routes[F]]: unknown } };
 

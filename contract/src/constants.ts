@@ -101,3 +101,11 @@ export const IMPORT_FORMATS = ['tally-json', 'todoist-csv', 'ticktick-csv'] as c
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 export const IMPORT_MAX_TODOS = 10_000;
+
+/**
+ * Live updates (GET /api/events, docs/product.md, Live updates): the server writes a comment line
+ * this often, so a client that hears nothing for two of them knows the stream is dead; streams
+ * one user may hold open on one server process.
+ */
+export const LIVE_HEARTBEAT_SECONDS = 25;
+export const LIVE_MAX_STREAMS_PER_USER = 10;

@@ -12,5 +12,6 @@ export * from './trash.js';
 export * from './groups.js';
 export * from './statistics.js';
 export * from './transfer.js';
+export * from './live.js';
 export * from './system.js';
 export * from './api.js';

@@ -80,6 +80,9 @@ export const routes = {
     exportCsv: { method: 'GET', path: '/api/todos/export.csv' },
     import: { method: 'POST', path: '/api/import', multipart: true },
   },
+  live: {
+    events: { method: 'GET', path: '/api/events', stream: true },
+  },
   system: {
     config: { method: 'GET', path: '/api/config', public: true },
     health: { method: 'GET', path: '/api/health', public: true },
@@ -95,6 +98,8 @@ export interface Route {
   public?: boolean;
   /** The body is multipart/form-data (a file upload), not JSON. */
   multipart?: boolean;
+  /** The answer is a stream of server-sent events that stays open, not one JSON body. */
+  stream?: boolean;
 }
 
 export type Routes = typeof routes;

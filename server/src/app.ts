@@ -11,14 +11,16 @@ import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
-import type { DatabaseStats } from './db/connection.js';
+import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
+import { liveRoutes } from './live/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { liveBusPlugin } from './plugins/live-bus.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { createReminderPoller } from './reminders/poller.js';
@@ -41,7 +43,11 @@ import { tokenRoutes } from './tokens/routes.js';
 
 export interface AppOptions {
   config: Config;
-  database: { db: Kysely<Database>; stats?: () => DatabaseStats };
+  database: {
+    db: Kysely<Database>;
+    stats?: () => DatabaseStats;
+    dedicatedClient?: DatabaseHandle['dedicatedClient'];
+  };
   jwtSecret: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
@@ -49,6 +55,8 @@ export interface AppOptions {
   closeDatabase?: boolean;
   /** Run the periodic jobs (trash purge, e-mail token sweep); the server does, tests mostly do not. */
   backgroundJobs?: boolean;
+  /** Between the heartbeats of GET /api/events (tests shorten it). */
+  liveHeartbeatMs?: number;
   /** Sees every route as it is added (the security suites sweep the whole route table). */
   onRoute?: (route: RouteOptions) => void;
   /** The VAPID key pair; by default VAPID_* or the pair kept in DATA_DIR. */
@@ -111,6 +119,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(authenticationPlugin, { secret: options.jwtSecret, clock });
   await app.register(idempotencyPlugin, { clock });
+  await app.register(liveBusPlugin, {
+    redisUrl: config.redisUrl,
+    ...(options.database.dedicatedClient
+      ? { dedicatedClient: options.database.dedicatedClient }
+      : {}),
+  });
   await app.register(apiDocsPlugin);
 
   const google = config.googleClientId
@@ -175,6 +189,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Imports check due dates and repeats as the todo calls do.
     checkPlanning: (planning) =>
       mergePlanning({ dueDate: null, dueTime: null, repeat: null }, planning),
+  });
+  await app.register(liveRoutes, {
+    ...(options.liveHeartbeatMs ? { heartbeatMs: options.liveHeartbeatMs } : {}),
   });
   await app.register(systemRoutes, {
     publicConfig: {

@@ -37,7 +37,9 @@ export function gracefulDrain(app: FastifyInstance) {
           done(serviceUnavailable('The server is restarting - try again in a moment'));
           return;
         }
-        active.add(request);
+        // A stream of server-sent events never finishes by itself: the live routes end theirs
+        // when the app closes (server/src/live/routes.ts), so the drain does not wait for them.
+        if (request.routeOptions.config.stream !== true) active.add(request);
         done();
       });
       app.addHook('onResponse', (request, _reply, done) => {

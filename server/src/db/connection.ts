@@ -17,6 +17,11 @@ export interface DatabaseHandle {
   location: string;
   /** What /metrics reports about the connections (server/src/plugins/metrics.ts). */
   stats: () => DatabaseStats;
+  /**
+   * PostgreSQL only: a new client outside the pool, with the pool's settings, for a connection
+   * that is held for good (LISTEN, server/src/plugins/live-bus.ts).
+   */
+  dedicatedClient?: () => pg.Client;
 }
 
 /** What the database can say about its connections; each dialect fills in its own part. */
@@ -118,10 +123,9 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
 
 function connectPostgres(databaseUrl: string, options: ConnectOptions): DatabaseHandle {
-  const { Pool, types } = loadPg();
-  const pool = new Pool({
+  const { Client, Pool, types } = loadPg();
+  const settings = {
     connectionString: databaseUrl,
-    max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     // COUNT(*) and BIGINT epoch milliseconds come back as numbers, as they do on SQLite.
@@ -131,7 +135,8 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
           ? (value: string) => Number(value)
           : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
     },
-  });
+  };
+  const pool = new Pool({ ...settings, max: options.poolSize ?? 10 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PoolQueryDialect({ pool }) });
@@ -139,5 +144,11 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
   const stats = () => ({
     pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
   });
-  return { db, dialect: 'postgres', location: `${url.host}${url.pathname}`, stats };
+  return {
+    db,
+    dialect: 'postgres',
+    location: `${url.host}${url.pathname}`,
+    stats,
+    dedicatedClient: () => new Client(settings),
+  };
 }

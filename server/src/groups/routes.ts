@@ -10,18 +10,23 @@ export const groupRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { c
 
   addEndpoint(app, groupsApi.list, async (request) => groups.list(request.user.id));
 
-  addEndpoint(app, groupsApi.create, async (request, reply) =>
-    reply.code(201).send(await groups.create(request.user.id, request.body)),
-  );
+  // Each change is published once committed (docs/decisions/061-live-updates.md).
+  addEndpoint(app, groupsApi.create, async (request, reply) => {
+    const group = await groups.create(request.user.id, request.body);
+    app.live.publish(request.user.id, { type: 'group.created', id: group.id });
+    return reply.code(201).send(group);
+  });
 
   addEndpoint(app, groupsApi.update, async (request) => {
     const group = await groups.update(request.user.id, request.params.id, request.body);
     if (!group) throw notFound('Group');
+    app.live.publish(request.user.id, { type: 'group.updated', id: group.id });
     return group;
   });
 
   addEndpoint(app, groupsApi.remove, async (request, reply) => {
     if (!(await groups.remove(request.user.id, request.params.id))) throw notFound('Group');
+    app.live.publish(request.user.id, { type: 'group.deleted', id: request.params.id });
     return reply.code(204).send();
   });
 };

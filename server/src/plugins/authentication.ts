@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, PERSONAL_TOKEN_PREFIX } from '@tally/contract';
 import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 import { SignJWT } from 'jose';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Clock } from '../shared/clock.js';
@@ -15,6 +16,12 @@ import {
 declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
+    /**
+     * Whether the request's bearer token would still be accepted now, for the same account: a
+     * long-lived answer (GET /api/events) asks at each heartbeat, so an expired token or an
+     * ended session stops it.
+     */
+    stillAuthenticated(request: FastifyRequest): Promise<boolean>;
   }
   interface FastifyRequest {
     /** The signed-in user; set on every route that is not public. */
@@ -149,23 +156,13 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
 
     const personalToken = personalTokenAuthenticator(app, clock);
 
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.url === undefined) return;
-      if (request.routeOptions.config.public) {
-        // /api/auth signs in with passwords and cookies: a personal token there is refused.
-        if (personalTokenOnAuthPath(request)) {
-          throw new AppError(403, SESSION_ONLY);
-        }
-        return;
-      }
+    /** The account of the request's bearer token; throws the 401, 403 or 429 that refuses it. */
+    async function authenticate(request: FastifyRequest): Promise<AuthenticatedUser> {
       const header = request.headers.authorization;
       const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
       if (!match?.[1]) throw unauthorized('Authentication required');
       // A personal API token, told apart by its prefix: the JWT path costs one startsWith more.
-      if (match[1].startsWith(PERSONAL_TOKEN_PREFIX)) {
-        request.user = await personalToken(match[1], request);
-        return;
-      }
+      if (match[1].startsWith(PERSONAL_TOKEN_PREFIX)) return personalToken(match[1], request);
       const claimed = await tokens.verify(match[1]);
       const [user] = await userOfLiveSession(app.db, {
         sessionId: claimed.sessionId,
@@ -176,7 +173,27 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
       if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
         throw unauthorized('Invalid or expired token');
       }
-      request.user = { ...user, sessionId: claimed.sessionId };
+      return { ...user, sessionId: claimed.sessionId };
+    }
+
+    app.decorate('stillAuthenticated', async (request: FastifyRequest) => {
+      try {
+        return (await authenticate(request)).id === request.user.id;
+      } catch {
+        return false;
+      }
+    });
+
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.url === undefined) return;
+      if (request.routeOptions.config.public) {
+        // /api/auth signs in with passwords and cookies: a personal token there is refused.
+        if (personalTokenOnAuthPath(request)) {
+          throw new AppError(403, SESSION_ONLY);
+        }
+        return;
+      }
+      request.user = await authenticate(request);
     });
   },
   { name: 'authentication', dependencies: ['database'] },

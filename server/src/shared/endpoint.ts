@@ -14,6 +14,13 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** An answer that stays open (server-sent events): not an in-flight request to wait for. */
+    stream?: boolean;
+  }
+}
+
 /** The Fastify schema of an endpoint, with each part typed as the contract describes it. */
 type SchemaOf<E extends Endpoint> = {
   params: E extends { params: infer P } ? P : undefined;
@@ -34,8 +41,8 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
 >;
 
 export interface EndpointOptions {
-  /** Route settings beside `public`, which the contract decides (e.g. a rate limit). */
-  config?: Omit<FastifyContextConfig, 'public'>;
+  /** Route settings beside those the contract decides (e.g. a rate limit). */
+  config?: Omit<FastifyContextConfig, 'public' | 'stream'>;
   preHandler?: preHandlerAsyncHookHandler;
 }
 
@@ -81,7 +88,11 @@ export function addEndpoint<E extends Endpoint>(
     method: endpoint.method,
     url: endpoint.path,
     schema,
-    config: { ...options.config, public: endpoint.public === true },
+    config: {
+      ...options.config,
+      public: endpoint.public === true,
+      ...(endpoint.stream ? { stream: true } : {}),
+    },
     // A multipart body is read part by part by its handler (request.parts(), with limits and a
     // sentence per problem); its schema only documents the form. The other parts are validated.
     ...(endpoint.multipart

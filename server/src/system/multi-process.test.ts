@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +83,44 @@ const refreshCookie = (response: Response) => {
   if (!cookie) throw new Error('no refresh cookie');
   return cookie.split(';')[0] as string;
 };
+
+/** An event stream read as text until it holds `expected` (node:http: one connection, closed with it). */
+function openEvents(url: string, token: string) {
+  return new Promise<{ until(expected: string): Promise<void>; ended: Promise<void> }>(
+    (resolve, reject) => {
+      const request = http.get(url, {
+        agent: false,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      request.once('error', reject);
+      request.once('response', (response) => {
+        let text = '';
+        const waiters = new Set<() => void>();
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+          for (const wake of [...waiters]) wake();
+        });
+        const ended = new Promise<void>((done) => response.once('close', done));
+        resolve({
+          ended,
+          until: (expected) =>
+            new Promise((found, fail) => {
+              const timer = setTimeout(() => fail(new Error(`no ${expected} in ${text}`)), 5_000);
+              const check = () => {
+                if (!text.includes(expected)) return;
+                clearTimeout(timer);
+                waiters.delete(check);
+                found();
+              };
+              waiters.add(check);
+              check();
+            }),
+        });
+      });
+    },
+  );
+}
 
 describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () => {
   let database: TestDatabase;
@@ -245,6 +284,35 @@ describe.skipIf(!pgUrl)('two server processes on one PostgreSQL database', () =>
     }
     // 4 a minute per address: the fifth is refused though each process saw at most three.
     expect(statuses).toEqual([204, 204, 204, 204, 429]);
+  });
+
+  it('brings a change made through one process to an event stream held by the other', async () => {
+    const username = `mp_${randomBytes(4).toString('hex')}`;
+    const register = await fetch(`${a.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.4.${clientIp}` },
+      body: JSON.stringify({
+        username,
+        email: `${username}@example.com`,
+        password: 'long enough pw',
+      }),
+    });
+    const { accessToken } = (await register.json()) as { accessToken: string };
+    const stream = await openEvents(`${b.url}/api/events`, accessToken);
+    await stream.until('event: ready');
+    const created = await fetch(`${a.url}/api/todos`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'made on A' }),
+    });
+    const { id } = (await created.json()) as { id: number };
+    await stream.until(`data: {"type":"todo.created","id":${id}}`);
+
+    // SIGTERM ends the open stream, so the process exits without waiting for it.
+    const started = Date.now();
+    await stopServer(b);
+    await stream.ended;
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

@@ -94,6 +94,7 @@ export async function createTestApp(
     logger?: AppOptions['logger'];
     /** The reminder poller's interval; by default none (tests call sendDueReminders). */
     reminderPollMs?: number;
+    liveHeartbeatMs?: number;
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
@@ -109,6 +110,7 @@ export async function createTestApp(
     allowLoopbackPush: true,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.liveHeartbeatMs ? { liveHeartbeatMs: options.liveHeartbeatMs } : {}),
   });
   await app.ready();
   return {

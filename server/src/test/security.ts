@@ -11,6 +11,11 @@ export interface RouteEntry {
   method: string;
   url: string;
   public: boolean;
+  /**
+   * An answer that stays open (GET /api/events): inject() would wait for its end forever, so
+   * the sweeps leave it to its own tests (server/src/live/live.test.ts).
+   */
+  stream: boolean;
   /** JSON schemas of the request parts, as the route declares them. */
   body?: JsonSchema;
   querystring?: JsonSchema;
@@ -43,11 +48,12 @@ export function routeCollector() {
       return routes.flatMap((route) => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         const schema = (route.schema ?? {}) as Record<string, JsonSchema | undefined>;
-        const config = route.config as { public?: boolean } | undefined;
+        const config = route.config as { public?: boolean; stream?: boolean } | undefined;
         return methods.map((method) => ({
           method: String(method).toUpperCase(),
           url: route.url,
           public: config?.public === true,
+          stream: config?.stream === true,
           ...(schema.body ? { body: schema.body } : {}),
           ...(schema.querystring ? { querystring: schema.querystring } : {}),
           ...(schema.params ? { params: schema.params } : {}),

@@ -34,9 +34,13 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
 
   addEndpoint(app, todosApi.counts, async (request) => todos.counts(request.user.id));
 
-  addEndpoint(app, todosApi.create, async (request, reply) =>
-    reply.code(201).send(await todos.create(request.user.id, request.body, timeZoneOf(request))),
-  );
+  // Each change is published once committed: the user's other clients fetch again
+  // (docs/decisions/061-live-updates.md).
+  addEndpoint(app, todosApi.create, async (request, reply) => {
+    const todo = await todos.create(request.user.id, request.body, timeZoneOf(request));
+    app.live.publish(request.user.id, { type: 'todo.created', id: todo.id });
+    return reply.code(201).send(todo);
+  });
 
   addEndpoint(app, todosApi.update, async (request) => {
     const todo = await todos.update(
@@ -46,6 +50,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
       timeZoneOf(request),
     );
     if (!todo) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
     return todo;
   });
 
@@ -57,23 +62,27 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
       timeZoneOf(request),
     );
     if (!todo) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
     return todo;
   });
 
   addEndpoint(app, todosApi.skip, async (request) => {
     const todo = await todos.skip(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
     return todo;
   });
 
   addEndpoint(app, todosApi.remove, async (request, reply) => {
     if (!(await todos.remove(request.user.id, request.params.id))) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todo.deleted', id: request.params.id });
     return reply.code(204).send();
   });
 
   addEndpoint(app, todosApi.bulk, async (request) => {
     const changed = await bulk(request.user.id, request.body, timeZoneOf(request));
     if (!changed) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todos.changed' });
     return changed;
   });
 };

@@ -119,6 +119,9 @@ export const transferRoutes: FastifyPluginAsync<TransferRoutesOptions> = async (
       const form = await readForm(request);
       const report = await imports.run(request.user.id, { ...form, zone: timeZoneOf(request) });
       if (!form.dryRun) {
+        if (report.todos.created > 0 || report.groups.some((group) => !group.existing)) {
+          app.live.publish(request.user.id, { type: 'todos.changed' });
+        }
         request.log.info(
           { userId: request.user.id, format: form.format, todos: report.todos.created },
           'Import done',

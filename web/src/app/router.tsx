@@ -11,6 +11,7 @@ const TodosRoute = lazy(() => import('./routes/todos-route'));
 const GroupsRoute = lazy(() => import('./routes/groups-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
+const TrashRoute = lazy(() => import('./routes/trash-route'));
 const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password-route'));
 const ResetPasswordRoute = lazy(() => import('./routes/reset-password-route'));
 const VerifyEmailRoute = lazy(() => import('./routes/verify-email-route'));
@@ -55,6 +56,13 @@ export function AppRoutes() {
         <RequireAuth>
           <Lazy>
             <StatisticsRoute />
+          </Lazy>
+        </RequireAuth>
+      </Route>
+      <Route path="/trash">
+        <RequireAuth>
+          <Lazy>
+            <TrashRoute />
           </Lazy>
         </RequireAuth>
       </Route>

@@ -1,8 +1,12 @@
 import { cn } from '#web/lib/cn';
 import { dismissNotice, useNotices } from '#web/lib/notices';
 import { DismissButton } from './DismissButton';
+import { UndoToast } from './UndoToast';
 
-/** Where app-wide notices appear (forced logout, session expiry, failed changes). */
+/**
+ * Where app-wide notices appear (forced logout, session expiry, failed changes), with the Undo
+ * toast below them.
+ */
 export function NoticeRegion() {
   const notices = useNotices();
   return (
@@ -30,6 +34,7 @@ export function NoticeRegion() {
           />
         </div>
       ))}
+      <UndoToast />
     </section>
   );
 }

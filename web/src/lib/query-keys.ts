@@ -14,6 +14,8 @@ export const queryKeys = {
   todoViews: ['todos', 'view'],
   /** Keyed by the browser's date too: after midnight the view is another day's, fetched anew. */
   todoView: (view: 'today' | 'upcoming', day: string) => ['todos', 'view', view, day],
+  /** The deleted todos (/trash). */
+  trash: ['trash'],
   /** The server's matches for a search's words (under todos, refreshed with them). */
   todoSearches: ['todos', 'search'],
   todoSearch: (words: string) => ['todos', 'search', words],

@@ -11,6 +11,7 @@ import type {
   Reminder,
   SinceStatistics,
   Todo,
+  TrashedTodo,
   TotalStatistics,
 } from '@tally/contract';
 import { vi } from 'vitest';
@@ -177,6 +178,8 @@ export const FAKE_GOOGLE_NONCE = 'fake-google-nonce';
 
 interface BackendOptions {
   todos?: Todo[];
+  /** The trash, most recently deleted first. */
+  trash?: TrashedTodo[];
   groups?: Group[];
   totals?: TotalStatistics;
   /** The since answer for a given since date. */
@@ -254,6 +257,7 @@ export function fakeBackend(
 ) {
   const state = {
     todos: [...(options.todos ?? [])],
+    trash: [...(options.trash ?? [])],
     groups: [...(options.groups ?? [])],
     nextId: 1000,
     account: makeAccount(options.account),
@@ -466,7 +470,31 @@ export function fakeBackend(
       return json(changed);
     },
     'DELETE /api/todos/:id': (_call, { id }) => {
-      state.todos = state.todos.filter((todo) => todo.id !== Number(id));
+      const todo = state.todos.find((candidate) => candidate.id === Number(id));
+      if (!todo) return json({ error: 'Todo not found' }, 404);
+      state.todos = state.todos.filter((candidate) => candidate !== todo);
+      state.trash.unshift({ ...todo, trashedAt: new Date().toISOString() });
+      return noContent();
+    },
+    'GET /api/trash': () => json(state.trash),
+    'POST /api/trash/:id/restore': (_call, { id }) => {
+      const trashed = state.trash.find((todo) => todo.id === Number(id));
+      if (!trashed) return json({ error: 'Todo in the trash not found' }, 404);
+      state.trash = state.trash.filter((todo) => todo !== trashed);
+      const todo: Todo = { ...trashed };
+      delete (todo as Partial<TrashedTodo>).trashedAt;
+      state.todos.push(todo);
+      return json(todo);
+    },
+    'DELETE /api/trash/:id': (_call, { id }) => {
+      if (!state.trash.some((todo) => todo.id === Number(id))) {
+        return json({ error: 'Todo in the trash not found' }, 404);
+      }
+      state.trash = state.trash.filter((todo) => todo.id !== Number(id));
+      return noContent();
+    },
+    'DELETE /api/trash': () => {
+      state.trash = [];
       return noContent();
     },
     'GET /api/todo-groups': () => json(newest(state.groups)),

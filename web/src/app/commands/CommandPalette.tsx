@@ -31,6 +31,7 @@ const SCREENS = [
   { label: 'Groups', href: '/groups', keywords: 'manage' },
   { label: 'Statistics', href: '/statistics', keywords: 'stats insights' },
   { label: 'Settings', href: '/settings', keywords: 'account password sessions export' },
+  { label: 'Trash', href: '/trash', keywords: 'deleted restore bin' },
 ] as const;
 
 interface CommandPaletteProps {
@@ -82,13 +83,16 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     item?.run();
   };
 
-  /** /todos' All view (keeping a search), where the filter tabs are. */
+  /** /todos' All view, where the filter tabs are (a search there stays). */
   const showFilter = (filter: PageCommands['showFilter']) => {
-    const params = new URLSearchParams(search);
-    if (location !== '/todos' || params.has('view')) {
-      params.delete('view');
-      const rest = params.toString();
-      navigate(rest ? `/todos?${rest}` : '/todos');
+    if (location !== '/todos') navigate('/todos');
+    else {
+      const params = new URLSearchParams(search);
+      if (params.has('view')) {
+        params.delete('view');
+        const rest = params.toString();
+        navigate(rest ? `/todos?${rest}` : '/todos');
+      }
     }
     runCommand('showFilter', filter);
   };

@@ -112,6 +112,9 @@ describe('command palette', () => {
     expect(box).toHaveValue('');
     expect(input).toHaveAttribute('aria-expanded', 'true');
 
+    await user.keyboard('bin');
+    expect(screen.getByRole('option', { name: 'Trash' })).toBeInTheDocument();
+    await user.clear(input);
     await user.keyboard('stat');
     const listbox = screen.getByRole('listbox', { name: 'Commands' });
     const options = within(listbox).getAllByRole('option');

@@ -2,18 +2,33 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
-import { removeTodo } from '../lib/todo-cache';
+import { offerUndo } from '#web/lib/undo';
+import { findTodo, insertTodo, removeTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Delete todo';
 
-/** Deletes a todo and removes it from the list and the views. */
+/**
+ * Deletes a todo (to the trash) and removes it from the list and the views; the Undo toast
+ * offers to restore it.
+ */
 export function useDeleteTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.todos.remove({ params: { id }, operation: OPERATION }),
     onSuccess: (_result, id) => {
+      const title = findTodo(queryClient, id)?.title;
       removeTodo(queryClient, id);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.trash });
+      offerUndo(
+        title === undefined ? 'Deleted the todo' : `Deleted "${title}"`,
+        async () => {
+          const todo = await api.trash.restore({ params: { id }, operation: 'Restore todo' });
+          insertTodo(queryClient, todo);
+          void queryClient.invalidateQueries({ queryKey: queryKeys.trash });
+        },
+        { operation: 'Restore todo' },
+      );
     },
     onError: (error) => reportMutationError(error, OPERATION),
   });

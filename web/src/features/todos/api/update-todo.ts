@@ -1,11 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Todo, UpdateTodoBody } from '@tally/contract';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Group, Todo, UpdateTodoBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
+import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
-import { cancelTodoRefetches, refreshViews, replaceTodo } from '../lib/todo-cache';
+import { cancelTodoRefetches, findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Update todo';
 
@@ -23,6 +24,24 @@ const bodyOf = (todo: Todo): UpdateTodoBody => ({
   completed: todo.completed,
 });
 
+/** Every field as it was: what an undo puts back (the planning fields too). */
+const previousOf = (todo: Todo): UpdateTodoBody => ({
+  ...bodyOf(todo),
+  dueDate: todo.dueDate,
+  dueTime: todo.dueTime,
+  repeat: todo.repeat,
+});
+
+/** Offers to put a todo back as it was before a change (lib/undo.ts). */
+function offerPutBack(queryClient: QueryClient, text: string, previous: Todo): void {
+  offerUndo(text, async () => {
+    const restored = await updateTodo(previous.id, previousOf(previous));
+    replaceTodo(queryClient, restored.id, () => restored);
+    refreshViews(queryClient);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
+  });
+}
+
 /** A repeating todo that was completed stays open with its next date: say so. */
 function announceNext(before: Todo, after: Todo): void {
   if (before.completed || after.completed || !before.repeat || !after.dueDate) return;
@@ -37,8 +56,20 @@ export function useUpdateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) => updateTodo(id, body),
-    onSuccess: (updated) => {
+    onMutate: ({ id }) => ({ previous: findTodo(queryClient, id) }),
+    onSuccess: (updated, _body, context) => {
       replaceTodo(queryClient, updated.id, () => updated);
+      const previous = context?.previous;
+      if (previous && previous.groupId !== updated.groupId) {
+        const group = queryClient
+          .getQueryData<Group[]>(queryKeys.groups)
+          ?.find((candidate) => candidate.id === updated.groupId);
+        offerPutBack(
+          queryClient,
+          `Moved "${updated.title}" to ${group ? group.name : 'No Group'}`,
+          previous,
+        );
+      }
       refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
@@ -63,6 +94,11 @@ export function useToggleTodo() {
     onSuccess: (updated, todo) => {
       replaceTodo(queryClient, updated.id, () => updated);
       announceNext(todo, updated);
+      offerPutBack(
+        queryClient,
+        `${todo.completed ? 'Reopened' : 'Completed'} "${todo.title}"`,
+        todo,
+      );
       refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },

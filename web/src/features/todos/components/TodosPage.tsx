@@ -1,5 +1,5 @@
 import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
-import { useSearch } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
@@ -76,6 +76,12 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const header = (
     <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
       <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Todos</h1>
+      <Link
+        href="/trash"
+        className="ml-auto text-sm font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
+      >
+        Trash
+      </Link>
       <Button
         ref={addButtonRef}
         variant={formOpen ? 'secondary' : 'primary'}

@@ -61,6 +61,7 @@ export function replaceTodos(queryClient: QueryClient, changed: readonly Todo[])
     return added.length > 0 ? [...added, ...replaced] : replaced;
   });
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, update);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, update);
 }
 
 /** Takes deleted todos out of the list and the views, in one pass. */
@@ -69,6 +70,7 @@ export function removeTodos(queryClient: QueryClient, ids: readonly number[]): v
   const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => !gone.has(todo.id));
   queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
+  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, remove);
   void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }
 
@@ -79,6 +81,30 @@ export function removeTodo(queryClient: QueryClient, id: number): void {
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, remove);
   void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
+}
+
+/** A todo as the browser holds it (the whole list, or a view), or undefined. */
+export function findTodo(queryClient: QueryClient, id: number): Todo | undefined {
+  for (const [, todos] of queryClient.getQueriesData<Todo[]>({ queryKey: queryKeys.todos })) {
+    const todo = todos?.find((candidate) => candidate.id === id);
+    if (todo) return todo;
+  }
+  return undefined;
+}
+
+/** Puts a todo back (restored from the trash) in its place in the newest-first list. */
+export function insertTodo(queryClient: QueryClient, todo: Todo): void {
+  queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) => {
+    if (!todos) return todos;
+    const rest = todos.filter((existing) => existing.id !== todo.id);
+    const at = rest.findIndex(
+      (existing) =>
+        existing.created < todo.created ||
+        (existing.created === todo.created && existing.id < todo.id),
+    );
+    return at === -1 ? [...rest, todo] : [...rest.slice(0, at), todo, ...rest.slice(at)];
+  });
+  refreshViews(queryClient);
 }
 
 /** The views (and the server's tab counts) are fetched again, now if shown, else when next shown. */

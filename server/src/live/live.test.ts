@@ -1,0 +1,443 @@
+import http from 'node:http';
+import { ACCESS_TOKEN_TTL_SECONDS, LIVE_MAX_STREAMS_PER_USER } from '@tally/contract';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  createTestDatabase,
+  pgUrl,
+  registerUser,
+  signInAgain,
+  type TestContext,
+  type TestDatabase,
+  type TestUser,
+} from '../test/helpers.js';
+
+/**
+ * GET /api/events over a real socket (inject waits for an answer's end, which a stream never
+ * reaches): what a user's other clients hear, when the stream ends, and that nothing is left
+ * behind. The cross-process cases run on PostgreSQL (and Redis when TEST_REDIS_URL is set).
+ */
+
+const redisUrl = process.env.TEST_REDIS_URL || null;
+const HEARTBEAT_MS = 40;
+
+interface Stream {
+  status: number;
+  headers: Headers;
+  /** The blocks received so far (the text between blank lines). */
+  blocks: string[];
+  /** Waits for a block that matches, returning it. */
+  next(match: (block: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Resolves once the server has ended the stream. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+/**
+ * A stream over node:http on a connection of its own, closed with it (fetch's pool may open a
+ * spare connection that never sends a request, which would hold the server's close up).
+ */
+function openStream(baseUrl: string, token: string, headers = {}): Promise<Stream> {
+  return new Promise((resolveOpen, rejectOpen) => {
+    const request = http.get(`${baseUrl}/api/events`, {
+      agent: false,
+      headers: { authorization: `Bearer ${token}`, ...headers },
+    });
+    request.once('error', rejectOpen);
+    request.once('response', (response) => {
+      const blocks: string[] = [];
+      const waiters = new Set<() => void>();
+      let done = false;
+      let buffer = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        buffer += chunk;
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          blocks.push(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+        for (const wake of [...waiters]) wake();
+      });
+      const ended = new Promise<void>((resolve) => {
+        const finish = () => {
+          done = true;
+          for (const wake of [...waiters]) wake();
+          resolve();
+        };
+        response.once('end', finish);
+        response.once('close', finish);
+        response.once('error', finish);
+      });
+      const responseHeaders = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (typeof value === 'string') responseHeaders.set(name, value);
+      }
+      resolveOpen({
+        status: response.statusCode ?? 0,
+        headers: responseHeaders,
+        blocks,
+        ended,
+        close: () => request.destroy(),
+        next(match, timeoutMs = 3_000) {
+          return new Promise((resolve, reject) => {
+            let seen = 0;
+            const check = () => {
+              for (; seen < blocks.length; seen++) {
+                const block = blocks[seen] as string;
+                if (match(block)) {
+                  finish();
+                  return resolve(block);
+                }
+              }
+              if (done) {
+                finish();
+                reject(new Error(`stream ended; got ${JSON.stringify(blocks)}`));
+              }
+            };
+            const timer = setTimeout(() => {
+              finish();
+              reject(
+                new Error(`no matching event in ${timeoutMs} ms; got ${JSON.stringify(blocks)}`),
+              );
+            }, timeoutMs);
+            const finish = () => {
+              clearTimeout(timer);
+              waiters.delete(check);
+            };
+            waiters.add(check);
+            check();
+          });
+        },
+      });
+    });
+  });
+}
+
+const isReady = (block: string) => block.startsWith('event: ready');
+const dataOf = (block: string) =>
+  block.startsWith('data: ') ? (JSON.parse(block.slice(6)) as { type: string; id?: number }) : null;
+const event = (type: string, id?: number) => (block: string) => {
+  const data = dataOf(block);
+  return data?.type === type && (id === undefined || data.id === id);
+};
+
+async function listen(ctx: TestContext): Promise<string> {
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = ctx.app.server.address() as { port: number };
+  return `http://127.0.0.1:${port}`;
+}
+
+const waitUntil = async (condition: () => boolean | Promise<boolean>, timeoutMs = 3_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('GET /api/events', () => {
+  let ctx: TestContext;
+  let url: string;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ liveHeartbeatMs: HEARTBEAT_MS });
+    ctx.clock.current = Date.now();
+    url = await listen(ctx);
+    alice = await registerUser(ctx.app);
+    bob = await registerUser(ctx.app);
+  });
+  afterAll(() => ctx.close());
+
+  it('tells the user’s streams each change to todos and groups, and no one else’s', async () => {
+    const first = await openStream(url, alice.token, { 'accept-encoding': 'gzip, br' });
+    const second = await openStream(url, alice.token);
+    const other = await openStream(url, bob.token);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    // Never compressed (a compressor holds events back); the security headers as on any answer.
+    expect(first.headers.get('content-encoding')).toBeNull();
+    expect(first.headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(first.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    await Promise.all([first, second, other].map((stream) => stream.next(isReady)));
+
+    const call = as(ctx.app, alice);
+    const group = (
+      await call({
+        method: 'POST',
+        url: '/api/todo-groups',
+        payload: { name: 'Home', color: '#3B82F6' },
+      })
+    ).json<{ id: number }>();
+    const todo = (
+      await call({ method: 'POST', url: '/api/todos', payload: { title: 'Live' } })
+    ).json<{ id: number }>();
+    await call({
+      method: 'PUT',
+      url: `/api/todos/${todo.id}`,
+      payload: { title: 'Live', completed: true },
+    });
+    await call({ method: 'PATCH', url: `/api/todos/${todo.id}`, payload: { completed: false } });
+    await call({
+      method: 'PUT',
+      url: `/api/todo-groups/${group.id}`,
+      payload: { name: 'Away', color: '#EF4444' },
+    });
+    await call({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    await call({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
+    // A refused change announces nothing.
+    await call({ method: 'PUT', url: `/api/todos/${todo.id}`, payload: { title: 'gone' } });
+
+    for (const stream of [first, second]) {
+      await stream.next(event('group.deleted', group.id));
+      expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
+        { type: 'group.created', id: group.id },
+        { type: 'todo.created', id: todo.id },
+        { type: 'todo.updated', id: todo.id },
+        { type: 'todo.updated', id: todo.id },
+        { type: 'group.updated', id: group.id },
+        { type: 'todo.deleted', id: todo.id },
+        { type: 'group.deleted', id: group.id },
+      ]);
+    }
+    await as(ctx.app, bob)({ method: 'POST', url: '/api/todos', payload: { title: 'Bob’s' } });
+    await other.next(event('todo.created'));
+    expect(other.blocks.map(dataOf).filter(Boolean)).toHaveLength(1);
+    expect(first.blocks.some(event('todo.created', todo.id + 1))).toBe(false);
+    for (const stream of [first, second, other]) stream.close();
+  });
+
+  it('tells of bulk changes and of the trash', async () => {
+    const user = await registerUser(ctx.app);
+    const stream = await openStream(url, user.token);
+    await stream.next(isReady);
+    const call = as(ctx.app, user);
+    const { id } = (
+      await call({ method: 'POST', url: '/api/todos', payload: { title: 'Many' } })
+    ).json<{ id: number }>();
+    await call({
+      method: 'POST',
+      url: '/api/todos/bulk',
+      payload: { ids: [id], action: 'complete' },
+    });
+    await call({ method: 'DELETE', url: `/api/todos/${id}` });
+    await call({ method: 'POST', url: `/api/trash/${id}/restore` });
+    await call({ method: 'DELETE', url: `/api/todos/${id}` });
+    await call({ method: 'DELETE', url: '/api/trash' });
+    await stream.next(event('todos.changed'));
+    await waitUntil(() => stream.blocks.filter(dataOf).length === 6);
+    expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
+      { type: 'todo.created', id },
+      { type: 'todos.changed' },
+      { type: 'todo.deleted', id },
+      { type: 'todo.created', id },
+      { type: 'todo.deleted', id },
+      { type: 'todos.changed' },
+    ]);
+    stream.close();
+  });
+
+  it('refuses a request without a valid token, in the usual JSON', async () => {
+    const response = await fetch(`${url}/api/events`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: 'Authentication required' });
+    const expired = await fetch(`${url}/api/events`, {
+      headers: { authorization: 'Bearer not.a.token' },
+    });
+    expect(expired.status).toBe(401);
+  });
+
+  it('answers HEAD with the headers alone and keeps nothing', async () => {
+    const response = await as(ctx.app, alice)({ method: 'HEAD', url: '/api/events' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await waitUntil(() => ctx.app.live.stats().subscribers === 0);
+  });
+
+  it('writes a heartbeat comment and ends the stream once the access token expires', async () => {
+    const user = await signInAgain(ctx.app, alice);
+    const stream = await openStream(url, user.token);
+    await stream.next((block) => block === ': heartbeat');
+    ctx.clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000);
+    await stream.ended;
+    ctx.clock.current = Date.now();
+  });
+
+  it('ends the stream when its session ends', async () => {
+    const user = await signInAgain(ctx.app, alice);
+    const stream = await openStream(url, user.token);
+    await stream.next(isReady);
+    const sessions = await as(ctx.app, alice)({ method: 'GET', url: '/api/account/sessions' });
+    const { id } = sessions.json<{ id: string; current: boolean }[]>().find((s) => !s.current) ?? {
+      id: '',
+    };
+    await as(ctx.app, alice)({ method: 'DELETE', url: `/api/account/sessions/${id}` });
+    await stream.ended;
+  });
+
+  it(`holds at most ${LIVE_MAX_STREAMS_PER_USER} streams per user`, async () => {
+    const user = await registerUser(ctx.app);
+    const streams = await Promise.all(
+      Array.from({ length: LIVE_MAX_STREAMS_PER_USER }, () => openStream(url, user.token)),
+    );
+    const refused = await fetch(`${url}/api/events`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(refused.status).toBe(429);
+    streams[0]?.close();
+    await waitUntil(() => ctx.app.live.stats().subscribers <= LIVE_MAX_STREAMS_PER_USER - 1);
+    const again = await openStream(url, user.token);
+    expect(again.status).toBe(200);
+    for (const stream of [...streams, again]) stream.close();
+  });
+
+  it('leaves nothing behind after 1,000 connects and disconnects', async () => {
+    const user = await registerUser(ctx.app);
+    // A first stream opens the bus's listening connection, which then stays.
+    const warm = await openStream(url, user.token);
+    await warm.next(isReady);
+    warm.close();
+    await waitUntil(() => ctx.app.live.stats().subscribers === 0);
+    const resources = () => {
+      const counts = new Map<string, number>();
+      for (const name of process.getActiveResourcesInfo()) {
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      return counts;
+    };
+    const before = resources();
+    const connectionsBefore = ctx.app.live.stats().connections;
+
+    // A few at a time: a closed stream's slot is freed when the server sees the socket close,
+    // a moment after the client let go, and the per-user cap must not refuse the next.
+    const TOTAL = 1_000;
+    const AT_ONCE = 4;
+    let opened = 0;
+    await Promise.all(
+      Array.from({ length: AT_ONCE }, async () => {
+        while (opened < TOTAL) {
+          opened += 1;
+          const stream = await openStream(url, user.token);
+          expect(stream.status).toBe(200);
+          await stream.next(isReady);
+          stream.close();
+          await stream.ended;
+        }
+      }),
+    );
+    await waitUntil(() => ctx.app.live.stats().subscribers === 0);
+    expect(ctx.app.live.stats()).toEqual({
+      users: 0,
+      subscribers: 0,
+      connections: connectionsBefore,
+    });
+    // Sockets and timers as before (the client's keep-alive sockets close with their streams).
+    await waitUntil(() => {
+      const after = resources();
+      return ['TCPSocketWrap', 'Timeout'].every(
+        (name) => (after.get(name) ?? 0) <= (before.get(name) ?? 0),
+      );
+    });
+    // Changes still arrive after all that.
+    const last = await openStream(url, user.token);
+    await last.next(isReady);
+    await as(
+      ctx.app,
+      user,
+    )({ method: 'POST', url: '/api/todos', payload: { title: 'still live' } });
+    await last.next(event('todo.created'));
+    last.close();
+  }, 60_000);
+
+  it('ends open streams when the app closes, so it closes at once', async () => {
+    const own = await createTestApp({ liveHeartbeatMs: HEARTBEAT_MS });
+    const ownUrl = await listen(own);
+    const user = await registerUser(own.app);
+    const stream = await openStream(ownUrl, user.token);
+    await stream.next(isReady);
+    const started = Date.now();
+    await own.close();
+    await stream.ended;
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+/** Two app instances (two processes' worth of state) on one PostgreSQL database. */
+describe
+  .skipIf(!pgUrl)
+  .each([
+    { transport: 'PostgreSQL LISTEN/NOTIFY', redis: null },
+    ...(redisUrl ? [{ transport: 'Redis pub/sub', redis: redisUrl }] : []),
+  ])('across processes through $transport', ({ redis }) => {
+  let database: TestDatabase;
+  let a: TestContext;
+  let b: TestContext;
+  let aUrl: string;
+  let bUrl: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = { redisUrl: redis };
+    a = await createTestApp({ database, config, liveHeartbeatMs: HEARTBEAT_MS });
+    b = await createTestApp({ database, config, liveHeartbeatMs: HEARTBEAT_MS });
+    a.clock.current = b.clock.current = Date.now();
+    [aUrl, bUrl] = await Promise.all([listen(a), listen(b)]);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+  });
+
+  it('brings a change made on one to a stream held by the other', async () => {
+    const user = await registerUser(a.app);
+    const onB = await openStream(bUrl, user.token);
+    const onA = await openStream(aUrl, user.token);
+    await Promise.all([onA.next(isReady), onB.next(isReady)]);
+    const todo = (
+      await as(a.app, user)({ method: 'POST', url: '/api/todos', payload: { title: 'on A' } })
+    ).json<{ id: number }>();
+    await onB.next(event('todo.created', todo.id));
+    await onA.next(event('todo.created', todo.id));
+    await as(b.app, user)({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    await onA.next(event('todo.deleted', todo.id));
+    onA.close();
+    onB.close();
+  });
+
+  it('keeps one listening connection per process however many streams come and go', async () => {
+    const user = await registerUser(a.app);
+    for (let i = 0; i < 50; i++) {
+      const stream = await openStream(bUrl, user.token);
+      await stream.next(isReady);
+      stream.close();
+      await stream.ended;
+    }
+    await waitUntil(() => b.app.live.stats().subscribers === 0);
+    expect(b.app.live.stats()).toEqual({ users: 0, subscribers: 0, connections: 1 });
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
+      database.handle.db,
+    );
+    const schema = rows[0]?.schema ?? '';
+    if (redis) {
+      const client = new Redis(redis);
+      const [, subscriptions] = (await client.pubsub('NUMSUB', `tally:events:${schema}`)) as [
+        string,
+        number,
+      ];
+      await client.quit();
+      // One subscriber connection per app instance.
+      expect(subscriptions).toBe(2);
+    } else {
+      const listeners = await sql<{ count: number }>`
+        select count(*)::int as count from pg_stat_activity
+        where query = ${`LISTEN "tally_events:${schema}"`}`.execute(database.handle.db);
+      expect(listeners.rows[0]?.count).toBe(2);
+    }
+  });
+});

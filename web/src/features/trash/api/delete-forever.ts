@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TrashedTodo } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Delete forever';
+
+/** Deletes one todo of the trash for good. */
+export function useDeleteForever() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.trash.remove({ params: { id }, operation: OPERATION }),
+    onSuccess: (_result, id) => {
+      queryClient.setQueryData<TrashedTodo[]>(queryKeys.trash, (trash) =>
+        trash?.filter((todo) => todo.id !== id),
+      );
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

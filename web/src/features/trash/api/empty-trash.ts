@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TrashedTodo } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Empty trash';
+
+/** Deletes every todo in the trash for good. */
+export function useEmptyTrash() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.trash.empty({ operation: OPERATION }),
+    onSuccess: () => {
+      queryClient.setQueryData<TrashedTodo[]>(queryKeys.trash, []);
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TrashedTodo } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { showNotice } from '#web/lib/notices';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Restore todo';
+
+/** Puts a deleted todo back among the todos. */
+export function useRestoreTodo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (todo: TrashedTodo) =>
+      api.trash.restore({ params: { id: todo.id }, operation: OPERATION }),
+    onSuccess: (restored) => {
+      queryClient.setQueryData<TrashedTodo[]>(queryKeys.trash, (trash) =>
+        trash?.filter((todo) => todo.id !== restored.id),
+      );
+      void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
+      showNotice(`Restored "${restored.title}"`, { tone: 'info', durationMs: 4000 });
+    },
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

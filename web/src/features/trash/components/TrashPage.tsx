@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { TRASH_DAYS, type TrashedTodo } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { Dialog } from '#web/components/Dialog';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
+import { useDeleteForever } from '../api/delete-forever';
+import { useEmptyTrash } from '../api/empty-trash';
+import { useTrash } from '../api/get-trash';
+import { useRestoreTodo } from '../api/restore-todo';
+
+const deletedOn = new Intl.DateTimeFormat(undefined, {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** What a confirm dialog is asking about: one todo, or the whole trash. */
+type Confirming = { todo: TrashedTodo } | 'empty' | null;
+
+/**
+ * /trash: the deleted todos, most recently deleted first, each with Restore and Delete forever
+ * (confirmed), and Empty trash (confirmed). They go for good after 30 days by themselves.
+ */
+export function TrashPage() {
+  const trash = useTrash();
+  const restore = useRestoreTodo();
+  const deleteForever = useDeleteForever();
+  const emptyTrash = useEmptyTrash();
+  const [confirming, setConfirming] = useState<Confirming>(null);
+  const todos = trash.data ?? [];
+
+  const confirmText =
+    confirming === 'empty'
+      ? `Delete all ${todos.length} todos in the trash for good? This cannot be undone.`
+      : confirming
+        ? `Delete "${confirming.todo.title}" for good? This cannot be undone.`
+        : '';
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Trash</h1>
+        {todos.length > 0 && (
+          <Button variant="danger" onClick={() => setConfirming('empty')}>
+            Empty trash
+          </Button>
+        )}
+      </div>
+      <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
+        Deleted todos stay here for {TRASH_DAYS} days, then they are deleted for good.{' '}
+        <Link href="/todos" className="font-medium text-blue-700 underline dark:text-blue-300">
+          Back to Todos
+        </Link>
+      </p>
+      <section aria-label="Deleted todos">
+        {trash.isPending ? (
+          <LoadingText>Loading...</LoadingText>
+        ) : trash.isError ? (
+          <ErrorBanner
+            message={errorMessage(trash.error, 'Load trash')}
+            onRetry={() => void trash.refetch()}
+          />
+        ) : todos.length === 0 ? (
+          <p className="py-8 text-center text-slate-600 dark:text-slate-400">The trash is empty.</p>
+        ) : (
+          <ul
+            aria-label="Deleted todos"
+            className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
+          >
+            {todos.map((todo) => (
+              <li key={todo.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
+                <div className="min-w-0 flex-1">
+                  <p className="font-medium break-words text-slate-900 dark:text-slate-100">
+                    {todo.title}
+                  </p>
+                  {todo.description && (
+                    <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-600 dark:text-slate-400">
+                      {todo.description}
+                    </p>
+                  )}
+                  <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                    Deleted{' '}
+                    <time dateTime={todo.trashedAt}>
+                      {deletedOn.format(new Date(todo.trashedAt))}
+                    </time>
+                  </p>
+                </div>
+                <div className="flex gap-2">
+                  <Button
+                    variant="secondary"
+                    size="compact"
+                    aria-label={`Restore ${todo.title}`}
+                    disabled={restore.isPending}
+                    onClick={() => restore.mutate(todo)}
+                  >
+                    Restore
+                  </Button>
+                  <Button
+                    variant="ghostDanger"
+                    size="compact"
+                    aria-label={`Delete ${todo.title} forever`}
+                    onClick={() => setConfirming({ todo })}
+                  >
+                    Delete forever
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <Dialog
+        open={confirming !== null}
+        title={confirming === 'empty' ? 'Empty trash' : 'Delete forever'}
+        onClose={() => setConfirming(null)}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(null)} data-autofocus>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              disabled={deleteForever.isPending || emptyTrash.isPending}
+              onClick={() => {
+                const done = { onSettled: () => setConfirming(null) };
+                if (confirming === 'empty') emptyTrash.mutate(undefined, done);
+                else if (confirming) deleteForever.mutate(confirming.todo.id, done);
+              }}
+            >
+              {confirming === 'empty' ? 'Empty trash' : 'Delete forever'}
+            </Button>
+          </>
+        }
+      >
+        <p>{confirmText}</p>
+      </Dialog>
+    </div>
+  );
+}

@@ -678,10 +678,16 @@ async function prepareBuild(dialect, dir, suffix) {
   );
   const tokens = createAccessTokens(JWT_SECRET, () => Date.now());
   const signed = new Map();
-  for (const [name, user] of users) {
-    signed.set(name, await tokens.sign({ id: user.id, username: name, sessionId: user.sessionId }));
-  }
-  return { target, users, tokenOf: (name) => signed.get(name) };
+  // Access tokens live 15 minutes and a run on a busy machine lasts longer: signed afresh before
+  // each scenario (a run of 19:47 UTC got 401s from its sixth scenario on).
+  const sign = async () => {
+    for (const [name, user] of users) {
+      const claims = { id: user.id, username: name, sessionId: user.sessionId };
+      signed.set(name, await tokens.sign(claims));
+    }
+  };
+  await sign();
+  return { target, users, tokenOf: (name) => signed.get(name), sign };
 }
 
 async function dropBuild({ target }, suffix) {
@@ -718,11 +724,16 @@ async function runDialect(dialect, report) {
     : null;
   const ceiling = await startCeiling();
   try {
-    const scenarios = buildScenarios(users, tokenOf).filter((s) => !ONLY || ONLY.includes(s.key));
-    const otherScenarios = other
-      ? new Map(buildScenarios(other.users, other.tokenOf).map((s) => [s.key, s]))
-      : null;
-    for (const scenario of scenarios) {
+    const keys = buildScenarios(users, tokenOf)
+      .map((s) => s.key)
+      .filter((key) => !ONLY || ONLY.includes(key));
+    for (const key of keys) {
+      await main.sign();
+      if (other) await other.sign();
+      const scenario = buildScenarios(users, tokenOf).find((s) => s.key === key);
+      const otherScenarios = other
+        ? new Map(buildScenarios(other.users, other.tokenOf).map((s) => [s.key, s]))
+        : null;
       const body = await sample(scenario);
       if (body.status >= 300)
         console.error(`${scenario.key}: Tally answered ${body.status} ${body.text}`);
@@ -775,10 +786,14 @@ async function runDialect(dialect, report) {
       console.info(formatRow(row));
       // So that a run that stops half-way keeps what it measured.
       mkdirSync(resultsDir, { recursive: true });
-      writeFileSync(path.join(resultsDir, 'partial.json'), JSON.stringify(report, null, 2));
+      writeFileSync(
+        path.join(resultsDir, `partial${INSTANCE}.json`),
+        JSON.stringify(report, null, 2),
+      );
     }
 
     if (GROWTH) {
+      await main.sign();
       const growth = async (request, amount) => {
         await settle(PORTS.tally);
         await load({
@@ -826,6 +841,7 @@ async function runDialect(dialect, report) {
     }
 
     if (SCALING && onPostgres) {
+      await main.sign();
       const request = {
         method: 'GET',
         path: '/api/todos',

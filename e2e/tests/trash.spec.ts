@@ -42,7 +42,7 @@ test('delete, Undo, the trash: restore, delete forever, empty', async ({ page, r
 
   // Delete, then Undo in the toast: back in its place.
   await deleteTodo(page, 'Buy milk');
-  const toast = page.getByRole('status').filter({ hasText: 'Deleted "Buy milk"' });
+  const toast = page.getByTestId('undo-toast').filter({ hasText: 'Deleted "Buy milk"' });
   await expect(toast).toBeVisible();
   await toast.getByRole('button', { name: 'Undo' }).click();
   await expect
@@ -96,7 +96,7 @@ test('the Undo toast at phone width, reachable by touch', async ({ page, request
   await page.setViewportSize({ width: 390, height: 800 });
   await signInWithStorage(page, user, '/todos');
   await page.getByRole('checkbox', { name: 'Pay rent' }).check();
-  const toast = page.getByRole('status').filter({ hasText: 'Completed "Pay rent"' });
+  const toast = page.getByTestId('undo-toast').filter({ hasText: 'Completed "Pay rent"' });
   await expect(toast).toBeVisible();
   await expectNoSeriousA11yViolations(page, '/todos with the Undo toast');
   await page.screenshot({ path: 'e2e/screenshots/undo-toast-light-390.png' });

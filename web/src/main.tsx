@@ -9,7 +9,7 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <App live />
   </StrictMode>,
 );
 

@@ -46,9 +46,10 @@ function Shell() {
   );
 }
 
-export function App() {
+/** `live`: updates from the user's other tabs and devices (main.tsx turns them on). */
+export function App({ live = false }: { live?: boolean }) {
   return (
-    <Providers>
+    <Providers live={live}>
       <Shell />
     </Providers>
   );

@@ -14,7 +14,7 @@ describe('UndoToast', () => {
     render(<UndoToast />);
     const undo = vi.fn(async () => undefined);
     act(() => void offerUndo('Deleted "Buy milk"', undo));
-    expect(screen.getByRole('status')).toHaveTextContent('Deleted "Buy milk"');
+    expect(screen.getByTestId('undo-toast')).toHaveTextContent('Deleted "Buy milk"');
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(undo).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
@@ -50,18 +50,18 @@ describe('UndoToast', () => {
           vi.fn(async () => undefined),
         ),
     );
-    expect(screen.getByRole('status')).toHaveTextContent('second');
-    expect(screen.getByRole('status')).not.toHaveTextContent('first');
+    expect(screen.getByTestId('undo-toast')).toHaveTextContent('second');
+    expect(screen.getByTestId('undo-toast')).not.toHaveTextContent('first');
     act(() => vi.advanceTimersByTime(UNDO_MS - 1));
-    expect(screen.getByRole('status')).toHaveTextContent('second');
+    expect(screen.getByTestId('undo-toast')).toHaveTextContent('second');
     act(() => vi.advanceTimersByTime(1));
-    expect(screen.getByRole('status')).toBeEmptyDOMElement();
+    expect(screen.getByTestId('undo-toast')).toBeEmptyDOMElement();
 
     let id = 0;
     act(() => void (id = offerUndo('held', first)));
     act(() => screen.getByRole('button', { name: 'Undo' }).focus());
     act(() => vi.advanceTimersByTime(UNDO_MS * 2));
-    expect(screen.getByRole('status')).toHaveTextContent('held');
+    expect(screen.getByTestId('undo-toast')).toHaveTextContent('held');
     act(() => dismissUndo(id));
     expect(first).not.toHaveBeenCalled();
   });

@@ -37,7 +37,14 @@ export function UndoToast() {
   useEffect(() => () => holdUndo(false), [offer?.id]);
 
   return (
-    <div role="status" aria-live="polite" className="pointer-events-auto w-full max-w-sm">
+    // A live region without role="status", so that it is not one more status of every screen
+    // (screens and their tests find their own status message by that role).
+    <div
+      aria-live="polite"
+      aria-atomic="true"
+      data-testid="undo-toast"
+      className="pointer-events-auto w-full max-w-sm"
+    >
       {offer && (
         <div
           className="flex items-center gap-3 rounded-md bg-slate-800 px-4 py-2 text-sm text-white shadow-lg dark:bg-slate-700"

@@ -30,6 +30,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
   onResponse?: (response: Response) => void;
+  /** The answer stays open (server-sent events): resolve to its body unread. */
+  stream?: boolean;
 }
 
 /** A request renews the token first when it has less than this left (clock drift, slow tabs). */
@@ -114,7 +116,7 @@ export async function apiRequest(path: string, options: RequestOptions): Promise
 
 async function requestOnce(
   path: string,
-  { method = 'GET', body, operation, signal, onResponse }: RequestOptions,
+  { method = 'GET', body, operation, signal, onResponse, stream }: RequestOptions,
   mayRenew: boolean,
 ): Promise<unknown> {
   const authPath = isAuthPath(path);
@@ -132,7 +134,7 @@ async function requestOnce(
   const response = await send(path, { method, body, token, signal });
   if (response.ok) {
     onResponse?.(response);
-    return readJson(response);
+    return stream ? response.body : readJson(response);
   }
 
   const { status } = response;
@@ -140,7 +142,7 @@ async function requestOnce(
     // A refused access token may still have a good refresh cookie behind it (a server restart
     // with a new key, an older token format): renew once and retry before giving up.
     if (status === 401 && mayRenew && (await renewAccessToken(0, token)) === 'renewed') {
-      return requestOnce(path, { method, body, operation, signal, onResponse }, false);
+      return requestOnce(path, { method, body, operation, signal, onResponse, stream }, false);
     }
     if (getSession().token) forceLogout(status);
     throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });

@@ -10,10 +10,13 @@ interface CallOptions {
   onResponse?: (response: Response) => void;
 }
 
-/** One call of the contract: its params, query and body as the contract types them. */
+/**
+ * One call of the contract: its params, query and body as the contract types them. A stream
+ * route (server-sent events) answers its body unread, to be read as it comes.
+ */
 type ApiCall<E extends Endpoint> = (
   request: EndpointInput<E> & CallOptions,
-) => Promise<SuccessBody<E>>;
+) => Promise<E extends { stream: true } ? ReadableStream<Uint8Array> : SuccessBody<E>>;
 
 export type ApiClient = {
   [F in keyof Contract]: {
@@ -65,6 +68,7 @@ function callOf(route: Route) {
       operation,
       signal,
       onResponse,
+      stream: route.stream === true,
     });
 }
 

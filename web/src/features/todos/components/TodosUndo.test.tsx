@@ -33,7 +33,7 @@ describe('/todos: Undo', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete Buy milk' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(titles()).toEqual(['Newer', 'Older']));
-    const toast = screen.getByText('Deleted "Buy milk"').closest('[role="status"]');
+    const toast = screen.getByText('Deleted "Buy milk"').closest('[aria-live="polite"]');
     expect(toast).not.toBeNull();
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     await waitFor(() => expect(titles()).toEqual(['Newer', 'Buy milk', 'Older']));

@@ -6,6 +6,7 @@ import { useReminderNotices } from '#web/features/reminders/hooks/use-reminder-n
 import { useSession } from '#web/lib/session-store';
 import { CommandLayer } from './commands/CommandLayer';
 import { NavBar } from './layout/NavBar';
+import { OfflineBanner } from './layout/OfflineBanner';
 import { Providers } from './providers';
 import { AppRoutes } from './router';
 
@@ -35,6 +36,7 @@ function Shell() {
         Skip to content
       </a>
       <NavBar />
+      <OfflineBanner />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <ErrorBoundary key={location}>
           <AppRoutes />

@@ -1,7 +1,7 @@
 import type { BulkAction, Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
-import { showNotice } from '#web/lib/notices';
-import { useBulkTodos } from '../api/bulk-todos';
+import { offerUndo } from '#web/lib/undo';
+import { undoCallsOf, useBulkTodos } from '../api/bulk-todos';
 
 interface BulkBarProps {
   /** The picked todos among those the tab shows. */
@@ -33,12 +33,13 @@ const button =
  * Done. Its controls are 40 px high, for a finger at phone width.
  */
 export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }: BulkBarProps) {
-  const mutation = useBulkTodos();
+  const { mutation, undo } = useBulkTodos();
   const none = picked.length === 0 || mutation.isPending;
 
   const run = (action: BulkAction, groupId?: number | null) => {
+    const before = new Map(picked.map((todo) => [todo.id, todo]));
     const body = {
-      ids: picked.map((todo) => todo.id),
+      ids: [...before.keys()],
       action,
       ...(action === 'move' ? { groupId } : {}),
     };
@@ -46,10 +47,10 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
       onSuccess: (changed) => {
         onClear();
         const noun = changed.length === 1 ? 'todo' : 'todos';
-        showNotice(`${changed.length} ${noun} ${DONE[action]}.`, {
-          tone: 'info',
-          durationMs: 6000,
-        });
+        const calls = undoCallsOf(body, changed, before);
+        // Nothing changed (all were already so): nothing to take back.
+        if (calls.length === 0) return;
+        offerUndo(`${changed.length} ${noun} ${DONE[action]}`, () => undo(calls));
       },
     });
   };

@@ -1,6 +1,7 @@
 import type { Group, Todo } from '@tally/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '#web/lib/commands';
 import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
@@ -162,11 +163,21 @@ describe('/todos: Hide completed', () => {
     expect(screen.getByRole('checkbox', { name: 'Todo 6' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'All (6)' })).toBeInTheDocument();
 
-    // Completing a todo while they are hidden takes it out of the list.
-    await user.click(screen.getByRole('checkbox', { name: 'Todo 6' }));
+    // Completing a todo while they are hidden takes it out of the list; the focus stays in the
+    // list, on the row now in its place.
+    row('Todo 6').focus();
+    await user.keyboard(' ');
     await waitFor(() =>
       expect(screen.queryByRole('checkbox', { name: 'Todo 6' })).not.toBeInTheDocument(),
     );
+    expect(row('Todo 5')).toHaveFocus();
+
+    // The command palette flips it too.
+    runCommand('toggleHideCompleted');
+    expect(await screen.findByRole('checkbox', { name: 'Todo 4' })).toBeInTheDocument();
+    expect(hide).toHaveAttribute('aria-checked', 'false');
+    runCommand('toggleHideCompleted');
+    await waitFor(() => expect(hide).toHaveAttribute('aria-checked', 'true'));
 
     unmount();
     renderApp('/todos');
@@ -229,20 +240,40 @@ describe('/todos: selection', () => {
     await user.click(within(bar).getByRole('button', { name: 'Complete' }));
     await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Todo 6' })).toBeChecked());
     expect(screen.getByRole('checkbox', { name: 'Todo 5' })).toBeChecked();
-    expect(await screen.findByText('2 todos completed.')).toBeInTheDocument();
-    const bulkCalls = () => backend.calls.filter((call) => call.path === '/api/todos/bulk');
-    expect(bulkCalls().map((call) => call.body)).toEqual([{ ids: [6, 5], action: 'complete' }]);
+    expect(await screen.findByText('2 todos completed')).toBeInTheDocument();
+    const bulkCalls = () =>
+      backend.calls.filter((call) => call.path === '/api/todos/bulk').map((call) => call.body);
+    expect(bulkCalls()).toEqual([{ ids: [6, 5], action: 'complete' }]);
     expect(bar).toHaveTextContent('0 selected');
+    // Undo reopens what was completed.
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Todo 6' })).not.toBeChecked());
+    expect(screen.getByRole('checkbox', { name: 'Todo 5' })).not.toBeChecked();
+    expect(bulkCalls()[1]).toEqual({ ids: [5, 6], action: 'reopen' });
 
+    // Todo 3 is already in Work: only Todo 4 moves, and Undo moves only it back.
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 4' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 3' }));
     await user.selectOptions(within(bar).getByRole('combobox', { name: 'Move to group' }), 'Work');
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Work (4)' })).toBeInTheDocument());
-    expect(bulkCalls()[1]?.body).toEqual({ ids: [4], action: 'move', groupId: work.id });
+    expect(bulkCalls()[2]).toEqual({ ids: [4, 3], action: 'move', groupId: work.id });
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Work (3)' })).toBeInTheDocument());
+    expect(bulkCalls()[3]).toEqual({ ids: [4], action: 'move', groupId: null });
 
     await user.click(within(bar).getByRole('button', { name: 'Select all' }));
     expect(bar).toHaveTextContent('6 selected');
     await user.click(within(bar).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('No todos yet. Add one above!')).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'All (0)' })).toBeInTheDocument();
+    // Undo restores them all, in their places.
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'All (6)' })).toBeInTheDocument());
+    await user.click(within(bar).getByRole('button', { name: 'Done' }));
+    expect(
+      within(list())
+        .getAllByRole('checkbox')
+        .map((box) => (box as HTMLInputElement).labels?.[0]?.textContent),
+    ).toEqual(['Todo 6', 'Todo 5', 'Todo 4', 'Todo 3', 'Todo 2', 'Todo 1']);
   });
 });

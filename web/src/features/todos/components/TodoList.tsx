@@ -55,6 +55,8 @@ export const TodoList = memo(function TodoList({
   // are hidden, deleted), the focus stays at that place in the list.
   const lastIndex = useRef(0);
   const focusPending = useRef(false);
+  /** Whether the focus is in the list (a removed focused row leaves it on the body). */
+  const focusInside = useRef(false);
   const [scrollMargin, setScrollMargin] = useState(0);
 
   const found = activeId === null ? -1 : todos.findIndex((todo) => todo.id === activeId);
@@ -104,6 +106,15 @@ export const TodoList = memo(function TodoList({
     focusPending.current = false;
     listRef.current?.querySelector<HTMLElement>(`li[data-index="${activeIndex}"]`)?.focus();
   }, [activeIndex]);
+
+  // The focused row left the tab (completed while completed ones are hidden): the focus goes to
+  // the row now in its place rather than to the page's start.
+  const rowGone = activeId !== null && found < 0;
+  useLayoutEffect(() => {
+    if (!rowGone || document.activeElement !== document.body) return;
+    if (!focusInside.current) return;
+    listRef.current?.querySelector<HTMLElement>(`li[data-index="${activeIndex}"]`)?.focus();
+  }, [rowGone, activeIndex]);
 
   const moveTo = (index: number) => {
     const target = todos[Math.max(0, Math.min(index, todos.length - 1))];
@@ -169,6 +180,13 @@ export const TodoList = memo(function TodoList({
         ref={listRef}
         aria-label="Todos"
         onKeyDown={onKeyDown}
+        onFocus={() => {
+          focusInside.current = true;
+        }}
+        onBlur={(event) => {
+          // A row removed with the focus blurs without a new target: that is not leaving.
+          if (event.relatedTarget !== null) focusInside.current = false;
+        }}
         className="relative"
         style={{ height: virtualizer.getTotalSize() }}
       >

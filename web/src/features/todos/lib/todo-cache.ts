@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Todo } from '@tally/contract';
 import { queryKeys } from '#web/lib/query-keys';
+import { sortNewestFirst } from './filters';
 
 /**
  * The todos held in the browser: the whole list (queryKeys.todos), the views by due date
@@ -58,7 +59,8 @@ export function replaceTodos(queryClient: QueryClient, changed: readonly Todo[])
     const held = new Set(todos.map((todo) => todo.id));
     const added = changed.filter((todo) => !held.has(todo.id));
     const replaced = update(todos) ?? todos;
-    return added.length > 0 ? [...added, ...replaced] : replaced;
+    // Restored todos go back to their places, newest first.
+    return added.length > 0 ? sortNewestFirst([...added, ...replaced]) : replaced;
   });
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, update);
   queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, update);

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { ErrorBoundary } from '#web/components/ErrorBoundary';
 import { NoticeRegion } from '#web/components/NoticeRegion';
+import { useReminderNotices } from '#web/features/reminders/hooks/use-reminder-notices';
 import { useSession } from '#web/lib/session-store';
 import { CommandLayer } from './commands/CommandLayer';
 import { NavBar } from './layout/NavBar';
@@ -25,6 +26,7 @@ function Shell() {
   useFocusMainOnNavigation();
   const [location] = useLocation();
   const signedIn = useSession().token !== null;
+  useReminderNotices(signedIn);
   return (
     <div className="flex min-h-dvh flex-col">
       <a

@@ -64,6 +64,8 @@ try {
   const token = await createAccessTokens(JWT_SECRET, () => Date.now()).sign({
     id: user.id,
     username: 'lighthouse',
+    // Access tokens name their session (decision 045); without it every call answers 401.
+    sessionId: user.sessionId,
   });
 
   for (const route of ['/login', '/todos']) {

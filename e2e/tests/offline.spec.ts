@@ -49,6 +49,15 @@ test('works offline and sends the changes once when back online', async ({ page,
   await page.evaluate(() => navigator.serviceWorker.ready);
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await expect.poll(() => hasSavedData(page, user)).toBe(true);
+  // Installable: Chromium finds nothing missing (manifest, icons, service worker); a test's
+  // browser context counts as incognito, which is the browser's reason, not the app's.
+  const devtools = await context.newCDPSession(page);
+  const { installabilityErrors } = await devtools.send('Page.getInstallabilityErrors');
+  expect(installabilityErrors.map((error) => error.errorId)).toEqual(['in-incognito']);
+  const { errors: manifestErrors } = await devtools.send('Page.getAppManifest');
+  expect(manifestErrors).toEqual([]);
+  // A second DevTools session keeps the page online whatever setOffline says: close it.
+  await devtools.detach();
 
   await context.setOffline(true);
   await page.reload();

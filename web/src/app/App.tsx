@@ -2,9 +2,11 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { ErrorBoundary } from '#web/components/ErrorBoundary';
 import { NoticeRegion } from '#web/components/NoticeRegion';
+import { useReminderNotices } from '#web/features/reminders/hooks/use-reminder-notices';
 import { useSession } from '#web/lib/session-store';
 import { CommandLayer } from './commands/CommandLayer';
 import { NavBar } from './layout/NavBar';
+import { OfflineBanner } from './layout/OfflineBanner';
 import { Providers } from './providers';
 import { AppRoutes } from './router';
 
@@ -24,6 +26,7 @@ function Shell() {
   useFocusMainOnNavigation();
   const [location] = useLocation();
   const signedIn = useSession().token !== null;
+  useReminderNotices(signedIn);
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -33,6 +36,7 @@ function Shell() {
         Skip to content
       </a>
       <NavBar />
+      <OfflineBanner />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <ErrorBoundary key={location}>
           <AppRoutes />

@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { IsRestoringProvider, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { startLogoutRetry } from '#web/features/auth/api/logout';
 import { startAuthMonitor } from '#web/lib/auth-monitor';
@@ -8,10 +8,17 @@ import { getSession, subscribeSession } from '#web/lib/session-store';
 /**
  * React Query, the expiry monitor (checks at start, every 30 s, renews before expiry), a logout
  * that could not reach the server sent again, and a cache that is dropped whenever the signed-in
- * user changes, so no one sees another's data.
+ * user changes, so no one sees another's data. The signed-in user's last data is restored from
+ * IndexedDB before the first query runs and saved as it changes; their offline writes are sent
+ * when the browser is online (docs/product.md, Offline). That code is loaded on demand, beside
+ * the first screen's, to keep IndexedDB's out of the first download.
  */
+const offlineCode = () =>
+  Promise.all([import('#web/lib/query-persistence'), import('#web/lib/outbox')]);
+
 export function Providers({ children, live = false }: { children: ReactNode; live?: boolean }) {
   const [queryClient] = useState(createQueryClient);
+  const [restoring, setRestoring] = useState(() => getSession().user !== null);
 
   // Live updates while someone is signed in, restarted for each user (lib/live-events.ts).
   // Off in component tests, whose fake API has no event stream.
@@ -49,14 +56,51 @@ export function Providers({ children, live = false }: { children: ReactNode; liv
 
   useEffect(() => {
     let user = getSession().user;
-    return subscribeSession(() => {
+    let stopPersisting: (() => void) | null = null;
+    let current = true;
+    const refetch = () => void queryClient.invalidateQueries();
+    const flush = () =>
+      void offlineCode()
+        .then(([, outbox]) => outbox.flushOutbox(refetch))
+        .catch(() => undefined);
+
+    const follow = async (next: string | null) => {
+      const [{ forgetOthers, persistQueries, restoreQueries }, { loadOutbox }] =
+        await offlineCode();
+      await forgetOthers(next);
+      await loadOutbox();
+      if (next === null) return;
+      await restoreQueries(queryClient, next).catch(() => undefined);
+      if (!current || getSession().user !== next) return;
+      stopPersisting = persistQueries(queryClient, next);
+      flush();
+    };
+
+    // Without the offline code (a failed download), the app works as before, without a copy.
+    void follow(user)
+      .catch(() => undefined)
+      .finally(() => setRestoring(false));
+    const unsubscribe = subscribeSession(() => {
       const next = getSession().user;
-      if (next !== user) {
-        user = next;
-        queryClient.clear();
-      }
+      if (next === user) return;
+      user = next;
+      stopPersisting?.();
+      stopPersisting = null;
+      queryClient.clear();
+      void follow(next).catch(() => undefined);
     });
+    window.addEventListener('online', flush);
+    return () => {
+      current = false;
+      unsubscribe();
+      stopPersisting?.();
+      window.removeEventListener('online', flush);
+    };
   }, [queryClient]);
 
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <IsRestoringProvider value={restoring}>{children}</IsRestoringProvider>
+    </QueryClientProvider>
+  );
 }

@@ -1,5 +1,9 @@
 import type { AccessTokenResponse, ApiError as ApiErrorBody } from '@tally/contract';
-import { AUTH_PATH_PREFIX, TIME_ZONE_HEADER } from '@tally/contract/constants';
+import {
+  AUTH_PATH_PREFIX,
+  IDEMPOTENCY_KEY_HEADER,
+  TIME_ZONE_HEADER,
+} from '@tally/contract/constants';
 import { routes, type HttpMethod } from '@tally/contract/routes';
 import { ApiError, ERROR_MESSAGES } from './api-error';
 import {
@@ -28,6 +32,8 @@ export interface RequestOptions {
   /** Names the call in "{operation} failed", e.g. "Create todo". */
   operation: string;
   signal?: AbortSignal;
+  /** Sent as Idempotency-Key: the queued offline writes (lib/outbox.ts) run once on the server. */
+  idempotencyKey?: string;
   /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
   onResponse?: (response: Response) => void;
   /** The answer stays open (server-sent events): resolve to its body unread. */
@@ -51,8 +57,9 @@ function timeZone(): string | null {
 const isForm = (body: unknown): body is FormData =>
   typeof FormData !== 'undefined' && body instanceof FormData;
 
-function headersFor(body: unknown, token: string | null): Headers {
+function headersFor(body: unknown, token: string | null, idempotencyKey?: string): Headers {
   const headers = new Headers({ Accept: 'application/json' });
+  if (idempotencyKey) headers.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
   if (body !== undefined && !isForm(body)) headers.set('Content-Type', 'application/json');
   const zone = timeZone();
   if (zone) headers.set(TIME_ZONE_HEADER, zone);
@@ -63,12 +70,18 @@ function headersFor(body: unknown, token: string | null): Headers {
 /** fetch, with "no response at all" turned into the network message. */
 async function send(
   path: string,
-  init: { method: HttpMethod; body?: unknown; token: string | null; signal?: AbortSignal },
+  init: {
+    method: HttpMethod;
+    body?: unknown;
+    token: string | null;
+    signal?: AbortSignal;
+    idempotencyKey?: string;
+  },
 ): Promise<Response> {
   try {
     return await fetch(path, {
       method: init.method,
-      headers: headersFor(init.body, init.token),
+      headers: headersFor(init.body, init.token, init.idempotencyKey),
       body: init.body === undefined || isForm(init.body) ? init.body : JSON.stringify(init.body),
       credentials: 'same-origin',
       signal: init.signal,
@@ -116,13 +129,15 @@ export async function apiRequest(path: string, options: RequestOptions): Promise
 
 async function requestOnce(
   path: string,
-  { method = 'GET', body, operation, signal, onResponse, stream }: RequestOptions,
+  options: RequestOptions,
   mayRenew: boolean,
 ): Promise<unknown> {
+  const { method = 'GET', body, signal, idempotencyKey, onResponse, stream } = options;
   const authPath = isAuthPath(path);
   let token: string | null = null;
   if (!authPath) {
     const state = await ensureFreshToken(REQUEST_RENEWAL_MARGIN_MS);
+    if (state === 'unreachable') throw new ApiError(ERROR_MESSAGES.network, null);
     if (state === 'expired') {
       const expiring = getSession().token;
       if (expiring) expireSession(expiring);
@@ -131,7 +146,7 @@ async function requestOnce(
     token = getSession().token;
   }
 
-  const response = await send(path, { method, body, token, signal });
+  const response = await send(path, { method, body, token, signal, idempotencyKey });
   if (response.ok) {
     onResponse?.(response);
     return stream ? response.body : readJson(response);
@@ -142,20 +157,24 @@ async function requestOnce(
     // A refused access token may still have a good refresh cookie behind it (a server restart
     // with a new key, an older token format): renew once and retry before giving up.
     if (status === 401 && mayRenew && (await renewAccessToken(0, token)) === 'renewed') {
-      return requestOnce(path, { method, body, operation, signal, onResponse, stream }, false);
+      return requestOnce(path, options, false);
     }
     if (getSession().token) forceLogout(status);
     throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });
   }
   if (status >= 500) throw new ApiError(ERROR_MESSAGES.server, status);
   const message = bodyError(await readJson(response));
-  throw new ApiError(message ?? ERROR_MESSAGES.operationFailed(operation), status);
+  throw new ApiError(message ?? ERROR_MESSAGES.operationFailed(options.operation), status);
 }
 
 // --- Keeping the access token fresh (docs/product.md, Sessions) ------------------------------
 
 type RenewalResult = 'renewed' | 'refused' | 'unavailable';
-export type TokenState = 'none' | 'valid' | 'expired';
+/**
+ * `unreachable`: the token has run out and the server could not be asked for a new one (offline):
+ * the session stays, showing the saved data, until the network is back (docs/product.md, Offline).
+ */
+export type TokenState = 'none' | 'valid' | 'expired' | 'unreachable';
 
 let renewal: Promise<RenewalResult> | null = null;
 /** The token whose renewal the server refused; it is not tried again. */
@@ -231,8 +250,9 @@ export async function ensureFreshToken(marginMs: number): Promise<TokenState> {
   const { token, tokenExpiry } = getSession();
   if (!token) return 'none';
   if (tokenExpiry - Date.now() > marginMs) return 'valid';
-  if (refusedToken !== token) await renewAccessToken(marginMs);
+  const result = refusedToken !== token ? await renewAccessToken(marginMs) : 'refused';
   const current = getSession();
   if (!current.token) return 'none';
-  return current.tokenExpiry > Date.now() ? 'valid' : 'expired';
+  if (current.tokenExpiry > Date.now()) return 'valid';
+  return result === 'unavailable' && current.token === token ? 'unreachable' : 'expired';
 }

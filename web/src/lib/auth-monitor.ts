@@ -33,7 +33,8 @@ async function checkSession(): Promise<void> {
 
 /**
  * Checks at start and every 30 s while a session exists (and when the tab becomes visible
- * again, since hidden tabs' timers are throttled); stops when the session ends.
+ * again, since hidden tabs' timers are throttled, and when the network comes back); stops when
+ * the session ends.
  */
 export function startAuthMonitor(): () => void {
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -51,13 +52,17 @@ export function startAuthMonitor(): () => void {
   const onVisible = () => {
     if (document.visibilityState === 'visible') void checkSession();
   };
+  // Back online: a token that ran out while offline is renewed now (or the session ends).
+  const onOnline = () => void checkSession();
 
   const unsubscribe = subscribeSession(follow);
   document.addEventListener('visibilitychange', onVisible);
+  window.addEventListener('online', onOnline);
   follow();
   return () => {
     unsubscribe();
     document.removeEventListener('visibilitychange', onVisible);
+    window.removeEventListener('online', onOnline);
     if (timer !== null) clearInterval(timer);
     timer = null;
   };

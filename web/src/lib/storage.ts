@@ -7,6 +7,8 @@ export const STORAGE_KEYS = {
   hideCompleted: 'hideCompleted',
   /** A logout whose request failed: the refresh cookie still has to be revoked. */
   logoutPending: 'logoutPending',
+  /** When the last reminder shown as a notice went out (ISO 8601), shared by the tabs. */
+  reminderSeen: 'reminderSeen',
 } as const;
 
 /** localStorage that never throws (private mode, disabled storage, quota). */

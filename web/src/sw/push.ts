@@ -1,6 +1,28 @@
+/// <reference lib="webworker" />
+import { openTodos, readReminder, reminderNotification } from './reminders';
+
 /**
- * Web Push reminders (issue 17, "Reminders"): the service worker's `push` and
- * `notificationclick` handlers live here, imported by sw.ts for their side effects. Until the
- * reminders land this module adds none, so the worker only serves the app offline.
+ * Web Push reminders (docs/product.md, Reminders): the worker's `push` and `notificationclick`
+ * handlers, imported by sw.ts for their side effects. The logic is in reminders.ts.
  */
-export {};
+declare const self: ServiceWorkerGlobalScope;
+
+function pushData(event: PushEvent): unknown {
+  try {
+    return event.data?.json();
+  } catch {
+    return null;
+  }
+}
+
+self.addEventListener('push', (event) => {
+  const reminder = readReminder(pushData(event));
+  if (!reminder) return;
+  const { title, options } = reminderNotification(reminder, new Date());
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(openTodos(self.clients, self.location.origin));
+});

@@ -8,6 +8,7 @@ import type {
   DailyStatistic,
   Group,
   Insights,
+  Reminder,
   SinceStatistics,
   Todo,
   TrashedTodo,
@@ -200,6 +201,8 @@ interface BackendOptions {
   tokens?: ApiToken[];
   /** The calendar feed; none by default. */
   calendarFeed?: CalendarFeed | null;
+  /** What GET /api/reminders answers (none by default). */
+  reminders?: Reminder[];
 }
 
 /** The token the fake API makes each time (Settings shows it once). */
@@ -495,6 +498,7 @@ export function fakeBackend(
       return noContent();
     },
     'GET /api/todo-groups': () => json(newest(state.groups)),
+    'GET /api/reminders': () => json(options.reminders ?? []),
     'POST /api/todo-groups': (call) => {
       const group: Group = { id: state.nextId++, ...(call.body as Omit<Group, 'id'>) };
       state.groups.push(group);

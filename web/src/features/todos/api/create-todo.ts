@@ -1,17 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
+import { queueCreate } from '../lib/offline-writes';
 import { refreshViews } from '../lib/todo-cache';
 
 const OPERATION = 'Create todo';
 
-/** Creates a todo and adds it at the top of the list; the views by due date are fetched again. */
+/**
+ * Creates a todo and adds it at the top of the list; the views by due date are fetched again.
+ * Offline, the creation is queued and the todo shown at once (lib/offline-writes.ts).
+ */
 export function useCreateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateTodoBody) => api.todos.create({ body, operation: OPERATION }),
+    mutationFn: (body: CreateTodoBody) =>
+      isOffline() ? queueCreate(body, OPERATION) : api.todos.create({ body, operation: OPERATION }),
     onSuccess: (created) => {
       queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos = []) => [
         created,

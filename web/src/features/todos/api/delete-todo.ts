@@ -1,20 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
+import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
+import { queueDelete } from '../lib/offline-writes';
 import { findTodo, insertTodo, removeTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Delete todo';
 
 /**
  * Deletes a todo (to the trash) and removes it from the list and the views; the Undo toast
- * offers to restore it.
+ * offers to restore it. Offline, the deletion is queued and the todo removed at once.
  */
 export function useDeleteTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.todos.remove({ params: { id }, operation: OPERATION }),
+    mutationFn: (id: number) =>
+      isOffline()
+        ? queueDelete(id, OPERATION)
+        : api.todos.remove({ params: { id }, operation: OPERATION }),
     onSuccess: (_result, id) => {
       const title = findTodo(queryClient, id)?.title;
       removeTodo(queryClient, id);

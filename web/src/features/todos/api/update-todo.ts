@@ -1,21 +1,26 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, Todo, UpdateTodoBody } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
+import { queueUpdate } from '../lib/offline-writes';
 import { cancelTodoRefetches, findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Update todo';
 
 /**
  * A full replacement of title, description, groupId and completed; the planning fields are sent
- * only when given (omitted, the server keeps them).
+ * only when given (omitted, the server keeps them). Offline, only the changed fields are queued
+ * (lib/offline-writes.ts).
  */
-const updateTodo = (id: number, body: UpdateTodoBody) =>
-  api.todos.update({ params: { id }, body, operation: OPERATION });
+const updateTodo = (queryClient: QueryClient, id: number, body: UpdateTodoBody, before?: Todo) =>
+  isOffline()
+    ? queueUpdate(queryClient, id, body, OPERATION, before)
+    : api.todos.update({ params: { id }, body, operation: OPERATION });
 
 const bodyOf = (todo: Todo): UpdateTodoBody => ({
   title: todo.title,
@@ -35,7 +40,7 @@ const previousOf = (todo: Todo): UpdateTodoBody => ({
 /** Offers to put a todo back as it was before a change (lib/undo.ts). */
 function offerPutBack(queryClient: QueryClient, text: string, previous: Todo): void {
   offerUndo(text, async () => {
-    const restored = await updateTodo(previous.id, previousOf(previous));
+    const restored = await updateTodo(queryClient, previous.id, previousOf(previous));
     replaceTodo(queryClient, restored.id, () => restored);
     refreshViews(queryClient);
     void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
@@ -55,7 +60,8 @@ function announceNext(before: Todo, after: Todo): void {
 export function useUpdateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) => updateTodo(id, body),
+    mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) =>
+      updateTodo(queryClient, id, body),
     onMutate: ({ id }) => ({ previous: findTodo(queryClient, id) }),
     onSuccess: (updated, _body, context) => {
       replaceTodo(queryClient, updated.id, () => updated);
@@ -86,7 +92,7 @@ export function useToggleTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (todo: Todo) =>
-      updateTodo(todo.id, { ...bodyOf(todo), completed: !todo.completed }),
+      updateTodo(queryClient, todo.id, { ...bodyOf(todo), completed: !todo.completed }, todo),
     onMutate: async (todo) => {
       await cancelTodoRefetches(queryClient);
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));

@@ -66,6 +66,7 @@ export function NewTodoForm({
     dueDate,
     dueTime: quick?.dueTime ?? planning.dueTime,
     repeat: quick?.repeat ?? planning.repeat,
+    remindMinutesBefore: planning.remindMinutesBefore,
   };
   const effectiveGroupId = quick?.groupId ?? groupId;
   const chipOf = (kind: Chip['kind']) => quick?.chips.find((chip) => chip.kind === kind);
@@ -96,6 +97,9 @@ export function NewTodoForm({
         ...(date ? { dueDate: date } : {}),
         ...(date && effective.dueTime ? { dueTime: effective.dueTime } : {}),
         ...(date && effective.repeat ? { repeat: effective.repeat } : {}),
+        ...(date && effective.dueTime && effective.remindMinutesBefore !== null
+          ? { remindMinutesBefore: effective.remindMinutesBefore }
+          : {}),
       },
       { onSuccess: onCreated },
     );

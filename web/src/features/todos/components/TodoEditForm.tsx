@@ -28,6 +28,7 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
     dueDate: todo.dueDate ?? '',
     dueTime: todo.dueTime ?? '',
     repeat: todo.repeat,
+    remindMinutesBefore: todo.remindMinutesBefore,
   });
 
   const submit = () => {

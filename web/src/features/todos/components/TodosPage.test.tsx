@@ -257,6 +257,7 @@ describe('/todos: completing, editing, deleting', () => {
       dueDate: null,
       dueTime: null,
       repeat: null,
+      remindMinutesBefore: null,
     });
     expect(screen.getByRole('button', { name: 'Edit Call Bobby' })).toHaveFocus();
   });

@@ -131,6 +131,30 @@ describe('/todos: quick add', () => {
   });
 });
 
+describe('/todos: reminders', () => {
+  it('offers a reminder once a time is set, and sends it with the todo', async () => {
+    const { calls } = fakeBackend({ groups: [home] });
+    const { user } = await openForm();
+    await user.type(screen.getByLabelText('Title'), 'Dentist');
+    const reminder = screen.getByLabelText('Reminder');
+    expect(reminder).toBeDisabled();
+    await user.type(screen.getByLabelText('Due date'), '2026-12-04');
+    expect(reminder).toBeDisabled();
+    expect(reminder).toHaveAccessibleDescription('A reminder needs a time.');
+    await user.type(screen.getByLabelText('Time'), '09:30');
+    expect(reminder).toBeEnabled();
+    await user.selectOptions(reminder, '15 minutes before');
+    await user.click(screen.getByRole('button', { name: 'Create Todo' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
+      title: 'Dentist',
+      dueDate: '2026-12-04',
+      dueTime: '09:30',
+      remindMinutesBefore: 15,
+    });
+  });
+});
+
 describe('/todos: due dates on the rows', () => {
   it('labels the due date and time, and marks overdue todos in words', async () => {
     fakeBackend({

@@ -1,0 +1,101 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  apiPost,
+  registerViaApi,
+  screenshotScreen,
+  signInWithStorage,
+  type ApiUser,
+} from '../support/fixtures';
+
+/**
+ * Offline (docs/product.md, Offline): the service worker serves the app with no network, the
+ * last data shown comes back from IndexedDB, changes made offline wait in the queue (across a
+ * reload) and reach the server exactly once when the network is back.
+ */
+
+interface Todo {
+  id: number;
+  title: string;
+  completed: boolean;
+}
+
+/** Whether the user's saved data is in IndexedDB (written a second after the list changes). */
+const hasSavedData = (page: Page, user: ApiUser) =>
+  page.evaluate(
+    (name) =>
+      new Promise<boolean>((resolve) => {
+        const open = indexedDB.open('tally-offline');
+        open.onerror = () => resolve(false);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('data')) return resolve(false);
+          const get = db.transaction('data').objectStore('data').get(`cache:${name}`);
+          get.onsuccess = () => resolve(get.result !== undefined);
+          get.onerror = () => resolve(false);
+        };
+      }),
+    user.username.toLowerCase(),
+  );
+
+test('works offline and sends the changes once when back online', async ({ page, context }) => {
+  const user = await registerViaApi(page.request, 'offline');
+  await apiPost(page.request, user, '/api/todos', { title: 'Pay rent' });
+  await apiPost(page.request, user, '/api/todos', { title: 'Old idea' });
+
+  await signInWithStorage(page, user);
+  const list = page.getByRole('list', { name: 'Todos' });
+  await expect(list.getByRole('checkbox')).toHaveCount(2);
+  // Installed and in control of the page, with the list saved.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await expect.poll(() => hasSavedData(page, user)).toBe(true);
+
+  await context.setOffline(true);
+  await page.reload();
+  const banner = page.getByRole('status').filter({ hasText: 'Offline' });
+  await expect(banner).toContainText('Offline: showing your saved data.');
+  await expect(list.getByRole('checkbox', { name: 'Pay rent' })).toBeVisible();
+
+  // A new todo, completed; an old one completed; another deleted.
+  await page.getByRole('button', { name: 'Add Todo' }).click();
+  const form = page.getByRole('form', { name: 'New todo' });
+  await form.getByLabel('Title').fill('Written offline');
+  await form.getByRole('button', { name: 'Create Todo' }).click();
+  await expect(list.getByRole('checkbox', { name: 'Written offline' })).toBeVisible();
+  await list.getByRole('checkbox', { name: 'Written offline' }).check();
+  await list.getByRole('checkbox', { name: 'Pay rent' }).check();
+  await page.getByRole('button', { name: 'Delete Old idea' }).click();
+  await page
+    .getByRole('dialog', { name: 'Confirm Delete' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(list.getByRole('checkbox')).toHaveCount(2);
+  await expect(banner).toContainText('4 changes will be sent when you are back online.');
+
+  // The queue and the changed list survive a reload without network.
+  await expect.poll(() => hasSavedData(page, user)).toBe(true);
+  await page.waitForTimeout(1200);
+  await page.reload();
+  await expect(banner).toContainText('4 changes will be sent');
+  await expect(list.getByRole('checkbox', { name: 'Written offline' })).toBeChecked();
+  await expect(list.getByRole('checkbox', { name: 'Pay rent' })).toBeChecked();
+  await screenshotScreen(page, 'todos-offline', () =>
+    expect(list.getByRole('checkbox')).toHaveCount(2),
+  );
+
+  await context.setOffline(false);
+  await expect(page.getByRole('status').filter({ hasText: /Offline|Sending/ })).toHaveCount(0);
+  const response = await page.request.get('/api/todos', {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  const todos = ((await response.json()) as Todo[]).map(({ title, completed }) => ({
+    title,
+    completed,
+  }));
+  expect(todos).toEqual([
+    { title: 'Written offline', completed: true },
+    { title: 'Pay rent', completed: true },
+  ]);
+  // The list on screen is the server's again (the stand-in id replaced by the real one).
+  await expect(list.getByRole('checkbox', { name: 'Written offline' })).toBeChecked();
+});

@@ -1,0 +1,35 @@
+import { useOffline } from '#web/lib/online';
+import { useQueuedWrites } from '#web/lib/outbox-count';
+import { useSession } from '#web/lib/session-store';
+
+const changes = (count: number) => `${count} change${count === 1 ? '' : 's'}`;
+
+/**
+ * The offline state (docs/product.md, Offline): a line under the navigation bar while the
+ * browser is offline, and while changes made offline wait to be sent; a status region, which
+ * screen readers read out when it appears.
+ */
+export function OfflineBanner() {
+  const offline = useOffline();
+  const waiting = useQueuedWrites();
+  const signedIn = useSession().token !== null;
+  let text: string | null = null;
+  if (offline) {
+    text = signedIn
+      ? `Offline: showing your saved data. ${
+          waiting > 0 ? `${changes(waiting)} will be sent` : 'Changes are kept and sent'
+        } when you are back online.`
+      : 'Offline: signing in needs the network.';
+  } else if (signedIn && waiting > 0) {
+    text = `Sending ${changes(waiting)} made offline…`;
+  }
+  if (!text) return null;
+  return (
+    <p
+      role="status"
+      className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+    >
+      {text}
+    </p>
+  );
+}

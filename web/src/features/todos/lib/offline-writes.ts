@@ -1,0 +1,94 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { CreateTodoBody, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
+import { routes } from '@tally/contract/routes';
+import { findTodo } from './todo-cache';
+
+/**
+ * The todo calls made while offline (docs/product.md, Offline): queued with lib/outbox.ts, and
+ * answered at once with what the server would most likely answer, so the screen shows the
+ * change. A new todo gets a negative stand-in id until the server gives its own. An edit queues
+ * only the fields it changes (PATCH), so the server keeps what another device changed meanwhile.
+ * The queue's code is loaded on first use (precached by the service worker, so offline too).
+ */
+const outbox = () => import('#web/lib/outbox');
+
+const pathOf = (path: string, id: number) => path.replace(':id', String(id));
+const cleanDescription = (description: string | null | undefined) =>
+  description?.trim() ? description.trim() : null;
+
+export async function queueCreate(body: CreateTodoBody, operation: string): Promise<Todo> {
+  const { newTempId, queueWrite } = await outbox();
+  const id = newTempId();
+  const { method, path } = routes.todos.create;
+  await queueWrite({ method, path, body, operation, tempId: id });
+  return {
+    id,
+    title: body.title.trim(),
+    description: cleanDescription(body.description),
+    groupId: body.groupId ?? null,
+    completed: false,
+    created: new Date().toISOString(),
+    dueDate: body.dueDate ?? null,
+    dueTime: body.dueTime ?? null,
+    repeat: body.repeat ?? null,
+    remindMinutesBefore: body.remindMinutesBefore ?? null,
+  };
+}
+
+const FIELDS = [
+  'title',
+  'description',
+  'groupId',
+  'completed',
+  'dueDate',
+  'dueTime',
+  'repeat',
+  'remindMinutesBefore',
+] as const;
+
+/**
+ * `known`: the todo as it was before this change, where the screen has already shown the change
+ * (the completion checkbox); otherwise the cached todo is the one before.
+ */
+export async function queueUpdate(
+  queryClient: QueryClient,
+  id: number,
+  body: UpdateTodoBody,
+  operation: string,
+  known?: Todo,
+): Promise<Todo> {
+  const before = known ?? findTodo(queryClient, id);
+  const next: PatchTodoBody = {};
+  for (const field of FIELDS) {
+    if (!(field in body)) continue;
+    const value = field === 'description' ? cleanDescription(body.description) : body[field];
+    const unchanged = before && JSON.stringify(before[field]) === JSON.stringify(value ?? null);
+    if (!unchanged) Object.assign(next, { [field]: value ?? null });
+  }
+  // PUT clears an omitted description or group; the same edit as a PATCH says so.
+  if (!('description' in body) && before?.description) next.description = null;
+  if (!('groupId' in body) && before?.groupId !== null && before) next.groupId = null;
+  const { method, path } = routes.todos.patch;
+  if (Object.keys(next).length > 0) {
+    await (await outbox()).queueWrite({ method, path: pathOf(path, id), body: next, operation });
+  }
+  const fallback: Todo = {
+    id,
+    title: body.title,
+    description: null,
+    groupId: null,
+    completed: body.completed,
+    created: new Date().toISOString(),
+    dueDate: null,
+    dueTime: null,
+    repeat: null,
+    remindMinutesBefore: null,
+  };
+  const after = { ...(before ?? fallback), ...next };
+  return { ...after, title: after.title.trim() };
+}
+
+export async function queueDelete(id: number, operation: string): Promise<void> {
+  const { method, path } = routes.todos.remove;
+  await (await outbox()).queueWrite({ method, path: pathOf(path, id), operation });
+}

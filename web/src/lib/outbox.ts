@@ -1,0 +1,152 @@
+import type { HttpMethod } from '@tally/contract/routes';
+import { apiRequest, ApiError } from './api-client';
+import { reportMutationError } from './mutation-errors';
+import { isOffline } from './online';
+import { publishQueuedWrites } from './outbox-count';
+import { readOffline, updateOffline } from './offline-store';
+import { getSession } from './session-store';
+
+/**
+ * Writes made offline (docs/product.md, Offline), kept in IndexedDB per user so they survive a
+ * reload, and sent in the order they were made once the browser is online again. Each carries
+ * the Idempotency-Key made with the change: a write the server got but whose answer was lost is
+ * answered again, not done twice. Loaded on demand (app/providers.tsx, the todos' offline calls).
+ */
+export interface QueuedWrite {
+  /** The Idempotency-Key, made when the change was made. */
+  key: string;
+  method: HttpMethod;
+  path: string;
+  body?: unknown;
+  /** Names the call in "{operation} failed", e.g. "Create todo". */
+  operation: string;
+  /** A create's stand-in id, used in later writes' paths until the server gives the real one. */
+  tempId?: number;
+}
+
+/** A refused or unreachable server is asked again after this long, while the page is online. */
+const RETRY_MS = 5000;
+
+const outboxKey = (user: string) => `outbox:${user.toLowerCase()}`;
+
+const publish = (writes: readonly QueuedWrite[] | undefined) =>
+  publishQueuedWrites(writes?.length ?? 0);
+
+let lastTempId = 0;
+/** A negative id, so it never clashes with the server's, unique in this browser. */
+export function newTempId(): number {
+  lastTempId = Math.min(lastTempId - 1, -Date.now() * 1000);
+  return lastTempId;
+}
+
+/** Adds a write at the end of the signed-in user's queue. */
+export async function queueWrite(write: Omit<QueuedWrite, 'key'>): Promise<void> {
+  const user = getSession().user;
+  if (!user) throw new ApiError('Sign in to make changes', 401, { handled: true });
+  let next: QueuedWrite[] = [];
+  await updateOffline<QueuedWrite[]>(outboxKey(user), (writes = []) => {
+    next = [...writes, { ...write, key: crypto.randomUUID() }];
+    return next;
+  });
+  publish(next);
+}
+
+/** Reads the signed-in user's queue (at start, or after another user signed in). */
+export async function loadOutbox(): Promise<void> {
+  const user = getSession().user;
+  publish(user ? await readOffline<QueuedWrite[]>(outboxKey(user)) : []);
+}
+
+const refersTo = (path: string, id: number) => new RegExp(`/${id}(?=/|$)`).test(path);
+
+/** The queue after its first write was done (`createdId`: the id the server gave) or dropped. */
+function afterFirst(writes: QueuedWrite[], done: QueuedWrite, createdId: number | null) {
+  const rest = writes.filter((write) => write.key !== done.key);
+  if (done.tempId === undefined) return rest;
+  const tempId = done.tempId;
+  // A create the server refused takes the later changes to that todo with it.
+  if (createdId === null) return rest.filter((write) => !refersTo(write.path, tempId));
+  return rest.map((write) =>
+    refersTo(write.path, tempId)
+      ? { ...write, path: write.path.replace(new RegExp(`/${tempId}(?=/|$)`), `/${createdId}`) }
+      : write,
+  );
+}
+
+const idOf = (body: unknown): number | null =>
+  typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number'
+    ? body.id
+    : null;
+
+/** A failure worth trying again later: no network, the server down or busy, or still running. */
+const isTransient = (error: unknown) =>
+  !(error instanceof ApiError) ||
+  error.status === null ||
+  error.status >= 500 ||
+  error.status === 429 ||
+  error.status === 409;
+
+let flushing: Promise<void> | null = null;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+async function sendAll(user: string, onSent: () => void): Promise<void> {
+  const key = outboxKey(user);
+  let sent = false;
+  try {
+    for (;;) {
+      if (isOffline() || getSession().user !== user) return;
+      const writes = (await readOffline<QueuedWrite[]>(key)) ?? [];
+      publish(writes);
+      const [first] = writes;
+      if (!first) return;
+      let createdId: number | null = null;
+      try {
+        const answer = await apiRequest(first.path, {
+          method: first.method,
+          body: first.body,
+          operation: first.operation,
+          idempotencyKey: first.key,
+        });
+        createdId = idOf(answer);
+        sent = true;
+      } catch (error) {
+        if (error instanceof ApiError && error.handled) return;
+        if (isTransient(error)) {
+          retryTimer ??= setTimeout(() => {
+            retryTimer = null;
+            void flushOutbox(onSent);
+          }, RETRY_MS);
+          return;
+        }
+        // Refused for good (the todo was deleted meanwhile, bad input): say so and go on.
+        reportMutationError(error, first.operation);
+      }
+      let next: QueuedWrite[] = [];
+      await updateOffline<QueuedWrite[]>(key, (current = []) => {
+        next = afterFirst(current, first, createdId);
+        return next;
+      });
+      publish(next);
+    }
+  } finally {
+    if (sent) onSent();
+  }
+}
+
+/**
+ * Sends the queue in order, one write at a time, in one tab at a time (Web Locks where the
+ * browser has them; the Idempotency-Keys make a second sender harmless anyway). `onSent` runs
+ * once something was sent, to fetch the lists again.
+ */
+export function flushOutbox(onSent: () => void): Promise<void> {
+  const user = getSession().user;
+  if (!user || isOffline()) return Promise.resolve();
+  flushing ??= (async () => {
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    if (locks) await locks.request('tally-outbox', () => sendAll(user, onSent));
+    else await sendAll(user, onSent);
+  })().finally(() => {
+    flushing = null;
+  });
+  return flushing;
+}

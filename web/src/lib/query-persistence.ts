@@ -1,0 +1,62 @@
+import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import { clearOffline, keepsOfflineData, readOffline, writeOffline } from './offline-store';
+
+/**
+ * The last data shown, kept per user in IndexedDB (docs/decisions/059-offline-and-installable.md)
+ * so that a reload without network shows it again. Only answers the server gave (successful
+ * queries) are kept; a week-old copy, or one written by another version of the cached shapes, is
+ * not used.
+ */
+
+/** Raised when the shape of a cached answer changes, so an older copy is not read as new. */
+const CACHE_VERSION = 1;
+const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Writes are gathered: a burst of changes costs one IndexedDB write. */
+const SAVE_DELAY_MS = 1000;
+
+interface SavedQueries {
+  version: number;
+  savedAt: number;
+  state: DehydratedState;
+}
+
+const cacheKey = (user: string) => `cache:${user.toLowerCase()}`;
+const ownKey = (user: string) => (key: string) => key.endsWith(`:${user.toLowerCase()}`);
+
+/** Puts the user's saved data into the cache; anything fetched since stays (it is newer). */
+export async function restoreQueries(client: QueryClient, user: string): Promise<void> {
+  if (!keepsOfflineData()) return;
+  const saved = await readOffline<SavedQueries>(cacheKey(user));
+  if (!saved || saved.version !== CACHE_VERSION || Date.now() - saved.savedAt > MAX_AGE_MS) return;
+  hydrate(client, saved.state);
+}
+
+/** Saves the cache (a second after it changes) until the returned function is called. */
+export function persistQueries(client: QueryClient, user: string): () => void {
+  if (!keepsOfflineData()) return () => undefined;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const save = () => {
+    timer = null;
+    const state = dehydrate(client, {
+      shouldDehydrateQuery: (query) => query.state.status === 'success',
+    });
+    const saved: SavedQueries = { version: CACHE_VERSION, savedAt: Date.now(), state };
+    writeOffline(cacheKey(user), saved).catch(() => undefined);
+  };
+  const unsubscribe = client.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' && event.type !== 'removed') return;
+    timer ??= setTimeout(save, SAVE_DELAY_MS);
+  });
+  return () => {
+    unsubscribe();
+    if (timer !== null) clearTimeout(timer);
+  };
+}
+
+/**
+ * Forgets every other user's data (saved data and queued writes) in this browser, or everyone's
+ * when no one is signed in: the next person on the browser never sees the last one's todos.
+ */
+export function forgetOthers(user: string | null): Promise<void> {
+  return clearOffline(user ? ownKey(user) : () => false);
+}

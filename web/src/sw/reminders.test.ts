@@ -1,0 +1,48 @@
+import { describe, expect, it, vi } from 'vitest';
+import { openTodos, readReminder, reminderNotification } from './reminders';
+
+const reminder = { todoId: 7, title: 'Dentist', dueDate: '2026-12-04', dueTime: '09:30' };
+
+describe('a reminder push in the service worker', () => {
+  it('reads only a reminder from the push data', () => {
+    expect(readReminder({ ...reminder, firedAt: '2026-12-04T08:15:00.000Z' })).toEqual(reminder);
+    expect(readReminder(null)).toBeNull();
+    expect(readReminder({ ...reminder, dueTime: '9:30' })).toBeNull();
+    expect(readReminder({ ...reminder, todoId: '7' })).toBeNull();
+  });
+
+  it('shows the title and the due time, one notification per todo, opening /todos', () => {
+    expect(reminderNotification(reminder, new Date(2026, 11, 4, 9, 15))).toEqual({
+      title: 'Dentist',
+      options: {
+        body: 'Due today at 09:30',
+        tag: 'todo-7',
+        icon: '/icons/icon-192.png',
+        data: { url: '/todos', todoId: 7 },
+      },
+    });
+    expect(reminderNotification(reminder, new Date(2026, 11, 3, 20, 0)).options.body).toBe(
+      'Due Fri 4 Dec at 09:30',
+    );
+  });
+
+  it('focuses an open Tally window on /todos, or opens one', async () => {
+    const open = {
+      url: 'https://tally.example.com/statistics',
+      focus: vi.fn(async () => undefined),
+      navigate: vi.fn(async () => undefined),
+    };
+    const clients = {
+      matchAll: vi.fn(async () => [open]),
+      openWindow: vi.fn(async () => undefined),
+    };
+    await openTodos(clients, 'https://tally.example.com');
+    expect(open.focus).toHaveBeenCalled();
+    expect(open.navigate).toHaveBeenCalledWith('/todos');
+    expect(clients.openWindow).not.toHaveBeenCalled();
+
+    clients.matchAll.mockResolvedValueOnce([]);
+    await openTodos(clients, 'https://tally.example.com');
+    expect(clients.openWindow).toHaveBeenCalledWith('/todos');
+  });
+});

@@ -133,8 +133,17 @@ describe('the web app', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Tally</title>');
     writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+    writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Tally"}');
     const web = await createTestApp({ config: { webDistDir: dist } });
     try {
+      // The service worker and the manifest: checked again at every visit, so a deploy is seen.
+      const worker = await web.app.inject({ method: 'GET', url: '/sw.js' });
+      expect(worker.headers['cache-control']).toBe('no-cache');
+      expect(worker.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+      const manifest = await web.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+      expect(manifest.headers['cache-control']).toBe('no-cache');
+      expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
       for (const url of ['/', '/todos', '/statistics?x=1']) {
         const page = await web.app.inject({ method: 'GET', url });
         expect(page.statusCode, url).toBe(200);

@@ -148,8 +148,9 @@ async function runSize(browser, n) {
       STEP_TIMEOUT_MS,
       'list',
     );
-    // The list (every page of it) is in; its rows are what the interactions below act on.
-    await page.waitForLoadState('networkidle');
+    // The list (every page of it) is in; its rows are what the interactions below act on. (Not
+    // 'networkidle': the live updates' event stream stays open.)
+    await page.getByText('Loading more todos...').waitFor({ state: 'detached' });
     await settle(page);
 
     const record = async (name, action) => {

@@ -11,6 +11,7 @@ import type { GoogleButton } from './google-button';
 import { GoogleSection } from './GoogleSection';
 import { ImportSection } from './ImportSection';
 import { PasswordSection } from './PasswordSection';
+import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
 
 interface SettingsPageProps {
@@ -21,7 +22,7 @@ interface SettingsPageProps {
 }
 
 /**
- * /settings: Account, Password, Google, Sessions, API tokens, Calendar feed, Your data, Import,
+ * /settings: Account, Password, Google, Sessions, Reminders, API tokens, Calendar feed, Your data, Import,
  * Danger zone.
  */
 export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
@@ -43,6 +44,7 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
           <SessionsSection />
+          <RemindersSection />
           <ApiTokensSection />
           <CalendarFeedSection />
           <DataSection />

@@ -197,7 +197,7 @@ describe('/todos: selection', () => {
     expect(screen.queryByRole('checkbox', { name: 'Select Todo 6' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Select' }));
-    const bar = screen.getByRole('toolbar', { name: 'Selected todos' });
+    const bar = await screen.findByRole('toolbar', { name: 'Selected todos' });
     expect(bar).toHaveTextContent('0 selected');
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 6' }));
     await user.keyboard('{Shift>}');
@@ -223,7 +223,9 @@ describe('/todos: selection', () => {
     await screen.findByRole('checkbox', { name: 'Todo 3' });
     row('Todo 3').focus();
     await user.keyboard('x');
-    expect(screen.getByRole('toolbar', { name: 'Selected todos' })).toHaveTextContent('1 selected');
+    expect(await screen.findByRole('toolbar', { name: 'Selected todos' })).toHaveTextContent(
+      '1 selected',
+    );
     expect(screen.getByRole('checkbox', { name: 'Select Todo 3' })).toBeChecked();
   });
 
@@ -232,7 +234,7 @@ describe('/todos: selection', () => {
     const { user } = renderApp('/todos');
     await screen.findByRole('checkbox', { name: 'Todo 6' });
     await user.click(screen.getByRole('button', { name: 'Select' }));
-    const bar = screen.getByRole('toolbar', { name: 'Selected todos' });
+    const bar = await screen.findByRole('toolbar', { name: 'Selected todos' });
     expect(within(bar).getByRole('button', { name: 'Complete' })).toBeDisabled();
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 6' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 5' }));

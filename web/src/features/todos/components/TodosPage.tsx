@@ -1,4 +1,4 @@
-import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { Link, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -15,7 +15,6 @@ import { useNow } from '../hooks/use-now';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
 import { dateOf } from '../lib/dates';
-import { BulkBar } from './BulkBar';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
 import { HideCompletedSwitch } from './HideCompletedSwitch';
@@ -32,6 +31,9 @@ import {
   sortNewestFirst,
   type TodoFilter,
 } from '../lib/filters';
+
+/** Selection mode's bar, loaded when selection mode is first turned on (bundle budget). */
+const BulkBar = lazy(() => import('./BulkBar').then((module) => ({ default: module.BulkBar })));
 
 const EMPTY_TEXTS = {
   all: 'No todos yet. Add one above!',
@@ -257,14 +259,16 @@ function AllTodos({
         className="mt-3"
       >
         {selection.selecting && (
-          <BulkBar
-            picked={picked}
-            shown={visible.length}
-            groups={groups}
-            onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
-            onClear={selection.clear}
-            onDone={() => selection.setSelecting(false)}
-          />
+          <Suspense fallback={null}>
+            <BulkBar
+              picked={picked}
+              shown={visible.length}
+              groups={groups}
+              onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
+              onClear={selection.clear}
+              onDone={() => selection.setSelecting(false)}
+            />
+          </Suspense>
         )}
         {visible.length === 0 ? (
           complete && (

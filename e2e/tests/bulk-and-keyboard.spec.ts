@@ -9,7 +9,8 @@ import {
 
 /**
  * Speed of use (docs/product.md, Row keys and Bulk changes): the row keys on /todos (j/k, Space,
- * e, Delete, x) and selection mode's bulk bar (complete, move to a group, delete, Undo); axe, and
+ * e, Delete, x), selection mode's bulk bar (complete, move to a group, delete, Undo) and Hide
+ * completed; axe, and
  * screenshots of selection mode in light and dark at 390 and 1280 px.
  */
 
@@ -98,4 +99,18 @@ test('row keys and bulk changes on /todos', async ({ page, request }) => {
     'Buy milk',
     'Post the letter',
   ]);
+
+  // Hide completed: only open todos show, the tab counts stay those of all todos, and the
+  // switch is remembered across a reload.
+  const hide = page.getByRole('switch', { name: 'Hide completed' });
+  await hide.click();
+  await expect(hide).toBeChecked();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(row('Post the letter')).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'All (4)' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Hide completed' })).toBeChecked();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await page.getByRole('switch', { name: 'Hide completed' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(4);
 });

@@ -1,4 +1,5 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { isOffline } from './online';
 
 /**
  * Failures surface at once with their message (docs/product.md, Errors) and a Retry, rather than
@@ -7,6 +8,9 @@ import { QueryClient } from '@tanstack/react-query';
  * can queue them (lib/outbox.ts) instead of waiting unseen.
  */
 export function createQueryClient(): QueryClient {
+  // TanStack Query counts itself online until an 'offline' event, which a page loaded without
+  // network never gets: its saved data would be refetched at once, and the failure shown instead.
+  onlineManager.setOnline(!isOffline());
   return new QueryClient({
     defaultOptions: {
       queries: { retry: false, staleTime: 30_000 },

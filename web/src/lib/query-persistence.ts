@@ -23,12 +23,17 @@ interface SavedQueries {
 const cacheKey = (user: string) => `cache:${user.toLowerCase()}`;
 const ownKey = (user: string) => (key: string) => key.endsWith(`:${user.toLowerCase()}`);
 
-/** Puts the user's saved data into the cache; anything fetched since stays (it is newer). */
+/** Puts the user's saved data into the cache, stale; anything fetched since stays (it is newer). */
 export async function restoreQueries(client: QueryClient, user: string): Promise<void> {
   if (!keepsOfflineData()) return;
   const saved = await readOffline<SavedQueries>(cacheKey(user));
   if (!saved || saved.version !== CACHE_VERSION || Date.now() - saved.savedAt > MAX_AGE_MS) return;
   hydrate(client, saved.state);
+  // Shown at once, but never trusted as fresh: with the network, every screen asks the server
+  // again rather than show a copy that may predate the last changes (saved a second after them,
+  // or made before another tab's or device's); offline, the refetch waits for the network.
+  const restored = new Set(saved.state.queries.map((query) => query.queryHash));
+  void client.invalidateQueries({ predicate: (query) => restored.has(query.queryHash) });
 }
 
 /** Saves the cache (a second after it changes) until the returned function is called. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorSchema } from './common.js';
+import { ErrorSchema, NO_NUL } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
 
@@ -17,6 +17,7 @@ export const PushSubscriptionBodySchema = Type.Object(
   {
     endpoint: Type.String({
       maxLength: 1024,
+      pattern: NO_NUL,
       description:
         "The browser's push service URL (PushSubscription.endpoint): https, on a public address",
     }),
@@ -34,7 +35,13 @@ export const PushSubscriptionBodySchema = Type.Object(
 export type PushSubscriptionBody = Static<typeof PushSubscriptionBodySchema>;
 
 export const PushUnsubscribeBodySchema = Type.Object(
-  { endpoint: Type.String({ maxLength: 1024, description: 'The endpoint that was subscribed' }) },
+  {
+    endpoint: Type.String({
+      maxLength: 1024,
+      pattern: NO_NUL,
+      description: 'The endpoint that was subscribed',
+    }),
+  },
   { additionalProperties: false },
 );
 export type PushUnsubscribeBody = Static<typeof PushUnsubscribeBodySchema>;

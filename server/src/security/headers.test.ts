@@ -188,7 +188,8 @@ describe('a forced database failure', () => {
     const broken = await createTestApp();
     try {
       const victim = await registerUser(broken.app);
-      await sql`drop table todos`.execute(broken.database.handle.db);
+      // Renamed rather than dropped: other tables' foreign keys point at it.
+      await sql`alter table todos rename to todos_gone`.execute(broken.database.handle.db);
       const response = await as(broken.app, victim)({ method: 'GET', url: '/api/todos' });
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({ error: 'Internal server error' });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import webpush from 'web-push';
+import type webpush from 'web-push';
 import { endpointProblem, publicOnlyLookup } from './push-endpoint.js';
 import type { VapidKeys } from './vapid-keys.js';
 
@@ -38,6 +38,8 @@ export function createPushSender(options: {
     async send(target, payload, topic) {
       // Checked when subscribed too; checked again in case the rules changed since.
       if (endpointProblem(target.endpoint, options.allowLoopback) !== null) return 'gone';
+      // Loaded on the first push, not at start (memory: docs/performance.md).
+      const { default: webpush } = await import('web-push');
       const details = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         payload,

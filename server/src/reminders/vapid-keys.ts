@@ -1,6 +1,6 @@
+import { createECDH } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
-import webpush from 'web-push';
 import type { Config } from '../config.js';
 import { makePrivateDir } from '../db/private-files.js';
 
@@ -22,6 +22,22 @@ const isKeyPair = (value: unknown): value is VapidKeys =>
   isKey((value as VapidKeys).privateKey, 32);
 
 /**
+ * A new P-256 pair as web-push's generateVAPIDKeys makes it (uncompressed public point, private
+ * scalar left-padded to 32 bytes), with node:crypto, so web-push is loaded only to send a push.
+ */
+function generateVapidKeys(): VapidKeys {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const scalar = ecdh.getPrivateKey();
+  const privateKey = Buffer.alloc(32);
+  scalar.copy(privateKey, 32 - scalar.length);
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: privateKey.toString('base64url'),
+  };
+}
+
+/**
  * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY when set (servers on several machines share them so);
  * otherwise a pair generated on first start and kept in DATA_DIR/vapid-keys.json (owner-only),
  * as the JWT secret is: browsers subscribed with the public key, so it must outlive a restart,
@@ -36,7 +52,7 @@ export function resolveVapidKeys(
   const file = path.join(config.dataDir, 'vapid-keys.json');
   if (!existsSync(file)) {
     makePrivateDir(config.dataDir);
-    const keys = webpush.generateVAPIDKeys();
+    const keys = generateVapidKeys();
     try {
       writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600, flag: 'wx' });
       chmodSync(file, 0o600);

@@ -1,7 +1,8 @@
 // `node bench/session-lookup.mjs` (after `npm run build`): the per-request lookup of the
 // authentication hook before and after access tokens were bound to their session (decision 045):
-// users by id against sessions ⋈ users, prepared as the hook prepares them, CPU µs per call over
-// 20,000 calls, three alternating rounds, on SQLite and PostgreSQL (loopback).
+// users by id against sessions ⋈ users (decision 045) and the open session by its primary key
+// alone (decision 065, what the hook does now), prepared as the hook prepares them, CPU µs per
+// call over 20,000 calls, three alternating rounds, on SQLite and PostgreSQL (loopback).
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,15 @@ import pg from 'pg';
 
 const byId = preparedQuery((db, p) =>
   db.selectFrom('users').select(['id', 'username']).where('id', '=', p('id')),
+);
+const sessionOnly = preparedQuery((db, p) =>
+  db
+    .selectFrom('sessions')
+    .select('sessions.user_id')
+    .where('sessions.id', '=', p('sessionId'))
+    .where('sessions.user_id', '=', p('userId'))
+    .where('sessions.ended_at', 'is', null)
+    .where('sessions.expires_at', '>', p('now')),
 );
 const bySession = preparedQuery((db, p) =>
   db
@@ -78,6 +88,16 @@ async function run(label, options) {
       'session ⋈ users',
       await measure((i) =>
         bySession(db, {
+          sessionId: users[i % 1000].sid,
+          userId: users[i % 1000].id,
+          now: Date.now(),
+        }),
+      ),
+    ]);
+    res.push([
+      'session by key',
+      await measure((i) =>
+        sessionOnly(db, {
           sessionId: users[i % 1000].sid,
           userId: users[i % 1000].id,
           now: Date.now(),

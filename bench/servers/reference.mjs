@@ -73,19 +73,18 @@ function verifyJwt(token) {
   return { id: payload.uid, username: payload.sub, sessionId: payload.sid };
 }
 
-// Tally's per-request lookup, as Kysely compiles it (plugins/authentication.ts).
-const USER_OF_LIVE_SESSION =
-  'select "users"."id", "users"."username" from "sessions" inner join "users" on "users"."id" = "sessions"."user_id" where "sessions"."id" = ? and "sessions"."user_id" = ? and "sessions"."ended_at" is null and "sessions"."expires_at" > ?';
+// Tally's per-request lookup, as Kysely compiles it (plugins/authentication.ts, decision 065):
+// the token's session, still open; the account is the token's.
+const LIVE_SESSION =
+  'select "sessions"."user_id" from "sessions" where "sessions"."id" = ? and "sessions"."user_id" = ? and "sessions"."ended_at" is null and "sessions"."expires_at" > ?';
 
 async function authenticate(request) {
   const header = request.headers.authorization ?? '';
   if (!header.startsWith('Bearer ')) throw new HttpError(401, 'Authentication required');
   const claimed = verifyJwt(header.slice(7));
-  const [user] = await db.query(USER_OF_LIVE_SESSION, [claimed.sessionId, claimed.id, Date.now()]);
-  if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
-    throw new HttpError(401, 'Invalid token');
-  }
-  return user;
+  const [session] = await db.query(LIVE_SESSION, [claimed.sessionId, claimed.id, Date.now()]);
+  if (!session) throw new HttpError(401, 'Invalid token');
+  return claimed;
 }
 
 // The schema of an older build (measured with --against) may have no planning columns: the
@@ -97,10 +96,43 @@ const PLANNED =
         "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'due_date' and table_schema = current_schema()",
       )
   ).length > 0;
+// Reminders (issue 17) came after planning: a build with the planning columns may lack this one.
+const REMINDS =
+  PLANNED &&
+  (process.env.DIALECT === 'sqlite'
+    ? await db.query(
+        "select name from pragma_table_info('todos') where name = 'remind_minutes_before'",
+      )
+    : await db.query(
+        "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'remind_minutes_before' and table_schema = current_schema()",
+      )
+  ).length > 0;
+// Search (issue 14): Tally keeps a todo's words in search_text (FTS5 / GIN), written with it.
+const SEARCHABLE =
+  (process.env.DIALECT === 'sqlite'
+    ? await db.query("select name from pragma_table_info('todos') where name = 'search_text'")
+    : await db.query(
+        "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'search_text' and table_schema = current_schema()",
+      )
+  ).length > 0;
+/** Tally's shared/search-text.ts. */
+const searchText = (title, description) =>
+  (
+    (description === null ? title : `${title} ${description}`)
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join(' ');
+const SEARCH_COLUMN = SEARCHABLE ? ', "search_text"' : '';
+const SEARCH_VALUE = SEARCHABLE ? ', ?' : '';
+const SEARCH_SET = SEARCHABLE ? ', "search_text" = ?' : '';
+const searchValues = (title, description) => (SEARCHABLE ? [searchText(title, description)] : []);
+
 const TODO_COLUMNS = PLANNED
-  ? '"id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat"'
+  ? `"id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat"${REMINDS ? ', "remind_minutes_before"' : ''}`
   : '"id", "title", "description", "group_id", "completed", "created_at"';
-const toTodo = PLANNED
+const toTodo = REMINDS
   ? (row) => ({
       id: row.id,
       title: row.title,
@@ -111,15 +143,28 @@ const toTodo = PLANNED
       dueDate: row.due_date,
       dueTime: row.due_time,
       repeat: row.repeat === null ? null : JSON.parse(row.repeat),
+      remindMinutesBefore: row.remind_minutes_before,
     })
-  : (row) => ({
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      groupId: row.group_id,
-      completed: row.completed === 1,
-      created: new Date(row.created_at).toISOString(),
-    });
+  : PLANNED
+    ? (row) => ({
+        id: row.id,
+        title: row.title,
+        description: row.description,
+        groupId: row.group_id,
+        completed: row.completed === 1,
+        created: new Date(row.created_at).toISOString(),
+        dueDate: row.due_date,
+        dueTime: row.due_time,
+        repeat: row.repeat === null ? null : JSON.parse(row.repeat),
+      })
+    : (row) => ({
+        id: row.id,
+        title: row.title,
+        description: row.description,
+        groupId: row.group_id,
+        completed: row.completed === 1,
+        created: new Date(row.created_at).toISOString(),
+      });
 
 async function recordEvents(query, userId, types, now) {
   const values = types.map(() => '(?, ?, ?)').join(', ');
@@ -180,8 +225,20 @@ app.post('/api/todos', async (request, reply) => {
   const todo = await db.transaction(async (query) => {
     await checkGroup(query, user.id, groupId);
     const [row] = await query(
-      `insert into "todos" ("user_id", "group_id", "title", "description", "completed", "created_at", "updated_at", "due_date", "due_time", "repeat") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${TODO_COLUMNS}`,
-      [user.id, groupId, title.trim(), description?.trim() || null, 0, now, now, null, null, null],
+      `insert into "todos" ("user_id", "group_id", "title", "description", "completed", "created_at", "updated_at", "due_date", "due_time", "repeat"${SEARCH_COLUMN}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?${SEARCH_VALUE}) returning ${TODO_COLUMNS}`,
+      [
+        user.id,
+        groupId,
+        title.trim(),
+        description?.trim() || null,
+        0,
+        now,
+        now,
+        null,
+        null,
+        null,
+        ...searchValues(title.trim(), description?.trim() || null),
+      ],
     );
     await recordEvents(query, user.id, ['todosCreated'], now);
     return toTodo(row);
@@ -203,7 +260,7 @@ app.put('/api/todos/:id', async (request, reply) => {
     if (!current) throw new HttpError(404, 'Todo not found');
     await checkGroup(query, user.id, groupId);
     const [row] = await query(
-      `update "todos" set "title" = ?, "description" = ?, "group_id" = ?, "completed" = ?, "updated_at" = ?, "due_date" = ?, "due_time" = ?, "repeat" = ? where "id" = ? and "user_id" = ? returning ${TODO_COLUMNS}`,
+      `update "todos" set "title" = ?, "description" = ?, "group_id" = ?, "completed" = ?, "updated_at" = ?, "due_date" = ?, "due_time" = ?, "repeat" = ?${SEARCH_SET} where "id" = ? and "user_id" = ? returning ${TODO_COLUMNS}`,
       [
         title.trim(),
         description?.trim() || null,
@@ -213,6 +270,7 @@ app.put('/api/todos/:id', async (request, reply) => {
         current.due_date,
         current.due_time,
         current.repeat,
+        ...searchValues(title.trim(), description?.trim() || null),
         id,
         user.id,
       ],

@@ -81,6 +81,30 @@ describe('access tokens end with their session', () => {
     const forged = await sign({ sid: randomUUID() });
     expect((await listTodos({ token: forged })).statusCode).toBe(401);
   });
+
+  it('fail once the account is gone, even deleted straight from the database', async () => {
+    // The hook reads the session alone (decision 065): the foreign key's cascade must take the
+    // sessions with the account, on both databases, whoever deletes it.
+    const user = await registerUser(ctx.app);
+    expect((await listTodos(user)).statusCode).toBe(200);
+    const { db } = ctx.database.handle;
+    await db.transaction().execute(async (trx) => {
+      for (const table of ['refresh_tokens', 'todos', 'todo_groups'] as const) {
+        await trx.deleteFrom(table).where('user_id', '=', user.id).execute();
+      }
+      await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    });
+    const left = await db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(left).toEqual([]);
+    expect((await listTodos(user)).statusCode).toBe(401);
+    // A new account with the same name gets sessions of its own: the old token stays refused.
+    await registerUser(ctx.app, user.username);
+    expect((await listTodos(user)).statusCode).toBe(401);
+  });
 });
 
 describe('a session’s absolute lifetime', () => {

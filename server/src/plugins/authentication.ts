@@ -123,16 +123,18 @@ function verifyHs256(token: string, secret: string, nowSeconds: number): Session
 }
 
 /**
- * The lookup of every authenticated request (docs/decisions/042-prepared-queries.md): the
- * account, if the token's session is still open. One primary-key join, so a session that ends
- * (logout, reuse detection, "end session", password change) takes its access tokens with it.
+ * The lookup of every authenticated request (docs/decisions/042-prepared-queries.md and
+ * 065-session-lookup-by-primary-key.md): whether the token's session is still open. One
+ * primary-key read, so a session that ends (logout, reuse detection, "end session", password
+ * change) takes its access tokens with it. The account itself is not read: deleting it deletes
+ * its sessions (in the same transaction, and by the foreign key's cascade), and a username never
+ * changes, so an open session of this id vouches for the token's id and name.
  */
-const userOfLiveSession = preparedQuery(
+const liveSession = preparedQuery(
   (db, p: Placeholders<{ sessionId: string; userId: number; now: number }>) =>
     db
       .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['users.id', 'users.username'])
+      .select('sessions.user_id')
       .where('sessions.id', '=', p('sessionId'))
       .where('sessions.user_id', '=', p('userId'))
       .where('sessions.ended_at', 'is', null)
@@ -164,16 +166,14 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
       // A personal API token, told apart by its prefix: the JWT path costs one startsWith more.
       if (match[1].startsWith(PERSONAL_TOKEN_PREFIX)) return personalToken(match[1], request);
       const claimed = await tokens.verify(match[1]);
-      const [user] = await userOfLiveSession(app.db, {
+      const [session] = await liveSession(app.db, {
         sessionId: claimed.sessionId,
         userId: claimed.id,
         now: clock(),
       });
-      // An ended session, a deleted account, or another account that reuses a deleted name.
-      if (!user || user.username.toLowerCase() !== claimed.username.toLowerCase()) {
-        throw unauthorized('Invalid or expired token');
-      }
-      return { ...user, sessionId: claimed.sessionId };
+      // An ended or expired session, or a deleted account (its sessions went with it).
+      if (!session) throw unauthorized('Invalid or expired token');
+      return claimed;
     }
 
     app.decorate('stillAuthenticated', async (request: FastifyRequest) => {

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { AUTH_PATH_PREFIX, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_MS } from '@tally/contract';
-import type { FastifyRequest } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onRequestAbortAsyncHookHandler,
+  onResponseAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+  RouteOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, conflict } from '../shared/errors.js';
@@ -24,15 +32,13 @@ const ABANDONED_AFTER_MS = 60_000;
 /** How often one process deletes keys older than 24 hours (at most; on a claim). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
-/** Whether the request is a write this plugin takes care of (auth calls have no user). */
-function isGuardedWrite(request: FastifyRequest): boolean {
-  const url = request.routeOptions.url;
-  return (
-    WRITE_METHODS.has(request.method) &&
-    url !== undefined &&
-    url.startsWith('/api/') &&
-    !url.startsWith(AUTH_PATH_PREFIX)
-  );
+/** Whether a route is a write this plugin takes care of (auth calls have no user). */
+const isGuardedPath = (url: string) => url.startsWith('/api/') && !url.startsWith(AUTH_PATH_PREFIX);
+
+/** A route's hooks of one kind with `hook` first: it runs before the route's own. */
+function first<T>(hook: T, existing: T | T[] | undefined): T[] {
+  if (existing === undefined) return [hook];
+  return [hook, ...(Array.isArray(existing) ? existing : [existing])];
 }
 
 function requestHash(request: FastifyRequest): string {
@@ -67,9 +73,10 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
     };
 
     // preHandler: after authentication (request.user) and the body's validation.
-    app.addHook('preHandler', async (request, reply) => {
+    const claim: preHandlerAsyncHookHandler = async (request, reply: FastifyReply) => {
       const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-      if (header === undefined || !isGuardedWrite(request)) return;
+      // A route of several methods (none today) may have been given these hooks for its reads too.
+      if (header === undefined || !WRITE_METHODS.has(request.method)) return;
       const key = Array.isArray(header) ? undefined : header;
       if (key === undefined || !KEY_PATTERN.test(key)) {
         throw badRequest('Idempotency-Key must be 1 to 255 printable characters');
@@ -136,9 +143,9 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
         return reply.type('application/json; charset=utf-8').send(stored.response_body);
       }
       throw conflict('A request with this Idempotency-Key is still running');
-    });
+    };
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    const store: onSendAsyncHookHandler<unknown> = async (request, reply, payload) => {
       const claim = request.idempotencyClaim;
       if (!claim) return payload;
       request.idempotencyClaim = null;
@@ -161,10 +168,12 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
         .set({ status: reply.statusCode, response_body: body === '' ? null : body })
         .execute();
       return payload;
-    });
+    };
 
     // A request that ended without an answer (the client went away) gives its key back.
-    const release = async (request: FastifyRequest) => {
+    const release: onResponseAsyncHookHandler & onRequestAbortAsyncHookHandler = async (
+      request: FastifyRequest,
+    ) => {
       const claim = request.idempotencyClaim;
       if (!claim) return;
       request.idempotencyClaim = null;
@@ -175,8 +184,17 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
         .where('status', 'is', null)
         .execute();
     };
-    app.addHook('onResponse', release);
-    app.addHook('onRequestAbort', release);
+
+    // Only the write routes carry these hooks: a read pays nothing for them (issue 18: four
+    // promises per request otherwise). A route of several methods gets them when one is a write.
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (!methods.some((m) => WRITE_METHODS.has(m)) || !isGuardedPath(route.url)) return;
+      route.preHandler = first(claim, route.preHandler);
+      route.onSend = first(store, route.onSend);
+      route.onResponse = first(release, route.onResponse);
+      route.onRequestAbort = first(release, route.onRequestAbort);
+    });
   },
   { name: 'idempotency', dependencies: ['database', 'authentication'] },
 );

@@ -1,6 +1,6 @@
 // The reference: the least a correct server must do for each scenario, with bare Fastify and the
 // raw driver. It verifies the bearer JWT (HS256 with node:crypto), reads the user through the
-// token's session (the same sessions ⋈ users lookup as Tally, decision 045), runs the same SQL as
+// token's session (the same lookup as Tally: the open session by its primary key, decisions 045 and 065), runs the same SQL as
 // Tally on the same data, maps the rows to the same JSON and sends it with JSON.stringify. No
 // validation library, no query builder, no plugins, no logger, no security headers.
 // Env: DIALECT (sqlite|postgres), DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Todo } from '@tally/contract';
+import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -11,12 +12,14 @@ import {
 } from '../test/helpers.js';
 
 let ctx: TestContext;
+/** Every route of the app as added, with the hooks the plugins gave it (the same objects). */
+const routes: RouteOptions[] = [];
 /** A second app on the same database, with its own connections: another process. */
 let other: TestContext;
 let alice: TestUser;
 let bob: TestUser;
 beforeAll(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({ onRoute: (route) => void routes.push(route) });
   const second = ctx.database.reconnect();
   other = await createTestApp({
     database: { ...ctx.database, handle: second, drop: () => second.db.destroy() },
@@ -202,5 +205,35 @@ describe('Idempotency-Key', () => {
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect((await titles(alice)).filter((title) => title === 'raced')).toHaveLength(1);
+  });
+});
+
+describe('which routes honour the key', () => {
+  const hookNames = (hooks: unknown) =>
+    (Array.isArray(hooks) ? hooks : hooks ? [hooks] : []).map(
+      (hook: { name: string }) => hook.name,
+    );
+
+  it('every signed-in write under /api/, whichever feature added it; no read and no auth call', () => {
+    // The hooks sit on the routes themselves (decision 065): a write route added before the
+    // plugin, or under another path, would silently take no key.
+    const writes = routes.filter((route) =>
+      ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method)),
+    );
+    expect(writes.length).toBeGreaterThan(20);
+    for (const route of routes) {
+      const guarded =
+        writes.includes(route) &&
+        route.url.startsWith('/api/') &&
+        !route.url.startsWith('/api/auth/');
+      const expected = guarded ? ['claim'] : [];
+      expect([
+        route.method,
+        route.url,
+        hookNames(route.preHandler).filter((n) => n === 'claim'),
+      ]).toEqual([route.method, route.url, expected]);
+      expect(hookNames(route.onSend).includes('store')).toBe(guarded);
+      expect(hookNames(route.onResponse).includes('release')).toBe(guarded);
+    }
   });
 });

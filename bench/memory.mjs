@@ -6,7 +6,8 @@
 // read and write calls of run.mjs with autocannon (50 connections), samples RSS every 100 ms and
 // prints the server's CPU time per request (/proc/<pid>/stat, 10 ms ticks: a rough figure beside
 // run.mjs's), so a V8 flag's memory and CPU can be weighed together.
-// Flags: --dir=<folder with server/dist>, --seconds=N per call (default 4), --node=<flag,flag>
+// Flags: --dir=<folder with server/dist>, --entry=<file in it> (default server/dist/main.js;
+// server/dist/main.bundle.js in a release), --seconds=N per call (default 4), --node=<flag,flag>
 // (e.g. --node=--max-semi-space-size=4), --snapshot (writes a heap snapshot of the idle server
 // to bench/results/ through --heapsnapshot-signal=SIGUSR2). With METRICS_TOKEN set (16+
 // characters) it also prints the V8 heap's spaces after the load, read from GET /metrics.
@@ -26,6 +27,8 @@ const DIR = path.resolve(option('dir') ?? root);
 const SECONDS = Number(option('seconds') ?? 4);
 const NODE_FLAGS = option('node')?.split(',') ?? [];
 const SNAPSHOT = args.includes('--snapshot');
+/** The server's entry in --dir: the release package's bundle is server/dist/main.bundle.js. */
+const ENTRY = option('entry') ?? 'server/dist/main.js';
 const PORT = 4111;
 const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
 const IDLE_BUDGET_MB = 60;
@@ -67,11 +70,7 @@ for (const [name, user] of users) {
 
 const child = spawn(
   process.execPath,
-  [
-    ...NODE_FLAGS,
-    ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []),
-    path.join(DIR, 'server/dist/main.js'),
-  ],
+  [...NODE_FLAGS, ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []), path.join(DIR, ENTRY)],
   {
     cwd: SNAPSHOT ? path.join(here, 'results') : root,
     env: {

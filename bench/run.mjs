@@ -15,7 +15,9 @@
 // their CPU figures then include the profiler); --tally=<checkout> the Tally build measured
 // (default: this tree); --against=<checkout> a second Tally build measured beside it, on its own
 // database seeded with its own migrations (e.g. an older commit in a git worktree, built with
-// `npx tsc -b contract server` there); --rounds=N; BENCH_PG_URL admin URL (default
+// `npx tsc -b contract server` there); --node=<flag,flag> / --against-node=<flag,flag> Node
+// flags for Tally / for the "against" build (e.g. --against=. --against-node=--max-semi-space-size=8
+// weighs a V8 flag on the same build); --rounds=N; BENCH_PG_URL admin URL (default
 // postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,6 +58,17 @@ const TOGETHER_SECONDS = QUICK ? 1 : 2;
 const TOGETHER_CONNECTIONS = 20;
 const TALLY_DIR = path.resolve(option('tally') ?? root);
 const AGAINST_DIR = option('against') ? path.resolve(option('against')) : null;
+/** Node flags of Tally and of the "against" build (--node= / --against-node=, comma-separated). */
+const nodeFlags = (name) =>
+  args.some((a) => a.startsWith(`--${name}=`))
+    ? args
+        .find((a) => a.startsWith(`--${name}=`))
+        .slice(name.length + 3)
+        .split(',')
+        .filter(Boolean)
+    : [];
+const TALLY_FLAGS = nodeFlags('node');
+const AGAINST_FLAGS = nodeFlags('against-node');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** For the 2-process run only (WEB_CONCURRENCY > 1 needs shared counters). */
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -174,7 +187,7 @@ async function startTally(
     name,
     path.join(dir, 'server/dist/main.js'),
     tallyEnv(target, port, applicationName, extra),
-    profileArgs(target.dialect, name),
+    [...(name === 'against' ? AGAINST_FLAGS : TALLY_FLAGS), ...profileArgs(target.dialect, name)],
   );
   child.applicationName = applicationName;
   running.add(child);

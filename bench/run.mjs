@@ -533,6 +533,22 @@ function buildScenarios(users, tokenOf) {
       headers: bearer('bench-list'),
     },
     {
+      key: 'page',
+      requests: 2_000,
+      name: 'first page (50 of 200)',
+      method: 'GET',
+      path: '/api/todos?limit=50',
+      headers: bearer('bench-list'),
+    },
+    {
+      key: 'counts',
+      requests: 2_000,
+      name: 'tab counts (200)',
+      method: 'GET',
+      path: '/api/todos/counts',
+      headers: bearer('bench-list'),
+    },
+    {
       key: 'create',
       requests: 500,
       name: 'create todo',

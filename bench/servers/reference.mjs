@@ -210,12 +210,44 @@ app.get('/api/todos', async (request, reply) => {
     return json(reply, rows.map(toTodo));
   }
   const limit = request.query.limit === undefined ? null : Number(request.query.limit);
+  if (limit === null) {
+    const rows = await db.query(
+      `select ${TODO_COLUMNS} from "todos" where "user_id" = ? order by "created_at" desc, "id" desc`,
+      [user.id],
+    );
+    return json(reply, rows.map(toTodo));
+  }
+  // Tally's first page (todos/service.ts): one more row than asked, the next page's cursor in a
+  // header.
   const rows = await db.query(
-    `select ${TODO_COLUMNS} from "todos" where "user_id" = ? order by "created_at" desc, "id" desc${limit ? ' limit ?' : ''}`,
-    limit ? [user.id, limit + 1] : [user.id],
+    `select ${TODO_COLUMNS} from "todos" where "user_id" = ? order by "created_at" desc, "id" desc limit ?`,
+    [user.id, limit + 1],
   );
-  if (limit === null) return json(reply, rows.map(toTodo));
-  return json(reply, { items: rows.slice(0, limit).map(toTodo), nextCursor: null });
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  if (last) {
+    reply.header(
+      'x-next-cursor',
+      Buffer.from(`${last.created_at}.${last.id}`).toString('base64url'),
+    );
+  }
+  return json(reply, rows.slice(0, limit).map(toTodo));
+});
+
+app.get('/api/todos/counts', async (request, reply) => {
+  const user = await authenticate(request);
+  const rows = await db.query(
+    'select "group_id", count(*) as "count" from "todos" where "user_id" = ? group by "group_id"',
+    [user.id],
+  );
+  const counts = { all: 0, ungrouped: 0, groups: [] };
+  for (const row of rows) {
+    const count = Number(row.count);
+    counts.all += count;
+    if (row.group_id === null) counts.ungrouped = count;
+    else counts.groups.push({ groupId: row.group_id, count });
+  }
+  counts.groups.sort((a, b) => a.groupId - b.groupId);
+  return json(reply, counts);
 });
 
 app.post('/api/todos', async (request, reply) => {

@@ -19,7 +19,7 @@ import { searchText } from '../shared/search-text.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
-import { COLUMNS, toTodo } from './rows.js';
+import { COLUMNS, type TodoColumns, toTodo } from './rows.js';
 import { moveToTrash } from './trash.js';
 
 export const planningOf = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'repeat'>): Planning => ({
@@ -113,6 +113,40 @@ const dueBetween = preparedQuery(
       .orderBy('due_date')
       .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
       .orderBy('id'),
+);
+// The web app's /todos loads the first page and the counts on every visit and after every live
+// change, so both are prepared too (issue 18).
+const firstPage = preparedQuery((db, p: Placeholders<{ userId: number; limit: number }>) =>
+  db
+    .selectFrom('todos')
+    .select(COLUMNS)
+    .where('user_id', '=', p('userId'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p('limit')),
+);
+const pageAfter = preparedQuery(
+  (db, p: Placeholders<{ userId: number; limit: number; created: number; id: number }>) =>
+    db
+      .selectFrom('todos')
+      .select(COLUMNS)
+      .where('user_id', '=', p('userId'))
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', p('created')),
+          eb.and([eb('created_at', '=', p('created')), eb('id', '<', p('id'))]),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(p('limit')),
+);
+const countsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+  db
+    .selectFrom('todos')
+    .select((eb) => ['group_id', eb.fn.countAll<number | string>().as('count')])
+    .where('user_id', '=', p('userId'))
+    .groupBy('group_id'),
 );
 const groupOfUser = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
   db
@@ -224,12 +258,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
 
     /** How many todos the user has in all, ungrouped and in each group that holds any. */
     async counts(userId: number): Promise<TodoCounts> {
-      const rows = await db
-        .selectFrom('todos')
-        .select((eb) => ['group_id', eb.fn.countAll<number | string>().as('count')])
-        .where('user_id', '=', userId)
-        .groupBy('group_id')
-        .execute();
+      const rows = await countsOfUser(db, { userId });
       const counts: TodoCounts = { all: 0, ungrouped: 0, groups: [] };
       for (const row of rows) {
         // PostgreSQL's count is a bigint, which node-postgres hands over as a string.
@@ -251,24 +280,15 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       limit: number,
       cursor: string | undefined,
     ): Promise<{ todos: Todo[]; next: string | null }> {
-      let query = db
-        .selectFrom('todos')
-        .select(COLUMNS)
-        .where('user_id', '=', userId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit + 1);
-      if (cursor !== undefined) {
+      // One more than the page, to know whether another follows.
+      let rows: TodoColumns[];
+      if (cursor === undefined) {
+        rows = await firstPage(db, { userId, limit: limit + 1 });
+      } else {
         const after = decodeCursor(cursor);
         if (!after) throw badRequest('cursor is not a cursor this server gave out');
-        query = query.where((eb) =>
-          eb.or([
-            eb('created_at', '<', after.created),
-            eb.and([eb('created_at', '=', after.created), eb('id', '<', after.id)]),
-          ]),
-        );
+        rows = await pageAfter(db, { userId, limit: limit + 1, ...after });
       }
-      const rows = await query.execute();
       const last = rows.length > limit ? rows[limit - 1] : undefined;
       return {
         todos: rows.slice(0, limit).map(toTodo),

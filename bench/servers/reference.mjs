@@ -8,6 +8,7 @@ import { createHmac, randomBytes, randomUUID, createHash, timingSafeEqual } from
 import Fastify from 'fastify';
 import { verify as verifyArgon2 } from '@node-rs/argon2';
 import { TZDate } from '@date-fns/tz';
+import { searchText } from '../../server/dist/shared/search-text.js';
 import { openDatabase } from '../lib/sql.mjs';
 
 const db = openDatabase({
@@ -87,84 +88,50 @@ async function authenticate(request) {
   return claimed;
 }
 
-// The schema of an older build (measured with --against) may have no planning columns: the
-// reference then lists todos as that build does.
-const PLANNED =
-  (process.env.DIALECT === 'sqlite'
-    ? await db.query("select name from pragma_table_info('todos') where name = 'due_date'")
-    : await db.query(
-        "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'due_date' and table_schema = current_schema()",
-      )
-  ).length > 0;
-// Reminders (issue 17) came after planning: a build with the planning columns may lack this one.
-const REMINDS =
-  PLANNED &&
-  (process.env.DIALECT === 'sqlite'
-    ? await db.query(
-        "select name from pragma_table_info('todos') where name = 'remind_minutes_before'",
-      )
-    : await db.query(
-        "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'remind_minutes_before' and table_schema = current_schema()",
-      )
-  ).length > 0;
-// Search (issue 14): Tally keeps a todo's words in search_text (FTS5 / GIN), written with it.
-const SEARCHABLE =
-  (process.env.DIALECT === 'sqlite'
-    ? await db.query("select name from pragma_table_info('todos') where name = 'search_text'")
-    : await db.query(
-        "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'search_text' and table_schema = current_schema()",
-      )
-  ).length > 0;
-/** Tally's shared/search-text.ts. */
-const searchText = (title, description) =>
-  (
-    (description === null ? title : `${title} ${description}`)
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/\p{M}+/gu, '')
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  ).join(' ');
+/** Whether the todos table has a column: an older build's schema (measured with --against) may not. */
+async function todosHave(column) {
+  const rows =
+    process.env.DIALECT === 'sqlite'
+      ? await db.query("select name from pragma_table_info('todos') where name = ?", [column])
+      : await db.query(
+          "select 1 from information_schema.columns where table_name = 'todos' and column_name = ? and table_schema = current_schema()",
+          [column],
+        );
+  return rows.length > 0;
+}
+// Planning (due dates, repeats), reminders (issue 17) and search (issue 14) each added columns;
+// the reference lists and writes todos as the build it stands beside does.
+const PLANNED = await todosHave('due_date');
+const REMINDS = await todosHave('remind_minutes_before');
+const SEARCHABLE = await todosHave('search_text');
+
 const SEARCH_COLUMN = SEARCHABLE ? ', "search_text"' : '';
 const SEARCH_VALUE = SEARCHABLE ? ', ?' : '';
 const SEARCH_SET = SEARCHABLE ? ', "search_text" = ?' : '';
 const searchValues = (title, description) => (SEARCHABLE ? [searchText(title, description)] : []);
 
-const TODO_COLUMNS = PLANNED
-  ? `"id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat"${REMINDS ? ', "remind_minutes_before"' : ''}`
-  : '"id", "title", "description", "group_id", "completed", "created_at"';
-const toTodo = REMINDS
-  ? (row) => ({
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      groupId: row.group_id,
-      completed: row.completed === 1,
-      created: new Date(row.created_at).toISOString(),
-      dueDate: row.due_date,
-      dueTime: row.due_time,
-      repeat: row.repeat === null ? null : JSON.parse(row.repeat),
-      remindMinutesBefore: row.remind_minutes_before,
-    })
-  : PLANNED
-    ? (row) => ({
-        id: row.id,
-        title: row.title,
-        description: row.description,
-        groupId: row.group_id,
-        completed: row.completed === 1,
-        created: new Date(row.created_at).toISOString(),
-        dueDate: row.due_date,
-        dueTime: row.due_time,
-        repeat: row.repeat === null ? null : JSON.parse(row.repeat),
-      })
-    : (row) => ({
-        id: row.id,
-        title: row.title,
-        description: row.description,
-        groupId: row.group_id,
-        completed: row.completed === 1,
-        created: new Date(row.created_at).toISOString(),
-      });
+const TODO_COLUMNS = [
+  '"id", "title", "description", "group_id", "completed", "created_at"',
+  ...(PLANNED ? ['"due_date", "due_time", "repeat"'] : []),
+  ...(REMINDS ? ['"remind_minutes_before"'] : []),
+].join(', ');
+function toTodo(row) {
+  const todo = {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    groupId: row.group_id,
+    completed: row.completed === 1,
+    created: new Date(row.created_at).toISOString(),
+  };
+  if (PLANNED) {
+    todo.dueDate = row.due_date;
+    todo.dueTime = row.due_time;
+    todo.repeat = row.repeat === null ? null : JSON.parse(row.repeat);
+  }
+  if (REMINDS) todo.remindMinutesBefore = row.remind_minutes_before;
+  return todo;
+}
 
 async function recordEvents(query, userId, types, now) {
   const values = types.map(() => '(?, ?, ?)').join(', ');

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createAccessTokens } from '../server/dist/plugins/authentication.js';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
+import { waitUntilHealthy } from './lib/server.mjs';
 import { openDatabase } from './lib/sql.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -94,16 +95,13 @@ async function startTally(target) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return child;
-    } catch {
-      // not yet listening
-    }
-    await sleep(100);
+  try {
+    await waitUntilHealthy(`http://127.0.0.1:${PORT}`, { child, seconds: 20 });
+  } catch (error) {
+    child.kill();
+    throw error;
   }
-  child.kill();
-  throw new Error('Tally did not start');
+  return child;
 }
 
 /** Concurrencies measured: one person's own dashboard, and a few requests at once. */

@@ -12,6 +12,7 @@ import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { createAccessTokens } from '../server/dist/plugins/authentication.js';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
+import { waitUntilHealthy } from './lib/server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -48,14 +49,7 @@ const server = spawn(process.execPath, [path.join(root, 'server/dist/main.js')],
 const results = [];
 let browser;
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${ORIGIN}/api/health`)).ok) break;
-    } catch {
-      if (i > 100) throw new Error('Tally did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await waitUntilHealthy(ORIGIN, { child: server });
   browser = await puppeteer.launch({
     executablePath: CHROME,
     headless: true,

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
+import { waitUntilHealthy } from './lib/server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -90,15 +91,7 @@ const child = spawn(
 if (SNAPSHOT) mkdirSync(path.join(here, 'results'), { recursive: true });
 const base = `http://127.0.0.1:${PORT}`;
 try {
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null || i > 300) throw new Error('the server did not start');
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
+  await waitUntilHealthy(base, { child });
   await sleep(1000);
   const idle = rssMegabytes(child.pid);
   console.info(`idle, 1 s after start: ${idle.toFixed(1)} MB (budget ${IDLE_BUDGET_MB})`);

@@ -28,13 +28,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
+import { waitUntilHealthy } from './lib/server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 const resultsDir = path.join(here, 'results');
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+// Everything after the first `=`: a value may hold one (--against-node=--max-semi-space-size=8).
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 const QUICK = flag('quick') || process.env.BENCH_QUICK === '1';
 /** Rounds per server; even rounds run the servers in one order, odd rounds in the reverse. */
@@ -59,14 +61,7 @@ const TOGETHER_CONNECTIONS = 20;
 const TALLY_DIR = path.resolve(option('tally') ?? root);
 const AGAINST_DIR = option('against') ? path.resolve(option('against')) : null;
 /** Node flags of Tally and of the "against" build (--node= / --against-node=, comma-separated). */
-const nodeFlags = (name) =>
-  args.some((a) => a.startsWith(`--${name}=`))
-    ? args
-        .find((a) => a.startsWith(`--${name}=`))
-        .slice(name.length + 3)
-        .split(',')
-        .filter(Boolean)
-    : [];
+const nodeFlags = (name) => option(name)?.split(',').filter(Boolean) ?? [];
 const TALLY_FLAGS = nodeFlags('node');
 const AGAINST_FLAGS = nodeFlags('against-node');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -110,20 +105,6 @@ function startProcess(name, script, env, nodeArgs = []) {
     if (!child.stopping) console.error(`${name} exited unexpectedly (${code ?? signal})`);
   });
   return child;
-}
-
-async function waitUntilUp(port, child) {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`server on ${port} exited`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // not yet listening
-    }
-    await sleep(100);
-  }
-  throw new Error(`server on ${port} did not start`);
 }
 
 async function stopProcess(child) {
@@ -191,7 +172,7 @@ async function startTally(
   );
   child.applicationName = applicationName;
   running.add(child);
-  await waitUntilUp(port, child);
+  await waitUntilHealthy(`http://127.0.0.1:${port}`, { child, seconds: 20 });
   return child;
 }
 
@@ -211,7 +192,7 @@ async function startReference(target, port, name) {
   );
   child.applicationName = applicationName;
   running.add(child);
-  await waitUntilUp(port, child);
+  await waitUntilHealthy(`http://127.0.0.1:${port}`, { child, seconds: 20 });
   return child;
 }
 

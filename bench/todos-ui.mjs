@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { waitUntilHealthy } from './lib/server.mjs';
 import { openDatabase } from './lib/sql.mjs';
 import { createDatabase, PASSWORD, seed } from './lib/seed.mjs';
 
@@ -220,14 +221,7 @@ const median = (values) => {
 const results = [];
 let browser;
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${ORIGIN}/api/health`)).ok) break;
-    } catch {
-      if (i > 100) throw new Error('Tally did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await waitUntilHealthy(ORIGIN, { child: server });
   browser = await chromium.launch({
     executablePath: CHROME,
     headless: true,

@@ -77,14 +77,18 @@ function decodeCursor(cursor: string): { created: number; id: number } | null {
   return { created: Number(match[1]), id: Number(match[2]) };
 }
 
-// The list and the statements of create and update (docs/decisions/042-prepared-queries.md).
-const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+/** A user's todos as the list answers them, newest first. */
+const newestFirst = (db: Db, userId: number) =>
   db
     .selectFrom('todos')
     .select(COLUMNS)
-    .where('user_id', '=', p('userId'))
+    .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc'),
+    .orderBy('id', 'desc');
+
+// The list and the statements of create and update (docs/decisions/042-prepared-queries.md).
+const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+  newestFirst(db, p('userId')),
 );
 // Today and Upcoming, unpaged, are what the web app's screens load (decision 049); the paged and
 // Overdue variants are built per call below.
@@ -117,28 +121,17 @@ const dueBetween = preparedQuery(
 // The web app's /todos loads the first page and the counts on every visit and after every live
 // change, so both are prepared too (issue 18).
 const firstPage = preparedQuery((db, p: Placeholders<{ userId: number; limit: number }>) =>
-  db
-    .selectFrom('todos')
-    .select(COLUMNS)
-    .where('user_id', '=', p('userId'))
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(p('limit')),
+  newestFirst(db, p('userId')).limit(p('limit')),
 );
 const pageAfter = preparedQuery(
   (db, p: Placeholders<{ userId: number; limit: number; created: number; id: number }>) =>
-    db
-      .selectFrom('todos')
-      .select(COLUMNS)
-      .where('user_id', '=', p('userId'))
+    newestFirst(db, p('userId'))
       .where((eb) =>
         eb.or([
           eb('created_at', '<', p('created')),
           eb.and([eb('created_at', '=', p('created')), eb('id', '<', p('id'))]),
         ]),
       )
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
       .limit(p('limit')),
 );
 const countsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>

@@ -5,7 +5,7 @@
 #   docker build -t tally .
 #   docker run -d -p 3000:3000 -v tally-data:/data tally
 
-FROM node:20-bookworm AS build
+FROM node:24-bookworm AS build
 WORKDIR /src
 # No browser downloads: the end-to-end tools come with the workspace but never run here.
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1
@@ -21,7 +21,7 @@ RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY . .
 RUN npm run package && mv "release/tally-$(node -p 'require("./package.json").version')" /tally
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data PATH=/app/bin:$PATH
 WORKDIR /app
 COPY --from=build /tally /app

@@ -24,7 +24,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleServer } from './bundle-server.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const at = (...parts) => path.join(root, ...parts);
@@ -81,7 +81,9 @@ function copyCompiled(sourceDir, distDir, target) {
 copyCompiled(at('server/src'), at('server/dist'), path.join(out, 'server/dist'));
 cpSync(at('web/dist'), path.join(out, 'web/dist'), { recursive: true });
 mkdirSync(path.join(out, 'server/bin'), { recursive: true });
-cpSync(at('server/bin/tally.mjs'), path.join(out, 'server/bin/tally.mjs'));
+for (const file of ['tally.mjs', 'serve.mjs', 'require-node.mjs']) {
+  cpSync(at('server/bin', file), path.join(out, 'server/bin', file));
+}
 writeFileSync(
   path.join(out, 'server/package.json'),
   `${JSON.stringify({ name: serverPackage.name, version, private: true, type: 'module' }, null, 2)}\n`,
@@ -125,8 +127,14 @@ function resolvePackage(fromDir, dependency) {
   }
 }
 
-// Files inside packages that nothing loads at run time: better-sqlite3's C sources and build
-// intermediates (its addon is build/Release/better_sqlite3.node).
+// Files inside packages that nothing loads at run time: better-sqlite3's C sources, build
+// intermediates and the prebuilt addons of other platforms (it loads
+// prebuilds/<platform>-<arch>.node, or linuxmusl-<arch>.node on musl).
+const ownPrebuilds = [`${process.platform}-${process.arch}.node`, `linuxmusl-${process.arch}.node`];
+const otherPlatform = (file) =>
+  path.basename(path.dirname(file)) === 'prebuilds' &&
+  file.includes(`${path.sep}better-sqlite3${path.sep}`) &&
+  !ownPrebuilds.includes(path.basename(file));
 const UNUSED = [
   'better-sqlite3/deps',
   'better-sqlite3/src',
@@ -138,7 +146,8 @@ const UNUSED = [
   'better-sqlite3/build/deps',
   'better-sqlite3/build/Release/.deps',
 ];
-const unused = (file) => UNUSED.some((suffix) => file.endsWith(path.join('node_modules', suffix)));
+const unused = (file) =>
+  otherPlatform(file) || UNUSED.some((suffix) => file.endsWith(path.join('node_modules', suffix)));
 
 const copied = new Set();
 const missing = [];
@@ -211,43 +220,15 @@ writeFileSync(
     2,
   )}\n`,
 );
-// The server as one module: its ~650 module files loaded one by one cost about 18 MB of memory
-// at start more than one bundle of the same code (docs/performance.md, Memory). Left outside it:
-// native addons, packages that read their own files at run time (swagger, swagger-ui), and those
-// loaded only when configured (pg, ioredis, nodemailer, prom-client). The operator's command
-// (bin/tally) runs the unbundled server/dist, which stays beside it.
-await build({
-  entryPoints: [path.join(out, 'server/dist/main.js')],
-  outfile: path.join(out, 'server/dist/main.bundle.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // Whitespace and syntax only: identifiers keep their names, so functions and classes keep
-  // theirs in stack traces and logs (avvio names plugins after them). esbuild's keepNames with
-  // full minification measured 25 MB more at start than this; this is ~18 MB less than the
-  // unbundled server, full minification only 3 MB less again.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-  external: [
-    'better-sqlite3',
-    '@node-rs/argon2',
-    '@fastify/swagger',
-    '@fastify/swagger-ui',
-    'pg',
-    'ioredis',
-    'nodemailer',
-    'prom-client',
-  ],
-  // CommonJS packages inside an ES module bundle still call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as __tallyCreateRequire } from 'node:module'; const require = __tallyCreateRequire(import.meta.url);",
-  },
-});
+// The server as one module (scripts/bundle-server.mjs), as `npm start` runs it. The operator's
+// command (bin/tally) runs the unbundled server/dist, which stays beside it.
+await bundleServer(
+  path.join(out, 'server/dist/main.js'),
+  path.join(out, 'server/dist/main.bundle.js'),
+);
 writeFileSync(
   path.join(out, 'server.js'),
-  `// \`node server.js\`: serves Tally (API and web app). Configuration: the environment, see README.md.\nimport './server/dist/main.bundle.js';\n`,
+  `// \`node server.js\`: serves Tally (API and web app). Configuration: the environment, see README.md.\nimport './server/bin/serve.mjs';\n`,
 );
 mkdirSync(path.join(out, 'bin'), { recursive: true });
 writeFileSync(

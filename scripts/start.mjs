@@ -1,4 +1,5 @@
 // `npm start`: builds whatever is out of date, then serves Tally (API + web app) on PORT (3000).
+import '../server/bin/require-node.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -7,14 +8,14 @@ import { fileURLToPath } from 'node:url';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const at = (...parts) => path.join(root, ...parts);
 
-function newestMtime(target) {
+function newestMtime(target, skip = ['node_modules', 'dist']) {
   if (!existsSync(target)) return 0;
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(target)) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+    if (skip.includes(entry)) continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry), skip));
   }
   return newest;
 }
@@ -28,6 +29,13 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 // TypeScript's build mode is incremental: it only recompiles what changed.
 run(npx, ['tsc', '-b', 'contract', 'server']);
+const bundle = at('server/dist/main.bundle.js');
+const compiled = ['server/dist', 'contract/dist'].map((d) =>
+  newestMtime(at(d), ['main.bundle.js']),
+);
+if (newestMtime(bundle) < Math.max(...compiled)) {
+  run(process.execPath, [at('scripts/bundle-server.mjs')]);
+}
 
 const webSources = [
   'web/src',
@@ -42,7 +50,7 @@ if (webBuilt === 0 || Math.max(...webSources.map((s) => newestMtime(at(s)))) > w
   run(npx, ['vite', 'build', '--logLevel', 'warn', '--config', 'web/vite.config.ts', 'web']);
 }
 
-const server = spawn(process.execPath, [at('server/dist/main.js')], {
+const server = spawn(process.execPath, [at('server/bin/serve.mjs')], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -2,6 +2,7 @@
 // TEST_DATABASE_URL or DATABASE_URL is set, the bundle budgets, end to end in Chromium, the
 // release package unpacked and started), then one line totalling them. With TEST_FAULTS set (as .ci/run does), or `npm test -- faults`, it also
 // runs the fault suites of `npm run test:faults` with small counts.
+import '../server/bin/require-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,6 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import fastJsonStringify, { type Schema as SerializerSchema } from 'fast-json-stringify';
 import fp from 'fastify-plugin';
 import { badRequest } from '../shared/errors.js';
 
@@ -46,6 +47,31 @@ function illFormedField(value: unknown): string | null {
 }
 
 /**
+ * A validator compiled on its first call. Compiling every route's schemas at start took most of
+ * the server's start-up work (docs/performance.md, Footprint); a route that is never called
+ * never pays for it. `schemaEnv` marks it as an Ajv function for Fastify, which then passes the
+ * parent object so that Ajv can coerce or default the root value (query strings, params).
+ */
+function validateOnFirstCall(compile: () => ValidateFunction) {
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown, context?: Parameters<ValidateFunction>[1]): boolean => {
+    compiled ??= compile();
+    const valid = compiled(data, context);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = null as ValidateFunction['errors'];
+  validate.schemaEnv = true;
+  return validate;
+}
+
+/** A response serializer (Fastify's own fast-json-stringify) compiled on its first use. */
+function serializeOnFirstCall(schema: SerializerSchema) {
+  let compiled: ((data: unknown) => string) | undefined;
+  return (data: unknown) => (compiled ??= fastJsonStringify(schema))(data);
+}
+
+/**
  * Bodies are validated as sent (a number is not a string), so wrong types are a 400.
  * Query strings and path parameters arrive as text and are coerced to the schema's types.
  */
@@ -81,8 +107,11 @@ export const validationPlugin = fp(
       });
     });
     app.setValidatorCompiler(({ schema, httpPart }) =>
-      httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
+      validateOnFirstCall(() =>
+        httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
+      ),
     );
+    app.setSerializerCompiler(({ schema }) => serializeOnFirstCall(schema as SerializerSchema));
   },
   { name: 'validation' },
 );

@@ -1,0 +1,52 @@
+// The server as one module (server/dist/main.bundle.js), which `npm start` and the release package
+// run: its ~650 module files loaded one by one cost about 18 MB of memory and most of the start
+// time more than one bundle of the same code (docs/performance.md, Footprint).
+//   node scripts/bundle-server.mjs [server/dist/main.js] [server/dist/main.bundle.js]
+// Left outside it: native addons, packages that read their own files at run time (swagger,
+// swagger-ui), and those loaded only when configured (pg, ioredis, nodemailer, prom-client).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/** Bundles `entry` (the built server's main.js) into `outfile`. */
+export async function bundleServer(
+  entry = path.join(root, 'server/dist/main.js'),
+  outfile = path.join(path.dirname(entry), 'main.bundle.js'),
+) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    // Whitespace and syntax only: identifiers keep their names, so functions and classes keep
+    // theirs in stack traces and logs (avvio names plugins after them). esbuild's keepNames with
+    // full minification measured 25 MB more at start than this; full minification only 3 MB less.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    external: [
+      'better-sqlite3',
+      '@node-rs/argon2',
+      '@fastify/swagger',
+      '@fastify/swagger-ui',
+      'pg',
+      'ioredis',
+      'nodemailer',
+      'prom-client',
+    ],
+    // CommonJS packages inside an ES module bundle still call require() for Node's own modules.
+    banner: {
+      js: "import { createRequire as __tallyCreateRequire } from 'node:module'; const require = __tallyCreateRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [entry, outfile] = process.argv.slice(2);
+  await bundleServer(entry && path.resolve(entry), outfile && path.resolve(outfile));
+}

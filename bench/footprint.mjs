@@ -2,10 +2,11 @@
 // more builds and Node.js binaries in one run (docs/performance.md, Footprint).
 //   node bench/footprint.mjs --build=after:.:$(command -v node) \
 //     --build=before20:/tmp/tally-before:/usr/bin/node --build=before24:/tmp/tally-before24:$(command -v node)
-// Each --build=label:dir:node names a checkout (built: `npx tsc -b contract server`, its
-// node_modules built for that node) and the Node.js binary that runs it; without any, this tree
-// on the node running the script. --entry=<file> picks the entry in each dir (default
-// server/dist/main.js; the release package's is server.js), --starts=N cold starts per build
+// Each --build=label:dir:node[:entry[:flag,flag]] names a checkout (built: `npm run build`, its
+// node_modules built for that node), the Node.js binary that runs it, the file it starts (default
+// --entry=, itself server/bin/serve.mjs: what `npm start` runs; server/dist/main.js before it;
+// server.js in a release) and Node flags of its own; without any --build, this tree on the node
+// running the script. --starts=N cold starts per build
 // (default 7), --requests=N list requests for the peak (default 20,000), --node=<flag,flag> adds
 // Node flags to every build.
 // For each build, on SQLite with a 200-todo list user:
@@ -28,7 +29,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const option = (name) =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? undefined;
-const ENTRY = option('entry') ?? 'server/dist/main.js';
+const ENTRY = option('entry') ?? 'server/bin/serve.mjs';
 const STARTS = Number(option('starts') ?? 7);
 const REQUESTS = Number(option('requests') ?? 20_000);
 const NODE_FLAGS = option('node')?.split(',') ?? [];
@@ -44,10 +45,17 @@ const median = (values) => {
 const builds = args
   .filter((a) => a.startsWith('--build='))
   .map((a) => {
-    const [label, dir, node] = a.slice('--build='.length).split(':');
-    return { label, dir: path.resolve(dir), node: node || process.execPath };
+    const [label, dir, node, entry, flags] = a.slice('--build='.length).split(':');
+    return {
+      label,
+      dir: path.resolve(dir),
+      node: node || process.execPath,
+      entry: entry || ENTRY,
+      flags: flags ? flags.split(',') : [],
+    };
   });
-if (builds.length === 0) builds.push({ label: 'this tree', dir: root, node: process.execPath });
+if (builds.length === 0)
+  builds.push({ label: 'this tree', dir: root, node: process.execPath, entry: ENTRY, flags: [] });
 
 function rssMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -62,21 +70,25 @@ function cpuMicros(pid) {
 
 function start(build) {
   const began = performance.now();
-  const child = spawn(build.node, [...NODE_FLAGS, path.join(build.dir, ENTRY)], {
-    cwd: build.dir,
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: build.dataDir,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      WEB_CONCURRENCY: '1',
-      NODE_OPTIONS: '',
+  const child = spawn(
+    build.node,
+    [...NODE_FLAGS, ...build.flags, path.join(build.dir, build.entry)],
+    {
+      cwd: build.dir,
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: build.dataDir,
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        WEB_CONCURRENCY: '1',
+        NODE_OPTIONS: '',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   return { child, began };
 }
 
@@ -174,6 +186,6 @@ console.info('|---|---|--:|--:|--:|--:|--:|');
 for (const b of builds) {
   const startMs = median(b.starts);
   console.info(
-    `| ${b.label} | ${b.version} | ${Math.round(startMs)} ms (${Math.round(Math.min(...b.starts))}-${Math.round(Math.max(...b.starts))})${mark(startMs, BUDGET.startMs)} | ${b.idle.toFixed(0)} MB${mark(b.idle, BUDGET.idleMb)} | ${b.peak.toFixed(0)} MB${mark(b.peak, BUDGET.peakMb)} | ${b.after.toFixed(0)} MB | ${Math.round(b.cpuPerRequest)}${b.errors ? ` (${b.errors} errors)` : ''} |`,
+    `| ${b.label}: ${[...b.flags, b.entry].join(' ')} | ${b.version} | ${Math.round(startMs)} ms (${Math.round(Math.min(...b.starts))}-${Math.round(Math.max(...b.starts))})${mark(startMs, BUDGET.startMs)} | ${b.idle.toFixed(0)} MB${mark(b.idle, BUDGET.idleMb)} | ${b.peak.toFixed(0)} MB${mark(b.peak, BUDGET.peakMb)} | ${b.after.toFixed(0)} MB | ${Math.round(b.cpuPerRequest)}${b.errors ? ` (${b.errors} errors)` : ''} |`,
   );
 }

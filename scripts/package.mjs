@@ -24,6 +24,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../server/bin/node-flags.mjs';
 import { bundleServer } from './bundle-server.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -205,7 +206,7 @@ writeFileSync(
       license: rootPackage.license,
       engines: rootPackage.engines,
       bin: { tally: 'bin/tally' },
-      scripts: { start: 'node server.js' },
+      scripts: { start: `node ${SERVER_NODE_FLAGS.join(' ')} server.js` },
       dependencies: {
         ...Object.fromEntries(
           runtimeDependencies.map((dependency) => [

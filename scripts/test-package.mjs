@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../server/bin/node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -70,7 +71,12 @@ try {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
   };
-  server = spawn(process.execPath, ['server.js'], { cwd: app, env, stdio: 'inherit' });
+  // As the release's `npm start` runs it (its package.json), without npm in between.
+  server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server.js'], {
+    cwd: app,
+    env,
+    stdio: 'inherit',
+  });
   const exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const healthy = await waitForHealth(`${base}/api/health`, 20_000);
@@ -131,7 +137,7 @@ try {
     ? spawnSync(node26, ['--version'], { encoding: 'utf8' }).stdout.trim()
     : '';
   check('Node.js 26 is at hand', version26.startsWith('v26.'), version26 || 'not installed');
-  server = spawn(node26, ['server.js'], { cwd: app, env, stdio: 'inherit' });
+  server = spawn(node26, [...SERVER_NODE_FLAGS, 'server.js'], { cwd: app, env, stdio: 'inherit' });
   const exited26 = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
   const healthy26 = await waitForHealth(`${base}/api/health`, 20_000);
   const todos26 = healthy26

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { gracefulDrain } from './drain.js';
 import { resolveVapidKeys } from './reminders/vapid-keys.js';
 import { aggregateInPrimary } from './plugins/metrics.js';
+import { releaseStartMemory } from './release-start-memory.js';
 
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only, config.ts refuses it on SQLite): this primary process
@@ -89,6 +90,7 @@ async function main() {
   });
 
   await app.listen({ port: config.port, host: config.host });
+  releaseStartMemory();
   app.log.info(
     `Tally is serving on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${database.dialect}: ${database.location})`,
   );

@@ -142,13 +142,14 @@ export interface EmailLinksOptions {
 export function createEmailLinks({ db, mailer, publicUrl, clock }: EmailLinksOptions) {
   const pending = new Set<Promise<void>>();
 
+  // The token rides in the fragment, which browsers never send: no request log or proxy sees it.
   const verificationMail = (recipient: Recipient, token: string) =>
     message(recipient.email, 'Confirm your e-mail address for Tally', {
       before: [
         `Hello ${recipient.username},`,
         `please confirm that ${recipient.email} is your e-mail address for Tally by opening this link:`,
       ],
-      link: `${publicUrl}/verify-email?token=${token}`,
+      link: `${publicUrl}/verify-email#token=${token}`,
       after: [
         'The link works once, for 7 days.',
         'If you did not sign up for Tally or change your address, you can ignore this message.',
@@ -161,7 +162,7 @@ export function createEmailLinks({ db, mailer, publicUrl, clock }: EmailLinksOpt
         `Hello ${recipient.username},`,
         'someone, hopefully you, asked to reset the password of your Tally account. To choose a new password, open this link:',
       ],
-      link: `${publicUrl}/reset-password?token=${token}`,
+      link: `${publicUrl}/reset-password#token=${token}`,
       after: [
         'The link works once, for 1 hour. Every device signed in to your account will be signed out.',
         'If you did not ask for this, you can ignore this message: your password stays as it is.',

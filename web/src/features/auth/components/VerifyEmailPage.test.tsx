@@ -7,7 +7,7 @@ import { storeSession } from '#web/test/tokens';
 describe('/verify-email', () => {
   it('sends the token once on load and says the address is verified', async () => {
     const { calls } = fakeBackend();
-    renderApp('/verify-email?token=the-token');
+    renderApp('/verify-email#token=the-token');
     expect(await screen.findByText('Your e-mail address is verified')).toBeInTheDocument();
     expect(document.title).toBe('Verify e-mail · Tally');
     const sent = calls.filter((c) => c.path === '/api/auth/verify-email');
@@ -19,7 +19,7 @@ describe('/verify-email', () => {
   it('leads a signed-in user back to the settings', async () => {
     storeSession('alice');
     fakeBackend();
-    renderApp('/verify-email?token=the-token');
+    renderApp('/verify-email#token=the-token');
     expect(await screen.findByText('Your e-mail address is verified')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to your settings' })).toHaveAttribute(
       'href',
@@ -30,7 +30,7 @@ describe('/verify-email', () => {
   it("shows the server's sentence for a used or expired link", async () => {
     const refusal = 'token is not valid: the link was already used, has expired or is unknown';
     fakeBackend({}, { 'POST /api/auth/verify-email': () => json({ error: refusal }, 400) });
-    renderApp('/verify-email?token=used');
+    renderApp('/verify-email#token=used');
     expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
     expect(screen.queryByText('Your e-mail address is verified')).not.toBeInTheDocument();
   });

@@ -1,17 +1,18 @@
 import { useEffect, useRef } from 'react';
-import { Link, useSearch } from 'wouter';
+import { Link } from 'wouter';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
 import { useSession } from '#web/lib/session-store';
 import { VERIFY_EMAIL_OPERATION, useVerifyEmail } from '../api/verify-email';
+import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
 const EMAIL_VERIFIED = 'Your e-mail address is verified';
 
-/** /verify-email?token=: sends the link's token once, on load, and says how it went. */
+/** /verify-email#token=: sends the link's token once, on load, and says how it went. */
 export function VerifyEmailPage() {
-  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const token = useLinkToken();
   const verify = useVerifyEmail();
   const signedIn = useSession().token !== null;
   // The token works once: send it once, also when React runs effects twice in development.

@@ -108,18 +108,25 @@ describe('Continue with Google and an existing account', () => {
     expect(await googleSubjectOf(attackerId)).toBeNull();
   });
 
-  it('links by e-mail once Tally has verified the address', async () => {
+  it('neither signs in to nor links an account with a verified address and a password (issue 23, item 11)', async () => {
+    // The attacker registered the victim's address and the victim clicked the verification
+    // link: the address is verified, the password is still the attacker's.
     const user = await registerUser(ctx.app);
     await ctx.database.handle.db
       .updateTable('users')
       .set({ email_verified_at: ctx.clock.now() })
       .where('id', '=', user.id)
       .execute();
-    const sub = uniqueName('sub');
-    const response = await googleSignIn({ sub, email: user.email.toUpperCase() });
-    expect(response.statusCode).toBe(200);
-    expect(decodeJwt(response.json<{ accessToken: string }>().accessToken).uid).toBe(user.id);
-    expect(await googleSubjectOf(user.id)).toBe(sub);
+    const response = await googleSignIn({
+      sub: uniqueName('sub'),
+      email: user.email.toUpperCase(),
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      error:
+        'An account with this e-mail address already exists - sign in with your password and link Google in Settings',
+    });
+    expect(await googleSubjectOf(user.id)).toBeNull();
   });
 });
 

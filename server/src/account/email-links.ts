@@ -48,6 +48,24 @@ export async function issueToken(
   return token;
 }
 
+/** Whose a usable token is, without spending it (the verification page asks before it verifies). */
+export async function peekToken(
+  db: Db,
+  purpose: LinkPurpose,
+  token: string,
+  now: number,
+): Promise<{ userId: number; emailLower: string } | null> {
+  const row = await db
+    .selectFrom('email_tokens')
+    .select(['user_id', 'email_lower'])
+    .where('token_hash', '=', digest(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, emailLower: row.email_lower } : null;
+}
+
 /**
  * Spends a token, exactly once: the guard in WHERE makes two parallel uses end with one winner.
  * Null for a used, expired or unknown token.

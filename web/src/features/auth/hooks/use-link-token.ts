@@ -21,6 +21,13 @@ export function useLinkToken(): string {
   useEffect(() => {
     const { pathname, hash, search } = window.location;
     if (hash || search) window.history.replaceState(window.history.state, '', pathname);
+    // Another link opened in this tab changes only the fragment, which loads nothing: start
+    // afresh with its token. (A reload after this page took the token out shows "incomplete".)
+    const onHashChange = () => {
+      if (tokenInAddress()) window.location.reload();
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
   }, []);
   return token;
 }

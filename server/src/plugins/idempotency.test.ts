@@ -241,7 +241,7 @@ describe('calls that carry a credential (issue 23, item 10)', () => {
     expect(JSON.stringify(stored)).not.toContain(made.token);
   });
 
-  it('stores nothing of a password change, a feed secret or a push subscription', async () => {
+  it('stores nothing of a password change or of the calendar feed secret', async () => {
     const user = await registerUser(ctx.app);
     const call = (method: string, url: string, payload?: object) =>
       as(

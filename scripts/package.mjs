@@ -80,7 +80,11 @@ function copyCompiled(sourceDir, distDir, target) {
   }
 }
 copyCompiled(at('server/src'), at('server/dist'), path.join(out, 'server/dist'));
-cpSync(at('web/dist'), path.join(out, 'web/dist'), { recursive: true });
+// Without the source maps: the server would not serve them anyway (docs/decisions/074).
+cpSync(at('web/dist'), path.join(out, 'web/dist'), {
+  recursive: true,
+  filter: (from) => !from.endsWith('.map'),
+});
 mkdirSync(path.join(out, 'server/bin'), { recursive: true });
 for (const file of ['tally.mjs', 'serve.mjs', 'require-node.mjs']) {
   cpSync(at('server/bin', file), path.join(out, 'server/bin', file));

@@ -56,7 +56,9 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps for the developer's own use, named in no bundle; the server never serves them and the
+    // release package leaves them out (docs/decisions/074).
+    sourcemap: 'hidden',
   },
   test: {
     name: 'web',

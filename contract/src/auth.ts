@@ -86,6 +86,15 @@ export const VerifyEmailBodySchema = Type.Object(
 );
 export type VerifyEmailBody = Static<typeof VerifyEmailBodySchema>;
 
+export const VerificationAccountSchema = Type.Object(
+  {
+    username: Type.String({ description: 'The account the link verifies an address of' }),
+    email: Type.String({ description: 'The address the link was sent to' }),
+  },
+  { additionalProperties: false },
+);
+export type VerificationAccount = Static<typeof VerificationAccountSchema>;
+
 export const PasswordResetRequestBodySchema = Type.Object(
   { email: Type.String({ format: 'email', maxLength: LIMITS.emailMax }) },
   { additionalProperties: false },
@@ -130,7 +139,7 @@ export const authApi = defineEndpoints('auth', routes.auth, {
   google: {
     summary: 'Sign in with a Google ID token (Google Identity Services credential)',
     description:
-      'Links to an existing account by e-mail only when Tally has verified that address (409 otherwise). 403 for a new person when sign-up is closed.',
+      'An address an account already has answers 409, verified or not: that person signs in with the password and links Google in Settings (POST /api/account/google). 403 for a new person when sign-up is closed.',
     body: GoogleLoginBodySchema,
     responses: {
       200: AccessTokenResponseSchema,
@@ -155,6 +164,13 @@ export const authApi = defineEndpoints('auth', routes.auth, {
       'Links are single-use and valid 7 days, for the address they were sent to. 400 for a used, expired or unknown token.',
     body: VerifyEmailBodySchema,
     responses: { 204: NoContent('The address is verified'), 400: ErrorSchema, 429: ErrorSchema },
+  },
+  verifyEmailAccount: {
+    summary: 'The account and address a verification link is for, without using the link',
+    description:
+      'Changes nothing: the verification page shows whose address it verifies and asks before POST /api/auth/verify-email. 400 for a used, expired or unknown token.',
+    body: VerifyEmailBodySchema,
+    responses: { 200: VerificationAccountSchema, 400: ErrorSchema, 429: ErrorSchema },
   },
   requestPasswordReset: {
     summary: 'Send a password-reset link to the address, if an account has it',

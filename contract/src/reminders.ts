@@ -92,9 +92,16 @@ export const remindersApi = defineEndpoints('reminders', routes.reminders, {
     summary: "Turn reminders on for a browser: keep its push subscription (again: it's updated)",
     description:
       'The endpoint must be an https URL whose host is a public address (never loopback or a ' +
-      'private network). A push service that answers 404 or 410 ends the subscription.',
+      'private network). A push service that answers 404 or 410 ends the subscription. An ' +
+      'endpoint another account registered passes to this one only with the keys it was ' +
+      'registered with (the same browser); otherwise 409.',
     body: PushSubscriptionBodySchema,
-    responses: { 204: NoContent('Subscribed'), 400: ErrorSchema, 401: ErrorSchema },
+    responses: {
+      204: NoContent('Subscribed'),
+      400: ErrorSchema,
+      401: ErrorSchema,
+      409: ErrorSchema,
+    },
   },
   unsubscribe: {
     summary: 'Turn reminders off for a browser (nothing happens when it was not subscribed)',

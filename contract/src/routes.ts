@@ -13,6 +13,7 @@ export const routes = {
     refresh: { method: 'POST', path: '/api/auth/refresh', public: true },
     logout: { method: 'POST', path: '/api/auth/logout', public: true },
     verifyEmail: { method: 'POST', path: '/api/auth/verify-email', public: true },
+    verifyEmailAccount: { method: 'POST', path: '/api/auth/verify-email/account', public: true },
     requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', public: true },
     resetPassword: { method: 'POST', path: '/api/auth/password-reset/confirm', public: true },
   },

@@ -41,9 +41,9 @@ export async function waitForMail(
   return found as ReceivedMail;
 }
 
-/** The link to `path` (e.g. /reset-password) in a mail's text, as a path with its query. */
+/** The link to `path` (e.g. /reset-password) in a mail's text, as a path with its fragment. */
 export function linkIn(mail: ReceivedMail, path: string): string {
-  const match = new RegExp(`https?://[^\\s/]+(${path}\\?token=[A-Za-z0-9_-]+)`).exec(mail.text);
+  const match = new RegExp(`https?://[^\\s/]+(${path}#token=[A-Za-z0-9_-]+)`).exec(mail.text);
   if (!match?.[1]) throw new Error(`no ${path} link in: ${mail.text}`);
   return match[1];
 }

@@ -32,6 +32,7 @@ import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-h
 import { validationPlugin } from './plugins/validation.js';
 import { webAppPlugin } from './plugins/web-app.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { redactingLogger } from './shared/logging.js';
 import { createMailer } from './shared/mailer.js';
 import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
@@ -85,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logger ? redactingLogger(options.logger) : false,
     bodyLimit: LIMITS.bodyLimitBytes,
     // A hop count as a function: Fastify takes numbers no more (they could not check the peer).
     trustProxy:

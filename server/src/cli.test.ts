@@ -76,7 +76,7 @@ describe('tally user', () => {
     const user = await registerUser(ctx.app);
     const linked = await tally(['user', 'reset-password', user.username]);
     expect(linked.code).toBe(0);
-    const token = /^https:\/\/tally\.example\/reset-password\?token=([\w-]+)\n$/.exec(
+    const token = /^https:\/\/tally\.example\/reset-password#token=([\w-]+)\n$/.exec(
       linked.out,
     )?.[1];
     expect(token).toBeTruthy();

@@ -71,13 +71,8 @@ async function main() {
     jwtSecret: resolveJwtSecret(config),
     vapidKeys: resolveVapidKeys(config),
     backgroundJobs: true,
-    logger: {
-      level: config.logLevel,
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-        censor: '[redacted]',
-      },
-    },
+    // buildApp adds the redaction of secrets (shared/logging.ts).
+    logger: { level: config.logLevel },
   });
 
   const shutdown = gracefulDrain(app);

@@ -96,8 +96,8 @@ describe('registration and e-mail verification', () => {
     expect(mail.subject).toBe('Confirm your e-mail address for Tally');
     expect(mail.from).toBe('tally@example.com');
     expect(mail.text).toContain(`Hello ${user.username},`);
-    expect(mail.text).toContain('https://tally.example.com/verify-email?token=');
-    expect(mail.html).toContain('<a href="https://tally.example.com/verify-email?token=');
+    expect(mail.text).toContain('https://tally.example.com/verify-email#token=');
+    expect(mail.html).toContain('<a href="https://tally.example.com/verify-email#token=');
     const token = linkToken(mail, '/verify-email');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 

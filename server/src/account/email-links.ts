@@ -48,6 +48,24 @@ export async function issueToken(
   return token;
 }
 
+/** Whose a usable token is, without spending it (the verification page asks before it verifies). */
+export async function peekToken(
+  db: Db,
+  purpose: LinkPurpose,
+  token: string,
+  now: number,
+): Promise<{ userId: number; emailLower: string } | null> {
+  const row = await db
+    .selectFrom('email_tokens')
+    .select(['user_id', 'email_lower'])
+    .where('token_hash', '=', digest(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, emailLower: row.email_lower } : null;
+}
+
 /**
  * Spends a token, exactly once: the guard in WHERE makes two parallel uses end with one winner.
  * Null for a used, expired or unknown token.
@@ -142,13 +160,14 @@ export interface EmailLinksOptions {
 export function createEmailLinks({ db, mailer, publicUrl, clock }: EmailLinksOptions) {
   const pending = new Set<Promise<void>>();
 
+  // The token rides in the fragment, which browsers never send: no request log or proxy sees it.
   const verificationMail = (recipient: Recipient, token: string) =>
     message(recipient.email, 'Confirm your e-mail address for Tally', {
       before: [
         `Hello ${recipient.username},`,
         `please confirm that ${recipient.email} is your e-mail address for Tally by opening this link:`,
       ],
-      link: `${publicUrl}/verify-email?token=${token}`,
+      link: `${publicUrl}/verify-email#token=${token}`,
       after: [
         'The link works once, for 7 days.',
         'If you did not sign up for Tally or change your address, you can ignore this message.',
@@ -161,7 +180,7 @@ export function createEmailLinks({ db, mailer, publicUrl, clock }: EmailLinksOpt
         `Hello ${recipient.username},`,
         'someone, hopefully you, asked to reset the password of your Tally account. To choose a new password, open this link:',
       ],
-      link: `${publicUrl}/reset-password?token=${token}`,
+      link: `${publicUrl}/reset-password#token=${token}`,
       after: [
         'The link works once, for 1 hour. Every device signed in to your account will be signed out.',
         'If you did not ask for this, you can ignore this message: your password stays as it is.',

@@ -8,6 +8,7 @@ import {
   type TestUser,
   uniqueName,
 } from '../test/helpers.js';
+import { issueToken } from './email-links.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
 import { snapshotUser } from '../test/security.js';
 
@@ -108,18 +109,60 @@ describe('Continue with Google and an existing account', () => {
     expect(await googleSubjectOf(attackerId)).toBeNull();
   });
 
-  it('links by e-mail once Tally has verified the address', async () => {
+  it('neither signs in to nor links an account with a verified address and a password (issue 23, item 11)', async () => {
+    // The attacker registered the victim's address and the victim clicked the verification
+    // link: the address is verified, the password is still the attacker's.
     const user = await registerUser(ctx.app);
     await ctx.database.handle.db
       .updateTable('users')
       .set({ email_verified_at: ctx.clock.now() })
       .where('id', '=', user.id)
       .execute();
-    const sub = uniqueName('sub');
-    const response = await googleSignIn({ sub, email: user.email.toUpperCase() });
-    expect(response.statusCode).toBe(200);
-    expect(decodeJwt(response.json<{ accessToken: string }>().accessToken).uid).toBe(user.id);
-    expect(await googleSubjectOf(user.id)).toBe(sub);
+    const response = await googleSignIn({
+      sub: uniqueName('sub'),
+      email: user.email.toUpperCase(),
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      error:
+        'An account with this e-mail address already exists - sign in with your password and link Google in Settings',
+    });
+    expect(await googleSubjectOf(user.id)).toBeNull();
+  });
+});
+
+describe('the verification link (issue 23, item 11)', () => {
+  const peek = (token: string) =>
+    ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email/account', payload: { token } });
+
+  it('names the account it is for and verifies nothing until the person asks', async () => {
+    const user = await registerUser(ctx.app);
+    const token = await issueToken(
+      ctx.database.handle.db,
+      { id: user.id, username: user.username, email: user.email },
+      'verify-email',
+      ctx.clock.now(),
+    );
+    for (let i = 0; i < 2; i++) {
+      const named = await peek(token);
+      expect(named.statusCode, named.body).toBe(200);
+      expect(named.json()).toEqual({ username: user.username, email: user.email });
+    }
+    expect((await account(user)).emailVerified).toBe(false);
+
+    const verified = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token },
+    });
+    expect(verified.statusCode).toBe(204);
+    expect((await account(user)).emailVerified).toBe(true);
+    const spent = await peek(token);
+    expect(spent.statusCode).toBe(400);
+    expect(spent.json()).toEqual({
+      error: 'token is not valid: the link was already used, has expired or is unknown',
+    });
+    expect((await peek('x'.repeat(43))).statusCode).toBe(400);
   });
 });
 

@@ -131,7 +131,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
     async resetLink(username: string): Promise<string> {
       const user = await find(username);
       const token = await issueToken(db, user, 'reset-password', clock());
-      return `${publicUrl}/reset-password?token=${token}`;
+      return `${publicUrl}/reset-password#token=${token}`;
     },
 
     /** Sets the password now; every session of the account ends. */

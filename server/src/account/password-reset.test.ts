@@ -71,8 +71,8 @@ describe('POST /api/auth/password-reset', () => {
 
     const mail = await smtp.take(user.email);
     expect(mail.subject).toBe('Reset your Tally password');
-    expect(mail.text).toContain('http://localhost:3000/reset-password?token=');
-    expect(mail.html).toContain('/reset-password?token=');
+    expect(mail.text).toContain('http://localhost:3000/reset-password#token=');
+    expect(mail.html).toContain('/reset-password#token=');
   });
 
   it('takes the same time whether or not the address has an account (medians within 2x)', async () => {

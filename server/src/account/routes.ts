@@ -164,6 +164,13 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
 
   addEndpoint(
     app,
+    authApi.verifyEmailAccount,
+    async (request) => service.verificationAccount(request.body.token),
+    { config },
+  );
+
+  addEndpoint(
+    app,
     authApi.requestPasswordReset,
     async (request, reply) => {
       // Everything happens after the answer: it is the same, in the same time, for an address

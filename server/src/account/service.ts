@@ -11,6 +11,7 @@ import {
   STATISTIC_EVENTS,
   type StatisticEvent,
   type TotalStatistics,
+  type VerificationAccount,
 } from '@tally/contract';
 import { type Kysely, sql } from 'kysely';
 import type { GoogleIdentity } from '../auth/google-id-token.js';
@@ -22,7 +23,7 @@ import type { Clock } from '../shared/clock.js';
 import { mailErrorForLog } from '../shared/mailer.js';
 import { AppError, badRequest, conflict, serviceUnavailable } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
-import { consumeToken, type EmailLinks, retireTokens } from './email-links.js';
+import { consumeToken, type EmailLinks, peekToken, retireTokens } from './email-links.js';
 import type { FastifyBaseLogger } from 'fastify';
 
 const MINUTE = 60_000;
@@ -262,6 +263,24 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
       throw serviceUnavailable('The e-mail could not be sent - try again later');
     }
     return true;
+  }
+
+  /**
+   * The account and address a verification link is for, while it can still verify them;
+   * changes nothing (docs/decisions/078).
+   */
+  async function verificationAccount(token: string): Promise<VerificationAccount> {
+    const link = await peekToken(db, 'verify-email', token, clock());
+    const row = link
+      ? await db
+          .selectFrom('users')
+          .select(['username', 'email'])
+          .where('id', '=', link.userId)
+          .where('email_lower', '=', link.emailLower)
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw badRequest(BAD_LINK);
+    return { username: row.username, email: row.email };
   }
 
   async function verifyEmail(token: string): Promise<{ userId: number }> {
@@ -572,6 +591,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     changePassword,
     changeEmail,
     resendVerification,
+    verificationAccount,
     verifyEmail,
     requestPasswordReset,
     resetPassword,

@@ -99,10 +99,11 @@ describe('POST /api/auth/google', () => {
     );
   });
 
-  // Was "when Google is authoritative for it" (gmail.com or hd): that let whoever registered
-  // someone's address first take over their Google sign-in (issue 11). Tally's own verification
-  // decides now; account/google-linking.test.ts has the takeover case.
-  it('links an existing account with the same e-mail when Tally has verified that address', async () => {
+  // Was "when Google is authoritative for it" (gmail.com or hd), then "when Tally has verified
+  // that address" (issue 11): both let whoever registered someone's address first take over
+  // their Google sign-in. An existing address now always answers 409 (docs/decisions/078);
+  // account/google-linking.test.ts has the takeover cases.
+  it('does not sign in to an existing account with the same e-mail, even a verified one', async () => {
     const user = await registerUser(ctx.app, uniqueName('gm'));
     const email = `${user.username}@gmail.com`;
     await ctx.database.handle.db
@@ -111,8 +112,7 @@ describe('POST /api/auth/google', () => {
       .where('username', '=', user.username)
       .execute();
     const response = await signIn({ sub: uniqueName('sub'), email });
-    expect(response.statusCode).toBe(200);
-    expect(decodeJwt(response.json<{ accessToken: string }>().accessToken).sub).toBe(user.username);
+    expect(response.statusCode).toBe(409);
   });
 
   it('does not take over an account whose e-mail Google is not authoritative for', async () => {

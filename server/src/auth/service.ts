@@ -189,33 +189,19 @@ export function createAuthService({
     if (linked) return startSession(linked, ['googleAuths', 'logins'], device);
 
     const email = identity.email.trim();
+    // An account that has this address is never entered, nor linked, by a Google sign-in: its
+    // password was not proven, and a verified address proves little (whoever registered the
+    // victim's address first may have had the victim click the verification link). The person
+    // signs in with the password and links Google in Settings (docs/decisions/078).
     const sameEmail = await db
       .selectFrom('users')
-      .select(['id', 'username', 'google_subject', 'email_verified_at'])
+      .select('id')
       .where('email_lower', '=', email.toLowerCase())
       .executeTakeFirst();
     if (sameEmail) {
-      if (sameEmail.email_verified_at === null || sameEmail.google_subject !== null) {
-        throw conflict(
-          'An account with this e-mail address already exists - sign in with your password and link Google in Settings',
-        );
-      }
-      // The guard keeps a parallel link from being overwritten; the unique index, a parallel
-      // first sign-in of the same Google account.
-      const linked = await db
-        .updateTable('users')
-        .set({ google_subject: identity.subject })
-        .where('id', '=', sameEmail.id)
-        .where('google_subject', 'is', null)
-        .executeTakeFirst()
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) return { numUpdatedRows: 0n };
-          throw error;
-        });
-      if (Number(linked.numUpdatedRows) !== 1) {
-        throw conflict('Please try signing in with Google again');
-      }
-      return startSession(sameEmail, ['googleAuths', 'logins'], device);
+      throw conflict(
+        'An account with this e-mail address already exists - sign in with your password and link Google in Settings',
+      );
     }
     if (registration === 'closed') throw signUpClosed();
 

@@ -8,6 +8,7 @@ import {
   createTestApp,
   createTestDatabase,
   pgUrl,
+  refreshCookieOf,
   registerUser,
   signInAgain,
   type TestContext,
@@ -373,6 +374,114 @@ describe('GET /api/events', () => {
   });
 });
 
+/** Ended within this long counts as "at once" (the heartbeat below is a minute away). */
+const AT_ONCE_MS = 1_500;
+
+const endsWithin = (stream: Stream, ms = AT_ONCE_MS) =>
+  Promise.race([
+    stream.ended.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
+
+describe('GET /api/events ends at once when its access ends (issue 23, item 12)', () => {
+  let ctx: TestContext;
+  let url: string;
+
+  beforeAll(async () => {
+    // A heartbeat far away: only the announcement of the ended access can end the stream.
+    ctx = await createTestApp({ liveHeartbeatMs: 60_000 });
+    url = await listen(ctx);
+  });
+  afterAll(() => ctx.close());
+
+  /** A user with a second session, and a stream held by that second session. */
+  async function streamOfSecondSession() {
+    const user = await registerUser(ctx.app);
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.username, password: user.password },
+    });
+    const second = {
+      ...user,
+      token: login.json<{ accessToken: string }>().accessToken,
+      refreshCookie: refreshCookieOf(login),
+    };
+    const stream = await openStream(url, second.token);
+    await stream.next(isReady);
+    return { user, second, stream };
+  }
+
+  it('on logout', async () => {
+    const { second, stream } = await streamOfSecondSession();
+    const logout = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: second.refreshCookie },
+    });
+    expect(logout.statusCode).toBe(204);
+    expect(await endsWithin(stream)).toBe(true);
+  });
+
+  it('on "end all other sessions" and on a password change, but not for the session that asked', async () => {
+    const { user, stream } = await streamOfSecondSession();
+    const own = await openStream(url, user.token);
+    await own.next(isReady);
+    const ended = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/sessions' });
+    expect(ended.statusCode).toBe(204);
+    expect(await endsWithin(stream)).toBe(true);
+
+    const next = await streamOfSecondSession();
+    const changed = await as(
+      ctx.app,
+      next.user,
+    )({
+      method: 'PUT',
+      url: '/api/account/password',
+      payload: { currentPassword: next.user.password, newPassword: 'another long password' },
+    });
+    expect(changed.statusCode, changed.body).toBeLessThan(300);
+    expect(await endsWithin(next.stream)).toBe(true);
+    expect(await endsWithin(own, 200)).toBe(false);
+    own.close();
+  });
+
+  it('when the API token it was opened with is revoked', async () => {
+    const user = await registerUser(ctx.app);
+    const made = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/account/tokens',
+      payload: { name: 'Watcher', scope: 'read', expiresInDays: null },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { id, token } = made.json<{ id: number; token: string }>();
+    const stream = await openStream(url, token);
+    await stream.next(isReady);
+    const revoked = await as(ctx.app, user)({ method: 'DELETE', url: `/api/account/tokens/${id}` });
+    expect(revoked.statusCode).toBe(204);
+    expect(await endsWithin(stream)).toBe(true);
+  });
+
+  it('when the account is deleted', async () => {
+    const user = await registerUser(ctx.app);
+    const stream = await openStream(url, user.token);
+    await stream.next(isReady);
+    const deleted = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'DELETE',
+      url: '/api/account',
+      payload: { password: user.password },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await endsWithin(stream)).toBe(true);
+  });
+});
+
 /** Two app instances (two processes' worth of state) on one PostgreSQL database. */
 describe
   .skipIf(!pgUrl)
@@ -414,6 +523,29 @@ describe
     await onA.next(event('todo.deleted', todo.id));
     onA.close();
     onB.close();
+  });
+
+  it('ends a stream held by the other at once when its session ends on one', async () => {
+    const slow = await createTestApp({
+      database,
+      config: { redisUrl: redis },
+      liveHeartbeatMs: 60_000,
+    });
+    try {
+      const slowUrl = await listen(slow);
+      const user = await registerUser(a.app);
+      const stream = await openStream(slowUrl, user.token);
+      await stream.next(isReady);
+      const logout = await a.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { cookie: user.refreshCookie },
+      });
+      expect(logout.statusCode).toBe(204);
+      expect(await endsWithin(stream)).toBe(true);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('keeps one listening connection per process however many streams come and go', async () => {

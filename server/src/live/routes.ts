@@ -12,8 +12,9 @@ export interface LiveRoutesOptions {
 /**
  * GET /api/events (docs/decisions/061-live-updates.md): server-sent events of the caller's
  * changes, from the live bus (server/src/plugins/live-bus.ts). Not compressed (no compression is
- * registered here, and a compressor would hold events back), checked at each heartbeat, ended when
- * the token or session is no longer good and when the app closes.
+ * registered here, and a compressor would hold events back), checked at each heartbeat and when
+ * the bus says the user's access changed, ended when the token or session is no longer good
+ * (docs/decisions/075) and when the app closes.
  */
 export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (
   app,
@@ -45,9 +46,10 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (
     const write = (text: string) => {
       if (!ended) stream.write(text);
     };
+    const check = () => void app.stillAuthenticated(request).then((valid) => valid || end());
     const heartbeat = setInterval(() => {
       write(': heartbeat\n\n');
-      void app.stillAuthenticated(request).then((valid) => valid || end());
+      check();
     }, heartbeatMs);
     const end = () => {
       if (ended) return;
@@ -69,6 +71,8 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (
       unsubscribe = await app.live.subscribe(userId, {
         event: (event) => write(`data: ${JSON.stringify(event)}\n\n`),
         lost: end,
+        // A session or token of the user's may have ended (logout, revocation…): check now.
+        accessChanged: check,
       });
     } catch (error) {
       end();

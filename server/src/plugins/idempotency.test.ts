@@ -208,13 +208,85 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('calls that carry a credential (issue 23, item 10)', () => {
+  it('never hands out a revoked API token again: a retried create makes a new token', async () => {
+    const key = randomUUID();
+    const create = () =>
+      as(
+        ctx.app,
+        alice,
+      )({
+        method: 'POST',
+        url: '/api/account/tokens',
+        payload: { name: 'Retried', scope: 'read', expiresInDays: null },
+        headers: { 'idempotency-key': key },
+      });
+    const first = await create();
+    expect(first.statusCode, first.body).toBe(201);
+    const made = first.json<{ id: number; token: string }>();
+    const revoked = await as(
+      ctx.app,
+      alice,
+    )({ method: 'DELETE', url: `/api/account/tokens/${made.id}` });
+    expect(revoked.statusCode).toBe(204);
+
+    const retry = await create();
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.json<{ token: string }>().token).not.toBe(made.token);
+    const stored = await ctx.database.handle.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .execute();
+    expect(JSON.stringify(stored)).not.toContain(made.token);
+  });
+
+  it('stores nothing of a password change or of the calendar feed secret', async () => {
+    const user = await registerUser(ctx.app);
+    const call = (method: string, url: string, payload?: object) =>
+      as(
+        ctx.app,
+        user,
+      )({
+        method: method as 'POST',
+        url,
+        ...(payload ? { payload } : {}),
+        headers: { 'idempotency-key': randomUUID() },
+      });
+    const changed = await call('PUT', '/api/account/password', {
+      currentPassword: user.password,
+      newPassword: 'a brand new password',
+    });
+    expect(changed.statusCode, changed.body).toBeLessThan(300);
+    const feed = await call('POST', '/api/account/calendar');
+    expect(feed.statusCode).toBe(201);
+    const stored = await ctx.database.handle.db
+      .selectFrom('idempotency_keys')
+      .select(['path', 'response_body'])
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+});
+
 describe('which routes honour the key', () => {
   const hookNames = (hooks: unknown) =>
     (Array.isArray(hooks) ? hooks : hooks ? [hooks] : []).map(
       (hook: { name: string }) => hook.name,
     );
 
-  it('every signed-in write under /api/, whichever feature added it; no read and no auth call', () => {
+  // Their body or answer holds a credential (plugins/idempotency.ts, SECRET_ROUTES).
+  const secret = new Set([
+    'POST /api/account/tokens',
+    'POST /api/account/calendar',
+    'PUT /api/account/password',
+    'PUT /api/account/email',
+    'DELETE /api/account',
+    'POST /api/account/google',
+    'POST /api/push/subscriptions',
+  ]);
+
+  it('every signed-in write under /api/, whichever feature added it; no read, no auth call and no call carrying a credential', () => {
     // The hooks sit on the routes themselves (decision 065): a write route added before the
     // plugin, or under another path, would silently take no key.
     const writes = routes.filter((route) =>
@@ -225,7 +297,8 @@ describe('which routes honour the key', () => {
       const guarded =
         writes.includes(route) &&
         route.url.startsWith('/api/') &&
-        !route.url.startsWith('/api/auth/');
+        !route.url.startsWith('/api/auth/') &&
+        !secret.has(`${String(route.method)} ${route.url}`);
       const expected = guarded ? ['claim'] : [];
       expect([
         route.method,

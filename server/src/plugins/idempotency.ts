@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { AUTH_PATH_PREFIX, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_MS } from '@tally/contract';
+import {
+  AUTH_PATH_PREFIX,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_TTL_MS,
+  routes,
+} from '@tally/contract';
 import type {
   FastifyReply,
   FastifyRequest,
@@ -32,6 +37,25 @@ const ABANDONED_AFTER_MS = 60_000;
 /** How often one process deletes keys older than 24 hours (at most; on a claim). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
+/**
+ * Writes whose body or answer holds a credential: a password (or a Google ID token), a new API
+ * token, the calendar feed's secret, a push subscription's keys. The key store would keep the
+ * answer in clear (a revoked API token handed out again on a retry) or a hash of the body (a
+ * password's unsalted SHA-256), so these calls take no key (docs/decisions/076): a retry runs
+ * again, as it would without the header.
+ */
+const SECRET_ROUTES = [
+  routes.tokens.create,
+  routes.calendar.regenerate,
+  routes.account.changePassword,
+  routes.account.changeEmail,
+  routes.account.remove,
+  routes.account.linkGoogle,
+  routes.reminders.subscribe,
+];
+const isSecretRoute = (url: string, methods: string[]) =>
+  SECRET_ROUTES.some((route) => route.path === url && methods.includes(route.method));
+
 /** Whether a route is a write this plugin takes care of (auth calls have no user). */
 const isGuardedPath = (url: string) => url.startsWith('/api/') && !url.startsWith(AUTH_PATH_PREFIX);
 
@@ -56,7 +80,8 @@ function requestHash(request: FastifyRequest): string {
  * across processes and on both databases), runs, and stores its status and body; a retry with
  * the same key and request gets that answer again, with `idempotent-replayed: true`, for 24 hours.
  * The same key with another request is refused (422); while the first is still running, 409 with
- * Retry-After. A 5xx or 429 answer is not kept, so a retry runs again.
+ * Retry-After. A 5xx or 429 answer is not kept, so a retry runs again. Calls that carry a
+ * credential (SECRET_ROUTES) take no key: nothing of them is stored.
  */
 export const idempotencyPlugin = fp<{ clock: Clock }>(
   async (app, { clock }) => {
@@ -190,6 +215,7 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
     app.addHook('onRoute', (route: RouteOptions) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!methods.some((m) => WRITE_METHODS.has(m)) || !isGuardedPath(route.url)) return;
+      if (isSecretRoute(route.url, methods)) return;
       route.preHandler = first(claim, route.preHandler);
       route.onSend = first(store, route.onSend);
       route.onResponse = first(release, route.onResponse);

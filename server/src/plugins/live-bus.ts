@@ -1,5 +1,5 @@
-import type { LiveEvent } from '@tally/contract';
-import type { FastifyBaseLogger } from 'fastify';
+import { type LiveEvent, routes } from '@tally/contract';
+import type { FastifyBaseLogger, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis, RedisOptions } from 'ioredis';
 import { sql, type Kysely } from 'kysely';
@@ -21,6 +21,8 @@ interface LiveSubscriber {
    * client reconnects and fetches again what it shows.
    */
   lost(): void;
+  /** The user's sessions or tokens may have ended: the stream checks its own at once. */
+  accessChanged(): void;
 }
 
 /**
@@ -36,6 +38,12 @@ interface LiveBus {
    * their next fetch.
    */
   publish(userId: number, event: LiveEvent): void;
+  /**
+   * Tells the user's open streams (null: everyone's), in every server process, that a session
+   * or an API token may have ended, so each checks its own at once instead of at its next
+   * heartbeat (docs/decisions/075).
+   */
+  accessChanged(userId: number | null): void;
   /**
    * Delivers the user's events to `subscriber` from the moment this resolves (the bus listens by
    * then), until the returned function is called. Rejects when the bus cannot listen.
@@ -209,6 +217,9 @@ function redisTransport(db: Kysely<Database>, url: string): Transport {
   };
 }
 
+/** The first element of a bus message that is not a user's event but `accessChanged`. */
+const ACCESS_CHANGED = 'access-changed';
+
 /** The user-by-user delivery over a transport. */
 function createLiveBus(transport: Transport, log: FastifyBaseLogger) {
   const byUser = new Map<number, Set<LiveSubscriber>>();
@@ -221,7 +232,16 @@ function createLiveBus(transport: Transport, log: FastifyBaseLogger) {
     } catch {
       return;
     }
-    if (!Array.isArray(parsed) || typeof parsed[0] !== 'number') return;
+    if (!Array.isArray(parsed)) return;
+    if (parsed[0] === ACCESS_CHANGED) {
+      const userId: unknown = parsed[1];
+      const targets = typeof userId === 'number' ? [byUser.get(userId)] : [...byUser.values()];
+      for (const subscribers of targets) {
+        for (const subscriber of [...(subscribers ?? [])]) subscriber.accessChanged();
+      }
+      return;
+    }
+    if (typeof parsed[0] !== 'number') return;
     const subscribers = byUser.get(parsed[0]);
     if (!subscribers) return;
     for (const subscriber of [...subscribers]) subscriber.event(parsed[1] as LiveEvent);
@@ -239,6 +259,11 @@ function createLiveBus(transport: Transport, log: FastifyBaseLogger) {
     publish(userId, event) {
       transport.publish(JSON.stringify([userId, event])).catch((error: unknown) => {
         log.warn({ err: error }, 'live updates: a change could not be published');
+      });
+    },
+    accessChanged(userId) {
+      transport.publish(JSON.stringify([ACCESS_CHANGED, userId])).catch((error: unknown) => {
+        log.warn({ err: error }, 'live updates: an ended session could not be announced');
       });
     },
     async subscribe(userId, subscriber) {
@@ -271,6 +296,18 @@ function createLiveBus(transport: Transport, log: FastifyBaseLogger) {
   return bus;
 }
 
+/** The calls after which a session or an API token may no longer be good. */
+const ACCESS_ENDING = [
+  routes.auth.logout,
+  routes.auth.refresh,
+  routes.auth.resetPassword,
+  routes.account.changePassword,
+  routes.account.endSession,
+  routes.account.endOtherSessions,
+  routes.account.remove,
+  routes.tokens.revoke,
+];
+
 export interface LiveBusPluginOptions {
   /** With PostgreSQL, Redis carries the events instead of LISTEN/NOTIFY when this is set. */
   redisUrl: string | null;
@@ -293,6 +330,26 @@ export const liveBusPlugin = fp<LiveBusPluginOptions>(
     const bus = createLiveBus(transport, app.log);
     app.decorate('live', bus as LiveBus);
     app.addHook('onClose', () => bus.close());
+
+    // The calls that can end a session or an API token announce it once answered, so the
+    // streams they ended close at once, in every process. Added to those routes alone: other
+    // requests pay nothing.
+    const announce: onResponseHookHandler = (request, reply, done) => {
+      const refresh = request.routeOptions.url === routes.auth.refresh.path;
+      // A refresh ends a session only when it finds its token reused, and then answers 401.
+      if (refresh ? reply.statusCode === 401 : reply.statusCode < 300) {
+        // The public calls (logout, reset, refresh) do not know the account: every stream checks.
+        const user = request.user as FastifyRequest['user'] | undefined;
+        bus.accessChanged(user?.id ?? null);
+      }
+      done();
+    };
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (!ACCESS_ENDING.some((r) => r.path === route.url && methods.includes(r.method))) return;
+      const existing = route.onResponse ?? [];
+      route.onResponse = [...(Array.isArray(existing) ? existing : [existing]), announce];
+    });
   },
   { name: 'live-bus', dependencies: ['database'] },
 );

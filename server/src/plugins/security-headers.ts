@@ -29,7 +29,6 @@ export const EARLY_ERROR_HEADERS: Record<string, string> = {
     .join(';'),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
-  'x-frame-options': 'SAMEORIGIN',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'cache-control': 'no-store',
 };
@@ -46,6 +45,9 @@ const HELMET_OPTIONS: HelmetOptions = {
   // Google's sign-in popup talks back to its opener.
   crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  // One framing policy: CSP's frame-ancestors 'none'. X-Frame-Options: SAMEORIGIN said otherwise
+  // (docs/decisions/074).
+  xFrameOptions: false,
 };
 
 /**

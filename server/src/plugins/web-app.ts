@@ -2,6 +2,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 
+const isSourceMap = (url: string) => /\.map(?:[?#]|$)/i.test(url);
+
 export interface WebAppPluginOptions {
   /** The built single-page app (web/dist); null serves only the API. */
   distDir: string | null;
@@ -10,7 +12,7 @@ export interface WebAppPluginOptions {
 /**
  * Serves the built app: hashed assets cached for a year, index.html never cached, and every
  * unknown non-API GET answered with index.html so client-side routes survive a reload.
- * Unknown /api paths get a JSON 404.
+ * Unknown /api paths and source maps (docs/decisions/074) get a JSON 404.
  */
 export const webAppPlugin = fp<WebAppPluginOptions>(
   async (app, { distDir }) => {
@@ -23,6 +25,8 @@ export const webAppPlugin = fp<WebAppPluginOptions>(
         root: distDir,
         wildcard: false,
         preCompressed: true,
+        // Source maps would hand out the app's sources: a build that has them keeps them to itself.
+        allowedPath: (pathName) => !isSourceMap(pathName),
         setHeaders(reply, filePath) {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
           reply.header(
@@ -35,7 +39,8 @@ export const webAppPlugin = fp<WebAppPluginOptions>(
 
     app.setNotFoundHandler((request, reply) => {
       const isApi = request.url === '/api' || request.url.startsWith('/api/');
-      const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+      const wantsPage =
+        (request.method === 'GET' || request.method === 'HEAD') && !isSourceMap(request.url);
       if (distDir && !isApi && wantsPage) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       }

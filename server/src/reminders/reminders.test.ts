@@ -368,6 +368,43 @@ describe('delivery', () => {
     expect(left).toEqual([]);
   });
 
+  it("keeps a push endpoint with its subscription: another account may take it over only with the browser's keys", async () => {
+    ctx.clock.set('2026-03-18T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const mallory = client(await registerUser(ctx.app));
+    const stranger = push.browser();
+    const takeover = await mallory.subscribe({
+      endpoint: browser.subscription.endpoint,
+      keys: stranger.subscription.keys,
+    });
+    expect(takeover.statusCode).toBe(409);
+    expect(takeover.json()).toEqual({
+      error:
+        'endpoint is already registered to another account: turn reminders off and on again in this browser',
+    });
+    await api.create({
+      title: 'Still mine',
+      dueDate: '2026-03-18',
+      dueTime: '08:00',
+      remindMinutesBefore: 0,
+    });
+    ctx.clock.set('2026-03-18T07:00:00Z');
+    expect((await tick()).pushes).toEqual({ sent: 1, gone: 0, failed: 0 });
+    expect(browser.messages()).toEqual([expect.objectContaining({ title: 'Still mine' })]);
+
+    // The browser itself, now signed in to another account, moves its reminders there.
+    const next = client(await registerUser(ctx.app));
+    expect((await next.subscribe(browser.subscription)).statusCode).toBe(204);
+    await api.create({
+      title: 'Not any more',
+      dueDate: '2026-03-18',
+      dueTime: '09:00',
+      remindMinutesBefore: 0,
+    });
+    ctx.clock.set('2026-03-18T08:00:00Z');
+    expect((await tick()).pushes).toEqual({ sent: 0, gone: 0, failed: 0 });
+  });
+
   it('stops pushing to a browser that turned reminders off', async () => {
     ctx.clock.set('2026-03-17T06:00:00Z');
     const { api, browser } = await subscribedUser();

@@ -2,13 +2,16 @@ import type { PushSubscriptionBody, Reminder } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { badRequest } from '../shared/errors.js';
+import { badRequest, conflict } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
 import { endpointProblem } from './push-endpoint.js';
 import type { PushOutcome, PushSender } from './push-sender.js';
 
 /** Browsers per account: each reminder is one push to each, so a bound on what one user can fan out. */
 const MAX_SUBSCRIPTIONS = 20;
+/** A push endpoint registered by another account, sent without that subscription's keys. */
+const ENDPOINT_TAKEN =
+  'endpoint is already registered to another account: turn reminders off and on again in this browser';
 /** Reminders claimed per query: a backlog after downtime goes out in rounds. */
 const BATCH = 100;
 /** How far back the open app may ask what went out. */
@@ -108,14 +111,29 @@ export function createReminderService(options: {
       const now = clock();
       const keys = { p256dh: body.keys.p256dh, auth: body.keys.auth };
       await db.transaction().execute(async (trx) => {
-        // One row per browser: a browser signed in to another account now reminds that one.
-        await trx
+        // One row per browser. The endpoint passes to another account only with the keys it was
+        // registered with: the browser itself, signed in to that account now. Whoever knows the
+        // URL alone cannot take another account's reminders over (docs/decisions/077).
+        const kept = await trx
           .insertInto('push_subscriptions')
           .values({ user_id: userId, endpoint: body.endpoint, ...keys, created_at: now })
           .onConflict((conflict) =>
-            conflict.column('endpoint').doUpdateSet({ user_id: userId, ...keys, created_at: now }),
+            conflict
+              .column('endpoint')
+              .doUpdateSet({ user_id: userId, ...keys, created_at: now })
+              .where((eb) =>
+                eb.or([
+                  eb('push_subscriptions.user_id', '=', userId),
+                  eb.and([
+                    eb('push_subscriptions.p256dh', '=', keys.p256dh),
+                    eb('push_subscriptions.auth', '=', keys.auth),
+                  ]),
+                ]),
+              ),
           )
-          .execute();
+          .returning('id')
+          .executeTakeFirst();
+        if (!kept) throw conflict(ENDPOINT_TAKEN);
         const keep = trx
           .selectFrom('push_subscriptions')
           .select('id')

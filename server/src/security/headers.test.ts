@@ -11,6 +11,7 @@ import {
   type TestContext,
   type TestUser,
 } from '../test/helpers.js';
+import { fillPath, routeCollector } from '../test/security.js';
 
 /**
  * Security headers on every kind of answer, errors included, plus cookie flags and what a forced
@@ -19,6 +20,7 @@ import {
 
 let ctx: TestContext;
 let user: TestUser;
+const routes = routeCollector();
 let distDir: string;
 
 beforeAll(async () => {
@@ -26,8 +28,10 @@ beforeAll(async () => {
   mkdirSync(path.join(distDir, 'assets'));
   writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Tally</title>');
   writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), 'console.log(1)');
+  writeFileSync(path.join(distDir, 'assets', 'app-1234.js.map'), '{"sources":["secret.ts"]}');
   ctx = await createTestApp({
     config: { webDistDir: distDir, authRateLimitPerMinute: 5, trustProxy: 1 },
+    onRoute: routes.onRoute,
   });
   user = await registerUser(ctx.app);
 });
@@ -57,6 +61,8 @@ function checkCommon(response: LightMyRequestResponse, label: string) {
   expect(csp.get('object-src'), `${label}: object-src`).toEqual(["'none'"]);
   expect(csp.get('base-uri'), `${label}: base-uri`).toEqual(["'none'"]);
   expect(csp.get('frame-ancestors'), `${label}: frame-ancestors`).toEqual(["'none'"]);
+  // One framing policy, not a second one that says otherwise.
+  expect(response.headers['x-frame-options'], `${label}: x-frame-options`).toBeUndefined();
   expect(response.headers['x-content-type-options'], label).toBe('nosniff');
   expect(response.headers['referrer-policy'], label).toBe('strict-origin-when-cross-origin');
   expect(response.headers['x-powered-by'], label).toBeUndefined();
@@ -122,6 +128,19 @@ describe('headers on every answer', () => {
     }
   });
 
+  it("answers every signed-in GET of the route table with no-store (a user's data is never cached)", async () => {
+    const reads = routes
+      .entries()
+      .filter((r) => r.method === 'GET' && r.url.startsWith('/api/') && !r.public && !r.stream);
+    expect(reads.length).toBeGreaterThan(10);
+    for (const route of reads) {
+      const url = fillPath(route.url, { id: 1 });
+      const response = await as(ctx.app, user)({ method: 'GET', url });
+      expect(response.statusCode, url).toBeLessThan(500);
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
   it('carries them on the web app, its fallback and the API docs too', async () => {
     for (const url of [
       '/',
@@ -134,6 +153,20 @@ describe('headers on every answer', () => {
       const response = await ctx.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBeLessThan(400);
       checkCommon(response, url);
+    }
+  });
+
+  it('serves no source map, under any spelling', async () => {
+    for (const url of [
+      '/assets/app-1234.js.map',
+      '/assets/app-1234.js.MAP',
+      '/assets/app-1234.js.map?v=1',
+      '/assets/missing.js.map',
+    ]) {
+      const response = await ctx.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('secret.ts');
+      expect(response.json(), url).toEqual({ error: 'Not found' });
     }
   });
 

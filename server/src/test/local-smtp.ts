@@ -96,7 +96,7 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
 
 /** The token of the link to `path` (e.g. /verify-email) in a mail's text. */
 export function linkToken(mail: ReceivedMail, path: string): string {
-  const match = new RegExp(`https?://[^\\s/]+${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail.text);
+  const match = new RegExp(`https?://[^\\s/]+${path}#token=([A-Za-z0-9_-]+)`).exec(mail.text);
   if (!match?.[1]) throw new Error(`no ${path} link in: ${mail.text}`);
   return match[1];
 }

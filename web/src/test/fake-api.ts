@@ -294,6 +294,8 @@ export function fakeBackend(
     'GET /api/auth/google/nonce': () => json({ nonce: FAKE_GOOGLE_NONCE }),
     'POST /api/auth/refresh': () => json({ error: 'No session' }, 401),
     'POST /api/auth/verify-email': () => noContent(),
+    'POST /api/auth/verify-email/account': () =>
+      json({ username: 'alice', email: 'alice@example.com' }),
     'POST /api/auth/password-reset': () => new Response(null, { status: 202 }),
     'POST /api/auth/password-reset/confirm': () => noContent(),
     'GET /api/account': () => json(state.account),

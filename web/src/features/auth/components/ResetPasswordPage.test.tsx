@@ -8,7 +8,7 @@ import { storeSession } from '#web/test/tokens';
 describe('/reset-password', () => {
   it('sets the new password given twice with the link token, then leads to the login', async () => {
     const { calls } = fakeBackend();
-    const { user } = renderApp('/reset-password?token=abc_DEF-123');
+    const { user } = renderApp('/reset-password#token=abc_DEF-123');
     expect(await screen.findByRole('heading', { name: 'Reset password' })).toBeInTheDocument();
     expect(document.title).toBe('Reset password · Tally');
     const password = screen.getByLabelText('New password');
@@ -28,13 +28,15 @@ describe('/reset-password', () => {
       method: 'POST',
       body: { token: 'abc_DEF-123', password: 'a long new password' },
     });
+    // The token left the address bar (history, bookmarks) as soon as the page read it.
+    expect(window.location.href).not.toContain('abc_DEF-123');
     await user.click(screen.getByRole('link', { name: 'Log in with your new password' }));
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
   });
 
   it('refuses two different passwords without asking the server', async () => {
     const { calls } = fakeBackend();
-    const { user } = renderApp('/reset-password?token=abc');
+    const { user } = renderApp('/reset-password#token=abc');
     await user.type(await screen.findByLabelText('New password'), 'a long new password');
     await user.type(screen.getByLabelText('Repeat new password'), 'another password');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
@@ -50,7 +52,7 @@ describe('/reset-password', () => {
       {},
       { 'POST /api/auth/password-reset/confirm': () => json({ error: refusal }, 400) },
     );
-    const { user } = renderApp('/reset-password?token=old');
+    const { user } = renderApp('/reset-password#token=old');
     await user.type(await screen.findByLabelText('New password'), 'a long new password');
     await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
@@ -59,6 +61,20 @@ describe('/reset-password', () => {
       'href',
       '/forgot-password',
     );
+  });
+
+  it('still takes the ?token= of a link mailed before the fragment, and drops it from the address', async () => {
+    const { calls } = fakeBackend();
+    const { user } = renderApp('/reset-password?token=from-an-older-mail');
+    await user.type(await screen.findByLabelText('New password'), 'a long new password');
+    expect(window.location.href).not.toContain('from-an-older-mail');
+    await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');
+    await user.click(screen.getByRole('button', { name: 'Set new password' }));
+    await screen.findByRole('status');
+    expect(calls.find((c) => c.path === '/api/auth/password-reset/confirm')?.body).toEqual({
+      token: 'from-an-older-mail',
+      password: 'a long new password',
+    });
   });
 
   it('says a link without its token is incomplete', async () => {
@@ -71,7 +87,7 @@ describe('/reset-password', () => {
   it('signs this browser out too when it was signed in (the reset ended every session)', async () => {
     storeSession('alice');
     fakeBackend();
-    const { user } = renderApp('/reset-password?token=abc');
+    const { user } = renderApp('/reset-password#token=abc');
     await user.type(await screen.findByLabelText('New password'), 'a long new password');
     await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));

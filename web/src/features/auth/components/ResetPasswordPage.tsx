@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link, useSearch } from 'wouter';
+import { Link } from 'wouter';
 import { LIMITS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -7,6 +7,7 @@ import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { RESET_PASSWORD_OPERATION, useResetPassword } from '../api/reset-password';
+import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
 const PASSWORDS_DIFFER = 'The two passwords are not the same';
@@ -14,11 +15,11 @@ const PASSWORD_IS_SET =
   'Your password is set. Every device signed in to your account was signed out.';
 
 /**
- * /reset-password?token=: the new password twice → POST /api/auth/password-reset/confirm. Success
+ * /reset-password#token=: the new password twice → POST /api/auth/password-reset/confirm. Success
  * leads to the login; a used or expired link shows the server's sentence and a way to a new one.
  */
 export function ResetPasswordPage() {
-  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const token = useLinkToken();
   const reset = useResetPassword();
   const [mismatch, setMismatch] = useState(false);
   const ruleId = useId();

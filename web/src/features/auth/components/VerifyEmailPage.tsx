@@ -1,28 +1,35 @@
 import { useEffect, useRef } from 'react';
-import { Link, useSearch } from 'wouter';
+import { Link } from 'wouter';
+import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
 import { useSession } from '#web/lib/session-store';
+import { useVerificationAccount } from '../api/verification-account';
 import { VERIFY_EMAIL_OPERATION, useVerifyEmail } from '../api/verify-email';
+import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
 const EMAIL_VERIFIED = 'Your e-mail address is verified';
 
-/** /verify-email?token=: sends the link's token once, on load, and says how it went. */
+/**
+ * /verify-email#token=: names the account the link is for and verifies only when asked, so a
+ * link someone else caused to be sent is not followed by accident (docs/decisions/078).
+ */
 export function VerifyEmailPage() {
-  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const token = useLinkToken();
+  const target = useVerificationAccount();
   const verify = useVerifyEmail();
   const signedIn = useSession().token !== null;
-  // The token works once: send it once, also when React runs effects twice in development.
-  const sent = useRef(false);
-  const { mutate } = verify;
+  // Ask once, also when React runs effects twice in development.
+  const asked = useRef(false);
+  const { mutate: lookUp } = target;
 
   useEffect(() => {
-    if (!token || sent.current) return;
-    sent.current = true;
-    mutate(token);
-  }, [token, mutate]);
+    if (!token || asked.current) return;
+    asked.current = true;
+    lookUp(token);
+  }, [token, lookUp]);
 
   const next = signedIn ? (
     <Link href="/settings" className={authLinkClass}>
@@ -45,10 +52,31 @@ export function VerifyEmailPage() {
         <p role="status" className="text-slate-800 dark:text-slate-200">
           {EMAIL_VERIFIED}
         </p>
-      ) : verify.isError ? (
-        <ErrorBanner message={errorMessage(verify.error, VERIFY_EMAIL_OPERATION)} />
+      ) : target.isError ? (
+        <ErrorBanner message={errorMessage(target.error, VERIFY_EMAIL_OPERATION)} />
+      ) : target.data ? (
+        <>
+          <AuthText>
+            Verify the e-mail address <strong>{target.data.email}</strong> for the Tally account{' '}
+            <strong>«{target.data.username}»</strong>?
+          </AuthText>
+          <AuthText>
+            If you did not sign up for Tally or change your address, do not verify it: someone else
+            may have used your address.
+          </AuthText>
+          <ErrorBanner
+            message={verify.isError ? errorMessage(verify.error, VERIFY_EMAIL_OPERATION) : null}
+          />
+          <Button
+            className="mt-4 w-full"
+            disabled={verify.isPending}
+            onClick={() => verify.mutate(token)}
+          >
+            {verify.isPending ? 'Verifying...' : 'Verify e-mail address'}
+          </Button>
+        </>
       ) : (
-        <LoadingText>Verifying your e-mail address...</LoadingText>
+        <LoadingText>Looking up the link...</LoadingText>
       )}
       <p className="mt-6 text-center text-sm">{next}</p>
     </AuthCard>

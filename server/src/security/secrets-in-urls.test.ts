@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
+
+/**
+ * Secrets that travel in URLs (issue 23, item 8): the calendar feed's secret and the tokens of
+ * e-mailed links never reach a log line or a metrics label, and the e-mailed links keep their
+ * token in the fragment, which browsers do not send to the server.
+ */
+
+const METRICS_TOKEN = 'metrics-token-for-the-redaction-test';
+const lines: string[] = [];
+let smtp: LocalSmtp;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  smtp = await startLocalSmtp();
+  ctx = await createTestApp({
+    config: { smtpUrl: smtp.url, mailFrom: 'tally@example.com', metricsToken: METRICS_TOKEN },
+    logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+  });
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+const urlsLogged = () =>
+  lines
+    .map((line) => JSON.parse(line) as { req?: { url?: string } })
+    .flatMap((line) => (line.req?.url === undefined ? [] : [line.req.url]));
+
+describe('secrets in URLs', () => {
+  it('logs the calendar feed as /api/calendar/[redacted].ics and labels its metrics with the route', async () => {
+    const user = await registerUser(ctx.app);
+    const feed = await as(ctx.app, user)({ method: 'POST', url: '/api/account/calendar' });
+    expect(feed.statusCode, feed.body).toBe(201);
+    const { path } = feed.json<{ path: string }>();
+    const secret = /\/api\/calendar\/([^/]+)\.ics$/.exec(path)?.[1] ?? '';
+    expect(secret.length).toBeGreaterThan(16);
+
+    expect((await ctx.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    const unknown = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/calendar/guessed-secret.ics',
+    });
+    expect(unknown.statusCode).toBe(404);
+    const metrics = await ctx.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+
+    expect(urlsLogged()).toContain('/api/calendar/[redacted].ics');
+    expect(lines.join('\n')).not.toContain(secret);
+    expect(lines.join('\n')).not.toContain('guessed-secret');
+    expect(metrics.body).toContain('route="/api/calendar/:secret.ics"');
+    expect(metrics.body).not.toContain(secret);
+  });
+
+  it('logs token= query parameters as [redacted], on pages and API paths alike', async () => {
+    const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdEF';
+    for (const url of [
+      `/reset-password?token=${token}`,
+      `/verify-email?token=${token}&from=mail`,
+      `/api/todos?TOKEN=${token}`,
+    ]) {
+      await ctx.app.inject({ method: 'GET', url });
+    }
+    expect(urlsLogged()).toEqual(
+      expect.arrayContaining([
+        '/reset-password?token=[redacted]',
+        '/verify-email?token=[redacted]&from=mail',
+        '/api/todos?TOKEN=[redacted]',
+      ]),
+    );
+    expect(lines.join('\n')).not.toContain(token);
+  });
+
+  it('e-mails verification and reset links with the token in the fragment', async () => {
+    const user = await registerUser(ctx.app);
+    const verification = await smtp.take(user.email);
+    const reset = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: user.email },
+    });
+    expect(reset.statusCode).toBe(202);
+    const resetMail = await smtp.take(user.email);
+
+    expect(verification.text).toMatch(/https?:\/\/[^\s/]+\/verify-email#token=[\w-]{20,}/);
+    expect(resetMail.text).toMatch(/https?:\/\/[^\s/]+\/reset-password#token=[\w-]{20,}/);
+    for (const mail of [verification, resetMail]) {
+      expect(mail.text).not.toContain('?token=');
+      expect(mail.html).not.toContain('?token=');
+    }
+  });
+});

@@ -442,6 +442,69 @@ describe('malformed rows', () => {
   });
 });
 
+describe('Tally export completions', () => {
+  const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString();
+  const totalCompleted = async (user: { token: string }) =>
+    (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json<{
+      todosCompleted: number;
+    }>().todosCompleted;
+
+  it('ties a completion only to the todo it names, at most the latest 100 per todo', async () => {
+    const user = await registerUser(ctx.app);
+    const file = {
+      version: 1,
+      groups: [],
+      todos: [
+        ...Array.from({ length: 30 }, (_, i) => ({ title: `No id ${i}`, completed: false })),
+        { id: 7, title: 'Daily', completed: false },
+        { id: 8, title: 'Twice', completed: false },
+      ],
+      completions: [
+        // Before: each of these went to each of the 30 todos without an id (900 rows).
+        ...Array.from({ length: 30 }, (_, i) => ({ todoId: null, completedAt: day(i) })),
+        ...Array.from({ length: 150 }, (_, i) => ({ todoId: 7, completedAt: day(i) })),
+        { todoId: 8, completedAt: day(1) },
+        { todoId: 8, completedAt: day(2) },
+        { todoId: 99, completedAt: day(3) },
+      ],
+    };
+    const skips = [
+      ['todo 31', 'It has 150 completions; an import keeps the latest 100 of a todo: 50 left out'],
+      [
+        'completions',
+        '31 completions name no todo imported (its todoId is null, or no todo of the file has it): left out',
+      ],
+    ];
+    const preview = await imported(ctx.app, user, JSON.stringify(file), 'tally-json', true);
+    expect(preview.skipped.map((s) => [s.where, s.reason])).toEqual(skips);
+    expect(preview.skippedCount).toBe(2);
+
+    const report = await imported(ctx.app, user, JSON.stringify(file), 'tally-json');
+    expect(report.skipped.map((s) => [s.where, s.reason])).toEqual(skips);
+    expect(report.todos.created).toBe(32);
+    expect(await totalCompleted(user)).toBe(102);
+  });
+
+  it('takes at most 100,000 completions in one import, and says how many it left out', async () => {
+    const user = await registerUser(ctx.app);
+    const file = {
+      version: 1,
+      todos: Array.from({ length: 1001 }, (_, i) => ({ id: i + 1, title: `T${i}` })),
+      completions: Array.from({ length: 1001 * 100 }, (_, i) => ({
+        todoId: Math.floor(i / 100) + 1,
+        completedAt: day(i % 100),
+      })),
+    };
+    const preview = await imported(ctx.app, user, JSON.stringify(file), 'tally-json', true);
+    expect(preview.skipped.map((s) => [s.where, s.reason])).toEqual([
+      [
+        'completions',
+        'An import takes at most 100,000 completions: 100 of the last todos left out',
+      ],
+    ]);
+  });
+});
+
 describe('a 10,000-row file', () => {
   it('imports in one go (timed by bench/import.mjs, not here)', async () => {
     const user = await registerUser(ctx.app);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   DEFAULT_GROUP_COLOR,
   GROUP_COLORS,
-  IMPORT_MAX_TODOS,
   IMPORT_PREVIEW_ROWS,
   IMPORT_REPORT_ROWS,
   type ImportFormat,
@@ -11,7 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { badRequest, conflict } from '../shared/errors.js';
+import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import {
   recordCompletionsAt,
@@ -26,11 +25,12 @@ import { readTickTickCsv } from './sources/ticktick-csv.js';
 import { readTodoistCsv } from './sources/todoist-csv.js';
 import { searchText } from '../shared/search-text.js';
 
-const READERS: Record<ImportFormat, (text: string, context: SourceContext) => SourceFile> = {
-  'tally-json': readTallyJson,
-  'todoist-csv': readTodoistCsv,
-  'ticktick-csv': readTickTickCsv,
-};
+const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Promise<SourceFile>> =
+  {
+    'tally-json': readTallyJson,
+    'todoist-csv': readTodoistCsv,
+    'ticktick-csv': readTickTickCsv,
+  };
 
 /** Rows per statement: 500 todos of 11 columns stay far below either database's limit. */
 const BATCH = 500;
@@ -127,12 +127,8 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
   async function run(userId: number, request: ImportRequest): Promise<ImportReport> {
     const now = clock();
     const { text, encoding } = decodeText(request.bytes);
-    const source = READERS[request.format](text, { now, zone: request.zone, checkPlanning });
-    if (source.todos.length > IMPORT_MAX_TODOS) {
-      throw badRequest(
-        `The file has ${source.todos.length.toLocaleString('en')} todos; an import takes at most ${IMPORT_MAX_TODOS.toLocaleString('en')}`,
-      );
-    }
+    // The readers stop at the limit of todos (SourceBuilder.addTodo) and pause every 10 ms.
+    const source = await READERS[request.format](text, { now, zone: request.zone, checkPlanning });
     const keyed = source.todos.map((todo) => ({ todo, key: keyOf(request.format, todo) }));
     const at = (instant: number | null) => Math.min(Math.max(instant ?? now, 0), now);
 

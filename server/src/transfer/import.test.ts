@@ -322,7 +322,7 @@ describe('refusals', () => {
   it('refuses more than 10,000 todos', async () => {
     const rows = ['TYPE,CONTENT', ...Array.from({ length: 10_001 }, (_, i) => `task,Todo ${i}`)];
     expect(await refused(rows.join('\n'), 'todoist-csv')).toBe(
-      'The file has 10,001 todos; an import takes at most 10,000',
+      'The file has more than 10,000 todos; an import takes at most 10,000',
     );
     expect(await todosOf(user)).toEqual([]);
   });
@@ -388,6 +388,52 @@ describe('refusals', () => {
     ]);
     const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/import' });
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('reading in a stream', () => {
+  const refused = async (bytes: string, format: string) => {
+    const response = await importFile(ctx.app, await registerUser(ctx.app), bytes, format);
+    expect(response.statusCode, response.body).toBe(400);
+    return response.json<{ error: string }>().error;
+  };
+
+  it('stops reading at the 10,001st todo, whatever follows, in every format', async () => {
+    // Before: the whole file was read first, then refused with its count ("has 30,000 todos").
+    const tasks = Array.from({ length: 30_000 }, (_, i) => `task,Todo ${i}`);
+    const message = 'The file has more than 10,000 todos; an import takes at most 10,000';
+    expect(await refused(['TYPE,CONTENT', ...tasks].join('\n'), 'todoist-csv')).toBe(message);
+    const ticktick = ['"List Name","Title"', ...tasks.map((_, i) => `"L","T${i}"`)].join('\n');
+    expect(await refused(ticktick, 'ticktick-csv')).toBe(message);
+    const tally = {
+      version: 1,
+      todos: Array.from({ length: 30_000 }, (_, i) => ({ id: i, title: `T${i}` })),
+    };
+    expect(await refused(JSON.stringify(tally), 'tally-json')).toBe(message);
+  });
+
+  it('reads a file in slices without breaking a CRLF or a character at their seams', async () => {
+    const user = await registerUser(ctx.app);
+    const header = 'TYPE,CONTENT\r\n';
+    // The parser takes 65,536 characters at a time: put a \r, then an emoji, on the seam.
+    const upTo = (at: number, end: string) =>
+      `${header}task,${'x'.repeat(at - header.length - 5 - end.length)}${end}`;
+    const crlf = `${upTo(65_535, '')}\r\ntask,After\r\n`;
+    expect(crlf.slice(65_535, 65_537)).toBe('\r\n');
+    const emoji = `${upTo(65_535, '\r\ntask,')}🎉 party\r\n`;
+    expect(emoji.slice(65_535, 65_537)).toBe('🎉');
+    for (const [text, second] of [
+      [crlf, 'After'],
+      [emoji, '🎉 party'],
+    ] as const) {
+      const report = await imported(ctx.app, user, text, 'todoist-csv', true);
+      expect(report.skipped).toEqual([]);
+      expect(report.preview.map((todo) => [todo.line, todo.title.length])).toEqual([
+        [2, 200],
+        [3, second.length],
+      ]);
+      expect(report.preview[1]?.title).toBe(second);
+    }
   });
 });
 

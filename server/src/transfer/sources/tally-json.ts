@@ -1,6 +1,7 @@
 import { EXPORT_VERSION, RepeatSchema, type Repeat } from '@tally/contract';
 import { Value } from '@sinclair/typebox/value';
 import { badRequest } from '../../shared/errors.js';
+import { timeSlicer } from '../../shared/time-slices.js';
 import { SourceBuilder, type SourceContext, type SourceFile } from './source.js';
 
 type Json = Record<string, unknown>;
@@ -34,7 +35,7 @@ const IMPORT_MAX_COMPLETIONS = 100_000;
  * to its groups and completions: nothing is looked up by them, so a file of another account's
  * ids never reaches that account's rows. Fields a later version 1 adds are ignored.
  */
-export function readTallyJson(text: string, context: SourceContext): SourceFile {
+export async function readTallyJson(text: string, context: SourceContext): Promise<SourceFile> {
   let document: unknown;
   try {
     document = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -59,6 +60,7 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
   if (!Array.isArray(completions)) throw badRequest('The export\'s "completions" is not a list');
 
   const source = new SourceBuilder();
+  const pause = timeSlicer();
 
   const groupNames = new Map<unknown, string>();
   groups.forEach((group: unknown, index) => {
@@ -82,6 +84,7 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
   const completionsOf = new Map<unknown, Completions>();
   let unnamed = 0;
   for (const completion of completions) {
+    await pause();
     if (!isObject(completion) || completion.todoId === undefined) continue;
     const at = instant(completion.completedAt);
     if (at === null) continue;
@@ -121,15 +124,16 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
   };
 
   const seen = new Map<string, number>();
-  document.todos.forEach((todo: unknown, index) => {
+  for (const [index, todo] of (document.todos as unknown[]).entries()) {
+    await pause();
     const where = `todo ${index + 1}`;
     if (!isObject(todo)) {
       source.skip(null, where, 'It is not a todo (an object with a title)');
-      return;
+      continue;
     }
     if (typeof todo.title !== 'string') {
       source.skip(null, where, 'It has no title');
-      return;
+      continue;
     }
     let group: string | null = null;
     if (todo.groupId !== null && todo.groupId !== undefined) {
@@ -163,7 +167,7 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
         where,
         `The same todo (id ${JSON.stringify(todo.id)}) is in the file twice`,
       );
-      return;
+      continue;
     }
     const own = todo.id === undefined || todo.id === null ? undefined : completionsOf.get(todo.id);
     if (own) claimed.add(todo.id);
@@ -180,7 +184,7 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
       updatedAt: instant(todo.updatedAt),
       completions: limited(own ?? completedAt(todo, planning.dueDate), where),
     });
-  });
+  }
   const unclaimed =
     unnamed +
     [...completionsOf].reduce((sum, [id, list]) => sum + (claimed.has(id) ? 0 : list.length), 0);

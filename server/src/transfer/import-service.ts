@@ -12,6 +12,7 @@ import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import { timeSlicer } from '../shared/time-slices.js';
 import {
   recordCompletionsAt,
   recordEventsAt,
@@ -197,7 +198,11 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
       }
 
       const completions: TimedCompletion[] = [];
+      // A turn for other requests between batches (on PostgreSQL they have connections of their
+      // own; on SQLite those that need the database wait for the commit: docs/performance.md).
+      const pause = timeSlicer();
       for (const batch of batches(fresh)) {
+        await pause();
         const values = batch.map(({ todo, key }) => {
           const created = at(todo.createdAt);
           return {

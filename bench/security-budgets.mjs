@@ -12,7 +12,8 @@
 //   1 KB descriptions (imported), with the server's peak RSS (budget: health within 100 ms);
 // - Tally exports of 26 KB and 175 KB whose todos have no id and whose completions name none
 //   (before: every completion went to every such todo): rows written and time.
-// Flags: --port=N (default: a free one), --dialects=sqlite,postgres (default sqlite; PostgreSQL:
+// Flags: --dir=<checkout> (another build, e.g. the code before issue 23), --port=N (default: a
+// free one), --dialects=sqlite,postgres (default sqlite; PostgreSQL:
 // BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres, must be able to create and
 // drop the database tally_bench_security). Writes nothing but its temporary DATA_DIR.
 import { spawn } from 'node:child_process';
@@ -24,9 +25,11 @@ import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const option = (name) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** The checkout whose server/dist is measured (another build: --dir=<checkout>). */
+const root = path.resolve(option('dir') ?? here);
 const HEALTH_BUDGET_MS = 100;
 const FEED_BUDGET_MS = 1000;
 const FEED_BUDGET_BYTES = 5 * 1024 * 1024;
@@ -71,6 +74,7 @@ async function withServer(dialect, run) {
       REDIS_URL: '',
       WEB_CONCURRENCY: '1',
       PUBLIC_URL: base,
+      METRICS_TOKEN,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -86,6 +90,20 @@ async function withServer(dialect, run) {
   }
 }
 
+const METRICS_TOKEN = 'bench-metrics-token-of-32-characters';
+
+/**
+ * The event loop's longest delay (ms) inside the server since the last call: prom-client's
+ * nodejs_eventloop_lag_max_seconds, which each scrape starts again.
+ */
+async function loopLagMax() {
+  const response = await fetch(`${base}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const line = /^tally_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(await response.text());
+  return Number(line?.[1] ?? NaN) * 1000;
+}
+
 /**
  * Runs `work` while GET /api/health is asked every 10 ms (one at a time) and the server's RSS
  * read every 20 ms: the work's result, its time, the slowest health answer and the peak RSS.
@@ -97,7 +115,8 @@ async function measured(work) {
   const probe = (async () => {
     while (running) {
       const started = performance.now();
-      await fetch(`${base}/api/health`);
+      // A server that stopped answers nothing: the work's own error says so.
+      await fetch(`${base}/api/health`).catch(() => undefined);
       slowest = Math.max(slowest, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -105,13 +124,19 @@ async function measured(work) {
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMegabytes(child.pid));
   }, 20);
+  await loopLagMax();
   const started = performance.now();
-  const result = await work();
-  const ms = performance.now() - started;
-  running = false;
-  clearInterval(sampler);
-  await probe;
-  return { result, ms, slowest, peak };
+  let result;
+  let ms;
+  try {
+    result = await work();
+    ms = performance.now() - started;
+  } finally {
+    running = false;
+    clearInterval(sampler);
+    await probe;
+  }
+  return { result, ms, slowest, peak, lag: await loopLagMax() };
 }
 
 let users = 0;
@@ -171,8 +196,8 @@ async function totalCompleted(auth) {
 }
 
 const ms = (value) => `${value.toFixed(0)} ms`;
-const health = (slowest) =>
-  `slowest /api/health ${ms(slowest)} (budget ${HEALTH_BUDGET_MS})${slowest > HEALTH_BUDGET_MS ? ' OVER' : ''}`;
+const health = ({ slowest, lag }) =>
+  `slowest /api/health ${ms(slowest)} (budget ${HEALTH_BUDGET_MS})${slowest > HEALTH_BUDGET_MS ? ' OVER' : ''}, event loop's longest delay ${ms(lag)}`;
 
 async function measureAll() {
   // 1. The hostile feed.
@@ -189,9 +214,10 @@ async function measureAll() {
     const made = await importFile(auth, 'tally-json', tallyFile(todos));
     if (made.status !== 200) throw new Error(`import: ${JSON.stringify(made.body)}`);
     const url = await feedOf(auth);
-    const { result, ms: time, slowest } = await measured(() => fetchFeed(url));
+    const measure = await measured(() => fetchFeed(url));
+    const { result, ms: time } = measure;
     console.info(
-      `hostile feed (400 monthly 30th + 9999-12): ${result.status}, ${(result.bytes / 1024).toFixed(1)} KB, ${ms(time)}; ${health(slowest)}`,
+      `hostile feed (400 monthly 30th + 9999-12): ${result.status}, ${(result.bytes / 1024).toFixed(1)} KB, ${ms(time)}; ${health(measure)}`,
     );
   }
 
@@ -243,7 +269,7 @@ async function measureAll() {
     }
     const over = first.result.bytes > FEED_BUDGET_BYTES || first.ms > FEED_BUDGET_MS ? ' OVER' : '';
     console.info(
-      `feed of 10,000 todos: ${(first.result.bytes / MB).toFixed(2)} MB; written ${ms(first.ms)}, kept median ${ms(median(kept))}, 304 median ${ms(median(notModified))} (budget ${FEED_BUDGET_MS} ms, 5 MB)${over}; while written ${health(first.slowest)}`,
+      `feed of 10,000 todos: ${(first.result.bytes / MB).toFixed(2)} MB; written ${ms(first.ms)}, kept median ${ms(median(kept))}, 304 median ${ms(median(notModified))} (budget ${FEED_BUDGET_MS} ms, 5 MB)${over}; while written ${health(first)}`,
     );
   }
 
@@ -267,15 +293,11 @@ async function measureAll() {
   ]) {
     const auth = await account();
     const rows = text.split('\n').length - 1;
-    const {
-      result,
-      ms: time,
-      slowest,
-      peak,
-    } = await measured(() => importFile(auth, 'todoist-csv', text, dryRun));
+    const measure = await measured(() => importFile(auth, 'todoist-csv', text, dryRun));
+    const { result, ms: time } = measure;
     const answer = result.status === 200 ? `${result.body.todos.created} todos` : result.body.error;
     console.info(
-      `Todoist CSV ${(text.length / MB).toFixed(1)} MB, ${rows} rows, ${name}: ${result.status} (${answer}), ${ms(time)}, peak RSS ${peak.toFixed(0)} MB; ${health(slowest)}`,
+      `Todoist CSV ${(text.length / MB).toFixed(1)} MB, ${rows} rows, ${name}: ${result.status} (${answer}), ${ms(time)}, peak RSS ${measure.peak.toFixed(0)} MB; ${health(measure)}`,
     );
   }
 
@@ -292,14 +314,18 @@ async function measureAll() {
         completedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
       })),
     );
-    const {
-      result,
-      ms: time,
-      slowest,
-    } = await measured(() => importFile(auth, 'tally-json', text));
+    let outcome;
+    try {
+      outcome = await measured(() => importFile(auth, 'tally-json', text));
+    } catch (error) {
+      const size = (text.length / 1024).toFixed(0);
+      console.info(`Tally JSON ${size} KB: no answer (${error.message}; exit ${child.exitCode})`);
+      return;
+    }
+    const { result, ms: time } = outcome;
     const completions = await totalCompleted(auth);
     console.info(
-      `Tally JSON ${(text.length / 1024).toFixed(0)} KB (${todoCount} todos without id, ${completionCount} completions naming none): ${result.status}, ${result.body.todos?.created ?? 0} todos and ${completions} completions written, ${ms(time)}; skipped: ${result.body.skipped?.map((s) => s.reason).join('; ')}; ${health(slowest)}`,
+      `Tally JSON ${(text.length / 1024).toFixed(0)} KB (${todoCount} todos without id, ${completionCount} completions naming none): ${result.status}, ${result.body.todos?.created ?? 0} todos and ${completions} completions written, ${ms(time)}; skipped: ${result.body.skipped?.map((s) => s.reason).join('; ')}; ${health(outcome)}`,
     );
   }
 }

@@ -46,7 +46,7 @@ describe('GET /api/todos paging (opt-in)', () => {
       ['', '1773144000000.2147483648'],
       ['&view=upcoming', '2026-03-10||2147483648'],
       ['&view=overdue', '2026-03-10|09:00|9999999999'],
-    ]) {
+    ] as const) {
       const cursor = Buffer.from(text).toString('base64url');
       const outOfRange = await request({
         method: 'GET',

@@ -361,7 +361,7 @@ describe('GET /api/calendar/{secret}.ics', () => {
     const lastModified = first.headers['last-modified'] as string;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(lastModified).toBe(new Date(ctx.clock.now()).toUTCString());
-    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.headers['cache-control']).toBe('no-store');
 
     ctx.clock.advance(60_000);
     const same = await fetchFeed(feed.path);
@@ -413,6 +413,99 @@ describe('GET /api/calendar/{secret}.ics', () => {
     });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.body).not.toContain('VEVENT');
+  });
+
+  it('stays small whatever the dates: RDATEs from this year to two years after the due date', async () => {
+    const user = await registerUser(ctx.app);
+    const thirtieth: Repeat = { every: 1, unit: 'month', monthDay: 30, from: 'due' };
+    const repeats = [];
+    for (let i = 0; i < 20; i += 1) {
+      repeats.push(
+        await addTodo(user, { title: `Rent ${i}`, dueDate: '2025-01-30', repeat: thirtieth }),
+      );
+    }
+    const far = await addTodo(user, { title: 'Far', dueDate: '9999-12-01' });
+    const farRepeat = await addTodo(user, {
+      title: 'Far repeat',
+      dueDate: '9997-01-30',
+      repeat: thirtieth,
+    });
+    const response = await fetchFeed((await makeFeed(user)).path);
+    expect(response.statusCode).toBe(200);
+    // Before: one February RDATE per year up to 10009 for each repeat (about 1.4 MB here).
+    expect(response.body.length).toBeLessThan(20_000);
+    const { events } = parse(response.body);
+    const rdates = (id: number) =>
+      byUid(events, id)
+        .vevent.getAllProperties('rdate')
+        .flatMap((property) => property.getValues().map(String));
+    // The clock is in 2026: its February and the next two; 2025's is past.
+    for (const id of repeats) {
+      expect(rdates(id)).toEqual(['2026-02-28', '2027-02-28', '2028-02-29']);
+    }
+    expect(rdates(farRepeat)).toEqual(['9997-02-28', '9998-02-28', '9999-02-28']);
+    expect(byUid(events, far).start.toString()).toBe('9999-12-01');
+  });
+
+  it('serves a change made by another process at once (its version is read from the data)', async () => {
+    const other = await createTestApp({
+      database: ctx.database,
+      clock: ctx.clock,
+      config: { publicUrl: `https://${HOST}` },
+    });
+    try {
+      const user = await registerUser(ctx.app);
+      const group = (
+        await as(
+          ctx.app,
+          user,
+        )({
+          method: 'POST',
+          url: '/api/todo-groups',
+          payload: { name: 'Home', color: '#EF4444' },
+        })
+      ).json<{ id: number }>();
+      const id = await addTodo(user, { title: 'Before', dueDate: '2026-03-12', groupId: group.id });
+      const feed = await makeFeed(user);
+      const first = await fetchFeed(feed.path);
+      expect(first.body).toContain('CATEGORIES:Home');
+      expect((await fetchFeed(feed.path)).body).toBe(first.body);
+
+      // A rename in the other process, in the same millisecond: a new version here.
+      const renamed = await as(
+        other.app,
+        user,
+      )({
+        method: 'PUT',
+        url: `/api/todo-groups/${group.id}`,
+        payload: { name: 'Garden', color: '#EF4444' },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const afterRename = await fetchFeed(feed.path, { 'if-none-match': first.headers.etag });
+      expect(afterRename.statusCode).toBe(200);
+      expect(afterRename.body).toContain('CATEGORIES:Garden');
+      expect(afterRename.headers.etag).not.toBe(first.headers.etag);
+
+      const edited = await as(
+        other.app,
+        user,
+      )({
+        method: 'PUT',
+        url: `/api/todos/${id}`,
+        payload: { title: 'After', completed: false, groupId: group.id },
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      const afterEdit = await fetchFeed(feed.path, { 'if-none-match': afterRename.headers.etag });
+      expect(afterEdit.statusCode).toBe(200);
+      expect(afterEdit.body).toContain('SUMMARY:After');
+      expect(afterEdit.body).not.toContain('SUMMARY:Before');
+      // Served by either process, the same version and text.
+      const there = await other.app.inject({ method: 'GET', url: feed.path });
+      expect(there.headers.etag).toBe(afterEdit.headers.etag);
+      expect(there.body).toBe(afterEdit.body);
+    } finally {
+      await other.close();
+    }
   });
 
   it('is rate limited per IP, unknown secrets included', async () => {

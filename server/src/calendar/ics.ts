@@ -195,17 +195,28 @@ function ruleYields(repeat: Repeat, date: string): boolean {
  * The occurrences the RRULE does not yield, as RDATEs: the due date when it is not on the rule
  * (a weekly Monday rule due on a Wednesday; RFC 5545 leaves such a DTSTART undefined, and
  * ical.js, for one, skips it), and for a monthly 29th or 30th the Februaries of the rule's
- * months, on their last day, after the due date up to `untilYear`.
+ * months, on their last day, after the due date, from `fromYear` up to `untilYear`.
  */
-export function extraDates(repeat: Repeat | null, dueDate: string, untilYear: number): string[] {
+export function extraDates(
+  repeat: Repeat | null,
+  dueDate: string,
+  untilYear: number,
+  fromYear = 0,
+): string[] {
   if (!repeat || repeat.from === 'completion') return [];
   const dates = ruleYields(repeat, dueDate) ? [] : [dueDate];
   if (repeat.unit !== 'month' || repeat.nthWeekday) return dates;
   const day = dayOf(repeat, dueDate);
   if (day !== 29 && day !== 30) return dates;
-  // The rule's months are the due date's month and every `every`th one after it.
-  const first = Number(dueDate.slice(0, 4)) * 12 + Number(dueDate.slice(5, 7)) - 1;
-  for (let index = first; Math.floor(index / 12) <= untilYear; index += repeat.every) {
+  // The rule's months are the due date's month and every `every`th one after it; the first
+  // counted is the first of them in `fromYear` or later.
+  const due = Number(dueDate.slice(0, 4)) * 12 + Number(dueDate.slice(5, 7)) - 1;
+  const skipped = Math.max(0, Math.ceil((fromYear * 12 - due) / repeat.every));
+  for (
+    let index = due + skipped * repeat.every;
+    Math.floor(index / 12) <= untilYear;
+    index += repeat.every
+  ) {
     const [year, month] = [Math.floor(index / 12), (index % 12) + 1];
     const last = daysInMonth(year, month);
     const date = `${pad(year, 4)}-${pad(month)}-${pad(last)}`;
@@ -288,12 +299,16 @@ function utcOffset(seconds: number): string {
  * offset, so the range runs ten years past now and the feed's next fetch moves it on.
  */
 export function vtimezone(zone: string, fromYear: number, toYear: number): string[] {
+  const years: Transition[][] = [];
+  for (let year = fromYear - 1; year <= toYear; year += 1) years.push(transitionsIn(zone, year));
+  return vtimezoneOf(zone, fromYear, years.flat());
+}
+
+/** The VTIMEZONE of vtimezone(), from the zone's transitions in the years it covers. */
+function vtimezoneOf(zone: string, fromYear: number, changes: Transition[]): string[] {
   const start = Date.UTC(fromYear, 0, 1) - DAY;
   const startOffset = offsetAt(zone, start);
-  const transitions: Transition[] = [];
-  for (let year = fromYear - 1; year <= toYear; year += 1) {
-    transitions.push(...transitionsIn(zone, year).filter((t) => t.at > start));
-  }
+  const transitions = changes.filter((t) => t.at > start);
   const observance = (kind: string, at: number, from: number, to: number) => [
     `BEGIN:${kind}`,
     `DTSTART:${wallDateTime(at + from * 1000)}`,
@@ -331,14 +346,33 @@ function dateValue(
     : { params: `;TZID=${zone}`, value: local };
 }
 
+/** Years after this one (or after a later due date) whose RDATEs the feed writes. */
+const RDATE_YEARS_AHEAD = 2;
+/** Years after this one (or after the last timed due date) the VTIMEZONE covers. */
+const ZONE_YEARS_AHEAD = 10;
+/** The most years one VTIMEZONE spells out (about 4 ms of Intl each, once per zone and year). */
+const ZONE_YEARS_MAX = 100;
+
+const joinLines = (lines: string[]) => lines.map(foldLine).join(CRLF) + CRLF;
+
 /**
  * The whole feed. Timed events use TZID with the zone's VTIMEZONE (not UTC times computed in the
  * zone), so a repeating 09:00 stays at 09:00 across summer time. No METHOD: DTSTAMP is then the
- * event's last change (RFC 5545, 3.8.7.2), which keeps the file, and its ETag, the same until a
- * todo changes.
+ * event's last change (RFC 5545, 3.8.7.2), which keeps the file the same until a todo changes.
  */
-export function renderCalendar({ name, timeZone, events, now }: FeedCalendar): string {
-  const lines = [
+export function renderCalendar(calendar: FeedCalendar): string {
+  return [...calendarChunks(calendar)].join('');
+}
+
+/**
+ * The feed in pieces, each a few lines of text (or empty): a caller may pause between any two,
+ * so a large feed never holds the event loop for long (calendar/feed-cache.ts). Its size is
+ * bounded by the number of events whatever their dates: each event's RDATEs are the ones from
+ * this year to two years after the later of this year and its due date (at most a few per
+ * event; the yearly fetch moves them on), and the VTIMEZONE spans at most 100 years.
+ */
+export function* calendarChunks({ name, timeZone, events, now }: FeedCalendar): Generator<string> {
+  yield joinLines([
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Tally//Calendar feed//EN',
@@ -348,26 +382,33 @@ export function renderCalendar({ name, timeZone, events, now }: FeedCalendar): s
     `X-WR-TIMEZONE:${timeZone}`,
     'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
     'X-PUBLISHED-TTL:PT1H',
-  ];
+  ]);
+  const thisYear = new Date(now).getUTCFullYear();
   const yearOf = (event: FeedEvent) => Number(event.date.slice(0, 4));
-  // Dates the feed spells out (zone changes, RDATEs) run ten years past now or the last due
-  // date; the feed's next fetch moves them on.
-  const horizon = Math.min(
-    9999,
-    Math.max(new Date(now).getUTCFullYear(), ...events.map(yearOf)) + 10,
-  );
-  const timed = events.filter((event) => event.time !== null);
-  if (timeZone !== 'UTC' && timed.length > 0) {
-    const fromYear = Math.min(...timed.map(yearOf));
-    lines.push(...vtimezone(timeZone, fromYear, Math.min(horizon, fromYear + 100)));
+  const timedYears = events.filter((event) => event.time !== null).map(yearOf);
+  if (timeZone !== 'UTC' && timedYears.length > 0) {
+    // Zone changes run ten years past now or the last timed due date; the next fetch moves them.
+    const fromYear = Math.min(...timedYears);
+    const toYear = Math.min(
+      9999,
+      Math.max(thisYear, ...timedYears) + ZONE_YEARS_AHEAD,
+      fromYear + ZONE_YEARS_MAX,
+    );
+    const changes: Transition[] = [];
+    for (let year = fromYear - 1; year <= toYear; year += 1) {
+      changes.push(...transitionsIn(timeZone, year));
+      yield '';
+    }
+    yield joinLines(vtimezoneOf(timeZone, fromYear, changes));
   }
   for (const event of events) {
     const start = dateValue(event.date, event.time, timeZone);
     const rrule = rruleOf(event.repeat, event.date);
-    const extra = extraDates(event.repeat, event.date, horizon).map(
+    const untilYear = Math.min(9999, Math.max(thisYear, yearOf(event)) + RDATE_YEARS_AHEAD);
+    const extra = extraDates(event.repeat, event.date, untilYear, thisYear).map(
       (date) => dateValue(date, event.time, timeZone).value,
     );
-    lines.push(
+    yield joinLines([
       'BEGIN:VEVENT',
       `UID:${event.uid}`,
       `DTSTAMP:${utcDateTime(event.modifiedAt)}`,
@@ -381,8 +422,7 @@ export function renderCalendar({ name, timeZone, events, now }: FeedCalendar): s
       // A todo does not make its owner busy.
       'TRANSP:TRANSPARENT',
       'END:VEVENT',
-    );
+    ]);
   }
-  lines.push('END:VCALENDAR');
-  return lines.map(foldLine).join(CRLF) + CRLF;
+  yield joinLines(['END:VCALENDAR']);
 }

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { calendarApi } from '@tally/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
 import { timeZoneOf } from '../shared/time-zone.js';
-import { renderCalendar } from './ics.js';
+import { createFeedCache, feedVersion } from './feed-cache.js';
 import { createCalendarService } from './service.js';
 
 export interface CalendarRoutesOptions {
@@ -38,6 +37,8 @@ function notModified(request: FastifyRequest, etag: string, changedAt: number): 
 export const calendarRoutes: FastifyPluginAsync<CalendarRoutesOptions> = async (app, options) => {
   const service = createCalendarService({ db: app.db, clock: options.clock });
   const host = new URL(options.publicUrl).host;
+  // A 10,000-todo feed is about 2.5 million characters: a few large feeds, or many small ones.
+  const feeds = createFeedCache({ maxChars: 16_000_000 });
 
   addEndpoint(app, calendarApi.get, async (request) => service.get(request.user.id));
 
@@ -62,25 +63,26 @@ export const calendarRoutes: FastifyPluginAsync<CalendarRoutesOptions> = async (
       const { secret } = request.params;
       const owner = await service.ownerOf(secret);
       if (!owner) throw notFound('Calendar feed');
-      const body = renderCalendar({
+      const calendar = {
         name: `Tally (${owner.username})`,
         timeZone: owner.timeZone,
         events: await service.eventsOf(owner.userId, host),
         now: options.clock(),
-      });
-      const hash = createHash('sha256').update(body).digest('base64url');
+      };
+      const version = feedVersion(calendar);
       const changedAt =
-        hash === owner.contentHash && owner.contentChangedAt !== null
+        version === owner.contentHash && owner.contentChangedAt !== null
           ? owner.contentChangedAt
-          : await service.noteContent(secret, hash);
-      const etag = `"${hash}"`;
+          : await service.noteContent(secret, version);
+      const etag = `"${version}"`;
       void reply.headers({
         etag,
         'last-modified': new Date(changedAt).toUTCString(),
-        // Calendar apps may keep it, but ask each time whether it changed.
-        'cache-control': 'private, no-cache',
+        // The URL is the credential: no cache keeps the answer; a client asks with its ETag.
+        'cache-control': 'no-store',
       });
       if (notModified(request, etag, changedAt)) return reply.code(304).send();
+      const body = await feeds.bodyOf(secret, version, calendar);
       return reply.type('text/calendar; charset=utf-8').send(body);
     },
     {

@@ -121,14 +121,14 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
   }
 
   /**
-   * Notes a feed that differs from the last one served: its hash, and now as its Last-Modified.
+   * Notes a feed that differs from the last one served: its version, and now as its Last-Modified.
    * Written only when the content changes, never per fetch.
    */
-  async function noteContent(secret: string, hash: string): Promise<number> {
+  async function noteContent(secret: string, version: string): Promise<number> {
     const now = clock();
     await db
       .updateTable('calendar_feeds')
-      .set({ content_hash: hash, content_changed_at: now })
+      .set({ content_hash: version, content_changed_at: now })
       .where('secret', '=', secret)
       .execute();
     return now;

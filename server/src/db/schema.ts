@@ -201,7 +201,10 @@ interface CalendarFeedsTable {
   /** The IANA zone of timed events, from the browser when the URL was made. */
   time_zone: string;
   created_at: number;
-  /** SHA-256 of the last feed served, and when it last changed (its Last-Modified). */
+  /**
+   * The version (a hash of its data, calendar/feed-cache.ts) of the last feed served, and when it
+   * last changed (its Last-Modified).
+   */
   content_hash: string | null;
   content_changed_at: number | null;
 }

@@ -93,7 +93,14 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
       } else {
         // complete: as PUT does it, a repeating todo moves to its next occurrence, still open.
         const open = rows.filter((row) => row.completed === 0);
-        const plain = open.filter((row) => row.repeat === null).map((row) => row.id);
+        const repeating = open
+          .filter((row) => row.repeat !== null)
+          .map((row) => ({ row, next: advance(planningOf(row), now, zone) }));
+        // A repeating todo whose dates have ended is completed like one that does not repeat.
+        const plain = [
+          ...open.filter((row) => row.repeat === null),
+          ...repeating.filter(({ next }) => next === null).map(({ row }) => row),
+        ].map((row) => row.id);
         for (const batch of batches(plain)) {
           await trx
             .updateTable('todos')
@@ -102,8 +109,9 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .where('id', 'in', batch)
             .execute();
         }
-        for (const row of open.filter((candidate) => candidate.repeat !== null)) {
-          const { dueDate, dueTime, repeat } = planningColumns(advance(planningOf(row), now, zone));
+        for (const { row, next } of repeating) {
+          if (next === null) continue;
+          const { dueDate, dueTime, repeat } = planningColumns(next);
           await trx
             .updateTable('todos')
             .set({ due_date: dueDate, due_time: dueTime, repeat, updated_at: now })

@@ -41,6 +41,20 @@ describe('GET /api/todos paging (opt-in)', () => {
     const bad = await request({ method: 'GET', url: '/api/todos?cursor=bm90LWEtY3Vyc29y' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ error: string }>().error).toMatch(/cursor/);
+    // Well formed, but with an id past the id column's range (a 500 on PostgreSQL before).
+    for (const [view, text] of [
+      ['', '1773144000000.2147483648'],
+      ['&view=upcoming', '2026-03-10||2147483648'],
+      ['&view=overdue', '2026-03-10|09:00|9999999999'],
+    ] as const) {
+      const cursor = Buffer.from(text).toString('base64url');
+      const outOfRange = await request({
+        method: 'GET',
+        url: `/api/todos?limit=5&cursor=${cursor}${view}`,
+      });
+      expect(outOfRange.statusCode, text).toBe(400);
+      expect(outOfRange.json()).toEqual({ error: 'cursor is not a cursor this server gave out' });
+    }
     const zero = await request({ method: 'GET', url: '/api/todos?limit=0' });
     expect(zero.statusCode).toBe(400);
     expect(zero.json<{ error: string }>().error).toMatch(/limit/);

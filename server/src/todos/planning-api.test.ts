@@ -169,6 +169,51 @@ describe('repeating todos', () => {
     expect(await api.totals()).toMatchObject({ todosCompleted: 0, todosUpdated: 2 });
   });
 
+  it('end a repeat whose next date would be after 9999-12-31: completing completes it', async () => {
+    const user = await registerUser(ctx.app);
+    const api = client(user);
+    const make = async (title: string, dueDate: string, repeat: object) => {
+      const created = await api.create({ title, dueDate, repeat });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json<Todo>().id;
+    };
+    const daily = await make('Daily', '9999-12-31', { every: 1, unit: 'day', from: 'due' });
+    const lastFriday = { every: 1, unit: 'month', nthWeekday: { n: -1, weekday: 'fri' } };
+    const monthly = await make('Monthly', '9999-12-31', { ...lastFriday, from: 'due' });
+    const bulkOne = await make('Bulk', '9999-12-30', { every: 2, unit: 'day', from: 'due' });
+
+    const skipped = await api.skip(daily);
+    expect(skipped.statusCode, skipped.body).toBe(400);
+    expect(skipped.json()).toEqual({
+      error: 'This todo repeats no more: its next date would be after 9999-12-31',
+    });
+
+    for (const [id, title] of [
+      [daily, 'Daily'],
+      [monthly, 'Monthly'],
+    ] as const) {
+      const done = await api.update(id, { title, completed: true });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(done.json()).toMatchObject({ completed: true, dueDate: '9999-12-31' });
+    }
+    const bulk = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/todos/bulk',
+      payload: { ids: [bulkOne], action: 'complete' },
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const todos = await api.list();
+    expect(todos.find((todo) => todo.id === bulkOne)).toMatchObject({
+      completed: true,
+      dueDate: '9999-12-30',
+    });
+    expect(todos.every((todo) => /^\d{4}-\d{2}-\d{2}$/.test(todo.dueDate ?? ''))).toBe(true);
+    expect(await api.totals()).toMatchObject({ todosCompleted: 3 });
+  });
+
   it('refuse to skip a todo that does not repeat (400) or is not yours (404)', async () => {
     const owner = client(await registerUser(ctx.app));
     const stranger = client(await registerUser(ctx.app));

@@ -98,6 +98,21 @@ export function nextOccurrence(repeat: Repeat, base: string): string {
 }
 
 /**
+ * nextOccurrence, or null when the rule has no date left: Tally keeps four-digit years, so a
+ * todo's dates end on 9999-12-31 (docs/product.md, Planning). Past it the date helpers meet a
+ * five-digit year, which is no date to them (a RangeError), or write one ("+010000-01").
+ */
+export function nextOccurrenceBefore10000(repeat: Repeat, base: string): string | null {
+  try {
+    const next = nextOccurrence(repeat, base);
+    return parseDate(next) ? next : null;
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+/**
  * The todo's planning after a change: omitted fields keep their value, null clears them. Checks
  * what the schema cannot (a real date, a time or repeat only with a date, rule parts that fit the
  * unit) and completes a monthly or yearly rule with the day it keeps.

@@ -17,7 +17,7 @@ import { badRequest } from '../shared/errors.js';
 import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
-import { mergePlanning, nextOccurrence, type Planning } from './planning.js';
+import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
 import { COLUMNS, type TodoColumns, toTodo } from './rows.js';
 import { moveToTrash } from './trash.js';
@@ -44,18 +44,28 @@ const cleanDescription = (value: string | null | undefined) => {
   return trimmed ? trimmed : null;
 };
 
-/** The planning of a repeating todo moved to its next occurrence. */
-export function advance(planning: Planning, now: number, zone: string): Planning {
+/**
+ * The planning of a repeating todo moved to its next occurrence; null when the rule has none
+ * left before 10000 (then completing the todo completes it, docs/product.md, Planning).
+ */
+export function advance(planning: Planning, now: number, zone: string): Planning | null {
   const { repeat, dueDate } = planning;
   if (repeat === null || dueDate === null) return planning;
   const base = repeat.from === 'completion' ? dateInZone(now, zone) : dueDate;
-  return { ...planning, dueDate: nextOccurrence(repeat, base) };
+  const next = nextOccurrenceBefore10000(repeat, base);
+  return next === null ? null : { ...planning, dueDate: next };
 }
 
 const dueColumns = (planning: Planning) => {
   const { dueDate, dueTime, repeat } = planningColumns(planning);
   return { due_date: dueDate, due_time: dueTime, repeat };
 };
+
+/**
+ * Whether a cursor's id fits the id column (a 32-bit integer on PostgreSQL): a larger one would
+ * make the query fail, and an id no row has is a cursor this server never gave out.
+ */
+const isRowId = (id: number) => id >= 1 && id <= 2_147_483_647;
 
 const encodeDueCursor = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'id'>) =>
   Buffer.from(`${row.due_date}|${row.due_time ?? ''}|${row.id}`).toString('base64url');
@@ -64,7 +74,7 @@ function decodeDueCursor(cursor: string): { dueDate: string; dueTime: string; id
   const match = /^(\d{4}-\d{2}-\d{2})\|((?:\d{2}:\d{2})?)\|(\d{1,10})$/.exec(
     Buffer.from(cursor, 'base64url').toString(),
   );
-  if (!match) return null;
+  if (!match || !isRowId(Number(match[3]))) return null;
   return { dueDate: match[1] as string, dueTime: match[2] as string, id: Number(match[3]) };
 }
 
@@ -73,7 +83,7 @@ const encodeCursor = (created: number, id: number) =>
 
 function decodeCursor(cursor: string): { created: number; id: number } | null {
   const match = /^(\d{1,15})\.(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) return null;
+  if (!match || !isRowId(Number(match[2]))) return null;
   return { created: Number(match[1]), id: Number(match[2]) };
 }
 
@@ -422,8 +432,10 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         const groupId = input.groupId ?? null;
         const merged = mergePlanning(planningOf(current), input);
         const completedNow = current.completed === 0 && input.completed;
-        const recurs = completedNow && merged.repeat !== null;
-        const planning = recurs ? advance(merged, now, zone) : merged;
+        const advanced = completedNow && merged.repeat !== null ? advance(merged, now, zone) : null;
+        // A repeat moves the todo on and leaves it open, unless its dates have ended.
+        const recurs = advanced !== null;
+        const planning = advanced ?? merged;
         const remindMinutesBefore = mergeRemindMinutesBefore(
           current.remind_minutes_before,
           input.remindMinutesBefore,
@@ -484,9 +496,13 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         if (!current) return null;
         const planning = planningOf(current);
         if (planning.repeat === null) throw badRequest('Only a repeating todo can be skipped');
+        const next = advance(planning, now, zone);
+        if (next === null) {
+          throw badRequest('This todo repeats no more: its next date would be after 9999-12-31');
+        }
         const [row] = await trx
           .updateTable('todos')
-          .set({ ...dueColumns(advance(planning, now, zone)), updated_at: now })
+          .set({ ...dueColumns(next), updated_at: now })
           .where('id', '=', id)
           .where('user_id', '=', userId)
           .returning(COLUMNS)

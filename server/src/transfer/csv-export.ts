@@ -33,7 +33,7 @@ export function describeRepeat(repeat: Repeat): string {
 
 /**
  * The caller's todos as CSV (docs/product.md, Import and export) with csv-stringify: RFC 4180
- * (CRLF, a cell quoted when it holds a comma, quote or line break, its quotes doubled), UTF-8
+ * (CRLF, a cell quoted when it holds a comma, quote, LF or CR, its quotes doubled), UTF-8
  * with a byte-order mark so spreadsheet programs read it as UTF-8, and `escape_formulas`: a cell
  * starting with = + - @, a tab or a carriage return gets a leading ' so it is never run as a
  * formula (CSV injection).
@@ -75,6 +75,9 @@ export async function todosCsv(db: Db, userId: number): Promise<string> {
       bom: true,
       record_delimiter: 'windows',
       escape_formulas: true,
+      // csv-stringify quotes the record delimiter (CRLF) only: a bare LF or CR is a line break
+      // to a spreadsheet too, and unquoted it would start a row with the cell's next line.
+      quoted_match: /[\r\n]/,
     },
   );
 }

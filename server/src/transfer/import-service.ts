@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   DEFAULT_GROUP_COLOR,
   GROUP_COLORS,
-  IMPORT_MAX_TODOS,
   IMPORT_PREVIEW_ROWS,
   IMPORT_REPORT_ROWS,
   type ImportFormat,
@@ -11,8 +10,9 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { badRequest, conflict } from '../shared/errors.js';
+import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import { timeSlicer } from '../shared/time-slices.js';
 import {
   recordCompletionsAt,
   recordEventsAt,
@@ -26,11 +26,12 @@ import { readTickTickCsv } from './sources/ticktick-csv.js';
 import { readTodoistCsv } from './sources/todoist-csv.js';
 import { searchText } from '../shared/search-text.js';
 
-const READERS: Record<ImportFormat, (text: string, context: SourceContext) => SourceFile> = {
-  'tally-json': readTallyJson,
-  'todoist-csv': readTodoistCsv,
-  'ticktick-csv': readTickTickCsv,
-};
+const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Promise<SourceFile>> =
+  {
+    'tally-json': readTallyJson,
+    'todoist-csv': readTodoistCsv,
+    'ticktick-csv': readTickTickCsv,
+  };
 
 /** Rows per statement: 500 todos of 11 columns stay far below either database's limit. */
 const BATCH = 500;
@@ -127,12 +128,8 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
   async function run(userId: number, request: ImportRequest): Promise<ImportReport> {
     const now = clock();
     const { text, encoding } = decodeText(request.bytes);
-    const source = READERS[request.format](text, { now, zone: request.zone, checkPlanning });
-    if (source.todos.length > IMPORT_MAX_TODOS) {
-      throw badRequest(
-        `The file has ${source.todos.length.toLocaleString('en')} todos; an import takes at most ${IMPORT_MAX_TODOS.toLocaleString('en')}`,
-      );
-    }
+    // The readers stop at the limit of todos (SourceBuilder.addTodo) and pause every 10 ms.
+    const source = await READERS[request.format](text, { now, zone: request.zone, checkPlanning });
     const keyed = source.todos.map((todo) => ({ todo, key: keyOf(request.format, todo) }));
     const at = (instant: number | null) => Math.min(Math.max(instant ?? now, 0), now);
 
@@ -201,7 +198,11 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
       }
 
       const completions: TimedCompletion[] = [];
+      // A turn for other requests between batches (on PostgreSQL they have connections of their
+      // own; on SQLite those that need the database wait for the commit: docs/performance.md).
+      const pause = timeSlicer();
       for (const batch of batches(fresh)) {
+        await pause();
         const values = batch.map(({ todo, key }) => {
           const created = at(todo.createdAt);
           return {

@@ -322,7 +322,7 @@ describe('refusals', () => {
   it('refuses more than 10,000 todos', async () => {
     const rows = ['TYPE,CONTENT', ...Array.from({ length: 10_001 }, (_, i) => `task,Todo ${i}`)];
     expect(await refused(rows.join('\n'), 'todoist-csv')).toBe(
-      'The file has 10,001 todos; an import takes at most 10,000',
+      'The file has more than 10,000 todos; an import takes at most 10,000',
     );
     expect(await todosOf(user)).toEqual([]);
   });
@@ -391,6 +391,52 @@ describe('refusals', () => {
   });
 });
 
+describe('reading in a stream', () => {
+  const refused = async (bytes: string, format: string) => {
+    const response = await importFile(ctx.app, await registerUser(ctx.app), bytes, format);
+    expect(response.statusCode, response.body).toBe(400);
+    return response.json<{ error: string }>().error;
+  };
+
+  it('stops reading at the 10,001st todo, whatever follows, in every format', async () => {
+    // Before: the whole file was read first, then refused with its count ("has 30,000 todos").
+    const tasks = Array.from({ length: 30_000 }, (_, i) => `task,Todo ${i}`);
+    const message = 'The file has more than 10,000 todos; an import takes at most 10,000';
+    expect(await refused(['TYPE,CONTENT', ...tasks].join('\n'), 'todoist-csv')).toBe(message);
+    const ticktick = ['"List Name","Title"', ...tasks.map((_, i) => `"L","T${i}"`)].join('\n');
+    expect(await refused(ticktick, 'ticktick-csv')).toBe(message);
+    const tally = {
+      version: 1,
+      todos: Array.from({ length: 30_000 }, (_, i) => ({ id: i, title: `T${i}` })),
+    };
+    expect(await refused(JSON.stringify(tally), 'tally-json')).toBe(message);
+  });
+
+  it('reads a file in slices without breaking a CRLF or a character at their seams', async () => {
+    const user = await registerUser(ctx.app);
+    const header = 'TYPE,CONTENT\r\n';
+    // The parser takes 65,536 characters at a time: put a \r, then an emoji, on the seam.
+    const upTo = (at: number, end: string) =>
+      `${header}task,${'x'.repeat(at - header.length - 5 - end.length)}${end}`;
+    const crlf = `${upTo(65_535, '')}\r\ntask,After\r\n`;
+    expect(crlf.slice(65_535, 65_537)).toBe('\r\n');
+    const emoji = `${upTo(65_535, '\r\ntask,')}🎉 party\r\n`;
+    expect(emoji.slice(65_535, 65_537)).toBe('🎉');
+    for (const [text, second] of [
+      [crlf, 'After'],
+      [emoji, '🎉 party'],
+    ] as const) {
+      const report = await imported(ctx.app, user, text, 'todoist-csv', true);
+      expect(report.skipped).toEqual([]);
+      expect(report.preview.map((todo) => [todo.line, todo.title.length])).toEqual([
+        [2, 200],
+        [3, second.length],
+      ]);
+      expect(report.preview[1]?.title).toBe(second);
+    }
+  });
+});
+
 describe('malformed rows', () => {
   it('skips a row whose quote is never closed, with its line, and keeps the rest', async () => {
     const user = await registerUser(ctx.app);
@@ -438,6 +484,69 @@ describe('malformed rows', () => {
         'Imported without its due date, due time: dueDate must be a real calendar date (YYYY-MM-DD)',
       ],
       ['todo 7', 'The title was cut to 200 characters'],
+    ]);
+  });
+});
+
+describe('Tally export completions', () => {
+  const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString();
+  const totalCompleted = async (user: { token: string }) =>
+    (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json<{
+      todosCompleted: number;
+    }>().todosCompleted;
+
+  it('ties a completion only to the todo it names, at most the latest 100 per todo', async () => {
+    const user = await registerUser(ctx.app);
+    const file = {
+      version: 1,
+      groups: [],
+      todos: [
+        ...Array.from({ length: 30 }, (_, i) => ({ title: `No id ${i}`, completed: false })),
+        { id: 7, title: 'Daily', completed: false },
+        { id: 8, title: 'Twice', completed: false },
+      ],
+      completions: [
+        // Before: each of these went to each of the 30 todos without an id (900 rows).
+        ...Array.from({ length: 30 }, (_, i) => ({ todoId: null, completedAt: day(i) })),
+        ...Array.from({ length: 150 }, (_, i) => ({ todoId: 7, completedAt: day(i) })),
+        { todoId: 8, completedAt: day(1) },
+        { todoId: 8, completedAt: day(2) },
+        { todoId: 99, completedAt: day(3) },
+      ],
+    };
+    const skips = [
+      ['todo 31', 'It has 150 completions; an import keeps the latest 100 of a todo: 50 left out'],
+      [
+        'completions',
+        '31 completions name no todo imported (its todoId is null, or no todo of the file has it): left out',
+      ],
+    ];
+    const preview = await imported(ctx.app, user, JSON.stringify(file), 'tally-json', true);
+    expect(preview.skipped.map((s) => [s.where, s.reason])).toEqual(skips);
+    expect(preview.skippedCount).toBe(2);
+
+    const report = await imported(ctx.app, user, JSON.stringify(file), 'tally-json');
+    expect(report.skipped.map((s) => [s.where, s.reason])).toEqual(skips);
+    expect(report.todos.created).toBe(32);
+    expect(await totalCompleted(user)).toBe(102);
+  });
+
+  it('takes at most 100,000 completions in one import, and says how many it left out', async () => {
+    const user = await registerUser(ctx.app);
+    const file = {
+      version: 1,
+      todos: Array.from({ length: 1001 }, (_, i) => ({ id: i + 1, title: `T${i}` })),
+      completions: Array.from({ length: 1001 * 100 }, (_, i) => ({
+        todoId: Math.floor(i / 100) + 1,
+        completedAt: day(i % 100),
+      })),
+    };
+    const preview = await imported(ctx.app, user, JSON.stringify(file), 'tally-json', true);
+    expect(preview.skipped.map((s) => [s.where, s.reason])).toEqual([
+      [
+        'completions',
+        'An import takes at most 100,000 completions: 100 of the last todos left out',
+      ],
     ]);
   });
 });

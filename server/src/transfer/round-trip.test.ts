@@ -113,6 +113,22 @@ describe('GET /api/todos/export.csv', () => {
     expect(rows.map((row) => row.id).every((id) => /^\d+$/.test(id ?? ''))).toBe(true);
   });
 
+  it('quotes a cell with a bare line break, so its next line never starts a row', async () => {
+    const user = await registerUser(ctx.app);
+    const description = "Notes\n=cmd|' /C calc'!A0";
+    const created = await call(user)({
+      method: 'POST',
+      url: '/api/todos',
+      payload: { title: 'Innocent', description },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const text = (await call(user)({ method: 'GET', url: '/api/todos/export.csv' })).body;
+    expect(text).toContain(`"Notes\n=cmd|' /C calc'!A0"`);
+    const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ title: 'Innocent', description });
+  });
+
   it('holds only the caller’s todos', async () => {
     const other = await registerUser(ctx.app);
     await call(other)({ method: 'POST', url: '/api/todos', payload: { title: 'Secret' } });

@@ -1,4 +1,11 @@
-import { LIMITS, type ImportSkip, type ImportWarning, type Repeat } from '@tally/contract';
+import {
+  IMPORT_MAX_TODOS,
+  LIMITS,
+  type ImportSkip,
+  type ImportWarning,
+  type Repeat,
+} from '@tally/contract';
+import { badRequest } from '../../shared/errors.js';
 
 /**
  * What a source file holds, read into Tally's terms before anything touches the database: the
@@ -119,13 +126,18 @@ export class SourceBuilder {
 
   /**
    * Adds a todo with its texts cleaned and cut to Tally's limits; skips it (false) when its
-   * title is blank.
+   * title is blank. The todo after the import's limit ends the reading with a 400 at once: the
+   * rest of the file is never read.
    */
   addTodo(todo: SourceTodo): boolean {
     const title = cleanText(todo.title);
     if (title === '') {
       this.skip(todo.line, todo.where, 'It has no title');
       return false;
+    }
+    if (this.file.todos.length >= IMPORT_MAX_TODOS) {
+      const most = IMPORT_MAX_TODOS.toLocaleString('en');
+      throw badRequest(`The file has more than ${most} todos; an import takes at most ${most}`);
     }
     const shortTitle = cut(title, LIMITS.todoTitleMax);
     if (shortTitle.cut) {

@@ -1,6 +1,7 @@
 import { EXPORT_VERSION, RepeatSchema, type Repeat } from '@tally/contract';
 import { Value } from '@sinclair/typebox/value';
 import { badRequest } from '../../shared/errors.js';
+import { timeSlicer } from '../../shared/time-slices.js';
 import { SourceBuilder, type SourceContext, type SourceFile } from './source.js';
 
 type Json = Record<string, unknown>;
@@ -23,6 +24,10 @@ function completedAt(todo: Json, dueDate: string | null) {
 
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
 
+/** Completions kept per todo (its latest) and per import: a file cannot make rows without end. */
+const IMPORT_MAX_COMPLETIONS_PER_TODO = 100;
+const IMPORT_MAX_COMPLETIONS = 100_000;
+
 /**
  * Tally's own export (contract/src/account.ts, AccountExportSchema, version 1), as the account
  * export writes it. Only what makes todos and groups is read: groups by name and colour, todos
@@ -30,7 +35,7 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
  * to its groups and completions: nothing is looked up by them, so a file of another account's
  * ids never reaches that account's rows. Fields a later version 1 adds are ignored.
  */
-export function readTallyJson(text: string, context: SourceContext): SourceFile {
+export async function readTallyJson(text: string, context: SourceContext): Promise<SourceFile> {
   let document: unknown;
   try {
     document = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -55,6 +60,7 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
   if (!Array.isArray(completions)) throw badRequest('The export\'s "completions" is not a list');
 
   const source = new SourceBuilder();
+  const pause = timeSlicer();
 
   const groupNames = new Map<unknown, string>();
   groups.forEach((group: unknown, index) => {
@@ -72,11 +78,20 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
     else if (typeof group.id === 'number') groupNames.set(group.id, name);
   });
 
-  const completionsOf = new Map<unknown, SourceFile['todos'][number]['completions']>();
+  // Completions by the todo id they name. One without a todo id names no todo: it is not
+  // every id-less todo's (a file of N such todos and M such completions made N x M rows).
+  type Completions = SourceFile['todos'][number]['completions'];
+  const completionsOf = new Map<unknown, Completions>();
+  let unnamed = 0;
   for (const completion of completions) {
+    await pause();
     if (!isObject(completion) || completion.todoId === undefined) continue;
     const at = instant(completion.completedAt);
     if (at === null) continue;
+    if (completion.todoId === null) {
+      unnamed += 1;
+      continue;
+    }
     const list = completionsOf.get(completion.todoId) ?? [];
     list.push({
       at,
@@ -85,17 +100,40 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
     });
     completionsOf.set(completion.todoId, list);
   }
+  const claimed = new Set<unknown>();
+  let kept = 0;
+  let overImportLimit = 0;
+  /** A todo's completions within the limits, oldest first; what is left out, as a skip. */
+  const limited = (list: Completions, where: string): Completions => {
+    let within = [...list].sort((a, b) => a.at - b.at);
+    if (within.length > IMPORT_MAX_COMPLETIONS_PER_TODO) {
+      source.skip(
+        null,
+        where,
+        `It has ${within.length.toLocaleString('en')} completions; an import keeps the latest ${IMPORT_MAX_COMPLETIONS_PER_TODO} of a todo: ${(within.length - IMPORT_MAX_COMPLETIONS_PER_TODO).toLocaleString('en')} left out`,
+      );
+      within = within.slice(-IMPORT_MAX_COMPLETIONS_PER_TODO);
+    }
+    const room = Math.max(0, IMPORT_MAX_COMPLETIONS - kept);
+    if (within.length > room) {
+      overImportLimit += within.length - room;
+      within = within.slice(within.length - room);
+    }
+    kept += within.length;
+    return within;
+  };
 
   const seen = new Map<string, number>();
-  document.todos.forEach((todo: unknown, index) => {
+  for (const [index, todo] of (document.todos as unknown[]).entries()) {
+    await pause();
     const where = `todo ${index + 1}`;
     if (!isObject(todo)) {
       source.skip(null, where, 'It is not a todo (an object with a title)');
-      return;
+      continue;
     }
     if (typeof todo.title !== 'string') {
       source.skip(null, where, 'It has no title');
-      return;
+      continue;
     }
     let group: string | null = null;
     if (todo.groupId !== null && todo.groupId !== undefined) {
@@ -129,8 +167,10 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
         where,
         `The same todo (id ${JSON.stringify(todo.id)}) is in the file twice`,
       );
-      return;
+      continue;
     }
+    const own = todo.id === undefined || todo.id === null ? undefined : completionsOf.get(todo.id);
+    if (own) claimed.add(todo.id);
     source.addTodo({
       line: null,
       where,
@@ -142,8 +182,25 @@ export function readTallyJson(text: string, context: SourceContext): SourceFile 
       ...planning,
       createdAt,
       updatedAt: instant(todo.updatedAt),
-      completions: completionsOf.get(todo.id ?? null) ?? completedAt(todo, planning.dueDate),
+      completions: limited(own ?? completedAt(todo, planning.dueDate), where),
     });
-  });
+  }
+  const unclaimed =
+    unnamed +
+    [...completionsOf].reduce((sum, [id, list]) => sum + (claimed.has(id) ? 0 : list.length), 0);
+  if (unclaimed > 0) {
+    source.skip(
+      null,
+      'completions',
+      `${unclaimed.toLocaleString('en')} ${unclaimed === 1 ? 'completion names' : 'completions name'} no todo imported (its todoId is null, or no todo of the file has it): left out`,
+    );
+  }
+  if (overImportLimit > 0) {
+    source.skip(
+      null,
+      'completions',
+      `An import takes at most ${IMPORT_MAX_COMPLETIONS.toLocaleString('en')} completions: ${overImportLimit.toLocaleString('en')} of the last todos left out`,
+    );
+  }
   return source.file;
 }

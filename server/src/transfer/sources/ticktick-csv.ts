@@ -1,6 +1,6 @@
 import { localDateTime, resolveTimeZone } from '../../shared/calendar.js';
 import { badRequest } from '../../shared/errors.js';
-import { readCsv } from '../csv.js';
+import { type CsvRow, readCsv } from '../csv.js';
 import { repeatOfRrule } from './rrule.js';
 import { SourceBuilder, type SourceContext, type SourceFile } from './source.js';
 
@@ -22,6 +22,8 @@ import { SourceBuilder, type SourceContext, type SourceFile } from './source.js'
  */
 
 const REQUIRED = ['List Name', 'Title'] as const;
+/** The header row is among the first 21 (index 0-20). */
+const HEADER_WITHIN = 20;
 
 /** "2026-03-15T09:00:00+0000" (TickTick's form) or any ISO 8601 instant; null if not one. */
 function instant(value: string | undefined): number | null {
@@ -31,13 +33,32 @@ function instant(value: string | undefined): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-export function readTickTickCsv(text: string, context: SourceContext): SourceFile {
-  const { rows, skipped } = readCsv(text);
-  const headerIndex = rows.findIndex(
-    (row) => row.cells.includes('Title') && row.cells.includes('List Name'),
-  );
-  const header = rows[headerIndex];
-  if (!header || headerIndex > 20) {
+export async function readTickTickCsv(text: string, context: SourceContext): Promise<SourceFile> {
+  const source = new SourceBuilder();
+  const rows = readCsv(text, source.file.skipped);
+  try {
+    return await readRows(rows, source, context);
+  } finally {
+    await rows.return(undefined);
+  }
+}
+
+/** The rows after the backup's header (its first rows are notes: "Date: ...", "Version: ..."). */
+async function readRows(
+  rows: AsyncGenerator<CsvRow>,
+  source: SourceBuilder,
+  context: SourceContext,
+): Promise<SourceFile> {
+  let header: CsvRow | undefined;
+  for (let index = 0; index <= HEADER_WITHIN; index += 1) {
+    const next = await rows.next();
+    if (next.done) break;
+    if (next.value.cells.includes('Title') && next.value.cells.includes('List Name')) {
+      header = next.value;
+      break;
+    }
+  }
+  if (!header) {
     throw badRequest(
       'This is not a TickTick backup: no header row naming the columns "List Name" and "Title" was found near the top',
     );
@@ -50,10 +71,8 @@ export function readTickTickCsv(text: string, context: SourceContext): SourceFil
     return index === undefined ? '' : (cells[index] ?? '').trim();
   };
 
-  const source = new SourceBuilder();
-  source.file.skipped.push(...skipped);
   const seen = new Map<string, number>();
-  for (const { line, cells } of rows.slice(headerIndex + 1)) {
+  for await (const { line, cells } of rows) {
     const where = `line ${line}`;
     if (cells.every((value) => value.trim() === '')) continue;
     // A row may end early when its last cells are empty, but not before its title; more cells

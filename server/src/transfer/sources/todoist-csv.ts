@@ -1,6 +1,6 @@
 import { dateInZone } from '../../shared/calendar.js';
 import { badRequest } from '../../shared/errors.js';
-import { readCsv } from '../csv.js';
+import { type CsvRow, readCsv } from '../csv.js';
 import { parseTodoistDate } from './todoist-dates.js';
 import { type Planning, SourceBuilder, type SourceContext, type SourceFile } from './source.js';
 
@@ -20,9 +20,23 @@ import { type Planning, SourceBuilder, type SourceContext, type SourceFile } fro
  *   DEADLINE have nothing to go to in Tally. A template holds open tasks only, and no ids: a row
  *   is known again by its section, content, description and date.
  */
-export function readTodoistCsv(text: string, context: SourceContext): SourceFile {
-  const { rows, skipped } = readCsv(text);
-  const header = rows[0];
+export async function readTodoistCsv(text: string, context: SourceContext): Promise<SourceFile> {
+  const source = new SourceBuilder();
+  const rows = readCsv(text, source.file.skipped);
+  try {
+    return await readRows(rows, source, context);
+  } finally {
+    await rows.return(undefined);
+  }
+}
+
+async function readRows(
+  rows: AsyncGenerator<CsvRow>,
+  source: SourceBuilder,
+  context: SourceContext,
+): Promise<SourceFile> {
+  const first = await rows.next();
+  const header = first.done ? undefined : first.value;
   const names = header?.cells.map((name) => name.trim().toUpperCase()) ?? [];
   if (!header || !names.includes('TYPE') || !names.includes('CONTENT')) {
     const start = header ? `; it starts with "${header.cells.slice(0, 4).join(',')}"` : '';
@@ -37,11 +51,9 @@ export function readTodoistCsv(text: string, context: SourceContext): SourceFile
   };
   const today = dateInZone(context.now, context.zone);
 
-  const source = new SourceBuilder();
-  source.file.skipped.push(...skipped);
   let group: string | null = null;
   const seen = new Map<string, number>();
-  for (const { line, cells } of rows.slice(1)) {
+  for await (const { line, cells } of rows) {
     const where = `line ${line}`;
     if (cells.every((value) => value.trim() === '')) continue;
     if (cells.length > names.length) {

@@ -28,25 +28,13 @@ function utf16WithoutMark(bytes: Uint8Array): 'UTF-16LE' | 'UTF-16BE' | null {
   return null;
 }
 
-/**
- * Windows-1252's characters for the bytes 0x80-0x9F (the rest are Latin-1's). Written out
- * because Node 20's TextDecoder('windows-1252') decodes as Latin-1, which makes them controls.
- */
-const CP1252_HIGH =
-  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
-  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
-
-function decodeWindows1252(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    .toString('latin1')
-    .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
-}
-
 const decoders = {
   'UTF-8': (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(bytes),
   'UTF-16LE': (bytes: Uint8Array) => new TextDecoder('utf-16le', { fatal: true }).decode(bytes),
   'UTF-16BE': (bytes: Uint8Array) => new TextDecoder('utf-16be', { fatal: true }).decode(bytes),
-  'Windows-1252': decodeWindows1252,
+  // Node 24's decoder maps 0x80-0x9F to Windows-1252's punctuation (Node 20's read them as
+  // Latin-1 controls, so Tally wrote the table out by hand).
+  'Windows-1252': (bytes: Uint8Array) => new TextDecoder('windows-1252').decode(bytes),
 } as const;
 
 /**

@@ -168,7 +168,7 @@ describe('decodeText', () => {
     expect(decodeText(Buffer.from(text, 'utf16le'))).toEqual({ text, encoding: 'UTF-16LE' });
   });
 
-  it('reads Windows-1252 punctuation (Node decodes it as Latin-1)', () => {
+  it('reads Windows-1252 punctuation, not Latin-1 controls', () => {
     const bytes = Buffer.from([0x93, 0x48, 0x69, 0x94, 0x20, 0x96, 0x20, 0x80, 0x35]);
     expect(decodeText(bytes)).toEqual({ text: '“Hi” – €5', encoding: 'Windows-1252' });
   });

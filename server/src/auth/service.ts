@@ -156,6 +156,16 @@ export function createAuthService({
     return startSession(user, ['logins'], device);
   }
 
+  /** The id of the account with this username (ignoring case), or null. */
+  async function idOf(username: string): Promise<number | null> {
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username_lower', '=', username.toLowerCase())
+      .executeTakeFirst();
+    return user?.id ?? null;
+  }
+
   /** Starts a session with an access token and its first refresh token, counting the events. */
   async function startSession(
     user: { id: number; username: string },
@@ -272,5 +282,5 @@ export function createAuthService({
     if (session) await endSession(db, session.sessionId, clock());
   }
 
-  return { register, login, googleLogin, refresh, logout };
+  return { register, login, idOf, googleLogin, refresh, logout };
 }

@@ -251,6 +251,18 @@ describe('PUT /api/account/password', () => {
     expect((await todos(user)).statusCode).toBe(200);
   });
 
+  it('refuses a common new password with a 400 naming newPassword, keeping the old one', async () => {
+    const user = await newUser();
+    const response = await change(user, {
+      currentPassword: user.password,
+      newPassword: 'iloveyou',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'newPassword is too common - choose another' });
+    expect((await todos(user)).statusCode).toBe(200);
+    expect((await login(user)).token).toBeTruthy();
+  });
+
   it('validates the new password like registration', async () => {
     const user = await newUser();
     const response = await change(user, { currentPassword: user.password, newPassword: 'short' });
@@ -263,13 +275,13 @@ describe('PUT /api/account/password', () => {
     for (let i = 0; i < 10; i++) {
       const wrong = await change(user, {
         currentPassword: `wrong ${i}`,
-        newPassword: 'x'.repeat(9),
+        newPassword: 'an uncommon 9',
       });
       expect(wrong.statusCode).toBe(400);
     }
     const limited = await change(user, {
       currentPassword: user.password,
-      newPassword: 'x'.repeat(9),
+      newPassword: 'an uncommon 9',
     });
     expect(limited.statusCode).toBe(429);
     expect(limited.json<{ error: string }>().error).toMatch(/^Too many wrong passwords/);

@@ -15,7 +15,7 @@ import {
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { GoogleIdentity } from '../auth/google-id-token.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, refuseCommonPassword, verifyPassword } from '../auth/passwords.js';
 import { endSession } from '../auth/refresh-tokens.js';
 import type { Database, Db } from '../db/schema.js';
 import type { Counters } from '../plugins/counters.js';
@@ -209,6 +209,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     const row = await accountRow(user.id);
     if (!row) return null;
     if (row.password_hash === null) throw conflict(NO_PASSWORD);
+    await refuseCommonPassword(body.newPassword, 'newPassword');
     await checkPassword(user.id, row.password_hash, body.currentPassword, 'currentPassword');
     const hash = await hashPassword(body.newPassword);
     const now = clock();
@@ -333,6 +334,8 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     token: string,
     password: string,
   ): Promise<{ userId: number; username: string }> {
+    // Refused before the token is spent, so the same link can try another password.
+    await refuseCommonPassword(password, 'password');
     // Hashed before the token is spent: the transaction stays short, and a bad token costs the
     // same time as a good one.
     const hash = await hashPassword(password);

@@ -6,7 +6,7 @@ import { AppError, conflict, unauthorized } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { recordEvents } from '../statistics/record-events.js';
 import type { GoogleIdentity } from './google-id-token.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';
 import {
   endSession,
@@ -113,6 +113,7 @@ export function createAuthService({
 
   async function register(input: RegisterBody, device: Device): Promise<Session> {
     if (registration === 'closed') throw signUpClosed();
+    await refuseCommonPassword(input.password, 'password');
     const username = input.username;
     const email = input.email.trim();
     const taken = await db

@@ -7,6 +7,8 @@ const WINDOW_MS = 15 * 60 * 1000;
 const MAX_DELAY_MS = 60_000;
 /** A network block (IPv4 /24, IPv6 /48) may try this many times the per-address limit. */
 const NETWORK_FACTOR = 3;
+/** How long an address the account signed in from counts as the owner's. */
+const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
 
 const tooMany = (ttlMs: number) => {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
@@ -42,8 +44,9 @@ function blocksOf(ip: string): { address: string; network: string } {
  * guesses cannot all slip under the limit:
  * - per account and address (an IPv6 /64): `attempts` per 15 minutes, then 429 until the
  *   window ends, for everyone;
- * - a browser the account signed in from before (its device cookie, auth/routes.ts) stops
- *   there: strangers' guesses cannot deny it;
+ * - a browser the account signed in from before (its device cookie, auth/routes.ts), or an
+ *   address it signed in from in the last 30 days, stops there: strangers' guesses cannot deny
+ *   it (whoever shares that address shares its limit, which they have anyway);
  * - per account and network (IPv4 /24, IPv6 /48): 3 x `attempts` per 15 minutes, so rotating
  *   through one's own block buys little;
  * - per account from all addresses: beyond `attempts`, one attempt per delay that doubles from
@@ -59,6 +62,7 @@ const keysOf = (username: string, ip: string) => {
     network: `login:${account}|${network}`,
     account: `login:${account}`,
     gate: `login-gate:${account}`,
+    known: `login-known:${account}|${address}`,
   };
 };
 
@@ -86,7 +90,7 @@ export function createLoginLimits(counters: Counters, attempts: number) {
       const keys = keysOf(username, ip);
       const pair = await counters.hit(keys.pair, WINDOW_MS);
       if (pair.count > attempts) throw tooMany(pair.ttlMs);
-      if (knownDevice) return;
+      if (knownDevice || (await counters.has(keys.known))) return;
       const network = await counters.hit(keys.network, WINDOW_MS);
       if (network.count > attempts * NETWORK_FACTOR) throw tooMany(network.ttlMs);
       const account = await counters.hit(keys.account, WINDOW_MS);
@@ -98,6 +102,10 @@ export function createLoginLimits(counters: Counters, attempts: number) {
       const gate = await counters.claim(keys.gate, delayMs);
       if (!gate.claimed) throw tooMany(gate.ttlMs);
     },
-    succeeded: (username: string, ip: string) => forgetFailedLogins(counters, username, ip),
+    /** Clears the counts, and remembers the address as one the account signs in from. */
+    async succeeded(username: string, ip: string): Promise<void> {
+      await forgetFailedLogins(counters, username, ip);
+      await counters.claim(keysOf(username, ip).known, KNOWN_ADDRESS_MS);
+    },
   };
 }

@@ -382,9 +382,10 @@ describe('PUT /api/account/email', () => {
     }
     for (let i = 0; i < 3; i++) await smtp.take(target);
     // The address is free again, but has had its 3 e-mails this hour.
+    const elsewhere = `${uniqueName('gone')}@example.org`.toLowerCase();
     await ctx.database.handle.db
       .updateTable('users')
-      .set({ email: `${uniqueName('gone')}@example.org`, email_lower: uniqueName('gone') })
+      .set({ email: elsewhere, email_lower: elsewhere })
       .where('username', '=', first.username)
       .execute();
     const limited = await change(second, { email: target, currentPassword: second.password });

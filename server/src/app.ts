@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { LIMITS } from '@tally/contract';
 import Fastify, {
   type FastifyInstance,
@@ -150,6 +151,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
+    // Its own key, so a device cookie's signature can never stand for an access token's.
+    deviceCookieSecret: createHmac('sha256', options.jwtSecret)
+      .update('tally device cookie')
+      .digest(),
     sessionMaxDays: config.sessionMaxDays,
     registration: config.registration,
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),

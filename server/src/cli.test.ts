@@ -109,6 +109,25 @@ describe('tally user', () => {
     ).toBe(1);
   });
 
+  it('refuses a common password for a new account and as a new password', async () => {
+    const created = await tally(
+      ['user', 'create', 'common_pw', 'common@example.com', '--password-stdin'],
+      '12345678\n',
+    );
+    expect(created).toMatchObject({
+      code: 1,
+      err: 'The password is too common - choose another\n',
+    });
+    expect((await tally(['user', 'list'])).out).not.toMatch(/common_pw/);
+    const user = await registerUser(ctx.app);
+    const set = await tally(
+      ['user', 'reset-password', user.username, '--password-stdin'],
+      'iloveyou\n',
+    );
+    expect(set).toMatchObject({ code: 1, err: 'The password is too common - choose another\n' });
+    expect((await login(user.username, user.password)).statusCode).toBe(200);
+  });
+
   it('verifies an address, and deletes an account with all its data only with --yes', async () => {
     const user = await registerUser(ctx.app);
     expect(await tally(['user', 'verify', user.username])).toMatchObject({ code: 0 });

@@ -251,6 +251,18 @@ describe('PUT /api/account/password', () => {
     expect((await todos(user)).statusCode).toBe(200);
   });
 
+  it('refuses a common new password with a 400 naming newPassword, keeping the old one', async () => {
+    const user = await newUser();
+    const response = await change(user, {
+      currentPassword: user.password,
+      newPassword: 'iloveyou',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'newPassword is too common - choose another' });
+    expect((await todos(user)).statusCode).toBe(200);
+    expect((await login(user)).token).toBeTruthy();
+  });
+
   it('validates the new password like registration', async () => {
     const user = await newUser();
     const response = await change(user, { currentPassword: user.password, newPassword: 'short' });
@@ -263,13 +275,13 @@ describe('PUT /api/account/password', () => {
     for (let i = 0; i < 10; i++) {
       const wrong = await change(user, {
         currentPassword: `wrong ${i}`,
-        newPassword: 'x'.repeat(9),
+        newPassword: 'an uncommon 9',
       });
       expect(wrong.statusCode).toBe(400);
     }
     const limited = await change(user, {
       currentPassword: user.password,
-      newPassword: 'x'.repeat(9),
+      newPassword: 'an uncommon 9',
     });
     expect(limited.statusCode).toBe(429);
     expect(limited.json<{ error: string }>().error).toMatch(/^Too many wrong passwords/);
@@ -332,6 +344,57 @@ describe('PUT /api/account/email', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ error: 'That e-mail address is already registered' });
     expect((await account(user)).email).toBe(user.email);
+  });
+
+  it('sends at most 3 verification e-mails an hour per account, counting resends, then 429 writing nothing', async () => {
+    const user = await newUser();
+    const resend = await as(ctx.app, user)({ method: 'POST', url: '/api/account/verification' });
+    expect(resend.statusCode).toBe(202);
+    await smtp.take(user.email);
+    const addresses = [1, 2, 3].map(() => `${uniqueName('moved')}@example.org`);
+    for (const email of addresses.slice(0, 2)) {
+      expect((await change(user, { email, currentPassword: user.password })).statusCode).toBe(200);
+      await smtp.take(email);
+    }
+    const limited = await change(user, { email: addresses[2], currentPassword: user.password });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json<{ error: string }>().error).toBe(
+      'Too many verification e-mails - try again in 60 minutes',
+    );
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
+    expect((await account(user)).email).toBe(addresses[1]);
+    ctx.clock.advance(HOUR);
+    const later = await login(user);
+    const email = addresses[2] as string;
+    expect((await change(later, { email, currentPassword: user.password })).statusCode).toBe(200);
+    await smtp.take(email);
+  });
+
+  it('sends at most 3 verification e-mails an hour to one address, whichever accounts ask', async () => {
+    const target = `${uniqueName('target')}@example.org`;
+    const [first, second] = [await newUser(), await newUser()];
+    expect(
+      (await change(first, { email: target, currentPassword: first.password })).statusCode,
+    ).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const resend = await as(ctx.app, first)({ method: 'POST', url: '/api/account/verification' });
+      expect(resend.statusCode).toBe(202);
+    }
+    for (let i = 0; i < 3; i++) await smtp.take(target);
+    // The address is free again, but has had its 3 e-mails this hour.
+    const elsewhere = `${uniqueName('gone')}@example.org`.toLowerCase();
+    await ctx.database.handle.db
+      .updateTable('users')
+      .set({ email: elsewhere, email_lower: elsewhere })
+      .where('username', '=', first.username)
+      .execute();
+    const limited = await change(second, { email: target, currentPassword: second.password });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json<{ error: string }>().error).toBe(
+      'Too many verification e-mails to this address - try again in 60 minutes',
+    );
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
+    expect((await account(second)).email).toBe(second.email);
   });
 
   it('needs the current password, and a valid address', async () => {

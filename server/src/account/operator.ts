@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS, RegisterBodySchema } from '@tally/contract';
 import type { Kysely } from 'kysely';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, isCommonPassword } from '../auth/passwords.js';
 import type { Database } from '../db/schema.js';
 import { createBodyValidator } from '../plugins/validation.js';
 import type { Clock } from '../shared/clock.js';
@@ -45,11 +45,14 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
     return row;
   }
 
-  function checkPassword(password: string) {
+  async function checkPassword(password: string) {
     if (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax) {
       throw new OperatorError(
         `The password must be ${LIMITS.passwordMin}-${LIMITS.passwordMax} characters long`,
       );
+    }
+    if (await isCommonPassword(password)) {
+      throw new OperatorError('The password is too common - choose another');
     }
   }
 
@@ -90,6 +93,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
       if (!validRegistration(body)) {
         throw new OperatorError(validationMessage(validRegistration.errors ?? [], 'body'));
       }
+      await checkPassword(password);
       const taken = await db
         .selectFrom('users')
         .select(['username_lower'])
@@ -136,7 +140,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
 
     /** Sets the password now; every session of the account ends. */
     async setPassword(username: string, password: string): Promise<void> {
-      checkPassword(password);
+      await checkPassword(password);
       const user = await find(username);
       const hash = await hashPassword(password);
       const now = clock();

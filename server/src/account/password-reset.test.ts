@@ -206,6 +206,18 @@ describe('POST /api/auth/password-reset/confirm', () => {
     expect((await login(user, 'first new password')).statusCode).toBe(200);
   });
 
+  it('refuses a common password without spending the link, which then takes a better one', async () => {
+    const user = await newUser();
+    await requestReset(user.email);
+    const token = linkToken(await smtp.take(user.email), '/reset-password');
+    const common = await confirm(token, 'password1');
+    expect(common.statusCode).toBe(400);
+    expect(common.json()).toEqual({ error: 'password is too common - choose another' });
+    expect((await login(user, user.password)).statusCode).toBe(200);
+    expect((await confirm(token, 'an uncommon password')).statusCode).toBe(204);
+    expect((await login(user, 'an uncommon password')).statusCode).toBe(200);
+  });
+
   it('works for an hour only', async () => {
     const user = await newUser();
     await requestReset(user.email);

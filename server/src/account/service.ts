@@ -13,9 +13,10 @@ import {
   type TotalStatistics,
   type VerificationAccount,
 } from '@tally/contract';
+import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { GoogleIdentity } from '../auth/google-id-token.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, refuseCommonPassword, verifyPassword } from '../auth/passwords.js';
 import { endSession } from '../auth/refresh-tokens.js';
 import type { Database, Db } from '../db/schema.js';
 import type { Counters } from '../plugins/counters.js';
@@ -32,7 +33,10 @@ const DAY = 24 * HOUR;
 
 /** Wrong passwords per account per 15 minutes on these calls before they answer 429. */
 const PASSWORD_CHECKS = 10;
-/** Verification mails per account per hour on request; reset mails likewise. */
+/**
+ * Verification mails per hour, per account and per address they go to, whether asked for again
+ * or sent to a new address; reset mails per account likewise.
+ */
 const MAILS_PER_HOUR = 3;
 
 const tooMany = (what: string, ttlMs: number) => {
@@ -177,6 +181,22 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     }
   }
 
+  /**
+   * Counts a verification mail against the hourly allowance of the account and of the address it
+   * goes to, before anything is written or sent: a resend and an address change draw on the same
+   * allowance, so neither can fill a stranger's mailbox (a change sent 30 in half a second).
+   * The address is kept as a hash, so the counters hold no addresses.
+   */
+  async function allowVerificationMail(userId: number, emailLower: string): Promise<void> {
+    const sent = await counters.hit(`verification-mail:${userId}`, HOUR);
+    if (sent.count > MAILS_PER_HOUR) throw tooMany('Too many verification e-mails', sent.ttlMs);
+    const address = createHash('sha256').update(emailLower).digest('base64url');
+    const received = await counters.hit(`verification-mail-to:${address}`, HOUR);
+    if (received.count > MAILS_PER_HOUR) {
+      throw tooMany('Too many verification e-mails to this address', received.ttlMs);
+    }
+  }
+
   async function get(userId: number): Promise<Account | null> {
     const row = await accountRow(userId);
     return row ? toAccount(row) : null;
@@ -190,6 +210,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     const row = await accountRow(user.id);
     if (!row) return null;
     if (row.password_hash === null) throw conflict(NO_PASSWORD);
+    await refuseCommonPassword(body.newPassword, 'newPassword');
     await checkPassword(user.id, row.password_hash, body.currentPassword, 'currentPassword');
     const hash = await hashPassword(body.newPassword);
     const now = clock();
@@ -227,6 +248,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
       .where('email_lower', '=', emailLower)
       .executeTakeFirst();
     if (taken) throw conflict('That e-mail address is already registered');
+    if (links.enabled) await allowVerificationMail(userId, emailLower);
     const now = clock();
     try {
       await db.transaction().execute(async (trx) => {
@@ -254,8 +276,7 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     const row = await accountRow(userId);
     if (!row) return false;
     if (row.email_verified_at !== null) throw conflict('Your e-mail address is already verified');
-    const sent = await counters.hit(`verification-mail:${userId}`, HOUR);
-    if (sent.count > MAILS_PER_HOUR) throw tooMany('Too many verification e-mails', sent.ttlMs);
+    await allowVerificationMail(userId, row.email_lower);
     try {
       await links.sendVerification({ id: userId, username: row.username, email: row.email });
     } catch (error) {
@@ -332,6 +353,8 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     token: string,
     password: string,
   ): Promise<{ userId: number; username: string }> {
+    // Refused before the token is spent, so the same link can try another password.
+    await refuseCommonPassword(password, 'password');
     // Hashed before the token is spent: the transaction stays short, and a bad token costs the
     // same time as a good one.
     const hash = await hashPassword(password);

@@ -54,6 +54,23 @@ describe('POST /api/auth/register', () => {
     });
   });
 
+  it('refuses the most common passwords in any case with a 400 naming password, creating nothing', async () => {
+    const username = uniqueName();
+    const email = `${username}@example.com`;
+    for (const password of ['12345678', 'password', 'iloveyou', 'PassWord1', 'qwertyuiop']) {
+      const response = await post('/api/auth/register', { username, email, password });
+      expect(response.statusCode, password).toBe(400);
+      expect(response.json()).toEqual({ error: 'password is too common - choose another' });
+    }
+    // Nothing was written: the name and the address are still free.
+    const registered = await post('/api/auth/register', {
+      username,
+      email,
+      password: 'a less common one',
+    });
+    expect(registered.statusCode).toBe(201);
+  });
+
   it('answers 409 when the username or e-mail is taken, ignoring case', async () => {
     const user = await registerUser(ctx.app);
     const sameName = await post('/api/auth/register', {

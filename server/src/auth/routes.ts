@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AUTH_PATH, authApi } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,6 +23,8 @@ export interface AuthRoutesOptions {
   rateLimitPerMinute: number;
   /** Login attempts per account and address per 15 minutes. */
   loginAttemptsPerAccount: number;
+  /** Signs the device cookie (derived from the server's secret, app.ts). */
+  deviceCookieSecret: Buffer;
   /** A session's absolute lifetime from sign-in, in days. */
   sessionMaxDays: number;
   /** Whether new accounts may be made (REGISTRATION). */
@@ -41,6 +44,16 @@ const deviceOf = (request: FastifyRequest) => ({
 const refreshCookieName = (request: FastifyRequest) => cookieName(request, 'tally_refresh');
 
 /**
+ * The device cookie: this browser signed in to the account before. It holds the account's id and
+ * a random part, signed with a key derived from the server's secret (@fastify/cookie's HMAC), so
+ * only a sign-in can give it. It exempts the browser from the per-account login gate, so guesses
+ * from strangers cannot lock the owner out (auth/login-limits.ts).
+ */
+const deviceCookieName = (request: FastifyRequest) => cookieName(request, 'tally_device');
+/** About as long as browsers keep a cookie (Chromium caps at 400 days). */
+const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/**
  * The cookie routes act on the browser's session, so a cross-site page must not trigger them
  * (a simple POST carries SameSite=Strict cookies on some paths to the same site). Browsers say
  * where a request comes from in Sec-Fetch-Site, older ones in Origin; a client that sends
@@ -58,7 +71,7 @@ async function sameOriginOnly(request: FastifyRequest): Promise<void> {
 
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
   // Only the auth routes read or set the refresh cookie; elsewhere its hooks would be pure cost.
-  await app.register(cookie);
+  await app.register(cookie, { secret: options.deviceCookieSecret });
   const service = createAuthService({
     db: app.db,
     clock: options.clock,
@@ -84,6 +97,35 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
   const clearSession = (request: FastifyRequest, reply: FastifyReply) =>
     reply.clearCookie(refreshCookieName(request), { path: AUTH_PATH });
 
+  /** Marks this browser as one the account signs in from (kept across sign-outs). */
+  const rememberDevice = (request: FastifyRequest, reply: FastifyReply, session: Session) =>
+    reply.setCookie(
+      deviceCookieName(request),
+      `${session.userId}.${randomBytes(16).toString('base64url')}`,
+      {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: isSecureRequest(request),
+        path: AUTH_PATH,
+        maxAge: DEVICE_COOKIE_MAX_AGE_S,
+        signed: true,
+      },
+    );
+
+  /**
+   * Whether the browser carries a device cookie of the account it signs in to. The account is
+   * looked up only behind a validly signed cookie, which only a sign-in gives, so a stranger's
+   * request costs the same for a known and an unknown username.
+   */
+  const isKnownDevice = async (request: FastifyRequest, username: string): Promise<boolean> => {
+    const raw = request.cookies[deviceCookieName(request)];
+    if (!raw) return false;
+    const { valid, value } = request.unsignCookie(raw);
+    if (!valid || value === null) return false;
+    const userId = Number(value.split('.')[0]);
+    return Number.isSafeInteger(userId) && userId === (await service.idOf(username));
+  };
+
   addEndpoint(
     app,
     authApi.register,
@@ -91,6 +133,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       const session = await service.register(request.body, deviceOf(request));
       const email = request.body.email.trim();
       options.onRegistered?.({ id: session.userId, username: session.username, email }, request);
+      rememberDevice(request, reply, session);
       return reply.code(201).send(sendSession(request, reply, session));
     },
     { config },
@@ -102,7 +145,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     async (request, reply) => {
       const { username, password } = request.body;
       try {
-        await loginLimits.admit(username, request.ip);
+        await loginLimits.admit(username, request.ip, await isKnownDevice(request, username));
       } catch (error) {
         request.log.warn(
           { security: 'login-locked', account: username, ip: request.ip },
@@ -113,6 +156,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       try {
         const session = await service.login(username, password, deviceOf(request));
         await loginLimits.succeeded(username, request.ip);
+        rememberDevice(request, reply, session);
         return sendSession(request, reply, session);
       } catch (error) {
         if (error instanceof AppError && error.statusCode === 401) {
@@ -150,7 +194,9 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
         throw serviceUnavailable('Sign-in with Google is not configured on this server');
       const nonce = takeGoogleNonce(request, reply);
       const identity = await verifyGoogle(request.body.token, { nonce });
-      return sendSession(request, reply, await service.googleLogin(identity, deviceOf(request)));
+      const session = await service.googleLogin(identity, deviceOf(request));
+      rememberDevice(request, reply, session);
+      return sendSession(request, reply, session);
     },
     { config },
   );

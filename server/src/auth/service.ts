@@ -6,7 +6,7 @@ import { AppError, conflict, unauthorized } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { recordEvents } from '../statistics/record-events.js';
 import type { GoogleIdentity } from './google-id-token.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';
 import {
   endSession,
@@ -113,6 +113,7 @@ export function createAuthService({
 
   async function register(input: RegisterBody, device: Device): Promise<Session> {
     if (registration === 'closed') throw signUpClosed();
+    await refuseCommonPassword(input.password, 'password');
     const username = input.username;
     const email = input.email.trim();
     const taken = await db
@@ -154,6 +155,16 @@ export function createAuthService({
     const valid = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !valid) throw unauthorized(BAD_CREDENTIALS);
     return startSession(user, ['logins'], device);
+  }
+
+  /** The id of the account with this username (ignoring case), or null. */
+  async function idOf(username: string): Promise<number | null> {
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username_lower', '=', username.toLowerCase())
+      .executeTakeFirst();
+    return user?.id ?? null;
   }
 
   /** Starts a session with an access token and its first refresh token, counting the events. */
@@ -258,5 +269,5 @@ export function createAuthService({
     if (session) await endSession(db, session.sessionId, clock());
   }
 
-  return { register, login, googleLogin, refresh, logout };
+  return { register, login, idOf, googleLogin, refresh, logout };
 }

@@ -17,6 +17,8 @@ export interface Counters {
   hit(key: string, windowMs: number): Promise<Count>;
   /** Sets `key` for `ttlMs` unless it is set; `claimed` is true for the one call that set it. */
   claim(key: string, ttlMs: number): Promise<{ claimed: boolean; ttlMs: number }>;
+  /** Whether `key` is set (and not expired), without touching it. */
+  has(key: string): Promise<boolean>;
   reset(...keys: string[]): Promise<void>;
 }
 
@@ -57,6 +59,9 @@ export function memoryCounters(now: () => number): Counters {
       add(key, { count: 1, expiresAt: now() + ttlMs });
       return { claimed: true, ttlMs };
     },
+    async has(key) {
+      return live(key) !== undefined;
+    },
     async reset(...keys) {
       for (const key of keys) entries.delete(key);
     },
@@ -83,6 +88,9 @@ function redisCounters(redis: Redis, prefix: string): Counters {
         return { claimed: true, ttlMs };
       }
       return { claimed: false, ttlMs: Math.max(0, await redis.pttl(prefix + key)) };
+    },
+    async has(key) {
+      return (await redis.exists(prefix + key)) === 1;
     },
     async reset(...keys) {
       if (keys.length > 0) await redis.del(...keys.map((key) => prefix + key));
@@ -117,6 +125,7 @@ export function sharedCounters(redis: Redis, log: FastifyBaseLogger, now: () => 
   return {
     hit: withFallback((counters) => counters.hit),
     claim: withFallback((counters) => counters.claim),
+    has: withFallback((counters) => counters.has),
     reset: withFallback((counters) => counters.reset),
   };
 }

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, registerUser, type TestContext, uniqueName } from '../test/helpers.js';
 
 /**
@@ -70,13 +71,20 @@ describe.each([
   });
   afterAll(async () => ctx?.close());
 
-  const login = (username: string, password: string, ip = '10.2.0.1') =>
+  const login = (username: string, password: string, ip = '10.2.0.1', device?: string) =>
     ctx.app.inject({
       method: 'POST',
       url: '/api/auth/login',
       remoteAddress: ip,
       payload: { username, password },
+      ...(device === undefined ? {} : { cookies: { tally_device: device } }),
     });
+  /** The device cookie a sign-in gave this browser. */
+  const deviceOf = (response: LightMyRequestResponse) => {
+    const cookie = response.cookies.find((c) => c.name === 'tally_device');
+    if (!cookie) throw new Error('no device cookie in the response');
+    return cookie.value;
+  };
   // Addresses unique to this run, so counters an earlier run left in Redis do not count.
   const run = Math.floor(Math.random() * 200) + 20;
   const ip = (n: number) => `10.${run}.${Math.floor(n / 250)}.${n % 250}`;
@@ -150,6 +158,91 @@ describe.each([
       expect((await login(user.username, user.password, ip(24))).statusCode).toBe(200);
       expect((await login(user.username, 'wrong 8', ip(25))).statusCode).toBe(401);
       expect((await login(user.username, 'wrong 9', ip(26))).statusCode).toBe(401);
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    "lets the owner's known browser in while strangers keep the account's gate busy",
+    async () => {
+      const user = await registerUser(ctx.app);
+      const other = await registerUser(ctx.app);
+      const signedIn = await login(user.username, user.password, ip(30));
+      expect(signedIn.statusCode).toBe(200);
+      const device = deviceOf(signedIn);
+      const otherDevice = deviceOf(await login(other.username, other.password, ip(30)));
+      // A stranger guesses from a new network each time: past the limit, the gate is busy.
+      const stranger = (i: number) => `10.${run}.${100 + i}.7`;
+      for (let i = 0; i < 4; i++) {
+        expect((await login(user.username, `wrong ${i}`, stranger(i))).statusCode).toBe(401);
+      }
+      expect((await login(user.username, 'wrong 5', stranger(5))).statusCode).toBe(429);
+      // The right password alone, another account's device cookie or a forged one do not pass.
+      expect((await login(user.username, user.password, ip(31))).statusCode).toBe(429);
+      expect((await login(user.username, user.password, ip(31), otherDevice)).statusCode).toBe(429);
+      const [, signature] = device.split(/\.(?=[^.]*$)/);
+      const forged = `${user.username}.x.${signature}`;
+      expect((await login(user.username, user.password, ip(31), forged)).statusCode).toBe(429);
+      // The browser that signed in before gets in at once, from anywhere.
+      const owner = await login(user.username, user.password, ip(32), device);
+      expect(owner.statusCode).toBe(200);
+      expect(owner.json()).toHaveProperty('accessToken');
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    'lets the owner in from an address the account signed in from before, in a new browser',
+    async () => {
+      const user = await registerUser(ctx.app);
+      expect((await login(user.username, user.password, ip(35))).statusCode).toBe(200);
+      const stranger = (i: number) => `10.${run}.${120 + i}.7`;
+      for (let i = 0; i < 4; i++) {
+        expect((await login(user.username, `wrong ${i}`, stranger(i))).statusCode).toBe(401);
+      }
+      expect((await login(user.username, 'wrong 5', stranger(5))).statusCode).toBe(429);
+      // No device cookie, but the address the owner signed in from: in at once.
+      expect((await login(user.username, user.password, ip(35))).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    "holds a known browser to its own address's limit",
+    async () => {
+      const user = await registerUser(ctx.app);
+      const device = deviceOf(await login(user.username, user.password, ip(33)));
+      for (let i = 0; i < 3; i++) {
+        expect((await login(user.username, `wrong ${i}`, ip(34), device)).statusCode).toBe(401);
+      }
+      expect((await login(user.username, user.password, ip(34), device)).statusCode).toBe(429);
+    },
+  );
+
+  it.skipIf(!redisUrl && where === 'in Redis')(
+    'counts an IPv6 /64 as one address, so rotating through it buys nothing',
+    async () => {
+      const user = await registerUser(ctx.app);
+      const host = (i: number) => `2001:db8:${run.toString(16)}:1::${(i + 1).toString(16)}`;
+      for (let i = 0; i < 3; i++) {
+        expect((await login(user.username, `wrong ${i}`, host(i))).statusCode).toBe(401);
+      }
+      const limited = await login(user.username, 'wrong 4', host(200));
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json<{ error: string }>().error).toMatch(/Too many failed logins/);
+    },
+  );
+
+  // Redis keeps its own time; the in-memory run waits out the gate with the test clock.
+  it.skipIf(where === 'in Redis')(
+    'allows one network (IPv4 /24) 3 times the per-address limit, however slowly it guesses',
+    async () => {
+      const user = await registerUser(ctx.app);
+      const statuses = [];
+      for (let i = 0; i < 10; i++) {
+        ctx.clock.advance(61_000);
+        statuses.push(
+          (await login(user.username, `wrong ${i}`, `10.${run}.200.${i + 1}`)).statusCode,
+        );
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
     },
   );
 

@@ -32,12 +32,33 @@ function Field({ label, id, children }: { label: ReactNode; id: string; children
   );
 }
 
-/** A labelled input in the app's style. */
-export function TextField({ label, id, ...input }: FieldProps<'input'>) {
+/**
+ * A labelled input in the app's style. `error`: the sentence that refuses what was typed, shown
+ * under the field and read with it (docs/product.md, Errors).
+ */
+export function TextField({
+  label,
+  id,
+  error,
+  ...input
+}: FieldProps<'input'> & { error?: string | null }) {
   const inputId = useFieldId(id);
+  const errorId = `${inputId}-error`;
+  const describedBy = [input['aria-describedby'], error ? errorId : null].filter(Boolean);
   return (
     <Field label={label} id={inputId}>
-      <input id={inputId} {...input} className={inputClass} />
+      <input
+        id={inputId}
+        {...input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy.length > 0 ? describedBy.join(' ') : undefined}
+        className={inputClass}
+      />
+      {error && (
+        <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
     </Field>
   );
 }

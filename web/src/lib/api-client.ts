@@ -16,7 +16,7 @@ import {
 import { STORAGE_KEYS, readStorage } from './storage';
 import { decodeAccessToken } from './jwt';
 
-export { ApiError, ERROR_MESSAGES, errorMessage } from './api-error';
+export { ApiError, ERROR_MESSAGES, errorMessage, fieldErrorOf } from './api-error';
 
 /**
  * The one place that talks to the API (and the only caller of fetch); features call it through

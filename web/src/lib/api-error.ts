@@ -25,6 +25,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server's sentence when it refused the value of one field (a 400 that names `field` first,
+ * as every validation sentence does), to show beside that field; otherwise null.
+ */
+export function fieldErrorOf(error: unknown, field: string): string | null {
+  return error instanceof ApiError && error.status === 400 && error.message.startsWith(`${field} `)
+    ? error.message
+    : null;
+}
+
 /** The sentence for any thrown value: the ApiError's, the error's own, else "{operation} failed". */
 export function errorMessage(error: unknown, operation: string): string {
   if (error instanceof Error && error.message) return error.message;

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangePasswordBody } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { fieldErrorOf } from '#web/lib/api-client';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
@@ -13,6 +14,9 @@ export function useChangePassword() {
     mutationFn: (body: ChangePasswordBody) =>
       api.account.changePassword({ body, operation: OPERATION }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.accountSessions }),
-    onError: (error) => reportMutationError(error, OPERATION),
+    // A refused new password (too common) is shown beside its field instead of in a notice.
+    onError: (error) => {
+      if (!fieldErrorOf(error, 'newPassword')) reportMutationError(error, OPERATION);
+    },
   });
 }

@@ -4,6 +4,7 @@ import { LIMITS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
+import { fieldErrorOf } from '#web/lib/api-client';
 import { useChangePassword } from '../api/change-password';
 import { Hint, SettingsSection } from './SettingsSection';
 
@@ -78,6 +79,7 @@ export function PasswordSection({ hasPassword, mailEnabled }: PasswordSectionPro
           minLength={LIMITS.passwordMin}
           maxLength={LIMITS.passwordMax}
           aria-describedby={ruleId}
+          error={fieldErrorOf(changePassword.error, 'newPassword')}
           required
         />
         <Hint id={ruleId}>

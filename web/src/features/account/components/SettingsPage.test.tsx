@@ -226,6 +226,21 @@ describe('/settings, Password', () => {
     expect(within(section('Password')).getByRole('status')).toHaveTextContent('');
   });
 
+  it("shows a refused new password's sentence beside the field, not as a notice", async () => {
+    const refusal = 'newPassword is too common - choose another';
+    fakeBackend({}, { 'PUT /api/account/password': () => json({ error: refusal }, 400) });
+    const { user } = await openSettings();
+    const form = screen.getByRole('form', { name: 'Change password' });
+    const newPassword = within(form).getByLabelText('New password');
+    await user.type(within(form).getByLabelText('Current password'), FAKE_PASSWORD);
+    await user.type(newPassword, 'iloveyou');
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(newPassword).toHaveAccessibleDescription(new RegExp(refusal)));
+    expect(newPassword).toBeInvalid();
+    expect(newPassword).toHaveValue('iloveyou');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('explains to an account made with Google that "Forgot password?" sets a password', async () => {
     fakeBackend({ account: { hasPassword: false, googleLinked: true } });
     await openSettings();

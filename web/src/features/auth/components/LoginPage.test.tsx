@@ -290,6 +290,28 @@ describe('/register', () => {
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
   });
 
+  it("shows a refused password's sentence beside the password field", async () => {
+    fakeBackend(
+      {},
+      {
+        'POST /api/auth/register': () =>
+          json({ error: 'password is too common - choose another' }, 400),
+      },
+    );
+    const { user } = renderApp('/register');
+    await user.type(screen.getByLabelText('Username'), 'bob');
+    await user.type(screen.getByLabelText('Email'), 'bob@example.com');
+    const password = screen.getByLabelText('Password');
+    await user.type(password, 'iloveyou');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription('password is too common - choose another'),
+    );
+    expect(password).toBeInvalid();
+    expect(password).toHaveValue('iloveyou');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('shows a 409 as the server says it', async () => {
     fakeBackend();
     const { user } = renderApp('/register');

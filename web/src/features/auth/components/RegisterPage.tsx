@@ -2,7 +2,7 @@ import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
-import { errorMessage } from '#web/lib/api-client';
+import { errorMessage, fieldErrorOf } from '#web/lib/api-client';
 import { useConfig } from '../api/get-config';
 import { REGISTER_OPERATION, useRegister } from '../api/register';
 import { AuthCard, AuthSwitchLink, AuthText } from './AuthCard';
@@ -40,12 +40,14 @@ function RegisterForm() {
   };
 
   const pending = registerMutation.isPending;
+  // A refused password (too common) is shown beside the field; anything else above the form.
+  const passwordError = fieldErrorOf(registerMutation.error, 'password');
   return (
     <AuthCard title="Register">
       <Form label="Register" onSubmit={submit}>
         <ErrorBanner
           message={
-            registerMutation.isError
+            registerMutation.isError && !passwordError
               ? errorMessage(registerMutation.error, REGISTER_OPERATION)
               : null
           }
@@ -75,6 +77,7 @@ function RegisterForm() {
           name="password"
           type="password"
           autoComplete="new-password"
+          error={passwordError}
           required
         />
         <FormActions>

@@ -96,4 +96,23 @@ describe('/reset-password', () => {
     expect(screen.queryByRole('button', { name: /Logout/ })).not.toBeInTheDocument();
     await waitFor(() => expect(window.location.pathname).toBe('/reset-password'));
   });
+
+  it("shows a refused password's sentence beside the field; the link still works", async () => {
+    const refusal = 'password is too common - choose another';
+    fakeBackend(
+      {},
+      { 'POST /api/auth/password-reset/confirm': () => json({ error: refusal }, 400) },
+    );
+    const { user } = renderApp('/reset-password?token=abc');
+    const password = await screen.findByLabelText('New password');
+    await user.type(password, 'iloveyou');
+    await user.type(screen.getByLabelText('Repeat new password'), 'iloveyou');
+    await user.click(screen.getByRole('button', { name: 'Set new password' }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription(`At least 8 characters. ${refusal}`),
+    );
+    expect(password).toBeInvalid();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Ask for a new link' })).not.toBeInTheDocument();
+  });
 });

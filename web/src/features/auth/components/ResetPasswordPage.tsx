@@ -5,7 +5,7 @@ import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
-import { errorMessage } from '#web/lib/api-client';
+import { errorMessage, fieldErrorOf } from '#web/lib/api-client';
 import { RESET_PASSWORD_OPERATION, useResetPassword } from '../api/reset-password';
 import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
@@ -64,9 +64,11 @@ export function ResetPasswordPage() {
     reset.mutate({ token, password });
   };
 
+  // A refused password (too common) is shown beside the field, and the link still works.
+  const passwordError = mismatch ? null : fieldErrorOf(reset.error, 'password');
   const error = mismatch
     ? PASSWORDS_DIFFER
-    : reset.isError
+    : reset.isError && !passwordError
       ? errorMessage(reset.error, RESET_PASSWORD_OPERATION)
       : null;
   return (
@@ -79,7 +81,7 @@ export function ResetPasswordPage() {
             reset.reset();
           }}
         />
-        {reset.isError && !mismatch && (
+        {reset.isError && !mismatch && !passwordError && (
           <AuthText>
             <Link href="/forgot-password" className={authLinkClass}>
               Ask for a new link
@@ -95,6 +97,7 @@ export function ResetPasswordPage() {
           minLength={LIMITS.passwordMin}
           maxLength={LIMITS.passwordMax}
           aria-describedby={ruleId}
+          error={passwordError}
           required
         />
         <TextField

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { uniqueUsername } from '../support/fixtures';
 
-/** New passwords against the real server's list of the most common ones (decision 073). */
+/** New passwords against the real server's list of the most common ones (decision 079). */
 
 test('register: a common password is refused beside the field; another one signs in', async ({
   page,

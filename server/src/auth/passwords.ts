@@ -55,7 +55,7 @@ const MOST_COMMON = 100_000;
 
 /**
  * The list as one string, sorted and joined by newlines, with where each entry starts: a
- * fraction of the heap of 100,000 separate strings (docs/decisions/073-common-passwords.md).
+ * fraction of the heap of 100,000 separate strings (docs/decisions/079-common-passwords.md).
  * Shorter entries than the shortest password allowed are left out: they are refused anyway.
  */
 interface SortedList {

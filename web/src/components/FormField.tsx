@@ -50,7 +50,7 @@ export function TextField({
       <input
         id={inputId}
         {...input}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error ? true : input['aria-invalid']}
         aria-describedby={describedBy.length > 0 ? describedBy.join(' ') : undefined}
         className={inputClass}
       />

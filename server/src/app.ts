@@ -150,6 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimitPerMinute: config.authRateLimitPerMinute,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
     sessionMaxDays: config.sessionMaxDays,
+    sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
   });

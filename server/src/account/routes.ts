@@ -75,7 +75,19 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     const user = { id: request.user.id, sessionId: sessionOf(request) };
     const changed = await service.changePassword(user, request.body);
     if (!changed) throw accountGone();
-    security(request, 'password-changed', 'Password changed; the other sessions are ended');
+    request.log.warn(
+      { security: 'password-changed', userId: request.user.id, ip: request.ip, ...changed },
+      'Password changed; the other sessions are ended',
+    );
+    return reply.code(204).send();
+  });
+
+  addEndpoint(app, accountApi.reauthenticate, async (request, reply) => {
+    const user = { id: request.user.id, sessionId: sessionOf(request) };
+    if (!(await service.reauthenticate(user, request.body, googleOf(request, reply)))) {
+      throw accountGone();
+    }
+    security(request, 'reauthenticated', 'Identity proved again for sensitive changes');
     return reply.code(204).send();
   });
 
@@ -182,16 +194,19 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     app,
     authApi.resetPassword,
     async (request, reply) => {
-      const { userId, username } = await service.resetPassword(
-        request.body.token,
-        request.body.password,
-      );
+      const { userId, username, sessionsEnded, apiTokens, calendarFeed } =
+        await service.resetPassword(request.body.token, request.body.password);
       await forgetFailedLogins(app.counters, username, request.ip);
-      security(
-        request,
-        'password-reset',
-        'Password reset by e-mail link; every session is ended',
-        userId,
+      request.log.warn(
+        {
+          security: 'password-reset',
+          userId,
+          ip: request.ip,
+          sessionsEnded,
+          apiTokens,
+          calendarFeed,
+        },
+        'Password reset by e-mail link; every session, API token and the calendar feed are ended',
       );
       return reply.code(204).send();
     },

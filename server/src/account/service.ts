@@ -5,6 +5,7 @@ import {
   type ChangeEmailBody,
   type ChangePasswordBody,
   type DeleteAccountBody,
+  type ReauthenticateBody,
   type Repeat,
   EXPORT_VERSION,
   type ExportDay,
@@ -109,6 +110,22 @@ export async function endSessionsOf(
   return sessions.length;
 }
 
+/**
+ * Revokes every personal API token of the account and turns its calendar feed off: what a
+ * password reset does, and a password change when asked (decision 071). Answers what ended.
+ */
+export async function endTokensAndFeed(
+  db: Db,
+  userId: number,
+): Promise<{ apiTokens: number; calendarFeed: boolean }> {
+  const tokens = await db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
+  const feed = await db.deleteFrom('calendar_feeds').where('user_id', '=', userId).executeTakeFirst();
+  return {
+    apiTokens: Number(tokens.numDeletedRows),
+    calendarFeed: Number(feed.numDeletedRows) > 0,
+  };
+}
+
 /** The tables that hold a user's rows, children first; the users row goes last. */
 const OWNED_TABLES = [
   'api_tokens',
@@ -181,11 +198,11 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     return row ? toAccount(row) : null;
   }
 
-  /** False when the account is gone. */
+  /** Null when the account is gone. */
   async function changePassword(
     user: { id: number; sessionId: string },
     body: ChangePasswordBody,
-  ): Promise<{ sessionsEnded: number } | null> {
+  ): Promise<{ sessionsEnded: number; apiTokens: number; calendarFeed: boolean } | null> {
     const row = await accountRow(user.id);
     if (!row) return null;
     if (row.password_hash === null) throw conflict(NO_PASSWORD);
@@ -195,12 +212,22 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     return db.transaction().execute(async (trx) => {
       await trx
         .updateTable('users')
-        .set({ password_hash: hash })
+        .set({ password_hash: hash, password_must_change: 0 })
         .where('id', '=', user.id)
+        .execute();
+      // Proving the password just now is a recent proof; the one-time password is gone.
+      await trx
+        .updateTable('sessions')
+        .set({ password_change_required: 0, reauthenticated_at: now })
+        .where('id', '=', user.sessionId)
         .execute();
       // A reset link asked for before the change must not undo it.
       await retireTokens(trx, user.id, ['reset-password'], now);
-      return { sessionsEnded: await endSessionsOf(trx, user.id, now, user.sessionId) };
+      const sessionsEnded = await endSessionsOf(trx, user.id, now, user.sessionId);
+      const ended = body.endApiTokensAndFeed
+        ? await endTokensAndFeed(trx, user.id)
+        : { apiTokens: 0, calendarFeed: false };
+      return { sessionsEnded, ...ended };
     });
   }
 
@@ -308,11 +335,21 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     await links.sendPasswordReset(row);
   }
 
-  /** Sets the password from a reset link; every session of the account ends. */
+  /**
+   * Sets the password from a reset link. Whoever had the account's access keeps none of it: every
+   * session ends, every personal API token is revoked, the calendar feed is turned off (the reset
+   * mail and page say so). A linked Google account stays linked, shown in Settings.
+   */
   async function resetPassword(
     token: string,
     password: string,
-  ): Promise<{ userId: number; username: string }> {
+  ): Promise<{
+    userId: number;
+    username: string;
+    sessionsEnded: number;
+    apiTokens: number;
+    calendarFeed: boolean;
+  }> {
     // Hashed before the token is spent: the transaction stays short, and a bad token costs the
     // same time as a good one.
     const hash = await hashPassword(password);
@@ -330,12 +367,13 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
       const verified = row.email_verified_at ?? (row.email_lower === spent.emailLower ? now : null);
       await trx
         .updateTable('users')
-        .set({ password_hash: hash, email_verified_at: verified })
+        .set({ password_hash: hash, email_verified_at: verified, password_must_change: 0 })
         .where('id', '=', row.id)
         .execute();
       await retireTokens(trx, row.id, ['reset-password'], now);
-      await endSessionsOf(trx, row.id, now, null);
-      return { userId: row.id, username: row.username };
+      const sessionsEnded = await endSessionsOf(trx, row.id, now, null);
+      const ended = await endTokensAndFeed(trx, row.id);
+      return { userId: row.id, username: row.username, sessionsEnded, ...ended };
     });
     if (!outcome) throw badRequest(BAD_LINK);
     return outcome;
@@ -537,9 +575,34 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
   }
 
   /**
-   * Deletes the account and every row it owns in one transaction, after the password (or, for
-   * an account without one, a fresh Google credential of its own Google account) is checked.
+   * Checks a proof of identity: the password, or for an account without one a fresh Google
+   * credential of its own Google account. Each problem is a 400 naming the field.
    */
+  async function checkProof(
+    userId: number,
+    row: AccountRow,
+    proof: DeleteAccountBody | ReauthenticateBody,
+    verifyGoogle: GoogleCheck,
+    missing: { password: string; googleToken: string },
+  ): Promise<void> {
+    if (proof.password !== undefined && proof.googleToken !== undefined) {
+      throw badRequest('Send either password or googleToken, not both');
+    }
+    if (row.password_hash !== null) {
+      if (proof.password === undefined) throw badRequest(missing.password);
+      await checkPassword(userId, row.password_hash, proof.password, 'password');
+    } else {
+      if (proof.googleToken === undefined) {
+        throw badRequest(missing.googleToken);
+      }
+      const identity = await googleIdentity(verifyGoogle, proof.googleToken, 'googleToken');
+      if (identity.subject !== row.google_subject) {
+        throw badRequest('googleToken is not from the Google account linked to this account');
+      }
+    }
+  }
+
+  /** Deletes the account and every row it owns in one transaction, after checking the proof. */
   async function remove(
     userId: number,
     proof: DeleteAccountBody,
@@ -547,23 +610,35 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
   ): Promise<boolean> {
     const row = await accountRow(userId);
     if (!row) return false;
-    if (proof.password !== undefined && proof.googleToken !== undefined) {
-      throw badRequest('Send either password or googleToken, not both');
-    }
-    if (row.password_hash !== null) {
-      if (proof.password === undefined)
-        throw badRequest('password is required to delete the account');
-      await checkPassword(userId, row.password_hash, proof.password, 'password');
-    } else {
-      if (proof.googleToken === undefined) {
-        throw badRequest('googleToken is required to delete an account without a password');
-      }
-      const identity = await googleIdentity(verifyGoogle, proof.googleToken, 'googleToken');
-      if (identity.subject !== row.google_subject) {
-        throw badRequest('googleToken is not from the Google account linked to this account');
-      }
-    }
+    await checkProof(userId, row, proof, verifyGoogle, {
+      password: 'password is required to delete the account',
+      googleToken: 'googleToken is required to delete an account without a password',
+    });
     await deleteAccountRows(db, userId);
+    return true;
+  }
+
+  /**
+   * Notes a fresh proof on the caller's session (decision 071): sensitive changes are allowed
+   * for RECENT_AUTH_MINUTES. False when the account is gone.
+   */
+  async function reauthenticate(
+    user: { id: number; sessionId: string },
+    proof: ReauthenticateBody,
+    verifyGoogle: GoogleCheck,
+  ): Promise<boolean> {
+    const row = await accountRow(user.id);
+    if (!row) return false;
+    await checkProof(user.id, row, proof, verifyGoogle, {
+      password: 'password is required to confirm it is you',
+      googleToken: 'googleToken is required: the account has no password',
+    });
+    await db
+      .updateTable('sessions')
+      .set({ reauthenticated_at: clock() })
+      .where('id', '=', user.sessionId)
+      .where('user_id', '=', user.id)
+      .execute();
     return true;
   }
 
@@ -582,5 +657,6 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     endOthers,
     exportAll,
     remove,
+    reauthenticate,
   };
 }

@@ -215,6 +215,30 @@ describe('/settings, Password', () => {
     expect(getSession().token).not.toBeNull();
   });
 
+  it('also revokes the API tokens and turns the calendar feed off when the box is ticked', async () => {
+    const { calls } = fakeBackend();
+    const { user } = await openSettings();
+    const form = screen.getByRole('form', { name: 'Change password' });
+    const box = within(form).getByRole('checkbox', {
+      name: /Also revoke every API token and turn the calendar feed off/,
+    });
+    expect(box).not.toBeChecked();
+    await user.type(within(form).getByLabelText('Current password'), FAKE_PASSWORD);
+    await user.type(within(form).getByLabelText('New password'), 'a brand new password');
+    await user.click(box);
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+
+    expect(await within(section('Password')).findByRole('status')).toHaveTextContent(
+      'Your password is changed. Every other device was signed out, every API token revoked and the calendar feed turned off.',
+    );
+    expect(calls.find((c) => c.path === '/api/account/password')?.body).toEqual({
+      currentPassword: FAKE_PASSWORD,
+      newPassword: 'a brand new password',
+      endApiTokensAndFeed: true,
+    });
+    expect(box).not.toBeChecked();
+  });
+
   it('refuses a wrong current password with a notice', async () => {
     fakeBackend();
     const { user } = await openSettings();

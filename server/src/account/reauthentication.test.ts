@@ -117,7 +117,14 @@ describe('sensitive changes need a recent proof of identity', () => {
     const made = await as(ctx.app, user)(sensitiveCalls[0]);
     const { token } = made.json<{ token: string }>();
     const withToken = as(ctx.app, { token });
-    for (const request of [...sensitiveCalls, { method: 'POST', url: '/api/account/reauthenticate', payload: { password: user.password } } as const]) {
+    for (const request of [
+      ...sensitiveCalls,
+      {
+        method: 'POST',
+        url: '/api/account/reauthenticate',
+        payload: { password: user.password },
+      } as const,
+    ]) {
       expect((await withToken(request)).statusCode).toBe(403);
     }
   });

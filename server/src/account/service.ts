@@ -114,12 +114,15 @@ export async function endSessionsOf(
  * Revokes every personal API token of the account and turns its calendar feed off: what a
  * password reset does, and a password change when asked (decision 071). Answers what ended.
  */
-export async function endTokensAndFeed(
+async function endTokensAndFeed(
   db: Db,
   userId: number,
 ): Promise<{ apiTokens: number; calendarFeed: boolean }> {
   const tokens = await db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
-  const feed = await db.deleteFrom('calendar_feeds').where('user_id', '=', userId).executeTakeFirst();
+  const feed = await db
+    .deleteFrom('calendar_feeds')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return {
     apiTokens: Number(tokens.numDeletedRows),
     calendarFeed: Number(feed.numDeletedRows) > 0,

@@ -56,7 +56,7 @@ type AuthenticatedUser = (SessionUser & SessionProofs) | TokenUser;
 const RECENT_AUTH_MS = RECENT_AUTH_MINUTES * 60_000;
 
 /** A session's proof is too old (or a personal token): the client asks for the password again. */
-export const reauthenticationRequired = () =>
+const reauthenticationRequired = () =>
   new AppError(
     403,
     `Confirm it's you: enter your password again (needed for this change within ${RECENT_AUTH_MINUTES} minutes of proving it)`,

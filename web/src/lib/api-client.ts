@@ -1,8 +1,4 @@
-import type {
-  AccessTokenResponse,
-  ApiError as ApiErrorBody,
-  ErrorCode,
-} from '@tally/contract';
+import type { AccessTokenResponse, ApiError as ApiErrorBody, ErrorCode } from '@tally/contract';
 import {
   AUTH_PATH_PREFIX,
   IDEMPOTENCY_KEY_HEADER,
@@ -120,9 +116,7 @@ function bodyError(body: unknown): string | null {
 function bodyCode(body: unknown): ErrorCode | null {
   if (typeof body !== 'object' || body === null || !('code' in body)) return null;
   const { code } = body as { code: unknown };
-  return code === 'reauthentication_required' || code === 'password_change_required'
-    ? code
-    : null;
+  return code === 'reauthentication_required' || code === 'password_change_required' ? code : null;
 }
 
 /** Ends the session after a 401/403 with a stored token (docs/product.md, Sessions). */
@@ -175,16 +169,24 @@ async function requestOnce(
   const code = bodyCode(refusal);
   if (code === 'reauthentication_required') {
     if (mayProve && (await proveIdentity())) return requestOnce(path, options, mayRenew, false);
-    throw new ApiError(bodyError(refusal) ?? ERROR_MESSAGES.operationFailed(options.operation), status, {
-      code,
-    });
+    throw new ApiError(
+      bodyError(refusal) ?? ERROR_MESSAGES.operationFailed(options.operation),
+      status,
+      {
+        code,
+      },
+    );
   }
   if (code === 'password_change_required') {
     setPasswordChangeRequired(true);
-    throw new ApiError(bodyError(refusal) ?? ERROR_MESSAGES.operationFailed(options.operation), status, {
-      code,
-      handled: true,
-    });
+    throw new ApiError(
+      bodyError(refusal) ?? ERROR_MESSAGES.operationFailed(options.operation),
+      status,
+      {
+        code,
+        handled: true,
+      },
+    );
   }
   if ((status === 401 || status === 403) && !authPath && token && getSession().token) {
     // A refused access token may still have a good refresh cookie behind it (a server restart

@@ -107,8 +107,8 @@ export function ResetPasswordPage() {
           required
         />
         <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
-          At least {LIMITS.passwordMin} characters. Setting it signs out every device, revokes
-          every API token and turns the calendar feed off.
+          At least {LIMITS.passwordMin} characters. Setting it signs out every device, revokes every
+          API token and turns the calendar feed off.
         </p>
         <FormActions>
           <Button type="submit" disabled={reset.isPending} className="w-full">

@@ -21,6 +21,11 @@ export const AccountSchema = Type.Object(
     hasPassword: Type.Boolean({ description: 'False for an account made with Google' }),
     googleLinked: Type.Boolean(),
     createdAt: instant('When the account was made'),
+    passwordResetAt: Type.Optional(
+      instant(
+        'The last password reset by e-mail link, which signed out every device, revoked every API token and turned the calendar feed off; absent when there was none',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -190,6 +190,10 @@ describe('POST /api/auth/password-reset/confirm', () => {
     const again = as(ctx.app, fresh);
     expect((await again({ method: 'GET', url: '/api/account/tokens' })).json()).toEqual([]);
     expect((await again({ method: 'GET', url: '/api/account/calendar' })).json()).toBeNull();
+    // Settings says when the reset was, and so what it ended.
+    expect((await again({ method: 'GET', url: '/api/account' })).json()).toMatchObject({
+      passwordResetAt: new Date(ctx.clock.now()).toISOString(),
+    });
   });
 
   it('lets the owner in at once with the new password after failed logins locked the account', async () => {

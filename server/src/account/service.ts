@@ -72,6 +72,7 @@ const ACCOUNT_COLUMNS = [
   'google_subject',
   'email_verified_at',
   'created_at',
+  'password_reset_at',
 ] as const;
 
 type AccountRow = {
@@ -81,6 +82,7 @@ type AccountRow = {
   google_subject: string | null;
   email_verified_at: number | null;
   created_at: number;
+  password_reset_at: number | null;
 };
 
 const toAccount = (row: AccountRow): Account => ({
@@ -90,6 +92,7 @@ const toAccount = (row: AccountRow): Account => ({
   hasPassword: row.password_hash !== null,
   googleLinked: row.google_subject !== null,
   createdAt: iso(row.created_at),
+  ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
 });
 
 /** Ends every open session of the account but `keep`; answers how many ended. */
@@ -370,7 +373,12 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
       const verified = row.email_verified_at ?? (row.email_lower === spent.emailLower ? now : null);
       await trx
         .updateTable('users')
-        .set({ password_hash: hash, email_verified_at: verified, password_must_change: 0 })
+        .set({
+          password_hash: hash,
+          email_verified_at: verified,
+          password_must_change: 0,
+          password_reset_at: now,
+        })
         .where('id', '=', row.id)
         .execute();
       await retireTokens(trx, row.id, ['reset-password'], now);

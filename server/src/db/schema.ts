@@ -38,6 +38,8 @@ interface UsersTable {
   email_verified_at: number | null;
   /** 1 while the password is one the operator generated: the next sign-in must change it. */
   password_must_change: Generated<number>;
+  /** The last password reset by e-mail link (it ended every session, API token and the feed). */
+  password_reset_at: number | null;
 }
 
 interface TodoGroupsTable {

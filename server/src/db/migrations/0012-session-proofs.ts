@@ -8,6 +8,8 @@ import type { Dialect } from '../connection.js';
  * sessions started before this migration: they prove it again before a sensitive change.
  * `users.password_must_change`: the operator's generated password is one-time; the sessions it
  * starts carry `password_change_required` so the per-request session lookup sees it for free.
+ * `users.password_reset_at`: the last password reset by e-mail link, which Settings shows with
+ * what it ended (sessions, API tokens, the calendar feed).
  */
 export function sessionProofs(dialect: Dialect) {
   const time = dialect === 'postgres' ? 'bigint' : 'integer';
@@ -22,8 +24,10 @@ export function sessionProofs(dialect: Dialect) {
         .alterTable('users')
         .addColumn('password_must_change', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
+      await db.schema.alterTable('users').addColumn('password_reset_at', time).execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('users').dropColumn('password_reset_at').execute();
       await db.schema.alterTable('users').dropColumn('password_must_change').execute();
       await db.schema.alterTable('sessions').dropColumn('password_change_required').execute();
       await db.schema.alterTable('sessions').dropColumn('reauthenticated_at').execute();

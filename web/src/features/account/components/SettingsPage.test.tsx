@@ -185,6 +185,24 @@ describe('/settings, Account', () => {
   });
 });
 
+describe('/settings, after a password reset by e-mail', () => {
+  it('says when it was and what it ended', async () => {
+    fakeBackend({ account: { passwordResetAt: '2026-11-20T10:00:00.000Z' } });
+    await openSettings();
+    expect(
+      within(section('Account')).getByText(/Your password was reset by e-mail link on/),
+    ).toHaveTextContent(
+      'signed out every device, revoked every API token and turned the calendar feed off. A linked Google account stayed linked',
+    );
+  });
+
+  it('says nothing without one', async () => {
+    fakeBackend();
+    await openSettings();
+    expect(within(section('Account')).queryByText(/was reset/)).not.toBeInTheDocument();
+  });
+});
+
 describe('/settings, Password', () => {
   it('changes the password (current + new) and reloads the sessions', async () => {
     const { calls } = fakeBackend();

@@ -159,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     links,
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
+    sessionIdleDays: config.sessionIdleDays,
     sweep: options.backgroundJobs ?? false,
   });
   await app.register(tokenRoutes, { clock });

@@ -21,6 +21,8 @@ export interface AccountRoutesOptions {
   google: Omit<GoogleVerifierOptions, 'clock' | 'counters'> | null;
   /** Requests per minute per IP on each public route, as on the other auth routes. */
   rateLimitPerMinute: number;
+  /** Sessions not renewed for this many days are over (SESSION_IDLE_DAYS): not listed. */
+  sessionIdleDays: number;
   /** Sweep spent and expired e-mail tokens in the background (the server does; tests call it). */
   sweep: boolean;
 }
@@ -57,6 +59,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     clock: options.clock,
     links: options.links,
     counters: app.counters,
+    sessionIdleMs: options.sessionIdleDays * 24 * MINUTE_MS * 60,
   });
   const config = { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } };
   const security = (request: FastifyRequest, event: string, message: string, userId?: number) =>

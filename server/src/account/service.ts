@@ -55,6 +55,8 @@ export interface AccountServiceDeps {
   clock: Clock;
   links: EmailLinks;
   counters: Counters;
+  /** A session not renewed for this long is over, even before its cookie comes back. */
+  sessionIdleMs: number;
 }
 
 /**
@@ -157,7 +159,13 @@ export async function deleteAccountRows(db: Kysely<Database>, userId: number): P
   });
 }
 
-export function createAccountService({ db, clock, links, counters }: AccountServiceDeps) {
+export function createAccountService({
+  db,
+  clock,
+  links,
+  counters,
+  sessionIdleMs,
+}: AccountServiceDeps) {
   const accountRow = (userId: number) =>
     db.selectFrom('users').select(ACCOUNT_COLUMNS).where('id', '=', userId).executeTakeFirst();
 
@@ -439,12 +447,15 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
   }
 
   async function sessions(userId: number, currentSessionId: string): Promise<AccountSession[]> {
+    const now = clock();
     const rows = await db
       .selectFrom('sessions')
       .select(['id', 'created_at', 'last_used_at', 'user_agent'])
       .where('user_id', '=', userId)
       .where('ended_at', 'is', null)
-      .where('expires_at', '>', clock())
+      .where('expires_at', '>', now)
+      // Idle too long: its refresh cookie no longer works (SESSION_IDLE_DAYS).
+      .where('last_used_at', '>', now - sessionIdleMs)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();

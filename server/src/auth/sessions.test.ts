@@ -154,6 +154,8 @@ describe('a session’s absolute lifetime', () => {
 describe('a session’s inactivity timeout (SESSION_IDLE_DAYS, 14 by default)', () => {
   it('ends a session not renewed for 14 days: its refresh cookie stops working and it is no longer listed', async () => {
     const user = await registerUser(ctx.app);
+    // Another device that never comes back: no longer listed once idle, before any refresh.
+    await login(user);
     ctx.clock.advance(13 * DAY);
     const renewed = await post('/api/auth/refresh', { cookie: user.refreshCookie });
     expect(renewed.statusCode).toBe(200);

@@ -21,6 +21,11 @@ export const AccountSchema = Type.Object(
     hasPassword: Type.Boolean({ description: 'False for an account made with Google' }),
     googleLinked: Type.Boolean(),
     createdAt: instant('When the account was made'),
+    passwordResetAt: Type.Optional(
+      instant(
+        'The last password reset by e-mail link, which signed out every device, revoked every API token and turned the calendar feed off; absent when there was none',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -40,7 +45,16 @@ const newPassword = Type.String({
 });
 
 export const ChangePasswordBodySchema = Type.Object(
-  { currentPassword, newPassword },
+  {
+    currentPassword,
+    newPassword,
+    endApiTokensAndFeed: Type.Optional(
+      Type.Boolean({
+        description:
+          'Also revoke every personal API token and turn the calendar feed off (default false)',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type ChangePasswordBody = Static<typeof ChangePasswordBodySchema>;
@@ -62,24 +76,32 @@ export type ChangeEmailBody = Static<typeof ChangeEmailBodySchema>;
 export const LinkGoogleBodySchema = GoogleLoginBodySchema;
 export type LinkGoogleBody = Static<typeof LinkGoogleBodySchema>;
 
-export const DeleteAccountBodySchema = Type.Object(
-  {
-    password: Type.Optional(currentPassword),
-    googleToken: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 8192,
-        description:
-          'A fresh Google ID-token credential of the linked Google account; only for an account without a password',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description: 'Exactly one: the password, or (for an account without one) a Google credential',
-  },
-);
+/** A proof of identity: the password, or (for an account without one) a Google credential. */
+const proofFields = {
+  password: Type.Optional(currentPassword),
+  googleToken: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 8192,
+      description:
+        'A fresh Google ID-token credential of the linked Google account; only for an account without a password',
+    }),
+  ),
+};
+const proofDescription =
+  'Exactly one: the password, or (for an account without one) a Google credential';
+
+export const DeleteAccountBodySchema = Type.Object(proofFields, {
+  additionalProperties: false,
+  description: proofDescription,
+});
 export type DeleteAccountBody = Static<typeof DeleteAccountBodySchema>;
+
+export const ReauthenticateBodySchema = Type.Object(proofFields, {
+  additionalProperties: false,
+  description: proofDescription,
+});
+export type ReauthenticateBody = Static<typeof ReauthenticateBodySchema>;
 
 /** One signed-in device: a refresh-token family (docs/decisions/045-sessions.md). */
 export const SessionSchema = Type.Object(
@@ -216,9 +238,16 @@ export const accountApi = defineEndpoints('account', routes.account, {
   changePassword: {
     summary: 'Change the password; every other session of the account ends',
     description:
-      'A wrong currentPassword is a 400 naming it. An account without a password (made with Google) sets one through a reset link only: 409.',
+      'A wrong currentPassword is a 400 naming it. An account without a password (made with Google) sets one through a reset link only: 409. With endApiTokensAndFeed, every personal API token is revoked and the calendar feed turned off too. Ends the one-time password of an account the operator made (code password_change_required).',
     body: ChangePasswordBodySchema,
     responses: { 204: NoContent('Changed'), ...refusals },
+  },
+  reauthenticate: {
+    summary: 'Prove the password again (or a fresh Google sign-in), for sensitive changes',
+    description:
+      'Calls marked recentAuth (making an API token, linking or unlinking Google, making the calendar feed URL) need a proof from this session in the last few minutes; a refresh never renews it. A wrong password is a 400 naming it (not 401: the session is fine).',
+    body: ReauthenticateBodySchema,
+    responses: { 204: NoContent('Proved'), ...refusals, 503: ErrorSchema },
   },
   changeEmail: {
     summary: 'Change the e-mail address; it is unverified until its link is followed',

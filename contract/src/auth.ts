@@ -60,7 +60,15 @@ export const GoogleNonceResponseSchema = Type.Object(
 export type GoogleNonceResponse = Static<typeof GoogleNonceResponseSchema>;
 
 export const AccessTokenResponseSchema = Type.Object(
-  { accessToken: Type.String({ description: 'A JWT: sub (username), roles, exp (seconds)' }) },
+  {
+    accessToken: Type.String({ description: 'A JWT: sub (username), roles, exp (seconds)' }),
+    passwordChangeRequired: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'The password is a one-time one the operator generated: until PUT /api/account/password changes it, other calls answer 403 with code password_change_required',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type AccessTokenResponse = Static<typeof AccessTokenResponseSchema>;

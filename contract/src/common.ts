@@ -7,6 +7,28 @@ export const ErrorSchema = Type.Object(
 );
 export type ApiError = Static<typeof ErrorSchema>;
 
+/**
+ * Refusals a client acts on rather than shows: `reauthentication_required` (prove the password
+ * again, POST /api/account/reauthenticate, then retry) and `password_change_required` (the
+ * operator's one-time password must be changed first, PUT /api/account/password).
+ */
+export const ERROR_CODES = ['reauthentication_required', 'password_change_required'] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** A 403 that may carry one of the ERROR_CODES beside its sentence. */
+export const CodedErrorSchema = Type.Object(
+  {
+    error: Type.String({ description: 'A human-readable sentence' }),
+    code: Type.Optional(
+      Type.Union(
+        ERROR_CODES.map((code) => Type.Literal(code)),
+        { description: 'What the client should do (see the description of the call)' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** Strings that reach the database: no NUL characters, which PostgreSQL cannot store. */
 export const NO_NUL = '^[^\\u0000]*$';
 

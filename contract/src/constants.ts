@@ -76,6 +76,9 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Access tokens live 15 minutes (docs/product.md, Sessions). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
+/** How long a proof of the password (or a fresh Google sign-in) allows sensitive changes. */
+export const RECENT_AUTH_MINUTES = 5;
+
 /** The auth routes; the refresh cookie is sent to these only. */
 export const AUTH_PATH = '/api/auth';
 /** Routes under this prefix never carry a bearer token (docs/product.md, API). */

@@ -1,4 +1,6 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { CodedErrorSchema } from './common.js';
+import { RECENT_AUTH_MINUTES } from './constants.js';
 import type { Route } from './routes.js';
 
 /**
@@ -22,6 +24,28 @@ export interface Endpoint extends Route {
 
 type Described = Omit<Endpoint, keyof Route | 'tag'>;
 
+const RECENT_AUTH_NOTE =
+  `Needs a recent proof of identity: 403 with code reauthentication_required when the session ` +
+  `has not proved the password (or a fresh Google sign-in) in the last ${RECENT_AUTH_MINUTES} ` +
+  'minutes; POST /api/account/reauthenticate, then send the call again. A personal API token never passes.';
+
+/**
+ * Every signed-in call may answer 403 with a code (common.ts, ERROR_CODES): the one-time password
+ * must be changed first, or (on a `recentAuth` route) the session must prove the password again.
+ * Added here once, so the OpenAPI document shows it on every such call.
+ */
+function withCodedRefusals(route: Route, described: Described): Described {
+  if (route.public) return described;
+  const description = route.recentAuth
+    ? [described.description, RECENT_AUTH_NOTE].filter(Boolean).join(' ')
+    : described.description;
+  return {
+    ...described,
+    ...(description === undefined ? {} : { description }),
+    responses: { ...described.responses, 403: CodedErrorSchema },
+  };
+}
+
 /** Joins the calls of one feature with their routes, so a path is never written twice. */
 export function defineEndpoints<
   const R extends Record<string, Route>,
@@ -30,7 +54,7 @@ export function defineEndpoints<
   return Object.fromEntries(
     Object.entries(featureRoutes).map(([name, route]) => [
       name,
-      { ...route, ...described[name], tag },
+      { ...route, ...withCodedRefusals(route, described[name] as Described), tag },
     ]),
   ) as { [K in keyof R]: R[K] & D[K] & { tag: string } };
 }

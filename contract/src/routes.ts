@@ -18,13 +18,14 @@ export const routes = {
     resetPassword: { method: 'POST', path: '/api/auth/password-reset/confirm', public: true },
   },
   account: {
-    get: { method: 'GET', path: '/api/account' },
+    get: { method: 'GET', path: '/api/account', beforePasswordChange: true },
     remove: { method: 'DELETE', path: '/api/account' },
-    changePassword: { method: 'PUT', path: '/api/account/password' },
+    changePassword: { method: 'PUT', path: '/api/account/password', beforePasswordChange: true },
+    reauthenticate: { method: 'POST', path: '/api/account/reauthenticate' },
     changeEmail: { method: 'PUT', path: '/api/account/email' },
     resendVerification: { method: 'POST', path: '/api/account/verification' },
-    linkGoogle: { method: 'POST', path: '/api/account/google' },
-    unlinkGoogle: { method: 'DELETE', path: '/api/account/google' },
+    linkGoogle: { method: 'POST', path: '/api/account/google', recentAuth: true },
+    unlinkGoogle: { method: 'DELETE', path: '/api/account/google', recentAuth: true },
     sessions: { method: 'GET', path: '/api/account/sessions' },
     endSession: { method: 'DELETE', path: '/api/account/sessions/:id' },
     endOtherSessions: { method: 'DELETE', path: '/api/account/sessions' },
@@ -32,12 +33,12 @@ export const routes = {
   },
   tokens: {
     list: { method: 'GET', path: '/api/account/tokens' },
-    create: { method: 'POST', path: '/api/account/tokens' },
+    create: { method: 'POST', path: '/api/account/tokens', recentAuth: true },
     revoke: { method: 'DELETE', path: '/api/account/tokens/:id' },
   },
   calendar: {
     get: { method: 'GET', path: '/api/account/calendar' },
-    regenerate: { method: 'POST', path: '/api/account/calendar' },
+    regenerate: { method: 'POST', path: '/api/account/calendar', recentAuth: true },
     remove: { method: 'DELETE', path: '/api/account/calendar' },
     /** The secret in the path is the credential (docs/product.md, Calendar feed). */
     feed: { method: 'GET', path: '/api/calendar/:secret.ics', public: true },
@@ -101,6 +102,14 @@ export interface Route {
   multipart?: boolean;
   /** The answer is a stream of server-sent events that stays open, not one JSON body. */
   stream?: boolean;
+  /**
+   * A sensitive change: the session must have proved the password (or a fresh Google sign-in)
+   * within RECENT_AUTH_MINUTES, else 403 with code reauthentication_required
+   * (docs/decisions/071-recent-authentication.md). A personal API token never passes.
+   */
+  recentAuth?: boolean;
+  /** Reachable while the account must change its one-time password (everything else: 403). */
+  beforePasswordChange?: boolean;
 }
 
 export type Routes = typeof routes;

@@ -156,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .update('tally device cookie')
       .digest(),
     sessionMaxDays: config.sessionMaxDays,
+    sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
   });
@@ -164,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     links,
     google,
     rateLimitPerMinute: config.authRateLimitPerMinute,
+    sessionIdleDays: config.sessionIdleDays,
     sweep: options.backgroundJobs ?? false,
   });
   await app.register(tokenRoutes, { clock });

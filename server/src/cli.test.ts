@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import {
   createTestApp,
   pgUrl,
+  refreshCookieOf,
   registerUser,
   testConfig,
   type TestContext,
@@ -54,6 +56,47 @@ describe('tally user', () => {
     expect((await login('operator_made', password)).statusCode).toBe(200);
     const listed = await tally(['user', 'list']);
     expect(listed.out).toMatch(/operator_made\tmade@example.com\tunverified, password, 1 session/);
+  });
+
+  it('makes the generated password one-time: the API refuses everything but changing it, once', async () => {
+    const created = await tally(['user', 'create', 'one_timer', 'one.timer@example.com']);
+    expect(created.out).toMatch(/one-time/);
+    const password = /Password: (\S+)/.exec(created.out)?.[1] as string;
+    const signedIn = await login('one_timer', password);
+    expect(signedIn.statusCode).toBe(200);
+    const answer = signedIn.json<{ accessToken: string; passwordChangeRequired?: boolean }>();
+    expect(answer.passwordChangeRequired).toBe(true);
+    const call = (options: InjectOptions) =>
+      ctx.app.inject({
+        ...options,
+        headers: { authorization: `Bearer ${answer.accessToken}`, ...options.headers },
+      });
+    const refused = await call({ method: 'GET', url: '/api/todos' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      error: 'Choose a new password first: this one was set by the operator for one sign-in only',
+      code: 'password_change_required',
+    });
+    const write = await call({ method: 'POST', url: '/api/todos', payload: { title: 'x' } });
+    expect(write.statusCode).toBe(403);
+    expect((await call({ method: 'GET', url: '/api/account' })).statusCode).toBe(200);
+    // A renewed session is still held to it, and says so.
+    const renewed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: refreshCookieOf(signedIn) },
+    });
+    expect(renewed.json()).toMatchObject({ passwordChangeRequired: true });
+
+    const changed = await call({
+      method: 'PUT',
+      url: '/api/account/password',
+      payload: { currentPassword: password, newPassword: 'chosen by me at last' },
+    });
+    expect(changed.statusCode, changed.body).toBe(204);
+    expect((await call({ method: 'GET', url: '/api/todos' })).statusCode).toBe(200);
+    const next = await login('one_timer', 'chosen by me at last');
+    expect(next.json()).toEqual({ accessToken: expect.any(String) as string });
   });
 
   it('creates with a password from standard input, and refuses bad or taken names', async () => {

@@ -16,7 +16,8 @@ import { systemClock } from './shared/clock.js';
 export const USAGE = `Usage: tally <command>
 
   user list                              the accounts, with e-mail state and open sessions
-  user create <username> <email>         a new account; the password is generated and printed,
+  user create <username> <email>         a new account; the password is generated and printed
+                                         (one-time: changed at the first sign-in),
         [--password-stdin]               or read from standard input
   user reset-password <username>         prints a one-time link that sets a new password (1 hour);
         [--password-stdin]               or sets the password read from standard input now
@@ -127,12 +128,12 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
         case 'create': {
           need(username, 'username');
           need(email, 'email');
-          const password = values['password-stdin']
-            ? await readStdin(io.stdin)
-            : generatePassword();
-          await operator.create(username as string, email as string, password);
+          const generated = !values['password-stdin'];
+          const password = generated ? generatePassword() : await readStdin(io.stdin);
+          // A generated password passes through the operator's hands: it works for one sign-in.
+          await operator.create(username as string, email as string, password, generated);
           say(`Created ${username}`);
-          if (!values['password-stdin']) say(`Password: ${password} (ask them to change it)`);
+          if (generated) say(`Password: ${password} (one-time: they choose a new one at sign-in)`);
           return 0;
         }
         case 'reset-password': {

@@ -78,6 +78,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ SESSION_MAX_DAYS: '7' }).sessionMaxDays).toBe(7);
     expect(() => loadConfig({ SESSION_MAX_DAYS: '0' })).toThrow(/SESSION_MAX_DAYS must be/);
   });
+
+  it('ends sessions unused for 14 days unless SESSION_IDLE_DAYS says otherwise', () => {
+    expect(loadConfig({}).sessionIdleDays).toBe(14);
+    expect(loadConfig({ SESSION_IDLE_DAYS: '3' }).sessionIdleDays).toBe(3);
+    expect(() => loadConfig({ SESSION_IDLE_DAYS: '0' })).toThrow(/SESSION_IDLE_DAYS must be/);
+    expect(() => loadConfig({ SESSION_IDLE_DAYS: 'soon' })).toThrow(/SESSION_IDLE_DAYS must be/);
+  });
 });
 
 describe('e-mail and sign-up settings', () => {

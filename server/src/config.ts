@@ -28,6 +28,8 @@ export interface Config {
   loginAttemptsPerAccount: number;
   /** A session's absolute lifetime from sign-in, in days. */
   sessionMaxDays: number;
+  /** A session not renewed (used) for this many days ends: its refresh cookie stops working. */
+  sessionIdleDays: number;
   /** Folder of the built web app; null when it should not be served. */
   webDistDir: string | null;
   /**
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMinute: integer('AUTH_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     loginAttemptsPerAccount: integer('LOGIN_ATTEMPTS_PER_ACCOUNT', 10, 1, 1_000_000),
     sessionMaxDays: integer('SESSION_MAX_DAYS', 30, 1, 3650),
+    sessionIdleDays: integer('SESSION_IDLE_DAYS', 14, 1, 3650),
     webDistDir: text('WEB_DIST_DIR') ?? (existsSync(defaultWebDist) ? defaultWebDist : null),
     smtpUrl,
     mailFrom,

@@ -28,7 +28,7 @@ export interface UserSummary {
   openSessions: number;
 }
 
-/** A random password an operator can hand over (and the user should change). */
+/** A random password an operator can hand over: one-time, the user changes it at sign-in. */
 export const generatePassword = () => randomBytes(15).toString('base64url');
 
 // The registration form's rules, so an operator cannot make an account the API would refuse.
@@ -88,7 +88,13 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
       }));
     },
 
-    async create(username: string, email: string, password: string): Promise<void> {
+    /** `oneTime`: the first sign-in must choose a new password (decision 071). */
+    async create(
+      username: string,
+      email: string,
+      password: string,
+      oneTime = false,
+    ): Promise<void> {
       const body = { username, email, password };
       if (!validRegistration(body)) {
         throw new OperatorError(validationMessage(validRegistration.errors ?? [], 'body'));
@@ -124,6 +130,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
             password_hash: hash,
             google_subject: null,
             created_at: now,
+            password_must_change: oneTime ? 1 : 0,
           })
           .returning('id')
           .executeTakeFirstOrThrow();

@@ -158,6 +158,44 @@ describe('POST /api/auth/password-reset/confirm', () => {
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
   });
 
+  it('revokes every API token and turns the calendar feed off, says so in the mail, and keeps Google as it was', async () => {
+    const user = await newUser();
+    const call = as(ctx.app, user);
+    const made = await call({
+      method: 'POST',
+      url: '/api/account/tokens',
+      payload: { name: 'Script', scope: 'read-write', expiresInDays: null },
+    });
+    const apiToken = made.json<{ token: string }>().token;
+    const feedPath = (await call({ method: 'POST', url: '/api/account/calendar' })).json<{
+      path: string;
+    }>().path;
+    expect((await todos({ token: apiToken })).statusCode).toBe(200);
+
+    await requestReset(user.email);
+    const mail = await smtp.take(user.email);
+    expect(mail.text).toMatch(/revokes every personal API token/);
+    expect(mail.text).toMatch(/turns the calendar feed off/);
+    expect(mail.text).toMatch(/A linked Google account stays linked/);
+    expect(
+      (await confirm(linkToken(mail, '/reset-password'), 'my brand new password')).statusCode,
+    ).toBe(204);
+
+    expect((await todos({ token: apiToken })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'GET', url: feedPath })).statusCode).toBe(404);
+    const fresh = {
+      token: (await login(user, 'my brand new password')).json<{ accessToken: string }>()
+        .accessToken,
+    };
+    const again = as(ctx.app, fresh);
+    expect((await again({ method: 'GET', url: '/api/account/tokens' })).json()).toEqual([]);
+    expect((await again({ method: 'GET', url: '/api/account/calendar' })).json()).toBeNull();
+    // Settings says when the reset was, and so what it ended.
+    expect((await again({ method: 'GET', url: '/api/account' })).json()).toMatchObject({
+      passwordResetAt: new Date(ctx.clock.now()).toISOString(),
+    });
+  });
+
   it('lets the owner in at once with the new password after failed logins locked the account', async () => {
     const limited = await createTestApp({
       database: ctx.database,

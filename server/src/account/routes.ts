@@ -21,6 +21,8 @@ export interface AccountRoutesOptions {
   google: Omit<GoogleVerifierOptions, 'clock' | 'counters'> | null;
   /** Requests per minute per IP on each public route, as on the other auth routes. */
   rateLimitPerMinute: number;
+  /** Sessions not renewed for this many days are over (SESSION_IDLE_DAYS): not listed. */
+  sessionIdleDays: number;
   /** Sweep spent and expired e-mail tokens in the background (the server does; tests call it). */
   sweep: boolean;
 }
@@ -57,6 +59,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     clock: options.clock,
     links: options.links,
     counters: app.counters,
+    sessionIdleMs: options.sessionIdleDays * 24 * MINUTE_MS * 60,
   });
   const config = { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } };
   const security = (request: FastifyRequest, event: string, message: string, userId?: number) =>
@@ -75,7 +78,19 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     const user = { id: request.user.id, sessionId: sessionOf(request) };
     const changed = await service.changePassword(user, request.body);
     if (!changed) throw accountGone();
-    security(request, 'password-changed', 'Password changed; the other sessions are ended');
+    request.log.warn(
+      { security: 'password-changed', userId: request.user.id, ip: request.ip, ...changed },
+      'Password changed; the other sessions are ended',
+    );
+    return reply.code(204).send();
+  });
+
+  addEndpoint(app, accountApi.reauthenticate, async (request, reply) => {
+    const user = { id: request.user.id, sessionId: sessionOf(request) };
+    if (!(await service.reauthenticate(user, request.body, googleOf(request, reply)))) {
+      throw accountGone();
+    }
+    security(request, 'reauthenticated', 'Identity proved again for sensitive changes');
     return reply.code(204).send();
   });
 
@@ -189,16 +204,19 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     app,
     authApi.resetPassword,
     async (request, reply) => {
-      const { userId, username } = await service.resetPassword(
-        request.body.token,
-        request.body.password,
-      );
+      const { userId, username, sessionsEnded, apiTokens, calendarFeed } =
+        await service.resetPassword(request.body.token, request.body.password);
       await forgetFailedLogins(app.counters, username, request.ip);
-      security(
-        request,
-        'password-reset',
-        'Password reset by e-mail link; every session is ended',
-        userId,
+      request.log.warn(
+        {
+          security: 'password-reset',
+          userId,
+          ip: request.ip,
+          sessionsEnded,
+          apiTokens,
+          calendarFeed,
+        },
+        'Password reset by e-mail link; every session, API token and the calendar feed are ended',
       );
       return reply.code(204).send();
     },

@@ -61,6 +61,11 @@ describe('the security log', () => {
         payload: { email: `moved-${user.email}`, currentPassword: newPassword },
       }),
       await call({ method: 'DELETE', url: '/api/account/sessions' }),
+      await call({
+        method: 'POST',
+        url: '/api/account/reauthenticate',
+        payload: { password: newPassword },
+      }),
     ];
     for (const step of steps) expect(step.statusCode).toBeLessThan(300);
     const other = await ctx.app.inject({
@@ -112,12 +117,19 @@ describe('the security log', () => {
       'password-changed',
       'email-changed',
       'sessions-ended',
+      'reauthenticated',
       'session-ended',
       'password-reset-requested',
       'password-reset',
       'account-deleted',
     ]);
     for (const line of seen) expect(line).toMatchObject({ level: WARN, ip });
+    // The reset says what it ended: every session, API token and the calendar feed.
+    expect(seen.find((line) => line.security === 'password-reset')).toMatchObject({
+      sessionsEnded: 1,
+      apiTokens: 0,
+      calendarFeed: false,
+    });
 
     const log = lines.join('\n');
     for (const secret of [

@@ -5,6 +5,7 @@ import {
   type ChangeEmailBody,
   type ChangePasswordBody,
   type DeleteAccountBody,
+  type ReauthenticateBody,
   type Repeat,
   EXPORT_VERSION,
   type ExportDay,
@@ -59,6 +60,8 @@ export interface AccountServiceDeps {
   clock: Clock;
   links: EmailLinks;
   counters: Counters;
+  /** A session not renewed for this long is over, even before its cookie comes back. */
+  sessionIdleMs: number;
 }
 
 /**
@@ -76,6 +79,7 @@ const ACCOUNT_COLUMNS = [
   'google_subject',
   'email_verified_at',
   'created_at',
+  'password_reset_at',
 ] as const;
 
 type AccountRow = {
@@ -85,6 +89,7 @@ type AccountRow = {
   google_subject: string | null;
   email_verified_at: number | null;
   created_at: number;
+  password_reset_at: number | null;
 };
 
 const toAccount = (row: AccountRow): Account => ({
@@ -94,6 +99,7 @@ const toAccount = (row: AccountRow): Account => ({
   hasPassword: row.password_hash !== null,
   googleLinked: row.google_subject !== null,
   createdAt: iso(row.created_at),
+  ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
 });
 
 /** Ends every open session of the account but `keep`; answers how many ended. */
@@ -112,6 +118,25 @@ export async function endSessionsOf(
   const sessions = await open.execute();
   for (const session of sessions) await endSession(db, session.id, now);
   return sessions.length;
+}
+
+/**
+ * Revokes every personal API token of the account and turns its calendar feed off: what a
+ * password reset does, and a password change when asked (decision 071). Answers what ended.
+ */
+async function endTokensAndFeed(
+  db: Db,
+  userId: number,
+): Promise<{ apiTokens: number; calendarFeed: boolean }> {
+  const tokens = await db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
+  const feed = await db
+    .deleteFrom('calendar_feeds')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return {
+    apiTokens: Number(tokens.numDeletedRows),
+    calendarFeed: Number(feed.numDeletedRows) > 0,
+  };
 }
 
 /** The tables that hold a user's rows, children first; the users row goes last. */
@@ -139,7 +164,13 @@ export async function deleteAccountRows(db: Kysely<Database>, userId: number): P
   });
 }
 
-export function createAccountService({ db, clock, links, counters }: AccountServiceDeps) {
+export function createAccountService({
+  db,
+  clock,
+  links,
+  counters,
+  sessionIdleMs,
+}: AccountServiceDeps) {
   const accountRow = (userId: number) =>
     db.selectFrom('users').select(ACCOUNT_COLUMNS).where('id', '=', userId).executeTakeFirst();
 
@@ -202,11 +233,11 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     return row ? toAccount(row) : null;
   }
 
-  /** False when the account is gone. */
+  /** Null when the account is gone. */
   async function changePassword(
     user: { id: number; sessionId: string },
     body: ChangePasswordBody,
-  ): Promise<{ sessionsEnded: number } | null> {
+  ): Promise<{ sessionsEnded: number; apiTokens: number; calendarFeed: boolean } | null> {
     const row = await accountRow(user.id);
     if (!row) return null;
     if (row.password_hash === null) throw conflict(NO_PASSWORD);
@@ -217,12 +248,22 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     return db.transaction().execute(async (trx) => {
       await trx
         .updateTable('users')
-        .set({ password_hash: hash })
+        .set({ password_hash: hash, password_must_change: 0 })
         .where('id', '=', user.id)
+        .execute();
+      // Proving the password just now is a recent proof; the one-time password is gone.
+      await trx
+        .updateTable('sessions')
+        .set({ password_change_required: 0, reauthenticated_at: now })
+        .where('id', '=', user.sessionId)
         .execute();
       // A reset link asked for before the change must not undo it.
       await retireTokens(trx, user.id, ['reset-password'], now);
-      return { sessionsEnded: await endSessionsOf(trx, user.id, now, user.sessionId) };
+      const sessionsEnded = await endSessionsOf(trx, user.id, now, user.sessionId);
+      const ended = body.endApiTokensAndFeed
+        ? await endTokensAndFeed(trx, user.id)
+        : { apiTokens: 0, calendarFeed: false };
+      return { sessionsEnded, ...ended };
     });
   }
 
@@ -348,11 +389,21 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     await links.sendPasswordReset(row);
   }
 
-  /** Sets the password from a reset link; every session of the account ends. */
+  /**
+   * Sets the password from a reset link. Whoever had the account's access keeps none of it: every
+   * session ends, every personal API token is revoked, the calendar feed is turned off (the reset
+   * mail and page say so). A linked Google account stays linked, shown in Settings.
+   */
   async function resetPassword(
     token: string,
     password: string,
-  ): Promise<{ userId: number; username: string }> {
+  ): Promise<{
+    userId: number;
+    username: string;
+    sessionsEnded: number;
+    apiTokens: number;
+    calendarFeed: boolean;
+  }> {
     // Refused before the token is spent, so the same link can try another password.
     await refuseCommonPassword(password, 'password');
     // Hashed before the token is spent: the transaction stays short, and a bad token costs the
@@ -372,12 +423,18 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
       const verified = row.email_verified_at ?? (row.email_lower === spent.emailLower ? now : null);
       await trx
         .updateTable('users')
-        .set({ password_hash: hash, email_verified_at: verified })
+        .set({
+          password_hash: hash,
+          email_verified_at: verified,
+          password_must_change: 0,
+          password_reset_at: now,
+        })
         .where('id', '=', row.id)
         .execute();
       await retireTokens(trx, row.id, ['reset-password'], now);
-      await endSessionsOf(trx, row.id, now, null);
-      return { userId: row.id, username: row.username };
+      const sessionsEnded = await endSessionsOf(trx, row.id, now, null);
+      const ended = await endTokensAndFeed(trx, row.id);
+      return { userId: row.id, username: row.username, sessionsEnded, ...ended };
     });
     if (!outcome) throw badRequest(BAD_LINK);
     return outcome;
@@ -432,12 +489,15 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
   }
 
   async function sessions(userId: number, currentSessionId: string): Promise<AccountSession[]> {
+    const now = clock();
     const rows = await db
       .selectFrom('sessions')
       .select(['id', 'created_at', 'last_used_at', 'user_agent'])
       .where('user_id', '=', userId)
       .where('ended_at', 'is', null)
-      .where('expires_at', '>', clock())
+      .where('expires_at', '>', now)
+      // Idle too long: its refresh cookie no longer works (SESSION_IDLE_DAYS).
+      .where('last_used_at', '>', now - sessionIdleMs)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -579,9 +639,34 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
   }
 
   /**
-   * Deletes the account and every row it owns in one transaction, after the password (or, for
-   * an account without one, a fresh Google credential of its own Google account) is checked.
+   * Checks a proof of identity: the password, or for an account without one a fresh Google
+   * credential of its own Google account. Each problem is a 400 naming the field.
    */
+  async function checkProof(
+    userId: number,
+    row: AccountRow,
+    proof: DeleteAccountBody | ReauthenticateBody,
+    verifyGoogle: GoogleCheck,
+    missing: { password: string; googleToken: string },
+  ): Promise<void> {
+    if (proof.password !== undefined && proof.googleToken !== undefined) {
+      throw badRequest('Send either password or googleToken, not both');
+    }
+    if (row.password_hash !== null) {
+      if (proof.password === undefined) throw badRequest(missing.password);
+      await checkPassword(userId, row.password_hash, proof.password, 'password');
+    } else {
+      if (proof.googleToken === undefined) {
+        throw badRequest(missing.googleToken);
+      }
+      const identity = await googleIdentity(verifyGoogle, proof.googleToken, 'googleToken');
+      if (identity.subject !== row.google_subject) {
+        throw badRequest('googleToken is not from the Google account linked to this account');
+      }
+    }
+  }
+
+  /** Deletes the account and every row it owns in one transaction, after checking the proof. */
   async function remove(
     userId: number,
     proof: DeleteAccountBody,
@@ -589,23 +674,35 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
   ): Promise<boolean> {
     const row = await accountRow(userId);
     if (!row) return false;
-    if (proof.password !== undefined && proof.googleToken !== undefined) {
-      throw badRequest('Send either password or googleToken, not both');
-    }
-    if (row.password_hash !== null) {
-      if (proof.password === undefined)
-        throw badRequest('password is required to delete the account');
-      await checkPassword(userId, row.password_hash, proof.password, 'password');
-    } else {
-      if (proof.googleToken === undefined) {
-        throw badRequest('googleToken is required to delete an account without a password');
-      }
-      const identity = await googleIdentity(verifyGoogle, proof.googleToken, 'googleToken');
-      if (identity.subject !== row.google_subject) {
-        throw badRequest('googleToken is not from the Google account linked to this account');
-      }
-    }
+    await checkProof(userId, row, proof, verifyGoogle, {
+      password: 'password is required to delete the account',
+      googleToken: 'googleToken is required to delete an account without a password',
+    });
     await deleteAccountRows(db, userId);
+    return true;
+  }
+
+  /**
+   * Notes a fresh proof on the caller's session (decision 071): sensitive changes are allowed
+   * for RECENT_AUTH_MINUTES. False when the account is gone.
+   */
+  async function reauthenticate(
+    user: { id: number; sessionId: string },
+    proof: ReauthenticateBody,
+    verifyGoogle: GoogleCheck,
+  ): Promise<boolean> {
+    const row = await accountRow(user.id);
+    if (!row) return false;
+    await checkProof(user.id, row, proof, verifyGoogle, {
+      password: 'password is required to confirm it is you',
+      googleToken: 'googleToken is required: the account has no password',
+    });
+    await db
+      .updateTable('sessions')
+      .set({ reauthenticated_at: clock() })
+      .where('id', '=', user.sessionId)
+      .where('user_id', '=', user.id)
+      .execute();
     return true;
   }
 
@@ -625,5 +722,6 @@ export function createAccountService({ db, clock, links, counters }: AccountServ
     endOthers,
     exportAll,
     remove,
+    reauthenticate,
   };
 }

@@ -273,7 +273,7 @@ describe('refresh and logout', () => {
     expect((await refresh(user.refreshCookie)).statusCode).toBe(401);
   });
 
-  it('names the cookie __Secure-tally_refresh whenever it is Secure, and reads only that one', async () => {
+  it('names the cookie __Host-tally_refresh (Path=/) whenever it is Secure, and reads only that one', async () => {
     const overHttps = { host: 'tally.example.com', 'x-forwarded-proto': 'https' };
     const user = await registerUser(ctx.app);
     const login = await post(
@@ -281,10 +281,11 @@ describe('refresh and logout', () => {
       { username: user.username, password: user.password },
       overHttps,
     );
-    const cookie = login.cookies.find((c) => c.name === '__Secure-tally_refresh');
-    expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict' });
+    const cookie = login.cookies.find((c) => c.name === '__Host-tally_refresh');
+    expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(cookie).not.toHaveProperty('domain');
     expect(login.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
-    const secureCookie = `__Secure-tally_refresh=${cookie?.value}`;
+    const secureCookie = `__Host-tally_refresh=${cookie?.value}`;
     // The same value under the plain name (as a page on plain HTTP could plant it) is not read.
     const planted = await post('/api/auth/refresh', undefined, {
       ...overHttps,
@@ -296,6 +297,22 @@ describe('refresh and logout', () => {
       cookie: secureCookie,
     });
     expect(renewed.statusCode).toBe(200);
+  });
+
+  it('still renews a session whose browser kept the __Secure- cookie of earlier versions, and clears that one', async () => {
+    const overHttps = { host: 'tally.example.com', 'x-forwarded-proto': 'https' };
+    const user = await registerUser(ctx.app);
+    const value = user.refreshCookie.replace(/^tally_refresh=/, '');
+    const renewed = await post('/api/auth/refresh', undefined, {
+      ...overHttps,
+      cookie: `__Secure-tally_refresh=${value}`,
+    });
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.cookies.find((c) => c.name === '__Host-tally_refresh')?.value).toBeTruthy();
+    expect(renewed.cookies.find((c) => c.name === '__Secure-tally_refresh')).toMatchObject({
+      value: '',
+      path: '/api/auth',
+    });
   });
 
   it('refuses cross-site requests on the cookie routes with 403, and spends no token', async () => {

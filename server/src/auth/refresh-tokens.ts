@@ -18,7 +18,8 @@ export interface StartedSession {
 
 /**
  * Starts a session (docs/decisions/045-sessions.md): a row that ends `maxAgeMs` after sign-in
- * whatever happens later, and its first refresh token.
+ * whatever happens later, and its first refresh token. Signing in proves the password (or
+ * Google): the session may make sensitive changes for a few minutes (decision 071).
  */
 export async function startSession(
   db: Db,
@@ -26,6 +27,7 @@ export async function startSession(
   now: number,
   maxAgeMs: number,
   userAgent: string | null,
+  passwordChangeRequired = false,
 ): Promise<StartedSession> {
   const sessionId = randomUUID();
   const expiresAt = now + maxAgeMs;
@@ -39,6 +41,8 @@ export async function startSession(
       expires_at: expiresAt,
       ended_at: null,
       user_agent: userAgent?.slice(0, USER_AGENT_MAX) || null,
+      reauthenticated_at: now,
+      password_change_required: passwordChangeRequired ? 1 : 0,
     })
     .execute();
   const refreshToken = await issueRefreshToken(db, userId, sessionId, now, expiresAt);
@@ -76,6 +80,7 @@ export type RotationResult =
       sessionId: string;
       refreshToken: string;
       expiresAt: number;
+      passwordChangeRequired: boolean;
     }
   | { status: 'reused'; userId: number; sessionId: string }
   | { status: 'invalid' };
@@ -83,12 +88,14 @@ export type RotationResult =
 /**
  * Spends a refresh token, exactly once, for the next one of its session. A token that was
  * already used or revoked means it leaked: the whole session ends, so neither the thief nor the
- * user can go on with it. An ended or expired session renews nothing.
+ * user can go on with it. An ended or expired session renews nothing, nor one left unused for
+ * `idleMs` (SESSION_IDLE_DAYS): that one ends.
  */
 export async function rotateRefreshToken(
   db: Db,
   token: string,
   now: number,
+  idleMs: number,
 ): Promise<RotationResult> {
   const row = await db
     .selectFrom('refresh_tokens')
@@ -102,6 +109,8 @@ export async function rotateRefreshToken(
       'refresh_tokens.revoked_at',
       'sessions.expires_at as session_expires_at',
       'sessions.ended_at',
+      'sessions.last_used_at',
+      'sessions.password_change_required',
     ])
     .where('refresh_tokens.token_hash', '=', digest(token))
     .executeTakeFirst();
@@ -112,6 +121,10 @@ export async function rotateRefreshToken(
     return reused;
   }
   if (row.expires_at <= now || row.ended_at !== null || row.session_expires_at <= now) {
+    return { status: 'invalid' };
+  }
+  if (now - row.last_used_at >= idleMs) {
+    await endSession(db, row.family_id, now);
     return { status: 'invalid' };
   }
   // The guard in WHERE makes the claim atomic across processes: only one caller wins.
@@ -144,6 +157,7 @@ export async function rotateRefreshToken(
     sessionId: row.family_id,
     refreshToken,
     expiresAt: row.session_expires_at,
+    passwordChangeRequired: row.password_change_required === 1,
   };
 }
 

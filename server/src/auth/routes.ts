@@ -27,6 +27,8 @@ export interface AuthRoutesOptions {
   deviceCookieSecret: Buffer;
   /** A session's absolute lifetime from sign-in, in days. */
   sessionMaxDays: number;
+  /** A session not renewed for this many days ends (SESSION_IDLE_DAYS). */
+  sessionIdleDays: number;
   /** Whether new accounts may be made (REGISTRATION). */
   registration: 'open' | 'closed';
   /** Called after an account is registered with the form (sends the verification link). */
@@ -40,8 +42,30 @@ const deviceOf = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'] ?? null,
 });
 
-/** The refresh cookie: Secure with the __Secure- prefix whenever it can be (shared/cookies.ts). */
-const refreshCookieName = (request: FastifyRequest) => cookieName(request, 'tally_refresh');
+/**
+ * The refresh cookie. Whenever it can be Secure (shared/cookies.ts) it is `__Host-tally_refresh`:
+ * browsers take that name only from HTTPS, with Secure, Path=/ and no Domain, so neither a
+ * plain-HTTP page nor a sibling subdomain can plant or overwrite it. On http://localhost it is
+ * plain `tally_refresh` on /api/auth.
+ */
+const refreshCookie = (request: FastifyRequest) =>
+  isSecureRequest(request)
+    ? { name: '__Host-tally_refresh', path: '/', secure: true }
+    : { name: 'tally_refresh', path: AUTH_PATH, secure: false };
+
+/** The name a secure refresh cookie had before __Host- (on /api/auth): still read, then cleared. */
+const LEGACY_SECURE_COOKIE = '__Secure-tally_refresh';
+
+const presentedRefreshToken = (request: FastifyRequest): string | undefined => {
+  const { name, secure } = refreshCookie(request);
+  return request.cookies[name] ?? (secure ? request.cookies[LEGACY_SECURE_COOKIE] : undefined);
+};
+
+const clearLegacyCookie = (request: FastifyRequest, reply: FastifyReply) => {
+  if (request.cookies[LEGACY_SECURE_COOKIE] !== undefined) {
+    reply.clearCookie(LEGACY_SECURE_COOKIE, { path: AUTH_PATH, secure: true });
+  }
+};
 
 /**
  * The device cookie: this browser signed in to the account before. It holds the account's id and
@@ -77,6 +101,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     clock: options.clock,
     signAccessToken: (user) => app.accessTokens.sign(user),
     sessionMaxMs: options.sessionMaxDays * 24 * 60 * 60 * 1000,
+    sessionIdleMs: options.sessionIdleDays * 24 * 60 * 60 * 1000,
     registration: options.registration,
   });
   const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
@@ -84,18 +109,25 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
   const config = { rateLimit: perIp };
 
   const sendSession = (request: FastifyRequest, reply: FastifyReply, session: Session) => {
-    reply.setCookie(refreshCookieName(request), session.refreshToken, {
+    const { name, path, secure } = refreshCookie(request);
+    clearLegacyCookie(request, reply);
+    reply.setCookie(name, session.refreshToken, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: isSecureRequest(request),
-      path: AUTH_PATH,
+      secure,
+      path,
       // The cookie goes when the session does (SESSION_MAX_DAYS after sign-in).
       maxAge: Math.max(0, Math.floor((session.expiresAt - options.clock()) / 1000)),
     });
-    return { accessToken: session.accessToken };
+    return session.passwordChangeRequired
+      ? { accessToken: session.accessToken, passwordChangeRequired: true as const }
+      : { accessToken: session.accessToken };
   };
-  const clearSession = (request: FastifyRequest, reply: FastifyReply) =>
-    reply.clearCookie(refreshCookieName(request), { path: AUTH_PATH });
+  const clearSession = (request: FastifyRequest, reply: FastifyReply) => {
+    const { name, path, secure } = refreshCookie(request);
+    clearLegacyCookie(request, reply);
+    return reply.clearCookie(name, { path, secure });
+  };
 
   /** Marks this browser as one the account signs in from (kept across sign-outs). */
   const rememberDevice = (request: FastifyRequest, reply: FastifyReply, session: Session) =>
@@ -206,7 +238,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     authApi.refresh,
     async (request, reply) => {
       try {
-        const session = await service.refresh(request.cookies[refreshCookieName(request)]);
+        const session = await service.refresh(presentedRefreshToken(request));
         return sendSession(request, reply, session);
       } catch (error) {
         if (error instanceof RefreshTokenReused) {
@@ -226,7 +258,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     app,
     authApi.logout,
     async (request, reply) => {
-      await service.logout(request.cookies[refreshCookieName(request)]);
+      await service.logout(presentedRefreshToken(request));
       clearSession(request, reply);
       return reply.code(204).send();
     },

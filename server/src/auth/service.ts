@@ -22,6 +22,8 @@ export interface Session {
   refreshToken: string;
   /** When the session ends whatever happens (epoch ms): the refresh cookie's lifetime. */
   expiresAt: number;
+  /** The one-time password of an account the operator made must be changed first. */
+  passwordChangeRequired: boolean;
 }
 
 export interface AuthServiceDeps {
@@ -30,6 +32,8 @@ export interface AuthServiceDeps {
   signAccessToken: (user: { id: number; username: string; sessionId: string }) => Promise<string>;
   /** A session's absolute lifetime from sign-in (SESSION_MAX_DAYS). */
   sessionMaxMs: number;
+  /** A session not renewed for this long ends (SESSION_IDLE_DAYS). */
+  sessionIdleMs: number;
   /** Whether new accounts may be made, by the form or by Google (REGISTRATION). */
   registration: 'open' | 'closed';
 }
@@ -59,17 +63,23 @@ export function createAuthService({
   clock,
   signAccessToken,
   sessionMaxMs,
+  sessionIdleMs,
   registration,
 }: AuthServiceDeps) {
   const sessionOf = async (
-    user: { id: number; username: string },
+    user: { id: number; username: string; password_must_change?: number },
     started: { sessionId: string; refreshToken: string; expiresAt: number },
   ): Promise<Session> => ({
     userId: user.id,
     username: user.username,
-    accessToken: await signAccessToken({ ...user, sessionId: started.sessionId }),
+    accessToken: await signAccessToken({
+      id: user.id,
+      username: user.username,
+      sessionId: started.sessionId,
+    }),
     refreshToken: started.refreshToken,
     expiresAt: started.expiresAt,
+    passwordChangeRequired: user.password_must_change === 1,
   });
 
   /**
@@ -149,7 +159,7 @@ export function createAuthService({
   async function login(usernameInput: string, password: string, device: Device): Promise<Session> {
     const user = await db
       .selectFrom('users')
-      .select(['id', 'username', 'password_hash'])
+      .select(['id', 'username', 'password_hash', 'password_must_change'])
       .where('username_lower', '=', usernameInput.toLowerCase())
       .executeTakeFirst();
     const valid = await verifyPassword(user?.password_hash ?? null, password);
@@ -169,17 +179,26 @@ export function createAuthService({
 
   /** Starts a session with an access token and its first refresh token, counting the events. */
   async function startSession(
-    user: { id: number; username: string },
+    user: { id: number; username: string; password_must_change?: number },
     events: ('logins' | 'googleAuths')[],
     device: Device,
   ): Promise<Session> {
     const now = clock();
+    // Only the password sign-in asks: Google proves who it is without the operator's password.
+    const mustChange = user.password_must_change === 1 && !events.includes('googleAuths');
     const started = await db.transaction().execute(async (trx) => {
-      const session = await storeSession(trx, user.id, now, sessionMaxMs, device.userAgent);
+      const session = await storeSession(
+        trx,
+        user.id,
+        now,
+        sessionMaxMs,
+        device.userAgent,
+        mustChange,
+      );
       await recordEvents(trx, user.id, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
       return session;
     });
-    return sessionOf(user, started);
+    return sessionOf({ ...user, password_must_change: mustChange ? 1 : 0 }, started);
   }
 
   /**
@@ -243,7 +262,7 @@ export function createAuthService({
     // Ending a session on reuse must be committed even though the caller gets a 401, so the
     // transaction returns the outcome and the error is thrown after it.
     const outcome = await db.transaction().execute(async (trx) => {
-      const result = await rotateRefreshToken(trx, presented, now);
+      const result = await rotateRefreshToken(trx, presented, now, sessionIdleMs);
       if (result.status !== 'rotated') return result;
       const user = await trx
         .selectFrom('users')
@@ -259,7 +278,8 @@ export function createAuthService({
     if (outcome.status !== 'rotated') {
       throw new AppError(401, 'Your session has expired - please log in again');
     }
-    return sessionOf(outcome.user, outcome);
+    const mustChange = outcome.passwordChangeRequired ? 1 : 0;
+    return sessionOf({ ...outcome.user, password_must_change: mustChange }, outcome);
   }
 
   /** Ends the session the refresh token belongs to; an unknown token changes nothing. */

@@ -151,6 +151,43 @@ describe('a session’s absolute lifetime', () => {
   });
 });
 
+describe('a session’s inactivity timeout (SESSION_IDLE_DAYS, 14 by default)', () => {
+  it('ends a session not renewed for 14 days: its refresh cookie stops working and it is no longer listed', async () => {
+    const user = await registerUser(ctx.app);
+    // Another device that never comes back: no longer listed once idle, before any refresh.
+    await login(user);
+    ctx.clock.advance(13 * DAY);
+    const renewed = await post('/api/auth/refresh', { cookie: user.refreshCookie });
+    expect(renewed.statusCode).toBe(200);
+    ctx.clock.advance(14 * DAY);
+    const idle = await post('/api/auth/refresh', { cookie: refreshCookieOf(renewed) });
+    expect(idle.statusCode).toBe(401);
+    expect(idle.json()).toEqual({ error: 'Your session has expired - please log in again' });
+    // It is ended, not only refused: the account's sessions list only the new sign-in.
+    const fresh = await login(user);
+    const sessions = await as(ctx.app, fresh)({ method: 'GET', url: '/api/account/sessions' });
+    expect(sessions.json<{ current: boolean }[]>()).toEqual([
+      expect.objectContaining({ current: true }),
+    ]);
+  });
+
+  it('follows SESSION_IDLE_DAYS', async () => {
+    const short = await createTestApp({ config: { sessionIdleDays: 2 } });
+    try {
+      const user = await registerUser(short.app);
+      short.clock.advance(2 * DAY);
+      const refused = await short.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: user.refreshCookie },
+      });
+      expect(refused.statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('migration 0003', () => {
   it('turns every refresh-token family into a session, ended where it was revoked', async () => {
     const database = await createTestDatabase();

@@ -12,6 +12,7 @@ import { importKeys } from './migrations/0008-import-keys.js';
 import { searchAndTrash } from './migrations/0009-search-and-trash.js';
 import { idempotencyKeys } from './migrations/0010-idempotency-keys.js';
 import { reminders } from './migrations/0011-reminders.js';
+import { sessionProofs } from './migrations/0012-session-proofs.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -30,6 +31,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0009-search-and-trash': searchAndTrash(dialect),
     '0010-idempotency-keys': idempotencyKeys(dialect),
     '0011-reminders': reminders(dialect),
+    '0012-session-proofs': sessionProofs(dialect),
   };
 }
 

@@ -36,6 +36,10 @@ interface UsersTable {
   created_at: number;
   /** When Tally verified the e-mail address (a link, or Google vouching); null until then. */
   email_verified_at: number | null;
+  /** 1 while the password is one the operator generated: the next sign-in must change it. */
+  password_must_change: Generated<number>;
+  /** The last password reset by e-mail link (it ended every session, API token and the feed). */
+  password_reset_at: number | null;
 }
 
 interface TodoGroupsTable {
@@ -162,6 +166,10 @@ interface SessionsTable {
   /** Logout, "end session", reuse detection, password change; null while it lasts. */
   ended_at: number | null;
   user_agent: string | null;
+  /** The last proof of the password or a fresh Google sign-in (sign-in, re-authentication). */
+  reauthenticated_at: number | null;
+  /** 1 while the account must choose a new password: only that call and a few reads pass. */
+  password_change_required: Generated<number>;
 }
 
 /** The token of an e-mailed link: verification (7 days) or password reset (1 hour), single-use. */

@@ -1,5 +1,9 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
-import { ACCESS_TOKEN_TTL_SECONDS, PERSONAL_TOKEN_PREFIX } from '@tally/contract';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  PERSONAL_TOKEN_PREFIX,
+  RECENT_AUTH_MINUTES,
+} from '@tally/contract';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { SignJWT } from 'jose';
@@ -40,8 +44,28 @@ interface SessionUser {
   sessionId: string;
 }
 
+/** A session's proofs, read by the per-request lookup with it. */
+interface SessionProofs {
+  /** The last proof of the password or a fresh Google sign-in (epoch ms), or null. */
+  reauthenticatedAt: number | null;
+}
+
 /** Signed in through a session (a JWT), or a personal API token: that has no session (null). */
-type AuthenticatedUser = SessionUser | TokenUser;
+type AuthenticatedUser = (SessionUser & SessionProofs) | TokenUser;
+
+const RECENT_AUTH_MS = RECENT_AUTH_MINUTES * 60_000;
+
+/** A session's proof is too old (or a personal token): the client asks for the password again. */
+const reauthenticationRequired = () =>
+  new AppError(
+    403,
+    `Confirm it's you: this change needs your password (or, for an account without one, a fresh Google sign-in) from the last ${RECENT_AUTH_MINUTES} minutes`,
+    {},
+    'reauthentication_required',
+  );
+
+const PASSWORD_CHANGE_REQUIRED =
+  'Choose a new password first: this one was set by the operator for one sign-in only';
 
 export interface AccessTokens {
   sign(user: SessionUser): Promise<string>;
@@ -134,7 +158,11 @@ const liveSession = preparedQuery(
   (db, p: Placeholders<{ sessionId: string; userId: number; now: number }>) =>
     db
       .selectFrom('sessions')
-      .select('sessions.user_id')
+      .select([
+        'sessions.user_id',
+        'sessions.reauthenticated_at',
+        'sessions.password_change_required',
+      ])
       .where('sessions.id', '=', p('sessionId'))
       .where('sessions.user_id', '=', p('userId'))
       .where('sessions.ended_at', 'is', null)
@@ -158,7 +186,10 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
 
     const personalToken = personalTokenAuthenticator(app, clock);
 
-    /** The account of the request's bearer token; throws the 401, 403 or 429 that refuses it. */
+    /**
+     * The account of the request's bearer token; throws the 401, 403 or 429 that refuses it. A
+     * session that must change its one-time password reaches only the routes that allow it.
+     */
     async function authenticate(request: FastifyRequest): Promise<AuthenticatedUser> {
       const header = request.headers.authorization;
       const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
@@ -173,7 +204,23 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
       });
       // An ended or expired session, or a deleted account (its sessions went with it).
       if (!session) throw unauthorized('Invalid or expired token');
-      return claimed;
+      if (session.password_change_required && !request.routeOptions.config.beforePasswordChange) {
+        throw new AppError(403, PASSWORD_CHANGE_REQUIRED, {}, 'password_change_required');
+      }
+      return { ...claimed, reauthenticatedAt: session.reauthenticated_at };
+    }
+
+    /**
+     * The guard of `recentAuth` routes (contract Route.recentAuth), one for every sensitive
+     * change: the session's last proof is at most RECENT_AUTH_MINUTES old. Personal tokens have
+     * no session, so they never pass (docs/decisions/071-recent-authentication.md).
+     */
+    function requireRecentAuth(user: AuthenticatedUser): void {
+      if (user.sessionId === null) throw reauthenticationRequired();
+      const { reauthenticatedAt } = user as SessionProofs;
+      if (reauthenticatedAt === null || clock() - reauthenticatedAt > RECENT_AUTH_MS) {
+        throw reauthenticationRequired();
+      }
     }
 
     app.decorate('stillAuthenticated', async (request: FastifyRequest) => {
@@ -194,6 +241,7 @@ export const authenticationPlugin = fp<AuthenticationPluginOptions>(
         return;
       }
       request.user = await authenticate(request);
+      if (request.routeOptions.config.recentAuth) requireRecentAuth(request.user);
     });
   },
   { name: 'authentication', dependencies: ['database'] },

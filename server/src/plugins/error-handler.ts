@@ -58,7 +58,10 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
         if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
-        return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+        const body = error.code
+          ? { error: error.message, code: error.code }
+          : { error: error.message };
+        return reply.code(error.statusCode).headers(error.headers).send(body);
       }
       const fastifyError = error as FastifyError;
       if (fastifyError.validation) {

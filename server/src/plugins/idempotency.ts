@@ -51,6 +51,7 @@ const SECRET_ROUTES = [
   routes.account.changeEmail,
   routes.account.remove,
   routes.account.linkGoogle,
+  routes.account.reauthenticate,
   routes.reminders.subscribe,
 ];
 const isSecretRoute = (url: string, methods: string[]) =>

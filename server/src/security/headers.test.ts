@@ -198,10 +198,14 @@ describe('the refresh cookie', () => {
     const remote = cookieOf(await register({ host: 'tally.example.com' }));
     expect(remote).toMatch(/HttpOnly/);
     expect(remote).toMatch(/SameSite=Strict/);
+    expect(remote).toMatch(/^__Host-tally_refresh=/);
     expect(remote).toMatch(/Secure/);
-    expect(remote).toMatch(/Path=\/api\/auth/);
+    expect(remote).toMatch(/Path=\/;/);
+    expect(remote).not.toMatch(/Domain=/i);
     const local = cookieOf(await register({ host: 'localhost:3000' }));
+    expect(local).toMatch(/^tally_refresh=/);
     expect(local).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(local).toMatch(/Path=\/api\/auth/);
     expect(local).not.toMatch(/Secure/);
   });
 
@@ -209,7 +213,7 @@ describe('the refresh cookie', () => {
     const proxied = cookieOf(
       await register({ host: 'localhost:3000', 'x-forwarded-proto': 'https' }),
     );
-    expect(proxied).toMatch(/Secure/);
+    expect(proxied).toMatch(/^__Host-tally_refresh=.*Path=\/;.*Secure/);
   });
 });
 

@@ -18,6 +18,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** An answer that stays open (server-sent events): not an in-flight request to wait for. */
     stream?: boolean;
+    /** The contract's Route.recentAuth: checked by the authentication hook. */
+    recentAuth?: boolean;
+    /** The contract's Route.beforePasswordChange: checked by the authentication hook. */
+    beforePasswordChange?: boolean;
   }
 }
 
@@ -42,7 +46,7 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
 
 export interface EndpointOptions {
   /** Route settings beside those the contract decides (e.g. a rate limit). */
-  config?: Omit<FastifyContextConfig, 'public' | 'stream'>;
+  config?: Omit<FastifyContextConfig, 'public' | 'stream' | 'recentAuth' | 'beforePasswordChange'>;
   preHandler?: preHandlerAsyncHookHandler;
 }
 
@@ -92,6 +96,8 @@ export function addEndpoint<E extends Endpoint>(
       ...options.config,
       public: endpoint.public === true,
       ...(endpoint.stream ? { stream: true } : {}),
+      ...(endpoint.recentAuth ? { recentAuth: true } : {}),
+      ...(endpoint.beforePasswordChange ? { beforePasswordChange: true } : {}),
     },
     // A multipart body is read part by part by its handler (request.parts(), with limits and a
     // sentence per problem); its schema only documents the form. The other parts are validated.

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@tally/contract';
+
 /**
  * The one error type the server throws on purpose. The error handler turns it into
  * `{"error": message}` with its status; anything else becomes a 500 that says nothing internal.
@@ -8,6 +10,8 @@ export class AppError extends Error {
     message: string,
     /** Headers the answer carries too (e.g. retry-after on a 429). */
     readonly headers: Record<string, string> = {},
+    /** What the client should do about it (contract's ERROR_CODES), sent as `code`. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = 'AppError';

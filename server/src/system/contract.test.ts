@@ -53,4 +53,25 @@ describe('the contract', () => {
       );
     }
   });
+
+  it('shows the 403 reauthentication_required of every call that needs a recent proof of identity', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<
+        string,
+        Record<string, { description?: string; responses: Record<string, unknown> }>
+      >;
+    }>();
+    const guarded = endpoints.filter((endpoint) => endpoint.recentAuth);
+    expect(guarded.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
+      'DELETE /api/account/google',
+      'POST /api/account/calendar',
+      'POST /api/account/google',
+      'POST /api/account/tokens',
+    ]);
+    for (const endpoint of guarded) {
+      const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+      expect(operation?.description).toMatch(/403 with code reauthentication_required/);
+      expect(JSON.stringify(operation?.responses['403'])).toMatch(/reauthentication_required/);
+    }
+  });
 });

@@ -1,11 +1,24 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect } from 'wouter';
+import { LoadingText } from '#web/components/LoadingText';
 import { useSession } from '#web/lib/session-store';
 
-/** Protected routes: no token → /login (after a forced logout, once its 100 ms have passed). */
+const ChoosePasswordRoute = lazy(() => import('./routes/choose-password-route'));
+
+/**
+ * Protected routes: no token → /login (after a forced logout, once its 100 ms have passed). An
+ * operator's one-time password → "Choose a new password" before anything else.
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const session = useSession();
   if (!session.token) return session.redirectPending ? null : <Redirect to="/login" replace />;
+  if (session.passwordChangeRequired) {
+    return (
+      <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+        <ChoosePasswordRoute />
+      </Suspense>
+    );
+  }
   return children;
 }
 

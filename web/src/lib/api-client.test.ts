@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, ERROR_MESSAGES } from './api-client';
 import { getNotices } from './notices';
+import { setIdentityPrompt } from './reauthentication';
 import { getSession } from './session-store';
 import { json, networkFailure, noContent, stubFetch } from '#web/test/fake-api';
 import { makeToken, storeSession } from '#web/test/tokens';
@@ -197,6 +198,61 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
     await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
     expect(calls.some((call) => call.path === '/api/auth/refresh')).toBe(false);
     expect(getSession().token).toBeNull();
+  });
+
+  it('a 403 reauthentication_required asks the registered prompt, then sends the call again once', async () => {
+    storeSession('alice');
+    let answers = 0;
+    const { calls } = stubFetch({
+      'POST /api/account/tokens': () =>
+        ++answers === 1
+          ? json({ error: 'Confirm it is you', code: 'reauthentication_required' }, 403)
+          : json({ id: 7 }, 201),
+    });
+    const prompt = vi.fn(() => Promise.resolve(true));
+    const remove = setIdentityPrompt(prompt);
+    try {
+      await expect(
+        apiRequest('/api/account/tokens', { method: 'POST', body: {}, operation: 'Make token' }),
+      ).resolves.toEqual({ id: 7 });
+    } finally {
+      remove();
+    }
+    expect(prompt).toHaveBeenCalledTimes(1);
+    expect(calls.filter((call) => call.path === '/api/account/tokens')).toHaveLength(2);
+    expect(getSession().token).not.toBeNull();
+  });
+
+  it('a 403 reauthentication_required without a prompt, or cancelled, is the sentence and no logout', async () => {
+    storeSession('alice');
+    stubFetch({
+      'POST /api/account/calendar': () =>
+        json({ error: 'Confirm it is you', code: 'reauthentication_required' }, 403),
+    });
+    const call = () =>
+      apiRequest('/api/account/calendar', { method: 'POST', operation: 'Make feed' });
+    const bare = await failure(call());
+    expect(bare).toMatchObject({ message: 'Confirm it is you', code: 'reauthentication_required' });
+    const remove = setIdentityPrompt(() => Promise.resolve(false));
+    try {
+      expect((await failure(call())).message).toBe('Confirm it is you');
+    } finally {
+      remove();
+    }
+    expect(getSession().token).not.toBeNull();
+    expect(getNotices()).toEqual([]);
+  });
+
+  it('a 403 password_change_required keeps the session and asks for a new password', async () => {
+    storeSession('alice');
+    stubFetch({
+      'GET /api/todos': () =>
+        json({ error: 'Choose a new password first', code: 'password_change_required' }, 403),
+    });
+    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    expect(error).toMatchObject({ handled: true, code: 'password_change_required' });
+    expect(getSession()).toMatchObject({ passwordChangeRequired: true });
+    expect(getSession().token).not.toBeNull();
   });
 
   it('without a stored token nothing is forced', async () => {

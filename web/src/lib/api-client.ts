@@ -1,4 +1,4 @@
-import type { AccessTokenResponse, ApiError as ApiErrorBody } from '@tally/contract';
+import type { AccessTokenResponse, ApiError as ApiErrorBody, ErrorCode } from '@tally/contract';
 import {
   AUTH_PATH_PREFIX,
   IDEMPOTENCY_KEY_HEADER,
@@ -6,11 +6,13 @@ import {
 } from '@tally/contract/constants';
 import { routes, type HttpMethod } from '@tally/contract/routes';
 import { ApiError, ERROR_MESSAGES } from './api-error';
+import { proveIdentity } from './reauthentication';
 import {
   SESSION_MESSAGES,
   endSession,
   expireSession,
   getSession,
+  setPasswordChangeRequired,
   startSession,
 } from './session-store';
 import { STORAGE_KEYS, readStorage } from './storage';
@@ -110,6 +112,13 @@ function bodyError(body: unknown): string | null {
   return typeof error === 'string' && error.trim() !== '' ? error : null;
 }
 
+/** The `code` of a refusal the client acts on (contract ERROR_CODES), or null. */
+function bodyCode(body: unknown): ErrorCode | null {
+  if (typeof body !== 'object' || body === null || !('code' in body)) return null;
+  const { code } = body as { code: unknown };
+  return code === 'reauthentication_required' || code === 'password_change_required' ? code : null;
+}
+
 /** Ends the session after a 401/403 with a stored token (docs/product.md, Sessions). */
 function forceLogout(status: number): void {
   // Revoke the refresh cookie too; nothing waits for it.
@@ -124,13 +133,14 @@ function forceLogout(status: number): void {
  * client of lib/api.ts, whose types come from the contract.
  */
 export async function apiRequest(path: string, options: RequestOptions): Promise<unknown> {
-  return requestOnce(path, options, true);
+  return requestOnce(path, options, true, true);
 }
 
 async function requestOnce(
   path: string,
   options: RequestOptions,
   mayRenew: boolean,
+  mayProve: boolean,
 ): Promise<unknown> {
   const { method = 'GET', body, signal, idempotencyKey, onResponse, stream } = options;
   const authPath = isAuthPath(path);
@@ -153,17 +163,42 @@ async function requestOnce(
   }
 
   const { status } = response;
+  // A 403 with a code refuses this call, not the session: prove who you are, or change the
+  // one-time password first (docs/decisions/071-recent-authentication.md).
+  const refusal = status === 403 ? await readJson(response) : undefined;
+  const code = bodyCode(refusal);
+  if (code === 'reauthentication_required') {
+    if (mayProve && (await proveIdentity())) return requestOnce(path, options, mayRenew, false);
+    throw new ApiError(
+      bodyError(refusal) ?? ERROR_MESSAGES.operationFailed(options.operation),
+      status,
+      {
+        code,
+      },
+    );
+  }
+  if (code === 'password_change_required') {
+    setPasswordChangeRequired(true);
+    throw new ApiError(
+      bodyError(refusal) ?? ERROR_MESSAGES.operationFailed(options.operation),
+      status,
+      {
+        code,
+        handled: true,
+      },
+    );
+  }
   if ((status === 401 || status === 403) && !authPath && token && getSession().token) {
     // A refused access token may still have a good refresh cookie behind it (a server restart
     // with a new key, an older token format): renew once and retry before giving up.
     if (status === 401 && mayRenew && (await renewAccessToken(0, token)) === 'renewed') {
-      return requestOnce(path, options, false);
+      return requestOnce(path, options, false, mayProve);
     }
     if (getSession().token) forceLogout(status);
     throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });
   }
   if (status >= 500) throw new ApiError(ERROR_MESSAGES.server, status);
-  const message = bodyError(await readJson(response));
+  const message = bodyError(status === 403 ? refusal : await readJson(response));
   throw new ApiError(message ?? ERROR_MESSAGES.operationFailed(options.operation), status);
 }
 
@@ -223,7 +258,9 @@ async function renewOnce(marginMs: number, rejected: string | null): Promise<Ren
   // Signed out (or in as someone else) meanwhile: do not bring the old session back.
   if (getSession().token !== before) return 'refused';
   try {
-    startSession(typeof body?.accessToken === 'string' ? body.accessToken : '');
+    startSession(typeof body?.accessToken === 'string' ? body.accessToken : '', {
+      passwordChangeRequired: body?.passwordChangeRequired === true,
+    });
     return 'renewed';
   } catch {
     refusedToken = before;

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@tally/contract';
+
 /** The messages of docs/product.md, Errors, in one place. */
 export const ERROR_MESSAGES = {
   server: 'Server error - please try again later',
@@ -9,7 +11,8 @@ export const ERROR_MESSAGES = {
 } as const;
 
 /**
- * A failed API call, already carrying the sentence to show. `status` is null when no response
+ * A failed API call, already carrying the sentence to show. `code` is the server's, for a refusal
+ * the client acts on (contract ERROR_CODES). `status` is null when no response
  * arrived. `handled` means the user has already been told (the forced logout's notice), so
  * screens should not show it a second time.
  */
@@ -17,11 +20,17 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number | null;
   readonly handled: boolean;
+  readonly code: ErrorCode | null;
 
-  constructor(message: string, status: number | null, options: { handled?: boolean } = {}) {
+  constructor(
+    message: string,
+    status: number | null,
+    options: { handled?: boolean; code?: ErrorCode } = {},
+  ) {
     super(message);
     this.status = status;
     this.handled = options.handled ?? false;
+    this.code = options.code ?? null;
   }
 }
 

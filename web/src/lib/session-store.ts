@@ -29,6 +29,11 @@ export interface Session {
   isAuthenticated: boolean;
   /** Between a forced logout and the delayed move to /login. */
   redirectPending: boolean;
+  /**
+   * The password is a one-time one the operator generated: the app shows "Choose a new password"
+   * before anything else (the API refuses other calls with code password_change_required).
+   */
+  passwordChangeRequired: boolean;
 }
 
 const ANONYMOUS: Session = {
@@ -37,6 +42,7 @@ const ANONYMOUS: Session = {
   tokenExpiry: 0,
   isAuthenticated: false,
   redirectPending: false,
+  passwordChangeRequired: false,
 };
 
 let session: Session = ANONYMOUS;
@@ -64,6 +70,7 @@ function sessionFor(token: string, fallbackUser: string | null): Session {
     tokenExpiry: claims ? claims.exp * 1000 : 0,
     isAuthenticated: true,
     redirectPending: false,
+    passwordChangeRequired: false,
   };
 }
 
@@ -94,15 +101,25 @@ export function useSession(): Session {
   return useSyncExternalStore(subscribeSession, getSession, getSession);
 }
 
-/** Stores a token from the server and signs its user in; an unreadable token is refused. */
-export function startSession(token: string): void {
+/**
+ * Stores a token from the server and signs its user in; an unreadable token is refused.
+ * `passwordChangeRequired` is the sign-in answer's: the one-time password must be changed first.
+ */
+export function startSession(token: string, { passwordChangeRequired = false } = {}): void {
   const claims = decodeAccessToken(token);
   if (!claims) throw new ApiError(ERROR_MESSAGES.invalidToken, null);
   writeStorage(STORAGE_KEYS.token, token);
   writeStorage(STORAGE_KEYS.username, claims.sub);
   expiredAtStartToken = null;
   cancelPendingRedirect();
-  publish(sessionFor(token, claims.sub));
+  publish({ ...sessionFor(token, claims.sub), passwordChangeRequired });
+}
+
+/** The server asked for a new password (or no longer does): show or leave the screen for it. */
+export function setPasswordChangeRequired(required: boolean): void {
+  if (session.token && session.passwordChangeRequired !== required) {
+    publish({ ...session, passwordChangeRequired: required });
+  }
 }
 
 interface EndSessionOptions {

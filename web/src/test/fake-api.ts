@@ -177,6 +177,11 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
 export const FAKE_GOOGLE_NONCE = 'fake-google-nonce';
 
 interface BackendOptions {
+  /**
+   * The session proved the password too long ago: sensitive changes answer 403
+   * reauthentication_required until POST /api/account/reauthenticate takes FAKE_PASSWORD.
+   */
+  proofExpired?: boolean;
   todos?: Todo[];
   /** The trash, most recently deleted first. */
   trash?: TrashedTodo[];
@@ -266,7 +271,19 @@ export function fakeBackend(
     calendarFeed: options.calendarFeed ?? null,
     feeds: 0,
     deleted: false,
+    proved: options.proofExpired !== true,
   };
+  /** The server's guard of recentAuth routes (docs/decisions/071-recent-authentication.md). */
+  const proofNeeded = () =>
+    state.proved
+      ? null
+      : json(
+          {
+            error: "Confirm it's you: enter your password again",
+            code: 'reauthentication_required',
+          },
+          403,
+        );
   /** Todos deleted by a bulk call, which a bulk restore brings back. */
   let bin: Todo[] = [];
   const refusePassword = (password: unknown, field: string) =>
@@ -311,11 +328,21 @@ export function fakeBackend(
       return json(state.account);
     },
     'POST /api/account/verification': () => new Response(null, { status: 202 }),
+    'POST /api/account/reauthenticate': (call) => {
+      const refused = refusePassword((call.body as { password?: string }).password, 'password');
+      if (refused) return refused;
+      state.proved = true;
+      return noContent();
+    },
     'POST /api/account/google': () => {
+      const refused = proofNeeded();
+      if (refused) return refused;
       state.account = { ...state.account, googleLinked: true };
       return json(state.account);
     },
     'DELETE /api/account/google': () => {
+      const refused = proofNeeded();
+      if (refused) return refused;
       state.account = { ...state.account, googleLinked: false };
       return noContent();
     },
@@ -333,6 +360,8 @@ export function fakeBackend(
     },
     'GET /api/account/tokens': () => json(state.tokens),
     'POST /api/account/tokens': (call) => {
+      const refused = proofNeeded();
+      if (refused) return refused;
       const body = call.body as CreateApiTokenBody;
       const now = Date.now();
       const token: ApiToken = {
@@ -358,6 +387,8 @@ export function fakeBackend(
     },
     'GET /api/account/calendar': () => json(state.calendarFeed),
     'POST /api/account/calendar': (call) => {
+      const refused = proofNeeded();
+      if (refused) return refused;
       state.feeds += 1;
       state.calendarFeed = {
         path: `/api/calendar/${feedSecret(state.feeds)}.ics`,

@@ -7,6 +7,7 @@ import { TextField } from '#web/components/FormField';
 import { cn } from '#web/lib/cn';
 import { useChangeEmail } from '../api/change-email';
 import { useResendVerification } from '../api/resend-verification';
+import { formatInstant } from '../lib/format-instant';
 import { Hint, SettingsSection, SubHeading } from './SettingsSection';
 
 function VerifiedBadge({ verified }: { verified: boolean }) {
@@ -82,6 +83,13 @@ export function AccountSection({ account, mailEnabled }: AccountSectionProps) {
           </dd>
         </div>
       </dl>
+      {account.passwordResetAt && (
+        <Hint>
+          Your password was reset by e-mail link on {formatInstant(account.passwordResetAt)}. That
+          signed out every device, revoked every API token and turned the calendar feed off. A
+          linked Google account stayed linked (see Google below).
+        </Hint>
+      )}
       {!account.emailVerified && mailEnabled && (
         <div className="flex flex-wrap items-center gap-3">
           <Hint>Open the link we sent to your address to verify it.</Hint>

@@ -25,15 +25,21 @@ export function PasswordSection({ hasPassword, mailEnabled }: PasswordSectionPro
 
   const submit = (data: FormData) => {
     setStatus(null);
+    const endApiTokensAndFeed = data.get('endApiTokensAndFeed') === 'on';
     changePassword.mutate(
       {
         currentPassword: String(data.get('currentPassword') ?? ''),
         newPassword: String(data.get('newPassword') ?? ''),
+        endApiTokensAndFeed,
       },
       {
         onSuccess: () => {
           formRef.current?.reset();
-          setStatus('Your password is changed. Every other device was signed out.');
+          setStatus(
+            endApiTokensAndFeed
+              ? 'Your password is changed. Every other device was signed out, every API token revoked and the calendar feed turned off.'
+              : 'Your password is changed. Every other device was signed out.',
+          );
         },
       },
     );
@@ -86,6 +92,17 @@ export function PasswordSection({ hasPassword, mailEnabled }: PasswordSectionPro
           At least {LIMITS.passwordMin} characters. Every other device signed in to your account
           will be signed out.
         </Hint>
+        <label className="flex cursor-pointer items-start gap-2 text-sm text-slate-800 dark:text-slate-200">
+          <input
+            type="checkbox"
+            name="endApiTokensAndFeed"
+            className="mt-0.5 h-4 w-4 shrink-0 accent-blue-700 dark:accent-blue-300"
+          />
+          <span>
+            Also revoke every API token and turn the calendar feed off (for when someone else may
+            have them)
+          </span>
+        </label>
         <FormActions>
           <Button type="submit" disabled={changePassword.isPending}>
             {changePassword.isPending ? 'Changing password...' : 'Change password'}

@@ -185,6 +185,24 @@ describe('/settings, Account', () => {
   });
 });
 
+describe('/settings, after a password reset by e-mail', () => {
+  it('says when it was and what it ended', async () => {
+    fakeBackend({ account: { passwordResetAt: '2026-11-20T10:00:00.000Z' } });
+    await openSettings();
+    expect(
+      within(section('Account')).getByText(/Your password was reset by e-mail link on/),
+    ).toHaveTextContent(
+      'signed out every device, revoked every API token and turned the calendar feed off. A linked Google account stayed linked',
+    );
+  });
+
+  it('says nothing without one', async () => {
+    fakeBackend();
+    await openSettings();
+    expect(within(section('Account')).queryByText(/was reset/)).not.toBeInTheDocument();
+  });
+});
+
 describe('/settings, Password', () => {
   it('changes the password (current + new) and reloads the sessions', async () => {
     const { calls } = fakeBackend();
@@ -213,6 +231,30 @@ describe('/settings, Password', () => {
       expect(calls.filter((c) => c.path === '/api/account/sessions').length).toBe(sessionLoads + 1),
     );
     expect(getSession().token).not.toBeNull();
+  });
+
+  it('also revokes the API tokens and turns the calendar feed off when the box is ticked', async () => {
+    const { calls } = fakeBackend();
+    const { user } = await openSettings();
+    const form = screen.getByRole('form', { name: 'Change password' });
+    const box = within(form).getByRole('checkbox', {
+      name: /Also revoke every API token and turn the calendar feed off/,
+    });
+    expect(box).not.toBeChecked();
+    await user.type(within(form).getByLabelText('Current password'), FAKE_PASSWORD);
+    await user.type(within(form).getByLabelText('New password'), 'a brand new password');
+    await user.click(box);
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+
+    expect(await within(section('Password')).findByRole('status')).toHaveTextContent(
+      'Your password is changed. Every other device was signed out, every API token revoked and the calendar feed turned off.',
+    );
+    expect(calls.find((c) => c.path === '/api/account/password')?.body).toEqual({
+      currentPassword: FAKE_PASSWORD,
+      newPassword: 'a brand new password',
+      endApiTokensAndFeed: true,
+    });
+    expect(box).not.toBeChecked();
   });
 
   it('refuses a wrong current password with a notice', async () => {

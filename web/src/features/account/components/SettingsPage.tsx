@@ -9,6 +9,7 @@ import { DangerZoneSection } from './DangerZoneSection';
 import { DataSection } from './DataSection';
 import type { GoogleButton } from './google-button';
 import { GoogleSection } from './GoogleSection';
+import { IdentityPromptDialog } from './IdentityPromptDialog';
 import { ImportSection } from './ImportSection';
 import { PasswordSection } from './PasswordSection';
 import { RemindersSection } from './RemindersSection';
@@ -50,6 +51,7 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <DataSection />
           <ImportSection />
           <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />
+          <IdentityPromptDialog account={account.data} GoogleButton={GoogleButton} />
         </div>
       )}
     </div>

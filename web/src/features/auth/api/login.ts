@@ -9,8 +9,11 @@ export const LOGIN_OPERATION = 'Login';
 export function useLogin() {
   return useMutation({
     mutationFn: async (body: LoginBody) => {
-      const { accessToken } = await api.auth.login({ body, operation: LOGIN_OPERATION });
-      startSession(accessToken);
+      const answer = await api.auth.login({ body, operation: LOGIN_OPERATION });
+      // An operator-made account's one-time password: "Choose a new password" comes first.
+      startSession(answer.accessToken, {
+        passwordChangeRequired: answer.passwordChangeRequired === true,
+      });
     },
   });
 }

@@ -15,14 +15,16 @@ describe('/reset-password', () => {
     expect(password).toBeRequired();
     expect(password).toHaveAttribute('minLength', '8');
     expect(password).toHaveAttribute('autocomplete', 'new-password');
-    expect(password).toHaveAccessibleDescription('At least 8 characters.');
+    expect(password).toHaveAccessibleDescription(
+      'At least 8 characters. Setting it signs out every device, revokes every API token and turns the calendar feed off.',
+    );
 
     await user.type(password, 'a long new password');
     await user.type(screen.getByLabelText('Repeat new password'), 'a long new password');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
 
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'Your password is set. Every device signed in to your account was signed out.',
+      'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google account stays linked: Settings shows it.',
     );
     expect(calls.find((c) => c.path === '/api/auth/password-reset/confirm')).toMatchObject({
       method: 'POST',

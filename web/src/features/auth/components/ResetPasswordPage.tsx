@@ -12,7 +12,7 @@ import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
 const PASSWORDS_DIFFER = 'The two passwords are not the same';
 const PASSWORD_IS_SET =
-  'Your password is set. Every device signed in to your account was signed out.';
+  'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google account stays linked: Settings shows it.';
 
 /**
  * /reset-password#token=: the new password twice → POST /api/auth/password-reset/confirm. Success
@@ -111,7 +111,8 @@ export function ResetPasswordPage() {
           required
         />
         <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
-          At least {LIMITS.passwordMin} characters.
+          At least {LIMITS.passwordMin} characters. Setting it signs out every device, revokes every
+          API token and turns the calendar feed off.
         </p>
         <FormActions>
           <Button type="submit" disabled={reset.isPending} className="w-full">

@@ -1,0 +1,96 @@
+import { useId, useState } from 'react';
+import { LIMITS } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { Form, FormActions } from '#web/components/Form';
+import { TextField } from '#web/components/FormField';
+import { errorMessage } from '#web/lib/api-client';
+import { useChangePassword } from '../api/change-password';
+
+const PASSWORDS_DIFFER = 'The two new passwords are not the same';
+
+/**
+ * Shown instead of every signed-in screen while the password is the one-time one the operator
+ * generated (`tally user create`): the API refuses everything else until it is changed. Once it
+ * is, the screen that was asked for appears.
+ */
+export function ChoosePasswordPage() {
+  const changePassword = useChangePassword();
+  const [mismatch, setMismatch] = useState(false);
+  const ruleId = useId();
+
+  const submit = (data: FormData) => {
+    const newPassword = String(data.get('newPassword') ?? '');
+    if (newPassword !== String(data.get('repeat') ?? '')) {
+      changePassword.reset();
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    changePassword.mutate({
+      currentPassword: String(data.get('currentPassword') ?? ''),
+      newPassword,
+    });
+  };
+
+  const error = mismatch
+    ? PASSWORDS_DIFFER
+    : changePassword.isError
+      ? errorMessage(changePassword.error, 'Change password')
+      : null;
+  return (
+    <div className="mx-auto w-full max-w-sm px-4 py-10 sm:py-16">
+      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+        <h1 className="mb-4 text-2xl font-semibold text-slate-900 dark:text-slate-100">
+          Choose a new password
+        </h1>
+        <p className="mb-6 text-sm text-slate-700 dark:text-slate-300">
+          The password you signed in with was made for one sign-in only. Choose your own to go on.
+        </p>
+        <Form label="Choose a new password" onSubmit={submit}>
+          <ErrorBanner
+            message={error}
+            onDismiss={() => {
+              setMismatch(false);
+              changePassword.reset();
+            }}
+          />
+          <TextField
+            label="Password you were given"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <TextField
+            label="New password"
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+            minLength={LIMITS.passwordMin}
+            maxLength={LIMITS.passwordMax}
+            aria-describedby={ruleId}
+            required
+          />
+          <TextField
+            label="Repeat new password"
+            name="repeat"
+            type="password"
+            autoComplete="new-password"
+            minLength={LIMITS.passwordMin}
+            maxLength={LIMITS.passwordMax}
+            required
+          />
+          <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
+            At least {LIMITS.passwordMin} characters.
+          </p>
+          <FormActions>
+            <Button type="submit" disabled={changePassword.isPending} className="w-full">
+              {changePassword.isPending ? 'Saving password...' : 'Save new password'}
+            </Button>
+          </FormActions>
+        </Form>
+      </div>
+    </div>
+  );
+}

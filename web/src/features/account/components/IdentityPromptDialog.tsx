@@ -1,0 +1,137 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Account } from '@tally/contract';
+import { RECENT_AUTH_MINUTES } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
+import { Dialog } from '#web/components/Dialog';
+import { TextField } from '#web/components/FormField';
+import { errorMessage } from '#web/lib/api-client';
+import { setIdentityPrompt } from '#web/lib/reauthentication';
+import { useReauthenticate } from '../api/reauthenticate';
+import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
+
+interface IdentityPromptDialogProps {
+  account: Account;
+  GoogleButton: GoogleButton;
+}
+
+const TITLE = 'Confirm it’s you';
+
+/**
+ * Asked for by lib/api-client.ts when a change in Settings answers reauthentication_required:
+ * the password (or Continue with Google for an account without one), then the change is sent
+ * again. Cancel leaves it undone. A refused password is a sentence beside the field.
+ */
+export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDialogProps) {
+  const reauthenticate = useReauthenticate();
+  const { reset } = reauthenticate;
+  const [open, setOpen] = useState(false);
+  const [googleFailed, setGoogleFailed] = useState(false);
+  const settle = useRef<((proved: boolean) => void) | null>(null);
+  const formId = useId();
+  const errorId = useId();
+
+  useEffect(
+    () =>
+      setIdentityPrompt(
+        () =>
+          new Promise<boolean>((resolve) => {
+            settle.current?.(false);
+            settle.current = resolve;
+            reset();
+            setGoogleFailed(false);
+            setOpen(true);
+          }),
+      ),
+    [reset],
+  );
+  // A prompt left open when Settings goes away counts as cancelled.
+  useEffect(() => () => settle.current?.(false), []);
+
+  const finish = (proved: boolean) => {
+    setOpen(false);
+    settle.current?.(proved);
+    settle.current = null;
+  };
+
+  const prove = (body: { password: string } | { googleToken: string }) => {
+    setGoogleFailed(false);
+    reauthenticate.mutate(body, { onSuccess: () => finish(true) });
+  };
+
+  const error = reauthenticate.isError
+    ? errorMessage(reauthenticate.error, 'Confirm it is you')
+    : googleFailed
+      ? GOOGLE_CLIENT_FAILURE
+      : null;
+
+  return (
+    <Dialog
+      open={open}
+      title={TITLE}
+      onClose={() => finish(false)}
+      actions={
+        <>
+          <Button variant="secondary" onClick={() => finish(false)}>
+            Cancel
+          </Button>
+          {account.hasPassword && (
+            <Button type="submit" form={formId} disabled={reauthenticate.isPending}>
+              {reauthenticate.isPending ? 'Checking...' : 'Continue'}
+            </Button>
+          )}
+        </>
+      }
+    >
+      <p>
+        This change needs you to confirm who you are: it is allowed for {RECENT_AUTH_MINUTES}{' '}
+        minutes afterwards.
+      </p>
+      {account.hasPassword ? (
+        <form
+          id={formId}
+          aria-label={TITLE}
+          className="mt-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            prove({ password: String(new FormData(event.currentTarget).get('password') ?? '') });
+          }}
+        >
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            data-autofocus
+            aria-invalid={error !== null}
+            aria-describedby={error ? errorId : undefined}
+          />
+          {error && (
+            <p id={errorId} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-300">
+              {error}
+            </p>
+          )}
+        </form>
+      ) : (
+        <div className="mt-4 max-w-sm space-y-2">
+          <p>Your account has no password: continue with Google.</p>
+          <GoogleButton
+            onCredential={(googleToken) => prove({ googleToken })}
+            onFailure={() => {
+              console.warn('Confirming with Google failed: no credential from Google');
+              reset();
+              setGoogleFailed(true);
+            }}
+            pending={reauthenticate.isPending}
+            pendingText="Checking..."
+          />
+          {error && (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </Dialog>
+  );
+}

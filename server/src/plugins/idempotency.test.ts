@@ -283,6 +283,7 @@ describe('which routes honour the key', () => {
     'PUT /api/account/email',
     'DELETE /api/account',
     'POST /api/account/google',
+    'POST /api/account/reauthenticate',
     'POST /api/push/subscriptions',
   ]);
 

@@ -111,7 +111,9 @@ describe('/reset-password', () => {
     await user.type(screen.getByLabelText('Repeat new password'), 'iloveyou');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
     await waitFor(() =>
-      expect(password).toHaveAccessibleDescription(`At least 8 characters. ${refusal}`),
+      expect(password).toHaveAccessibleDescription(
+        `At least 8 characters. Setting it signs out every device, revokes every API token and turns the calendar feed off. ${refusal}`,
+      ),
     );
     expect(password).toBeInvalid();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

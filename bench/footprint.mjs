@@ -8,7 +8,7 @@
 // server.js in a release) and Node flags of its own; without any --build, this tree on the node
 // running the script. --starts=N cold starts per build
 // (default 7), --requests=N list requests for the peak (default 20,000), --node=<flag,flag> adds
-// Node flags to every build.
+// Node flags to every build. FOOTPRINT_STDOUT=1 shows the servers' standard output (e.g. with --trace-gc).
 // For each build, on SQLite with a 200-todo list user:
 // - cold start: from spawning the process to the first 200 of GET /api/health (polled every 5 ms),
 //   the builds taken in turn, round after round; median and range;
@@ -86,7 +86,7 @@ function start(build) {
         WEB_CONCURRENCY: '1',
         NODE_OPTIONS: '',
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', process.env.FOOTPRINT_STDOUT ? 'inherit' : 'ignore', 'inherit'],
     },
   );
   return { child, began };

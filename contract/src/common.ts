@@ -30,6 +30,12 @@ export const CodedErrorSchema = Type.Object(
 );
 
 /** Strings that reach the database: no NUL characters, which PostgreSQL cannot store. */
+/**
+ * 10000 → "10,000" for the API docs' sentences. Not toLocaleString: Intl's first use at start-up
+ * maps about 5 MB of ICU data into every server (docs/performance.md, Footprint).
+ */
+export const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+
 export const NO_NUL = '^[^\\u0000]*$';
 
 /** At least one non-blank character, and no NUL. */

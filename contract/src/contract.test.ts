@@ -3,7 +3,9 @@ import {
   GROUP_COLORS,
   DEFAULT_GROUP_COLOR,
   STATISTIC_EVENTS,
+  ImportBodySchema,
   TotalStatisticsSchema,
+  withThousands,
 } from './index.js';
 
 describe('contract', () => {
@@ -16,5 +18,16 @@ describe('contract', () => {
   it('names every counted event in the total statistics', () => {
     expect(STATISTIC_EVENTS).toEqual(Object.keys(TotalStatisticsSchema.properties));
     expect(STATISTIC_EVENTS).toHaveLength(12);
+  });
+
+  it('writes the limits in the API docs with thousands separators', () => {
+    expect([7, 999, 1000, 10000, 1234567].map(withThousands)).toEqual([
+      '7',
+      '999',
+      '1,000',
+      '10,000',
+      '1,234,567',
+    ]);
+    expect(ImportBodySchema.properties.file.description).toContain('10,000 todos');
   });
 });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IMPORT_FORMATS, IMPORT_MAX_BYTES, IMPORT_MAX_TODOS } from './constants.js';
-import { ErrorSchema } from './common.js';
+import { ErrorSchema, withThousands } from './common.js';
 import { defineEndpoints } from './endpoint.js';
 import { routes } from './routes.js';
 import { RepeatSchema } from './todos.js';
@@ -30,7 +30,7 @@ export const ImportBodySchema = Type.Object(
     file: Type.Unsafe<Blob>({
       type: 'string',
       format: 'binary',
-      description: `The file, at most ${MB} MB and ${IMPORT_MAX_TODOS.toLocaleString('en')} todos`,
+      description: `The file, at most ${MB} MB and ${withThousands(IMPORT_MAX_TODOS)} todos`,
     }),
     format: Type.Union(
       IMPORT_FORMATS.map((format) => Type.Literal(format)),
@@ -165,7 +165,7 @@ export const transferApi = defineEndpoints('import and export', routes.transfer,
       "(ignoring case) within the caller's account or created; ids in the file are never used. " +
       'Importing the same rows again creates nothing new. A file that is not of the format ' +
       `named is a 400 naming the problem; one over ${MB} MB a 413; over ` +
-      `${IMPORT_MAX_TODOS.toLocaleString('en')} todos a 400.`,
+      `${withThousands(IMPORT_MAX_TODOS)} todos a 400.`,
     body: ImportBodySchema,
     responses: {
       200: ImportReportSchema,

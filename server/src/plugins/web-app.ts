@@ -23,7 +23,10 @@ export const webAppPlugin = fp<WebAppPluginOptions>(
     if (distDir) {
       await app.register(fastifyStatic, {
         root: distDir,
-        wildcard: false,
+        // One route for every file, looked up when asked: `wildcard: false` walked web/dist with
+        // glob at start, whose Unicode normalisation mapped about 9 MB of ICU data into every
+        // server (docs/performance.md, Footprint). A missing file falls to the handler below.
+        wildcard: true,
         preCompressed: true,
         // Source maps would hand out the app's sources: a build that has them keeps them to itself.
         allowedPath: (pathName) => !isSourceMap(pathName),

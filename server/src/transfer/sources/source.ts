@@ -136,7 +136,7 @@ export class SourceBuilder {
       return false;
     }
     if (this.file.todos.length >= IMPORT_MAX_TODOS) {
-      const most = IMPORT_MAX_TODOS.toLocaleString('en');
+      const most = withThousands(IMPORT_MAX_TODOS);
       throw badRequest(`The file has more than ${most} todos; an import takes at most ${most}`);
     }
     const shortTitle = cut(title, LIMITS.todoTitleMax);

@@ -1,4 +1,4 @@
-import { EXPORT_VERSION, RepeatSchema, type Repeat } from '@tally/contract';
+import { EXPORT_VERSION, RepeatSchema, withThousands, type Repeat } from '@tally/contract';
 import { Value } from '@sinclair/typebox/value';
 import { badRequest } from '../../shared/errors.js';
 import { timeSlicer } from '../../shared/time-slices.js';
@@ -110,7 +110,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
       source.skip(
         null,
         where,
-        `It has ${within.length.toLocaleString('en')} completions; an import keeps the latest ${IMPORT_MAX_COMPLETIONS_PER_TODO} of a todo: ${(within.length - IMPORT_MAX_COMPLETIONS_PER_TODO).toLocaleString('en')} left out`,
+        `It has ${withThousands(within.length)} completions; an import keeps the latest ${IMPORT_MAX_COMPLETIONS_PER_TODO} of a todo: ${withThousands(within.length - IMPORT_MAX_COMPLETIONS_PER_TODO)} left out`,
       );
       within = within.slice(-IMPORT_MAX_COMPLETIONS_PER_TODO);
     }
@@ -192,14 +192,14 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
     source.skip(
       null,
       'completions',
-      `${unclaimed.toLocaleString('en')} ${unclaimed === 1 ? 'completion names' : 'completions name'} no todo imported (its todoId is null, or no todo of the file has it): left out`,
+      `${withThousands(unclaimed)} ${unclaimed === 1 ? 'completion names' : 'completions name'} no todo imported (its todoId is null, or no todo of the file has it): left out`,
     );
   }
   if (overImportLimit > 0) {
     source.skip(
       null,
       'completions',
-      `An import takes at most ${IMPORT_MAX_COMPLETIONS.toLocaleString('en')} completions: ${overImportLimit.toLocaleString('en')} of the last todos left out`,
+      `An import takes at most ${withThousands(IMPORT_MAX_COMPLETIONS)} completions: ${withThousands(overImportLimit)} of the last todos left out`,
     );
   }
   return source.file;

@@ -7,6 +7,7 @@ export default defineProject({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    globalSetup: ['src/test/pg-schemas.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

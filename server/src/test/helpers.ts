@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { connect, type DatabaseHandle } from '../db/connection.js';
@@ -30,7 +31,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-test-'));
   let schema: string | undefined;
   if (pgUrl) {
-    schema = `test_${randomBytes(6).toString('hex')}`;
+    schema = `test_${inject('pgRun')}_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -44,13 +45,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     dataDir,
     reconnect: open,
     async drop() {
+      // The PostgreSQL schema is dropped with the others once the run ends (test/pg-schemas.ts).
       await handle.db.destroy();
-      if (schema) {
-        const admin = new pg.Client({ connectionString: pgUrl ?? undefined });
-        await admin.connect();
-        await admin.query(`drop schema ${schema} cascade`);
-        await admin.end();
-      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import {
   expectNoSeriousA11yViolations,
@@ -17,7 +17,7 @@ const codeAt = (secret: string, timestamp: number) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), timestamp });
 
 /** Screenshots of a screen that a reload would lose (its state is in the page): light and dark. */
-async function screenshotInPlace(page: Page, name: string) {
+async function screenshotInPlace(page: Page, name: string, part?: Locator) {
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate(
       (dark) => document.documentElement.classList.toggle('dark', dark),
@@ -26,6 +26,8 @@ async function screenshotInPlace(page: Page, name: string) {
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: `screenshots/${name}-${theme}-${width}.png`, fullPage: true });
+      // The part that matters, at full size (a whole Settings page is too tall to look at).
+      await part?.screenshot({ path: `screenshots/${name}-${theme}-${width}-part.png` });
     }
   }
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
@@ -54,7 +56,7 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   ).toBeVisible();
   const secret = (await section.getByLabel('Secret key').inputValue()).replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await screenshotInPlace(page, 'two-factor-setup');
+  await screenshotInPlace(page, 'two-factor-setup', section);
   const codeField = section.getByLabel('2. Code from the app');
   await codeField.fill('000000' === codeAt(secret, Date.now()) ? '111111' : '000000');
   await section.getByRole('button', { name: 'Turn on' }).click();
@@ -66,7 +68,7 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
   const recoveryCodes = await codes.allInnerTexts();
-  await screenshotInPlace(page, 'two-factor-recovery-codes');
+  await screenshotInPlace(page, 'two-factor-recovery-codes', section);
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByRole('status')).toHaveText('Two-factor codes are on.');
   await expect(section).toContainText('10 recovery codes are left.');

@@ -280,7 +280,7 @@ interface TwoFactorTable {
   failures_since: number | null;
 }
 
-/** One-time recovery codes, hashed (migration 0014). */
+/** One-time recovery codes, argon2id-hashed (migration 0014). */
 interface RecoveryCodesTable {
   id: Generated<number>;
   user_id: number;

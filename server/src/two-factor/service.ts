@@ -9,7 +9,7 @@ import {
 import { sql, type Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { verifyPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, conflict, unauthorized } from '../shared/errors.js';
@@ -30,6 +30,8 @@ const ACCOUNT_FAILURES = 10;
 const FAILURE_WINDOW_MS = 15 * MINUTE;
 /** Crockford's base32 (no i, l, o, u): 10 characters are 50 bits, easy to copy by hand. */
 const RECOVERY_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+/** What a recovery code looks like once normalized: anything else is not tried against them. */
+const RECOVERY_SHAPE = /^[0-9a-hjkmnp-tv-z]{10}$/;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -163,16 +165,30 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
     return Number(taken.numUpdatedRows) === 1;
   }
 
-  /** Spends a recovery code: each one works once. */
+  /**
+   * Spends a recovery code: each one works once. The codes have 50 bits, so they are stored as
+   * argon2id hashes like passwords (ASVS 5.0 6.5.2), and the input is checked against each unused
+   * one; the UPDATE on the matching row's id decides a race between two requests.
+   */
   async function acceptRecoveryCode(userId: number, code: string): Promise<boolean> {
+    const typed = normalized(code);
+    if (!RECOVERY_SHAPE.test(typed)) return false;
+    const unused = await db
+      .selectFrom('recovery_codes')
+      .select(['id', 'code_hash'])
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .execute();
+    const checks = await Promise.all(unused.map((row) => verifyPassword(row.code_hash, typed)));
+    const match = unused.find((_, index) => checks[index]);
+    if (!match) return false;
     const used = await db
       .updateTable('recovery_codes')
       .set({ used_at: clock() })
-      .where('user_id', '=', userId)
-      .where('code_hash', '=', sha256(normalized(code)))
+      .where('id', '=', match.id)
       .where('used_at', 'is', null)
       .executeTakeFirst();
-    return Number(used.numUpdatedRows) > 0;
+    return Number(used.numUpdatedRows) === 1;
   }
 
   /** Which kind of code this was, or null when it is not a valid one (now). */
@@ -180,10 +196,7 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
     const row = await rowOf(userId);
     if (!row?.enabled_at) return null;
     if (await acceptTotp(userId, row.secret, code)) return 'totp';
-    if (!/^\d{6}$/.test(normalized(code)) && (await acceptRecoveryCode(userId, code))) {
-      return 'recovery';
-    }
-    return null;
+    return (await acceptRecoveryCode(userId, code)) ? 'recovery' : null;
   }
 
   /**
@@ -235,6 +248,7 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
       throw badRequest('code is not correct - check the time on your phone and try again');
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
+    const hashes = await Promise.all(codes.map((c) => hashPassword(normalized(c))));
     await db.transaction().execute(async (trx) => {
       await trx
         .updateTable('two_factor')
@@ -244,7 +258,7 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
       await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
       await trx
         .insertInto('recovery_codes')
-        .values(codes.map((c) => ({ user_id: userId, code_hash: sha256(normalized(c)) })))
+        .values(hashes.map((hash) => ({ user_id: userId, code_hash: hash })))
         .execute();
     });
     return codes;

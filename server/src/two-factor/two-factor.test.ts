@@ -166,7 +166,7 @@ describe('Settings → Two-factor', () => {
     });
   });
 
-  it('keeps the secret encrypted in the database and out of the account export', async () => {
+  it('keeps the secret encrypted and the recovery codes hashed in the database, and both out of the account export', async () => {
     const user = await userWithTwoFactor();
     const row = await ctx.database.handle.db
       .selectFrom('two_factor')
@@ -175,6 +175,13 @@ describe('Settings → Two-factor', () => {
       .executeTakeFirstOrThrow();
     expect(row.secret).not.toContain(user.secret);
     expect(row.secret).toMatch(/^v1\./);
+    const hashes = await ctx.database.handle.db
+      .selectFrom('recovery_codes')
+      .select('code_hash')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(hashes).toHaveLength(10);
+    for (const { code_hash } of hashes) expect(code_hash).toMatch(/^\$argon2id\$/);
     const exported = await as(ctx.app, user)({ method: 'GET', url: '/api/account/export' });
     expect(exported.statusCode).toBe(200);
     expect(exported.body).not.toContain(user.secret);

@@ -8,7 +8,7 @@ import type { Dialect } from '../connection.js';
  *   secret encrypted with a key derived from the server's secret; `enabled_at` is null while the
  *   setup waits for its first code; `last_step` is the time step of the last code accepted, so no
  *   code works twice; `failures`/`failures_since` count wrong codes per account (the limit).
- * - `recovery_codes`: SHA-256 of each one-time code; `used_at` once it served.
+ * - `recovery_codes`: each one-time code's argon2id hash; `used_at` once it served.
  * - `mfa_challenges`: the second step of a sign-in, keyed by the hash of its mfaToken and bound to
  *   the browser by the hash of a cookie; it lives 5 minutes and serves one session.
  */

@@ -96,7 +96,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       </Hint>
       <ul
         aria-label="Recovery codes"
-        className="grid grid-cols-2 gap-2 rounded-md bg-slate-50 p-3 font-mono text-sm text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+        className="grid max-w-md grid-cols-2 gap-2 rounded-md bg-slate-50 p-3 font-mono text-sm text-slate-900 dark:bg-slate-950 dark:text-slate-100"
       >
         {codes.map((code) => (
           <li key={code}>{code}</li>

@@ -1,10 +1,13 @@
+import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli.js';
 import {
   as,
   createTestApp,
   registerUser,
+  testConfig,
   type TestContext,
   type TestUser,
 } from '../test/helpers.js';
@@ -396,5 +399,55 @@ describe('turning two-factor codes off', () => {
       payload: { password: user.password },
     });
     expect(twice.statusCode).toBe(409);
+  });
+});
+
+describe('an account with two-factor codes on', () => {
+  it('loses its secret, recovery codes and waiting sign-ins with the account', async () => {
+    const user = await userWithTwoFactor();
+    await firstStep(user);
+    const removed = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'DELETE',
+      url: '/api/account',
+      payload: { password: user.password },
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const { db } = ctx.database.handle;
+    for (const table of ['two_factor', 'recovery_codes', 'mfa_challenges'] as const) {
+      const rows = await db
+        .selectFrom(table)
+        .select('user_id')
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(rows, table).toEqual([]);
+    }
+  });
+
+  it('can have them turned off by the operator (tally user disable-two-factor)', async () => {
+    const user = await userWithTwoFactor();
+    let out = '';
+    const tally = (argv: string[]) =>
+      runCli(
+        argv,
+        {
+          stdin: Readable.from([]),
+          stdout: { write: (text: string) => (out += text) },
+          stderr: { write: () => true },
+        },
+        {
+          config: testConfig({ dataDir: ctx.database.dataDir }),
+          database: ctx.database.handle,
+        },
+      );
+    expect(await tally(['user', 'disable-two-factor', user.username])).toBe(0);
+    expect(out).toBe(
+      `Turned two-factor codes off for ${user.username}: the password alone signs in\n`,
+    );
+    expect(Object.keys((await login(user)).json())).toEqual(['accessToken']);
+    expect(await tally(['user', 'disable-two-factor', user.username])).toBe(0);
+    expect(out).toMatch(/had no two-factor codes on\n$/);
   });
 });

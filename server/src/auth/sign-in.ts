@@ -205,5 +205,3 @@ export function createSignIn(deps: SignInDeps) {
 
   return { signIn, completeSecondStep, finish, sendSession };
 }
-
-export type SignIn = ReturnType<typeof createSignIn>;

@@ -120,7 +120,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       const email = request.body.email.trim();
       options.onRegistered?.({ id: session.userId, username: session.username, email }, request);
       // A new account has no second factor: this is the end of its sign-in.
-      return reply.code(201).send(await signIn.finish(request, reply, session, 'password'));
+      return reply.code(201).send(signIn.finishNewAccount(request, reply, session));
     },
     { config },
   );
@@ -179,7 +179,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       const nonce = takeGoogleNonce(request, reply);
       const identity = await verifyGoogle(request.body.token, { nonce });
       const entry = await service.googleLogin(identity, deviceOf(request));
-      if ('created' in entry) return signIn.finish(request, reply, entry.created, 'google');
+      if ('created' in entry) return signIn.finishNewAccount(request, reply, entry.created);
       return signIn.signIn(request, reply, entry.existing, {
         kind: 'google',
         providerDidMfa: identity.didMfa,

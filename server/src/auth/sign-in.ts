@@ -133,6 +133,19 @@ export function createSignIn(deps: SignInDeps) {
     );
   }
 
+  /**
+   * The session of an account made just now (registration, a first Google sign-in): it has no
+   * second factor yet and no failed logins to clear. The device cookie and the refresh cookie.
+   */
+  function finishNewAccount(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: Session,
+  ): AccessTokenResponse {
+    rememberDevice(request, reply, session);
+    return sendSession(request, reply, session);
+  }
+
   /** A started session: the device cookie, the login limits cleared, the refresh cookie. */
   async function finish(
     request: FastifyRequest,
@@ -203,5 +216,5 @@ export function createSignIn(deps: SignInDeps) {
     return finish(request, reply, session, done.kind);
   }
 
-  return { signIn, completeSecondStep, finish, sendSession };
+  return { signIn, completeSecondStep, finishNewAccount, sendSession };
 }

@@ -323,15 +323,24 @@ describe('signing in with two-factor codes on', () => {
 
   it('limits wrong codes per account without locking out a browser that signed in before', async () => {
     const user = await userWithTwoFactor();
+    const home = '198.51.100.20';
+    // The owner signed in with a code once from home: that browser keeps the device cookie.
+    const before = await secondStep(await firstStep(user, home), codeOf(user), {
+      remoteAddress: home,
+    });
+    expect(before.statusCode, before.body).toBe(200);
+    const device = before.cookies.find((c) => c.name === 'tally_device');
+    if (!device) throw new Error('no device cookie');
+    nextStep();
+
+    // A stranger who knows the password, from an address the account never used.
     const stranger = '203.0.113.7';
     const wrongCode = codeOf(user) === '123456' ? '654321' : '123456';
-    // A stranger who knows the password, from an address the account never used.
     for (let round = 0; round < 2; round += 1) {
       const step = await firstStep(user, stranger);
       for (let i = 0; i < 5; i += 1) {
-        expect((await secondStep(step, wrongCode, { remoteAddress: stranger })).statusCode).toBe(
-          401,
-        );
+        const wrong = await secondStep(step, wrongCode, { remoteAddress: stranger });
+        expect(wrong.statusCode).toBe(401);
       }
     }
     const limited = await secondStep(await firstStep(user, stranger), codeOf(user), {
@@ -342,9 +351,25 @@ describe('signing in with two-factor codes on', () => {
       /^Too many wrong codes - try again in \d+ seconds$/,
     );
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // The owner signs in from the address the account signed in from (registration, 127.0.0.1).
-    const owner = await secondStep(await firstStep(user), codeOf(user));
+
+    // Another new browser elsewhere is held to the limit too...
+    const elsewhere = '192.0.2.99';
+    const blocked = await secondStep(await firstStep(user, elsewhere), codeOf(user), {
+      remoteAddress: elsewhere,
+    });
+    expect(blocked.statusCode).toBe(429);
+    // ...but the owner's browser, even on a new network, signs in at once,
+    const owner = await secondStep(await firstStep(user, elsewhere), codeOf(user), {
+      remoteAddress: elsewhere,
+      cookie: `tally_device=${device.value}`,
+    });
     expect(owner.statusCode, owner.body).toBe(200);
+    // and so does a new browser at the address the account signed in from.
+    nextStep();
+    const atHome = await secondStep(await firstStep(user, home), codeOf(user), {
+      remoteAddress: home,
+    });
+    expect(atHome.statusCode, atHome.body).toBe(200);
   });
 });
 

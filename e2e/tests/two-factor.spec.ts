@@ -72,6 +72,7 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByRole('status')).toHaveText('Two-factor codes are on.');
   await expect(section).toContainText('10 recovery codes are left.');
+  await screenshotInPlace(page, 'two-factor-on', section);
   await expectNoSeriousA11yViolations(page, 'Settings with two-factor codes on');
 
   // Sign out; the password alone now leads to the second step.

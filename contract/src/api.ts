@@ -10,12 +10,14 @@ import { todosApi } from './todos.js';
 import { tokensApi } from './tokens.js';
 import { trashApi } from './trash.js';
 import { transferApi } from './transfer.js';
+import { twoFactorApi } from './two-factor.js';
 import type { Routes } from './routes.js';
 
 /** Every /api call, by feature and name: the one description both sides are built from. */
 export const contract = {
   auth: authApi,
   account: accountApi,
+  twoFactor: twoFactorApi,
   tokens: tokensApi,
   calendar: calendarApi,
   todos: todosApi,

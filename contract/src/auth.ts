@@ -3,6 +3,7 @@ import { LIMITS, USERNAME_PATTERN } from './constants.js';
 import { ErrorSchema, NO_NUL } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
+import { TwoFactorCodeSchema } from './two-factor.js';
 
 export const RegisterBodySchema = Type.Object(
   {
@@ -73,6 +74,45 @@ export const AccessTokenResponseSchema = Type.Object(
 );
 export type AccessTokenResponse = Static<typeof AccessTokenResponseSchema>;
 
+/** The ways a second step can be passed; a passkey will join them. */
+export const MFA_METHODS = ['totp', 'recovery'] as const;
+export type MfaMethod = (typeof MFA_METHODS)[number];
+
+export const MfaRequiredResponseSchema = Type.Object(
+  {
+    mfaRequired: Type.Literal(true),
+    mfaToken: Type.String({
+      description:
+        'For POST /api/auth/mfa within 5 minutes, from the same browser (it also got an httpOnly cookie the token is bound to)',
+    }),
+    methods: Type.Array(Type.Union(MFA_METHODS.map((method) => Type.Literal(method))), {
+      description: 'The kinds of code the account can answer with',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type MfaRequiredResponse = Static<typeof MfaRequiredResponseSchema>;
+
+export const MfaBodySchema = Type.Object(
+  {
+    mfaToken: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }),
+    code: TwoFactorCodeSchema,
+  },
+  { additionalProperties: false },
+);
+export type MfaBody = Static<typeof MfaBodySchema>;
+
+/**
+ * A sign-in's answer: the access token, or (for an account with two-factor codes on) the second
+ * step. A client that knows only SPEC.md sees the second shape only if its user turned two-factor
+ * codes on.
+ */
+export const SignInResponseSchema = Type.Union([
+  AccessTokenResponseSchema,
+  MfaRequiredResponseSchema,
+]);
+export type SignInResponse = Static<typeof SignInResponseSchema>;
+
 /** The access token's payload as docs/product.md, Sessions, describes it. */
 export interface AccessTokenClaims {
   sub: string;
@@ -135,8 +175,10 @@ export const authApi = defineEndpoints('auth', routes.auth, {
   },
   login: {
     summary: 'Sign in with username and password',
+    description:
+      'For an account with two-factor codes on, the right password answers 200 {mfaRequired: true, mfaToken, methods} and no access token (and sets a cookie the mfaToken is bound to): send a code to POST /api/auth/mfa.',
     body: LoginBodySchema,
-    responses: { 200: AccessTokenResponseSchema, ...authErrors },
+    responses: { 200: SignInResponseSchema, ...authErrors },
   },
   googleNonce: {
     summary: 'Start a Google sign-in: the nonce for the ID token, bound to this browser',
@@ -147,13 +189,25 @@ export const authApi = defineEndpoints('auth', routes.auth, {
   google: {
     summary: 'Sign in with a Google ID token (Google Identity Services credential)',
     description:
-      'An address an account already has answers 409, verified or not: that person signs in with the password and links Google in Settings (POST /api/account/google). 403 for a new person when sign-up is closed.',
+      'An address an account already has answers 409, verified or not: that person signs in with the password and links Google in Settings (POST /api/account/google). 403 for a new person when sign-up is closed. An account with two-factor codes on gets the second step, as from POST /api/auth/login, unless the ID token says Google did a multi-factor sign-in (amr "mfa") and the server trusts that (TRUST_PROVIDER_MFA).',
     body: GoogleLoginBodySchema,
     responses: {
-      200: AccessTokenResponseSchema,
+      200: SignInResponseSchema,
       ...authErrors,
       403: ErrorSchema,
       503: ErrorSchema,
+    },
+  },
+  mfa: {
+    summary: 'The second step of a sign-in: a code for the mfaToken of the login answer',
+    description:
+      'Answers as a login does (the access token, and the refresh cookie). The mfaToken lives 5 minutes, works only in the browser that signed in (its cookie) and gives one session. A TOTP code is accepted once; each recovery code works once. 401 for a wrong code (5 per mfaToken) or an expired token; 429 after too many wrong codes for the account, except in a browser that signed in to it before.',
+    body: MfaBodySchema,
+    responses: {
+      200: AccessTokenResponseSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      429: ErrorSchema,
     },
   },
   refresh: {

@@ -10,6 +10,7 @@ export const routes = {
     login: { method: 'POST', path: '/api/auth/login', public: true },
     googleNonce: { method: 'GET', path: '/api/auth/google/nonce', public: true },
     google: { method: 'POST', path: '/api/auth/google', public: true },
+    mfa: { method: 'POST', path: '/api/auth/mfa', public: true },
     refresh: { method: 'POST', path: '/api/auth/refresh', public: true },
     logout: { method: 'POST', path: '/api/auth/logout', public: true },
     verifyEmail: { method: 'POST', path: '/api/auth/verify-email', public: true },
@@ -30,6 +31,12 @@ export const routes = {
     endSession: { method: 'DELETE', path: '/api/account/sessions/:id' },
     endOtherSessions: { method: 'DELETE', path: '/api/account/sessions' },
     export: { method: 'GET', path: '/api/account/export' },
+  },
+  twoFactor: {
+    status: { method: 'GET', path: '/api/account/two-factor' },
+    setup: { method: 'POST', path: '/api/account/two-factor/setup', recentAuth: true },
+    enable: { method: 'POST', path: '/api/account/two-factor', recentAuth: true },
+    disable: { method: 'DELETE', path: '/api/account/two-factor', recentAuth: true },
   },
   tokens: {
     list: { method: 'GET', path: '/api/account/tokens' },

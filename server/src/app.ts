@@ -10,6 +10,9 @@ import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { createSecretBox } from './two-factor/secret-box.js';
+import { twoFactorRoutes } from './two-factor/routes.js';
+import { createTwoFactorService } from './two-factor/service.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
@@ -146,9 +149,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Added after the database plugin, so it runs before the database closes (hooks run last first).
   app.addHook('onClose', () => links.drain());
+  const twoFactor = createTwoFactorService({
+    db: options.database.db,
+    clock,
+    // Its own key: TOTP secrets are encrypted with it, never with the signing key itself.
+    box: createSecretBox(
+      createHmac('sha256', options.jwtSecret).update('tally two-factor secrets').digest(),
+    ),
+    issuer: `Tally (${new URL(config.publicUrl).host})`,
+  });
   await app.register(authRoutes, {
     clock,
     google,
+    twoFactor,
+    trustProviderMfa: config.trustProviderMfa,
     rateLimitPerMinute: config.authRateLimitPerMinute,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
     // Its own key, so a device cookie's signature can never stand for an access token's.
@@ -168,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionIdleDays: config.sessionIdleDays,
     sweep: options.backgroundJobs ?? false,
   });
+  await app.register(twoFactorRoutes, { twoFactor });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });

@@ -22,6 +22,7 @@ export const USAGE = `Usage: tally <command>
   user reset-password <username>         prints a one-time link that sets a new password (1 hour);
         [--password-stdin]               or sets the password read from standard input now
   user verify <username>                 marks the account's e-mail address verified
+  user disable-two-factor <username>     turns two-factor codes off (a lost phone and codes)
   user delete <username> --yes           deletes the account and all its data
   backup <file>                          an online backup of the database
   restore <file>                         puts a backup back (stop the server first)
@@ -149,6 +150,13 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
         case 'verify':
           await operator.verify(need(username, 'username'));
           say(`Marked the e-mail address of ${username} verified`);
+          return 0;
+        case 'disable-two-factor':
+          say(
+            (await operator.disableTwoFactor(need(username, 'username')))
+              ? `Turned two-factor codes off for ${username}: the password alone signs in`
+              : `${username} had no two-factor codes on`,
+          );
           return 0;
         case 'delete':
           need(username, 'username');

@@ -14,6 +14,11 @@ export interface Config {
   googleClientId: string | null;
   googleJwksUrl: string;
   googleIssuers: string[];
+  /**
+   * Whether an identity provider's ID token saying it did a multi-factor sign-in (amr "mfa")
+   * stands for Tally's own second step (TRUST_PROVIDER_MFA, default true).
+   */
+  trustProviderMfa: boolean;
   redisUrl: string | null;
   logLevel: string;
   webConcurrency: number;
@@ -127,6 +132,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const vapidPrivateKey = text('VAPID_PRIVATE_KEY');
   problems.push(...checkVapidKeys(vapidPublicKey, vapidPrivateKey));
   const vapidSubject = parseVapidSubject(text('VAPID_SUBJECT'), publicUrl, mailFrom, problems);
+  const trustProviderMfa = (text('TRUST_PROVIDER_MFA') ?? 'true').toLowerCase();
+  if (trustProviderMfa !== 'true' && trustProviderMfa !== 'false') {
+    problems.push('TRUST_PROVIDER_MFA must be true or false');
+  }
   const metricsToken = text('METRICS_TOKEN');
   if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
     problems.push(
@@ -146,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((issuer) => issuer.trim())
       .filter(Boolean),
+    trustProviderMfa: trustProviderMfa !== 'false',
     redisUrl: url('REDIS_URL', null, ['redis:', 'rediss:']),
     logLevel,
     webConcurrency: integer('WEB_CONCURRENCY', 1, 1, 64),

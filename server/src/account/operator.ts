@@ -171,6 +171,23 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
         .execute();
     },
 
+    /**
+     * Turns two-factor codes off for someone who lost the phone and the recovery codes
+     * (docs/decisions/081-two-factor-codes.md); false when they were not on.
+     */
+    async disableTwoFactor(username: string): Promise<boolean> {
+      const user = await find(username);
+      return db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+        await trx.deleteFrom('mfa_challenges').where('user_id', '=', user.id).execute();
+        const removed = await trx
+          .deleteFrom('two_factor')
+          .where('user_id', '=', user.id)
+          .executeTakeFirst();
+        return Number(removed.numDeletedRows) > 0;
+      });
+    },
+
     async remove(username: string): Promise<void> {
       const user = await find(username);
       await deleteAccountRows(db, user.id);

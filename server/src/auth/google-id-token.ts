@@ -12,6 +12,11 @@ export interface GoogleIdentity {
   emailVerified: boolean;
   /** Google Workspace domain, when Google manages the account. */
   hostedDomain: string | null;
+  /**
+   * Whether the token's `amr` (RFC 8176) says the sign-in used more than one factor ("mfa"):
+   * then, when the server trusts it, Tally does not ask its own second step (auth/sign-in.ts).
+   */
+  didMfa: boolean;
 }
 
 export interface GoogleVerifierOptions {
@@ -91,6 +96,7 @@ export function createGoogleVerifier(options: GoogleVerifierOptions): GoogleVeri
       email: payload.email,
       emailVerified: verified,
       hostedDomain: typeof payload.hd === 'string' ? payload.hd : null,
+      didMfa: Array.isArray(payload.amr) && payload.amr.includes('mfa'),
     };
   };
 }

@@ -80,6 +80,17 @@ export async function forgetFailedLogins(
   await counters.reset(keys.pair, keys.network, keys.account);
 }
 
+/** Whether the account signed in from this address (its IPv6 /64) in the last 30 days. */
+export async function isKnownAddress(
+  counters: Counters,
+  username: string,
+  ip: string,
+): Promise<boolean> {
+  return counters.has(keysOf(username, ip).known);
+}
+
+export type LoginLimits = ReturnType<typeof createLoginLimits>;
+
 export function createLoginLimits(counters: Counters, attempts: number) {
   return {
     /**

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { AUTH_PATH, authApi } from '@tally/contract';
+import { authApi } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
-import { cookieName, isSecureRequest } from '../shared/cookies.js';
 import { AppError, serviceUnavailable } from '../shared/errors.js';
 import { createLoginLimits } from './login-limits.js';
 import {
@@ -13,7 +11,15 @@ import {
   issueGoogleNonce,
   takeGoogleNonce,
 } from './google-id-token.js';
-import { createAuthService, RefreshTokenReused, type Session } from './service.js';
+import { createAuthService, RefreshTokenReused } from './service.js';
+import {
+  clearLegacyCookie,
+  createSignIn,
+  deviceUserId,
+  LEGACY_SECURE_COOKIE,
+  refreshCookie,
+} from './sign-in.js';
+import type { TwoFactorService } from '../two-factor/service.js';
 
 export interface AuthRoutesOptions {
   clock: Clock;
@@ -23,6 +29,10 @@ export interface AuthRoutesOptions {
   rateLimitPerMinute: number;
   /** Login attempts per account and address per 15 minutes. */
   loginAttemptsPerAccount: number;
+  /** Two-factor codes: whether a sign-in needs a second step, and its checks. */
+  twoFactor: TwoFactorService;
+  /** TRUST_PROVIDER_MFA: a provider's amr "mfa" stands for Tally's second step. */
+  trustProviderMfa: boolean;
   /** Signs the device cookie (derived from the server's secret, app.ts). */
   deviceCookieSecret: Buffer;
   /** A session's absolute lifetime from sign-in, in days. */
@@ -42,40 +52,10 @@ const deviceOf = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'] ?? null,
 });
 
-/**
- * The refresh cookie. Whenever it can be Secure (shared/cookies.ts) it is `__Host-tally_refresh`:
- * browsers take that name only from HTTPS, with Secure, Path=/ and no Domain, so neither a
- * plain-HTTP page nor a sibling subdomain can plant or overwrite it. On http://localhost it is
- * plain `tally_refresh` on /api/auth.
- */
-const refreshCookie = (request: FastifyRequest) =>
-  isSecureRequest(request)
-    ? { name: '__Host-tally_refresh', path: '/', secure: true }
-    : { name: 'tally_refresh', path: AUTH_PATH, secure: false };
-
-/** The name a secure refresh cookie had before __Host- (on /api/auth): still read, then cleared. */
-const LEGACY_SECURE_COOKIE = '__Secure-tally_refresh';
-
 const presentedRefreshToken = (request: FastifyRequest): string | undefined => {
   const { name, secure } = refreshCookie(request);
   return request.cookies[name] ?? (secure ? request.cookies[LEGACY_SECURE_COOKIE] : undefined);
 };
-
-const clearLegacyCookie = (request: FastifyRequest, reply: FastifyReply) => {
-  if (request.cookies[LEGACY_SECURE_COOKIE] !== undefined) {
-    reply.clearCookie(LEGACY_SECURE_COOKIE, { path: AUTH_PATH, secure: true });
-  }
-};
-
-/**
- * The device cookie: this browser signed in to the account before. It holds the account's id and
- * a random part, signed with a key derived from the server's secret (@fastify/cookie's HMAC), so
- * only a sign-in can give it. It exempts the browser from the per-account login gate, so guesses
- * from strangers cannot lock the owner out (auth/login-limits.ts).
- */
-const deviceCookieName = (request: FastifyRequest) => cookieName(request, 'tally_device');
-/** About as long as browsers keep a cookie (Chromium caps at 400 days). */
-const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /**
  * The cookie routes act on the browser's session, so a cross-site page must not trigger them
@@ -108,41 +88,19 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
   const loginLimits = createLoginLimits(app.counters, options.loginAttemptsPerAccount);
   const config = { rateLimit: perIp };
 
-  const sendSession = (request: FastifyRequest, reply: FastifyReply, session: Session) => {
-    const { name, path, secure } = refreshCookie(request);
-    clearLegacyCookie(request, reply);
-    reply.setCookie(name, session.refreshToken, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure,
-      path,
-      // The cookie goes when the session does (SESSION_MAX_DAYS after sign-in).
-      maxAge: Math.max(0, Math.floor((session.expiresAt - options.clock()) / 1000)),
-    });
-    return session.passwordChangeRequired
-      ? { accessToken: session.accessToken, passwordChangeRequired: true as const }
-      : { accessToken: session.accessToken };
-  };
+  const signIn = createSignIn({
+    service,
+    twoFactor: options.twoFactor,
+    loginLimits,
+    counters: app.counters,
+    clock: options.clock,
+    trustProviderMfa: options.trustProviderMfa,
+  });
   const clearSession = (request: FastifyRequest, reply: FastifyReply) => {
     const { name, path, secure } = refreshCookie(request);
     clearLegacyCookie(request, reply);
     return reply.clearCookie(name, { path, secure });
   };
-
-  /** Marks this browser as one the account signs in from (kept across sign-outs). */
-  const rememberDevice = (request: FastifyRequest, reply: FastifyReply, session: Session) =>
-    reply.setCookie(
-      deviceCookieName(request),
-      `${session.userId}.${randomBytes(16).toString('base64url')}`,
-      {
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: isSecureRequest(request),
-        path: AUTH_PATH,
-        maxAge: DEVICE_COOKIE_MAX_AGE_S,
-        signed: true,
-      },
-    );
 
   /**
    * Whether the browser carries a device cookie of the account it signs in to. The account is
@@ -150,12 +108,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
    * request costs the same for a known and an unknown username.
    */
   const isKnownDevice = async (request: FastifyRequest, username: string): Promise<boolean> => {
-    const raw = request.cookies[deviceCookieName(request)];
-    if (!raw) return false;
-    const { valid, value } = request.unsignCookie(raw);
-    if (!valid || value === null) return false;
-    const userId = Number(value.split('.')[0]);
-    return Number.isSafeInteger(userId) && userId === (await service.idOf(username));
+    const userId = deviceUserId(request);
+    return userId !== null && userId === (await service.idOf(username));
   };
 
   addEndpoint(
@@ -165,8 +119,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       const session = await service.register(request.body, deviceOf(request));
       const email = request.body.email.trim();
       options.onRegistered?.({ id: session.userId, username: session.username, email }, request);
-      rememberDevice(request, reply, session);
-      return reply.code(201).send(sendSession(request, reply, session));
+      // A new account has no second factor: this is the end of its sign-in.
+      return reply.code(201).send(signIn.finishNewAccount(request, reply, session));
     },
     { config },
   );
@@ -186,10 +140,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
         throw error;
       }
       try {
-        const session = await service.login(username, password, deviceOf(request));
-        await loginLimits.succeeded(username, request.ip);
-        rememberDevice(request, reply, session);
-        return sendSession(request, reply, session);
+        const user = await service.login(username, password);
+        return await signIn.signIn(request, reply, user, { kind: 'password' });
       } catch (error) {
         if (error instanceof AppError && error.statusCode === 401) {
           request.log.warn(
@@ -226,11 +178,33 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
         throw serviceUnavailable('Sign-in with Google is not configured on this server');
       const nonce = takeGoogleNonce(request, reply);
       const identity = await verifyGoogle(request.body.token, { nonce });
-      const session = await service.googleLogin(identity, deviceOf(request));
-      rememberDevice(request, reply, session);
-      return sendSession(request, reply, session);
+      const entry = await service.googleLogin(identity, deviceOf(request));
+      if ('created' in entry) return signIn.finishNewAccount(request, reply, entry.created);
+      return signIn.signIn(request, reply, entry.existing, {
+        kind: 'google',
+        providerDidMfa: identity.didMfa,
+      });
     },
     { config },
+  );
+
+  addEndpoint(
+    app,
+    authApi.mfa,
+    async (request, reply) => {
+      try {
+        return await signIn.completeSecondStep(request, reply, request.body);
+      } catch (error) {
+        if (error instanceof AppError && (error.statusCode === 401 || error.statusCode === 429)) {
+          request.log.warn(
+            { security: 'second-factor-failed', ip: request.ip, status: error.statusCode },
+            'Second step of a sign-in refused',
+          );
+        }
+        throw error;
+      }
+    },
+    { config, preHandler: sameOriginOnly },
   );
 
   addEndpoint(
@@ -239,7 +213,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     async (request, reply) => {
       try {
         const session = await service.refresh(presentedRefreshToken(request));
-        return sendSession(request, reply, session);
+        return signIn.sendSession(request, reply, session);
       } catch (error) {
         if (error instanceof RefreshTokenReused) {
           request.log.warn(

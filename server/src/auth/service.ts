@@ -38,6 +38,16 @@ export interface AuthServiceDeps {
   registration: 'open' | 'closed';
 }
 
+/** The account a sign-in proved its first factor for (auth/sign-in.ts decides what follows). */
+export interface SignInUser {
+  id: number;
+  username: string;
+  password_must_change?: number;
+}
+
+/** A Google sign-in: an account that exists (it goes on to sign-in.ts), or a new one's session. */
+export type GoogleEntry = { existing: SignInUser } | { created: Session };
+
 /** Where a sign-in comes from, kept with its session. */
 export interface Device {
   userAgent: string | null;
@@ -156,7 +166,8 @@ export function createAuthService({
     }
   }
 
-  async function login(usernameInput: string, password: string, device: Device): Promise<Session> {
+  /** The account whose password this is; 401 otherwise. What follows is sign-in.ts's call. */
+  async function login(usernameInput: string, password: string): Promise<SignInUser> {
     const user = await db
       .selectFrom('users')
       .select(['id', 'username', 'password_hash', 'password_must_change'])
@@ -164,7 +175,25 @@ export function createAuthService({
       .executeTakeFirst();
     const valid = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !valid) throw unauthorized(BAD_CREDENTIALS);
-    return startSession(user, ['logins'], device);
+    return {
+      id: user.id,
+      username: user.username,
+      password_must_change: user.password_must_change,
+    };
+  }
+
+  /** The account as a sign-in needs it (the second step reads it again), or null when gone. */
+  async function signInUser(userId: number): Promise<SignInUser | null> {
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'password_must_change'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return user ?? null;
+  }
+
+  async function usernameOf(userId: number): Promise<string | null> {
+    return (await signInUser(userId))?.username ?? null;
   }
 
   /** The id of the account with this username (ignoring case), or null. */
@@ -179,7 +208,7 @@ export function createAuthService({
 
   /** Starts a session with an access token and its first refresh token, counting the events. */
   async function startSession(
-    user: { id: number; username: string; password_must_change?: number },
+    user: SignInUser,
     events: ('logins' | 'googleAuths')[],
     device: Device,
   ): Promise<Session> {
@@ -210,13 +239,13 @@ export function createAuthService({
    * Without an account it creates one (while sign-up is open) with a username derived from the
    * e-mail. Accounts are found by subject afterwards, whatever the e-mail becomes.
    */
-  async function googleLogin(identity: GoogleIdentity, device: Device): Promise<Session> {
+  async function googleLogin(identity: GoogleIdentity, device: Device): Promise<GoogleEntry> {
     const linked = await db
       .selectFrom('users')
       .select(['id', 'username'])
       .where('google_subject', '=', identity.subject)
       .executeTakeFirst();
-    if (linked) return startSession(linked, ['googleAuths', 'logins'], device);
+    if (linked) return { existing: linked };
 
     const email = identity.email.trim();
     // An account that has this address is never entered, nor linked, by a Google sign-in: its
@@ -245,11 +274,13 @@ export function createAuthService({
             .executeTakeFirst(),
         ),
       );
-      return await createAccount(
+      // A new account has no second factor yet: its session starts at once.
+      const created = await createAccount(
         { username, email, passwordHash: null, googleSubject: identity.subject },
         ['registrations', 'googleAuths', 'logins'],
         device,
       );
+      return { created };
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('Please try signing in with Google again');
       throw error;
@@ -289,5 +320,17 @@ export function createAuthService({
     if (session) await endSession(db, session.sessionId, clock());
   }
 
-  return { register, login, idOf, googleLogin, refresh, logout };
+  return {
+    register,
+    login,
+    idOf,
+    signInUser,
+    usernameOf,
+    startSession,
+    googleLogin,
+    refresh,
+    logout,
+  };
 }
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -22,6 +22,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   reminders: RemindersTable;
   push_subscriptions: PushSubscriptionsTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
 }
 
 interface UsersTable {
@@ -261,3 +264,38 @@ interface IdempotencyKeysTable {
 
 export type TodoRow = Selectable<TodosTable>;
 export type TodoGroupRow = Selectable<TodoGroupsTable>;
+
+/** An account's authenticator app (migration 0014, docs/decisions/081-two-factor-codes.md). */
+interface TwoFactorTable {
+  user_id: number;
+  /** The TOTP secret, encrypted (two-factor/secret-box.ts); never sent after setup. */
+  secret: string;
+  created_at: number;
+  /** Null while the setup waits for its first code. */
+  enabled_at: number | null;
+  /** The time step of the last accepted code: a code of this step or older is refused. */
+  last_step: number | null;
+  /** Wrong codes since `failures_since` (the per-account limit). */
+  failures: Generated<number>;
+  failures_since: number | null;
+}
+
+/** One-time recovery codes, argon2id-hashed (migration 0014). */
+interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+/** The second step of a sign-in (migration 0014): 5 minutes, one browser, one session. */
+interface MfaChallengesTable {
+  token_hash: string;
+  user_id: number;
+  /** SHA-256 of the cookie the browser got with the login answer. */
+  browser_hash: string;
+  /** Which sign-in it continues ('password', 'google', 'oidc'): its events and proofs. */
+  kind: string;
+  expires_at: number;
+  attempts: Generated<number>;
+}

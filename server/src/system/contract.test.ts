@@ -64,9 +64,12 @@ describe('the contract', () => {
     const guarded = endpoints.filter((endpoint) => endpoint.recentAuth);
     expect(guarded.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
       'DELETE /api/account/google',
+      'DELETE /api/account/two-factor',
       'POST /api/account/calendar',
       'POST /api/account/google',
       'POST /api/account/tokens',
+      'POST /api/account/two-factor',
+      'POST /api/account/two-factor/setup',
     ]);
     for (const endpoint of guarded) {
       const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];

@@ -9,6 +9,7 @@ export const queryKeys = {
   accountSessions: ['account', 'sessions'],
   accountTokens: ['account', 'tokens'],
   calendarFeed: ['account', 'calendar'],
+  twoFactor: ['account', 'two-factor'],
   todos: ['todos'],
   /** The views by due date (Today, Upcoming): under todos, so refreshing todos refreshes them. */
   todoViews: ['todos', 'view'],

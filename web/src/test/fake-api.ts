@@ -385,6 +385,9 @@ export function fakeBackend(
       state.tokens = state.tokens.filter((token) => token.id !== Number(id));
       return noContent();
     },
+    // Two-factor codes off: Settings shows the section; its flows are covered by e2e/tests/two-factor.spec.ts.
+    'GET /api/account/two-factor': () =>
+      json({ enabled: false, enabledAt: null, recoveryCodesLeft: 0 }),
     'GET /api/account/calendar': () => json(state.calendarFeed),
     'POST /api/account/calendar': (call) => {
       const refused = proofNeeded();

@@ -14,6 +14,7 @@ import { ImportSection } from './ImportSection';
 import { PasswordSection } from './PasswordSection';
 import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
+import { TwoFactorSection } from './TwoFactorSection';
 
 interface SettingsPageProps {
   /** The server sends e-mail (GET /api/config, passwordResetByEmail). */
@@ -44,6 +45,7 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <AccountSection account={account.data} mailEnabled={mailEnabled} />
           <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
+          <TwoFactorSection hasPassword={account.data.hasPassword} />
           <SessionsSection />
           <RemindersSection />
           <ApiTokensSection />

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { MfaRequiredResponse } from '@tally/contract';
 import { Link } from 'wouter';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -9,6 +10,7 @@ import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
 import { AuthCard, AuthSwitchLink, authLinkClass } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
+import { SecondStepForm } from './SecondStepForm';
 
 /** The "or" between Google's button and the password form. */
 function OrDivider() {
@@ -24,14 +26,36 @@ function OrDivider() {
 /** Google's client failed without a credential (rare: Google normally just closes its popup). */
 const GOOGLE_CLIENT_FAILURE = 'Google sign-in failed - please try again';
 
+type SecondStep = Pick<MfaRequiredResponse, 'mfaToken' | 'methods'>;
+
+/**
+ * A sign-in that came back by redirect (a provider's callback) and needs the second step opens
+ * /login#mfa=<mfaToken>: the token is read once and taken out of the address bar and history.
+ * Its methods are not in the URL: the app's code and recovery codes are offered.
+ */
+const MFA_FRAGMENT = /^#mfa=([A-Za-z0-9_-]{1,128})$/;
+
+function secondStepFromUrl(): SecondStep | null {
+  const token = MFA_FRAGMENT.exec(window.location.hash)?.[1];
+  return token ? { mfaToken: token, methods: ['totp', 'recovery'] } : null;
+}
+
 /**
  * /login: username + password, Continue with Google, the error banner, a link to register.
- * One banner serves both ways in; starting either clears the other's message.
+ * One banner serves both ways in; starting either clears the other's message. An account with
+ * two-factor codes on then gets the second step in the same card.
  */
 export function LoginPage() {
   const loginMutation = useLogin();
   const googleMutation = useGoogleLogin();
   const [googleClientFailed, setGoogleClientFailed] = useState(false);
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(secondStepFromUrl);
+  useEffect(() => {
+    // The token stays in the page's state only: not in the address bar, history or a bookmark.
+    if (MFA_FRAGMENT.test(window.location.hash)) {
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    }
+  }, []);
 
   const clearErrors = () => {
     loginMutation.reset();
@@ -41,7 +65,7 @@ export function LoginPage() {
 
   const onGoogleCredential = (credential: string) => {
     clearErrors();
-    googleMutation.mutate(credential);
+    googleMutation.mutate(credential, { onSuccess: (mfa) => setSecondStep(mfa) });
   };
 
   const onGoogleFailure = () => {
@@ -58,11 +82,29 @@ export function LoginPage() {
 
   const submit = (data: FormData) => {
     clearErrors();
-    loginMutation.mutate({
-      username: String(data.get('username') ?? ''),
-      password: String(data.get('password') ?? ''),
-    });
+    loginMutation.mutate(
+      {
+        username: String(data.get('username') ?? ''),
+        password: String(data.get('password') ?? ''),
+      },
+      { onSuccess: (mfa) => setSecondStep(mfa) },
+    );
   };
+
+  if (secondStep) {
+    return (
+      <AuthCard title="Two-factor code">
+        <SecondStepForm
+          mfaToken={secondStep.mfaToken}
+          methods={secondStep.methods}
+          onCancel={() => {
+            clearErrors();
+            setSecondStep(null);
+          }}
+        />
+      </AuthCard>
+    );
+  }
 
   const pending = loginMutation.isPending || googleMutation.isPending;
   return (

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+export const LOAD_TWO_FACTOR_OPERATION = 'Load two-factor settings';
+
+/** Whether sign-in asks for a two-factor code, since when, and the recovery codes left. */
+const twoFactorQueryOptions = queryOptions({
+  queryKey: queryKeys.twoFactor,
+  queryFn: ({ signal }) => api.twoFactor.status({ operation: LOAD_TWO_FACTOR_OPERATION, signal }),
+});
+
+export function useTwoFactor() {
+  return useQuery(twoFactorQueryOptions);
+}

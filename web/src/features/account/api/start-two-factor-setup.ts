@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+
+const OPERATION = 'Set up two-factor codes';
+
+/** A new secret and its QR code, waiting for the app's first code (nothing changes yet). */
+export function useStartTwoFactorSetup() {
+  return useMutation({
+    mutationFn: () => api.twoFactor.setup({ operation: OPERATION }),
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

@@ -10,6 +10,9 @@ import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { passkeyRoutes, passkeySignInRoutes } from './passkeys/routes.js';
+import { relyingPartyOf } from './passkeys/relying-party.js';
+import { createPasskeyService } from './passkeys/service.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
@@ -146,6 +149,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Added after the database plugin, so it runs before the database closes (hooks run last first).
   app.addHook('onClose', () => links.drain());
+  // Passkeys: signing in with one is registered with the auth routes, managing them apart.
+  const passkeys = createPasskeyService({
+    db: options.database.db,
+    clock,
+    rp: relyingPartyOf(config.publicUrl),
+  });
   await app.register(authRoutes, {
     clock,
     google,
@@ -158,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionMaxDays: config.sessionMaxDays,
     sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
+    signInMethods: [passkeySignInRoutes(passkeys)],
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
   });
   await app.register(accountRoutes, {
@@ -168,6 +178,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionIdleDays: config.sessionIdleDays,
     sweep: options.backgroundJobs ?? false,
   });
+  await app.register(passkeyRoutes, { passkeys });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });

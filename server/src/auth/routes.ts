@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AUTH_PATH, authApi } from '@tally/contract';
+import { type AccessTokenResponse, AUTH_PATH, authApi } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
@@ -31,11 +31,30 @@ export interface AuthRoutesOptions {
   sessionIdleDays: number;
   /** Whether new accounts may be made (REGISTRATION). */
   registration: 'open' | 'closed';
+  /**
+   * Further ways to sign in (passkeys: server/src/passkeys), registered inside these routes so
+   * that they end with the same session and cookies as a password login.
+   */
+  signInMethods?: FastifyPluginAsync<SignInMethodOptions>[];
   /** Called after an account is registered with the form (sends the verification link). */
   onRegistered?: (
     account: { id: number; username: string; email: string },
     request: FastifyRequest,
   ) => void;
+}
+
+/** What a further way to sign in gets: the auth routes' rate limit, and a way to end in a session. */
+export interface SignInMethodOptions {
+  config: { rateLimit: { max: number; timeWindow: string } };
+  /**
+   * Signs in the account it proved, as a password login does (refresh cookie, device cookie):
+   * a complete sign-in, with no one-time-password prompt.
+   */
+  signIn: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+  ) => Promise<AccessTokenResponse>;
 }
 
 const deviceOf = (request: FastifyRequest) => ({
@@ -264,4 +283,15 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     },
     { config, preHandler: sameOriginOnly },
   );
+
+  for (const method of options.signInMethods ?? []) {
+    await app.register(method, {
+      config,
+      signIn: async (request, reply, userId) => {
+        const session = await service.signInAs(userId, deviceOf(request));
+        rememberDevice(request, reply, session);
+        return sendSession(request, reply, session);
+      },
+    });
+  }
 };

@@ -167,6 +167,20 @@ export function createAuthService({
     return startSession(user, ['logins'], device);
   }
 
+  /**
+   * Signs in an account another way proved (a passkey: server/src/passkeys): a complete sign-in
+   * of its own, with no password and so no one-time-password prompt.
+   */
+  async function signInAs(userId: number, device: Device): Promise<Session> {
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) throw unauthorized('That account no longer exists');
+    return startSession(user, ['logins'], device);
+  }
+
   /** The id of the account with this username (ignoring case), or null. */
   async function idOf(username: string): Promise<number | null> {
     const user = await db
@@ -289,5 +303,5 @@ export function createAuthService({
     if (session) await endSession(db, session.sessionId, clock());
   }
 
-  return { register, login, idOf, googleLogin, refresh, logout };
+  return { register, login, signInAs, idOf, googleLogin, refresh, logout };
 }

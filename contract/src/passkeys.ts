@@ -204,8 +204,8 @@ export const passkeysApi = defineEndpoints('passkeys', routes.passkeys, {
   reauthenticationOptions: {
     summary:
       "Start proving identity with a passkey: the options, limited to the account's passkeys",
-    description: `400 when the account has no passkey. ${CHALLENGE_NOTE}`,
-    responses: { 200: PasskeyAuthenticationOptionsSchema, 400: ErrorSchema },
+    description: `409 when the account has no passkey. ${CHALLENGE_NOTE}`,
+    responses: { 200: PasskeyAuthenticationOptionsSchema, 409: ErrorSchema },
   },
   reauthenticate: {
     summary: 'Prove identity again with a passkey, for sensitive changes',

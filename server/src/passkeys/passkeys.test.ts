@@ -228,7 +228,7 @@ describe('adding a passkey in Settings', () => {
     expect(refused.json()).toEqual({ error: 'response is not from a passkey of this account' });
   });
 
-  it("answers 404 for another user's passkey and 400 for an account with none", async () => {
+  it("answers 404 for another user's passkey and 409 for an account with none", async () => {
     const { passkeyId } = await userWithPasskey();
     const other = await registerUser(ctx.app);
     const call = as(ctx.app, other);
@@ -245,7 +245,7 @@ describe('adding a passkey in Settings', () => {
       method: 'POST',
       url: '/api/account/passkeys/reauthenticate/options',
     });
-    expect(none.statusCode).toBe(400);
+    expect(none.statusCode).toBe(409);
     expect(none.json()).toEqual({ error: 'This account has no passkey' });
   });
 });

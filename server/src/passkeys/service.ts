@@ -243,7 +243,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
 
   /**
    * Options to use a passkey: any discoverable one for a sign-in, the account's own to prove
-   * identity again (400 when it has none).
+   * identity again (409 when it has none).
    */
   async function authenticationOptions(
     purpose: Exclude<ChallengePurpose, 'register'>,
@@ -254,7 +254,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     let allowCredentials: { id: string; transports?: string[] }[] | undefined;
     if (userId !== null) {
       const rows = await rowsOf(userId);
-      if (rows.length === 0) throw badRequest('This account has no passkey');
+      if (rows.length === 0) throw conflict('This account has no passkey');
       allowCredentials = rows.map((row) => ({
         id: row.credential_id,
         ...(row.transports ? { transports: transportsOf(row.transports) } : {}),

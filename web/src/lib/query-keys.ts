@@ -8,6 +8,7 @@ export const queryKeys = {
   account: ['account'],
   accountSessions: ['account', 'sessions'],
   accountTokens: ['account', 'tokens'],
+  accountPasskeys: ['account', 'passkeys'],
   calendarFeed: ['account', 'calendar'],
   todos: ['todos'],
   /** The views by due date (Today, Upcoming): under todos, so refreshing todos refreshes them. */

@@ -8,6 +8,7 @@ import type {
   DailyStatistic,
   Group,
   Insights,
+  Passkey,
   Reminder,
   SinceStatistics,
   Todo,
@@ -204,6 +205,8 @@ interface BackendOptions {
   sessions?: AccountSession[];
   /** The personal API tokens; none by default. */
   tokens?: ApiToken[];
+  /** The passkeys; none by default. */
+  passkeys?: Passkey[];
   /** The calendar feed; none by default. */
   calendarFeed?: CalendarFeed | null;
   /** What GET /api/reminders answers (none by default). */
@@ -268,6 +271,7 @@ export function fakeBackend(
     account: makeAccount(options.account),
     sessions: options.sessions ?? defaultSessions(),
     tokens: options.tokens ?? [],
+    passkeys: options.passkeys ?? [],
     calendarFeed: options.calendarFeed ?? null,
     feeds: 0,
     deleted: false,
@@ -383,6 +387,23 @@ export function fakeBackend(
         return json({ error: 'Token not found' }, 404);
       }
       state.tokens = state.tokens.filter((token) => token.id !== Number(id));
+      return noContent();
+    },
+    'GET /api/account/passkeys': () => json(state.passkeys),
+    'PATCH /api/account/passkeys/:id': (call, { id }) => {
+      const passkey = state.passkeys.find((p) => p.id === Number(id));
+      if (!passkey) return json({ error: 'Passkey not found' }, 404);
+      const renamed = { ...passkey, name: (call.body as { name: string }).name };
+      state.passkeys = state.passkeys.map((p) => (p.id === passkey.id ? renamed : p));
+      return json(renamed);
+    },
+    'DELETE /api/account/passkeys/:id': (_call, { id }) => {
+      const refused = proofNeeded();
+      if (refused) return refused;
+      if (!state.passkeys.some((passkey) => passkey.id === Number(id))) {
+        return json({ error: 'Passkey not found' }, 404);
+      }
+      state.passkeys = state.passkeys.filter((passkey) => passkey.id !== Number(id));
       return noContent();
     },
     'GET /api/account/calendar': () => json(state.calendarFeed),

@@ -40,6 +40,14 @@ const STALE_CHALLENGE =
   'response is not valid: the passkey request has expired or was already used - please try again';
 const NOT_VERIFIED = 'response could not be verified as a passkey of this site';
 
+/**
+ * The key types a passkey may have (COSE ids): Ed25519, P-256 (ES256, what platform
+ * authenticators make) and RSA (RS256, Windows Hello). Named here rather than left to the library,
+ * whose default asks Node's experimental SubtleCrypto.supports() about post-quantum keys and so
+ * prints an ExperimentalWarning on the first passkey.
+ */
+const ALGORITHMS = [-8, -7, -257];
+
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 
 type PasskeyRow = {
@@ -146,6 +154,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
         ...(row.transports ? { transports: transportsOf(row.transports) } : {}),
       })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      supportedAlgorithmIDs: ALGORITHMS,
     });
     await storeChallenge(
       db,
@@ -186,6 +195,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
         expectedOrigin: clientData.origin,
         expectedRPID: rp.id,
         requireUserVerification: true,
+        supportedAlgorithmIDs: ALGORITHMS,
       });
     } catch (error) {
       request.log.info(

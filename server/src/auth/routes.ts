@@ -44,7 +44,7 @@ export interface AuthRoutesOptions {
 }
 
 /** What a further way to sign in gets: the auth routes' rate limit, and a way to end in a session. */
-export interface SignInMethodOptions {
+interface SignInMethodOptions {
   config: { rateLimit: { max: number; timeWindow: string } };
   /**
    * Signs in the account it proved, as a password login does (refresh cookie, device cookie):

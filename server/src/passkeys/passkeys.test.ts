@@ -12,7 +12,6 @@ import {
   type AuthenticationOptionsJSON,
   type RegistrationOptionsJSON,
   SoftwareAuthenticator,
-  type StoredCredential,
 } from '../test/webauthn-authenticator.js';
 
 /**
@@ -415,4 +414,53 @@ describe('signing in with a passkey', () => {
   });
 });
 
-export type { StoredCredential };
+describe('the relying party of a public PUBLIC_URL', () => {
+  let hosted: TestContext;
+  beforeAll(async () => {
+    hosted = await createTestApp({ config: { publicUrl: 'https://tally.example.com' } });
+  });
+  afterAll(async () => hosted.close());
+
+  it("binds passkeys to PUBLIC_URL's host and accepts answers from its origin only", async () => {
+    const user = await registerUser(hosted.app);
+    const call = as(hosted.app, user);
+    const authenticator = new SoftwareAuthenticator();
+    const addWith = async (origin: string) => {
+      const asked = await call({ method: 'POST', url: '/api/account/passkeys/options' });
+      const options = asked.json<RegistrationOptionsJSON>();
+      expect(options.rp.id).toBe('tally.example.com');
+      return call({
+        method: 'POST',
+        url: '/api/account/passkeys',
+        headers: { cookie: challengeCookieOf(asked) },
+        payload: { name: 'Laptop', response: authenticator.register(options, { origin }).response },
+      });
+    };
+    for (const origin of [
+      'http://localhost:3000',
+      'https://tally.example.com:8443',
+      'http://tally.example.com',
+    ]) {
+      const refused = await addWith(origin);
+      expect(refused.statusCode, origin).toBe(400);
+      expect(refused.json()).toEqual(NOT_VERIFIED);
+    }
+    expect((await addWith('https://tally.example.com')).statusCode).toBe(201);
+
+    const asked = await hosted.app.inject({ method: 'POST', url: '/api/auth/passkey/options' });
+    const options = asked.json<AuthenticationOptionsJSON>();
+    expect(options.rpId).toBe('tally.example.com');
+    const signedIn = await hosted.app.inject({
+      method: 'POST',
+      url: '/api/auth/passkey',
+      headers: { cookie: challengeCookieOf(asked) },
+      payload: {
+        response: authenticator.authenticate(options, {
+          credential: authenticator.credentials.at(-1),
+          origin: 'https://tally.example.com',
+        }),
+      },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+  });
+});

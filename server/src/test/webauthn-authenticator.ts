@@ -84,7 +84,7 @@ export interface AuthenticationOptionsJSON {
   allowCredentials?: { id: string }[];
 }
 
-export const TEST_ORIGIN = 'http://localhost:3000';
+const TEST_ORIGIN = 'http://localhost:3000';
 
 export class SoftwareAuthenticator {
   readonly credentials: StoredCredential[] = [];

@@ -338,6 +338,13 @@ export function fakeBackend(
       state.proved = true;
       return noContent();
     },
+    'POST /api/account/passkeys/reauthenticate/options': () =>
+      json({ challenge: 'c'.repeat(43), rpId: 'localhost', userVerification: 'required' }),
+    // Any answer of the (stubbed) browser proves it: the server's checks are tested in server/.
+    'POST /api/account/passkeys/reauthenticate': () => {
+      state.proved = true;
+      return noContent();
+    },
     'POST /api/account/google': () => {
       const refused = proofNeeded();
       if (refused) return refused;

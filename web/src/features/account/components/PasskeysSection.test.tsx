@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import type { Passkey } from '@tally/contract';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
@@ -10,6 +10,20 @@ import { storeSession } from '#web/test/tokens';
  * Adding one and signing in with it run in Chromium with a virtual authenticator
  * (e2e/tests/passkeys.spec.ts).
  */
+
+/** The browser's side of WebAuthn (a third party), for the tests that have a PublicKeyCredential. */
+const browser = vi.hoisted(() => ({
+  startAuthentication: vi.fn(async () => ({
+    id: 'abc',
+    rawId: 'abc',
+    type: 'public-key',
+    clientExtensionResults: {},
+    response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+  })),
+  browserSupportsWebAuthnAutofill: vi.fn(async () => false),
+  WebAuthnAbortService: { cancelCeremony: vi.fn() },
+}));
+vi.mock('@simplewebauthn/browser', () => browser);
 
 beforeEach(() => {
   storeSession('alice');
@@ -88,5 +102,24 @@ describe('/settings, Passkeys', () => {
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/account/passkeys/3')).toBe(
       true,
     );
+  });
+});
+
+describe('/settings, Confirm it’s you with a passkey', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('offers "Use a passkey" when the account has one, then makes the change', async () => {
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+    const { calls } = fakeBackend({ passkeys: [laptop], proofExpired: true });
+    const { user, section } = await openPasskeys();
+    await user.click(await within(section).findByRole('button', { name: 'Remove passkey Laptop' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove passkey' });
+    await user.click(within(confirm).getByRole('button', { name: 'Remove' }));
+
+    const prompt = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    await user.click(within(prompt).getByRole('button', { name: 'Use a passkey' }));
+    expect(await within(section).findByText('You have no passkeys.')).toBeInTheDocument();
+    expect(browser.startAuthentication).toHaveBeenCalledTimes(1);
+    expect(calls.filter((c) => c.path === '/api/account/passkeys/3')).toHaveLength(2);
   });
 });

@@ -1,7 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { startSession } from '#web/lib/session-store';
 import { getPasskey } from '#web/lib/webauthn';
+
+export { PasskeyCancelled } from '#web/lib/webauthn';
 
 export const PASSKEY_LOGIN_OPERATION = 'Passkey sign-in';
 
@@ -20,9 +21,4 @@ export async function signInWithPasskey(autofill: boolean): Promise<void> {
   startSession(answer.accessToken, {
     passwordChangeRequired: answer.passwordChangeRequired === true,
   });
-}
-
-/** "Sign in with a passkey": the browser's own prompt. */
-export function usePasskeyLogin() {
-  return useMutation({ mutationFn: () => signInWithPasskey(false) });
 }

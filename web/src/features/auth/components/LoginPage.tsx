@@ -1,21 +1,21 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
-import {
-  cancelPasskeyRequest,
-  PasskeyCancelled,
-  passkeyAutofillSupported,
-  passkeysSupported,
-} from '#web/lib/webauthn';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
-import { PASSKEY_LOGIN_OPERATION, signInWithPasskey, usePasskeyLogin } from '../api/passkey-login';
 import { AuthCard, AuthSwitchLink, authLinkClass } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
+
+/** Passkeys on /login, loaded after the page (PasskeySignIn.tsx says why). */
+const PasskeySignIn = lazy(() =>
+  import('./PasskeySignIn').then((module) => ({ default: module.PasskeySignIn })),
+);
+/** Whether the browser has WebAuthn (lib/webauthn.ts's passkeysSupported, without loading it). */
+const passkeysSupported = () => typeof window.PublicKeyCredential === 'function';
 
 /** The "or" between Google's button and the password form. */
 function OrDivider() {
@@ -32,33 +32,6 @@ function OrDivider() {
 const GOOGLE_CLIENT_FAILURE = 'Google sign-in failed - please try again';
 
 /**
- * The username field's passkey suggestions (conditional UI): while /login is open, a passkey the
- * browser offers in the field's autofill signs in when picked. Answers a failure's sentence; a
- * cancelled request (leaving the page, or the passkey button taking over) says nothing.
- */
-function usePasskeyAutofill(onFailure: (message: string) => void) {
-  useEffect(() => {
-    let active = true;
-    void (async () => {
-      if (!(await passkeyAutofillSupported()) || !active) return;
-      try {
-        await signInWithPasskey(true);
-      } catch (error) {
-        if (!active || error instanceof PasskeyCancelled) return;
-        console.warn('Passkey sign-in from autofill failed', error);
-        onFailure(errorMessage(error, PASSKEY_LOGIN_OPERATION));
-      }
-    })();
-    return () => {
-      active = false;
-      void cancelPasskeyRequest();
-    };
-    // Once per visit of the page: the request waits for the person as long as the page is open.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-}
-
-/**
  * /login: username + password, Continue with Google, Sign in with a passkey (also offered in the
  * username field's autofill), the error banner, a link to register. One banner serves every way
  * in; starting one clears the others' message.
@@ -66,24 +39,15 @@ function usePasskeyAutofill(onFailure: (message: string) => void) {
 export function LoginPage() {
   const loginMutation = useLogin();
   const googleMutation = useGoogleLogin();
-  const passkeyMutation = usePasskeyLogin();
   const [googleClientFailed, setGoogleClientFailed] = useState(false);
-  const [autofillError, setAutofillError] = useState<string | null>(null);
-  usePasskeyAutofill(setAutofillError);
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const [passkeyPending, setPasskeyPending] = useState(false);
 
   const clearErrors = () => {
     loginMutation.reset();
     googleMutation.reset();
-    passkeyMutation.reset();
     setGoogleClientFailed(false);
-    setAutofillError(null);
-  };
-
-  const signInWithAPasskey = () => {
-    clearErrors();
-    passkeyMutation.mutate(undefined, {
-      onError: (error) => console.warn('Passkey sign-in failed', error),
-    });
+    setPasskeyError(null);
   };
 
   const onGoogleCredential = (credential: string) => {
@@ -102,9 +66,7 @@ export function LoginPage() {
   else if (googleMutation.isError)
     error = errorMessage(googleMutation.error, GOOGLE_LOGIN_OPERATION);
   else if (loginMutation.isError) error = errorMessage(loginMutation.error, LOGIN_OPERATION);
-  else if (passkeyMutation.isError && !(passkeyMutation.error instanceof PasskeyCancelled))
-    error = errorMessage(passkeyMutation.error, PASSKEY_LOGIN_OPERATION);
-  else if (autofillError) error = autofillError;
+  else if (passkeyError) error = passkeyError;
 
   const submit = (data: FormData) => {
     clearErrors();
@@ -114,7 +76,7 @@ export function LoginPage() {
     });
   };
 
-  const pending = loginMutation.isPending || googleMutation.isPending || passkeyMutation.isPending;
+  const pending = loginMutation.isPending || googleMutation.isPending || passkeyPending;
   return (
     <AuthCard title="Login">
       <ErrorBanner message={error} onDismiss={clearErrors} className="mb-6" />
@@ -124,14 +86,14 @@ export function LoginPage() {
         pending={googleMutation.isPending}
       />
       {passkeysSupported() && (
-        <Button
-          variant="secondary"
-          onClick={signInWithAPasskey}
-          disabled={pending}
-          className="mt-3 w-full"
-        >
-          {passkeyMutation.isPending ? 'Waiting for your passkey...' : 'Sign in with a passkey'}
-        </Button>
+        <Suspense fallback={null}>
+          <PasskeySignIn
+            disabled={pending}
+            onStart={clearErrors}
+            onError={setPasskeyError}
+            onPendingChange={setPasskeyPending}
+          />
+        </Suspense>
       )}
       <OrDivider />
       <Form label="Login" onSubmit={submit}>

@@ -47,7 +47,7 @@ describe('/login with a passkey', () => {
     );
     const { user } = renderApp('/login');
     expect(screen.getByLabelText('Username')).toHaveAttribute('autocomplete', 'username webauthn');
-    await user.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
 
     expect(await screen.findByRole('heading', { name: 'Todos' })).toBeInTheDocument();
     expect(browser.startAuthentication).toHaveBeenCalledWith({
@@ -71,7 +71,7 @@ describe('/login with a passkey', () => {
     );
     browser.startAuthentication.mockResolvedValueOnce(ANSWER);
     const { user } = renderApp('/login');
-    await user.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This passkey is not registered here - it may have been removed',
     );
@@ -81,7 +81,7 @@ describe('/login with a passkey', () => {
         name: 'NotAllowedError',
       }),
     );
-    await user.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
     expect(await screen.findByRole('button', { name: 'Sign in with a passkey' })).toBeEnabled();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(window.location.pathname).toBe('/login');

@@ -18,6 +18,8 @@ interface PasskeySignInProps {
   onPendingChange: (pending: boolean) => void;
 }
 
+const AUTOFILL_ATTEMPTS = 3;
+
 const report = (error: unknown, onError: (message: string) => void) => {
   if (error instanceof PasskeyCancelled) return;
   console.warn('Passkey sign-in failed', error);
@@ -37,11 +39,17 @@ export function PasskeySignIn({ disabled, onStart, onError, onPendingChange }: P
     void (async () => {
       const { passkeyAutofillSupported } = await import('#web/lib/webauthn');
       if (!(await passkeyAutofillSupported()) || !active) return;
-      try {
-        await signInWithPasskey(true);
-      } catch (error) {
-        // Leaving the page, or the button taking over, cancels the waiting request.
-        if (active) report(error, onError);
+      // A refused passkey (say its challenge expired while the page stood open) arms the
+      // suggestions again, a few times at most, so the next pick can work.
+      for (let attempt = 0; attempt < AUTOFILL_ATTEMPTS && active; attempt += 1) {
+        try {
+          await signInWithPasskey(true);
+          return;
+        } catch (error) {
+          // Leaving the page, or the button taking over, cancels the waiting request.
+          if (!active || error instanceof PasskeyCancelled) return;
+          report(error, onError);
+        }
       }
     })();
     return () => {

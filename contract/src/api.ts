@@ -3,6 +3,7 @@ import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
+import { passkeysApi } from './passkeys.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
@@ -18,6 +19,7 @@ export const contract = {
   auth: authApi,
   account: accountApi,
   twoFactor: twoFactorApi,
+  passkeys: passkeysApi,
   tokens: tokensApi,
   calendar: calendarApi,
   todos: todosApi,

@@ -5,6 +5,7 @@ export * from './endpoint.js';
 export * from './auth.js';
 export * from './account.js';
 export * from './two-factor.js';
+export * from './passkeys.js';
 export * from './tokens.js';
 export * from './calendar.js';
 export * from './todos.js';

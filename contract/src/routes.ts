@@ -38,6 +38,24 @@ export const routes = {
     enable: { method: 'POST', path: '/api/account/two-factor', recentAuth: true },
     disable: { method: 'DELETE', path: '/api/account/two-factor', recentAuth: true },
   },
+  passkeys: {
+    signInOptions: { method: 'POST', path: '/api/auth/passkey/options', public: true },
+    signIn: { method: 'POST', path: '/api/auth/passkey', public: true },
+    list: { method: 'GET', path: '/api/account/passkeys' },
+    registrationOptions: {
+      method: 'POST',
+      path: '/api/account/passkeys/options',
+      recentAuth: true,
+    },
+    add: { method: 'POST', path: '/api/account/passkeys', recentAuth: true },
+    rename: { method: 'PATCH', path: '/api/account/passkeys/:id' },
+    remove: { method: 'DELETE', path: '/api/account/passkeys/:id', recentAuth: true },
+    reauthenticationOptions: {
+      method: 'POST',
+      path: '/api/account/passkeys/reauthenticate/options',
+    },
+    reauthenticate: { method: 'POST', path: '/api/account/passkeys/reauthenticate' },
+  },
   tokens: {
     list: { method: 'GET', path: '/api/account/tokens' },
     create: { method: 'POST', path: '/api/account/tokens', recentAuth: true },

@@ -13,6 +13,9 @@ import { authRoutes } from './auth/routes.js';
 import { createSecretBox } from './two-factor/secret-box.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
 import { createTwoFactorService } from './two-factor/service.js';
+import { passkeyRoutes, passkeySignInRoutes } from './passkeys/routes.js';
+import { relyingPartyOf } from './passkeys/relying-party.js';
+import { createPasskeyService } from './passkeys/service.js';
 import { calendarRoutes } from './calendar/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
@@ -158,6 +161,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ),
     issuer: `Tally (${new URL(config.publicUrl).host})`,
   });
+  // Passkeys: signing in with one is registered with the auth routes, managing them apart.
+  const passkeys = createPasskeyService({
+    db: options.database.db,
+    clock,
+    rp: relyingPartyOf(config.publicUrl),
+  });
   await app.register(authRoutes, {
     clock,
     google,
@@ -172,6 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionMaxDays: config.sessionMaxDays,
     sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
+    signInMethods: [passkeySignInRoutes(passkeys)],
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
   });
   await app.register(accountRoutes, {
@@ -183,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sweep: options.backgroundJobs ?? false,
   });
   await app.register(twoFactorRoutes, { twoFactor });
+  await app.register(passkeyRoutes, { passkeys });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });

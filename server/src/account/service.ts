@@ -144,6 +144,8 @@ const OWNED_TABLES = [
   'api_tokens',
   'calendar_feeds',
   'email_tokens',
+  'passkeys',
+  'webauthn_challenges',
   'refresh_tokens',
   'sessions',
   'statistic_events',

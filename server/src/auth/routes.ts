@@ -1,4 +1,4 @@
-import { authApi } from '@tally/contract';
+import { type AccessTokenResponse, authApi } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
@@ -41,11 +41,30 @@ export interface AuthRoutesOptions {
   sessionIdleDays: number;
   /** Whether new accounts may be made (REGISTRATION). */
   registration: 'open' | 'closed';
+  /**
+   * Further ways to sign in (passkeys: server/src/passkeys), registered inside these routes so
+   * that they end with the same session and cookies as a password login.
+   */
+  signInMethods?: FastifyPluginAsync<SignInMethodOptions>[];
   /** Called after an account is registered with the form (sends the verification link). */
   onRegistered?: (
     account: { id: number; username: string; email: string },
     request: FastifyRequest,
   ) => void;
+}
+
+/** What a further way to sign in gets: the auth routes' rate limit, and a way to end in a session. */
+interface SignInMethodOptions {
+  config: { rateLimit: { max: number; timeWindow: string } };
+  /**
+   * Signs in the account it proved, as a password login does (refresh cookie, device cookie):
+   * a complete sign-in, with no one-time-password prompt.
+   */
+  signIn: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+  ) => Promise<AccessTokenResponse>;
 }
 
 const deviceOf = (request: FastifyRequest) => ({
@@ -120,7 +139,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       const email = request.body.email.trim();
       options.onRegistered?.({ id: session.userId, username: session.username, email }, request);
       // A new account has no second factor: this is the end of its sign-in.
-      return reply.code(201).send(signIn.finishNewAccount(request, reply, session));
+      return reply.code(201).send(signIn.finishComplete(request, reply, session));
     },
     { config },
   );
@@ -179,7 +198,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       const nonce = takeGoogleNonce(request, reply);
       const identity = await verifyGoogle(request.body.token, { nonce });
       const entry = await service.googleLogin(identity, deviceOf(request));
-      if ('created' in entry) return signIn.finishNewAccount(request, reply, entry.created);
+      if ('created' in entry) return signIn.finishComplete(request, reply, entry.created);
       return signIn.signIn(request, reply, entry.existing, {
         kind: 'google',
         providerDidMfa: identity.didMfa,
@@ -238,4 +257,15 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     },
     { config, preHandler: sameOriginOnly },
   );
+
+  for (const method of options.signInMethods ?? []) {
+    await app.register(method, {
+      config,
+      signIn: async (request, reply, userId) => {
+        // A passkey is two factors in itself (possession and user verification): no second step.
+        const session = await service.signInAs(userId, deviceOf(request));
+        return signIn.finishComplete(request, reply, session);
+      },
+    });
+  }
 };

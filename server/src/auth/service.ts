@@ -196,6 +196,20 @@ export function createAuthService({
     return (await signInUser(userId))?.username ?? null;
   }
 
+  /**
+   * Signs in an account another way proved (a passkey: server/src/passkeys): a complete sign-in
+   * of its own, with no password and so no one-time-password prompt.
+   */
+  async function signInAs(userId: number, device: Device): Promise<Session> {
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) throw unauthorized('That account no longer exists');
+    return startSession(user, ['logins'], device);
+  }
+
   /** The id of the account with this username (ignoring case), or null. */
   async function idOf(username: string): Promise<number | null> {
     const user = await db
@@ -325,6 +339,7 @@ export function createAuthService({
     login,
     idOf,
     signInUser,
+    signInAs,
     usernameOf,
     startSession,
     googleLogin,

@@ -134,10 +134,11 @@ export function createSignIn(deps: SignInDeps) {
   }
 
   /**
-   * The session of an account made just now (registration, a first Google sign-in): it has no
-   * second factor yet and no failed logins to clear. The device cookie and the refresh cookie.
+   * A session that needs no second step: an account made just now (registration, a first Google
+   * sign-in), which has no second factor yet and no failed logins to clear, or a passkey sign-in,
+   * two factors in itself. The device cookie and the refresh cookie.
    */
-  function finishNewAccount(
+  function finishComplete(
     request: FastifyRequest,
     reply: FastifyReply,
     session: Session,
@@ -216,5 +217,5 @@ export function createSignIn(deps: SignInDeps) {
     return finish(request, reply, session, done.kind);
   }
 
-  return { signIn, completeSecondStep, finishNewAccount, sendSession };
+  return { signIn, completeSecondStep, finishComplete, sendSession };
 }

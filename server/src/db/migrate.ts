@@ -14,6 +14,7 @@ import { idempotencyKeys } from './migrations/0010-idempotency-keys.js';
 import { reminders } from './migrations/0011-reminders.js';
 import { sessionProofs } from './migrations/0012-session-proofs.js';
 import { twoFactor } from './migrations/0014-two-factor.js';
+import { passkeys } from './migrations/0015-passkeys.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -34,6 +35,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0011-reminders': reminders(dialect),
     '0012-session-proofs': sessionProofs(dialect),
     '0014-two-factor': twoFactor(dialect),
+    '0015-passkeys': passkeys(dialect),
   };
 }
 

@@ -25,6 +25,8 @@ export interface Database {
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 interface UsersTable {
@@ -298,4 +300,37 @@ interface MfaChallengesTable {
   kind: string;
   expires_at: number;
   attempts: Generated<number>;
+}
+
+/** A WebAuthn credential of an account (docs/decisions/082-passkeys.md). */
+interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url; unique across every account. */
+  credential_id: string;
+  /** The credential's COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter last seen (0 for authenticators that keep none). */
+  counter: number;
+  /** The transports the browser reported, comma-separated; null when it said none. */
+  transports: string | null;
+  /** The WebAuthn user.id given to the authenticator (random, base64url). */
+  user_handle: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge handed to one browser: single use, 5 minutes. */
+interface WebauthnChallengesTable {
+  /** base64url, as it comes back in clientDataJSON. */
+  challenge: string;
+  /** SHA-256 (hex) of the browser's challenge cookie. */
+  binding_hash: string;
+  purpose: 'sign-in' | 'register' | 'reauthenticate';
+  /** The account a registration or re-authentication is for; null for a sign-in. */
+  user_id: number | null;
+  /** A registration's WebAuthn user.id, kept with the passkey it makes; null otherwise. */
+  user_handle: string | null;
+  expires_at: number;
 }

@@ -64,15 +64,19 @@ describe('the contract', () => {
     const guarded = endpoints.filter((endpoint) => endpoint.recentAuth);
     expect(guarded.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
       'DELETE /api/account/google',
+      'DELETE /api/account/passkeys/:id',
       'DELETE /api/account/two-factor',
       'POST /api/account/calendar',
       'POST /api/account/google',
+      'POST /api/account/passkeys',
+      'POST /api/account/passkeys/options',
       'POST /api/account/tokens',
       'POST /api/account/two-factor',
       'POST /api/account/two-factor/setup',
     ]);
     for (const endpoint of guarded) {
-      const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+      const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
+      const operation = document.paths[path]?.[endpoint.method.toLowerCase()];
       expect(operation?.description).toMatch(/403 with code reauthentication_required/);
       expect(JSON.stringify(operation?.responses['403'])).toMatch(/reauthentication_required/);
     }

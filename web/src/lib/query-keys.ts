@@ -8,6 +8,7 @@ export const queryKeys = {
   account: ['account'],
   accountSessions: ['account', 'sessions'],
   accountTokens: ['account', 'tokens'],
+  accountPasskeys: ['account', 'passkeys'],
   calendarFeed: ['account', 'calendar'],
   twoFactor: ['account', 'two-factor'],
   todos: ['todos'],

@@ -8,6 +8,7 @@ import type {
   DailyStatistic,
   Group,
   Insights,
+  Passkey,
   Reminder,
   SinceStatistics,
   Todo,
@@ -204,6 +205,8 @@ interface BackendOptions {
   sessions?: AccountSession[];
   /** The personal API tokens; none by default. */
   tokens?: ApiToken[];
+  /** The passkeys; none by default. */
+  passkeys?: Passkey[];
   /** The calendar feed; none by default. */
   calendarFeed?: CalendarFeed | null;
   /** What GET /api/reminders answers (none by default). */
@@ -268,6 +271,7 @@ export function fakeBackend(
     account: makeAccount(options.account),
     sessions: options.sessions ?? defaultSessions(),
     tokens: options.tokens ?? [],
+    passkeys: options.passkeys ?? [],
     calendarFeed: options.calendarFeed ?? null,
     feeds: 0,
     deleted: false,
@@ -334,6 +338,13 @@ export function fakeBackend(
       state.proved = true;
       return noContent();
     },
+    'POST /api/account/passkeys/reauthenticate/options': () =>
+      json({ challenge: 'c'.repeat(43), rpId: 'localhost', userVerification: 'required' }),
+    // Any answer of the (stubbed) browser proves it: the server's checks are tested in server/.
+    'POST /api/account/passkeys/reauthenticate': () => {
+      state.proved = true;
+      return noContent();
+    },
     'POST /api/account/google': () => {
       const refused = proofNeeded();
       if (refused) return refused;
@@ -388,6 +399,23 @@ export function fakeBackend(
     // Two-factor codes off: Settings shows the section; its flows are covered by e2e/tests/two-factor.spec.ts.
     'GET /api/account/two-factor': () =>
       json({ enabled: false, enabledAt: null, recoveryCodesLeft: 0 }),
+    'GET /api/account/passkeys': () => json(state.passkeys),
+    'PATCH /api/account/passkeys/:id': (call, { id }) => {
+      const passkey = state.passkeys.find((p) => p.id === Number(id));
+      if (!passkey) return json({ error: 'Passkey not found' }, 404);
+      const renamed = { ...passkey, name: (call.body as { name: string }).name };
+      state.passkeys = state.passkeys.map((p) => (p.id === passkey.id ? renamed : p));
+      return json(renamed);
+    },
+    'DELETE /api/account/passkeys/:id': (_call, { id }) => {
+      const refused = proofNeeded();
+      if (refused) return refused;
+      if (!state.passkeys.some((passkey) => passkey.id === Number(id))) {
+        return json({ error: 'Passkey not found' }, 404);
+      }
+      state.passkeys = state.passkeys.filter((passkey) => passkey.id !== Number(id));
+      return noContent();
+    },
     'GET /api/account/calendar': () => json(state.calendarFeed),
     'POST /api/account/calendar': (call) => {
       const refused = proofNeeded();

@@ -6,7 +6,10 @@ import { Dialog } from '#web/components/Dialog';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { setIdentityPrompt } from '#web/lib/reauthentication';
+import { PasskeyCancelled, passkeysSupported } from '#web/lib/webauthn';
+import { usePasskeys } from '../api/get-passkeys';
 import { useReauthenticate } from '../api/reauthenticate';
+import { useReauthenticateWithPasskey } from '../api/reauthenticate-with-passkey';
 import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
 
 interface IdentityPromptDialogProps {
@@ -18,12 +21,17 @@ const TITLE = 'Confirm it’s you';
 
 /**
  * Asked for by lib/api-client.ts when a change in Settings answers reauthentication_required:
- * the password (or Continue with Google for an account without one), then the change is sent
- * again. Cancel leaves it undone. A refused password is a sentence beside the field.
+ * the password (or Continue with Google for an account without one), or one of the account's
+ * passkeys, then the change is sent again. Cancel leaves it undone. A refused password is a
+ * sentence beside the field.
  */
 export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDialogProps) {
   const reauthenticate = useReauthenticate();
+  const withPasskey = useReauthenticateWithPasskey();
+  const passkeys = usePasskeys();
+  const canUsePasskey = passkeysSupported() && (passkeys.data?.length ?? 0) > 0;
   const { reset } = reauthenticate;
+  const { reset: resetPasskey } = withPasskey;
   const [open, setOpen] = useState(false);
   const [googleFailed, setGoogleFailed] = useState(false);
   const settle = useRef<((proved: boolean) => void) | null>(null);
@@ -38,11 +46,12 @@ export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDi
             settle.current?.(false);
             settle.current = resolve;
             reset();
+            resetPasskey();
             setGoogleFailed(false);
             setOpen(true);
           }),
       ),
-    [reset],
+    [reset, resetPasskey],
   );
   // A prompt left open when Settings goes away counts as cancelled.
   useEffect(() => () => settle.current?.(false), []);
@@ -58,6 +67,16 @@ export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDi
     reauthenticate.mutate(body, { onSuccess: () => finish(true) });
   };
 
+  const provePasskey = () => {
+    reset();
+    setGoogleFailed(false);
+    withPasskey.mutate(undefined, { onSuccess: () => finish(true) });
+  };
+
+  const passkeyError =
+    withPasskey.isError && !(withPasskey.error instanceof PasskeyCancelled)
+      ? errorMessage(withPasskey.error, 'Confirm it is you')
+      : null;
   const error = reauthenticate.isError
     ? errorMessage(reauthenticate.error, 'Confirm it is you')
     : googleFailed
@@ -128,6 +147,18 @@ export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDi
           {error && (
             <p role="alert" className="text-sm text-red-700 dark:text-red-300">
               {error}
+            </p>
+          )}
+        </div>
+      )}
+      {canUsePasskey && (
+        <div className="mt-4 space-y-2">
+          <Button variant="secondary" onClick={provePasskey} disabled={withPasskey.isPending}>
+            {withPasskey.isPending ? 'Waiting for your passkey...' : 'Use a passkey'}
+          </Button>
+          {passkeyError && (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+              {passkeyError}
             </p>
           )}
         </div>

@@ -11,6 +11,7 @@ import type { GoogleButton } from './google-button';
 import { GoogleSection } from './GoogleSection';
 import { IdentityPromptDialog } from './IdentityPromptDialog';
 import { ImportSection } from './ImportSection';
+import { PasskeysSection } from './PasskeysSection';
 import { PasswordSection } from './PasswordSection';
 import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
@@ -46,6 +47,7 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
           <TwoFactorSection hasPassword={account.data.hasPassword} />
+          <PasskeysSection />
           <SessionsSection />
           <RemindersSection />
           <ApiTokensSection />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { MfaRequiredResponse } from '@tally/contract';
 import { Link } from 'wouter';
 import { Button } from '#web/components/Button';
@@ -11,6 +11,13 @@ import { LOGIN_OPERATION, useLogin } from '../api/login';
 import { AuthCard, AuthSwitchLink, authLinkClass } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
 import { SecondStepForm } from './SecondStepForm';
+
+/** Passkeys on /login, loaded after the page (PasskeySignIn.tsx says why). */
+const PasskeySignIn = lazy(() =>
+  import('./PasskeySignIn').then((module) => ({ default: module.PasskeySignIn })),
+);
+/** Whether the browser has WebAuthn (lib/webauthn.ts's passkeysSupported, without loading it). */
+const passkeysSupported = () => typeof window.PublicKeyCredential === 'function';
 
 /** The "or" between Google's button and the password form. */
 function OrDivider() {
@@ -41,9 +48,10 @@ function secondStepFromUrl(): SecondStep | null {
 }
 
 /**
- * /login: username + password, Continue with Google, the error banner, a link to register.
- * One banner serves both ways in; starting either clears the other's message. An account with
- * two-factor codes on then gets the second step in the same card.
+ * /login: username + password, Continue with Google, Sign in with a passkey (also offered in the
+ * username field's autofill), the error banner, a link to register. One banner serves every way
+ * in; starting one clears the others' message. An account with two-factor codes on then gets the
+ * second step in the same card (a passkey sign-in needs none: it is two factors in itself).
  */
 export function LoginPage() {
   const loginMutation = useLogin();
@@ -56,11 +64,14 @@ export function LoginPage() {
       window.history.replaceState(window.history.state, '', window.location.pathname);
     }
   }, []);
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const [passkeyPending, setPasskeyPending] = useState(false);
 
   const clearErrors = () => {
     loginMutation.reset();
     googleMutation.reset();
     setGoogleClientFailed(false);
+    setPasskeyError(null);
   };
 
   const onGoogleCredential = (credential: string) => {
@@ -79,6 +90,7 @@ export function LoginPage() {
   else if (googleMutation.isError)
     error = errorMessage(googleMutation.error, GOOGLE_LOGIN_OPERATION);
   else if (loginMutation.isError) error = errorMessage(loginMutation.error, LOGIN_OPERATION);
+  else if (passkeyError) error = passkeyError;
 
   const submit = (data: FormData) => {
     clearErrors();
@@ -106,7 +118,7 @@ export function LoginPage() {
     );
   }
 
-  const pending = loginMutation.isPending || googleMutation.isPending;
+  const pending = loginMutation.isPending || googleMutation.isPending || passkeyPending;
   return (
     <AuthCard title="Login">
       <ErrorBanner message={error} onDismiss={clearErrors} className="mb-6" />
@@ -115,6 +127,16 @@ export function LoginPage() {
         onFailure={onGoogleFailure}
         pending={googleMutation.isPending}
       />
+      {passkeysSupported() && (
+        <Suspense fallback={null}>
+          <PasskeySignIn
+            disabled={pending}
+            onStart={clearErrors}
+            onError={setPasskeyError}
+            onPendingChange={setPasskeyPending}
+          />
+        </Suspense>
+      )}
       <OrDivider />
       <Form label="Login" onSubmit={submit}>
         <TextField
@@ -122,7 +144,7 @@ export function LoginPage() {
           id="login-username"
           name="username"
           type="text"
-          autoComplete="username"
+          autoComplete="username webauthn"
           autoCapitalize="none"
           spellCheck={false}
           required

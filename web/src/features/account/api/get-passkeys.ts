@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+export const LOAD_PASSKEYS_OPERATION = 'Load passkeys';
+
+/** The account's passkeys, oldest first. */
+const passkeysQueryOptions = queryOptions({
+  queryKey: queryKeys.accountPasskeys,
+  queryFn: ({ signal }) => api.passkeys.list({ operation: LOAD_PASSKEYS_OPERATION, signal }),
+});
+
+export function usePasskeys() {
+  return useQuery(passkeysQueryOptions);
+}

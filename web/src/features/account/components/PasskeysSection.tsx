@@ -1,0 +1,260 @@
+import { useId, useRef, useState } from 'react';
+import type { Passkey } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { Dialog } from '#web/components/Dialog';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { Form, FormActions } from '#web/components/Form';
+import { TextField } from '#web/components/FormField';
+import { LoadingText } from '#web/components/LoadingText';
+import { ApiError, errorMessage } from '#web/lib/api-client';
+import { PasskeyCancelled, passkeysSupported } from '#web/lib/webauthn';
+import { ADD_PASSKEY_OPERATION, useAddPasskey } from '../api/add-passkey';
+import { LOAD_PASSKEYS_OPERATION, usePasskeys } from '../api/get-passkeys';
+import { useRemovePasskey } from '../api/remove-passkey';
+import { useRenamePasskey } from '../api/rename-passkey';
+import { formatInstant } from '../lib/format-instant';
+import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+
+/** contract/src/passkeys.ts: PASSKEY_NAME_MAX (a type import keeps the schemas out of the bundle). */
+const NAME_MAX = 64;
+
+function When({ label, instant }: { label: string; instant: string | null }) {
+  return (
+    <span>
+      {label}{' '}
+      {instant ? <time dateTime={instant}>{formatInstant(instant)}</time> : <span>never</span>}
+    </span>
+  );
+}
+
+/** One passkey: its name (renamed in place), when it was added and last used, Remove. */
+function PasskeyRow({
+  passkey,
+  onRemove,
+  onRenamed,
+}: {
+  passkey: Passkey;
+  onRemove: (passkey: Passkey) => void;
+  onRenamed: (passkey: Passkey) => void;
+}) {
+  const rename = useRenamePasskey();
+  const [editing, setEditing] = useState(false);
+  const errorId = useId();
+  const error = rename.isError ? errorMessage(rename.error, 'Rename passkey') : null;
+
+  if (editing) {
+    return (
+      <li className="py-3">
+        <Form
+          label={`Rename passkey ${passkey.name}`}
+          onSubmit={(data) =>
+            rename.mutate(
+              { id: passkey.id, name: String(data.get('name') ?? '').trim() },
+              {
+                onSuccess: (renamed) => {
+                  setEditing(false);
+                  onRenamed(renamed);
+                },
+              },
+            )
+          }
+        >
+          <TextField
+            label="New name"
+            name="name"
+            defaultValue={passkey.name}
+            maxLength={NAME_MAX}
+            required
+            autoComplete="off"
+            data-autofocus
+            aria-invalid={error !== null}
+            aria-describedby={error ? errorId : undefined}
+          />
+          {error && (
+            <p id={errorId} role="alert" className="text-sm text-red-700 dark:text-red-300">
+              {error}
+            </p>
+          )}
+          <FormActions>
+            <Button type="submit" size="compact" disabled={rename.isPending}>
+              {rename.isPending ? 'Saving...' : 'Save'}
+            </Button>
+            <Button
+              variant="secondary"
+              size="compact"
+              onClick={() => {
+                rename.reset();
+                setEditing(false);
+              }}
+            >
+              Cancel
+            </Button>
+          </FormActions>
+        </Form>
+      </li>
+    );
+  }
+
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+      <div className="min-w-0">
+        <p className="font-medium break-words text-slate-900 dark:text-slate-100">{passkey.name}</p>
+        <p className="mt-0.5 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
+          <When label="Added" instant={passkey.createdAt} />
+          <When label="Last used" instant={passkey.lastUsedAt} />
+        </p>
+      </div>
+      <div className="flex gap-2">
+        <Button
+          variant="secondary"
+          size="compact"
+          onClick={() => setEditing(true)}
+          aria-label={`Rename passkey ${passkey.name}`}
+        >
+          Rename
+        </Button>
+        <Button
+          variant="secondary"
+          size="compact"
+          onClick={() => onRemove(passkey)}
+          aria-label={`Remove passkey ${passkey.name}`}
+        >
+          Remove
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * Passkeys: sign in with the device's screen lock, fingerprint or face instead of the password.
+ * Add one (named), list them with when they were last used, rename, remove. Adding and removing
+ * ask "Confirm it's you" when the session has not proved itself for a few minutes.
+ */
+export function PasskeysSection() {
+  const passkeys = usePasskeys();
+  const addPasskey = useAddPasskey();
+  const removePasskey = useRemovePasskey();
+  const [status, setStatus] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Passkey | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const errorId = useId();
+  const supported = passkeysSupported();
+
+  // A cancelled prompt, or a declined "Confirm it's you", is no error to show.
+  const addError =
+    addPasskey.isError &&
+    !(addPasskey.error instanceof PasskeyCancelled) &&
+    !(addPasskey.error instanceof ApiError && addPasskey.error.code === 'reauthentication_required')
+      ? errorMessage(addPasskey.error, ADD_PASSKEY_OPERATION)
+      : null;
+
+  const submit = (data: FormData) => {
+    setStatus(null);
+    addPasskey.mutate(String(data.get('name') ?? '').trim(), {
+      onSuccess: (added) => {
+        formRef.current?.reset();
+        setStatus(`Passkey ${added.name} is added: you can sign in with it.`);
+      },
+    });
+  };
+
+  const remove = (passkey: Passkey) => {
+    setStatus(null);
+    removePasskey.mutate(passkey.id, {
+      onSuccess: () => {
+        setRemoving(null);
+        setStatus(`Passkey ${passkey.name} is removed: it no longer signs in.`);
+      },
+      onError: () => setRemoving(null),
+    });
+  };
+
+  return (
+    <SettingsSection title="Passkeys" status={status}>
+      <Hint>
+        A passkey signs you in with this device&apos;s screen lock, fingerprint or face instead of
+        your password. It stays on your device (or in your password manager) and works only on this
+        site.
+      </Hint>
+      {supported ? (
+        <>
+          <SubHeading>New passkey</SubHeading>
+          <Form label="New passkey" onSubmit={submit} ref={formRef}>
+            <TextField
+              label="Passkey name"
+              name="name"
+              maxLength={NAME_MAX}
+              required
+              autoComplete="off"
+              placeholder="e.g. Work laptop"
+              aria-invalid={addError !== null}
+              aria-describedby={addError ? errorId : undefined}
+            />
+            {addError && (
+              <p id={errorId} role="alert" className="text-sm text-red-700 dark:text-red-300">
+                {addError}
+              </p>
+            )}
+            <FormActions>
+              <Button type="submit" disabled={addPasskey.isPending}>
+                {addPasskey.isPending ? 'Adding passkey...' : 'Add passkey'}
+              </Button>
+            </FormActions>
+          </Form>
+        </>
+      ) : (
+        <Hint>This browser cannot make passkeys.</Hint>
+      )}
+      <SubHeading>Your passkeys</SubHeading>
+      {passkeys.isPending ? (
+        <LoadingText>Loading passkeys...</LoadingText>
+      ) : passkeys.isError ? (
+        <ErrorBanner
+          message={errorMessage(passkeys.error, LOAD_PASSKEYS_OPERATION)}
+          onRetry={() => void passkeys.refetch()}
+        />
+      ) : passkeys.data.length === 0 ? (
+        <Hint>You have no passkeys.</Hint>
+      ) : (
+        <ul
+          aria-label="Passkeys"
+          className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
+        >
+          {passkeys.data.map((passkey) => (
+            <PasskeyRow
+              key={passkey.id}
+              passkey={passkey}
+              onRemove={setRemoving}
+              onRenamed={(renamed) => setStatus(`Passkey renamed to ${renamed.name}.`)}
+            />
+          ))}
+        </ul>
+      )}
+      <Dialog
+        open={removing !== null}
+        title="Remove passkey"
+        onClose={() => setRemoving(null)}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setRemoving(null)} data-autofocus>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              disabled={removePasskey.isPending}
+              onClick={() => removing && remove(removing)}
+            >
+              Remove
+            </Button>
+          </>
+        }
+      >
+        <p>
+          Remove &quot;{removing?.name}&quot;? It no longer signs you in. (Your device may still
+          offer it: remove it there too.)
+        </p>
+      </Dialog>
+    </SettingsSection>
+  );
+}

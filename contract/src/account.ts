@@ -20,6 +20,12 @@ export const AccountSchema = Type.Object(
     }),
     hasPassword: Type.Boolean({ description: 'False for an account made with Google' }),
     googleLinked: Type.Boolean(),
+    oidcLinked: Type.Optional(
+      Type.Boolean({
+        description:
+          'An account of the OpenID Connect provider (OIDC_NAME) is linked; always sent by GET /api/account',
+      }),
+    ),
     createdAt: instant('When the account was made'),
     passwordResetAt: Type.Optional(
       instant(

@@ -3,6 +3,7 @@ import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
+import { oidcApi } from './oidc.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
@@ -16,6 +17,7 @@ import type { Routes } from './routes.js';
 export const contract = {
   auth: authApi,
   account: accountApi,
+  oidc: oidcApi,
   tokens: tokensApi,
   calendar: calendarApi,
   todos: todosApi,

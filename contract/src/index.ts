@@ -4,6 +4,7 @@ export * from './routes.js';
 export * from './endpoint.js';
 export * from './auth.js';
 export * from './account.js';
+export * from './oidc.js';
 export * from './tokens.js';
 export * from './calendar.js';
 export * from './todos.js';

@@ -77,6 +77,7 @@ const ACCOUNT_COLUMNS = [
   'email_lower',
   'password_hash',
   'google_subject',
+  'oidc_subject',
   'email_verified_at',
   'created_at',
   'password_reset_at',
@@ -87,6 +88,7 @@ type AccountRow = {
   email: string;
   password_hash: string | null;
   google_subject: string | null;
+  oidc_subject: string | null;
   email_verified_at: number | null;
   created_at: number;
   password_reset_at: number | null;
@@ -98,6 +100,7 @@ const toAccount = (row: AccountRow): Account => ({
   emailVerified: row.email_verified_at !== null,
   hasPassword: row.password_hash !== null,
   googleLinked: row.google_subject !== null,
+  oidcLinked: row.oidc_subject !== null,
   createdAt: iso(row.created_at),
   ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
 });
@@ -144,6 +147,7 @@ const OWNED_TABLES = [
   'api_tokens',
   'calendar_feeds',
   'email_tokens',
+  'oidc_flows',
   'refresh_tokens',
   'sessions',
   'statistic_events',
@@ -480,7 +484,8 @@ export function createAccountService({
   async function unlinkGoogle(userId: number): Promise<boolean | null> {
     const row = await accountRow(userId);
     if (!row) return null;
-    if (row.password_hash === null) {
+    // Signing in stays possible with a password or a linked OpenID Connect account.
+    if (row.password_hash === null && row.oidc_subject === null) {
       throw conflict('Set a password before unlinking Google - without one you could not sign in');
     }
     if (row.google_subject === null) return false;

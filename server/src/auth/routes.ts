@@ -13,7 +13,9 @@ import {
   issueGoogleNonce,
   takeGoogleNonce,
 } from './google-id-token.js';
-import { createAuthService, RefreshTokenReused, type Session } from './service.js';
+import type { OidcConfig } from '../config.js';
+import { registerOidcRoutes } from './oidc/routes.js';
+import { createAuthService, OidcRefusal, RefreshTokenReused, type Session } from './service.js';
 
 export interface AuthRoutesOptions {
   clock: Clock;
@@ -31,6 +33,10 @@ export interface AuthRoutesOptions {
   sessionIdleDays: number;
   /** Whether new accounts may be made (REGISTRATION). */
   registration: 'open' | 'closed';
+  /** Generic OpenID Connect (OIDC_*); null when it is off. */
+  oidc: OidcConfig | null;
+  /** PUBLIC_URL: the OIDC redirect URI is derived from it. */
+  publicUrl: string;
   /** Called after an account is registered with the form (sends the verification link). */
   onRegistered?: (
     account: { id: number; username: string; email: string },
@@ -103,6 +109,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     sessionMaxMs: options.sessionMaxDays * 24 * 60 * 60 * 1000,
     sessionIdleMs: options.sessionIdleDays * 24 * 60 * 60 * 1000,
     registration: options.registration,
+    // OIDC_ONLY: accounts come from the provider (or the operator's CLI), not the form.
+    passwordSignUp: !(options.oidc?.only ?? false),
   });
   const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
   const loginLimits = createLoginLimits(app.counters, options.loginAttemptsPerAccount);
@@ -253,6 +261,22 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     },
     { config, preHandler: sameOriginOnly },
   );
+
+  registerOidcRoutes(app, {
+    clock: options.clock,
+    config: options.oidc,
+    publicUrl: options.publicUrl,
+    rateLimit: perIp,
+    signIn: (identity, device, autoRegister) => service.oidcLogin(identity, device, autoRegister),
+    isRefusal: (error): error is OidcRefusal => error instanceof OidcRefusal,
+    sendSession: (request, reply, session) => {
+      rememberDevice(request, reply, session);
+      sendSession(request, reply, session);
+    },
+    presentedRefreshToken,
+    clearSession,
+    sameOriginOnly,
+  });
 
   addEndpoint(
     app,

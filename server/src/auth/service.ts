@@ -1,4 +1,4 @@
-import type { RegisterBody, StatisticEvent } from '@tally/contract';
+import type { OidcFailure, RegisterBody, StatisticEvent } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
@@ -17,6 +17,8 @@ import {
 
 export interface Session {
   userId: number;
+  /** The session's id (sessions.id), for what a sign-in keeps with it. */
+  sessionId: string;
   username: string;
   accessToken: string;
   refreshToken: string;
@@ -36,6 +38,8 @@ export interface AuthServiceDeps {
   sessionIdleMs: number;
   /** Whether new accounts may be made, by the form or by Google (REGISTRATION). */
   registration: 'open' | 'closed';
+  /** False with OIDC_ONLY: the form makes no accounts (the operator's CLI still does). */
+  passwordSignUp?: boolean;
 }
 
 /** Where a sign-in comes from, kept with its session. */
@@ -53,6 +57,14 @@ export class RefreshTokenReused extends AppError {
   }
 }
 
+/** An OIDC sign-in refused for one of the contract's OIDC_FAILURES (shown on /login). */
+export class OidcRefusal extends Error {
+  constructor(readonly failure: OidcFailure) {
+    super(failure);
+    this.name = 'OidcRefusal';
+  }
+}
+
 const BAD_CREDENTIALS = 'Invalid username or password';
 
 /** REGISTRATION=closed: the operator makes the accounts. */
@@ -65,12 +77,14 @@ export function createAuthService({
   sessionMaxMs,
   sessionIdleMs,
   registration,
+  passwordSignUp = true,
 }: AuthServiceDeps) {
   const sessionOf = async (
     user: { id: number; username: string; password_must_change?: number },
     started: { sessionId: string; refreshToken: string; expiresAt: number },
   ): Promise<Session> => ({
     userId: user.id,
+    sessionId: started.sessionId,
     username: user.username,
     accessToken: await signAccessToken({
       id: user.id,
@@ -92,6 +106,8 @@ export function createAuthService({
       email: string;
       passwordHash: string | null;
       googleSubject: string | null;
+      /** The OpenID Connect identity of an account it creates. */
+      oidc?: { issuer: string; subject: string; emailVerified: boolean };
     },
     events: StatisticEvent[],
     device: Device,
@@ -108,9 +124,13 @@ export function createAuthService({
           email_lower: email.toLowerCase(),
           password_hash: account.passwordHash,
           google_subject: account.googleSubject,
+          oidc_issuer: account.oidc?.issuer ?? null,
+          oidc_subject: account.oidc?.subject ?? null,
           created_at: now,
-          // Google vouched for the address of an account it creates.
-          email_verified_at: account.googleSubject === null ? null : now,
+          // Google vouched for the address of an account it creates; an OIDC provider only when
+          // it says so (email_verified).
+          email_verified_at:
+            account.googleSubject !== null || account.oidc?.emailVerified === true ? now : null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -123,6 +143,9 @@ export function createAuthService({
 
   async function register(input: RegisterBody, device: Device): Promise<Session> {
     if (registration === 'closed') throw signUpClosed();
+    if (!passwordSignUp) {
+      throw new AppError(403, 'Sign-up with a password is off on this server - use single sign-on');
+    }
     await refuseCommonPassword(input.password, 'password');
     const username = input.username;
     const email = input.email.trim();
@@ -182,10 +205,12 @@ export function createAuthService({
     user: { id: number; username: string; password_must_change?: number },
     events: ('logins' | 'googleAuths')[],
     device: Device,
+    /** A sign-in with another party (Google, OIDC): the operator's one-time password is moot. */
+    viaProvider = events.includes('googleAuths'),
   ): Promise<Session> {
     const now = clock();
     // Only the password sign-in asks: Google proves who it is without the operator's password.
-    const mustChange = user.password_must_change === 1 && !events.includes('googleAuths');
+    const mustChange = user.password_must_change === 1 && !viaProvider;
     const started = await db.transaction().execute(async (trx) => {
       const session = await storeSession(
         trx,
@@ -256,6 +281,67 @@ export function createAuthService({
     }
   }
 
+  /**
+   * Signs in the account linked to the OpenID Connect identity (issuer and subject), else creates
+   * one, with the rules of Google's sign-in (decision 078): an existing account with the same
+   * e-mail address is never entered nor linked (its owner signs in and links in Settings), and no
+   * account is made while sign-up is closed or OIDC_AUTO_REGISTER=false. Throws the contract's
+   * OIDC_FAILURES codes as `OidcRefusal`.
+   */
+  async function oidcLogin(
+    identity: { issuer: string; subject: string; email: string | null; emailVerified: boolean },
+    device: Device,
+    autoRegister: boolean,
+  ): Promise<Session> {
+    const linked = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'password_must_change'])
+      .where('oidc_issuer', '=', identity.issuer)
+      .where('oidc_subject', '=', identity.subject)
+      .executeTakeFirst();
+    if (linked) return startSession(linked, ['logins'], device, true);
+
+    if (identity.email === null) throw new OidcRefusal('no_email');
+    const email = identity.email;
+    const sameEmail = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email_lower', '=', email.toLowerCase())
+      .executeTakeFirst();
+    if (sameEmail) throw new OidcRefusal('email_exists');
+    if (registration === 'closed' || !autoRegister) throw new OidcRefusal('registration_closed');
+    try {
+      const username = await deriveUsername(email, async (candidate) =>
+        Boolean(
+          await db
+            .selectFrom('users')
+            .select('id')
+            .where('username_lower', '=', candidate.toLowerCase())
+            .executeTakeFirst(),
+        ),
+      );
+      return await createAccount(
+        {
+          username,
+          email,
+          passwordHash: null,
+          googleSubject: null,
+          oidc: {
+            issuer: identity.issuer,
+            subject: identity.subject,
+            emailVerified: identity.emailVerified,
+          },
+        },
+        ['registrations', 'logins'],
+        device,
+      );
+    } catch (error) {
+      // Two first sign-ins racing: the unique indexes decide; the loser starts again.
+      if (isUniqueViolation(error)) throw new OidcRefusal('flow_expired');
+      throw error;
+    }
+  }
+
   async function refresh(presented: string | undefined): Promise<Session> {
     if (!presented) throw unauthorized('No session to renew - please log in');
     const now = clock();
@@ -289,5 +375,5 @@ export function createAuthService({
     if (session) await endSession(db, session.sessionId, clock());
   }
 
-  return { register, login, idOf, googleLogin, refresh, logout };
+  return { register, login, idOf, googleLogin, oidcLogin, refresh, logout };
 }

@@ -64,8 +64,10 @@ describe('the contract', () => {
     const guarded = endpoints.filter((endpoint) => endpoint.recentAuth);
     expect(guarded.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
       'DELETE /api/account/google',
+      'DELETE /api/account/oidc',
       'POST /api/account/calendar',
       'POST /api/account/google',
+      'POST /api/account/oidc',
       'POST /api/account/tokens',
     ]);
     for (const endpoint of guarded) {

@@ -141,3 +141,13 @@ export type OidcFailure = keyof typeof OIDC_FAILURES;
 export const OIDC_ERROR_PARAM = 'oidc_error';
 /** Minutes between starting an OIDC sign-in and its callback before it expires. */
 export const OIDC_FLOW_MINUTES = 10;
+
+/** The sentence of an `oidc_error` code for the provider named `provider`; null for no code. */
+export function oidcFailureSentence(code: string | null, provider: string): string | null {
+  if (code === null) return null;
+  const sentence: string =
+    code in OIDC_FAILURES
+      ? OIDC_FAILURES[code as OidcFailure]
+      : 'The sign-in with {provider} failed - please try again';
+  return sentence.replaceAll('{provider}', provider);
+}

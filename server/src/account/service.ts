@@ -8,6 +8,7 @@ import {
   type ReauthenticateBody,
   type Repeat,
   EXPORT_VERSION,
+  RECENT_AUTH_MINUTES,
   type ExportDay,
   STATISTIC_EVENTS,
   type StatisticEvent,
@@ -676,15 +677,45 @@ export function createAccountService({
     userId: number,
     proof: DeleteAccountBody,
     verifyGoogle: GoogleCheck,
+    sessionId: string | null = null,
   ): Promise<boolean> {
     const row = await accountRow(userId);
     if (!row) return false;
+    if (row.password_hash === null && row.google_subject === null && row.oidc_subject !== null) {
+      // Only the OpenID provider signs this account in: its proof is a fresh sign-in there
+      // (POST /api/account/reauthenticate/oidc), noted on the session, as for recentAuth routes.
+      await requireRecentSession(userId, sessionId);
+      await deleteAccountRows(db, userId);
+      return true;
+    }
     await checkProof(userId, row, proof, verifyGoogle, {
       password: 'password is required to delete the account',
       googleToken: 'googleToken is required to delete an account without a password',
     });
     await deleteAccountRows(db, userId);
     return true;
+  }
+
+  /** 403 reauthentication_required unless the session proved itself in RECENT_AUTH_MINUTES. */
+  async function requireRecentSession(userId: number, sessionId: string | null): Promise<void> {
+    const session =
+      sessionId === null
+        ? undefined
+        : await db
+            .selectFrom('sessions')
+            .select('reauthenticated_at')
+            .where('id', '=', sessionId)
+            .where('user_id', '=', userId)
+            .executeTakeFirst();
+    const at = session?.reauthenticated_at ?? null;
+    if (at === null || clock() - at > RECENT_AUTH_MINUTES * MINUTE) {
+      throw new AppError(
+        403,
+        `Confirm it's you: sign in with your single sign-on provider again (the last ${RECENT_AUTH_MINUTES} minutes count)`,
+        {},
+        'reauthentication_required',
+      );
+    }
   }
 
   /**

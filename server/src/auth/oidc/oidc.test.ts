@@ -482,6 +482,35 @@ describe('re-authentication with the provider', () => {
     }
   });
 
+  it('lets an account that signs in only with the provider delete itself after a fresh sign-in there', async () => {
+    const who = person();
+    const signedIn = await signIn(who);
+    ctx.clock.advance(6 * MINUTE);
+    try {
+      const renewed = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: refreshCookieOf(signedIn) },
+      });
+      const call = as(ctx.app, { token: renewed.json<{ accessToken: string }>().accessToken });
+      const remove = () => call({ method: 'DELETE', url: '/api/account', payload: {} });
+      const stale = await remove();
+      expect(stale.statusCode).toBe(403);
+      expect(stale.json()).toMatchObject({ code: 'reauthentication_required' });
+
+      const started = await call({
+        method: 'POST',
+        url: '/api/account/reauthenticate/oidc',
+        payload: { returnTo: '/settings' },
+      });
+      const back = await idp.authorize(started.json<{ url: string }>().url, who);
+      expect(failedWith(await callback(back, flowCookieOf(started)))).toBe('/settings');
+      expect((await remove()).statusCode).toBe(204);
+    } finally {
+      ctx.clock.current = Date.now();
+    }
+  });
+
   it('answers 409 for an account with no linked provider account', async () => {
     const user = await registerUser(ctx.app);
     const refused = await as(

@@ -6,12 +6,15 @@ import { Dialog } from '#web/components/Dialog';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { setIdentityPrompt } from '#web/lib/reauthentication';
+import { REAUTHENTICATE_OIDC_OPERATION, useReauthenticateOidc } from '../api/oidc';
 import { useReauthenticate } from '../api/reauthenticate';
 import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
 
 interface IdentityPromptDialogProps {
   account: Account;
   GoogleButton: GoogleButton;
+  /** OIDC_NAME when single sign-on is configured (GET /api/config), else null. */
+  oidcName: string | null;
 }
 
 const TITLE = 'Confirm it’s you';
@@ -21,8 +24,36 @@ const TITLE = 'Confirm it’s you';
  * the password (or Continue with Google for an account without one), then the change is sent
  * again. Cancel leaves it undone. A refused password is a sentence beside the field.
  */
-export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDialogProps) {
+export function IdentityPromptDialog({
+  account,
+  GoogleButton,
+  oidcName,
+}: IdentityPromptDialogProps) {
   const reauthenticate = useReauthenticate();
+  const viaOidc = useReauthenticateOidc();
+  // A sign-in at the provider leaves the page: it comes back here, to make the change again.
+  const oidcChoice =
+    oidcName !== null && account.oidcLinked === true ? (
+      <div className="mt-4 max-w-sm space-y-2">
+        <p>
+          {account.hasPassword || account.googleLinked ? 'Or sign in with ' : 'Sign in with '}
+          {oidcName} again; you come back to this page to make the change.
+        </p>
+        <Button
+          variant="secondary"
+          className="w-full"
+          disabled={viaOidc.isPending}
+          onClick={() => viaOidc.mutate(window.location.pathname)}
+        >
+          {viaOidc.isPending ? `Opening ${oidcName}...` : `Continue with ${oidcName}`}
+        </Button>
+        {viaOidc.isError && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {errorMessage(viaOidc.error, REAUTHENTICATE_OIDC_OPERATION)}
+          </p>
+        )}
+      </div>
+    ) : null;
   const { reset } = reauthenticate;
   const [open, setOpen] = useState(false);
   const [googleFailed, setGoogleFailed] = useState(false);
@@ -112,7 +143,7 @@ export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDi
             </p>
           )}
         </form>
-      ) : (
+      ) : !account.googleLinked ? null : (
         <div className="mt-4 max-w-sm space-y-2">
           <p>Your account has no password: continue with Google.</p>
           <GoogleButton
@@ -132,6 +163,7 @@ export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDi
           )}
         </div>
       )}
+      {oidcChoice}
     </Dialog>
   );
 }

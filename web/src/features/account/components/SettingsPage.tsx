@@ -11,6 +11,7 @@ import type { GoogleButton } from './google-button';
 import { GoogleSection } from './GoogleSection';
 import { IdentityPromptDialog } from './IdentityPromptDialog';
 import { ImportSection } from './ImportSection';
+import { OidcSection } from './OidcSection';
 import { PasswordSection } from './PasswordSection';
 import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
@@ -20,13 +21,15 @@ interface SettingsPageProps {
   mailEnabled: boolean;
   /** Google's button, for linking Google and for deleting an account that has no password. */
   GoogleButton: GoogleButton;
+  /** OIDC_NAME when single sign-on is configured (GET /api/config), else null. */
+  oidcName?: string | null;
 }
 
 /**
- * /settings: Account, Password, Google, Sessions, Reminders, API tokens, Calendar feed, Your data, Import,
+ * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, Calendar feed, Your data, Import,
  * Danger zone.
  */
-export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
+export function SettingsPage({ mailEnabled, GoogleButton, oidcName = null }: SettingsPageProps) {
   const account = useAccount();
 
   return (
@@ -44,6 +47,7 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <AccountSection account={account.data} mailEnabled={mailEnabled} />
           <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
+          {oidcName !== null && <OidcSection account={account.data} name={oidcName} />}
           <SessionsSection />
           <RemindersSection />
           <ApiTokensSection />
@@ -51,7 +55,11 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <DataSection />
           <ImportSection />
           <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />
-          <IdentityPromptDialog account={account.data} GoogleButton={GoogleButton} />
+          <IdentityPromptDialog
+            account={account.data}
+            GoogleButton={GoogleButton}
+            oidcName={oidcName}
+          />
         </div>
       )}
     </div>

@@ -51,6 +51,8 @@ export interface LocalOidcOptions {
   publicUrl: string;
   port?: number;
   clientId?: string;
+  /** By default a random one. */
+  clientSecret?: string;
 }
 
 const PAGE_STYLE =
@@ -72,7 +74,7 @@ export async function startLocalOidcProvider(
   const jwk = { ...(await exportJWK(privateKey)), kid: 'local-oidc-1', alg: 'RS256', use: 'sig' };
   const signingKey = await importJWK(jwk, 'RS256');
   const clientId = options.clientId ?? 'tally';
-  const clientSecret = randomBytes(24).toString('base64url');
+  const clientSecret = options.clientSecret ?? randomBytes(24).toString('base64url');
   const people = new Map<string, LocalPerson>();
 
   const server: Server = createServer();

@@ -7,7 +7,7 @@ import { queryKeys } from '#web/lib/query-keys';
 /** The browser leaves for the provider; the server's callback brings it back. */
 const goTo = (url: string) => window.location.assign(url);
 
-export const LINK_OIDC_OPERATION = 'Link single sign-on';
+const LINK_OIDC_OPERATION = 'Link single sign-on';
 export const REAUTHENTICATE_OIDC_OPERATION = 'Confirm it is you';
 
 /**

@@ -302,6 +302,15 @@ describe('what the ID token must say', () => {
     }
   };
 
+  it('accepts a token re-signed with unchanged claims (so the refusals below are the claims’)', async () => {
+    idp.tamperIdTokens = (claims) => claims;
+    try {
+      expect(failedWith(await signIn(person()))).toBe('/login?oidc=signed-in');
+    } finally {
+      idp.tamperIdTokens = null;
+    }
+  });
+
   it('refuses a nonce other than the flow’s', () =>
     refusedWhenTampered((claims) => ({ ...claims, nonce: 'replayed-nonce' })));
 

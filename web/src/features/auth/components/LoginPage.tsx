@@ -81,8 +81,10 @@ export function LoginPage() {
   };
 
   let error: string | null = null;
-  if (oidcError !== null) error = oidcFailureSentence(oidcError, oidcName ?? 'the provider');
-  else if (oidcStart.isError) error = errorMessage(oidcStart.error, OIDC_START_OPERATION);
+  if (oidcError !== null) {
+    // Named once the settings are in; a moment without the banner beats a wrong name.
+    error = config.isPending ? null : oidcFailureSentence(oidcError, oidcName ?? 'the provider');
+  } else if (oidcStart.isError) error = errorMessage(oidcStart.error, OIDC_START_OPERATION);
   else if (oidcFinish.isError) error = errorMessage(oidcFinish.error, OIDC_FINISH_OPERATION);
   else if (googleClientFailed) error = GOOGLE_CLIENT_FAILURE;
   else if (googleMutation.isError)

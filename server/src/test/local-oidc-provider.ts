@@ -262,3 +262,17 @@ export async function startLocalOidcProvider(
 
   return local;
 }
+
+/** Tally's OIDC settings for this provider (config.ts OidcConfig), for a test app's config. */
+export function oidcSettingsFor(provider: LocalOidcProvider, name = 'Local IdP') {
+  return {
+    issuer: provider.issuer,
+    clientId: provider.clientId,
+    clientSecret: provider.clientSecret,
+    name,
+    scopes: 'openid profile email',
+    autoRegister: true,
+    only: false,
+    trustProviderMfa: true,
+  };
+}

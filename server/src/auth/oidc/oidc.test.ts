@@ -12,6 +12,7 @@ import {
 import {
   type LocalOidcProvider,
   type LocalPerson,
+  oidcSettingsFor,
   startLocalOidcProvider,
 } from '../../test/local-oidc-provider.js';
 
@@ -26,14 +27,7 @@ let idp: LocalOidcProvider;
 let ctx: TestContext;
 
 const oidcConfig = (overrides: Record<string, unknown> = {}) => ({
-  issuer: idp.issuer,
-  clientId: idp.clientId,
-  clientSecret: idp.clientSecret,
-  name: 'Local IdP',
-  scopes: 'openid profile email',
-  autoRegister: true,
-  only: false,
-  trustProviderMfa: true,
+  ...oidcSettingsFor(idp),
   ...overrides,
 });
 

@@ -101,6 +101,23 @@ test.describe(`Continue with ${OIDC_NAME}`, () => {
     await expect(section.getByRole('button', { name: `Link ${OIDC_NAME}` })).toBeVisible();
   });
 
+  test('an account that only the provider signs in deletes itself right after signing in there', async ({
+    page,
+  }) => {
+    const local = uniqueUsername('ssodel');
+    await page.goto('/login');
+    await oidcButton(page).click();
+    await signInAtProvider(page, `sub-${local}`, `${local}@idp.example`);
+    await expect(page.getByRole('button', { name: `Logout ${local}` })).toBeVisible();
+
+    await page.goto('/settings');
+    const form = page.getByRole('form', { name: 'Delete account' });
+    await form.getByLabel('Username').fill(local);
+    await form.getByRole('button', { name: 'Delete my account' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('Your account is deleted')).toBeVisible();
+  });
+
   test('/login with the provider’s button: screenshots light and dark', async ({ page }) => {
     await page.goto('/login');
     await screenshotScreen(page, 'login-oidc', () => expect(oidcButton(page)).toBeVisible());

@@ -64,6 +64,9 @@ describe('/settings, single sign-on', () => {
     expect(region).toHaveTextContent(
       'Authentik cannot be unlinked while your account has no password',
     );
+    expect(screen.getByRole('region', { name: 'Password' })).toHaveTextContent(
+      'Your account was made with Authentik and has no password: you sign in with Authentik.',
+    );
   }, 20_000);
 
   it('offers a fresh sign-in at the provider in "Confirm it’s you"', async () => {

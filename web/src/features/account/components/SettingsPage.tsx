@@ -1,3 +1,4 @@
+import type { Account } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
@@ -15,6 +16,10 @@ import { OidcSection } from './OidcSection';
 import { PasswordSection } from './PasswordSection';
 import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
+
+/** Who signs a password-less account in: Google, unless only single sign-on is linked. */
+const signsInWith = (account: Account, oidcName: string | null) =>
+  !account.googleLinked && account.oidcLinked === true && oidcName !== null ? oidcName : 'Google';
 
 interface SettingsPageProps {
   /** The server sends e-mail (GET /api/config, passwordResetByEmail). */
@@ -44,8 +49,16 @@ export function SettingsPage({ mailEnabled, GoogleButton, oidcName = null }: Set
         />
       ) : (
         <div className="space-y-6">
-          <AccountSection account={account.data} mailEnabled={mailEnabled} />
-          <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
+          <AccountSection
+            account={account.data}
+            mailEnabled={mailEnabled}
+            signsInWith={signsInWith(account.data, oidcName)}
+          />
+          <PasswordSection
+            hasPassword={account.data.hasPassword}
+            mailEnabled={mailEnabled}
+            signsInWith={signsInWith(account.data, oidcName)}
+          />
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
           {oidcName !== null && <OidcSection account={account.data} name={oidcName} />}
           <SessionsSection />

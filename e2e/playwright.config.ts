@@ -12,6 +12,13 @@ import {
   SMTP_URL,
   SMTP_USER,
 } from './support/mail-settings';
+import {
+  OIDC_CLIENT_ID,
+  OIDC_CLIENT_SECRET,
+  OIDC_ISSUER,
+  OIDC_NAME,
+  OIDC_PORT,
+} from './support/oidc-settings';
 
 /**
  * End-to-end tests in Chromium against the real server (the production build) on a fresh
@@ -23,7 +30,8 @@ import {
  * (support/google.ts). Chromium cannot resolve Google's hosts at all, so no test ever reaches
  * Google, whatever network the machine has. E-mail goes to a local SMTP server (support/
  * local-smtp.mjs, also started first), which keeps what it receives for the specs to read
- * (support/mailbox.ts).
+ * (support/mailbox.ts). Single sign-on goes to a real OpenID provider on loopback (support/
+ * local-oidc-provider.mjs, oidc-provider), whose login page Chromium fills in.
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -89,6 +97,21 @@ export default defineConfig({
       },
     },
     {
+      command: `node ${path.join(root, 'e2e/support/local-oidc-provider.mjs')}`,
+      cwd: root,
+      url: `${OIDC_ISSUER}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        E2E_OIDC_PORT: String(OIDC_PORT),
+        E2E_PUBLIC_URL: baseURL,
+        OIDC_CLIENT_ID,
+        OIDC_CLIENT_SECRET,
+      },
+    },
+    {
       command: `node ${path.join(root, 'server/dist/main.js')}`,
       cwd: root,
       url: `${baseURL}/api/health`,
@@ -109,6 +132,10 @@ export default defineConfig({
         SMTP_URL,
         MAIL_FROM,
         PUBLIC_URL: baseURL,
+        OIDC_ISSUER,
+        OIDC_CLIENT_ID,
+        OIDC_CLIENT_SECRET,
+        OIDC_NAME,
       },
     },
   ],

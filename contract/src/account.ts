@@ -20,6 +20,12 @@ export const AccountSchema = Type.Object(
     }),
     hasPassword: Type.Boolean({ description: 'False for an account made with Google' }),
     googleLinked: Type.Boolean(),
+    oidcLinked: Type.Optional(
+      Type.Boolean({
+        description:
+          'An account of the OpenID Connect provider (OIDC_NAME) is linked; always sent by GET /api/account',
+      }),
+    ),
     createdAt: instant('When the account was made'),
     passwordResetAt: Type.Optional(
       instant(
@@ -231,7 +237,7 @@ export const accountApi = defineEndpoints('account', routes.account, {
   remove: {
     summary: 'Delete the account and everything it owns, at once and for good',
     description:
-      'Needs the password, or for an account without one a fresh Google credential of its linked Google account. A wrong password is a 400 (not 401: the session is fine). The username and e-mail address can be registered again.',
+      'Needs the password, or for an account without one a fresh Google credential of its linked Google account; an account that signs in only with the OpenID Connect provider sends {} within a few minutes of a fresh sign-in there (POST /api/account/reauthenticate/oidc), else 403 with code reauthentication_required. A wrong password is a 400 (not 401: the session is fine). The username and e-mail address can be registered again.',
     body: DeleteAccountBodySchema,
     responses: { 204: NoContent('Deleted'), ...refusals, 503: ErrorSchema },
   },

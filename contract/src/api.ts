@@ -4,6 +4,7 @@ import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
 import { passkeysApi } from './passkeys.js';
+import { oidcApi } from './oidc.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
 import { systemApi } from './system.js';
@@ -20,6 +21,7 @@ export const contract = {
   account: accountApi,
   twoFactor: twoFactorApi,
   passkeys: passkeysApi,
+  oidc: oidcApi,
   tokens: tokensApi,
   calendar: calendarApi,
   todos: todosApi,

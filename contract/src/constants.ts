@@ -112,3 +112,42 @@ export const IMPORT_MAX_TODOS = 10_000;
  */
 export const LIVE_HEARTBEAT_SECONDS = 25;
 export const LIVE_MAX_STREAMS_PER_USER = 10;
+
+/**
+ * OpenID Connect sign-in (docs/decisions/080-openid-connect.md): the callback is a browser
+ * navigation, so a failure cannot be a JSON answer. It redirects to the page the flow started
+ * from (/login, or /settings for a link or re-authentication) with `?oidc_error={code}`, and the
+ * page shows the sentence, `{provider}` replaced by OIDC_NAME.
+ */
+export const OIDC_FAILURES = {
+  provider_error: 'The sign-in was cancelled or refused at {provider} - please try again',
+  flow_expired:
+    'This sign-in expired or was already used - please start again with Continue with {provider}',
+  state_mismatch: 'This sign-in was not started in this browser - please start again',
+  invalid_response: 'The answer from {provider} could not be verified - please try again',
+  email_exists:
+    'An account with this e-mail address already exists - sign in with your password and link {provider} in Settings',
+  registration_closed:
+    'There is no Tally account for this {provider} account, and sign-up is closed - ask the operator for one',
+  no_email: '{provider} did not share an e-mail address, which a new account needs',
+  linked_elsewhere: 'That {provider} account is already linked to another Tally account',
+  already_linked: 'Your account is already linked to another {provider} account - unlink it first',
+  wrong_account: 'That is not the {provider} account linked to your Tally account',
+  session_ended: 'Your session has ended - please sign in again',
+  unavailable: '{provider} could not be reached - please try again later',
+} as const;
+export type OidcFailure = keyof typeof OIDC_FAILURES;
+/** The query parameter of the redirect that reports an OIDC failure. */
+export const OIDC_ERROR_PARAM = 'oidc_error';
+/** Minutes between starting an OIDC sign-in and its callback before it expires. */
+export const OIDC_FLOW_MINUTES = 10;
+
+/** The sentence of an `oidc_error` code for the provider named `provider`; null for no code. */
+export function oidcFailureSentence(code: string | null, provider: string): string | null {
+  if (code === null) return null;
+  const sentence: string =
+    code in OIDC_FAILURES
+      ? OIDC_FAILURES[code as OidcFailure]
+      : 'The sign-in with {provider} failed - please try again';
+  return sentence.replaceAll('{provider}', provider);
+}

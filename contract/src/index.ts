@@ -6,6 +6,7 @@ export * from './auth.js';
 export * from './account.js';
 export * from './two-factor.js';
 export * from './passkeys.js';
+export * from './oidc.js';
 export * from './tokens.js';
 export * from './calendar.js';
 export * from './todos.js';

@@ -56,6 +56,16 @@ export const routes = {
     },
     reauthenticate: { method: 'POST', path: '/api/account/passkeys/reauthenticate' },
   },
+  /** OpenID Connect sign-in (docs/decisions/080-openid-connect.md). */
+  oidc: {
+    start: { method: 'POST', path: '/api/auth/oidc/start', public: true },
+    /** The provider redirects the browser here (a GET navigation, no bearer token). */
+    callback: { method: 'GET', path: '/api/auth/oidc/callback', public: true },
+    logout: { method: 'POST', path: '/api/auth/oidc/logout', public: true },
+    link: { method: 'POST', path: '/api/account/oidc', recentAuth: true },
+    unlink: { method: 'DELETE', path: '/api/account/oidc', recentAuth: true },
+    reauthenticate: { method: 'POST', path: '/api/account/reauthenticate/oidc' },
+  },
   tokens: {
     list: { method: 'GET', path: '/api/account/tokens' },
     create: { method: 'POST', path: '/api/account/tokens', recentAuth: true },

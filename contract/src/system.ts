@@ -12,6 +12,20 @@ export const PublicConfigSchema = Type.Object(
     registration: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
       description: 'Whether new accounts can be made (REGISTRATION); closed refuses sign-up',
     }),
+    oidc: Type.Union(
+      [
+        Type.Object(
+          { name: Type.String({ description: 'OIDC_NAME, for "Continue with {name}"' }) },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'Sign-in with the OpenID Connect provider; null when it is off' },
+    ),
+    passwordSignIn: Type.Boolean({
+      description:
+        'False when the operator wants single sign-on alone (OIDC_ONLY): no password form, no sign-up with a password',
+    }),
     passwordResetByEmail: Type.Boolean({
       description:
         'Whether the server sends e-mail (SMTP_URL): password-reset and verification links. When false the operator resets passwords.',

@@ -182,6 +182,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
     signInMethods: [passkeySignInRoutes(passkeys)],
+    oidc: config.oidc,
+    publicUrl: config.publicUrl,
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
   });
   await app.register(accountRoutes, {
@@ -232,6 +234,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       googleClientId: config.googleClientId,
       registration: config.registration,
       passwordResetByEmail: config.smtpUrl !== null,
+      oidc: config.oidc ? { name: config.oidc.name } : null,
+      passwordSignIn: !(config.oidc?.only ?? false),
     },
   });
   await app.register(webAppPlugin, { distDir: config.webDistDir });

@@ -58,6 +58,18 @@ describe('tally user', () => {
     expect(listed.out).toMatch(/operator_made\tmade@example.com\tunverified, password, 1 session/);
   });
 
+  it('lists the accounts linked to the single sign-on provider', async () => {
+    expect((await tally(['user', 'create', 'sso_linked', 'sso@example.com'])).code).toBe(0);
+    await ctx.database.handle.db
+      .updateTable('users')
+      .set({ oidc_issuer: 'https://idp.example', oidc_subject: 'sub-1' })
+      .where('username', '=', 'sso_linked')
+      .execute();
+    expect((await tally(['user', 'list'])).out).toMatch(
+      /sso_linked\tsso@example.com\tunverified, password, single sign-on, 0 sessions/,
+    );
+  });
+
   it('makes the generated password one-time: the API refuses everything but changing it, once', async () => {
     const created = await tally(['user', 'create', 'one_timer', 'one.timer@example.com']);
     expect(created.out).toMatch(/one-time/);

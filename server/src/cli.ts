@@ -120,6 +120,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
               user.emailVerified ? 'verified' : 'unverified',
               user.hasPassword ? 'password' : 'no password',
               ...(user.googleLinked ? ['Google'] : []),
+              ...(user.oidcLinked ? ['single sign-on'] : []),
               `${user.openSessions} session${user.openSessions === 1 ? '' : 's'}`,
             ];
             say(`${user.username}\t${user.email}\t${flags.join(', ')}\tsince ${user.createdAt}`);

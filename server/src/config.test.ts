@@ -134,6 +134,64 @@ describe('e-mail and sign-up settings', () => {
   });
 });
 
+describe('OpenID Connect settings', () => {
+  it('is off without OIDC_ISSUER, and reads the provider with its defaults', () => {
+    expect(loadConfig({}).oidc).toBeNull();
+    expect(
+      loadConfig({
+        OIDC_ISSUER: 'https://auth.example.com/application/o/tally/',
+        OIDC_CLIENT_ID: 'tally',
+        OIDC_CLIENT_SECRET: 'client-s3cret',
+      }).oidc,
+    ).toEqual({
+      issuer: 'https://auth.example.com/application/o/tally/',
+      clientId: 'tally',
+      clientSecret: 'client-s3cret',
+      name: 'single sign-on',
+      scopes: 'openid profile email',
+      autoRegister: true,
+      only: false,
+    });
+  });
+
+  it('reads a public client, the name, the scopes and the switches', () => {
+    expect(
+      loadConfig({
+        OIDC_ISSUER: 'http://127.0.0.1:9000',
+        OIDC_CLIENT_ID: 'tally',
+        OIDC_NAME: 'Keycloak',
+        OIDC_SCOPES: 'openid  email',
+        OIDC_AUTO_REGISTER: 'false',
+        OIDC_ONLY: 'true',
+      }).oidc,
+    ).toMatchObject({
+      clientSecret: null,
+      name: 'Keycloak',
+      scopes: 'openid email',
+      autoRegister: false,
+      only: true,
+    });
+  });
+
+  it('lists every bad OIDC setting, never the client secret', () => {
+    const load = () =>
+      loadConfig({
+        OIDC_ISSUER: 'http://auth.example.com',
+        OIDC_CLIENT_SECRET: 'client-s3cret',
+        OIDC_SCOPES: 'profile email',
+        OIDC_ONLY: 'maybe',
+      });
+    expect(load).toThrow(/OIDC_ISSUER must be the https URL of the provider/);
+    expect(load).toThrow(/OIDC_CLIENT_ID must be set when OIDC_ISSUER is/);
+    expect(load).toThrow(/OIDC_SCOPES must include openid/);
+    expect(load).toThrow(/OIDC_ONLY must be true or false/);
+    expect(load).not.toThrow(/s3cret/);
+    expect(() => loadConfig({ OIDC_CLIENT_ID: 'tally', OIDC_ONLY: 'true' })).toThrow(
+      /OIDC_CLIENT_ID, OIDC_ONLY need OIDC_ISSUER/,
+    );
+  });
+});
+
 describe('resolveJwtSecret', () => {
   it('generates a 256-bit secret once, readable by the owner only, and reuses it', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-secret-'));

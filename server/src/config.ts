@@ -55,6 +55,25 @@ export interface Config {
   vapidSubject: string;
   /** The bearer token of GET /metrics (Prometheus); null turns the metrics off (404). */
   metricsToken: string | null;
+  /** Generic OpenID Connect sign-in (OIDC_*); null when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | null;
+}
+
+/** One OpenID Connect provider (README, Single sign-on; docs/decisions/080-openid-connect.md). */
+export interface OidcConfig {
+  /** OIDC_ISSUER: discovery reads `{issuer}/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  /** Null for a public client (PKCE alone). Never logged, never sent to the browser. */
+  clientSecret: string | null;
+  /** The button's "Continue with {name}". */
+  name: string;
+  /** Space-separated, always with openid (default `openid profile email`). */
+  scopes: string;
+  /** OIDC_AUTO_REGISTER (default true): a first sign-in may create an account. */
+  autoRegister: boolean;
+  /** OIDC_ONLY: no password form, no sign-up with a password (the operator CLI still works). */
+  only: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -143,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  const oidc = parseOidc(text, problems);
+
   const config: Config = {
     port,
     host: text('HOST') ?? 'localhost',
@@ -173,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidPrivateKey,
     vapidSubject,
     metricsToken,
+    oidc,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(
@@ -208,6 +230,58 @@ function parsePublicUrl(raw: string | null, port: number, problems: string[]): s
     'PUBLIC_URL must be an http or https origin without a path, e.g. https://tally.example.com',
   );
   return fallback;
+}
+
+/**
+ * OIDC_*: every other variable needs OIDC_ISSUER, and OIDC_ISSUER needs OIDC_CLIENT_ID. The issuer
+ * must be https (http only on a loopback address, for tests and local providers).
+ */
+function parseOidc(text: (name: string) => string | null, problems: string[]): OidcConfig | null {
+  const flag = (name: string, fallback: boolean) => {
+    const raw = text(name)?.toLowerCase();
+    if (raw === undefined || raw === null) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false`);
+    return fallback;
+  };
+  const issuer = text('OIDC_ISSUER');
+  const names = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_NAME', 'OIDC_SCOPES'];
+  const flags = ['OIDC_AUTO_REGISTER', 'OIDC_ONLY'];
+  if (issuer === null) {
+    const stray = [...names, ...flags].filter((name) => text(name) !== null);
+    if (stray.length > 0) problems.push(`${stray.join(', ')} need OIDC_ISSUER`);
+    return null;
+  }
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(issuer);
+  } catch {
+    // Reported below.
+  }
+  if (
+    parsed === null ||
+    !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackUrl(issuer))) ||
+    parsed.search ||
+    parsed.hash
+  ) {
+    problems.push(
+      'OIDC_ISSUER must be the https URL of the provider (its discovery document is at OIDC_ISSUER/.well-known/openid-configuration; http only for a loopback address)',
+    );
+  }
+  const clientId = text('OIDC_CLIENT_ID');
+  if (clientId === null) problems.push('OIDC_CLIENT_ID must be set when OIDC_ISSUER is');
+  const scopes = (text('OIDC_SCOPES') ?? 'openid profile email').split(/\s+/).filter(Boolean);
+  if (!scopes.includes('openid')) problems.push('OIDC_SCOPES must include openid');
+  return {
+    issuer,
+    clientId: clientId ?? '',
+    clientSecret: text('OIDC_CLIENT_SECRET'),
+    name: text('OIDC_NAME') ?? 'single sign-on',
+    scopes: scopes.join(' '),
+    autoRegister: flag('OIDC_AUTO_REGISTER', true),
+    only: flag('OIDC_ONLY', false),
+  };
 }
 
 /**

@@ -79,6 +79,7 @@ describe('GET /api/account', () => {
       emailVerified: false,
       hasPassword: true,
       googleLinked: false,
+      oidcLinked: false,
       createdAt: new Date(ctx.clock.now()).toISOString(),
     });
   });

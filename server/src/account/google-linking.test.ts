@@ -392,6 +392,8 @@ describe('REGISTRATION=closed', () => {
       googleClientId: CLIENT_ID,
       registration: 'closed',
       passwordResetByEmail: false,
+      oidc: null,
+      passwordSignIn: true,
     });
   });
 });

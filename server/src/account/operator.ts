@@ -24,6 +24,8 @@ export interface UserSummary {
   emailVerified: boolean;
   hasPassword: boolean;
   googleLinked: boolean;
+  /** Linked to the single sign-on provider (OIDC). */
+  oidcLinked: boolean;
   createdAt: string;
   openSessions: number;
 }
@@ -66,6 +68,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
           'u.email_verified_at',
           'u.password_hash',
           'u.google_subject',
+          'u.oidc_subject',
           'u.created_at',
           eb
             .selectFrom('sessions as s')
@@ -83,6 +86,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
         emailVerified: row.email_verified_at !== null,
         hasPassword: row.password_hash !== null,
         googleLinked: row.google_subject !== null,
+        oidcLinked: row.oidc_subject !== null,
         createdAt: new Date(row.created_at).toISOString(),
         openSessions: Number(row.open_sessions ?? 0),
       }));

@@ -155,7 +155,12 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   });
 
   addEndpoint(app, accountApi.remove, async (request, reply) => {
-    const removed = await service.remove(request.user.id, request.body, googleOf(request, reply));
+    const removed = await service.remove(
+      request.user.id,
+      request.body,
+      googleOf(request, reply),
+      request.user.sessionId,
+    );
     if (!removed) throw accountGone();
     request.log.warn(
       { security: 'account-deleted', userId: request.user.id, ip: request.ip },

@@ -8,6 +8,7 @@ import {
   type ReauthenticateBody,
   type Repeat,
   EXPORT_VERSION,
+  RECENT_AUTH_MINUTES,
   type ExportDay,
   STATISTIC_EVENTS,
   type StatisticEvent,
@@ -77,6 +78,7 @@ const ACCOUNT_COLUMNS = [
   'email_lower',
   'password_hash',
   'google_subject',
+  'oidc_subject',
   'email_verified_at',
   'created_at',
   'password_reset_at',
@@ -87,6 +89,7 @@ type AccountRow = {
   email: string;
   password_hash: string | null;
   google_subject: string | null;
+  oidc_subject: string | null;
   email_verified_at: number | null;
   created_at: number;
   password_reset_at: number | null;
@@ -98,6 +101,7 @@ const toAccount = (row: AccountRow): Account => ({
   emailVerified: row.email_verified_at !== null,
   hasPassword: row.password_hash !== null,
   googleLinked: row.google_subject !== null,
+  oidcLinked: row.oidc_subject !== null,
   createdAt: iso(row.created_at),
   ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
 });
@@ -146,6 +150,7 @@ const OWNED_TABLES = [
   'email_tokens',
   'passkeys',
   'webauthn_challenges',
+  'oidc_flows',
   'refresh_tokens',
   'sessions',
   'statistic_events',
@@ -482,7 +487,8 @@ export function createAccountService({
   async function unlinkGoogle(userId: number): Promise<boolean | null> {
     const row = await accountRow(userId);
     if (!row) return null;
-    if (row.password_hash === null) {
+    // Signing in stays possible with a password or a linked OpenID Connect account.
+    if (row.password_hash === null && row.oidc_subject === null) {
       throw conflict('Set a password before unlinking Google - without one you could not sign in');
     }
     if (row.google_subject === null) return false;
@@ -673,15 +679,45 @@ export function createAccountService({
     userId: number,
     proof: DeleteAccountBody,
     verifyGoogle: GoogleCheck,
+    sessionId: string | null = null,
   ): Promise<boolean> {
     const row = await accountRow(userId);
     if (!row) return false;
+    if (row.password_hash === null && row.google_subject === null && row.oidc_subject !== null) {
+      // Only the OpenID provider signs this account in: its proof is a fresh sign-in there
+      // (POST /api/account/reauthenticate/oidc), noted on the session, as for recentAuth routes.
+      await requireRecentSession(userId, sessionId);
+      await deleteAccountRows(db, userId);
+      return true;
+    }
     await checkProof(userId, row, proof, verifyGoogle, {
       password: 'password is required to delete the account',
       googleToken: 'googleToken is required to delete an account without a password',
     });
     await deleteAccountRows(db, userId);
     return true;
+  }
+
+  /** 403 reauthentication_required unless the session proved itself in RECENT_AUTH_MINUTES. */
+  async function requireRecentSession(userId: number, sessionId: string | null): Promise<void> {
+    const session =
+      sessionId === null
+        ? undefined
+        : await db
+            .selectFrom('sessions')
+            .select('reauthenticated_at')
+            .where('id', '=', sessionId)
+            .where('user_id', '=', userId)
+            .executeTakeFirst();
+    const at = session?.reauthenticated_at ?? null;
+    if (at === null || clock() - at > RECENT_AUTH_MINUTES * MINUTE) {
+      throw new AppError(
+        403,
+        `Confirm it's you: sign in with your single sign-on provider again (the last ${RECENT_AUTH_MINUTES} minutes count)`,
+        {},
+        'reauthentication_required',
+      );
+    }
   }
 
   /**

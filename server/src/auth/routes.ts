@@ -11,7 +11,9 @@ import {
   issueGoogleNonce,
   takeGoogleNonce,
 } from './google-id-token.js';
-import { createAuthService, RefreshTokenReused } from './service.js';
+import type { OidcConfig } from '../config.js';
+import { registerOidcRoutes } from './oidc/routes.js';
+import { createAuthService, OidcRefusal, RefreshTokenReused } from './service.js';
 import {
   clearLegacyCookie,
   createSignIn,
@@ -46,6 +48,10 @@ export interface AuthRoutesOptions {
    * that they end with the same session and cookies as a password login.
    */
   signInMethods?: FastifyPluginAsync<SignInMethodOptions>[];
+  /** Generic OpenID Connect (OIDC_*); null when it is off. */
+  oidc: OidcConfig | null;
+  /** PUBLIC_URL: the OIDC redirect URI is derived from it. */
+  publicUrl: string;
   /** Called after an account is registered with the form (sends the verification link). */
   onRegistered?: (
     account: { id: number; username: string; email: string },
@@ -102,6 +108,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     sessionMaxMs: options.sessionMaxDays * 24 * 60 * 60 * 1000,
     sessionIdleMs: options.sessionIdleDays * 24 * 60 * 60 * 1000,
     registration: options.registration,
+    // OIDC_ONLY: accounts come from the provider (or the operator's CLI), not the form.
+    passwordSignUp: !(options.oidc?.only ?? false),
   });
   const perIp = { max: options.rateLimitPerMinute, timeWindow: '1 minute' };
   const loginLimits = createLoginLimits(app.counters, options.loginAttemptsPerAccount);
@@ -246,6 +254,26 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     },
     { config, preHandler: sameOriginOnly },
   );
+
+  registerOidcRoutes(app, {
+    clock: options.clock,
+    config: options.oidc,
+    publicUrl: options.publicUrl,
+    rateLimit: perIp,
+    signIn: async (request, reply, identity, autoRegister, providerDidMfa) => {
+      const entry = await service.oidcLogin(identity, deviceOf(request), autoRegister);
+      const started =
+        'created' in entry
+          ? { session: entry.created }
+          : await signIn.begin(request, reply, entry.existing, { kind: 'oidc', providerDidMfa });
+      if ('session' in started) await signIn.finish(request, reply, started.session, 'oidc');
+      return started;
+    },
+    isRefusal: (error): error is OidcRefusal => error instanceof OidcRefusal,
+    presentedRefreshToken,
+    clearSession,
+    sameOriginOnly,
+  });
 
   addEndpoint(
     app,

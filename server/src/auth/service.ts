@@ -1,4 +1,4 @@
-import type { RegisterBody, StatisticEvent } from '@tally/contract';
+import type { OidcFailure, RegisterBody, StatisticEvent } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
@@ -17,6 +17,8 @@ import {
 
 export interface Session {
   userId: number;
+  /** The session's id (sessions.id), for what a sign-in keeps with it. */
+  sessionId: string;
   username: string;
   accessToken: string;
   refreshToken: string;
@@ -36,6 +38,8 @@ export interface AuthServiceDeps {
   sessionIdleMs: number;
   /** Whether new accounts may be made, by the form or by Google (REGISTRATION). */
   registration: 'open' | 'closed';
+  /** False with OIDC_ONLY: the form makes no accounts (the operator's CLI still does). */
+  passwordSignUp?: boolean;
 }
 
 /** The account a sign-in proved its first factor for (auth/sign-in.ts decides what follows). */
@@ -45,8 +49,11 @@ export interface SignInUser {
   password_must_change?: number;
 }
 
-/** A Google sign-in: an account that exists (it goes on to sign-in.ts), or a new one's session. */
-export type GoogleEntry = { existing: SignInUser } | { created: Session };
+/**
+ * A sign-in through Google or OpenID Connect: an account that exists (it goes on to sign-in.ts,
+ * which may ask for its second factor), or a new one's session.
+ */
+export type ProviderEntry = { existing: SignInUser } | { created: Session };
 
 /** Where a sign-in comes from, kept with its session. */
 export interface Device {
@@ -63,6 +70,14 @@ export class RefreshTokenReused extends AppError {
   }
 }
 
+/** An OIDC sign-in refused for one of the contract's OIDC_FAILURES (shown on /login). */
+export class OidcRefusal extends Error {
+  constructor(readonly failure: OidcFailure) {
+    super(failure);
+    this.name = 'OidcRefusal';
+  }
+}
+
 const BAD_CREDENTIALS = 'Invalid username or password';
 
 /** REGISTRATION=closed: the operator makes the accounts. */
@@ -75,12 +90,14 @@ export function createAuthService({
   sessionMaxMs,
   sessionIdleMs,
   registration,
+  passwordSignUp = true,
 }: AuthServiceDeps) {
   const sessionOf = async (
     user: { id: number; username: string; password_must_change?: number },
     started: { sessionId: string; refreshToken: string; expiresAt: number },
   ): Promise<Session> => ({
     userId: user.id,
+    sessionId: started.sessionId,
     username: user.username,
     accessToken: await signAccessToken({
       id: user.id,
@@ -102,6 +119,8 @@ export function createAuthService({
       email: string;
       passwordHash: string | null;
       googleSubject: string | null;
+      /** The OpenID Connect identity of an account it creates. */
+      oidc?: { issuer: string; subject: string; emailVerified: boolean };
     },
     events: StatisticEvent[],
     device: Device,
@@ -118,9 +137,13 @@ export function createAuthService({
           email_lower: email.toLowerCase(),
           password_hash: account.passwordHash,
           google_subject: account.googleSubject,
+          oidc_issuer: account.oidc?.issuer ?? null,
+          oidc_subject: account.oidc?.subject ?? null,
           created_at: now,
-          // Google vouched for the address of an account it creates.
-          email_verified_at: account.googleSubject === null ? null : now,
+          // Google vouched for the address of an account it creates; an OIDC provider only when
+          // it says so (email_verified).
+          email_verified_at:
+            account.googleSubject !== null || account.oidc?.emailVerified === true ? now : null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -133,6 +156,9 @@ export function createAuthService({
 
   async function register(input: RegisterBody, device: Device): Promise<Session> {
     if (registration === 'closed') throw signUpClosed();
+    if (!passwordSignUp) {
+      throw new AppError(403, 'Sign-up with a password is off on this server - use single sign-on');
+    }
     await refuseCommonPassword(input.password, 'password');
     const username = input.username;
     const email = input.email.trim();
@@ -225,10 +251,12 @@ export function createAuthService({
     user: SignInUser,
     events: ('logins' | 'googleAuths')[],
     device: Device,
+    /** A sign-in with another party (Google, OIDC): the operator's one-time password is moot. */
+    viaProvider = events.includes('googleAuths'),
   ): Promise<Session> {
     const now = clock();
     // Only the password sign-in asks: Google proves who it is without the operator's password.
-    const mustChange = user.password_must_change === 1 && !events.includes('googleAuths');
+    const mustChange = user.password_must_change === 1 && !viaProvider;
     const started = await db.transaction().execute(async (trx) => {
       const session = await storeSession(
         trx,
@@ -253,7 +281,7 @@ export function createAuthService({
    * Without an account it creates one (while sign-up is open) with a username derived from the
    * e-mail. Accounts are found by subject afterwards, whatever the e-mail becomes.
    */
-  async function googleLogin(identity: GoogleIdentity, device: Device): Promise<GoogleEntry> {
+  async function googleLogin(identity: GoogleIdentity, device: Device): Promise<ProviderEntry> {
     const linked = await db
       .selectFrom('users')
       .select(['id', 'username'])
@@ -301,6 +329,68 @@ export function createAuthService({
     }
   }
 
+  /**
+   * Signs in the account linked to the OpenID Connect identity (issuer and subject), else creates
+   * one, with the rules of Google's sign-in (decision 078): an existing account with the same
+   * e-mail address is never entered nor linked (its owner signs in and links in Settings), and no
+   * account is made while sign-up is closed or OIDC_AUTO_REGISTER=false. Throws the contract's
+   * OIDC_FAILURES codes as `OidcRefusal`.
+   */
+  async function oidcLogin(
+    identity: { issuer: string; subject: string; email: string | null; emailVerified: boolean },
+    device: Device,
+    autoRegister: boolean,
+  ): Promise<ProviderEntry> {
+    const linked = await db
+      .selectFrom('users')
+      .select(['id', 'username', 'password_must_change'])
+      .where('oidc_issuer', '=', identity.issuer)
+      .where('oidc_subject', '=', identity.subject)
+      .executeTakeFirst();
+    if (linked) return { existing: linked };
+
+    if (identity.email === null) throw new OidcRefusal('no_email');
+    const email = identity.email;
+    const sameEmail = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email_lower', '=', email.toLowerCase())
+      .executeTakeFirst();
+    if (sameEmail) throw new OidcRefusal('email_exists');
+    if (registration === 'closed' || !autoRegister) throw new OidcRefusal('registration_closed');
+    try {
+      const username = await deriveUsername(email, async (candidate) =>
+        Boolean(
+          await db
+            .selectFrom('users')
+            .select('id')
+            .where('username_lower', '=', candidate.toLowerCase())
+            .executeTakeFirst(),
+        ),
+      );
+      const created = await createAccount(
+        {
+          username,
+          email,
+          passwordHash: null,
+          googleSubject: null,
+          oidc: {
+            issuer: identity.issuer,
+            subject: identity.subject,
+            emailVerified: identity.emailVerified,
+          },
+        },
+        ['registrations', 'logins'],
+        device,
+      );
+      return { created };
+    } catch (error) {
+      // Two first sign-ins racing: the unique indexes decide; the loser starts again.
+      if (isUniqueViolation(error)) throw new OidcRefusal('flow_expired');
+      throw error;
+    }
+  }
+
   async function refresh(presented: string | undefined): Promise<Session> {
     if (!presented) throw unauthorized('No session to renew - please log in');
     const now = clock();
@@ -343,6 +433,7 @@ export function createAuthService({
     usernameOf,
     startSession,
     googleLogin,
+    oidcLogin,
     refresh,
     logout,
   };

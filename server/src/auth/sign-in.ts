@@ -3,6 +3,7 @@ import {
   AUTH_PATH,
   type AccessTokenResponse,
   type MfaBody,
+  type MfaRequiredResponse,
   type SignInResponse,
 } from '@tally/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -160,17 +161,17 @@ export function createSignIn(deps: SignInDeps) {
   }
 
   /**
-   * Signs in an account whose first factor was just proved: a session, or, when the account has
-   * two-factor codes on (and no trusted provider says it did MFA), the second step: an mfaToken
-   * in the answer, bound to this browser by the mfa cookie. For a redirect-based sign-in, send
-   * the browser to `/login#mfa=<mfaToken>` with the cookie: the login page continues there.
+   * The first factor was just proved: a started session (its cookies not yet sent: `finish`), or,
+   * when the account has two-factor codes on (and no trusted provider says it did MFA), the
+   * second step's answer, bound to this browser by the mfa cookie set here. A redirect-based
+   * sign-in (OpenID Connect) sends the browser to `/login#mfa=<mfaToken>`, where the page goes on.
    */
-  async function signIn(
+  async function begin(
     request: FastifyRequest,
     reply: FastifyReply,
     user: SignInUser,
     how: { kind: SignInKind; providerDidMfa?: boolean },
-  ): Promise<SignInResponse> {
+  ): Promise<{ session: Session } | { mfa: MfaRequiredResponse }> {
     const skip = how.kind !== 'password' && deps.trustProviderMfa && how.providerDidMfa === true;
     if (!skip && (await twoFactor.isEnabled(user.id))) {
       const challenge = await twoFactor.startChallenge(user.id, how.kind);
@@ -182,11 +183,27 @@ export function createSignIn(deps: SignInDeps) {
         path,
         maxAge: CHALLENGE_MS / 1000,
       });
-      return { mfaRequired: true, mfaToken: challenge.mfaToken, methods: challenge.methods };
+      return {
+        mfa: { mfaRequired: true, mfaToken: challenge.mfaToken, methods: challenge.methods },
+      };
     }
-    const session = await service.startSession(user, EVENTS[how.kind], deviceOf(request));
-    return finish(request, reply, session, how.kind);
+    return { session: await startSessionOf(request, user, how.kind) };
   }
+
+  /** Signs in an account whose first factor was just proved: a session, or the second step. */
+  async function signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: SignInUser,
+    how: { kind: SignInKind; providerDidMfa?: boolean },
+  ): Promise<SignInResponse> {
+    const started = await begin(request, reply, user, how);
+    return 'mfa' in started ? started.mfa : finish(request, reply, started.session, how.kind);
+  }
+
+  /** Google and OpenID Connect prove who it is without the operator's one-time password. */
+  const startSessionOf = (request: FastifyRequest, user: SignInUser, kind: SignInKind) =>
+    service.startSession(user, EVENTS[kind], deviceOf(request), kind !== 'password');
 
   /** POST /api/auth/mfa: the code for a waiting sign-in; answers as a login does. */
   async function completeSecondStep(
@@ -209,7 +226,7 @@ export function createSignIn(deps: SignInDeps) {
     reply.clearCookie(cookie.name, { path: cookie.path, secure: cookie.secure });
     const user = await service.signInUser(done.userId);
     if (!user) throw unauthorized('This sign-in has expired - please sign in again');
-    const session = await service.startSession(user, EVENTS[done.kind], deviceOf(request));
+    const session = await startSessionOf(request, user, done.kind);
     request.log.info(
       { security: 'second-factor', userId: done.userId, method: done.method, ip: request.ip },
       'Second step of a sign-in passed',
@@ -217,5 +234,5 @@ export function createSignIn(deps: SignInDeps) {
     return finish(request, reply, session, done.kind);
   }
 
-  return { signIn, completeSecondStep, finishComplete, sendSession };
+  return { begin, finish, signIn, completeSecondStep, finishComplete, sendSession };
 }

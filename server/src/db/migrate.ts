@@ -13,6 +13,7 @@ import { searchAndTrash } from './migrations/0009-search-and-trash.js';
 import { idempotencyKeys } from './migrations/0010-idempotency-keys.js';
 import { reminders } from './migrations/0011-reminders.js';
 import { sessionProofs } from './migrations/0012-session-proofs.js';
+import { oidc } from './migrations/0013-oidc.js';
 import { twoFactor } from './migrations/0014-two-factor.js';
 import { passkeys } from './migrations/0015-passkeys.js';
 
@@ -34,6 +35,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-idempotency-keys': idempotencyKeys(dialect),
     '0011-reminders': reminders(dialect),
     '0012-session-proofs': sessionProofs(dialect),
+    '0013-oidc': oidc(dialect),
     '0014-two-factor': twoFactor(dialect),
     '0015-passkeys': passkeys(dialect),
   };

@@ -27,6 +27,7 @@ export interface Database {
   mfa_challenges: MfaChallengesTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  oidc_flows: OidcFlowsTable;
 }
 
 interface UsersTable {
@@ -45,6 +46,9 @@ interface UsersTable {
   password_must_change: Generated<number>;
   /** The last password reset by e-mail link (it ended every session, API token and the feed). */
   password_reset_at: number | null;
+  /** The OpenID Connect identity (OIDC_ISSUER's `iss` and `sub`); both null when unlinked. */
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
 }
 
 interface TodoGroupsTable {
@@ -175,6 +179,26 @@ interface SessionsTable {
   reauthenticated_at: number | null;
   /** 1 while the account must choose a new password: only that call and a few reads pass. */
   password_change_required: Generated<number>;
+  /** The ID token of an OpenID Connect sign-in: the hint of RP-initiated logout. */
+  oidc_id_token: string | null;
+}
+
+/**
+ * An OpenID Connect flow started in a browser (sign-in, link or re-authentication), keyed by the
+ * SHA-256 of the random id in that browser's cookie; the callback deletes it (one use).
+ */
+interface OidcFlowsTable {
+  id: string;
+  purpose: 'login' | 'link' | 'reauthenticate';
+  /** The signed-in account and session of a link or re-authentication; null for a sign-in. */
+  user_id: number | null;
+  session_id: string | null;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  /** The web app's path to land on afterwards. */
+  return_to: string;
+  expires_at: number;
 }
 
 /** The token of an e-mailed link: verification (7 days) or password reset (1 hour), single-use. */

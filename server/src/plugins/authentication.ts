@@ -59,7 +59,7 @@ const RECENT_AUTH_MS = RECENT_AUTH_MINUTES * 60_000;
 const reauthenticationRequired = () =>
   new AppError(
     403,
-    `Confirm it's you: this change needs your password (or, for an account without one, a fresh Google sign-in) from the last ${RECENT_AUTH_MINUTES} minutes`,
+    `Confirm it's you: this change needs your password (or, for an account without one, a fresh sign-in with Google or single sign-on) from the last ${RECENT_AUTH_MINUTES} minutes`,
     {},
     'reauthentication_required',
   );

@@ -285,6 +285,9 @@ describe('which routes honour the key', () => {
     'POST /api/account/google',
     'POST /api/account/reauthenticate',
     'POST /api/push/subscriptions',
+    // An OIDC flow's state is in the cookie its answer sets (decision 080).
+    'POST /api/account/oidc',
+    'POST /api/account/reauthenticate/oidc',
   ]);
 
   it('every signed-in write under /api/, whichever feature added it; no read, no auth call and no call carrying a credential', () => {

@@ -53,6 +53,10 @@ const SECRET_ROUTES = [
   routes.account.linkGoogle,
   routes.account.reauthenticate,
   routes.reminders.subscribe,
+  // They answer a provider URL whose state lives in a cookie set with it: a stored replay could
+  // not set the cookie again (docs/decisions/080-openid-connect.md).
+  routes.oidc.link,
+  routes.oidc.reauthenticate,
 ];
 const isSecretRoute = (url: string, methods: string[]) =>
   SECRET_ROUTES.some((route) => route.path === url && methods.includes(route.method));

@@ -12,6 +12,11 @@ import {
   uniqueName,
 } from '../test/helpers.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
+import {
+  type LocalOidcProvider,
+  oidcSettingsFor,
+  startLocalOidcProvider,
+} from '../test/local-oidc-provider.js';
 import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
 import {
   idsOfUser,
@@ -52,6 +57,9 @@ const nasty = [
 
 const collector = routeCollector();
 let idp: LocalGoogleIdp;
+/** Single sign-on is on, so its routes answer as in production (not 503). */
+let oidcIdp: LocalOidcProvider;
+const PUBLIC_URL = 'http://localhost:3000';
 let smtp: LocalSmtp;
 let ctx: TestContext;
 let owner: TestUser;
@@ -63,6 +71,7 @@ const statusCounts = new Map<number, number>();
 
 beforeAll(async () => {
   idp = await startLocalGoogleIdp(CLIENT_ID);
+  oidcIdp = await startLocalOidcProvider({ publicUrl: PUBLIC_URL });
   // With e-mail on, the mail routes answer as in production (without it, a resend is a 503).
   smtp = await startLocalSmtp();
   ctx = await createTestApp({
@@ -71,6 +80,8 @@ beforeAll(async () => {
       googleClientId: CLIENT_ID,
       googleJwksUrl: idp.jwksUrl,
       googleIssuers: ['https://accounts.google.com'],
+      publicUrl: PUBLIC_URL,
+      oidc: oidcSettingsFor(oidcIdp),
       smtpUrl: smtp.url,
       mailFrom: 'tally@example.com',
     },
@@ -106,6 +117,8 @@ afterAll(async () => {
   await ctx.close();
   await idp.close();
   await smtp.close();
+
+  await oidcIdp.close();
 });
 
 // ---- arbitraries -------------------------------------------------------------------------

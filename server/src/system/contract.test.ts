@@ -64,10 +64,12 @@ describe('the contract', () => {
     const guarded = endpoints.filter((endpoint) => endpoint.recentAuth);
     expect(guarded.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
       'DELETE /api/account/google',
+      'DELETE /api/account/oidc',
       'DELETE /api/account/passkeys/:id',
       'DELETE /api/account/two-factor',
       'POST /api/account/calendar',
       'POST /api/account/google',
+      'POST /api/account/oidc',
       'POST /api/account/passkeys',
       'POST /api/account/passkeys/options',
       'POST /api/account/tokens',

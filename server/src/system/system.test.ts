@@ -31,6 +31,8 @@ describe('public endpoints', () => {
       googleClientId: 'client-123.apps.googleusercontent.com',
       registration: 'open',
       passwordResetByEmail: false,
+      oidc: null,
+      passwordSignIn: true,
     });
   });
 

@@ -199,6 +199,10 @@ interface BackendOptions {
   registration?: 'open' | 'closed';
   /** GET /api/config: whether the server sends e-mail (true by default). */
   passwordResetByEmail?: boolean;
+  /** GET /api/config: the single sign-on provider's name (none by default). */
+  oidcName?: string | null;
+  /** GET /api/config: false for OIDC_ONLY (true by default). */
+  passwordSignIn?: boolean;
   /** The signed-in account (GET /api/account); alice, verified, with a password by default. */
   account?: Partial<Account>;
   /** The open sessions; this device and one other by default. */
@@ -300,6 +304,8 @@ export function fakeBackend(
         googleClientId: options.googleClientId ?? null,
         registration: options.registration ?? 'open',
         passwordResetByEmail: options.passwordResetByEmail ?? true,
+        oidc: options.oidcName ? { name: options.oidcName } : null,
+        passwordSignIn: options.passwordSignIn ?? true,
       }),
     'POST /api/auth/login': (call) => {
       const body = call.body as { username: string; password: string };

@@ -22,6 +22,7 @@ export default function SettingsRoute() {
     <SettingsPage
       mailEnabled={config.data?.passwordResetByEmail ?? false}
       GoogleButton={SettingsGoogleButton}
+      oidcName={config.data?.oidc?.name ?? null}
     />
   );
 }

@@ -32,10 +32,16 @@ interface AccountSectionProps {
   account: Account;
   /** The server sends e-mail (verification links). */
   mailEnabled: boolean;
+  /** Who signs a password-less account in (see PasswordSection); default Google. */
+  signsInWith?: string;
 }
 
 /** Username, e-mail with its verification, resending the link, changing the address. */
-export function AccountSection({ account, mailEnabled }: AccountSectionProps) {
+export function AccountSection({
+  account,
+  mailEnabled,
+  signsInWith = 'Google',
+}: AccountSectionProps) {
   const changeEmail = useChangeEmail();
   const resend = useResendVerification();
   const [status, setStatus] = useState<string | null>(null);
@@ -124,8 +130,8 @@ export function AccountSection({ account, mailEnabled }: AccountSectionProps) {
         </Form>
       ) : (
         <Hint>
-          Your account signs in with Google and has no password yet. Set a password first (see
-          Password below); then you can change your e-mail address here.
+          Your account signs in with {signsInWith} and has no password yet. Set a password first
+          (see Password below); then you can change your e-mail address here.
         </Hint>
       )}
     </SettingsSection>

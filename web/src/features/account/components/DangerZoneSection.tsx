@@ -80,6 +80,18 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
               </Button>
             </FormActions>
           </>
+        ) : confirmed && !account.googleLinked ? (
+          // Only single sign-on signs this account in: a recent sign-in there is the proof (the
+          // server asks for it with reauthentication_required, and the dialog offers it).
+          <FormActions>
+            <Button
+              variant="danger"
+              disabled={deleteAccount.isPending}
+              onClick={() => deleteAccount.mutate({})}
+            >
+              {deleteAccount.isPending ? 'Deleting account...' : 'Delete my account'}
+            </Button>
+          </FormActions>
         ) : confirmed ? (
           <div className="max-w-sm space-y-2">
             <Hint>Your account has no password: sign in with Google again to delete it.</Hint>

@@ -42,7 +42,7 @@ export function GoogleSection({ account, GoogleButton }: GoogleSectionProps) {
     return (
       <SettingsSection title="Google" status={status}>
         <Hint>Your account is linked to a Google account: you can sign in with Google.</Hint>
-        {account.hasPassword ? (
+        {account.hasPassword || account.oidcLinked === true ? (
           <div>
             <Button variant="secondary" onClick={unlinkGoogle} disabled={unlink.isPending}>
               {unlink.isPending ? 'Unlinking Google...' : 'Unlink Google'}

@@ -8,6 +8,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { setIdentityPrompt } from '#web/lib/reauthentication';
 import { PasskeyCancelled, passkeysSupported } from '#web/lib/webauthn';
 import { usePasskeys } from '../api/get-passkeys';
+import { REAUTHENTICATE_OIDC_OPERATION, useReauthenticateOidc } from '../api/oidc';
 import { useReauthenticate } from '../api/reauthenticate';
 import { useReauthenticateWithPasskey } from '../api/reauthenticate-with-passkey';
 import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
@@ -15,6 +16,8 @@ import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
 interface IdentityPromptDialogProps {
   account: Account;
   GoogleButton: GoogleButton;
+  /** OIDC_NAME when single sign-on is configured (GET /api/config), else null. */
+  oidcName: string | null;
 }
 
 const TITLE = 'Confirm it’s you';
@@ -25,11 +28,39 @@ const TITLE = 'Confirm it’s you';
  * passkeys, then the change is sent again. Cancel leaves it undone. A refused password is a
  * sentence beside the field.
  */
-export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDialogProps) {
+export function IdentityPromptDialog({
+  account,
+  GoogleButton,
+  oidcName,
+}: IdentityPromptDialogProps) {
   const reauthenticate = useReauthenticate();
   const withPasskey = useReauthenticateWithPasskey();
   const passkeys = usePasskeys();
   const canUsePasskey = passkeysSupported() && (passkeys.data?.length ?? 0) > 0;
+  const viaOidc = useReauthenticateOidc();
+  // A sign-in at the provider leaves the page: it comes back here, to make the change again.
+  const oidcChoice =
+    oidcName !== null && account.oidcLinked === true ? (
+      <div className="mt-4 max-w-sm space-y-2">
+        <p>
+          {account.hasPassword || account.googleLinked ? 'Or sign in with ' : 'Sign in with '}
+          {oidcName} again; you come back to this page to make the change.
+        </p>
+        <Button
+          variant="secondary"
+          className="w-full"
+          disabled={viaOidc.isPending}
+          onClick={() => viaOidc.mutate(window.location.pathname)}
+        >
+          {viaOidc.isPending ? `Opening ${oidcName}...` : `Continue with ${oidcName}`}
+        </Button>
+        {viaOidc.isError && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {errorMessage(viaOidc.error, REAUTHENTICATE_OIDC_OPERATION)}
+          </p>
+        )}
+      </div>
+    ) : null;
   const { reset } = reauthenticate;
   const { reset: resetPasskey } = withPasskey;
   const [open, setOpen] = useState(false);
@@ -131,7 +162,7 @@ export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDi
             </p>
           )}
         </form>
-      ) : (
+      ) : !account.googleLinked ? null : (
         <div className="mt-4 max-w-sm space-y-2">
           <p>Your account has no password: continue with Google.</p>
           <GoogleButton
@@ -163,6 +194,7 @@ export function IdentityPromptDialog({ account, GoogleButton }: IdentityPromptDi
           )}
         </div>
       )}
+      {oidcChoice}
     </Dialog>
   );
 }

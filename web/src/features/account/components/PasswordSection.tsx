@@ -14,10 +14,19 @@ interface PasswordSectionProps {
   hasPassword: boolean;
   /** The server sends e-mail, so "Forgot password?" can send a link. */
   mailEnabled: boolean;
+  /**
+   * Who signs a password-less account in: Google, or the single sign-on provider's name when
+   * only that is linked (default Google).
+   */
+  signsInWith?: string;
 }
 
 /** Change the password (current + new); an account made with Google is told how to get one. */
-export function PasswordSection({ hasPassword, mailEnabled }: PasswordSectionProps) {
+export function PasswordSection({
+  hasPassword,
+  mailEnabled,
+  signsInWith = 'Google',
+}: PasswordSectionProps) {
   const changePassword = useChangePassword();
   const [status, setStatus] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -48,7 +57,10 @@ export function PasswordSection({ hasPassword, mailEnabled }: PasswordSectionPro
   if (!hasPassword) {
     return (
       <SettingsSection title="Password">
-        <Hint>Your account was made with Google and has no password: you sign in with Google.</Hint>
+        <Hint>
+          Your account was made with {signsInWith} and has no password: you sign in with{' '}
+          {signsInWith}.
+        </Hint>
         {mailEnabled ? (
           <Hint>
             To set a password as well, use{' '}

@@ -1,3 +1,4 @@
+import type { Account } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
@@ -12,23 +13,30 @@ import { GoogleSection } from './GoogleSection';
 import { IdentityPromptDialog } from './IdentityPromptDialog';
 import { ImportSection } from './ImportSection';
 import { PasskeysSection } from './PasskeysSection';
+import { OidcSection } from './OidcSection';
 import { PasswordSection } from './PasswordSection';
 import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
+
+/** Who signs a password-less account in: Google, unless only single sign-on is linked. */
+const signsInWith = (account: Account, oidcName: string | null) =>
+  !account.googleLinked && account.oidcLinked === true && oidcName !== null ? oidcName : 'Google';
 
 interface SettingsPageProps {
   /** The server sends e-mail (GET /api/config, passwordResetByEmail). */
   mailEnabled: boolean;
   /** Google's button, for linking Google and for deleting an account that has no password. */
   GoogleButton: GoogleButton;
+  /** OIDC_NAME when single sign-on is configured (GET /api/config), else null. */
+  oidcName?: string | null;
 }
 
 /**
- * /settings: Account, Password, Google, Sessions, Reminders, API tokens, Calendar feed, Your data, Import,
+ * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, Calendar feed, Your data, Import,
  * Danger zone.
  */
-export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
+export function SettingsPage({ mailEnabled, GoogleButton, oidcName = null }: SettingsPageProps) {
   const account = useAccount();
 
   return (
@@ -43,9 +51,18 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
         />
       ) : (
         <div className="space-y-6">
-          <AccountSection account={account.data} mailEnabled={mailEnabled} />
-          <PasswordSection hasPassword={account.data.hasPassword} mailEnabled={mailEnabled} />
+          <AccountSection
+            account={account.data}
+            mailEnabled={mailEnabled}
+            signsInWith={signsInWith(account.data, oidcName)}
+          />
+          <PasswordSection
+            hasPassword={account.data.hasPassword}
+            mailEnabled={mailEnabled}
+            signsInWith={signsInWith(account.data, oidcName)}
+          />
           <GoogleSection account={account.data} GoogleButton={GoogleButton} />
+          {oidcName !== null && <OidcSection account={account.data} name={oidcName} />}
           <TwoFactorSection hasPassword={account.data.hasPassword} />
           <PasskeysSection />
           <SessionsSection />
@@ -55,7 +72,11 @@ export function SettingsPage({ mailEnabled, GoogleButton }: SettingsPageProps) {
           <DataSection />
           <ImportSection />
           <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />
-          <IdentityPromptDialog account={account.data} GoogleButton={GoogleButton} />
+          <IdentityPromptDialog
+            account={account.data}
+            GoogleButton={GoogleButton}
+            oidcName={oidcName}
+          />
         </div>
       )}
     </div>

@@ -3,7 +3,7 @@ import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
 /** The public runtime settings (the Google client id). */
-const configQueryOptions = queryOptions({
+export const configQueryOptions = queryOptions({
   queryKey: queryKeys.config,
   queryFn: ({ signal }) => api.system.config({ operation: 'Load settings', signal }),
   staleTime: Infinity,

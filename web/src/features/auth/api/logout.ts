@@ -1,6 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { PublicConfig } from '@tally/contract';
 import { navigate } from 'wouter/use-browser-location';
 import { api } from '#web/lib/api';
+import { configQueryOptions } from './get-config';
 import { endSession, getSession } from '#web/lib/session-store';
 import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from '#web/lib/storage';
 
@@ -85,8 +87,26 @@ export function startLogoutRetry(): () => void {
  * anyway and the request is sent again later (above).
  */
 export function useLogout() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
+      // With single sign-on, the provider's session may end too (RP-initiated logout): the
+      // server ends Tally's session and names the provider's logout page, which comes back to
+      // /login. Should that call fail, the usual logout below (with its retries) still runs.
+      const config = await queryClient
+        .ensureQueryData(configQueryOptions)
+        .catch((): PublicConfig | null => null);
+      if (config?.oidc) {
+        try {
+          const { endSessionUrl } = await api.oidc.logout({ operation: 'Logout' });
+          endSession();
+          if (endSessionUrl) window.location.assign(endSessionUrl);
+          else navigate('/');
+          return;
+        } catch (error) {
+          console.warn('Logout with single sign-on failed; signing out of Tally only', error);
+        }
+      }
       if (!(await revokeCookie())) {
         writeStorage(STORAGE_KEYS.logoutPending, '1');
         failures = 0;

@@ -1,15 +1,25 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { MfaRequiredResponse } from '@tally/contract';
-import { Link } from 'wouter';
+import { OIDC_ERROR_PARAM, oidcFailureSentence } from '@tally/contract/constants';
+import { Link, useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
+import { useConfig } from '../api/get-config';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
+import {
+  OIDC_FINISH_OPERATION,
+  OIDC_START_OPERATION,
+  useFinishOidcSignIn,
+  useOidcStart,
+} from '../api/oidc-sign-in';
 import { AuthCard, AuthSwitchLink, authLinkClass } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
+import { OidcSignInButton } from './OidcSignInButton';
 import { SecondStepForm } from './SecondStepForm';
 
 /** Passkeys on /login, loaded after the page (PasskeySignIn.tsx says why). */
@@ -48,14 +58,21 @@ function secondStepFromUrl(): SecondStep | null {
 }
 
 /**
- * /login: username + password, Continue with Google, Sign in with a passkey (also offered in the
- * username field's autofill), the error banner, a link to register. One banner serves every way
- * in; starting one clears the others' message. An account with two-factor codes on then gets the
- * second step in the same card (a passkey sign-in needs none: it is two factors in itself).
+ * /login: username + password, Continue with Google, Continue with the operator's OpenID
+ * provider (when configured), Sign in with a passkey (also offered in the username field's
+ * autofill), the error banner, a link to register. One banner serves every way in; starting one
+ * clears the others' messages. OIDC_ONLY (config passwordSignIn false) leaves the password form
+ * out. The provider's sign-in comes back here: `?oidc=signed-in` (the refresh cookie is set:
+ * fetch the access token), `?oidc_error={code}` (say why), or `#mfa=<token>` when the account
+ * has two-factor codes on. That second step shows in the same card (a passkey sign-in needs
+ * none: it is two factors in itself).
  */
 export function LoginPage() {
+  const config = useConfig();
   const loginMutation = useLogin();
   const googleMutation = useGoogleLogin();
+  const oidcStart = useOidcStart();
+  const oidcFinish = useFinishOidcSignIn();
   const [googleClientFailed, setGoogleClientFailed] = useState(false);
   const [secondStep, setSecondStep] = useState<SecondStep | null>(secondStepFromUrl);
   useEffect(() => {
@@ -66,12 +83,26 @@ export function LoginPage() {
   }, []);
   const [passkeyError, setPasskeyError] = useState<string | null>(null);
   const [passkeyPending, setPasskeyPending] = useState(false);
+  const search = new URLSearchParams(useSearch());
+  const oidcResult = search.get('oidc');
+  const oidcError = search.get(OIDC_ERROR_PARAM);
+  const oidcName = config.data?.oidc?.name ?? null;
+  const passwordSignIn = config.data?.passwordSignIn ?? true;
+  const { mutate: finishOidc } = oidcFinish;
+
+  useEffect(() => {
+    if (oidcResult === 'signed-in') finishOidc();
+  }, [oidcResult, finishOidc]);
 
   const clearErrors = () => {
     loginMutation.reset();
     googleMutation.reset();
+    oidcStart.reset();
+    oidcFinish.reset();
     setGoogleClientFailed(false);
     setPasskeyError(null);
+    // The provider's answer is read once: a reload should not repeat it.
+    if (oidcResult !== null || oidcError !== null) navigate('/login', { replace: true });
   };
 
   const onGoogleCredential = (credential: string) => {
@@ -86,7 +117,12 @@ export function LoginPage() {
   };
 
   let error: string | null = null;
-  if (googleClientFailed) error = GOOGLE_CLIENT_FAILURE;
+  if (oidcError !== null) {
+    // Named once the settings are in; a moment without the banner beats a wrong name.
+    error = config.isPending ? null : oidcFailureSentence(oidcError, oidcName ?? 'the provider');
+  } else if (oidcStart.isError) error = errorMessage(oidcStart.error, OIDC_START_OPERATION);
+  else if (oidcFinish.isError) error = errorMessage(oidcFinish.error, OIDC_FINISH_OPERATION);
+  else if (googleClientFailed) error = GOOGLE_CLIENT_FAILURE;
   else if (googleMutation.isError)
     error = errorMessage(googleMutation.error, GOOGLE_LOGIN_OPERATION);
   else if (loginMutation.isError) error = errorMessage(loginMutation.error, LOGIN_OPERATION);
@@ -118,15 +154,41 @@ export function LoginPage() {
     );
   }
 
-  const pending = loginMutation.isPending || googleMutation.isPending || passkeyPending;
+  const pending =
+    loginMutation.isPending || googleMutation.isPending || oidcStart.isPending || passkeyPending;
+  if (oidcResult === 'signed-in' && !oidcFinish.isError) {
+    return (
+      <AuthCard title="Login">
+        <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
+          Signing you in...
+        </p>
+      </AuthCard>
+    );
+  }
+  // With single sign-on and no Google client, a disabled Google button would only distract.
+  const showGoogle = oidcName === null || (config.data?.googleClientId ?? null) !== null;
   return (
     <AuthCard title="Login">
       <ErrorBanner message={error} onDismiss={clearErrors} className="mb-6" />
-      <GoogleSignInButton
-        onCredential={onGoogleCredential}
-        onFailure={onGoogleFailure}
-        pending={googleMutation.isPending}
-      />
+      {oidcName !== null && (
+        <div className="mb-3">
+          <OidcSignInButton
+            name={oidcName}
+            pending={oidcStart.isPending}
+            onClick={() => {
+              clearErrors();
+              oidcStart.mutate();
+            }}
+          />
+        </div>
+      )}
+      {showGoogle && (
+        <GoogleSignInButton
+          onCredential={onGoogleCredential}
+          onFailure={onGoogleFailure}
+          pending={googleMutation.isPending}
+        />
+      )}
       {passkeysSupported() && (
         <Suspense fallback={null}>
           <PasskeySignIn
@@ -137,6 +199,25 @@ export function LoginPage() {
           />
         </Suspense>
       )}
+      {passwordSignIn && (
+        <PasswordLogin submit={submit} pending={pending} busy={loginMutation.isPending} />
+      )}
+    </AuthCard>
+  );
+}
+
+/** The username and password form, with the ways to recover and to register. */
+function PasswordLogin({
+  submit,
+  pending,
+  busy,
+}: {
+  submit: (data: FormData) => void;
+  pending: boolean;
+  busy: boolean;
+}) {
+  return (
+    <>
       <OrDivider />
       <Form label="Login" onSubmit={submit}>
         <TextField
@@ -159,7 +240,7 @@ export function LoginPage() {
         />
         <FormActions>
           <Button type="submit" disabled={pending} className="w-full">
-            {loginMutation.isPending ? 'Logging in...' : 'Login'}
+            {busy ? 'Logging in...' : 'Login'}
           </Button>
         </FormActions>
       </Form>
@@ -169,6 +250,6 @@ export function LoginPage() {
         </Link>
       </p>
       <AuthSwitchLink question="Don't have an account?" href="/register" label="Register" />
-    </AuthCard>
+    </>
   );
 }

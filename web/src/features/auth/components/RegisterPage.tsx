@@ -17,6 +17,17 @@ const SIGN_UP_CLOSED =
  */
 export function RegisterPage() {
   const config = useConfig();
+  if (config.data?.passwordSignIn === false) {
+    const name = config.data.oidc?.name ?? 'single sign-on';
+    return (
+      <AuthCard title="Register">
+        <AuthText>
+          This server makes accounts through {name}: use Continue with {name} on the login page.
+        </AuthText>
+        <AuthSwitchLink question="Ready?" href="/login" label="Login" />
+      </AuthCard>
+    );
+  }
   if (config.data?.registration === 'closed') {
     return (
       <AuthCard title="Register">

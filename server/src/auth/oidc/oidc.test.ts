@@ -1,0 +1,560 @@
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  refreshCookieOf,
+  registerUser,
+  type TestContext,
+  type TestUser,
+  uniqueName,
+} from '../../test/helpers.js';
+import {
+  type LocalOidcProvider,
+  type LocalPerson,
+  oidcSettingsFor,
+  startLocalOidcProvider,
+} from '../../test/local-oidc-provider.js';
+
+/**
+ * Generic OpenID Connect against a real provider on loopback (test/local-oidc-provider.ts): the
+ * browser's part (following redirects, the provider's login form) is played with fetch, and
+ * Tally's callback is called as the provider's redirect would call it, with the flow cookie.
+ */
+const PUBLIC_URL = 'http://localhost:3999';
+const MINUTE = 60_000;
+let idp: LocalOidcProvider;
+let ctx: TestContext;
+
+const oidcConfig = (overrides: Record<string, unknown> = {}) => ({
+  ...oidcSettingsFor(idp),
+  ...overrides,
+});
+
+beforeAll(async () => {
+  idp = await startLocalOidcProvider({ publicUrl: PUBLIC_URL });
+  ctx = await createTestApp({ config: { publicUrl: PUBLIC_URL, oidc: oidcConfig() } });
+  // The provider's tokens carry real times; the app's clock must agree with them.
+  ctx.clock.current = Date.now();
+});
+afterAll(async () => {
+  await ctx.close();
+  await idp.close();
+});
+
+/** What a browser holds after POST /api/auth/oidc/start: the provider's URL and the flow cookie. */
+interface Started {
+  url: string;
+  cookie: string;
+}
+
+async function start(app = ctx): Promise<Started> {
+  const response = await app.app.inject({ method: 'POST', url: '/api/auth/oidc/start' });
+  expect(response.statusCode).toBe(200);
+  return { url: response.json<{ url: string }>().url, cookie: flowCookieOf(response) };
+}
+
+function flowCookieOf(response: { cookies: { name: string; value: string }[] }): string {
+  const cookie = response.cookies.find((c) => c.name === 'tally_oidc');
+  if (!cookie) throw new Error('no flow cookie');
+  return `tally_oidc=${cookie.value}`;
+}
+
+/** The provider's redirect back to Tally, as the browser follows it. */
+const callback = (back: URL, cookie?: string, app = ctx) =>
+  app.app.inject({
+    method: 'GET',
+    url: `${back.pathname}${back.search}`,
+    headers: cookie ? { cookie } : {},
+  });
+
+const person = (overrides: Partial<LocalPerson> = {}): LocalPerson => {
+  const sub = uniqueName('sub');
+  return { sub, email: `${sub}@idp.example`, ...overrides };
+};
+
+/** A whole sign-in: start, the provider's login form, the callback. */
+async function signIn(who: LocalPerson, app = ctx) {
+  const started = await start(app);
+  return callback(await idp.authorize(started.url, who), started.cookie, app);
+}
+
+/** The access token the web app gets on /login?oidc=signed-in (POST /api/auth/refresh). */
+async function accessTokenAfter(response: Awaited<ReturnType<typeof callback>>, app = ctx) {
+  const refreshed = await app.app.inject({
+    method: 'POST',
+    url: '/api/auth/refresh',
+    headers: { cookie: refreshCookieOf(response) },
+  });
+  expect(refreshed.statusCode).toBe(200);
+  return refreshed.json<{ accessToken: string }>().accessToken;
+}
+
+const failedWith = (response: { statusCode: number; headers: Record<string, unknown> }) => {
+  expect(response.statusCode).toBe(303);
+  return String(response.headers.location);
+};
+
+describe('GET /api/config', () => {
+  it('names the provider for the button and keeps the password form, and nothing secret', async () => {
+    const config = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    expect(config.json()).toEqual({
+      googleClientId: null,
+      registration: 'open',
+      passwordResetByEmail: false,
+      oidc: { name: 'Local IdP' },
+      passwordSignIn: true,
+    });
+  });
+
+  it('says OIDC_ONLY hides the password form, and sign-up with a password is refused', async () => {
+    const only = await createTestApp({
+      config: { publicUrl: PUBLIC_URL, oidc: oidcConfig({ only: true }) },
+    });
+    try {
+      const config = await only.app.inject({ method: 'GET', url: '/api/config' });
+      expect(config.json()).toMatchObject({ oidc: { name: 'Local IdP' }, passwordSignIn: false });
+      const register = await only.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: {
+          username: uniqueName(),
+          email: 'x@example.com',
+          password: 'correct horse battery',
+        },
+      });
+      expect(register.statusCode).toBe(403);
+      expect(register.json()).toEqual({ error: expect.stringMatching(/single sign-on/) });
+    } finally {
+      await only.close();
+    }
+  });
+
+  it('answers 503 for a sign-in while OIDC is not configured', async () => {
+    const off = await createTestApp({ config: { publicUrl: PUBLIC_URL } });
+    try {
+      expect((await off.app.inject({ method: 'GET', url: '/api/config' })).json()).toMatchObject({
+        oidc: null,
+        passwordSignIn: true,
+      });
+      const started = await off.app.inject({ method: 'POST', url: '/api/auth/oidc/start' });
+      expect(started.statusCode).toBe(503);
+      expect(started.json()).toEqual({ error: 'Single sign-on is not configured on this server' });
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('signing in with the provider', () => {
+  it('sends the browser to the provider with PKCE S256, state and nonce, and a Lax httpOnly flow cookie', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/oidc/start' });
+    const url = new URL(response.json<{ url: string }>().url);
+    expect(url.origin).toBe(idp.issuer);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{20,}$/);
+    expect(url.searchParams.get('nonce')).toMatch(/^[\w-]{20,}$/);
+    expect(url.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/api/auth/oidc/callback`);
+    expect(url.searchParams.get('scope')).toBe('openid profile email');
+    const cookie = response.cookies.find((c) => c.name === 'tally_oidc');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/auth/oidc' });
+  });
+
+  it('creates an account on first sign-in, ends signed in with a refresh cookie, and finds it by subject later', async () => {
+    const who = person();
+    const first = await signIn(who);
+    expect(failedWith(first)).toBe('/login?oidc=signed-in');
+    const token = await accessTokenAfter(first);
+    const account = await as(ctx.app, { token })({ method: 'GET', url: '/api/account' });
+    expect(account.json()).toMatchObject({
+      email: who.email,
+      emailVerified: true,
+      hasPassword: false,
+      googleLinked: false,
+      oidcLinked: true,
+    });
+
+    // The same subject with another address is still the same account.
+    const again = await signIn({ ...who, email: 'changed@idp.example' });
+    expect(decodeJwt(await accessTokenAfter(again)).sub).toBe(decodeJwt(token).sub);
+  });
+
+  it('counts a fresh OIDC sign-in as a recent authentication', async () => {
+    const token = await accessTokenAfter(await signIn(person()));
+    const created = await as(ctx.app, { token })({
+      method: 'POST',
+      url: '/api/account/tokens',
+      payload: { name: 'Script', scope: 'read', expiresInDays: null },
+    });
+    expect(created.statusCode).toBe(201);
+  });
+
+  it('keeps an address the provider did not verify unverified', async () => {
+    const token = await accessTokenAfter(await signIn(person({ emailVerified: false })));
+    const account = await as(ctx.app, { token })({ method: 'GET', url: '/api/account' });
+    expect(account.json()).toMatchObject({ emailVerified: false, oidcLinked: true });
+  });
+
+  it('never enters nor links an existing account by its e-mail address, verified or not', async () => {
+    const owner = await registerUser(ctx.app);
+    const refused = await signIn(person({ email: owner.email.toUpperCase() }));
+    expect(failedWith(refused)).toBe('/login?oidc_error=email_exists');
+    expect(refused.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+    const account = await as(ctx.app, owner)({ method: 'GET', url: '/api/account' });
+    expect(account.json()).toMatchObject({ oidcLinked: false });
+  });
+
+  it('refuses an identity without an e-mail address for a new account', async () => {
+    const refused = await signIn({ sub: uniqueName('sub') });
+    expect(failedWith(refused)).toBe('/login?oidc_error=no_email');
+  });
+
+  it('reports a refusal at the provider', async () => {
+    const started = await start();
+    const state = new URL(started.url).searchParams.get('state') ?? '';
+    const back = new URL(
+      `${PUBLIC_URL}/api/auth/oidc/callback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`,
+    );
+    expect(failedWith(await callback(back, started.cookie))).toBe(
+      '/login?oidc_error=provider_error',
+    );
+  });
+});
+
+describe('what binds a callback to the browser that started it', () => {
+  it('refuses a changed state, and the flow is spent', async () => {
+    const started = await start();
+    const back = await idp.authorize(started.url, person());
+    const tampered = new URL(back);
+    tampered.searchParams.set('state', 'someone-elses-state');
+    expect(failedWith(await callback(tampered, started.cookie))).toBe(
+      '/login?oidc_error=state_mismatch',
+    );
+    expect(failedWith(await callback(back, started.cookie))).toBe('/login?oidc_error=flow_expired');
+  });
+
+  it('refuses a callback without the flow cookie, or with another browser’s', async () => {
+    const started = await start();
+    const back = await idp.authorize(started.url, person());
+    expect(failedWith(await callback(back))).toBe('/login?oidc_error=flow_expired');
+    const other = await start();
+    expect(failedWith(await callback(back, other.cookie))).toBe('/login?oidc_error=state_mismatch');
+    expect(failedWith(await callback(back, 'tally_oidc=unknown'))).toBe(
+      '/login?oidc_error=flow_expired',
+    );
+  });
+
+  it('finishes a callback once: the same redirect sent again is refused', async () => {
+    const started = await start();
+    const back = await idp.authorize(started.url, person());
+    const first = await callback(back, started.cookie);
+    expect(failedWith(first)).toBe('/login?oidc=signed-in');
+    const replayed = await callback(back, started.cookie);
+    expect(failedWith(replayed)).toBe('/login?oidc_error=flow_expired');
+    expect(replayed.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+  });
+
+  it('refuses a flow older than 10 minutes', async () => {
+    const started = await start();
+    const back = await idp.authorize(started.url, person());
+    ctx.clock.advance(11 * MINUTE);
+    try {
+      expect(failedWith(await callback(back, started.cookie))).toBe(
+        '/login?oidc_error=flow_expired',
+      );
+    } finally {
+      ctx.clock.current = Date.now();
+    }
+  });
+
+  it('refuses a code whose PKCE verifier does not match (the provider checks it)', async () => {
+    const started = await start();
+    const back = await idp.authorize(started.url, person());
+    await ctx.database.handle.db
+      .updateTable('oidc_flows')
+      .set({ code_verifier: 'x'.repeat(64) })
+      .execute();
+    expect(failedWith(await callback(back, started.cookie))).toBe(
+      '/login?oidc_error=invalid_response',
+    );
+  });
+});
+
+describe('what the ID token must say', () => {
+  const refusedWhenTampered = async (
+    tamper: (claims: Record<string, unknown>) => Record<string, unknown>,
+  ) => {
+    idp.tamperIdTokens = tamper;
+    try {
+      const who = person();
+      const response = await signIn(who);
+      expect(failedWith(response)).toBe('/login?oidc_error=invalid_response');
+      expect(response.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+    } finally {
+      idp.tamperIdTokens = null;
+    }
+  };
+
+  it('accepts a token re-signed with unchanged claims (so the refusals below are the claims’)', async () => {
+    idp.tamperIdTokens = (claims) => claims;
+    try {
+      expect(failedWith(await signIn(person()))).toBe('/login?oidc=signed-in');
+    } finally {
+      idp.tamperIdTokens = null;
+    }
+  });
+
+  it('refuses a nonce other than the flow’s', () =>
+    refusedWhenTampered((claims) => ({ ...claims, nonce: 'replayed-nonce' })));
+
+  it('refuses another issuer', () =>
+    refusedWhenTampered((claims) => ({ ...claims, iss: 'https://evil.example' })));
+
+  it('refuses another audience', () =>
+    refusedWhenTampered((claims) => ({ ...claims, aud: 'another-client' })));
+
+  it('refuses an expired ID token', () =>
+    refusedWhenTampered((claims) => ({
+      ...claims,
+      iat: Math.floor(Date.now() / 1000) - 7200,
+      exp: Math.floor(Date.now() / 1000) - 3600,
+    })));
+
+  it('refuses a redirect that names another issuer (RFC 9207 mix-up)', async () => {
+    const started = await start();
+    const back = await idp.authorize(started.url, person());
+    back.searchParams.set('iss', 'https://evil.example');
+    expect(failedWith(await callback(back, started.cookie))).toBe(
+      '/login?oidc_error=invalid_response',
+    );
+  });
+});
+
+describe('closed registration', () => {
+  it('makes no account while sign-up is closed or OIDC_AUTO_REGISTER=false, but still signs in a linked one', async () => {
+    const who = person();
+    expect(failedWith(await signIn(who))).toBe('/login?oidc=signed-in');
+    for (const config of [
+      { registration: 'closed' as const, oidc: oidcConfig() },
+      { oidc: oidcConfig({ autoRegister: false }) },
+    ]) {
+      const closed = await createTestApp({
+        database: ctx.database,
+        config: { publicUrl: PUBLIC_URL, ...config },
+      });
+      closed.clock.current = Date.now();
+      try {
+        expect(failedWith(await signIn(person(), closed))).toBe(
+          '/login?oidc_error=registration_closed',
+        );
+        expect(failedWith(await signIn(who, closed))).toBe('/login?oidc=signed-in');
+      } finally {
+        await closed.close();
+      }
+    }
+  });
+});
+
+/** A password account 6 minutes after sign-in: its proof of identity is no longer recent. */
+async function staleUser(): Promise<TestUser> {
+  const user = await registerUser(ctx.app);
+  ctx.clock.advance(6 * MINUTE);
+  const renewed = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/refresh',
+    headers: { cookie: user.refreshCookie },
+  });
+  ctx.clock.current = Date.now() + 6 * MINUTE;
+  return { ...user, token: renewed.json<{ accessToken: string }>().accessToken };
+}
+
+async function link(user: Pick<TestUser, 'token'>, who: LocalPerson) {
+  const started = await as(ctx.app, user)({ method: 'POST', url: '/api/account/oidc' });
+  expect(started.statusCode).toBe(200);
+  const url = started.json<{ url: string }>().url;
+  return callback(await idp.authorize(url, who), flowCookieOf(started));
+}
+
+describe('linking and unlinking in Settings', () => {
+  it('links only after a recent authentication, then the provider signs in to that account', async () => {
+    const stale = await staleUser();
+    try {
+      const refused = await as(ctx.app, stale)({ method: 'POST', url: '/api/account/oidc' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'reauthentication_required' });
+    } finally {
+      ctx.clock.current = Date.now();
+    }
+
+    const user = await registerUser(ctx.app);
+    const who = person();
+    expect(failedWith(await link(user, who))).toBe('/settings?oidc=linked');
+    const account = await as(ctx.app, user)({ method: 'GET', url: '/api/account' });
+    expect(account.json()).toMatchObject({ oidcLinked: true, hasPassword: true });
+    const token = await accessTokenAfter(await signIn(who));
+    expect(decodeJwt(token).sub).toBe(user.username);
+
+    const twice = await as(ctx.app, user)({ method: 'POST', url: '/api/account/oidc' });
+    expect(twice.statusCode).toBe(409);
+  });
+
+  it('refuses to link a provider account that another Tally account has', async () => {
+    const who = person();
+    expect(failedWith(await signIn(who))).toBe('/login?oidc=signed-in');
+    const user = await registerUser(ctx.app);
+    expect(failedWith(await link(user, who))).toBe('/settings?oidc_error=linked_elsewhere');
+    const account = await as(ctx.app, user)({ method: 'GET', url: '/api/account' });
+    expect(account.json()).toMatchObject({ oidcLinked: false });
+  });
+
+  it('unlinks only after a recent authentication, and never the last way to sign in', async () => {
+    const user = await registerUser(ctx.app);
+    const who = person();
+    await link(user, who);
+    const stale = await staleUser();
+    try {
+      const refused = await as(ctx.app, stale)({ method: 'DELETE', url: '/api/account/oidc' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'reauthentication_required' });
+    } finally {
+      ctx.clock.current = Date.now();
+    }
+    const unlinked = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/oidc' });
+    expect(unlinked.statusCode).toBe(204);
+    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/account' })).json()).toMatchObject({
+      oidcLinked: false,
+    });
+
+    const onlyOidc = await accessTokenAfter(await signIn(person()));
+    const lastWay = await as(ctx.app, { token: onlyOidc })({
+      method: 'DELETE',
+      url: '/api/account/oidc',
+    });
+    expect(lastWay.statusCode).toBe(409);
+    expect(lastWay.json()).toEqual({ error: expect.stringMatching(/password/) });
+  });
+});
+
+describe('re-authentication with the provider', () => {
+  it('lets an account without a password prove itself again, with the linked identity only', async () => {
+    const who = person();
+    const signedIn = await signIn(who);
+    ctx.clock.advance(6 * MINUTE);
+    const renewed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: refreshCookieOf(signedIn) },
+    });
+    const token = renewed.json<{ accessToken: string }>().accessToken;
+    const call = as(ctx.app, { token });
+    const makeToken = () =>
+      call({
+        method: 'POST',
+        url: '/api/account/tokens',
+        payload: { name: 'Script', scope: 'read', expiresInDays: null },
+      });
+    try {
+      expect((await makeToken()).statusCode).toBe(403);
+
+      const badReturn = await call({
+        method: 'POST',
+        url: '/api/account/reauthenticate/oidc',
+        payload: { returnTo: '//evil.example/' },
+      });
+      expect(badReturn.statusCode).toBe(400);
+      expect(badReturn.json()).toEqual({ error: expect.stringMatching(/returnTo/) });
+
+      const prove = async (as: LocalPerson) => {
+        const started = await call({
+          method: 'POST',
+          url: '/api/account/reauthenticate/oidc',
+          payload: { returnTo: '/settings/tokens' },
+        });
+        expect(started.statusCode).toBe(200);
+        const back = await idp.authorize(started.json<{ url: string }>().url, as);
+        return callback(back, flowCookieOf(started));
+      };
+      // Real time for the provider's tokens; the app's clock stays 6 minutes on.
+      expect(failedWith(await prove(person()))).toBe('/settings?oidc_error=wrong_account');
+      expect((await makeToken()).statusCode).toBe(403);
+      expect(failedWith(await prove(who))).toBe('/settings/tokens');
+      expect((await makeToken()).statusCode).toBe(201);
+    } finally {
+      ctx.clock.current = Date.now();
+    }
+  });
+
+  it('lets an account that signs in only with the provider delete itself after a fresh sign-in there', async () => {
+    const who = person();
+    const signedIn = await signIn(who);
+    ctx.clock.advance(6 * MINUTE);
+    try {
+      const renewed = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: refreshCookieOf(signedIn) },
+      });
+      const call = as(ctx.app, { token: renewed.json<{ accessToken: string }>().accessToken });
+      const remove = () => call({ method: 'DELETE', url: '/api/account', payload: {} });
+      const stale = await remove();
+      expect(stale.statusCode).toBe(403);
+      expect(stale.json()).toMatchObject({ code: 'reauthentication_required' });
+
+      const started = await call({
+        method: 'POST',
+        url: '/api/account/reauthenticate/oidc',
+        payload: { returnTo: '/settings' },
+      });
+      const back = await idp.authorize(started.json<{ url: string }>().url, who);
+      expect(failedWith(await callback(back, flowCookieOf(started)))).toBe('/settings');
+      expect((await remove()).statusCode).toBe(204);
+    } finally {
+      ctx.clock.current = Date.now();
+    }
+  });
+
+  it('answers 409 for an account with no linked provider account', async () => {
+    const user = await registerUser(ctx.app);
+    const refused = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/account/reauthenticate/oidc',
+      payload: {},
+    });
+    expect(refused.statusCode).toBe(409);
+  });
+});
+
+describe('signing out', () => {
+  it('ends the session and answers the provider’s logout URL for an OIDC session only', async () => {
+    const signedIn = await signIn(person());
+    const cookie = refreshCookieOf(signedIn);
+    const out = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/oidc/logout',
+      headers: { cookie },
+    });
+    expect(out.statusCode).toBe(200);
+    const url = new URL(out.json<{ endSessionUrl: string }>().endSessionUrl);
+    expect(url.origin).toBe(idp.issuer);
+    expect(url.searchParams.get('id_token_hint')).toMatch(/^ey/);
+    expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${PUBLIC_URL}/login`);
+    const refresh = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie },
+    });
+    expect(refresh.statusCode).toBe(401);
+
+    const user = await registerUser(ctx.app);
+    const password = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/oidc/logout',
+      headers: { cookie: user.refreshCookie },
+    });
+    expect(password.json()).toEqual({ endSessionUrl: null });
+  });
+});

@@ -96,7 +96,8 @@ export async function startLocalOidcProvider(
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: {
-      openid: ['sub'],
+      // amr (RFC 8176) in every ID token, as the login that made it says (auth/oidc/provider-mfa.ts).
+      openid: ['sub', 'amr'],
       email: ['email', 'email_verified'],
       profile: ['name', 'preferred_username'],
     },

@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -525,6 +526,48 @@ describe('re-authentication with the provider', () => {
       payload: {},
     });
     expect(refused.statusCode).toBe(409);
+  });
+});
+
+describe('two-factor codes', () => {
+  it('asks an account with codes on for one after the provider, unless the provider did MFA', async () => {
+    const who = person();
+    const token = await accessTokenAfter(await signIn(who));
+    const call = as(ctx.app, { token });
+    // A fresh sign-in at the provider is the recent authentication turning codes on needs.
+    const setup = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+    expect(setup.statusCode, setup.body).toBe(200);
+    const { secret } = setup.json<{ secret: string }>();
+    const code = () =>
+      TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: ctx.clock.current });
+    const enabled = await call({
+      method: 'POST',
+      url: '/api/account/two-factor',
+      payload: { code: code() },
+    });
+    expect(enabled.statusCode, enabled.body).toBe(201);
+    ctx.clock.advance(30_000);
+
+    const second = await signIn(who);
+    const mfaToken = /^\/login#mfa=([\w-]+)$/.exec(failedWith(second))?.[1];
+    expect(mfaToken).toBeDefined();
+    expect(second.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+    const mfaCookie = second.cookies.find((c) => c.name === 'tally_mfa');
+    const done = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/mfa',
+      headers: { cookie: `tally_mfa=${mfaCookie?.value}` },
+      payload: { mfaToken, code: code() },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(decodeJwt(done.json<{ accessToken: string }>().accessToken).sub).toBe(
+      decodeJwt(token).sub,
+    );
+
+    // The provider's own MFA (its amr) stands for the code while TRUST_PROVIDER_MFA is on.
+    const trusted = await signIn({ ...who, amr: ['pwd', 'otp'] });
+    expect(failedWith(trusted)).toBe('/login?oidc=signed-in');
+    expect(decodeJwt(await accessTokenAfter(trusted)).sub).toBe(decodeJwt(token).sub);
   });
 });
 

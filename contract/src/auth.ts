@@ -74,8 +74,11 @@ export const AccessTokenResponseSchema = Type.Object(
 );
 export type AccessTokenResponse = Static<typeof AccessTokenResponseSchema>;
 
-/** The ways a second step can be passed; a passkey will join them. */
-export const MFA_METHODS = ['totp', 'recovery'] as const;
+/**
+ * The ways a second step can be passed: a code from the app, a recovery code, or, for an account
+ * with passkeys, signing in with one instead (POST /api/auth/passkey: two factors in itself).
+ */
+export const MFA_METHODS = ['totp', 'recovery', 'passkey'] as const;
 export type MfaMethod = (typeof MFA_METHODS)[number];
 
 export const MfaRequiredResponseSchema = Type.Object(
@@ -86,7 +89,8 @@ export const MfaRequiredResponseSchema = Type.Object(
         'For POST /api/auth/mfa within 5 minutes, from the same browser (it also got an httpOnly cookie the token is bound to)',
     }),
     methods: Type.Array(Type.Union(MFA_METHODS.map((method) => Type.Literal(method))), {
-      description: 'The kinds of code the account can answer with',
+      description:
+        "How the account can go on: 'totp' and 'recovery' are codes for POST /api/auth/mfa; 'passkey': it has passkeys, and a passkey sign-in (POST /api/auth/passkey) replaces this step",
     }),
   },
   { additionalProperties: false },

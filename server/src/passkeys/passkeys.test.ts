@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -287,6 +288,36 @@ describe('signing in with a passkey', () => {
         lastUsedAt: new Date(ctx.clock.now()).toISOString(),
       }),
     ]);
+  });
+
+  it('offers itself at the second step of an account with two-factor codes, and replaces it', async () => {
+    const { user, authenticator } = await userWithPasskey();
+    const call = as(ctx.app, user);
+    const setup = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+    expect(setup.statusCode, setup.body).toBe(200);
+    const { secret } = setup.json<{ secret: string }>();
+    const code = TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: ctx.clock.now() });
+    const enabled = await call({
+      method: 'POST',
+      url: '/api/account/two-factor',
+      payload: { code },
+    });
+    expect(enabled.statusCode, enabled.body).toBe(201);
+
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.username, password: user.password },
+    });
+    expect(login.json()).toMatchObject({
+      mfaRequired: true,
+      methods: ['totp', 'recovery', 'passkey'],
+    });
+    // No code needed: the passkey is two factors in itself.
+    const { options, cookie } = await signInOptions();
+    const signedIn = await signIn(cookie, authenticator.authenticate(options));
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json()).toEqual({ accessToken: expect.any(String) });
   });
 
   it('refuses a replayed answer and a challenge used once already (400 naming response)', async () => {

@@ -103,7 +103,16 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
   }
 
   async function methodsOf(userId: number): Promise<MfaMethod[]> {
-    return (await recoveryCodesLeft(userId)) > 0 ? ['totp', 'recovery'] : ['totp'];
+    const methods: MfaMethod[] = ['totp'];
+    if ((await recoveryCodesLeft(userId)) > 0) methods.push('recovery');
+    const passkey = await db
+      .selectFrom('passkeys')
+      .select('id')
+      .where('user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    if (passkey) methods.push('passkey');
+    return methods;
   }
 
   async function status(userId: number): Promise<TwoFactorStatus> {

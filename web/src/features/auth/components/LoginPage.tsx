@@ -142,6 +142,7 @@ export function LoginPage() {
   if (secondStep) {
     return (
       <AuthCard title="Two-factor code">
+        <ErrorBanner message={passkeyError} onDismiss={clearErrors} className="mb-6" />
         <SecondStepForm
           mfaToken={secondStep.mfaToken}
           methods={secondStep.methods}
@@ -150,6 +151,17 @@ export function LoginPage() {
             setSecondStep(null);
           }}
         />
+        {/* A passkey is two factors in itself: signing in with one replaces this step. */}
+        {secondStep.methods.includes('passkey') && passkeysSupported() && (
+          <Suspense fallback={null}>
+            <PasskeySignIn
+              disabled={passkeyPending}
+              onStart={clearErrors}
+              onError={setPasskeyError}
+              onPendingChange={setPasskeyPending}
+            />
+          </Suspense>
+        )}
       </AuthCard>
     );
   }

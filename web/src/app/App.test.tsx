@@ -30,7 +30,7 @@ describe('routes', () => {
   it('says when a page does not exist', () => {
     fakeBackend();
     renderApp('/nowhere');
-    expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
   });
 });
 
@@ -39,7 +39,7 @@ describe('the navigation bar', () => {
     storeSession('alice');
     fakeBackend();
     const { user } = renderApp('/todos');
-    expect(screen.getByRole('link', { name: 'Tally' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Tally' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Todos' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Stats' })).toHaveAttribute('href', '/statistics');
     expect(screen.getByRole('link', { name: 'Groups' })).toHaveAttribute('href', '/groups');

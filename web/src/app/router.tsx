@@ -2,11 +2,12 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
 import { GuestOnly, RequireAuth } from './guards';
-import LoginRoute from './routes/login-route';
 import NotFoundRoute from './routes/not-found-route';
-import RegisterRoute from './routes/register-route';
 
-// The signed-in screens load their code when first opened: /login's first visit stays small.
+// Every screen loads its code when first opened: a signed-in visit to /todos does not download
+// the ways to sign in (password, Google, OpenID Connect, the second step), nor /login the lists.
+const LoginRoute = lazy(() => import('./routes/login-route'));
+const RegisterRoute = lazy(() => import('./routes/register-route'));
 const TodosRoute = lazy(() => import('./routes/todos-route'));
 const GroupsRoute = lazy(() => import('./routes/groups-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
@@ -30,12 +31,16 @@ export function AppRoutes() {
       </Route>
       <Route path="/login">
         <GuestOnly>
-          <LoginRoute />
+          <Lazy>
+            <LoginRoute />
+          </Lazy>
         </GuestOnly>
       </Route>
       <Route path="/register">
         <GuestOnly>
-          <RegisterRoute />
+          <Lazy>
+            <RegisterRoute />
+          </Lazy>
         </GuestOnly>
       </Route>
       <Route path="/todos">

@@ -22,7 +22,7 @@ describe('an account the operator made with a one-time password', () => {
       },
     );
     const { user } = renderApp('/login');
-    await user.type(screen.getByLabelText('Username'), 'newbie');
+    await user.type(await screen.findByLabelText('Username'), 'newbie');
     await user.type(screen.getByLabelText('Password'), FAKE_PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Login' }));
 

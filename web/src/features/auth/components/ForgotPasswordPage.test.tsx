@@ -8,7 +8,7 @@ describe('/forgot-password', () => {
   it('is linked from /login as "Forgot password?"', async () => {
     fakeBackend();
     const { user } = renderApp('/login');
-    await user.click(screen.getByRole('link', { name: 'Forgot password?' }));
+    await user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     expect(await screen.findByRole('heading', { name: 'Forgot password' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/forgot-password');
     expect(document.title).toBe('Forgot password · Tally');

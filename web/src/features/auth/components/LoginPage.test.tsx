@@ -17,7 +17,7 @@ describe('/login', () => {
     fakeBackend();
     renderApp('/login');
 
-    expect(screen.getByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
     expect(screen.getByLabelText('Username')).toBeRequired();
     expect(screen.getByLabelText('Password')).toBeRequired();
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
@@ -40,7 +40,7 @@ describe('/login', () => {
     );
     const { user } = renderApp('/login');
 
-    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(await screen.findByLabelText('Username'), 'alice');
     await user.type(screen.getByLabelText('Password'), 'correct horse');
     await user.click(screen.getByRole('button', { name: 'Login' }));
 
@@ -62,7 +62,7 @@ describe('/login', () => {
   it("shows the server's sentence in the error banner, and a fresh visit starts without it", async () => {
     fakeBackend();
     const { user, unmount } = renderApp('/login');
-    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(await screen.findByLabelText('Username'), 'alice');
     await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Login' }));
 
@@ -77,7 +77,7 @@ describe('/login', () => {
   it('says "Network error - check your connection" when the server cannot be reached', async () => {
     fakeBackend({}, { 'POST /api/auth/login': networkFailure });
     const { user } = renderApp('/login');
-    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(await screen.findByLabelText('Username'), 'alice');
     await user.type(screen.getByLabelText('Password'), 'pw');
     await user.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -88,7 +88,7 @@ describe('/login', () => {
   it('refuses a token it cannot read: "Invalid token received from server"', async () => {
     fakeBackend({}, { 'POST /api/auth/login': () => json({ accessToken: 'garbage' }) });
     const { user } = renderApp('/login');
-    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(await screen.findByLabelText('Username'), 'alice');
     await user.type(screen.getByLabelText('Password'), 'pw');
     await user.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -210,7 +210,7 @@ describe('/login with Google', () => {
     expect(window.localStorage.getItem('token')).toBeNull();
 
     // A password login afterwards starts without the Google message.
-    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(await screen.findByLabelText('Username'), 'alice');
     await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid username or password');
@@ -240,7 +240,7 @@ describe('/login with Google', () => {
     expectConsoleError(/^Google SDK failed to load$/);
     expect(screen.getByText('Google sign-in could not be loaded')).toBeInTheDocument();
 
-    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(await screen.findByLabelText('Username'), 'alice');
     await user.type(screen.getByLabelText('Password'), 'correct horse');
     await user.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByRole('button', { name: 'Logout alice' })).toBeInTheDocument();
@@ -251,7 +251,7 @@ describe('/register', () => {
   it('has required username, email (type email) and password, and a link to login', () => {
     fakeBackend();
     renderApp('/register');
-    expect(screen.getByLabelText('Username')).toBeRequired();
+    expect(await screen.findByLabelText('Username')).toBeRequired();
     expect(screen.getByLabelText('Email')).toBeRequired();
     expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Password')).toBeRequired();
@@ -270,7 +270,7 @@ describe('/register', () => {
       },
     );
     const { user } = renderApp('/register');
-    await user.type(screen.getByLabelText('Username'), 'bob');
+    await user.type(await screen.findByLabelText('Username'), 'bob');
     await user.type(screen.getByLabelText('Email'), 'bob@example.com');
     await user.type(screen.getByLabelText('Password'), 'long enough password');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
@@ -299,9 +299,9 @@ describe('/register', () => {
       },
     );
     const { user } = renderApp('/register');
-    await user.type(screen.getByLabelText('Username'), 'bob');
+    await user.type(await screen.findByLabelText('Username'), 'bob');
     await user.type(screen.getByLabelText('Email'), 'bob@example.com');
-    const password = screen.getByLabelText('Password');
+    const password = await screen.findByLabelText('Password');
     await user.type(password, 'iloveyou');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     await waitFor(() =>
@@ -315,7 +315,7 @@ describe('/register', () => {
   it('shows a 409 as the server says it', async () => {
     fakeBackend();
     const { user } = renderApp('/register');
-    await user.type(screen.getByLabelText('Username'), 'taken');
+    await user.type(await screen.findByLabelText('Username'), 'taken');
     await user.type(screen.getByLabelText('Email'), 'x@example.com');
     await user.type(screen.getByLabelText('Password'), 'long enough password');
     await user.click(screen.getByRole('button', { name: 'Create account' }));

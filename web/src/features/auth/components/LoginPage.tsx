@@ -4,6 +4,7 @@ import { OIDC_ERROR_PARAM, oidcFailureSentence } from '@tally/contract/constants
 import { Link, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { Button } from '#web/components/Button';
+import { LoadingText } from '#web/components/LoadingText';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
@@ -20,8 +21,11 @@ import {
 import { AuthCard, AuthSwitchLink, authLinkClass } from './AuthCard';
 import { GoogleSignInButton } from './GoogleSignInButton';
 import { OidcSignInButton } from './OidcSignInButton';
-import { SecondStepForm } from './SecondStepForm';
 
+/** The second step, loaded only for an account with two-factor codes on. */
+const SecondStepForm = lazy(() =>
+  import('./SecondStepForm').then((module) => ({ default: module.SecondStepForm })),
+);
 /** Passkeys on /login, loaded after the page (PasskeySignIn.tsx says why). */
 const PasskeySignIn = lazy(() =>
   import('./PasskeySignIn').then((module) => ({ default: module.PasskeySignIn })),
@@ -143,14 +147,16 @@ export function LoginPage() {
     return (
       <AuthCard title="Two-factor code">
         <ErrorBanner message={passkeyError} onDismiss={clearErrors} className="mb-6" />
-        <SecondStepForm
-          mfaToken={secondStep.mfaToken}
-          methods={secondStep.methods}
-          onCancel={() => {
-            clearErrors();
-            setSecondStep(null);
-          }}
-        />
+        <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+          <SecondStepForm
+            mfaToken={secondStep.mfaToken}
+            methods={secondStep.methods}
+            onCancel={() => {
+              clearErrors();
+              setSecondStep(null);
+            }}
+          />
+        </Suspense>
         {/* A passkey is two factors in itself: signing in with one replaces this step. */}
         {secondStep.methods.includes('passkey') && passkeysSupported() && (
           <Suspense fallback={null}>

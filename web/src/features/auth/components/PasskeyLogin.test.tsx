@@ -46,7 +46,10 @@ describe('/login with a passkey', () => {
       },
     );
     const { user } = renderApp('/login');
-    expect(screen.getByLabelText('Username')).toHaveAttribute('autocomplete', 'username webauthn');
+    expect(await screen.findByLabelText('Username')).toHaveAttribute(
+      'autocomplete',
+      'username webauthn',
+    );
     await user.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
 
     expect(await screen.findByRole('heading', { name: 'Todos' })).toBeInTheDocument();

@@ -26,7 +26,7 @@ function twoFactorBackend() {
 }
 
 async function passwordStep(user: ReturnType<typeof renderApp>['user']) {
-  await user.type(screen.getByLabelText('Username'), 'alice');
+  await user.type(await screen.findByLabelText('Username'), 'alice');
   await user.type(screen.getByLabelText('Password'), 'correct horse');
   await user.click(screen.getByRole('button', { name: 'Login' }));
 }
@@ -38,7 +38,7 @@ describe('/login, second step', () => {
     await passwordStep(user);
 
     expect(await screen.findByRole('heading', { name: 'Two-factor code' })).toBeInTheDocument();
-    const code = screen.getByLabelText('Code');
+    const code = await screen.findByLabelText('Code');
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
     expect(code).toHaveAttribute('inputmode', 'numeric');
     expect(code).toHaveFocus();
@@ -68,7 +68,7 @@ describe('/login, second step', () => {
 
     await passwordStep(user);
     await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
-    await user.type(screen.getByLabelText('Recovery code'), 'abcde-fghjk');
+    await user.type(await screen.findByLabelText('Recovery code'), 'abcde-fghjk');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('heading', { name: 'Todos' })).toBeInTheDocument();
   });
@@ -76,7 +76,7 @@ describe('/login, second step', () => {
   it('opens from /login#mfa=<token> and takes the token out of the address', async () => {
     const { calls } = twoFactorBackend();
     const { user } = renderApp(`/login#mfa=${'x'.repeat(43)}`);
-    expect(screen.getByRole('heading', { name: 'Two-factor code' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Two-factor code' })).toBeInTheDocument();
     expect(window.location.hash).toBe('');
     await user.type(screen.getByLabelText('Code'), '123456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));

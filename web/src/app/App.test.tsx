@@ -27,7 +27,7 @@ describe('routes', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/todos'));
   });
 
-  it('says when a page does not exist', () => {
+  it('says when a page does not exist', async () => {
     fakeBackend();
     renderApp('/nowhere');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();

@@ -248,7 +248,7 @@ describe('/login with Google', () => {
 });
 
 describe('/register', () => {
-  it('has required username, email (type email) and password, and a link to login', () => {
+  it('has required username, email (type email) and password, and a link to login', async () => {
     fakeBackend();
     renderApp('/register');
     expect(await screen.findByLabelText('Username')).toBeRequired();

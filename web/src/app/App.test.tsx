@@ -10,7 +10,7 @@ describe('routes', () => {
     fakeBackend();
     renderApp('/');
     await waitFor(() => expect(window.location.pathname).toBe('/login'));
-    expect(screen.getByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
   });
 

@@ -5,6 +5,7 @@ import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
+import { tagsApi } from './tags.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
 import { tokensApi } from './tokens.js';
@@ -20,6 +21,7 @@ export const contract = {
   calendar: calendarApi,
   todos: todosApi,
   reminders: remindersApi,
+  tags: tagsApi,
   trash: trashApi,
   groups: groupsApi,
   statistics: statisticsApi,

@@ -13,6 +13,7 @@ import { searchAndTrash } from './migrations/0009-search-and-trash.js';
 import { idempotencyKeys } from './migrations/0010-idempotency-keys.js';
 import { reminders } from './migrations/0011-reminders.js';
 import { sessionProofs } from './migrations/0012-session-proofs.js';
+import { todoDetails } from './migrations/0016-todo-details.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -32,6 +33,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-idempotency-keys': idempotencyKeys(dialect),
     '0011-reminders': reminders(dialect),
     '0012-session-proofs': sessionProofs(dialect),
+    '0016-todo-details': todoDetails(dialect),
   };
 }
 

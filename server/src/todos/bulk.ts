@@ -9,8 +9,9 @@ import {
   type TimedCompletion,
 } from '../statistics/record-events.js';
 import { scheduleReminders } from '../reminders/schedule.js';
-import { COLUMNS, toTodo } from './rows.js';
-import { advance, checkGroup, planningColumns, planningOf } from './service.js';
+import { COLUMNS } from './rows.js';
+import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
+import { answer } from './tag-links.js';
 import { moveToTrash, restoreFromTrash } from './trash.js';
 
 /** Ids per statement: a call names at most 1,000. */
@@ -63,7 +64,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
       if (action === 'delete') {
         const moved = await moveToTrash(trx, userId, ids, now);
         events.push(...moved.map((): StatisticEvent => 'todosDeleted'));
-        changed = moved.map((row) => toTodo(row));
+        changed = moved;
       } else if (action === 'move') {
         const groupId = body.groupId ?? null;
         await checkGroup(trx, userId, groupId);
@@ -77,7 +78,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .execute();
         }
         events.push(...moving.map((): StatisticEvent => 'todosUpdated'));
-        changed = (await rowsOf(trx, userId, moving)).map((row) => toTodo(row));
+        changed = await answer(trx, await rowsOf(trx, userId, moving));
       } else if (action === 'reopen') {
         const reopening = rows.filter((row) => row.completed === 1).map((row) => row.id);
         for (const batch of batches(reopening)) {
@@ -89,7 +90,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .execute();
         }
         events.push(...reopening.map((): StatisticEvent => 'todosUpdated'));
-        changed = (await rowsOf(trx, userId, reopening)).map((row) => toTodo(row));
+        changed = await answer(trx, await rowsOf(trx, userId, reopening));
       } else {
         // complete: as PUT does it, a repeating todo moves to its next occurrence, still open.
         const open = rows.filter((row) => row.completed === 0);
@@ -109,6 +110,13 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .where('id', 'in', batch)
             .execute();
         }
+        // A repeating parent moved on: its subtasks start over for the next occurrence.
+        await reopenSubtasks(
+          trx,
+          userId,
+          repeating.flatMap(({ row, next }) => (next === null ? [] : [row.id])),
+          now,
+        );
         for (const { row, next } of repeating) {
           if (next === null) continue;
           const { dueDate, dueTime, repeat } = planningColumns(next);
@@ -129,13 +137,14 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         }));
         await recordCompletionsAt(trx, userId, completions, zone);
         events.push(...open.flatMap((): StatisticEvent[] => ['todosUpdated', 'todosCompleted']));
-        changed = (
+        changed = await answer(
+          trx,
           await rowsOf(
             trx,
             userId,
             open.map((row) => row.id),
-          )
-        ).map((row) => toTodo(row));
+          ),
+        );
       }
       // Completing cancels a reminder (or moves a repeat's on); reopening arms it again.
       if (action === 'complete' || action === 'reopen') {

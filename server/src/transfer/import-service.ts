@@ -218,6 +218,8 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
             repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
             import_key: key,
             search_text: searchText(todo.title, todo.description),
+            // Newest first in the manual order, as a todo made here starts (migration 0016).
+            position: -created,
           };
         });
         const rows = await trx

@@ -169,6 +169,11 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     dueTime: null,
     repeat: null,
     remindMinutesBefore: null,
+    tags: [],
+    priority: 0,
+    parentId: null,
+    startDate: null,
+    position: -overrides.id,
     ...overrides,
   };
 }
@@ -456,6 +461,11 @@ export function fakeBackend(
         dueTime: null,
         repeat: null,
         remindMinutesBefore: null,
+        tags: [],
+        priority: 0,
+        parentId: null,
+        startDate: null,
+        position: -state.nextId,
         ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),

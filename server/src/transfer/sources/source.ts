@@ -4,6 +4,7 @@ import {
   type ImportSkip,
   type ImportWarning,
   type Repeat,
+  withThousands,
 } from '@tally/contract';
 import { badRequest } from '../../shared/errors.js';
 

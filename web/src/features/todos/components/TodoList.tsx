@@ -1,6 +1,15 @@
 import { defaultRangeExtractor, useWindowVirtualizer, type Range } from '@tanstack/react-virtual';
-import { memo, useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import type { Group, Todo } from '@tally/contract';
+import { nestTodos, progressOf } from '../lib/subtasks';
 import { TodoItem } from './TodoItem';
 
 interface TodoListProps {
@@ -41,7 +50,7 @@ function isTextField(target: EventTarget): boolean {
  * the row for a bulk action. The focused row always stays rendered, wherever the list scrolls.
  */
 export const TodoList = memo(function TodoList({
-  todos,
+  todos: given,
   groups,
   now,
   onDelete,
@@ -49,6 +58,9 @@ export const TodoList = memo(function TodoList({
   selected,
   onSelect,
 }: TodoListProps) {
+  // Each subtask right under its parent, indented; a parent shows done/total of its subtasks.
+  const { todos, depths } = useMemo(() => nestTodos(given), [given]);
+  const progress = useMemo(() => progressOf(given), [given]);
   const listRef = useRef<HTMLUListElement>(null);
   const [activeId, setActiveId] = useState<number | null>(null);
   // The last place of the active row: when it leaves the tab (completed while completed ones
@@ -222,6 +234,8 @@ export const TodoList = memo(function TodoList({
                 selecting={selecting}
                 selected={selected.has(todo.id)}
                 onSelect={onSelect}
+                depth={depths.get(todo.id) ?? 0}
+                progress={progress.get(todo.id)}
               />
             </li>
           );

@@ -258,6 +258,11 @@ describe('/todos: completing, editing, deleting', () => {
       dueTime: null,
       repeat: null,
       remindMinutesBefore: null,
+      // So are issue 29's fields, as the todo had them.
+      tags: [],
+      priority: 0,
+      parentId: null,
+      startDate: null,
     });
     expect(screen.getByRole('button', { name: 'Edit Call Bobby' })).toHaveFocus();
   });

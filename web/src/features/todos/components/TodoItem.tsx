@@ -166,7 +166,7 @@ export const TodoItem = memo(function TodoItem({
                 className="text-xs font-medium text-slate-700 dark:text-slate-300"
                 aria-label={`${progress.done} of ${progress.total} subtasks done`}
               >
-                {progress.done}/{progress.total}
+                {progress.done}/{progress.total} done
               </span>
             )}
             <TodoDue todo={{ ...todo, completed }} now={now} />

@@ -1,0 +1,135 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  apiPost,
+  registerViaApi,
+  screenshotScreen,
+  signInWithStorage,
+  type ApiUser,
+} from '../support/fixtures';
+
+/**
+ * The richer todo of issue 29 (docs/product.md, Tags, priority, subtasks): quick add with tags
+ * and a priority, and subtasks added, completed, counted on their parent and trashed with it;
+ * screenshots of the list with them, phone and desktop, light and dark.
+ */
+
+interface ApiTodo {
+  id: number;
+  title: string;
+  tags: string[];
+  priority: number;
+  parentId: number | null;
+  completed: boolean;
+}
+
+async function todosOf(request: APIRequestContext, user: ApiUser) {
+  const response = await request.get('/api/todos', {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  return (await response.json()) as ApiTodo[];
+}
+
+const rowOf = (page: Page, title: string) =>
+  page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('checkbox', { name: title, exact: true }) });
+
+test.describe('tags, priority and subtasks', () => {
+  test('quick add reads @tags and a priority as removable chips', async ({ page, request }) => {
+    const user = await registerViaApi(request, 'quicktags');
+    await signInWithStorage(page, user, '/todos');
+    await page.getByRole('button', { name: 'Add Todo' }).click();
+    const form = page.getByRole('form', { name: 'New todo' });
+    const title = form.getByLabel('Title', { exact: true });
+    const chips = form.getByRole('list', { name: 'Quick add understood' });
+
+    await title.fill('Call the bank @finance @phone p1');
+    await expect(chips.getByRole('listitem')).toHaveText([
+      /Tag\s*finance/,
+      /Tag\s*phone/,
+      /Priority\s*High/,
+    ]);
+    // Removing a chip leaves its words in the title.
+    await chips.getByRole('button', { name: 'Remove tag phone' }).click();
+    await expect(chips.getByRole('listitem')).toHaveText([/Tag\s*finance/, /Priority\s*High/]);
+    await expect(form.getByText('Saved as “Call the bank @phone”')).toBeVisible();
+    await form.getByRole('button', { name: 'Create Todo' }).click();
+
+    const row = rowOf(page, 'Call the bank @phone');
+    await expect(row).toBeVisible();
+    await expect(row.getByText('High', { exact: true })).toBeVisible();
+    await expect(row.getByText('@finance', { exact: true })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Add Todo' }).click();
+    await title.fill('Water plants !!');
+    await expect(chips.getByRole('listitem')).toHaveText([/Priority\s*Medium/]);
+    await form.getByRole('button', { name: 'Create Todo' }).click();
+    await expect(rowOf(page, 'Water plants').getByText('Medium', { exact: true })).toBeVisible();
+
+    const saved = await todosOf(request, user);
+    expect(saved.map((todo) => [todo.title, todo.tags, todo.priority])).toEqual([
+      ['Water plants', [], 2],
+      ['Call the bank @phone', ['finance'], 3],
+    ]);
+  });
+
+  test('subtasks: added, completed, counted on the parent, trashed and restored with it', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'subtasks');
+    const parent = await apiPost<ApiTodo>(request, user, '/api/todos', {
+      title: 'Move house',
+      tags: ['home'],
+      priority: 3,
+      description: 'Everything by **Friday**\nsecond line',
+    });
+    await apiPost(request, user, '/api/todos', { title: 'Book a van', parentId: parent.id });
+    await apiPost(request, user, '/api/todos', { title: 'Unrelated' });
+    await signInWithStorage(page, user, '/todos');
+
+    // Add a subtask in the browser: a new todo, then "Subtask of" in its edit form.
+    await page.getByRole('button', { name: 'Add Todo' }).click();
+    const form = page.getByRole('form', { name: 'New todo' });
+    await form.getByLabel('Title', { exact: true }).fill('Pack books');
+    await form.getByRole('button', { name: 'Create Todo' }).click();
+    await page.getByRole('button', { name: 'Edit Pack books' }).click();
+    const edit = page.getByRole('form', { name: 'Edit todo Pack books' });
+    await edit.getByLabel('Subtask of').selectOption({ label: 'Move house' });
+    await edit.getByRole('button', { name: 'Save' }).click();
+
+    const parentRow = rowOf(page, 'Move house');
+    await expect(parentRow.getByLabel('0 of 2 subtasks done')).toBeVisible();
+    // The description's first line, as plain text.
+    await expect(parentRow.getByText('Everything by Friday', { exact: true })).toBeVisible();
+    // Subtasks sit right under their parent, indented.
+    const rows = page.getByRole('list', { name: 'Todos', exact: true }).getByRole('listitem');
+    await expect(rows.locator('label')).toHaveText([
+      'Unrelated',
+      'Move house',
+      'Pack books',
+      'Book a van',
+    ]);
+    await expect(rowOf(page, 'Pack books').locator('[data-depth="1"]')).toBeVisible();
+
+    await rowOf(page, 'Book a van').getByRole('checkbox', { name: 'Book a van' }).check();
+    await expect(parentRow.getByLabel('1 of 2 subtasks done')).toBeVisible();
+
+    await screenshotScreen(page, 'subtasks', () =>
+      expect(rowOf(page, 'Move house').getByLabel('1 of 2 subtasks done')).toBeVisible(),
+    );
+
+    // Deleting the parent takes its subtasks to the trash too; Undo brings all of them back.
+    await page.getByRole('button', { name: 'Delete Move house', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Confirm Delete' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(rowOf(page, 'Pack books')).toBeHidden();
+    await expect(rowOf(page, 'Book a van')).toBeHidden();
+    expect((await todosOf(request, user)).map((todo) => todo.title)).toEqual(['Unrelated']);
+    await page.getByTestId('undo-toast').getByRole('button', { name: 'Undo' }).click();
+    await expect(rowOf(page, 'Pack books')).toBeVisible();
+    await expect(rowOf(page, 'Move house').getByLabel('1 of 2 subtasks done')).toBeVisible();
+  });
+});

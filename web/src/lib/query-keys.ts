@@ -24,6 +24,8 @@ export const queryKeys = {
    * apart from `todos`, whose queries all hold lists of todos.
    */
   todoCounts: ['todo-counts'],
+  /** The sort the user chose per view, kept on the server (GET /api/todos/sorts). */
+  todoSorts: ['todo-sorts'],
   groups: ['groups'],
   statistics: ['statistics'],
   statisticsTotal: ['statistics', 'total'],

@@ -277,6 +277,7 @@ export function fakeBackend(
     feeds: 0,
     deleted: false,
     proved: options.proofExpired !== true,
+    sorts: {} as Record<string, string>,
   };
   /** The server's guard of recentAuth routes (docs/decisions/071-recent-authentication.md). */
   const proofNeeded = () =>
@@ -434,6 +435,12 @@ export function fakeBackend(
       const response = json(list.slice(start, end));
       if (end < list.length) response.headers.set('x-next-cursor', String(end));
       return response;
+    },
+    'GET /api/todos/sorts': () => json(state.sorts),
+    'PUT /api/todos/sorts': (call) => {
+      const { view, sort } = call.body as { view: string; sort: string };
+      state.sorts[view] = sort;
+      return json(state.sorts);
     },
     'GET /api/todos/counts': () => {
       const groups = new Map<number, number>();

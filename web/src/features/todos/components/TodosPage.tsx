@@ -9,7 +9,9 @@ import { errorMessage } from '#web/lib/api-client';
 import { useCommand } from '#web/lib/commands';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useTodoCounts, useTodos } from '../api/get-todos';
+import { useMoveTodo } from '../api/move-todo';
 import { useTodoSearch } from '../api/search-todos';
+import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
 import { useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
 import { useSearchQuery } from '../hooks/use-search-query';
@@ -20,6 +22,7 @@ import { FilterTabs, tabId } from './FilterTabs';
 import { HideCompletedSwitch } from './HideCompletedSwitch';
 import { NewTodoForm } from './NewTodoForm';
 import { SearchBox, SearchStatus } from './SearchBox';
+import { SortSelect } from './SortSelect';
 import { TodoList } from './TodoList';
 import { TodoViewList } from './TodoViewList';
 import { viewOfSearch, ViewSwitch } from './ViewSwitch';
@@ -28,7 +31,7 @@ import {
   countsOfServer,
   countTodos,
   matchesFilter,
-  sortNewestFirst,
+  sortTodos,
   type TodoFilter,
 } from '../lib/filters';
 
@@ -190,7 +193,12 @@ function AllTodos({
   const searched = useDeferredValue(query);
   const search = useTodoSearch(todos.data ?? NO_TODOS, searched);
 
-  const sorted = useMemo(() => sortNewestFirst(search.results), [search.results]);
+  const sorts = useTodoSorts();
+  const setSort = useSetTodoSort();
+  const moveTodo = useMoveTodo();
+  const sortView = filter === 'all' ? 'all' : filter === 'none' ? 'ungrouped' : `group-${filter}`;
+  const sort = sorts.data?.[sortView] ?? 'created';
+  const sorted = useMemo(() => sortTodos(search.results, sort), [search.results, sort]);
   const visible = useMemo(
     () =>
       sorted.filter((todo) => matchesFilter(todo, filter) && !(hideCompleted && todo.completed)),
@@ -242,6 +250,10 @@ function AllTodos({
       />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
+        <SortSelect
+          value={sort}
+          onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
+        />
         <Button
           variant={selection.selecting ? 'selected' : 'outline'}
           size="sm"
@@ -283,6 +295,7 @@ function AllTodos({
             selecting={selection.selecting}
             selected={selection.selected}
             onSelect={selection.onSelect}
+            {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
           />
         )}
         {!complete && <LoadingText>Loading more todos...</LoadingText>}

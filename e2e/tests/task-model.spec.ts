@@ -132,4 +132,51 @@ test.describe('tags, priority and subtasks', () => {
     await expect(rowOf(page, 'Pack books')).toBeVisible();
     await expect(rowOf(page, 'Move house').getByLabel('1 of 2 subtasks done')).toBeVisible();
   });
+
+  test('manual order: dragged in one browser, the same order in another', async ({
+    browser,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'manual');
+    for (const title of ['Third', 'Second', 'First']) {
+      await apiPost(request, user, '/api/todos', { title });
+    }
+    const laptop = await browser.newContext();
+    const phone = await browser.newContext();
+    const [a, b] = await Promise.all([laptop.newPage(), phone.newPage()]);
+    const order = (page: Page) =>
+      page.getByRole('list', { name: 'Todos', exact: true }).getByRole('listitem').locator('label');
+    await signInWithStorage(a, user, '/todos');
+    await expect(order(a)).toHaveText(['First', 'Second', 'Third']);
+
+    // The sort chosen on the laptop is the phone's too: kept on the server.
+    await a.getByLabel('Sort').selectOption('manual');
+    await expect
+      .poll(async () =>
+        (
+          await request.get('/api/todos/sorts', {
+            headers: { authorization: `Bearer ${user.token}` },
+          })
+        ).json(),
+      )
+      .toEqual({ all: 'manual' });
+    const streaming = b.waitForResponse((response) => response.url().endsWith('/api/events'));
+    await signInWithStorage(b, user, '/todos');
+    await streaming;
+    await expect(b.getByLabel('Sort')).toHaveValue('manual');
+    await expect(order(b)).toHaveText(['First', 'Second', 'Third']);
+
+    // Drag "Third" onto "First": it goes above it, on both screens.
+    await rowOf(a, 'Third').dragTo(rowOf(a, 'First'));
+    await expect(order(a)).toHaveText(['Third', 'First', 'Second']);
+    await expect(order(b)).toHaveText(['Third', 'First', 'Second'], { timeout: 5000 });
+
+    // Alt+↓ on the phone moves "First" one down.
+    await rowOf(b, 'First').focus();
+    await b.keyboard.press('Alt+ArrowDown');
+    await expect(order(b)).toHaveText(['Third', 'Second', 'First']);
+    await expect(order(a)).toHaveText(['Third', 'Second', 'First'], { timeout: 5000 });
+    await laptop.close();
+    await phone.close();
+  });
 });

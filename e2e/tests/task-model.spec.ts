@@ -179,4 +179,53 @@ test.describe('tags, priority and subtasks', () => {
     await laptop.close();
     await phone.close();
   });
+
+  test('a Todoist CSV with labels, priorities and indented subtasks imports all three', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'todoist29');
+    const csv = [
+      'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
+      'task,Plan the move @home,Boxes first,1,1,Sam,,,en,',
+      'task,Book a van @errands,,2,2,Sam,,,en,',
+      'task,Compare prices,,3,3,Sam,,,en,',
+      'task,Water plants,,4,1,Sam,,,en,',
+    ].join('\n');
+    await signInWithStorage(page, user, '/settings');
+    const section = page.getByRole('region', { name: 'Import' });
+    const form = section.getByRole('form', { name: 'Import' });
+    await form.getByLabel('Format').selectOption({ label: 'Todoist project (CSV template)' });
+    await form.getByLabel('File').setInputFiles({
+      name: 'move.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await section.getByRole('button', { name: 'Import 4 todos' }).click();
+    await expect(section.getByRole('heading', { name: 'Import report' })).toBeFocused();
+
+    await page.getByRole('link', { name: 'Todos' }).click();
+    const rows = page.getByRole('list', { name: 'Todos', exact: true }).getByRole('listitem');
+    await expect(rows.locator('label')).toHaveText([
+      'Water plants',
+      'Plan the move',
+      'Book a van',
+      'Compare prices',
+    ]);
+    const plan = rowOf(page, 'Plan the move');
+    await expect(plan.getByText('High', { exact: true })).toBeVisible();
+    await expect(plan.getByText('@home', { exact: true })).toBeVisible();
+    await expect(plan.getByLabel('0 of 1 subtasks done')).toBeVisible();
+    await expect(rowOf(page, 'Book a van').getByText('Medium', { exact: true })).toBeVisible();
+    await expect(rowOf(page, 'Compare prices').locator('[data-depth="2"]')).toBeVisible();
+    const saved = await todosOf(request, user);
+    const idOf = (title: string) => saved.find((todo) => todo.title === title)?.id ?? null;
+    expect(saved.map((todo) => [todo.title, todo.tags, todo.priority, todo.parentId])).toEqual([
+      ['Water plants', [], 0, null],
+      ['Compare prices', [], 1, idOf('Book a van')],
+      ['Book a van', ['errands'], 2, idOf('Plan the move')],
+      ['Plan the move', ['home'], 3, null],
+    ]);
+  });
 });

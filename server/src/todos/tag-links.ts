@@ -1,7 +1,6 @@
-import { LIMITS } from '@tally/contract';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
-import { badRequest } from '../shared/errors.js';
+import { distinctTags, ensureTags } from '../shared/tags.js';
 import { toTodo, type TodoColumns } from './rows.js';
 
 /**
@@ -73,54 +72,6 @@ export async function answerAll(db: Db, userId: number, rows: readonly TodoColum
   return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 }
 
-/** The names once each, case ignored, the first spelling kept; 400 beyond the limit. */
-export function distinctTags(names: readonly string[]): string[] {
-  const seen = new Map<string, string>();
-  for (const name of names) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
-  if (seen.size > LIMITS.tagsPerTodoMax) {
-    throw badRequest(`tags must have at most ${LIMITS.tagsPerTodoMax} items`);
-  }
-  return [...seen.values()];
-}
-
-/**
- * The user's tags of these names, made where missing (an existing tag keeps its spelling).
- * Returns their ids. Safe against a concurrent request making the same tag: the unique index
- * (user_id, name_lower) keeps one, and both read it back.
- */
-export async function ensureTags(
-  trx: Db,
-  userId: number,
-  names: readonly string[],
-  now: number,
-): Promise<number[]> {
-  if (names.length === 0) return [];
-  await trx
-    .insertInto('tags')
-    .values(
-      names.map((name) => ({
-        user_id: userId,
-        name,
-        name_lower: name.toLowerCase(),
-        color: null,
-        created_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['user_id', 'name_lower']).doNothing())
-    .execute();
-  const rows = await trx
-    .selectFrom('tags')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where(
-      'name_lower',
-      'in',
-      names.map((name) => name.toLowerCase()),
-    )
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /** Replaces the tags of one todo (the caller's, checked before) with these names. */
 export async function setTags(
   trx: Db,
@@ -135,27 +86,6 @@ export async function setTags(
     await trx
       .insertInto('todo_tags')
       .values(ids.map((tag_id) => ({ todo_id: todoId, tag_id })))
-      .execute();
-  }
-}
-
-/** Adds tags to many todos at once (bulk), leaving their other tags. */
-export async function addTags(
-  trx: Db,
-  userId: number,
-  todoIds: readonly number[],
-  names: readonly string[],
-  now: number,
-): Promise<void> {
-  const tagIds = await ensureTags(trx, userId, distinctTags(names), now);
-  for (let i = 0; i < todoIds.length; i += BATCH) {
-    const batch = todoIds.slice(i, i + BATCH);
-    const values = batch.flatMap((todo_id) => tagIds.map((tag_id) => ({ todo_id, tag_id })));
-    if (values.length === 0) continue;
-    await trx
-      .insertInto('todo_tags')
-      .values(values)
-      .onConflict((oc) => oc.columns(['todo_id', 'tag_id']).doNothing())
       .execute();
   }
 }

@@ -31,6 +31,18 @@ beforeEach(() => {
 });
 
 describe('/todos: list and filters', () => {
+  it('hides a todo whose start date is later until Show later todos is on', async () => {
+    fakeBackend({
+      todos: [...todos, makeTodo({ id: 14, title: 'Plan holiday', startDate: '9999-01-01' })],
+      groups: [work, home],
+    });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    expect(titles()).toEqual(['Buy milk', 'Call Bob', 'Write report']);
+    await user.click(screen.getByRole('switch', { name: 'Show later todos' }));
+    expect(titles()).toEqual(['Plan holiday', 'Buy milk', 'Call Bob', 'Write report']);
+  });
+
   it('shows Loading... and then the todos newest first', async () => {
     fakeBackend({ todos, groups: [work, home] });
     renderApp('/todos');

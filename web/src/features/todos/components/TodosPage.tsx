@@ -199,10 +199,22 @@ function AllTodos({
   const sortView = filter === 'all' ? 'all' : filter === 'none' ? 'ungrouped' : `group-${filter}`;
   const sort = sorts.data?.[sortView] ?? 'created';
   const sorted = useMemo(() => sortTodos(search.results, sort), [search.results, sort]);
+  // A todo hidden until a later day (its start date) stays out unless Show later todos is on.
+  const [showLater, setShowLater] = useState(false);
+  const today = dateOf(now);
+  const hasLater = useMemo(
+    () => sorted.some((todo) => todo.startDate !== null && todo.startDate > today),
+    [sorted, today],
+  );
   const visible = useMemo(
     () =>
-      sorted.filter((todo) => matchesFilter(todo, filter) && !(hideCompleted && todo.completed)),
-    [sorted, filter, hideCompleted],
+      sorted.filter(
+        (todo) =>
+          matchesFilter(todo, filter) &&
+          !(hideCompleted && todo.completed) &&
+          (showLater || todo.startDate === null || todo.startDate <= today),
+      ),
+    [sorted, filter, hideCompleted, showLater, today],
   );
   const localCounts = useMemo(() => countTodos(todos.data ?? NO_TODOS), [todos.data]);
   const counts = useMemo(
@@ -250,6 +262,9 @@ function AllTodos({
       />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
+        {hasLater && (
+          <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
+        )}
         <SortSelect
           value={sort}
           onChange={(next) => setSort.mutate({ view: sortView, sort: next })}

@@ -325,12 +325,24 @@ export const UpdateTodoBodySchema = Type.Object(
 );
 export type UpdateTodoBody = Static<typeof UpdateTodoBodySchema>;
 
-export const BULK_ACTIONS = ['complete', 'reopen', 'move', 'delete', 'restore'] as const;
+export const BULK_ACTIONS = [
+  'complete',
+  'reopen',
+  'move',
+  'delete',
+  'restore',
+  'tag',
+  'untag',
+  'priority',
+  'parent',
+] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /**
  * One change to many todos at once (docs/product.md, Bulk changes and undo). `move` needs
- * `groupId` (null: no group); `restore` brings todos back from the trash (the undo of `delete`).
+ * `groupId` (null: no group); `restore` brings todos back from the trash (the undo of `delete`);
+ * `tag` and `untag` need `tag`; `priority` needs `priority`; `parent` needs `parentId` (null: the
+ * top level).
  */
 export const BulkBodySchema = Type.Object(
   {
@@ -344,6 +356,9 @@ export const BulkBodySchema = Type.Object(
       { description: BULK_ACTIONS.join(', ') },
     ),
     groupId: Type.Optional(groupId),
+    tag: Type.Optional(TagNameSchema),
+    priority: Type.Optional(priority),
+    parentId: details.parentId,
   },
   { additionalProperties: false },
 );

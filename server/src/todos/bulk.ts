@@ -11,6 +11,8 @@ import {
 import { scheduleReminders } from '../reminders/schedule.js';
 import { COLUMNS } from './rows.js';
 import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
+import { addTags } from '../shared/tags.js';
+import { checkParent } from './subtasks.js';
 import { answer } from './tag-links.js';
 import { moveToTrash, restoreFromTrash } from './trash.js';
 
@@ -52,6 +54,17 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
     if (action !== 'move' && body.groupId !== undefined) {
       throw badRequest('groupId is only for the move action');
     }
+    // Each of issue 29's actions takes one field, and only it takes that field.
+    const needs = { tag: 'tag', untag: 'tag', priority: 'priority', parent: 'parentId' } as const;
+    for (const field of ['tag', 'priority', 'parentId'] as const) {
+      const needed = Object.entries(needs).some(([a, f]) => a === action && f === field);
+      if (needed && body[field] === undefined) {
+        throw badRequest(`${field} is required for the ${action} action`);
+      }
+      if (!needed && body[field] !== undefined) {
+        throw badRequest(`${field} is not for the ${action} action`);
+      }
+    }
     const ids = [...new Set(body.ids)];
     const now = clock();
     return db.transaction().execute(async (trx) => {
@@ -79,6 +92,47 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         }
         events.push(...moving.map((): StatisticEvent => 'todosUpdated'));
         changed = await answer(trx, await rowsOf(trx, userId, moving));
+      } else if (action === 'tag' || action === 'untag') {
+        const tag = body.tag ?? '';
+        if (action === 'tag') {
+          await addTags(trx, userId, ids, [tag], now);
+        } else {
+          for (const batch of batches(ids)) {
+            await trx
+              .deleteFrom('todo_tags')
+              .where('todo_id', 'in', batch)
+              .where('tag_id', 'in', (eb) =>
+                eb
+                  .selectFrom('tags')
+                  .select('id')
+                  .where('user_id', '=', userId)
+                  .where('name_lower', '=', tag.toLowerCase()),
+              )
+              .execute();
+          }
+        }
+        events.push(...ids.map((): StatisticEvent => 'todosUpdated'));
+        changed = await answer(trx, await rowsOf(trx, userId, ids));
+      } else if (action === 'priority' || action === 'parent') {
+        const parentId = body.parentId ?? null;
+        if (action === 'parent') {
+          // Every todo must be able to go there: none is the parent or one of its ancestors.
+          for (const id of ids) await checkParent(trx, userId, id, parentId);
+        }
+        for (const batch of batches(ids)) {
+          await trx
+            .updateTable('todos')
+            .set(
+              action === 'priority'
+                ? { priority: body.priority ?? 0, updated_at: now }
+                : { parent_id: parentId, position: -now, updated_at: now },
+            )
+            .where('user_id', '=', userId)
+            .where('id', 'in', batch)
+            .execute();
+        }
+        events.push(...ids.map((): StatisticEvent => 'todosUpdated'));
+        changed = await answer(trx, await rowsOf(trx, userId, ids));
       } else if (action === 'reopen') {
         const reopening = rows.filter((row) => row.completed === 1).map((row) => row.id);
         for (const batch of batches(reopening)) {

@@ -286,3 +286,53 @@ describe('manual order', () => {
     }
   });
 });
+
+describe('bulk: tags, priority and parent', () => {
+  const bulk = (api: ReturnType<typeof client>, payload: object) =>
+    api.call({ method: 'POST', url: '/api/todos/bulk', payload });
+
+  it('adds and removes a tag, sets a priority and moves under a parent', async () => {
+    const api = client(await registerUser(ctx.app));
+    const a = await made(api, { title: 'a', tags: ['keep'] });
+    const b = await made(api, { title: 'b', tags: ['Work'] });
+    const parent = await made(api, { title: 'parent' });
+    const tagged = await bulk(api, { ids: [a.id, b.id], action: 'tag', tag: 'work' });
+    expect(tagged.statusCode).toBe(200);
+    expect(tagged.json<Todo[]>().map((todo) => todo.tags)).toEqual([['Work'], ['keep', 'Work']]);
+    const untagged = await bulk(api, { ids: [a.id], action: 'untag', tag: 'WORK' });
+    expect(untagged.json<Todo[]>().map((todo) => todo.tags)).toEqual([['keep']]);
+    const prioritised = await bulk(api, { ids: [a.id, b.id], action: 'priority', priority: 2 });
+    expect(prioritised.json<Todo[]>().map((todo) => todo.priority)).toEqual([2, 2]);
+    const moved = await bulk(api, { ids: [a.id, b.id], action: 'parent', parentId: parent.id });
+    expect(moved.json<Todo[]>().map((todo) => todo.parentId)).toEqual([parent.id, parent.id]);
+    const back = await bulk(api, { ids: [a.id], action: 'parent', parentId: null });
+    expect(back.json<Todo[]>().map((todo) => todo.parentId)).toEqual([null]);
+  });
+
+  it('answers 400 naming the field, 404 for a parent that is not the caller’s', async () => {
+    const api = client(await registerUser(ctx.app));
+    const a = await made(api, { title: 'a' });
+    const child = await made(api, { title: 'child', parentId: a.id });
+    const theirs = await made(client(await registerUser(ctx.app)), { title: 'theirs' });
+    const cases: [object, number, string][] = [
+      [{ ids: [a.id], action: 'tag' }, 400, 'tag is required for the tag action'],
+      [{ ids: [a.id], action: 'priority' }, 400, 'priority is required for the priority action'],
+      [{ ids: [a.id], action: 'parent' }, 400, 'parentId is required for the parent action'],
+      [{ ids: [a.id], action: 'complete', tag: 'x' }, 400, 'tag is not for the complete action'],
+      [{ ids: [a.id], action: 'tag', tag: 'two words' }, 400, 'tag'],
+      [{ ids: [a.id], action: 'priority', priority: 7 }, 400, 'priority'],
+      [{ ids: [a.id], action: 'parent', parentId: child.id }, 400, 'parentId'],
+      [{ ids: [a.id], action: 'parent', parentId: theirs.id }, 404, 'Parent todo not found'],
+      [{ ids: [theirs.id], action: 'priority', priority: 1 }, 404, 'Todo not found'],
+    ];
+    for (const [payload, status, message] of cases) {
+      const response = await bulk(api, payload);
+      expect(response.statusCode).toBe(status);
+      expect(response.json<{ error: string }>().error).toContain(message);
+    }
+    expect((await api.list()).map((todo) => [todo.priority, todo.parentId])).toEqual([
+      [0, a.id],
+      [0, null],
+    ]);
+  });
+});

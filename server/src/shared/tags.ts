@@ -1,6 +1,7 @@
 import { LIMITS } from '@tally/contract';
 import type { Db } from '../db/schema.js';
 import { badRequest } from './errors.js';
+import { searchText } from './search-text.js';
 
 /**
  * Writing a user's tags (docs/decisions/083-tags-subtasks-and-order.md), shared by the todo
@@ -57,6 +58,36 @@ export async function ensureTags(
     )
     .execute();
   return rows.map((row) => row.id);
+}
+
+/**
+ * Writes the search text of these todos again (their tags changed: a tag added, removed,
+ * renamed or merged), so search finds a todo by its tags.
+ */
+export async function refreshSearchText(trx: Db, userId: number, todoIds: readonly number[]) {
+  for (let i = 0; i < todoIds.length; i += BATCH) {
+    const batch = todoIds.slice(i, i + BATCH);
+    const rows = await trx
+      .selectFrom('todos')
+      .select(['id', 'title', 'description'])
+      .where('user_id', '=', userId)
+      .where('id', 'in', batch)
+      .execute();
+    const links = await trx
+      .selectFrom('todo_tags')
+      .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+      .select(['todo_tags.todo_id', 'tags.name'])
+      .where('todo_tags.todo_id', 'in', batch)
+      .execute();
+    for (const row of rows) {
+      const tags = links.filter((link) => link.todo_id === row.id).map((link) => link.name);
+      await trx
+        .updateTable('todos')
+        .set({ search_text: searchText(row.title, row.description, tags) })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
 }
 
 /** Adds tags to many todos at once (bulk), leaving their other tags. */

@@ -1,6 +1,13 @@
 import type { Tag, UpdateTagBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
+import { refreshSearchText } from '../shared/tags.js';
+
+/** The todos that carry a tag, whose search text names it. */
+const todosOfTag = async (db: Db, tagId: number) =>
+  (await db.selectFrom('todo_tags').select('todo_id').where('tag_id', '=', tagId).execute()).map(
+    (row) => row.todo_id,
+  );
 
 /**
  * A user's tags (docs/product.md, Tags): listed with how many open todos carry each, renamed
@@ -94,18 +101,22 @@ export function createTagService(db: Kysely<Database>) {
         if (change.color !== undefined) {
           await trx.updateTable('tags').set({ color: change.color }).where('id', '=', id).execute();
         }
+        if (change.name !== undefined)
+          await refreshSearchText(trx, userId, await todosOfTag(trx, id));
         return tagOf(trx, userId, id);
       });
     },
 
     /** Removes the tag from every todo; false when the caller has no such tag. */
     async remove(userId: number, name: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom('tags')
-        .where('user_id', '=', userId)
-        .where('name_lower', '=', name.toLowerCase())
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return db.transaction().execute(async (trx) => {
+        const tag = await byLowerName(trx, userId, name).executeTakeFirst();
+        if (!tag) return false;
+        const todoIds = await todosOfTag(trx, tag.id);
+        await trx.deleteFrom('tags').where('id', '=', tag.id).execute();
+        await refreshSearchText(trx, userId, todoIds);
+        return true;
+      });
     },
   };
 }

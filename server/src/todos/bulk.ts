@@ -11,7 +11,7 @@ import {
 import { scheduleReminders } from '../reminders/schedule.js';
 import { COLUMNS } from './rows.js';
 import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
-import { addTags } from '../shared/tags.js';
+import { addTags, refreshSearchText } from '../shared/tags.js';
 import { checkParent } from './subtasks.js';
 import { answer } from './tag-links.js';
 import { moveToTrash, restoreFromTrash } from './trash.js';
@@ -111,6 +111,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
               .execute();
           }
         }
+        await refreshSearchText(trx, userId, ids);
         events.push(...ids.map((): StatisticEvent => 'todosUpdated'));
         changed = await answer(trx, await rowsOf(trx, userId, ids));
       } else if (action === 'priority' || action === 'parent') {

@@ -336,3 +336,21 @@ describe('bulk: tags, priority and parent', () => {
     ]);
   });
 });
+
+describe('search', () => {
+  it('finds a todo by its tags, after a rename too, and no more once the tag goes', async () => {
+    const user = await registerUser(ctx.app);
+    const api = client(user);
+    await made(api, { title: 'Call the bank', tags: ['finance'] });
+    await made(api, { title: 'Water plants', description: 'finance? no' });
+    expect(titles(await api.list('?q=financ'))).toHaveLength(2);
+    const tagged = await made(api, { title: 'Pay rent' });
+    await api.patch(tagged.id, { tags: ['Housing'] });
+    expect(titles(await api.list('?q=housing'))).toEqual(['Pay rent']);
+    await api.call({ method: 'PUT', url: '/api/tags/housing', payload: { name: 'home' } });
+    expect(titles(await api.list('?q=home'))).toEqual(['Pay rent']);
+    expect(titles(await api.list('?q=housing'))).toEqual([]);
+    await api.call({ method: 'DELETE', url: '/api/tags/home' });
+    expect(titles(await api.list('?q=home'))).toEqual([]);
+  });
+});

@@ -25,7 +25,7 @@ import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './plann
 import { searchTodos } from './search.js';
 import { COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
-import { answer, answerAll, setTags } from './tag-links.js';
+import { answer, answerAll, setTags, tagsOf } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
@@ -592,7 +592,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           now,
           ...planningColumns(planning),
           remindMinutesBefore,
-          searchText: searchText(title, description),
+          searchText: searchText(title, description, input.tags),
           priority: input.priority ?? 0,
           parentId,
           startDate: input.startDate ?? null,
@@ -656,6 +656,8 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         await checkGroup(trx, userId, groupId);
         const title = input.title.trim();
         const description = cleanDescription(input.description);
+        // Search finds a todo by its tags too: the new ones, or those it keeps.
+        const tags = input.tags ?? (await tagsOf(trx, [id])).get(id) ?? [];
         const [row] = await updateTodo(trx, {
           id,
           userId,
@@ -666,7 +668,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           now,
           ...planningColumns(planning),
           remindMinutesBefore,
-          searchText: searchText(title, description),
+          searchText: searchText(title, description, tags),
           priority: input.priority ?? current.priority,
           parentId,
           startDate: input.startDate === undefined ? current.start_date : input.startDate,

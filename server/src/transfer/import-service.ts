@@ -220,7 +220,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
             due_time: todo.dueTime,
             repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
             import_key: key,
-            search_text: searchText(todo.title, todo.description),
+            search_text: searchText(todo.title, todo.description, todo.tags),
             // Newest first in the manual order, as a todo made here starts (migration 0016).
             position: -created,
             priority: todo.priority ?? 0,

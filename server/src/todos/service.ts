@@ -32,7 +32,7 @@ const filtered = (filters: TodoFilters) =>
   filters.tag !== undefined || filters.priority !== undefined;
 
 /** Applies the filters to a select of todos. */
-export function applyFilters<Q extends FilterableSelect>(
+function applyFilters<Q extends FilterableSelect>(
   select: Q,
   userId: number,
   filters: TodoFilters,
@@ -83,7 +83,7 @@ const ORDERS: Record<TodoSort, (a: TodoColumns, b: TodoColumns) => number> = {
   title: (a, b) => compareText(a.title, b.title) || newer(a, b),
   manual: (a, b) => Number(a.position) - Number(b.position) || b.id - a.id,
 };
-export const sortRows = <R extends TodoColumns>(rows: R[], sort: TodoSort): R[] =>
+const sortRows = <R extends TodoColumns>(rows: R[], sort: TodoSort): R[] =>
   rows.sort(ORDERS[sort]);
 
 /** A start date must be a real day of the calendar, as a due date must. */

@@ -33,7 +33,7 @@ async function ancestry(trx: Db, userId: number, parentId: number): Promise<numb
  * The descendants of the given todos, level by level (nearest first), without the todos
  * themselves.
  */
-export async function descendantLevels(
+async function descendantLevels(
   trx: Db,
   userId: number,
   ids: readonly number[],

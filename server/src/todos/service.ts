@@ -83,8 +83,7 @@ const ORDERS: Record<TodoSort, (a: TodoColumns, b: TodoColumns) => number> = {
   title: (a, b) => compareText(a.title, b.title) || newer(a, b),
   manual: (a, b) => Number(a.position) - Number(b.position) || b.id - a.id,
 };
-const sortRows = <R extends TodoColumns>(rows: R[], sort: TodoSort): R[] =>
-  rows.sort(ORDERS[sort]);
+const sortRows = <R extends TodoColumns>(rows: R[], sort: TodoSort): R[] => rows.sort(ORDERS[sort]);
 
 /** A start date must be a real day of the calendar, as a due date must. */
 function checkStartDate(startDate: string | null | undefined) {

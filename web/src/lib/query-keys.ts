@@ -27,6 +27,8 @@ export const queryKeys = {
   /** The sort the user chose per view, kept on the server (GET /api/todos/sorts). */
   todoSorts: ['todo-sorts'],
   groups: ['groups'],
+  /** The user's tags with their counts (GET /api/tags). */
+  tags: ['tags'],
   statistics: ['statistics'],
   statisticsTotal: ['statistics', 'total'],
   statisticsRecent: (days: number) => ['statistics', 'recent', days],

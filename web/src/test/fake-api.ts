@@ -548,6 +548,7 @@ export function fakeBackend(
       return noContent();
     },
     'GET /api/todo-groups': () => json(newest(state.groups)),
+    'GET /api/tags': () => json([]),
     'GET /api/reminders': () => json(options.reminders ?? []),
     'POST /api/todo-groups': (call) => {
       const group: Group = { id: state.nextId++, ...(call.body as Omit<Group, 'id'>) };

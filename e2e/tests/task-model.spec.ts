@@ -228,4 +228,36 @@ test.describe('tags, priority and subtasks', () => {
       ['Plan the move', ['home'], 3, null],
     ]);
   });
+
+  test('the Tags section renames, merges, recolours and deletes tags', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'tagsscreen');
+    await apiPost(request, user, '/api/todos', { title: 'Invoice', tags: ['job'] });
+    await apiPost(request, user, '/api/todos', { title: 'Slides', tags: ['work', 'temp'] });
+    await signInWithStorage(page, user, '/groups');
+    const tags = page.getByRole('list', { name: 'Your tags' });
+    await expect(tags.getByRole('listitem')).toHaveCount(3);
+    await screenshotScreen(page, 'tags', () => expect(tags).toBeVisible());
+
+    await page.getByLabel('Colour of tag work').selectOption('#EF4444');
+    await expect(page.getByLabel('Colour of tag work')).toHaveValue('#EF4444');
+    // Renaming "job" to "Work" merges it into "work", which keeps its spelling and colour.
+    await page.getByLabel('Name of tag job').fill('Work');
+    await page
+      .getByRole('form', { name: 'Tag job' })
+      .getByRole('button', { name: 'Rename' })
+      .click();
+    await expect(tags.getByRole('listitem')).toHaveCount(2);
+    await expect(page.getByRole('form', { name: 'Tag work' })).toContainText('2 open todos');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete tag temp' }).click();
+    await expect(tags.getByRole('listitem')).toHaveCount(1);
+    const saved = await todosOf(request, user);
+    expect(saved.map((todo) => [todo.title, todo.tags])).toEqual([
+      ['Slides', ['work']],
+      ['Invoice', ['work']],
+    ]);
+  });
 });

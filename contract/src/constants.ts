@@ -45,6 +45,8 @@ export const TAG_NAME_PATTERN = '^[^\\s,\\u0000]{1,30}$';
 /** A todo's priority: 0 none (the default), 1 low, 2 medium, 3 high. */
 export const PRIORITIES = [0, 1, 2, 3] as const;
 export type Priority = (typeof PRIORITIES)[number];
+/** The words a priority reads as: "High", "Medium", "Low" ("" for none). */
+export const PRIORITY_LABELS = ['', 'Low', 'Medium', 'High'] as const;
 
 /**
  * How GET /api/todos?sort= orders the list: created (newest first, SPEC's order), due (soonest

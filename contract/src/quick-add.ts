@@ -56,6 +56,3 @@ export function readQuickPriority(
   }
   return null;
 }
-
-/** The words a priority reads as: "High", "Medium", "Low" ("" for none). */
-export const PRIORITY_LABELS = ['', 'Low', 'Medium', 'High'] as const;

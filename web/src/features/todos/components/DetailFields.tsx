@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { LIMITS, type Todo } from '@tally/contract';
-import { PRIORITY_LABELS } from '@tally/contract/quick-add';
+import type { Todo } from '@tally/contract';
+import { LIMITS, PRIORITY_LABELS } from '@tally/contract/constants';
 import { SelectField, TextField } from '#web/components/FormField';
 import { queryKeys } from '#web/lib/query-keys';
 import { subtreeOf } from '../lib/subtasks';

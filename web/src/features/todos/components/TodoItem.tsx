@@ -1,13 +1,20 @@
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { PRIORITY_LABELS } from '@tally/contract/quick-add';
+import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { readableTextColor } from '#web/lib/color';
 import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
 import { firstLine, type Progress } from '../lib/subtasks';
 import { TodoDue } from './TodoDue';
-import { TodoEditForm } from './TodoEditForm';
+
+/**
+ * The inline edit form, loaded on the first Edit (precached by the service worker, so offline
+ * too): it keeps the /todos screen within its bundle budget (scripts/check-bundle-size.mjs).
+ */
+const TodoEditForm = lazy(() =>
+  import('./TodoEditForm').then((module) => ({ default: module.TodoEditForm })),
+);
 
 interface TodoItemProps {
   todo: Todo;
@@ -76,14 +83,18 @@ export const TodoItem = memo(function TodoItem({
   if (editing) {
     return (
       <div className="flex gap-3 px-4 py-4">
-        <TodoEditForm
-          todo={todo}
-          groups={groups}
-          onDone={() => {
-            returnFocusRef.current = true;
-            setEditing(false);
-          }}
-        />
+        <Suspense
+          fallback={<p className="text-sm text-slate-700 dark:text-slate-300">Loading...</p>}
+        >
+          <TodoEditForm
+            todo={todo}
+            groups={groups}
+            onDone={() => {
+              returnFocusRef.current = true;
+              setEditing(false);
+            }}
+          />
+        </Suspense>
       </div>
     );
   }

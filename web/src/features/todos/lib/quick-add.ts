@@ -1,6 +1,7 @@
 import * as chrono from 'chrono-node/en';
 import type { Group, Repeat, Weekday } from '@tally/contract';
-import { PRIORITY_LABELS, readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
+import { PRIORITY_LABELS } from '@tally/contract/constants';
+import { readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
 import { addDays, dateOf, dayLabel, parseDate } from './dates';
 import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
 

@@ -7,6 +7,7 @@ import { passkeysApi } from './passkeys.js';
 import { oidcApi } from './oidc.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
+import { tagsApi } from './tags.js';
 import { systemApi } from './system.js';
 import { todosApi } from './todos.js';
 import { tokensApi } from './tokens.js';
@@ -26,6 +27,7 @@ export const contract = {
   calendar: calendarApi,
   todos: todosApi,
   reminders: remindersApi,
+  tags: tagsApi,
   trash: trashApi,
   groups: groupsApi,
   statistics: statisticsApi,

@@ -23,7 +23,12 @@ export const LIMITS = {
   passwordMin: 8,
   passwordMax: 128,
   todoTitleMax: 200,
-  todoDescriptionMax: 2000,
+  todoDescriptionMax: 20_000,
+  /** A tag's name: 1-30 characters, no spaces or commas (docs/product.md, Tags). */
+  tagNameMax: 30,
+  tagsPerTodoMax: 20,
+  /** Subtasks nest this many levels at most: a top-level todo and three below it. */
+  subtaskLevelsMax: 4,
   groupNameMax: 50,
   recentDaysMax: 365,
   recentDaysDefault: 30,
@@ -33,6 +38,22 @@ export const LIMITS = {
   /** Largest JSON body the API accepts, in bytes. */
   bodyLimitBytes: 64 * 1024,
 } as const;
+
+/** A tag's name: no spaces, commas or NUL, 1-30 characters (LIMITS.tagNameMax). */
+export const TAG_NAME_PATTERN = '^[^\\s,\\u0000]{1,30}$';
+
+/** A todo's priority: 0 none (the default), 1 low, 2 medium, 3 high. */
+export const PRIORITIES = [0, 1, 2, 3] as const;
+export type Priority = (typeof PRIORITIES)[number];
+/** The words a priority reads as: "High", "Medium", "Low" ("" for none). */
+export const PRIORITY_LABELS = ['', 'Low', 'Medium', 'High'] as const;
+
+/**
+ * How GET /api/todos?sort= orders the list: created (newest first, SPEC's order), due (soonest
+ * first, undated last), priority (highest first), title (A-Z), manual (the dragged order).
+ */
+export const TODO_SORTS = ['created', 'due', 'priority', 'title', 'manual'] as const;
+export type TodoSort = (typeof TODO_SORTS)[number];
 
 /** Letters, digits, '.', '_' and '-' (docs/product.md, Validation). */
 export const USERNAME_PATTERN = '^[A-Za-z0-9._-]{3,32}$';

@@ -11,6 +11,7 @@ export * from './tokens.js';
 export * from './calendar.js';
 export * from './todos.js';
 export * from './reminders.js';
+export * from './tags.js';
 export * from './trash.js';
 export * from './groups.js';
 export * from './statistics.js';

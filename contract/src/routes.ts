@@ -84,9 +84,17 @@ export const routes = {
     create: { method: 'POST', path: '/api/todos' },
     update: { method: 'PUT', path: '/api/todos/:id' },
     patch: { method: 'PATCH', path: '/api/todos/:id' },
+    move: { method: 'POST', path: '/api/todos/:id/move' },
+    sorts: { method: 'GET', path: '/api/todos/sorts' },
+    setSort: { method: 'PUT', path: '/api/todos/sorts' },
     skip: { method: 'POST', path: '/api/todos/:id/skip' },
     remove: { method: 'DELETE', path: '/api/todos/:id' },
     bulk: { method: 'POST', path: '/api/todos/bulk' },
+  },
+  tags: {
+    list: { method: 'GET', path: '/api/tags' },
+    update: { method: 'PUT', path: '/api/tags/:name' },
+    remove: { method: 'DELETE', path: '/api/tags/:name' },
   },
   trash: {
     list: { method: 'GET', path: '/api/trash' },

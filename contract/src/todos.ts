@@ -2,6 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   BULK_IDS_MAX,
   LIMITS,
+  PRIORITIES,
+  TAG_NAME_PATTERN,
+  TODO_SORTS,
   NEXT_CURSOR_HEADER,
   SEARCH_QUERY_MAX,
   TODO_PAGE_DEFAULT,
@@ -129,6 +132,51 @@ const planning = {
   remindMinutesBefore: Type.Optional(remindMinutesBefore),
 };
 
+export const TagNameSchema = Type.String({
+  pattern: TAG_NAME_PATTERN,
+  description: `1-${LIMITS.tagNameMax} characters without spaces or commas`,
+});
+
+const priority = Type.Union(
+  PRIORITIES.map((value) => Type.Literal(value)),
+  { description: '0 none, 1 low, 2 medium, 3 high' },
+);
+
+/**
+ * The fields of issue 29 (docs/product.md, Tags, priority and subtasks), unknown to SPEC's
+ * clients: optional on create and update, and kept as they are when an update omits them.
+ */
+const details = {
+  tags: Type.Optional(
+    Type.Array(TagNameSchema, {
+      maxItems: LIMITS.tagsPerTodoMax,
+      description:
+        `Its tags, at most ${LIMITS.tagsPerTodoMax}; [] clears. A name the caller already ` +
+        'has in another case is that tag (the first spelling wins).',
+    }),
+  ),
+  priority: Type.Optional(priority),
+  parentId: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.Null()], {
+      description:
+        "The todo it is a subtask of: one of the caller's todos (else 404), never itself or " +
+        `one of its subtasks, at most ${LIMITS.subtaskLevelsMax} levels deep; null for top level`,
+    }),
+  ),
+  startDate: Type.Optional(
+    Type.Union(
+      [
+        Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD, a real date' }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Hidden until this day: left out of Today and Upcoming before it; null for none',
+      },
+    ),
+  ),
+};
+
 export const TodoSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -141,6 +189,17 @@ export const TodoSchema = Type.Object(
     dueTime: nullableString,
     repeat: Type.Unsafe<Repeat | null>({ ...RepeatSchema, type: ['object', 'null'] }),
     remindMinutesBefore: nullableInteger,
+    tags: Type.Array(Type.String(), { description: 'Its tags, A-Z' }),
+    priority: Type.Integer({
+      minimum: 0,
+      maximum: 3,
+      description: '0 none, 1 low, 2 medium, 3 high',
+    }),
+    parentId: nullableInteger,
+    startDate: nullableString,
+    position: Type.Number({
+      description: 'Its place in the manual order among its siblings (lower first)',
+    }),
   },
   { additionalProperties: false },
 );
@@ -188,6 +247,30 @@ export const TodoListQuerySchema = Type.Object(
           'Pages with limit and cursor like the list; not with view.',
       }),
     ),
+    tag: Type.Optional(
+      Type.String({
+        pattern: TAG_NAME_PATTERN,
+        description: 'Only todos with this tag (any case); combines with every other parameter',
+      }),
+    ),
+    priority: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3,
+        description: 'Only todos of this priority; combines with every other parameter',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.Union(
+        TODO_SORTS.map((sort) => Type.Literal(sort)),
+        {
+          description:
+            'created (the default: newest first), due (soonest first, undated last), priority ' +
+            '(highest first), title (A-Z) or manual (the order of POST /api/todos/{id}/move). ' +
+            'Other than created, not with limit, cursor or q.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -219,6 +302,7 @@ export const CreateTodoBodySchema = Type.Object(
     description: Type.Optional(description),
     groupId: Type.Optional(groupId),
     ...planning,
+    ...details,
   },
   { additionalProperties: false },
 );
@@ -226,7 +310,7 @@ export type CreateTodoBody = Static<typeof CreateTodoBodySchema>;
 
 /**
  * A full replacement of SPEC's fields (omitted description or groupId become null); the planning
- * fields, unknown to older clients, stay as they are when omitted and are cleared by null.
+ * fields and those of issue 29, unknown to older clients, stay as they are when omitted.
  */
 export const UpdateTodoBodySchema = Type.Object(
   {
@@ -235,17 +319,30 @@ export const UpdateTodoBodySchema = Type.Object(
     groupId: Type.Optional(groupId),
     completed: Type.Boolean(),
     ...planning,
+    ...details,
   },
   { additionalProperties: false },
 );
 export type UpdateTodoBody = Static<typeof UpdateTodoBodySchema>;
 
-export const BULK_ACTIONS = ['complete', 'reopen', 'move', 'delete', 'restore'] as const;
+export const BULK_ACTIONS = [
+  'complete',
+  'reopen',
+  'move',
+  'delete',
+  'restore',
+  'tag',
+  'untag',
+  'priority',
+  'parent',
+] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /**
  * One change to many todos at once (docs/product.md, Bulk changes and undo). `move` needs
- * `groupId` (null: no group); `restore` brings todos back from the trash (the undo of `delete`).
+ * `groupId` (null: no group); `restore` brings todos back from the trash (the undo of `delete`);
+ * `tag` and `untag` need `tag`; `priority` needs `priority`; `parent` needs `parentId` (null: the
+ * top level).
  */
 export const BulkBodySchema = Type.Object(
   {
@@ -259,6 +356,9 @@ export const BulkBodySchema = Type.Object(
       { description: BULK_ACTIONS.join(', ') },
     ),
     groupId: Type.Optional(groupId),
+    tag: Type.Optional(TagNameSchema),
+    priority: Type.Optional(priority),
+    parentId: details.parentId,
   },
   { additionalProperties: false },
 );
@@ -273,6 +373,54 @@ export const PatchTodoBodySchema = Type.Partial(UpdateTodoBodySchema, {
   additionalProperties: false,
 });
 export type PatchTodoBody = Static<typeof PatchTodoBodySchema>;
+
+/** Where POST /api/todos/{id}/move puts the todo: right before or right after a sibling. */
+export const MoveTodoBodySchema = Type.Object(
+  {
+    beforeId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2_147_483_647,
+        description: 'Just before this todo (same parent)',
+      }),
+    ),
+    afterId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2_147_483_647,
+        description: 'Just after this todo (same parent)',
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'Exactly one of beforeId and afterId' },
+);
+export type MoveTodoBody = Static<typeof MoveTodoBodySchema>;
+
+/** The views whose sort order the web app keeps on the server: all, today, group-12, … */
+export const SORT_VIEW_PATTERN = '^[a-z0-9-]{1,40}$';
+
+/** The sort chosen per view, e.g. {"all": "manual", "today": "priority"}. */
+export const TodoSortsSchema = Type.Record(
+  Type.String({ pattern: SORT_VIEW_PATTERN }),
+  Type.Union(TODO_SORTS.map((sort) => Type.Literal(sort))),
+  { description: 'The sort chosen per view; a view not named sorts by created' },
+);
+export type TodoSorts = Static<typeof TodoSortsSchema>;
+
+export const SetTodoSortBodySchema = Type.Object(
+  {
+    view: Type.String({
+      pattern: SORT_VIEW_PATTERN,
+      description: 'The view: all, today, upcoming, overdue, group-{id}, tag-{name}, …',
+    }),
+    sort: Type.Union(
+      TODO_SORTS.map((sort) => Type.Literal(sort)),
+      { description: TODO_SORTS.join(', ') },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SetTodoSortBody = Static<typeof SetTodoSortBodySchema>;
 
 export const todosApi = defineEndpoints('todos', routes.todos, {
   list: {
@@ -310,6 +458,24 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
     params: IdParamsSchema,
     body: PatchTodoBodySchema,
     responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  move: {
+    summary: 'Move a todo in the manual order',
+    description:
+      'Puts it just before `beforeId` or just after `afterId` (exactly one), a todo with the ' +
+      'same parent; the order is kept on the server, so every device shows it (?sort=manual).',
+    params: IdParamsSchema,
+    body: MoveTodoBodySchema,
+    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  sorts: {
+    summary: 'The sort the user chose for each view',
+    responses: { 200: TodoSortsSchema, 401: ErrorSchema },
+  },
+  setSort: {
+    summary: "Keep the user's sort for one view, for every device",
+    body: SetTodoSortBodySchema,
+    responses: { 200: TodoSortsSchema, 400: ErrorSchema, 401: ErrorSchema },
   },
   skip: {
     summary: 'Skip the current occurrence of a repeating todo',

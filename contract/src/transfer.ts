@@ -16,6 +16,11 @@ export const TODO_CSV_COLUMNS = [
   'dueTime',
   'repeat',
   'createdAt',
+  // Issue 29: tags (space-separated), priority (0-3), the parent's id, the start date.
+  'tags',
+  'priority',
+  'parentId',
+  'startDate',
 ] as const;
 
 const MB = IMPORT_MAX_BYTES / (1024 * 1024);

@@ -44,6 +44,7 @@ import { createMailer } from './shared/mailer.js';
 import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { mergePlanning } from './todos/planning.js';
+import { tagRoutes } from './tags/routes.js';
 import { todoRoutes } from './todos/routes.js';
 import { trashRoutes } from './todos/trash-routes.js';
 import { transferRoutes } from './transfer/routes.js';
@@ -199,6 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(todoRoutes, { clock });
+  await app.register(tagRoutes);
   const vapid = options.vapidKeys ?? resolveVapidKeys(config);
   const allowLoopback = options.allowLoopbackPush ?? false;
   const reminders = createReminderService({

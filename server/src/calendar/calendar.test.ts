@@ -52,6 +52,9 @@ interface TodoInput {
   dueDate?: string | null;
   dueTime?: string | null;
   repeat?: Repeat | null;
+  tags?: string[];
+  priority?: number;
+  parentId?: number | null;
 }
 
 async function addTodo(user: TestUser, todo: TodoInput): Promise<number> {
@@ -545,5 +548,43 @@ describe('/api/docs', () => {
     const feed = document.paths['/api/calendar/{secret}.ics']?.get;
     expect(feed?.security).toEqual([]);
     expect(Object.keys(feed?.responses['200']?.content ?? {})).toEqual(['text/calendar']);
+  });
+});
+
+describe('issue 29 in the feed', () => {
+  it('writes tags in CATEGORIES after the group, PRIORITY 1/5/9 and RELATED-TO for subtasks', async () => {
+    const user = await registerUser(ctx.app);
+    const call = as(ctx.app, user);
+    const group = (
+      await call({
+        method: 'POST',
+        url: '/api/todo-groups',
+        payload: { name: 'Home', color: '#EF4444' },
+      })
+    ).json<{ id: number }>();
+    const parent = await addTodo(user, {
+      title: 'Move',
+      dueDate: '2026-03-12',
+      groupId: group.id,
+      tags: ['big', 'a-b'],
+      priority: 3,
+    });
+    await addTodo(user, {
+      title: 'Van',
+      dueDate: '2026-03-13',
+      parentId: parent,
+      priority: 1,
+    });
+    await addTodo(user, { title: 'Plain', dueDate: '2026-03-14', priority: 2 });
+    const body = (await fetchFeed((await makeFeed(user)).path)).body;
+    const events = body.split('BEGIN:VEVENT').slice(1);
+    const eventOf = (title: string) => events.find((event) => event.includes(`SUMMARY:${title}`));
+    expect(eventOf('Move')).toContain('CATEGORIES:Home,a-b,big');
+    expect(eventOf('Move')).toContain('PRIORITY:1');
+    expect(eventOf('Move')).not.toContain('RELATED-TO');
+    expect(eventOf('Van')).toContain('PRIORITY:9');
+    expect(eventOf('Van')).toContain(`RELATED-TO:todo-${parent}@${HOST}`);
+    expect(eventOf('Plain')).toContain('PRIORITY:5');
+    expect(eventOf('Plain')).not.toContain('CATEGORIES');
   });
 });

@@ -27,7 +27,16 @@ export interface FeedEvent {
   description: string | null;
   /** The todo's group, if any. */
   category: string | null;
+  /** Its tags, CATEGORIES after the group (issue 29). */
+  tags?: readonly string[];
+  /** Tally's 0-3; PRIORITY 1 (high), 5 (medium) or 9 (low), none for 0 (RFC 5545, 3.8.1.9). */
+  priority?: number;
+  /** The UID of its parent todo, for a subtask: RELATED-TO (RFC 5545, 3.8.4.5). */
+  relatedTo?: string | null;
 }
+
+/** Tally's priority as RFC 5545's: 1 highest … 9 lowest, 0 (left out) undefined. */
+const ICS_PRIORITY = [0, 9, 5, 1] as const;
 
 export interface FeedCalendar {
   name: string;
@@ -360,6 +369,12 @@ const joinLines = (lines: string[]) => lines.map(foldLine).join(CRLF) + CRLF;
  * zone), so a repeating 09:00 stays at 09:00 across summer time. No METHOD: DTSTAMP is then the
  * event's last change (RFC 5545, 3.8.7.2), which keeps the file the same until a todo changes.
  */
+/** CATEGORIES: the group, then the tags; each escaped (a comma in one is text, not a split). */
+function categoriesOf(event: FeedEvent): string[] {
+  const names = [...(event.category ? [event.category] : []), ...(event.tags ?? [])];
+  return names.length > 0 ? [`CATEGORIES:${names.map(escapeText).join(',')}`] : [];
+}
+
 export function renderCalendar(calendar: FeedCalendar): string {
   return [...calendarChunks(calendar)].join('');
 }
@@ -418,7 +433,9 @@ export function* calendarChunks({ name, timeZone, events, now }: FeedCalendar): 
       ...(extra.length ? [`RDATE${start.params}:${extra.join(',')}`] : []),
       `SUMMARY:${escapeText(event.summary)}`,
       ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
-      ...(event.category ? [`CATEGORIES:${escapeText(event.category)}`] : []),
+      ...categoriesOf(event),
+      ...(event.priority ? [`PRIORITY:${ICS_PRIORITY[event.priority] ?? 0}`] : []),
+      ...(event.relatedTo ? [`RELATED-TO:${event.relatedTo}`] : []),
       // A todo does not make its owner busy.
       'TRANSP:TRANSPARENT',
       'END:VEVENT',

@@ -99,6 +99,8 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
         'todos.due_time',
         'todos.repeat',
         'todos.updated_at',
+        'todos.priority',
+        'todos.parent_id',
         'todo_groups.name as group_name',
       ])
       .where('todos.user_id', '=', userId)
@@ -107,8 +109,22 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
       .orderBy('todos.due_date')
       .orderBy('todos.id')
       .execute();
+    // The tags of every todo of the user in one read, as the todo list reads them.
+    const links = await db
+      .selectFrom('tags')
+      .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
+      .select(['todo_tags.todo_id', 'tags.name', 'tags.name_lower'])
+      .where('tags.user_id', '=', userId)
+      .orderBy('tags.name_lower')
+      .execute();
+    const tags = new Map<number, string[]>();
+    for (const link of links)
+      tags.set(link.todo_id, [...(tags.get(link.todo_id) ?? []), link.name]);
     return rows.map((row) => ({
       uid: `todo-${row.id}@${host}`,
+      tags: tags.get(row.id) ?? [],
+      priority: row.priority,
+      relatedTo: row.parent_id === null ? null : `todo-${row.parent_id}@${host}`,
       modifiedAt: row.updated_at,
       date: row.due_date as string,
       time: row.due_time,

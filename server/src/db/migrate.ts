@@ -16,6 +16,7 @@ import { sessionProofs } from './migrations/0012-session-proofs.js';
 import { oidc } from './migrations/0013-oidc.js';
 import { twoFactor } from './migrations/0014-two-factor.js';
 import { passkeys } from './migrations/0015-passkeys.js';
+import { todoDetails } from './migrations/0016-todo-details.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -38,6 +39,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0013-oidc': oidc(dialect),
     '0014-two-factor': twoFactor(dialect),
     '0015-passkeys': passkeys(dialect),
+    '0016-todo-details': todoDetails(dialect),
   };
 }
 

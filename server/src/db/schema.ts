@@ -28,6 +28,8 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   oidc_flows: OidcFlowsTable;
+  tags: TagsTable;
+  todo_tags: TodoTagsTable;
 }
 
 interface UsersTable {
@@ -49,6 +51,8 @@ interface UsersTable {
   /** The OpenID Connect identity (OIDC_ISSUER's `iss` and `sub`); both null when unlinked. */
   oidc_issuer: string | null;
   oidc_subject: string | null;
+  /** The sort chosen per view, as JSON (contract's TodoSortsSchema); null: none chosen. */
+  todo_sorts: string | null;
 }
 
 interface TodoGroupsTable {
@@ -84,6 +88,33 @@ interface TodosTable {
    * with every change of either (migration 0009). Not optional here, so no insert forgets it.
    */
   search_text: string;
+  /** 0 none, 1 low, 2 medium, 3 high (migration 0016). */
+  priority: Generated<number>;
+  /** The todo it is a subtask of, or null at the top level. */
+  parent_id: number | null;
+  /** YYYY-MM-DD: hidden from Today and Upcoming before this day; null for none. */
+  start_date: string | null;
+  /**
+   * The manual order among its siblings, lower first: -created_at until moved (a row written
+   * without it, as some tests do, sorts with 0).
+   */
+  position: Generated<number>;
+}
+
+/** A user's tag (migration 0016): unique by lower-case name, the first spelling kept. */
+interface TagsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  name_lower: string;
+  /** One of the 8 swatches, or null. */
+  color: string | null;
+  created_at: number;
+}
+
+interface TodoTagsTable {
+  todo_id: number;
+  tag_id: number;
 }
 
 /** A deleted todo, kept 30 days (migration 0009). */
@@ -94,6 +125,8 @@ interface TrashedTodosTable {
   trashed_at: number;
   /** The todos row (without id and user_id) as JSON. */
   todo: string;
+  /** The parent it had (migration 0016): restoring a todo brings its trashed subtree back. */
+  parent_id: number | null;
 }
 
 /** Who runs a periodic job, until when, and when it last ran (migration 0009). */

@@ -15,6 +15,9 @@ export function searchWords(text: string): string[] {
   );
 }
 
-/** What a todo's search column holds: the words of its title and description. */
-export const searchText = (title: string, description: string | null): string =>
-  searchWords(description === null ? title : `${title} ${description}`).join(' ');
+/** What a todo's search column holds: the words of its title, description and tags. */
+export const searchText = (
+  title: string,
+  description: string | null,
+  tags: readonly string[] = [],
+): string => searchWords([title, description ?? '', ...tags].join(' ')).join(' ');

@@ -9,8 +9,11 @@ import {
   type TimedCompletion,
 } from '../statistics/record-events.js';
 import { scheduleReminders } from '../reminders/schedule.js';
-import { COLUMNS, toTodo } from './rows.js';
-import { advance, checkGroup, planningColumns, planningOf } from './service.js';
+import { COLUMNS } from './rows.js';
+import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
+import { addTags, refreshSearchText } from '../shared/tags.js';
+import { checkParent } from './subtasks.js';
+import { answer } from './tag-links.js';
 import { moveToTrash, restoreFromTrash } from './trash.js';
 
 /** Ids per statement: a call names at most 1,000. */
@@ -51,6 +54,17 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
     if (action !== 'move' && body.groupId !== undefined) {
       throw badRequest('groupId is only for the move action');
     }
+    // Each of issue 29's actions takes one field, and only it takes that field.
+    const needs = { tag: 'tag', untag: 'tag', priority: 'priority', parent: 'parentId' } as const;
+    for (const field of ['tag', 'priority', 'parentId'] as const) {
+      const needed = Object.entries(needs).some(([a, f]) => a === action && f === field);
+      if (needed && body[field] === undefined) {
+        throw badRequest(`${field} is required for the ${action} action`);
+      }
+      if (!needed && body[field] !== undefined) {
+        throw badRequest(`${field} is not for the ${action} action`);
+      }
+    }
     const ids = [...new Set(body.ids)];
     const now = clock();
     return db.transaction().execute(async (trx) => {
@@ -63,7 +77,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
       if (action === 'delete') {
         const moved = await moveToTrash(trx, userId, ids, now);
         events.push(...moved.map((): StatisticEvent => 'todosDeleted'));
-        changed = moved.map((row) => toTodo(row));
+        changed = moved;
       } else if (action === 'move') {
         const groupId = body.groupId ?? null;
         await checkGroup(trx, userId, groupId);
@@ -77,7 +91,49 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .execute();
         }
         events.push(...moving.map((): StatisticEvent => 'todosUpdated'));
-        changed = (await rowsOf(trx, userId, moving)).map((row) => toTodo(row));
+        changed = await answer(trx, await rowsOf(trx, userId, moving));
+      } else if (action === 'tag' || action === 'untag') {
+        const tag = body.tag ?? '';
+        if (action === 'tag') {
+          await addTags(trx, userId, ids, [tag], now);
+        } else {
+          for (const batch of batches(ids)) {
+            await trx
+              .deleteFrom('todo_tags')
+              .where('todo_id', 'in', batch)
+              .where('tag_id', 'in', (eb) =>
+                eb
+                  .selectFrom('tags')
+                  .select('id')
+                  .where('user_id', '=', userId)
+                  .where('name_lower', '=', tag.toLowerCase()),
+              )
+              .execute();
+          }
+        }
+        await refreshSearchText(trx, userId, ids);
+        events.push(...ids.map((): StatisticEvent => 'todosUpdated'));
+        changed = await answer(trx, await rowsOf(trx, userId, ids));
+      } else if (action === 'priority' || action === 'parent') {
+        const parentId = body.parentId ?? null;
+        if (action === 'parent') {
+          // Every todo must be able to go there: none is the parent or one of its ancestors.
+          for (const id of ids) await checkParent(trx, userId, id, parentId);
+        }
+        for (const batch of batches(ids)) {
+          await trx
+            .updateTable('todos')
+            .set(
+              action === 'priority'
+                ? { priority: body.priority ?? 0, updated_at: now }
+                : { parent_id: parentId, position: -now, updated_at: now },
+            )
+            .where('user_id', '=', userId)
+            .where('id', 'in', batch)
+            .execute();
+        }
+        events.push(...ids.map((): StatisticEvent => 'todosUpdated'));
+        changed = await answer(trx, await rowsOf(trx, userId, ids));
       } else if (action === 'reopen') {
         const reopening = rows.filter((row) => row.completed === 1).map((row) => row.id);
         for (const batch of batches(reopening)) {
@@ -89,7 +145,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .execute();
         }
         events.push(...reopening.map((): StatisticEvent => 'todosUpdated'));
-        changed = (await rowsOf(trx, userId, reopening)).map((row) => toTodo(row));
+        changed = await answer(trx, await rowsOf(trx, userId, reopening));
       } else {
         // complete: as PUT does it, a repeating todo moves to its next occurrence, still open.
         const open = rows.filter((row) => row.completed === 0);
@@ -109,6 +165,13 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .where('id', 'in', batch)
             .execute();
         }
+        // A repeating parent moved on: its subtasks start over for the next occurrence.
+        await reopenSubtasks(
+          trx,
+          userId,
+          repeating.flatMap(({ row, next }) => (next === null ? [] : [row.id])),
+          now,
+        );
         for (const { row, next } of repeating) {
           if (next === null) continue;
           const { dueDate, dueTime, repeat } = planningColumns(next);
@@ -129,13 +192,14 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         }));
         await recordCompletionsAt(trx, userId, completions, zone);
         events.push(...open.flatMap((): StatisticEvent[] => ['todosUpdated', 'todosCompleted']));
-        changed = (
+        changed = await answer(
+          trx,
           await rowsOf(
             trx,
             userId,
             open.map((row) => row.id),
-          )
-        ).map((row) => toTodo(row));
+          ),
+        );
       }
       // Completing cancels a reminder (or moves a repeat's on); reopening arms it again.
       if (action === 'complete' || action === 'reopen') {

@@ -14,20 +14,32 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   const bulk = createBulkService(app.db, clock);
 
   addEndpoint(app, todosApi.list, async (request, reply) => {
-    const { limit, cursor, view, q } = request.query;
+    const { limit, cursor, view, q, tag, priority, sort } = request.query;
+    const filters = { tag, priority };
+    const paged = limit !== undefined || cursor !== undefined;
+    // Pages follow one key (created, or the due date in a view); search ranks by relevance.
+    if (sort !== undefined && (q !== undefined || (paged && (sort !== 'created' || view)))) {
+      throw badRequest('sort cannot be combined with q, or with limit and cursor');
+    }
     if (q !== undefined) {
       if (view !== undefined) throw badRequest('q cannot be combined with view');
-      const found = await todos.search(request.user.id, q, limit, cursor);
+      const found = await todos.search(request.user.id, q, limit, cursor, filters);
       if (found.next) reply.header(NEXT_CURSOR_HEADER, found.next);
       return found.todos;
     }
     if (view !== undefined) {
-      const page = await todos.view(request.user.id, { view, limit, cursor }, timeZoneOf(request));
+      const page = await todos.view(
+        request.user.id,
+        { view, limit, cursor },
+        timeZoneOf(request),
+        filters,
+        sort,
+      );
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
       return page.todos;
     }
-    if (limit === undefined && cursor === undefined) return todos.list(request.user.id);
-    const page = await todos.page(request.user.id, limit ?? TODO_PAGE_DEFAULT, cursor);
+    if (!paged) return todos.list(request.user.id, filters, sort);
+    const page = await todos.page(request.user.id, limit ?? TODO_PAGE_DEFAULT, cursor, filters);
     if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
     return page.todos;
   });
@@ -66,6 +78,19 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     return todo;
   });
 
+  addEndpoint(app, todosApi.move, async (request) => {
+    const todo = await todos.move(request.user.id, request.params.id, request.body);
+    if (!todo) throw notFound('Todo');
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
+    return todo;
+  });
+
+  addEndpoint(app, todosApi.sorts, async (request) => todos.sorts(request.user.id));
+
+  addEndpoint(app, todosApi.setSort, async (request) =>
+    todos.setSort(request.user.id, request.body),
+  );
+
   addEndpoint(app, todosApi.skip, async (request) => {
     const todo = await todos.skip(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo');
@@ -74,8 +99,13 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   });
 
   addEndpoint(app, todosApi.remove, async (request, reply) => {
-    if (!(await todos.remove(request.user.id, request.params.id))) throw notFound('Todo');
-    app.live.publish(request.user.id, { type: 'todo.deleted', id: request.params.id });
+    const removed = await todos.remove(request.user.id, request.params.id);
+    if (removed === 0) throw notFound('Todo');
+    app.live.publish(
+      request.user.id,
+      // Its subtasks went with it: the other clients fetch the whole list again.
+      removed === 1 ? { type: 'todo.deleted', id: request.params.id } : { type: 'todos.changed' },
+    );
     return reply.code(204).send();
   });
 

@@ -14,11 +14,22 @@ export const COLUMNS = [
   'due_time',
   'repeat',
   'remind_minutes_before',
+  'priority',
+  'parent_id',
+  'start_date',
+  'position',
 ] as const;
+
+/** The list's filters (GET /api/todos?tag=&priority=), which combine with everything else. */
+export interface TodoFilters {
+  tag?: string | undefined;
+  priority?: number | undefined;
+}
 
 export type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
 
-export function toTodo(row: TodoColumns): Todo {
+/** `tags` come from todo_tags (todos/tag-links.ts): one query per answer, never one per todo. */
+export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
   return {
     id: row.id,
     title: row.title,
@@ -31,5 +42,11 @@ export function toTodo(row: TodoColumns): Todo {
     // Written only from a validated rule (mergePlanning), so it parses to one.
     repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
     remindMinutesBefore: row.remind_minutes_before,
+    tags: [...tags],
+    priority: row.priority,
+    parentId: row.parent_id,
+    startDate: row.start_date,
+    // PostgreSQL's double precision arrives as a number; SQLite's real too.
+    position: Number(row.position),
   };
 }

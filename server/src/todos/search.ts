@@ -1,39 +1,26 @@
 import { sql } from 'kysely';
 import { dialectOf } from '../db/dialect-of.js';
-import type { Db, TodoRow } from '../db/schema.js';
+import type { Db } from '../db/schema.js';
+import { COLUMNS as ROW_COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
 import { badRequest } from '../shared/errors.js';
 import { searchWords } from '../shared/search-text.js';
 
-type Row = Pick<
-  TodoRow,
-  | 'id'
-  | 'title'
-  | 'description'
-  | 'group_id'
-  | 'completed'
-  | 'created_at'
-  | 'due_date'
-  | 'due_time'
-  | 'repeat'
-  | 'remind_minutes_before'
->;
+type Row = TodoColumns;
 
-const COLUMNS = sql.raw(
-  [
-    'id',
-    'title',
-    'description',
-    'group_id',
-    'completed',
-    'created_at',
-    'due_date',
-    'due_time',
-    'repeat',
-    'remind_minutes_before',
-  ]
-    .map((column) => `todos."${column}"`)
-    .join(', '),
-);
+const COLUMNS = sql.raw(ROW_COLUMNS.map((column) => `todos."${column}"`).join(', '));
+
+/** The list's filters (?tag=, ?priority=) as a condition of the search's query. */
+function filterSql(userId: number, filters: TodoFilters) {
+  const priority =
+    filters.priority === undefined ? sql`` : sql`and todos.priority = ${filters.priority}`;
+  const tag =
+    filters.tag === undefined
+      ? sql``
+      : sql`and todos.id in (select todo_tags.todo_id from todo_tags
+          join tags on tags.id = todo_tags.tag_id
+          where tags.user_id = ${userId} and tags.name_lower = ${filters.tag.toLowerCase()})`;
+  return sql`${priority} ${tag}`;
+}
 
 /**
  * The query in each engine's syntax, built only from the words of q (letters and digits), so no
@@ -64,6 +51,7 @@ export async function searchTodos(
   userId: number,
   q: string,
   page: { limit: number; cursor: string | undefined } | null,
+  filters: TodoFilters = {},
 ): Promise<{ rows: Row[]; next: string | null }> {
   let offset = 0;
   if (page?.cursor !== undefined) {
@@ -80,9 +68,11 @@ export async function searchTodos(
       ? sql<Row>`select ${COLUMNS} from todos_fts
           join todos on todos.id = todos_fts.rowid
           where todos_fts match ${ftsQuery(words)} and todos.user_id = ${userId}
+            ${filterSql(userId, filters)}
           order by bm25(todos_fts), todos.created_at desc, todos.id desc ${window}`
       : sql<Row>`select ${COLUMNS} from todos, to_tsquery('simple', ${tsQuery(words)}) q
           where todos.user_id = ${userId} and to_tsvector('simple', todos.search_text) @@ q
+            ${filterSql(userId, filters)}
           order by ts_rank(to_tsvector('simple', todos.search_text), q) desc,
             todos.created_at desc, todos.id desc ${window}`;
   const { rows } = await query.execute(db);

@@ -5,22 +5,92 @@ import {
   type Todo,
   type TodoCounts,
   type TodoListQuery,
+  type TodoSort,
+  type TodoSorts,
+  type MoveTodoBody,
+  type SetTodoSortBody,
   type PatchTodoBody,
   type UpdateTodoBody,
 } from '@tally/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { addDays, dateInZone, localDateTime } from '../shared/calendar.js';
+import { addDays, dateInZone, localDateTime, parseDate } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
-import { COLUMNS, type TodoColumns, toTodo } from './rows.js';
+import { COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
+import { checkParent, descendantsOf } from './subtasks.js';
+import { answer, answerAll, setTags, tagsOf } from './tag-links.js';
 import { moveToTrash } from './trash.js';
+
+const filtered = (filters: TodoFilters) =>
+  filters.tag !== undefined || filters.priority !== undefined;
+
+/** Applies the filters to a select of todos. */
+function applyFilters<Q extends FilterableSelect>(
+  select: Q,
+  userId: number,
+  filters: TodoFilters,
+): Q {
+  let query = select;
+  if (filters.priority !== undefined) {
+    query = query.where('todos.priority', '=', filters.priority) as Q;
+  }
+  if (filters.tag !== undefined) {
+    const lower = filters.tag.toLowerCase();
+    query = query.where('todos.id', 'in', (eb) =>
+      eb
+        .selectFrom('todo_tags')
+        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+        .select('todo_tags.todo_id')
+        .where('tags.user_id', '=', userId)
+        .where('tags.name_lower', '=', lower),
+    ) as Q;
+  }
+  return query;
+}
+type FilterableSelect = SelectQueryBuilder<Database, 'todos', TodoColumns>;
+
+const compareText = (a: string, b: string) => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+const newer = (a: TodoColumns, b: TodoColumns) => b.created_at - a.created_at || b.id - a.id;
+
+/**
+ * The orders of ?sort= (contract's TODO_SORTS), compared in JavaScript so both databases answer
+ * the same order (their collations differ), each ending on a unique key.
+ */
+const ORDERS: Record<TodoSort, (a: TodoColumns, b: TodoColumns) => number> = {
+  created: newer,
+  due: (a, b) =>
+    (a.due_date === b.due_date
+      ? 0
+      : a.due_date === null
+        ? 1
+        : b.due_date === null
+          ? -1
+          : compareText(a.due_date, b.due_date)) ||
+    compareText(a.due_time ?? '', b.due_time ?? '') ||
+    newer(a, b),
+  priority: (a, b) => b.priority - a.priority || newer(a, b),
+  title: (a, b) => compareText(a.title, b.title) || newer(a, b),
+  manual: (a, b) => Number(a.position) - Number(b.position) || b.id - a.id,
+};
+const sortRows = <R extends TodoColumns>(rows: R[], sort: TodoSort): R[] => rows.sort(ORDERS[sort]);
+
+/** A start date must be a real day of the calendar, as a due date must. */
+function checkStartDate(startDate: string | null | undefined) {
+  if (startDate && !parseDate(startDate)) {
+    throw badRequest('startDate must be a real calendar date (YYYY-MM-DD)');
+  }
+}
 
 export const planningOf = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'repeat'>): Planning => ({
   dueDate: row.due_date,
@@ -110,6 +180,7 @@ const dueTodayOrBefore = preparedQuery((db, p: Placeholders<{ userId: number; to
     .where('completed', '=', 0)
     .where('due_date', 'is not', null)
     .where('due_date', '<=', p('today'))
+    .where((eb) => eb.or([eb('start_date', 'is', null), eb('start_date', '<=', p('today'))]))
     .orderBy('due_date')
     .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
     .orderBy('id'),
@@ -124,6 +195,7 @@ const dueBetween = preparedQuery(
       .where('due_date', 'is not', null)
       .where('due_date', '>=', p('from'))
       .where('due_date', '<=', p('to'))
+      .where((eb) => eb.or([eb('start_date', 'is', null), eb('start_date', '<=', p('from'))]))
       .orderBy('due_date')
       .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
       .orderBy('id'),
@@ -172,6 +244,10 @@ const insertTodo = preparedQuery(
       repeat: string | null;
       remindMinutesBefore: number | null;
       searchText: string;
+      priority: number;
+      parentId: number | null;
+      startDate: string | null;
+      position: number;
     }>,
   ) =>
     db
@@ -189,6 +265,10 @@ const insertTodo = preparedQuery(
         repeat: p('repeat'),
         remind_minutes_before: p('remindMinutesBefore'),
         search_text: p('searchText'),
+        priority: p('priority'),
+        parent_id: p('parentId'),
+        start_date: p('startDate'),
+        position: p('position'),
       })
       .returning(COLUMNS),
 );
@@ -205,6 +285,10 @@ const currentOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: n
       'repeat',
       'created_at',
       'remind_minutes_before',
+      'priority',
+      'parent_id',
+      'start_date',
+      'position',
     ])
     .where('id', '=', p('id'))
     .where('user_id', '=', p('userId')),
@@ -225,6 +309,10 @@ const updateTodo = preparedQuery(
       repeat: string | null;
       remindMinutesBefore: number | null;
       searchText: string;
+      priority: number;
+      parentId: number | null;
+      startDate: string | null;
+      position: number;
     }>,
   ) =>
     db
@@ -240,11 +328,92 @@ const updateTodo = preparedQuery(
         repeat: p('repeat'),
         remind_minutes_before: p('remindMinutesBefore'),
         search_text: p('searchText'),
+        priority: p('priority'),
+        parent_id: p('parentId'),
+        start_date: p('startDate'),
+        position: p('position'),
       })
       .where('id', '=', p('id'))
       .where('user_id', '=', p('userId'))
       .returning(COLUMNS),
 );
+
+/** How many views may keep a sort: every screen of the web app, with room for many groups. */
+const SORT_VIEWS_MAX = 200;
+
+type Sibling = { id: number; parent_id: number | null; position: number };
+
+/** Siblings of a todo: the same parent (or the top level), in the manual order. */
+const siblingsOf = (trx: Db, userId: number, parentId: number | null) =>
+  trx
+    .selectFrom('todos')
+    .select(['id', 'parent_id', 'position'])
+    .where('user_id', '=', userId)
+    .where((eb) =>
+      parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', parentId),
+    );
+
+/**
+ * The position just before (or after) `ref` among its siblings, leaving out the todo that moves.
+ * Ties are broken as ?sort=manual breaks them (the newer id first).
+ */
+async function slotBeside(
+  trx: Db,
+  userId: number,
+  ref: Sibling,
+  before: boolean,
+  movingId: number,
+): Promise<number> {
+  const refPosition = Number(ref.position);
+  const neighbour = await siblingsOf(trx, userId, ref.parent_id)
+    .where('id', '!=', movingId)
+    .where((eb) =>
+      before
+        ? eb.or([
+            eb('position', '<', refPosition),
+            eb.and([eb('position', '=', refPosition), eb('id', '>', ref.id)]),
+          ])
+        : eb.or([
+            eb('position', '>', refPosition),
+            eb.and([eb('position', '=', refPosition), eb('id', '<', ref.id)]),
+          ]),
+    )
+    .orderBy('position', before ? 'desc' : 'asc')
+    .orderBy('id', before ? 'asc' : 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!neighbour) return before ? refPosition - 1024 : refPosition + 1024;
+  const mid = (refPosition + Number(neighbour.position)) / 2;
+  if (mid !== refPosition && mid !== Number(neighbour.position)) return mid;
+  // No float fits between them: number the siblings 1024 apart in their order, then try again.
+  const siblings = await siblingsOf(trx, userId, ref.parent_id)
+    .orderBy('position')
+    .orderBy('id', 'desc')
+    .execute();
+  for (const [index, sibling] of siblings.entries()) {
+    await trx
+      .updateTable('todos')
+      .set({ position: index * 1024 })
+      .where('id', '=', sibling.id)
+      .execute();
+  }
+  const renumbered = siblings.findIndex((sibling) => sibling.id === ref.id) * 1024;
+  return slotBeside(trx, userId, { ...ref, position: renumbered }, before, movingId);
+}
+
+/** Reopens the done subtasks (at every level) of these todos: a repeating parent moved on. */
+export async function reopenSubtasks(trx: Db, userId: number, ids: readonly number[], now: number) {
+  const subtasks = await descendantsOf(trx, userId, ids);
+  for (let i = 0; i < subtasks.length; i += 500) {
+    await trx
+      .updateTable('todos')
+      .set({ completed: 0, updated_at: now })
+      .where('user_id', '=', userId)
+      .where('completed', '=', 1)
+      .where('id', 'in', subtasks.slice(i, i + 500))
+      .execute();
+  }
+}
 
 /** A todo may only join one of its owner's groups; anything else is the same 400. */
 export async function checkGroup(db: Db, userId: number, groupId: number | null) {
@@ -255,8 +424,13 @@ export async function checkGroup(db: Db, userId: number, groupId: number | null)
 
 export function createTodoService(db: Kysely<Database>, clock: Clock) {
   return {
-    async list(userId: number): Promise<Todo[]> {
-      return (await todosOfUser(db, { userId })).map(toTodo);
+    /** The whole list: newest first unless `sort` says otherwise. */
+    async list(userId: number, filters: TodoFilters = {}, sort: TodoSort = 'created') {
+      const rows = filtered(filters)
+        ? await applyFilters(newestFirst(db, userId), userId, filters).execute()
+        : await todosOfUser(db, { userId });
+      if (sort !== 'created') sortRows(rows, sort);
+      return filtered(filters) ? answer(db, rows) : answerAll(db, userId, rows);
     },
 
     /** How many todos the user has in all, ungrouped and in each group that holds any. */
@@ -282,19 +456,31 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       userId: number,
       limit: number,
       cursor: string | undefined,
+      filters: TodoFilters = {},
     ): Promise<{ todos: Todo[]; next: string | null }> {
       // One more than the page, to know whether another follows.
       let rows: TodoColumns[];
-      if (cursor === undefined) {
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      if (after === null) throw badRequest('cursor is not a cursor this server gave out');
+      if (filtered(filters)) {
+        let select = applyFilters(newestFirst(db, userId), userId, filters);
+        if (after) {
+          select = select.where((eb) =>
+            eb.or([
+              eb('created_at', '<', after.created),
+              eb.and([eb('created_at', '=', after.created), eb('id', '<', after.id)]),
+            ]),
+          );
+        }
+        rows = await select.limit(limit + 1).execute();
+      } else if (after === undefined) {
         rows = await firstPage(db, { userId, limit: limit + 1 });
       } else {
-        const after = decodeCursor(cursor);
-        if (!after) throw badRequest('cursor is not a cursor this server gave out');
         rows = await pageAfter(db, { userId, limit: limit + 1, ...after });
       }
       const last = rows.length > limit ? rows[limit - 1] : undefined;
       return {
-        todos: rows.slice(0, limit).map(toTodo),
+        todos: await answer(db, rows.slice(0, limit)),
         next: last ? encodeCursor(last.created_at, last.id) : null,
       };
     },
@@ -308,26 +494,38 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       userId: number,
       query: Required<Pick<TodoListQuery, 'view'>> & Pick<TodoListQuery, 'limit' | 'cursor'>,
       zone: string,
+      filters: TodoFilters = {},
+      sort?: TodoSort,
     ): Promise<{ todos: Todo[]; next: string | null }> {
       const now = clock();
       const today = dateInZone(now, zone);
       const paged = query.limit !== undefined || query.cursor !== undefined;
-      if (!paged && query.view === 'today') {
-        return { todos: (await dueTodayOrBefore(db, { userId, today })).map(toTodo), next: null };
+      const sorted = (rows: TodoColumns[]) => (sort === undefined ? rows : sortRows(rows, sort));
+      if (!paged && !filtered(filters) && query.view === 'today') {
+        const rows = sorted(await dueTodayOrBefore(db, { userId, today }));
+        return { todos: await answer(db, rows), next: null };
       }
-      if (!paged && query.view === 'upcoming') {
+      if (!paged && !filtered(filters) && query.view === 'upcoming') {
         const to = addDays(today, UPCOMING_DAYS - 1);
-        return {
-          todos: (await dueBetween(db, { userId, from: today, to })).map(toTodo),
-          next: null,
-        };
+        const rows = sorted(await dueBetween(db, { userId, from: today, to }));
+        return { todos: await answer(db, rows), next: null };
       }
-      let select = db
-        .selectFrom('todos')
-        .select(COLUMNS)
-        .where('user_id', '=', userId)
-        .where('completed', '=', 0)
-        .where('due_date', 'is not', null);
+      let select = applyFilters(
+        db
+          .selectFrom('todos')
+          .select(COLUMNS)
+          .where('user_id', '=', userId)
+          .where('completed', '=', 0)
+          .where('due_date', 'is not', null),
+        userId,
+        filters,
+      );
+      if (query.view === 'today' || query.view === 'upcoming') {
+        // A todo hidden until a later day stays out of both (docs/product.md, Start dates).
+        select = select.where((eb) =>
+          eb.or([eb('start_date', 'is', null), eb('start_date', '<=', today)]),
+        );
+      }
       if (query.view === 'today') select = select.where('due_date', '<=', today);
       if (query.view === 'upcoming') {
         select = select
@@ -363,7 +561,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         .execute();
       const last = paged && rows.length > limit ? rows[limit - 1] : undefined;
       return {
-        todos: (paged ? rows.slice(0, limit) : rows).map(toTodo),
+        todos: await answer(db, paged ? rows.slice(0, limit) : sorted(rows)),
         next: last ? encodeDueCursor(last) : null,
       };
     },
@@ -380,8 +578,11 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       );
       const title = input.title.trim();
       const description = cleanDescription(input.description);
+      const parentId = input.parentId ?? null;
+      checkStartDate(input.startDate);
       return db.transaction().execute(async (trx) => {
         await checkGroup(trx, userId, groupId);
+        await checkParent(trx, userId, null, parentId);
         const [row] = await insertTodo(trx, {
           userId,
           groupId,
@@ -390,10 +591,17 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           now,
           ...planningColumns(planning),
           remindMinutesBefore,
-          searchText: searchText(title, description),
+          searchText: searchText(title, description, input.tags),
+          priority: input.priority ?? 0,
+          parentId,
+          startDate: input.startDate ?? null,
+          // Newest first among its siblings until moved, as the list starts out.
+          position: -now,
         });
         if (!row) throw new Error('insert returned no row');
-        const todo = toTodo(row);
+        if (input.tags !== undefined) await setTags(trx, userId, row.id, input.tags, now);
+        const [todo] = await answer(trx, [row]);
+        if (!todo) throw new Error('insert returned no todo');
         if (remindMinutesBefore !== null)
           await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(trx, userId, ['todosCreated'], now);
@@ -430,6 +638,9 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
               }
             : change;
         const groupId = input.groupId ?? null;
+        checkStartDate(input.startDate);
+        const parentId = input.parentId === undefined ? current.parent_id : input.parentId;
+        if (parentId !== current.parent_id) await checkParent(trx, userId, id, parentId);
         const merged = mergePlanning(planningOf(current), input);
         const completedNow = current.completed === 0 && input.completed;
         const advanced = completedNow && merged.repeat !== null ? advance(merged, now, zone) : null;
@@ -444,6 +655,8 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         await checkGroup(trx, userId, groupId);
         const title = input.title.trim();
         const description = cleanDescription(input.description);
+        // Search finds a todo by its tags too: the new ones, or those it keeps.
+        const tags = input.tags ?? (await tagsOf(trx, [id])).get(id) ?? [];
         const [row] = await updateTodo(trx, {
           id,
           userId,
@@ -454,10 +667,19 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           now,
           ...planningColumns(planning),
           remindMinutesBefore,
-          searchText: searchText(title, description),
+          searchText: searchText(title, description, tags),
+          priority: input.priority ?? current.priority,
+          parentId,
+          startDate: input.startDate === undefined ? current.start_date : input.startDate,
+          // A todo that changes parent comes first among its new siblings.
+          position: parentId === current.parent_id ? current.position : -now,
         });
         if (!row) throw new Error('update returned no row');
-        const todo = toTodo(row);
+        if (input.tags !== undefined) await setTags(trx, userId, id, input.tags, now);
+        // A repeating parent done for this occurrence: its subtasks start over for the next.
+        if (recurs) await reopenSubtasks(trx, userId, [id], now);
+        const [todo] = await answer(trx, [row]);
+        if (!todo) throw new Error('update returned no todo');
         const reminderChanged =
           row.completed !== current.completed ||
           row.due_date !== current.due_date ||
@@ -508,7 +730,8 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           .returning(COLUMNS)
           .execute();
         if (!row) throw new Error('update returned no row');
-        const todo = toTodo(row);
+        const [todo] = await answer(trx, [row]);
+        if (!todo) throw new Error('update returned no todo');
         await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(trx, userId, ['todosUpdated'], now);
         return todo;
@@ -516,16 +739,96 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
     },
 
     /**
-     * Moves the todo to the trash, counted as deleted. False when the todo does not exist or is
-     * not the caller's.
+     * Moves the todo and its subtasks to the trash, each counted as deleted. Answers how many
+     * went (0: the todo does not exist or is not the caller's).
      */
-    async remove(userId: number, id: number): Promise<boolean> {
+    async remove(userId: number, id: number): Promise<number> {
       const now = clock();
       return db.transaction().execute(async (trx) => {
         const moved = await moveToTrash(trx, userId, [id], now);
-        if (moved.length === 0) return false;
-        await recordEvents(trx, userId, ['todosDeleted'], now);
-        return true;
+        if (moved.length > 0) {
+          await recordEvents(
+            trx,
+            userId,
+            moved.map(() => 'todosDeleted' as const),
+            now,
+          );
+        }
+        return moved.length;
+      });
+    },
+
+    /**
+     * Puts a todo just before or after a sibling in the manual order (POST /api/todos/{id}/move).
+     * Null when either todo is not the caller's. One row is written: the midpoint of its new
+     * neighbours; only when two floats leave no room between them are the siblings numbered anew.
+     */
+    async move(userId: number, id: number, body: MoveTodoBody): Promise<Todo | null> {
+      const field = body.beforeId !== undefined ? 'beforeId' : 'afterId';
+      const refId = body.beforeId ?? body.afterId;
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        const pair = await trx
+          .selectFrom('todos')
+          .select(['id', 'parent_id', 'position'])
+          .where('user_id', '=', userId)
+          .where('id', 'in', [id, refId ?? id])
+          .execute();
+        const todo = pair.find((row) => row.id === id);
+        // Another user's todo is 404 whatever the body says, so nothing tells it exists.
+        if (!todo) return null;
+        if (refId === undefined || (body.beforeId !== undefined && body.afterId !== undefined)) {
+          throw badRequest('beforeId or afterId: give exactly one of them');
+        }
+        if (refId === id) throw badRequest(`${field} cannot be the todo itself`);
+        const ref = pair.find((row) => row.id === refId);
+        if (!ref) return null;
+        if (ref.parent_id !== todo.parent_id) {
+          throw badRequest(`${field} must be a todo with the same parent`);
+        }
+        const position = await slotBeside(trx, userId, ref, field === 'beforeId', id);
+        const [row] = await trx
+          .updateTable('todos')
+          .set({ position, updated_at: now })
+          .where('id', '=', id)
+          .where('user_id', '=', userId)
+          .returning(COLUMNS)
+          .execute();
+        if (!row) throw new Error('update returned no row');
+        await recordEvents(trx, userId, ['todosUpdated'], now);
+        const [moved] = await answer(trx, [row]);
+        return moved ?? null;
+      });
+    },
+
+    /** The sort the user chose for each view ({} until they choose one). */
+    async sorts(userId: number): Promise<TodoSorts> {
+      const row = await db
+        .selectFrom('users')
+        .select('todo_sorts')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return row?.todo_sorts ? (JSON.parse(row.todo_sorts) as TodoSorts) : {};
+    },
+
+    async setSort(userId: number, { view, sort }: SetTodoSortBody): Promise<TodoSorts> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('users')
+          .select('todo_sorts')
+          .where('id', '=', userId)
+          .executeTakeFirst();
+        const sorts = row?.todo_sorts ? (JSON.parse(row.todo_sorts) as TodoSorts) : {};
+        if (!(view in sorts) && Object.keys(sorts).length >= SORT_VIEWS_MAX) {
+          throw badRequest(`view: at most ${SORT_VIEWS_MAX} views keep a sort`);
+        }
+        sorts[view] = sort;
+        await trx
+          .updateTable('users')
+          .set({ todo_sorts: JSON.stringify(sorts) })
+          .where('id', '=', userId)
+          .execute();
+        return sorts;
       });
     },
 
@@ -535,6 +838,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       q: string,
       limit: number | undefined,
       cursor: string | undefined,
+      filters: TodoFilters = {},
     ): Promise<{ todos: Todo[]; next: string | null }> {
       const paged = limit !== undefined || cursor !== undefined;
       const { rows, next } = await searchTodos(
@@ -542,8 +846,9 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         userId,
         q,
         paged ? { limit: limit ?? TODO_PAGE_DEFAULT, cursor } : null,
+        filters,
       );
-      return { todos: rows.map(toTodo), next };
+      return { todos: await answer(db, rows), next };
     },
   };
 }

@@ -54,6 +54,12 @@ describe('todos', () => {
       dueTime: null,
       repeat: null,
       remindMinutesBefore: null,
+      // Issue 29's fields: no tags, no priority, top level, no start date, newest first.
+      tags: [],
+      priority: 0,
+      parentId: null,
+      startDate: null,
+      position: -ctx.clock.now(),
     });
     expect(
       (await createTodo(alice, { title: 'No description', description: '   ' })).description,
@@ -284,7 +290,8 @@ describe('bad input', () => {
     [{ title: '   ' }, 400, 'title must not be empty'],
     [{ title: 'x'.repeat(201) }, 400, 'title must be at most 200 characters'],
     [{ title: 42 }, 400, 'title must be of type string'],
-    [{ title: 'ok', description: 'x'.repeat(2001) }, 400, 'description must be at most 2000'],
+    // Issue 29 raised the description's limit from 2,000 to 20,000 characters (Markdown notes).
+    [{ title: 'ok', description: 'x'.repeat(20_001) }, 400, 'description must be at most 20000'],
     [{ title: 'ok', groupId: 'one' }, 400, 'groupId'],
     [{ title: 'ok', completed: true }, 400, 'unknown field "completed"'],
     [{ title: 'ok', id: 5 }, 400, 'unknown field "id"'],

@@ -5,9 +5,33 @@ import type { Clock } from '../shared/clock.js';
 import { isoTime } from '../shared/iso-time.js';
 import { scheduleReminders } from '../reminders/schedule.js';
 import { toTodo } from './rows.js';
+import { descendantsOf } from './subtasks.js';
+import { setTags, tagsOf } from './tag-links.js';
 
-/** What trashed_todos.todo holds: the todos row without the keys kept beside it. */
-type StoredTodo = Omit<TodoRow, 'id' | 'user_id'>;
+/**
+ * What trashed_todos.todo holds: the todos row without the keys kept beside it, and its tags
+ * (by name, so a tag deleted meanwhile comes back with the todo). Rows trashed before migration
+ * 0016 lack the later columns and the tags.
+ */
+type StoredTodo = Omit<
+  TodoRow,
+  'id' | 'user_id' | 'priority' | 'parent_id' | 'start_date' | 'position'
+> &
+  Partial<Pick<TodoRow, 'priority' | 'parent_id' | 'start_date' | 'position'>> & {
+    tags?: string[];
+  };
+
+/** A stored todo as a full row, the columns it lacks at their defaults. */
+const rowOf = (id: number, userId: number, stored: StoredTodo): TodoRow & { tags: string[] } => ({
+  ...stored,
+  id,
+  user_id: userId,
+  priority: stored.priority ?? 0,
+  parent_id: stored.parent_id ?? null,
+  start_date: stored.start_date ?? null,
+  position: stored.position ?? -stored.created_at,
+  tags: stored.tags ?? [],
+});
 
 const DAY_MS = 86_400_000;
 
@@ -22,17 +46,20 @@ function* batches<T>(items: readonly T[]): Generator<T[]> {
 }
 
 /**
- * Moves the caller's todos among `ids` to the trash (a todo that is not theirs is left alone)
- * and returns them as they were. Runs inside the caller's transaction.
+ * Moves the caller's todos among `ids` to the trash with their subtasks at every level (a todo
+ * that is not theirs is left alone) and returns them as they were, with their tags. Runs inside
+ * the caller's transaction.
  */
 export async function moveToTrash(
   trx: Db,
   userId: number,
   ids: readonly number[],
   now: number,
-): Promise<TodoRow[]> {
-  const moved: TodoRow[] = [];
-  for (const batch of batches(ids)) {
+): Promise<Todo[]> {
+  const moved: Todo[] = [];
+  const all = [...new Set(ids)];
+  all.push(...(await descendantsOf(trx, userId, all)));
+  for (const batch of batches(all)) {
     const rows = await trx
       .selectFrom('todos')
       .selectAll()
@@ -40,6 +67,10 @@ export async function moveToTrash(
       .where('id', 'in', batch)
       .execute();
     if (rows.length === 0) continue;
+    const tags = await tagsOf(
+      trx,
+      rows.map((row) => row.id),
+    );
     await trx
       .insertInto('trashed_todos')
       .values(
@@ -47,7 +78,8 @@ export async function moveToTrash(
           id,
           user_id,
           trashed_at: now,
-          todo: JSON.stringify(todo),
+          parent_id: todo.parent_id,
+          todo: JSON.stringify({ ...todo, tags: tags.get(id) ?? [] }),
         })),
       )
       .execute();
@@ -60,16 +92,43 @@ export async function moveToTrash(
         rows.map((row) => row.id),
       )
       .execute();
-    moved.push(...rows);
+    moved.push(...rows.map((row) => toTodo(row, tags.get(row.id) ?? [])));
   }
   return moved;
 }
 
+/** The trashed subtasks (at every level) of these trashed todos. */
+async function trashedDescendants(trx: Db, userId: number, ids: readonly number[]) {
+  const seen = new Set(ids);
+  const found: number[] = [];
+  let frontier = [...ids];
+  while (frontier.length > 0) {
+    const next: number[] = [];
+    for (const batch of batches(frontier)) {
+      const rows = await trx
+        .selectFrom('trashed_todos')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('parent_id', 'in', batch)
+        .execute();
+      for (const { id } of rows) {
+        if (!seen.has(id)) {
+          seen.add(id);
+          next.push(id);
+        }
+      }
+    }
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+
 /**
- * Puts the caller's trashed todos among `ids` back, under their own ids; with no group when
- * theirs was deleted meanwhile, and without their import key when a later import took it.
- * Null (and nothing restored) unless every id is in the caller's trash. Runs inside the
- * caller's transaction.
+ * Puts the caller's trashed todos among `ids` back with their trashed subtasks, under their own
+ * ids; with no group when theirs was deleted meanwhile, at the top level when their parent is
+ * not back, and without their import key when a later import took it. Null (and nothing
+ * restored) unless every id is in the caller's trash. Runs inside the caller's transaction.
  */
 export async function restoreFromTrash(
   trx: Db,
@@ -91,7 +150,35 @@ export async function restoreFromTrash(
     );
   }
   if (trashed.length !== unique.length) return null;
-  const stored = trashed.map(({ id, todo }) => ({ id, ...(JSON.parse(todo) as StoredTodo) }));
+  for (const batch of batches(await trashedDescendants(trx, userId, unique))) {
+    trashed.push(
+      ...(await trx
+        .selectFrom('trashed_todos')
+        .select(['id', 'todo'])
+        .where('user_id', '=', userId)
+        .where('id', 'in', batch)
+        .execute()),
+    );
+  }
+  const stored = trashed.map(({ id, todo }) => rowOf(id, userId, JSON.parse(todo) as StoredTodo));
+  const restoring = new Set(stored.map((todo) => todo.id));
+  const parentIds = [
+    ...new Set(
+      stored.flatMap((todo) =>
+        todo.parent_id !== null && !restoring.has(todo.parent_id) ? [todo.parent_id] : [],
+      ),
+    ),
+  ];
+  const parents = new Set<number>();
+  for (const batch of batches(parentIds)) {
+    const rows = await trx
+      .selectFrom('todos')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('id', 'in', batch)
+      .execute();
+    for (const row of rows) parents.add(row.id);
+  }
 
   const groupIds = [...new Set(stored.flatMap((todo) => todo.group_id ?? []))];
   const groups = new Set<number>();
@@ -116,27 +203,40 @@ export async function restoreFromTrash(
     for (const row of rows) if (row.import_key !== null) takenKeys.add(row.import_key);
   }
 
-  const restored: TodoRow[] = stored.map((todo) => ({
-    ...todo,
-    user_id: userId,
-    group_id: todo.group_id !== null && groups.has(todo.group_id) ? todo.group_id : null,
-    import_key: todo.import_key !== null && takenKeys.has(todo.import_key) ? null : todo.import_key,
+  const restored = stored.map(({ tags, ...todo }) => ({
+    row: {
+      ...todo,
+      group_id: todo.group_id !== null && groups.has(todo.group_id) ? todo.group_id : null,
+      parent_id:
+        todo.parent_id !== null && (restoring.has(todo.parent_id) || parents.has(todo.parent_id))
+          ? todo.parent_id
+          : null,
+      import_key:
+        todo.import_key !== null && takenKeys.has(todo.import_key) ? null : todo.import_key,
+    },
+    tags,
   }));
   for (const batch of batches(restored)) {
-    await trx.insertInto('todos').values(batch).execute();
+    await trx
+      .insertInto('todos')
+      .values(batch.map(({ row }) => row))
+      .execute();
+    for (const { row, tags } of batch) {
+      if (tags.length > 0) await setTags(trx, userId, row.id, tags, now);
+    }
     await trx
       .deleteFrom('trashed_todos')
       .where('user_id', '=', userId)
       .where(
         'id',
         'in',
-        batch.map((todo) => todo.id),
+        batch.map(({ row }) => row.id),
       )
       .execute();
   }
   const todos = restored
-    .sort((a, b) => b.created_at - a.created_at || b.id - a.id)
-    .map((row) => toTodo(row));
+    .sort((a, b) => b.row.created_at - a.row.created_at || b.row.id - a.row.id)
+    .map(({ row, tags }) => toTodo(row, tags));
   // Trashing deleted its reminder (with the row); back, it is due again unless its time passed.
   await scheduleReminders(trx, userId, todos, zone, now);
   return todos;
@@ -153,10 +253,10 @@ export function createTrashService(db: Kysely<Database>, clock: Clock) {
         .orderBy('trashed_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return rows.map(({ id, trashed_at, todo }) => ({
-        ...toTodo({ id, ...(JSON.parse(todo) as StoredTodo) }),
-        trashedAt: isoTime(trashed_at),
-      }));
+      return rows.map(({ id, trashed_at, todo }) => {
+        const { tags, ...row } = rowOf(id, userId, JSON.parse(todo) as StoredTodo);
+        return { ...toTodo(row, tags), trashedAt: isoTime(trashed_at) };
+      });
     },
 
     /** Null when the id is not in the caller's trash. */

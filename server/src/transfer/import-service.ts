@@ -12,6 +12,7 @@ import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import { addTags } from '../shared/tags.js';
 import { timeSlicer } from '../shared/time-slices.js';
 import {
   recordCompletionsAt,
@@ -198,6 +199,8 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
       }
 
       const completions: TimedCompletion[] = [];
+      /** The id each row of the file got, for its subtasks and tags. */
+      const idOfTodo = new Map<SourceTodo, number>();
       // A turn for other requests between batches (on PostgreSQL they have connections of their
       // own; on SQLite those that need the database wait for the commit: docs/performance.md).
       const pause = timeSlicer();
@@ -217,7 +220,10 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
             due_time: todo.dueTime,
             repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
             import_key: key,
-            search_text: searchText(todo.title, todo.description),
+            search_text: searchText(todo.title, todo.description, todo.tags),
+            // Newest first in the manual order, as a todo made here starts (migration 0016).
+            position: -created,
+            priority: todo.priority ?? 0,
           };
         });
         const rows = await trx
@@ -230,6 +236,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
           const todoId = idOf.get(key);
           const value = values[i];
           if (todoId === undefined || !value) throw new Error('an imported todo has no id');
+          idOfTodo.set(todo, todoId);
           events.push({ type: 'todosCreated', at: value.created_at });
           // A completed todo whose source has no completion time counts as completed now.
           const done =
@@ -250,6 +257,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
           }
         }
       }
+      await linkDetails(trx, userId, fresh, idOfTodo, now);
       await recordEventsAt(trx, userId, events);
       await recordCompletionsAt(trx, userId, completions, request.zone);
       return report;
@@ -270,6 +278,42 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
   }
 
   return { run };
+}
+
+/**
+ * Issue 29's links of the rows just written: each subtask under its parent (when the parent was
+ * written by this import too; else it stays at the top level) and the tags, one statement per
+ * tag rather than per todo.
+ */
+async function linkDetails(
+  trx: Db,
+  userId: number,
+  fresh: { todo: SourceTodo }[],
+  idOfTodo: ReadonlyMap<SourceTodo, number>,
+  now: number,
+) {
+  for (const { todo } of fresh) {
+    const id = idOfTodo.get(todo);
+    const parentId = todo.parent ? idOfTodo.get(todo.parent) : undefined;
+    if (id === undefined || parentId === undefined) continue;
+    await trx
+      .updateTable('todos')
+      .set({ parent_id: parentId })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+  const byTag = new Map<string, { name: string; ids: number[] }>();
+  for (const { todo } of fresh) {
+    const id = idOfTodo.get(todo);
+    if (id === undefined) continue;
+    for (const name of todo.tags ?? []) {
+      const entry = byTag.get(name.toLowerCase()) ?? { name, ids: [] };
+      entry.ids.push(id);
+      byTag.set(name.toLowerCase(), entry);
+    }
+  }
+  for (const { name, ids } of byTag.values()) await addTags(trx, userId, ids, [name], now);
 }
 
 /**

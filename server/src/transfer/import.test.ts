@@ -137,6 +137,50 @@ describe('Todoist CSV template', () => {
   });
 });
 
+describe('Todoist CSV: labels, priorities, indented subtasks (issue 29)', () => {
+  const csv = [
+    'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
+    'task,Plan the move @home @Big,Boxes first,1,1,Sam,,,en,',
+    'task,Book a van @errands,,2,2,Sam,,,en,',
+    'task,Compare prices,,3,3,Sam,,,en,',
+    'task,Call the landlord @home,,4,2,Sam,,,en,',
+    'task,Too deep,,4,6,Sam,,,en,',
+    'task,Water plants,,4,1,Sam,,,en,',
+  ].join('\n');
+
+  it('maps @labels to tags, PRIORITY 1-4 to 3-0 and INDENT to subtasks', async () => {
+    const user = await registerUser(ctx.app);
+    const report = await imported(ctx.app, user, csv, 'todoist-csv');
+    expect(report.todos.created).toBe(6);
+    expect(report.warnings.map((w) => [w.line, w.message])).toEqual([
+      [6, "Indented 6 levels: kept at 4, Tally's deepest"],
+    ]);
+    const todos = await todosOf(user);
+    const idOf = (title: string) => byTitle(todos, title).id;
+    expect(
+      Object.fromEntries(
+        todos.map((todo) => [
+          todo.title,
+          [todo.tags, todo.priority, todo.parentId, todo.description],
+        ]),
+      ),
+    ).toEqual({
+      'Plan the move': [['Big', 'home'], 3, null, 'Boxes first'],
+      'Book a van': [['errands'], 2, idOf('Plan the move'), null],
+      'Compare prices': [[], 1, idOf('Book a van'), null],
+      'Call the landlord': [['home'], 0, idOf('Plan the move'), null],
+      'Too deep': [[], 0, idOf('Call the landlord'), null],
+      'Water plants': [[], 0, null, null],
+    });
+    const tags = (await as(ctx.app, user)({ method: 'GET', url: '/api/tags' })).json();
+    expect(tags).toEqual([
+      { name: 'Big', color: null, count: 1 },
+      { name: 'errands', color: null, count: 1 },
+      { name: 'home', color: null, count: 2 },
+    ]);
+  });
+});
+
 describe('TickTick backup CSV', () => {
   const file = fixture('ticktick-backup.csv');
 

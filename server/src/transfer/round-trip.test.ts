@@ -84,7 +84,8 @@ describe('GET /api/todos/export.csv', () => {
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = raw.toString('utf8');
     expect(text.split('\r\n')[0]).toBe(
-      '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt',
+      '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt,' +
+        'tags,priority,parentId,startDate',
     );
     expect(text.endsWith('\r\n')).toBe(true);
     // Quotes doubled inside a quoted cell; a line break inside a cell stays in its quotes.
@@ -113,6 +114,22 @@ describe('GET /api/todos/export.csv', () => {
     expect(rows.map((row) => row.id).every((id) => /^\d+$/.test(id ?? ''))).toBe(true);
   });
 
+  it("carries issue 29's tags, priority, parent and start date", async () => {
+    const user = await registerUser(ctx.app);
+    const post = async (payload: object) =>
+      (await call(user)({ method: 'POST', url: '/api/todos', payload })).json<{ id: number }>();
+    const parent = await post({ title: 'Move', tags: ['home', 'Big'], priority: 3 });
+    await post({ title: 'Van', parentId: parent.id, startDate: '2026-04-01' });
+    const text = (await call(user)({ method: 'GET', url: '/api/todos/export.csv' })).body;
+    const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    expect(
+      rows.map((row) => [row.title, row.tags, row.priority, row.parentId, row.startDate]),
+    ).toEqual([
+      ['Move', 'Big home', '3', '', ''],
+      ['Van', '', '0', String(parent.id), '2026-04-01'],
+    ]);
+  });
+
   it('quotes a cell with a bare line break, so its next line never starts a row', async () => {
     const user = await registerUser(ctx.app);
     const description = "Notes\n=cmd|' /C calc'!A0";
@@ -135,7 +152,8 @@ describe('GET /api/todos/export.csv', () => {
     const user = await registerUser(ctx.app);
     const response = await call(user)({ method: 'GET', url: '/api/todos/export.csv' });
     expect(response.body).toBe(
-      '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt\r\n',
+      '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt,' +
+        'tags,priority,parentId,startDate\r\n',
     );
     expect((await ctx.app.inject({ method: 'GET', url: '/api/todos/export.csv' })).statusCode).toBe(
       401,

@@ -30,7 +30,7 @@ describe('UndoToast', () => {
     );
     const undo = vi.fn(async () => undefined);
     act(() => void offerUndo('Moved "Tax" to Home', undo));
-    await user.click(screen.getByRole('textbox', { name: 'Title' }));
+    await user.click(await screen.findByRole('textbox', { name: 'Title' }));
     await user.keyboard('{Control>}z{/Control}');
     expect(undo).not.toHaveBeenCalled();
     await user.click(document.body);

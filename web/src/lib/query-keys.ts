@@ -26,7 +26,11 @@ export const queryKeys = {
    * apart from `todos`, whose queries all hold lists of todos.
    */
   todoCounts: ['todo-counts'],
+  /** The sort the user chose per view, kept on the server (GET /api/todos/sorts). */
+  todoSorts: ['todo-sorts'],
   groups: ['groups'],
+  /** The user's tags with their counts (GET /api/tags). */
+  tags: ['tags'],
   statistics: ['statistics'],
   statisticsTotal: ['statistics', 'total'],
   statisticsRecent: (days: number) => ['statistics', 'recent', days],

@@ -170,6 +170,11 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     dueTime: null,
     repeat: null,
     remindMinutesBefore: null,
+    tags: [],
+    priority: 0,
+    parentId: null,
+    startDate: null,
+    position: -overrides.id,
     ...overrides,
   };
 }
@@ -280,6 +285,7 @@ export function fakeBackend(
     feeds: 0,
     deleted: false,
     proved: options.proofExpired !== true,
+    sorts: {} as Record<string, string>,
   };
   /** The server's guard of recentAuth routes (docs/decisions/071-recent-authentication.md). */
   const proofNeeded = () =>
@@ -467,6 +473,12 @@ export function fakeBackend(
       if (end < list.length) response.headers.set('x-next-cursor', String(end));
       return response;
     },
+    'GET /api/todos/sorts': () => json(state.sorts),
+    'PUT /api/todos/sorts': (call) => {
+      const { view, sort } = call.body as { view: string; sort: string };
+      state.sorts[view] = sort;
+      return json(state.sorts);
+    },
     'GET /api/todos/counts': () => {
       const groups = new Map<number, number>();
       for (const { groupId } of state.todos) {
@@ -493,6 +505,11 @@ export function fakeBackend(
         dueTime: null,
         repeat: null,
         remindMinutesBefore: null,
+        tags: [],
+        priority: 0,
+        parentId: null,
+        startDate: null,
+        position: -state.nextId,
         ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),
@@ -568,6 +585,7 @@ export function fakeBackend(
       return noContent();
     },
     'GET /api/todo-groups': () => json(newest(state.groups)),
+    'GET /api/tags': () => json([]),
     'GET /api/reminders': () => json(options.reminders ?? []),
     'POST /api/todo-groups': (call) => {
       const group: Group = { id: state.nextId++, ...(call.body as Omit<Group, 'id'>) };

@@ -1,8 +1,32 @@
+import { LIMITS } from '@tally/contract';
+import { readQuickTags } from '@tally/contract/quick-add';
 import { dateInZone } from '../../shared/calendar.js';
 import { badRequest } from '../../shared/errors.js';
 import { type CsvRow, readCsv } from '../csv.js';
 import { parseTodoistDate } from './todoist-dates.js';
-import { type Planning, SourceBuilder, type SourceContext, type SourceFile } from './source.js';
+import {
+  type Planning,
+  SourceBuilder,
+  type SourceContext,
+  type SourceFile,
+  type SourceTodo,
+} from './source.js';
+
+/** Todoist's PRIORITY: 1 is p1, the highest (Tally's 3); 4 is p4, none. */
+const PRIORITIES: Record<string, number> = { '1': 3, '2': 2, '3': 1, '4': 0 };
+
+/**
+ * A task's labels, written `@label` in its CONTENT (Todoist's CSV help), and the title without
+ * them; the same rule as quick add's @tags (contract/src/quick-add.ts).
+ */
+function labelsOf(content: string): { title: string; tags: string[] } {
+  const tags = readQuickTags(content, new Set());
+  let title = content;
+  for (const { range } of [...tags].reverse()) {
+    title = `${title.slice(0, range[0])} ${title.slice(range[1])}`;
+  }
+  return { title: title.replace(/\s+/g, ' ').trim(), tags: tags.map((tag) => tag.name) };
+}
 
 /**
  * A Todoist project exported as a CSV template (the project's menu, "Export as a template",
@@ -16,8 +40,10 @@ import { type Planning, SourceBuilder, type SourceContext, type SourceFile } fro
  *   section have no group.
  * - TYPE note → a comment: added to the description of the task above it.
  * - TYPE meta (view settings) and blank rows are ignored; any other TYPE is skipped.
- * - PRIORITY, INDENT (subtasks become todos of their own), AUTHOR, RESPONSIBLE, DURATION and
- *   DEADLINE have nothing to go to in Tally. A template holds open tasks only, and no ids: a row
+ * - `@label` words in CONTENT → tags; PRIORITY 1 (p1, highest) → 3, 2 → 2, 3 → 1, 4 → 0;
+ *   INDENT 2-4 → a subtask of the task above it one level less indented (deeper indents are
+ *   kept at Tally's 4 levels, with a warning).
+ * - AUTHOR, RESPONSIBLE, DURATION and DEADLINE have nothing to go to in Tally. A template holds open tasks only, and no ids: a row
  *   is known again by its section, content, description and date.
  */
 export async function readTodoistCsv(text: string, context: SourceContext): Promise<SourceFile> {
@@ -53,6 +79,8 @@ async function readRows(
 
   let group: string | null = null;
   const seen = new Map<string, number>();
+  /** The last task read at each indent (index 0: INDENT 1), for the subtasks below it. */
+  let levels: SourceTodo[] = [];
   for await (const { line, cells } of rows) {
     const where = `line ${line}`;
     if (cells.every((value) => value.trim() === '')) continue;
@@ -71,6 +99,7 @@ async function readRows(
         continue;
       case 'section':
         group = source.declareGroup({ name: content, color: null, createdAt: null }, line, where);
+        levels = [];
         if (group === null) source.skip(line, where, 'The section has no name');
         continue;
       case 'note': {
@@ -110,11 +139,26 @@ async function readRows(
     const identity = [group ?? '', content, description, dateText].join('\n');
     const copies = seen.get(identity) ?? 0;
     seen.set(identity, copies + 1);
-    source.addTodo({
+    const { title, tags } = labelsOf(content);
+    let indent = Math.max(1, Number.parseInt(cell(cells, 'INDENT').trim(), 10) || 1);
+    if (indent > LIMITS.subtaskLevelsMax) {
+      source.warn(
+        line,
+        where,
+        `Indented ${indent} levels: kept at ${LIMITS.subtaskLevelsMax}, Tally's deepest`,
+      );
+      indent = LIMITS.subtaskLevelsMax;
+    }
+    // A task indented deeper than the one above it plus one hangs under the nearest above.
+    const parent = levels.slice(0, indent - 1).at(-1) ?? null;
+    const added = source.addTodo({
       line,
       where,
       key: `${identity}\n${copies}`,
-      title: content,
+      title,
+      tags,
+      priority: PRIORITIES[cell(cells, 'PRIORITY').trim()] ?? 0,
+      parent,
       description: description === '' ? null : description,
       group,
       completed: false,
@@ -123,6 +167,8 @@ async function readRows(
       updatedAt: null,
       completions: [],
     });
+    const task = source.file.todos.at(-1);
+    if (added && task) levels = [...levels.slice(0, Math.min(indent - 1, levels.length)), task];
   }
   return source.file;
 }

@@ -130,13 +130,13 @@ describe('command palette', () => {
     const tab = screen.getByRole('tab', { name: 'All (2)' });
     tab.focus();
     await user.keyboard('{Meta>}k{/Meta}');
-    const input = await screen.findByRole('combobox');
+    const input = await screen.findByRole('combobox', { name: 'Command or todo' });
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(tab).toHaveFocus();
 
     await user.keyboard('{Control>}k{/Control}');
-    await screen.findByRole('combobox');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
     await user.keyboard('work');
     const listbox = screen.getByRole('listbox');
     expect(
@@ -146,7 +146,9 @@ describe('command palette', () => {
     ).toEqual(['Workshop notes', 'Work']);
     const active = () =>
       document.getElementById(
-        screen.getByRole('combobox').getAttribute('aria-activedescendant') ?? '',
+        screen
+          .getByRole('combobox', { name: 'Command or todo' })
+          .getAttribute('aria-activedescendant') ?? '',
       );
     expect(active()).toHaveTextContent('Workshop notes');
     await user.keyboard('{ArrowDown}');
@@ -163,7 +165,7 @@ describe('command palette', () => {
     const { user } = await openTodos();
     await user.click(screen.getByRole('tab', { name: 'Work (1)' }));
     await user.keyboard('{Control>}k{/Control}');
-    await screen.findByRole('combobox');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
     await user.keyboard('creme');
     const option = within(screen.getByRole('group', { name: 'Todos' })).getByRole('option');
     expect(option).toHaveTextContent('Crème brûlée recipe');
@@ -178,7 +180,7 @@ describe('command palette', () => {
     const { user } = renderApp('/groups');
     await screen.findByRole('heading', { name: 'Manage Groups' });
     await user.keyboard('{Control>}k{/Control}');
-    await screen.findByRole('combobox');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
     await user.keyboard('new todo{Enter}');
     expect(await screen.findByRole('textbox', { name: 'Title' })).toHaveFocus();
     expect(window.location.pathname).toBe('/todos');
@@ -189,13 +191,13 @@ describe('command palette', () => {
     const toggle = screen.getByRole('switch', { name: 'Hide completed' });
     expect(toggle).toHaveAttribute('aria-checked', 'false');
     await user.keyboard('{Control>}k{/Control}');
-    await screen.findByRole('combobox');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
     await user.keyboard('completed{Enter}');
     expect(toggle).toHaveAttribute('aria-checked', 'true');
 
     await user.click(screen.getByRole('link', { name: 'Today' }));
     await user.keyboard('{Control>}k{/Control}');
-    await screen.findByRole('combobox');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
     await user.keyboard('completed');
     expect(screen.queryByRole('option')).not.toBeInTheDocument();
     expect(await screen.findByText('Nothing matches "completed"')).toBeInTheDocument();

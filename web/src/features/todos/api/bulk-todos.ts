@@ -38,7 +38,42 @@ export function undoCallsOf(
       }
       return [...byGroup].map(([groupId, group]) => ({ ids: group, action: 'move', groupId }));
     }
+    case 'tag':
+      // Only the todos that did not carry the tag before lose it again.
+      return untaggedBefore(body.tag ?? '', changed, before);
+    case 'untag': {
+      const had = changed.filter((todo) =>
+        before.get(todo.id)?.tags.some((t) => t.toLowerCase() === body.tag?.toLowerCase()),
+      );
+      return had.length === 0 ? [] : [{ ids: had.map((t) => t.id), action: 'tag', tag: body.tag }];
+    }
+    case 'priority':
+    case 'parent': {
+      // Back to each todo's own value, one call per value.
+      const byValue = new Map<number | null, number[]>();
+      for (const id of ids) {
+        const old = before.get(id);
+        const value = body.action === 'priority' ? (old?.priority ?? 0) : (old?.parentId ?? null);
+        byValue.set(value, [...(byValue.get(value) ?? []), id]);
+      }
+      return [...byValue].map(([value, group]) =>
+        body.action === 'priority'
+          ? { ids: group, action: 'priority', priority: (value ?? 0) as 0 | 1 | 2 | 3 }
+          : { ids: group, action: 'parent', parentId: value },
+      );
+    }
   }
+}
+
+function untaggedBefore(
+  tag: string,
+  changed: readonly Todo[],
+  before: ReadonlyMap<number, Todo>,
+): BulkBody[] {
+  const added = changed.filter(
+    (todo) => !before.get(todo.id)?.tags.some((t) => t.toLowerCase() === tag.toLowerCase()),
+  );
+  return added.length === 0 ? [] : [{ ids: added.map((t) => t.id), action: 'untag', tag }];
 }
 
 /** Puts a bulk answer in the cache: deleted todos leave, the others are replaced (or come back). */

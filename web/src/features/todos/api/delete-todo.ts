@@ -5,7 +5,9 @@ import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { queueDelete } from '../lib/offline-writes';
-import { findTodo, insertTodo, removeTodo } from '../lib/todo-cache';
+import type { Todo } from '@tally/contract';
+import { findTodo, insertTodo, removeTodos } from '../lib/todo-cache';
+import { subtreeOf } from '../lib/subtasks';
 
 const OPERATION = 'Delete todo';
 
@@ -22,7 +24,9 @@ export function useDeleteTodo() {
         : api.todos.remove({ params: { id }, operation: OPERATION }),
     onSuccess: (_result, id) => {
       const title = findTodo(queryClient, id)?.title;
-      removeTodo(queryClient, id);
+      // Its subtasks went to the trash with it (docs/product.md, Subtasks).
+      const subtree = subtreeOf(queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [], id);
+      removeTodos(queryClient, [id, ...subtree]);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
       void queryClient.invalidateQueries({ queryKey: queryKeys.trash });
       offerUndo(
@@ -30,6 +34,8 @@ export function useDeleteTodo() {
         async () => {
           const todo = await api.trash.restore({ params: { id }, operation: 'Restore todo' });
           insertTodo(queryClient, todo);
+          // The restore brought its subtasks back too: the list fetches them.
+          if (subtree.length > 0) void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
           void queryClient.invalidateQueries({ queryKey: queryKeys.trash });
         },
         { operation: 'Restore todo' },

@@ -20,6 +20,10 @@ const DONE: Record<BulkAction, string> = {
   move: 'moved',
   delete: 'moved to the trash',
   restore: 'restored',
+  tag: 'tagged',
+  untag: 'untagged',
+  priority: 'given a priority',
+  parent: 'moved under a parent',
 };
 
 const button =

@@ -5,9 +5,12 @@ import { cn } from '#web/lib/cn';
 export const HideCompletedSwitch = memo(function HideCompletedSwitch({
   on,
   onChange,
+  label = 'Hide completed',
 }: {
   on: boolean;
   onChange: (on: boolean) => void;
+  /** The switch's words: the list's other switch, Show later todos, looks the same. */
+  label?: string;
 }) {
   return (
     <button
@@ -34,7 +37,7 @@ export const HideCompletedSwitch = memo(function HideCompletedSwitch({
           )}
         />
       </span>
-      Hide completed
+      {label}
     </button>
   );
 });

@@ -100,6 +100,8 @@ export function NewTodoForm({
         ...(date && effective.dueTime && effective.remindMinutesBefore !== null
           ? { remindMinutesBefore: effective.remindMinutesBefore }
           : {}),
+        ...(quick?.tags ? { tags: quick.tags } : {}),
+        ...(quick?.priority ? { priority: quick.priority } : {}),
       },
       { onSuccess: onCreated },
     );

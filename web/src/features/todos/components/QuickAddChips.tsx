@@ -6,6 +6,8 @@ const KIND_NAMES: Record<ChipKind, string> = {
   time: 'Time',
   group: 'Group',
   repeat: 'Repeat',
+  tag: 'Tag',
+  priority: 'Priority',
 };
 
 interface QuickAddChipsProps {
@@ -36,7 +38,7 @@ export function QuickAddChips({ chips, title, onRemove }: QuickAddChipsProps) {
           <ul aria-label="Quick add understood" className="flex flex-wrap gap-2">
             {chips.map((chip) => (
               <li
-                key={chip.kind}
+                key={`${chip.kind}:${chip.label}`}
                 className={
                   'inline-flex max-w-full items-center gap-1.5 rounded-full border py-0.5 pr-1 pl-3 text-sm ' +
                   'border-blue-300 bg-blue-50 text-blue-950 ' +

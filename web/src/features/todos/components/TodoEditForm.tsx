@@ -4,6 +4,7 @@ import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { useUpdateTodo } from '../api/update-todo';
 import { descriptionOrNull } from '../lib/todo-fields';
+import { DetailFields, detailsOf, tagsOf, type Details } from './DetailFields';
 import { GroupSelect } from './GroupSelect';
 import { PlanningFields, planningBody, type Planning } from './PlanningFields';
 import { TodoTextFields } from './TodoTextFields';
@@ -16,8 +17,8 @@ interface TodoEditFormProps {
 }
 
 /**
- * The inline edit: title (required), description, group, due date, time and repeat; Save and
- * Cancel (or Escape). The planning fields are always sent: a cleared date is sent as null.
+ * The inline edit: title (required), description, group, due date, time and repeat, tags,
+ * priority, parent and start date; Save and Cancel (or Escape). The planning fields are always sent: a cleared date is sent as null.
  */
 export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
   const updateTodo = useUpdateTodo();
@@ -30,6 +31,7 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
     repeat: todo.repeat,
     remindMinutesBefore: todo.remindMinutesBefore,
   });
+  const [details, setDetails] = useState<Details>(() => detailsOf(todo));
 
   const submit = () => {
     updateTodo.mutate(
@@ -40,6 +42,10 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
         groupId,
         completed: todo.completed,
         ...planningBody(planning),
+        tags: tagsOf(details.tags),
+        priority: details.priority as 0 | 1 | 2 | 3,
+        parentId: details.parentId,
+        startDate: details.startDate === '' ? null : details.startDate,
       },
       { onSuccess: onDone },
     );
@@ -68,6 +74,11 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
       <PlanningFields
         value={planning}
         onChange={(change) => setPlanning((current) => ({ ...current, ...change }))}
+      />
+      <DetailFields
+        todo={todo}
+        value={details}
+        onChange={(change) => setDetails((current) => ({ ...current, ...change }))}
       />
       <FormActions>
         <Button type="submit" disabled={updateTodo.isPending}>

@@ -1,11 +1,20 @@
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
+import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { readableTextColor } from '#web/lib/color';
 import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
+import { firstLine, type Progress } from '../lib/subtasks';
 import { TodoDue } from './TodoDue';
-import { TodoEditForm } from './TodoEditForm';
+
+/**
+ * The inline edit form, loaded on the first Edit (precached by the service worker, so offline
+ * too): it keeps the /todos screen within its bundle budget (scripts/check-bundle-size.mjs).
+ */
+const TodoEditForm = lazy(() =>
+  import('./TodoEditForm').then((module) => ({ default: module.TodoEditForm })),
+);
 
 interface TodoItemProps {
   todo: Todo;
@@ -18,7 +27,21 @@ interface TodoItemProps {
   selected?: boolean;
   /** `range`: shift-click, everything from the last picked row to this one. */
   onSelect?: (todo: Todo, range: boolean) => void;
+  /** How deep a subtask it is in the list (0: top level), for its indent. */
+  depth?: number;
+  /** done/total of its subtasks, when it has any. */
+  progress?: Progress | undefined;
 }
+
+const PRIORITY_STYLES = [
+  '',
+  'border-sky-300 text-sky-900 dark:border-sky-700 dark:text-sky-100',
+  'border-amber-400 text-amber-900 dark:border-amber-600 dark:text-amber-100',
+  'border-red-400 text-red-900 dark:border-red-500 dark:text-red-100',
+] as const;
+
+/** Indent per level of subtask, in rem (a phone keeps room for the title at level 4). */
+const INDENT_REM = 1.25;
 
 /**
  * One row's content (the list gives the `li`): completion checkbox, title, description, due date
@@ -35,6 +58,8 @@ export const TodoItem = memo(function TodoItem({
   selecting = false,
   selected = false,
   onSelect,
+  depth = 0,
+  progress,
 }: TodoItemProps) {
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
@@ -58,14 +83,18 @@ export const TodoItem = memo(function TodoItem({
   if (editing) {
     return (
       <div className="flex gap-3 px-4 py-4">
-        <TodoEditForm
-          todo={todo}
-          groups={groups}
-          onDone={() => {
-            returnFocusRef.current = true;
-            setEditing(false);
-          }}
-        />
+        <Suspense
+          fallback={<p className="text-sm text-slate-700 dark:text-slate-300">Loading...</p>}
+        >
+          <TodoEditForm
+            todo={todo}
+            groups={groups}
+            onDone={() => {
+              returnFocusRef.current = true;
+              setEditing(false);
+            }}
+          />
+        </Suspense>
       </div>
     );
   }
@@ -76,6 +105,8 @@ export const TodoItem = memo(function TodoItem({
         'flex items-start gap-3 px-4 py-4 ' +
         (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
       }
+      style={depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined}
+      data-depth={depth}
     >
       {selecting && (
         // The label around it makes a 44 px target for a finger (-m-3 keeps the row's layout).
@@ -120,13 +151,44 @@ export const TodoItem = memo(function TodoItem({
           {todo.title}
         </label>
         {todo.description && (
-          <p className="mt-1 text-sm whitespace-pre-wrap break-words text-slate-700 dark:text-slate-300">
-            {todo.description}
+          // The first line only, as plain text: the detail view renders the Markdown.
+          <p className="mt-1 truncate text-sm text-slate-700 dark:text-slate-300">
+            {firstLine(todo.description)}
           </p>
         )}
-        {(group || todo.dueDate) && (
+        {(group ||
+          todo.dueDate ||
+          todo.priority > 0 ||
+          todo.tags.length > 0 ||
+          progress !== undefined) && (
           <div className="mt-2 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
+            {todo.priority > 0 && (
+              <span
+                className={
+                  'rounded border px-1.5 text-xs font-semibold ' + PRIORITY_STYLES[todo.priority]
+                }
+                title="Priority"
+              >
+                {PRIORITY_LABELS[todo.priority]}
+              </span>
+            )}
+            {progress && (
+              <span
+                className="text-xs font-medium text-slate-700 dark:text-slate-300"
+                aria-label={`${progress.done} of ${progress.total} subtasks done`}
+              >
+                {progress.done}/{progress.total} done
+              </span>
+            )}
             <TodoDue todo={{ ...todo, completed }} now={now} />
+            {todo.tags.map((tag) => (
+              <span
+                key={tag}
+                className="max-w-full truncate rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+              >
+                @{tag}
+              </span>
+            ))}
             {group && (
               <span
                 className="inline-block max-w-full truncate rounded-full px-2.5 py-0.5 align-top text-xs font-semibold"

@@ -138,7 +138,7 @@ describe('/todos: row keys', () => {
 
     row('Older').focus();
     await user.keyboard('e');
-    const form = screen.getByRole('form', { name: 'Edit todo Older' });
+    const form = await screen.findByRole('form', { name: 'Edit todo Older' });
     const title = within(form).getByLabelText('Title');
     await user.click(title);
     // Typed letters are text: j, k, e, x and # do nothing else.

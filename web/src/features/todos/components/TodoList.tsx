@@ -1,6 +1,15 @@
 import { defaultRangeExtractor, useWindowVirtualizer, type Range } from '@tanstack/react-virtual';
-import { memo, useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import type { Group, Todo } from '@tally/contract';
+import { nestTodos, progressOf } from '../lib/subtasks';
 import { TodoItem } from './TodoItem';
 
 interface TodoListProps {
@@ -13,6 +22,19 @@ interface TodoListProps {
   selected: ReadonlySet<number>;
   /** Picks or unpicks a row (`range`: from the last picked one); turns selection mode on. */
   onSelect: (todo: Todo, range: boolean) => void;
+  /**
+   * In the manual sort: puts a todo just before or after a sibling (Alt+↑/↓ on a row, or a
+   * drag onto another row). `position` is where it lands meanwhile.
+   */
+  onMove?: (move: { id: number; beforeId?: number; afterId?: number; position: number }) => void;
+}
+
+/** Where a todo lands just before or after `target` among `siblings` (in their order). */
+function landing(siblings: readonly Todo[], target: Todo, before: boolean): number {
+  const index = siblings.findIndex((todo) => todo.id === target.id);
+  const neighbour = siblings[before ? index - 1 : index + 1];
+  if (!neighbour) return target.position + (before ? -1024 : 1024);
+  return (target.position + neighbour.position) / 2;
 }
 
 /** A row's height before it is measured: a title and a badge line. */
@@ -41,14 +63,18 @@ function isTextField(target: EventTarget): boolean {
  * the row for a bulk action. The focused row always stays rendered, wherever the list scrolls.
  */
 export const TodoList = memo(function TodoList({
-  todos,
+  todos: given,
   groups,
   now,
   onDelete,
   selecting,
   selected,
   onSelect,
+  onMove,
 }: TodoListProps) {
+  // Each subtask right under its parent, indented; a parent shows done/total of its subtasks.
+  const { todos, depths } = useMemo(() => nestTodos(given), [given]);
+  const progress = useMemo(() => progressOf(given), [given]);
   const listRef = useRef<HTMLUListElement>(null);
   const [activeId, setActiveId] = useState<number | null>(null);
   // The last place of the active row: when it leaves the tab (completed while completed ones
@@ -127,7 +153,39 @@ export const TodoList = memo(function TodoList({
     setActiveId(target.id);
   };
 
+  /** Moves `todo` just before or after `target`, a sibling; the focus stays on it. */
+  const moveBeside = (todo: Todo, target: Todo, before: boolean) => {
+    if (!onMove || todo.id === target.id || todo.parentId !== target.parentId) return;
+    const siblings = todos.filter((t) => t.parentId === todo.parentId && t.id !== todo.id);
+    const position = landing(siblings, target, before);
+    onMove(
+      before
+        ? { id: todo.id, beforeId: target.id, position }
+        : { id: todo.id, afterId: target.id, position },
+    );
+    focusPending.current = true;
+    setActiveId(todo.id);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (
+      onMove &&
+      event.altKey &&
+      (event.key === 'ArrowUp' || event.key === 'ArrowDown') &&
+      !isTextField(event.target)
+    ) {
+      // Alt+↑/↓: one place up or down among its siblings (docs/product.md, Manual order).
+      const row = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-index]');
+      const todo = row ? todos[Number(row.dataset.index)] : undefined;
+      if (!todo) return;
+      const siblings = todos.filter((t) => t.parentId === todo.parentId);
+      const at = siblings.findIndex((t) => t.id === todo.id);
+      const up = event.key === 'ArrowUp';
+      const target = siblings[up ? at - 1 : at + 1];
+      if (target) moveBeside(todo, target, up);
+      event.preventDefault();
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey || isTextField(event.target)) return;
     const row = (event.target as HTMLElement).closest<HTMLLIElement>('li[data-index]');
     if (!row) return;
@@ -204,6 +262,26 @@ export const TodoList = memo(function TodoList({
               onFocus={() => {
                 if (todo.id !== activeId) setActiveId(todo.id);
               }}
+              // In the manual sort a row is dragged onto a sibling: above it when coming from
+              // below, under it when coming from above.
+              draggable={onMove !== undefined}
+              onDragStart={(event) => {
+                event.dataTransfer.setData('text/x-tally-todo', String(todo.id));
+                event.dataTransfer.effectAllowed = 'move';
+              }}
+              onDragOver={(event) => {
+                if (onMove && event.dataTransfer.types.includes('text/x-tally-todo')) {
+                  event.preventDefault();
+                }
+              }}
+              onDrop={(event) => {
+                const id = Number(event.dataTransfer.getData('text/x-tally-todo'));
+                const dragged = todos.find((t) => t.id === id);
+                if (!dragged) return;
+                event.preventDefault();
+                const from = todos.indexOf(dragged);
+                moveBeside(dragged, todo, from > item.index);
+              }}
               className={
                 'absolute top-0 left-0 w-full scroll-my-24 outline-none focus-visible:z-10 ' +
                 'focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-inset ' +
@@ -222,6 +300,8 @@ export const TodoList = memo(function TodoList({
                 selecting={selecting}
                 selected={selected.has(todo.id)}
                 onSelect={onSelect}
+                depth={depths.get(todo.id) ?? 0}
+                progress={progress.get(todo.id)}
               />
             </li>
           );

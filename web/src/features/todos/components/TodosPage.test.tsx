@@ -31,6 +31,18 @@ beforeEach(() => {
 });
 
 describe('/todos: list and filters', () => {
+  it('hides a todo whose start date is later until Show later todos is on', async () => {
+    fakeBackend({
+      todos: [...todos, makeTodo({ id: 14, title: 'Plan holiday', startDate: '9999-01-01' })],
+      groups: [work, home],
+    });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    expect(titles()).toEqual(['Buy milk', 'Call Bob', 'Write report']);
+    await user.click(screen.getByRole('switch', { name: 'Show later todos' }));
+    expect(titles()).toEqual(['Plan holiday', 'Buy milk', 'Call Bob', 'Write report']);
+  });
+
   it('shows Loading... and then the todos newest first', async () => {
     fakeBackend({ todos, groups: [work, home] });
     renderApp('/todos');
@@ -132,7 +144,7 @@ describe('/todos: the new-todo form', () => {
     const { user } = renderApp('/todos');
     await user.click(await screen.findByRole('button', { name: 'Add Todo' }));
 
-    const form = screen.getByRole('form', { name: 'New todo' });
+    const form = await screen.findByRole('form', { name: 'New todo' });
     expect(within(form).getByLabelText('Title')).toBeRequired();
     expect(within(form).getByLabelText('Title')).toHaveFocus();
     expect(within(form).getByLabelText(/Description/)).toHaveAttribute('rows', '3');
@@ -156,7 +168,7 @@ describe('/todos: the new-todo form', () => {
     await user.click(screen.getByRole('button', { name: 'Add Todo' }));
     expect(screen.getByLabelText('Group')).toHaveValue('1');
 
-    await user.type(screen.getByLabelText('Title'), '  Plan sprint ');
+    await user.type(await screen.findByLabelText('Title'), '  Plan sprint ');
     await user.click(screen.getByRole('button', { name: 'Create Todo' }));
 
     await waitFor(() => expect(titles()[0]).toBe('Plan sprint'));
@@ -178,11 +190,11 @@ describe('/todos: the new-todo form', () => {
     );
     const { user } = renderApp('/todos');
     await user.click(await screen.findByRole('button', { name: 'Add Todo' }));
-    await user.type(screen.getByLabelText('Title'), 'x');
+    await user.type(await screen.findByLabelText('Title'), 'x');
     await user.click(screen.getByRole('button', { name: 'Create Todo' }));
 
     const notice = await screen.findByText('title must be at most 200 characters');
-    expect(screen.getByRole('form', { name: 'New todo' })).toBeInTheDocument();
+    expect(await screen.findByRole('form', { name: 'New todo' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Dismiss notification' }));
     expect(notice).not.toBeInTheDocument();
   });
@@ -238,7 +250,7 @@ describe('/todos: completing, editing, deleting', () => {
     const { user } = renderApp('/todos');
     await user.click(await screen.findByRole('button', { name: 'Edit Call Bob' }));
 
-    const form = screen.getByRole('form', { name: 'Edit todo Call Bob' });
+    const form = await screen.findByRole('form', { name: 'Edit todo Call Bob' });
     const title = within(form).getByLabelText('Title');
     expect(title).toBeRequired();
     expect(title).toHaveFocus();
@@ -258,6 +270,11 @@ describe('/todos: completing, editing, deleting', () => {
       dueTime: null,
       repeat: null,
       remindMinutesBefore: null,
+      // So are issue 29's fields, as the todo had them.
+      tags: [],
+      priority: 0,
+      parentId: null,
+      startDate: null,
     });
     expect(screen.getByRole('button', { name: 'Edit Call Bobby' })).toHaveFocus();
   });

@@ -39,7 +39,10 @@ describe('/todos: quick add', () => {
   it('shows what it understood as chips and saves the rest as the title', async () => {
     const { calls } = fakeBackend({ groups: [home] });
     const { user } = await openForm();
-    await user.type(screen.getByLabelText('Title'), 'Pay rent tomorrow 9:00 #home every month');
+    await user.type(
+      await screen.findByLabelText('Title'),
+      'Pay rent tomorrow 9:00 #home every month',
+    );
 
     expect(
       await screen.findByRole('list', { name: 'Quick add understood' }, { timeout: 5000 }),
@@ -73,12 +76,12 @@ describe('/todos: quick add', () => {
   it('puts the words back into the title when a chip is removed', async () => {
     const { calls } = fakeBackend({ groups: [home] });
     const { user } = await openForm();
-    await user.type(screen.getByLabelText('Title'), 'Sweep #home Call Sunday');
+    await user.type(await screen.findByLabelText('Title'), 'Sweep #home Call Sunday');
     expect(await screen.findByRole('button', { name: 'Remove group Home' })).toBeVisible();
     expect(chipTexts()).toEqual(['DateSun 29 Nov', 'GroupHome']);
 
     await user.click(screen.getByRole('button', { name: 'Remove group Home' }));
-    expect(screen.getByLabelText('Title')).toHaveFocus();
+    expect(await screen.findByLabelText('Title')).toHaveFocus();
     expect(screen.getByText(/^Saved as/)).toHaveTextContent('Saved as “Sweep #home Call”');
     expect(screen.getByLabelText('Group')).toHaveValue('');
 
@@ -101,7 +104,7 @@ describe('/todos: quick add', () => {
       const { calls } = fakeBackend({ groups: [home] });
       const { user } = await openForm();
       // The group chip shows that the parser is there and read the title.
-      await user.type(screen.getByLabelText('Title'), `${title} #home`);
+      await user.type(await screen.findByLabelText('Title'), `${title} #home`);
       expect(
         await screen.findByRole('list', { name: 'Quick add understood' }, { timeout: 5000 }),
       ).toBeVisible();
@@ -121,7 +124,7 @@ describe('/todos: quick add', () => {
   it('takes a field changed by hand over its chip', async () => {
     fakeBackend({ groups: [home] });
     const { user } = await openForm();
-    await user.type(screen.getByLabelText('Title'), 'Dentist Dec 4 at 9:30am');
+    await user.type(await screen.findByLabelText('Title'), 'Dentist Dec 4 at 9:30am');
     expect(await screen.findByRole('button', { name: 'Remove time 09:30' })).toBeVisible();
     await user.clear(screen.getByLabelText('Time'));
     await user.type(screen.getByLabelText('Time'), '10:15');
@@ -135,7 +138,7 @@ describe('/todos: reminders', () => {
   it('offers a reminder once a time is set, and sends it with the todo', async () => {
     const { calls } = fakeBackend({ groups: [home] });
     const { user } = await openForm();
-    await user.type(screen.getByLabelText('Title'), 'Dentist');
+    await user.type(await screen.findByLabelText('Title'), 'Dentist');
     const reminder = screen.getByLabelText('Reminder');
     expect(reminder).toBeDisabled();
     await user.type(screen.getByLabelText('Due date'), '2026-12-04');
@@ -270,7 +273,7 @@ describe('/todos: the due date, time and repeat fields', () => {
   it('offers the presets and a custom rule with weekdays, monthly choices and its count', async () => {
     const { calls } = fakeBackend();
     const { user } = await openForm();
-    await user.type(screen.getByLabelText('Title'), 'Gym');
+    await user.type(await screen.findByLabelText('Title'), 'Gym');
     await user.type(screen.getByLabelText('Due date'), '2026-11-26');
     const repeat = screen.getByLabelText('Repeat');
     expect(
@@ -318,7 +321,7 @@ describe('/todos: the due date, time and repeat fields', () => {
   it('sends weekly custom days', async () => {
     const { calls } = fakeBackend();
     const { user } = await openForm();
-    await user.type(screen.getByLabelText('Title'), 'Gym');
+    await user.type(await screen.findByLabelText('Title'), 'Gym');
     await user.type(screen.getByLabelText('Due date'), '2026-11-26');
     await user.selectOptions(screen.getByLabelText('Repeat'), 'Custom…');
     await user.click(screen.getByRole('checkbox', { name: 'Monday' }));
@@ -344,7 +347,7 @@ describe('/todos: the due date, time and repeat fields', () => {
     });
     const { user } = renderApp('/todos');
     await user.click(await screen.findByRole('button', { name: 'Edit Rent' }));
-    const form = screen.getByRole('form', { name: 'Edit todo Rent' });
+    const form = await screen.findByRole('form', { name: 'Edit todo Rent' });
     expect(within(form).getByLabelText('Due date')).toHaveValue('2026-11-30');
     expect(within(form).getByLabelText('Time')).toHaveValue('09:00');
     expect(within(form).getByLabelText('Repeat')).toHaveValue('monthly');
@@ -438,7 +441,7 @@ describe('/todos: the Today and Upcoming views', () => {
     // The new-todo form starts on today in the Today view.
     await user.click(screen.getByRole('button', { name: 'Add Todo' }));
     expect(screen.getByLabelText('Due date')).toHaveValue('2026-11-23');
-    await user.type(screen.getByLabelText('Title'), 'Call the bank');
+    await user.type(await screen.findByLabelText('Title'), 'Call the bank');
     await user.click(screen.getByRole('button', { name: 'Create Todo' }));
     await waitFor(() =>
       expect(sections()).toEqual([

@@ -60,7 +60,7 @@ describe('/todos: Undo', () => {
     fakeBackend({ todos: [makeTodo({ id: 7, title: 'Fix tap' })], groups: [home] });
     const { user } = renderApp('/todos');
     await user.click(await screen.findByRole('button', { name: 'Edit Fix tap' }));
-    const form = screen.getByRole('form', { name: 'Edit todo Fix tap' });
+    const form = await screen.findByRole('form', { name: 'Edit todo Fix tap' });
     await user.selectOptions(within(form).getByRole('combobox', { name: /group/i }), 'Home');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Moved "Fix tap" to Home')).toBeInTheDocument();

@@ -32,6 +32,12 @@ export async function queueCreate(body: CreateTodoBody, operation: string): Prom
     dueTime: body.dueTime ?? null,
     repeat: body.repeat ?? null,
     remindMinutesBefore: body.remindMinutesBefore ?? null,
+    tags: body.tags ?? [],
+    priority: body.priority ?? 0,
+    parentId: body.parentId ?? null,
+    startDate: body.startDate ?? null,
+    // Newest first among its siblings, as the server places a new todo.
+    position: -Date.now(),
   };
 }
 
@@ -44,6 +50,10 @@ const FIELDS = [
   'dueTime',
   'repeat',
   'remindMinutesBefore',
+  'tags',
+  'priority',
+  'parentId',
+  'startDate',
 ] as const;
 
 /**
@@ -83,6 +93,11 @@ export async function queueUpdate(
     dueTime: null,
     repeat: null,
     remindMinutesBefore: null,
+    tags: [],
+    priority: 0,
+    parentId: null,
+    startDate: null,
+    position: 0,
   };
   const after = { ...(before ?? fallback), ...next };
   return { ...after, title: after.title.trim() };

@@ -15,6 +15,27 @@ const parse = (input: string, dismissed: string[] = [], hasDate = false) =>
 const chips = (result: QuickAdd) => result.chips.map((chip) => `${chip.kind}: ${chip.label}`);
 
 describe('quick add', () => {
+  it('reads @tags and a priority beside a group and a date, each a removable chip', () => {
+    const result = parse('Call the bank @Finance @phone p1 #Home tomorrow');
+    expect(result).toMatchObject({
+      title: 'Call the bank',
+      tags: ['Finance', 'phone'],
+      priority: 3,
+      groupId: 1,
+      dueDate: '2026-11-24',
+    });
+    expect(chips(result)).toEqual([
+      'date: Tomorrow',
+      'group: Home',
+      'tag: Finance',
+      'tag: phone',
+      'priority: High',
+    ]);
+    const kept = parse('Call the bank @Finance !!', ['tag:finance']);
+    expect(kept).toMatchObject({ title: 'Call the bank @Finance', priority: 2 });
+    expect(kept.tags).toBeUndefined();
+  });
+
   it('reads "Pay rent tomorrow 9:00 #Home every month"', () => {
     const result = parse('Pay rent tomorrow 9:00 #Home every month');
     expect(result).toMatchObject({

@@ -1,11 +1,14 @@
 import * as chrono from 'chrono-node/en';
 import type { Group, Repeat, Weekday } from '@tally/contract';
+import { PRIORITY_LABELS } from '@tally/contract/constants';
+import { readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
 import { addDays, dateOf, dayLabel, parseDate } from './dates';
 import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
 
 /**
- * Quick add (docs/product.md, Todos screen): reads a due date, a time, a group (#Name) and a
- * repeat ("every …") out of a new todo's title. What it understood is shown as chips before
+ * Quick add (docs/product.md, Todos screen): reads a due date, a time, a group (#Name), a
+ * repeat ("every …"), tags (@name) and a priority (p1-p3, !-!!!: the contract's rule) out of a
+ * new todo's title. What it understood is shown as chips before
  * saving, so nothing is guessed silently; it errs on the side of reading nothing: a month name
  * alone ("march on"), a three-letter weekday ("sun roof"), a time without minutes or am/pm
  * ("at 5"), "now", evening/morning words and past dates are left in the title.
@@ -13,7 +16,7 @@ import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
  * Loaded lazily by the new-todo form (chrono-node is most of its weight).
  */
 
-export type ChipKind = 'date' | 'time' | 'group' | 'repeat';
+export type ChipKind = 'date' | 'time' | 'group' | 'repeat' | 'tag' | 'priority';
 
 export interface Chip {
   kind: ChipKind;
@@ -32,6 +35,8 @@ export interface QuickAdd {
   dueTime?: string;
   groupId?: number;
   repeat?: Repeat;
+  tags?: string[];
+  priority?: 1 | 2 | 3;
   chips: Chip[];
 }
 
@@ -357,6 +362,10 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
     masked = masked.slice(0, start) + ' '.repeat(end - start) + masked.slice(end);
   };
 
+  const tags = readQuickTags(masked, dismissed);
+  for (const tag of tags) mask(tag.range);
+  const priority = readQuickPriority(masked, dismissed);
+  if (priority) mask(priority.range);
   const repeat = readRepeat(masked, dismissed);
   if (repeat) mask(repeat.range);
   const group = readGroup(masked, options.groups, dismissed);
@@ -421,6 +430,24 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
       label: describeRepeat(repeat.repeat, dueDate ?? null).replace(/^Repeats /, ''),
       text: repeat.words,
       dismiss: [repeatKey],
+    });
+  }
+
+  if (tags.length > 0) {
+    result.tags = tags.map((tag) => tag.name);
+    for (const tag of tags) {
+      ranges.push(tag.range);
+      chips.push({ kind: 'tag', label: tag.name, text: `@${tag.name}`, dismiss: [tag.key] });
+    }
+  }
+  if (priority) {
+    result.priority = priority.priority;
+    ranges.push(priority.range);
+    chips.push({
+      kind: 'priority',
+      label: PRIORITY_LABELS[priority.priority],
+      text: priority.words,
+      dismiss: [priority.key],
     });
   }
 

@@ -21,7 +21,7 @@ export function searchTerms(text: string): string[] {
 export const normalizeSearchText = (text: string): string => searchTerms(text).join(' ');
 
 /**
- * Each todo's normalised title and description, computed once per version of the todo: the
+ * Each todo's normalised title, description and tags, computed once per version of the todo: the
  * cache's todo objects are replaced, never changed, when a todo changes, so a todo's entry goes
  * when it does.
  */
@@ -30,7 +30,10 @@ const normalized = new WeakMap<Todo, string>();
 function searchableText(todo: Todo): string {
   let text = normalized.get(todo);
   if (text === undefined) {
-    text = normalizeSearchText(`${todo.title}\n${todo.description ?? ''}`);
+    // Tags too, as the server's search text holds them (issue 29).
+    text = normalizeSearchText(
+      [todo.title, todo.description ?? '', ...(todo.tags ?? [])].join('\n'),
+    );
     normalized.set(todo, text);
   }
   return text;

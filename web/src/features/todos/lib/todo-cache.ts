@@ -76,15 +76,6 @@ export function removeTodos(queryClient: QueryClient, ids: readonly number[]): v
   void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
 }
 
-/** Takes a deleted todo out of the list and the views. */
-export function removeTodo(queryClient: QueryClient, id: number): void {
-  const remove = (todos: Todo[] | undefined) => todos?.filter((todo) => todo.id !== id);
-  queryClient.setQueryData<Todo[]>(queryKeys.todos, remove);
-  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoViews }, remove);
-  queryClient.setQueriesData<Todo[]>({ queryKey: queryKeys.todoSearches }, remove);
-  void queryClient.invalidateQueries({ queryKey: queryKeys.todoCounts });
-}
-
 /** A todo as the browser holds it (the whole list, or a view), or undefined. */
 export function findTodo(queryClient: QueryClient, id: number): Todo | undefined {
   for (const [, todos] of queryClient.getQueriesData<Todo[]>({ queryKey: queryKeys.todos })) {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { readQuickPriority, readQuickTags } from './quick-add.js';
+
+describe('quick add tags and priority', () => {
+  it('reads @tags at the start of a word, once each, and leaves e-mail addresses', () => {
+    const text = 'Mail me@example.com about @Work and @home then @work again';
+    const tags = readQuickTags(text, new Set());
+    expect(tags.map((tag) => tag.name)).toEqual(['Work', 'home']);
+    expect(tags.map((tag) => text.slice(...tag.range))).toEqual(['@Work', '@home']);
+    expect(readQuickTags('@a @b', new Set(['tag:a'])).map((tag) => tag.name)).toEqual(['b']);
+    expect(readQuickTags('@' + 'x'.repeat(31), new Set())).toEqual([]);
+  });
+
+  it("reads Todoist's p1-p3 (p1 highest) and !, !!, !!!; the first one written counts", () => {
+    const read = (text: string, dismissed: string[] = []) =>
+      readQuickPriority(text, new Set(dismissed))?.priority ?? 0;
+    expect([read('Pay p1'), read('Pay p2'), read('Pay P3'), read('Pay p4')]).toEqual([3, 2, 1, 0]);
+    expect([read('Pay !'), read('Pay !!'), read('Pay !!!'), read('Pay !!!!')]).toEqual([
+      1, 2, 3, 0,
+    ]);
+    expect([read('Hello!'), read('top1'), read('p1x')]).toEqual([0, 0, 0]);
+    expect(read('!!! then p3')).toBe(3);
+    expect(read('!!! then p3', ['priority:!!!'])).toBe(1);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Quick add's tags and priority (docs/product.md, Todos screen): one pure rule for every client,
+ * with no imports, so the browser takes it through the light entry `@tally/contract/quick-add`.
+ *
+ * - `@name` adds the tag `name` (1-30 characters without spaces or commas; `#Group` stays the
+ *   group). An e-mail address (`me@example.com`) is no tag: `@` must start a word.
+ * - `p1`, `p2`, `p3` are Todoist's priorities, p1 the highest: 3 (high), 2, 1 (low).
+ * - `!`, `!!`, `!!!` standing alone: 1 (low), 2 (medium), 3 (high).
+ *
+ * Only the first priority written counts. A dismissed chip's key leaves its words in the title.
+ */
+
+export interface QuickTag {
+  name: string;
+  /** Where it is in the text: [start, end). */
+  range: [number, number];
+  /** The key that dismisses it: `tag:` and the name in lower case. */
+  key: string;
+}
+
+export interface QuickPriority {
+  priority: 1 | 2 | 3;
+  range: [number, number];
+  words: string;
+  key: string;
+}
+
+const TAG = /(?<!\S)@([^\s,@]{1,30})(?!\S)/g;
+const PRIORITY = /(?<!\S)(?:[pP]([1-3])|(!{1,3}))(?!\S)/g;
+const TODOIST: Record<string, 1 | 2 | 3> = { '1': 3, '2': 2, '3': 1 };
+
+export function readQuickTags(text: string, dismissed: ReadonlySet<string>): QuickTag[] {
+  const tags: QuickTag[] = [];
+  const seen = new Set<string>();
+  for (const match of text.matchAll(TAG)) {
+    const name = match[1] ?? '';
+    const key = `tag:${name.toLowerCase()}`;
+    if (dismissed.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    tags.push({ name, range: [match.index, match.index + match[0].length], key });
+  }
+  return tags;
+}
+
+export function readQuickPriority(
+  text: string,
+  dismissed: ReadonlySet<string>,
+): QuickPriority | null {
+  for (const match of text.matchAll(PRIORITY)) {
+    const words = match[0];
+    const key = `priority:${words.toLowerCase()}`;
+    if (dismissed.has(key)) continue;
+    const priority = match[1] ? TODOIST[match[1]] : (words.length as 1 | 2 | 3);
+    if (priority === undefined) continue;
+    return { priority, range: [match.index, match.index + words.length], words, key };
+  }
+  return null;
+}

@@ -1,0 +1,112 @@
+import { LIMITS } from '@tally/contract';
+import type { Db } from '../db/schema.js';
+import { badRequest } from './errors.js';
+import { searchText } from './search-text.js';
+
+/**
+ * Writing a user's tags (docs/decisions/083-tags-subtasks-and-order.md), shared by the todo
+ * calls (todos/tag-links.ts) and the import: a tag is found by its lower-case name, so "Work"
+ * and "work" are one tag and the first spelling stays.
+ */
+
+/** Ids per statement, well under either database's parameter limit. */
+const BATCH = 500;
+
+/** The names once each, case ignored, the first spelling kept; 400 beyond the limit. */
+export function distinctTags(names: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const name of names) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  if (seen.size > LIMITS.tagsPerTodoMax) {
+    throw badRequest(`tags must have at most ${LIMITS.tagsPerTodoMax} items`);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * The user's tags of these names, made where missing (an existing tag keeps its spelling).
+ * Returns their ids. Safe against a concurrent request making the same tag: the unique index
+ * (user_id, name_lower) keeps one, and both read it back.
+ */
+export async function ensureTags(
+  trx: Db,
+  userId: number,
+  names: readonly string[],
+  now: number,
+): Promise<number[]> {
+  if (names.length === 0) return [];
+  await trx
+    .insertInto('tags')
+    .values(
+      names.map((name) => ({
+        user_id: userId,
+        name,
+        name_lower: name.toLowerCase(),
+        color: null,
+        created_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'name_lower']).doNothing())
+    .execute();
+  const rows = await trx
+    .selectFrom('tags')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where(
+      'name_lower',
+      'in',
+      names.map((name) => name.toLowerCase()),
+    )
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Writes the search text of these todos again (their tags changed: a tag added, removed,
+ * renamed or merged), so search finds a todo by its tags.
+ */
+export async function refreshSearchText(trx: Db, userId: number, todoIds: readonly number[]) {
+  for (let i = 0; i < todoIds.length; i += BATCH) {
+    const batch = todoIds.slice(i, i + BATCH);
+    const rows = await trx
+      .selectFrom('todos')
+      .select(['id', 'title', 'description'])
+      .where('user_id', '=', userId)
+      .where('id', 'in', batch)
+      .execute();
+    const links = await trx
+      .selectFrom('todo_tags')
+      .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+      .select(['todo_tags.todo_id', 'tags.name'])
+      .where('todo_tags.todo_id', 'in', batch)
+      .execute();
+    for (const row of rows) {
+      const tags = links.filter((link) => link.todo_id === row.id).map((link) => link.name);
+      await trx
+        .updateTable('todos')
+        .set({ search_text: searchText(row.title, row.description, tags) })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
+}
+
+/** Adds tags to many todos at once (bulk), leaving their other tags. */
+export async function addTags(
+  trx: Db,
+  userId: number,
+  todoIds: readonly number[],
+  names: readonly string[],
+  now: number,
+): Promise<void> {
+  const tagIds = await ensureTags(trx, userId, distinctTags(names), now);
+  for (let i = 0; i < todoIds.length; i += BATCH) {
+    const batch = todoIds.slice(i, i + BATCH);
+    const values = batch.flatMap((todo_id) => tagIds.map((tag_id) => ({ todo_id, tag_id })));
+    if (values.length === 0) continue;
+    await trx
+      .insertInto('todo_tags')
+      .values(values)
+      .onConflict((oc) => oc.columns(['todo_id', 'tag_id']).doNothing())
+      .execute();
+  }
+}

@@ -1,0 +1,32 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TodoSort, TodoSorts } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { reportMutationError } from '#web/lib/mutation-errors';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Sort todos';
+
+/** The sort the user chose for each view, kept on the server so every device shows it. */
+export function useTodoSorts() {
+  return useQuery({
+    queryKey: queryKeys.todoSorts,
+    queryFn: ({ signal }) => api.todos.sorts({ operation: OPERATION, signal }),
+  });
+}
+
+/** Keeps one view's sort; the list follows at once, before the server answers. */
+export function useSetTodoSort() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { view: string; sort: TodoSort }) =>
+      api.todos.setSort({ body, operation: OPERATION }),
+    onMutate: ({ view, sort }) => {
+      queryClient.setQueryData<TodoSorts>(queryKeys.todoSorts, (sorts) => ({
+        ...sorts,
+        [view]: sort,
+      }));
+    },
+    onSuccess: (sorts) => queryClient.setQueryData(queryKeys.todoSorts, sorts),
+    onError: (error) => reportMutationError(error, OPERATION),
+  });
+}

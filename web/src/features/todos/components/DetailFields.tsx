@@ -1,0 +1,93 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { Todo } from '@tally/contract';
+import { LIMITS, PRIORITY_LABELS } from '@tally/contract/constants';
+import { SelectField, TextField } from '#web/components/FormField';
+import { queryKeys } from '#web/lib/query-keys';
+import { subtreeOf } from '../lib/subtasks';
+
+export interface Details {
+  /** As typed: names separated by spaces or commas. */
+  tags: string;
+  priority: number;
+  parentId: number | null;
+  /** YYYY-MM-DD, '' for none. */
+  startDate: string;
+}
+
+export const detailsOf = (todo: Todo): Details => ({
+  tags: todo.tags.join(' '),
+  priority: todo.priority,
+  parentId: todo.parentId,
+  startDate: todo.startDate ?? '',
+});
+
+/** The tag names typed, once each ignoring case (the server keeps the first spelling too). */
+export function tagsOf(typed: string): string[] {
+  const seen = new Map<string, string>();
+  for (const word of typed.split(/[\s,]+/)) {
+    const name = word.replace(/^@/, '');
+    if (name && !seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  }
+  return [...seen.values()];
+}
+
+interface DetailFieldsProps {
+  todo: Todo;
+  value: Details;
+  onChange: (change: Partial<Details>) => void;
+}
+
+/**
+ * Tags, priority, parent and start date of a todo (docs/product.md, Tags, priority, subtasks).
+ * The parent may be any todo of the list but this one and its own subtasks.
+ */
+export function DetailFields({ todo, value, onChange }: DetailFieldsProps) {
+  const queryClient = useQueryClient();
+  const all = queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [];
+  const excluded = new Set([todo.id, ...subtreeOf(all, todo.id)]);
+  const parents = all.filter((candidate) => !excluded.has(candidate.id) && !candidate.completed);
+  const tooMany = tagsOf(value.tags).length > LIMITS.tagsPerTodoMax;
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <TextField
+        label="Tags"
+        value={value.tags}
+        placeholder="work errands"
+        onChange={(event) => onChange({ tags: event.target.value })}
+        error={tooMany ? `At most ${LIMITS.tagsPerTodoMax} tags` : null}
+      />
+      <SelectField
+        label="Priority"
+        value={String(value.priority)}
+        onChange={(event) => onChange({ priority: Number(event.target.value) })}
+      >
+        <option value="0">None</option>
+        {[3, 2, 1].map((priority) => (
+          <option key={priority} value={String(priority)}>
+            {PRIORITY_LABELS[priority]}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Subtask of"
+        value={value.parentId === null ? '' : String(value.parentId)}
+        onChange={(event) =>
+          onChange({ parentId: event.target.value === '' ? null : Number(event.target.value) })
+        }
+      >
+        <option value="">None (top level)</option>
+        {parents.map((parent) => (
+          <option key={parent.id} value={String(parent.id)}>
+            {parent.title}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label="Start date"
+        type="date"
+        value={value.startDate}
+        onChange={(event) => onChange({ startDate: event.target.value })}
+      />
+    </div>
+  );
+}

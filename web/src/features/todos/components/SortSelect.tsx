@@ -1,0 +1,34 @@
+import { TODO_SORTS, type TodoSort } from '@tally/contract/constants';
+
+const LABELS: Record<TodoSort, string> = {
+  created: 'Newest first',
+  due: 'Due date',
+  priority: 'Priority',
+  title: 'Title',
+  manual: 'Manual (drag, Alt+↑/↓)',
+};
+
+interface SortSelectProps {
+  value: TodoSort;
+  onChange: (sort: TodoSort) => void;
+}
+
+/** The list's sort, remembered per view on the server (docs/product.md, Sorting). */
+export function SortSelect({ value, onChange }: SortSelectProps) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
+      Sort
+      <select
+        value={value}
+        onChange={(event) => onChange(event.target.value as TodoSort)}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      >
+        {TODO_SORTS.map((sort) => (
+          <option key={sort} value={sort}>
+            {LABELS[sort]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

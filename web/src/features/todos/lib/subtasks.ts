@@ -53,11 +53,14 @@ export function progressOf(todos: readonly Todo[]): Map<number, Progress> {
   return progress;
 }
 
-/** The first line of a description, as plain text for the list. */
+/**
+ * The first line of a description for the list: its text as written, without a leading list,
+ * task, quote or heading marker and with a link's address left out. Emphasis characters stay:
+ * `snake_case`, `2*3` and `__init__` are text as often as they are Markdown.
+ */
 export const firstLine = (description: string) =>
   (description.split('\n').find((line) => line.trim() !== '') ?? '')
     .replace(/^\s*(?:[-*+]\s+\[[ xX]\]\s+|[-*+>]\s+|#{1,6}\s+|\d+[.)]\s+)/, '')
-    .replace(/[*_`~]/g, '')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .trim();
 

@@ -68,9 +68,11 @@ test.describe('screens', () => {
 
     await page.getByRole('button', { name: 'Add Todo' }).click();
     await checkScreen(page, 'todos-new-form', async () => {
-      if (!(await page.getByRole('form', { name: 'New todo' }).isVisible())) {
-        await page.getByRole('button', { name: 'Add Todo' }).click();
-      }
+      // The form loads on first use: open it only when neither it nor its loading is showing.
+      const form = page.getByRole('form', { name: 'New todo' });
+      const add = page.getByRole('button', { name: 'Add Todo' });
+      if (!(await form.isVisible()) && (await add.isVisible())) await add.click();
+      await expect(form).toBeVisible();
     });
 
     await page.goto('/todos');

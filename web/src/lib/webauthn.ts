@@ -34,6 +34,11 @@ export class PasskeyCancelled extends Error {
   override readonly name = 'PasskeyCancelled';
 }
 
+/** The browser refuses passkeys at this address (an IP address, another host than PUBLIC_URL's). */
+export class PasskeyUnavailableHere extends Error {
+  override readonly name = 'PasskeyUnavailableHere';
+}
+
 /** A sentence for what the browser refused, or PasskeyCancelled when the person just said no. */
 function explain(error: unknown, creating: boolean): Error {
   const name = error instanceof Error ? error.name : '';
@@ -45,7 +50,9 @@ function explain(error: unknown, creating: boolean): Error {
     return new Error('This device already holds a passkey for your account');
   }
   if (name === 'SecurityError') {
-    return new Error('Passkeys do not work at this address - open Tally at its usual address');
+    return new PasskeyUnavailableHere(
+      'Passkeys do not work at this address - open Tally at its usual address',
+    );
   }
   return new Error('This browser could not use a passkey - please try again');
 }

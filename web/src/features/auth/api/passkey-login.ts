@@ -2,7 +2,7 @@ import { api } from '#web/lib/api';
 import { startSession } from '#web/lib/session-store';
 import { getPasskey } from '#web/lib/webauthn';
 
-export { PasskeyCancelled } from '#web/lib/webauthn';
+export { PasskeyCancelled, PasskeyUnavailableHere } from '#web/lib/webauthn';
 
 export const PASSKEY_LOGIN_OPERATION = 'Passkey sign-in';
 

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend, json } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
@@ -88,6 +88,27 @@ describe('/login with a passkey', () => {
     expect(await screen.findByRole('button', { name: 'Sign in with a passkey' })).toBeEnabled();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(window.location.pathname).toBe('/login');
+  });
+
+  it('offers no autofill and says nothing at an address passkeys cannot use, until the button is pressed', async () => {
+    const wrongAddress = () =>
+      Object.assign(new Error('This is an invalid domain'), { name: 'SecurityError' });
+    browser.browserSupportsWebAuthnAutofill.mockResolvedValueOnce(true);
+    browser.startAuthentication.mockRejectedValue(wrongAddress());
+    const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    fakeBackend({}, { 'POST /api/auth/passkey/options': () => json(OPTIONS) });
+    const { user } = renderApp('/login');
+    // The autofill attempt has ended (quietly) before the banner is looked for.
+    await waitFor(() =>
+      expect(info).toHaveBeenCalledWith(
+        'Passkey suggestions are off at this address',
+        expect.any(String),
+      ),
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    expect(await screen.findByText(/Passkeys do not work at this address/)).toBeInTheDocument();
   });
 
   it('offers passkeys in the username autofill when the browser can', async () => {

@@ -2,7 +2,12 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Button } from '#web/components/Button';
 import { errorMessage } from '#web/lib/api-client';
-import { PASSKEY_LOGIN_OPERATION, PasskeyCancelled, signInWithPasskey } from '../api/passkey-login';
+import {
+  PASSKEY_LOGIN_OPERATION,
+  PasskeyCancelled,
+  PasskeyUnavailableHere,
+  signInWithPasskey,
+} from '../api/passkey-login';
 
 /**
  * Passkeys on /login, in a chunk of its own (LoginPage.tsx loads it with lazy()) so the first
@@ -46,8 +51,14 @@ export function PasskeySignIn({ disabled, onStart, onError, onPendingChange }: P
           await signInWithPasskey(true);
           return;
         } catch (error) {
-          // Leaving the page, or the button taking over, cancels the waiting request.
+          // Leaving the page, or the button taking over, cancels the waiting request. At an
+          // address passkeys cannot use, the suggestions are simply not offered: only the
+          // button, pressed, says why (a banner nobody asked for would greet every visit).
           if (!active || error instanceof PasskeyCancelled) return;
+          if (error instanceof PasskeyUnavailableHere) {
+            console.info('Passkey suggestions are off at this address', error.message);
+            return;
+          }
           report(error, onError);
         }
       }

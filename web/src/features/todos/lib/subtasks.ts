@@ -54,13 +54,16 @@ export function progressOf(todos: readonly Todo[]): Map<number, Progress> {
 }
 
 /**
- * The first line of a description for the list: its text as written, without a leading list,
- * task, quote or heading marker and with a link's address left out. Emphasis characters stay:
- * `snake_case`, `2*3` and `__init__` are text as often as they are Markdown.
+ * The first line of a description for the list, as plain text: without a leading list, task,
+ * quote or heading marker, `**strong**`, `*emphasis*` and `code` marks, or a link's address.
+ * Underscores stay: `snake_case`, `__init__` and `window.__x` are text more often than Markdown.
  */
 export const firstLine = (description: string) =>
   (description.split('\n').find((line) => line.trim() !== '') ?? '')
     .replace(/^\s*(?:[-*+]\s+\[[ xX]\]\s+|[-*+>]\s+|#{1,6}\s+|\d+[.)]\s+)/, '')
+    .replace(/\*\*(?=\S)([^*]+?)(?<=\S)\*\*/g, '$1')
+    .replace(/\*(?=\S)([^*]+?)(?<=\S)\*/g, '$1')
+    .replace(/`([^`]+)`/g, '$1')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .trim();
 

@@ -123,7 +123,12 @@ export interface ImportServiceDeps {
 /**
  * POST /api/import (docs/product.md, Import and export): reads the file in its format, plans
  * against the caller's account (groups matched by name, rows imported before left out), and
- * either answers the plan (dry run) or carries it out in one transaction, statistics included.
+ * either answers the plan (dry run) or carries it out, statistics included, in one short
+ * transaction per batch of 500 todos (decision 096). On SQLite every other request waits for
+ * the transaction that holds the one connection, so one transaction for a whole file held them
+ * for a second; each batch is complete in itself (its todos, their parents, tags, statistics),
+ * and a row is written once by its import key, so importing the file again after an
+ * interruption adds exactly what is missing.
  */
 export function createImportService({ db, clock, checkPlanning }: ImportServiceDeps) {
   async function run(userId: number, request: ImportRequest): Promise<ImportReport> {
@@ -134,165 +139,189 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
     const keyed = source.todos.map((todo) => ({ todo, key: keyOf(request.format, todo) }));
     const at = (instant: number | null) => Math.min(Math.max(instant ?? now, 0), now);
 
-    const carryOut = async (trx: Db): Promise<ImportReport> => {
-      const known = await knownRows(trx, userId, request.format, keyed);
-      const fresh = keyed.filter(({ todo, key }) => !known(todo, key));
-      const groups = await planGroups(
-        trx,
-        userId,
-        source,
-        fresh.map(({ todo }) => todo),
-      );
-      const groupOf = (todo: SourceTodo) =>
-        todo.group === null ? null : (groups.get(todo.group.toLowerCase()) ?? null);
+    const known = await knownRows(db, userId, request.format, keyed);
+    const fresh = keyed.filter(({ todo, key }) => known.idOf(todo, key) === undefined);
+    const groups = await planGroups(
+      db,
+      userId,
+      source,
+      fresh.map(({ todo }) => todo),
+    );
+    const groupOf = (todo: SourceTodo) =>
+      todo.group === null ? null : (groups.get(todo.group.toLowerCase()) ?? null);
 
-      const report: ImportReport = {
-        format: request.format,
-        dryRun: request.dryRun,
-        encoding,
-        groups: [...groups.values()].map((group) => ({
-          name: group.name,
-          color: group.color,
-          existing: group.id !== null,
-          todos: group.todos,
-        })),
-        todos: {
-          created: fresh.length,
-          completed: fresh.filter(({ todo }) => todo.completed).length,
-          withDueDate: fresh.filter(({ todo }) => todo.dueDate !== null).length,
-          repeating: fresh.filter(({ todo }) => todo.repeat !== null).length,
-          alreadyImported: keyed.length - fresh.length,
-        },
-        preview: fresh.slice(0, IMPORT_PREVIEW_ROWS).map(({ todo }) => ({
-          line: todo.line,
-          where: todo.where,
-          title: todo.title,
-          group: groupOf(todo)?.name ?? null,
-          completed: todo.completed,
-          dueDate: todo.dueDate,
-          dueTime: todo.dueTime,
-          repeat: todo.repeat,
-        })),
-        skipped: source.skipped.slice(0, IMPORT_REPORT_ROWS),
-        skippedCount: source.skipped.length,
-        warnings: source.warnings.slice(0, IMPORT_REPORT_ROWS),
-        warningCount: source.warnings.length,
-      };
-      if (request.dryRun) return report;
-
-      const events: TimedEvent[] = [];
-      for (const group of groups.values()) {
-        if (group.id !== null) continue;
-        const row = await trx
-          .insertInto('todo_groups')
-          .values({
-            user_id: userId,
-            name: group.name,
-            name_lower: group.name.toLowerCase(),
-            color: group.color,
-            created_at: at(group.createdAt),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        group.id = row.id;
-        events.push({ type: 'groupsCreated', at: at(group.createdAt) });
-      }
-
-      const completions: TimedCompletion[] = [];
-      /** The id each row of the file got, for its subtasks and tags. */
-      const idOfTodo = new Map<SourceTodo, number>();
-      // A turn for other requests between batches (on PostgreSQL they have connections of their
-      // own; on SQLite those that need the database wait for the commit: docs/performance.md).
-      const pause = timeSlicer();
-      for (const batch of batches(fresh)) {
-        await pause();
-        const values = batch.map(({ todo, key }) => {
-          const created = at(todo.createdAt);
-          return {
-            user_id: userId,
-            group_id: groupOf(todo)?.id ?? null,
-            title: todo.title,
-            description: todo.description,
-            completed: todo.completed ? 1 : 0,
-            created_at: created,
-            updated_at: Math.max(created, at(todo.updatedAt ?? created)),
-            due_date: todo.dueDate,
-            due_time: todo.dueTime,
-            repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
-            import_key: key,
-            search_text: searchText(todo.title, todo.description, todo.tags),
-            // Newest first in the manual order, as a todo made here starts (migration 0016).
-            position: -created,
-            priority: todo.priority ?? 0,
-          };
-        });
-        const rows = await trx
-          .insertInto('todos')
-          .values(values)
-          .returning(['id', 'import_key'])
-          .execute();
-        const idOf = new Map(rows.map((row) => [row.import_key, row.id]));
-        for (const [i, { todo, key }] of batch.entries()) {
-          const todoId = idOf.get(key);
-          const value = values[i];
-          if (todoId === undefined || !value) throw new Error('an imported todo has no id');
-          idOfTodo.set(todo, todoId);
-          events.push({ type: 'todosCreated', at: value.created_at });
-          // A completed todo whose source has no completion time counts as completed now.
-          const done =
-            todo.completed && todo.completions.length === 0
-              ? [{ at: now, dueDate: todo.dueDate }]
-              : todo.completions;
-          for (const completion of done) {
-            events.push({ type: 'todosCompleted', at: at(completion.at) });
-            completions.push({
-              todoId,
-              groupId: value.group_id,
-              createdAt: value.created_at,
-              dueDate: completion.dueDate,
-              dueTime: completion.dueDate === todo.dueDate ? todo.dueTime : null,
-              at: at(completion.at),
-              ...(completion.onTime === undefined ? {} : { onTime: completion.onTime }),
-            });
-          }
-        }
-      }
-      await linkDetails(trx, userId, fresh, idOfTodo, now);
-      await recordEventsAt(trx, userId, events);
-      await recordCompletionsAt(trx, userId, completions, request.zone);
-      return report;
+    const report: ImportReport = {
+      format: request.format,
+      dryRun: request.dryRun,
+      encoding,
+      groups: [...groups.values()].map((group) => ({
+        name: group.name,
+        color: group.color,
+        existing: group.id !== null,
+        todos: group.todos,
+      })),
+      todos: {
+        created: fresh.length,
+        completed: fresh.filter(({ todo }) => todo.completed).length,
+        withDueDate: fresh.filter(({ todo }) => todo.dueDate !== null).length,
+        repeating: fresh.filter(({ todo }) => todo.repeat !== null).length,
+        alreadyImported: keyed.length - fresh.length,
+      },
+      preview: fresh.slice(0, IMPORT_PREVIEW_ROWS).map(({ todo }) => ({
+        line: todo.line,
+        where: todo.where,
+        title: todo.title,
+        group: groupOf(todo)?.name ?? null,
+        completed: todo.completed,
+        dueDate: todo.dueDate,
+        dueTime: todo.dueTime,
+        repeat: todo.repeat,
+      })),
+      skipped: source.skipped.slice(0, IMPORT_REPORT_ROWS),
+      skippedCount: source.skipped.length,
+      warnings: source.warnings.slice(0, IMPORT_REPORT_ROWS),
+      warningCount: source.warnings.length,
     };
+    if (request.dryRun) return report;
 
-    if (request.dryRun) return carryOut(db);
+    /** The id of each row of the file, written now or by an earlier import, for subtasks. */
+    const idOfTodo = new Map<SourceTodo, number>();
+    for (const { todo, key } of keyed) {
+      const id = known.idOf(todo, key);
+      if (id !== undefined) idOfTodo.set(todo, id);
+    }
+    let written = 0;
+    const partly = () =>
+      conflict(
+        written === 0
+          ? 'Another import or change got there first; nothing was imported - try again'
+          : `Another import or change got there first after ${written} of ${fresh.length} todos were imported; import the same file again to add the rest`,
+      );
     try {
-      return await db.transaction().execute(carryOut);
-    } catch (error) {
-      // Two imports at once of the same rows, or a group made meanwhile: nothing was written.
-      if (isUniqueViolation(error)) {
-        throw conflict(
-          'Another import or change got there first; nothing was imported - try again',
-        );
+      await db.transaction().execute((trx) => createGroups(trx, userId, groups, at));
+      // Parents before their subtasks, so each batch links its todos to written parents.
+      const ordered = [...fresh].sort((a, b) => depthOf(a.todo) - depthOf(b.todo));
+      const pause = timeSlicer();
+      for (const batch of batches(ordered)) {
+        await pause();
+        await db.transaction().execute(async (trx) => {
+          const events: TimedEvent[] = [];
+          const completions: TimedCompletion[] = [];
+          const values = batch.map(({ todo, key }) => {
+            const created = at(todo.createdAt);
+            return {
+              user_id: userId,
+              group_id: groupOf(todo)?.id ?? null,
+              title: todo.title,
+              description: todo.description,
+              completed: todo.completed ? 1 : 0,
+              created_at: created,
+              updated_at: Math.max(created, at(todo.updatedAt ?? created)),
+              due_date: todo.dueDate,
+              due_time: todo.dueTime,
+              repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
+              import_key: key,
+              search_text: searchText(todo.title, todo.description, todo.tags),
+              // Newest first in the manual order, as a todo made here starts (migration 0016).
+              position: -created,
+              priority: todo.priority ?? 0,
+            };
+          });
+          const rows = await trx
+            .insertInto('todos')
+            .values(values)
+            .returning(['id', 'import_key'])
+            .execute();
+          const idOf = new Map(rows.map((row) => [row.import_key, row.id]));
+          for (const [i, { todo, key }] of batch.entries()) {
+            const todoId = idOf.get(key);
+            const value = values[i];
+            if (todoId === undefined || !value) throw new Error('an imported todo has no id');
+            idOfTodo.set(todo, todoId);
+            events.push({ type: 'todosCreated', at: value.created_at });
+            // A completed todo whose source has no completion time counts as completed now.
+            const done =
+              todo.completed && todo.completions.length === 0
+                ? [{ at: now, dueDate: todo.dueDate }]
+                : todo.completions;
+            for (const completion of done) {
+              events.push({ type: 'todosCompleted', at: at(completion.at) });
+              completions.push({
+                todoId,
+                groupId: value.group_id,
+                createdAt: value.created_at,
+                dueDate: completion.dueDate,
+                dueTime: completion.dueDate === todo.dueDate ? todo.dueTime : null,
+                at: at(completion.at),
+                ...(completion.onTime === undefined ? {} : { onTime: completion.onTime }),
+              });
+            }
+          }
+          await linkDetails(trx, userId, batch, idOfTodo, now);
+          await recordEventsAt(trx, userId, events);
+          await recordCompletionsAt(trx, userId, completions, request.zone);
+        });
+        written += batch.length;
       }
+    } catch (error) {
+      // Two imports at once of the same rows, or a group made meanwhile: the batch that met it
+      // wrote nothing, and those before it are found by their import keys next time.
+      if (isUniqueViolation(error)) throw partly();
       throw error;
     }
+    return report;
   }
 
   return { run };
 }
 
+/** How many parents a row of the file has above it (subtasks nest 4 levels at most). */
+function depthOf(todo: SourceTodo): number {
+  let depth = 0;
+  for (let parent = todo.parent; parent; parent = parent.parent) depth += 1;
+  return depth;
+}
+
+/** The planned groups that are new, created with their statistics; each gets its id. */
+async function createGroups(
+  trx: Db,
+  userId: number,
+  groups: Map<string, PlannedGroup>,
+  at: (instant: number | null) => number,
+) {
+  const events: TimedEvent[] = [];
+  for (const group of groups.values()) {
+    if (group.id !== null) continue;
+    const row = await trx
+      .insertInto('todo_groups')
+      .values({
+        user_id: userId,
+        name: group.name,
+        name_lower: group.name.toLowerCase(),
+        color: group.color,
+        created_at: at(group.createdAt),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    group.id = row.id;
+    events.push({ type: 'groupsCreated', at: at(group.createdAt) });
+  }
+  await recordEventsAt(trx, userId, events);
+}
+
 /**
- * Issue 29's links of the rows just written: each subtask under its parent (when the parent was
- * written by this import too; else it stays at the top level) and the tags, one statement per
- * tag rather than per todo.
+ * The links of the rows just written: each subtask under its parent (written by this import or
+ * an earlier one of the same file; else it stays at the top level) and the tags, one statement
+ * per tag rather than per todo.
  */
 async function linkDetails(
   trx: Db,
   userId: number,
-  fresh: { todo: SourceTodo }[],
+  written: readonly { todo: SourceTodo }[],
   idOfTodo: ReadonlyMap<SourceTodo, number>,
   now: number,
 ) {
-  for (const { todo } of fresh) {
+  for (const { todo } of written) {
     const id = idOfTodo.get(todo);
     const parentId = todo.parent ? idOfTodo.get(todo.parent) : undefined;
     if (id === undefined || parentId === undefined) continue;
@@ -304,7 +333,7 @@ async function linkDetails(
       .execute();
   }
   const byTag = new Map<string, { name: string; ids: number[] }>();
-  for (const { todo } of fresh) {
+  for (const { todo } of written) {
     const id = idOfTodo.get(todo);
     if (id === undefined) continue;
     for (const name of todo.tags ?? []) {
@@ -317,26 +346,27 @@ async function linkDetails(
 }
 
 /**
- * Which of the file's rows the account has already: by import key, and for a Tally file also a
- * todo of the same title made at the same instant (the file's own account importing it back).
+ * Which of the file's rows the account has already, and their ids: by import key, and for a
+ * Tally file also a todo of the same title made at the same instant (the file's own account
+ * importing it back).
  */
 async function knownRows(
   db: Db,
   userId: number,
   format: ImportFormat,
   keyed: { todo: SourceTodo; key: string }[],
-): Promise<(todo: SourceTodo, key: string) => boolean> {
-  const keys = new Set<string>();
+): Promise<{ idOf: (todo: SourceTodo, key: string) => number | undefined }> {
+  const keys = new Map<string, number>();
   for (const batch of batches(keyed.map(({ key }) => key))) {
     const rows = await db
       .selectFrom('todos')
-      .select('import_key')
+      .select(['id', 'import_key'])
       .where('user_id', '=', userId)
       .where('import_key', 'in', batch)
       .execute();
-    for (const row of rows) if (row.import_key !== null) keys.add(row.import_key);
+    for (const row of rows) if (row.import_key !== null) keys.set(row.import_key, row.id);
   }
-  const natives = new Set<string>();
+  const natives = new Map<string, number>();
   if (format === 'tally-json') {
     const instants = [
       ...new Set(keyed.map(({ todo }) => todo.createdAt).filter((t): t is number => t !== null)),
@@ -344,15 +374,18 @@ async function knownRows(
     for (const batch of batches(instants)) {
       const rows = await db
         .selectFrom('todos')
-        .select(['title', 'created_at'])
+        .select(['id', 'title', 'created_at'])
         .where('user_id', '=', userId)
         .where('created_at', 'in', batch)
         .execute();
-      for (const row of rows) natives.add(`${Number(row.created_at)}\n${row.title}`);
+      for (const row of rows) natives.set(`${Number(row.created_at)}\n${row.title}`, row.id);
     }
   }
-  return (todo, key) =>
-    keys.has(key) || (todo.createdAt !== null && natives.has(`${todo.createdAt}\n${todo.title}`));
+  return {
+    idOf: (todo, key) =>
+      keys.get(key) ??
+      (todo.createdAt === null ? undefined : natives.get(`${todo.createdAt}\n${todo.title}`)),
+  };
 }
 
 /**

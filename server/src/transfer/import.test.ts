@@ -1,4 +1,5 @@
 import { IMPORT_MAX_BYTES, type ImportReport, type Todo } from '@tally/contract';
+import { setImmediate } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 import { fixture, formBody, importFile, imported } from '../test/import-helpers.js';
@@ -178,6 +179,49 @@ describe('Todoist CSV: labels, priorities, indented subtasks (issue 29)', () => 
       { name: 'errands', color: null, count: 1 },
       { name: 'home', color: null, count: 2 },
     ]);
+  });
+});
+
+describe('written in batches (decision 096)', () => {
+  it('lets other requests in between its batches: a reader sees the rows arrive', async () => {
+    const user = await registerUser(ctx.app);
+    const csv = ['TYPE,CONTENT', ...Array.from({ length: 2_000 }, (_, i) => `task,Row ${i}`)];
+    let done = false;
+    const importing = imported(ctx.app, user, csv.join('\n'), 'todoist-csv').finally(() => {
+      done = true;
+    });
+    const seen = new Set<number>();
+    while (!done) {
+      seen.add((await todosOf(user)).length);
+      // A request comes in from the network, on a turn of its own (inject can answer from
+      // SQLite without ever leaving the microtask queue).
+      await setImmediate();
+    }
+    expect((await importing).todos.created).toBe(2_000);
+    // One transaction for the whole file would show 0 todos, then all of them.
+    expect([...seen].some((count) => count > 0 && count < 2_000)).toBe(true);
+  }, 60_000);
+
+  it('adds what an interrupted import left out, under the parents it wrote', async () => {
+    const user = await registerUser(ctx.app);
+    const csv = [
+      'TYPE,CONTENT,PRIORITY,INDENT',
+      'task,Plan the move @home,1,1',
+      'task,Book a van,2,2',
+      'task,Compare prices,3,3',
+      'task,Call the landlord @home,4,2',
+    ];
+    await imported(ctx.app, user, csv.slice(0, 3).join('\n'), 'todoist-csv');
+    const report = await imported(ctx.app, user, csv.join('\n'), 'todoist-csv');
+    expect(report.todos).toMatchObject({ created: 2, alreadyImported: 2 });
+    const todos = await todosOf(user);
+    expect(todos).toHaveLength(4);
+    const idOf = (title: string) => byTitle(todos, title).id;
+    expect(byTitle(todos, 'Call the landlord')).toMatchObject({
+      parentId: idOf('Plan the move'),
+      tags: ['home'],
+    });
+    expect(byTitle(todos, 'Compare prices').parentId).toBe(idOf('Book a van'));
   });
 });
 

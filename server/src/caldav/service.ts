@@ -532,4 +532,3 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     removeCalendar,
   };
 }
-

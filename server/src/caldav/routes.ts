@@ -356,7 +356,7 @@ export const caldavRoutes: FastifyPluginAsync<{
     if (kind === undefined) {
       responses.push(
         responseOf(
-          '/dav/',
+          new URL(request.url, 'http://tally.invalid').pathname,
           propsOf([
             ...commonProps(user),
             [d('resourcetype'), () => [dav('collection')]],
@@ -637,6 +637,9 @@ export const caldavRoutes: FastifyPluginAsync<{
     config: { public: true },
     handler: (_request, reply) => reply.redirect('/dav/', 301),
   });
+  // A client given only the base URL may ask it directly (DAVx⁵, python-caldav) before or
+  // instead of the well-known address: it answers as /dav/ does.
+  app.route({ method: 'PROPFIND', url: '/', config: { public: true }, handler: handle });
   for (const url of ['/dav', '/dav/*']) {
     app.route({
       method: ['GET', 'PUT', 'DELETE', 'OPTIONS', ...DAV_METHODS],

@@ -37,6 +37,15 @@ def main():
         )
         return {"url": str(made.url)}
 
+    if command == "put-if-match":
+        answer = client.request(
+            argument["url"],
+            "PUT",
+            argument["ical"],
+            {"If-Match": argument["etag"], "Content-Type": "text/calendar"},
+        )
+        return {"status": answer.status}
+
     calendar = calendar_named(principal, argument["calendar"])
     if command == "save":
         saved = calendar.save_todo(argument["ical"])
@@ -58,14 +67,6 @@ def main():
         todo = calendar.todo_by_uid(argument["uid"])
         answer = client.request(str(todo.url), "GET")
         return {"url": str(todo.url), "etag": answer.headers.get("ETag"), "data": todo.data}
-    if command == "put-if-match":
-        answer = client.request(
-            argument["url"],
-            "PUT",
-            argument["ical"],
-            {"If-Match": argument["etag"], "Content-Type": "text/calendar"},
-        )
-        return {"status": answer.status}
     if command == "sync":
         found = calendar.objects_by_sync_token(argument.get("token"))
         changed, deleted = [], []

@@ -594,3 +594,96 @@ describe('calendars are groups', () => {
     expect(work?.props.get('calendar-color')).toBe('#8B5CF6FF');
   });
 });
+
+describe('changes from anywhere reach a syncing client', () => {
+  const syncBody = (token: string) =>
+    `<d:sync-collection xmlns:d="DAV:"><d:sync-token>${token}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`;
+  const tokenOf = (body: string) =>
+    xml(body).getElementsByTagNameNS('DAV:', 'sync-token')[0]?.textContent ?? '';
+
+  it('reports a tag renamed and a todo restored from the trash', async () => {
+    const user = await account();
+    const collection = `${user.home}todos/`;
+    const created = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/todos',
+      payload: { title: 'Tagged', tags: ['old'] },
+    });
+    const { id } = created.json<{ id: number }>();
+    const start = tokenOf((await request(user, 'REPORT', collection, syncBody(''))).body);
+
+    await as(ctx.app, user)({ method: 'PUT', url: '/api/tags/old', payload: { name: 'new' } });
+    const renamed = await request(user, 'REPORT', collection, syncBody(start));
+    const href = `${collection}tally-${id}.ics`;
+    expect([...responsesOf(renamed.body).keys()]).toEqual([href]);
+    const read = todoOf((await request(user, 'GET', href)).body);
+    expect(read.getFirstPropertyValue('categories')).toBe('new');
+
+    const afterRename = tokenOf(renamed.body);
+    await as(ctx.app, user)({ method: 'DELETE', url: `/api/todos/${id}` });
+    const deleted = await request(user, 'REPORT', collection, syncBody(afterRename));
+    expect(responsesOf(deleted.body).get(href)?.status).toContain('404');
+    await as(ctx.app, user)({ method: 'POST', url: `/api/trash/${id}/restore` });
+    const restored = await request(user, 'REPORT', collection, syncBody(tokenOf(deleted.body)));
+    expect(responsesOf(restored.body).get(href)?.props.get('getetag')).toMatch(/^"/);
+  });
+
+  it('publishes a client change to the open web apps and counts it in statistics', async () => {
+    const user = await account();
+    const events: unknown[] = [];
+    const unsubscribe = await ctx.app.live.subscribe(user.id, {
+      event: (event) => events.push(event),
+      lost: () => undefined,
+      accessChanged: () => undefined,
+    });
+    await request(user, 'PUT', `${user.home}todos/live.ics`, vtodo('live', ['SUMMARY:Live']));
+    await request(
+      user,
+      'PUT',
+      `${user.home}todos/live.ics`,
+      vtodo('live', ['SUMMARY:Live', 'STATUS:COMPLETED']),
+    );
+    await request(user, 'DELETE', `${user.home}todos/live.ics`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    unsubscribe();
+    expect(events.map((event) => (event as { type: string }).type)).toEqual([
+      'todo.created',
+      'todo.updated',
+      'todo.deleted',
+    ]);
+    const stats = (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json<
+      Record<string, number>
+    >();
+    expect(stats).toMatchObject({
+      todosCreated: 1,
+      todosCompleted: 1,
+      todosUpdated: 1,
+      todosDeleted: 1,
+    });
+  });
+});
+
+describe('failed sign-ins', () => {
+  it('are limited like logins: past the limit a 429', async () => {
+    const limited = await createTestApp({ config: { loginAttemptsPerAccount: 3 } });
+    try {
+      const user = await registerUser(limited.app);
+      const attempt = () =>
+        limited.app.inject({
+          method: 'PROPFIND',
+          url: '/dav/',
+          headers: {
+            authorization: `Basic ${Buffer.from(`${user.email}:tally_pat_wrong`).toString('base64')}`,
+          },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1) statuses.push((await attempt()).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -10,7 +10,8 @@ import type { Dialect } from '../connection.js';
  * and alarms, returned unchanged). todo_groups gain `dav_name`: the collection name a client
  * chose with MKCALENDAR.
  *
- * caldav_changes: one row per change of a todo, written by triggers on todos and todo_tags, so
+ * caldav_changes: one row per change of a todo, written by triggers on todos, todo_tags and
+ * tags (a rename changes the CATEGORIES of every todo with the tag), so
  * every path that changes a todo (the web app, bulk changes, trash, restore, import, a group's
  * deletion) is logged without each knowing about CalDAV. Its id is the sync token; a row keeps
  * the group and resource name the todo had, so a deleted or moved todo still names what a
@@ -23,6 +24,8 @@ export function caldav(dialect: Dialect) {
     `coalesce(${r}.dav_name, coalesce(${r}.uid, 'tally-' || ${r}.id) || '.ics')`;
   const logRow = (r: string) =>
     `insert into caldav_changes (user_id, todo_id, group_id, name) values (${r}.user_id, ${r}.id, ${r}.group_id, ${nameOf(r)})`;
+  const logRenamedTag = (r: string) =>
+    `insert into caldav_changes (user_id, todo_id, group_id, name) select t.user_id, t.id, t.group_id, ${nameOf('t')} from todos t join todo_tags tt on tt.todo_id = t.id where tt.tag_id = ${r}.id`;
   const logTagged = (r: string) =>
     `insert into caldav_changes (user_id, todo_id, group_id, name) select t.user_id, t.id, t.group_id, ${nameOf('t')} from todos t where t.id = ${r}.todo_id`;
   return {
@@ -81,6 +84,18 @@ end $$`,
         await sql`create trigger caldav_todo_tags after insert or delete on todo_tags for each row execute function caldav_log_todo_tag()`.execute(
           db,
         );
+        await sql
+          .raw(
+            `create function caldav_log_tag_rename() returns trigger language plpgsql as $$
+begin
+  if old.name is distinct from new.name then ${logRenamedTag('new')}; end if;
+  return null;
+end $$`,
+          )
+          .execute(db);
+        await sql`create trigger caldav_tags after update on tags for each row execute function caldav_log_tag_rename()`.execute(
+          db,
+        );
         return;
       }
       await sql
@@ -108,6 +123,11 @@ end`,
           `create trigger caldav_todo_tags_delete after delete on todo_tags begin ${logTagged('old')}; end`,
         )
         .execute(db);
+      await sql
+        .raw(
+          `create trigger caldav_tags_rename after update of name on tags when old.name is not new.name begin ${logRenamedTag('new')}; end`,
+        )
+        .execute(db);
     },
     async down(db: Kysely<unknown>): Promise<void> {
       if (dialect === 'postgres') {
@@ -115,6 +135,8 @@ end`,
         await sql`drop trigger caldav_todo_tags on todo_tags`.execute(db);
         await sql`drop function caldav_log_todo()`.execute(db);
         await sql`drop function caldav_log_todo_tag()`.execute(db);
+        await sql`drop trigger caldav_tags on tags`.execute(db);
+        await sql`drop function caldav_log_tag_rename()`.execute(db);
       } else {
         for (const name of [
           'todos_insert',
@@ -122,6 +144,7 @@ end`,
           'todos_delete',
           'todo_tags_insert',
           'todo_tags_delete',
+          'tags_rename',
         ]) {
           await sql.raw(`drop trigger caldav_${name}`).execute(db);
         }

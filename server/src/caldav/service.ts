@@ -39,7 +39,10 @@ export interface Collection {
   color: string;
 }
 
-/** A todo as a resource: its name, its calendar object and the strong ETag of that. */
+/**
+ * A todo as a resource: its name, its calendar object and a strong ETag, which changes exactly
+ * when the object's bytes do.
+ */
 export interface Resource {
   id: number;
   name: string;
@@ -57,6 +60,14 @@ const derivedId = (uid: string) => {
 };
 const nameOfTodo = (row: { id: number; uid: string | null; dav_name: string | null }) =>
   row.dav_name ?? `${row.uid ?? derivedUid(row.id)}.ics`;
+
+/**
+ * The version of renderVtodo()'s output: an ETag is the hash of what the object is written
+ * from (the todo, its tags, parent and kept properties, the user's zone) and this, so listing
+ * ETags writes no object. Raise it with any change to what renderVtodo() writes, so a client
+ * fetches the objects again instead of keeping ones the server would now write differently.
+ */
+const RENDERING = 1;
 
 const etagOf = (data: string) =>
   `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
@@ -141,14 +152,18 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         updatedAt: Number(row.updated_at),
         extra: row.ics_extra === null ? null : (JSON.parse(row.ics_extra) as Extra),
       };
-      const data = renderVtodo(todo, zone);
+      let data: string | null = null;
       const resource: Resource = {
         id: row.id,
         name: nameOfTodo(row),
         uid: todo.uid,
         groupId: row.group_id,
-        data,
-        etag: etagOf(data),
+        // Written only when a client asks for it (GET, calendar-data, a filter).
+        get data() {
+          data ??= renderVtodo(todo, zone);
+          return data;
+        },
+        etag: etagOf(JSON.stringify([RENDERING, zone, todo])),
         updatedAt: todo.updatedAt,
       };
       return resource;
@@ -266,10 +281,36 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     return found ?? null;
   }
 
-  /** Resources by name, for calendar-multiget. */
+  /** Resources by name, for calendar-multiget: only the todos those names can be. */
   async function resources(userId: number, groupId: number | null, names: readonly string[]) {
     const wanted = new Set(names);
-    return (await members(userId, groupId)).filter((r) => wanted.has(r.name));
+    const found: Resource[] = [];
+    for (let i = 0; i < names.length; i += BATCH) {
+      const batch = names.slice(i, i + BATCH);
+      const uids = batch.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
+      const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
+      const rows = await load(userId, (query) =>
+        inGroup(groupId)(query).where((eb) =>
+          eb.or([
+            eb('todos.dav_name', 'in', batch),
+            ...(uids.length
+              ? [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', 'in', uids)])]
+              : []),
+            ...(ids.length
+              ? [
+                  eb.and([
+                    eb('todos.dav_name', 'is', null),
+                    eb('todos.uid', 'is', null),
+                    eb('todos.id', 'in', ids),
+                  ]),
+                ]
+              : []),
+          ]),
+        ),
+      );
+      found.push(...rows.filter((resource) => wanted.has(resource.name)));
+    }
+    return found;
   }
 
   /**

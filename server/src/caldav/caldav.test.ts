@@ -575,6 +575,43 @@ describe('calendars are groups', () => {
     expect(JSON.stringify(trash.json())).toContain('Milk');
   });
 
+  it('makes a calendar with presentation properties it does not keep, never one without VTODOs', async () => {
+    const user = await account();
+    const apple = await request(
+      user,
+      'MKCALENDAR',
+      `${user.home}ABC-123/`,
+      `<B:mkcalendar xmlns:B="urn:ietf:params:xml:ns:caldav"><A:set xmlns:A="DAV:"><A:prop><A:displayname>Errands</A:displayname><D:calendar-order xmlns:D="http://apple.com/ns/ical/">3</D:calendar-order><B:supported-calendar-component-set><B:comp name="VTODO"/></B:supported-calendar-component-set></A:prop></A:set></B:mkcalendar>`,
+    );
+    expect(apple.statusCode).toBe(201);
+    const events = await request(
+      user,
+      'MKCALENDAR',
+      `${user.home}events/`,
+      `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><c:supported-calendar-component-set><c:comp name="VEVENT"/></c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>`,
+    );
+    expect(events.statusCode).toBe(403);
+    expect(events.body).toContain('supported-calendar-component');
+    const again = await request(user, 'MKCALENDAR', `${user.home}ABC-123/`);
+    expect(again.statusCode).toBe(405);
+    const groups = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+      { name: string }[]
+    >();
+    expect(groups.map((g) => g.name)).toEqual(['Errands']);
+    const order = await request(
+      user,
+      'PROPPATCH',
+      `${user.home}ABC-123/`,
+      `<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Chores</d:displayname><x:calendar-order xmlns:x="http://apple.com/ns/ical/">1</x:calendar-order></d:prop></d:set></d:propertyupdate>`,
+    );
+    expect(order.body).toContain('403 Forbidden');
+    expect(order.body).toContain('424 Failed Dependency');
+    const unchanged = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+      { name: string }[]
+    >();
+    expect(unchanged.map((g) => g.name)).toEqual(['Errands']);
+  });
+
   it('lists a group made in the web app as a calendar with its colour', async () => {
     const user = await account();
     const group = await as(

@@ -493,7 +493,12 @@ export const caldavRoutes: FastifyPluginAsync<{
 
   /** The displayname and calendar-color a MKCALENDAR or PROPPATCH sets; the others it names. */
   function calendarSettings(root: Element | null) {
-    const settings = { name: null as string | null, color: null as string | null };
+    const settings = {
+      name: null as string | null,
+      color: null as string | null,
+      /** A calendar for events or journals only: Tally's calendars hold VTODOs. */
+      withoutTodos: false,
+    };
     const others: XmlName[] = [];
     const known: XmlName[] = [];
     for (const action of root ? childElements(root) : []) {
@@ -510,7 +515,10 @@ export const caldavRoutes: FastifyPluginAsync<{
         } else if (isElement(property, NS.caldav, 'supported-calendar-component-set')) {
           const comps = childElements(property).map((comp) => comp.getAttribute('name'));
           if (comps.some((comp) => comp?.toUpperCase() === 'VTODO')) known.push(name);
-          else others.push(name);
+          else {
+            others.push(name);
+            settings.withoutTodos = true;
+          }
         } else {
           others.push(name);
         }
@@ -546,8 +554,10 @@ export const caldavRoutes: FastifyPluginAsync<{
     if (request.method === 'MKCALENDAR' || request.method === 'MKCOL') {
       if (name !== undefined) throw new AppError(405, 'Calendars are made in the calendar home');
       if (collection) return davError(reply, 405, dav('resource-must-be-null'));
-      const { settings, others } = calendarSettings(bodyXml(request));
-      if (others.length) {
+      // Presentation properties apps set on a new calendar (calendar-order, a description, a
+      // time zone) are not kept: the group is made with its name and colour.
+      const { settings } = calendarSettings(bodyXml(request));
+      if (settings.withoutTodos) {
         return davError(reply, 403, el(NS.caldav, 'supported-calendar-component'));
       }
       const group = await caldav.makeCalendar(user.id, segment, settings);

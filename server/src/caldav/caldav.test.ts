@@ -270,6 +270,45 @@ describe('resources', () => {
     expect(changed.getFirstPropertyValue('geo')).toBeTruthy();
   });
 
+  it('reads completion from STATUS, COMPLETED or PERCENT-COMPLETE and keeps progress as written', async () => {
+    const user = await account();
+    const put = (uid: string, lines: string[]) =>
+      request(
+        user,
+        'PUT',
+        `${user.home}todos/${uid}.ics`,
+        vtodo(uid, ['SUMMARY:' + uid, ...lines]),
+      );
+    await put('percent', ['PERCENT-COMPLETE:100']);
+    await put('completed', ['COMPLETED:20260309T100000Z']);
+    await put('progress', ['STATUS:IN-PROCESS', 'PERCENT-COMPLETE:40']);
+    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { id: number; title: string; completed: boolean }[]
+    >();
+    expect(Object.fromEntries(todos.map((t) => [t.title, t.completed]))).toEqual({
+      percent: true,
+      completed: true,
+      progress: false,
+    });
+    const progress = todoOf((await request(user, 'GET', `${user.home}todos/progress.ics`)).body);
+    expect(progress.getFirstPropertyValue('status')).toBe('IN-PROCESS');
+    expect(progress.getFirstPropertyValue('percent-complete')).toBe(40);
+    // Completed in the web app: the VTODO says so in full.
+    const progressTodo = todos.find((t) => t.title === 'progress');
+    await as(
+      ctx.app,
+      user,
+    )({
+      method: 'PATCH',
+      url: `/api/todos/${progressTodo?.id}`,
+      payload: { completed: true },
+    });
+    const done = todoOf((await request(user, 'GET', `${user.home}todos/progress.ics`)).body);
+    expect(done.getFirstPropertyValue('status')).toBe('COMPLETED');
+    expect(done.getFirstPropertyValue('percent-complete')).toBe(100);
+    expect(done.getFirstPropertyValue('completed')).toBeTruthy();
+  });
+
   it('refuses a stale write with 412 and takes it with the current ETag', async () => {
     const user = await account();
     const href = `${user.home}todos/conflict.ics`;

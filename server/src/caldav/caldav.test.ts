@@ -309,6 +309,82 @@ describe('resources', () => {
     expect(done.getFirstPropertyValue('completed')).toBeTruthy();
   });
 
+  it("maps Tally's repeat rules both ways", async () => {
+    const user = await account();
+    const cases: [string, string, unknown][] = [
+      [
+        'RRULE:FREQ=MONTHLY;BYDAY=2TU',
+        '20260310',
+        { every: 1, unit: 'month', nthWeekday: { n: 2, weekday: 'tue' }, from: 'due' },
+      ],
+      [
+        'RRULE:FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1',
+        '20260331',
+        { every: 3, unit: 'month', monthDay: 31, from: 'due' },
+      ],
+      [
+        'RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10',
+        '20260310',
+        { every: 1, unit: 'year', monthDay: 10, from: 'due' },
+      ],
+      [
+        'RRULE:FREQ=WEEKLY;BYDAY=FR,MO',
+        '20260313',
+        { every: 1, unit: 'week', weekdays: ['mon', 'fri'], from: 'due' },
+      ],
+    ];
+    for (const [index, [rrule, due, repeat]] of cases.entries()) {
+      await request(
+        user,
+        'PUT',
+        `${user.home}todos/r${index}.ics`,
+        vtodo(`r${index}`, [`SUMMARY:R${index}`, `DUE;VALUE=DATE:${due}`, rrule]),
+      );
+      const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+        { title: string; repeat: unknown }[]
+      >();
+      expect(todos.find((t) => t.title === `R${index}`)?.repeat).toEqual(repeat);
+      // Unchanged in Tally, the rule goes back exactly as the app wrote it.
+      const read = todoOf((await request(user, 'GET', `${user.home}todos/r${index}.ics`)).body);
+      expect(read.getFirstProperty('rrule')?.toICALString()).toBe(rrule);
+    }
+    // A rule counted from completion (made in the web app) comes back as one.
+    const made = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/todos',
+      payload: {
+        title: 'After done',
+        dueDate: '2026-03-12',
+        repeat: { every: 2, unit: 'day', from: 'completion' },
+      },
+    });
+    const href = `${user.home}todos/tally-${made.json<{ id: number }>().id}.ics`;
+    const body = (await request(user, 'GET', href)).body;
+    expect(body).toContain('RRULE;X-TALLY-FROM=COMPLETION:FREQ=DAILY;INTERVAL=2');
+    expect((await request(user, 'PUT', href, body)).statusCode).toBe(204);
+    const head = await ctx.app.inject({
+      method: 'HEAD',
+      url: href,
+      headers: { authorization: user.basic },
+    });
+    expect(head.statusCode).toBe(200);
+    const cached = await request(user, 'GET', href, undefined, {
+      'if-none-match': head.headers.etag as string,
+    });
+    expect(cached.statusCode).toBe(304);
+    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { title: string; repeat: unknown }[]
+    >();
+    expect(todos.find((t) => t.title === 'After done')?.repeat).toEqual({
+      every: 2,
+      unit: 'day',
+      from: 'completion',
+    });
+  });
+
   it('refuses a stale write with 412 and takes it with the current ETag', async () => {
     const user = await account();
     const href = `${user.home}todos/conflict.ics`;

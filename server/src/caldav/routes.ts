@@ -537,10 +537,12 @@ export const caldavRoutes: FastifyPluginAsync<{
     }
     const user = await authenticate(request);
     const path = segmentsOf(request.url);
+    // Fastify answers HEAD with the GET route's handler, leaving the body out.
+    const reading = request.method === 'GET' || request.method === 'HEAD';
     if (request.method === 'PROPFIND') return propfind(request, reply, user, path);
     const [kind, owner, segment, name] = path;
     if (kind !== 'calendars' || owner !== String(user.id) || segment === undefined) {
-      if (request.method === 'GET' && kind === undefined) {
+      if (reading && kind === undefined) {
         return reply
           .type('text/plain; charset=utf-8')
           .send('Tally CalDAV server: add this address to a CalDAV app.');
@@ -603,7 +605,7 @@ export const caldavRoutes: FastifyPluginAsync<{
       }
       throw new AppError(405, `${request.method} is not allowed on a calendar`, { allow: ALLOW });
     }
-    if (request.method === 'GET') {
+    if (reading) {
       const resource = await caldav.resource(user.id, collection.groupId, name);
       if (!resource) throw notFound('Todo');
       if (request.headers['if-none-match'] === resource.etag) return reply.code(304).send();

@@ -190,6 +190,15 @@ describe('discovery and authentication', () => {
     expect(list.json()).toEqual([]);
   });
 
+  it('stays out of the OpenAPI document, which describes the JSON API', async () => {
+    const docs = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const paths = Object.keys(docs.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths.length).toBeGreaterThan(10);
+    expect(
+      paths.filter((p) => p.startsWith('/dav') || p.startsWith('/.well-known') || p === '/'),
+    ).toEqual([]);
+  });
+
   it("answers 404 for another user's tree", async () => {
     const first = await account();
     const second = await account();

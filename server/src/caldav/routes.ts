@@ -37,6 +37,8 @@ const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKC
 const DAV_BODY_LIMIT = 4 * 1024 * 1024;
 const MINUTE = 60_000;
 const SYNC_PREFIX = 'urn:tally:sync:';
+/** CalDAV's calls are XML and iCalendar, described by their RFCs, not OpenAPI (decision 085). */
+const NOT_IN_OPENAPI = { hide: true };
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Tally CalDAV", charset="UTF-8"' };
 
 type PropRequest = { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; names: XmlName[] };
@@ -647,17 +649,25 @@ export const caldavRoutes: FastifyPluginAsync<{
     method: ['GET', 'PROPFIND', 'OPTIONS'],
     url: '/.well-known/caldav',
     config: { public: true },
+    schema: NOT_IN_OPENAPI,
     handler: (_request, reply) => reply.redirect('/dav/', 301),
   });
   // A client given only the base URL may ask it directly (DAVx⁵, python-caldav) before or
   // instead of the well-known address: it answers as /dav/ does.
-  app.route({ method: 'PROPFIND', url: '/', config: { public: true }, handler: handle });
+  app.route({
+    method: 'PROPFIND',
+    url: '/',
+    config: { public: true },
+    schema: NOT_IN_OPENAPI,
+    handler: handle,
+  });
   for (const url of ['/dav', '/dav/*']) {
     app.route({
       method: ['GET', 'PUT', 'DELETE', 'OPTIONS', ...DAV_METHODS],
       url,
       bodyLimit: DAV_BODY_LIMIT,
       config: { public: true },
+      schema: NOT_IN_OPENAPI,
       handler: handle,
     });
   }

@@ -3,12 +3,13 @@
 // built server on SQLite (--dialect=postgres: BENCH_PG_URL's database tally_bench_caldav), makes
 // an app password through the API and does what a client's first sync does: PROPFIND depth 1 on
 // the calendar home, then per calendar a sync-collection without a token (ETags) and
-// calendar-multigets of 500 hrefs (the objects). It reports the wall time, the server's own CPU
+// calendar-multigets of 500 hrefs (--batch; the objects). It reports the wall time, the server's own CPU
 // time (/proc/<pid>/stat) and its peak RSS (VmRSS every 20 ms) during that sync, then the median
 // of 20 incremental sync-collections after one change made in the web app.
 // Budgets: first full sync ≤ 10 s of server time, one-change sync ≤ 50 ms, RSS within the
 // runtime's budget under load (peak ≤ 150 MB: docs/performance.md, Footprint).
-// Flags: --todos=N (default 10000), --port=N (default 3350), --dialect=sqlite|postgres.
+// Flags: --todos=N (default 10000), --port=N (default 3350), --dialect=sqlite|postgres,
+// --batch=N hrefs per multiget (default 500).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,7 +31,8 @@ const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
 const FULL_SYNC_BUDGET_MS = 10_000;
 const PEAK_RSS_BUDGET_MB = 150;
 const INCREMENTAL_BUDGET_MS = 50;
-const MULTIGET_BATCH = 500;
+/** Hrefs per calendar-multiget (DAVx⁵ asks for a few at a time, others for more). */
+const MULTIGET_BATCH = Number(option('batch') ?? 500);
 
 const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

@@ -460,6 +460,7 @@ describe('resources', () => {
       'X-TASKS-ORG-FOO;X-P=1:keep me',
       'ATTACH;FMTTYPE=text/plain:https://example.com/a.txt',
       'CATEGORIES:Two words',
+      'CATEGORIES:zeta,alpha',
     ]);
     for (let round = 0; round < 3; round += 1) {
       expect((await request(user, 'PUT', href, body)).statusCode).toBeLessThan(300);
@@ -471,12 +472,15 @@ describe('resources', () => {
       'X-TASKS-ORG-FOO;X-P=1:keep me',
     );
     expect(read.getFirstPropertyValue('attach')).toBe('https://example.com/a.txt');
-    expect(read.getFirstPropertyValue('categories')).toBe('Two words');
+    expect(read.getAllProperties('categories').map((p) => p.toICALString())).toEqual([
+      'CATEGORIES:Two words',
+      'CATEGORIES:zeta,alpha',
+    ]);
     const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
       { repeat: unknown; tags: string[] }[]
     >();
     expect(todo?.repeat).toBeNull();
-    expect(todo?.tags).toEqual(['Two-words']);
+    expect(todo?.tags).toEqual(['alpha', 'Two-words', 'zeta']);
   });
 
   it('links subtasks by RELATED-TO, whichever arrives first', async () => {

@@ -162,6 +162,12 @@ function repeatOf(recur: Record<string, unknown>, dueDate: string): Repeat | nul
   }
 }
 
+/** Tags in one order whatever order a client wrote them in: the same set is the same value. */
+const inOrder = (tags: readonly string[]) =>
+  [...tags].sort(
+    (a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en') || (a < b ? -1 : 1),
+  );
+
 /** PRIORITY (1 highest … 9 lowest, 0 undefined) as Tally's 0-3. */
 const priorityOf = (value: number): 0 | 1 | 2 | 3 =>
   value >= 1 && value <= 4 ? 3 : value === 5 ? 2 : value >= 6 && value <= 9 ? 1 : 0;
@@ -317,7 +323,7 @@ export function parseVtodo(
   if (tags.length > LIMITS.tagsPerTodoMax) {
     throw badRequest(`CATEGORIES: at most ${LIMITS.tagsPerTodoMax} categories`);
   }
-  remember('categories', tags, categories);
+  remember('categories', inOrder(tags), categories);
 
   let parentUid: string | null = null;
   for (const related of take('related-to')) {
@@ -445,7 +451,7 @@ function valueOf(aspect: Aspect, todo: RenderedTodo): unknown {
     case 'priority':
       return todo.priority;
     case 'categories':
-      return todo.tags;
+      return inOrder(todo.tags);
     case 'parent':
       return todo.parentUid;
     case 'remind':

@@ -477,9 +477,10 @@ describe('resources', () => {
       'CATEGORIES:zeta,alpha',
     ]);
     const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
-      { repeat: unknown; tags: string[] }[]
+      { repeat: unknown; customRepeat?: string; tags: string[] }[]
     >();
     expect(todo?.repeat).toBeNull();
+    expect(todo?.customRepeat).toBe('FREQ=WEEKLY;COUNT=5');
     expect(todo?.tags).toEqual(['alpha', 'Two-words', 'zeta']);
   });
 

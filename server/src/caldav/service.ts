@@ -363,7 +363,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         throw new AppError(412, 'The resource changed since it was read (its ETag differs)');
       }
     }
-    const { uid, fields, extra } = parseVtodo(text, zone);
+    const { uid, fields, extra, customRepeat } = parseVtodo(text, zone);
     const holder = existing ? null : await byUid(user.id, uid);
     if (existing && existing.uid !== uid) {
       throw new AppError(409, 'UID: a resource keeps its UID; make a new resource for another');
@@ -406,6 +406,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         uid: derivedId(uid) === id ? null : uid,
         dav_name: name === `${uid}.ics` ? null : name,
         ics_extra: JSON.stringify(extra),
+        custom_repeat: customRepeat,
       })
       .where('id', '=', id)
       .where('user_id', '=', user.id)

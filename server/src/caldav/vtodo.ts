@@ -213,7 +213,7 @@ function parseCalendar(text: string): JCalComponent {
 export function parseVtodo(
   text: string,
   zone: string,
-): { uid: string; fields: VtodoFields; extra: Extra } {
+): { uid: string; fields: VtodoFields; extra: Extra; customRepeat: string | null } {
   const calendar = parseCalendar(text);
   const todos = calendar[2].filter((c) => c[0] === 'vtodo');
   const master = todos.find((c) => !c[1].some((p) => p[0] === 'recurrence-id'));
@@ -309,6 +309,11 @@ export function parseVtodo(
   }
   if (repeat) remember('rrule', repeat, rrules);
   else extra.props.push(...rrules);
+  // The rule Tally cannot represent, as the web app shows it ("custom repeat").
+  const customRepeat =
+    !repeat && rrule
+      ? ICAL.Recur.fromData(rrule[3] as Parameters<typeof ICAL.Recur.fromData>[0]).toString()
+      : null;
 
   const priorities = take('priority');
   const priority = priorityOf(Number(priorities[0]?.[3] ?? 0));
@@ -366,6 +371,7 @@ export function parseVtodo(
       parentUid,
     },
     extra,
+    customRepeat,
   };
 }
 

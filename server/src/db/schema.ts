@@ -108,6 +108,8 @@ interface TodosTable {
   dav_name: Generated<string | null>;
   /** What Tally does not model of its VTODO, kept for the clients (server/src/caldav/vtodo.ts). */
   ics_extra: Generated<string | null>;
+  /** A RRULE from a CalDAV client that Tally cannot represent (RFC 5545 text), shown read-only. */
+  custom_repeat: Generated<string | null>;
 }
 
 /**

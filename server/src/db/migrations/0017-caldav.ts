@@ -7,8 +7,9 @@ import type { Dialect } from '../connection.js';
  * todos gain `uid` (the iCalendar UID a client gave it; null for a todo made in Tally, whose UID
  * is `tally-{id}`), `dav_name` (the resource name a client chose when it is not `{uid}.ics`) and
  * `ics_extra` (what Tally does not model, as JSON holding jCal: unknown properties, parameters
- * and alarms, returned unchanged). todo_groups gain `dav_name`: the collection name a client
- * chose with MKCALENDAR.
+ * and alarms, returned unchanged) and `custom_repeat` (a RRULE Tally cannot represent, as
+ * written: the web app shows it read-only). todo_groups gain `dav_name`: the collection name a
+ * client chose with MKCALENDAR.
  *
  * caldav_changes: one row per change of a todo, written by triggers on todos, todo_tags and
  * tags (a rename changes the CATEGORIES of every todo with the tag), so
@@ -33,6 +34,7 @@ export function caldav(dialect: Dialect) {
       await db.schema.alterTable('todos').addColumn('uid', 'text').execute();
       await db.schema.alterTable('todos').addColumn('dav_name', 'text').execute();
       await db.schema.alterTable('todos').addColumn('ics_extra', 'text').execute();
+      await db.schema.alterTable('todos').addColumn('custom_repeat', 'text').execute();
       await db.schema.alterTable('todo_groups').addColumn('dav_name', 'text').execute();
       await db.schema
         .createIndex('todos_user_uid')
@@ -152,7 +154,7 @@ end`,
       await db.schema.dropTable('caldav_changes').execute();
       await db.schema.dropIndex('todos_user_uid').execute();
       await db.schema.alterTable('todo_groups').dropColumn('dav_name').execute();
-      for (const column of ['ics_extra', 'dav_name', 'uid']) {
+      for (const column of ['custom_repeat', 'ics_extra', 'dav_name', 'uid']) {
         await db.schema.alterTable('todos').dropColumn(column).execute();
       }
     },

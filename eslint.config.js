@@ -30,13 +30,18 @@ const webFeatures = foldersIn('web/src/features');
  * password reset) as sign-in does (docs/decisions/046-accounts-and-mail.md); a todo's change of
  * due time reschedules its reminder in the same transaction (docs/decisions/064-reminders.md);
  * every sign-in asks the two-factor service whether a second step comes first
- * (docs/decisions/081-two-factor-codes.md).
+ * (docs/decisions/081-two-factor-codes.md); CalDAV writes through the todo and group services,
+ * the trash and the feed's iCalendar rules, as the web app's calls do
+ * (docs/decisions/085-caldav.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
   reminders: ['schedule.ts'],
   auth: ['passwords.ts', 'refresh-tokens.ts', 'google-id-token.ts', 'login-limits.ts'],
   'two-factor': ['service.ts'],
+  todos: ['service.ts', 'trash.ts'],
+  groups: ['service.ts'],
+  calendar: ['ics.ts'],
 };
 
 /** A feature folder may not reach into a sibling feature's files, except the one it offers. */

@@ -200,6 +200,13 @@ export const TodoSchema = Type.Object(
     position: Type.Number({
       description: 'Its place in the manual order among its siblings (lower first)',
     }),
+    customRepeat: Type.Optional(
+      Type.String({
+        description:
+          'A repeat rule a calendar app set over CalDAV that Tally cannot represent (RFC 5545 ' +
+          'RRULE text, e.g. FREQ=WEEKLY;COUNT=5): read-only here, kept for the app; absent when none',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

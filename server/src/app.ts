@@ -17,6 +17,7 @@ import { passkeyRoutes, passkeySignInRoutes } from './passkeys/routes.js';
 import { relyingPartyOf } from './passkeys/relying-party.js';
 import { createPasskeyService } from './passkeys/service.js';
 import { calendarRoutes } from './calendar/routes.js';
+import { caldavRoutes } from './caldav/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
@@ -199,6 +200,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(passkeyRoutes, { passkeys });
   await app.register(tokenRoutes, { clock });
   await app.register(calendarRoutes, { clock, publicUrl: config.publicUrl });
+  await app.register(caldavRoutes, {
+    clock,
+    loginAttemptsPerAccount: config.loginAttemptsPerAccount,
+  });
   await app.register(todoRoutes, { clock });
   await app.register(tagRoutes);
   const vapid = options.vapidKeys ?? resolveVapidKeys(config);

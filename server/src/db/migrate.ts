@@ -17,6 +17,7 @@ import { oidc } from './migrations/0013-oidc.js';
 import { twoFactor } from './migrations/0014-two-factor.js';
 import { passkeys } from './migrations/0015-passkeys.js';
 import { todoDetails } from './migrations/0016-todo-details.js';
+import { caldav } from './migrations/0017-caldav.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -40,6 +41,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0014-two-factor': twoFactor(dialect),
     '0015-passkeys': passkeys(dialect),
     '0016-todo-details': todoDetails(dialect),
+    '0017-caldav': caldav(dialect),
   };
 }
 

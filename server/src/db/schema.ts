@@ -30,6 +30,7 @@ export interface Database {
   oidc_flows: OidcFlowsTable;
   tags: TagsTable;
   todo_tags: TodoTagsTable;
+  caldav_changes: CaldavChangesTable;
 }
 
 interface UsersTable {
@@ -62,6 +63,8 @@ interface TodoGroupsTable {
   name_lower: string;
   color: string;
   created_at: number;
+  /** The CalDAV collection name a client chose with MKCALENDAR; null: group-{id} (migration 0017). */
+  dav_name: Generated<string | null>;
 }
 
 interface TodosTable {
@@ -99,6 +102,26 @@ interface TodosTable {
    * without it, as some tests do, sorts with 0).
    */
   position: Generated<number>;
+  /** The iCalendar UID a CalDAV client gave it; null: tally-{id} (migration 0017). */
+  uid: Generated<string | null>;
+  /** The CalDAV resource name a client chose, when it is not {uid}.ics. */
+  dav_name: Generated<string | null>;
+  /** What Tally does not model of its VTODO, kept for the clients (server/src/caldav/vtodo.ts). */
+  ics_extra: Generated<string | null>;
+  /** A RRULE from a CalDAV client that Tally cannot represent (RFC 5545 text), shown read-only. */
+  custom_repeat: Generated<string | null>;
+}
+
+/**
+ * One change of a todo, written by triggers (migration 0017): its id is CalDAV's sync token, and
+ * it keeps the group and resource name the todo had then (a deleted todo is named by it).
+ */
+interface CaldavChangesTable {
+  id: Generated<number>;
+  user_id: number;
+  todo_id: number;
+  group_id: number | null;
+  name: string;
 }
 
 /** A user's tag (migration 0016): unique by lower-case name, the first spelling kept. */

@@ -18,6 +18,7 @@ export const COLUMNS = [
   'parent_id',
   'start_date',
   'position',
+  'custom_repeat',
 ] as const;
 
 /** The list's filters (GET /api/todos?tag=&priority=), which combine with everything else. */
@@ -48,5 +49,7 @@ export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
     startDate: row.start_date,
     // PostgreSQL's double precision arrives as a number; SQLite's real too.
     position: Number(row.position),
+    // Only when a calendar app set one (docs/decisions/085-caldav.md).
+    ...(row.custom_repeat === null ? {} : { customRepeat: row.custom_repeat }),
   };
 }

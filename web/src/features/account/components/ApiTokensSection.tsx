@@ -185,7 +185,7 @@ export function ApiTokensSection() {
   };
 
   return (
-    <SettingsSection title="API tokens" status={status}>
+    <SettingsSection id="api-tokens" title="API tokens" status={status}>
       <Hint>
         A personal API token lets a script or another app use{' '}
         <a href="/api/docs" className={linkClass}>

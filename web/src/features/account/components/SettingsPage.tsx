@@ -5,6 +5,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { LOAD_ACCOUNT_OPERATION, useAccount } from '../api/get-account';
 import { AccountSection } from './AccountSection';
 import { ApiTokensSection } from './ApiTokensSection';
+import { CalendarAppsSection } from './CalendarAppsSection';
 import { CalendarFeedSection } from './CalendarFeedSection';
 import { DangerZoneSection } from './DangerZoneSection';
 import { DataSection } from './DataSection';
@@ -33,7 +34,7 @@ interface SettingsPageProps {
 }
 
 /**
- * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, Calendar feed, Your data, Import,
+ * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, Calendar apps (CalDAV), Calendar feed, Your data, Import,
  * Danger zone.
  */
 export function SettingsPage({ mailEnabled, GoogleButton, oidcName = null }: SettingsPageProps) {
@@ -68,6 +69,7 @@ export function SettingsPage({ mailEnabled, GoogleButton, oidcName = null }: Set
           <SessionsSection />
           <RemindersSection />
           <ApiTokensSection />
+          <CalendarAppsSection email={account.data.email} />
           <CalendarFeedSection />
           <DataSection />
           <ImportSection />

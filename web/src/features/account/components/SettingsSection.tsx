@@ -8,6 +8,8 @@ interface SettingsSectionProps {
   status?: string | null;
   /** The red frame of the danger zone. */
   danger?: boolean;
+  /** An anchor other sections link to (#api-tokens). */
+  id?: string;
 }
 
 /** One card of /settings, named by its heading. */
@@ -16,10 +18,12 @@ export function SettingsSection({
   children,
   status = null,
   danger = false,
+  id,
 }: SettingsSectionProps) {
   const headingId = useId();
   return (
     <section
+      id={id}
       aria-labelledby={headingId}
       className={cn(
         'rounded-lg border bg-white p-4 shadow-sm sm:p-6 dark:bg-slate-900',

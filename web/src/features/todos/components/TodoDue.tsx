@@ -30,7 +30,8 @@ function RepeatIcon({ label }: { label: string }) {
 
 /**
  * A row's due date and time ("Today 17:00", "Tomorrow", "Mon 4 Dec"), in red with the word
- * "Overdue" once past, and the repeat mark named by its rule ("Repeats every month on day 31").
+ * "Overdue" once past, and the repeat mark named by its rule ("Repeats every month on day 31"),
+ * or by a calendar app's rule Tally cannot represent ("Custom repeat from a calendar app: …").
  */
 export function TodoDue({ todo, now }: { todo: Todo; now: Date }) {
   const label = dueLabel(todo, now);
@@ -53,10 +54,17 @@ export function TodoDue({ todo, now }: { todo: Todo; now: Date }) {
         <span className="sr-only">Due</span>
       )}
       <time dateTime={dateTime}>{label}</time>
-      {todo.repeat && (
+      {todo.repeat ? (
         <span className="inline-flex text-slate-700 dark:text-slate-300">
           <RepeatIcon label={describeRepeat(todo.repeat, todo.dueDate)} />
         </span>
+      ) : (
+        todo.customRepeat && (
+          // A rule a calendar app set that Tally cannot edit: shown, kept for the app.
+          <span className="inline-flex text-slate-700 dark:text-slate-300">
+            <RepeatIcon label={`Custom repeat from a calendar app: ${todo.customRepeat}`} />
+          </span>
+        )
       )}
     </span>
   );

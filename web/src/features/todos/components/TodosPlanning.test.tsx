@@ -175,6 +175,13 @@ describe('/todos: due dates on the rows', () => {
           dueDate: '2026-12-31',
           repeat: { every: 1, unit: 'month', monthDay: 31, from: 'due' },
         }),
+        // A rule a calendar app set over CalDAV that Tally cannot represent.
+        makeTodo({
+          id: 9,
+          title: 'Five times',
+          dueDate: '2026-12-01',
+          customRepeat: 'FREQ=WEEKLY;COUNT=5',
+        }),
       ],
     });
     renderApp('/todos');
@@ -192,6 +199,9 @@ describe('/todos: due dates on the rows', () => {
       'Repeats every month on day 31',
     );
     expect(within(await row('Rent')).getByRole('button', { name: 'Skip Rent' })).toBeVisible();
+    expect(within(await row('Five times')).getByRole('img')).toHaveAccessibleName(
+      'Custom repeat from a calendar app: FREQ=WEEKLY;COUNT=5',
+    );
     expect(within(await row('Later')).queryByRole('button', { name: /^Skip/ })).toBeNull();
   });
 

@@ -1,0 +1,855 @@
+import { DOMParser, type Element } from '@xmldom/xmldom';
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  registerUser,
+  type TestContext,
+  type TestUser,
+} from '../test/helpers.js';
+
+/**
+ * CalDAV at the protocol level (docs/decisions/085-caldav.md): what a calendar app sends and
+ * reads, on SQLite and on PostgreSQL. The real clients' tests are in clients.test.ts.
+ */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+interface DavAccount extends TestUser {
+  basic: string;
+  home: string;
+}
+
+async function account(scope: 'read' | 'read-write' = 'read-write'): Promise<DavAccount> {
+  const user = await registerUser(ctx.app);
+  const made = await as(
+    ctx.app,
+    user,
+  )({
+    method: 'POST',
+    url: '/api/account/tokens',
+    payload: { name: 'Phone', scope, expiresInDays: null },
+  });
+  const { token } = made.json<{ token: string }>();
+  return {
+    ...user,
+    basic: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
+    home: `/dav/calendars/${user.id}/`,
+  };
+}
+
+type Method =
+  'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR' | 'PROPPATCH' | 'OPTIONS';
+
+const request = (
+  user: DavAccount,
+  method: Method,
+  url: string,
+  body?: string,
+  headers: Record<string, string> = {},
+) =>
+  ctx.app.inject({
+    method,
+    url,
+    headers: {
+      authorization: user.basic,
+      ...(body === undefined
+        ? {}
+        : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { payload: body }),
+  });
+
+const xml = (text: string) =>
+  new DOMParser().parseFromString(text, 'text/xml').documentElement as Element;
+
+/** The <response>s of a multistatus as href → {status, props by local name}. */
+function responsesOf(text: string) {
+  const root = xml(text);
+  const result = new Map<string, { status: string | null; props: Map<string, string> }>();
+  for (const response of Array.from(root.getElementsByTagNameNS('DAV:', 'response'))) {
+    const href = response.getElementsByTagNameNS('DAV:', 'href')[0]?.textContent ?? '';
+    const props = new Map<string, string>();
+    for (const propstat of Array.from(response.getElementsByTagNameNS('DAV:', 'propstat'))) {
+      const status = propstat.getElementsByTagNameNS('DAV:', 'status')[0]?.textContent ?? '';
+      if (!status.includes('200')) continue;
+      const prop = propstat.getElementsByTagNameNS('DAV:', 'prop')[0];
+      for (let node = prop?.firstChild; node; node = node.nextSibling) {
+        if (node.nodeType === node.ELEMENT_NODE) {
+          const element = node as Element;
+          const inner = Array.from(element.getElementsByTagNameNS('DAV:', 'href'))
+            .map((h) => h.textContent)
+            .join(' ');
+          props.set(element.localName ?? '', inner || (element.textContent ?? ''));
+        }
+      }
+    }
+    const direct = Array.from(response.childNodes).find(
+      (node) => node.nodeType === node.ELEMENT_NODE && (node as Element).localName === 'status',
+    );
+    result.set(href, { status: direct?.textContent ?? null, props });
+  }
+  return result;
+}
+
+const vtodo = (uid: string, lines: string[] = []) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Test//EN',
+    'BEGIN:VTODO',
+    `UID:${uid}`,
+    'DTSTAMP:20260310T120000Z',
+    ...lines,
+    'END:VTODO',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
+const todoOf = (data: string) => {
+  const component = new ICAL.Component(ICAL.parse(data) as unknown[]);
+  const todo = component.getFirstSubcomponent('vtodo');
+  if (!todo) throw new Error('no VTODO');
+  return todo;
+};
+
+const PROPFIND_ALL = `<?xml version="1.0"?>
+<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/">
+  <d:prop><d:displayname/><d:resourcetype/><d:getetag/><cs:getctag/><d:sync-token/>
+  <c:supported-calendar-component-set/><d:current-user-principal/><c:calendar-home-set/></d:prop>
+</d:propfind>`;
+
+describe('discovery and authentication', () => {
+  it('redirects /.well-known/caldav and leads from the root to the calendars', async () => {
+    const user = await account();
+    const wellKnown = await ctx.app.inject({ method: 'PROPFIND', url: '/.well-known/caldav' });
+    expect(wellKnown.statusCode).toBe(301);
+    expect(wellKnown.headers.location).toBe('/dav/');
+
+    const root = await request(user, 'PROPFIND', '/dav/', PROPFIND_ALL, { depth: '0' });
+    expect(root.statusCode).toBe(207);
+    const principal = responsesOf(root.body).get('/dav/')?.props.get('current-user-principal');
+    expect(principal).toBe(`/dav/principals/${user.id}/`);
+
+    const found = await request(user, 'PROPFIND', principal ?? '', PROPFIND_ALL, { depth: '0' });
+    expect(
+      responsesOf(found.body)
+        .get(principal ?? '')
+        ?.props.get('calendar-home-set'),
+    ).toBe(user.home);
+
+    const home = await request(user, 'PROPFIND', user.home, PROPFIND_ALL, { depth: '1' });
+    const listed = responsesOf(home.body);
+    expect(listed.get(`${user.home}todos/`)?.props.get('displayname')).toBe('Todos');
+    expect(home.body).toContain('name="VTODO"');
+  });
+
+  it('takes an API token as the password, never the account password, and counts failures', async () => {
+    const user = await account();
+    const withPassword = await ctx.app.inject({
+      method: 'PROPFIND',
+      url: '/dav/',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${user.email}:${user.password}`).toString('base64')}`,
+      },
+    });
+    expect(withPassword.statusCode).toBe(401);
+    expect(withPassword.headers['www-authenticate']).toMatch(/^Basic realm=/);
+    const none = await ctx.app.inject({ method: 'PROPFIND', url: '/dav/' });
+    expect(none.statusCode).toBe(401);
+    const otherName = await ctx.app.inject({
+      method: 'PROPFIND',
+      url: '/dav/',
+      headers: {
+        authorization: user.basic.replace(
+          /^Basic .*/,
+          'Basic ' +
+            Buffer.from(
+              `someone@example.com:${Buffer.from(user.basic.slice(6), 'base64').toString().split(':')[1]}`,
+            ).toString('base64'),
+        ),
+      },
+    });
+    expect(otherName.statusCode).toBe(401);
+  });
+
+  it('lets a read-only token read and refuses its writes with 403', async () => {
+    const user = await account('read');
+    expect(
+      (await request(user, 'PROPFIND', user.home, PROPFIND_ALL, { depth: '1' })).statusCode,
+    ).toBe(207);
+    const put = await request(user, 'PUT', `${user.home}todos/a.ics`, vtodo('a', ['SUMMARY:No']));
+    expect(put.statusCode).toBe(403);
+    const list = await as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+    expect(list.json()).toEqual([]);
+  });
+
+  it('stays out of the OpenAPI document, which describes the JSON API', async () => {
+    const docs = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const paths = Object.keys(docs.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths.length).toBeGreaterThan(10);
+    expect(
+      paths.filter((p) => p.startsWith('/dav') || p.startsWith('/.well-known') || p === '/'),
+    ).toEqual([]);
+  });
+
+  it("answers 404 for another user's tree", async () => {
+    const first = await account();
+    const second = await account();
+    const other = await request(second, 'PROPFIND', first.home, PROPFIND_ALL, { depth: '1' });
+    expect(other.statusCode).toBe(404);
+    const get = await request(second, 'GET', `${first.home}todos/x.ics`);
+    expect(get.statusCode).toBe(405);
+  });
+});
+
+describe('resources', () => {
+  it('creates, reads and updates a todo with every mapped property', async () => {
+    const user = await account();
+    const href = `${user.home}todos/full-1.ics`;
+    const put = await request(
+      user,
+      'PUT',
+      href,
+      vtodo('full-1', [
+        'SUMMARY:Pay rent',
+        'DESCRIPTION:Line one\\nline two',
+        'DUE;TZID=Europe/Berlin:20260315T090000',
+        'DTSTART;TZID=Europe/Berlin:20260312T000000',
+        'RRULE:FREQ=MONTHLY;BYMONTHDAY=15',
+        'PRIORITY:1',
+        'CATEGORIES:home,money',
+        'X-APPLE-SORT-ORDER:42',
+        'GEO:48.1;11.5',
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        'TRIGGER;RELATED=END:-PT30M',
+        'X-WR-ALARMUID:abc',
+        'END:VALARM',
+      ]),
+      { 'if-none-match': '*' },
+    );
+    expect(put.statusCode, put.body).toBe(201);
+    const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      Record<string, unknown>[]
+    >();
+    expect(todo).toMatchObject({
+      title: 'Pay rent',
+      description: 'Line one\nline two',
+      dueDate: '2026-03-15',
+      dueTime: '09:00',
+      startDate: '2026-03-12',
+      repeat: { every: 1, unit: 'month', monthDay: 15, from: 'due' },
+      priority: 3,
+      tags: ['home', 'money'],
+      remindMinutesBefore: 30,
+      completed: false,
+    });
+
+    const get = await request(user, 'GET', href);
+    expect(get.statusCode).toBe(200);
+    expect(get.headers.etag).toMatch(/^"[^"]+"$/);
+    const read = todoOf(get.body);
+    expect(read.getFirstPropertyValue('uid')).toBe('full-1');
+    expect(read.getFirstPropertyValue('x-apple-sort-order')).toBe('42');
+    expect(read.getFirstProperty('due')?.getParameter('tzid')).toBe('Europe/Berlin');
+    expect(read.getFirstSubcomponent('valarm')?.getFirstPropertyValue('x-wr-alarmuid')).toBe('abc');
+    expect(get.body).toContain('BEGIN:VTIMEZONE');
+
+    // The web app changes the title: the client sees it, with its own properties kept.
+    await as(
+      ctx.app,
+      user,
+    )({
+      method: 'PATCH',
+      url: `/api/todos/${String(todo?.id)}`,
+      payload: { title: 'Pay the rent', priority: 1 },
+    });
+    const again = await request(user, 'GET', href);
+    expect(again.headers.etag).not.toBe(get.headers.etag);
+    const changed = todoOf(again.body);
+    expect(changed.getFirstPropertyValue('summary')).toBe('Pay the rent');
+    expect(changed.getFirstPropertyValue('priority')).toBe(9);
+    expect(changed.getFirstPropertyValue('geo')).toBeTruthy();
+  });
+
+  it('reads completion from STATUS, COMPLETED or PERCENT-COMPLETE and keeps progress as written', async () => {
+    const user = await account();
+    const put = (uid: string, lines: string[]) =>
+      request(
+        user,
+        'PUT',
+        `${user.home}todos/${uid}.ics`,
+        vtodo(uid, ['SUMMARY:' + uid, ...lines]),
+      );
+    await put('percent', ['PERCENT-COMPLETE:100']);
+    await put('completed', ['COMPLETED:20260309T100000Z']);
+    await put('progress', ['STATUS:IN-PROCESS', 'PERCENT-COMPLETE:40']);
+    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { id: number; title: string; completed: boolean }[]
+    >();
+    expect(Object.fromEntries(todos.map((t) => [t.title, t.completed]))).toEqual({
+      percent: true,
+      completed: true,
+      progress: false,
+    });
+    const progress = todoOf((await request(user, 'GET', `${user.home}todos/progress.ics`)).body);
+    expect(progress.getFirstPropertyValue('status')).toBe('IN-PROCESS');
+    expect(progress.getFirstPropertyValue('percent-complete')).toBe(40);
+    // Completed in the web app: the VTODO says so in full.
+    const progressTodo = todos.find((t) => t.title === 'progress');
+    await as(
+      ctx.app,
+      user,
+    )({
+      method: 'PATCH',
+      url: `/api/todos/${progressTodo?.id}`,
+      payload: { completed: true },
+    });
+    const done = todoOf((await request(user, 'GET', `${user.home}todos/progress.ics`)).body);
+    expect(done.getFirstPropertyValue('status')).toBe('COMPLETED');
+    expect(done.getFirstPropertyValue('percent-complete')).toBe(100);
+    expect(done.getFirstPropertyValue('completed')).toBeTruthy();
+  });
+
+  it("maps Tally's repeat rules both ways", async () => {
+    const user = await account();
+    const cases: [string, string, unknown][] = [
+      [
+        'RRULE:FREQ=MONTHLY;BYDAY=2TU',
+        '20260310',
+        { every: 1, unit: 'month', nthWeekday: { n: 2, weekday: 'tue' }, from: 'due' },
+      ],
+      [
+        'RRULE:FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1',
+        '20260331',
+        { every: 3, unit: 'month', monthDay: 31, from: 'due' },
+      ],
+      [
+        'RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=10',
+        '20260310',
+        { every: 1, unit: 'year', monthDay: 10, from: 'due' },
+      ],
+      [
+        'RRULE:FREQ=WEEKLY;BYDAY=FR,MO',
+        '20260313',
+        { every: 1, unit: 'week', weekdays: ['mon', 'fri'], from: 'due' },
+      ],
+    ];
+    for (const [index, [rrule, due, repeat]] of cases.entries()) {
+      await request(
+        user,
+        'PUT',
+        `${user.home}todos/r${index}.ics`,
+        vtodo(`r${index}`, [`SUMMARY:R${index}`, `DUE;VALUE=DATE:${due}`, rrule]),
+      );
+      const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+        { title: string; repeat: unknown }[]
+      >();
+      expect(todos.find((t) => t.title === `R${index}`)?.repeat).toEqual(repeat);
+      // Unchanged in Tally, the rule goes back exactly as the app wrote it.
+      const read = todoOf((await request(user, 'GET', `${user.home}todos/r${index}.ics`)).body);
+      expect(read.getFirstProperty('rrule')?.toICALString()).toBe(rrule);
+    }
+    // A rule counted from completion (made in the web app) comes back as one.
+    const made = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/todos',
+      payload: {
+        title: 'After done',
+        dueDate: '2026-03-12',
+        repeat: { every: 2, unit: 'day', from: 'completion' },
+      },
+    });
+    const href = `${user.home}todos/tally-${made.json<{ id: number }>().id}.ics`;
+    const body = (await request(user, 'GET', href)).body;
+    expect(body).toContain('RRULE;X-TALLY-FROM=COMPLETION:FREQ=DAILY;INTERVAL=2');
+    expect((await request(user, 'PUT', href, body)).statusCode).toBe(204);
+    const head = await ctx.app.inject({
+      method: 'HEAD',
+      url: href,
+      headers: { authorization: user.basic },
+    });
+    expect(head.statusCode).toBe(200);
+    const cached = await request(user, 'GET', href, undefined, {
+      'if-none-match': head.headers.etag as string,
+    });
+    expect(cached.statusCode).toBe(304);
+    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { title: string; repeat: unknown }[]
+    >();
+    expect(todos.find((t) => t.title === 'After done')?.repeat).toEqual({
+      every: 2,
+      unit: 'day',
+      from: 'completion',
+    });
+  });
+
+  it('refuses a stale write with 412 and takes it with the current ETag', async () => {
+    const user = await account();
+    const href = `${user.home}todos/conflict.ics`;
+    await request(user, 'PUT', href, vtodo('conflict', ['SUMMARY:One']));
+    const first = await request(user, 'GET', href);
+    await request(user, 'PUT', href, vtodo('conflict', ['SUMMARY:Two']), {
+      'if-match': first.headers.etag as string,
+    });
+    const stale = await request(user, 'PUT', href, vtodo('conflict', ['SUMMARY:Three']), {
+      'if-match': first.headers.etag as string,
+    });
+    expect(stale.statusCode).toBe(412);
+    const exists = await request(user, 'PUT', href, vtodo('conflict', ['SUMMARY:Four']), {
+      'if-none-match': '*',
+    });
+    expect(exists.statusCode).toBe(412);
+    const current = await request(user, 'GET', href);
+    expect(todoOf(current.body).getFirstPropertyValue('summary')).toBe('Two');
+    const fresh = await request(user, 'PUT', href, vtodo('conflict', ['SUMMARY:Three']), {
+      'if-match': current.headers.etag as string,
+    });
+    expect(fresh.statusCode).toBe(204);
+    const staleDelete = await request(user, 'DELETE', href, undefined, {
+      'if-match': current.headers.etag as string,
+    });
+    expect(staleDelete.statusCode).toBe(412);
+  });
+
+  it('completes a repeating todo: Tally moves it to its next date, still open', async () => {
+    const user = await account();
+    const href = `${user.home}todos/weekly.ics`;
+    await request(
+      user,
+      'PUT',
+      href,
+      vtodo('weekly', ['SUMMARY:Bins', 'DUE;VALUE=DATE:20260310', 'RRULE:FREQ=WEEKLY']),
+    );
+    await request(
+      user,
+      'PUT',
+      href,
+      vtodo('weekly', [
+        'SUMMARY:Bins',
+        'DUE;VALUE=DATE:20260310',
+        'RRULE:FREQ=WEEKLY',
+        'STATUS:COMPLETED',
+        'COMPLETED:20260310T100000Z',
+      ]),
+    );
+    const read = todoOf((await request(user, 'GET', href)).body);
+    expect(read.getFirstPropertyValue('status')).toBe('NEEDS-ACTION');
+    expect(String(read.getFirstPropertyValue('due'))).toBe('2026-03-17');
+    const stats = await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' });
+    expect(stats.json<{ todosCompleted: number }>().todosCompleted).toBe(1);
+  });
+
+  it('keeps a rule Tally cannot represent verbatim, and unknown properties across round trips', async () => {
+    const user = await account();
+    const href = `${user.home}todos/custom.ics`;
+    let body = vtodo('custom', [
+      'SUMMARY:Custom',
+      'DUE;VALUE=DATE:20260310',
+      'RRULE:FREQ=WEEKLY;COUNT=5',
+      'X-TASKS-ORG-FOO;X-P=1:keep me',
+      'ATTACH;FMTTYPE=text/plain:https://example.com/a.txt',
+      'CATEGORIES:Two words',
+      'CATEGORIES:zeta,alpha',
+    ]);
+    for (let round = 0; round < 3; round += 1) {
+      expect((await request(user, 'PUT', href, body)).statusCode).toBeLessThan(300);
+      body = (await request(user, 'GET', href)).body;
+    }
+    const read = todoOf(body);
+    expect(read.getFirstProperty('rrule')?.toICALString()).toBe('RRULE:FREQ=WEEKLY;COUNT=5');
+    expect(read.getFirstProperty('x-tasks-org-foo')?.toICALString()).toBe(
+      'X-TASKS-ORG-FOO;X-P=1:keep me',
+    );
+    expect(read.getFirstPropertyValue('attach')).toBe('https://example.com/a.txt');
+    expect(read.getAllProperties('categories').map((p) => p.toICALString())).toEqual([
+      'CATEGORIES:Two words',
+      'CATEGORIES:zeta,alpha',
+    ]);
+    const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { repeat: unknown; customRepeat?: string; tags: string[] }[]
+    >();
+    expect(todo?.repeat).toBeNull();
+    expect(todo?.customRepeat).toBe('FREQ=WEEKLY;COUNT=5');
+    expect(todo?.tags).toEqual(['alpha', 'Two-words', 'zeta']);
+  });
+
+  it('links subtasks by RELATED-TO, whichever arrives first', async () => {
+    const user = await account();
+    await request(
+      user,
+      'PUT',
+      `${user.home}todos/child.ics`,
+      vtodo('child', ['SUMMARY:Child', 'RELATED-TO;RELTYPE=PARENT:parent']),
+    );
+    await request(user, 'PUT', `${user.home}todos/parent.ics`, vtodo('parent', ['SUMMARY:Parent']));
+    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { id: number; title: string; parentId: number | null }[]
+    >();
+    const parent = todos.find((t) => t.title === 'Parent');
+    expect(todos.find((t) => t.title === 'Child')?.parentId).toBe(parent?.id);
+    const read = todoOf((await request(user, 'GET', `${user.home}todos/child.ics`)).body);
+    expect(read.getFirstPropertyValue('related-to')).toBe('parent');
+  });
+
+  it('refuses what is not a VTODO with 400 and writes nothing', async () => {
+    const user = await account();
+    const bad = await request(user, 'PUT', `${user.home}todos/bad.ics`, 'not a calendar');
+    expect(bad.statusCode).toBe(400);
+    const event = await request(
+      user,
+      'PUT',
+      `${user.home}todos/ev.ics`,
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+    );
+    expect(event.statusCode).toBe(400);
+    const list = await as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+    expect(list.json()).toEqual([]);
+  });
+});
+
+describe('reports', () => {
+  it('answers calendar-query with the completed filter and a time range', async () => {
+    const user = await account();
+    await request(
+      user,
+      'PUT',
+      `${user.home}todos/open.ics`,
+      vtodo('open', ['SUMMARY:Open', 'DUE;VALUE=DATE:20260320']),
+    );
+    await request(
+      user,
+      'PUT',
+      `${user.home}todos/done.ics`,
+      vtodo('done', ['SUMMARY:Done', 'STATUS:COMPLETED']),
+    );
+    await request(
+      user,
+      'PUT',
+      `${user.home}todos/later.ics`,
+      vtodo('later', ['SUMMARY:Later', 'DUE;VALUE=DATE:20270101']),
+    );
+    const query = (filter: string) => `<?xml version="1.0"?>
+<C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+  <D:prop><D:getetag/></D:prop>
+  <C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VTODO">${filter}</C:comp-filter></C:comp-filter></C:filter>
+</C:calendar-query>`;
+    const open = await request(
+      user,
+      'REPORT',
+      `${user.home}todos/`,
+      query('<C:prop-filter name="COMPLETED"><C:is-not-defined/></C:prop-filter>'),
+      { depth: '1' },
+    );
+    expect([...responsesOf(open.body).keys()].sort()).toEqual([
+      `${user.home}todos/later.ics`,
+      `${user.home}todos/open.ics`,
+    ]);
+    const ranged = await request(
+      user,
+      'REPORT',
+      `${user.home}todos/`,
+      query('<C:time-range start="20260301T000000Z" end="20260401T000000Z"/>'),
+      { depth: '1' },
+    );
+    expect([...responsesOf(ranged.body).keys()]).toEqual(
+      expect.arrayContaining([`${user.home}todos/open.ics`]),
+    );
+    expect([...responsesOf(ranged.body).keys()]).not.toContain(`${user.home}todos/later.ics`);
+  });
+
+  it('reads namespaces by URI, whatever the prefix, default namespace included', async () => {
+    const user = await account();
+    await request(user, 'PUT', `${user.home}todos/ns.ics`, vtodo('ns', ['SUMMARY:Namespaced']));
+    const body = `<multiget:calendar-multiget xmlns:multiget="urn:ietf:params:xml:ns:caldav" xmlns="DAV:">
+  <prop><getetag/><multiget:calendar-data/><unknown-prop xmlns="http://example.com/x"/></prop>
+  <href>${user.home}todos/ns.ics</href>
+  <href>${user.home}todos/missing.ics</href>
+</multiget:calendar-multiget>`;
+    const answer = await request(user, 'REPORT', `${user.home}todos/`, body, { depth: '1' });
+    expect(answer.statusCode).toBe(207);
+    const responses = responsesOf(answer.body);
+    expect(responses.get(`${user.home}todos/ns.ics`)?.props.get('calendar-data')).toContain(
+      'SUMMARY:Namespaced',
+    );
+    expect(responses.get(`${user.home}todos/missing.ics`)?.status).toContain('404');
+    expect(answer.body).toContain('http://example.com/x');
+    const wrong = await request(
+      user,
+      'REPORT',
+      `${user.home}todos/`,
+      '<calendar-multiget xmlns="DAV:"><href>x</href></calendar-multiget>',
+    );
+    expect(wrong.statusCode).toBe(403);
+    const broken = await request(user, 'REPORT', `${user.home}todos/`, '<d:prop xmlns:d="DAV:">');
+    expect(broken.statusCode).toBe(400);
+  });
+
+  it('answers a multiget of 600 todos', async () => {
+    const user = await account();
+    const hrefs: string[] = [];
+    for (let i = 0; i < 600; i += 1) {
+      await as(
+        ctx.app,
+        user,
+      )({ method: 'POST', url: '/api/todos', payload: { title: `Todo ${i}` } });
+    }
+    const listing = await request(user, 'PROPFIND', `${user.home}todos/`, PROPFIND_ALL, {
+      depth: '1',
+    });
+    for (const href of responsesOf(listing.body).keys())
+      if (href.endsWith('.ics')) hrefs.push(href);
+    expect(hrefs).toHaveLength(600);
+    const body = `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>${hrefs.map((h) => `<d:href>${h}</d:href>`).join('')}</c:calendar-multiget>`;
+    const answer = await request(user, 'REPORT', `${user.home}todos/`, body);
+    const responses = responsesOf(answer.body);
+    expect(responses.size).toBe(600);
+    expect(
+      [...responses.values()].every((r) => r.props.get('calendar-data')?.includes('BEGIN:VTODO')),
+    ).toBe(true);
+  });
+
+  it('returns only what changed since a sync token, deletions and moves included', async () => {
+    const user = await account();
+    const collection = `${user.home}todos/`;
+    const sync = (token: string) =>
+      request(
+        user,
+        'REPORT',
+        collection,
+        `<d:sync-collection xmlns:d="DAV:"><d:sync-token>${token}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`,
+      );
+    await request(user, 'PUT', `${collection}a.ics`, vtodo('a', ['SUMMARY:A']));
+    await request(user, 'PUT', `${collection}b.ics`, vtodo('b', ['SUMMARY:B']));
+    const first = await sync('');
+    expect(responsesOf(first.body).size).toBe(2);
+    const token =
+      xml(first.body).getElementsByTagNameNS('DAV:', 'sync-token')[0]?.textContent ?? '';
+    expect(token).toMatch(/^urn:tally:sync:\d+$/);
+
+    const unchanged = await sync(token);
+    expect(responsesOf(unchanged.body).size).toBe(0);
+
+    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { id: number; title: string }[]
+    >();
+    const a = todos.find((t) => t.title === 'A');
+    await as(ctx.app, user)({ method: 'DELETE', url: `/api/todos/${String(a?.id)}` });
+    await request(user, 'PUT', `${collection}c.ics`, vtodo('c', ['SUMMARY:C']));
+    const next = await sync(token);
+    const changes = responsesOf(next.body);
+    expect(changes.get(`${collection}a.ics`)?.status).toContain('404');
+    expect(changes.get(`${collection}c.ics`)?.props.get('getetag')).toMatch(/^"/);
+    expect(changes.has(`${collection}b.ics`)).toBe(false);
+
+    const bogus = await sync('urn:tally:sync:999999999');
+    expect(bogus.statusCode).toBe(403);
+    expect(bogus.body).toContain('valid-sync-token');
+  });
+});
+
+describe('calendars are groups', () => {
+  it('makes, renames, recolours and deletes a group, its todos going to the trash', async () => {
+    const user = await account();
+    const made = await request(
+      user,
+      'MKCALENDAR',
+      `${user.home}shopping-uuid/`,
+      `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:ic="http://apple.com/ns/ical/"><d:set><d:prop><d:displayname>Shopping</d:displayname><ic:calendar-color>#EF4444FF</ic:calendar-color></d:prop></d:set></c:mkcalendar>`,
+    );
+    expect(made.statusCode, made.body).toBe(201);
+    let groups = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+      { id: number; name: string; color: string }[]
+    >();
+    expect(groups).toMatchObject([{ name: 'Shopping', color: '#EF4444' }]);
+
+    const patched = await request(
+      user,
+      'PROPPATCH',
+      `${user.home}shopping-uuid/`,
+      `<d:propertyupdate xmlns:d="DAV:" xmlns:ic="http://apple.com/ns/ical/"><d:set><d:prop><d:displayname>Groceries</d:displayname><ic:calendar-color>#10B981</ic:calendar-color></d:prop></d:set></d:propertyupdate>`,
+    );
+    expect(patched.statusCode).toBe(207);
+    groups = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json();
+    expect(groups).toMatchObject([{ name: 'Groceries', color: '#10B981' }]);
+
+    await request(
+      user,
+      'PUT',
+      `${user.home}shopping-uuid/milk.ics`,
+      vtodo('milk', ['SUMMARY:Milk']),
+    );
+    const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      { groupId: number }[]
+    >();
+    expect(todo?.groupId).toBe(groups[0]?.id);
+
+    const removed = await request(user, 'DELETE', `${user.home}shopping-uuid/`);
+    expect(removed.statusCode).toBe(204);
+    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json()).toEqual(
+      [],
+    );
+    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json()).toEqual([]);
+    const trash = await as(ctx.app, user)({ method: 'GET', url: '/api/trash' });
+    expect(JSON.stringify(trash.json())).toContain('Milk');
+  });
+
+  it('makes a calendar with presentation properties it does not keep, never one without VTODOs', async () => {
+    const user = await account();
+    const apple = await request(
+      user,
+      'MKCALENDAR',
+      `${user.home}ABC-123/`,
+      `<B:mkcalendar xmlns:B="urn:ietf:params:xml:ns:caldav"><A:set xmlns:A="DAV:"><A:prop><A:displayname>Errands</A:displayname><D:calendar-order xmlns:D="http://apple.com/ns/ical/">3</D:calendar-order><B:supported-calendar-component-set><B:comp name="VTODO"/></B:supported-calendar-component-set></A:prop></A:set></B:mkcalendar>`,
+    );
+    expect(apple.statusCode).toBe(201);
+    const events = await request(
+      user,
+      'MKCALENDAR',
+      `${user.home}events/`,
+      `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><c:supported-calendar-component-set><c:comp name="VEVENT"/></c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>`,
+    );
+    expect(events.statusCode).toBe(403);
+    expect(events.body).toContain('supported-calendar-component');
+    const again = await request(user, 'MKCALENDAR', `${user.home}ABC-123/`);
+    expect(again.statusCode).toBe(405);
+    const groups = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+      { name: string }[]
+    >();
+    expect(groups.map((g) => g.name)).toEqual(['Errands']);
+    const order = await request(
+      user,
+      'PROPPATCH',
+      `${user.home}ABC-123/`,
+      `<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Chores</d:displayname><x:calendar-order xmlns:x="http://apple.com/ns/ical/">1</x:calendar-order></d:prop></d:set></d:propertyupdate>`,
+    );
+    expect(order.body).toContain('403 Forbidden');
+    expect(order.body).toContain('424 Failed Dependency');
+    const unchanged = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+      { name: string }[]
+    >();
+    expect(unchanged.map((g) => g.name)).toEqual(['Errands']);
+  });
+
+  it('lists a group made in the web app as a calendar with its colour', async () => {
+    const user = await account();
+    const group = await as(
+      ctx.app,
+      user,
+    )({ method: 'POST', url: '/api/todo-groups', payload: { name: 'Work', color: '#8B5CF6' } });
+    const id = group.json<{ id: number }>().id;
+    const home = await request(
+      user,
+      'PROPFIND',
+      user.home,
+      `<d:propfind xmlns:d="DAV:"><d:prop><d:displayname/><x:calendar-color xmlns:x="http://apple.com/ns/ical/"/></d:prop></d:propfind>`,
+      { depth: '1' },
+    );
+    const work = responsesOf(home.body).get(`${user.home}group-${id}/`);
+    expect(work?.props.get('displayname')).toBe('Work');
+    expect(work?.props.get('calendar-color')).toBe('#8B5CF6FF');
+  });
+});
+
+describe('changes from anywhere reach a syncing client', () => {
+  const syncBody = (token: string) =>
+    `<d:sync-collection xmlns:d="DAV:"><d:sync-token>${token}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`;
+  const tokenOf = (body: string) =>
+    xml(body).getElementsByTagNameNS('DAV:', 'sync-token')[0]?.textContent ?? '';
+
+  it('reports a tag renamed and a todo restored from the trash', async () => {
+    const user = await account();
+    const collection = `${user.home}todos/`;
+    const created = await as(
+      ctx.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/todos',
+      payload: { title: 'Tagged', tags: ['old'] },
+    });
+    const { id } = created.json<{ id: number }>();
+    const start = tokenOf((await request(user, 'REPORT', collection, syncBody(''))).body);
+
+    await as(ctx.app, user)({ method: 'PUT', url: '/api/tags/old', payload: { name: 'new' } });
+    const renamed = await request(user, 'REPORT', collection, syncBody(start));
+    const href = `${collection}tally-${id}.ics`;
+    expect([...responsesOf(renamed.body).keys()]).toEqual([href]);
+    const read = todoOf((await request(user, 'GET', href)).body);
+    expect(read.getFirstPropertyValue('categories')).toBe('new');
+
+    const afterRename = tokenOf(renamed.body);
+    await as(ctx.app, user)({ method: 'DELETE', url: `/api/todos/${id}` });
+    const deleted = await request(user, 'REPORT', collection, syncBody(afterRename));
+    expect(responsesOf(deleted.body).get(href)?.status).toContain('404');
+    await as(ctx.app, user)({ method: 'POST', url: `/api/trash/${id}/restore` });
+    const restored = await request(user, 'REPORT', collection, syncBody(tokenOf(deleted.body)));
+    expect(responsesOf(restored.body).get(href)?.props.get('getetag')).toMatch(/^"/);
+  });
+
+  it('publishes a client change to the open web apps and counts it in statistics', async () => {
+    const user = await account();
+    const events: unknown[] = [];
+    const unsubscribe = await ctx.app.live.subscribe(user.id, {
+      event: (event) => events.push(event),
+      lost: () => undefined,
+      accessChanged: () => undefined,
+    });
+    await request(user, 'PUT', `${user.home}todos/live.ics`, vtodo('live', ['SUMMARY:Live']));
+    await request(
+      user,
+      'PUT',
+      `${user.home}todos/live.ics`,
+      vtodo('live', ['SUMMARY:Live', 'STATUS:COMPLETED']),
+    );
+    await request(user, 'DELETE', `${user.home}todos/live.ics`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    unsubscribe();
+    expect(events.map((event) => (event as { type: string }).type)).toEqual([
+      'todo.created',
+      'todo.updated',
+      'todo.deleted',
+    ]);
+    const stats = (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json<
+      Record<string, number>
+    >();
+    expect(stats).toMatchObject({
+      todosCreated: 1,
+      todosCompleted: 1,
+      todosUpdated: 1,
+      todosDeleted: 1,
+    });
+  });
+});
+
+describe('failed sign-ins', () => {
+  it('are limited like logins: past the limit a 429', async () => {
+    const limited = await createTestApp({ config: { loginAttemptsPerAccount: 3 } });
+    try {
+      const user = await registerUser(limited.app);
+      const attempt = () =>
+        limited.app.inject({
+          method: 'PROPFIND',
+          url: '/dav/',
+          headers: {
+            authorization: `Basic ${Buffer.from(`${user.email}:tally_pat_wrong`).toString('base64')}`,
+          },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1) statuses.push((await attempt()).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,674 @@
+import { TOKEN_REQUESTS_PER_MINUTE } from '@tally/contract';
+import type { Element } from '@xmldom/xmldom';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import ICAL from 'ical.js';
+import { createLoginLimits } from '../auth/login-limits.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError, badRequest, notFound } from '../shared/errors.js';
+import { type Collection, createCaldavService, type DavUser, type Resource } from './service.js';
+import { componentOf } from './vtodo.js';
+import {
+  buildXml,
+  childElements,
+  dav,
+  el,
+  firstChild,
+  isElement,
+  nameKey,
+  nameOf,
+  NS,
+  parseXml,
+  textOf,
+  type XmlName,
+  type XmlNode,
+} from './xml.js';
+
+/**
+ * CalDAV (RFC 4791, 6578, 6764, 5397) for calendar and task apps: docs/decisions/085-caldav.md
+ * has the tree, the storage and the authentication; docs/product.md the mapping. Outside /api
+ * (its answers are XML and iCalendar, not the contract's JSON), so the session authentication
+ * hook passes these routes (`public`) and they check HTTP Basic themselves.
+ */
+
+const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'REPORT', 'MKCALENDAR', 'MKCOL'] as const;
+const WRITE_METHODS = new Set(['PUT', 'DELETE', 'PROPPATCH', 'MKCALENDAR', 'MKCOL']);
+const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR';
+/** A multiget of 10,000 hrefs is about 1 MB; a calendar object may carry attachments. */
+const DAV_BODY_LIMIT = 4 * 1024 * 1024;
+const MINUTE = 60_000;
+const SYNC_PREFIX = 'urn:tally:sync:';
+/** CalDAV's calls are XML and iCalendar, described by their RFCs, not OpenAPI (decision 085). */
+const NOT_IN_OPENAPI = { hide: true };
+const CHALLENGE = { 'www-authenticate': 'Basic realm="Tally CalDAV", charset="UTF-8"' };
+
+type PropRequest = { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; names: XmlName[] };
+/** A resource's properties: each a function, so only the requested ones are computed. */
+type Props = Map<string, { name: XmlName; value: () => (XmlNode | string)[] }>;
+
+const enc = encodeURIComponent;
+
+function propsOf(entries: [XmlName, () => (XmlNode | string)[]][]): Props {
+  return new Map(entries.map(([name, value]) => [nameKey(name), { name, value }]));
+}
+
+const d = (name: string): XmlName => ({ ns: NS.dav, name });
+const c = (name: string): XmlName => ({ ns: NS.caldav, name });
+
+/** Reads which properties a PROPFIND or REPORT asks for. */
+function propRequestOf(root: Element | null): PropRequest {
+  if (!root) return { kind: 'allprop' };
+  if (firstChild(root, NS.dav, 'propname')) return { kind: 'propname' };
+  const prop = firstChild(root, NS.dav, 'prop');
+  if (!prop) return { kind: 'allprop' };
+  return { kind: 'prop', names: childElements(prop).map(nameOf) };
+}
+
+/** One <response> of a multistatus: the found properties, and the asked ones it lacks (404). */
+function responseOf(href: string, props: Props, request: PropRequest): XmlNode {
+  const found: XmlNode[] = [];
+  const missing: XmlNode[] = [];
+  if (request.kind === 'prop') {
+    for (const name of request.names) {
+      const prop = props.get(nameKey(name));
+      if (prop) found.push(el(name.ns, name.name, ...prop.value()));
+      else missing.push(el(name.ns, name.name));
+    }
+  } else {
+    for (const { name, value } of props.values()) {
+      // calendar-data is the whole object: only when asked for by name (RFC 4791, 9.6).
+      if (name.name === 'calendar-data') continue;
+      found.push(
+        request.kind === 'propname' ? el(name.ns, name.name) : el(name.ns, name.name, ...value()),
+      );
+    }
+  }
+  const propstat = (nodes: XmlNode[], status: string) =>
+    dav('propstat', dav('prop', ...nodes), dav('status', `HTTP/1.1 ${status}`));
+  return dav(
+    'response',
+    dav('href', href),
+    ...(found.length || !missing.length ? [propstat(found, '200 OK')] : []),
+    ...(missing.length ? [propstat(missing, '404 Not Found')] : []),
+  );
+}
+
+const multistatus = (reply: FastifyReply, responses: XmlNode[], extra: XmlNode[] = []) =>
+  reply
+    .code(207)
+    .header('content-type', 'application/xml; charset=utf-8')
+    .send(buildXml(dav('multistatus', ...responses, ...extra)));
+
+/** A DAV precondition failure: the status and an <error> naming the condition. */
+const davError = (reply: FastifyReply, status: number, condition: XmlNode) =>
+  reply
+    .code(status)
+    .header('content-type', 'application/xml; charset=utf-8')
+    .send(buildXml(dav('error', condition)));
+
+/** The path below /dav as decoded segments. */
+function segmentsOf(url: string): string[] {
+  const path = new URL(url, 'http://tally.invalid').pathname;
+  try {
+    return path
+      .split('/')
+      .filter(Boolean)
+      .map((part) => decodeURIComponent(part))
+      .slice(1);
+  } catch {
+    throw badRequest('The request URL is malformed (bad percent-encoding)');
+  }
+}
+
+/** The basic-format UTC time of a time-range attribute, as epoch ms. */
+function rangeTime(value: string | null, fallback: number): number {
+  if (!value) return fallback;
+  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
+  if (!match) throw badRequest('time-range: start and end must be UTC times like 20260310T000000Z');
+  const [, y, mo, da, h, mi, s] = match.map(Number) as number[];
+  return Date.UTC(y ?? 0, (mo ?? 1) - 1, da ?? 1, h ?? 0, mi ?? 0, s ?? 0);
+}
+
+const timeOf = (component: ICAL.Component, name: string): number | null => {
+  const value = component.getFirstPropertyValue(name);
+  return value instanceof ICAL.Time ? value.toUnixTime() * 1000 : null;
+};
+
+/** RFC 4791, 9.9: whether a VTODO falls in a time range (without DURATION, which Tally lacks). */
+function todoInRange(component: ICAL.Component, start: number, end: number): boolean {
+  const dtstart = timeOf(component, 'dtstart');
+  const due = timeOf(component, 'due');
+  if (dtstart !== null && due !== null) {
+    return (start <= dtstart || start < due) && (end > dtstart || end >= due);
+  }
+  if (dtstart !== null) return start <= dtstart && end > dtstart;
+  if (due !== null) return start < due && end >= due;
+  const completed = timeOf(component, 'completed');
+  const created = timeOf(component, 'created');
+  if (completed !== null) return start <= completed && end >= (created ?? completed);
+  return true;
+}
+
+function propMatches(filter: Element, component: ICAL.Component): boolean {
+  const properties = component.getAllProperties((filter.getAttribute('name') ?? '').toLowerCase());
+  if (firstChild(filter, NS.caldav, 'is-not-defined')) return properties.length === 0;
+  if (properties.length === 0) return false;
+  return properties.some((property) =>
+    childElements(filter).every((test) => {
+      if (isElement(test, NS.caldav, 'text-match')) {
+        const wanted = textOf(test).toLowerCase();
+        const hit = property
+          .getValues()
+          .some((value) => String(value).toLowerCase().includes(wanted));
+        return test.getAttribute('negate-condition') === 'yes' ? !hit : hit;
+      }
+      if (isElement(test, NS.caldav, 'time-range')) {
+        const value = property.getFirstValue();
+        if (!(value instanceof ICAL.Time)) return false;
+        const at = value.toUnixTime() * 1000;
+        return (
+          at >= rangeTime(test.getAttribute('start'), -Infinity) &&
+          at < rangeTime(test.getAttribute('end'), Infinity)
+        );
+      }
+      return true;
+    }),
+  );
+}
+
+/** A comp-filter against the components of that name among `components`. */
+function compMatches(filter: Element, components: ICAL.Component[]): boolean {
+  const name = (filter.getAttribute('name') ?? '').toLowerCase();
+  const candidates = components.filter((component) => component.name === name);
+  if (firstChild(filter, NS.caldav, 'is-not-defined')) return candidates.length === 0;
+  return candidates.some((component) =>
+    childElements(filter).every((test) => {
+      if (isElement(test, NS.caldav, 'time-range')) {
+        return todoInRange(
+          component,
+          rangeTime(test.getAttribute('start'), -Infinity),
+          rangeTime(test.getAttribute('end'), Infinity),
+        );
+      }
+      if (isElement(test, NS.caldav, 'comp-filter')) {
+        return compMatches(test, component.getAllSubcomponents());
+      }
+      if (isElement(test, NS.caldav, 'prop-filter')) return propMatches(test, component);
+      return true;
+    }),
+  );
+}
+
+export const caldavRoutes: FastifyPluginAsync<{
+  clock: Clock;
+  loginAttemptsPerAccount: number;
+}> = async (app, { clock, loginAttemptsPerAccount }) => {
+  const caldav = createCaldavService(app.db, clock);
+  const limits = createLoginLimits(app.counters, loginAttemptsPerAccount);
+  for (const method of DAV_METHODS) {
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
+  // Every body here is text (XML or iCalendar), whatever type a client names, or none.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  async function authenticate(request: FastifyRequest): Promise<DavUser> {
+    const header = request.headers.authorization ?? '';
+    const [scheme, encoded] = header.split(' ');
+    if (scheme?.toLowerCase() !== 'basic' || !encoded) {
+      throw new AppError(
+        401,
+        'Sign in with your e-mail and an app password (an API token)',
+        CHALLENGE,
+      );
+    }
+    const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const username = colon < 0 ? decoded : decoded.slice(0, colon);
+    const user = colon < 0 ? null : await caldav.authenticate(username, decoded.slice(colon + 1));
+    if (!user) {
+      // Counted like a failed login (auth/login-limits.ts): past the limit, a 429.
+      await limits.admit(username, request.ip, false);
+      throw new AppError(
+        401,
+        'The e-mail or app password is wrong (use an API token, never the account password)',
+        CHALLENGE,
+      );
+    }
+    const used = await app.counters.hit(`api-token:${user.tokenId}`, MINUTE);
+    if (used.count > TOKEN_REQUESTS_PER_MINUTE) {
+      const seconds = String(Math.max(1, Math.ceil(used.ttlMs / 1000)));
+      throw new AppError(429, 'Too many requests with this app password', {
+        'retry-after': seconds,
+      });
+    }
+    if (WRITE_METHODS.has(request.method) && !user.canWrite) {
+      throw new AppError(403, 'This app password is a read-only API token: it cannot make changes');
+    }
+    return user;
+  }
+
+  const hrefs = (user: DavUser) => {
+    const home = `/dav/calendars/${user.id}/`;
+    return {
+      principal: `/dav/principals/${user.id}/`,
+      home,
+      collection: (c: Collection) => `${home}${enc(c.segment)}/`,
+      resource: (c: Collection, name: string) => `${home}${enc(c.segment)}/${enc(name)}`,
+    };
+  };
+
+  /** The properties every resource answers: who the user is. */
+  const commonProps = (user: DavUser): [XmlName, () => (XmlNode | string)[]][] => [
+    [d('current-user-principal'), () => [dav('href', hrefs(user).principal)]],
+    [d('owner'), () => [dav('href', hrefs(user).principal)]],
+  ];
+
+  const privileges = (user: DavUser) => () => [
+    dav('privilege', dav('read')),
+    ...(user.canWrite
+      ? [dav('privilege', dav('write')), dav('privilege', dav('write-content'))]
+      : []),
+  ];
+
+  const principalProps = (user: DavUser): Props =>
+    propsOf([
+      ...commonProps(user),
+      [d('resourcetype'), () => [dav('principal')]],
+      [d('displayname'), () => [user.username]],
+      [d('principal-URL'), () => [dav('href', hrefs(user).principal)]],
+      [c('calendar-home-set'), () => [dav('href', hrefs(user).home)]],
+      [c('calendar-user-address-set'), () => [dav('href', `mailto:${user.email}`)]],
+    ]);
+
+  const homeProps = (user: DavUser): Props =>
+    propsOf([
+      ...commonProps(user),
+      [d('resourcetype'), () => [dav('collection')]],
+      [d('displayname'), () => ['Tally']],
+      [c('calendar-home-set'), () => [dav('href', hrefs(user).home)]],
+      [d('current-user-privilege-set'), privileges(user)],
+    ]);
+
+  async function collectionProps(user: DavUser, collection: Collection): Promise<Props> {
+    const [ctag, token] = await Promise.all([
+      caldav.ctag(user.id, collection),
+      caldav.syncToken(user.id),
+    ]);
+    return propsOf([
+      ...commonProps(user),
+      [d('resourcetype'), () => [dav('collection'), el(NS.caldav, 'calendar')]],
+      [d('displayname'), () => [collection.name]],
+      [{ ns: NS.apple, name: 'calendar-color' }, () => [`${collection.color}FF`]],
+      [
+        c('supported-calendar-component-set'),
+        () => [{ ns: NS.caldav, name: 'comp', attributes: { name: 'VTODO' } }],
+      ],
+      [
+        c('supported-calendar-data'),
+        () => [
+          {
+            ns: NS.caldav,
+            name: 'calendar-data',
+            attributes: { 'content-type': 'text/calendar', version: '2.0' },
+          },
+        ],
+      ],
+      [
+        d('supported-report-set'),
+        () =>
+          [c('calendar-query'), c('calendar-multiget'), d('sync-collection')].map((report) =>
+            dav('supported-report', dav('report', el(report.ns, report.name))),
+          ),
+      ],
+      [{ ns: NS.cs, name: 'getctag' }, () => [ctag]],
+      [d('sync-token'), () => [`${SYNC_PREFIX}${token}`]],
+      [d('current-user-privilege-set'), privileges(user)],
+    ]);
+  }
+
+  const resourceProps = (resource: Resource): Props =>
+    propsOf([
+      [d('getetag'), () => [resource.etag]],
+      [d('getcontenttype'), () => ['text/calendar; charset=utf-8; component=VTODO']],
+      [d('resourcetype'), () => []],
+      [d('getcontentlength'), () => [String(Buffer.byteLength(resource.data))]],
+      [d('getlastmodified'), () => [new Date(resource.updatedAt).toUTCString()]],
+      [c('calendar-data'), () => [resource.data]],
+    ]);
+
+  const bodyXml = (request: FastifyRequest) => {
+    const body = typeof request.body === 'string' ? request.body.trim() : '';
+    return body ? parseXml(body) : null;
+  };
+
+  /** PROPFIND (depth 0 or 1; "infinity" is answered as 1). */
+  async function propfind(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: DavUser,
+    path: string[],
+  ) {
+    const root = bodyXml(request);
+    if (root && !isElement(root, NS.dav, 'propfind'))
+      throw badRequest('body: expected a DAV:propfind');
+    const wanted = propRequestOf(root);
+    const deep = request.headers.depth !== '0';
+    const h = hrefs(user);
+    const responses: XmlNode[] = [];
+    const [kind, owner, segment, name] = path;
+    if (kind === undefined) {
+      responses.push(
+        responseOf(
+          new URL(request.url, 'http://tally.invalid').pathname,
+          propsOf([
+            ...commonProps(user),
+            [d('resourcetype'), () => [dav('collection')]],
+            [c('calendar-home-set'), () => [dav('href', h.home)]],
+          ]),
+          wanted,
+        ),
+      );
+      if (deep) responses.push(responseOf(h.principal, principalProps(user), wanted));
+      return multistatus(reply, responses);
+    }
+    if (owner !== String(user.id)) throw notFound();
+    if (kind === 'principals' && segment === undefined) {
+      return multistatus(reply, [responseOf(h.principal, principalProps(user), wanted)]);
+    }
+    if (kind !== 'calendars') throw notFound();
+    if (segment === undefined) {
+      responses.push(responseOf(h.home, homeProps(user), wanted));
+      if (deep) {
+        for (const collection of await caldav.collections(user.id)) {
+          responses.push(
+            responseOf(h.collection(collection), await collectionProps(user, collection), wanted),
+          );
+        }
+      }
+      return multistatus(reply, responses);
+    }
+    const collection = await caldav.collection(user.id, segment);
+    if (!collection) throw notFound('Calendar');
+    if (name === undefined) {
+      responses.push(
+        responseOf(h.collection(collection), await collectionProps(user, collection), wanted),
+      );
+      if (deep) {
+        for (const resource of await caldav.members(user.id, collection.groupId)) {
+          responses.push(
+            responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted),
+          );
+        }
+      }
+      return multistatus(reply, responses);
+    }
+    const resource = await caldav.resource(user.id, collection.groupId, name);
+    if (!resource) throw notFound('Todo');
+    return multistatus(reply, [
+      responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted),
+    ]);
+  }
+
+  /** REPORT on a calendar: calendar-query, calendar-multiget or sync-collection. */
+  async function report(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: DavUser,
+    collection: Collection,
+  ) {
+    const root = bodyXml(request);
+    if (!root) throw badRequest('body: a REPORT needs a body');
+    const wanted = propRequestOf(root);
+    const h = hrefs(user);
+    const answer = (resource: Resource) =>
+      responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted);
+    if (isElement(root, NS.caldav, 'calendar-multiget')) {
+      const names: string[] = [];
+      const base = h.collection(collection);
+      const asked = childElements(root).filter((child) => isElement(child, NS.dav, 'href'));
+      const byHref = new Map<string, string>();
+      for (const href of asked) {
+        const path = new URL(textOf(href), 'http://tally.invalid').pathname;
+        const segments = segmentsOf(path);
+        const name = segments[3];
+        const inCollection = `/dav/${segments.slice(0, 3).map(enc).join('/')}/` === base;
+        if (name !== undefined && inCollection && segments.length === 4) {
+          names.push(name);
+          byHref.set(textOf(href), name);
+        }
+      }
+      const found = new Map(
+        (await caldav.resources(user.id, collection.groupId, names)).map((r) => [r.name, r]),
+      );
+      return multistatus(
+        reply,
+        asked.map((href) => {
+          const resource = found.get(byHref.get(textOf(href)) ?? '');
+          return resource
+            ? answer(resource)
+            : dav('response', dav('href', textOf(href)), dav('status', 'HTTP/1.1 404 Not Found'));
+        }),
+      );
+    }
+    if (isElement(root, NS.caldav, 'calendar-query')) {
+      const filter = firstChild(root, NS.caldav, 'filter');
+      const top = filter ? firstChild(filter, NS.caldav, 'comp-filter') : undefined;
+      const resources = await caldav.members(user.id, collection.groupId);
+      const matching = top
+        ? resources.filter((resource) => {
+            const component = componentOf(resource.data);
+            return compMatches(top, [component]);
+          })
+        : resources;
+      return multistatus(reply, matching.map(answer));
+    }
+    if (isElement(root, NS.dav, 'sync-collection')) {
+      const tokenElement = firstChild(root, NS.dav, 'sync-token');
+      const given = tokenElement ? textOf(tokenElement) : '';
+      const current = await caldav.syncToken(user.id);
+      const tokenNode = dav('sync-token', `${SYNC_PREFIX}${current}`);
+      if (!given) {
+        const resources = await caldav.members(user.id, collection.groupId);
+        return multistatus(reply, resources.map(answer), [tokenNode]);
+      }
+      const number = given.startsWith(SYNC_PREFIX) ? Number(given.slice(SYNC_PREFIX.length)) : NaN;
+      if (!Number.isInteger(number) || number < 0 || number > current) {
+        return davError(reply, 403, dav('valid-sync-token'));
+      }
+      const { changed, removed } = await caldav.changesSince(user.id, collection.groupId, number);
+      return multistatus(
+        reply,
+        [
+          ...changed.map(answer),
+          ...removed.map((name) =>
+            dav(
+              'response',
+              dav('href', h.resource(collection, name)),
+              dav('status', 'HTTP/1.1 404 Not Found'),
+            ),
+          ),
+        ],
+        [tokenNode],
+      );
+    }
+    return davError(reply, 403, dav('supported-report'));
+  }
+
+  /** The displayname and calendar-color a MKCALENDAR or PROPPATCH sets; the others it names. */
+  function calendarSettings(root: Element | null) {
+    const settings = {
+      name: null as string | null,
+      color: null as string | null,
+      /** A calendar for events or journals only: Tally's calendars hold VTODOs. */
+      withoutTodos: false,
+    };
+    const others: XmlName[] = [];
+    const known: XmlName[] = [];
+    for (const action of root ? childElements(root) : []) {
+      const prop = firstChild(action, NS.dav, 'prop');
+      for (const property of prop ? childElements(prop) : []) {
+        const name = nameOf(property);
+        const removing = isElement(action, NS.dav, 'remove');
+        if (!removing && isElement(property, NS.dav, 'displayname')) {
+          settings.name = textOf(property);
+          known.push(name);
+        } else if (!removing && isElement(property, NS.apple, 'calendar-color')) {
+          settings.color = textOf(property);
+          known.push(name);
+        } else if (isElement(property, NS.caldav, 'supported-calendar-component-set')) {
+          const comps = childElements(property).map((comp) => comp.getAttribute('name'));
+          if (comps.some((comp) => comp?.toUpperCase() === 'VTODO')) known.push(name);
+          else {
+            others.push(name);
+            settings.withoutTodos = true;
+          }
+        } else {
+          others.push(name);
+        }
+      }
+    }
+    return { settings, known, others };
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    if (request.method === 'OPTIONS') {
+      return reply
+        .code(200)
+        .header('dav', '1, 3, calendar-access, extended-mkcol')
+        .header('allow', ALLOW)
+        .send();
+    }
+    const user = await authenticate(request);
+    const path = segmentsOf(request.url);
+    // Fastify answers HEAD with the GET route's handler, leaving the body out.
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (request.method === 'PROPFIND') return propfind(request, reply, user, path);
+    const [kind, owner, segment, name] = path;
+    if (kind !== 'calendars' || owner !== String(user.id) || segment === undefined) {
+      if (reading && kind === undefined) {
+        return reply
+          .type('text/plain; charset=utf-8')
+          .send('Tally CalDAV server: add this address to a CalDAV app.');
+      }
+      throw new AppError(405, `${request.method} is not allowed here`, {
+        allow: 'OPTIONS, PROPFIND',
+      });
+    }
+    if (path.length > 4) throw notFound();
+    const collection = await caldav.collection(user.id, segment);
+    if (request.method === 'MKCALENDAR' || request.method === 'MKCOL') {
+      if (name !== undefined) throw new AppError(405, 'Calendars are made in the calendar home');
+      if (collection) return davError(reply, 405, dav('resource-must-be-null'));
+      // Presentation properties apps set on a new calendar (calendar-order, a description, a
+      // time zone) are not kept: the group is made with its name and colour.
+      const { settings } = calendarSettings(bodyXml(request));
+      if (settings.withoutTodos) {
+        return davError(reply, 403, el(NS.caldav, 'supported-calendar-component'));
+      }
+      const group = await caldav.makeCalendar(user.id, segment, settings);
+      app.live.publish(user.id, { type: 'group.created', id: group.id });
+      return reply
+        .code(201)
+        .header('location', hrefs(user).home + enc(segment) + '/')
+        .send();
+    }
+    if (!collection) throw notFound('Calendar');
+    const h = hrefs(user);
+    if (name === undefined) {
+      if (request.method === 'REPORT') return report(request, reply, user, collection);
+      if (request.method === 'PROPPATCH') {
+        const { settings, known, others } = calendarSettings(bodyXml(request));
+        const propstat = (names: XmlName[], status: string) =>
+          dav(
+            'propstat',
+            dav('prop', ...names.map((n) => el(n.ns, n.name))),
+            dav('status', `HTTP/1.1 ${status}`),
+          );
+        // All or nothing (RFC 4918, 9.2): a property Tally cannot keep fails the others too.
+        const answer = others.length
+          ? [
+              propstat(others, '403 Forbidden'),
+              ...(known.length ? [propstat(known, '424 Failed Dependency')] : []),
+            ]
+          : [propstat(known, '200 OK')];
+        if (!others.length && (settings.name !== null || settings.color !== null)) {
+          const group = await caldav.patchCalendar(user.id, collection, settings);
+          if (group) app.live.publish(user.id, { type: 'group.updated', id: group.id });
+        }
+        return multistatus(reply, [
+          dav('response', dav('href', h.collection(collection)), ...answer),
+        ]);
+      }
+      if (request.method === 'DELETE') {
+        const groupId = collection.groupId;
+        await caldav.removeCalendar(user.id, collection);
+        if (groupId !== null) app.live.publish(user.id, { type: 'group.deleted', id: groupId });
+        app.live.publish(user.id, { type: 'todos.changed' });
+        return reply.code(204).send();
+      }
+      throw new AppError(405, `${request.method} is not allowed on a calendar`, { allow: ALLOW });
+    }
+    if (reading) {
+      const resource = await caldav.resource(user.id, collection.groupId, name);
+      if (!resource) throw notFound('Todo');
+      if (request.headers['if-none-match'] === resource.etag) return reply.code(304).send();
+      return reply
+        .header('etag', resource.etag)
+        .header('content-type', 'text/calendar; charset=utf-8')
+        .send(resource.data);
+    }
+    if (request.method === 'PUT') {
+      if (typeof request.body !== 'string') throw badRequest('body: a PUT needs iCalendar data');
+      const header = (value: string | string[] | undefined) =>
+        typeof value === 'string' ? value : null;
+      const { created, id } = await caldav.put(user, collection, name, request.body, {
+        ifMatch: header(request.headers['if-match']),
+        ifNoneMatch: header(request.headers['if-none-match']),
+      });
+      app.live.publish(user.id, { type: created ? 'todo.created' : 'todo.updated', id });
+      // No ETag: what Tally stores may differ from what was sent (a repeat moved on), so the
+      // client reads it back (RFC 4791, 5.3.4).
+      return reply.code(created ? 201 : 204).send();
+    }
+    if (request.method === 'DELETE') {
+      const header = request.headers['if-match'];
+      const id = await caldav.remove(
+        user.id,
+        collection,
+        name,
+        typeof header === 'string' ? header : null,
+      );
+      if (id === null) throw notFound('Todo');
+      app.live.publish(user.id, { type: 'todo.deleted', id });
+      return reply.code(204).send();
+    }
+    throw new AppError(405, `${request.method} is not allowed on a todo`, { allow: ALLOW });
+  }
+
+  // RFC 6764: a client given only the server's address finds the CalDAV tree here.
+  app.route({
+    method: ['GET', 'PROPFIND', 'OPTIONS'],
+    url: '/.well-known/caldav',
+    config: { public: true },
+    schema: NOT_IN_OPENAPI,
+    handler: (_request, reply) => reply.redirect('/dav/', 301),
+  });
+  // A client given only the base URL may ask it directly (DAVx⁵, python-caldav) before or
+  // instead of the well-known address: it answers as /dav/ does.
+  app.route({
+    method: 'PROPFIND',
+    url: '/',
+    config: { public: true },
+    schema: NOT_IN_OPENAPI,
+    handler: handle,
+  });
+  for (const url of ['/dav', '/dav/*']) {
+    app.route({
+      method: ['GET', 'PUT', 'DELETE', 'OPTIONS', ...DAV_METHODS],
+      url,
+      bodyLimit: DAV_BODY_LIMIT,
+      config: { public: true },
+      schema: NOT_IN_OPENAPI,
+      handler: handle,
+    });
+  }
+};

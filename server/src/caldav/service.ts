@@ -1,0 +1,576 @@
+import { createHash } from 'node:crypto';
+import { GROUP_COLORS, type GroupColor, type UpdateTodoBody } from '@tally/contract';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema.js';
+import { hashPersonalToken } from '../plugins/personal-tokens.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError, badRequest } from '../shared/errors.js';
+import { recordEvents } from '../statistics/record-events.js';
+import { createGroupService } from '../groups/service.js';
+import { createTodoService } from '../todos/service.js';
+import { moveToTrash } from '../todos/trash.js';
+import { type Extra, parseVtodo, type RenderedTodo, renderVtodo } from './vtodo.js';
+
+/**
+ * CalDAV's business rules (docs/decisions/085-caldav.md): who a request is, which collections
+ * and resources a user has, and each write, made through the todo and group services so a
+ * client's change follows every rule of the web app's (statistics, repeats, reminders, trash).
+ */
+
+/** The collection of todos without a group. */
+const UNGROUPED = 'todos';
+const UNGROUPED_NAME = 'Todos';
+
+export interface DavUser {
+  id: number;
+  email: string;
+  username: string;
+  /** A read token may read only. */
+  canWrite: boolean;
+  tokenId: number;
+}
+
+export interface Collection {
+  /** Its last path segment. */
+  segment: string;
+  /** null: the todos without a group. */
+  groupId: number | null;
+  name: string;
+  color: string;
+}
+
+/**
+ * A todo as a resource: its name, its calendar object and a strong ETag, which changes exactly
+ * when the object's bytes do.
+ */
+export interface Resource {
+  id: number;
+  name: string;
+  uid: string;
+  groupId: number | null;
+  data: string;
+  etag: string;
+  updatedAt: number;
+}
+
+const derivedUid = (id: number) => `tally-${id}`;
+const derivedId = (uid: string) => {
+  const match = /^tally-(\d{1,10})$/.exec(uid);
+  return match ? Number(match[1]) : null;
+};
+const nameOfTodo = (row: { id: number; uid: string | null; dav_name: string | null }) =>
+  row.dav_name ?? `${row.uid ?? derivedUid(row.id)}.ics`;
+
+/**
+ * The version of renderVtodo()'s output: an ETag is the hash of what the object is written
+ * from (the todo, its tags, parent and kept properties, the user's zone) and this, so listing
+ * ETags writes no object. Raise it with any change to what renderVtodo() writes, so a client
+ * fetches the objects again instead of keeping ones the server would now write differently.
+ */
+const RENDERING = 1;
+
+const etagOf = (data: string) =>
+  `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
+
+/** The swatch nearest to a client's colour (#RRGGBB or #RRGGBBAA). */
+function nearestSwatch(color: string): GroupColor | null {
+  const match = /^#?([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(color.trim());
+  if (!match?.[1]) return null;
+  const rgb = (hex: string) => [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const [r, g, b] = rgb(match[1]) as [number, number, number];
+  let best: GroupColor = GROUP_COLORS[0];
+  let bestDistance = Infinity;
+  for (const swatch of GROUP_COLORS) {
+    const [sr, sg, sb] = rgb(swatch.slice(1)) as [number, number, number];
+    const distance = (r - sr) ** 2 + (g - sg) ** 2 + (b - sb) ** 2;
+    if (distance < bestDistance) [best, bestDistance] = [swatch, distance];
+  }
+  return best;
+}
+
+const TODO_COLUMNS = [
+  'todos.id',
+  'todos.uid',
+  'todos.dav_name',
+  'todos.ics_extra',
+  'todos.group_id',
+  'todos.title',
+  'todos.description',
+  'todos.completed',
+  'todos.due_date',
+  'todos.due_time',
+  'todos.start_date',
+  'todos.repeat',
+  'todos.remind_minutes_before',
+  'todos.priority',
+  'todos.parent_id',
+  'todos.created_at',
+  'todos.updated_at',
+] as const;
+
+/** Ids per statement: within both databases' parameter limits. */
+const BATCH = 500;
+
+export function createCaldavService(db: Kysely<Database>, clock: Clock) {
+  const todos = createTodoService(db, clock);
+  const groups = createGroupService(db, clock);
+
+  /** The todos of a user matching `where`, with their tags and parent's UID. */
+  async function load(
+    userId: number,
+    where: (query: ReturnType<typeof baseQuery>) => ReturnType<typeof baseQuery>,
+  ) {
+    const rows = await where(baseQuery(userId)).execute();
+    const tags = new Map<number, string[]>();
+    for (let i = 0; i < rows.length; i += BATCH) {
+      const ids = rows.slice(i, i + BATCH).map((row) => row.id);
+      const links = await db
+        .selectFrom('todo_tags')
+        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+        .select(['todo_tags.todo_id', 'tags.name'])
+        .where('todo_tags.todo_id', 'in', ids)
+        .execute();
+      for (const link of links)
+        tags.set(link.todo_id, [...(tags.get(link.todo_id) ?? []), link.name]);
+    }
+    const zone = await zoneOf(userId);
+    return rows.map((row) => {
+      const todo: RenderedTodo = {
+        uid: row.uid ?? derivedUid(row.id),
+        title: row.title,
+        description: row.description,
+        completed: row.completed === 1,
+        dueDate: row.due_date,
+        dueTime: row.due_time,
+        startDate: row.start_date,
+        repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as RenderedTodo['repeat']),
+        remindMinutesBefore: row.remind_minutes_before,
+        tags: (tags.get(row.id) ?? []).sort((a, b) => a.localeCompare(b)),
+        priority: row.priority as RenderedTodo['priority'],
+        parentUid: row.parent_id === null ? null : (row.parent_uid ?? derivedUid(row.parent_id)),
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
+        extra: row.ics_extra === null ? null : (JSON.parse(row.ics_extra) as Extra),
+      };
+      let data: string | null = null;
+      const resource: Resource = {
+        id: row.id,
+        name: nameOfTodo(row),
+        uid: todo.uid,
+        groupId: row.group_id,
+        // Written only when a client asks for it (GET, calendar-data, a filter).
+        get data() {
+          data ??= renderVtodo(todo, zone);
+          return data;
+        },
+        etag: etagOf(JSON.stringify([RENDERING, zone, todo])),
+        updatedAt: todo.updatedAt,
+      };
+      return resource;
+    });
+  }
+
+  function baseQuery(userId: number) {
+    return db
+      .selectFrom('todos')
+      .leftJoin('todos as parent', 'parent.id', 'todos.parent_id')
+      .select([...TODO_COLUMNS, 'parent.uid as parent_uid'])
+      .where('todos.user_id', '=', userId);
+  }
+
+  /** The zone of the user's calendar feed: the one place Tally keeps a user's zone. */
+  async function zoneOf(userId: number): Promise<string | null> {
+    const feed = await db
+      .selectFrom('calendar_feeds')
+      .select('time_zone')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return feed?.time_zone ?? null;
+  }
+
+  const inGroup = (groupId: number | null) => (query: ReturnType<typeof baseQuery>) =>
+    groupId === null
+      ? query.where('todos.group_id', 'is', null)
+      : query.where('todos.group_id', '=', groupId);
+
+  /** The todo holding this UID (or `tally-{id}`), in any collection. */
+  async function byUid(userId: number, uid: string) {
+    const id = derivedId(uid);
+    return db
+      .selectFrom('todos')
+      .select(['id', 'uid', 'dav_name', 'group_id'])
+      .where('user_id', '=', userId)
+      .where((eb) =>
+        id === null
+          ? eb('uid', '=', uid)
+          : eb.or([eb('uid', '=', uid), eb.and([eb('uid', 'is', null), eb('id', '=', id)])]),
+      )
+      .executeTakeFirst();
+  }
+
+  /** The latest change id: the sync token of every collection of the user. */
+  async function syncToken(userId: number): Promise<number> {
+    const row = await db
+      .selectFrom('caldav_changes')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
+  async function collections(userId: number): Promise<Collection[]> {
+    const rows = await db
+      .selectFrom('todo_groups')
+      .select(['id', 'name', 'color', 'dav_name'])
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute();
+    return [
+      { segment: UNGROUPED, groupId: null, name: UNGROUPED_NAME, color: GROUP_COLORS[0] },
+      ...rows.map((row) => ({
+        segment: row.dav_name ?? `group-${row.id}`,
+        groupId: row.id,
+        name: row.name,
+        color: row.color,
+      })),
+    ];
+  }
+
+  async function collection(userId: number, segment: string): Promise<Collection | null> {
+    return (await collections(userId)).find((c) => c.segment === segment) ?? null;
+  }
+
+  /** A collection's version: its latest change and its name and colour. */
+  async function ctag(userId: number, c: Collection): Promise<string> {
+    const row = await db
+      .selectFrom('caldav_changes')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .where('user_id', '=', userId)
+      .where((eb) =>
+        c.groupId === null ? eb('group_id', 'is', null) : eb('group_id', '=', c.groupId),
+      )
+      .executeTakeFirst();
+    return `${Number(row?.last ?? 0)}-${etagOf(`${c.name}\n${c.color}`).slice(1, 9)}`;
+  }
+
+  const members = (userId: number, groupId: number | null) => load(userId, inGroup(groupId));
+
+  /** The resource at this name in the collection, or null. */
+  async function resource(userId: number, groupId: number | null, name: string) {
+    const uid = name.endsWith('.ics') ? name.slice(0, -4) : null;
+    const id = uid === null ? null : derivedId(uid);
+    const [found] = await load(userId, (query) =>
+      inGroup(groupId)(query).where((eb) =>
+        eb.or([
+          eb('todos.dav_name', '=', name),
+          ...(uid === null
+            ? []
+            : [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', '=', uid)])]),
+          ...(id === null
+            ? []
+            : [
+                eb.and([
+                  eb('todos.dav_name', 'is', null),
+                  eb('todos.uid', 'is', null),
+                  eb('todos.id', '=', id),
+                ]),
+              ]),
+        ]),
+      ),
+    );
+    return found ?? null;
+  }
+
+  /** Resources by name, for calendar-multiget: only the todos those names can be. */
+  async function resources(userId: number, groupId: number | null, names: readonly string[]) {
+    const wanted = new Set(names);
+    const found: Resource[] = [];
+    for (let i = 0; i < names.length; i += BATCH) {
+      const batch = names.slice(i, i + BATCH);
+      const uids = batch.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
+      const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
+      const rows = await load(userId, (query) =>
+        inGroup(groupId)(query).where((eb) =>
+          eb.or([
+            eb('todos.dav_name', 'in', batch),
+            ...(uids.length
+              ? [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', 'in', uids)])]
+              : []),
+            ...(ids.length
+              ? [
+                  eb.and([
+                    eb('todos.dav_name', 'is', null),
+                    eb('todos.uid', 'is', null),
+                    eb('todos.id', 'in', ids),
+                  ]),
+                ]
+              : []),
+          ]),
+        ),
+      );
+      found.push(...rows.filter((resource) => wanted.has(resource.name)));
+    }
+    return found;
+  }
+
+  /**
+   * What changed in the collection after `token`: the resources now in it, and the names of
+   * those that left it (deleted, or moved to another group). Null for a token never given out.
+   */
+  async function changesSince(userId: number, groupId: number | null, token: number) {
+    const rows = await db
+      .selectFrom('caldav_changes')
+      .select(['todo_id', 'name'])
+      .where('user_id', '=', userId)
+      .where((eb) => (groupId === null ? eb('group_id', 'is', null) : eb('group_id', '=', groupId)))
+      .where('id', '>', token)
+      .orderBy('id')
+      .execute();
+    const latest = new Map<number, string>();
+    for (const row of rows) latest.set(row.todo_id, row.name);
+    const ids = [...latest.keys()];
+    const changed: Resource[] = [];
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const batch = ids.slice(i, i + BATCH);
+      changed.push(
+        ...(await load(userId, (q) => inGroup(groupId)(q).where('todos.id', 'in', batch))),
+      );
+    }
+    const present = new Set(changed.map((r) => r.id));
+    const removed = ids.filter((id) => !present.has(id)).map((id) => latest.get(id) ?? '');
+    return { changed, removed };
+  }
+
+  /**
+   * PUT of a calendar object: creates the todo, or replaces the one at `name`. `ifMatch` and
+   * `ifNoneMatch` are the request's preconditions: a stale ETag is a 412, never an overwrite.
+   */
+  async function put(
+    user: DavUser,
+    c: Collection,
+    name: string,
+    text: string,
+    preconditions: { ifMatch: string | null; ifNoneMatch: string | null },
+  ): Promise<{ created: boolean; id: number }> {
+    const zone = (await zoneOf(user.id)) ?? 'UTC';
+    const existing = await resource(user.id, c.groupId, name);
+    if (preconditions.ifNoneMatch !== null && existing) {
+      throw new AppError(412, 'A resource with this name exists already');
+    }
+    if (preconditions.ifMatch !== null) {
+      const tags = preconditions.ifMatch.split(',').map((tag) => tag.trim());
+      if (!existing || !(tags.includes('*') || tags.includes(existing.etag))) {
+        throw new AppError(412, 'The resource changed since it was read (its ETag differs)');
+      }
+    }
+    const { uid, fields, extra, customRepeat } = parseVtodo(text, zone);
+    const holder = existing ? null : await byUid(user.id, uid);
+    if (existing && existing.uid !== uid) {
+      throw new AppError(409, 'UID: a resource keeps its UID; make a new resource for another');
+    }
+    if (holder && holder.group_id === c.groupId) {
+      throw new AppError(409, 'UID: another resource of this calendar has this UID');
+    }
+    const parent = fields.parentUid === null ? null : await byUid(user.id, fields.parentUid);
+    const body: UpdateTodoBody = {
+      title: fields.title,
+      description: fields.description,
+      groupId: c.groupId,
+      completed: fields.completed,
+      dueDate: fields.dueDate,
+      dueTime: fields.dueTime,
+      repeat: fields.repeat,
+      remindMinutesBefore: fields.remindMinutesBefore,
+      tags: fields.tags,
+      priority: fields.priority,
+      parentId: parent?.id ?? null,
+      startDate: fields.startDate,
+    };
+    const todoZone = extra.zone ?? zone;
+    const targetId = existing?.id ?? holder?.id ?? null;
+    let id: number;
+    if (targetId === null) {
+      const { completed, ...create } = body;
+      const todo = await todos.create(user.id, create, todoZone);
+      id = todo.id;
+      // A client may make a todo done at once: the same update the web app's checkbox makes.
+      if (completed) await todos.update(user.id, id, { ...body }, todoZone);
+    } else {
+      const todo = await todos.update(user.id, targetId, body, todoZone);
+      if (!todo) throw new AppError(404, 'Todo not found');
+      id = todo.id;
+    }
+    await db
+      .updateTable('todos')
+      .set({
+        uid: derivedId(uid) === id ? null : uid,
+        dav_name: name === `${uid}.ics` ? null : name,
+        ics_extra: JSON.stringify(extra),
+        custom_repeat: customRepeat,
+      })
+      .where('id', '=', id)
+      .where('user_id', '=', user.id)
+      .execute();
+    if (targetId === null) await adoptChildren(user.id, uid, id, todoZone);
+    return { created: targetId === null, id };
+  }
+
+  /**
+   * Subtasks a client sent before their parent (a sync uploads in any order) name it in
+   * RELATED-TO while it did not exist: they become its subtasks once it does.
+   */
+  async function adoptChildren(userId: number, uid: string, parentId: number, zone: string) {
+    // Every subtask whose parent is not here (a few at most); each is checked below.
+    const orphans = await db
+      .selectFrom('todos')
+      .select(['id', 'ics_extra'])
+      .where('user_id', '=', userId)
+      .where('parent_id', 'is', null)
+      .where('id', '!=', parentId)
+      .where('ics_extra', 'like', '%"parent":{"value":%')
+      .execute();
+    for (const orphan of orphans) {
+      const extra = JSON.parse(orphan.ics_extra ?? '{}') as Extra;
+      if (extra.known.parent?.value !== uid) continue;
+      await todos.update(userId, orphan.id, { patch: { parentId } }, zone);
+    }
+  }
+
+  /** DELETE of a resource: the todo and its subtasks go to the trash. */
+  async function remove(userId: number, c: Collection, name: string, ifMatch: string | null) {
+    const existing = await resource(userId, c.groupId, name);
+    if (!existing) return null;
+    if (
+      ifMatch !== null &&
+      !ifMatch.split(',').some((t) => [existing.etag, '*'].includes(t.trim()))
+    ) {
+      throw new AppError(412, 'The resource changed since it was read (its ETag differs)');
+    }
+    await todos.remove(userId, existing.id);
+    return existing.id;
+  }
+
+  /** MKCALENDAR: a new group, named by the client's displayname (else the path segment). */
+  async function makeCalendar(
+    userId: number,
+    segment: string,
+    props: { name: string | null; color: string | null },
+  ) {
+    if ((await collection(userId, segment)) !== null || segment === UNGROUPED) {
+      throw new AppError(405, 'A calendar with this name exists already');
+    }
+    const name = (props.name ?? segment).trim().slice(0, 50) || segment.slice(0, 50);
+    const color = (props.color === null ? null : nearestSwatch(props.color)) ?? GROUP_COLORS[0];
+    const group = await groups.create(userId, { name, color });
+    if (segment !== `group-${group.id}`) {
+      await db
+        .updateTable('todo_groups')
+        .set({ dav_name: segment })
+        .where('id', '=', group.id)
+        .execute();
+    }
+    return group;
+  }
+
+  /** PROPPATCH: renames or recolours the group. */
+  async function patchCalendar(
+    userId: number,
+    c: Collection,
+    props: { name: string | null; color: string | null },
+  ) {
+    if (c.groupId === null) throw new AppError(403, 'The Todos calendar cannot be renamed');
+    const color = props.color === null ? c.color : nearestSwatch(props.color);
+    if (color === null) throw badRequest('calendar-color must be a colour such as #3B82F6');
+    const name = props.name === null ? c.name : props.name.trim();
+    if (!name || name.length > 50) throw badRequest('displayname must be 1-50 characters');
+    return groups.update(userId, c.groupId, { name, color: color as GroupColor });
+  }
+
+  /** DELETE of a calendar: the group goes, and its todos go to the trash (recoverable). */
+  async function removeCalendar(userId: number, c: Collection): Promise<number> {
+    const groupId = c.groupId;
+    if (groupId === null) throw new AppError(403, 'The Todos calendar cannot be deleted');
+    const now = clock();
+    return db.transaction().execute(async (trx: Db) => {
+      const ids = await trx
+        .selectFrom('todos')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('group_id', '=', groupId)
+        .execute();
+      const moved = await moveToTrash(
+        trx,
+        userId,
+        ids.map((row) => row.id),
+        now,
+      );
+      await trx
+        .deleteFrom('todo_groups')
+        .where('id', '=', groupId)
+        .where('user_id', '=', userId)
+        .execute();
+      await recordEvents(
+        trx,
+        userId,
+        [...moved.map(() => 'todosDeleted' as const), 'groupsDeleted' as const],
+        now,
+      );
+      return moved.length;
+    });
+  }
+
+  /** Basic authentication: the account's e-mail (or username) and one of its API tokens. */
+  async function authenticate(username: string, password: string): Promise<DavUser | null> {
+    const row = await db
+      .selectFrom('api_tokens')
+      .innerJoin('users', 'users.id', 'api_tokens.user_id')
+      .select([
+        'api_tokens.id',
+        'api_tokens.scope',
+        'api_tokens.expires_at',
+        'api_tokens.last_used_at',
+        'users.id as user_id',
+        'users.email',
+        'users.email_lower',
+        'users.username',
+        'users.username_lower',
+      ])
+      .where('api_tokens.token_hash', '=', hashPersonalToken(password))
+      .executeTakeFirst();
+    const login = username.trim().toLowerCase();
+    if (!row || (row.email_lower !== login && row.username_lower !== login)) return null;
+    const now = clock();
+    if (row.expires_at !== null && row.expires_at <= now) return null;
+    if (row.last_used_at === null || now - row.last_used_at >= 60_000) {
+      await db
+        .updateTable('api_tokens')
+        .set({ last_used_at: now })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    return {
+      id: row.user_id,
+      email: row.email,
+      username: row.username,
+      canWrite: row.scope === 'read-write',
+      tokenId: row.id,
+    };
+  }
+
+  return {
+    authenticate,
+    collections,
+    collection,
+    ctag,
+    syncToken,
+    members,
+    resource,
+    resources,
+    changesSince,
+    put,
+    remove,
+    makeCalendar,
+    patchCalendar,
+    removeCalendar,
+  };
+}

@@ -1,0 +1,557 @@
+import { LIMITS, type Repeat, WEEKDAYS } from '@tally/contract';
+import ICAL from 'ical.js';
+import { rruleOf, vtimezone } from '../calendar/ics.js';
+import { localDateTime } from '../shared/calendar.js';
+import { badRequest } from '../shared/errors.js';
+
+/**
+ * A todo as a VTODO and back (docs/product.md, Calendar apps; docs/decisions/085-caldav.md),
+ * read and written with ical.js as jCal (RFC 7265), which holds every property, parameter and
+ * value exactly. What Tally models becomes its fields; everything else (X-APPLE-*, ATTACH, GEO,
+ * alarms it cannot show, …) is kept in `Extra` and written back unchanged. A mapped property is
+ * also kept as the client wrote it, with the Tally value it meant: while that value is unchanged
+ * it goes back verbatim (its parameters, its DUE zone, PRIORITY 2 rather than 1), so a round
+ * trip through Tally changes nothing a client wrote.
+ */
+
+type JCalProperty = [string, Record<string, unknown>, string, ...unknown[]];
+type JCalComponent = [string, JCalProperty[], JCalComponent[]];
+
+/** What a VTODO says in Tally's terms. */
+export interface VtodoFields {
+  title: string;
+  description: string | null;
+  completed: boolean;
+  dueDate: string | null;
+  dueTime: string | null;
+  startDate: string | null;
+  repeat: Repeat | null;
+  remindMinutesBefore: number | null;
+  tags: string[];
+  priority: 0 | 1 | 2 | 3;
+  /** The UID of its parent (RELATED-TO;RELTYPE=PARENT). */
+  parentUid: string | null;
+}
+
+/** The properties each group of fields maps to, in the order they are written. */
+const ASPECTS = {
+  summary: ['summary'],
+  description: ['description'],
+  status: ['status', 'completed', 'percent-complete'],
+  due: ['due'],
+  start: ['dtstart'],
+  rrule: ['rrule'],
+  priority: ['priority'],
+  categories: ['categories'],
+  parent: [],
+} as const;
+type Aspect = keyof typeof ASPECTS | 'remind';
+
+/** The part of a VTODO Tally does not model, stored as JSON in todos.ics_extra. */
+export interface Extra {
+  /** VCALENDAR properties other than those Tally writes (X-WR-*, …). */
+  calendar: JCalProperty[];
+  /** VTODO properties Tally does not model, in their order. */
+  props: JCalProperty[];
+  /** VTODO sub-components other than the reminder alarm. */
+  components: JCalComponent[];
+  /** Other components of the object (overridden occurrences, non-IANA VTIMEZONEs). */
+  siblings: JCalComponent[];
+  /** Mapped properties as the client wrote them, with the value they meant. */
+  known: Partial<Record<Aspect, { value: unknown; props: JCalProperty[] }>>;
+  /** The alarm that is the reminder, as the client wrote it. */
+  reminder: JCalComponent | null;
+  /** The zone of the client's DUE (its TZID): Tally's due time is a wall time in it. */
+  zone: string | null;
+}
+
+/** Written by the server on every answer, never kept from a client. */
+const SERVER_PROPS = new Set(['uid', 'dtstamp', 'created', 'last-modified']);
+const CALENDAR_PROPS = new Set(['version', 'prodid', 'calscale', 'method']);
+
+const isIanaZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.includes('/') || zone === 'UTC';
+  } catch {
+    return false;
+  }
+};
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+// --- Reading -----------------------------------------------------------------------------------
+
+/** A DATE or DATE-TIME as Tally's date and time: a UTC time in `zone`, other times as written. */
+function wallOf(property: JCalProperty, zone: string): { date: string; time: string | null } {
+  const value = String(property[3]);
+  if (property[2] === 'date') return { date: value.slice(0, 10), time: null };
+  if (value.endsWith('Z')) {
+    const local = localDateTime(Date.parse(value), zone);
+    return { date: local.date, time: local.time };
+  }
+  return { date: value.slice(0, 10), time: value.slice(11, 16) };
+}
+
+const BYDAY: Record<string, Repeat['weekdays'] extends (infer D)[] | undefined ? D : never> = {
+  MO: 'mon',
+  TU: 'tue',
+  WE: 'wed',
+  TH: 'thu',
+  FR: 'fri',
+  SA: 'sat',
+  SU: 'sun',
+};
+
+const listOf = (value: unknown): unknown[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+/**
+ * A RRULE as Tally's repeat, or null when Tally has no rule for it (COUNT, UNTIL, BYSETPOS,
+ * several month days, …): such a rule is kept as the client wrote it, a "custom repeat".
+ */
+function repeatOf(recur: Record<string, unknown>, dueDate: string): Repeat | null {
+  const known = new Set(['freq', 'interval', 'byday', 'bymonthday', 'bymonth', 'wkst']);
+  if (Object.keys(recur).some((key) => !known.has(key))) return null;
+  const every = Number(recur.interval ?? 1);
+  if (!Number.isInteger(every) || every < 1 || every > 365) return null;
+  const byday = listOf(recur.byday).map(String);
+  const monthDays = listOf(recur.bymonthday).map(Number);
+  const months = listOf(recur.bymonth).map(Number);
+  const dueDay = Number(dueDate.slice(8, 10));
+  const dueMonth = Number(dueDate.slice(5, 7));
+  const dayOf = (day: number) => (day === -1 ? 31 : day);
+  switch (recur.freq) {
+    case 'DAILY':
+      if (byday.length || monthDays.length || months.length) return null;
+      return { every, unit: 'day', from: 'due' };
+    case 'WEEKLY': {
+      if (monthDays.length || months.length) return null;
+      const weekdays = byday.map((day) => BYDAY[day]);
+      if (weekdays.some((day) => day === undefined)) return null;
+      const sorted = [...new Set(weekdays)].sort(
+        (a, b) => WEEKDAYS.indexOf(a ?? 'mon') - WEEKDAYS.indexOf(b ?? 'mon'),
+      ) as NonNullable<Repeat['weekdays']>;
+      return sorted.length
+        ? { every, unit: 'week', weekdays: sorted, from: 'due' }
+        : { every, unit: 'week', from: 'due' };
+    }
+    case 'MONTHLY': {
+      if (months.length) return null;
+      if (byday.length === 1 && !monthDays.length) {
+        const match = /^(-1|[1-5])(MO|TU|WE|TH|FR|SA|SU)$/.exec(byday[0] ?? '');
+        const weekday = match ? BYDAY[match[2] ?? ''] : undefined;
+        if (!match || !weekday) return null;
+        const n = Number(match[1]) as 1 | 2 | 3 | 4 | 5 | -1;
+        return { every, unit: 'month', nthWeekday: { n, weekday }, from: 'due' };
+      }
+      if (byday.length || monthDays.length > 1) return null;
+      const day = monthDays[0] ?? dueDay;
+      if (day === 0 || day < -1 || day > 31) return null;
+      return { every, unit: 'month', monthDay: dayOf(day), from: 'due' };
+    }
+    case 'YEARLY': {
+      if (byday.length || monthDays.length > 1 || months.length > 1) return null;
+      if (months.length && months[0] !== dueMonth) return null;
+      const day = monthDays[0] ?? dueDay;
+      if (day === 0 || day < -1 || day > 31) return null;
+      return { every, unit: 'year', monthDay: dayOf(day), from: 'due' };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Tags in one order whatever order a client wrote them in: the same set is the same value. */
+const inOrder = (tags: readonly string[]) =>
+  [...tags].sort(
+    (a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en') || (a < b ? -1 : 1),
+  );
+
+/** PRIORITY (1 highest … 9 lowest, 0 undefined) as Tally's 0-3. */
+const priorityOf = (value: number): 0 | 1 | 2 | 3 =>
+  value >= 1 && value <= 4 ? 3 : value === 5 ? 2 : value >= 6 && value <= 9 ? 1 : 0;
+
+/** A CATEGORIES value as a tag name: no spaces or commas, at most 30 characters. */
+const tagOf = (category: string) =>
+  category
+    .trim()
+    // eslint-disable-next-line no-control-regex -- exactly what TAG_NAME_PATTERN refuses
+    .replace(/[\s,\u0000]+/g, '-')
+    .slice(0, LIMITS.tagNameMax);
+
+/** The minutes before DUE of an alarm that Tally can show as its reminder, or null. */
+function reminderMinutes(alarm: JCalComponent): number | null {
+  const trigger = alarm[1].find((p) => p[0] === 'trigger');
+  const action = alarm[1].find((p) => p[0] === 'action');
+  if (!trigger || trigger[2] !== 'duration' || trigger[1].related !== 'END') return null;
+  if (action && !['DISPLAY', 'AUDIO'].includes(String(action[3]).toUpperCase())) return null;
+  const seconds = ICAL.Duration.fromString(String(trigger[3])).toSeconds();
+  if (seconds > 0 || seconds % 60 !== 0) return null;
+  const minutes = -seconds / 60;
+  return minutes <= LIMITS.remindMinutesBeforeMax ? minutes : null;
+}
+
+function parseCalendar(text: string): JCalComponent {
+  let parsed: unknown[];
+  try {
+    parsed = ICAL.parse(text) as unknown[];
+  } catch {
+    throw badRequest('body: not valid iCalendar data');
+  }
+  const calendar = (Array.isArray(parsed[0]) ? parsed[0] : parsed) as JCalComponent;
+  if (!Array.isArray(calendar) || calendar[0] !== 'vcalendar') {
+    throw badRequest('body: iCalendar data must be one VCALENDAR');
+  }
+  return calendar;
+}
+
+/**
+ * Reads a calendar object with one VTODO. `zone` places a UTC DUE in the user's calendar when
+ * the VTODO names no zone of its own.
+ */
+export function parseVtodo(
+  text: string,
+  zone: string,
+): { uid: string; fields: VtodoFields; extra: Extra; customRepeat: string | null } {
+  const calendar = parseCalendar(text);
+  const todos = calendar[2].filter((c) => c[0] === 'vtodo');
+  const master = todos.find((c) => !c[1].some((p) => p[0] === 'recurrence-id'));
+  if (!master) throw badRequest('body: the calendar object must hold a VTODO');
+  const uidProperty = master[1].find((p) => p[0] === 'uid');
+  const uid = uidProperty ? String(uidProperty[3]) : '';
+  if (!uid || uid.length > 255) throw badRequest('UID: a VTODO needs a UID of 1-255 characters');
+  if (calendar[2].some((c) => c[0] !== 'vtodo' && c[0] !== 'vtimezone')) {
+    throw badRequest('body: a calendar object here holds VTODOs only');
+  }
+  if (todos.some((c) => String(c[1].find((p) => p[0] === 'uid')?.[3]) !== uid)) {
+    throw badRequest('UID: every VTODO of one object must have the same UID');
+  }
+
+  const extra: Extra = {
+    calendar: calendar[1].filter((p) => !CALENDAR_PROPS.has(p[0])),
+    props: [],
+    components: [],
+    siblings: [
+      ...todos.filter((c) => c !== master),
+      ...calendar[2].filter(
+        (c) => c[0] === 'vtimezone' && !isIanaZone(String(c[1].find((p) => p[0] === 'tzid')?.[3])),
+      ),
+    ],
+    known: {},
+    reminder: null,
+    zone: null,
+  };
+  const byName = new Map<string, JCalProperty[]>();
+  for (const property of master[1]) {
+    if (SERVER_PROPS.has(property[0])) continue;
+    const list = byName.get(property[0]) ?? [];
+    list.push(property);
+    byName.set(property[0], list);
+  }
+  const take = (name: string) => {
+    const list = byName.get(name) ?? [];
+    byName.delete(name);
+    return list;
+  };
+  const remember = (aspect: Aspect, value: unknown, props: JCalProperty[]) => {
+    if (props.length) extra.known[aspect] = { value, props };
+    return value;
+  };
+
+  const summary = take('summary');
+  const title = String(summary[0]?.[3] ?? '').trim() || 'Untitled';
+  if (title.length > LIMITS.todoTitleMax) {
+    throw badRequest(`SUMMARY must be at most ${LIMITS.todoTitleMax} characters`);
+  }
+  remember('summary', title, summary.slice(0, 1));
+  extra.props.push(...summary.slice(1));
+
+  const descriptions = take('description');
+  const description = descriptions.length ? String(descriptions[0]?.[3] ?? '') : null;
+  if (description && description.length > LIMITS.todoDescriptionMax) {
+    throw badRequest(`DESCRIPTION must be at most ${LIMITS.todoDescriptionMax} characters`);
+  }
+  remember('description', description, descriptions.slice(0, 1));
+  extra.props.push(...descriptions.slice(1));
+
+  const status = [...take('status'), ...take('completed'), ...take('percent-complete')];
+  const completed = status.some(
+    ([name, , , value]) =>
+      (name === 'status' && String(value).toUpperCase() === 'COMPLETED') ||
+      name === 'completed' ||
+      (name === 'percent-complete' && Number(value) === 100),
+  );
+  remember('status', completed, status);
+
+  const [due, ...moreDue] = take('due');
+  extra.props.push(...moreDue);
+  const dueZone = due && typeof due[1].tzid === 'string' ? due[1].tzid : null;
+  if (dueZone && isIanaZone(dueZone)) extra.zone = dueZone;
+  const dueWall = due ? wallOf(due, extra.zone ?? zone) : null;
+  const dueDate = dueWall?.date ?? null;
+  const dueTime = dueWall?.time ?? null;
+  remember('due', { dueDate, dueTime }, due ? [due] : []);
+
+  const [start, ...moreStart] = take('dtstart');
+  extra.props.push(...moreStart);
+  const startDate = start ? wallOf(start, extra.zone ?? zone).date : null;
+  remember('start', startDate, start ? [start] : []);
+
+  const rrules = take('rrule');
+  let repeat: Repeat | null = null;
+  const [rrule] = rrules;
+  if (rrules.length === 1 && rrule && dueDate) {
+    repeat = repeatOf(rrule[3] as Record<string, unknown>, dueDate);
+    if (repeat && String(rrule[1]['x-tally-from']).toUpperCase() === 'COMPLETION') {
+      repeat = { ...repeat, from: 'completion' };
+    }
+  }
+  if (repeat) remember('rrule', repeat, rrules);
+  else extra.props.push(...rrules);
+  // The rule Tally cannot represent, as the web app shows it ("custom repeat").
+  const customRepeat =
+    !repeat && rrule
+      ? ICAL.Recur.fromData(rrule[3] as Parameters<typeof ICAL.Recur.fromData>[0]).toString()
+      : null;
+
+  const priorities = take('priority');
+  const priority = priorityOf(Number(priorities[0]?.[3] ?? 0));
+  remember('priority', priority, priorities);
+
+  const categories = take('categories');
+  const tags: string[] = [];
+  for (const category of categories.flatMap((p) => p.slice(3).map(String))) {
+    const tag = tagOf(category);
+    if (tag && !tags.some((t) => t.toLowerCase() === tag.toLowerCase())) tags.push(tag);
+  }
+  if (tags.length > LIMITS.tagsPerTodoMax) {
+    throw badRequest(`CATEGORIES: at most ${LIMITS.tagsPerTodoMax} categories`);
+  }
+  remember('categories', inOrder(tags), categories);
+
+  let parentUid: string | null = null;
+  for (const related of take('related-to')) {
+    const reltype = String(related[1].reltype ?? 'PARENT').toUpperCase();
+    if (parentUid === null && reltype === 'PARENT') {
+      parentUid = String(related[3]);
+      remember('parent', parentUid, [related]);
+    } else {
+      extra.props.push(related);
+    }
+  }
+
+  for (const list of byName.values()) extra.props.push(...list);
+
+  let remindMinutesBefore: number | null = null;
+  for (const component of master[2]) {
+    const minutes = component[0] === 'valarm' && dueTime ? reminderMinutes(component) : null;
+    if (minutes !== null && extra.reminder === null) {
+      remindMinutesBefore = minutes;
+      extra.reminder = component;
+      remember('remind', minutes, []);
+    } else {
+      extra.components.push(component);
+    }
+  }
+
+  return {
+    uid,
+    fields: {
+      title,
+      description,
+      completed,
+      dueDate,
+      dueTime,
+      startDate,
+      repeat,
+      remindMinutesBefore,
+      tags,
+      priority,
+      parentUid,
+    },
+    extra,
+    customRepeat,
+  };
+}
+
+// --- Writing -----------------------------------------------------------------------------------
+
+/** A todo as render() needs it. */
+export interface RenderedTodo extends VtodoFields {
+  uid: string;
+  createdAt: number;
+  updatedAt: number;
+  extra: Extra | null;
+}
+
+const utc = (epochMs: number) => new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+const ICS_PRIORITY = [0, 9, 5, 1] as const;
+
+/** The properties Tally writes for each aspect, from its fields. */
+function generated(todo: RenderedTodo, zone: string | null): Record<Aspect, JCalProperty[]> {
+  const timed = todo.dueDate !== null && todo.dueTime !== null;
+  const zoned = zone !== null && zone !== 'UTC';
+  const dateTime = (date: string, time: string): JCalProperty[number][] =>
+    zoned
+      ? [{ tzid: zone }, 'date-time', `${date}T${time}:00`]
+      : [{}, 'date-time', `${date}T${time}:00`];
+  const rule =
+    todo.repeat && todo.dueDate ? rruleOf({ ...todo.repeat, from: 'due' }, todo.dueDate) : null;
+  return {
+    summary: [['summary', {}, 'text', todo.title]],
+    description: todo.description === null ? [] : [['description', {}, 'text', todo.description]],
+    status: todo.completed
+      ? [
+          ['status', {}, 'text', 'COMPLETED'],
+          ['completed', {}, 'date-time', utc(todo.updatedAt)],
+          ['percent-complete', {}, 'integer', 100],
+        ]
+      : [['status', {}, 'text', 'NEEDS-ACTION']],
+    due:
+      todo.dueDate === null
+        ? []
+        : todo.dueTime === null
+          ? [['due', {}, 'date', todo.dueDate]]
+          : [['due', ...dateTime(todo.dueDate, todo.dueTime)] as JCalProperty],
+    // RFC 5545 (3.8.2.3): DUE and DTSTART have the same value type.
+    start:
+      todo.startDate === null
+        ? []
+        : timed
+          ? [['dtstart', ...dateTime(todo.startDate, '00:00')] as JCalProperty]
+          : [['dtstart', {}, 'date', todo.startDate]],
+    rrule: rule
+      ? [
+          [
+            'rrule',
+            todo.repeat?.from === 'completion' ? { 'x-tally-from': 'COMPLETION' } : {},
+            'recur',
+            ICAL.Recur.fromString(rule).toJSON(),
+          ],
+        ]
+      : [],
+    priority: todo.priority ? [['priority', {}, 'integer', ICS_PRIORITY[todo.priority]]] : [],
+    categories: todo.tags.length ? [['categories', {}, 'text', ...todo.tags]] : [],
+    parent: todo.parentUid ? [['related-to', { reltype: 'PARENT' }, 'text', todo.parentUid]] : [],
+    remind: [],
+  };
+}
+
+/** The value of an aspect in Tally's fields, as parseVtodo() remembers it. */
+function valueOf(aspect: Aspect, todo: RenderedTodo): unknown {
+  switch (aspect) {
+    case 'summary':
+      return todo.title;
+    case 'description':
+      return todo.description;
+    case 'status':
+      return todo.completed;
+    case 'due':
+      return { dueDate: todo.dueDate, dueTime: todo.dueTime };
+    case 'start':
+      return todo.startDate;
+    case 'rrule':
+      return todo.repeat;
+    case 'priority':
+      return todo.priority;
+    case 'categories':
+      return inOrder(todo.tags);
+    case 'parent':
+      return todo.parentUid;
+    case 'remind':
+      return todo.remindMinutesBefore;
+  }
+}
+
+/** The reminder as an alarm: the client's own while its offset holds, else Tally's. */
+function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
+  if (todo.remindMinutesBefore === null || todo.dueTime === null) return null;
+  const trigger: JCalProperty = [
+    'trigger',
+    { related: 'END' },
+    'duration',
+    todo.remindMinutesBefore === 0 ? 'PT0S' : `-PT${todo.remindMinutesBefore}M`,
+  ];
+  const own = todo.extra?.reminder;
+  if (own && same(todo.extra?.known.remind?.value, todo.remindMinutesBefore)) return own;
+  if (own) return [own[0], own[1].map((p) => (p[0] === 'trigger' ? trigger : p)), own[2]];
+  return [
+    'valarm',
+    [['action', {}, 'text', 'DISPLAY'], ['description', {}, 'text', todo.title], trigger],
+    [],
+  ];
+}
+
+/** The years a VTIMEZONE must cover for these properties' dates. */
+function yearsOf(properties: JCalProperty[]): { from: number; to: number } | null {
+  const years = properties
+    .filter((p) => p[2] === 'date-time' || p[2] === 'date')
+    .map((p) => Number(String(p[3]).slice(0, 4)))
+    .filter((year) => year >= 1 && year <= 9999);
+  if (!years.length) return null;
+  return { from: Math.min(...years), to: Math.min(9999, Math.max(...years) + 2) };
+}
+
+/**
+ * The todo as a calendar object. `zone`: the user's zone for a due time that has no zone of its
+ * own (null: a floating time, the wall time wherever the client is).
+ */
+export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
+  const extra = todo.extra;
+  const fresh = generated(todo, extra?.zone ?? zone);
+  const properties: JCalProperty[] = [
+    ['uid', {}, 'text', todo.uid],
+    ['dtstamp', {}, 'date-time', utc(todo.updatedAt)],
+    ['created', {}, 'date-time', utc(todo.createdAt)],
+    ['last-modified', {}, 'date-time', utc(todo.updatedAt)],
+  ];
+  for (const aspect of [...Object.keys(ASPECTS)] as (keyof typeof ASPECTS)[]) {
+    const known = extra?.known[aspect];
+    if (!known || !same(known.value, valueOf(aspect, todo))) {
+      properties.push(...fresh[aspect]);
+      continue;
+    }
+    properties.push(...known.props);
+    // A done todo says when (RFC 5545, 3.8.2.1), which calendar-query's "not completed" reads.
+    if (aspect === 'status' && todo.completed && !known.props.some((p) => p[0] === 'completed')) {
+      properties.push(...fresh.status.filter((p) => p[0] === 'completed'));
+    }
+  }
+  const custom = todo.repeat === null ? [] : ['rrule'];
+  properties.push(...(extra?.props ?? []).filter((p) => !custom.includes(p[0])));
+  const alarm = reminderAlarm(todo);
+  const vtodo: JCalComponent = [
+    'vtodo',
+    properties,
+    [...(alarm ? [alarm] : []), ...(extra?.components ?? [])],
+  ];
+
+  const zones = new Map<string, JCalProperty[]>();
+  for (const property of properties) {
+    const tzid = property[1].tzid;
+    if (typeof tzid === 'string' && isIanaZone(tzid) && tzid !== 'UTC') {
+      zones.set(tzid, [...(zones.get(tzid) ?? []), property]);
+    }
+  }
+  const timezones: JCalComponent[] = [];
+  for (const [tzid, used] of zones) {
+    const years = yearsOf(used);
+    if (!years) continue;
+    timezones.push(ICAL.parse(vtimezone(tzid, years.from, years.to).join('\r\n')) as JCalComponent);
+  }
+  const calendar: JCalComponent = [
+    'vcalendar',
+    [
+      ['version', {}, 'text', '2.0'],
+      ['prodid', {}, 'text', '-//Tally//CalDAV//EN'],
+      ...(extra?.calendar ?? []),
+    ],
+    [...timezones, vtodo, ...(extra?.siblings ?? [])],
+  ];
+  return `${ICAL.stringify(calendar)}\r\n`;
+}
+
+/** The calendar object's VTODO as an ical.js component (the calendar-query filters read it). */
+export const componentOf = (text: string) => new ICAL.Component(parseCalendar(text));

@@ -156,6 +156,7 @@ export function emptyInsights(weeks = 52, to = '2026-03-31'): Insights {
     leadTime: { medianHours: null, p75Hours: null, sample: 0 },
     onTime: { onTime: 0, late: 0, rate: null },
     byGroup: [],
+    byTag: [],
     week: { thisWeek: 0, lastWeek: 0 },
   };
 }

@@ -543,8 +543,14 @@ export function fakeBackend(
         state.todos = state.todos.filter((todo) => !picked.has(todo.id));
         return json(mine);
       }
+      const { tag = '', priority = 0, parentId = null } = call.body as BulkBody;
+      const hasTag = (todo: Todo) => todo.tags.some((t) => t.toLowerCase() === tag.toLowerCase());
       const change = (todo: Todo): Todo | null => {
         if (action === 'move') return todo.groupId === groupId ? null : { ...todo, groupId };
+        if (action === 'tag') return hasTag(todo) ? todo : { ...todo, tags: [...todo.tags, tag] };
+        if (action === 'untag') return { ...todo, tags: todo.tags.filter((t) => t !== tag) };
+        if (action === 'priority') return { ...todo, priority };
+        if (action === 'parent') return { ...todo, parentId };
         const completed = action === 'complete';
         return todo.completed === completed ? null : { ...todo, completed };
       };

@@ -79,7 +79,8 @@ export function TrashPage({
           >
             {todos.map((todo) => (
               <li key={todo.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
-                <div className="min-w-0 flex-1">
+                {/* At phone width the buttons go under the text rather than squeeze it. */}
+                <div className="min-w-0 flex-1 basis-64">
                   <p className="font-medium break-words text-slate-900 dark:text-slate-100">
                     {todo.title}
                   </p>

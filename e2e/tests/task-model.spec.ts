@@ -180,6 +180,37 @@ test.describe('tags, priority and subtasks', () => {
     await phone.close();
   });
 
+  test('manual order: a todo dropped on a subtask joins its parent; Undo takes it back', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'dragparent');
+    const parent = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Trip' });
+    await apiPost(request, user, '/api/todos', { title: 'Passport', parentId: parent.id });
+    const loose = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Tickets' });
+    await signInWithStorage(page, user, '/todos');
+    await page.getByLabel('Sort').selectOption('manual');
+    const order = page
+      .getByRole('list', { name: 'Todos', exact: true })
+      .getByRole('listitem')
+      .locator('label');
+    await expect(order).toHaveText(['Tickets', 'Trip', 'Passport']);
+
+    await rowOf(page, 'Tickets').dragTo(rowOf(page, 'Passport'));
+    await expect(order).toHaveText(['Trip', 'Passport', 'Tickets']);
+    await expect(rowOf(page, 'Tickets').locator('[data-depth="1"]')).toBeVisible();
+    await expect(rowOf(page, 'Trip').getByLabel('0 of 2 subtasks done')).toBeVisible();
+    await expect
+      .poll(async () => (await todosOf(request, user)).find((t) => t.id === loose.id)?.parentId)
+      .toBe(parent.id);
+
+    await page.getByTestId('undo-toast').getByRole('button', { name: 'Undo' }).click();
+    await expect(order).toHaveText(['Tickets', 'Trip', 'Passport']);
+    await expect
+      .poll(async () => (await todosOf(request, user)).find((t) => t.id === loose.id)?.parentId)
+      .toBeNull();
+  });
+
   test('a Todoist CSV with labels, priorities and indented subtasks imports all three', async ({
     page,
     request,

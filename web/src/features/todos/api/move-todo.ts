@@ -5,7 +5,7 @@ import { reportMutationError } from '#web/lib/mutation-errors';
 import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
-import { queueMove } from '../lib/offline-writes';
+import { queueMove, queueParent } from '../lib/offline-writes';
 import { findTodo, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Move todo';
@@ -16,6 +16,8 @@ export interface MoveInput {
   afterId?: number;
   /** The position it takes meanwhile, so the row moves at once. */
   position: number;
+  /** Dropped among another parent's subtasks (or the top level, null): it joins that parent. */
+  parentId?: number | null;
 }
 
 /**
@@ -36,38 +38,85 @@ function placeOf(queryClient: QueryClient, todo: Todo): MoveTodoBody | null {
   return below ? { beforeId: below.id } : null;
 }
 
-/** The call, or offline the queued call (lib/offline-writes.ts) with the row where it is shown. */
-const send = async (queryClient: QueryClient, id: number, body: MoveTodoBody) => {
-  if (!isOffline()) return api.todos.move({ params: { id }, body, operation: OPERATION });
+/**
+ * The calls, or offline the queued calls (lib/offline-writes.ts) with the row where it is shown:
+ * first the new parent, when it changes (a move names a sibling of the same parent), then the
+ * place among its new siblings.
+ */
+const send = async (
+  queryClient: QueryClient,
+  id: number,
+  body: MoveTodoBody,
+  parentId?: number | null,
+) => {
+  if (!isOffline()) {
+    if (parentId !== undefined) {
+      await api.todos.patch({ params: { id }, body: { parentId }, operation: OPERATION });
+    }
+    return api.todos.move({ params: { id }, body, operation: OPERATION });
+  }
+  if (parentId !== undefined) await queueParent(id, parentId, OPERATION);
   await queueMove(id, body, OPERATION);
   return findTodo(queryClient, id) ?? null;
 };
 
+/** Only the parent (the undo of a move into a parent where it had no sibling). */
+const sendParent = async (queryClient: QueryClient, id: number, parentId: number | null) => {
+  if (!isOffline()) {
+    return api.todos.patch({ params: { id }, body: { parentId }, operation: OPERATION });
+  }
+  await queueParent(id, parentId, OPERATION);
+  return findTodo(queryClient, id) ?? null;
+};
+
 /**
- * Moves a todo in the manual order (POST /api/todos/{id}/move), kept for every device; offline it
- * waits in the queue. Undo puts it back next to the sibling it was next to.
+ * Moves a todo in the manual order (POST /api/todos/{id}/move), kept for every device, under
+ * another parent too (PATCH parentId first); offline it waits in the queue. Undo puts it back
+ * under its parent, next to the sibling it was next to.
  */
 export function useMoveTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, beforeId, afterId }: MoveInput) =>
-      send(queryClient, id, beforeId !== undefined ? { beforeId } : { afterId: afterId ?? id }),
-    onMutate: ({ id, position }) => {
+    mutationFn: ({ id, beforeId, afterId, parentId }: MoveInput) =>
+      send(
+        queryClient,
+        id,
+        beforeId !== undefined ? { beforeId } : { afterId: afterId ?? id },
+        parentId,
+      ),
+    onMutate: ({ id, position, parentId }) => {
       const before = findTodo(queryClient, id);
       const place = before ? placeOf(queryClient, before) : null;
-      replaceTodo(queryClient, id, (todo: Todo) => ({ ...todo, position }));
+      replaceTodo(queryClient, id, (todo: Todo) => ({
+        ...todo,
+        position,
+        ...(parentId === undefined ? {} : { parentId }),
+      }));
       return { before, place };
     },
-    onSuccess: (moved, { id }, context) => {
+    onSuccess: (moved, { id, parentId }, context) => {
       if (moved) replaceTodo(queryClient, moved.id, () => moved);
       const { before, place } = context;
-      if (!before || !place) return;
+      if (!before) return;
+      // Back to its former parent (when it changed), then beside the sibling it was next to.
+      const oldParent = parentId === undefined ? undefined : before.parentId;
+      if (!place && oldParent === undefined) return;
       offerUndo(`Moved "${before.title}"`, async () => {
-        replaceTodo(queryClient, id, (todo: Todo) => ({ ...todo, position: before.position }));
-        const back = await send(queryClient, id, place);
+        replaceTodo(queryClient, id, (todo: Todo) => ({
+          ...todo,
+          position: before.position,
+          parentId: before.parentId,
+        }));
+        const back = place
+          ? await send(queryClient, id, place, oldParent)
+          : await sendParent(queryClient, id, before.parentId);
         if (back) replaceTodo(queryClient, id, () => back);
       });
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    // The list took the move at once: when the server refuses it, fetch the truth again.
+    onError: (error) => {
+      reportMutationError(error, OPERATION);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
+    },
   });
 }

@@ -126,3 +126,14 @@ export async function queueSort(body: SetTodoSortBody, operation: string): Promi
   const { method, path } = routes.todos.setSort;
   await (await outbox()).queueWrite({ method, path, body, operation });
 }
+
+/** A new parent, sent as a PATCH of that field alone (a move onto another parent's subtasks). */
+export async function queueParent(
+  id: number,
+  parentId: number | null,
+  operation: string,
+): Promise<void> {
+  const { method, path } = routes.todos.patch;
+  const body: PatchTodoBody = { parentId };
+  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
+}

@@ -479,7 +479,8 @@ const MANY_USERS = QUICK ? 200 : 1000;
 
 function seedPlans() {
   const plans = [
-    { username: 'bench-list', groups: 5, todos: 200, events: 0, planned: true },
+    // Issue 29's fields too (tags, priorities, subtasks): the list answers them (seed.mjs).
+    { username: 'bench-list', groups: 5, todos: 200, events: 0, planned: true, taskModel: true },
     { username: 'bench-write', groups: 5, todos: 200, events: 0 },
     { username: 'bench-stats', groups: 5, todos: 20, events: 100_000 },
     { username: 'bench-login', groups: 0, todos: 0, events: 0 },

@@ -92,6 +92,7 @@ export async function dropDatabase({ dialect, dataDir, adminUrl, dbName }) {
 
 /**
  * @typedef {{ username: string, groups: number, todos: number, events: number, planned?: boolean }} UserPlan
+ * `taskModel`: tags, priorities, subtasks and positions too (seedTaskModel).
  * `planned`: a third of the user's todos get a due date from 10 days ago to 10 days on (UTC
  * days), every other one of those a time, and every fourth of those a weekly repeat.
  * Inserts the planned users with their groups, todos and events, and one open session each when
@@ -130,6 +131,18 @@ export async function seed(target, plans, now = Date.now()) {
             )
           ).length > 0;
     if (hasPlanning) await seedPlanning(db, plans, users, now);
+    const hasTaskModel =
+      db.dialect === 'sqlite'
+        ? db.raw
+            .prepare('select name from pragma_table_info(?)')
+            .all('todos')
+            .some((column) => column.name === 'priority')
+        : (
+            await db.query(
+              "select 1 from information_schema.columns where table_name = 'todos' and column_name = 'priority' and table_schema = current_schema()",
+            )
+          ).length > 0;
+    if (hasTaskModel) await seedTaskModel(db, plans, users, now);
     const hasTotals =
       db.dialect === 'sqlite'
         ? (await db.query("select name from sqlite_master where name = 'statistic_totals'"))
@@ -193,6 +206,52 @@ async function seedPlanning(db, plans, users, now) {
       for (const row of updates) {
         await db.query('update todos set due_date = ?, due_time = ?, repeat = ? where id = ?', row);
       }
+    }
+  }
+}
+
+const TAG_COLORS = ['#EF4444', '#3B82F6', '#10B981', '#F59E0B'];
+
+/**
+ * Issue 29 on the users with `taskModel`: 12 tags (4 coloured) on about two todos in three (one
+ * to three each), every priority in turn, one todo in five a subtask (2,000 of 10,000) under one
+ * of the first 200 others (one in ten of them a level deeper), and a manual position for each.
+ */
+async function seedTaskModel(db, plans, users, now) {
+  for (const plan of plans.filter((p) => p.taskModel)) {
+    const { id: userId, todoIds } = users.get(plan.username);
+    const tagIds = [];
+    for (let i = 0; i < 12; i += 1) {
+      const [row] = await db.query(
+        'insert into tags (user_id, name, name_lower, color, created_at) values (?, ?, ?, ?, ?) returning id',
+        [userId, `tag${i}`, `tag${i}`, TAG_COLORS[i] ?? null, now],
+      );
+      tagIds.push(row.id);
+    }
+    const links = [];
+    const updates = [];
+    const subtasks = Math.round(todoIds.length / 5);
+    const parents = todoIds.slice(0, Math.min(200, Math.max(1, todoIds.length - subtasks)));
+    todoIds.forEach((id, i) => {
+      for (let k = 0; k < i % 3; k += 1) links.push([id, tagIds[(i + k * 5) % tagIds.length]]);
+      const first = todoIds.length - subtasks;
+      const deeper = i > first && i % 10 === 0;
+      const parent = i < first ? null : deeper ? todoIds[i - 1] : parents[i % parents.length];
+      updates.push([i % 4, parent === id ? null : parent, -i, id]);
+    });
+    for (let i = 0; i < links.length; i += 500) {
+      const chunk = links.slice(i, i + 500);
+      await db.query(
+        `insert into todo_tags (todo_id, tag_id) values ${chunk.map(() => '(?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
+    }
+    const update = 'update todos set priority = ?, parent_id = ?, position = ? where id = ?';
+    if (db.dialect === 'sqlite') {
+      const statement = db.raw.prepare(update);
+      db.raw.transaction(() => updates.forEach((row) => statement.run(row)))();
+    } else {
+      for (const row of updates) await db.query(update, row);
     }
   }
 }

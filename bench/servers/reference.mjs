@@ -104,6 +104,8 @@ async function todosHave(column) {
 const PLANNED = await todosHave('due_date');
 const REMINDS = await todosHave('remind_minutes_before');
 const SEARCHABLE = await todosHave('search_text');
+// Issue 29: tags, priority, subtasks, start date and manual order (migration 0016).
+const DETAILED = await todosHave('priority');
 
 const SEARCH_COLUMN = SEARCHABLE ? ', "search_text"' : '';
 const SEARCH_VALUE = SEARCHABLE ? ', ?' : '';
@@ -114,8 +116,9 @@ const TODO_COLUMNS = [
   '"id", "title", "description", "group_id", "completed", "created_at"',
   ...(PLANNED ? ['"due_date", "due_time", "repeat"'] : []),
   ...(REMINDS ? ['"remind_minutes_before"'] : []),
+  ...(DETAILED ? ['"priority", "parent_id", "start_date", "position"'] : []),
 ].join(', ');
-function toTodo(row) {
+function toTodo(row, tags) {
   const todo = {
     id: row.id,
     title: row.title,
@@ -130,7 +133,55 @@ function toTodo(row) {
     todo.repeat = row.repeat === null ? null : JSON.parse(row.repeat);
   }
   if (REMINDS) todo.remindMinutesBefore = row.remind_minutes_before;
+  if (DETAILED) {
+    todo.tags = tags?.get(row.id) ?? [];
+    todo.priority = row.priority;
+    todo.parentId = row.parent_id;
+    todo.startDate = row.start_date;
+    todo.position = Number(row.position);
+  }
   return todo;
+}
+
+/** Tag links by todo id, each todo's names A-Z ignoring case, as Tally answers them. */
+function groupTags(links) {
+  const tags = new Map();
+  for (const { todo_id: id, name } of links) {
+    const list = tags.get(id);
+    if (list) list.push(name);
+    else tags.set(id, [name]);
+  }
+  for (const list of tags.values()) {
+    list.sort((a, b) => {
+      const x = a.toLowerCase();
+      const y = b.toLowerCase();
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  }
+  return tags;
+}
+
+/** The tags of the whole list (every link of the user's tags, one query), as Tally reads them. */
+const tagsOfUser = async (userId) =>
+  DETAILED
+    ? groupTags(
+        await db.query(
+          'select "todo_tags"."todo_id", "tags"."name" from "tags" inner join "todo_tags" on "todo_tags"."tag_id" = "tags"."id" where "tags"."user_id" = ?',
+          [userId],
+        ),
+      )
+    : null;
+
+/** The tags of some rows (a page, a view): their links, by todo id. */
+async function tagsOfRows(rows) {
+  if (!DETAILED || rows.length === 0) return null;
+  const ids = rows.map((row) => row.id);
+  return groupTags(
+    await db.query(
+      `select "todo_tags"."todo_id", "tags"."name" from "todo_tags" inner join "tags" on "tags"."id" = "todo_tags"."tag_id" where "todo_tags"."todo_id" in (${ids.map(() => '?').join(', ')})`,
+      ids,
+    ),
+  );
 }
 
 async function recordEvents(query, userId, types, now) {
@@ -174,7 +225,11 @@ app.get('/api/todos', async (request, reply) => {
       `select ${TODO_COLUMNS} from "todos" where "user_id" = ? and "completed" = ? and "due_date" is not null and "due_date" <= ? order by "due_date", coalesce("due_time", ?), "id"`,
       [user.id, 0, today, ''],
     );
-    return json(reply, rows.map(toTodo));
+    const tags = await tagsOfRows(rows);
+    return json(
+      reply,
+      rows.map((row) => toTodo(row, tags)),
+    );
   }
   const limit = request.query.limit === undefined ? null : Number(request.query.limit);
   if (limit === null) {
@@ -182,7 +237,11 @@ app.get('/api/todos', async (request, reply) => {
       `select ${TODO_COLUMNS} from "todos" where "user_id" = ? order by "created_at" desc, "id" desc`,
       [user.id],
     );
-    return json(reply, rows.map(toTodo));
+    const tags = rows.length === 0 ? null : await tagsOfUser(user.id);
+    return json(
+      reply,
+      rows.map((row) => toTodo(row, tags)),
+    );
   }
   // Tally's first page (todos/service.ts): one more row than asked, the next page's cursor in a
   // header.
@@ -197,7 +256,12 @@ app.get('/api/todos', async (request, reply) => {
       Buffer.from(`${last.created_at}.${last.id}`).toString('base64url'),
     );
   }
-  return json(reply, rows.slice(0, limit).map(toTodo));
+  const page = rows.slice(0, limit);
+  const tags = await tagsOfRows(page);
+  return json(
+    reply,
+    page.map((row) => toTodo(row, tags)),
+  );
 });
 
 app.get('/api/todos/counts', async (request, reply) => {

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { LIMITS, STATISTIC_EVENTS } from './constants.js';
 import { GoogleLoginBodySchema } from './auth.js';
 import { ErrorSchema, NO_NUL } from './common.js';
-import { RepeatSchema } from './todos.js';
+import { RepeatSchema, TodoSortsSchema } from './todos.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
 import { TotalStatisticsSchema } from './statistics.js';
@@ -151,7 +151,8 @@ export type ExportDay = Static<typeof ExportDaySchema>;
 
 /**
  * A todo as exported: its fields spelled out rather than taken from TodoSchema, so a field added
- * to the API's todo never breaks an export; it joins here as an optional field of version 1.
+ * to the API's todo never breaks an export. Version 2 added issue 29's fields (tags, priority,
+ * parentId, startDate, position); a version 1 file has none of them and still imports.
  */
 export const ExportTodoSchema = Type.Object(
   {
@@ -169,6 +170,19 @@ export const ExportTodoSchema = Type.Object(
     repeat: Type.Union([RepeatSchema, Type.Null()]),
     createdAt: instant('When the todo was made'),
     updatedAt: instant('The last change'),
+    tags: Type.Array(Type.String(), { description: "Its tags by name (see the export's tags)" }),
+    priority: Type.Integer({
+      minimum: 0,
+      maximum: 3,
+      description: '0 none, 1 low, 2 medium, 3 high',
+    }),
+    parentId: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The id of the exported todo it is a subtask of, or null',
+    }),
+    startDate: Type.Union([Type.String(), Type.Null()], {
+      description: 'YYYY-MM-DD: hidden until this day, or null',
+    }),
+    position: Type.Number({ description: 'Its place in the manual order among its siblings' }),
   },
   { additionalProperties: false },
 );
@@ -189,7 +203,9 @@ export const ExportCompletionSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
+/** The export versions POST /api/import reads (format tally-json). */
+export const EXPORT_VERSIONS_READ = [1, 2] as const;
 
 /**
  * Everything Tally keeps about an account, to keep or to import elsewhere. Versioned: a later
@@ -213,7 +229,21 @@ export const AccountExportSchema = Type.Object(
       ),
       { description: 'Oldest first; todos name their group by this id' },
     ),
+    tags: Type.Array(
+      Type.Object(
+        {
+          name: Type.String(),
+          color: Type.Union([Type.String(), Type.Null()], {
+            description: 'Hex colour, one of the 8 swatches, or null',
+          }),
+          createdAt: instant('When the tag was made'),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Oldest first; todos name their tags by name' },
+    ),
     todos: Type.Array(ExportTodoSchema, { description: 'Oldest first' }),
+    todoSorts: TodoSortsSchema,
     completions: Type.Array(ExportCompletionSchema, { description: 'Oldest first' }),
     statistics: Type.Object(
       {
@@ -300,12 +330,12 @@ export const accountApi = defineEndpoints('account', routes.account, {
     responses: { 204: NoContent('Ended'), 401: ErrorSchema },
   },
   export: {
-    summary: 'Everything of the account as a JSON file (version 1)',
+    summary: 'Everything of the account as a JSON file (version 2)',
     description:
       'Sent as an attachment named tally-export-YYYY-MM-DD.json. Holds no password hash and no token. ' +
       "Its shape (this answer's schema) is also published as a plain JSON Schema, " +
-      'contract/schemas/tally-export-v1.schema.json ("Tally export, version 1"); POST /api/import ' +
-      'reads it back (format tally-json).',
+      'contract/schemas/tally-export-v2.schema.json ("Tally export, version 2"); POST /api/import ' +
+      'reads it back (format tally-json), and version 1 files too.',
     responses: { 200: AccountExportSchema, 401: ErrorSchema },
   },
 });

@@ -35,6 +35,13 @@ export const LiveEventSchema = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object(
+    { type: Type.Literal('sorts.updated') },
+    {
+      additionalProperties: false,
+      description: 'The sort chosen for a view (GET /api/todos/sorts) changed',
+    },
+  ),
+  Type.Object(
     { type: Type.Literal('todos.changed') },
     {
       additionalProperties: false,

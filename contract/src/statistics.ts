@@ -140,6 +140,21 @@ export const InsightsSchema = Type.Object(
       ),
       { description: 'Completions per group (null: no group), most first' },
     ),
+    byTag: Type.Array(
+      Type.Object(
+        {
+          name: Type.String(),
+          color: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+          completed: count,
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Completions per tag of the completed todo (its tags now; a todo with two tags counts ' +
+          'for both, one without none), most first',
+      },
+    ),
     week: Type.Object(
       { thisWeek: count, lastWeek: count },
       { additionalProperties: false, description: 'This week so far against all of last week' },
@@ -173,7 +188,7 @@ export const statisticsApi = defineEndpoints('statistics', routes.statistics, {
   },
   insights: {
     summary:
-      'Streaks, a heatmap, rhythms, lead time, on-time rate and groups of the last `weeks` weeks.' +
+      'Streaks, a heatmap, rhythms, lead time, on-time rate, groups and tags of the last `weeks` weeks.' +
       zoneNote,
     query: InsightsQuerySchema,
     responses: { 200: InsightsSchema, 400: ErrorSchema, 401: ErrorSchema },

@@ -405,6 +405,8 @@ export type MoveTodoBody = Static<typeof MoveTodoBodySchema>;
 
 /** The views whose sort order the web app keeps on the server: all, today, group-12, … */
 export const SORT_VIEW_PATTERN = '^[a-z0-9-]{1,40}$';
+/** How many views may keep a sort: every screen of the web app, with room for many groups. */
+export const SORT_VIEWS_MAX = 200;
 
 /** The sort chosen per view, e.g. {"all": "manual", "today": "priority"}. */
 export const TodoSortsSchema = Type.Record(

@@ -182,7 +182,7 @@ test.describe('settings', () => {
       account: { username: string };
       todos: { title: string }[];
     };
-    expect(file.version).toBe(1);
+    expect(file.version).toBe(2);
     expect(file.account.username).toBe(user.username);
     expect(file.todos.map((todo) => todo.title)).toEqual(['Exported todo']);
     await expect(page.getByRole('region', { name: 'Your data' }).getByRole('status')).toHaveText(

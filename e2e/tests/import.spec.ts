@@ -187,7 +187,7 @@ test.describe('import', () => {
       await section.getByLabel('Format').selectOption('ticktick-csv');
       await section.getByLabel('File').setInputFiles(path.join(fixtures, 'ticktick-backup.csv'));
       await section.getByRole('button', { name: 'Preview' }).click();
-      await expect(section.getByText(/^Ready to import 11 todos/)).toBeVisible();
+      await expect(section.getByText(/^Ready to import 14 todos/)).toBeVisible();
       await section.scrollIntoViewIfNeeded();
     };
     await screenshotScreen(page, 'settings-import', preview);

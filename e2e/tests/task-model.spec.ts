@@ -180,6 +180,37 @@ test.describe('tags, priority and subtasks', () => {
     await phone.close();
   });
 
+  test('manual order: a todo dropped on a subtask joins its parent; Undo takes it back', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'dragparent');
+    const parent = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Trip' });
+    await apiPost(request, user, '/api/todos', { title: 'Passport', parentId: parent.id });
+    const loose = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Tickets' });
+    await signInWithStorage(page, user, '/todos');
+    await page.getByLabel('Sort').selectOption('manual');
+    const order = page
+      .getByRole('list', { name: 'Todos', exact: true })
+      .getByRole('listitem')
+      .locator('label');
+    await expect(order).toHaveText(['Tickets', 'Trip', 'Passport']);
+
+    await rowOf(page, 'Tickets').dragTo(rowOf(page, 'Passport'));
+    await expect(order).toHaveText(['Trip', 'Passport', 'Tickets']);
+    await expect(rowOf(page, 'Tickets').locator('[data-depth="1"]')).toBeVisible();
+    await expect(rowOf(page, 'Trip').getByLabel('0 of 2 subtasks done')).toBeVisible();
+    await expect
+      .poll(async () => (await todosOf(request, user)).find((t) => t.id === loose.id)?.parentId)
+      .toBe(parent.id);
+
+    await page.getByTestId('undo-toast').getByRole('button', { name: 'Undo' }).click();
+    await expect(order).toHaveText(['Tickets', 'Trip', 'Passport']);
+    await expect
+      .poll(async () => (await todosOf(request, user)).find((t) => t.id === loose.id)?.parentId)
+      .toBeNull();
+  });
+
   test('a Todoist CSV with labels, priorities and indented subtasks imports all three', async ({
     page,
     request,
@@ -259,5 +290,102 @@ test.describe('tags, priority and subtasks', () => {
       ['Slides', ['work']],
       ['Invoice', ['work']],
     ]);
+  });
+
+  test('a description is Markdown: task lists, links in a new tab, no raw HTML run', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'markdown');
+    const description = [
+      'Pack by **Friday**, see [the checklist](https://example.com/moving)',
+      '',
+      '- [x] Books',
+      '- [ ] Kitchen',
+      '',
+      '<img src=x onerror="window.__ran = true"> <script>window.__ran = true</script>',
+      '[a trap](javascript:window.__ran=true)',
+    ].join('\n');
+    const todo = await apiPost<ApiTodo>(request, user, '/api/todos', {
+      title: 'Move house',
+      description,
+      tags: ['home'],
+      priority: 3,
+    });
+    await signInWithStorage(page, user, '/todos');
+    // The list shows the first line as plain text.
+    await expect(
+      rowOf(page, 'Move house').getByText('Pack by Friday, see the checklist', { exact: true }),
+    ).toBeVisible();
+
+    // The trash shows it in full, rendered.
+    await request.delete(`/api/todos/${todo.id}`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    await page.goto('/trash');
+    const deleted = page.getByRole('list', { name: 'Deleted todos' });
+    const link = deleted.getByRole('link', { name: 'the checklist' });
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(deleted.getByRole('checkbox')).toHaveCount(2);
+    await expect(deleted.getByRole('checkbox').first()).toBeChecked();
+    await expect(deleted.getByText('Friday', { exact: true })).toHaveJSProperty(
+      'tagName',
+      'STRONG',
+    );
+    await expect(deleted.locator('img, script')).toHaveCount(0);
+    await expect(deleted.getByRole('link', { name: 'a trap' })).not.toHaveAttribute(
+      'href',
+      /javascript/,
+    );
+    await deleted.getByRole('link', { name: 'a trap' }).click();
+    expect(await page.evaluate(() => (window as { __ran?: boolean }).__ran)).toBeUndefined();
+    await screenshotScreen(page, 'markdown-description', () => expect(link).toBeVisible());
+  });
+
+  test('the bulk bar tags, prioritises and moves picked todos under a parent', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'bulk29');
+    const parent = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Trip' });
+    await apiPost(request, user, '/api/todos', { title: 'Passport' });
+    await apiPost(request, user, '/api/todos', { title: 'Tickets' });
+    await signInWithStorage(page, user, '/todos');
+    await page.getByRole('button', { name: 'Select' }).click();
+    const bar = page.getByRole('toolbar', { name: 'Selected todos' });
+    await page.getByRole('checkbox', { name: 'Select Passport' }).check();
+    await page.getByRole('checkbox', { name: 'Select Tickets' }).check();
+    // The theme switch reloads the page: pick the two again after it.
+    await screenshotScreen(page, 'bulk-bar', async () => {
+      if (!(await bar.isVisible())) {
+        await page.getByRole('button', { name: 'Select' }).click();
+        await page.getByRole('checkbox', { name: 'Select Passport' }).check();
+        await page.getByRole('checkbox', { name: 'Select Tickets' }).check();
+      }
+      await expect(bar).toContainText('2 selected');
+    });
+    await bar.getByRole('textbox', { name: 'Tag' }).fill('travel');
+    await bar.getByRole('button', { name: 'Add tag' }).click();
+    await expect(page.getByText('2 todos tagged')).toBeVisible();
+    await page.getByRole('checkbox', { name: 'Select Passport' }).check();
+    await page.getByRole('checkbox', { name: 'Select Tickets' }).check();
+    await bar.getByLabel('Set priority').selectOption({ label: 'High' });
+    await expect(page.getByText('2 todos given a priority')).toBeVisible();
+    await page.getByRole('checkbox', { name: 'Select Passport' }).check();
+    await page.getByRole('checkbox', { name: 'Select Tickets' }).check();
+    await bar.getByLabel('Move under a parent').selectOption({ label: 'Trip' });
+    await expect(page.getByText('2 todos moved under a parent')).toBeVisible();
+    await expect
+      .poll(async () =>
+        (await todosOf(request, user))
+          .map((todo) => [todo.title, todo.tags, todo.priority, todo.parentId])
+          .sort(),
+      )
+      .toEqual([
+        ['Passport', ['travel'], 3, parent.id],
+        ['Tickets', ['travel'], 3, parent.id],
+        ['Trip', [], 0, null],
+      ]);
   });
 });

@@ -539,6 +539,8 @@ describe('GET /api/account/export', () => {
       account: { username: string };
       groups: { id: number; name: string }[];
       todos: { title: string; groupId: number | null; completed: boolean }[];
+      tags: unknown[];
+      todoSorts: Record<string, string>;
       completions: unknown[];
       statistics: { totals: Record<string, number>; daily: Record<string, number | string>[] };
     }>();
@@ -546,7 +548,7 @@ describe('GET /api/account/export', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     expect(ajv.validate(AccountExportSchema, data), ajv.errorsText()).toBe(true);
-    expect(data.version).toBe(1);
+    expect(data.version).toBe(2);
     expect(data.account.username).toBe(user.username);
     expect(data.groups).toEqual([
       { id: group.id, name: 'Home', color: '#10B981', createdAt: expect.any(String) },
@@ -555,7 +557,17 @@ describe('GET /api/account/export', () => {
       ['Water the plants', group.id, true],
       ['Next day', null, false],
     ]);
-    expect(data.todos[1]).toMatchObject({ dueDate: null, dueTime: null, repeat: null });
+    expect(data.todos[1]).toMatchObject({
+      dueDate: null,
+      dueTime: null,
+      repeat: null,
+      tags: [],
+      priority: 0,
+      parentId: null,
+      startDate: null,
+    });
+    expect(data.tags).toEqual([]);
+    expect(data.todoSorts).toEqual({});
     expect(data.completions).toEqual([
       expect.objectContaining({ todoId: todo.id, groupId: group.id, onTime: null }),
     ]);
@@ -628,7 +640,7 @@ describe('DELETE /api/account', () => {
     });
     expect(response.statusCode).toBe(204);
     const after = await rowsOf();
-    expect(Object.values(after).every((n) => n === 0)).toBe(true);
+    expect(Object.entries(after).filter(([, n]) => n !== 0)).toEqual([]);
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
     expect(await snapshotUser(db, bystander.id)).toBe(bystanderBefore);
 

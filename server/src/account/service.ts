@@ -7,6 +7,7 @@ import {
   type DeleteAccountBody,
   type ReauthenticateBody,
   type Repeat,
+  type TodoSorts,
   EXPORT_VERSION,
   RECENT_AUTH_MINUTES,
   type ExportDay,
@@ -159,6 +160,8 @@ const OWNED_TABLES = [
   'todo_completions',
   'todos',
   'todo_groups',
+  // Last: deleting todos logs their deletion here (migration 0017's triggers).
+  'caldav_changes',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Deletes the account and every row it owns, in one transaction. */
@@ -543,7 +546,7 @@ export function createAccountService({
     const now = clock();
     const row = await accountRow(userId);
     if (!row) return null;
-    const [groups, todos, completions, totals, daily] = await Promise.all([
+    const [groups, todos, completions, totals, daily, tags, links, sorts] = await Promise.all([
       db
         .selectFrom('todo_groups')
         .select(['id', 'name', 'color', 'created_at'])
@@ -564,6 +567,10 @@ export function createAccountService({
           'repeat',
           'created_at',
           'updated_at',
+          'priority',
+          'parent_id',
+          'start_date',
+          'position',
         ])
         .where('user_id', '=', userId)
         .orderBy('created_at')
@@ -592,7 +599,28 @@ export function createAccountService({
         .where('user_id', '=', userId)
         .groupBy([sql`occurred_at / ${sql.lit(DAY)}`, 'type'])
         .execute(),
+      db
+        .selectFrom('tags')
+        .select(['id', 'name', 'color', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('todo_tags')
+        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+        .select(['todo_tags.todo_id', 'tags.name'])
+        .where('tags.user_id', '=', userId)
+        .orderBy('tags.name_lower')
+        .execute(),
+      db.selectFrom('users').select('todo_sorts').where('id', '=', userId).executeTakeFirst(),
     ]);
+    const tagsOf = new Map<number, string[]>();
+    for (const link of links) {
+      const names = tagsOf.get(link.todo_id) ?? [];
+      names.push(link.name);
+      tagsOf.set(link.todo_id, names);
+    }
     const zeroes = () =>
       Object.fromEntries(STATISTIC_EVENTS.map((event) => [event, 0])) as TotalStatistics;
     const isEvent = (type: string): type is StatisticEvent =>
@@ -612,6 +640,11 @@ export function createAccountService({
       version: EXPORT_VERSION,
       exportedAt: iso(now),
       account: toAccount(row),
+      tags: tags.map((tag) => ({
+        name: tag.name,
+        color: tag.color,
+        createdAt: iso(tag.created_at),
+      })),
       groups: groups.map((g) => ({
         id: g.id,
         name: g.name,
@@ -630,7 +663,13 @@ export function createAccountService({
         repeat: t.repeat === null ? null : (JSON.parse(t.repeat) as Repeat),
         createdAt: iso(t.created_at),
         updatedAt: iso(t.updated_at),
+        tags: tagsOf.get(t.id) ?? [],
+        priority: t.priority,
+        parentId: t.parent_id,
+        startDate: t.start_date,
+        position: t.position,
       })),
+      todoSorts: sorts?.todo_sorts ? (JSON.parse(sorts.todo_sorts) as TodoSorts) : {},
       completions: completions.map((c) => ({
         todoId: c.todo_id,
         groupId: c.group_id,

@@ -55,6 +55,7 @@ interface TodoInput {
   tags?: string[];
   priority?: number;
   parentId?: number | null;
+  startDate?: string | null;
 }
 
 async function addTodo(user: TestUser, todo: TodoInput): Promise<number> {
@@ -586,5 +587,31 @@ describe('issue 29 in the feed', () => {
     expect(eventOf('Van')).toContain(`RELATED-TO:todo-${parent}@${HOST}`);
     expect(eventOf('Plain')).toContain('PRIORITY:5');
     expect(eventOf('Plain')).not.toContain('CATEGORIES');
+  });
+
+  it('starts a todo with a start date on that day, and ends it on its due date', async () => {
+    const user = await registerUser(ctx.app);
+    await addTodo(user, { title: 'Trip', dueDate: '2026-03-20', startDate: '2026-03-16' });
+    await addTodo(user, {
+      title: 'Report',
+      dueDate: '2026-03-20',
+      dueTime: '17:00',
+      startDate: '2026-03-18',
+    });
+    await addTodo(user, {
+      title: 'Weekly',
+      dueDate: '2026-03-20',
+      startDate: '2026-03-16',
+      repeat: { every: 1, unit: 'week', from: 'due' },
+    });
+    const body = (await fetchFeed((await makeFeed(user)).path)).body;
+    const events = body.split('BEGIN:VEVENT').slice(1);
+    const eventOf = (title: string) => events.find((event) => event.includes(`SUMMARY:${title}`));
+    expect(eventOf('Trip')).toContain('DTSTART;VALUE=DATE:20260316\r\nDTEND;VALUE=DATE:20260321');
+    // The account's zone is UTC here: UTC times.
+    expect(eventOf('Report')).toContain('DTSTART:20260318T000000Z\r\nDTEND:20260320T170000Z');
+    // A repeating todo's rule counts from its due date: no span.
+    expect(eventOf('Weekly')).toContain('DTSTART;VALUE=DATE:20260320');
+    expect(eventOf('Weekly')).not.toContain('DTEND');
   });
 });

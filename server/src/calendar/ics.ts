@@ -33,6 +33,11 @@ export interface FeedEvent {
   priority?: number;
   /** The UID of its parent todo, for a subtask: RELATED-TO (RFC 5545, 3.8.4.5). */
   relatedTo?: string | null;
+  /**
+   * YYYY-MM-DD, its start date (issue 29): before the due date, the event spans from it (DTSTART)
+   * to the due date (DTEND), unless it repeats (its RRULE counts from the due date).
+   */
+  startDate?: string | null;
 }
 
 /** Tally's priority as RFC 5545's: 1 highest … 9 lowest, 0 (left out) undefined. */
@@ -102,6 +107,9 @@ const utcDateTime = (epochMs: number): string => {
 const wallDateTime = (epochMs: number) => utcDateTime(epochMs).slice(0, -1);
 
 const basicDate = (date: string) => date.replaceAll('-', '');
+/** The day after a YYYY-MM-DD. */
+const dayAfter = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
 const basicTime = (time: string) => `${time.replace(':', '')}00`;
 
 // --- Repeat rules ------------------------------------------------------------------------------
@@ -400,7 +408,9 @@ export function* calendarChunks({ name, timeZone, events, now }: FeedCalendar): 
   ]);
   const thisYear = new Date(now).getUTCFullYear();
   const yearOf = (event: FeedEvent) => Number(event.date.slice(0, 4));
-  const timedYears = events.filter((event) => event.time !== null).map(yearOf);
+  const timedYears = events
+    .filter((event) => event.time !== null)
+    .map((event) => Math.min(yearOf(event), Number((event.startDate ?? event.date).slice(0, 4))));
   if (timeZone !== 'UTC' && timedYears.length > 0) {
     // Zone changes run ten years past now or the last timed due date; the next fetch moves them.
     const fromYear = Math.min(...timedYears);
@@ -417,7 +427,16 @@ export function* calendarChunks({ name, timeZone, events, now }: FeedCalendar): 
     yield joinLines(vtimezoneOf(timeZone, fromYear, changes));
   }
   for (const event of events) {
-    const start = dateValue(event.date, event.time, timeZone);
+    const due = dateValue(event.date, event.time, timeZone);
+    const spans = !event.repeat && !!event.startDate && event.startDate < event.date;
+    // DTSTART and DTEND take the same value type: a timed due time starts at 00:00 of the start
+    // day; an all-day one ends (exclusively) the day after the due date.
+    const start =
+      spans && event.startDate
+        ? dateValue(event.startDate, event.time === null ? null : '00:00', timeZone)
+        : due;
+    const end =
+      event.time === null ? { params: due.params, value: basicDate(dayAfter(event.date)) } : due;
     const rrule = rruleOf(event.repeat, event.date);
     const untilYear = Math.min(9999, Math.max(thisYear, yearOf(event)) + RDATE_YEARS_AHEAD);
     const extra = extraDates(event.repeat, event.date, untilYear, thisYear).map(
@@ -429,6 +448,7 @@ export function* calendarChunks({ name, timeZone, events, now }: FeedCalendar): 
       `DTSTAMP:${utcDateTime(event.modifiedAt)}`,
       `LAST-MODIFIED:${utcDateTime(event.modifiedAt)}`,
       `DTSTART${start.params}:${start.value}`,
+      ...(spans ? [`DTEND${end.params}:${end.value}`] : []),
       ...(rrule ? [`RRULE:${rrule}`] : []),
       ...(extra.length ? [`RDATE${start.params}:${extra.join(',')}`] : []),
       `SUMMARY:${escapeText(event.summary)}`,

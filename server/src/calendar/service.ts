@@ -101,6 +101,7 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
         'todos.updated_at',
         'todos.priority',
         'todos.parent_id',
+        'todos.start_date',
         'todo_groups.name as group_name',
       ])
       .where('todos.user_id', '=', userId)
@@ -127,6 +128,7 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
       relatedTo: row.parent_id === null ? null : `todo-${row.parent_id}@${host}`,
       modifiedAt: row.updated_at,
       date: row.due_date as string,
+      startDate: row.start_date,
       time: row.due_time,
       // Stored as the contract's RepeatSchema in JSON, written only by the todos service.
       repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),

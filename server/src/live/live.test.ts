@@ -243,6 +243,33 @@ describe('GET /api/events', () => {
     stream.close();
   });
 
+  it('tells of a moved todo and of a sort chosen for a view', async () => {
+    const user = await registerUser(ctx.app);
+    const stream = await openStream(url, user.token);
+    await stream.next(isReady);
+    const call = as(ctx.app, user);
+    const add = async (title: string) =>
+      (await call({ method: 'POST', url: '/api/todos', payload: { title } })).json<{
+        id: number;
+      }>().id;
+    const a = await add('a');
+    const b = await add('b');
+    await call({ method: 'POST', url: `/api/todos/${a}/move`, payload: { beforeId: b } });
+    await call({
+      method: 'PUT',
+      url: '/api/todos/sorts',
+      payload: { view: 'all', sort: 'manual' },
+    });
+    await stream.next(event('sorts.updated'));
+    expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
+      { type: 'todo.created', id: a },
+      { type: 'todo.created', id: b },
+      { type: 'todo.updated', id: a },
+      { type: 'sorts.updated' },
+    ]);
+    stream.close();
+  });
+
   it('refuses a request without a valid token, in the usual JSON', async () => {
     const response = await fetch(`${url}/api/events`);
     expect(response.status).toBe(401);

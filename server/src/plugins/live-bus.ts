@@ -255,16 +255,27 @@ function createLiveBus(transport: Transport, log: FastifyBaseLogger) {
     }
   };
 
+  // One message at a time, in the order of the changes: two NOTIFYs sent at once through two
+  // pooled connections could arrive swapped (a group renamed, then a todo deleted, told the
+  // other way round: server/src/live/live.test.ts saw it on PostgreSQL).
+  let sending: Promise<void> = Promise.resolve();
+  const send = (message: string, failure: string) => {
+    sending = sending
+      .then(() => transport.publish(message))
+      .catch((error: unknown) => {
+        log.warn({ err: error }, failure);
+      });
+  };
+
   const bus: LiveBus & { close(): Promise<void> } = {
     publish(userId, event) {
-      transport.publish(JSON.stringify([userId, event])).catch((error: unknown) => {
-        log.warn({ err: error }, 'live updates: a change could not be published');
-      });
+      send(JSON.stringify([userId, event]), 'live updates: a change could not be published');
     },
     accessChanged(userId) {
-      transport.publish(JSON.stringify([ACCESS_CHANGED, userId])).catch((error: unknown) => {
-        log.warn({ err: error }, 'live updates: an ended session could not be announced');
-      });
+      send(
+        JSON.stringify([ACCESS_CHANGED, userId]),
+        'live updates: an ended session could not be announced',
+      );
     },
     async subscribe(userId, subscriber) {
       listening ??= transport.listen(deliver, lost).catch((error: unknown) => {
@@ -290,6 +301,8 @@ function createLiveBus(transport: Transport, log: FastifyBaseLogger) {
     },
     async close() {
       listening = null;
+      // What was published before the close still goes out.
+      await sending;
       await transport.close();
     },
   };

@@ -23,6 +23,44 @@ export function distinctTags(names: readonly string[]): string[] {
 }
 
 /**
+ * A 400 naming `tags` when adding `name` would take one of these todos over the limit of tags per
+ * todo (a todo that has the tag already gains nothing), so a bulk tag changes all or none.
+ */
+export async function checkTagRoom(
+  trx: Db,
+  todoIds: readonly number[],
+  name: string,
+): Promise<void> {
+  let full = 0;
+  for (let i = 0; i < todoIds.length; i += BATCH) {
+    const rows = await trx
+      .selectFrom('todo_tags')
+      .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+      .select((eb) => [
+        'todo_tags.todo_id',
+        eb.fn.countAll<number | string>().as('count'),
+        eb.fn
+          .sum<number | string>(
+            eb.case().when('tags.name_lower', '=', name.toLowerCase()).then(1).else(0).end(),
+          )
+          .as('has'),
+      ])
+      .where('todo_tags.todo_id', 'in', todoIds.slice(i, i + BATCH))
+      .groupBy('todo_tags.todo_id')
+      .execute();
+    full += rows.filter(
+      (row) => Number(row.count) >= LIMITS.tagsPerTodoMax && Number(row.has) === 0,
+    ).length;
+  }
+  if (full > 0) {
+    const todos = full === 1 ? '1 of the todos has' : `${full} of the todos have`;
+    throw badRequest(
+      `tags must have at most ${LIMITS.tagsPerTodoMax} items: ${todos} ${LIMITS.tagsPerTodoMax} already`,
+    );
+  }
+}
+
+/**
  * The user's tags of these names, made where missing (an existing tag keeps its spelling).
  * Returns their ids. Safe against a concurrent request making the same tag: the unique index
  * (user_id, name_lower) keeps one, and both read it back.

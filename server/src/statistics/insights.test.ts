@@ -76,6 +76,7 @@ describe('GET /api/statistics/insights', () => {
       leadTime: { medianHours: null, p75Hours: null, sample: 0 },
       onTime: { onTime: 0, late: 0, rate: null },
       byGroup: [],
+      byTag: [],
       week: { thisWeek: 0, lastWeek: 0 },
     });
     expect(result.byHour).toHaveLength(24);
@@ -178,6 +179,34 @@ describe('GET /api/statistics/insights', () => {
       '2026-11-12',
       '2026-11-13',
     ]);
+  });
+
+  it('counts completions by the tags of the completed todo, most first', async () => {
+    const user = await registerUser(ctx.app);
+    await completeAt(user, '2026-11-16T08:00:00Z', '2026-11-16T09:00:00Z', {
+      tags: ['home', 'Errand'],
+    });
+    await completeAt(user, '2026-11-17T08:00:00Z', '2026-11-17T09:00:00Z', { tags: ['home'] });
+    await completeAt(user, '2026-11-18T08:00:00Z', '2026-11-18T09:00:00Z');
+    // Before the range: not counted.
+    await completeAt(user, '2026-10-01T08:00:00Z', '2026-10-01T09:00:00Z', { tags: ['old'] });
+    await as(
+      ctx.app,
+      await fresh(user),
+    )({
+      method: 'PUT',
+      url: '/api/tags/home',
+      payload: { color: '#F59E0B' },
+    });
+    const result = await insights(user, '2026-11-18T12:00:00Z', 'UTC', 2);
+    expect(result.byTag).toEqual([
+      { name: 'home', color: '#F59E0B', completed: 2 },
+      { name: 'Errand', color: null, completed: 1 },
+    ]);
+    // Another user's tags of the same name never count.
+    const other = await registerUser(ctx.app);
+    await completeAt(other, '2026-11-18T08:00:00Z', '2026-11-18T10:00:00Z', { tags: ['home'] });
+    expect((await insights(user, '2026-11-18T12:00:00Z', 'UTC', 2)).byTag[0]?.completed).toBe(2);
   });
 
   it('counts every completion of a repeating todo', async () => {

@@ -16,7 +16,7 @@ import { HOUR_MS } from './record-events.js';
  * The insights (docs/decisions/047-insights.md), in the user's zone. Counts per day and hour come
  * from the hourly roll-up (at most one row per hour with a completion), so their cost depends on
  * the range, not on how many events a user has; lead time, on-time rate and groups come from the
- * completions of the range, aggregated in the database.
+ * completions of the range, aggregated in the database; tags from those completions' todos.
  */
 
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
@@ -93,7 +93,7 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
       .where('user_id', '=', userId)
       .where('completed_at', '>=', from)
       .where('completed_at', '<', to);
-    const [groups, [leads]] = await Promise.all([
+    const [groups, [leads], tags] = await Promise.all([
       db
         .selectFrom(
           inRange
@@ -113,6 +113,17 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
         .select(
           sql<string | null>`string_agg(cast(completed_at - created_at as text), ',')`.as('leads'),
         )
+        .execute(),
+      // By the completed todo's tags as they are now (a completion keeps no tags of its own).
+      db
+        .selectFrom('todo_completions as c')
+        .innerJoin('todo_tags as tt', 'tt.todo_id', 'c.todo_id')
+        .innerJoin('tags as t', 't.id', 'tt.tag_id')
+        .select((eb) => ['t.name', 't.color', eb.fn.countAll<number>().as('completed')])
+        .where('c.user_id', '=', userId)
+        .where('c.completed_at', '>=', from)
+        .where('c.completed_at', '<', to)
+        .groupBy(['t.id', 't.name', 't.color'])
         .execute(),
     ]);
 
@@ -144,7 +155,10 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
         completed: Number(row.completed),
       }))
       .sort((a, b) => b.completed - a.completed || a.name.localeCompare(b.name));
-    return { leadTime, onTime, byGroup };
+    const byTag = tags
+      .map((row) => ({ name: row.name, color: row.color, completed: Number(row.completed) }))
+      .sort((a, b) => b.completed - a.completed || a.name.localeCompare(b.name));
+    return { leadTime, onTime, byGroup, byTag };
   }
 
   return async function insights(userId: number, weeks: number, zone: string): Promise<Insights> {
@@ -220,7 +234,7 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
     };
 
     const rangeFrom = starts[fromIndex] as number;
-    const { leadTime, onTime, byGroup } = await completions(userId, rangeFrom, end);
+    const { leadTime, onTime, byGroup, byTag } = await completions(userId, rangeFrom, end);
     return {
       from,
       to: today,
@@ -231,6 +245,7 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
       leadTime,
       onTime,
       byGroup,
+      byTag,
       week: { thisWeek: sumFrom(thisMonday, 7), lastWeek: sumFrom(lastMonday, 7) },
     };
   };

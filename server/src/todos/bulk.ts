@@ -11,7 +11,7 @@ import {
 import { scheduleReminders } from '../reminders/schedule.js';
 import { COLUMNS } from './rows.js';
 import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
-import { addTags, refreshSearchText } from '../shared/tags.js';
+import { addTags, checkTagRoom, refreshSearchText } from '../shared/tags.js';
 import { checkParent } from './subtasks.js';
 import { answer } from './tag-links.js';
 import { moveToTrash, restoreFromTrash } from './trash.js';
@@ -95,6 +95,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
       } else if (action === 'tag' || action === 'untag') {
         const tag = body.tag ?? '';
         if (action === 'tag') {
+          await checkTagRoom(trx, ids, tag);
           await addTags(trx, userId, ids, [tag], now);
         } else {
           for (const batch of batches(ids)) {

@@ -335,6 +335,23 @@ describe('bulk: tags, priority and parent', () => {
       [0, null],
     ]);
   });
+
+  it('adds a tag to all or none: 400 naming tags when a todo has 20 already', async () => {
+    const api = client(await registerUser(ctx.app));
+    const twenty = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    const full = await made(api, { title: 'full', tags: twenty });
+    const room = await made(api, { title: 'room' });
+    const refused = await bulk(api, { ids: [full.id, room.id], action: 'tag', tag: 'more' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ error: string }>().error).toBe(
+      'tags must have at most 20 items: 1 of the todos has 20 already',
+    );
+    expect((await api.list()).map((todo) => todo.tags.length)).toEqual([0, 20]);
+    // A tag the full todo has already adds nothing to it: allowed.
+    const again = await bulk(api, { ids: [full.id, room.id], action: 'tag', tag: 'T3' });
+    expect(again.statusCode).toBe(200);
+    expect((await api.list()).map((todo) => todo.tags.length)).toEqual([1, 20]);
+  });
 });
 
 describe('search', () => {

@@ -87,9 +87,11 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
 
   addEndpoint(app, todosApi.sorts, async (request) => todos.sorts(request.user.id));
 
-  addEndpoint(app, todosApi.setSort, async (request) =>
-    todos.setSort(request.user.id, request.body),
-  );
+  addEndpoint(app, todosApi.setSort, async (request) => {
+    const sorts = await todos.setSort(request.user.id, request.body);
+    app.live.publish(request.user.id, { type: 'sorts.updated' });
+    return sorts;
+  });
 
   addEndpoint(app, todosApi.skip, async (request) => {
     const todo = await todos.skip(request.user.id, request.params.id, timeZoneOf(request));

@@ -7,6 +7,7 @@ import {
   type TodoListQuery,
   type TodoSort,
   type TodoSorts,
+  SORT_VIEWS_MAX,
   type MoveTodoBody,
   type SetTodoSortBody,
   type PatchTodoBody,
@@ -337,9 +338,6 @@ const updateTodo = preparedQuery(
       .where('user_id', '=', p('userId'))
       .returning(COLUMNS),
 );
-
-/** How many views may keep a sort: every screen of the web app, with room for many groups. */
-const SORT_VIEWS_MAX = 200;
 
 type Sibling = { id: number; parent_id: number | null; position: number };
 

@@ -6,6 +6,8 @@ import {
   IMPORT_REPORT_ROWS,
   type ImportFormat,
   type ImportReport,
+  SORT_VIEWS_MAX,
+  type TodoSorts,
 } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
@@ -198,7 +200,11 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
           : `Another import or change got there first after ${written} of ${fresh.length} todos were imported; import the same file again to add the rest`,
       );
     try {
-      await db.transaction().execute((trx) => createGroups(trx, userId, groups, at));
+      await db.transaction().execute(async (trx) => {
+        await createGroups(trx, userId, groups, at);
+        await declareTags(trx, userId, source, at);
+        await keepSorts(trx, userId, source, (name) => groups.get(name.toLowerCase())?.id);
+      });
       // Parents before their subtasks, so each batch links its todos to written parents.
       const ordered = [...fresh].sort((a, b) => depthOf(a.todo) - depthOf(b.todo));
       const pause = timeSlicer();
@@ -222,9 +228,11 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
               repeat: todo.repeat === null ? null : JSON.stringify(todo.repeat),
               import_key: key,
               search_text: searchText(todo.title, todo.description, todo.tags),
-              // Newest first in the manual order, as a todo made here starts (migration 0016).
-              position: -created,
+              // The file's manual order (Tally's export), else newest first, as a todo made
+              // here starts (migration 0016).
+              position: todo.position ?? -created,
               priority: todo.priority ?? 0,
+              start_date: todo.startDate ?? null,
             };
           });
           const rows = await trx
@@ -343,6 +351,77 @@ async function linkDetails(
     }
   }
   for (const { name, ids } of byTag.values()) await addTags(trx, userId, ids, [name], now);
+}
+
+/**
+ * The tags Tally's export version 2 declares, in its order (so they list as they did), with
+ * their creation time and colour; a tag the account has keeps its spelling, and its colour
+ * unless it has none.
+ */
+async function declareTags(
+  trx: Db,
+  userId: number,
+  source: SourceFile,
+  at: (instant: number | null) => number,
+) {
+  if (!source.tags?.length) return;
+  await trx
+    .insertInto('tags')
+    .values(
+      source.tags.map((tag) => ({
+        user_id: userId,
+        name: tag.name,
+        name_lower: tag.name.toLowerCase(),
+        color: tag.color,
+        created_at: at(tag.createdAt),
+      })),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'name_lower']).doNothing())
+    .execute();
+  for (const tag of source.tags) {
+    if (tag.color === null) continue;
+    await trx
+      .updateTable('tags')
+      .set({ color: tag.color })
+      .where('user_id', '=', userId)
+      .where('name_lower', '=', tag.name.toLowerCase())
+      .where('color', 'is', null)
+      .execute();
+  }
+}
+
+/**
+ * The sort Tally's export version 2 kept per view, for the views the account has not chosen
+ * one for; a group's view finds its group by name.
+ */
+async function keepSorts(
+  trx: Db,
+  userId: number,
+  source: SourceFile,
+  groupId: (name: string) => number | null | undefined,
+) {
+  if (!source.sorts?.length) return;
+  const row = await trx
+    .selectFrom('users')
+    .select('todo_sorts')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  const sorts = row?.todo_sorts ? (JSON.parse(row.todo_sorts) as TodoSorts) : {};
+  let changed = false;
+  for (const { view, sort } of source.sorts) {
+    const id = typeof view === 'string' ? null : groupId(view.group);
+    const name = typeof view === 'string' ? view : id ? `group-${id}` : null;
+    if (name === null || name in sorts || Object.keys(sorts).length >= SORT_VIEWS_MAX) continue;
+    sorts[name] = sort;
+    changed = true;
+  }
+  if (changed) {
+    await trx
+      .updateTable('users')
+      .set({ todo_sorts: JSON.stringify(sorts) })
+      .where('id', '=', userId)
+      .execute();
+  }
 }
 
 /**

@@ -231,9 +231,10 @@ describe('TickTick backup CSV', () => {
   it('reads lists as groups, due instants in the row’s zone, RRULEs and statuses', async () => {
     const user = await registerUser(ctx.app);
     const report = await imported(ctx.app, user, file, 'ticktick-csv', true);
+    // 11 tasks and the 3 items of a checklist.
     expect(report.todos).toEqual({
-      created: 11,
-      completed: 2,
+      created: 14,
+      completed: 3,
       withDueDate: 7,
       repeating: 3,
       alreadyImported: 0,
@@ -241,7 +242,7 @@ describe('TickTick backup CSV', () => {
     expect(report.groups.map((g) => [g.name, g.todos])).toEqual([
       ['Errands', 2],
       ['Work', 3],
-      ['Home', 5],
+      ['Home', 8],
     ]);
     expect(reasons(report)).toEqual([
       [13, 'It is marked "won\'t do" in TickTick'],
@@ -249,6 +250,10 @@ describe('TickTick backup CSV', () => {
       [23, 'The row has 27 cells; the header names 25'],
     ]);
     expect(report.warnings.map((w) => [w.line, w.message])).toEqual([
+      [
+        10,
+        'Imported without the tags "bad tag": a tag is 1-30 characters without spaces or commas',
+      ],
       [17, "Imported without its repeat: TickTick's repeats on chosen dates have no equivalent"],
       [22, 'Its repeat is kept without its end (Tally repeats have none)'],
     ]);
@@ -258,8 +263,10 @@ describe('TickTick backup CSV', () => {
     const user = await registerUser(ctx.app);
     await imported(ctx.app, user, file, 'ticktick-csv');
     const todos = await todosOf(user);
-    expect(todos).toHaveLength(11);
+    expect(todos).toHaveLength(14);
     expect(byTitle(todos, 'Buy groceries')).toMatchObject({
+      tags: ['shopping'],
+      priority: 3,
       description: 'Milk, eggs and "good" bread',
       dueDate: '2026-03-15',
       dueTime: '10:30',
@@ -267,10 +274,14 @@ describe('TickTick backup CSV', () => {
       completed: false,
     });
     expect(byTitle(todos, 'Pick up the parcel')).toMatchObject({
+      priority: 1,
       dueDate: '2026-03-17',
       dueTime: null,
     });
     expect(byTitle(todos, 'Team sync')).toMatchObject({
+      tags: ['meetings', 'work'],
+      priority: 2,
+      description: 'Agenda: [notes](https://example.com)',
       dueDate: '2026-03-16',
       dueTime: '09:00',
       repeat: { every: 1, unit: 'week', weekdays: ['mon', 'wed'], from: 'due' },
@@ -288,7 +299,20 @@ describe('TickTick backup CSV', () => {
     });
     expect(byTitle(todos, 'Expense report')).toMatchObject({ completed: true });
     expect(byTitle(todos, 'Inbox thought').groupId).toBeNull();
-    expect(byTitle(todos, 'Packing list').description).toBe('▫Passport\n▪Charger\n▫Toothbrush');
+    // A checklist's items are its subtasks (▪ done), as is the task naming it as parentId.
+    const packing = byTitle(todos, 'Packing list');
+    expect(packing).toMatchObject({ description: null, completed: true, parentId: null });
+    expect(
+      todos
+        .filter((todo) => todo.parentId === packing.id)
+        .map((todo) => [todo.title, todo.completed])
+        .sort(),
+    ).toEqual([
+      ['Charger', false],
+      ['Charger', true],
+      ['Passport', false],
+      ['Toothbrush', false],
+    ]);
     expect(byTitle(todos, "=cmd|'/C calc'!A0")).toBeDefined();
 
     // Counted as made and completed on the source's dates (docs/decisions/051).
@@ -304,8 +328,8 @@ describe('TickTick backup CSV', () => {
         })
       ).json<{ todosCreated: number; todosCompleted: number; groupsCreated: number }>();
     expect(await since('2026-01-01')).toMatchObject({
-      todosCreated: 11,
-      todosCompleted: 2,
+      todosCreated: 14,
+      todosCompleted: 3,
       groupsCreated: 3,
     });
     expect(await since('2026-03-06')).toMatchObject({ todosCreated: 0, todosCompleted: 0 });
@@ -318,12 +342,13 @@ describe('TickTick backup CSV', () => {
     expect(completions.map((c) => [Number(c.completed_at), c.due_date, c.on_time])).toEqual([
       [Date.parse('2026-02-03T16:45:00Z'), '2026-02-04', 1],
       [Date.parse('2026-03-05T18:00:00Z'), null, null],
+      [Date.parse('2026-03-05T18:00:00Z'), null, null],
     ]);
 
     const again = await imported(ctx.app, user, file, 'ticktick-csv');
-    expect(again.todos).toMatchObject({ created: 0, alreadyImported: 11 });
-    expect(await todosOf(user)).toHaveLength(11);
-    expect(await since('2026-01-01')).toMatchObject({ todosCreated: 11, todosCompleted: 2 });
+    expect(again.todos).toMatchObject({ created: 0, alreadyImported: 14 });
+    expect(await todosOf(user)).toHaveLength(14);
+    expect(await since('2026-01-01')).toMatchObject({ todosCreated: 14, todosCompleted: 3 });
   });
 });
 
@@ -386,8 +411,8 @@ describe('refusals', () => {
       /^The file is not valid JSON: /,
     );
     expect(await refused('[1, 2]', 'tally-json')).toMatch(/^This is not a Tally export/);
-    expect(await refused('{"version": 2, "todos": []}', 'tally-json')).toBe(
-      'This Tally export is version 2; this server reads version 1',
+    expect(await refused('{"version": 3, "todos": []}', 'tally-json')).toBe(
+      'This Tally export is version 3; this server reads versions 1 and 2',
     );
     expect(await refused('{"version": 1}', 'tally-json')).toBe('The export has no "todos" list');
   });
@@ -573,6 +598,103 @@ describe('malformed rows', () => {
       ],
       ['todo 7', 'The title was cut to 200 characters'],
     ]);
+  });
+});
+
+describe('Tally export version 2', () => {
+  it('keeps subtasks, tags and start dates, and mends what a hand-made file gets wrong', async () => {
+    const user = await registerUser(ctx.app);
+    const todo = (id: number, parentId: number | null, extra: object = {}) => ({
+      id,
+      title: `T${id}`,
+      parentId,
+      ...extra,
+    });
+    const file = {
+      version: 2,
+      tags: [
+        { name: 'Home', color: '#10B981' },
+        { name: 'odd', color: '#123456' },
+      ],
+      todoSorts: { all: 'priority', 'group-9': 'due', bad: 'sideways' },
+      todos: [
+        // A loop: 1 under 2 under 1.
+        todo(1, 2),
+        todo(2, 1),
+        // Five levels: 3 ← 4 ← 5 ← 6 ← 7.
+        todo(3, null),
+        todo(4, 3),
+        todo(5, 4),
+        todo(6, 5),
+        todo(7, 6),
+        todo(8, 404),
+        todo(9, null, {
+          tags: ['home', 'two words', 'x'.repeat(31), 'fine'],
+          priority: 2,
+          startDate: '2026-02-30',
+        }),
+        todo(10, 9, { startDate: '2026-04-01', priority: 7 }),
+      ],
+    };
+    const report = await imported(ctx.app, user, JSON.stringify(file), 'tally-json');
+    expect(report.todos.created).toBe(10);
+    expect(report.warnings.map((w) => [w.where, w.message])).toEqual([
+      [
+        'todo 9',
+        `Imported without the tags "two words", "${'x'.repeat(31)}": a tag is 1-30 characters without spaces or commas`,
+      ],
+      ['todo 9', 'Its start date "2026-02-30" is not a date: imported without one'],
+      ['todo 8', 'Its parent (id 404) is not in the file: imported at the top level'],
+      ['todo 1', 'Its parent is its own subtask: imported at the top level'],
+      ['todo 7', 'It is nested deeper than 4 levels: imported at the top level'],
+    ]);
+    const todos = await todosOf(user);
+    const parentOf = (title: string) => {
+      const parentId = byTitle(todos, title).parentId;
+      return parentId === null ? null : todos.find((t) => t.id === parentId)?.title;
+    };
+    expect(['T1', 'T2', 'T4', 'T6', 'T7', 'T8', 'T10'].map(parentOf)).toEqual([
+      null,
+      'T1',
+      'T3',
+      'T5',
+      null,
+      null,
+      'T9',
+    ]);
+    // The declared spelling wins; a colour not among the swatches is none.
+    expect(byTitle(todos, 'T9')).toMatchObject({ tags: ['fine', 'Home'], priority: 2 });
+    expect(byTitle(todos, 'T10')).toMatchObject({ startDate: '2026-04-01', priority: 0 });
+    const tags = await as(ctx.app, user)({ method: 'GET', url: '/api/tags' });
+    expect(tags.json()).toEqual([
+      { name: 'fine', color: null, count: 1 },
+      { name: 'Home', color: '#10B981', count: 1 },
+      { name: 'odd', color: null, count: 0 },
+    ]);
+    const sorts = await as(ctx.app, user)({ method: 'GET', url: '/api/todos/sorts' });
+    expect(sorts.json()).toEqual({ all: 'priority' });
+  });
+
+  it('leaves the colours and sorts the account chose as they are', async () => {
+    const user = await registerUser(ctx.app);
+    const api = as(ctx.app, user);
+    await api({ method: 'POST', url: '/api/todos', payload: { title: 'Mine', tags: ['home'] } });
+    await api({ method: 'PUT', url: '/api/tags/home', payload: { color: '#EF4444' } });
+    await api({ method: 'PUT', url: '/api/todos/sorts', payload: { view: 'all', sort: 'title' } });
+    const file = {
+      version: 2,
+      tags: [{ name: 'HOME', color: '#10B981' }],
+      todoSorts: { all: 'manual', today: 'due' },
+      todos: [{ id: 1, title: 'Theirs', tags: ['HOME'] }],
+    };
+    await imported(ctx.app, user, JSON.stringify(file), 'tally-json');
+    expect((await api({ method: 'GET', url: '/api/tags' })).json()).toEqual([
+      { name: 'home', color: '#EF4444', count: 2 },
+    ]);
+    expect((await api({ method: 'GET', url: '/api/todos/sorts' })).json()).toEqual({
+      all: 'title',
+      today: 'due',
+    });
   });
 });
 

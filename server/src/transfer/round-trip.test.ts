@@ -68,7 +68,32 @@ async function seed(user: TestUser) {
     url: `/api/todos/${monthly.id}`,
     payload: { title: monthly.title, completed: true },
   });
+  // Issue 29: tags (one coloured), priority, subtasks two levels deep, a start date, a manual
+  // order and the sort chosen for two views, one of them a group's.
+  const move = await todo({
+    title: 'Move house',
+    description: '- [ ] **boxes**',
+    tags: ['home', 'Big'],
+    priority: 3,
+    groupId: home.id,
+  });
+  const van = await todo({ title: 'Book a van', parentId: move.id, priority: 1 });
+  await todo({ title: 'Compare prices', parentId: van.id, tags: ['Big'], startDate: '2026-04-01' });
+  await api({
+    method: 'POST',
+    url: `/api/todos/${move.id}/move`,
+    payload: { afterId: monthly.id },
+  });
+  await api({ method: 'PUT', url: '/api/tags/home', payload: { color: '#F59E0B' } });
+  await api({ method: 'PUT', url: '/api/todos/sorts', payload: { view: 'all', sort: 'manual' } });
+  await api({
+    method: 'PUT',
+    url: '/api/todos/sorts',
+    payload: { view: `group-${home.id}`, sort: 'priority' },
+  });
 }
+
+const SEEDED = 10;
 
 describe('GET /api/todos/export.csv', () => {
   it('is RFC 4180 CSV in UTF-8 with a BOM, an attachment, with formulas neutralised', async () => {
@@ -93,7 +118,7 @@ describe('GET /api/todos/export.csv', () => {
     expect(text).toContain('"Home, garden & ""stuff"""');
 
     const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
-    expect(rows).toHaveLength(7);
+    expect(rows).toHaveLength(SEEDED);
     const byTitle = (title: string) => rows.find((row) => row.title === title);
     expect(byTitle('Weekly review')).toMatchObject({
       group: 'Work',
@@ -164,9 +189,22 @@ describe('GET /api/todos/export.csv', () => {
 /** What a round trip keeps: groups by name and colour, todos by everything but their ids. */
 const shape = (data: AccountExport) => {
   const groupName = new Map(data.groups.map((group) => [group.id, group.name]));
+  const todoTitle = new Map(data.todos.map((todo) => [todo.id, todo.title]));
   return {
     groups: data.groups.map(({ name, color, createdAt }) => ({ name, color, createdAt })),
+    tags: data.tags.map(({ name, color }) => ({ name, color })),
+    todoSorts: Object.fromEntries(
+      Object.entries(data.todoSorts).map(([view, sort]) => [
+        view.replace(/^group-(\d+)$/, (_, id: string) => `group ${groupName.get(Number(id))}`),
+        sort,
+      ]),
+    ),
     todos: data.todos.map((todo) => ({
+      tags: todo.tags,
+      priority: todo.priority,
+      parent: todo.parentId === null ? null : todoTitle.get(todo.parentId),
+      startDate: todo.startDate,
+      position: todo.position,
       title: todo.title,
       description: todo.description,
       group: todo.groupId === null ? null : groupName.get(todo.groupId),
@@ -190,7 +228,17 @@ describe('the round trip', () => {
     await seed(user);
     const exported = await call(user)({ method: 'GET', url: '/api/account/export' });
     const before = exported.json<AccountExport>();
-    expect(before.todos).toHaveLength(7);
+    expect(before.version).toBe(2);
+    expect(before.todos).toHaveLength(SEEDED);
+    expect(before.tags).toEqual([
+      { name: 'home', color: '#F59E0B', createdAt: expect.any(String) },
+      { name: 'Big', color: null, createdAt: expect.any(String) },
+    ]);
+    expect(before.todos.find((todo) => todo.title === 'Compare prices')).toMatchObject({
+      tags: ['Big'],
+      startDate: '2026-04-01',
+      parentId: before.todos.find((todo) => todo.title === 'Book a van')?.id,
+    });
 
     const deleted = await call(user)({
       method: 'DELETE',
@@ -201,7 +249,7 @@ describe('the round trip', () => {
     const again = await registerUser(ctx.app, user.username);
 
     const preview = await imported(ctx.app, again, exported.rawPayload, 'tally-json', true);
-    expect(preview.todos).toMatchObject({ created: 7, completed: 1, repeating: 2 });
+    expect(preview.todos).toMatchObject({ created: SEEDED, completed: 1, repeating: 2 });
     expect(preview.groups.map((g) => g.name)).toEqual(['Work', 'Home, garden & "stuff"', 'Empty']);
     const report: ImportReport = await imported(ctx.app, again, exported.rawPayload, 'tally-json');
     expect(report.skippedCount + report.warningCount).toBe(0);
@@ -211,20 +259,20 @@ describe('the round trip', () => {
     ).json<AccountExport>();
     expect(shape(after)).toEqual(shape(before));
     expect(after.statistics.totals).toMatchObject({
-      todosCreated: 7,
+      todosCreated: SEEDED,
       todosCompleted: 2,
       groupsCreated: 3,
     });
 
     // The same file again, or the new account's own export: nothing new.
     const twice = await imported(ctx.app, again, exported.rawPayload, 'tally-json');
-    expect(twice.todos).toMatchObject({ created: 0, alreadyImported: 7 });
+    expect(twice.todos).toMatchObject({ created: 0, alreadyImported: SEEDED });
     const own = await call(again)({ method: 'GET', url: '/api/account/export' });
     const back = await imported(ctx.app, again, own.rawPayload, 'tally-json');
-    expect(back.todos).toMatchObject({ created: 0, alreadyImported: 7 });
+    expect(back.todos).toMatchObject({ created: 0, alreadyImported: SEEDED });
     expect(
       await call(again)({ method: 'GET', url: '/api/todos' }).then((r) => r.json<Todo[]>()),
-    ).toHaveLength(7);
+    ).toHaveLength(SEEDED);
   });
 
   it('a file of another user’s ids never touches that user’s rows', async () => {
@@ -245,7 +293,7 @@ describe('the round trip', () => {
       })),
     };
     const report = await imported(ctx.app, attacker, JSON.stringify(file), 'tally-json');
-    expect(report.todos.created).toBe(7);
+    expect(report.todos.created).toBe(SEEDED);
 
     const after = (
       await call(victim)({ method: 'GET', url: '/api/account/export' })
@@ -286,7 +334,7 @@ describe('/api/docs', () => {
       { content: Record<string, { schema: { properties: { version: unknown } } }> }
     >;
     expect(exported['200']?.content['application/json']?.schema.properties.version).toMatchObject({
-      enum: [1],
+      enum: [2],
     });
   });
 });

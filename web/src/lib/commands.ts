@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { TodoSort } from '@tally/contract/constants';
 
 /**
  * What a screen lets the global shortcuts and the command palette (web/src/app/palette) do on
@@ -14,6 +15,8 @@ export interface PageCommands {
   showFilter: 'all' | 'none' | number;
   /** Flips /todos' "Hide completed" switch. */
   toggleHideCompleted: undefined;
+  /** Sorts the /todos view shown (kept for that view on the server, as its Sort menu does). */
+  setSort: TodoSort;
 }
 
 export type PageCommand = keyof PageCommands;

@@ -20,7 +20,8 @@ const BACKOFF_FIRST_MS = 1000;
 const BACKOFF_MAX_MS = 30_000;
 
 function keysOf(event: LiveEvent): QueryKey[] {
-  const { todos, trash, todoCounts, groups, statistics } = queryKeys;
+  const { todos, trash, todoCounts, groups, statistics, todoSorts } = queryKeys;
+  if (event.type === 'sorts.updated') return [todoSorts];
   if (event.type.startsWith('todo.')) return [todos, trash, todoCounts, statistics];
   if (event.type.startsWith('group.')) return [groups, todos, todoCounts, statistics];
   return [todos, trash, todoCounts, groups, statistics];

@@ -59,18 +59,45 @@ export async function loadOutbox(): Promise<void> {
 
 const refersTo = (path: string, id: number) => new RegExp(`/${id}(?=/|$)`).test(path);
 
+/**
+ * Body fields that name another todo: a subtask's parent, the sibling a todo is moved next to
+ * (issue 29). A todo made offline may be named there by its stand-in id too.
+ */
+const TODO_FIELDS = ['parentId', 'beforeId', 'afterId'] as const;
+
+const fieldsOf = (body: unknown): Record<string, unknown> | null =>
+  typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : null;
+
+const namesTodo = (write: QueuedWrite, id: number) =>
+  refersTo(write.path, id) || TODO_FIELDS.some((field) => fieldsOf(write.body)?.[field] === id);
+
+/** The write with the stand-in id replaced by the server's, in its path and body. */
+function withId(write: QueuedWrite, tempId: number, createdId: number): QueuedWrite {
+  const body = fieldsOf(write.body);
+  return {
+    ...write,
+    path: write.path.replace(new RegExp(`/${tempId}(?=/|$)`), `/${createdId}`),
+    ...(body && {
+      body: Object.fromEntries(
+        Object.entries(body).map(([field, value]) => [
+          field,
+          (TODO_FIELDS as readonly string[]).includes(field) && value === tempId
+            ? createdId
+            : value,
+        ]),
+      ),
+    }),
+  };
+}
+
 /** The queue after its first write was done (`createdId`: the id the server gave) or dropped. */
 function afterFirst(writes: QueuedWrite[], done: QueuedWrite, createdId: number | null) {
   const rest = writes.filter((write) => write.key !== done.key);
   if (done.tempId === undefined) return rest;
   const tempId = done.tempId;
-  // A create the server refused takes the later changes to that todo with it.
-  if (createdId === null) return rest.filter((write) => !refersTo(write.path, tempId));
-  return rest.map((write) =>
-    refersTo(write.path, tempId)
-      ? { ...write, path: write.path.replace(new RegExp(`/${tempId}(?=/|$)`), `/${createdId}`) }
-      : write,
-  );
+  // A create the server refused takes the later changes that name that todo with it.
+  if (createdId === null) return rest.filter((write) => !namesTodo(write, tempId));
+  return rest.map((write) => (namesTodo(write, tempId) ? withId(write, tempId, createdId) : write));
 }
 
 const idOf = (body: unknown): number | null =>

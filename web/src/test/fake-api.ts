@@ -156,6 +156,7 @@ export function emptyInsights(weeks = 52, to = '2026-03-31'): Insights {
     leadTime: { medianHours: null, p75Hours: null, sample: 0 },
     onTime: { onTime: 0, late: 0, rate: null },
     byGroup: [],
+    byTag: [],
     week: { thisWeek: 0, lastWeek: 0 },
   };
 }
@@ -542,8 +543,14 @@ export function fakeBackend(
         state.todos = state.todos.filter((todo) => !picked.has(todo.id));
         return json(mine);
       }
+      const { tag = '', priority = 0, parentId = null } = call.body as BulkBody;
+      const hasTag = (todo: Todo) => todo.tags.some((t) => t.toLowerCase() === tag.toLowerCase());
       const change = (todo: Todo): Todo | null => {
         if (action === 'move') return todo.groupId === groupId ? null : { ...todo, groupId };
+        if (action === 'tag') return hasTag(todo) ? todo : { ...todo, tags: [...todo.tags, tag] };
+        if (action === 'untag') return { ...todo, tags: todo.tags.filter((t) => t !== tag) };
+        if (action === 'priority') return { ...todo, priority };
+        if (action === 'parent') return { ...todo, parentId };
         const completed = action === 'complete';
         return todo.completed === completed ? null : { ...todo, completed };
       };

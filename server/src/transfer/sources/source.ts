@@ -1,12 +1,16 @@
 import {
   IMPORT_MAX_TODOS,
   LIMITS,
+  TAG_NAME_PATTERN,
   type ImportSkip,
   type ImportWarning,
   type Repeat,
+  type TodoSort,
   withThousands,
 } from '@tally/contract';
+import { parseDate } from '../../shared/calendar.js';
 import { badRequest } from '../../shared/errors.js';
+import { type CsvRow, readCsv } from '../csv.js';
 
 /**
  * What a source file holds, read into Tally's terms before anything touches the database: the
@@ -37,8 +41,26 @@ export interface SourceTodo {
   tags?: string[];
   /** 0 none … 3 high, in Tally's terms; 0 when absent. */
   priority?: number;
-  /** The todo of this file it is a subtask of (read before it); none at the top level. */
+  /** The todo of this file it is a subtask of; none at the top level. */
   parent?: SourceTodo | null;
+  /** YYYY-MM-DD: hidden until this day; none when absent. */
+  startDate?: string | null;
+  /** Its place in the manual order (Tally's export); newest first when absent. */
+  position?: number;
+}
+
+/** A tag the file declares with its colour (Tally's export, version 2). */
+export interface SourceTag {
+  name: string;
+  color: string | null;
+  /** Epoch ms, when the source knows it. */
+  createdAt: number | null;
+}
+
+/** A sort the file's user chose for a view: a view by its name, or a group's view by its name. */
+export interface SourceSort {
+  view: string | { group: string };
+  sort: TodoSort;
 }
 
 export interface SourceGroup {
@@ -55,6 +77,9 @@ export interface SourceFile {
   todos: SourceTodo[];
   skipped: ImportSkip[];
   warnings: ImportWarning[];
+  /** Tags the file declares with a colour; a todo's tags need not be declared. */
+  tags?: SourceTag[];
+  sorts?: SourceSort[];
 }
 
 export interface Planning {
@@ -90,6 +115,30 @@ function cut(value: string, max: number): { text: string; cut: boolean } {
   return chars.length <= max
     ? { text: value, cut: false }
     : { text: chars.slice(0, max).join('').trimEnd(), cut: true };
+}
+
+const TAG_NAME = new RegExp(TAG_NAME_PATTERN, 'u');
+
+/**
+ * Reads a CSV source: its rows, read by `readRows` into a builder, are closed however it ends
+ * (a 400 part-way stops the reading at once).
+ */
+export async function readCsvSource(
+  text: string,
+  context: SourceContext,
+  readRows: (
+    rows: AsyncGenerator<CsvRow>,
+    source: SourceBuilder,
+    context: SourceContext,
+  ) => Promise<SourceFile>,
+): Promise<SourceFile> {
+  const source = new SourceBuilder();
+  const rows = readCsv(text, source.file.skipped);
+  try {
+    return await readRows(rows, source, context);
+  } finally {
+    await rows.return(undefined);
+  }
 }
 
 /**
@@ -165,6 +214,81 @@ export class SourceBuilder {
       description: shortDescription.text === '' ? null : shortDescription.text,
     });
     return true;
+  }
+
+  /**
+   * The tags as Tally keeps them: names of 1-30 characters without spaces or commas, once each
+   * whatever their case (the first spelling kept), at most 20; the others left out with a warning.
+   */
+  tags(names: readonly string[], line: number | null, where: string): string[] {
+    const kept = new Map<string, string>();
+    const invalid: string[] = [];
+    for (const raw of names) {
+      const name = cleanText(raw).replace(/^#/, '');
+      if (name === '') continue;
+      if (!TAG_NAME.test(name)) invalid.push(name);
+      else if (!kept.has(name.toLowerCase())) kept.set(name.toLowerCase(), name);
+    }
+    if (invalid.length > 0) {
+      this.warn(
+        line,
+        where,
+        `Imported without the tags ${invalid.map((name) => `"${name}"`).join(', ')}: a tag is 1-${LIMITS.tagNameMax} characters without spaces or commas`,
+      );
+    }
+    const tags = [...kept.values()];
+    if (tags.length > LIMITS.tagsPerTodoMax) {
+      this.warn(
+        line,
+        where,
+        `It has ${tags.length} tags; a todo keeps ${LIMITS.tagsPerTodoMax}: the first ${LIMITS.tagsPerTodoMax} imported`,
+      );
+    }
+    return tags.slice(0, LIMITS.tagsPerTodoMax);
+  }
+
+  /** A start date as the todo calls take it; null with a warning when it is not a day. */
+  startDate(value: string | null, line: number | null, where: string): string | null {
+    if (value === null || value === '') return null;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(value) && parseDate(value)) return value;
+    this.warn(line, where, `Its start date "${value}" is not a date: imported without one`);
+    return null;
+  }
+
+  /**
+   * Once every todo is read: a subtask whose parent would make a loop, or sit deeper than
+   * Tally's 4 levels, goes to the top level with a warning (a file need not be Tally's own).
+   */
+  settleParents(): void {
+    // Loops first: walking up from a todo of a loop comes back to it.
+    for (const todo of this.file.todos) {
+      const seen = new Set<SourceTodo>();
+      let up = todo.parent;
+      while (up && up !== todo && !seen.has(up)) {
+        seen.add(up);
+        up = up.parent;
+      }
+      if (up === todo) {
+        this.warn(
+          todo.line,
+          todo.where,
+          'Its parent is its own subtask: imported at the top level',
+        );
+        todo.parent = null;
+      }
+    }
+    for (const todo of this.file.todos) {
+      let depth = 1;
+      for (let up = todo.parent; up; up = up.parent) depth += 1;
+      if (depth > LIMITS.subtaskLevelsMax) {
+        this.warn(
+          todo.line,
+          todo.where,
+          `It is nested deeper than ${LIMITS.subtaskLevelsMax} levels: imported at the top level`,
+        );
+        todo.parent = null;
+      }
+    }
   }
 
   /** Adds a comment to a todo's description (Todoist's notes), within the length limit. */

@@ -1,8 +1,24 @@
-import { EXPORT_VERSION, RepeatSchema, withThousands, type Repeat } from '@tally/contract';
+import {
+  EXPORT_VERSIONS_READ,
+  GROUP_COLORS,
+  RepeatSchema,
+  SORT_VIEW_PATTERN,
+  TODO_SORTS,
+  type Repeat,
+  type TodoSort,
+  withThousands,
+} from '@tally/contract';
 import { Value } from '@sinclair/typebox/value';
 import { badRequest } from '../../shared/errors.js';
 import { timeSlicer } from '../../shared/time-slices.js';
-import { SourceBuilder, type SourceContext, type SourceFile } from './source.js';
+import {
+  SourceBuilder,
+  type SourceContext,
+  type SourceFile,
+  type SourceSort,
+  type SourceTag,
+  type SourceTodo,
+} from './source.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,12 +44,18 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
 const IMPORT_MAX_COMPLETIONS_PER_TODO = 100;
 const IMPORT_MAX_COMPLETIONS = 100_000;
 
+const SORT_VIEW = new RegExp(SORT_VIEW_PATTERN);
+const isSort = (value: unknown): value is TodoSort =>
+  (TODO_SORTS as readonly unknown[]).includes(value);
+
 /**
- * Tally's own export (contract/src/account.ts, AccountExportSchema, version 1), as the account
- * export writes it. Only what makes todos and groups is read: groups by name and colour, todos
- * with their planning, completed state, times and completions. Ids in the file only tie its todos
- * to its groups and completions: nothing is looked up by them, so a file of another account's
- * ids never reaches that account's rows. Fields a later version 1 adds are ignored.
+ * Tally's own export (contract/src/account.ts, AccountExportSchema, versions 1 and 2), as the
+ * account export writes it. Only what makes todos and groups is read: groups by name and colour,
+ * todos with their planning, completed state, times and completions; version 2 adds each todo's
+ * tags, priority, parent, start date and place in the manual order, the tags' colours and the
+ * sort chosen per view. Ids in the file only tie its todos to its groups, parents and
+ * completions: nothing is looked up by them, so a file of another account's ids never reaches
+ * that account's rows. Fields a later version adds are ignored.
  */
 export async function readTallyJson(text: string, context: SourceContext): Promise<SourceFile> {
   let document: unknown;
@@ -48,9 +70,9 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
       'This is not a Tally export: a Tally export is a JSON object with "version", "groups" and "todos"',
     );
   }
-  if (document.version !== EXPORT_VERSION) {
+  if (!(EXPORT_VERSIONS_READ as readonly unknown[]).includes(document.version)) {
     throw badRequest(
-      `This Tally export is version ${JSON.stringify(document.version)}; this server reads version ${EXPORT_VERSION}`,
+      `This Tally export is version ${JSON.stringify(document.version)}; this server reads versions ${EXPORT_VERSIONS_READ.join(' and ')}`,
     );
   }
   if (!Array.isArray(document.todos)) throw badRequest('The export has no "todos" list');
@@ -123,7 +145,12 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
     return within;
   };
 
+  readTags(document.tags, source);
+
   const seen = new Map<string, number>();
+  /** Each todo read by its id in the file, and the parent id each subtask names. */
+  const byId = new Map<unknown, SourceTodo>();
+  const parentOf = new Map<SourceTodo, unknown>();
   for (const [index, todo] of (document.todos as unknown[]).entries()) {
     await pause();
     const where = `todo ${index + 1}`;
@@ -171,7 +198,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
     }
     const own = todo.id === undefined || todo.id === null ? undefined : completionsOf.get(todo.id);
     if (own) claimed.add(todo.id);
-    source.addTodo({
+    const added = source.addTodo({
       line: null,
       where,
       key: `${identity}\n${copies}`,
@@ -180,11 +207,38 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
       group,
       completed: todo.completed === true,
       ...planning,
+      tags: source.tags(
+        Array.isArray(todo.tags) ? todo.tags.filter((tag) => typeof tag === 'string') : [],
+        null,
+        where,
+      ),
+      priority: [0, 1, 2, 3].includes(todo.priority as number) ? (todo.priority as number) : 0,
+      startDate: source.startDate(stringOrNull(todo.startDate), null, where),
+      ...(typeof todo.position === 'number' && Number.isFinite(todo.position)
+        ? { position: todo.position }
+        : {}),
       createdAt,
       updatedAt: instant(todo.updatedAt),
       completions: limited(own ?? completedAt(todo, planning.dueDate), where),
     });
+    const read = source.file.todos.at(-1);
+    if (!added || !read) continue;
+    if (todo.id !== undefined && todo.id !== null) byId.set(todo.id, read);
+    if (todo.parentId !== undefined && todo.parentId !== null) parentOf.set(read, todo.parentId);
   }
+  for (const [todo, parentId] of parentOf) {
+    const parent = byId.get(parentId);
+    if (parent) todo.parent = parent;
+    else {
+      source.warn(
+        null,
+        todo.where,
+        `Its parent (id ${JSON.stringify(parentId)}) is not in the file: imported at the top level`,
+      );
+    }
+  }
+  source.settleParents();
+  source.file.sorts = readSorts(document.todoSorts, groupNames);
   const unclaimed =
     unnamed +
     [...completionsOf].reduce((sum, [id, list]) => sum + (claimed.has(id) ? 0 : list.length), 0);
@@ -203,4 +257,35 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
     );
   }
   return source.file;
+}
+
+/** Version 2's tags with their colours (a colour not among the 8 swatches is left out). */
+function readTags(tags: unknown, source: SourceBuilder): void {
+  if (!Array.isArray(tags)) return;
+  const declared: SourceTag[] = [];
+  tags.forEach((tag: unknown, index) => {
+    if (!isObject(tag) || typeof tag.name !== 'string') return;
+    const [name] = source.tags([tag.name], null, `tag ${index + 1}`);
+    if (name === undefined) return;
+    const color = (GROUP_COLORS as readonly unknown[]).includes(tag.color)
+      ? (tag.color as string)
+      : null;
+    declared.push({ name, color, createdAt: instant(tag.createdAt) });
+  });
+  source.file.tags = declared;
+}
+
+/**
+ * Version 2's sort per view; a group's view ("group-12") names the group by its id in the file,
+ * so it is kept by the group's name and finds the group the import matches or creates.
+ */
+function readSorts(sorts: unknown, groupNames: ReadonlyMap<unknown, string>): SourceSort[] {
+  if (!isObject(sorts)) return [];
+  return Object.entries(sorts).flatMap(([view, sort]): SourceSort[] => {
+    if (!isSort(sort)) return [];
+    const groupId = /^group-(\d+)$/.exec(view)?.[1];
+    if (groupId === undefined) return SORT_VIEW.test(view) ? [{ view, sort }] : [];
+    const group = groupNames.get(Number(groupId));
+    return group === undefined ? [] : [{ view: { group }, sort }];
+  });
 }

@@ -1,8 +1,14 @@
 import { localDateTime, resolveTimeZone } from '../../shared/calendar.js';
 import { badRequest } from '../../shared/errors.js';
-import { type CsvRow, readCsv } from '../csv.js';
+import type { CsvRow } from '../csv.js';
 import { repeatOfRrule } from './rrule.js';
-import { SourceBuilder, type SourceContext, type SourceFile } from './source.js';
+import {
+  readCsvSource,
+  type SourceBuilder,
+  type SourceContext,
+  type SourceFile,
+  type SourceTodo,
+} from './source.js';
 
 /**
  * TickTick's backup CSV (Settings, Backup & Import, Generate backup). TickTick publishes no
@@ -11,17 +17,24 @@ import { SourceBuilder, type SourceContext, type SourceFile } from './source.js'
  * "Folder Name","List Name","Title","Kind",… and a row per task. Columns are found by name.
  *
  * - List Name → group ("Inbox", TickTick's default list, → no group); Folder Name is not kept.
- * - Kind NOTE rows are notes, not tasks: skipped. TEXT and CHECKLIST rows are todos (a checklist's
- *   items stay in the description, as TickTick writes them in Content).
+ * - Kind NOTE rows are notes, not tasks: skipped. TEXT and CHECKLIST rows are todos; a
+ *   checklist's items (lines of Content starting ▫ open or ▪ done) become its subtasks, its other
+ *   lines its description. Content → the description.
+ * - Tags (comma-separated) → tags; Priority 0 none, 1 low, 3 medium, 5 high → 0, 1, 2, 3.
+ * - parentId (another row's taskId) → a subtask of that row, wherever it is in the file.
  * - Status 0 → open; 1 and 2 → completed (at Completed Time); -1 ("won't do") → skipped.
  * - Due Date (an instant) → the due date, and the time unless Is All Day, in the row's Timezone.
  * - Repeat (an RRULE) → the repeat, when Tally has an equivalent (./rrule.ts).
  * - Created Time → when the todo was made; taskId names the row across imports.
- * - Tags, Priority, Reminder, Start Date, subtasks' parentId: Tally has no such thing; subtasks
- *   become todos of their own.
+ * - Reminder and Start Date (the start of a task's time span, not a "hidden until" day): Tally
+ *   has no such thing.
  */
 
 const REQUIRED = ['List Name', 'Title'] as const;
+/** TickTick's Priority: 0 none, 1 low, 3 medium, 5 high. */
+const PRIORITIES: Record<string, number> = { '0': 0, '1': 1, '3': 2, '5': 3 };
+/** A checklist item in Content: ▫ open, ▪ done (TickTick's backup writes them so). */
+const CHECKLIST_ITEM = /^([▫▪])\s*(.*)$/u;
 /** The header row is among the first 21 (index 0-20). */
 const HEADER_WITHIN = 20;
 
@@ -33,15 +46,8 @@ function instant(value: string | undefined): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-export async function readTickTickCsv(text: string, context: SourceContext): Promise<SourceFile> {
-  const source = new SourceBuilder();
-  const rows = readCsv(text, source.file.skipped);
-  try {
-    return await readRows(rows, source, context);
-  } finally {
-    await rows.return(undefined);
-  }
-}
+export const readTickTickCsv = (text: string, context: SourceContext): Promise<SourceFile> =>
+  readCsvSource(text, context, readRows);
 
 /** The rows after the backup's header (its first rows are notes: "Date: ...", "Version: ..."). */
 async function readRows(
@@ -72,6 +78,9 @@ async function readRows(
   };
 
   const seen = new Map<string, number>();
+  /** Each task by its taskId, and the taskId each subtask names, for the parents once read. */
+  const byTaskId = new Map<string, SourceTodo>();
+  const parentOf = new Map<SourceTodo, string>();
   for await (const { line, cells } of rows) {
     const where = `line ${line}`;
     if (cells.every((value) => value.trim() === '')) continue;
@@ -155,20 +164,82 @@ async function readRows(
     }
     const group =
       list === '' || list.toLowerCase() === 'inbox' ? null : source.groupName(list, line, where);
-    source.addTodo({
+    const priorityText = cell(cells, 'Priority') || '0';
+    const priority = PRIORITIES[priorityText];
+    if (priority === undefined) {
+      source.warn(
+        line,
+        where,
+        `Its Priority "${priorityText}" is not 0, 1, 3 or 5: imported without one`,
+      );
+    }
+    const content = cells[column.get('Content') ?? -1] ?? '';
+    const checklist = kind === 'CHECKLIST' ? checklistOf(content) : null;
+    const added = source.addTodo({
       line,
       where,
       key: `${identity}\n${copies}`,
       title,
-      description: cells[column.get('Content') ?? -1] ?? null,
+      description: checklist ? checklist.description : content,
       group,
       completed,
       ...planning,
+      tags: source.tags(cell(cells, 'Tags').split(','), line, where),
+      priority: priority ?? 0,
       createdAt,
       updatedAt: completedAt ?? createdAt,
       completions:
         completed && completedAt !== null ? [{ at: completedAt, dueDate: planning.dueDate }] : [],
     });
+    const task = source.file.todos.at(-1);
+    if (!added || !task) continue;
+    if (taskId) byTaskId.set(taskId, task);
+    const parentId = cell(cells, 'parentId');
+    if (parentId) parentOf.set(task, parentId);
+    for (const [index, item] of (checklist?.items ?? []).entries()) {
+      // An item has no time of its own: done when the checklist was, or when it was.
+      const at = completedAt ?? createdAt;
+      source.addTodo({
+        line,
+        where: `${where}, item ${index + 1}`,
+        key: `${identity}\n${copies}\nitem ${index}`,
+        title: item.title,
+        description: null,
+        group,
+        completed: item.done,
+        dueDate: null,
+        dueTime: null,
+        repeat: null,
+        parent: task,
+        createdAt,
+        updatedAt: at,
+        completions: item.done && at !== null ? [{ at, dueDate: null }] : [],
+      });
+    }
   }
+  for (const [task, parentId] of parentOf) {
+    const parent = byTaskId.get(parentId);
+    if (parent) task.parent = parent;
+    else
+      source.warn(
+        task.line,
+        task.where,
+        `Its parent task (${parentId}) is not in the file: imported at the top level`,
+      );
+  }
+  source.settleParents();
   return source.file;
+}
+
+/** A checklist's Content: its items (▫ open, ▪ done) and the other lines, its description. */
+function checklistOf(content: string) {
+  const items: { title: string; done: boolean }[] = [];
+  const rest: string[] = [];
+  for (const line of content.split(/\r?\n/)) {
+    const item = CHECKLIST_ITEM.exec(line.trim());
+    if (item) items.push({ title: item[2] ?? '', done: item[1] === '▪' });
+    else rest.push(line);
+  }
+  const description = rest.join('\n').trim();
+  return { items, description: description === '' ? null : description };
 }

@@ -2,11 +2,12 @@ import { LIMITS } from '@tally/contract';
 import { readQuickTags } from '@tally/contract/quick-add';
 import { dateInZone } from '../../shared/calendar.js';
 import { badRequest } from '../../shared/errors.js';
-import { type CsvRow, readCsv } from '../csv.js';
+import type { CsvRow } from '../csv.js';
 import { parseTodoistDate } from './todoist-dates.js';
 import {
   type Planning,
-  SourceBuilder,
+  readCsvSource,
+  type SourceBuilder,
   type SourceContext,
   type SourceFile,
   type SourceTodo,
@@ -46,15 +47,8 @@ function labelsOf(content: string): { title: string; tags: string[] } {
  * - AUTHOR, RESPONSIBLE, DURATION and DEADLINE have nothing to go to in Tally. A template holds open tasks only, and no ids: a row
  *   is known again by its section, content, description and date.
  */
-export async function readTodoistCsv(text: string, context: SourceContext): Promise<SourceFile> {
-  const source = new SourceBuilder();
-  const rows = readCsv(text, source.file.skipped);
-  try {
-    return await readRows(rows, source, context);
-  } finally {
-    await rows.return(undefined);
-  }
-}
+export const readTodoistCsv = (text: string, context: SourceContext): Promise<SourceFile> =>
+  readCsvSource(text, context, readRows);
 
 async function readRows(
   rows: AsyncGenerator<CsvRow>,

@@ -7,6 +7,7 @@ import { toggleTheme, useTheme } from '#web/features/theme/hooks/use-theme';
 import { useLoadedTodos, useTodoSearch } from '#web/features/todos/api/search-todos';
 import { normalizeSearchText } from '#web/features/todos/lib/search';
 import { cn } from '#web/lib/cn';
+import { PRIORITY_LABELS, type TodoSort } from '@tally/contract/constants';
 import { hasCommand, runCommand, type PageCommands } from '#web/lib/commands';
 
 /** How many todos the palette lists for a query (the /todos search shows them all). */
@@ -16,6 +17,8 @@ interface Item {
   id: string;
   section: 'Go to' | 'Filter' | 'Actions' | 'Todos';
   label: string;
+  /** Shown after the label, dimmed: a todo's priority and tags. */
+  detail?: string;
   /** More words it is found by ("stats" for Statistics). */
   keywords?: string;
   color?: string;
@@ -23,6 +26,15 @@ interface Item {
 }
 
 const SECTIONS: readonly Item['section'][] = ['Todos', 'Go to', 'Filter', 'Actions'];
+
+/** The sorts of /todos as the palette offers them (issue 29), with words they are found by. */
+const SORTS: readonly { sort: TodoSort; label: string; keywords: string }[] = [
+  { sort: 'created', label: 'Sort by newest first', keywords: 'order created' },
+  { sort: 'due', label: 'Sort by due date', keywords: 'order deadline' },
+  { sort: 'priority', label: 'Sort by priority', keywords: 'order important p1' },
+  { sort: 'title', label: 'Sort by title', keywords: 'order alphabetical name' },
+  { sort: 'manual', label: 'Sort manually', keywords: 'order drag position' },
+];
 
 const SCREENS = [
   { label: 'Todos', href: '/todos', keywords: 'all list' },
@@ -57,7 +69,12 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const searched = useDeferredValue(query);
-  const todoSearch = useTodoSearch(useLoadedTodos(), searched);
+  const loaded = useLoadedTodos();
+  const todoSearch = useTodoSearch(loaded, searched);
+  // Every tag of the loaded todos, once each (a tag is one whatever its case).
+  const tags = [
+    ...new Map(loaded.flatMap((todo) => todo.tags).map((tag) => [tag.toLowerCase(), tag])).values(),
+  ].sort((a, b) => a.localeCompare(b));
   const listId = useId();
   const optionId = (index: number) => `${listId}-${index}`;
 
@@ -104,6 +121,9 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
         id: `todo-${todo.id}`,
         section: 'Todos',
         label: todo.title,
+        detail: [PRIORITY_LABELS[todo.priority], ...todo.tags.map((tag) => `@${tag}`)]
+          .filter(Boolean)
+          .join(' '),
         run: () => {
           navigate(`/todos?q=${encodeURIComponent(todo.title)}`);
           runCommand('showFilter', 'all');
@@ -132,6 +152,26 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
       color: group.color,
       run: () => showFilter(group.id),
     })),
+    // A tag's todos: search covers tags (docs/product.md, Search).
+    ...tags.map((tag): Item => ({
+      id: `tag-${tag.toLowerCase()}`,
+      section: 'Filter',
+      label: `@${tag}`,
+      keywords: 'tag label',
+      run: () => {
+        navigate(`/todos?q=${encodeURIComponent(tag)}`);
+        runCommand('showFilter', 'all');
+      },
+    })),
+    ...(hasCommand('setSort')
+      ? SORTS.map(({ sort, label, keywords }): Item => ({
+          id: `sort-${sort}`,
+          section: 'Actions',
+          label,
+          keywords,
+          run: () => runCommand('setSort', sort),
+        }))
+      : []),
     {
       id: 'new-todo',
       section: 'Actions',
@@ -285,6 +325,18 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
                   >
                     {item.color && <ColorDot color={item.color} />}
                     <span className="truncate">{item.label}</span>
+                    {item.detail && (
+                      <span
+                        className={cn(
+                          'ml-auto shrink-0 pl-2 text-xs',
+                          selected
+                            ? 'text-blue-50 dark:text-slate-800'
+                            : 'text-slate-600 dark:text-slate-400',
+                        )}
+                      >
+                        {item.detail}
+                      </span>
+                    )}
                   </div>
                 );
               })}

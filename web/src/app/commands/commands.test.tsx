@@ -202,4 +202,39 @@ describe('command palette', () => {
     expect(screen.queryByRole('option')).not.toBeInTheDocument();
     expect(await screen.findByText('Nothing matches "completed"')).toBeInTheDocument();
   });
+
+  it('knows tags and priorities: a todo shows them, a tag filters, a sort applies', async () => {
+    const backend = fakeBackend({
+      todos: [
+        makeTodo({ id: 1, title: 'Call the bank', tags: ['finance', 'phone'], priority: 3 }),
+        makeTodo({ id: 2, title: 'Water plants', tags: ['Home'] }),
+      ],
+    });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
+    await user.keyboard('bank');
+    expect(
+      within(screen.getByRole('group', { name: 'Todos' })).getByRole('option'),
+    ).toHaveTextContent('Call the bankHigh @finance @phone');
+    await user.clear(screen.getByRole('combobox', { name: 'Command or todo' }));
+    await user.keyboard('@home');
+    const tag = within(screen.getByRole('group', { name: 'Filter' })).getByRole('option');
+    expect(tag).toHaveTextContent('@Home');
+    await user.click(tag);
+    expect(screen.getByRole('searchbox')).toHaveValue('Home');
+    expect(await screen.findByText('1 todo found')).toBeInTheDocument();
+
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
+    await user.keyboard('sort by priority{Enter}');
+    await waitFor(() =>
+      expect(
+        backend.calls.find((call) => call.path === '/api/todos/sorts' && call.method === 'PUT')
+          ?.body,
+      ).toEqual({ view: 'all', sort: 'priority' }),
+    );
+    expect(screen.getByLabelText('Sort')).toHaveValue('priority');
+  });
 });

@@ -1,7 +1,10 @@
+import { Markdown } from '#web/features/todos/components/Markdown';
 import { TrashPage } from '#web/features/trash/components/TrashPage';
 import { useDocumentTitle } from '../use-document-title';
 
+const renderDescription = (description: string) => <Markdown source={description} />;
+
 export default function TrashRoute() {
   useDocumentTitle('Trash');
-  return <TrashPage />;
+  return <TrashPage renderDescription={renderDescription} />;
 }

@@ -1,16 +1,27 @@
 import type { Insights } from '@tally/contract';
 import { cn } from '#web/lib/cn';
 
+/** A group's or a tag's completions (Insights' byGroup and byTag). */
+type Bar = Pick<Insights['byGroup'][number], 'name' | 'color' | 'completed'>;
+
 /**
- * Completions per group, most first, each bar in its group's colour against the most completed
- * group; "No Group" (no colour) is grey. Names and numbers are text, so the list reads as is.
+ * Completions per group (or tag), most first, each bar in its colour against the most completed
+ * one; "No Group" or a tag without a colour is grey. Names and numbers are text, so the list reads
+ * as is.
  */
-export function GroupBars({ groups }: { groups: Insights['byGroup'] }) {
+export function GroupBars({
+  groups,
+  testId = 'group-bars',
+}: {
+  groups: readonly Bar[];
+  testId?: string;
+}) {
   const max = Math.max(0, ...groups.map((group) => group.completed));
   return (
-    <ul data-testid="group-bars" className="space-y-3">
-      {groups.map((group) => (
-        <li key={group.groupId ?? 'none'}>
+    <ul data-testid={testId} className="space-y-3">
+      {groups.map((group, index) => (
+        // Names are unique among groups and among tags; "No Group" may share a group's name.
+        <li key={`${index}:${group.name}`}>
           <div className="flex items-baseline justify-between gap-3 text-sm text-slate-800 dark:text-slate-200">
             <span className="min-w-0 break-words">{group.name}</span>
             <span className="shrink-0 tabular-nums">

@@ -18,6 +18,10 @@ function sampleInsights(): Insights {
       { groupId: 3, name: 'Work', color: '#EF4444', completed: 4 },
       { groupId: null, name: 'No Group', color: null, completed: 2 },
     ],
+    byTag: [
+      { name: 'home', color: '#10B981', completed: 3 },
+      { name: 'errand', color: null, completed: 1 },
+    ],
     week: { thisWeek: 4, lastWeek: 3 },
   };
   insights.heatmap = insights.heatmap.map((day) =>
@@ -184,6 +188,11 @@ describe('/statistics, Insights', () => {
     expect(work).toHaveStyle({ backgroundColor: '#EF4444', width: '100%' });
     expect(none).toHaveClass('bg-slate-400');
     expect(none).toHaveStyle({ width: '50%' });
+
+    const tags = within(screen.getByTestId('tag-bars')).getAllByRole('listitem');
+    expect(tags.map((tag) => tag.textContent)).toEqual(['home3 completed', 'errand1 completed']);
+    expect(tags[0]?.querySelector('[data-color]')).toHaveStyle({ backgroundColor: '#10B981' });
+    expect(tags[1]?.querySelector('[data-color]')).toHaveStyle({ width: '33.33333333333333%' });
 
     const legend = screen.getByRole('list', { name: 'Legend: completed per day' });
     expect(

@@ -7,6 +7,7 @@ import { useInsights } from '../api/get-insights';
 import {
   figuresCsv,
   groupCsv,
+  tagCsv,
   heatmapCsv,
   hourCsv,
   saveCsvFile,
@@ -185,6 +186,23 @@ function Charts({ insights }: { insights: Insights }) {
       >
         <GroupBars groups={insights.byGroup} />
       </ChartCard>
+
+      {insights.byTag.length > 0 && (
+        <ChartCard
+          className="lg:col-span-2"
+          title="Completions by tag"
+          csv={() => tagCsv(insights)}
+          table={
+            <DataTable
+              caption="Completions by tag"
+              headers={['Tag', 'Completed']}
+              rows={insights.byTag.map((tag) => [tag.name, tag.completed])}
+            />
+          }
+        >
+          <GroupBars groups={insights.byTag} testId="tag-bars" />
+        </ChartCard>
+      )}
     </div>
   );
 }

@@ -1,7 +1,15 @@
 import type { Insights } from '@tally/contract';
 import { describe, expect, it } from 'vitest';
 import { emptyInsights } from '#web/test/fake-api';
-import { figuresCsv, groupCsv, heatmapCsv, hourCsv, toCsv, weekdayCsv } from './insights-csv';
+import {
+  figuresCsv,
+  groupCsv,
+  heatmapCsv,
+  hourCsv,
+  tagCsv,
+  toCsv,
+  weekdayCsv,
+} from './insights-csv';
 
 const insights: Insights = {
   ...emptyInsights(1, '2026-03-04'),
@@ -10,6 +18,10 @@ const insights: Insights = {
     { groupId: 7, name: 'Work, "deep"', color: '#EF4444', completed: 4 },
     { groupId: 8, name: '=HYPERLINK("x")', color: '#10B981', completed: 1 },
     { groupId: null, name: 'No Group', color: null, completed: 1 },
+  ],
+  byTag: [
+    { name: 'home', color: '#10B981', completed: 2 },
+    { name: '@sum', color: null, completed: 1 },
   ],
 };
 insights.heatmap[1] = { date: '2026-03-03', completed: 5 };
@@ -37,6 +49,10 @@ describe('the Insights CSV files (RFC 4180)', () => {
         '8,"\'=HYPERLINK(""x"")",#10B981,1\r\n' +
         ',No Group,,1\r\n',
     );
+    expect(tagCsv(insights)).toEqual({
+      name: 'tally-completions-by-tag-2026-03-04.csv',
+      text: "tag,color,completed\r\nhome,#10B981,2\r\n'@sum,,1\r\n",
+    });
   });
 
   it('writes the figures one per line, empty when not measured', () => {

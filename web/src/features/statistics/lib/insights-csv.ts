@@ -67,6 +67,15 @@ export const groupCsv = (insights: Insights): CsvFile => ({
   ),
 });
 
+/** By the completed todos' tags: one completion counts for each tag of its todo. */
+export const tagCsv = (insights: Insights): CsvFile => ({
+  name: `tally-completions-by-tag-${insights.to}.csv`,
+  text: toCsv(
+    ['tag', 'color', 'completed'],
+    insights.byTag.map((tag) => [tag.name, tag.color, tag.completed]),
+  ),
+});
+
 /** The figures above the charts, one per line; an unmeasured one (no sample) is empty. */
 export const figuresCsv = (insights: Insights): CsvFile => ({
   name: `tally-insights-${insights.to}.csv`,

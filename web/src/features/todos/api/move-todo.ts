@@ -1,8 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Todo } from '@tally/contract';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { MoveTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
-import { replaceTodo } from '../lib/todo-cache';
+import { isOffline } from '#web/lib/online';
+import { queryKeys } from '#web/lib/query-keys';
+import { offerUndo } from '#web/lib/undo';
+import { queueMove, queueParent } from '../lib/offline-writes';
+import { findTodo, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Move todo';
 
@@ -12,22 +16,107 @@ export interface MoveInput {
   afterId?: number;
   /** The position it takes meanwhile, so the row moves at once. */
   position: number;
+  /** Dropped among another parent's subtasks (or the top level, null): it joins that parent. */
+  parentId?: number | null;
 }
 
-/** Moves a todo in the manual order (POST /api/todos/{id}/move), kept for every device. */
+/**
+ * Where a todo is now among its siblings, as a move back there says it: after the sibling just
+ * above it, or before the one below when it is first. Null when it has no sibling.
+ */
+function placeOf(queryClient: QueryClient, todo: Todo): MoveTodoBody | null {
+  const siblings = (queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? []).filter(
+    (other) => other.parentId === todo.parentId && other.id !== todo.id,
+  );
+  const above = siblings
+    .filter((other) => other.position < todo.position)
+    .sort((a, b) => b.position - a.position)[0];
+  if (above) return { afterId: above.id };
+  const below = siblings
+    .filter((other) => other.position >= todo.position)
+    .sort((a, b) => a.position - b.position)[0];
+  return below ? { beforeId: below.id } : null;
+}
+
+/**
+ * The calls, or offline the queued calls (lib/offline-writes.ts) with the row where it is shown:
+ * first the new parent, when it changes (a move names a sibling of the same parent), then the
+ * place among its new siblings.
+ */
+const send = async (
+  queryClient: QueryClient,
+  id: number,
+  body: MoveTodoBody,
+  parentId?: number | null,
+) => {
+  if (!isOffline()) {
+    if (parentId !== undefined) {
+      await api.todos.patch({ params: { id }, body: { parentId }, operation: OPERATION });
+    }
+    return api.todos.move({ params: { id }, body, operation: OPERATION });
+  }
+  if (parentId !== undefined) await queueParent(id, parentId, OPERATION);
+  await queueMove(id, body, OPERATION);
+  return findTodo(queryClient, id) ?? null;
+};
+
+/** Only the parent (the undo of a move into a parent where it had no sibling). */
+const sendParent = async (queryClient: QueryClient, id: number, parentId: number | null) => {
+  if (!isOffline()) {
+    return api.todos.patch({ params: { id }, body: { parentId }, operation: OPERATION });
+  }
+  await queueParent(id, parentId, OPERATION);
+  return findTodo(queryClient, id) ?? null;
+};
+
+/**
+ * Moves a todo in the manual order (POST /api/todos/{id}/move), kept for every device, under
+ * another parent too (PATCH parentId first); offline it waits in the queue. Undo puts it back
+ * under its parent, next to the sibling it was next to.
+ */
 export function useMoveTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, beforeId, afterId }: MoveInput) =>
-      api.todos.move({
-        params: { id },
-        body: beforeId !== undefined ? { beforeId } : { afterId: afterId ?? id },
-        operation: OPERATION,
-      }),
-    onMutate: ({ id, position }) => {
-      replaceTodo(queryClient, id, (todo: Todo) => ({ ...todo, position }));
+    mutationFn: ({ id, beforeId, afterId, parentId }: MoveInput) =>
+      send(
+        queryClient,
+        id,
+        beforeId !== undefined ? { beforeId } : { afterId: afterId ?? id },
+        parentId,
+      ),
+    onMutate: ({ id, position, parentId }) => {
+      const before = findTodo(queryClient, id);
+      const place = before ? placeOf(queryClient, before) : null;
+      replaceTodo(queryClient, id, (todo: Todo) => ({
+        ...todo,
+        position,
+        ...(parentId === undefined ? {} : { parentId }),
+      }));
+      return { before, place };
     },
-    onSuccess: (moved) => replaceTodo(queryClient, moved.id, () => moved),
-    onError: (error) => reportMutationError(error, OPERATION),
+    onSuccess: (moved, { id, parentId }, context) => {
+      if (moved) replaceTodo(queryClient, moved.id, () => moved);
+      const { before, place } = context;
+      if (!before) return;
+      // Back to its former parent (when it changed), then beside the sibling it was next to.
+      const oldParent = parentId === undefined ? undefined : before.parentId;
+      if (!place && oldParent === undefined) return;
+      offerUndo(`Moved "${before.title}"`, async () => {
+        replaceTodo(queryClient, id, (todo: Todo) => ({
+          ...todo,
+          position: before.position,
+          parentId: before.parentId,
+        }));
+        const back = place
+          ? await send(queryClient, id, place, oldParent)
+          : await sendParent(queryClient, id, before.parentId);
+        if (back) replaceTodo(queryClient, id, () => back);
+      });
+    },
+    // The list took the move at once: when the server refuses it, fetch the truth again.
+    onError: (error) => {
+      reportMutationError(error, OPERATION);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
+    },
   });
 }

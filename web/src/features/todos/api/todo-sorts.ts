@@ -2,7 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TodoSort, TodoSorts } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
+import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
+import { queueSort } from '../lib/offline-writes';
 
 const OPERATION = 'Sort todos';
 
@@ -14,12 +16,16 @@ export function useTodoSorts() {
   });
 }
 
-/** Keeps one view's sort; the list follows at once, before the server answers. */
+/** Keeps one view's sort; the list follows at once, before the server answers (or offline). */
 export function useSetTodoSort() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { view: string; sort: TodoSort }) =>
-      api.todos.setSort({ body, operation: OPERATION }),
+    // Offline the choice waits in the queue (lib/offline-writes.ts); the list follows it already.
+    mutationFn: async (body: { view: string; sort: TodoSort }) => {
+      if (!isOffline()) return api.todos.setSort({ body, operation: OPERATION });
+      await queueSort(body, OPERATION);
+      return queryClient.getQueryData<TodoSorts>(queryKeys.todoSorts) ?? {};
+    },
     onMutate: ({ view, sort }) => {
       queryClient.setQueryData<TodoSorts>(queryKeys.todoSorts, (sorts) => ({
         ...sorts,

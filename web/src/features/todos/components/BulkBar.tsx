@@ -1,7 +1,9 @@
-import type { BulkAction, Group, Todo } from '@tally/contract';
+import type { BulkAction, BulkBody, Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { offerUndo } from '#web/lib/undo';
+import { errorMessage } from '#web/lib/api-client';
 import { undoCallsOf, useBulkTodos } from '../api/bulk-todos';
+import { BulkDetails, type DetailChange } from './BulkDetails';
 
 interface BulkBarProps {
   /** The picked todos among those the tab shows. */
@@ -33,20 +35,19 @@ const button =
 /**
  * The bar of selection mode, kept in sight at the top of the screen while the list scrolls (the
  * bottom is where notices and Undo appear): how many rows are picked; Complete, Reopen, Move to
- * a group and Delete for all of them in one call (POST /api/todos/bulk); Select all / Clear; and
- * Done. Its controls are 40 px high, for a finger at phone width.
+ * a group, add or remove a tag, set a priority, move under a parent (BulkDetails) and Delete
+ * for all of them in one call (POST /api/todos/bulk); Select all / Clear; and Done. Its controls are 40 px high, for a finger at phone width.
  */
 export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }: BulkBarProps) {
   const { mutation, undo } = useBulkTodos();
   const none = picked.length === 0 || mutation.isPending;
+  const failed = mutation.isError ? mutation.variables.action : null;
+  const tagError =
+    failed === 'tag' || failed === 'untag' ? errorMessage(mutation.error, 'Change todos') : null;
 
-  const run = (action: BulkAction, groupId?: number | null) => {
+  const run = (action: BulkAction, fields: Omit<Partial<BulkBody>, 'ids' | 'action'> = {}) => {
     const before = new Map(picked.map((todo) => [todo.id, todo]));
-    const body = {
-      ids: [...before.keys()],
-      action,
-      ...(action === 'move' ? { groupId } : {}),
-    };
+    const body: BulkBody = { ids: [...before.keys()], action, ...fields };
     mutation.mutate(body, {
       onSuccess: (changed) => {
         onClear();
@@ -83,7 +84,9 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
           value=""
           disabled={none}
           onChange={(event) =>
-            run('move', event.target.value === 'none' ? null : Number(event.target.value))
+            run('move', {
+              groupId: event.target.value === 'none' ? null : Number(event.target.value),
+            })
           }
           className="min-h-10 max-w-40 rounded-md border border-slate-400 bg-white px-2 text-sm text-slate-800 disabled:opacity-60 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100"
         >
@@ -97,6 +100,12 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
             </option>
           ))}
         </select>
+        <BulkDetails
+          picked={picked}
+          disabled={none}
+          tagError={tagError}
+          onChange={({ action, ...fields }: DetailChange) => run(action, fields)}
+        />
         <button
           type="button"
           className={`${button} text-red-700 dark:text-red-300`}

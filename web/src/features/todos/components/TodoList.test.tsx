@@ -278,4 +278,50 @@ describe('/todos: selection', () => {
         .map((box) => (box as HTMLInputElement).labels?.[0]?.textContent),
     ).toEqual(['Todo 6', 'Todo 5', 'Todo 4', 'Todo 3', 'Todo 2', 'Todo 1']);
   });
+
+  it('adds and removes a tag, sets a priority and moves under a parent, each undone', async () => {
+    const backend = fakeBackend({ todos: many(3) });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 3' });
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    const bar = await screen.findByRole('toolbar', { name: 'Selected todos' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 2' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 1' }));
+    const bulkCalls = () =>
+      backend.calls.filter((call) => call.path === '/api/todos/bulk').map((call) => call.body);
+
+    // A name a tag cannot have is refused beside the field, and nothing is sent.
+    const tag = within(bar).getByRole('textbox', { name: 'Tag' });
+    await user.type(tag, 'two words');
+    expect(within(bar).getByRole('alert')).toHaveTextContent(
+      'A tag is 1-30 characters without spaces or commas.',
+    );
+    expect(within(bar).getByRole('button', { name: 'Add tag' })).toBeDisabled();
+    await user.clear(tag);
+    await user.type(tag, '@errand');
+    await user.click(within(bar).getByRole('button', { name: 'Add tag' }));
+    expect(await screen.findByText('2 todos tagged')).toBeInTheDocument();
+    expect(bulkCalls()[0]).toEqual({ ids: [2, 1], action: 'tag', tag: 'errand' });
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(bulkCalls()[1]).toEqual({ ids: [1, 2], action: 'untag', tag: 'errand' }),
+    );
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 2' }));
+    await user.selectOptions(within(bar).getByRole('combobox', { name: 'Set priority' }), 'High');
+    expect(await screen.findByText('1 todo given a priority')).toBeInTheDocument();
+    expect(bulkCalls()[2]).toEqual({ ids: [2], action: 'priority', priority: 3 });
+
+    // The parent offered is any open todo but the picked ones.
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 1' }));
+    const parent = within(bar).getByRole('combobox', { name: 'Move under a parent' });
+    expect(within(parent).queryByRole('option', { name: 'Todo 1' })).not.toBeInTheDocument();
+    await user.selectOptions(parent, 'Todo 3');
+    expect(await screen.findByText('1 todo moved under a parent')).toBeInTheDocument();
+    expect(bulkCalls()[3]).toEqual({ ids: [1], action: 'parent', parentId: 3 });
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(bulkCalls()[4]).toEqual({ ids: [1], action: 'parent', parentId: null }),
+    );
+  });
 });

@@ -9,7 +9,8 @@ import {
   type KeyboardEvent,
 } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { nestTodos, progressOf } from '../lib/subtasks';
+import type { MoveInput } from '../api/move-todo';
+import { nestTodos, progressOf, subtreeOf } from '../lib/subtasks';
 import { TodoItem } from './TodoItem';
 
 interface TodoListProps {
@@ -24,9 +25,10 @@ interface TodoListProps {
   onSelect: (todo: Todo, range: boolean) => void;
   /**
    * In the manual sort: puts a todo just before or after a sibling (Alt+↑/↓ on a row, or a
-   * drag onto another row). `position` is where it lands meanwhile.
+   * drag onto another row; dropped on a row of another parent, it joins that parent: `parentId`).
+   * `position` is where it lands meanwhile.
    */
-  onMove?: (move: { id: number; beforeId?: number; afterId?: number; position: number }) => void;
+  onMove?: (move: MoveInput) => void;
 }
 
 /** Where a todo lands just before or after `target` among `siblings` (in their order). */
@@ -153,15 +155,21 @@ export const TodoList = memo(function TodoList({
     setActiveId(target.id);
   };
 
-  /** Moves `todo` just before or after `target`, a sibling; the focus stays on it. */
+  /**
+   * Moves `todo` just before or after `target`, under `target`'s parent (never into its own
+   * subtree); the focus stays on it.
+   */
   const moveBeside = (todo: Todo, target: Todo, before: boolean) => {
-    if (!onMove || todo.id === target.id || todo.parentId !== target.parentId) return;
-    const siblings = todos.filter((t) => t.parentId === todo.parentId && t.id !== todo.id);
+    if (!onMove || todo.id === target.id) return;
+    const parentId = target.parentId;
+    if (parentId !== null && [todo.id, ...subtreeOf(todos, todo.id)].includes(parentId)) return;
+    const siblings = todos.filter((t) => t.parentId === parentId && t.id !== todo.id);
     const position = landing(siblings, target, before);
+    const parent = parentId === todo.parentId ? {} : { parentId };
     onMove(
       before
-        ? { id: todo.id, beforeId: target.id, position }
-        : { id: todo.id, afterId: target.id, position },
+        ? { id: todo.id, beforeId: target.id, position, ...parent }
+        : { id: todo.id, afterId: target.id, position, ...parent },
     );
     focusPending.current = true;
     setActiveId(todo.id);

@@ -207,6 +207,8 @@ function AllTodos({
   const moveTodo = useMoveTodo();
   const sortView = filter === 'all' ? 'all' : filter === 'none' ? 'ungrouped' : `group-${filter}`;
   const sort = sorts.data?.[sortView] ?? 'created';
+  // The command palette's "Sort by …" (web/src/app/commands).
+  useCommand('setSort', (next) => setSort.mutate({ view: sortView, sort: next }));
   const sorted = useMemo(() => sortTodos(search.results, sort), [search.results, sort]);
   // A todo hidden until a later day (its start date) stays out unless Show later todos is on.
   const [showLater, setShowLater] = useState(false);

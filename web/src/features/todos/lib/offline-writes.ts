@@ -1,5 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { CreateTodoBody, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
+import type {
+  CreateTodoBody,
+  MoveTodoBody,
+  PatchTodoBody,
+  SetTodoSortBody,
+  Todo,
+  UpdateTodoBody,
+} from '@tally/contract';
 import { routes } from '@tally/contract/routes';
 import { findTodo } from './todo-cache';
 
@@ -106,4 +113,27 @@ export async function queueUpdate(
 export async function queueDelete(id: number, operation: string): Promise<void> {
   const { method, path } = routes.todos.remove;
   await (await outbox()).queueWrite({ method, path: pathOf(path, id), operation });
+}
+
+/** A move in the manual order, sent when online; the screen has already moved the row. */
+export async function queueMove(id: number, body: MoveTodoBody, operation: string): Promise<void> {
+  const { method, path } = routes.todos.move;
+  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
+}
+
+/** A view's sort, kept on the server once online; the screen follows it already. */
+export async function queueSort(body: SetTodoSortBody, operation: string): Promise<void> {
+  const { method, path } = routes.todos.setSort;
+  await (await outbox()).queueWrite({ method, path, body, operation });
+}
+
+/** A new parent, sent as a PATCH of that field alone (a move onto another parent's subtasks). */
+export async function queueParent(
+  id: number,
+  parentId: number | null,
+  operation: string,
+): Promise<void> {
+  const { method, path } = routes.todos.patch;
+  const body: PatchTodoBody = { parentId };
+  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
 }

@@ -35,6 +35,18 @@ describe('/trash', () => {
     expect(screen.getByText('Restored "First"')).toBeInTheDocument();
   });
 
+  it("shows a deleted todo's description as Markdown", async () => {
+    fakeBackend({
+      trash: [
+        { ...trashed(1, 'Notes'), description: 'Read **this** at [the site](https://example.com)' },
+      ],
+    });
+    renderApp('/trash');
+    const link = await screen.findByRole('link', { name: 'the site' });
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(screen.getByText('this').tagName).toBe('STRONG');
+  });
+
   it('deletes one forever, or empties the trash, each after a confirm', async () => {
     const { calls } = fakeBackend({ trash: [trashed(2, 'Second'), trashed(1, 'First')] });
     const { user } = renderApp('/trash');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { TRASH_DAYS, type TrashedTodo } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -24,8 +24,14 @@ type Confirming = { todo: TrashedTodo } | 'empty' | null;
 /**
  * /trash: the deleted todos, most recently deleted first, each with Restore and Delete forever
  * (confirmed), and Empty trash (confirmed). They go for good after 30 days by themselves.
+ * `renderDescription` shows a description in full: the route passes the todos feature's Markdown,
+ * which features may not import from each other.
  */
-export function TrashPage() {
+export function TrashPage({
+  renderDescription,
+}: {
+  renderDescription: (description: string) => ReactNode;
+}) {
   const trash = useTrash();
   const restore = useRestoreTodo();
   const deleteForever = useDeleteForever();
@@ -73,14 +79,13 @@ export function TrashPage() {
           >
             {todos.map((todo) => (
               <li key={todo.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
-                <div className="min-w-0 flex-1">
+                {/* At phone width the buttons go under the text rather than squeeze it. */}
+                <div className="min-w-0 flex-1 basis-64">
                   <p className="font-medium break-words text-slate-900 dark:text-slate-100">
                     {todo.title}
                   </p>
                   {todo.description && (
-                    <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-600 dark:text-slate-400">
-                      {todo.description}
-                    </p>
+                    <div className="mt-1">{renderDescription(todo.description)}</div>
                   )}
                   <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
                     Deleted{' '}

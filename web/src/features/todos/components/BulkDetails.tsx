@@ -1,0 +1,138 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { Todo } from '@tally/contract';
+import { PRIORITY_LABELS, TAG_NAME_PATTERN, type Priority } from '@tally/contract/constants';
+import { queryKeys } from '#web/lib/query-keys';
+import { subtreeOf } from '../lib/subtasks';
+
+/** One of issue 29's bulk changes: the action and the one field it takes. */
+export type DetailChange =
+  | { action: 'tag' | 'untag'; tag: string }
+  | { action: 'priority'; priority: Priority }
+  | { action: 'parent'; parentId: number | null };
+
+interface BulkDetailsProps {
+  picked: readonly Todo[];
+  disabled: boolean;
+  /** The server's refusal of the last tag change (e.g. a todo with 20 tags), beside the field. */
+  tagError: string | null;
+  onChange: (change: DetailChange) => void;
+}
+
+const TAG_NAME = new RegExp(TAG_NAME_PATTERN, 'u');
+
+const control =
+  'min-h-10 rounded-md border border-slate-400 bg-white px-2 text-sm text-slate-800 ' +
+  'disabled:opacity-60 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
+const button =
+  'inline-flex min-h-10 items-center rounded-md px-3 text-sm font-medium disabled:opacity-60 ' +
+  'text-slate-800 enabled:hover:bg-slate-100 dark:text-slate-100 dark:enabled:hover:bg-slate-800';
+
+/**
+ * The bulk bar's controls for tags, priority and parent (docs/product.md, Tags, priority,
+ * subtasks): a tag typed once, then Add tag or Remove tag; a priority; a parent among the open
+ * todos that none of the picked ones contains (the top level too).
+ */
+export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetailsProps) {
+  const queryClient = useQueryClient();
+  const errorId = useId();
+  const [tag, setTag] = useState('');
+  const name = tag.trim().replace(/^@/, '');
+  const invalid = name !== '' && !TAG_NAME.test(name);
+  const error = invalid ? 'A tag is 1-30 characters without spaces or commas.' : tagError;
+
+  const all = queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [];
+  const excluded = new Set(picked.flatMap((todo) => [todo.id, ...subtreeOf(all, todo.id)]));
+  const parents = all.filter((todo) => !excluded.has(todo.id) && !todo.completed);
+  const tagging = (action: 'tag' | 'untag') => {
+    if (name === '' || invalid) return;
+    onChange({ action, tag: name });
+  };
+
+  return (
+    <>
+      <span className="inline-flex flex-wrap items-center gap-1">
+        <input
+          type="text"
+          aria-label="Tag"
+          placeholder="Tag"
+          value={tag}
+          disabled={disabled}
+          onChange={(event) => setTag(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') tagging('tag');
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className={`${control} w-28`}
+        />
+        <button
+          type="button"
+          className={button}
+          disabled={disabled || name === '' || invalid}
+          onClick={() => tagging('tag')}
+        >
+          Add tag
+        </button>
+        <button
+          type="button"
+          className={button}
+          disabled={disabled || name === '' || invalid}
+          onClick={() => tagging('untag')}
+        >
+          Remove tag
+        </button>
+      </span>
+      <select
+        aria-label="Set priority"
+        value=""
+        disabled={disabled}
+        onChange={(event) =>
+          onChange({
+            action: 'priority',
+            // The options are the four priorities.
+            priority: Number(event.target.value) as Priority,
+          })
+        }
+        className={`${control} max-w-36`}
+      >
+        <option value="" disabled>
+          Priority…
+        </option>
+        {[3, 2, 1].map((priority) => (
+          <option key={priority} value={String(priority)}>
+            {PRIORITY_LABELS[priority]}
+          </option>
+        ))}
+        <option value="0">None</option>
+      </select>
+      <select
+        aria-label="Move under a parent"
+        value=""
+        disabled={disabled}
+        onChange={(event) =>
+          onChange({
+            action: 'parent',
+            parentId: event.target.value === 'top' ? null : Number(event.target.value),
+          })
+        }
+        className={`${control} max-w-40`}
+      >
+        <option value="" disabled>
+          Subtask of…
+        </option>
+        <option value="top">Top level</option>
+        {parents.map((todo) => (
+          <option key={todo.id} value={String(todo.id)}>
+            {todo.title}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={errorId} role="alert" className="basis-full text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}

@@ -495,6 +495,25 @@ function yearsOf(properties: JCalProperty[]): { from: number; to: number } | nul
 }
 
 /**
+ * VTIMEZONEs already written: a full sync writes the same few (zone, years) for every timed todo,
+ * and each costs the zone's transitions over those years. Bounded: emptied when full.
+ */
+const timezones = new Map<string, JCalComponent>();
+const TIMEZONES_KEPT = 256;
+
+/** The VTIMEZONE of a zone over these years, as jCal (only read: ICAL.stringify copies). */
+function timezoneOf(tzid: string, from: number, to: number): JCalComponent {
+  const key = `${tzid} ${from} ${to}`;
+  let found = timezones.get(key);
+  if (!found) {
+    if (timezones.size >= TIMEZONES_KEPT) timezones.clear();
+    found = ICAL.parse(vtimezone(tzid, from, to).join('\r\n')) as JCalComponent;
+    timezones.set(key, found);
+  }
+  return found;
+}
+
+/**
  * The todo as a calendar object. `zone`: the user's zone for a due time that has no zone of its
  * own (null: a floating time, the wall time wherever the client is).
  */
@@ -538,8 +557,7 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
   const timezones: JCalComponent[] = [];
   for (const [tzid, used] of zones) {
     const years = yearsOf(used);
-    if (!years) continue;
-    timezones.push(ICAL.parse(vtimezone(tzid, years.from, years.to).join('\r\n')) as JCalComponent);
+    if (years) timezones.push(timezoneOf(tzid, years.from, years.to));
   }
   const calendar: JCalComponent = [
     'vcalendar',

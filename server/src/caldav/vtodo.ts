@@ -69,13 +69,23 @@ export interface Extra {
 const SERVER_PROPS = new Set(['uid', 'dtstamp', 'created', 'last-modified']);
 const CALENDAR_PROPS = new Set(['version', 'prodid', 'calscale', 'method']);
 
+/** Zones already checked: making an Intl.DateTimeFormat per timed object was most of its cost. */
+const zonesChecked = new Map<string, boolean>();
+
 const isIanaZone = (zone: string) => {
+  const known = zonesChecked.get(zone);
+  if (known !== undefined) return known;
+  let iana: boolean;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone.includes('/') || zone === 'UTC';
+    iana = zone.includes('/') || zone === 'UTC';
   } catch {
-    return false;
+    iana = false;
   }
+  // Bounded: a client may name any zone (TZID) it likes.
+  if (zonesChecked.size >= 256) zonesChecked.clear();
+  zonesChecked.set(zone, iana);
+  return iana;
 };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

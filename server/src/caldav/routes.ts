@@ -92,11 +92,21 @@ function responseOf(href: string, props: Props, request: PropRequest): XmlNode {
   );
 }
 
-const multistatus = (reply: FastifyReply, responses: XmlNode[], extra: XmlNode[] = []) =>
+/** A <response> per item, each made when it is written and then dropped. */
+function* each<T>(items: Iterable<T>, answer: (item: T) => XmlNode): Generator<XmlNode> {
+  for (const item of items) yield answer(item);
+}
+
+function* concat(groups: Iterable<XmlNode>[]): Generator<XmlNode> {
+  for (const group of groups) yield* group;
+}
+
+/** A 207 multistatus of the groups' responses (and a sync-token), in order. */
+const multistatus = (reply: FastifyReply, ...groups: Iterable<XmlNode>[]) =>
   reply
     .code(207)
     .header('content-type', 'application/xml; charset=utf-8')
-    .send(buildXml(dav('multistatus', ...responses, ...extra)));
+    .send(buildXml(dav('multistatus'), concat(groups)));
 
 /** A DAV precondition failure: the status and an <error> naming the condition. */
 const davError = (reply: FastifyReply, status: number, condition: XmlNode) =>
@@ -392,14 +402,15 @@ export const caldavRoutes: FastifyPluginAsync<{
       responses.push(
         responseOf(h.collection(collection), await collectionProps(user, collection), wanted),
       );
-      if (deep) {
-        for (const resource of await caldav.members(user.id, collection.groupId)) {
-          responses.push(
-            responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted),
-          );
-        }
-      }
-      return multistatus(reply, responses);
+      if (!deep) return multistatus(reply, responses);
+      const members = await caldav.members(user.id, collection.groupId);
+      return multistatus(
+        reply,
+        responses,
+        each(members, (resource) =>
+          responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted),
+        ),
+      );
     }
     const resource = await caldav.resource(user.id, collection.groupId, name);
     if (!resource) throw notFound('Todo');
@@ -441,7 +452,7 @@ export const caldavRoutes: FastifyPluginAsync<{
       );
       return multistatus(
         reply,
-        asked.map((href) => {
+        each(asked, (href) => {
           const resource = found.get(byHref.get(textOf(href)) ?? '');
           return resource
             ? answer(resource)
@@ -459,7 +470,7 @@ export const caldavRoutes: FastifyPluginAsync<{
             return compMatches(top, [component]);
           })
         : resources;
-      return multistatus(reply, matching.map(answer));
+      return multistatus(reply, each(matching, answer));
     }
     if (isElement(root, NS.dav, 'sync-collection')) {
       const tokenElement = firstChild(root, NS.dav, 'sync-token');
@@ -468,7 +479,7 @@ export const caldavRoutes: FastifyPluginAsync<{
       const tokenNode = dav('sync-token', `${SYNC_PREFIX}${current}`);
       if (!given) {
         const resources = await caldav.members(user.id, collection.groupId);
-        return multistatus(reply, resources.map(answer), [tokenNode]);
+        return multistatus(reply, each(resources, answer), [tokenNode]);
       }
       const number = given.startsWith(SYNC_PREFIX) ? Number(given.slice(SYNC_PREFIX.length)) : NaN;
       if (!Number.isInteger(number) || number < 0 || number > current) {
@@ -477,16 +488,14 @@ export const caldavRoutes: FastifyPluginAsync<{
       const { changed, removed } = await caldav.changesSince(user.id, collection.groupId, number);
       return multistatus(
         reply,
-        [
-          ...changed.map(answer),
-          ...removed.map((name) =>
-            dav(
-              'response',
-              dav('href', h.resource(collection, name)),
-              dav('status', 'HTTP/1.1 404 Not Found'),
-            ),
+        each(changed, answer),
+        each(removed, (name) =>
+          dav(
+            'response',
+            dav('href', h.resource(collection, name)),
+            dav('status', 'HTTP/1.1 404 Not Found'),
           ),
-        ],
+        ),
         [tokenNode],
       );
     }

@@ -69,13 +69,23 @@ export interface Extra {
 const SERVER_PROPS = new Set(['uid', 'dtstamp', 'created', 'last-modified']);
 const CALENDAR_PROPS = new Set(['version', 'prodid', 'calscale', 'method']);
 
+/** Zones already checked: making an Intl.DateTimeFormat per timed object was most of its cost. */
+const zonesChecked = new Map<string, boolean>();
+
 const isIanaZone = (zone: string) => {
+  const known = zonesChecked.get(zone);
+  if (known !== undefined) return known;
+  let iana: boolean;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone.includes('/') || zone === 'UTC';
+    iana = zone.includes('/') || zone === 'UTC';
   } catch {
-    return false;
+    iana = false;
   }
+  // Bounded: a client may name any zone (TZID) it likes.
+  if (zonesChecked.size >= 256) zonesChecked.clear();
+  zonesChecked.set(zone, iana);
+  return iana;
 };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -495,6 +505,25 @@ function yearsOf(properties: JCalProperty[]): { from: number; to: number } | nul
 }
 
 /**
+ * VTIMEZONEs already written: a full sync writes the same few (zone, years) for every timed todo,
+ * and each costs the zone's transitions over those years. Bounded: emptied when full.
+ */
+const timezones = new Map<string, JCalComponent>();
+const TIMEZONES_KEPT = 256;
+
+/** The VTIMEZONE of a zone over these years, as jCal (only read: ICAL.stringify copies). */
+function timezoneOf(tzid: string, from: number, to: number): JCalComponent {
+  const key = `${tzid} ${from} ${to}`;
+  let found = timezones.get(key);
+  if (!found) {
+    if (timezones.size >= TIMEZONES_KEPT) timezones.clear();
+    found = ICAL.parse(vtimezone(tzid, from, to).join('\r\n')) as JCalComponent;
+    timezones.set(key, found);
+  }
+  return found;
+}
+
+/**
  * The todo as a calendar object. `zone`: the user's zone for a due time that has no zone of its
  * own (null: a floating time, the wall time wherever the client is).
  */
@@ -538,8 +567,7 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
   const timezones: JCalComponent[] = [];
   for (const [tzid, used] of zones) {
     const years = yearsOf(used);
-    if (!years) continue;
-    timezones.push(ICAL.parse(vtimezone(tzid, years.from, years.to).join('\r\n')) as JCalComponent);
+    if (years) timezones.push(timezoneOf(tzid, years.from, years.to));
   }
   const calendar: JCalComponent = [
     'vcalendar',

@@ -1,10 +1,11 @@
-import { DOMImplementation, DOMParser, type Element, XMLSerializer } from '@xmldom/xmldom';
+import { DOMParser, type Element } from '@xmldom/xmldom';
 import { badRequest } from '../shared/errors.js';
 
 /**
  * WebDAV's XML, read and written with @xmldom/xmldom (docs/decisions/085-caldav.md): requests are
  * parsed namespace-aware, so `<D:prop xmlns:D="DAV:">`, `<prop xmlns="DAV:">` and any other
- * prefix mean the same, and answers are built as a DOM and serialised, never by string joining.
+ * prefix mean the same. Answers are written as text by one writer that escapes every text and
+ * attribute value (escapeText, escapeAttribute).
  * xmldom resolves no external entities (no XXE); a document type declaration is refused anyway.
  */
 
@@ -92,38 +93,76 @@ export const el = (
 export const dav = (name: string, ...children: readonly (XmlNode | string | null)[]) =>
   el(NS.dav, name, ...children);
 
-/** Serialises an answer with its declaration; every namespace is declared on the root. */
-export function buildXml(root: XmlNode): string {
-  const prefixes = new Map<string, string>(Object.entries(PREFIXES));
-  const used = new Set<string>();
-  const collect = (node: XmlNode) => {
-    used.add(node.ns);
-    if (!prefixes.has(node.ns)) prefixes.set(node.ns, `x${prefixes.size - 4}`);
-    for (const child of node.children ?? []) if (typeof child !== 'string') collect(child);
-  };
-  collect(root);
-  const qualified = (node: XmlNode) =>
-    node.ns === '' ? node.name : `${prefixes.get(node.ns) ?? 'x'}:${node.name}`;
-  const document = new DOMImplementation().createDocument(root.ns, qualified(root), null);
-  const top = document.documentElement;
-  if (!top) throw new Error('createDocument made no root');
-  for (const ns of used) {
-    if (ns !== '')
-      top.setAttributeNS('http://www.w3.org/2000/xmlns/', `xmlns:${prefixes.get(ns)}`, ns);
+const escapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
+const escapeOne = (char: string) => escapes[char] ?? char;
+
+/**
+ * Text content as XML: `&` and `<` would start markup, `>` would end a CDATA section. Line ends
+ * stay as they are (as xmldom's serialiser wrote them).
+ */
+export const escapeText = (text: string) => text.replace(/[&<>]/g, escapeOne);
+
+/** An attribute value in double quotes: also `"`, and whitespace a parser would normalise. */
+export const escapeAttribute = (value: string) => value.replace(/[&<>"\t\n\r]/g, escapeOne);
+
+/** The namespaces Tally speaks, declared once on every answer's root. */
+const ROOT_DECLARATIONS = Object.entries(PREFIXES)
+  .map(([ns, prefix]) => ` xmlns:${prefix}="${escapeAttribute(ns)}"`)
+  .join('');
+
+/**
+ * An element's start tag (without its closing `>`) and name. A namespace Tally does not speak (a
+ * property a client asked for) is declared on the element itself, as prefix `x`; names come
+ * from parsed requests or from this module, so they are valid XML names.
+ */
+function startOf(node: XmlNode, declarations: string) {
+  const prefix = PREFIXES[node.ns];
+  const tag = node.ns === '' ? node.name : `${prefix ?? 'x'}:${node.name}`;
+  let start = `<${tag}${declarations}`;
+  if (node.ns !== '' && prefix === undefined) start += ` xmlns:x="${escapeAttribute(node.ns)}"`;
+  for (const [key, value] of Object.entries(node.attributes ?? {}))
+    start += ` ${key}="${escapeAttribute(value)}"`;
+  return { start, tag };
+}
+
+/** Writes an element and its children into `parts`. */
+function write(node: XmlNode, parts: string[]): void {
+  const { start, tag } = startOf(node, '');
+  const children = node.children ?? [];
+  if (!children.length) {
+    parts.push(`${start}/>`);
+    return;
   }
-  const fill = (element: Element, node: XmlNode) => {
-    for (const [key, value] of Object.entries(node.attributes ?? {}))
-      element.setAttribute(key, value);
-    for (const child of node.children ?? []) {
-      if (typeof child === 'string') {
-        element.appendChild(document.createTextNode(child));
-      } else {
-        const made = document.createElementNS(child.ns, qualified(child));
-        fill(made, child);
-        element.appendChild(made);
-      }
-    }
-  };
-  fill(top, root);
-  return `<?xml version="1.0" encoding="utf-8"?>\n${new XMLSerializer().serializeToString(document)}`;
+  parts.push(`${start}>`);
+  for (const child of children) {
+    if (typeof child === 'string') parts.push(escapeText(child));
+    else write(child, parts);
+  }
+  parts.push(`</${tag}>`);
+}
+
+/**
+ * Serialises an answer with its declaration, as text rather than a DOM: a multistatus of 500
+ * calendar objects as a DOM was most of a full sync's garbage (docs/performance.md, CalDAV).
+ * `more` are further children of the root, after its own, each made only when it is written so
+ * a long answer holds its text, not its elements.
+ */
+export function buildXml(root: XmlNode, more: Iterable<XmlNode> = []): string {
+  const { start, tag } = startOf(root, ROOT_DECLARATIONS);
+  const parts = [`<?xml version="1.0" encoding="utf-8"?>\n${start}>`];
+  for (const child of root.children ?? []) {
+    if (typeof child === 'string') parts.push(escapeText(child));
+    else write(child, parts);
+  }
+  for (const child of more) write(child, parts);
+  parts.push(`</${tag}>`);
+  return parts.join('');
 }

@@ -18,6 +18,13 @@ import { migrateToLatest } from '../db/migrate.js';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
 export const pgUrl = process.env.TEST_DATABASE_URL || null;
+/**
+ * Redis for the cases that prove limits and events hold across processes: TEST_REDIS_URL, and in
+ * CI (CI=true, as .ci/run sets) the local Redis always, so a Redis that is absent there fails
+ * those cases instead of skipping them.
+ */
+export const redisUrl =
+  process.env.TEST_REDIS_URL || (process.env.CI === 'true' ? 'redis://127.0.0.1:6379' : null);
 
 export interface TestDatabase {
   handle: DatabaseHandle;

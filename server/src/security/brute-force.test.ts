@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { PASSWORD_COST, setPasswordCost } from '../auth/passwords.js';
 import {
   createTestApp,
   redisUrl,
+  TEST_PASSWORD_COST,
   registerUser,
   type TestContext,
   uniqueName,
@@ -289,7 +291,14 @@ describe('rate limits while Redis is down', () => {
   });
 });
 
+/** The tests of hashing itself run at the production cost (test/helpers.ts sets a test cost). */
+function atProductionCost() {
+  beforeAll(() => setPasswordCost(PASSWORD_COST));
+  afterAll(() => setPasswordCost(TEST_PASSWORD_COST));
+}
+
 describe('unknown user vs wrong password', () => {
+  atProductionCost();
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp();
@@ -366,6 +375,7 @@ describe('unknown user vs wrong password', () => {
 });
 
 describe('password storage', () => {
+  atProductionCost();
   it('stores an argon2id hash at OWASP parameters that no answer ever contains', async () => {
     const ctx = await createTestApp();
     try {

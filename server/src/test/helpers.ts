@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../app.js';
+import { setPasswordCost } from '../auth/passwords.js';
 import { type Config, loadConfig } from '../config.js';
 import { connect, type DatabaseHandle } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -15,6 +16,13 @@ import { migrateToLatest } from '../db/migrate.js';
  * TEST_DATABASE_URL is set, a PostgreSQL schema of its own so parallel runs never collide),
  * an app built on it, and a clock the test can move.
  */
+
+/**
+ * Test accounts' passwords are hashed with the same argon2id at a test cost (1 MiB, one pass) so that registering hundreds of users stays fast; the tests of hashing itself set
+ * PASSWORD_COST back (security/brute-force.test.ts).
+ */
+export const TEST_PASSWORD_COST = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+setPasswordCost(TEST_PASSWORD_COST);
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
 export const pgUrl = process.env.TEST_DATABASE_URL || null;

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest, conflict } from '../shared/errors.js';
-import { isoTime } from '../shared/iso-time.js';
 import { endpointProblem } from './push-endpoint.js';
 import type { PushOutcome, PushSender } from './push-sender.js';
 
@@ -77,7 +76,7 @@ export function createReminderService(options: {
           title,
           dueDate: reminder.due_date,
           dueTime: reminder.due_time,
-          firedAt: isoTime(now),
+          firedAt: new Date(now).toISOString(),
         };
         const body = JSON.stringify(payload);
         return subscriptions
@@ -182,7 +181,7 @@ export function createReminderService(options: {
         title: row.title,
         dueDate: row.due_date,
         dueTime: row.due_time,
-        firedAt: isoTime(row.sent_at ?? now),
+        firedAt: new Date(row.sent_at ?? now).toISOString(),
       }));
     },
   };

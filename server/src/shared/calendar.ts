@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { parseDate, pad } from '@tally/contract/dates';
 
 /**
  * Calendar days in the caller's time zone, computed here rather than with a database's date
@@ -22,27 +23,6 @@ export function resolveTimeZone(requested: string | undefined): string {
   } catch {
     return 'UTC';
   }
-}
-
-/** Parses 'YYYY-MM-DD'; null unless it is a real date between 1970 and 9999. */
-export function parseDate(value: string): { year: number; month: number; day: number } | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1970 || month < 1 || month > 12 || day < 1) return null;
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  return probe.getUTCDate() === day ? { year, month, day } : null;
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** The date `days` after (or before, when negative) the given date. */
-export function addDays(date: string, days: number): string {
-  const parsed = parseDate(date);
-  if (!parsed) throw new RangeError(`Not a date: ${date}`);
-  return new Date(Date.UTC(parsed.year, parsed.month - 1, parsed.day + days))
-    .toISOString()
-    .slice(0, 10);
 }
 
 /** Whole days from `from` to `to` (positive when `to` is later). */

@@ -1,15 +1,14 @@
 import type { Insights } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { addDays, weekdayOf } from '@tally/contract/dates';
 import {
-  addDays,
   dateInZone,
   daysBetween,
   endOfDay,
   localDateTime,
   startOfDay,
 } from '../shared/calendar.js';
-import { isoTime } from '../shared/iso-time.js';
 import { HOUR_MS } from './record-events.js';
 
 /**
@@ -23,7 +22,6 @@ const QUARTER_HOUR_MS = 15 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** Monday = 0 … Sunday = 6. */
-const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
 
 /** Completions counted from an instant on (a UTC hour, or a quarter hour in other zones). */
 interface Bucket {
@@ -158,7 +156,7 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
     // The days by arithmetic on UTC midnights: addDays parses and formats a date per call.
     const firstMidnight = Date.parse(`${first}T00:00:00Z`);
     const dates = Array.from({ length: daysBetween(first, today) + 1 }, (_, i) =>
-      isoTime(firstMidnight + i * DAY_MS).slice(0, 10),
+      new Date(firstMidnight + i * DAY_MS).toISOString().slice(0, 10),
     );
     const starts = dates.map((date) => startOfDay(date, zone));
     const end = endOfDay(today, zone);

@@ -10,7 +10,8 @@ import {
   registerUser,
   type TestContext,
 } from '../test/helpers.js';
-import { addDays, dateInZone, startOfDay } from '../shared/calendar.js';
+import { addDays } from '@tally/contract/dates';
+import { dateInZone, startOfDay } from '../shared/calendar.js';
 import { recordEvents } from './record-events.js';
 
 /**

@@ -1,6 +1,7 @@
 import * as chrono from 'chrono-node/en';
 import type { Group, Repeat, Weekday } from '@tally/contract';
 import { PRIORITY_LABELS } from '@tally/contract/constants';
+import { daysInMonth, pad } from '@tally/contract/dates';
 import { readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
 import { addDays, dateOf, dayLabel, parseDate } from './dates';
 import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
@@ -240,8 +241,6 @@ interface DateReading {
   words: string;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 function readDateTime(
   text: string,
   today: string,
@@ -310,8 +309,6 @@ function readDateTime(
 // ---------------------------------------------------------------------------------------------
 // The first occurrence of a repeat that has no date of its own
 
-const daysInMonth = (year: number, month: number) =>
-  new Date(Date.UTC(year, month, 0)).getUTCDate();
 const dateFrom = (year: number, month: number, day: number) =>
   `${year}-${pad(month)}-${pad(Math.min(day, daysInMonth(year, month)))}`;
 

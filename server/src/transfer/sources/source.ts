@@ -6,6 +6,7 @@ import {
   type Repeat,
   withThousands,
 } from '@tally/contract';
+import { cleanDescription } from '@tally/contract/todo-text';
 import { badRequest } from '../../shared/errors.js';
 
 /**
@@ -162,7 +163,7 @@ export class SourceBuilder {
     this.file.todos.push({
       ...todo,
       title: shortTitle.text,
-      description: shortDescription.text === '' ? null : shortDescription.text,
+      description: cleanDescription(shortDescription.text),
     });
     return true;
   }

@@ -1,5 +1,6 @@
 import { WEEKDAYS, type Repeat, type Weekday } from '@tally/contract';
 import { addDays, daysInMonth, formatDate, pad, parseDate, weekdayOf } from '@tally/contract/dates';
+import { ORDINAL_WORDS } from '@tally/contract/quick-add';
 
 /**
  * The DATE column of Todoist's CSV template: what a person typed in Todoist, in English
@@ -131,20 +132,6 @@ function monthDayYear(
   return parseDate(date) ? date : null;
 }
 
-const ORDINALS: Record<string, 1 | 2 | 3 | 4 | 5 | -1> = {
-  first: 1,
-  '1st': 1,
-  second: 2,
-  '2nd': 2,
-  third: 3,
-  '3rd': 3,
-  fourth: 4,
-  '4th': 4,
-  fifth: 5,
-  '5th': 5,
-  last: -1,
-};
-
 /** The rule after "every" (or "every!"), and its first date from today on. */
 function repeatRule(
   rule: string,
@@ -174,7 +161,7 @@ function repeatRule(
     `^(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\\s+${WEEKDAY}$`,
   ).exec(rule);
   if (match) {
-    const n = ORDINALS[match[1] ?? ''];
+    const n = ORDINAL_WORDS[match[1] ?? ''];
     const weekday = weekdayNamed(match[2] ?? '');
     if (!n || !weekday) return null;
     const dueDate = firstMonthly(today, (y, m) => nthWeekdayOf(y, m, n, weekday));

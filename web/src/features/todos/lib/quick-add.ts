@@ -2,7 +2,7 @@ import * as chrono from 'chrono-node/en';
 import type { Group, Repeat, Weekday } from '@tally/contract';
 import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { daysInMonth, pad } from '@tally/contract/dates';
-import { readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
+import { ORDINAL_WORDS, readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
 import { addDays, dateOf, dayLabel, parseDate } from './dates';
 import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
 
@@ -75,19 +75,7 @@ const DAY = `(?:${Object.keys(DAY_WORDS)
 const dayOfWord = (word: string): Weekday | undefined =>
   DAY_WORDS[word.toLowerCase().replace(/s$/, '')] ?? DAY_WORDS[word.toLowerCase()];
 
-const NTH: Record<string, NonNullable<Repeat['nthWeekday']>['n']> = {
-  first: 1,
-  '1st': 1,
-  second: 2,
-  '2nd': 2,
-  third: 3,
-  '3rd': 3,
-  fourth: 4,
-  '4th': 4,
-  fifth: 5,
-  '5th': 5,
-  last: -1,
-};
+const NTH = ORDINAL_WORDS;
 
 const END = '(?![\\w#])';
 const FROM_COMPLETION = new RegExp(

@@ -34,7 +34,7 @@ import { createReminderPoller } from './reminders/poller.js';
 import { createPushSender } from './reminders/push-sender.js';
 import { reminderRoutes } from './reminders/routes.js';
 import { createReminderService, type TickResult } from './reminders/service.js';
-import { resolveVapidKeys, type VapidKeys } from './reminders/vapid-keys.js';
+import { resolveVapidKeys, type VapidKeys } from './secrets.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
 import { webAppPlugin } from './plugins/web-app.js';

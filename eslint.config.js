@@ -27,7 +27,8 @@ const webFeatures = foldersIn('web/src/features');
  * The files a server feature offers its siblings: every change records its events through
  * statistics' write side (docs/decisions/043-statistics-write-api.md); account settings check
  * and store passwords, end sessions, check Google credentials and forget failed logins (after a
- * password reset) as sign-in does (docs/decisions/046-accounts-and-mail.md); a todo's change of
+ * password reset) as sign-in does, and the operator creates accounts as sign-up does
+ * (docs/decisions/046-accounts-and-mail.md); a todo's change of
  * due time reschedules its reminder in the same transaction (docs/decisions/064-reminders.md);
  * every sign-in asks the two-factor service whether a second step comes first
  * (docs/decisions/081-two-factor-codes.md).
@@ -35,7 +36,13 @@ const webFeatures = foldersIn('web/src/features');
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
   reminders: ['schedule.ts'],
-  auth: ['passwords.ts', 'refresh-tokens.ts', 'google-id-token.ts', 'login-limits.ts'],
+  auth: [
+    'passwords.ts',
+    'refresh-tokens.ts',
+    'google-id-token.ts',
+    'login-limits.ts',
+    'new-account.ts',
+  ],
   'two-factor': ['service.ts'],
 };
 

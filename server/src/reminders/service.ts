@@ -186,5 +186,3 @@ export function createReminderService(options: {
     },
   };
 }
-
-export type ReminderService = ReturnType<typeof createReminderService>;

@@ -134,6 +134,7 @@ if (want('lint')) {
   check('lint (eslint)', ['eslint', '.', '--max-warnings', '0']);
   check('format (prettier)', ['prettier', '--check', '.']);
   check('unused code (knip)', ['knip']);
+  check('import cycles, types too', ['scripts/check-cycles.mjs'], {}, process.execPath);
 }
 if (want('types')) {
   check('types (tsc)', ['run', 'typecheck', '--silent'], {}, npm);

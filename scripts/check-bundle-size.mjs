@@ -27,7 +27,7 @@ const ROUTES = [
   // chunk overhead: 112.1 KB.
   { route: '/login', budget: 113 * KB, chunks: ['login-route', 'auth-route'] },
   // 130 KB until the list was virtualised: @tanstack/react-virtual is 10.4 KB gzipped (what
-  // keeps 10,000 todos at 0.6 s instead of 8.5 s, docs/decisions/054), in the route's own chunk
+  // keeps 10,000 todos at 0.6 s instead of 8.5 s, docs/decisions/054-todo-list-at-ten-thousand.md), in the route's own chunk
   // because the first list needs it; /todos was 131.7 KB with it.
   { route: '/todos', budget: 135 * KB, chunks: ['todos-route'] },
   // The first visit's shared JavaScript (what /login loads, 102.8 KB when Insights came) and the

@@ -286,7 +286,7 @@ export function createAuthService({
     // An account that has this address is never entered, nor linked, by a Google sign-in: its
     // password was not proven, and a verified address proves little (whoever registered the
     // victim's address first may have had the victim click the verification link). The person
-    // signs in with the password and links Google in Settings (docs/decisions/078).
+    // signs in with the password and links Google in Settings (docs/decisions/078-pre-account-takeover.md).
     const sameEmail = await db
       .selectFrom('users')
       .select('id')

@@ -112,7 +112,7 @@ export function createReminderService(options: {
       await db.transaction().execute(async (trx) => {
         // One row per browser. The endpoint passes to another account only with the keys it was
         // registered with: the browser itself, signed in to that account now. Whoever knows the
-        // URL alone cannot take another account's reminders over (docs/decisions/077).
+        // URL alone cannot take another account's reminders over (docs/decisions/077-push-endpoint-ownership.md).
         const kept = await trx
           .insertInto('push_subscriptions')
           .values({ user_id: userId, endpoint: body.endpoint, ...keys, created_at: now })

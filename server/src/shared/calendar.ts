@@ -36,7 +36,7 @@ const MAX_CACHED_DAY_STARTS = 20_000;
 /**
  * The instant the given day starts in the zone (midnight, or the first instant after a gap).
  * Remembered: a day's start never changes within a process, and computing it through TZDate
- * (~12 µs) was half the cost of a 30-day answer (docs/performance.md).
+ * was half the cost of a 30-day answer (figures in docs/performance.md).
  */
 export function startOfDay(date: string, zone: string): number {
   const key = `${zone} ${date}`;
@@ -65,8 +65,8 @@ const latestDays = new Map<string, { date: string; from: number; to: number }>()
 
 /**
  * The calendar date of an instant in the zone. Most calls ask about now: the day found for the
- * latest instant is remembered with its bounds, so a TZDate (~12 µs) is made once per zone and
- * day instead of on every Today view or statistics answer
+ * latest instant is remembered with its bounds, so a TZDate (costly: docs/performance.md) is made
+ * once per zone and day instead of on every Today view or statistics answer
  * (docs/decisions/049-per-request-costs.md).
  */
 export function dateInZone(instant: number, zone: string): string {

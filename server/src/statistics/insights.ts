@@ -34,7 +34,7 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
   async function buckets(userId: number, from: number, to: number): Promise<Bucket[]> {
     if (from % HOUR_MS === 0 && to % HOUR_MS === 0) {
       // One text of `hour:count` pairs instead of a row per hour: turning up to 8,760 rows into
-      // objects cost three times the scan itself (docs/decisions/063).
+      // objects cost three times the scan itself (docs/decisions/063-session-lookup-named-statements-insights-cost.md).
       const [row] = await db
         .selectFrom('statistic_hours')
         .select(

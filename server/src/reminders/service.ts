@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import { badRequest, conflict } from '../shared/errors.js';
 import { endpointProblem } from './push-endpoint.js';
 import type { PushOutcome, PushSender } from './push-sender.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /** Browsers per account: each reminder is one push to each, so a bound on what one user can fan out. */
 const MAX_SUBSCRIPTIONS = 20;
@@ -76,7 +77,7 @@ export function createReminderService(options: {
           title,
           dueDate: reminder.due_date,
           dueTime: reminder.due_time,
-          firedAt: new Date(now).toISOString(),
+          firedAt: isoTime(now),
         };
         const body = JSON.stringify(payload);
         return subscriptions
@@ -181,7 +182,7 @@ export function createReminderService(options: {
         title: row.title,
         dueDate: row.due_date,
         dueTime: row.due_time,
-        firedAt: new Date(row.sent_at ?? now).toISOString(),
+        firedAt: isoTime(row.sent_at ?? now),
       }));
     },
   };

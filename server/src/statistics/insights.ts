@@ -10,6 +10,7 @@ import {
   startOfDay,
 } from '../shared/calendar.js';
 import { HOUR_MS } from './record-events.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /**
  * The insights (docs/decisions/047-insights.md), in the user's zone. Counts per day and hour come
@@ -156,7 +157,7 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
     // The days by arithmetic on UTC midnights: addDays parses and formats a date per call.
     const firstMidnight = Date.parse(`${first}T00:00:00Z`);
     const dates = Array.from({ length: daysBetween(first, today) + 1 }, (_, i) =>
-      new Date(firstMidnight + i * DAY_MS).toISOString().slice(0, 10),
+      isoTime(firstMidnight + i * DAY_MS).slice(0, 10),
     );
     const starts = dates.map((date) => startOfDay(date, zone));
     const end = endOfDay(today, zone);

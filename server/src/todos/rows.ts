@@ -1,5 +1,6 @@
 import type { Repeat, Todo } from '@tally/contract';
 import type { TodoRow } from '../db/schema.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /** The columns a todo is answered from, and the answer. */
 export const COLUMNS = [
@@ -35,7 +36,7 @@ export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
     description: row.description,
     groupId: row.group_id,
     completed: row.completed === 1,
-    created: new Date(row.created_at).toISOString(),
+    created: isoTime(row.created_at),
     dueDate: row.due_date,
     dueTime: row.due_time,
     // Written only from a validated rule (mergePlanning), so it parses to one.

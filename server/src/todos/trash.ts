@@ -7,6 +7,7 @@ import { scheduleReminders } from '../reminders/schedule.js';
 import { toTodo } from './rows.js';
 import { descendantsOf } from './subtasks.js';
 import { setTags, tagsOf } from './tag-links.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /**
  * What trashed_todos.todo holds: the todos row without the keys kept beside it, and its tags
@@ -246,7 +247,7 @@ export function createTrashService(db: Kysely<Database>, clock: Clock) {
         .execute();
       return rows.map(({ id, trashed_at, todo }) => {
         const { tags, ...row } = rowOf(id, userId, JSON.parse(todo) as StoredTodo);
-        return { ...toTodo(row, tags), trashedAt: new Date(trashed_at).toISOString() };
+        return { ...toTodo(row, tags), trashedAt: isoTime(trashed_at) };
       });
     },
 

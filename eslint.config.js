@@ -21,13 +21,25 @@ function foldersIn(dir, except = []) {
 // uses (db, plugins, shared, test helpers) or test the whole app from outside (security).
 const serverShared = ['db', 'plugins', 'shared', 'test', 'security'];
 const serverFeatures = foldersIn('server/src', serverShared);
+
+/**
+ * The files directly in server/src: the ones that compose and run the app (app.ts, main.ts,
+ * cli.ts, drain.ts…), and the settings every part reads (config.ts, and secrets.ts for the
+ * secrets kept in DATA_DIR). Found by listing, like the folders.
+ */
+const serverSettings = ['config.ts', 'secrets.ts'];
+const serverTopLevel = readdirSync(path.join(root, 'server/src'), { withFileTypes: true })
+  .filter((entry) => entry.isFile() && /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name))
+  .map((entry) => entry.name);
+const serverComposers = serverTopLevel.filter((name) => !serverSettings.includes(name));
 const webFeatures = foldersIn('web/src/features');
 
 /**
  * The files a server feature offers its siblings: every change records its events through
  * statistics' write side (docs/decisions/043-statistics-write-api.md); account settings check
  * and store passwords, end sessions, check Google credentials and forget failed logins (after a
- * password reset) as sign-in does (docs/decisions/046-accounts-and-mail.md); a todo's change of
+ * password reset) as sign-in does, and the operator creates accounts as sign-up does
+ * (docs/decisions/046-accounts-and-mail.md); a todo's change of
  * due time reschedules its reminder in the same transaction (docs/decisions/064-reminders.md);
  * every sign-in asks the two-factor service whether a second step comes first
  * (docs/decisions/081-two-factor-codes.md); CalDAV writes through the todo and group services,
@@ -37,7 +49,13 @@ const webFeatures = foldersIn('web/src/features');
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
   reminders: ['schedule.ts'],
-  auth: ['passwords.ts', 'refresh-tokens.ts', 'google-id-token.ts', 'login-limits.ts'],
+  auth: [
+    'passwords.ts',
+    'refresh-tokens.ts',
+    'google-id-token.ts',
+    'login-limits.ts',
+    'new-account.ts',
+  ],
   'two-factor': ['service.ts'],
   todos: ['service.ts', 'trash.ts'],
   groups: ['service.ts'],
@@ -58,6 +76,16 @@ function featureZones(dir, features, apis = {}) {
   );
 }
 
+/** The app's composers are imported by the other top-level files and by tests only. */
+const composersZone = {
+  target: [...serverFeatures, ...serverShared.filter((folder) => folder !== 'test')].map(
+    (folder) => `server/src/${folder}`,
+  ),
+  from: serverComposers.map((name) => `server/src/${name}`),
+  message:
+    'The files directly in server/src compose and run the app: only tests and the other top-level files import them (config.ts and secrets.ts are for everyone).',
+};
+
 /**
  * Checked on resolved files, so a relative path, a #web/ import and an alias are all caught.
  * One way: app/ → features/ → components/, lib/ (web); features → db, plugins, shared (server).
@@ -76,6 +104,12 @@ const boundaryZones = [
       from: serverFeatures.map((feature) => `server/src/${feature}`),
       message: `server/src/${folder} serves every feature and imports none.`,
     })),
+  composersZone,
+  {
+    target: serverSettings.map((name) => `server/src/${name}`),
+    from: [...serverFeatures, 'plugins', 'security'].map((folder) => `server/src/${folder}`),
+    message: 'config.ts and secrets.ts are read by every part and import no feature or plugin.',
+  },
   ...featureZones('web/src/features', webFeatures),
   {
     target: 'web/src/features',
@@ -131,9 +165,20 @@ export default tseslint.config(
   {
     files: ['web/src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              // The main entry holds every TypeBox schema (22 KB gzip): a chunk that takes one
+              // constant from it takes them all.
+              name: '@tally/contract',
+              allowTypeImports: true,
+              message:
+                'The web imports values from the contract only through its light entries (@tally/contract/constants, /dates, /routes, /quick-add, /search-words, /todo-text); types from anywhere.',
+            },
+          ],
           patterns: [
             {
               group: ['../../*'],
@@ -168,6 +213,16 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // A test may build or run the whole app (app.ts, cli.ts) to test its part through it.
+    files: ['server/src/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: root, zones: boundaryZones.filter((zone) => zone !== composersZone) },
+      ],
     },
   },
   {

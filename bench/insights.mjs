@@ -10,10 +10,10 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createAccessTokens } from '../server/dist/plugins/authentication.js';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { openDatabase } from './lib/sql.mjs';
+import { signAccessToken } from './lib/tokens.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
@@ -146,9 +146,12 @@ for (const dialect of DIALECTS) {
   await deriveFromEvents(target, [[users.get('plusOld400k').id, 400_000]]);
   const tally = await startTally(target);
   try {
-    const tokens = createAccessTokens(SECRET, Date.now);
     for (const [username, user] of users) {
-      const token = await tokens.sign({ id: user.id, username, sessionId: user.sessionId });
+      const token = await signAccessToken(SECRET, {
+        id: user.id,
+        username,
+        sessionId: user.sessionId,
+      });
       for (const weeks of [52, 104]) {
         for (const connections of CONCURRENCIES) {
           rows.push({

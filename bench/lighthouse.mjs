@@ -10,9 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { createAccessTokens } from '../server/dist/plugins/authentication.js';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { signAccessToken } from './lib/tokens.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -55,7 +55,7 @@ try {
     headless: true,
     args: ['--no-sandbox', '--headless=new'],
   });
-  const token = await createAccessTokens(JWT_SECRET, () => Date.now()).sign({
+  const token = await signAccessToken(JWT_SECRET, {
     id: user.id,
     username: 'lighthouse',
     // Access tokens name their session (decision 045); without it every call answers 401.

@@ -15,10 +15,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { signAccessToken } from './lib/tokens.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -59,13 +60,13 @@ for (let i = 0; i < 200; i++) {
   plans.push({ username: `many-${String(i).padStart(4, '0')}`, groups: 2, todos: 20, events: 0 });
 }
 const users = await seed(target, plans);
-const { createAccessTokens } = await import(
-  pathToFileURL(path.join(DIR, 'server/dist/plugins/authentication.js')).href
-);
-const tokens = createAccessTokens(JWT_SECRET, () => Date.now());
 const bearer = new Map();
 for (const [name, user] of users) {
-  const token = await tokens.sign({ id: user.id, username: name, sessionId: user.sessionId });
+  const token = await signAccessToken(JWT_SECRET, {
+    id: user.id,
+    username: name,
+    sessionId: user.sessionId,
+  });
   bearer.set(name, `Bearer ${token}`);
 }
 

@@ -24,11 +24,12 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { signAccessToken } from './lib/tokens.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -684,17 +685,13 @@ async function prepareBuild(dialect, dir, suffix) {
     serverDist,
   });
   const users = await seed(target, seedPlans());
-  const { createAccessTokens } = await import(
-    pathToFileURL(path.join(serverDist, 'plugins/authentication.js')).href
-  );
-  const tokens = createAccessTokens(JWT_SECRET, () => Date.now());
   const signed = new Map();
   // Access tokens live 15 minutes and a run on a busy machine lasts longer: signed afresh before
   // each scenario (a run of 19:47 UTC got 401s from its sixth scenario on).
   const sign = async () => {
     for (const [name, user] of users) {
       const claims = { id: user.id, username: name, sessionId: user.sessionId };
-      signed.set(name, await tokens.sign(claims));
+      signed.set(name, await signAccessToken(JWT_SECRET, claims));
     }
   };
   await sign();

@@ -80,7 +80,7 @@ function copyCompiled(sourceDir, distDir, target) {
   }
 }
 copyCompiled(at('server/src'), at('server/dist'), path.join(out, 'server/dist'));
-// Without the source maps: the server would not serve them anyway (docs/decisions/074).
+// Without the source maps: the server would not serve them anyway (docs/decisions/074-framing-caching-and-source-maps.md).
 cpSync(at('web/dist'), path.join(out, 'web/dist'), {
   recursive: true,
   filter: (from) => !from.endsWith('.map'),

@@ -1,6 +1,6 @@
 // Writes .br (brotli, quality 11) and .gz (gzip -9) beside every compressible file of the built
 // web app, once, after the build. The server's @fastify/static (preCompressed: true) sends them
-// to browsers that accept them, so no request pays for compression (docs/decisions/034).
+// to browsers that accept them, so no request pays for compression (docs/decisions/034-static-compression.md).
 // Usage: node scripts/precompress.mjs [dir] (default web/dist)
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readQuickPriority, readQuickTags } from './quick-add.js';
+import { ORDINAL_WORDS, readQuickPriority, readQuickTags } from './quick-add.js';
 
 describe('quick add tags and priority', () => {
   it('reads @tags at the start of a word, once each, and leaves e-mail addresses', () => {
@@ -21,5 +21,14 @@ describe('quick add tags and priority', () => {
     expect([read('Hello!'), read('top1'), read('p1x')]).toEqual([0, 0, 0]);
     expect(read('!!! then p3')).toBe(3);
     expect(read('!!! then p3', ['priority:!!!'])).toBe(1);
+  });
+});
+
+describe('ordinal words of repeat rules', () => {
+  it('name the 1st to 5th weekday of a month in words and digits, and the last as -1', () => {
+    expect(['first', '2nd', 'third', '4th', 'fifth', 'last'].map((w) => ORDINAL_WORDS[w])).toEqual([
+      1, 2, 3, 4, 5, -1,
+    ]);
+    expect(ORDINAL_WORDS.sixth).toBeUndefined();
   });
 });

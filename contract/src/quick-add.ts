@@ -56,3 +56,21 @@ export function readQuickPriority(
   }
   return null;
 }
+
+/**
+ * The words for "the nth weekday of the month" in repeat rules ("every 2nd tue", "every last
+ * fri"), read by quick add and by the Todoist import alike: 1-5, or -1 for the last.
+ */
+export const ORDINAL_WORDS: Readonly<Record<string, 1 | 2 | 3 | 4 | 5 | -1>> = {
+  first: 1,
+  '1st': 1,
+  second: 2,
+  '2nd': 2,
+  third: 3,
+  '3rd': 3,
+  fourth: 4,
+  '4th': 4,
+  fifth: 5,
+  '5th': 5,
+  last: -1,
+};

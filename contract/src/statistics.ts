@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from './nullable.js';
 import {
   DAILY_EVENTS,
   LIMITS,
@@ -79,7 +80,7 @@ export const InsightsQuerySchema = Type.Object(
 );
 export type InsightsQuery = Static<typeof InsightsQuerySchema>;
 
-const nullableNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+const nullableNumber = Nullable(Type.Number());
 const dayDate = Type.String({ description: "YYYY-MM-DD in the caller's time zone" });
 
 /** What a user's completions say about their habits (docs/product.md, Insights). */
@@ -91,7 +92,7 @@ export const InsightsSchema = Type.Object(
       {
         current: count,
         longest: count,
-        lastDay: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+        lastDay: Nullable(Type.String()),
       },
       {
         additionalProperties: false,
@@ -131,9 +132,9 @@ export const InsightsSchema = Type.Object(
     byGroup: Type.Array(
       Type.Object(
         {
-          groupId: Type.Unsafe<number | null>({ type: ['integer', 'null'] }),
+          groupId: Nullable(Type.Integer()),
           name: Type.String(),
-          color: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+          color: Nullable(Type.String()),
           completed: count,
         },
         { additionalProperties: false },

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from './nullable.js';
 import { GROUP_COLORS, TAG_NAME_PATTERN } from './constants.js';
 import { ErrorSchema } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
@@ -8,10 +9,7 @@ import { TagNameSchema } from './todos.js';
 export const TagSchema = Type.Object(
   {
     name: Type.String(),
-    color: Type.Unsafe<string | null>({
-      type: ['string', 'null'],
-      description: 'One of the 8 swatches, or null for none',
-    }),
+    color: Nullable(Type.String(), { description: 'One of the 8 swatches, or null for none' }),
     count: Type.Integer({ minimum: 0, description: 'How many open todos carry it' }),
   },
   { additionalProperties: false },

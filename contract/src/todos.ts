@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from './nullable.js';
 import {
   BULK_IDS_MAX,
   LIMITS,
@@ -23,13 +24,9 @@ const groupId = Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 })
   description: "One of the caller's groups, or null for no group",
 });
 
-/**
- * Nullable answer fields as JSON Schema type lists, not anyOf: Fastify's serialiser runs a
- * validator per value to pick an anyOf branch, which cost most of a 200-todo answer
- * (docs/decisions/038-per-request-work.md).
- */
-const nullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
-const nullableInteger = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
+/** Nullable answer fields (nullable.ts: type lists, not anyOf, for the serialiser's sake). */
+const nullableString = Nullable(Type.String());
+const nullableInteger = Nullable(Type.Integer());
 
 /** Days of the week, Monday first (weeks start on Monday in Tally). */
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -187,7 +184,7 @@ export const TodoSchema = Type.Object(
     created: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
     dueDate: nullableString,
     dueTime: nullableString,
-    repeat: Type.Unsafe<Repeat | null>({ ...RepeatSchema, type: ['object', 'null'] }),
+    repeat: Nullable(RepeatSchema),
     remindMinutesBefore: nullableInteger,
     tags: Type.Array(Type.String(), { description: 'Its tags, A-Z' }),
     priority: Type.Integer({

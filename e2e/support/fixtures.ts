@@ -83,14 +83,17 @@ export async function setTheme(page: Page, theme: 'light' | 'dark') {
   await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
 }
 
-/** Saves the current screen at 390 px and 1280 px wide, in light and dark. */
-export async function screenshotScreen(page: Page, name: string, ready?: () => Promise<void>) {
+/**
+ * Saves the current screen at 390 px and 1280 px wide, in light and dark. `ready` asserts what
+ * the screen shows before each shot, so no pass saves a picture of something else.
+ */
+export async function screenshotScreen(page: Page, name: string, ready: () => Promise<void>) {
   mkdirSync(screenshotDir, { recursive: true });
   for (const theme of ['light', 'dark'] as const) {
     await setTheme(page, theme);
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      if (ready) await ready();
+      await ready();
       await page.screenshot({
         path: path.join(screenshotDir, `${name}-${theme}-${width}.png`),
         fullPage: true,

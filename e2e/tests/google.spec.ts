@@ -216,6 +216,7 @@ test.describe('Continue with Google', () => {
       await expectNoSeriousA11yViolations(page, `/login with Google (${theme})`);
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 720 });
+        await expect(googleButton(page)).toBeEnabled();
         await page.screenshot({
           path: path.join(screenshotDir, `login-google-${theme}-${width}.png`),
           fullPage: true,
@@ -224,6 +225,7 @@ test.describe('Continue with Google', () => {
       await googleButton(page).click();
       await expect(page.getByRole('alert')).toBeVisible();
       await expectNoSeriousA11yViolations(page, `/login with a Google error (${theme})`);
+      await expect(page.getByRole('alert')).toBeVisible();
       await page.screenshot({
         path: path.join(screenshotDir, `login-google-error-${theme}.png`),
         fullPage: true,

@@ -3,11 +3,10 @@ import { registerViaApi, signInWithStorage } from '../support/fixtures';
 
 /**
  * Live updates (docs/decisions/061-live-updates.md): two browsers signed in as one user; a
- * change in one shows in the other within about a second, with no reload. Tabs of one browser
- * share one stream.
+ * change in one shows in the other with no reload (how soon is the server's to prove, in
+ * server/src/live/live.test.ts; a deadline here would measure the shared machine). Tabs of one
+ * browser share one stream.
  */
-
-const SOON = { timeout: 1_500 };
 
 test('a change in one browser shows in the other; tabs share one stream', async ({
   browser,
@@ -34,12 +33,12 @@ test('a change in one browser shows in the other; tabs share one stream', async 
   await form.getByLabel('Title').fill('Seen everywhere');
   await form.getByRole('button', { name: 'Create Todo' }).click();
   const onB = b.getByRole('checkbox', { name: 'Seen everywhere' });
-  await expect(onB).toBeVisible(SOON);
+  await expect(onB).toBeVisible();
   await expect(onB).not.toBeChecked();
 
   // Complete, on the other side this time.
   await onB.check();
-  await expect(a.getByRole('checkbox', { name: 'Seen everywhere' })).toBeChecked(SOON);
+  await expect(a.getByRole('checkbox', { name: 'Seen everywhere' })).toBeChecked();
 
   // Delete.
   await a.getByRole('button', { name: 'Delete Seen everywhere', exact: true }).click();
@@ -47,7 +46,7 @@ test('a change in one browser shows in the other; tabs share one stream', async 
     .getByRole('dialog', { name: 'Confirm Delete' })
     .getByRole('button', { name: 'Delete' })
     .click();
-  await expect(onB).toHaveCount(0, SOON);
+  await expect(onB).toHaveCount(0);
   await expect(b.getByText('No todos yet. Add one above!')).toBeVisible();
 
   // A second tab of the laptop opens no stream of its own, and still hears the changes.
@@ -60,8 +59,8 @@ test('a change in one browser shows in the other; tabs share one stream', async 
   const formB = b.getByRole('form', { name: 'New todo' });
   await formB.getByLabel('Title').fill('From the phone');
   await formB.getByRole('button', { name: 'Create Todo' }).click();
-  await expect(secondTab.getByRole('checkbox', { name: 'From the phone' })).toBeVisible(SOON);
-  await expect(a.getByRole('checkbox', { name: 'From the phone' })).toBeVisible(SOON);
+  await expect(secondTab.getByRole('checkbox', { name: 'From the phone' })).toBeVisible();
+  await expect(a.getByRole('checkbox', { name: 'From the phone' })).toBeVisible();
   expect(streams).toBe(0);
 
   await laptop.close();

@@ -20,22 +20,25 @@ interface Todo {
 }
 
 /** Whether the user's saved data is in IndexedDB (written a second after the list changes). */
-const hasSavedData = (page: Page, user: ApiUser) =>
+/** When the browser last saved the user's data (web/src/lib/query-persistence.ts), or 0. */
+const savedAt = (page: Page, user: ApiUser) =>
   page.evaluate(
     (name) =>
-      new Promise<boolean>((resolve) => {
+      new Promise<number>((resolve) => {
         const open = indexedDB.open('tally-offline');
-        open.onerror = () => resolve(false);
+        open.onerror = () => resolve(0);
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('data')) return resolve(false);
+          if (!db.objectStoreNames.contains('data')) return resolve(0);
           const get = db.transaction('data').objectStore('data').get(`cache:${name}`);
-          get.onsuccess = () => resolve(get.result !== undefined);
-          get.onerror = () => resolve(false);
+          get.onsuccess = () =>
+            resolve((get.result as { savedAt?: number } | undefined)?.savedAt ?? 0);
+          get.onerror = () => resolve(0);
         };
       }),
     user.username.toLowerCase(),
   );
+const hasSavedData = async (page: Page, user: ApiUser) => (await savedAt(page, user)) > 0;
 
 test('works offline and sends the changes once when back online', async ({ page, context }) => {
   const user = await registerViaApi(page.request, 'offline');
@@ -82,8 +85,9 @@ test('works offline and sends the changes once when back online', async ({ page,
   await expect(banner).toContainText('4 changes will be sent when you are back online.');
 
   // The queue and the changed list survive a reload without network.
-  await expect.poll(() => hasSavedData(page, user)).toBe(true);
-  await page.waitForTimeout(1200);
+  // Saved after the last change (a second after it), so the reload shows the changed list.
+  const changedAt = await page.evaluate(() => Date.now());
+  await expect.poll(() => savedAt(page, user)).toBeGreaterThan(changedAt);
   await page.reload();
   await expect(banner).toContainText('4 changes will be sent');
   await expect(list.getByRole('checkbox', { name: 'Written offline' })).toBeChecked();

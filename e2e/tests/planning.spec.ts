@@ -283,6 +283,7 @@ test.describe('planning', () => {
       if (!(await form.getByRole('group', { name: 'Custom repeat' }).isVisible())) {
         await form.getByLabel('Repeat', { exact: true }).selectOption({ label: 'Custom…' });
       }
+      await expect(form.getByRole('group', { name: 'Custom repeat' })).toBeVisible();
     };
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(page, theme);

@@ -175,6 +175,8 @@ test.describe('settings: API tokens and calendar feed', () => {
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 900 });
+        await expect(tokens.getByRole('group')).toBeVisible();
+        await expect(calendar.getByLabel('Calendar address')).toBeVisible();
         await tokens.screenshot({
           path: path.join(screenshotDir, `settings-api-tokens-${theme}-${width}.png`),
         });

@@ -16,8 +16,11 @@ import {
 const codeAt = (secret: string, timestamp: number) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), timestamp });
 
-/** Screenshots of a screen that a reload would lose (its state is in the page): light and dark. */
-async function screenshotInPlace(page: Page, name: string, part?: Locator) {
+/**
+ * Screenshots of a screen that a reload would lose (its state is in the page): light and dark.
+ * `shown` is checked visible before each shot; `part` is saved on its own as well.
+ */
+async function screenshotInPlace(page: Page, name: string, shown: Locator, part?: Locator) {
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate(
       (dark) => document.documentElement.classList.toggle('dark', dark),
@@ -25,6 +28,7 @@ async function screenshotInPlace(page: Page, name: string, part?: Locator) {
     );
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
+      await expect(shown).toBeVisible();
       await page.screenshot({ path: `screenshots/${name}-${theme}-${width}.png`, fullPage: true });
       // The part that matters, at full size (a whole Settings page is too tall to look at).
       await part?.screenshot({ path: `screenshots/${name}-${theme}-${width}-part.png` });
@@ -56,7 +60,12 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   ).toBeVisible();
   const secret = (await section.getByLabel('Secret key').inputValue()).replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await screenshotInPlace(page, 'two-factor-setup', section);
+  await screenshotInPlace(
+    page,
+    'two-factor-setup',
+    section.getByRole('img', { name: 'QR code for your authenticator app' }),
+    section,
+  );
   const codeField = section.getByLabel('2. Code from the app');
   await codeField.fill('000000' === codeAt(secret, Date.now()) ? '111111' : '000000');
   await section.getByRole('button', { name: 'Turn on' }).click();
@@ -68,11 +77,16 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
   const recoveryCodes = await codes.allInnerTexts();
-  await screenshotInPlace(page, 'two-factor-recovery-codes', section);
+  await screenshotInPlace(page, 'two-factor-recovery-codes', codes.first(), section);
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByRole('status')).toHaveText('Two-factor codes are on.');
   await expect(section).toContainText('10 recovery codes are left.');
-  await screenshotInPlace(page, 'two-factor-on', section);
+  await screenshotInPlace(
+    page,
+    'two-factor-on',
+    section.getByText('10 recovery codes are left.'),
+    section,
+  );
   await expectNoSeriousA11yViolations(page, 'Settings with two-factor codes on');
 
   // Sign out; the password alone now leads to the second step.
@@ -82,7 +96,7 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   const code = page.getByLabel('Code', { exact: true });
   await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
   await expect(code).toBeFocused();
-  await screenshotInPlace(page, 'two-factor-login');
+  await screenshotInPlace(page, 'two-factor-login', code);
   await expectNoSeriousA11yViolations(page, 'the second step of the login');
   await code.fill('000000' === codeAt(secret, Date.now() + 30_000) ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify' }).click();

@@ -31,11 +31,8 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { liveBusPlugin } from './plugins/live-bus.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { createReminderPoller } from './reminders/poller.js';
-import { createPushSender } from './reminders/push-sender.js';
 import { reminderRoutes } from './reminders/routes.js';
-import { createReminderService, type TickResult } from './reminders/service.js';
-import { resolveVapidKeys, type VapidKeys } from './reminders/vapid-keys.js';
+import { resolveVapidKeys, type VapidKeys } from './secrets.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
 import { validationPlugin } from './plugins/validation.js';
 import { webAppPlugin } from './plugins/web-app.js';
@@ -76,16 +73,6 @@ export interface AppOptions {
   /** Accept http push endpoints on loopback: only the tests' local push service. */
   allowLoopbackPush?: boolean;
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** One round of reminder deliveries now (the poller runs these; tests call it directly). */
-    sendDueReminders(): Promise<TickResult>;
-  }
-}
-
-/** Reminders are looked for this often: a reminder goes out within 15 s of its minute. */
-const REMINDER_POLL_MS = 15_000;
 
 /** Trusts the X-Forwarded-For entries added by the nearest `hops` proxies (hop 0 is the peer). */
 const trustNearestHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -206,24 +193,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(todoRoutes, { clock });
   await app.register(tagRoutes);
-  const vapid = options.vapidKeys ?? resolveVapidKeys(config);
-  const allowLoopback = options.allowLoopbackPush ?? false;
-  const reminders = createReminderService({
-    db: options.database.db,
+  await app.register(reminderRoutes, {
     clock,
-    sender: createPushSender({ vapid, subject: config.vapidSubject, allowLoopback }),
-    allowLoopback,
+    vapid: options.vapidKeys ?? resolveVapidKeys(config),
+    subject: config.vapidSubject,
+    allowLoopback: options.allowLoopbackPush ?? false,
+    ...(options.reminderPollMs === undefined ? {} : { pollMs: options.reminderPollMs }),
   });
-  app.decorate('sendDueReminders', () => reminders.tick());
-  await app.register(reminderRoutes, { service: reminders, publicKey: vapid.publicKey });
-  const poller = createReminderPoller(
-    reminders,
-    options.reminderPollMs ?? REMINDER_POLL_MS,
-    app.log,
-  );
-  app.addHook('onReady', async () => poller.start());
-  // Added after the database plugin, so the last round finishes before the database closes.
-  app.addHook('onClose', () => poller.stop());
   await app.register(trashRoutes, { clock, purge: options.backgroundJobs ?? false });
   await app.register(groupRoutes, { clock });
   await app.register(statisticsRoutes, { clock });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOperator, generatePassword, OperatorError } from './account/operator.js';
 import { type Config, loadConfig } from './config.js';
-import { backupDatabase, restoreDatabase } from './db/backup.js';
+import { backupDatabase, defaultBackupTarget, restoreDatabase } from './db/backup.js';
 import { connect, type DatabaseHandle } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock } from './shared/clock.js';
@@ -24,7 +24,8 @@ export const USAGE = `Usage: tally <command>
   user verify <username>                 marks the account's e-mail address verified
   user disable-two-factor <username>     turns two-factor codes off (a lost phone and codes)
   user delete <username> --yes           deletes the account and all its data
-  backup <file>                          an online backup of the database
+  backup [file]                          an online backup of the database (by default
+                                         into DATA_DIR/backups/)
   restore <file>                         puts a backup back (stop the server first)
   migrate                                brings the database to the newest schema
 `;
@@ -83,8 +84,9 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
 
   try {
     if (command === 'backup' || command === 'restore') {
-      if (!sub) throw new UsageError(`Name the file: tally ${command} <file>`);
-      const file = path.resolve(sub);
+      if (!sub && command === 'restore')
+        throw new UsageError('Name the file: tally restore <file>');
+      const file = path.resolve(sub ?? defaultBackupTarget(config));
       if (command === 'backup') {
         await backupDatabase(config, file);
         say(`Backed up the database to ${file}`);

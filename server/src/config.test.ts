@@ -2,7 +2,8 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, resolveJwtSecret } from './config.js';
+import { loadConfig } from './config.js';
+import { resolveJwtSecret } from './secrets.js';
 import { connect } from './db/connection.js';
 
 describe('loadConfig', () => {

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkVapidKeys } from './reminders/vapid-keys.js';
+import { checkVapidKeys } from './secrets.js';
 
 export interface Config {
   port: number;
@@ -348,25 +347,4 @@ function parseTrustProxy(raw: string | null, problems: string[]): false | number
     'TRUST_PROXY must be false, a number of proxy hops (e.g. 1), or proxy addresses, CIDR ranges or presets (e.g. loopback,10.0.0.0/8)',
   );
   return false;
-}
-
-/**
- * JWT_SECRET when set; otherwise a random 256-bit secret generated on first start and kept in
- * DATA_DIR (owner-only), so tokens survive a restart.
- */
-export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>): string {
-  if (config.jwtSecret) return config.jwtSecret;
-  const file = path.join(config.dataDir, 'jwt-secret');
-  if (existsSync(file)) {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (Buffer.byteLength(stored) < 32) {
-      throw new Error(`${file} holds a secret shorter than 32 bytes; delete it or set JWT_SECRET`);
-    }
-    return stored;
-  }
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
 }

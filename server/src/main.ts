@@ -1,11 +1,11 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { type Config, loadConfig, resolveJwtSecret } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import { connect } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { gracefulDrain } from './drain.js';
-import { resolveVapidKeys } from './reminders/vapid-keys.js';
+import { resolveJwtSecret, resolveVapidKeys } from './secrets.js';
 import { aggregateInPrimary } from './plugins/metrics.js';
 import { releaseStartMemory } from './release-start-memory.js';
 

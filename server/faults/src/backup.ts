@@ -35,7 +35,7 @@ export async function backup(kind: DatabaseKind): Promise<void> {
     const file = path.join(database.dataDir, kind === 'sqlite' ? 'backup.db' : 'backup.dump');
     const env = { ...process.env, ...database.env };
     const run = (args: string[]) =>
-      spawnSync(process.execPath, [path.join(root, 'server/dist/db/backup-cli.js'), ...args], {
+      spawnSync(process.execPath, [path.join(root, 'server/bin/tally.mjs'), ...args], {
         env,
         encoding: 'utf8',
       });

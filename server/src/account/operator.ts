@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS, RegisterBodySchema } from '@tally/contract';
 import type { Kysely } from 'kysely';
+import { insertAccount } from '../auth/new-account.js';
 import { hashPassword, isCommonPassword } from '../auth/passwords.js';
 import type { Database } from '../db/schema.js';
 import { createBodyValidator } from '../plugins/validation.js';
@@ -124,21 +125,12 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
       const hash = await hashPassword(password);
       const now = clock();
       await db.transaction().execute(async (trx) => {
-        const user = await trx
-          .insertInto('users')
-          .values({
-            username,
-            username_lower: username.toLowerCase(),
-            email,
-            email_lower: email.toLowerCase(),
-            password_hash: hash,
-            google_subject: null,
-            created_at: now,
-            password_must_change: oneTime ? 1 : 0,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await recordEvents(trx, user.id, ['registrations'], now);
+        const userId = await insertAccount(
+          trx,
+          { username, email, passwordHash: hash, passwordMustChange: oneTime },
+          now,
+        );
+        await recordEvents(trx, userId, ['registrations'], now);
       });
     },
 

@@ -339,7 +339,7 @@ export function createAccountService({
 
   /**
    * The account and address a verification link is for, while it can still verify them;
-   * changes nothing (docs/decisions/078).
+   * changes nothing (docs/decisions/078-pre-account-takeover.md).
    */
   async function verificationAccount(token: string): Promise<VerificationAccount> {
     const link = await peekToken(db, 'verify-email', token, clock());

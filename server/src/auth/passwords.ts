@@ -10,18 +10,26 @@ import { badRequest } from '../shared/errors.js';
 const ARGON2ID = 2 as Algorithm;
 
 /** OWASP's argon2id parameters (m=19 MiB, t=2, p=1); the work runs on libuv's thread pool. */
-const ARGON2_OPTIONS = {
-  algorithm: ARGON2ID,
-  memoryCost: 19_456,
-  timeCost: 2,
-  parallelism: 1,
-} as const;
+export const PASSWORD_COST = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+/** The cost new hashes are made at: PASSWORD_COST, except in tests (setPasswordCost). */
+let cost: { memoryCost: number; timeCost: number; parallelism: number } = PASSWORD_COST;
+
+/** The hash an unknown user's password is checked against (verifyPassword), made at `cost`. */
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Sets the cost of new hashes. Only tests call it (server/src/test/helpers.ts), to hash their
+ * accounts' passwords cheaply with the same algorithm; verifying reads the cost from each hash.
+ */
+export function setPasswordCost(next: typeof cost): void {
+  cost = next;
+  dummyHash = undefined;
 }
 
-let dummyHash: Promise<string> | undefined;
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, { algorithm: ARGON2ID, ...cost });
+}
 
 /**
  * Checks a password. With no stored hash (unknown user, Google-only account) it still verifies

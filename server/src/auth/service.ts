@@ -6,6 +6,7 @@ import { AppError, conflict, unauthorized } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { recordEvents } from '../statistics/record-events.js';
 import type { GoogleIdentity } from './google-id-token.js';
+import { insertAccount } from './new-account.js';
 import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';
 import {
@@ -125,31 +126,23 @@ export function createAuthService({
     events: StatisticEvent[],
     device: Device,
   ): Promise<Session> {
-    const { username, email } = account;
+    const { username } = account;
     const now = clock();
     const { id, started } = await db.transaction().execute(async (trx) => {
-      const user = await trx
-        .insertInto('users')
-        .values({
-          username,
-          username_lower: username.toLowerCase(),
-          email,
-          email_lower: email.toLowerCase(),
-          password_hash: account.passwordHash,
-          google_subject: account.googleSubject,
-          oidc_issuer: account.oidc?.issuer ?? null,
-          oidc_subject: account.oidc?.subject ?? null,
-          created_at: now,
+      const userId = await insertAccount(
+        trx,
+        {
+          ...account,
           // Google vouched for the address of an account it creates; an OIDC provider only when
           // it says so (email_verified).
-          email_verified_at:
+          emailVerifiedAt:
             account.googleSubject !== null || account.oidc?.emailVerified === true ? now : null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const session = await storeSession(trx, user.id, now, sessionMaxMs, device.userAgent);
-      await recordEvents(trx, user.id, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
-      return { id: user.id, started: session };
+        },
+        now,
+      );
+      const session = await storeSession(trx, userId, now, sessionMaxMs, device.userAgent);
+      await recordEvents(trx, userId, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
+      return { id: userId, started: session };
     });
     return sessionOf({ id, username }, started);
   }
@@ -293,7 +286,7 @@ export function createAuthService({
     // An account that has this address is never entered, nor linked, by a Google sign-in: its
     // password was not proven, and a verified address proves little (whoever registered the
     // victim's address first may have had the victim click the verification link). The person
-    // signs in with the password and links Google in Settings (docs/decisions/078).
+    // signs in with the password and links Google in Settings (docs/decisions/078-pre-account-takeover.md).
     const sameEmail = await db
       .selectFrom('users')
       .select('id')

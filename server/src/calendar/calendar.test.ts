@@ -549,6 +549,29 @@ describe('/api/docs', () => {
     const feed = document.paths['/api/calendar/{secret}.ics']?.get;
     expect(feed?.security).toEqual([]);
     expect(Object.keys(feed?.responses['200']?.content ?? {})).toEqual(['text/calendar']);
+    // Its errors are JSON, as the server sends them.
+    expect(Object.keys(feed?.responses['404']?.content ?? {})).toEqual(['application/json']);
+  });
+
+  it('documents the 403 a read-only API token gets on every change', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { description?: string }> }>
+      >;
+    }>();
+    const changes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([method, operation]) => method !== 'get' && operation.responses['403'])
+        .map(([method, operation]) => ({
+          call: `${method} ${path}`,
+          readOnly: operation.responses['403']?.description?.includes('read-only') ?? false,
+        })),
+    );
+    expect(changes.length).toBeGreaterThan(40);
+    expect(changes.filter((change) => !change.readOnly)).toEqual([]);
+    const created = document.paths['/api/todos']?.post?.responses['403']?.description ?? '';
+    expect(created).toContain('This API token is read-only: it cannot make changes');
   });
 });
 

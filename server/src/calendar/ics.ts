@@ -1,4 +1,5 @@
 import { type Repeat, WEEKDAYS } from '@tally/contract';
+import { daysInMonth, pad, weekdayOf } from '@tally/contract/dates';
 
 /**
  * An iCalendar (RFC 5545) writer for the calendar feed, written here rather than taken from a
@@ -92,8 +93,6 @@ export function foldLine(line: string): string {
   return lines.join(`${CRLF} `);
 }
 
-const pad = (n: number, width = 2) => String(Math.trunc(n)).padStart(width, '0');
-
 /** Epoch ms as a UTC DATE-TIME: 20261123T101500Z. */
 const utcDateTime = (epochMs: number): string => {
   const d = new Date(epochMs);
@@ -115,9 +114,6 @@ const basicTime = (time: string) => `${time.replace(':', '')}00`;
 // --- Repeat rules ------------------------------------------------------------------------------
 
 const BYDAY = { mon: 'MO', tue: 'TU', wed: 'WE', thu: 'TH', fri: 'FR', sat: 'SA', sun: 'SU' };
-
-const daysInMonth = (year: number, month: number) =>
-  new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** The most days a month has: February 29 (leap years), the others 30 or 31. */
 const longestMonth = (month: number) => daysInMonth(2000, month);
@@ -177,7 +173,6 @@ export function rruleOf(repeat: Repeat | null, dueDate: string): string | null {
 }
 
 /** Monday = 0 … Sunday = 6. */
-const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
 
 /** Whether the RRULE itself yields the date (a client may not count an unmatched DTSTART). */
 function ruleYields(repeat: Repeat, date: string): boolean {

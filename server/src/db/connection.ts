@@ -76,7 +76,7 @@ function connectSqlite(dataDir: string): DatabaseHandle {
     );
   }
   sqlite.pragma('journal_mode = WAL');
-  // FULL: every commit is fsynced to the WAL before the 2xx goes out (docs/decisions/003).
+  // FULL: every commit is fsynced to the WAL before the 2xx goes out (docs/decisions/003-sqlite-durability.md).
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

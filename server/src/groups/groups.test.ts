@@ -1,5 +1,6 @@
-import { GROUP_COLORS, type Group } from '@tally/contract';
+import { GROUP_COLORS, groupsApi, statisticsApi, type Group } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -16,60 +17,53 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-const request = (
-  user: TestUser,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) => as(ctx.app, user)({ method, url, ...(payload ? { payload } : {}) });
+/** The calls as the contract describes them (test/api-client.ts). */
+const api = (user: TestUser) => apiClient(ctx.app, user);
 
 describe('groups', () => {
   it('creates, lists newest first, renames and deletes a group', async () => {
     const user = await registerUser(ctx.app);
     const created: Group[] = [];
-    for (const [i, name] of ['Work', 'Home'].entries()) {
-      const response = await request(user, 'POST', '/api/todo-groups', {
-        name: ` ${name} `,
-        color: GROUP_COLORS[i],
-      });
-      expect(response.statusCode).toBe(201);
-      created.push(response.json<Group>());
+    for (const [name, color] of [
+      ['Work', GROUP_COLORS[0]],
+      ['Home', GROUP_COLORS[1]],
+    ] as const) {
+      const response = await api(user)(groupsApi.create, { body: { name: ` ${name} `, color } });
+      expect(response.status).toBe(201);
+      created.push(response.body());
       ctx.clock.advance(1000);
     }
     expect(created[0]).toEqual({ id: expect.any(Number), name: 'Work', color: '#3B82F6' });
-    const list = (await request(user, 'GET', '/api/todo-groups')).json<Group[]>();
+    const list = (await api(user)(groupsApi.list)).body();
     expect(list.map((g) => g.name)).toEqual(['Home', 'Work']);
 
     const work = created[0] as Group;
-    const renamed = await request(user, 'PUT', `/api/todo-groups/${work.id}`, {
-      name: 'Office',
-      color: '#EC4899',
+    const renamed = await api(user)(groupsApi.update, {
+      params: { id: work.id },
+      body: { name: 'Office', color: '#EC4899' },
     });
-    expect(renamed.statusCode).toBe(200);
-    expect(renamed.json()).toEqual({ id: work.id, name: 'Office', color: '#EC4899' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body()).toEqual({ id: work.id, name: 'Office', color: '#EC4899' });
 
-    expect((await request(user, 'DELETE', `/api/todo-groups/${work.id}`)).statusCode).toBe(204);
-    expect((await request(user, 'DELETE', `/api/todo-groups/${work.id}`)).statusCode).toBe(404);
-    const totals = (await request(user, 'GET', '/api/statistics/total')).json();
+    const remove = () => api(user)(groupsApi.remove, { params: { id: work.id } });
+    expect((await remove()).status).toBe(204);
+    expect((await remove()).status).toBe(404);
+    const totals = (await api(user)(statisticsApi.total)).body();
     expect(totals).toMatchObject({ groupsCreated: 2, groupsUpdated: 1, groupsDeleted: 1 });
   });
 
   it('keeps names unique per user, ignoring case, but not across users', async () => {
-    expect(
-      (await request(alice, 'POST', '/api/todo-groups', { name: 'Errands', color: '#3B82F6' }))
-        .statusCode,
-    ).toBe(201);
-    const duplicate = await request(alice, 'POST', '/api/todo-groups', {
-      name: 'errands',
-      color: '#EF4444',
+    const errands = { body: { name: 'Errands', color: '#3B82F6' } } as const;
+    expect((await api(alice)(groupsApi.create, errands)).status).toBe(201);
+    const duplicate = await api(alice)(groupsApi.create, {
+      body: { name: 'errands', color: '#EF4444' },
     });
-    expect(duplicate.statusCode).toBe(409);
-    expect(duplicate.json()).toEqual({ error: 'You already have a group named "errands"' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.response.json()).toEqual({
+      error: 'You already have a group named "errands"',
+    });
     const other = await registerUser(ctx.app);
-    expect(
-      (await request(other, 'POST', '/api/todo-groups', { name: 'Errands', color: '#3B82F6' }))
-        .statusCode,
-    ).toBe(201);
+    expect((await api(other)(groupsApi.create, errands)).status).toBe(201);
   });
 
   it.each([
@@ -79,27 +73,23 @@ describe('groups', () => {
     [{ name: 'Colour', color: '#000000' }, 'color must be one of #3B82F6'],
     [{ name: 'Colour' }, 'color is required'],
   ])('%j → 400 naming the field', async (payload, message) => {
-    const response = await request(alice, 'POST', '/api/todo-groups', payload);
+    // Bodies the contract refuses, so sent as plain requests.
+    const response = await as(ctx.app, alice)({ method: 'POST', url: '/api/todo-groups', payload });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toContain(message);
   });
 
   it('hides one user’s groups from another (404 on PUT and DELETE, absent from the list)', async () => {
     const group = (
-      await request(alice, 'POST', '/api/todo-groups', { name: 'Secret', color: '#8B5CF6' })
-    ).json<Group>();
+      await api(alice)(groupsApi.create, { body: { name: 'Secret', color: '#8B5CF6' } })
+    ).body();
     const bob = await registerUser(ctx.app);
-    expect(
-      (
-        await request(bob, 'PUT', `/api/todo-groups/${group.id}`, {
-          name: 'Mine',
-          color: '#3B82F6',
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect((await request(bob, 'DELETE', `/api/todo-groups/${group.id}`)).statusCode).toBe(404);
-    expect((await request(bob, 'GET', '/api/todo-groups')).json()).toEqual([]);
-    const aliceGroups = (await request(alice, 'GET', '/api/todo-groups')).json<Group[]>();
+    const params = { id: group.id };
+    const update = { params, body: { name: 'Mine', color: '#3B82F6' } } as const;
+    expect((await api(bob)(groupsApi.update, update)).status).toBe(404);
+    expect((await api(bob)(groupsApi.remove, { params })).status).toBe(404);
+    expect((await api(bob)(groupsApi.list)).body()).toEqual([]);
+    const aliceGroups = (await api(alice)(groupsApi.list)).body();
     expect(aliceGroups.find((g) => g.id === group.id)).toEqual(group);
   });
 });

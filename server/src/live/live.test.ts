@@ -8,6 +8,7 @@ import {
   createTestApp,
   createTestDatabase,
   pgUrl,
+  redisUrl,
   refreshCookieOf,
   registerUser,
   signInAgain,
@@ -19,10 +20,10 @@ import {
 /**
  * GET /api/events over a real socket (inject waits for an answer's end, which a stream never
  * reaches): what a user's other clients hear, when the stream ends, and that nothing is left
- * behind. The cross-process cases run on PostgreSQL (and Redis when TEST_REDIS_URL is set).
+ * behind. The cross-process cases run on PostgreSQL (and Redis when TEST_REDIS_URL is set; in CI
+ * always, test/helpers.ts).
  */
 
-const redisUrl = process.env.TEST_REDIS_URL || null;
 const HEARTBEAT_MS = 40;
 
 interface Stream {
@@ -290,9 +291,10 @@ describe('GET /api/events', () => {
   it('writes a heartbeat comment and ends the stream once the access token expires', async () => {
     const user = await signInAgain(ctx.app, alice);
     const stream = await openStream(url, user.token);
-    await stream.next((block) => block === ': heartbeat');
+    expect(await stream.next((block) => block === ': heartbeat')).toBe(': heartbeat');
+    expect(await endsWithin(stream, HEARTBEAT_MS * 5)).toBe(false);
     ctx.clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000);
-    await stream.ended;
+    expect(await endsWithin(stream, 3_000)).toBe(true);
     ctx.clock.current = Date.now();
   });
 
@@ -300,12 +302,19 @@ describe('GET /api/events', () => {
     const user = await signInAgain(ctx.app, alice);
     const stream = await openStream(url, user.token);
     await stream.next(isReady);
-    const sessions = await as(ctx.app, alice)({ method: 'GET', url: '/api/account/sessions' });
-    const { id } = sessions.json<{ id: string; current: boolean }[]>().find((s) => !s.current) ?? {
-      id: '',
-    };
-    await as(ctx.app, alice)({ method: 'DELETE', url: `/api/account/sessions/${id}` });
-    await stream.ended;
+    // The stream's own session, as that session sees it (an id not found would fall back to
+    // DELETE /api/account/sessions, which ends every other session, and pass for the wrong reason).
+    const sessions = await as(ctx.app, user)({ method: 'GET', url: '/api/account/sessions' });
+    expect(sessions.statusCode).toBe(200);
+    const own = sessions.json<{ id: string; current: boolean }[]>().filter((s) => s.current);
+    expect(own).toHaveLength(1);
+    const id = own[0]?.id ?? '';
+    const ended = await as(
+      ctx.app,
+      alice,
+    )({ method: 'DELETE', url: `/api/account/sessions/${id}` });
+    expect(ended.statusCode).toBe(204);
+    expect(await endsWithin(stream, 3_000)).toBe(true);
   });
 
   it(`holds at most ${LIVE_MAX_STREAMS_PER_USER} streams per user`, async () => {
@@ -541,13 +550,30 @@ describe
     const onB = await openStream(bUrl, user.token);
     const onA = await openStream(aUrl, user.token);
     await Promise.all([onA.next(isReady), onB.next(isReady)]);
-    const todo = (
-      await as(a.app, user)({ method: 'POST', url: '/api/todos', payload: { title: 'on A' } })
-    ).json<{ id: number }>();
-    await onB.next(event('todo.created', todo.id));
-    await onA.next(event('todo.created', todo.id));
-    await as(b.app, user)({ method: 'DELETE', url: `/api/todos/${todo.id}` });
-    await onA.next(event('todo.deleted', todo.id));
+    const created = await as(
+      a.app,
+      user,
+    )({
+      method: 'POST',
+      url: '/api/todos',
+      payload: { title: 'on A' },
+    });
+    expect(created.statusCode).toBe(201);
+    const todo = created.json<{ id: number }>();
+    expect(dataOf(await onB.next(event('todo.created', todo.id)))).toEqual({
+      type: 'todo.created',
+      id: todo.id,
+    });
+    expect(dataOf(await onA.next(event('todo.created', todo.id)))).toEqual({
+      type: 'todo.created',
+      id: todo.id,
+    });
+    const deleted = await as(b.app, user)({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    expect(deleted.statusCode).toBe(204);
+    expect(dataOf(await onA.next(event('todo.deleted', todo.id)))).toEqual({
+      type: 'todo.deleted',
+      id: todo.id,
+    });
     onA.close();
     onB.close();
   });

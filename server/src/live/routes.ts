@@ -14,7 +14,7 @@ export interface LiveRoutesOptions {
  * changes, from the live bus (server/src/plugins/live-bus.ts). Not compressed (no compression is
  * registered here, and a compressor would hold events back), checked at each heartbeat and when
  * the bus says the user's access changed, ended when the token or session is no longer good
- * (docs/decisions/075) and when the app closes.
+ * (docs/decisions/075-live-streams-end-with-their-access.md) and when the app closes.
  */
 export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (
   app,

@@ -7,6 +7,33 @@ import {
 } from '@tally/contract';
 import fp from 'fastify-plugin';
 
+/** What the document says of a change's 403, beside the coded refusals every signed-in call has. */
+const READ_ONLY_REFUSAL =
+  'Refused: a read-only personal API token on a change ("This API token is read-only: it cannot ' +
+  'make changes"), a session that must change its one-time password first, or (with code ' +
+  'reauthentication_required) a sensitive change without a recent proof of identity.';
+
+type Operation = { responses?: Record<string, { description?: string; content?: object }> };
+
+/**
+ * Two things the routes' schemas cannot say, written into the generated document: every error
+ * answer is JSON, even of a call whose success is a file (the ICS feed, the CSV export), and every
+ * change may be refused with a 403 for a read-only token (plugins/personal-tokens.ts).
+ */
+function documentRefusals(paths: Record<string, Record<string, Operation>>): void {
+  for (const operations of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (/^2/.test(status) || !response.content) continue;
+        const [schema] = Object.values(response.content) as unknown[];
+        response.content = { 'application/json': schema };
+      }
+      const refused = operation.responses?.['403'];
+      if (refused && !['get', 'head'].includes(method)) refused.description = READ_ONLY_REFUSAL;
+    }
+  }
+}
+
 /** The OpenAPI document, generated from the routes' schemas, and its browsable UI at /api/docs. */
 export const apiDocsPlugin = fp(
   async (app) => {
@@ -51,6 +78,12 @@ export const apiDocsPlugin = fp(
         },
         // Either scheme, except where an operation names the session's only.
         security: [{ bearerAuth: [] }, { personalToken: [] }],
+      },
+      transformObject: (document) => {
+        const openapi = 'openapiObject' in document ? document.openapiObject : null;
+        if (openapi?.paths)
+          documentRefusals(openapi.paths as Parameters<typeof documentRefusals>[0]);
+        return openapi ?? {};
       },
     });
     await app.register(swaggerUi, {

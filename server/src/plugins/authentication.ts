@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createSecretKey } from 'node:crypto';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   PERSONAL_TOKEN_PREFIX,
@@ -6,6 +6,7 @@ import {
 } from '@tally/contract';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
+import { createVerifier } from 'fast-jwt';
 import { SignJWT } from 'jose';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Clock } from '../shared/clock.js';
@@ -77,10 +78,22 @@ const ALGORITHM = 'HS256';
 const ISSUER = 'tally';
 const AUDIENCE = 'tally-web';
 
-/** @public Used by the benchmarks from the built server (bench/run.mjs, bench/insights.mjs). */
-export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
-  // jose signs (at sign-in and refresh only); verifyHs256 checks every request.
+function createAccessTokens(secret: string, clock: Clock): AccessTokens {
+  // jose signs (at sign-in and refresh only); fast-jwt checks every request, synchronously
+  // with node:crypto (docs/decisions/093-access-tokens-through-fast-jwt.md).
   const key = createSecretKey(Buffer.from(secret));
+  const check = createVerifier({
+    key: secret,
+    algorithms: [ALGORITHM],
+    allowedIss: ISSUER,
+    allowedAud: AUDIENCE,
+    requiredClaims: ['exp', 'sub', 'uid', 'sid'],
+    // Times are checked below against the app's clock, which tests move; fast-jwt reads
+    // Date.now() or a timestamp fixed when the verifier is made.
+    ignoreExpiration: true,
+    ignoreNotBefore: true,
+    cache: false,
+  });
   return {
     async sign({ id, username, sessionId }) {
       const now = Math.floor(clock() / 1000);
@@ -96,47 +109,25 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
         .sign(key);
     },
     async verify(token) {
-      const claimed = verifyHs256(token, secret, Math.floor(clock() / 1000));
+      let payload: Record<string, unknown>;
+      try {
+        payload = check(token) as Record<string, unknown>;
+      } catch {
+        throw unauthorized('Invalid or expired token');
+      }
+      const claimed = accountOf(payload, Math.floor(clock() / 1000));
       if (!claimed) throw unauthorized('Invalid or expired token');
       return claimed;
     },
   };
 }
 
-const parseJson = (part: string): Record<string, unknown> | null => {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
-};
-
 /**
- * Verifies a compact HS256 JWT synchronously with node:crypto and returns its account, or null.
- * Same rules as jose's jwtVerify with the options Tally used (algorithm pinned to HS256, no
- * crit or b64 headers, iss and aud, required exp > now with no tolerance, nbf <= now, numeric
- * iat) plus sub, uid and sid; about 5 µs where jose's WebCrypto path took about 60 µs per request
- * (docs/decisions/031-access-token-verification.md).
+ * The account of a token whose signature, algorithm, issuer and audience fast-jwt has checked:
+ * unexpired (exp > now, no tolerance), active (nbf <= now), with the claims Tally signs.
  */
-function verifyHs256(token: string, secret: string, nowSeconds: number): SessionUser | null {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
-  const header = parseJson(encodedHeader);
-  if (!header || header.alg !== ALGORITHM || 'crit' in header || 'b64' in header) return null;
-  const expected = createHmac('sha256', secret)
-    .update(`${encodedHeader}.${encodedPayload}`)
-    .digest();
-  const signature = Buffer.from(encodedSignature, 'base64url');
-  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return null;
-  const payload = parseJson(encodedPayload);
-  if (!payload) return null;
-  const { iss, aud, exp, nbf, iat, sub, uid, sid } = payload;
-  if (iss !== ISSUER) return null;
-  if (!(aud === AUDIENCE || (Array.isArray(aud) && aud.includes(AUDIENCE)))) return null;
+function accountOf(payload: Record<string, unknown>, nowSeconds: number): SessionUser | null {
+  const { exp, nbf, iat, sub, uid, sid } = payload;
   if (typeof exp !== 'number' || !Number.isFinite(exp) || exp <= nowSeconds) return null;
   if (nbf !== undefined && (typeof nbf !== 'number' || nbf > nowSeconds)) return null;
   if (iat !== undefined && typeof iat !== 'number') return null;

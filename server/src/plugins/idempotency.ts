@@ -41,7 +41,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  * Writes whose body or answer holds a credential: a password (or a Google ID token), a new API
  * token, the calendar feed's secret, a push subscription's keys. The key store would keep the
  * answer in clear (a revoked API token handed out again on a retry) or a hash of the body (a
- * password's unsalted SHA-256), so these calls take no key (docs/decisions/076): a retry runs
+ * password's unsalted SHA-256), so these calls take no key (docs/decisions/076-no-idempotency-keys-for-secrets.md): a retry runs
  * again, as it would without the header.
  */
 const SECRET_ROUTES = [

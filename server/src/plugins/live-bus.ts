@@ -41,7 +41,7 @@ interface LiveBus {
   /**
    * Tells the user's open streams (null: everyone's), in every server process, that a session
    * or an API token may have ended, so each checks its own at once instead of at its next
-   * heartbeat (docs/decisions/075).
+   * heartbeat (docs/decisions/075-live-streams-end-with-their-access.md).
    */
   accessChanged(userId: number | null): void;
   /**

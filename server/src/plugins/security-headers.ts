@@ -46,7 +46,7 @@ const HELMET_OPTIONS: HelmetOptions = {
   crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   // One framing policy: CSP's frame-ancestors 'none'. X-Frame-Options: SAMEORIGIN said otherwise
-  // (docs/decisions/074).
+  // (docs/decisions/074-framing-caching-and-source-maps.md).
   xFrameOptions: false,
 };
 

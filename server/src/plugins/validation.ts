@@ -83,7 +83,7 @@ export const validationPlugin = fp(
     app.removeContentTypeParser('text/plain');
     // Text must be valid Unicode to round-trip: invalid UTF-8 bytes (which Node would turn into
     // U+FFFD) and lone surrogates (which the database drivers would mangle) are a 400
-    // (docs/decisions/021). Prototype-poisoning keys stay an error, as in Fastify's parser.
+    // (docs/decisions/021-unicode-request-text.md). Prototype-poisoning keys stay an error, as in Fastify's parser.
     const parseJson = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

@@ -12,7 +12,7 @@ export interface WebAppPluginOptions {
 /**
  * Serves the built app: hashed assets cached for a year, index.html never cached, and every
  * unknown non-API GET answered with index.html so client-side routes survive a reload.
- * Unknown /api paths and source maps (docs/decisions/074) get a JSON 404.
+ * Unknown /api paths and source maps (docs/decisions/074-framing-caching-and-source-maps.md) get a JSON 404.
  */
 export const webAppPlugin = fp<WebAppPluginOptions>(
   async (app, { distDir }) => {

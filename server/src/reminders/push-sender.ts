@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type webpush from 'web-push';
 import { endpointProblem, publicOnlyLookup } from './push-endpoint.js';
-import type { VapidKeys } from './vapid-keys.js';
+import type { VapidKeys } from '../secrets.js';
 
 interface PushTarget {
   endpoint: string;

@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { parseDate } from '../shared/calendar.js';
+import { parseDate } from '@tally/contract/dates';
 import type { Db } from '../db/schema.js';
 import { badRequest } from '../shared/errors.js';
 

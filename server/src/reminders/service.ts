@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest, conflict } from '../shared/errors.js';
-import { isoTime } from '../shared/iso-time.js';
 import { endpointProblem } from './push-endpoint.js';
 import type { PushOutcome, PushSender } from './push-sender.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /** Browsers per account: each reminder is one push to each, so a bound on what one user can fan out. */
 const MAX_SUBSCRIPTIONS = 20;
@@ -113,7 +113,7 @@ export function createReminderService(options: {
       await db.transaction().execute(async (trx) => {
         // One row per browser. The endpoint passes to another account only with the keys it was
         // registered with: the browser itself, signed in to that account now. Whoever knows the
-        // URL alone cannot take another account's reminders over (docs/decisions/077).
+        // URL alone cannot take another account's reminders over (docs/decisions/077-push-endpoint-ownership.md).
         const kept = await trx
           .insertInto('push_subscriptions')
           .values({ user_id: userId, endpoint: body.endpoint, ...keys, created_at: now })
@@ -187,5 +187,3 @@ export function createReminderService(options: {
     },
   };
 }
-
-export type ReminderService = ReturnType<typeof createReminderService>;

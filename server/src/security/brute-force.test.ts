@@ -1,7 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, registerUser, type TestContext, uniqueName } from '../test/helpers.js';
+import { PASSWORD_COST, setPasswordCost } from '../auth/passwords.js';
+import {
+  createTestApp,
+  redisUrl,
+  TEST_PASSWORD_COST,
+  registerUser,
+  type TestContext,
+  uniqueName,
+} from '../test/helpers.js';
 
 /**
  * Password guessing: per-IP limits on every auth route, the per-account failed-login limit, and
@@ -61,12 +69,12 @@ describe('per-IP limits', () => {
 
 describe.each([
   ['in memory', null],
-  ['in Redis', process.env.TEST_REDIS_URL || null],
-] as const)('per-account login limits, counters %s', (where, redisUrl) => {
+  ['in Redis', redisUrl],
+] as const)('per-account login limits, counters %s', (where, counters) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp({
-      config: { loginAttemptsPerAccount: 3, authRateLimitPerMinute: 1000, redisUrl },
+      config: { loginAttemptsPerAccount: 3, authRateLimitPerMinute: 1000, redisUrl: counters },
     });
   });
   afterAll(async () => ctx?.close());
@@ -89,7 +97,7 @@ describe.each([
   const run = Math.floor(Math.random() * 200) + 20;
   const ip = (n: number) => `10.${run}.${Math.floor(n / 250)}.${n % 250}`;
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     'blocks an address after the limit, even with the right password and in any case',
     async () => {
       const user = await registerUser(ctx.app);
@@ -107,7 +115,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     'does not let a stranger lock the owner out',
     async () => {
       const user = await registerUser(ctx.app);
@@ -120,7 +128,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     'counts 30 simultaneous guesses before checking any, so only the limit is evaluated',
     async () => {
       const user = await registerUser(ctx.app);
@@ -134,7 +142,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     'slows guesses from many addresses with a growing delay instead of a lock',
     async () => {
       const user = await registerUser(ctx.app);
@@ -146,7 +154,7 @@ describe.each([
       const waiting = await login(user.username, 'wrong 5', ip(21));
       expect(waiting.statusCode).toBe(429);
       expect(Number(waiting.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      if (redisUrl) return; // Redis keeps its own time; the in-memory run checks the growth.
+      if (counters) return; // Redis keeps its own time; the in-memory run checks the growth.
       ctx.clock.advance(1_100);
       expect((await login(user.username, 'wrong 6', ip(22))).statusCode).toBe(401);
       const longer = await login(user.username, 'wrong 7', ip(23));
@@ -161,7 +169,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     "lets the owner's known browser in while strangers keep the account's gate busy",
     async () => {
       const user = await registerUser(ctx.app);
@@ -189,7 +197,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     'lets the owner in from an address the account signed in from before, in a new browser',
     async () => {
       const user = await registerUser(ctx.app);
@@ -204,7 +212,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     "holds a known browser to its own address's limit",
     async () => {
       const user = await registerUser(ctx.app);
@@ -216,7 +224,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     'counts an IPv6 /64 as one address, so rotating through it buys nothing',
     async () => {
       const user = await registerUser(ctx.app);
@@ -246,7 +254,7 @@ describe.each([
     },
   );
 
-  it.skipIf(!redisUrl && where === 'in Redis')(
+  it.skipIf(!counters && where === 'in Redis')(
     'treats an unknown account the same way, so the lock reveals nothing',
     async () => {
       const ghost = uniqueName('ghost');
@@ -283,7 +291,14 @@ describe('rate limits while Redis is down', () => {
   });
 });
 
+/** The tests of hashing itself run at the production cost (test/helpers.ts sets a test cost). */
+function atProductionCost() {
+  beforeAll(() => setPasswordCost(PASSWORD_COST));
+  afterAll(() => setPasswordCost(TEST_PASSWORD_COST));
+}
+
 describe('unknown user vs wrong password', () => {
+  atProductionCost();
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp();
@@ -360,6 +375,7 @@ describe('unknown user vs wrong password', () => {
 });
 
 describe('password storage', () => {
+  atProductionCost();
   it('stores an argon2id hash at OWASP parameters that no answer ever contains', async () => {
     const ctx = await createTestApp();
     try {

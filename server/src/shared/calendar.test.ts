@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addDays,
-  dateInZone,
-  daysBetween,
-  parseDate,
-  resolveTimeZone,
-  startOfDay,
-} from './calendar.js';
+import { addDays, parseDate } from '@tally/contract/dates';
+import { dateInZone, daysBetween, resolveTimeZone, startOfDay } from './calendar.js';
 
 describe('calendar', () => {
   it('finds the start of a day in a zone, across daylight-saving changes', () => {

@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { parseDate, pad } from '@tally/contract/dates';
 
 /**
  * Calendar days in the caller's time zone, computed here rather than with a database's date
@@ -24,27 +25,6 @@ export function resolveTimeZone(requested: string | undefined): string {
   }
 }
 
-/** Parses 'YYYY-MM-DD'; null unless it is a real date between 1970 and 9999. */
-export function parseDate(value: string): { year: number; month: number; day: number } | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1970 || month < 1 || month > 12 || day < 1) return null;
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  return probe.getUTCDate() === day ? { year, month, day } : null;
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** The date `days` after (or before, when negative) the given date. */
-export function addDays(date: string, days: number): string {
-  const parsed = parseDate(date);
-  if (!parsed) throw new RangeError(`Not a date: ${date}`);
-  return new Date(Date.UTC(parsed.year, parsed.month - 1, parsed.day + days))
-    .toISOString()
-    .slice(0, 10);
-}
-
 /** Whole days from `from` to `to` (positive when `to` is later). */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
@@ -56,7 +36,7 @@ const MAX_CACHED_DAY_STARTS = 20_000;
 /**
  * The instant the given day starts in the zone (midnight, or the first instant after a gap).
  * Remembered: a day's start never changes within a process, and computing it through TZDate
- * (~12 µs) was half the cost of a 30-day answer (docs/performance.md).
+ * was half the cost of a 30-day answer (figures in docs/performance.md).
  */
 export function startOfDay(date: string, zone: string): number {
   const key = `${zone} ${date}`;
@@ -85,8 +65,8 @@ const latestDays = new Map<string, { date: string; from: number; to: number }>()
 
 /**
  * The calendar date of an instant in the zone. Most calls ask about now: the day found for the
- * latest instant is remembered with its bounds, so a TZDate (~12 µs) is made once per zone and
- * day instead of on every Today view or statistics answer
+ * latest instant is remembered with its bounds, so a TZDate (costly: docs/performance.md) is made
+ * once per zone and day instead of on every Today view or statistics answer
  * (docs/decisions/049-per-request-costs.md).
  */
 export function dateInZone(instant: number, zone: string): string {

@@ -10,7 +10,7 @@ const SECRET_QUERY = /([?&](?:token|secret)=)[^&#]*/gi;
 
 /**
  * The URL as a log line may show it: the calendar feed's secret and any `token=` or `secret=`
- * query parameter replaced by [redacted] (docs/decisions/073).
+ * query parameter replaced by [redacted] (docs/decisions/073-secrets-out-of-urls-and-logs.md).
  */
 function redactUrl(url: string): string {
   return url.replace(FEED_PATH, `$1${REDACTED}.ics`).replace(SECRET_QUERY, `$1${REDACTED}`);

@@ -73,23 +73,46 @@ export function periodicJob(options: PeriodicJobOptions): PeriodicJob {
 }
 
 /**
- * Looks whether `job` is due once the app is ready and then every `checkEveryMs`, until the app
- * closes; a failed run is logged and tried again at the next look. The timer never keeps an
- * otherwise finished process alive.
+ * The one scheduler of the app's background work: runs `round` once the app is ready and then
+ * every `everyMs` until it closes. Rounds never overlap (a round still running when the next is
+ * due skips that one); a failed round is logged and the next one tries again; the timer never
+ * keeps an otherwise finished process alive; closing waits for a round under way, so it ends
+ * before the database closes.
  */
+export function repeatWhileOpen(
+  app: FastifyInstance,
+  everyMs: number,
+  label: string,
+  round: () => Promise<unknown>,
+): void {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = round()
+      .then(() => undefined)
+      .catch((error: unknown) => app.log.error({ err: error }, `${label} failed`))
+      .finally(() => {
+        running = null;
+      });
+  };
+  app.addHook('onReady', async () => {
+    tick();
+    timer = setInterval(tick, everyMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+}
+
+/** Looks whether `job` is due once the app is ready and then every `checkEveryMs`. */
 export function runInBackground(
   app: FastifyInstance,
   job: PeriodicJob,
   checkEveryMs: number,
   label: string,
 ): void {
-  const tick = () =>
-    job.tick().catch((error: unknown) => app.log.error({ err: error }, `${label} failed`));
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void tick();
-    timer = setInterval(() => void tick(), checkEveryMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  repeatWhileOpen(app, checkEveryMs, label, () => job.tick());
 }

@@ -1,16 +1,16 @@
 import type { Insights } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { addDays, weekdayOf } from '@tally/contract/dates';
 import {
-  addDays,
   dateInZone,
   daysBetween,
   endOfDay,
   localDateTime,
   startOfDay,
 } from '../shared/calendar.js';
-import { isoTime } from '../shared/iso-time.js';
 import { HOUR_MS } from './record-events.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /**
  * The insights (docs/decisions/047-insights.md), in the user's zone. Counts per day and hour come
@@ -23,7 +23,6 @@ const QUARTER_HOUR_MS = 15 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** Monday = 0 … Sunday = 6. */
-const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
 
 /** Completions counted from an instant on (a UTC hour, or a quarter hour in other zones). */
 interface Bucket {
@@ -36,7 +35,7 @@ export function createInsights(db: Kysely<Database>, clock: () => number) {
   async function buckets(userId: number, from: number, to: number): Promise<Bucket[]> {
     if (from % HOUR_MS === 0 && to % HOUR_MS === 0) {
       // One text of `hour:count` pairs instead of a row per hour: turning up to 8,760 rows into
-      // objects cost three times the scan itself (docs/decisions/063).
+      // objects cost three times the scan itself (docs/decisions/063-session-lookup-named-statements-insights-cost.md).
       const [row] = await db
         .selectFrom('statistic_hours')
         .select(

@@ -3,6 +3,7 @@
 import { SINCE_EVENTS, type SinceEvent, type StatisticEvent } from '@tally/contract';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Db, StatisticHoursTable } from '../db/schema.js';
+import { batches } from '../shared/batches.js';
 import { localDateTime } from '../shared/calendar.js';
 
 export const HOUR_MS = 3_600_000;
@@ -172,13 +173,6 @@ export async function recordCompletion(
 }
 
 // --- Many changes at once, each at its own instant (imports) --------------------------------
-
-/** Rows per statement of the batches below: well under either database's parameter limit. */
-const BATCH_ROWS = 500;
-
-function* batches<T>(items: readonly T[]): Generator<readonly T[]> {
-  for (let i = 0; i < items.length; i += BATCH_ROWS) yield items.slice(i, i + BATCH_ROWS);
-}
 
 /** One counted event at its own instant. */
 export interface TimedEvent {

@@ -10,11 +10,12 @@ import {
   registerUser,
   type TestContext,
 } from '../test/helpers.js';
-import { addDays, dateInZone, startOfDay } from '../shared/calendar.js';
+import { addDays } from '@tally/contract/dates';
+import { dateInZone, startOfDay } from '../shared/calendar.js';
 import { recordEvents } from './record-events.js';
 
 /**
- * The roll-ups (statistic_totals, statistic_hours; docs/decisions/030) must give exactly what
+ * The roll-ups (statistic_totals, statistic_hours; docs/decisions/030-statistics-rollups.md) must give exactly what
  * counting the event log gives, in zones whose midnight is on a UTC hour (roll-up path) and in
  * zones where it is not (event path).
  */

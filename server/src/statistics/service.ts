@@ -12,14 +12,8 @@ import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
-import {
-  addDays,
-  dateInZone,
-  daysBetween,
-  endOfDay,
-  parseDate,
-  startOfDay,
-} from '../shared/calendar.js';
+import { addDays, parseDate } from '@tally/contract/dates';
+import { dateInZone, daysBetween, endOfDay, startOfDay } from '../shared/calendar.js';
 import { HOUR_MS, HOURLY_COLUMNS } from './record-events.js';
 
 /** Whether every instant falls on a UTC hour, so the hourly roll-up answers exactly. */

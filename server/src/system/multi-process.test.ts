@@ -5,15 +5,14 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, pgUrl, type TestDatabase } from '../test/helpers.js';
+import { createTestDatabase, pgUrl, redisUrl, type TestDatabase } from '../test/helpers.js';
 
 /**
  * Two real server processes on one PostgreSQL database (as behind a load balancer): nothing a
  * request needs may live in one process's memory. Runs only with TEST_DATABASE_URL; the shared
- * rate-limit case also needs TEST_REDIS_URL.
+ * rate-limit case also needs Redis (TEST_REDIS_URL; in CI always, test/helpers.ts).
  */
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const redisUrl = process.env.TEST_REDIS_URL || null;
 const SECRET = 'multi-process-test-secret-at-least-32-bytes';
 
 function freePort(): Promise<number> {

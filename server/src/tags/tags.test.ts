@@ -1,5 +1,13 @@
-import type { Tag, Todo } from '@tally/contract';
+import {
+  type CreateTodoBody,
+  type PatchTodoBody,
+  tagsApi,
+  type Todo,
+  todosApi,
+  type UpdateTagBody,
+} from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -16,19 +24,20 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
+/** The calls of these tests, through the contract (test/api-client.ts). */
 function client(user: TestUser) {
-  const call = as(ctx.app, user);
+  const call = apiClient(ctx.app, user);
   return {
-    create: async (payload: object) =>
-      (await call({ method: 'POST', url: '/api/todos', payload })).json<Todo>(),
-    patch: (id: number, payload: object) =>
-      call({ method: 'PATCH', url: `/api/todos/${id}`, payload }),
-    update: (name: string, payload: object) =>
-      call({ method: 'PUT', url: `/api/tags/${encodeURIComponent(name)}`, payload }),
-    remove: (name: string) =>
-      call({ method: 'DELETE', url: `/api/tags/${encodeURIComponent(name)}` }),
-    tags: async () => (await call({ method: 'GET', url: '/api/tags' })).json<Tag[]>(),
-    list: async () => (await call({ method: 'GET', url: '/api/todos' })).json<Todo[]>(),
+    create: async (body: CreateTodoBody) => (await call(todosApi.create, { body })).body(),
+    patch: (id: number, body: PatchTodoBody) => call(todosApi.patch, { params: { id }, body }),
+    update: async (name: string, body: UpdateTagBody) =>
+      (await call(tagsApi.update, { params: { name }, body })).response,
+    /** A body the contract refuses, sent as it is. */
+    updateRaw: (name: string, payload: object) =>
+      as(ctx.app, user)({ method: 'PUT', url: `/api/tags/${encodeURIComponent(name)}`, payload }),
+    remove: async (name: string) => (await call(tagsApi.remove, { params: { name } })).response,
+    tags: async () => (await call(tagsApi.list)).body(),
+    list: async () => (await call(todosApi.list, { query: {} })).body() as Todo[],
   };
 }
 
@@ -113,7 +122,7 @@ describe('tags', () => {
       ['ok', { size: 3 }, 'size'],
       ['a b', { color: null }, 'name'],
     ] as const) {
-      const response = await api.update(name, payload);
+      const response = await api.updateRaw(name, payload);
       expect(response.statusCode).toBe(400);
       expect(response.json<{ error: string }>().error).toContain(field);
     }

@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../app.js';
+import { setPasswordCost } from '../auth/passwords.js';
 import { type Config, loadConfig } from '../config.js';
 import { connect, type DatabaseHandle } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -16,8 +17,22 @@ import { migrateToLatest } from '../db/migrate.js';
  * an app built on it, and a clock the test can move.
  */
 
+/**
+ * Test accounts' passwords are hashed with the same argon2id at a test cost (1 MiB, one pass) so that registering hundreds of users stays fast; the tests of hashing itself set
+ * PASSWORD_COST back (security/brute-force.test.ts).
+ */
+export const TEST_PASSWORD_COST = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+setPasswordCost(TEST_PASSWORD_COST);
+
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
 export const pgUrl = process.env.TEST_DATABASE_URL || null;
+/**
+ * Redis for the cases that prove limits and events hold across processes: TEST_REDIS_URL, and in
+ * CI (CI=true, as .ci/run sets) the local Redis always, so a Redis that is absent there fails
+ * those cases instead of skipping them.
+ */
+export const redisUrl =
+  process.env.TEST_REDIS_URL || (process.env.CI === 'true' ? 'redis://127.0.0.1:6379' : null);
 
 export interface TestDatabase {
   handle: DatabaseHandle;

@@ -12,16 +12,10 @@ import { scheduleReminders } from '../reminders/schedule.js';
 import { COLUMNS } from './rows.js';
 import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
 import { addTags, checkTagRoom, refreshSearchText } from '../shared/tags.js';
+import { batches } from '../shared/batches.js';
 import { checkParent } from './subtasks.js';
 import { answer } from './tag-links.js';
 import { moveToTrash, restoreFromTrash } from './trash.js';
-
-/** Ids per statement: a call names at most 1,000. */
-const BATCH = 500;
-
-function* batches<T>(items: readonly T[]): Generator<T[]> {
-  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
-}
 
 async function rowsOf(trx: Db, userId: number, ids: readonly number[]) {
   const rows = [];

@@ -1,5 +1,5 @@
 import { WEEKDAYS, type Repeat, type Weekday } from '@tally/contract';
-import { addDays, parseDate } from '../shared/calendar.js';
+import { addDays, daysInMonth, formatDate, parseDate, weekdayOf } from '@tally/contract/dates';
 import { badRequest } from '../shared/errors.js';
 
 /**
@@ -13,15 +13,7 @@ export interface Planning {
   repeat: Repeat | null;
 }
 
-/** Monday = 0 … Sunday = 6. */
-const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
 const weekdayIndex = (day: Weekday) => WEEKDAYS.indexOf(day);
-
-const daysInMonth = (year: number, month: number) =>
-  new Date(Date.UTC(year, month, 0)).getUTCDate();
-
-const format = (year: number, month: number, day: number) =>
-  `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 
 /** The month `months` after the date's (1-based month), as year and month. */
 function shiftMonth(year: number, month: number, months: number) {
@@ -31,16 +23,16 @@ function shiftMonth(year: number, month: number, months: number) {
 
 /** The given day of the month, or the month's last day when it is shorter. */
 const dayOfMonth = (year: number, month: number, day: number) =>
-  format(year, month, Math.min(day, daysInMonth(year, month)));
+  formatDate(year, month, Math.min(day, daysInMonth(year, month)));
 
 /** The nth weekday of a month (n = -1: the last one). */
 function nthWeekdayOf(year: number, month: number, n: number, weekday: Weekday): string {
   const target = weekdayIndex(weekday);
   if (n === -1) {
-    const last = format(year, month, daysInMonth(year, month));
+    const last = formatDate(year, month, daysInMonth(year, month));
     return addDays(last, -((weekdayOf(last) - target + 7) % 7));
   }
-  const first = format(year, month, 1);
+  const first = formatDate(year, month, 1);
   const firstMatch = addDays(first, (target - weekdayOf(first) + 7) % 7);
   const date = addDays(firstMatch, 7 * (n - 1));
   // A fifth weekday the month does not have falls back to its last one.

@@ -1,6 +1,7 @@
 import { SEARCH_QUERY_MAX, type Todo } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchText, searchWords } from '../shared/search-text.js';
+import { searchWords } from '@tally/contract/search-words';
+import { searchText } from '../shared/search-text.js';
 import {
   as,
   createTestApp,

@@ -3,7 +3,7 @@ import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
 import { COLUMNS as ROW_COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
 import { badRequest } from '../shared/errors.js';
-import { searchWords } from '../shared/search-text.js';
+import { searchWords } from '@tally/contract/search-words';
 
 type Row = TodoColumns;
 

@@ -17,7 +17,9 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { addDays, dateInZone, localDateTime, parseDate } from '../shared/calendar.js';
+import { addDays, parseDate } from '@tally/contract/dates';
+import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
+import { dateInZone, localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
@@ -109,11 +111,6 @@ const reminderOf = (todo: Todo, userId: number) => ({ ...todo, userId });
 
 /** How many days Upcoming shows, today included. */
 const UPCOMING_DAYS = 7;
-
-const cleanDescription = (value: string | null | undefined) => {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-};
 
 /**
  * The planning of a repeating todo moved to its next occurrence; null when the rule has none
@@ -574,7 +571,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         input.remindMinutesBefore,
         planning.dueTime,
       );
-      const title = input.title.trim();
+      const title = cleanTitle(input.title);
       const description = cleanDescription(input.description);
       const parentId = input.parentId ?? null;
       checkStartDate(input.startDate);
@@ -651,7 +648,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           planning.dueTime,
         );
         await checkGroup(trx, userId, groupId);
-        const title = input.title.trim();
+        const title = cleanTitle(input.title);
         const description = cleanDescription(input.description);
         // Search finds a todo by its tags too: the new ones, or those it keeps.
         const tags = input.tags ?? (await tagsOf(trx, [id])).get(id) ?? [];

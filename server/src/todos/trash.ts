@@ -2,11 +2,12 @@ import { TRASH_DAYS, type Todo, type TrashedTodo } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { isoTime } from '../shared/iso-time.js';
+import { batches } from '../shared/batches.js';
 import { scheduleReminders } from '../reminders/schedule.js';
 import { toTodo } from './rows.js';
 import { descendantsOf } from './subtasks.js';
 import { setTags, tagsOf } from './tag-links.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /**
  * What trashed_todos.todo holds: the todos row without the keys kept beside it, and its tags
@@ -35,14 +36,24 @@ const rowOf = (id: number, userId: number, stored: StoredTodo): TodoRow & { tags
 
 const DAY_MS = 86_400_000;
 
-/**
- * Rows per statement: one bulk call names at most 1,000 todos, well under either database's
- * parameter limit even with a row's dozen columns per todo.
- */
-const BATCH = 500;
-
-function* batches<T>(items: readonly T[]): Generator<T[]> {
-  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+/** Which of `ids` are rows of the user's in `table` (a restored todo's parent or group). */
+async function existingIds(
+  trx: Db,
+  table: 'todos' | 'todo_groups',
+  userId: number,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (const batch of batches(ids)) {
+    const rows = await trx
+      .selectFrom(table)
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('id', 'in', batch)
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
 }
 
 /**
@@ -169,28 +180,9 @@ export async function restoreFromTrash(
       ),
     ),
   ];
-  const parents = new Set<number>();
-  for (const batch of batches(parentIds)) {
-    const rows = await trx
-      .selectFrom('todos')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('id', 'in', batch)
-      .execute();
-    for (const row of rows) parents.add(row.id);
-  }
-
+  const parents = await existingIds(trx, 'todos', userId, parentIds);
   const groupIds = [...new Set(stored.flatMap((todo) => todo.group_id ?? []))];
-  const groups = new Set<number>();
-  for (const batch of batches(groupIds)) {
-    const rows = await trx
-      .selectFrom('todo_groups')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('id', 'in', batch)
-      .execute();
-    for (const row of rows) groups.add(row.id);
-  }
+  const groups = await existingIds(trx, 'todo_groups', userId, groupIds);
   const importKeys = [...new Set(stored.flatMap((todo) => todo.import_key ?? []))];
   const takenKeys = new Set<string>();
   for (const batch of batches(importKeys)) {

@@ -27,6 +27,7 @@ import type { CheckPlanning, SourceContext, SourceFile, SourceTodo } from './sou
 import { readTallyJson } from './sources/tally-json.js';
 import { readTickTickCsv } from './sources/ticktick-csv.js';
 import { readTodoistCsv } from './sources/todoist-csv.js';
+import { batches } from '../shared/batches.js';
 import { searchText } from '../shared/search-text.js';
 
 const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Promise<SourceFile>> =
@@ -35,15 +36,6 @@ const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Pr
     'todoist-csv': readTodoistCsv,
     'ticktick-csv': readTickTickCsv,
   };
-
-/** Rows per statement: 500 todos of 11 columns stay far below either database's limit. */
-const BATCH = 500;
-
-function batches<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += BATCH) result.push(items.slice(i, i + BATCH));
-  return result;
-}
 
 /**
  * The import key of a source row: a hash of the format and what names the row in its file (an

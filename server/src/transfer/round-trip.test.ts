@@ -329,6 +329,9 @@ describe('/api/docs', () => {
       { content: Record<string, unknown> }
     >;
     expect(Object.keys(csv['200']?.content ?? {})).toEqual(['text/csv']);
+    expect(Object.keys(csv['400']?.content ?? csv['401']?.content ?? {})).toEqual([
+      'application/json',
+    ]);
     const exported = document.paths['/api/account/export']?.get?.responses as Record<
       string,
       { content: Record<string, { schema: { properties: { version: unknown } } }> }

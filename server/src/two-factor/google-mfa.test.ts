@@ -5,7 +5,7 @@ import { as, createTestApp, type TestContext, uniqueName } from '../test/helpers
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
 
 /**
- * A Google sign-in to an account with two-factor codes on (docs/decisions/081): the second step
+ * A Google sign-in to an account with two-factor codes on (docs/decisions/081-two-factor-codes.md): the second step
  * is asked unless the ID token's amr says Google did a multi-factor sign-in and the server trusts
  * that (TRUST_PROVIDER_MFA, on by default).
  */

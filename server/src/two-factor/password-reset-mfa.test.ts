@@ -5,7 +5,7 @@ import { linkToken, type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js
 
 /**
  * A password reset by e-mail link does not get around two-factor codes (ASVS 5.0 6.4.3;
- * docs/decisions/081): the reset starts no session, and the new password leads to the second step.
+ * docs/decisions/081-two-factor-codes.md): the reset starts no session, and the new password leads to the second step.
  */
 
 let smtp: LocalSmtp;

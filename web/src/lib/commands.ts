@@ -4,7 +4,7 @@ import type { TodoSort } from '@tally/contract/constants';
 /**
  * What a screen lets the global shortcuts and the command palette (web/src/app/palette) do on
  * it, with each command's argument. The screen registers a handler while it is shown; app/ runs
- * it by name, so neither imports the other (features never import app/, docs/decisions/040).
+ * it by name, so neither imports the other (features never import app/, docs/decisions/040-import-boundaries-lint.md).
  */
 export interface PageCommands {
   /** Opens the new-todo form with the focus in its title. */

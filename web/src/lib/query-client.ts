@@ -1,20 +1,48 @@
-import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { MutationCache, onlineManager, QueryClient, type QueryKey } from '@tanstack/react-query';
+import { reportMutationError } from './mutation-errors';
 import { isOffline } from './online';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: {
+      /**
+       * The change as the error notice names it ("Create group failed: …"): a failure is
+       * reported once, here, for every mutation that names its operation.
+       */
+      operation?: string;
+      /** Queries that a successful change makes stale (refetched if on screen). */
+      invalidates?: readonly QueryKey[];
+    };
+  }
+}
 
 /**
  * Failures surface at once with their message (docs/product.md, Errors) and a Retry, rather than
  * after silent retries; data counts as fresh for 30 s. Offline, queries wait (showing the saved
  * data) and refetch when the network is back; changes still run, so that the todos' own calls
- * can queue them (lib/outbox.ts) instead of waiting unseen.
+ * can queue them (lib/outbox.ts) instead of waiting unseen. A mutation declares its cache effects
+ * once, in its `meta` (operation, invalidates), instead of repeating them in its callbacks.
  */
 export function createQueryClient(): QueryClient {
   // TanStack Query counts itself online until an 'offline' event, which a page loaded without
   // network never gets: its saved data would be refetched at once, and the failure shown instead.
   onlineManager.setOnline(!isOffline());
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        const operation = mutation.meta?.operation;
+        if (operation) reportMutationError(error, operation);
+      },
+      onSuccess: (_data, _variables, _context, mutation) => {
+        for (const queryKey of mutation.meta?.invalidates ?? []) {
+          void client.invalidateQueries({ queryKey });
+        }
+      },
+    }),
     defaultOptions: {
       queries: { retry: false, staleTime: 30_000 },
       mutations: { retry: false, networkMode: 'always' },
     },
   });
+  return client;
 }

@@ -8,7 +8,8 @@ import {
   type TodoSort,
   withThousands,
 } from '@tally/contract';
-import { parseDate } from '../../shared/calendar.js';
+import { parseDate } from '@tally/contract/dates';
+import { cleanDescription } from '@tally/contract/todo-text';
 import { badRequest } from '../../shared/errors.js';
 import { type CsvRow, readCsv } from '../csv.js';
 
@@ -211,7 +212,7 @@ export class SourceBuilder {
     this.file.todos.push({
       ...todo,
       title: shortTitle.text,
-      description: shortDescription.text === '' ? null : shortDescription.text,
+      description: cleanDescription(shortDescription.text),
     });
     return true;
   }

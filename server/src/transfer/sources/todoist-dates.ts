@@ -1,5 +1,6 @@
 import { WEEKDAYS, type Repeat, type Weekday } from '@tally/contract';
-import { addDays, parseDate } from '../../shared/calendar.js';
+import { addDays, daysInMonth, formatDate, pad, parseDate, weekdayOf } from '@tally/contract/dates';
+import { ORDINAL_WORDS } from '@tally/contract/quick-add';
 
 /**
  * The DATE column of Todoist's CSV template: what a person typed in Todoist, in English
@@ -20,14 +21,6 @@ const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
 const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
 const WEEKDAY = '(mon|tue|wed|thu|fri|sat|sun)[a-z]*';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const dateOf = (year: number, month: number, day: number) =>
-  `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
-const daysInMonth = (year: number, month: number) =>
-  new Date(Date.UTC(year, month, 0)).getUTCDate();
-
-/** Monday = 0 … Sunday = 6. */
-const weekdayOf = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
 const weekdayNamed = (name: string): Weekday | null =>
   WEEKDAYS.find((day) => name.startsWith(day)) ?? null;
 
@@ -39,7 +32,7 @@ const nextWeekday = (today: string, day: Weekday) =>
 function nextMonthDay(today: string, month: number, day: number): string | null {
   const year = Number(today.slice(0, 4));
   for (const candidate of [year, year + 1]) {
-    const date = dateOf(candidate, month, day);
+    const date = formatDate(candidate, month, day);
     if (parseDate(date) && date >= today) return date;
   }
   return null;
@@ -49,10 +42,10 @@ function nextMonthDay(today: string, month: number, day: number): string | null 
 function nthWeekdayOf(year: number, month: number, n: number, day: Weekday): string | null {
   const target = WEEKDAYS.indexOf(day);
   if (n === -1) {
-    const last = dateOf(year, month, daysInMonth(year, month));
+    const last = formatDate(year, month, daysInMonth(year, month));
     return addDays(last, -((weekdayOf(last) - target + 7) % 7));
   }
-  const first = dateOf(year, month, 1);
+  const first = formatDate(year, month, 1);
   const date = addDays(first, ((target - weekdayOf(first) + 7) % 7) + 7 * (n - 1));
   return Number(date.slice(5, 7)) === month ? date : null;
 }
@@ -111,7 +104,7 @@ function plainDate(text: string, today: string): string | null {
     case 'next month': {
       const year = Number(today.slice(0, 4));
       const month = Number(today.slice(5, 7));
-      return month === 12 ? dateOf(year + 1, 1, 1) : dateOf(year, month + 1, 1);
+      return month === 12 ? formatDate(year + 1, 1, 1) : formatDate(year, month + 1, 1);
     }
   }
   match = /^in\s+(\d{1,3})\s+(day|week)s?$/.exec(text);
@@ -135,23 +128,9 @@ function monthDayYear(
   const month = MONTHS.indexOf((monthName ?? '').slice(0, 3)) + 1;
   if (month === 0) return null;
   if (year === undefined) return nextMonthDay(today, month, Number(day));
-  const date = dateOf(Number(year), month, Number(day));
+  const date = formatDate(Number(year), month, Number(day));
   return parseDate(date) ? date : null;
 }
-
-const ORDINALS: Record<string, 1 | 2 | 3 | 4 | 5 | -1> = {
-  first: 1,
-  '1st': 1,
-  second: 2,
-  '2nd': 2,
-  third: 3,
-  '3rd': 3,
-  fourth: 4,
-  '4th': 4,
-  fifth: 5,
-  '5th': 5,
-  last: -1,
-};
 
 /** The rule after "every" (or "every!"), and its first date from today on. */
 function repeatRule(
@@ -182,14 +161,14 @@ function repeatRule(
     `^(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\\s+${WEEKDAY}$`,
   ).exec(rule);
   if (match) {
-    const n = ORDINALS[match[1] ?? ''];
+    const n = ORDINAL_WORDS[match[1] ?? ''];
     const weekday = weekdayNamed(match[2] ?? '');
     if (!n || !weekday) return null;
     const dueDate = firstMonthly(today, (y, m) => nthWeekdayOf(y, m, n, weekday));
     return { repeat: { every: 1, unit: 'month', nthWeekday: { n, weekday }, from }, dueDate };
   }
   if (rule === 'last day') {
-    const dueDate = firstMonthly(today, (y, m) => dateOf(y, m, daysInMonth(y, m)));
+    const dueDate = firstMonthly(today, (y, m) => formatDate(y, m, daysInMonth(y, m)));
     return { repeat: { every: 1, unit: 'month', monthDay: 31, from }, dueDate };
   }
   match = /^(\d{1,2})(?:st|nd|rd|th)?$/.exec(rule);
@@ -197,7 +176,7 @@ function repeatRule(
     const monthDay = Number(match[1]);
     if (monthDay < 1 || monthDay > 31) return null;
     const dueDate = firstMonthly(today, (y, m) =>
-      dateOf(y, m, Math.min(monthDay, daysInMonth(y, m))),
+      formatDate(y, m, Math.min(monthDay, daysInMonth(y, m))),
     );
     return { repeat: { every: 1, unit: 'month', monthDay, from }, dueDate };
   }

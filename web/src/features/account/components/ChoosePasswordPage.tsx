@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { LIMITS } from '@tally/contract/constants';
+import { NewPasswordFields } from '#web/components/NewPasswordFields';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
@@ -62,25 +63,7 @@ export function ChoosePasswordPage() {
             autoComplete="current-password"
             required
           />
-          <TextField
-            label="New password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            minLength={LIMITS.passwordMin}
-            maxLength={LIMITS.passwordMax}
-            aria-describedby={ruleId}
-            required
-          />
-          <TextField
-            label="Repeat new password"
-            name="repeat"
-            type="password"
-            autoComplete="new-password"
-            minLength={LIMITS.passwordMin}
-            maxLength={LIMITS.passwordMax}
-            required
-          />
+          <NewPasswordFields name="newPassword" describedBy={ruleId} repeat />
           <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
             At least {LIMITS.passwordMin} characters.
           </p>

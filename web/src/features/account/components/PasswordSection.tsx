@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { LIMITS } from '@tally/contract/constants';
+import { NewPasswordFields } from '#web/components/NewPasswordFields';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
@@ -89,16 +90,10 @@ export function PasswordSection({
           autoComplete="current-password"
           required
         />
-        <TextField
-          label="New password"
+        <NewPasswordFields
           name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          minLength={LIMITS.passwordMin}
-          maxLength={LIMITS.passwordMax}
-          aria-describedby={ruleId}
+          describedBy={ruleId}
           error={fieldErrorOf(changePassword.error, 'newPassword')}
-          required
         />
         <Hint id={ruleId}>
           At least {LIMITS.passwordMin} characters. Every other device signed in to your account

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { LIMITS } from '@tally/contract/constants';
+import { NewPasswordFields } from '#web/components/NewPasswordFields';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
-import { TextField } from '#web/components/FormField';
 import { errorMessage, fieldErrorOf } from '#web/lib/api-client';
 import { RESET_PASSWORD_OPERATION, useResetPassword } from '../api/reset-password';
 import { useLinkToken } from '../hooks/use-link-token';
@@ -88,27 +88,12 @@ export function ResetPasswordPage() {
             </Link>
           </AuthText>
         )}
-        <TextField
-          label="New password"
-          id="reset-password"
+        <NewPasswordFields
           name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={LIMITS.passwordMin}
-          maxLength={LIMITS.passwordMax}
-          aria-describedby={ruleId}
+          id="reset-password"
+          describedBy={ruleId}
           error={passwordError}
-          required
-        />
-        <TextField
-          label="Repeat new password"
-          id="reset-password-repeat"
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          minLength={LIMITS.passwordMin}
-          maxLength={LIMITS.passwordMax}
-          required
+          repeat
         />
         <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
           At least {LIMITS.passwordMin} characters. Setting it signs out every device, revokes every

@@ -4,7 +4,7 @@ import { fakeBackend, json } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { makeToken } from '#web/test/tokens';
 
-/** The login's second step (docs/product.md, Login screen; docs/decisions/081). */
+/** The login's second step (docs/product.md, Login screen; docs/decisions/081-two-factor-codes.md). */
 
 const MFA_TOKEN = 'mfa-token-123';
 

@@ -14,7 +14,7 @@ const EMAIL_VERIFIED = 'Your e-mail address is verified';
 
 /**
  * /verify-email#token=: names the account the link is for and verifies only when asked, so a
- * link someone else caused to be sent is not followed by accident (docs/decisions/078).
+ * link someone else caused to be sent is not followed by accident (docs/decisions/078-pre-account-takeover.md).
  */
 export function VerifyEmailPage() {
   const token = useLinkToken();

@@ -13,7 +13,7 @@ function tokenInAddress(): string {
 /**
  * Reads an e-mailed link's token once and takes it out of the address bar at once, so it stays
  * out of the history, of a bookmark and of the Referer of anything the page loads
- * (docs/decisions/073). The server never sees a fragment; a query, from a mail sent before the
+ * (docs/decisions/073-secrets-out-of-urls-and-logs.md). The server never sees a fragment; a query, from a mail sent before the
  * links used fragments, is redacted in its log.
  */
 export function useLinkToken(): string {

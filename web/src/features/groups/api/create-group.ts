@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupBody } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Create group';
@@ -16,8 +15,7 @@ export function useCreateGroup() {
         created,
         ...groups.filter((group) => group.id !== created.id),
       ]);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION, invalidates: [queryKeys.statistics] },
   });
 }

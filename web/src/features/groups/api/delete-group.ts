@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Delete group';
@@ -18,9 +17,7 @@ export function useDeleteGroup() {
       queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) =>
         todos?.map((todo) => (todo.groupId === id ? { ...todo, groupId: null } : todo)),
       );
-      void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION, invalidates: [queryKeys.todos, queryKeys.statistics] },
   });
 }

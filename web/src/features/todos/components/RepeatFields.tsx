@@ -1,6 +1,7 @@
 import { useId, useState, type ComponentProps, type ReactNode } from 'react';
 import type { Repeat, Weekday } from '@tally/contract';
 import { Fieldset, SelectField, TextField } from '#web/components/FormField';
+import { daysInMonth } from '@tally/contract/dates';
 import { parseDate } from '../lib/dates';
 import {
   NTH_NAMES,
@@ -29,9 +30,6 @@ const UNITS: { value: Repeat['unit']; one: string; many: string }[] = [
   { value: 'month', one: 'month', many: 'months' },
   { value: 'year', one: 'year', many: 'years' },
 ];
-
-const daysInMonth = (year: number, month: number) =>
-  new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** A checkbox or radio with its words beside it. */
 function Choice({ children, ...input }: { children: ReactNode } & ComponentProps<'input'>) {

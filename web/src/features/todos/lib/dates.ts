@@ -1,5 +1,9 @@
 import type { Todo } from '@tally/contract';
+import { addDays, pad, parseDate, weekdayOf as mondayFirstWeekdayOf } from '@tally/contract/dates';
 import { MONTHS_SHORT } from '#web/lib/format';
+
+// The calendar rules the server uses too, from the contract (one copy).
+export { addDays, parseDate };
 
 /**
  * Calendar days as 'YYYY-MM-DD' in the browser's own time zone (the zone the client sends as
@@ -22,8 +26,6 @@ const MONTH_LONG = [
   'December',
 ] as const;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** The local calendar date of a moment. */
 export function dateOf(moment: Date): string {
   return `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}`;
@@ -34,28 +36,8 @@ function timeOf(moment: Date): string {
   return `${pad(moment.getHours())}:${pad(moment.getMinutes())}`;
 }
 
-/** The date's parts (month 1-12); null unless 'YYYY-MM-DD'. */
-export function parseDate(date: string): { year: number; month: number; day: number } | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return null;
-  return { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
-}
-
-/** Calendar arithmetic in UTC, so no daylight-saving shift ever moves a day. */
-function utcOf(date: string): Date {
-  const parts = parseDate(date);
-  return parts ? new Date(Date.UTC(parts.year, parts.month - 1, parts.day)) : new Date(Number.NaN);
-}
-
-/** The date `days` after (before, when negative) the given one. */
-export function addDays(date: string, days: number): string {
-  const utc = utcOf(date);
-  utc.setUTCDate(utc.getUTCDate() + days);
-  return utc.toISOString().slice(0, 10);
-}
-
-/** Sunday = 0 … Saturday = 6, as Date.getDay(). */
-export const weekdayOf = (date: string): number => utcOf(date).getUTCDay();
+/** Sunday = 0 … Saturday = 6, as Date.getDay() (the contract's weekdayOf starts on Monday). */
+export const weekdayOf = (date: string): number => (mondayFirstWeekdayOf(date) + 1) % 7;
 
 /** "Mon 4 Dec", with the year ("Mon 4 Dec 2027") when it is not this year. */
 function formatDay(date: string, today: string): string {

@@ -8,6 +8,7 @@ import type {
   UpdateTodoBody,
 } from '@tally/contract';
 import { routes } from '@tally/contract/routes';
+import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
 import { findTodo } from './todo-cache';
 
 /**
@@ -20,8 +21,6 @@ import { findTodo } from './todo-cache';
 const outbox = () => import('#web/lib/outbox');
 
 const pathOf = (path: string, id: number) => path.replace(':id', String(id));
-const cleanDescription = (description: string | null | undefined) =>
-  description?.trim() ? description.trim() : null;
 
 export async function queueCreate(body: CreateTodoBody, operation: string): Promise<Todo> {
   const { newTempId, queueWrite } = await outbox();
@@ -30,7 +29,7 @@ export async function queueCreate(body: CreateTodoBody, operation: string): Prom
   await queueWrite({ method, path, body, operation, tempId: id });
   return {
     id,
-    title: body.title.trim(),
+    title: cleanTitle(body.title),
     description: cleanDescription(body.description),
     groupId: body.groupId ?? null,
     completed: false,
@@ -107,7 +106,7 @@ export async function queueUpdate(
     position: 0,
   };
   const after = { ...(before ?? fallback), ...next };
-  return { ...after, title: after.title.trim() };
+  return { ...after, title: cleanTitle(after.title) };
 }
 
 export async function queueDelete(id: number, operation: string): Promise<void> {

@@ -1,7 +1,8 @@
 import * as chrono from 'chrono-node/en';
 import type { Group, Repeat, Weekday } from '@tally/contract';
 import { PRIORITY_LABELS } from '@tally/contract/constants';
-import { readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
+import { daysInMonth, pad } from '@tally/contract/dates';
+import { ORDINAL_WORDS, readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
 import { addDays, dateOf, dayLabel, parseDate } from './dates';
 import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
 
@@ -74,19 +75,7 @@ const DAY = `(?:${Object.keys(DAY_WORDS)
 const dayOfWord = (word: string): Weekday | undefined =>
   DAY_WORDS[word.toLowerCase().replace(/s$/, '')] ?? DAY_WORDS[word.toLowerCase()];
 
-const NTH: Record<string, NonNullable<Repeat['nthWeekday']>['n']> = {
-  first: 1,
-  '1st': 1,
-  second: 2,
-  '2nd': 2,
-  third: 3,
-  '3rd': 3,
-  fourth: 4,
-  '4th': 4,
-  fifth: 5,
-  '5th': 5,
-  last: -1,
-};
+const NTH = ORDINAL_WORDS;
 
 const END = '(?![\\w#])';
 const FROM_COMPLETION = new RegExp(
@@ -240,8 +229,6 @@ interface DateReading {
   words: string;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 function readDateTime(
   text: string,
   today: string,
@@ -310,8 +297,6 @@ function readDateTime(
 // ---------------------------------------------------------------------------------------------
 // The first occurrence of a repeat that has no date of its own
 
-const daysInMonth = (year: number, month: number) =>
-  new Date(Date.UTC(year, month, 0)).getUTCDate();
 const dateFrom = (year: number, month: number, day: number) =>
   `${year}-${pad(month)}-${pad(Math.min(day, daysInMonth(year, month)))}`;
 

@@ -1,21 +1,8 @@
 import type { Todo } from '@tally/contract';
+import { searchWords } from '@tally/contract/search-words';
 
-/**
- * The words search compares, as the server finds them (server/src/shared/search-text.ts): lower
- * case, compatibility decomposition (NFKD: "é" becomes "e" + a combining accent, "ﬁ" becomes
- * "fi") without the combining marks, then the runs of letters and digits.
- */
-export function searchTerms(text: string): string[] {
-  return (
-    text
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/\p{M}+/gu, '')
-      // Again after the decomposition, which may yield capitals ("№" becomes "No").
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  );
-}
+/** The words search compares, as the server finds them (one rule, in the contract). */
+export const searchTerms = searchWords;
 
 /** Text as search looks into it: its words, one space apart. */
 export const normalizeSearchText = (text: string): string => searchTerms(text).join(' ');

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { TRASH_DAYS, type TrashedTodo } from '@tally/contract';
+import type { TrashedTodo } from '@tally/contract';
+import { TRASH_DAYS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { Dialog } from '#web/components/Dialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';

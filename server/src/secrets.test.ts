@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import webpush from 'web-push';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { resolveVapidKeys } from './vapid-keys.js';
+import { loadConfig } from './config.js';
+import { resolveVapidKeys } from './secrets.js';
 
 describe('VAPID keys', () => {
   it('are generated once in DATA_DIR and read back by every later start', () => {

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { batches } from './batches.js';
+
+describe('batches', () => {
+  it('slices items 500 at a time, in order, and yields nothing for none', () => {
+    const items = Array.from({ length: 1_001 }, (_, i) => i);
+    expect([...batches(items)].map((batch) => [batch[0], batch.length])).toEqual([
+      [0, 500],
+      [500, 500],
+      [1000, 1],
+    ]);
+    expect([...batches([])]).toEqual([]);
+  });
+});

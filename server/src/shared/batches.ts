@@ -1,0 +1,10 @@
+/**
+ * Rows or ids per statement: 500 rows of a dozen columns stay far below either database's limit
+ * on parameters (SQLite 32,766, PostgreSQL 65,535), and one call names at most 1,000 todos.
+ */
+const BATCH = 500;
+
+/** The items in slices of `BATCH`, one statement each. */
+export function* batches<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+}

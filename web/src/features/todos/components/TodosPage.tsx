@@ -1,4 +1,14 @@
-import { lazy, Suspense, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Link, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -14,6 +24,7 @@ import { useTodoSearch } from '../api/search-todos';
 import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
 import { useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
+import { closeTodo, useOpenTodo } from '../hooks/use-open-todo';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
 import { dateOf } from '../lib/dates';
@@ -42,6 +53,24 @@ const NewTodoForm = lazy(() =>
   import('./NewTodoForm').then((module) => ({ default: module.NewTodoForm })),
 );
 
+/** A todo's detail view, loaded when a title is first clicked (bundle budget). */
+const TodoDetail = lazy(() =>
+  import('./TodoDetail').then((module) => ({ default: module.TodoDetail })),
+);
+
+/**
+ * The row now at `place` in the All list (or the one before, when the last row went): where the
+ * focus goes after a delete, rather than to the page's start.
+ */
+function rowAt(place: number): HTMLElement | null {
+  let found: HTMLElement | null = null;
+  for (const row of document.querySelectorAll<HTMLElement>('ul[aria-label="Todos"] > li')) {
+    const index = Number(row.dataset.index);
+    if (index <= place && (!found || index > Number(found.dataset.index))) found = row;
+  }
+  return found;
+}
+
 /** Selection mode's bar, loaded when selection mode is first turned on (bundle budget). */
 const BulkBar = lazy(() => import('./BulkBar').then((module) => ({ default: module.BulkBar })));
 
@@ -68,6 +97,19 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const [selectedFilter, setSelectedFilter] = useState<TodoFilter>('all');
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<Todo | null>(null);
+  // The deleted row's place in the list, for the focus once it is gone.
+  const deletedPlace = useRef<number | null>(null);
+  const askDelete = useCallback((todo: Todo) => {
+    const row =
+      document.activeElement instanceof HTMLElement
+        ? document.activeElement.closest<HTMLElement>('li[data-index]')
+        : null;
+    deletedPlace.current = row ? Number(row.dataset.index) : null;
+    setDeleting(todo);
+  }, []);
+  const opened = useOpenTodo();
+  // The detail view belongs to this screen: leaving it closes the view.
+  useEffect(() => closeTodo, []);
   const addButtonRef = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLDivElement>(null);
   const [query, setQuery] = useSearchQuery();
@@ -106,7 +148,17 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   );
 
   const form = formOpen && (
-    <div ref={formRef} className="mb-6">
+    <div
+      ref={formRef}
+      className="mb-6"
+      // Escape closes the form as Cancel does (the focus goes back to the toggle).
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return;
+        event.preventDefault();
+        setFormOpen(false);
+        addButtonRef.current?.focus();
+      }}
+    >
       <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
         <NewTodoForm
           groups={groups}
@@ -131,7 +183,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
         filter={filter}
         onFilterChange={setSelectedFilter}
         now={now}
-        onDelete={setDeleting}
+        onDelete={askDelete}
       />
     ) : (
       <TodoViewList
@@ -139,7 +191,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
         groups={groups}
         groupsPending={groupsPending}
         now={now}
-        onDelete={setDeleting}
+        onDelete={askDelete}
       />
     );
 
@@ -150,10 +202,16 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
       {form}
       {body}
+      {opened && (
+        <Suspense fallback={null}>
+          <TodoDetail todo={opened} groups={groups} onClose={closeTodo} />
+        </Suspense>
+      )}
       <DeleteTodoDialog
         todo={deleting}
         pending={deleteTodo.isPending}
         onCancel={() => setDeleting(null)}
+        fallbackFocus={() => (deletedPlace.current === null ? null : rowAt(deletedPlace.current))}
         onConfirm={(todo) =>
           deleteTodo.mutate(todo.id, {
             onSettled: () => setDeleting(null),
@@ -225,6 +283,13 @@ function AllTodos({
       ),
     [sorted, filter, hideCompleted, showLater, today],
   );
+  const hiddenMatches = useMemo(
+    () =>
+      hideCompleted && search.terms.length > 0
+        ? sorted.filter((todo) => todo.completed && matchesFilter(todo, filter)).length
+        : 0,
+    [hideCompleted, search.terms.length, sorted, filter],
+  );
   const localCounts = useMemo(() => countTodos(todos.data ?? NO_TODOS), [todos.data]);
   const counts = useMemo(
     () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
@@ -255,6 +320,7 @@ function AllTodos({
   let emptyText: string = filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered;
   if (hideCompleted && countOf(counts, filter) > 0) emptyText = EMPTY_TEXTS.allCompleted;
   if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
+  if (hiddenMatches > 0) emptyText += ' that are not completed';
   return (
     <>
       <FilterTabs
@@ -268,6 +334,7 @@ function AllTodos({
         active={search.terms.length > 0}
         count={visible.length}
         searching={search.searching}
+        hidden={hiddenMatches}
       />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />

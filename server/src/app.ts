@@ -208,6 +208,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     sender: createPushSender({ vapid, subject: config.vapidSubject, allowLoopback }),
     allowLoopback,
+    onFired: (userId, todoId) => app.live.publish(userId, { type: 'reminder.fired', id: todoId }),
   });
   app.decorate('sendDueReminders', () => reminders.tick());
   await app.register(reminderRoutes, { service: reminders, publicKey: vapid.publicKey });

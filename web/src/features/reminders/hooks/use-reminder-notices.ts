@@ -1,23 +1,71 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { Reminder } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { onLiveEvent } from '#web/lib/live-listeners';
+import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
+import { queryKeys } from '#web/lib/query-keys';
 import { STORAGE_KEYS, readStorage, writeStorage } from '#web/lib/storage';
 import { fetchRecentReminders } from '../api/get-recent-reminders';
 
-/** How often the open app asks what went out (docs/decisions/064-reminders.md). */
-const REMINDER_POLL_MS = 30_000;
+/** Snooze shows the reminder again this much later (in this tab). */
+const SNOOZE_MS = 10 * 60_000;
 
 /**
- * While signed in and the page is visible, asks every 30 s which reminders went out and shows
- * each once as a notice ("Reminder: …"), in the notice region screen readers announce. The last
- * one shown is remembered in localStorage, so another tab or a reload does not show it again.
+ * While signed in, shows each reminder that went out as a notice ("Reminder: …") with Complete
+ * and Snooze, in the notice region screen readers announce. The live stream says when one went
+ * out (a `reminder.fired` event, lib/live-listeners.ts); the app then asks which, and also when it
+ * starts and when the page becomes visible again (what went out meanwhile). The last one shown is
+ * remembered in localStorage, so another tab or a reload does not show it again.
  */
 export function useReminderNotices(signedIn: boolean): void {
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!signedIn) return;
     let stopped = false;
     let asking = false;
+    const snoozes = new Set<ReturnType<typeof setTimeout>>();
+
+    const complete = async (reminder: Reminder) => {
+      try {
+        await api.todos.patch({
+          params: { id: reminder.todoId },
+          body: { completed: true },
+          operation: 'Complete todo',
+        });
+        for (const queryKey of [queryKeys.todos, queryKeys.todoCounts, queryKeys.statistics]) {
+          void queryClient.invalidateQueries({ queryKey });
+        }
+      } catch (error) {
+        reportMutationError(error, 'Complete todo');
+      }
+    };
+    const show = (reminder: Reminder) => {
+      showNotice(`Reminder: ${reminder.title}, due ${reminder.dueTime}`, {
+        tone: 'info',
+        actions: [
+          {
+            label: 'Complete',
+            name: `Complete ${reminder.title}`,
+            run: () => void complete(reminder),
+          },
+          {
+            label: 'Snooze 10 min',
+            name: `Snooze ${reminder.title} for 10 minutes`,
+            run: () => {
+              const timer = setTimeout(() => {
+                snoozes.delete(timer);
+                show(reminder);
+              }, SNOOZE_MS);
+              snoozes.add(timer);
+            },
+          },
+        ],
+      });
+    };
     const ask = async () => {
-      if (asking || document.visibilityState !== 'visible') return;
+      if (asking) return;
       asking = true;
       try {
         const seen = readStorage(STORAGE_KEYS.reminderSeen);
@@ -27,23 +75,28 @@ export function useReminderNotices(signedIn: boolean): void {
           const latest = readStorage(STORAGE_KEYS.reminderSeen);
           if (latest !== null && reminder.firedAt <= latest) continue;
           writeStorage(STORAGE_KEYS.reminderSeen, reminder.firedAt);
-          showNotice(`Reminder: ${reminder.title}, due ${reminder.dueTime}`, { tone: 'info' });
+          show(reminder);
         }
       } catch (error) {
-        // A missed round is caught up by the next one (the server keeps an hour).
+        // A missed one is caught up at the next event or visit (the server keeps an hour).
         console.warn('Reminders could not be loaded', error);
       } finally {
         asking = false;
       }
     };
     void ask();
-    const timer = setInterval(() => void ask(), REMINDER_POLL_MS);
-    const onVisible = () => void ask();
+    const stopListening = onLiveEvent((event) => {
+      if (event.type === 'reminder.fired') void ask();
+    });
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void ask();
+    };
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       stopped = true;
-      clearInterval(timer);
+      stopListening();
+      snoozes.forEach((timer) => clearTimeout(timer));
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [signedIn]);
+  }, [signedIn, queryClient]);
 }

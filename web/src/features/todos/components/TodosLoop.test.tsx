@@ -59,4 +59,23 @@ describe('/todos: the daily loop (issue 28)', () => {
       ),
     ).toBeInTheDocument();
   });
+
+  it('the quick add line saves on Enter and stays focused for the next', async () => {
+    const { calls } = fakeBackend({ todos: [] });
+    const { user } = renderApp('/todos');
+    const field = await screen.findByRole('textbox', { name: 'Quick add a todo' });
+    expect(field).toHaveAttribute('placeholder', expect.stringContaining('#Home @bills p1'));
+    await user.click(field);
+    await user.keyboard('Buy milk @shop p2{Enter}');
+    expect(await screen.findByRole('checkbox', { name: 'Buy milk' })).toBeInTheDocument();
+    expect(field).toHaveValue('');
+    expect(field).toHaveFocus();
+    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
+      title: 'Buy milk',
+      tags: ['shop'],
+      priority: 2,
+    });
+    await user.keyboard('{Escape}');
+    expect(field).not.toHaveFocus();
+  });
 });

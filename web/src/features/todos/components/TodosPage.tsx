@@ -31,6 +31,7 @@ import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
 import { HideCompletedSwitch } from './HideCompletedSwitch';
+import { QuickAddBar } from './QuickAddBar';
 import { SearchBox, SearchStatus } from './SearchBox';
 import { SortSelect } from './SortSelect';
 import { TodoList } from './TodoList';
@@ -199,6 +200,29 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
       {header}
       <ViewSwitch active={view} />
+      <QuickAddBar
+        groups={groups}
+        defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
+        defaultDueDate={view === 'today' ? dateOf(now) : ''}
+        now={now}
+      />
+      {/* On a phone a floating "+" brings the quick add into view and focuses it. */}
+      <button
+        type="button"
+        aria-label="Quick add a todo"
+        onClick={() => {
+          const field = document.getElementById('quick-add-title');
+          field?.scrollIntoView({ block: 'center' });
+          field?.focus();
+        }}
+        className={
+          'fixed right-4 bottom-20 z-40 flex h-14 w-14 items-center justify-center rounded-full ' +
+          'bg-blue-700 text-3xl leading-none text-white shadow-lg sm:hidden dark:bg-blue-300 ' +
+          'dark:text-slate-950'
+        }
+      >
+        <span aria-hidden="true">+</span>
+      </button>
       {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
       {form}
       {body}

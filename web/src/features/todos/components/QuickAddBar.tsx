@@ -66,7 +66,7 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
     <form
       aria-label="Quick add"
       id="quick-add"
-      className="mb-3"
+      className="min-w-0 flex-1"
       onSubmit={(event) => {
         event.preventDefault();
         void save();

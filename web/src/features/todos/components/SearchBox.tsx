@@ -33,7 +33,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
   useCommand('focusSearch', () => inputRef.current?.focus());
 
   return (
-    <div role="search" className="mb-4">
+    <div role="search" className="sm:w-64">
       <label htmlFor={inputId} className="sr-only">
         Search todos
       </label>

@@ -115,7 +115,7 @@ export const TodoItem = memo(function TodoItem({
       className={
         // Dense: a title-only row is 44 px (36 px of content or buttons and 4 px above and
         // below), so a desktop shows a dozen todos under the controls (issue 28).
-        'flex items-start gap-3 px-3 py-1 sm:px-4 ' +
+        'flex items-start gap-3 px-3 py-0.5 sm:px-4 sm:py-1 ' +
         (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
       }
       style={depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined}
@@ -162,7 +162,9 @@ export const TodoItem = memo(function TodoItem({
           <span className="sr-only">{todo.title}</span>
         </label>
       )}
-      <div className="min-w-0 flex-1 py-1.5">
+      {/* From 640 px the badges follow the title on its line (a row stays 44 px); the
+          description, when there is one, takes a line of its own. */}
+      <div className="min-w-0 flex-1 py-1.5 sm:flex sm:flex-wrap sm:items-center sm:gap-x-3">
         <button
           type="button"
           data-action="open"
@@ -180,7 +182,7 @@ export const TodoItem = memo(function TodoItem({
         </button>
         {todo.description && (
           // The first line only, as plain text: the detail view renders the Markdown.
-          <p className="truncate text-sm text-slate-700 dark:text-slate-300">
+          <p className="truncate text-sm text-slate-700 sm:order-last sm:basis-full dark:text-slate-300">
             {firstLine(todo.description)}
           </p>
         )}
@@ -190,7 +192,7 @@ export const TodoItem = memo(function TodoItem({
           todo.priority > 0 ||
           todo.tags.length > 0 ||
           progress !== undefined) && (
-          <div className="mt-1 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
+          <div className="mt-1 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5 sm:mt-0">
             {selecting && completed && (
               // Without its completion box, a selected row still says it is done.
               <span className="text-xs font-semibold text-green-800 dark:text-green-300">

@@ -129,8 +129,13 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       : selectedFilter;
 
   const header = (
-    <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+    // Dense (issue 28): the heading, the view switch, Trash and Add Todo share one row on a
+    // desktop; on a phone the view switch takes the second.
+    <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
       <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Todos</h1>
+      <div className="order-last w-full sm:order-none sm:w-auto">
+        <ViewSwitch active={view} />
+      </div>
       <Link
         href="/trash"
         className="ml-auto text-sm font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
@@ -197,15 +202,17 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     );
 
   return (
-    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
+    <div className="mx-auto w-full max-w-3xl px-4 py-4 sm:py-5">
       {header}
-      <ViewSwitch active={view} />
-      <QuickAddBar
-        groups={groups}
-        defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
-        defaultDueDate={view === 'today' ? dateOf(now) : ''}
-        now={now}
-      />
+      <div className="mb-3 flex flex-col gap-2 sm:flex-row">
+        <QuickAddBar
+          groups={groups}
+          defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
+          defaultDueDate={view === 'today' ? dateOf(now) : ''}
+          now={now}
+        />
+        {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
+      </div>
       {/* On a phone a floating "+" brings the quick add into view and focuses it. */}
       <button
         type="button"
@@ -223,7 +230,6 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       >
         <span aria-hidden="true">+</span>
       </button>
-      {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
       {form}
       {body}
       {opened && (
@@ -347,37 +353,39 @@ function AllTodos({
   if (hiddenMatches > 0) emptyText += ' that are not completed';
   return (
     <>
-      <FilterTabs
-        counts={counts}
-        groups={groups}
-        active={filter}
-        onChange={onFilterChange}
-        panelId={panelId}
-      />
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <FilterTabs
+          counts={counts}
+          groups={groups}
+          active={filter}
+          onChange={onFilterChange}
+          panelId={panelId}
+        />
+        <div className="ml-auto flex flex-wrap items-center gap-x-3 gap-y-2">
+          <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
+          {hasLater && (
+            <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
+          )}
+          <SortSelect
+            value={sort}
+            onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
+          />
+          <Button
+            variant={selection.selecting ? 'selected' : 'outline'}
+            size="sm"
+            aria-pressed={selection.selecting}
+            onClick={() => selection.setSelecting(!selection.selecting)}
+          >
+            Select
+          </Button>
+        </div>
+      </div>
       <SearchStatus
         active={search.terms.length > 0}
         count={visible.length}
         searching={search.searching}
         hidden={hiddenMatches}
       />
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
-        <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
-        {hasLater && (
-          <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
-        )}
-        <SortSelect
-          value={sort}
-          onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
-        />
-        <Button
-          variant={selection.selecting ? 'selected' : 'outline'}
-          size="sm"
-          aria-pressed={selection.selecting}
-          onClick={() => selection.setSelecting(!selection.selecting)}
-        >
-          Select
-        </Button>
-      </div>
       <div
         id={panelId}
         role="tabpanel"

@@ -52,54 +52,6 @@ function offerPutBack(
   });
 }
 
-/** The fields an edit can change, with the words its Undo toast names them by. */
-const EDITED_FIELDS = {
-  title: 'title',
-  description: 'description',
-  groupId: 'group',
-  dueDate: 'due date',
-  dueTime: 'time',
-  repeat: 'repeat',
-  remindMinutesBefore: 'reminder',
-  tags: 'tags',
-  priority: 'priority',
-  parentId: 'parent',
-  startDate: 'start date',
-} as const satisfies Partial<Record<keyof Todo, string>>;
-type EditedField = keyof typeof EDITED_FIELDS;
-
-const changedFields = (before: Todo, after: Todo): EditedField[] =>
-  (Object.keys(EDITED_FIELDS) as EditedField[]).filter(
-    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
-  );
-
-/** "title", "title and group", "title, time and group". */
-const listOf = (words: readonly string[]) =>
-  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
-
-/**
- * After an edit: a toast that names what changed, whose Undo puts back exactly those fields
- * (docs/product.md, Undo); the fields the edit left alone keep whatever they are by then.
- */
-function offerEditUndo(queryClient: QueryClient, previous: Todo, updated: Todo): void {
-  const changed = changedFields(previous, updated);
-  if (changed.length === 0) return;
-  const body: UpdateTodoBody = { ...bodyOf(updated) };
-  for (const field of changed) Object.assign(body, { [field]: previous[field] });
-  let text: string;
-  if (changed.length === 1 && changed[0] === 'groupId') {
-    const group = queryClient
-      .getQueryData<Group[]>(queryKeys.groups)
-      ?.find((candidate) => candidate.id === updated.groupId);
-    text = `Moved "${updated.title}" to ${group ? group.name : 'No Group'}`;
-  } else if (changed.length === 1 && changed[0] === 'title') {
-    text = `Renamed "${previous.title}" to "${updated.title}"`;
-  } else {
-    text = `Changed the ${listOf(changed.map((field) => EDITED_FIELDS[field]))} of "${updated.title}"`;
-  }
-  offerPutBack(queryClient, text, updated.id, body);
-}
-
 /** A repeating todo that was completed stays open with its next date: say so. */
 function announceNext(before: Todo, after: Todo): void {
   if (before.completed || after.completed || !before.repeat || !after.dueDate) return;
@@ -119,7 +71,14 @@ export function useUpdateTodo() {
     onSuccess: (updated, _body, context) => {
       replaceTodo(queryClient, updated.id, () => updated);
       const previous = context?.previous;
-      if (previous) offerEditUndo(queryClient, previous, updated);
+      if (previous) {
+        // The edit's toast text and undo, loaded on the first save (bundle budget).
+        void import('../lib/edit-undo').then(({ editUndoOf }) => {
+          const groups = queryClient.getQueryData<Group[]>(queryKeys.groups) ?? [];
+          const undo = editUndoOf(previous, updated, groups);
+          if (undo) offerPutBack(queryClient, undo.text, updated.id, undo.body);
+        });
+      }
       refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },

@@ -107,6 +107,22 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
           {error}
         </p>
       )}
+      {/* On a phone a floating "+" brings the field into view and focuses it. */}
+      <button
+        type="button"
+        aria-label="Quick add a todo"
+        onClick={() => {
+          inputRef.current?.scrollIntoView({ block: 'center' });
+          inputRef.current?.focus();
+        }}
+        className={
+          'fixed right-4 bottom-20 z-40 flex h-14 w-14 items-center justify-center rounded-full ' +
+          'bg-blue-700 text-3xl leading-none text-white shadow-lg sm:hidden dark:bg-blue-300 ' +
+          'dark:text-slate-950'
+        }
+      >
+        <span aria-hidden="true">+</span>
+      </button>
     </form>
   );
 }

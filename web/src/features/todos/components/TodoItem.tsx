@@ -162,9 +162,9 @@ export const TodoItem = memo(function TodoItem({
           <span className="sr-only">{todo.title}</span>
         </label>
       )}
-      {/* From 640 px the badges follow the title on its line (a row stays 44 px); the
+      {/* The badges follow the title on its line while there is room (a row stays 44 px); the
           description, when there is one, takes a line of its own. */}
-      <div className="min-w-0 flex-1 py-1.5 sm:flex sm:flex-wrap sm:items-center sm:gap-x-3">
+      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
         <button
           type="button"
           data-action="open"
@@ -182,7 +182,7 @@ export const TodoItem = memo(function TodoItem({
         </button>
         {todo.description && (
           // The first line only, as plain text: the detail view renders the Markdown.
-          <p className="truncate text-sm text-slate-700 sm:order-last sm:basis-full dark:text-slate-300">
+          <p className="order-last basis-full truncate text-sm text-slate-700 dark:text-slate-300">
             {firstLine(todo.description)}
           </p>
         )}
@@ -192,7 +192,7 @@ export const TodoItem = memo(function TodoItem({
           todo.priority > 0 ||
           todo.tags.length > 0 ||
           progress !== undefined) && (
-          <div className="mt-1 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5 sm:mt-0">
+          <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
             {selecting && completed && (
               // Without its completion box, a selected row still says it is done.
               <span className="text-xs font-semibold text-green-800 dark:text-green-300">

@@ -31,7 +31,6 @@ import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
 import { HideCompletedSwitch } from './HideCompletedSwitch';
-import { QuickAddBar } from './QuickAddBar';
 import { SearchBox, SearchStatus } from './SearchBox';
 import { SortSelect } from './SortSelect';
 import { TodoList } from './TodoList';
@@ -52,6 +51,14 @@ import {
  */
 const NewTodoForm = lazy(() =>
   import('./NewTodoForm').then((module) => ({ default: module.NewTodoForm })),
+);
+
+/**
+ * The one-line quick add, loaded right after the screen (bundle budget): until it is there, a
+ * box of its size keeps the list from moving.
+ */
+const QuickAddBar = lazy(() =>
+  import('./QuickAddBar').then((module) => ({ default: module.QuickAddBar })),
 );
 
 /** A todo's detail view, loaded when a title is first clicked (bundle budget). */
@@ -202,34 +209,19 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     );
 
   return (
-    <div className="mx-auto w-full max-w-3xl px-4 py-4 sm:py-5">
+    <div className="mx-auto w-full max-w-4xl px-4 py-4 sm:py-5">
       {header}
       <div className="mb-3 flex flex-col gap-2 sm:flex-row">
-        <QuickAddBar
-          groups={groups}
-          defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
-          defaultDueDate={view === 'today' ? dateOf(now) : ''}
-          now={now}
-        />
+        <Suspense fallback={<div className="min-h-11 min-w-0 flex-1 sm:min-h-10" />}>
+          <QuickAddBar
+            groups={groups}
+            defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
+            defaultDueDate={view === 'today' ? dateOf(now) : ''}
+            now={now}
+          />
+        </Suspense>
         {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
       </div>
-      {/* On a phone a floating "+" brings the quick add into view and focuses it. */}
-      <button
-        type="button"
-        aria-label="Quick add a todo"
-        onClick={() => {
-          const field = document.getElementById('quick-add-title');
-          field?.scrollIntoView({ block: 'center' });
-          field?.focus();
-        }}
-        className={
-          'fixed right-4 bottom-20 z-40 flex h-14 w-14 items-center justify-center rounded-full ' +
-          'bg-blue-700 text-3xl leading-none text-white shadow-lg sm:hidden dark:bg-blue-300 ' +
-          'dark:text-slate-950'
-        }
-      >
-        <span aria-hidden="true">+</span>
-      </button>
       {form}
       {body}
       {opened && (
@@ -353,15 +345,18 @@ function AllTodos({
   if (hiddenMatches > 0) emptyText += ' that are not completed';
   return (
     <>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-        <FilterTabs
-          counts={counts}
-          groups={groups}
-          active={filter}
-          onChange={onFilterChange}
-          panelId={panelId}
-        />
-        <div className="ml-auto flex flex-wrap items-center gap-x-3 gap-y-2">
+      {/* One row: on a phone it scrolls sideways rather than take three rows of the screen. */}
+      <div className="-mx-1 flex items-center gap-x-3 gap-y-2 overflow-x-auto px-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0">
+        <div className="shrink-0 sm:shrink">
+          <FilterTabs
+            counts={counts}
+            groups={groups}
+            active={filter}
+            onChange={onFilterChange}
+            panelId={panelId}
+          />
+        </div>
+        <div className="ml-auto flex shrink-0 items-center gap-x-3 gap-y-2 sm:flex-wrap">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />

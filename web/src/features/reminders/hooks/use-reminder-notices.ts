@@ -1,16 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Reminder } from '@tally/contract';
-import { api } from '#web/lib/api';
 import { onLiveEvent } from '#web/lib/live-listeners';
-import { reportMutationError } from '#web/lib/mutation-errors';
-import { showNotice } from '#web/lib/notices';
-import { queryKeys } from '#web/lib/query-keys';
 import { STORAGE_KEYS, readStorage, writeStorage } from '#web/lib/storage';
 import { fetchRecentReminders } from '../api/get-recent-reminders';
-
-/** Snooze shows the reminder again this much later (in this tab). */
-const SNOOZE_MS = 10 * 60_000;
 
 /**
  * While signed in, shows each reminder that went out as a notice ("Reminder: …") with Complete
@@ -27,43 +20,10 @@ export function useReminderNotices(signedIn: boolean): void {
     let asking = false;
     const snoozes = new Set<ReturnType<typeof setTimeout>>();
 
-    const complete = async (reminder: Reminder) => {
-      try {
-        await api.todos.patch({
-          params: { id: reminder.todoId },
-          body: { completed: true },
-          operation: 'Complete todo',
-        });
-        for (const queryKey of [queryKeys.todos, queryKeys.todoCounts, queryKeys.statistics]) {
-          void queryClient.invalidateQueries({ queryKey });
-        }
-      } catch (error) {
-        reportMutationError(error, 'Complete todo');
-      }
-    };
-    const show = (reminder: Reminder) => {
-      showNotice(`Reminder: ${reminder.title}, due ${reminder.dueTime}`, {
-        tone: 'info',
-        actions: [
-          {
-            label: 'Complete',
-            name: `Complete ${reminder.title}`,
-            run: () => void complete(reminder),
-          },
-          {
-            label: 'Snooze 10 min',
-            name: `Snooze ${reminder.title} for 10 minutes`,
-            run: () => {
-              const timer = setTimeout(() => {
-                snoozes.delete(timer);
-                show(reminder);
-              }, SNOOZE_MS);
-              snoozes.add(timer);
-            },
-          },
-        ],
-      });
-    };
+    const show = (reminder: Reminder) =>
+      void import('../lib/show-reminder').then(({ showReminder }) =>
+        showReminder(reminder, queryClient, (timer) => snoozes.add(timer)),
+      );
     const ask = async () => {
       if (asking) return;
       asking = true;
@@ -96,6 +56,7 @@ export function useReminderNotices(signedIn: boolean): void {
       stopped = true;
       stopListening();
       snoozes.forEach((timer) => clearTimeout(timer));
+      snoozes.clear();
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [signedIn, queryClient]);

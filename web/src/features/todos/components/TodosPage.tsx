@@ -71,12 +71,9 @@ const TodoDetail = lazy(() =>
  * focus goes after a delete, rather than to the page's start.
  */
 function rowAt(place: number): HTMLElement | null {
-  let found: HTMLElement | null = null;
-  for (const row of document.querySelectorAll<HTMLElement>('ul[aria-label="Todos"] > li')) {
-    const index = Number(row.dataset.index);
-    if (index <= place && (!found || index > Number(found.dataset.index))) found = row;
-  }
-  return found;
+  const row = (index: number) =>
+    document.querySelector<HTMLElement>(`ul[aria-label="Todos"] > li[data-index="${index}"]`);
+  return row(place) ?? row(place - 1);
 }
 
 /** Selection mode's bar, loaded when selection mode is first turned on (bundle budget). */
@@ -342,7 +339,6 @@ function AllTodos({
   let emptyText: string = filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered;
   if (hideCompleted && countOf(counts, filter) > 0) emptyText = EMPTY_TEXTS.allCompleted;
   if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
-  if (hiddenMatches > 0) emptyText += ' that are not completed';
   return (
     <>
       {/* One row: on a phone it scrolls sideways rather than take three rows of the screen. */}

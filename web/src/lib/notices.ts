@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 type NoticeTone = 'error' | 'info';
 
 /** A button on a notice (a reminder's Complete and Snooze); pressed, it also dismisses it. */
-export interface NoticeAction {
+interface NoticeAction {
   label: string;
   /** The button's accessible name when the label alone says too little ("Complete Buy milk"). */
   name?: string;

@@ -27,7 +27,7 @@ const visibleTodos = (page: Page) =>
   page.evaluate(() => {
     const rows = document.querySelectorAll('ul[aria-label="Todos"] > li');
     let count = 0;
-    for (const row of rows) {
+    for (const row of Array.from(rows)) {
       const box = row.getBoundingClientRect();
       if (box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0) count += 1;
     }

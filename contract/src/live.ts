@@ -42,6 +42,14 @@ export const LiveEventSchema = Type.Union([
     },
   ),
   Type.Object(
+    { type: Type.Literal('reminder.fired'), id },
+    {
+      additionalProperties: false,
+      description:
+        'A reminder of the todo `id` went out: an open app shows it (GET /api/reminders/recent)',
+    },
+  ),
+  Type.Object(
     { type: Type.Literal('todos.changed') },
     {
       additionalProperties: false,

@@ -82,7 +82,7 @@ test.describe('import', () => {
     await expect(section.getByRole('heading', { name: 'Import report' })).toBeFocused();
 
     await page.getByRole('link', { name: 'Todos' }).click();
-    await expect(page.getByText('Send the invoice')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send the invoice', exact: true })).toBeVisible();
 
     // The same file again: nothing new.
     await page.getByRole('link', { name: 'Settings' }).click();
@@ -169,8 +169,8 @@ test.describe('import', () => {
     await expect(section.getByRole('status')).toHaveText(/^Imported 2 todos/);
 
     await page.getByRole('link', { name: 'Todos' }).click();
-    await expect(page.getByText('Buy stamps')).toBeVisible();
-    await expect(page.getByText('Water the plants')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Buy stamps', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Water the plants', exact: true })).toBeVisible();
     await page.getByRole('link', { name: 'Groups' }).click();
     await expect(page.getByText('Errands')).toBeVisible();
   });

@@ -214,6 +214,38 @@ describe('GET /api/events', () => {
     for (const stream of [first, second, other]) stream.close();
   });
 
+  it('tells the user’s streams when a reminder of theirs goes out (issue 28)', async () => {
+    const stream = await openStream(url, alice.token);
+    await stream.next(isReady);
+    // Due in UTC two minutes from the clock, reminded at the due time.
+    const due = new Date(ctx.clock.current + 2 * 60_000);
+    const todo = (
+      await as(
+        ctx.app,
+        alice,
+      )({
+        method: 'POST',
+        url: '/api/todos',
+        headers: { 'x-time-zone': 'UTC' },
+        payload: {
+          title: 'Take vitamins',
+          dueDate: due.toISOString().slice(0, 10),
+          dueTime: due.toISOString().slice(11, 16),
+          remindMinutesBefore: 0,
+        },
+      })
+    ).json<{ id: number }>();
+    ctx.clock.current += 3 * 60_000;
+    expect((await ctx.app.sendDueReminders()).claimed).toBe(1);
+    // Back to the real time the other cases' tokens and sessions are checked by.
+    ctx.clock.current = Date.now();
+    expect(dataOf(await stream.next(event('reminder.fired', todo.id)))).toEqual({
+      type: 'reminder.fired',
+      id: todo.id,
+    });
+    stream.close();
+  });
+
   it('tells of bulk changes and of the trash', async () => {
     const user = await registerUser(ctx.app);
     const stream = await openStream(url, user.token);

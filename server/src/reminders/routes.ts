@@ -42,6 +42,8 @@ export const reminderRoutes = fp<ReminderRoutesOptions>(
       clock,
       sender: createPushSender({ vapid, subject, allowLoopback }),
       allowLoopback,
+      // Open apps show a reminder at once, from the live stream.
+      onFired: (userId, todoId) => app.live.publish(userId, { type: 'reminder.fired', id: todoId }),
     });
     const publicKey = vapid.publicKey;
     app.decorate('sendDueReminders', () => service.tick());

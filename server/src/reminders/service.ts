@@ -29,6 +29,8 @@ export function createReminderService(options: {
   clock: Clock;
   sender: PushSender;
   allowLoopback: boolean;
+  /** Told of each reminder that went out, so open apps show it at once (the live stream). */
+  onFired?: (userId: number, todoId: number) => void;
 }) {
   const { db, clock, sender } = options;
 
@@ -72,6 +74,7 @@ export function createReminderService(options: {
       claimed.flatMap((reminder) => {
         const title = titles.get(reminder.todo_id);
         if (title === undefined) return [];
+        options.onFired?.(reminder.user_id, reminder.todo_id);
         const payload: Reminder = {
           todoId: reminder.todo_id,
           title,

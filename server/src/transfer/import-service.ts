@@ -24,6 +24,7 @@ import {
 } from '../statistics/record-events.js';
 import { decodeText } from './decode.js';
 import type { CheckPlanning, SourceContext, SourceFile, SourceTodo } from './sources/source.js';
+import { readTallyCsv } from './sources/tally-csv.js';
 import { readTallyJson } from './sources/tally-json.js';
 import { readTickTickCsv } from './sources/ticktick-csv.js';
 import { readTodoistCsv } from './sources/todoist-csv.js';
@@ -33,6 +34,7 @@ import { searchText } from '../shared/search-text.js';
 const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Promise<SourceFile>> =
   {
     'tally-json': readTallyJson,
+    'tally-csv': readTallyCsv,
     'todoist-csv': readTodoistCsv,
     'ticktick-csv': readTickTickCsv,
   };
@@ -438,7 +440,7 @@ async function knownRows(
     for (const row of rows) if (row.import_key !== null) keys.set(row.import_key, row.id);
   }
   const natives = new Map<string, number>();
-  if (format === 'tally-json') {
+  if (format === 'tally-json' || format === 'tally-csv') {
     const instants = [
       ...new Set(keyed.map(({ todo }) => todo.createdAt).filter((t): t is number => t !== null)),
     ];

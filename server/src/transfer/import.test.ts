@@ -442,7 +442,7 @@ describe('refusals', () => {
 
   it('checks the form: format, dryRun, the file field, multipart itself', async () => {
     expect(await refused('x', 'csv')).toBe(
-      'format must be one of tally-json, todoist-csv, ticktick-csv',
+      'format must be one of tally-json, tally-csv, todoist-csv, ticktick-csv',
     );
     const send = async (
       fields: Record<string, string>,
@@ -466,7 +466,7 @@ describe('refusals', () => {
     ]);
     expect(await send({}, { bytes: Buffer.from('{}') })).toEqual([
       400,
-      'format is required: one of tally-json, todoist-csv, ticktick-csv',
+      'format is required: one of tally-json, tally-csv, todoist-csv, ticktick-csv',
     ]);
     expect(
       await send({ format: 'tally-json', dryRun: 'yes' }, { bytes: Buffer.from('{}') }),

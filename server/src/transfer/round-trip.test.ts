@@ -275,6 +275,51 @@ describe('the round trip', () => {
     ).toHaveLength(SEEDED);
   });
 
+  it("imports Tally's own CSV export: titles, formulas, groups, repeats, tags and subtasks", async () => {
+    const user = await registerUser(ctx.app);
+    await seed(user);
+    const parent = (
+      await call(user)({
+        method: 'POST',
+        url: '/api/todos',
+        payload: { title: 'Trip', tags: ['travel'], priority: 2 },
+      })
+    ).json<Todo>();
+    await call(user)({
+      method: 'POST',
+      url: '/api/todos',
+      payload: { title: 'Pack', parentId: parent.id },
+    });
+    const csv = await call(user)({ method: 'GET', url: '/api/todos/export.csv' });
+    expect(csv.statusCode).toBe(200);
+    const other = await registerUser(ctx.app);
+    const report = await imported(ctx.app, other, csv.rawPayload, 'tally-csv');
+    expect(report.skippedCount + report.warningCount).toBe(0);
+    expect(report.todos).toMatchObject({ created: 9, completed: 1, repeating: 2 });
+    const todos = await call(other)({ method: 'GET', url: '/api/todos' }).then((r) =>
+      r.json<Todo[]>(),
+    );
+    const byTitle = new Map(todos.map((todo) => [todo.title, todo]));
+    expect(byTitle.get('=HYPERLINK("http://evil.example","click")')).toBeDefined();
+    expect(byTitle.get('@SUM(A1:A2)')?.description).toBe('-2+3');
+    expect(byTitle.get('Weekly review')).toMatchObject({
+      description: 'Line one\nline two, with "quotes"',
+      dueDate: '2026-03-13',
+      dueTime: '16:00',
+      repeat: { every: 1, unit: 'week', weekdays: ['fri'], from: 'due' },
+    });
+    expect(byTitle.get('Pay rent')?.repeat).toMatchObject({
+      every: 1,
+      unit: 'month',
+      from: 'completion',
+    });
+    expect(byTitle.get('Trip')).toMatchObject({ tags: ['travel'], priority: 2 });
+    expect(byTitle.get('Pack')?.parentId).toBe(byTitle.get('Trip')?.id);
+    // The same file again adds nothing.
+    const twice = await imported(ctx.app, other, csv.rawPayload, 'tally-csv');
+    expect(twice.todos).toMatchObject({ created: 0, alreadyImported: 9 });
+  });
+
   it('a file of another user’s ids never touches that user’s rows', async () => {
     const victim = await registerUser(ctx.app);
     await seed(victim);

@@ -71,12 +71,14 @@ export function AppRoutes() {
           </Lazy>
         </RequireAuth>
       </Route>
-      <Route path="/settings">
-        <RequireAuth>
-          <Lazy>
-            <SettingsRoute />
-          </Lazy>
-        </RequireAuth>
+      <Route path="/settings/:section?">
+        {(params) => (
+          <RequireAuth>
+            <Lazy>
+              <SettingsRoute section={params.section} />
+            </Lazy>
+          </RequireAuth>
+        )}
       </Route>
       {/* Reached from e-mailed links, signed in or not. */}
       <Route path="/forgot-password">

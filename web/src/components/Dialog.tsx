@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 
 interface DialogProps {
   open: boolean;
@@ -8,6 +8,11 @@ interface DialogProps {
   children: ReactNode;
   /** Buttons, right-aligned under the content. */
   actions: ReactNode;
+  /**
+   * Where the focus goes when the element it came from is gone (a deleted row's button): the
+   * next row, say. Without it, or when it finds nothing, the main content.
+   */
+  fallbackFocus?: () => HTMLElement | null;
 }
 
 /**
@@ -15,8 +20,12 @@ interface DialogProps {
  * trap), Escape closes it, and focus returns to where it was (or to the main content when that
  * element is gone, as after a delete). The element marked data-autofocus gets focus first.
  */
-export function Dialog({ open, title, onClose, children, actions }: DialogProps) {
+export function Dialog({ open, title, onClose, children, actions, fallbackFocus }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const fallbackRef = useRef(fallbackFocus);
+  useLayoutEffect(() => {
+    fallbackRef.current = fallbackFocus;
+  });
   const titleId = useId();
   const bodyId = useId();
 
@@ -30,7 +39,7 @@ export function Dialog({ open, title, onClose, children, actions }: DialogProps)
     return () => {
       if (dialog.open) dialog.close();
       if (returnTo?.isConnected) returnTo.focus();
-      else document.getElementById('main')?.focus();
+      else (fallbackRef.current?.() ?? document.getElementById('main'))?.focus();
     };
   }, [open]);
 

@@ -1,5 +1,6 @@
 import { cn } from '#web/lib/cn';
 import { dismissNotice, useNotices } from '#web/lib/notices';
+import { Button } from './Button';
 import { DismissButton } from './DismissButton';
 import { UndoToast } from './UndoToast';
 
@@ -26,7 +27,28 @@ export function NoticeRegion() {
               : 'bg-slate-800 text-white dark:bg-slate-700',
           )}
         >
-          <p className="min-w-0 flex-1 break-words">{notice.text}</p>
+          <div className="min-w-0 flex-1">
+            <p className="break-words">{notice.text}</p>
+            {notice.actions && (
+              <div className="mt-2 flex flex-wrap gap-2">
+                {notice.actions.map((action) => (
+                  <Button
+                    key={action.label}
+                    variant="bare"
+                    size="sm"
+                    aria-label={action.name}
+                    className="min-h-11 border border-white/60 enabled:hover:bg-white/20 sm:min-h-9"
+                    onClick={() => {
+                      dismissNotice(notice.id);
+                      action.run();
+                    }}
+                  >
+                    {action.label}
+                  </Button>
+                ))}
+              </div>
+            )}
+          </div>
           <DismissButton
             label="Dismiss notification"
             onClick={() => dismissNotice(notice.id)}

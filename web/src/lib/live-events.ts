@@ -2,6 +2,7 @@ import type { LiveEvent } from '@tally/contract';
 import { LIVE_HEARTBEAT_SECONDS } from '@tally/contract/constants';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { api } from './api';
+import { tellLiveListeners } from './live-listeners';
 import { queryKeys } from './query-keys';
 
 /**
@@ -22,6 +23,8 @@ const BACKOFF_MAX_MS = 30_000;
 function keysOf(event: LiveEvent): QueryKey[] {
   const { todos, trash, todoCounts, groups, statistics, todoSorts } = queryKeys;
   if (event.type === 'sorts.updated') return [todoSorts];
+  // A reminder changes no data: its listener shows it (features/reminders).
+  if (event.type === 'reminder.fired') return [];
   if (event.type.startsWith('todo.')) return [todos, trash, todoCounts, statistics];
   if (event.type.startsWith('group.')) return [groups, todos, todoCounts, statistics];
   return [todos, trash, todoCounts, groups, statistics];
@@ -35,8 +38,10 @@ function apply(queryClient: QueryClient, message: Message): void {
     return;
   }
   if (message.kind === 'resync') void queryClient.invalidateQueries();
-  else
+  else {
     for (const queryKey of keysOf(message.event)) void queryClient.invalidateQueries({ queryKey });
+    tellLiveListeners(message.event);
+  }
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>

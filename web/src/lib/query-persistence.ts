@@ -11,8 +11,12 @@ import { clearOffline, keepsOfflineData, readOffline, writeOffline } from './off
 /** Raised when the shape of a cached answer changes, so an older copy is not read as new. */
 const CACHE_VERSION = 1;
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-/** Writes are gathered: a burst of changes costs one IndexedDB write. */
-const SAVE_DELAY_MS = 1000;
+/**
+ * Writes are gathered: a burst of changes costs one IndexedDB write. Short, so that a reload
+ * right after a change finds it (a second was long enough to lose it, issue 28); the page being
+ * hidden or unloaded writes at once besides.
+ */
+const SAVE_DELAY_MS = 100;
 
 interface SavedQueries {
   version: number;
@@ -36,7 +40,10 @@ export async function restoreQueries(client: QueryClient, user: string): Promise
   void client.invalidateQueries({ predicate: (query) => restored.has(query.queryHash) });
 }
 
-/** Saves the cache (a second after it changes) until the returned function is called. */
+/**
+ * Saves the cache (right after it changes, and when the page is hidden or left) until the
+ * returned function is called.
+ */
 export function persistQueries(client: QueryClient, user: string): () => void {
   if (!keepsOfflineData()) return () => undefined;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -52,8 +59,21 @@ export function persistQueries(client: QueryClient, user: string): () => void {
     if (event.type !== 'updated' && event.type !== 'removed') return;
     timer ??= setTimeout(save, SAVE_DELAY_MS);
   });
+  // A change still waiting for its write goes now: the page may not come back.
+  const flush = () => {
+    if (timer === null) return;
+    clearTimeout(timer);
+    save();
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === 'hidden') flush();
+  };
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', onVisibility);
   return () => {
     unsubscribe();
+    window.removeEventListener('pagehide', flush);
+    document.removeEventListener('visibilitychange', onVisibility);
     if (timer !== null) clearTimeout(timer);
   };
 }

@@ -527,6 +527,14 @@ export function fakeBackend(
       state.todos[index] = updated;
       return json(updated);
     },
+    'PATCH /api/todos/:id': (call, { id }) => {
+      const index = state.todos.findIndex((todo) => todo.id === Number(id));
+      const existing = state.todos[index];
+      if (!existing) return json({ error: 'Todo not found' }, 404);
+      const updated = { ...existing, ...(call.body as Partial<Todo>) };
+      state.todos[index] = updated;
+      return json(updated);
+    },
     'POST /api/todos/bulk': (call) => {
       const { ids, action, groupId = null } = call.body as BulkBody;
       const picked = new Set(ids);

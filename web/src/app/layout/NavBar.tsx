@@ -96,7 +96,7 @@ export function NavBar() {
           </nav>
         )}
         <div className="ml-auto flex min-w-0 items-center gap-2">
-          {signedIn && <SettingsLink current={location === '/settings'} />}
+          {signedIn && <SettingsLink current={location.startsWith('/settings')} />}
           <ThemeToggle />
           {signedIn && (
             <Button

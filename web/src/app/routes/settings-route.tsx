@@ -15,11 +15,13 @@ function SettingsGoogleButton(props: GoogleSignInProps) {
 }
 
 /** Loaded lazily (see router.tsx): its code is fetched only when /settings opens. */
-export default function SettingsRoute() {
+export default function SettingsRoute({ section }: { section?: string | undefined }) {
   useDocumentTitle('Settings');
   const config = useConfig();
   return (
     <SettingsPage
+      section={section}
+      googleEnabled={Boolean(config.data?.googleClientId)}
       mailEnabled={config.data?.passwordResetByEmail ?? false}
       GoogleButton={SettingsGoogleButton}
       oidcName={config.data?.oidc?.name ?? null}

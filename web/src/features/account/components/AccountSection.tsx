@@ -96,6 +96,12 @@ export function AccountSection({
           linked Google account stayed linked (see Google below).
         </Hint>
       )}
+      {!account.emailVerified && !mailEnabled && (
+        <Hint>
+          Not verified because this server sends no e-mail: its operator has not set up mail
+          (SMTP_URL), so no verification link can reach you. Everything else works as usual.
+        </Hint>
+      )}
       {!account.emailVerified && mailEnabled && (
         <div className="flex flex-wrap items-center gap-3">
           <Hint>Open the link we sent to your address to verify it.</Hint>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { copyResult } from '../lib/copy-text';
 import { CopyField } from './CopyField';
 import { Hint, SettingsSection } from './SettingsSection';
@@ -20,9 +21,9 @@ export function CalendarAppsSection({ email }: { email: string }) {
         a group. Add a CalDAV account in the app with this server address, your e-mail{' '}
         <strong className="font-medium text-slate-900 dark:text-slate-100">{email}</strong> as the
         username, and an app password:{' '}
-        <a href="#api-tokens" className={linkClass}>
+        <Link href="/settings/api-tokens" className={linkClass}>
           make an API token
-        </a>{' '}
+        </Link>{' '}
         with Read and write (Read only lets the app look but not change anything). Never use your
         account password there.
       </Hint>

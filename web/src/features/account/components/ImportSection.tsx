@@ -198,9 +198,9 @@ export function ImportSection() {
   return (
     <SettingsSection title="Import" status={status}>
       <Hint>
-        Bring in todos and groups from a Tally export (JSON), a Todoist project exported as a CSV
-        template, or a TickTick backup (CSV), up to {MAX_MB} MB. You see what would come in before
-        anything changes; importing the same file again adds nothing.
+        Bring in todos and groups from a Tally export (JSON or CSV), a Todoist project exported as a
+        CSV template, or a TickTick backup (CSV), up to {MAX_MB} MB. You see what would come in
+        before anything changes; importing the same file again adds nothing.
       </Hint>
       <Form label="Import" onSubmit={() => run(true)}>
         <SelectField

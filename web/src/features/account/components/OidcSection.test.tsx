@@ -17,7 +17,7 @@ describe('/settings, single sign-on', () => {
   it('is absent while single sign-on is not configured', async () => {
     fakeBackend();
     renderApp('/settings');
-    await screen.findByRole('region', { name: 'Google' }, LAZY_LOAD);
+    await screen.findByRole('region', { name: 'Account' }, LAZY_LOAD);
     expect(screen.queryByRole('region', { name: 'Authentik' })).not.toBeInTheDocument();
   }, 20_000);
 

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import type { Account } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
@@ -31,17 +33,33 @@ interface SettingsPageProps {
   GoogleButton: GoogleButton;
   /** OIDC_NAME when single sign-on is configured (GET /api/config), else null. */
   oidcName?: string | null;
+  /** Google sign-in is configured on this server (GET /api/config, googleClientId). */
+  googleEnabled?: boolean;
+  /** The section the address names (/settings/{id}); all of them when undefined. */
+  section?: string | undefined;
+}
+
+interface SectionEntry {
+  id: string;
+  label: string;
+  content: ReactNode;
 }
 
 /**
  * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, Calendar apps (CalDAV), Calendar feed, Your data, Import,
  * Danger zone.
  */
-export function SettingsPage({ mailEnabled, GoogleButton, oidcName = null }: SettingsPageProps) {
+export function SettingsPage({
+  mailEnabled,
+  GoogleButton,
+  oidcName = null,
+  googleEnabled = true,
+  section,
+}: SettingsPageProps) {
   const account = useAccount();
 
   return (
-    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
+    <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
       <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">Settings</h1>
       {account.isPending ? (
         <LoadingText>Loading account...</LoadingText>
@@ -51,36 +69,149 @@ export function SettingsPage({ mailEnabled, GoogleButton, oidcName = null }: Set
           onRetry={() => void account.refetch()}
         />
       ) : (
-        <div className="space-y-6">
-          <AccountSection
-            account={account.data}
-            mailEnabled={mailEnabled}
-            signsInWith={signsInWith(account.data, oidcName)}
-          />
-          <PasswordSection
-            hasPassword={account.data.hasPassword}
-            mailEnabled={mailEnabled}
-            signsInWith={signsInWith(account.data, oidcName)}
-          />
-          <GoogleSection account={account.data} GoogleButton={GoogleButton} />
-          {oidcName !== null && <OidcSection account={account.data} name={oidcName} />}
-          <TwoFactorSection hasPassword={account.data.hasPassword} />
-          <PasskeysSection />
-          <SessionsSection />
-          <RemindersSection />
-          <ApiTokensSection />
-          <CalendarAppsSection email={account.data.email} />
-          <CalendarFeedSection />
-          <DataSection />
-          <ImportSection />
-          <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />
+        <SettingsSections
+          section={section}
+          sections={[
+            {
+              id: 'account',
+              label: 'Account',
+              content: (
+                <AccountSection
+                  account={account.data}
+                  mailEnabled={mailEnabled}
+                  signsInWith={signsInWith(account.data, oidcName)}
+                />
+              ),
+            },
+            {
+              id: 'password',
+              label: 'Password',
+              content: (
+                <PasswordSection
+                  hasPassword={account.data.hasPassword}
+                  mailEnabled={mailEnabled}
+                  signsInWith={signsInWith(account.data, oidcName)}
+                />
+              ),
+            },
+            // Google only where this server is set up for it (or the account is linked already).
+            ...(googleEnabled || account.data.googleLinked
+              ? [
+                  {
+                    id: 'google',
+                    label: 'Google',
+                    content: <GoogleSection account={account.data} GoogleButton={GoogleButton} />,
+                  },
+                ]
+              : []),
+            ...(oidcName !== null
+              ? [
+                  {
+                    id: 'sso',
+                    label: oidcName,
+                    content: <OidcSection account={account.data} name={oidcName} />,
+                  },
+                ]
+              : []),
+            {
+              id: 'two-factor',
+              label: 'Two-factor',
+              content: <TwoFactorSection hasPassword={account.data.hasPassword} />,
+            },
+            { id: 'passkeys', label: 'Passkeys', content: <PasskeysSection /> },
+            { id: 'sessions', label: 'Sessions', content: <SessionsSection /> },
+            { id: 'reminders', label: 'Reminders', content: <RemindersSection /> },
+            { id: 'api-tokens', label: 'API tokens', content: <ApiTokensSection /> },
+            {
+              id: 'calendar-apps',
+              label: 'Calendar apps',
+              content: <CalendarAppsSection email={account.data.email} />,
+            },
+            { id: 'calendar', label: 'Calendar feed', content: <CalendarFeedSection /> },
+            { id: 'data', label: 'Your data', content: <DataSection /> },
+            { id: 'import', label: 'Import', content: <ImportSection /> },
+            {
+              id: 'danger',
+              label: 'Danger zone',
+              content: <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />,
+            },
+          ]}
+        >
           <IdentityPromptDialog
             account={account.data}
             GoogleButton={GoogleButton}
             oidcName={oidcName}
           />
-        </div>
+        </SettingsSections>
       )}
     </div>
+  );
+}
+
+/**
+ * The section menu (a link per section, its own address /settings/{id}) and the sections: the
+ * one the address names, or all of them at /settings. An unknown name shows them all.
+ */
+function SettingsSections({
+  sections,
+  section,
+  children,
+}: {
+  sections: SectionEntry[];
+  section: string | undefined;
+  children: ReactNode;
+}) {
+  const chosen = sections.find((entry) => entry.id === section);
+  return (
+    <div className="gap-6 md:flex md:items-start">
+      <nav aria-label="Settings sections" className="mb-6 md:sticky md:top-4 md:mb-0 md:w-44">
+        <ul className="flex gap-1 overflow-x-auto pb-1 md:flex-col md:overflow-visible">
+          <li>
+            <SectionLink href="/settings" current={!chosen}>
+              All
+            </SectionLink>
+          </li>
+          {sections.map((entry) => (
+            <li key={entry.id}>
+              <SectionLink href={`/settings/${entry.id}`} current={chosen?.id === entry.id}>
+                {entry.label}
+              </SectionLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="min-w-0 flex-1 space-y-6">
+        {chosen
+          ? chosen.content
+          : sections.map((entry) => <div key={entry.id}>{entry.content}</div>)}
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function SectionLink({
+  href,
+  current,
+  children,
+}: {
+  href: string;
+  current: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Link
+      href={href}
+      aria-current={current ? 'page' : undefined}
+      className={
+        'flex min-h-11 items-center rounded-md px-3 text-sm font-medium whitespace-nowrap ' +
+        'md:min-h-9 ' +
+        (current
+          ? 'bg-blue-50 text-blue-800 dark:bg-slate-800 dark:text-blue-200'
+          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800')
+      }
+    >
+      {children}
+    </Link>
   );
 }

@@ -3,6 +3,7 @@ import type { ImportFormat, ImportReport, Repeat } from '@tally/contract';
 /** The formats in the Format list, with what each file is (docs/product.md, Settings screen). */
 export const FORMAT_CHOICES: { value: ImportFormat; label: string; accept: string }[] = [
   { value: 'tally-json', label: 'Tally export (JSON)', accept: '.json,application/json' },
+  { value: 'tally-csv', label: 'Tally export (CSV)', accept: '.csv,text/csv' },
   { value: 'todoist-csv', label: 'Todoist project (CSV template)', accept: '.csv,text/csv' },
   { value: 'ticktick-csv', label: 'TickTick backup (CSV)', accept: '.csv,text/csv' },
 ];

@@ -1,21 +1,59 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Group, Todo } from '@tally/contract';
+import type { Group, GroupBody, Todo } from '@tally/contract';
+import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
+import { offerUndo } from '#web/lib/undo';
 
 const OPERATION = 'Delete group';
 
-/** Removes the group, ungroups its todos in the cache at once and reloads them. */
+/**
+ * Removes the group, ungroups its todos in the cache at once and reloads them; the Undo toast
+ * (after SPEC's browser confirm, as every other delete offers) makes the group again, same name
+ * and colour, and moves the todos it held back into it. The group comes back with a new id.
+ */
 export function useDeleteGroup() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.groups.remove({ params: { id }, operation: OPERATION }),
-    onSuccess: (_result, id) => {
+    mutationFn: async (group: Group) => {
+      // Which todos it holds, for the Undo: from the list shown, else (opened on /groups) asked.
+      const todos =
+        queryClient.getQueryData<Todo[]>(queryKeys.todos) ??
+        (await api.todos.list({ query: {}, operation: OPERATION }));
+      const held = todos.filter((todo) => todo.groupId === group.id).map((todo) => todo.id);
+      await api.groups.remove({ params: { id: group.id }, operation: OPERATION });
+      return held;
+    },
+    onSuccess: (held, group) => {
       queryClient.setQueryData<Group[]>(queryKeys.groups, (groups = []) =>
-        groups.filter((group) => group.id !== id),
+        groups.filter((existing) => existing.id !== group.id),
       );
       queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) =>
-        todos?.map((todo) => (todo.groupId === id ? { ...todo, groupId: null } : todo)),
+        todos?.map((todo) => (todo.groupId === group.id ? { ...todo, groupId: null } : todo)),
+      );
+      offerUndo(
+        `Deleted the group "${group.name}"`,
+        async () => {
+          const again = await api.groups.create({
+            // A group's colour is always one of the swatches: the server keeps no other.
+            body: { name: group.name, color: group.color as GroupBody['color'] },
+            operation: 'Restore group',
+          });
+          for (let start = 0; start < held.length; start += BULK_IDS_MAX) {
+            await api.todos.bulk({
+              body: {
+                ids: held.slice(start, start + BULK_IDS_MAX),
+                action: 'move',
+                groupId: again.id,
+              },
+              operation: 'Restore group',
+            });
+          }
+          for (const queryKey of [queryKeys.groups, queryKeys.todos, queryKeys.statistics]) {
+            void queryClient.invalidateQueries({ queryKey });
+          }
+        },
+        { operation: 'Restore group' },
       );
     },
     meta: { operation: OPERATION, invalidates: [queryKeys.todos, queryKeys.statistics] },

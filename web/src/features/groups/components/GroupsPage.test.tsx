@@ -124,6 +124,25 @@ describe('/groups', () => {
     expect(screen.queryByRole('tab', { name: /Work/ })).not.toBeInTheDocument();
   });
 
+  it('offers Undo after the confirm, which brings the group and its todos back', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const { calls } = fakeBackend({
+      groups: [work, home],
+      todos: [makeTodo({ id: 5, title: 'Task', groupId: 1 })],
+    });
+    const { user } = renderApp('/groups');
+    await user.click(await screen.findByRole('button', { name: 'Delete Work' }));
+    expect(await screen.findByText('Deleted the group "Work"')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect([...names()].sort()).toEqual(['Home', 'Work']));
+    const created = calls.find(
+      (call) => call.method === 'POST' && call.path === '/api/todo-groups',
+    );
+    expect(created?.body).toEqual({ name: 'Work', color: work.color });
+    const moved = calls.find((call) => call.path === '/api/todos/bulk');
+    expect(moved?.body).toMatchObject({ ids: [5], action: 'move' });
+  });
+
   it('shows a dismissible message when saving fails', async () => {
     fakeBackend(
       { groups: [work] },

@@ -18,7 +18,7 @@ export function GroupsPage() {
 
   const remove = (group: Group) => {
     if (!window.confirm(DELETE_GROUP_CONFIRM)) return;
-    deleteGroup.mutate(group.id, {
+    deleteGroup.mutate(group, {
       onSuccess: () => {
         if (editing?.id === group.id) setEditing(null);
       },

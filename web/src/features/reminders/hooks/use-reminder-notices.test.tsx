@@ -1,6 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { Reminder } from '@tally/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBackend } from '#web/test/fake-api';
+import { tellLiveListeners } from '#web/lib/live-listeners';
+import { fakeBackend, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
@@ -33,5 +35,30 @@ describe('reminders in the open app', () => {
       ),
     );
     expect(screen.getAllByText('Reminder: Dentist, due 09:30')).toHaveLength(1);
+  });
+
+  it('shows a reminder the live stream announces, with Complete and Snooze', async () => {
+    const reminders: Reminder[] = [];
+    const backend = fakeBackend({ todos: [makeTodo({ id: 4, title: 'Dentist' })], reminders });
+    const { user } = renderApp('/groups');
+    await waitFor(() =>
+      expect(backend.calls.some((call) => call.path === '/api/reminders')).toBe(true),
+    );
+    reminders.push(reminder);
+    act(() => tellLiveListeners({ type: 'reminder.fired', id: reminder.todoId }));
+    const notice = (await screen.findByText('Reminder: Dentist, due 09:30')).closest(
+      '[role="status"]',
+    ) as HTMLElement;
+    expect(
+      within(notice).getByRole('button', { name: 'Snooze Dentist for 10 minutes' }),
+    ).toBeVisible();
+    await user.click(within(notice).getByRole('button', { name: 'Complete Dentist' }));
+    await waitFor(() =>
+      expect(
+        backend.calls.some((call) => call.method === 'PATCH' && call.path === '/api/todos/4'),
+      ).toBe(true),
+    );
+    expect(screen.queryByText('Reminder: Dentist, due 09:30')).not.toBeInTheDocument();
+    expect(screen.queryByText(/failed/)).not.toBeInTheDocument();
   });
 });

@@ -23,7 +23,7 @@ describe('ActivityChart', () => {
     expect(bars[0]).toHaveAccessibleName(
       'Tue, Dec 30: 0 todos created, 0 todos completed, 0 groups created, 10 logins',
     );
-    expect(bars[0]).toHaveStyle({ height: '200px', width: '24px' });
+    expect(bars[0]).toHaveStyle({ height: '200px', minWidth: '24px' });
     expect(bars[6]).toHaveAccessibleName(
       'Mon, Jan 5: 3 todos created, 1 todo completed, 0 groups created, 1 login',
     );
@@ -41,7 +41,7 @@ describe('ActivityChart', () => {
         .map((item) => item.textContent),
     ).toEqual(['Todos created', 'Todos completed', 'Groups created', 'Logins']);
     const bars = within(screen.getByTestId('activity-bars')).getAllByRole('img');
-    expect(bars[0]).toHaveStyle({ width: '16px', height: '5px' });
+    expect(bars[0]).toHaveStyle({ minWidth: '16px', height: '5px' });
   });
 
   it('has a value axis: numbered ticks at the heights bars of those totals reach', () => {

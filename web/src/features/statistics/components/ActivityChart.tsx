@@ -86,13 +86,23 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
 
   return (
     <figure>
+      {max === 0 && (
+        <p className="mb-2 text-sm text-slate-700 dark:text-slate-300">
+          Nothing yet in the last {range} days: todos you create or complete show here.
+        </p>
+      )}
       <div
         tabIndex={0}
         role="region"
         aria-label={`Daily activity, last ${range} days`}
         className="overflow-x-auto rounded-md pt-2 pb-2"
       >
-        <div className="mx-auto flex w-max gap-2">
+        {/* The bars share the card's width, each at least its range's width (docs/product.md,
+            Statistics screen): a phone scrolls a long range, a desktop fills the card. */}
+        <div
+          className="flex w-full gap-2"
+          style={{ minWidth: chartWidth(bars.length, range) + 36 }}
+        >
           {/* The numbers only repeat what each bar's name says exactly: for the eye. They stay in
               view while a long range scrolls. */}
           <div
@@ -111,7 +121,7 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
               </span>
             ))}
           </div>
-          <div style={{ width: chartWidth(bars.length, range) }}>
+          <div className="min-w-0 flex-1">
             <div className="relative">
               <div aria-hidden="true" className="pointer-events-none absolute inset-0">
                 {ticks
@@ -126,7 +136,7 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
               </div>
               <div
                 data-testid="activity-bars"
-                className="relative flex items-end border-b border-slate-400 dark:border-slate-500"
+                className="relative flex items-end justify-between border-b border-slate-400 dark:border-slate-500"
                 style={{ height: CHART_HEIGHT_PX, gap }}
               >
                 {bars.map((bar) => {
@@ -138,8 +148,8 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
                       aria-label={label}
                       title={label}
                       data-height={bar.height}
-                      className="flex shrink-0 flex-col-reverse overflow-hidden rounded-t-sm"
-                      style={{ width, height: bar.height }}
+                      className="flex max-w-16 min-w-0 flex-1 flex-col-reverse overflow-hidden rounded-t-sm"
+                      style={{ minWidth: width, height: bar.height }}
                     >
                       {bar.total === 0 ? (
                         <div className="h-full bg-slate-300 dark:bg-slate-600" />

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { daysAgo } from '#web/lib/format';
 import { ZERO_SINCE, ZERO_TOTALS, dailyRecords, fakeBackend } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
@@ -92,5 +92,24 @@ describe('/statistics', () => {
     await waitFor(() =>
       expect(within(screen.getByTestId('activity-bars')).getAllByRole('img')).toHaveLength(14),
     );
+  });
+});
+
+describe('/statistics offline (issue 28)', () => {
+  afterEach(() => {
+    Reflect.deleteProperty(navigator, 'onLine');
+  });
+
+  it('says the statistics are not available offline instead of loading for ever', async () => {
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    fakeBackend({ totals, since });
+    renderApp('/statistics');
+    expect(await screen.findByRole('heading', { name: 'Your Statistics' })).toBeInTheDocument();
+    expect(
+      await screen.findAllByText(
+        'Statistics are not available offline. They load when you are back online.',
+      ),
+    ).not.toHaveLength(0);
+    expect(screen.queryByText('Loading statistics...')).not.toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import { STATISTICS_RANGES, type StatisticsRange } from '@tally/contract/constan
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
+import { useOffline } from '#web/lib/online';
 import { useRecentStatistics } from '../api/get-recent-statistics';
 import { useSinceStatistics } from '../api/get-since-statistics';
 import { useTotalStatistics } from '../api/get-total-statistics';
@@ -23,6 +24,16 @@ export function StatisticsPage() {
   const month = useSinceStatistics(30);
   const recent = useRecentStatistics(range);
   const thisWeek = week.data;
+  // Offline, a query with nothing saved waits for the network: say so rather than load for ever.
+  const offline = useOffline();
+  const waiting = (text: string) =>
+    offline ? (
+      <p className="text-slate-700 dark:text-slate-300">
+        Statistics are not available offline. They load when you are back online.
+      </p>
+    ) : (
+      <LoadingText>{text}</LoadingText>
+    );
 
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
@@ -33,7 +44,7 @@ export function StatisticsPage() {
 
       <Section title="All Time Statistics">
         {total.isPending ? (
-          <LoadingText>Loading statistics...</LoadingText>
+          waiting('Loading statistics...')
         ) : total.isError ? (
           <ErrorBanner
             message={errorMessage(total.error, 'Load statistics')}
@@ -64,7 +75,7 @@ export function StatisticsPage() {
       <Section title="Recent Activity" action={<RangeSelector value={range} onChange={setRange} />}>
         <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
           {recent.isPending ? (
-            <LoadingText>Loading activity...</LoadingText>
+            waiting('Loading activity...')
           ) : recent.isError ? (
             <ErrorBanner
               message={errorMessage(recent.error, 'Load recent activity')}
@@ -90,7 +101,11 @@ export function StatisticsPage() {
           <StatCard
             label="Task Completion Rate (Last 30 Days)"
             value={
-              month.data ? `${completionRate(month.data)}%` : month.isError ? '—' : 'Loading...'
+              month.data
+                ? `${completionRate(month.data)}%`
+                : month.isError || offline
+                  ? '—'
+                  : 'Loading...'
             }
           />
           {total.data && (

@@ -3,23 +3,43 @@ import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
+import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
-import { refreshViews, replaceTodo } from '../lib/todo-cache';
+import { findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 
 const OPERATION = 'Skip todo';
 
-/** Skips the current occurrence of a repeating todo: it moves to its next due date. */
+/**
+ * Skips the current occurrence of a repeating todo: it moves to its next due date. Undo puts the
+ * due date back (only that: the skip changes nothing else).
+ */
 export function useSkipTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.todos.skip({ params: { id }, operation: OPERATION }),
-    onSuccess: (skipped) => {
+    onMutate: (id) => ({ previous: findTodo(queryClient, id) }),
+    onSuccess: (skipped, _id, context) => {
       replaceTodo(queryClient, skipped.id, () => skipped);
       refreshViews(queryClient);
-      showNotice(`${skipped.title}: skipped. Next due ${dueLabel(skipped, new Date())}.`, {
-        tone: 'info',
-        durationMs: 6000,
-      });
+      const text = `${skipped.title}: skipped. Next due ${dueLabel(skipped, new Date())}.`;
+      const previous = context?.previous;
+      if (previous) {
+        offerUndo(
+          text,
+          async () => {
+            const restored = await api.todos.patch({
+              params: { id: skipped.id },
+              body: { dueDate: previous.dueDate, dueTime: previous.dueTime },
+              operation: 'Undo skip',
+            });
+            replaceTodo(queryClient, restored.id, () => restored);
+            refreshViews(queryClient);
+          },
+          { operation: 'Undo skip' },
+        );
+      } else {
+        showNotice(text, { tone: 'info', durationMs: 6000 });
+      }
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
     onError: (error) => reportMutationError(error, OPERATION),

@@ -29,7 +29,7 @@ const bodyOf = (todo: Todo): UpdateTodoBody => ({
   completed: todo.completed,
 });
 
-/** Every field as it was: what an undo puts back (the planning fields too). */
+/** Every field as it was: what undoing a completion puts back (the planning fields too). */
 const previousOf = (todo: Todo): UpdateTodoBody => ({
   ...bodyOf(todo),
   dueDate: todo.dueDate,
@@ -38,9 +38,14 @@ const previousOf = (todo: Todo): UpdateTodoBody => ({
 });
 
 /** Offers to put a todo back as it was before a change (lib/undo.ts). */
-function offerPutBack(queryClient: QueryClient, text: string, previous: Todo): void {
+function offerPutBack(
+  queryClient: QueryClient,
+  text: string,
+  id: number,
+  body: UpdateTodoBody,
+): void {
   offerUndo(text, async () => {
-    const restored = await updateTodo(queryClient, previous.id, previousOf(previous));
+    const restored = await updateTodo(queryClient, id, body);
     replaceTodo(queryClient, restored.id, () => restored);
     refreshViews(queryClient);
     void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
@@ -66,15 +71,13 @@ export function useUpdateTodo() {
     onSuccess: (updated, _body, context) => {
       replaceTodo(queryClient, updated.id, () => updated);
       const previous = context?.previous;
-      if (previous && previous.groupId !== updated.groupId) {
-        const group = queryClient
-          .getQueryData<Group[]>(queryKeys.groups)
-          ?.find((candidate) => candidate.id === updated.groupId);
-        offerPutBack(
-          queryClient,
-          `Moved "${updated.title}" to ${group ? group.name : 'No Group'}`,
-          previous,
-        );
+      if (previous) {
+        // The edit's toast text and undo, loaded on the first save (bundle budget).
+        void import('../lib/edit-undo').then(({ editUndoOf }) => {
+          const groups = queryClient.getQueryData<Group[]>(queryKeys.groups) ?? [];
+          const undo = editUndoOf(previous, updated, groups);
+          if (undo) offerPutBack(queryClient, undo.text, updated.id, undo.body);
+        });
       }
       refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
@@ -103,7 +106,8 @@ export function useToggleTodo() {
       offerPutBack(
         queryClient,
         `${todo.completed ? 'Reopened' : 'Completed'} "${todo.title}"`,
-        todo,
+        todo.id,
+        previousOf(todo),
       );
       refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });

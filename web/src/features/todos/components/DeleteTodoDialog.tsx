@@ -8,12 +8,21 @@ interface DeleteTodoDialogProps {
   pending: boolean;
   onConfirm: (todo: Todo) => void;
   onCancel: () => void;
+  /** Where the focus goes once the todo's row is gone (Dialog's fallbackFocus). */
+  fallbackFocus?: () => HTMLElement | null;
 }
 
 /** Confirm Delete: Are you sure you want to delete "{title}"? (the title as text). */
-export function DeleteTodoDialog({ todo, pending, onConfirm, onCancel }: DeleteTodoDialogProps) {
+export function DeleteTodoDialog({
+  todo,
+  pending,
+  onConfirm,
+  onCancel,
+  fallbackFocus,
+}: DeleteTodoDialogProps) {
   return (
     <Dialog
+      {...(fallbackFocus ? { fallbackFocus } : {})}
       open={todo !== null}
       title="Confirm Delete"
       onClose={onCancel}

@@ -33,7 +33,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
   useCommand('focusSearch', () => inputRef.current?.focus());
 
   return (
-    <div role="search" className="mb-4">
+    <div role="search" className="sm:w-64">
       <label htmlFor={inputId} className="sr-only">
         Search todos
       </label>
@@ -76,16 +76,22 @@ export function SearchStatus({
   active,
   count,
   searching,
+  hidden = 0,
 }: {
   /** A search is on (the query has words). */
   active: boolean;
   count: number;
   searching: boolean;
+  /** Completed matches that Hide completed keeps out of the list: said, so none seem lost. */
+  hidden?: number;
 }) {
   let text = '';
   if (active) {
     text = `${count} ${count === 1 ? 'todo' : 'todos'} found`;
     if (searching) text += ', searching for more...';
+    if (hidden > 0) {
+      text += `; ${hidden} completed ${hidden === 1 ? 'match is' : 'matches are'} hidden (Hide completed is on)`;
+    }
   }
   return (
     <p

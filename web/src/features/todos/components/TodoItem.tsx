@@ -1,10 +1,11 @@
-import { lazy, memo, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { readableTextColor } from '#web/lib/color';
 import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
+import { openTodo } from '../hooks/use-open-todo';
 import { firstLine, type Progress } from '../lib/subtasks';
 import { TodoDue } from './TodoDue';
 
@@ -31,6 +32,11 @@ interface TodoItemProps {
   depth?: number;
   /** done/total of its subtasks, when it has any. */
   progress?: Progress | undefined;
+  /**
+   * Whether its controls are Tab stops. The All list is one Tab stop (roving tabindex): only the
+   * active row's controls are; arrows move between rows.
+   */
+  tabbable?: boolean;
 }
 
 const PRIORITY_STYLES = [
@@ -40,13 +46,17 @@ const PRIORITY_STYLES = [
   'border-red-400 text-red-900 dark:border-red-500 dark:text-red-100',
 ] as const;
 
+/** A row's buttons: 44 px targets on a phone, denser where a mouse points. */
+const ROW_BUTTON = 'min-h-11 sm:min-h-9';
+
 /** Indent per level of subtask, in rem (a phone keeps room for the title at level 4). */
 const INDENT_REM = 1.25;
 
 /**
- * One row's content (the list gives the `li`): completion checkbox, title, description, due date
- * and repeat mark, group badge, Skip (repeating todos), Edit and Delete; in selection mode a
- * checkbox to pick it first. Memoised: a row renders again only when its own todo (the cache
+ * One row's content (the list gives the `li`): completion checkbox, title (opens the detail
+ * view), description, due date and repeat mark, group badge, Skip (repeating todos), Edit and
+ * Delete; in selection mode the checkbox picks the row instead (one control: a completion box
+ * beside it was too easily hit while selecting). Memoised: a row renders again only when its own todo (the cache
  * keeps the objects of unchanged todos), its selection or the minute changes. The list's row
  * keys (j/k, Space, e, Delete, x) click the controls marked with data-action.
  */
@@ -60,13 +70,14 @@ export const TodoItem = memo(function TodoItem({
   onSelect,
   depth = 0,
   progress,
+  tabbable = true,
 }: TodoItemProps) {
+  const tabIndex = tabbable ? undefined : -1;
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
   const returnFocusRef = useRef(false);
   const editButtonRef = useRef<HTMLButtonElement>(null);
-  const checkboxId = useId();
   // The flip is shown in the click's own render: the cache's optimistic update lands a few
   // microtasks later, and a controlled checkbox would spring back in between.
   const [pendingCompleted, setPendingCompleted] = useState<boolean | null>(null);
@@ -102,7 +113,9 @@ export const TodoItem = memo(function TodoItem({
   return (
     <div
       className={
-        'flex items-start gap-3 px-4 py-4 ' +
+        // Dense: a title-only row is 44 px (36 px of content or buttons and 4 px above and
+        // below), so a desktop shows a dozen todos under the controls (issue 28).
+        'flex items-start gap-3 px-3 py-0.5 sm:px-4 sm:py-1 ' +
         (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
       }
       style={depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined}
@@ -110,11 +123,12 @@ export const TodoItem = memo(function TodoItem({
     >
       {selecting && (
         // The label around it makes a 44 px target for a finger (-m-3 keeps the row's layout).
-        <label className="-m-3 flex shrink-0 cursor-pointer p-3">
+        <label className="-mx-3 -mt-1.5 -mb-3 flex shrink-0 cursor-pointer p-3">
           <input
             type="checkbox"
             data-action="select"
             aria-label={`Select ${todo.title}`}
+            tabIndex={tabIndex}
             checked={selected}
             // React's checkbox change comes from the click, which says whether shift was held.
             onChange={(event) =>
@@ -127,41 +141,63 @@ export const TodoItem = memo(function TodoItem({
           />
         </label>
       )}
-      <input
-        id={checkboxId}
-        data-action="toggle"
-        type="checkbox"
-        checked={completed}
-        onChange={() => {
-          setPendingCompleted(!completed);
-          toggleTodo.mutate({ ...todo, completed }, { onSettled: () => setPendingCompleted(null) });
-        }}
-        className="mt-0.5 h-5 w-5 shrink-0 cursor-pointer accent-blue-700 dark:accent-blue-300"
-      />
-      <div className="min-w-0 flex-1">
-        <label
-          htmlFor={checkboxId}
+      {!selecting && (
+        // The label around it makes a 44 px target for a finger (-m-3 keeps the row's layout).
+        // Its name is the title (hidden text: the visible title is the button that opens it).
+        <label className="-mx-3 -mt-1.5 -mb-3 flex shrink-0 cursor-pointer p-3">
+          <input
+            data-action="toggle"
+            type="checkbox"
+            tabIndex={tabIndex}
+            checked={completed}
+            onChange={() => {
+              setPendingCompleted(!completed);
+              toggleTodo.mutate(
+                { ...todo, completed },
+                { onSettled: () => setPendingCompleted(null) },
+              );
+            }}
+            className="mt-0.5 h-5 w-5 shrink-0 cursor-pointer accent-blue-700 dark:accent-blue-300"
+          />
+          <span className="sr-only">{todo.title}</span>
+        </label>
+      )}
+      {/* The badges follow the title on its line while there is room (a row stays 44 px); the
+          description, when there is one, takes a line of its own. */}
+      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
+        <button
+          type="button"
+          data-action="open"
+          tabIndex={tabIndex}
+          onClick={() => openTodo(todo)}
           className={
-            'block cursor-pointer leading-6 font-medium break-words ' +
+            'max-w-full cursor-pointer text-left leading-6 font-medium break-words ' +
             (completed
               ? 'text-slate-600 line-through dark:text-slate-400'
               : 'text-slate-900 dark:text-slate-100')
           }
         >
           {todo.title}
-        </label>
+        </button>
         {todo.description && (
           // The first line only, as plain text: the detail view renders the Markdown.
-          <p className="mt-1 truncate text-sm text-slate-700 dark:text-slate-300">
+          <p className="order-last basis-full truncate text-sm text-slate-700 dark:text-slate-300">
             {firstLine(todo.description)}
           </p>
         )}
         {(group ||
+          (selecting && completed) ||
           todo.dueDate ||
           todo.priority > 0 ||
           todo.tags.length > 0 ||
           progress !== undefined) && (
-          <div className="mt-2 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
+          <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
+            {selecting && completed && (
+              // Without its completion box, a selected row still says it is done.
+              <span className="text-xs font-semibold text-green-800 dark:text-green-300">
+                Completed
+              </span>
+            )}
             {todo.priority > 0 && (
               <span
                 className={
@@ -205,7 +241,9 @@ export const TodoItem = memo(function TodoItem({
           <Button
             variant="ghost"
             size="compact"
+            className={ROW_BUTTON}
             aria-label={`Skip ${todo.title}`}
+            tabIndex={tabIndex}
             title="Skip this occurrence"
             disabled={skipTodo.isPending}
             onClick={() => skipTodo.mutate(todo.id)}
@@ -218,7 +256,9 @@ export const TodoItem = memo(function TodoItem({
           data-action="edit"
           variant="ghost"
           size="compact"
+          className={ROW_BUTTON}
           aria-label={`Edit ${todo.title}`}
+          tabIndex={tabIndex}
           onClick={() => setEditing(true)}
         >
           Edit
@@ -227,7 +267,9 @@ export const TodoItem = memo(function TodoItem({
           data-action="delete"
           variant="ghostDanger"
           size="compact"
+          className={ROW_BUTTON}
           aria-label={`Delete ${todo.title}`}
+          tabIndex={tabIndex}
           onClick={() => onDelete(todo)}
         >
           Delete

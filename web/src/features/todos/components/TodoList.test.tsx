@@ -22,7 +22,7 @@ const many = (n: number): Todo[] =>
 const list = () => screen.getByRole('list', { name: 'Todos' });
 const rows = () => within(list()).getAllByRole('listitem');
 const row = (title: string) =>
-  screen.getByRole('checkbox', { name: title }).closest('li') as HTMLElement;
+  screen.getByRole('button', { name: title }).closest('li') as HTMLElement;
 
 /** jsdom lays nothing out: rows are 60 px high here, so the list has a screen's worth to show. */
 function layOutRows() {
@@ -199,6 +199,9 @@ describe('/todos: selection', () => {
     await user.click(screen.getByRole('button', { name: 'Select' }));
     const bar = await screen.findByRole('toolbar', { name: 'Selected todos' });
     expect(bar).toHaveTextContent('0 selected');
+    // One control per row: the completion box gives way to the selection box.
+    expect(within(row('Todo 6')).getAllByRole('checkbox')).toHaveLength(1);
+    expect(screen.queryByRole('checkbox', { name: 'Todo 6' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 6' }));
     await user.keyboard('{Shift>}');
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 3' }));
@@ -240,8 +243,8 @@ describe('/todos: selection', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 5' }));
 
     await user.click(within(bar).getByRole('button', { name: 'Complete' }));
-    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Todo 6' })).toBeChecked());
-    expect(screen.getByRole('checkbox', { name: 'Todo 5' })).toBeChecked();
+    await waitFor(() => expect(row('Todo 6')).toHaveTextContent('Completed'));
+    expect(row('Todo 5')).toHaveTextContent('Completed');
     expect(await screen.findByText('2 todos completed')).toBeInTheDocument();
     const bulkCalls = () =>
       backend.calls.filter((call) => call.path === '/api/todos/bulk').map((call) => call.body);
@@ -249,8 +252,8 @@ describe('/todos: selection', () => {
     expect(bar).toHaveTextContent('0 selected');
     // Undo reopens what was completed.
     await user.click(screen.getByRole('button', { name: 'Undo' }));
-    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Todo 6' })).not.toBeChecked());
-    expect(screen.getByRole('checkbox', { name: 'Todo 5' })).not.toBeChecked();
+    await waitFor(() => expect(row('Todo 6')).not.toHaveTextContent('Completed'));
+    expect(row('Todo 5')).not.toHaveTextContent('Completed');
     expect(bulkCalls()[1]).toEqual({ ids: [5, 6], action: 'reopen' });
 
     // Todo 3 is already in Work: only Todo 4 moves, and Undo moves only it back.

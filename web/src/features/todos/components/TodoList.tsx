@@ -40,7 +40,7 @@ function landing(siblings: readonly Todo[], target: Todo, before: boolean): numb
 }
 
 /** A row's height before it is measured: a title and a badge line. */
-const ESTIMATED_ROW_PX = 76;
+const ESTIMATED_ROW_PX = 64;
 /** Rows rendered beyond each edge of the screen, so a fast scroll or j/k meets no gap. */
 const OVERSCAN = 8;
 
@@ -61,7 +61,7 @@ function isTextField(target: EventTarget): boolean {
  * in a list as tall as all of them. Screen readers hear each row's place (aria-posinset of
  * aria-setsize). Row keys, handled here so they never meet the app's global shortcuts:
  * j/k or ↓/↑ (Home/End) move a visible focus through the rows (roving tabindex: the list is one
- * Tab stop), Space completes or reopens, e edits, Delete or # deletes (Confirm Delete), x picks
+ * Tab stop; only the active row's controls are Tab stops too), Space completes or reopens, e edits, Delete or # deletes (Confirm Delete), x picks
  * the row for a bulk action. The focused row always stays rendered, wherever the list scrolls.
  */
 export const TodoList = memo(function TodoList({
@@ -290,10 +290,12 @@ export const TodoList = memo(function TodoList({
                 const from = todos.indexOf(dragged);
                 moveBeside(dragged, todo, from > item.index);
               }}
+              // An outline, not a ring: it is painted over the row's own background, so a
+              // selected (tinted) row still shows where the focus is.
               className={
                 'absolute top-0 left-0 w-full scroll-my-24 outline-none focus-visible:z-10 ' +
-                'focus-visible:ring-2 focus-visible:ring-blue-700 focus-visible:ring-inset ' +
-                'dark:focus-visible:ring-blue-300 ' +
+                'focus-visible:outline-2 focus-visible:-outline-offset-2 ' +
+                'focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300 ' +
                 (item.index < lastIndexOfList
                   ? 'border-b border-slate-200 dark:border-slate-700'
                   : '')
@@ -310,6 +312,7 @@ export const TodoList = memo(function TodoList({
                 onSelect={onSelect}
                 depth={depths.get(todo.id) ?? 0}
                 progress={progress.get(todo.id)}
+                tabbable={item.index === activeIndex}
               />
             </li>
           );

@@ -1,4 +1,14 @@
-import { lazy, Suspense, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Link, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -14,6 +24,7 @@ import { useTodoSearch } from '../api/search-todos';
 import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
 import { useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
+import { closeTodo, useOpenTodo } from '../hooks/use-open-todo';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
 import { dateOf } from '../lib/dates';
@@ -42,6 +53,29 @@ const NewTodoForm = lazy(() =>
   import('./NewTodoForm').then((module) => ({ default: module.NewTodoForm })),
 );
 
+/**
+ * The one-line quick add, loaded right after the screen (bundle budget): until it is there, a
+ * box of its size keeps the list from moving.
+ */
+const QuickAddBar = lazy(() =>
+  import('./QuickAddBar').then((module) => ({ default: module.QuickAddBar })),
+);
+
+/** A todo's detail view, loaded when a title is first clicked (bundle budget). */
+const TodoDetail = lazy(() =>
+  import('./TodoDetail').then((module) => ({ default: module.TodoDetail })),
+);
+
+/**
+ * The row now at `place` in the All list (or the one before, when the last row went): where the
+ * focus goes after a delete, rather than to the page's start.
+ */
+function rowAt(place: number): HTMLElement | null {
+  const row = (index: number) =>
+    document.querySelector<HTMLElement>(`ul[aria-label="Todos"] > li[data-index="${index}"]`);
+  return row(place) ?? row(place - 1);
+}
+
 /** Selection mode's bar, loaded when selection mode is first turned on (bundle budget). */
 const BulkBar = lazy(() => import('./BulkBar').then((module) => ({ default: module.BulkBar })));
 
@@ -68,6 +102,19 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   const [selectedFilter, setSelectedFilter] = useState<TodoFilter>('all');
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<Todo | null>(null);
+  // The deleted row's place in the list, for the focus once it is gone.
+  const deletedPlace = useRef<number | null>(null);
+  const askDelete = useCallback((todo: Todo) => {
+    const row =
+      document.activeElement instanceof HTMLElement
+        ? document.activeElement.closest<HTMLElement>('li[data-index]')
+        : null;
+    deletedPlace.current = row ? Number(row.dataset.index) : null;
+    setDeleting(todo);
+  }, []);
+  const opened = useOpenTodo();
+  // The detail view belongs to this screen: leaving it closes the view.
+  useEffect(() => closeTodo, []);
   const addButtonRef = useRef<HTMLButtonElement>(null);
   const formRef = useRef<HTMLDivElement>(null);
   const [query, setQuery] = useSearchQuery();
@@ -86,8 +133,13 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       : selectedFilter;
 
   const header = (
-    <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+    // Dense (issue 28): the heading, the view switch, Trash and Add Todo share one row on a
+    // desktop; on a phone the view switch takes the second.
+    <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
       <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Todos</h1>
+      <div className="order-last w-full sm:order-none sm:w-auto">
+        <ViewSwitch active={view} />
+      </div>
       <Link
         href="/trash"
         className="ml-auto text-sm font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
@@ -106,7 +158,17 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
   );
 
   const form = formOpen && (
-    <div ref={formRef} className="mb-6">
+    <div
+      ref={formRef}
+      className="mb-6"
+      // Escape closes the form as Cancel does (the focus goes back to the toggle).
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return;
+        event.preventDefault();
+        setFormOpen(false);
+        addButtonRef.current?.focus();
+      }}
+    >
       <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
         <NewTodoForm
           groups={groups}
@@ -131,7 +193,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
         filter={filter}
         onFilterChange={setSelectedFilter}
         now={now}
-        onDelete={setDeleting}
+        onDelete={askDelete}
       />
     ) : (
       <TodoViewList
@@ -139,21 +201,36 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
         groups={groups}
         groupsPending={groupsPending}
         now={now}
-        onDelete={setDeleting}
+        onDelete={askDelete}
       />
     );
 
   return (
-    <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
+    <div className="mx-auto w-full max-w-4xl px-4 py-4 sm:py-5">
       {header}
-      <ViewSwitch active={view} />
-      {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
+      <div className="mb-3 flex flex-col gap-2 sm:flex-row">
+        <Suspense fallback={<div className="min-h-11 min-w-0 flex-1 sm:min-h-10" />}>
+          <QuickAddBar
+            groups={groups}
+            defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
+            defaultDueDate={view === 'today' ? dateOf(now) : ''}
+            now={now}
+          />
+        </Suspense>
+        {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
+      </div>
       {form}
       {body}
+      {opened && (
+        <Suspense fallback={null}>
+          <TodoDetail todo={opened} groups={groups} onClose={closeTodo} />
+        </Suspense>
+      )}
       <DeleteTodoDialog
         todo={deleting}
         pending={deleteTodo.isPending}
         onCancel={() => setDeleting(null)}
+        fallbackFocus={() => (deletedPlace.current === null ? null : rowAt(deletedPlace.current))}
         onConfirm={(todo) =>
           deleteTodo.mutate(todo.id, {
             onSettled: () => setDeleting(null),
@@ -227,6 +304,13 @@ function AllTodos({
       ),
     [sorted, filter, hideCompleted, showLater, today],
   );
+  const hiddenMatches = useMemo(
+    () =>
+      hideCompleted && search.terms.length > 0
+        ? sorted.filter((todo) => todo.completed && matchesFilter(todo, filter)).length
+        : 0,
+    [hideCompleted, search.terms.length, sorted, filter],
+  );
   const localCounts = useMemo(() => countTodos(todos.data ?? NO_TODOS), [todos.data]);
   const counts = useMemo(
     () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
@@ -259,36 +343,42 @@ function AllTodos({
   if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
   return (
     <>
-      <FilterTabs
-        counts={counts}
-        groups={groups}
-        active={filter}
-        onChange={onFilterChange}
-        panelId={panelId}
-      />
+      {/* One row: on a phone it scrolls sideways rather than take three rows of the screen. */}
+      <div className="-mx-1 flex items-center gap-x-3 gap-y-2 overflow-x-auto px-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0">
+        <div className="shrink-0 sm:shrink">
+          <FilterTabs
+            counts={counts}
+            groups={groups}
+            active={filter}
+            onChange={onFilterChange}
+            panelId={panelId}
+          />
+        </div>
+        <div className="ml-auto flex shrink-0 items-center gap-x-3 gap-y-2 sm:flex-wrap">
+          <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
+          {hasLater && (
+            <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
+          )}
+          <SortSelect
+            value={sort}
+            onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
+          />
+          <Button
+            variant={selection.selecting ? 'selected' : 'outline'}
+            size="sm"
+            aria-pressed={selection.selecting}
+            onClick={() => selection.setSelecting(!selection.selecting)}
+          >
+            Select
+          </Button>
+        </div>
+      </div>
       <SearchStatus
         active={search.terms.length > 0}
         count={visible.length}
         searching={search.searching}
+        hidden={hiddenMatches}
       />
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
-        <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
-        {hasLater && (
-          <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
-        )}
-        <SortSelect
-          value={sort}
-          onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
-        />
-        <Button
-          variant={selection.selecting ? 'selected' : 'outline'}
-          size="sm"
-          aria-pressed={selection.selecting}
-          onClick={() => selection.setSelecting(!selection.selecting)}
-        >
-          Select
-        </Button>
-      </div>
       <div
         id={panelId}
         role="tabpanel"

@@ -69,4 +69,41 @@ describe('/todos: Undo', () => {
       expect(screen.getByRole('tab', { name: /No Group \(1\)/ })).toBeInTheDocument(),
     );
   });
+
+  it('after an edit of only the title, Undo puts the old title back', async () => {
+    fakeBackend({ todos: [makeTodo({ id: 8, title: 'Fix tap' })], groups: [home] });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Edit Fix tap' }));
+    const form = await screen.findByRole('form', { name: 'Edit todo Fix tap' });
+    const title = within(form).getByLabelText('Title');
+    await user.clear(title);
+    await user.type(title, 'Fix the tap');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Renamed "Fix tap" to "Fix the tap"')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(titles()).toEqual(['Fix tap']));
+  });
+
+  it('after an edit of the title and the group, the toast names both and Undo reverts both', async () => {
+    const { calls } = fakeBackend({
+      todos: [makeTodo({ id: 9, title: 'Fix tap', description: 'Washer' })],
+      groups: [home],
+    });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Edit Fix tap' }));
+    const form = await screen.findByRole('form', { name: 'Edit todo Fix tap' });
+    const title = within(form).getByLabelText('Title');
+    await user.clear(title);
+    await user.type(title, 'Fix the tap');
+    await user.selectOptions(within(form).getByRole('combobox', { name: /group/i }), 'Home');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('Changed the title and group of "Fix the tap"'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(titles()).toEqual(['Fix tap']));
+    const undo = calls.filter((call) => call.method === 'PUT').at(-1);
+    // Only what the toast named goes back; the description was not part of the edit.
+    expect(undo?.body).toMatchObject({ title: 'Fix tap', groupId: null, description: 'Washer' });
+  });
 });

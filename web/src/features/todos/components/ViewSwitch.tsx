@@ -21,7 +21,7 @@ export function viewOfSearch(search: string): TodosView {
  */
 export function ViewSwitch({ active }: { active: TodosView }) {
   return (
-    <nav aria-label="Todo views" className="mb-4">
+    <nav aria-label="Todo views">
       <ul className="inline-flex rounded-lg border border-slate-400 bg-white p-0.5 dark:border-slate-500 dark:bg-slate-900">
         {VIEWS.map(({ view, label, href }) => (
           <li key={view}>

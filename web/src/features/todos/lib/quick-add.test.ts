@@ -168,3 +168,29 @@ describe('quick add', () => {
     expect(chips(noDate)).toEqual(['date: Today', 'group: Home', 'repeat: every month on day 23']);
   });
 });
+
+describe('quick add: issue 28', () => {
+  it('starts a repeating todo whose time has passed today at its next occurrence', () => {
+    const late = new Date(2026, 10, 23, 15, 56);
+    const result = parseQuickAdd('Take vitamins every day 8:00', {
+      groups,
+      dismissed: new Set(),
+      now: late,
+    });
+    expect(result).toMatchObject({
+      title: 'Take vitamins',
+      dueDate: '2026-11-24',
+      dueTime: '08:00',
+    });
+    // Later today it still starts today.
+    expect(
+      parseQuickAdd('Take vitamins every day 18:00', { groups, dismissed: new Set(), now: late }),
+    ).toMatchObject({ dueDate: '2026-11-23', dueTime: '18:00' });
+  });
+
+  it('takes the last of two date phrases', () => {
+    // Monday 23 November 2026: Wednesday is the 25th, Friday the 27th.
+    expect(parse('Call Ann Wednesday, no, Friday').dueDate).toBe('2026-11-27');
+    expect(parse('Call Ann Friday, no, Wednesday').dueDate).toBe('2026-11-25');
+  });
+});

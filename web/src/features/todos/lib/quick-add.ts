@@ -236,6 +236,8 @@ function readDateTime(
   dismissed: ReadonlySet<string>,
   hasDate: boolean,
 ): DateReading | null {
+  // Of two date phrases the last one wins ("Wednesday, no, Monday"): a correction comes later.
+  let last: DateReading | null = null;
   const parser =
     typeof navigator !== 'undefined' && navigator.language === 'en-US' ? chrono.casual : chrono.GB;
   for (const result of parser.parse(text, now, { forwardDate: true })) {
@@ -283,7 +285,7 @@ function readDateTime(
             [timeRange[1], end],
           ]
         : [[result.index, end]];
-    return {
+    last = {
       date,
       written,
       ...(time && timeRange ? { time, timeRange } : {}),
@@ -291,7 +293,7 @@ function readDateTime(
       words,
     };
   }
-  return null;
+  return last;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,8 +314,15 @@ function nthWeekdayIn(year: number, month: number, nth: NonNullable<Repeat['nthW
   return parseDate(date)?.month === month ? date : addDays(date, -7);
 }
 
-/** The first day from today on that the rule falls on. */
-export function firstOccurrence(repeat: Repeat, today: string): string {
+/** The hour and minute of `now`, as "HH:MM". */
+const timeOf = (now: Date) => `${pad(now.getHours())}:${pad(now.getMinutes())}`;
+
+/**
+ * The first day from today on that the rule falls on; from tomorrow on when `todayPassed` (its
+ * time of day is already over).
+ */
+export function firstOccurrence(repeat: Repeat, today: string, todayPassed = false): string {
+  if (todayPassed) return firstOccurrence(repeat, addDays(today, 1));
   const parts = parseDate(today);
   if (!parts) return today;
   const next =
@@ -375,8 +384,10 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
       dismiss: [keyOf('date', when.words)],
     });
   } else if (!options.hasDate && (when?.time || repeat)) {
-    // A time or a repeat alone: the date follows from it, shown as a chip of its own.
-    dueDate = repeat ? firstOccurrence(repeat.repeat, today) : when?.date;
+    // A time or a repeat alone: the date follows from it, shown as a chip of its own. A repeat
+    // whose time has passed today starts at its next occurrence, not overdue.
+    const passed = when?.time !== undefined && when.time <= timeOf(now);
+    dueDate = repeat ? firstOccurrence(repeat.repeat, today, passed) : when?.date;
     if (dueDate) {
       chips.push({
         kind: 'date',

@@ -1,0 +1,93 @@
+import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
+import type { Group, Todo } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { LoadingText } from '#web/components/LoadingText';
+import { useToggleTodo } from '../api/update-todo';
+import { Markdown } from './Markdown';
+
+const TodoEditForm = lazy(() =>
+  import('./TodoEditForm').then((module) => ({ default: module.TodoEditForm })),
+);
+
+interface TodoDetailProps {
+  todo: Todo;
+  groups: readonly Group[];
+  onClose: () => void;
+}
+
+/**
+ * A todo's detail view (docs/product.md, Todos screen): every field editable, opened by the
+ * row's title; a panel on the right on a desktop, a sheet from the bottom on a phone. It is a
+ * modal on the native <dialog> (the page behind is inert; Escape or the backdrop closes it) and
+ * the focus goes back to the title that opened it.
+ */
+export function TodoDetail({ todo, groups, onClose }: TodoDetailProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
+  const toggleTodo = useToggleTodo();
+  // Read while rendering: by the time effects run, the form's title field has taken the focus.
+  const [returnTo] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (returnTo?.isConnected) returnTo.focus();
+    };
+  }, [returnTo]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={headingId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className={
+        // A sheet on a phone, a full-height panel on the right from 640 px on.
+        'mx-0 mt-auto mb-0 max-h-[92dvh] w-full max-w-none overflow-y-auto rounded-t-2xl ' +
+        'bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/50 ' +
+        'sm:mt-0 sm:mr-0 sm:ml-auto sm:h-dvh sm:max-h-none sm:w-[28rem] sm:rounded-none ' +
+        'dark:bg-slate-900 dark:text-slate-100'
+      }
+    >
+      <div className="space-y-4 p-4 sm:p-6">
+        <div className="flex items-start justify-between gap-3">
+          <h2 id={headingId} className="min-w-0 text-lg font-semibold break-words">
+            {todo.title}
+          </h2>
+          <Button variant="secondary" size="sm" className="min-h-11 sm:min-h-9" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+        <Button
+          variant={todo.completed ? 'secondary' : 'primary'}
+          size="sm"
+          className="min-h-11 sm:min-h-9"
+          disabled={toggleTodo.isPending}
+          onClick={() => toggleTodo.mutate(todo, { onSuccess: onClose })}
+        >
+          {todo.completed ? 'Reopen' : 'Complete'}
+        </Button>
+        {todo.description && (
+          // The description as the reader sees it: Markdown (decision 084), its parser loaded
+          // the first time.
+          <section aria-label="Description">
+            <Markdown source={todo.description} />
+          </section>
+        )}
+        <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+          <TodoEditForm todo={todo} groups={groups} onDone={onClose} />
+        </Suspense>
+      </div>
+    </dialog>
+  );
+}

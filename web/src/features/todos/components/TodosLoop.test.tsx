@@ -1,0 +1,81 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBackend, makeTodo } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { storeSession } from '#web/test/tokens';
+
+beforeAll(async () => {
+  await import('./TodosPage');
+});
+
+beforeEach(() => {
+  storeSession('alice');
+  localStorage.removeItem('hideCompleted');
+});
+
+describe('/todos: the daily loop (issue 28)', () => {
+  it('a click on the title opens the detail view and completes nothing', async () => {
+    const { calls } = fakeBackend({
+      todos: [makeTodo({ id: 1, title: 'Water plants', description: 'The ferns' })],
+    });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Water plants' }));
+    const detail = await screen.findByRole('dialog', { name: 'Water plants' });
+    expect(screen.getByRole('checkbox', { name: 'Water plants' })).not.toBeChecked();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+    // Every field is there to edit.
+    const form = await within(detail).findByRole('form', { name: 'Edit todo Water plants' });
+    expect(within(form).getByLabelText('Title')).toHaveValue('Water plants');
+    expect(within(form).getByLabelText('Description')).toHaveValue('The ferns');
+    await user.click(within(detail).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Water plants' })).toHaveFocus();
+  });
+
+  it('Escape closes the new-todo form', async () => {
+    fakeBackend({ todos: [] });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Add Todo' }));
+    await user.click(await screen.findByLabelText('Title'));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByLabelText('Title')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Add Todo' })).toHaveFocus();
+  });
+
+  it('with Hide completed on, a search says how many completed matches it hides', async () => {
+    fakeBackend({
+      todos: [
+        makeTodo({ id: 1, title: 'Pay rent', completed: true }),
+        makeTodo({ id: 2, title: 'Pay gas', completed: true }),
+        makeTodo({ id: 3, title: 'Buy milk' }),
+      ],
+    });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('switch', { name: 'Hide completed' }));
+    await user.type(screen.getByRole('searchbox'), 'pay');
+    expect(
+      await screen.findByText(
+        '0 todos found; 2 completed matches are hidden (Hide completed is on)',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('the quick add line saves on Enter and stays focused for the next', async () => {
+    const { calls } = fakeBackend({ todos: [] });
+    const { user } = renderApp('/todos');
+    const field = await screen.findByRole('textbox', { name: 'Quick add a todo' });
+    expect(field).toHaveAttribute('placeholder', expect.stringContaining('#Home @bills p1'));
+    await user.click(field);
+    await user.keyboard('Buy milk @shop p2{Enter}');
+    expect(await screen.findByRole('checkbox', { name: 'Buy milk' })).toBeInTheDocument();
+    expect(field).toHaveValue('');
+    expect(field).toHaveFocus();
+    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
+      title: 'Buy milk',
+      tags: ['shop'],
+      priority: 2,
+    });
+    await user.keyboard('{Escape}');
+    expect(field).not.toHaveFocus();
+  });
+});

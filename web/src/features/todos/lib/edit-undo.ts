@@ -1,0 +1,57 @@
+import type { Group, Todo, UpdateTodoBody } from '@tally/contract';
+
+/** The fields an edit can change, with the words its Undo toast names them by. */
+const EDITED_FIELDS = {
+  title: 'title',
+  description: 'description',
+  groupId: 'group',
+  dueDate: 'due date',
+  dueTime: 'time',
+  repeat: 'repeat',
+  remindMinutesBefore: 'reminder',
+  tags: 'tags',
+  priority: 'priority',
+  parentId: 'parent',
+  startDate: 'start date',
+} as const satisfies Partial<Record<keyof Todo, string>>;
+type EditedField = keyof typeof EDITED_FIELDS;
+
+const changedFields = (before: Todo, after: Todo): EditedField[] =>
+  (Object.keys(EDITED_FIELDS) as EditedField[]).filter(
+    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+  );
+
+/** "title", "title and group", "title, time and group". */
+const listOf = (words: readonly string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+
+/**
+ * After an edit (api/update-todo.ts): the toast's text, naming what changed, and the body whose
+ * save puts back exactly those fields (docs/product.md, Undo); the fields the edit left alone
+ * keep whatever they are by then. Null when nothing changed.
+ */
+export function editUndoOf(
+  previous: Todo,
+  updated: Todo,
+  groups: readonly Group[],
+): { text: string; body: UpdateTodoBody } | null {
+  const changed = changedFields(previous, updated);
+  if (changed.length === 0) return null;
+  const body: UpdateTodoBody = {
+    title: updated.title,
+    description: updated.description,
+    groupId: updated.groupId,
+    completed: updated.completed,
+  };
+  for (const field of changed) Object.assign(body, { [field]: previous[field] });
+  let text: string;
+  if (changed.length === 1 && changed[0] === 'groupId') {
+    const group = groups.find((candidate) => candidate.id === updated.groupId);
+    text = `Moved "${updated.title}" to ${group ? group.name : 'No Group'}`;
+  } else if (changed.length === 1 && changed[0] === 'title') {
+    text = `Renamed "${previous.title}" to "${updated.title}"`;
+  } else {
+    text = `Changed the ${listOf(changed.map((field) => EDITED_FIELDS[field]))} of "${updated.title}"`;
+  }
+  return { text, body };
+}

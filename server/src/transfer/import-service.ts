@@ -199,10 +199,11 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
         await declareTags(trx, userId, source, at);
         await keepSorts(trx, userId, source, (name) => groups.get(name.toLowerCase())?.id);
       });
-      // Parents before their subtasks, so each batch links its todos to written parents.
-      const ordered = [...fresh].sort((a, b) => depthOf(a.todo) - depthOf(b.todo));
+      /** Subtasks written before their parent (a file may name a later row), by that parent. */
+      const waiting = new Map<SourceTodo, SourceTodo[]>();
       const pause = timeSlicer();
-      for (const batch of batches(ordered)) {
+      // In the file's order, which is also the order of the ids (newest first among equals).
+      for (const batch of batches(fresh)) {
         await pause();
         await db.transaction().execute(async (trx) => {
           const events: TimedEvent[] = [];
@@ -259,7 +260,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
               });
             }
           }
-          await linkDetails(trx, userId, batch, idOfTodo, now);
+          await linkDetails(trx, userId, batch, idOfTodo, waiting, now);
           await recordEventsAt(trx, userId, events);
           await recordCompletionsAt(trx, userId, completions, request.zone);
         });
@@ -275,13 +276,6 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
   }
 
   return { run };
-}
-
-/** How many parents a row of the file has above it (subtasks nest 4 levels at most). */
-function depthOf(todo: SourceTodo): number {
-  let depth = 0;
-  for (let parent = todo.parent; parent; parent = parent.parent) depth += 1;
-  return depth;
 }
 
 /** The planned groups that are new, created with their statistics; each gets its id. */
@@ -312,21 +306,35 @@ async function createGroups(
 }
 
 /**
- * The links of the rows just written: each subtask under its parent (written by this import or
- * an earlier one of the same file; else it stays at the top level) and the tags, one statement
- * per tag rather than per todo.
+ * The links of the rows just written, in their batch's transaction: each subtask under its
+ * parent (written by this import, or by an earlier one of the same file), a subtask whose parent
+ * comes later in the file once its parent is written (a parent never written leaves it at the
+ * top level), and the tags, one statement per tag rather than per todo.
  */
 async function linkDetails(
   trx: Db,
   userId: number,
   written: readonly { todo: SourceTodo }[],
   idOfTodo: ReadonlyMap<SourceTodo, number>,
+  waiting: Map<SourceTodo, SourceTodo[]>,
   now: number,
 ) {
+  const links: { id: number; parentId: number }[] = [];
   for (const { todo } of written) {
     const id = idOfTodo.get(todo);
-    const parentId = todo.parent ? idOfTodo.get(todo.parent) : undefined;
-    if (id === undefined || parentId === undefined) continue;
+    if (id === undefined) continue;
+    if (todo.parent) {
+      const parentId = idOfTodo.get(todo.parent);
+      if (parentId !== undefined) links.push({ id, parentId });
+      else waiting.set(todo.parent, [...(waiting.get(todo.parent) ?? []), todo]);
+    }
+    for (const child of waiting.get(todo) ?? []) {
+      const childId = idOfTodo.get(child);
+      if (childId !== undefined) links.push({ id: childId, parentId: id });
+    }
+    waiting.delete(todo);
+  }
+  for (const { id, parentId } of links) {
     await trx
       .updateTable('todos')
       .set({ parent_id: parentId })

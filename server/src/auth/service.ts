@@ -265,6 +265,18 @@ export function createAuthService({
     return sessionOf({ ...user, password_must_change: mustChange ? 1 : 0 }, started);
   }
 
+  /** A free username made from the e-mail address, for an account a provider's sign-in creates. */
+  const usernameFor = (email: string) =>
+    deriveUsername(email, async (candidate) =>
+      Boolean(
+        await db
+          .selectFrom('users')
+          .select('id')
+          .where('username_lower', '=', candidate.toLowerCase())
+          .executeTakeFirst(),
+      ),
+    );
+
   /**
    * Signs in the account linked to the Google subject. On first sign-in it links the account with
    * the same e-mail only when Tally itself has verified that address (a link, a reset, an earlier
@@ -300,15 +312,7 @@ export function createAuthService({
     if (registration === 'closed') throw signUpClosed();
 
     try {
-      const username = await deriveUsername(email, async (candidate) =>
-        Boolean(
-          await db
-            .selectFrom('users')
-            .select('id')
-            .where('username_lower', '=', candidate.toLowerCase())
-            .executeTakeFirst(),
-        ),
-      );
+      const username = await usernameFor(email);
       // A new account has no second factor yet: its session starts at once.
       const created = await createAccount(
         { username, email, passwordHash: null, googleSubject: identity.subject },
@@ -352,15 +356,7 @@ export function createAuthService({
     if (sameEmail) throw new OidcRefusal('email_exists');
     if (registration === 'closed' || !autoRegister) throw new OidcRefusal('registration_closed');
     try {
-      const username = await deriveUsername(email, async (candidate) =>
-        Boolean(
-          await db
-            .selectFrom('users')
-            .select('id')
-            .where('username_lower', '=', candidate.toLowerCase())
-            .executeTakeFirst(),
-        ),
-      );
+      const username = await usernameFor(email);
       const created = await createAccount(
         {
           username,

@@ -326,7 +326,11 @@ async function linkDetails(
     if (todo.parent) {
       const parentId = idOfTodo.get(todo.parent);
       if (parentId !== undefined) links.push({ id, parentId });
-      else waiting.set(todo.parent, [...(waiting.get(todo.parent) ?? []), todo]);
+      else {
+        const children = waiting.get(todo.parent);
+        if (children) children.push(todo);
+        else waiting.set(todo.parent, [todo]);
+      }
     }
     for (const child of waiting.get(todo) ?? []) {
       const childId = idOfTodo.get(child);

@@ -5,6 +5,7 @@ import type { Database, Db } from '../db/schema.js';
 import { hashPersonalToken } from '../plugins/personal-tokens.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest } from '../shared/errors.js';
+import { tagsOfTodos } from '../shared/tags.js';
 import { recordEvents } from '../statistics/record-events.js';
 import { createGroupService } from '../groups/service.js';
 import { createTodoService } from '../todos/service.js';
@@ -121,18 +122,10 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     where: (query: ReturnType<typeof baseQuery>) => ReturnType<typeof baseQuery>,
   ) {
     const rows = await where(baseQuery(userId)).execute();
-    const tags = new Map<number, string[]>();
-    for (let i = 0; i < rows.length; i += BATCH) {
-      const ids = rows.slice(i, i + BATCH).map((row) => row.id);
-      const links = await db
-        .selectFrom('todo_tags')
-        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
-        .select(['todo_tags.todo_id', 'tags.name'])
-        .where('todo_tags.todo_id', 'in', ids)
-        .execute();
-      for (const link of links)
-        tags.set(link.todo_id, [...(tags.get(link.todo_id) ?? []), link.name]);
-    }
+    const tags = await tagsOfTodos(
+      db,
+      rows.map((row) => row.id),
+    );
     const zone = await zoneOf(userId);
     return rows.map((row) => {
       const todo: RenderedTodo = {

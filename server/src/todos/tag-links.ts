@@ -1,21 +1,12 @@
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
-import { distinctTags, ensureTags } from '../shared/tags.js';
+import { distinctTags, ensureTags, tagsByTodo, tagsOfTodos } from '../shared/tags.js';
 import { toTodo, type TodoColumns } from './rows.js';
 
 /**
  * Tags on todos (docs/decisions/083-tags-subtasks-and-order.md): a tag is the user's, found by
  * its lower-case name, so "Work" and "work" are one tag and the first spelling stays.
  */
-
-/** Ids per statement, well under either database's parameter limit. */
-const BATCH = 500;
-
-const byName = (a: string, b: string) => {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
-};
 
 // The whole list's tags in one read: the links of every tag the user has (docs/performance.md).
 const linksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
@@ -26,39 +17,12 @@ const linksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
     .where('tags.user_id', '=', p('userId')),
 );
 
-function group(links: readonly { todo_id: number; name: string }[]) {
-  const tags = new Map<number, string[]>();
-  for (const { todo_id, name } of links) {
-    const list = tags.get(todo_id);
-    if (list) list.push(name);
-    else tags.set(todo_id, [name]);
-  }
-  for (const list of tags.values()) list.sort(byName);
-  return tags;
-}
-
-/** The tags of the given todos (one query per 500), by todo id, A-Z. */
-export async function tagsOf(db: Db, ids: readonly number[]): Promise<Map<number, string[]>> {
-  const links = [];
-  for (let i = 0; i < ids.length; i += BATCH) {
-    links.push(
-      ...(await db
-        .selectFrom('todo_tags')
-        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
-        .select(['todo_tags.todo_id', 'tags.name'])
-        .where('todo_tags.todo_id', 'in', ids.slice(i, i + BATCH))
-        .execute()),
-    );
-  }
-  return group(links);
-}
-
 const NONE: readonly string[] = [];
 
 /** Rows as the API answers them, with their tags read in one query (not one per todo). */
 export async function answer(db: Db, rows: readonly TodoColumns[]) {
   if (rows.length === 0) return [];
-  const tags = await tagsOf(
+  const tags = await tagsOfTodos(
     db,
     rows.map((row) => row.id),
   );
@@ -68,7 +32,7 @@ export async function answer(db: Db, rows: readonly TodoColumns[]) {
 /** Every todo of the user (the unpaged list): the tags of all of them in one query. */
 export async function answerAll(db: Db, userId: number, rows: readonly TodoColumns[]) {
   if (rows.length === 0) return [];
-  const tags = group(await linksOfUser(db, { userId }));
+  const tags = tagsByTodo(await linksOfUser(db, { userId }));
   return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 }
 

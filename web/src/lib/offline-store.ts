@@ -49,7 +49,7 @@ export async function updateOffline<T>(
 /**
  * Replaces one value. One put, sent as soon as the store is open: a write started while the page
  * unloads (pagehide) still reaches the disk, where a read-then-write transaction is cut off after
- * its read (the saved copy then missed the last change; flaky offline reload, issue 28).
+ * its read (the saved copy then missed the last change, and an offline reload showed less).
  */
 export async function writeOffline(key: string, value: unknown): Promise<void> {
   const db = idb();

@@ -9,16 +9,19 @@
 // Budgets: first full sync ≤ 10 s of server time, one-change sync ≤ 50 ms, RSS within the
 // runtime's budget under load (peak ≤ 150 MB: docs/performance.md, Footprint).
 // Flags: --todos=N (default 10000), --port=N (default 3350), --dialect=sqlite|postgres,
-// --batch=N hrefs per multiget (default 500).
+// --batch=N hrefs per multiget (default 500), --entry=file the server starts from (default
+// server/bin/serve.mjs, as `npm start`; server/dist/main.js is the unbundled server),
+// --node=<flag,flag> more Node flags.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { DOMParser } from '@xmldom/xmldom';
 import { SERVER_NODE_FLAGS } from '../server/bin/node-flags.mjs';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { signAccessToken } from './lib/tokens.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -33,6 +36,8 @@ const PEAK_RSS_BUDGET_MB = 150;
 const INCREMENTAL_BUDGET_MS = 50;
 /** Hrefs per calendar-multiget (DAVx⁵ asks for a few at a time, others for more). */
 const MULTIGET_BATCH = Number(option('batch') ?? 500);
+/** The file the server starts from: what `npm start` runs (the bundle), or server/dist/main.js. */
+const ENTRY = option('entry') ?? 'server/bin/serve.mjs';
 
 const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -50,19 +55,16 @@ const users = await seed(target, [
   { username: 'caldav', groups: 5, todos: TODOS, events: 0, planned: true },
 ]);
 const user = users.get('caldav');
-const { createAccessTokens } = await import(
-  pathToFileURL(path.join(root, 'server/dist/plugins/authentication.js')).href
-);
-const access = await createAccessTokens(JWT_SECRET, () => Date.now()).sign({
+const access = await signAccessToken(JWT_SECRET, {
   id: user.id,
   username: 'caldav',
   sessionId: user.sessionId,
 });
 
-// With the flags `npm start` gives it (docs/performance.md, Footprint).
+// As `npm start` runs it: the bundle, with its flags (docs/performance.md, Footprint).
 const child = spawn(
   process.execPath,
-  [...SERVER_NODE_FLAGS, path.join(root, 'server/dist/main.js')],
+  [...SERVER_NODE_FLAGS, ...(option('node')?.split(',') ?? []), path.join(root, ENTRY)],
   {
     cwd: root,
     env: {

@@ -60,7 +60,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Whether closing the app closes the database (the tests keep theirs). */
   closeDatabase?: boolean;
-  /** Run the periodic jobs (trash purge, e-mail token sweep); the server does, tests mostly do not. */
+  /** Run the periodic jobs (trash purge, e-mail token sweep, CalDAV change log pruning); the server does, tests mostly do not. */
   backgroundJobs?: boolean;
   /** Between the heartbeats of GET /api/events (tests shorten it). */
   liveHeartbeatMs?: number;
@@ -190,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(caldavRoutes, {
     clock,
     loginAttemptsPerAccount: config.loginAttemptsPerAccount,
+    prune: options.backgroundJobs ?? false,
   });
   await app.register(todoRoutes, { clock });
   await app.register(tagRoutes);

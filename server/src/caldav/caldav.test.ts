@@ -8,6 +8,7 @@ import {
   type TestContext,
   type TestUser,
 } from '../test/helpers.js';
+import { createCaldavService } from './service.js';
 
 /**
  * CalDAV at the protocol level (docs/decisions/085-caldav.md): what a calendar app sends and
@@ -655,6 +656,79 @@ describe('reports', () => {
     const bogus = await sync('urn:tally:sync:999999999');
     expect(bogus.statusCode).toBe(403);
     expect(bogus.body).toContain('valid-sync-token');
+  });
+
+  it('forgets changes after 30 days: an older token is 403 valid-sync-token, and a sync afresh works', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const sync = (user: DavAccount, token: string) =>
+      request(
+        user,
+        'REPORT',
+        `${user.home}todos/`,
+        `<d:sync-collection xmlns:d="DAV:"><d:sync-token>${token}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`,
+      );
+    const tokenOf = (body: string) =>
+      xml(body).getElementsByTagNameNS('DAV:', 'sync-token')[0]?.textContent ?? '';
+    const ctagOf = async (user: DavAccount) =>
+      responsesOf(
+        (await request(user, 'PROPFIND', `${user.home}todos/`, PROPFIND_ALL, { depth: '0' })).body,
+      )
+        .get(`${user.home}todos/`)
+        ?.props.get('getctag');
+    const changes = createCaldavService(ctx.database.handle.db, ctx.clock.now);
+
+    // One user keeps changing todos; the other changes nothing after its first sync.
+    const busy = await account();
+    const idle = await account();
+    for (const user of [idle, busy]) {
+      await request(user, 'PUT', `${user.home}todos/a.ics`, vtodo('a', ['SUMMARY:A']));
+      await request(user, 'PUT', `${user.home}todos/b.ics`, vtodo('b', ['SUMMARY:B']));
+    }
+    const idleOld = tokenOf((await sync(idle, '')).body);
+    const busyOld = tokenOf((await sync(busy, '')).body);
+    await request(busy, 'PUT', `${busy.home}todos/b.ics`, vtodo('b', ['SUMMARY:B2']));
+    const idleCtag = await ctagOf(idle);
+    // Nothing is old enough yet: the first run only marks where the log stands.
+    expect(await changes.pruneChanges()).toBe(0);
+    expect((await sync(busy, busyOld)).statusCode).toBe(207);
+
+    ctx.clock.advance(DAY);
+    await request(busy, 'PUT', `${busy.home}todos/c.ics`, vtodo('c', ['SUMMARY:C']));
+    const busyRecent = tokenOf((await sync(busy, busyOld)).body);
+    ctx.clock.advance(30 * DAY);
+    expect(await changes.pruneChanges()).toBeGreaterThanOrEqual(3);
+
+    for (const [user, token] of [
+      [busy, busyOld],
+      [idle, idleOld],
+    ] as const) {
+      const expired = await sync(user, token);
+      expect(expired.statusCode).toBe(403);
+      expect(xml(expired.body).getElementsByTagNameNS('DAV:', 'valid-sync-token')).toHaveLength(1);
+    }
+    // A token from within the kept history still answers only what changed after it.
+    const recent = await sync(busy, busyRecent);
+    expect(recent.statusCode).toBe(207);
+    expect(responsesOf(recent.body).size).toBe(0);
+
+    // Afresh: every todo, and a token the next incremental sync accepts (also for the user
+    // whose own latest change is older than the kept history).
+    for (const [user, count] of [
+      [busy, 3],
+      [idle, 2],
+    ] as const) {
+      const fresh = await sync(user, '');
+      expect([...responsesOf(fresh.body).keys()].filter((h) => h.endsWith('.ics'))).toHaveLength(
+        count,
+      );
+      const next = await sync(user, tokenOf(fresh.body));
+      expect(next.statusCode).toBe(207);
+      expect(responsesOf(next.body).size).toBe(0);
+    }
+    // A calendar's getctag outlives the pruning, so a client does not fetch it again for nothing.
+    expect(await ctagOf(idle)).toBe(idleCtag);
+    await request(idle, 'PUT', `${idle.home}todos/d.ics`, vtodo('d', ['SUMMARY:D']));
+    expect(await ctagOf(idle)).not.toBe(idleCtag);
   });
 });
 

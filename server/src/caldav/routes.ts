@@ -5,6 +5,7 @@ import ICAL from 'ical.js';
 import { createLoginLimits } from '../auth/login-limits.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
+import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { type Collection, createCaldavService, type DavUser, type Resource } from './service.js';
 import { componentOf } from './vtodo.js';
 import {
@@ -36,6 +37,9 @@ const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKC
 /** A multiget of 10,000 hrefs is about 1 MB; a calendar object may carry attachments. */
 const DAV_BODY_LIMIT = 4 * 1024 * 1024;
 const MINUTE = 60_000;
+/** The change log is pruned once a day across all processes; each process looks every hour. */
+const PRUNE_EVERY_MS = 24 * 60 * MINUTE;
+const PRUNE_CHECK_MS = 60 * MINUTE;
 const SYNC_PREFIX = 'urn:tally:sync:';
 /** CalDAV's calls are XML and iCalendar, described by their RFCs, not OpenAPI (decision 085). */
 const NOT_IN_OPENAPI = { hide: true };
@@ -211,8 +215,24 @@ function compMatches(filter: Element, components: ICAL.Component[]): boolean {
 export const caldavRoutes: FastifyPluginAsync<{
   clock: Clock;
   loginAttemptsPerAccount: number;
-}> = async (app, { clock, loginAttemptsPerAccount }) => {
+  /** Prune the change log in the background (the server does; tests call it). */
+  prune: boolean;
+}> = async (app, { clock, loginAttemptsPerAccount, prune }) => {
   const caldav = createCaldavService(app.db, clock);
+  if (prune) {
+    const job = periodicJob({
+      db: app.db,
+      clock,
+      name: 'caldav-changes-prune',
+      everyMs: PRUNE_EVERY_MS,
+      leaseMs: 10 * MINUTE,
+      run: async () => {
+        const pruned = await caldav.pruneChanges();
+        app.log.info({ pruned }, 'CalDAV change log: deleted changes older than the kept history');
+      },
+    });
+    runInBackground(app, job, PRUNE_CHECK_MS, 'CalDAV change log pruning');
+  }
   const limits = createLoginLimits(app.counters, loginAttemptsPerAccount);
   for (const method of DAV_METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
@@ -475,14 +495,16 @@ export const caldavRoutes: FastifyPluginAsync<{
     if (isElement(root, NS.dav, 'sync-collection')) {
       const tokenElement = firstChild(root, NS.dav, 'sync-token');
       const given = tokenElement ? textOf(tokenElement) : '';
-      const current = await caldav.syncToken(user.id);
+      const { current, oldest } = await caldav.syncTokens(user.id);
       const tokenNode = dav('sync-token', `${SYNC_PREFIX}${current}`);
       if (!given) {
         const resources = await caldav.members(user.id, collection.groupId);
         return multistatus(reply, each(resources, answer), [tokenNode]);
       }
       const number = given.startsWith(SYNC_PREFIX) ? Number(given.slice(SYNC_PREFIX.length)) : NaN;
-      if (!Number.isInteger(number) || number < 0 || number > current) {
+      // A token never given out, or one older than the kept change log (decision 092): the
+      // client syncs afresh without a token (RFC 6578, 3.2).
+      if (!Number.isInteger(number) || number < oldest || number > current) {
         return davError(reply, 403, dav('valid-sync-token'));
       }
       const { changed, removed } = await caldav.changesSince(user.id, collection.groupId, number);

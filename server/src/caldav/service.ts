@@ -112,6 +112,12 @@ const TODO_COLUMNS = [
 /** Ids per statement: within both databases' parameter limits. */
 const BATCH = 500;
 
+/**
+ * How long the change log answers an incremental sync: a client that last synced longer ago
+ * gets 403 valid-sync-token and syncs afresh (RFC 6578, 3.2), as after the trash's 30 days.
+ */
+export const CHANGES_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
 export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   const todos = createTodoService(db, clock);
   const groups = createGroupService(db, clock);
@@ -201,14 +207,82 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       .executeTakeFirst();
   }
 
-  /** The latest change id: the sync token of every collection of the user. */
-  async function syncToken(userId: number): Promise<number> {
+  /**
+   * The oldest sync token still answered: the log's position as of CHANGES_KEPT_MS ago (the
+   * newest mark at least that old), 0 until a mark is. Changes up to it may be pruned.
+   */
+  async function oldestToken(): Promise<number> {
     const row = await db
-      .selectFrom('caldav_changes')
-      .select((eb) => eb.fn.max('id').as('last'))
-      .where('user_id', '=', userId)
+      .selectFrom('caldav_change_marks')
+      .select((eb) => eb.fn.max('last_id').as('last'))
+      .where('at', '<=', clock() - CHANGES_KEPT_MS)
       .executeTakeFirst();
     return Number(row?.last ?? 0);
+  }
+
+  /**
+   * The sync token of every collection of the user and the oldest one still answered. The token
+   * is the user's latest change id, or the oldest answered token when that is newer (a user
+   * without a change for longer than the kept history): a token is a position in the whole log,
+   * and every change of the user after it is still there.
+   */
+  async function syncTokens(userId: number): Promise<{ current: number; oldest: number }> {
+    const [row, oldest] = await Promise.all([
+      db
+        .selectFrom('caldav_changes')
+        .select((eb) => eb.fn.max('id').as('last'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+      oldestToken(),
+    ]);
+    return { current: Math.max(Number(row?.last ?? 0), oldest), oldest };
+  }
+
+  const syncToken = async (userId: number) => (await syncTokens(userId)).current;
+
+  /**
+   * Bounds the change log (docs/decisions/092-caldav-change-log-pruning.md): marks where it
+   * stands now, then deletes the changes older than the kept history, except each collection's
+   * latest one (its getctag), and the marks no longer needed. Returns how many changes went.
+   */
+  async function pruneChanges(): Promise<number> {
+    const now = clock();
+    const last = await db
+      .selectFrom('caldav_changes')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirst();
+    await db
+      .insertInto('caldav_change_marks')
+      .values({ at: now, last_id: Number(last?.last ?? 0) })
+      .onConflict((oc) => oc.column('at').doNothing())
+      .execute();
+    const floor = await db
+      .selectFrom('caldav_change_marks')
+      .select(['at', 'last_id'])
+      .where('at', '<=', now - CHANGES_KEPT_MS)
+      .orderBy('at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!floor) return 0;
+    const deleted = await db
+      .deleteFrom('caldav_changes')
+      .where('id', '<=', floor.last_id)
+      .where('id', 'not in', (eb) =>
+        eb
+          .selectFrom('caldav_changes as latest')
+          .select((f) => f.fn.max('latest.id').as('id'))
+          .where((w) =>
+            w.or([
+              w('latest.group_id', 'is', null),
+              w('latest.group_id', 'in', w.selectFrom('todo_groups').select('todo_groups.id')),
+            ]),
+          )
+          .groupBy(['latest.user_id', 'latest.group_id']),
+      )
+      .executeTakeFirst();
+    // The newest mark old enough is the floor from now on; older ones say nothing more.
+    await db.deleteFrom('caldav_change_marks').where('at', '<', floor.at).execute();
+    return Number(deleted.numDeletedRows);
   }
 
   async function collections(userId: number): Promise<Collection[]> {
@@ -538,6 +612,8 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     collection,
     ctag,
     syncToken,
+    syncTokens,
+    pruneChanges,
     members,
     resource,
     resources,

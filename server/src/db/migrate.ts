@@ -18,6 +18,7 @@ import { twoFactor } from './migrations/0014-two-factor.js';
 import { passkeys } from './migrations/0015-passkeys.js';
 import { todoDetails } from './migrations/0016-todo-details.js';
 import { caldav } from './migrations/0017-caldav.js';
+import { caldavChangeMarks } from './migrations/0018-caldav-change-marks.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -42,6 +43,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0015-passkeys': passkeys(dialect),
     '0016-todo-details': todoDetails(dialect),
     '0017-caldav': caldav(dialect),
+    '0018-caldav-change-marks': caldavChangeMarks(dialect),
   };
 }
 

@@ -31,6 +31,7 @@ export interface Database {
   tags: TagsTable;
   todo_tags: TodoTagsTable;
   caldav_changes: CaldavChangesTable;
+  caldav_change_marks: CaldavChangeMarksTable;
 }
 
 interface UsersTable {
@@ -122,6 +123,14 @@ interface CaldavChangesTable {
   todo_id: number;
   group_id: number | null;
   name: string;
+}
+
+/** Where caldav_changes stood at a time (migration 0018): what pruning it goes by. */
+interface CaldavChangeMarksTable {
+  /** Epoch ms. */
+  at: number;
+  /** The log's highest id then. */
+  last_id: number;
 }
 
 /** A user's tag (migration 0016): unique by lower-case name, the first spelling kept. */

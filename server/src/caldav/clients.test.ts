@@ -312,6 +312,26 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
     expect(next.deleted).toContain(`${BASE}dav/calendars/${user.id}/todos/gone-on-phone.ics`);
   });
 
+  it('reads a calendar of 600 todos, an answer streamed in pieces across pages', async () => {
+    const user = await account();
+    for (let i = 0; i < 600; i += 1) {
+      await user.api({
+        method: 'POST',
+        url: '/api/todos',
+        payload: { title: `Todo ${i}`, description: `Line ${i} & <more>` },
+      });
+    }
+    const listed = await py<{ url: string; data: string }[]>(user, 'list', { calendar: 'Todos' });
+    expect(listed).toHaveLength(600);
+    expect(
+      new Set(listed.map((todo) => vtodoOf(todo.data).getFirstPropertyValue('summary'))),
+    ).toEqual(new Set(Array.from({ length: 600 }, (_, i) => `Todo ${i}`)));
+    const last = listed.find((todo) => todo.data.includes('SUMMARY:Todo 599'));
+    expect(vtodoOf(last?.data ?? '').getFirstPropertyValue('description')).toBe(
+      'Line 599 & <more>',
+    );
+  });
+
   it('keeps properties Tally does not model across three round trips', async () => {
     const user = await account();
     let data = vtodo('rich', [

@@ -8,6 +8,7 @@ import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { type Collection, createCaldavService, type DavUser, type Resource } from './service.js';
 import { componentOf } from './vtodo.js';
+import { Readable } from 'node:stream';
 import {
   buildXml,
   childElements,
@@ -22,6 +23,7 @@ import {
   textOf,
   type XmlName,
   type XmlNode,
+  xmlChunks,
 } from './xml.js';
 
 /**
@@ -41,6 +43,8 @@ const MINUTE = 60_000;
 const PRUNE_EVERY_MS = 24 * 60 * MINUTE;
 const PRUNE_CHECK_MS = 60 * MINUTE;
 const SYNC_PREFIX = 'urn:tally:sync:';
+/** Hrefs of a calendar-multiget read from the database at a time (caldav/service.ts's BATCH). */
+const MULTIGET_PAGE = 500;
 /** CalDAV's calls are XML and iCalendar, described by their RFCs, not OpenAPI (decision 085). */
 const NOT_IN_OPENAPI = { hide: true };
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Tally CalDAV", charset="UTF-8"' };
@@ -101,16 +105,52 @@ function* each<T>(items: Iterable<T>, answer: (item: T) => XmlNode): Generator<X
   for (const item of items) yield answer(item);
 }
 
-function* concat(groups: Iterable<XmlNode>[]): Generator<XmlNode> {
+/**
+ * A <response> per item of pages read one after the other (caldav/service.ts, memberPages), each
+ * page answered before the next is read; an item answered null (a calendar-query's object that
+ * does not match) is left out.
+ */
+async function* eachOfPages<T>(
+  pages: AsyncIterable<readonly T[]>,
+  answer: (item: T) => XmlNode | null,
+): AsyncGenerator<XmlNode> {
+  for await (const page of pages) {
+    for (const item of page) {
+      const response = answer(item);
+      if (response) yield response;
+    }
+  }
+}
+
+type Responses = Iterable<XmlNode> | AsyncIterable<XmlNode>;
+
+async function* concat(groups: Responses[]): AsyncGenerator<XmlNode> {
   for (const group of groups) yield* group;
 }
 
-/** A 207 multistatus of the groups' responses (and a sync-token), in order. */
-const multistatus = (reply: FastifyReply, ...groups: Iterable<XmlNode>[]) =>
-  reply
-    .code(207)
-    .header('content-type', 'application/xml; charset=utf-8')
-    .send(buildXml(dav('multistatus'), concat(groups)));
+/** The pieces already taken from `rest`, then the others. */
+async function* resume(taken: string[], rest: AsyncIterator<string>): AsyncGenerator<string> {
+  yield* taken;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
+/**
+ * A 207 multistatus of the groups' responses (and a sync-token), in order. An answer of one
+ * piece (xml.ts, xmlChunks: under 16 KB) is sent whole with its length, as before; a longer one
+ * is streamed (chunked), written while its pages are read, so a full sync's answer is never in
+ * memory whole (docs/performance.md, CalDAV).
+ */
+async function multistatus(reply: FastifyReply, ...groups: Responses[]) {
+  const chunks = xmlChunks(dav('multistatus'), concat(groups));
+  const taken: string[] = [];
+  for (let next = await chunks.next(); !next.done && taken.length < 2;) {
+    taken.push(next.value);
+    if (taken.length < 2) next = await chunks.next();
+  }
+  reply.code(207).header('content-type', 'application/xml; charset=utf-8');
+  if (taken.length < 2) return reply.send(taken.join(''));
+  return reply.send(Readable.from(resume(taken, chunks)));
+}
 
 /** A DAV precondition failure: the status and an <error> naming the condition. */
 const davError = (reply: FastifyReply, status: number, condition: XmlNode) =>
@@ -423,11 +463,10 @@ export const caldavRoutes: FastifyPluginAsync<{
         responseOf(h.collection(collection), await collectionProps(user, collection), wanted),
       );
       if (!deep) return multistatus(reply, responses);
-      const members = await caldav.members(user.id, collection.groupId);
       return multistatus(
         reply,
         responses,
-        each(members, (resource) =>
+        eachOfPages(caldav.memberPages(user.id, collection.groupId), (resource) =>
           responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted),
         ),
       );
@@ -453,44 +492,47 @@ export const caldavRoutes: FastifyPluginAsync<{
     const answer = (resource: Resource) =>
       responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted);
     if (isElement(root, NS.caldav, 'calendar-multiget')) {
-      const names: string[] = [];
       const base = h.collection(collection);
-      const asked = childElements(root).filter((child) => isElement(child, NS.dav, 'href'));
+      const asked = childElements(root)
+        .filter((child) => isElement(child, NS.dav, 'href'))
+        .map((href) => textOf(href));
       const byHref = new Map<string, string>();
       for (const href of asked) {
-        const path = new URL(textOf(href), 'http://tally.invalid').pathname;
+        const path = new URL(href, 'http://tally.invalid').pathname;
         const segments = segmentsOf(path);
         const name = segments[3];
         const inCollection = `/dav/${segments.slice(0, 3).map(enc).join('/')}/` === base;
-        if (name !== undefined && inCollection && segments.length === 4) {
-          names.push(name);
-          byHref.set(textOf(href), name);
+        if (name !== undefined && inCollection && segments.length === 4) byHref.set(href, name);
+      }
+      // The objects are read MULTIGET_PAGE hrefs at a time, each page answered before the next.
+      async function* pages() {
+        for (let i = 0; i < asked.length; i += MULTIGET_PAGE) {
+          const page = asked.slice(i, i + MULTIGET_PAGE);
+          const names = page.flatMap((href) => byHref.get(href) ?? []);
+          const found = new Map(
+            (await caldav.resources(user.id, collection.groupId, names)).map((r) => [r.name, r]),
+          );
+          yield page.map((href) => ({ href, resource: found.get(byHref.get(href) ?? '') }));
         }
       }
-      const found = new Map(
-        (await caldav.resources(user.id, collection.groupId, names)).map((r) => [r.name, r]),
-      );
       return multistatus(
         reply,
-        each(asked, (href) => {
-          const resource = found.get(byHref.get(textOf(href)) ?? '');
-          return resource
+        eachOfPages(pages(), ({ href, resource }) =>
+          resource
             ? answer(resource)
-            : dav('response', dav('href', textOf(href)), dav('status', 'HTTP/1.1 404 Not Found'));
-        }),
+            : dav('response', dav('href', href), dav('status', 'HTTP/1.1 404 Not Found')),
+        ),
       );
     }
     if (isElement(root, NS.caldav, 'calendar-query')) {
       const filter = firstChild(root, NS.caldav, 'filter');
       const top = filter ? firstChild(filter, NS.caldav, 'comp-filter') : undefined;
-      const resources = await caldav.members(user.id, collection.groupId);
-      const matching = top
-        ? resources.filter((resource) => {
-            const component = componentOf(resource.data);
-            return compMatches(top, [component]);
-          })
-        : resources;
-      return multistatus(reply, each(matching, answer));
+      return multistatus(
+        reply,
+        eachOfPages(caldav.memberPages(user.id, collection.groupId), (resource) =>
+          !top || compMatches(top, [componentOf(resource.data)]) ? answer(resource) : null,
+        ),
+      );
     }
     if (isElement(root, NS.dav, 'sync-collection')) {
       const tokenElement = firstChild(root, NS.dav, 'sync-token');
@@ -498,8 +540,11 @@ export const caldavRoutes: FastifyPluginAsync<{
       const { current, oldest } = await caldav.syncTokens(user.id);
       const tokenNode = dav('sync-token', `${SYNC_PREFIX}${current}`);
       if (!given) {
-        const resources = await caldav.members(user.id, collection.groupId);
-        return multistatus(reply, each(resources, answer), [tokenNode]);
+        return multistatus(
+          reply,
+          eachOfPages(caldav.memberPages(user.id, collection.groupId), answer),
+          [tokenNode],
+        );
       }
       const number = given.startsWith(SYNC_PREFIX) ? Number(given.slice(SYNC_PREFIX.length)) : NaN;
       // A token never given out, or one older than the kept change log (decision 092): the

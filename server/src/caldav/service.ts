@@ -320,7 +320,21 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     return `${Number(row?.last ?? 0)}-${etagOf(`${c.name}\n${c.color}`).slice(1, 9)}`;
   }
 
-  const members = (userId: number, groupId: number | null) => load(userId, inGroup(groupId));
+  /**
+   * The collection's resources a page of BATCH at a time, by id: a caller writes each page out
+   * before the next is read, so a calendar of 10,000 todos is never in memory at once.
+   */
+  async function* memberPages(userId: number, groupId: number | null): AsyncGenerator<Resource[]> {
+    let after = 0;
+    for (;;) {
+      const page = await load(userId, (query) =>
+        inGroup(groupId)(query).where('todos.id', '>', after).orderBy('todos.id').limit(BATCH),
+      );
+      if (page.length) yield page;
+      if (page.length < BATCH) return;
+      after = page[page.length - 1]?.id ?? after;
+    }
+  }
 
   /** The resource at this name in the collection, or null. */
   async function resource(userId: number, groupId: number | null, name: string) {
@@ -614,7 +628,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     syncToken,
     syncTokens,
     pruneChanges,
-    members,
+    memberPages,
     resource,
     resources,
     changesSince,

@@ -149,20 +149,51 @@ function write(node: XmlNode, parts: string[]): void {
   parts.push(`</${tag}>`);
 }
 
+/** About how much text an answer's stream hands the socket at a time. */
+const CHUNK = 16 * 1024;
+
 /**
  * Serialises an answer with its declaration, as text rather than a DOM: a multistatus of 500
  * calendar objects as a DOM was most of a full sync's garbage (docs/performance.md, CalDAV).
- * `more` are further children of the root, after its own, each made only when it is written so
- * a long answer holds its text, not its elements.
  */
-export function buildXml(root: XmlNode, more: Iterable<XmlNode> = []): string {
+export function buildXml(root: XmlNode): string {
   const { start, tag } = startOf(root, ROOT_DECLARATIONS);
   const parts = [`<?xml version="1.0" encoding="utf-8"?>\n${start}>`];
   for (const child of root.children ?? []) {
     if (typeof child === 'string') parts.push(escapeText(child));
     else write(child, parts);
   }
-  for (const child of more) write(child, parts);
   parts.push(`</${tag}>`);
   return parts.join('');
+}
+
+/**
+ * An answer of any length in pieces of about 16 KB: the root with its own children, then
+ * `more`, each made only when it is written and read from the database a page at a time while
+ * earlier pieces are on their way, so a multistatus of 10,000 responses never lies in memory
+ * whole, neither as elements nor as text (docs/performance.md, CalDAV).
+ */
+export async function* xmlChunks(
+  root: XmlNode,
+  more: AsyncIterable<XmlNode> | Iterable<XmlNode> = [],
+): AsyncGenerator<string> {
+  const { start, tag } = startOf(root, ROOT_DECLARATIONS);
+  let parts = [`<?xml version="1.0" encoding="utf-8"?>\n${start}>`];
+  let size = 0;
+  for (const child of root.children ?? []) {
+    if (typeof child === 'string') parts.push(escapeText(child));
+    else write(child, parts);
+  }
+  for await (const child of more) {
+    const before = parts.length;
+    write(child, parts);
+    for (let i = before; i < parts.length; i += 1) size += parts[i]?.length ?? 0;
+    if (size >= CHUNK) {
+      yield parts.join('');
+      parts = [];
+      size = 0;
+    }
+  }
+  parts.push(`</${tag}>`);
+  yield parts.join('');
 }

@@ -33,8 +33,12 @@ import {
 const REQUIRED = ['List Name', 'Title'] as const;
 /** TickTick's Priority: 0 none, 1 low, 3 medium, 5 high. */
 const PRIORITIES: Record<string, number> = { '0': 0, '1': 1, '3': 2, '5': 3 };
-/** A checklist item in Content: ▫ open, ▪ done (TickTick's backup writes them so). */
-const CHECKLIST_ITEM = /^([▫▪])\s*(.*)$/u;
+/**
+ * A checklist item in Content: ▫ (U+25AB) open, ▪ (U+25AA) done, as TickTick's backup writes
+ * them. Escaped: esbuild leaves a regular expression's letters as written, and one non-ASCII
+ * letter in the server's bundle makes V8 keep all its source as UTF-16 (scripts/bundle-server.mjs).
+ */
+const CHECKLIST_ITEM = /^([\u25AB\u25AA])\s*(.*)$/u;
 /** The header row is among the first 21 (index 0-20). */
 const HEADER_WITHIN = 20;
 

@@ -116,7 +116,7 @@ const BATCH = 500;
  * How long the change log answers an incremental sync: a client that last synced longer ago
  * gets 403 valid-sync-token and syncs afresh (RFC 6578, 3.2), as after the trash's 30 days.
  */
-export const CHANGES_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+const CHANGES_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   const todos = createTodoService(db, clock);

@@ -9,6 +9,9 @@ import { resolveJwtSecret, resolveVapidKeys } from './secrets.js';
 import { aggregateInPrimary } from './plugins/metrics.js';
 import { releaseStartMemory } from './release-start-memory.js';
 
+/** How long after listening the start's memory is given back (releaseStartMemory). */
+const START_MEMORY_DELAY_MS = 200;
+
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only, config.ts refuses it on SQLite): this primary process
  * migrates once, settles the JWT secret, then forks that many workers sharing the port
@@ -85,7 +88,9 @@ async function main() {
   });
 
   await app.listen({ port: config.port, host: config.host });
-  releaseStartMemory();
+  // A moment after listening, so the first requests (a health check, a load balancer's probe)
+  // are not kept waiting behind its full collections (docs/performance.md, Footprint).
+  setTimeout(releaseStartMemory, START_MEMORY_DELAY_MS).unref();
   app.log.info(
     `Tally is serving on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${database.dialect}: ${database.location})`,
   );

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { TOKEN_REQUESTS_PER_MINUTE } from '@tally/contract';
 import type { Element } from '@xmldom/xmldom';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +9,6 @@ import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { type Collection, createCaldavService, type DavUser, type Resource } from './service.js';
 import { componentOf } from './vtodo.js';
-import { Readable } from 'node:stream';
 import {
   buildXml,
   childElements,
@@ -138,14 +138,16 @@ async function* resume(taken: string[], rest: AsyncIterator<string>): AsyncGener
  * A 207 multistatus of the groups' responses (and a sync-token), in order. An answer of one
  * piece (xml.ts, xmlChunks: under 16 KB) is sent whole with its length, as before; a longer one
  * is streamed (chunked), written while its pages are read, so a full sync's answer is never in
- * memory whole (docs/performance.md, CalDAV).
+ * memory whole (docs/performance.md, CalDAV). A database error once the first pieces are sent
+ * can only cut the answer short: the client sees an incomplete body and asks again.
  */
 async function multistatus(reply: FastifyReply, ...groups: Responses[]) {
   const chunks = xmlChunks(dav('multistatus'), concat(groups));
   const taken: string[] = [];
-  for (let next = await chunks.next(); !next.done && taken.length < 2;) {
+  while (taken.length < 2) {
+    const next = await chunks.next();
+    if (next.done) break;
     taken.push(next.value);
-    if (taken.length < 2) next = await chunks.next();
   }
   reply.code(207).header('content-type', 'application/xml; charset=utf-8');
   if (taken.length < 2) return reply.send(taken.join(''));

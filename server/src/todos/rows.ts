@@ -29,6 +29,27 @@ export interface TodoFilters {
 
 export type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;
 
+/**
+ * The columns a create and an update write from the request, by their own names (besides the
+ * owner, completion and times): a new column the API writes is added here and in both calls.
+ */
+export const WRITTEN = [
+  'group_id',
+  'title',
+  'description',
+  'due_date',
+  'due_time',
+  'repeat',
+  'remind_minutes_before',
+  'search_text',
+  'priority',
+  'parent_id',
+  'start_date',
+  'position',
+] as const;
+
+export type TodoWrite = Pick<TodoRow, (typeof WRITTEN)[number]>;
+
 /** `tags` come from todo_tags (todos/tag-links.ts): one query per answer, never one per todo. */
 export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
   return {

@@ -1,6 +1,6 @@
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
 import { distinctTags, ensureTags } from '../shared/tags.js';
+import { tagLinksOfUser } from './queries.js';
 import { toTodo, type TodoColumns } from './rows.js';
 
 /**
@@ -16,15 +16,6 @@ const byName = (a: string, b: string) => {
   const y = b.toLowerCase();
   return x < y ? -1 : x > y ? 1 : 0;
 };
-
-// The whole list's tags in one read: the links of every tag the user has (docs/performance.md).
-const linksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  db
-    .selectFrom('tags')
-    .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
-    .select(['todo_tags.todo_id', 'tags.name'])
-    .where('tags.user_id', '=', p('userId')),
-);
 
 function group(links: readonly { todo_id: number; name: string }[]) {
   const tags = new Map<number, string[]>();
@@ -68,7 +59,7 @@ export async function answer(db: Db, rows: readonly TodoColumns[]) {
 /** Every todo of the user (the unpaged list): the tags of all of them in one query. */
 export async function answerAll(db: Db, userId: number, rows: readonly TodoColumns[]) {
   if (rows.length === 0) return [];
-  const tags = group(await linksOfUser(db, { userId }));
+  const tags = group(await tagLinksOfUser(db, { userId }));
   return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 }
 

@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db } from '../db/schema.js';
 import { COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
@@ -30,9 +30,34 @@ export const olderThan = <Q extends TodoSelect>(select: Q, created: number, id: 
     ]),
   ) as Q;
 
-/** Every todo of the user: the list without parameters. */
+/**
+ * Every todo of the user with its tags' names in one text, a space between them (a name has
+ * none, shared/tags.ts; null for none): the list reads its tags with its rows in one query
+ * instead of two (docs/decisions/091-data-access-modules.md).
+ */
 export const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  newestFirst(db, p('userId')),
+  db
+    .selectFrom('todos')
+    .leftJoin(
+      // Grouped before the join, so PostgreSQL groups the narrow links, not the todos' rows.
+      (eb) =>
+        eb
+          .selectFrom('todo_tags')
+          .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+          .select([
+            'todo_tags.todo_id',
+            sql<string>`string_agg(${sql.ref('tags.name')}, ' ')`.as('names'),
+          ])
+          .where('tags.user_id', '=', p('userId'))
+          .groupBy('todo_tags.todo_id')
+          .as('tag_names'),
+      (join) => join.onRef('tag_names.todo_id', '=', 'todos.id'),
+    )
+    .select(COLUMNS.map((column) => `todos.${column}` as const))
+    .select('tag_names.names as tag_names')
+    .where('todos.user_id', '=', p('userId'))
+    .orderBy('todos.created_at', 'desc')
+    .orderBy('todos.id', 'desc'),
 );
 
 /** The first page of the list (issue 18: the web app's /todos loads it on every visit). */
@@ -156,13 +181,4 @@ export const updateTodo = preparedQuery(
       .where('id', '=', p('id'))
       .where('user_id', '=', p('user_id'))
       .returning(COLUMNS),
-);
-
-/** The links of every tag the user has: the whole list's tags in one read (docs/performance.md). */
-export const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  db
-    .selectFrom('tags')
-    .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
-    .select(['todo_tags.todo_id', 'tags.name'])
-    .where('tags.user_id', '=', p('userId')),
 );

@@ -43,21 +43,21 @@ import {
 } from './queries.js';
 import { COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
-import { answer, answerAll, setTags, tagsOf } from './tag-links.js';
+import { answer, answerWithTagNames, setTags, tagsOf } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
   filters.tag !== undefined || filters.priority !== undefined;
 
 /** Applies the filters to a select of todos. */
-function applyFilters<Q extends FilterableSelect>(
-  select: Q,
+function applyFilters<O>(
+  select: SelectQueryBuilder<Database, 'todos', O>,
   userId: number,
   filters: TodoFilters,
-): Q {
+): SelectQueryBuilder<Database, 'todos', O> {
   let query = select;
   if (filters.priority !== undefined) {
-    query = query.where('todos.priority', '=', filters.priority) as Q;
+    query = query.where('todos.priority', '=', filters.priority);
   }
   if (filters.tag !== undefined) {
     const lower = filters.tag.toLowerCase();
@@ -68,11 +68,10 @@ function applyFilters<Q extends FilterableSelect>(
         .select('todo_tags.todo_id')
         .where('tags.user_id', '=', userId)
         .where('tags.name_lower', '=', lower),
-    ) as Q;
+    );
   }
   return query;
 }
-type FilterableSelect = SelectQueryBuilder<Database, 'todos', TodoColumns>;
 
 const compareText = (a: string, b: string) => {
   const x = a.toLowerCase();
@@ -251,11 +250,12 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
   return {
     /** The whole list: newest first unless `sort` says otherwise. */
     async list(userId: number, filters: TodoFilters = {}, sort: TodoSort = 'created') {
-      const rows = filtered(filters)
-        ? await applyFilters(newestFirst(db, userId), userId, filters).execute()
-        : await todosOfUser(db, { userId });
-      if (sort !== 'created') sortRows(rows, sort);
-      return filtered(filters) ? answer(db, rows) : answerAll(db, userId, rows);
+      if (filtered(filters)) {
+        const rows = await applyFilters(newestFirst(db, userId), userId, filters).execute();
+        return answer(db, sort === 'created' ? rows : sortRows(rows, sort));
+      }
+      const rows = await todosOfUser(db, { userId });
+      return answerWithTagNames(sort === 'created' ? rows : sortRows(rows, sort));
     },
 
     /** How many todos the user has in all, ungrouped and in each group that holds any. */

@@ -1,6 +1,5 @@
 import type { Db } from '../db/schema.js';
 import { distinctTags, ensureTags } from '../shared/tags.js';
-import { tagLinksOfUser } from './queries.js';
 import { toTodo, type TodoColumns } from './rows.js';
 
 /**
@@ -56,11 +55,11 @@ export async function answer(db: Db, rows: readonly TodoColumns[]) {
   return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 }
 
-/** Every todo of the user (the unpaged list): the tags of all of them in one query. */
-export async function answerAll(db: Db, userId: number, rows: readonly TodoColumns[]) {
-  if (rows.length === 0) return [];
-  const tags = group(await tagLinksOfUser(db, { userId }));
-  return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
+/** Rows read with their tags' names in one text (todos/queries.ts, tagNames), as answered. */
+export function answerWithTagNames(rows: readonly (TodoColumns & { tag_names: string | null })[]) {
+  return rows.map((row) =>
+    toTodo(row, row.tag_names === null ? NONE : row.tag_names.split(' ').sort(byName)),
+  );
 }
 
 /** Replaces the tags of one todo (the caller's, checked before) with these names. */

@@ -30,12 +30,25 @@ export const olderThan = <Q extends TodoSelect>(select: Q, created: number, id: 
     ]),
   ) as Q;
 
+/** Every todo of the user: the list without parameters (SQLite's way, see tag-links.ts). */
+export const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+  newestFirst(db, p('userId')),
+);
+
+/** The links of every tag the user has: the whole list's tags in one read. */
+export const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+  db
+    .selectFrom('tags')
+    .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
+    .select(['todo_tags.todo_id', 'tags.name'])
+    .where('tags.user_id', '=', p('userId')),
+);
+
 /**
  * Every todo of the user with its tags' names in one text, a space between them (a name has
- * none, shared/tags.ts; null for none): the list reads its tags with its rows in one query
- * instead of two (docs/decisions/091-data-access-modules.md).
+ * none, shared/tags.ts; null for none): the list and its tags in one query (PostgreSQL's way).
  */
-export const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+export const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   db
     .selectFrom('todos')
     .leftJoin(
@@ -166,7 +179,11 @@ export const insertTodo = preparedQuery(
 
 /** One todo of the user as it is now (what an update merges into). */
 export const todoOfUser = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
-  db.selectFrom('todos').select(COLUMNS).where('id', '=', p('id')).where('user_id', '=', p('userId')),
+  db
+    .selectFrom('todos')
+    .select(COLUMNS)
+    .where('id', '=', p('id'))
+    .where('user_id', '=', p('userId')),
 );
 
 /** Writes every written column of one todo of the user, its completion and `updated_at`. */

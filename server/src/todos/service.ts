@@ -37,13 +37,12 @@ import {
   openInView,
   pageOfUserAfter,
   todoOfUser,
-  todosOfUser,
   updateTodo,
   type ViewBounds,
 } from './queries.js';
 import { COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
-import { answer, answerWithTagNames, setTags, tagsOf } from './tag-links.js';
+import { answer, answerWith, setTags, tagsOf, todosAndTagsOfUser } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
@@ -254,8 +253,8 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         const rows = await applyFilters(newestFirst(db, userId), userId, filters).execute();
         return answer(db, sort === 'created' ? rows : sortRows(rows, sort));
       }
-      const rows = await todosOfUser(db, { userId });
-      return answerWithTagNames(sort === 'created' ? rows : sortRows(rows, sort));
+      const { rows, tags } = await todosAndTagsOfUser(db, userId);
+      return answerWith(sort === 'created' ? rows : sortRows(rows, sort), tags);
     },
 
     /** How many todos the user has in all, ungrouped and in each group that holds any. */
@@ -320,12 +319,12 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const today = dateInZone(now, zone);
       const paged = query.limit !== undefined || query.cursor !== undefined;
       const sorted = (rows: TodoColumns[]) => (sort === undefined ? rows : sortRows(rows, sort));
-      const to = addDays(today, UPCOMING_DAYS - 1);
       if (!paged && !filtered(filters) && query.view === 'today') {
         const rows = sorted(await dueTodayOrBefore(db, { userId, today }));
         return { todos: await answer(db, rows), next: null };
       }
       if (!paged && !filtered(filters) && query.view === 'upcoming') {
+        const to = addDays(today, UPCOMING_DAYS - 1);
         const rows = sorted(await dueBetween(db, { userId, today, to }));
         return { todos: await answer(db, rows), next: null };
       }
@@ -333,7 +332,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         query.view === 'today'
           ? { view: 'today', today }
           : query.view === 'upcoming'
-            ? { view: 'upcoming', today, to }
+            ? { view: 'upcoming', today, to: addDays(today, UPCOMING_DAYS - 1) }
             : { view: 'overdue', today, clockTime: localDateTime(now, zone).time };
       let select = applyFilters(openInView(db, userId, bounds), userId, filters);
       if (query.cursor !== undefined) {

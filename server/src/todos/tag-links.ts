@@ -1,5 +1,7 @@
+import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
 import { distinctTags, ensureTags } from '../shared/tags.js';
+import { tagLinksOfUser, todosOfUser, todosWithTagNamesOfUser } from './queries.js';
 import { toTodo, type TodoColumns } from './rows.js';
 
 /**
@@ -55,12 +57,34 @@ export async function answer(db: Db, rows: readonly TodoColumns[]) {
   return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 }
 
-/** Rows read with their tags' names in one text (todos/queries.ts, tagNames), as answered. */
-export function answerWithTagNames(rows: readonly (TodoColumns & { tag_names: string | null })[]) {
-  return rows.map((row) =>
-    toTodo(row, row.tag_names === null ? NONE : row.tag_names.split(' ').sort(byName)),
-  );
+/**
+ * Every todo of the user, newest first, and the tags of each by todo id (the list without
+ * parameters, docs/decisions/091-data-access-modules.md). PostgreSQL answers both in one query,
+ * saving the driver a round trip and a result; on SQLite a query is a call in this process,
+ * where two plain reads cost less than the grouped join.
+ */
+export async function todosAndTagsOfUser(
+  db: Db,
+  userId: number,
+): Promise<{ rows: TodoColumns[]; tags: Map<number, string[]> }> {
+  if (dialectOf(db) === 'sqlite') {
+    const rows = await todosOfUser(db, { userId });
+    return {
+      rows,
+      tags: rows.length === 0 ? new Map() : group(await tagLinksOfUser(db, { userId })),
+    };
+  }
+  const rows = await todosWithTagNamesOfUser(db, { userId });
+  const tags = new Map<number, string[]>();
+  for (const row of rows) {
+    if (row.tag_names !== null) tags.set(row.id, row.tag_names.split(' ').sort(byName));
+  }
+  return { rows, tags };
 }
+
+/** Rows as the API answers them, with tags read beside them. */
+export const answerWith = (rows: readonly TodoColumns[], tags: ReadonlyMap<number, string[]>) =>
+  rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 
 /** Replaces the tags of one todo (the caller's, checked before) with these names. */
 export async function setTags(

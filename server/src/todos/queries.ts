@@ -91,6 +91,13 @@ export type ViewBounds =
   | { view: 'upcoming'; today: string; to: string }
   | { view: 'overdue'; today: string; clockTime: string };
 
+/** Soonest first, then by time (a todo without one first), then oldest. */
+const soonestFirst = (select: TodoSelect) =>
+  select
+    .orderBy('due_date')
+    .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
+    .orderBy('id');
+
 /**
  * The user's open todos in a view (docs/product.md, Today, Upcoming and Overdue), soonest first,
  * then by time (a todo without one first), then oldest. The one definition of the views: the
@@ -103,29 +110,26 @@ export function openInView(db: Db, userId: number, bounds: ViewBounds): TodoSele
     .where('user_id', '=', userId)
     .where('completed', '=', 0)
     .where('due_date', 'is not', null);
+  const { today } = bounds;
   if (bounds.view === 'overdue') {
-    const { today, clockTime } = bounds;
-    select = select.where((eb) =>
-      eb.or([
-        eb('due_date', '<', today),
-        eb.and([eb('due_date', '=', today), eb('due_time', '<', clockTime)]),
-      ]),
+    const { clockTime } = bounds;
+    return soonestFirst(
+      select.where((eb) =>
+        eb.or([
+          eb('due_date', '<', today),
+          eb.and([eb('due_date', '=', today), eb('due_time', '<', clockTime)]),
+        ]),
+      ),
     );
-  } else {
-    const { today } = bounds;
-    // A todo hidden until a later day stays out of both (docs/product.md, Start dates).
-    select = select.where((eb) =>
-      eb.or([eb('start_date', 'is', null), eb('start_date', '<=', today)]),
-    );
-    select =
-      bounds.view === 'today'
-        ? select.where('due_date', '<=', today)
-        : select.where('due_date', '>=', today).where('due_date', '<=', bounds.to);
   }
-  return select
-    .orderBy('due_date')
-    .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
-    .orderBy('id');
+  select =
+    bounds.view === 'today'
+      ? select.where('due_date', '<=', today)
+      : select.where('due_date', '>=', today).where('due_date', '<=', bounds.to);
+  // A todo hidden until a later day stays out of both (docs/product.md, Start dates).
+  return soonestFirst(
+    select.where((eb) => eb.or([eb('start_date', 'is', null), eb('start_date', '<=', today)])),
+  );
 }
 
 /** Today, unpaged and unfiltered: what the web app's Today screen loads (decision 049). */

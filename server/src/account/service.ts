@@ -27,6 +27,7 @@ import type { Clock } from '../shared/clock.js';
 import { mailErrorForLog } from '../shared/mailer.js';
 import { AppError, badRequest, conflict, serviceUnavailable } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import { tagsOfUserTodos } from '../shared/tags.js';
 import { consumeToken, type EmailLinks, peekToken, retireTokens } from './email-links.js';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -546,7 +547,7 @@ export function createAccountService({
     const now = clock();
     const row = await accountRow(userId);
     if (!row) return null;
-    const [groups, todos, completions, totals, daily, tags, links, sorts] = await Promise.all([
+    const [groups, todos, completions, totals, daily, tags, tagsOf, sorts] = await Promise.all([
       db
         .selectFrom('todo_groups')
         .select(['id', 'name', 'color', 'created_at'])
@@ -606,21 +607,9 @@ export function createAccountService({
         .orderBy('created_at')
         .orderBy('id')
         .execute(),
-      db
-        .selectFrom('todo_tags')
-        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
-        .select(['todo_tags.todo_id', 'tags.name'])
-        .where('tags.user_id', '=', userId)
-        .orderBy('tags.name_lower')
-        .execute(),
+      tagsOfUserTodos(db, userId),
       db.selectFrom('users').select('todo_sorts').where('id', '=', userId).executeTakeFirst(),
     ]);
-    const tagsOf = new Map<number, string[]>();
-    for (const link of links) {
-      const names = tagsOf.get(link.todo_id) ?? [];
-      names.push(link.name);
-      tagsOf.set(link.todo_id, names);
-    }
     const zeroes = () =>
       Object.fromEntries(STATISTIC_EVENTS.map((event) => [event, 0])) as TotalStatistics;
     const isEvent = (type: string): type is StatisticEvent =>

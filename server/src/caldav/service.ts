@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { GROUP_COLORS, type GroupColor, type UpdateTodoBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
-import { hashPersonalToken } from '../plugins/personal-tokens.js';
+import { usePersonalToken } from '../plugins/personal-tokens.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest } from '../shared/errors.js';
+import { tagsOfTodos } from '../shared/tags.js';
 import { recordEvents } from '../statistics/record-events.js';
 import { createGroupService } from '../groups/service.js';
 import { createTodoService } from '../todos/service.js';
@@ -121,18 +122,10 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     where: (query: ReturnType<typeof baseQuery>) => ReturnType<typeof baseQuery>,
   ) {
     const rows = await where(baseQuery(userId)).execute();
-    const tags = new Map<number, string[]>();
-    for (let i = 0; i < rows.length; i += BATCH) {
-      const ids = rows.slice(i, i + BATCH).map((row) => row.id);
-      const links = await db
-        .selectFrom('todo_tags')
-        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
-        .select(['todo_tags.todo_id', 'tags.name'])
-        .where('todo_tags.todo_id', 'in', ids)
-        .execute();
-      for (const link of links)
-        tags.set(link.todo_id, [...(tags.get(link.todo_id) ?? []), link.name]);
-    }
+    const tags = await tagsOfTodos(
+      db,
+      rows.map((row) => row.id),
+    );
     const zone = await zoneOf(userId);
     return rows.map((row) => {
       const todo: RenderedTodo = {
@@ -521,33 +514,15 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
 
   /** Basic authentication: the account's e-mail (or username) and one of its API tokens. */
   async function authenticate(username: string, password: string): Promise<DavUser | null> {
-    const row = await db
-      .selectFrom('api_tokens')
-      .innerJoin('users', 'users.id', 'api_tokens.user_id')
-      .select([
-        'api_tokens.id',
-        'api_tokens.scope',
-        'api_tokens.expires_at',
-        'api_tokens.last_used_at',
-        'users.id as user_id',
-        'users.email',
-        'users.email_lower',
-        'users.username',
-        'users.username_lower',
-      ])
-      .where('api_tokens.token_hash', '=', hashPersonalToken(password))
-      .executeTakeFirst();
     const login = username.trim().toLowerCase();
-    if (!row || (row.email_lower !== login && row.username_lower !== login)) return null;
-    const now = clock();
-    if (row.expires_at !== null && row.expires_at <= now) return null;
-    if (row.last_used_at === null || now - row.last_used_at >= 60_000) {
-      await db
-        .updateTable('api_tokens')
-        .set({ last_used_at: now })
-        .where('id', '=', row.id)
-        .execute();
-    }
+    const used = await usePersonalToken(
+      db,
+      password,
+      clock(),
+      (row) => row.email_lower === login || row.username_lower === login,
+    );
+    if (!used.ok) return null;
+    const { row } = used;
     return {
       id: row.user_id,
       email: row.email,

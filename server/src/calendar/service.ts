@@ -3,6 +3,7 @@ import type { CalendarFeed, Repeat } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { tagsOfUserTodos } from '../shared/tags.js';
 import type { FeedEvent } from './ics.js';
 
 /** 32 random bytes, base64url: the whole secret of a feed URL. */
@@ -110,17 +111,7 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
       .orderBy('todos.due_date')
       .orderBy('todos.id')
       .execute();
-    // The tags of every todo of the user in one read, as the todo list reads them.
-    const links = await db
-      .selectFrom('tags')
-      .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
-      .select(['todo_tags.todo_id', 'tags.name', 'tags.name_lower'])
-      .where('tags.user_id', '=', userId)
-      .orderBy('tags.name_lower')
-      .execute();
-    const tags = new Map<number, string[]>();
-    for (const link of links)
-      tags.set(link.todo_id, [...(tags.get(link.todo_id) ?? []), link.name]);
+    const tags = await tagsOfUserTodos(db, userId);
     return rows.map((row) => ({
       uid: `todo-${row.id}@${host}`,
       tags: tags.get(row.id) ?? [],

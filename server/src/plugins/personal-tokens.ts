@@ -6,6 +6,7 @@ import {
 } from '@tally/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import type { Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, unauthorized } from '../shared/errors.js';
 
@@ -39,6 +40,9 @@ const tokenByHash = preparedQuery((db, p: Placeholders<{ hash: string }>) =>
       'api_tokens.last_used_at',
       'users.id as user_id',
       'users.username',
+      'users.username_lower',
+      'users.email',
+      'users.email_lower',
     ])
     .where('api_tokens.token_hash', '=', p('hash')),
 );
@@ -58,6 +62,31 @@ const noteUse = preparedQuery(
       ),
 );
 
+export type PersonalTokenRow = Awaited<ReturnType<typeof tokenByHash>>[number];
+
+/**
+ * The rules every use of a personal token follows, on /api and CalDAV alike: found by its hash,
+ * refused once expired, its use noted. The answer says why not (the caller words it for its
+ * protocol); `check` may refuse first, by throwing or by answering false (as if no such token).
+ */
+export async function usePersonalToken(
+  db: Db,
+  token: string,
+  now: number,
+  check: (row: PersonalTokenRow) => Promise<boolean> | boolean,
+): Promise<{ ok: true; row: PersonalTokenRow } | { ok: false; expiredAt: number | null }> {
+  const [row] = await tokenByHash(db, { hash: hashPersonalToken(token) });
+  if (!row) return { ok: false, expiredAt: null };
+  if (row.expires_at !== null && row.expires_at <= now) {
+    return { ok: false, expiredAt: row.expires_at };
+  }
+  if (!(await check(row))) return { ok: false, expiredAt: null };
+  if (row.last_used_at === null || now - row.last_used_at >= MINUTE) {
+    await noteUse(db, { id: row.id, now, minuteAgo: now - MINUTE });
+  }
+  return { ok: true, row };
+}
+
 export interface TokenUser {
   id: number;
   username: string;
@@ -71,28 +100,29 @@ export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
   return async function authenticate(token: string, request: FastifyRequest): Promise<TokenUser> {
     const url = request.routeOptions.url ?? request.url;
     if (isSessionOnlyPath(url)) throw new AppError(403, SESSION_ONLY);
-    const [row] = await tokenByHash(app.db, { hash: hashPersonalToken(token) });
-    if (!row) throw unauthorized('This API token is not valid: it was revoked or never existed');
-    const now = clock();
-    if (row.expires_at !== null && row.expires_at <= now) {
-      const day = new Date(row.expires_at).toISOString().slice(0, 10);
+    const used = await usePersonalToken(app.db, token, clock(), async (row) => {
+      const hits = await app.counters.hit(`api-token:${row.id}`, MINUTE);
+      if (hits.count > TOKEN_REQUESTS_PER_MINUTE) {
+        const seconds = Math.max(1, Math.ceil(hits.ttlMs / 1000));
+        throw new AppError(
+          429,
+          `Too many requests with this API token - try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
+          { 'retry-after': String(seconds) },
+        );
+      }
+      if (row.scope !== 'read-write' && !READ_METHODS.has(request.method)) {
+        throw new AppError(403, 'This API token is read-only: it cannot make changes');
+      }
+      return true;
+    });
+    if (!used.ok) {
+      if (used.expiredAt === null) {
+        throw unauthorized('This API token is not valid: it was revoked or never existed');
+      }
+      const day = new Date(used.expiredAt).toISOString().slice(0, 10);
       throw unauthorized(`This API token expired on ${day}: make a new one in Settings`);
     }
-    const used = await app.counters.hit(`api-token:${row.id}`, MINUTE);
-    if (used.count > TOKEN_REQUESTS_PER_MINUTE) {
-      const seconds = Math.max(1, Math.ceil(used.ttlMs / 1000));
-      throw new AppError(
-        429,
-        `Too many requests with this API token - try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
-        { 'retry-after': String(seconds) },
-      );
-    }
-    if (row.scope !== 'read-write' && !READ_METHODS.has(request.method)) {
-      throw new AppError(403, 'This API token is read-only: it cannot make changes');
-    }
-    if (row.last_used_at === null || now - row.last_used_at >= MINUTE) {
-      await noteUse(app.db, { id: row.id, now, minuteAgo: now - MINUTE });
-    }
+    const { row } = used;
     return { id: row.user_id, username: row.username, sessionId: null, tokenId: row.id };
   };
 }

@@ -12,6 +12,55 @@ import { searchText } from './search-text.js';
 /** Ids per statement, well under either database's parameter limit. */
 const BATCH = 500;
 
+/** Tag names A-Z, case ignored: the order every answer lists a todo's tags in. */
+export const byTagName = (a: string, b: string) => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** Tag links grouped by todo id, each todo's names A-Z (case ignored). */
+export function tagsByTodo(
+  links: readonly { todo_id: number; name: string }[],
+): Map<number, string[]> {
+  const tags = new Map<number, string[]>();
+  for (const { todo_id, name } of links) {
+    const list = tags.get(todo_id);
+    if (list) list.push(name);
+    else tags.set(todo_id, [name]);
+  }
+  for (const list of tags.values()) list.sort(byTagName);
+  return tags;
+}
+
+/** The tags of the given todos (one query per 500 ids), by todo id, A-Z. */
+export async function tagsOfTodos(db: Db, ids: readonly number[]): Promise<Map<number, string[]>> {
+  const links = [];
+  for (let i = 0; i < ids.length; i += BATCH) {
+    links.push(
+      ...(await db
+        .selectFrom('todo_tags')
+        .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+        .select(['todo_tags.todo_id', 'tags.name'])
+        .where('todo_tags.todo_id', 'in', ids.slice(i, i + BATCH))
+        .execute()),
+    );
+  }
+  return tagsByTodo(links);
+}
+
+/** The tags of every todo of the user in one read (not one per todo), by todo id, A-Z. */
+export async function tagsOfUserTodos(db: Db, userId: number): Promise<Map<number, string[]>> {
+  return tagsByTodo(
+    await db
+      .selectFrom('tags')
+      .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
+      .select(['todo_tags.todo_id', 'tags.name'])
+      .where('tags.user_id', '=', userId)
+      .execute(),
+  );
+}
+
 /** The names once each, case ignored, the first spelling kept; 400 beyond the limit. */
 export function distinctTags(names: readonly string[]): string[] {
   const seen = new Map<string, string>();
@@ -111,17 +160,11 @@ export async function refreshSearchText(trx: Db, userId: number, todoIds: readon
       .where('user_id', '=', userId)
       .where('id', 'in', batch)
       .execute();
-    const links = await trx
-      .selectFrom('todo_tags')
-      .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
-      .select(['todo_tags.todo_id', 'tags.name'])
-      .where('todo_tags.todo_id', 'in', batch)
-      .execute();
+    const tags = await tagsOfTodos(trx, batch);
     for (const row of rows) {
-      const tags = links.filter((link) => link.todo_id === row.id).map((link) => link.name);
       await trx
         .updateTable('todos')
-        .set({ search_text: searchText(row.title, row.description, tags) })
+        .set({ search_text: searchText(row.title, row.description, tags.get(row.id) ?? []) })
         .where('id', '=', row.id)
         .execute();
     }

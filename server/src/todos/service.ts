@@ -22,6 +22,7 @@ import { dateInZone, localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
+import { tagsOfTodos } from '../shared/tags.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
@@ -42,7 +43,7 @@ import {
 } from './queries.js';
 import { COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
-import { answer, answerWith, setTags, tagsOf, todosAndTagsOfUser } from './tag-links.js';
+import { answer, answerWith, setTags, todosAndTagsOfUser } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
@@ -445,7 +446,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         const title = cleanTitle(input.title);
         const description = cleanDescription(input.description);
         // Search finds a todo by its tags too: the new ones, or those it keeps.
-        const tags = input.tags ?? (await tagsOf(trx, [id])).get(id) ?? [];
+        const tags = input.tags ?? (await tagsOfTodos(trx, [id])).get(id) ?? [];
         const [row] = await updateTodo(trx, {
           id,
           user_id: userId,

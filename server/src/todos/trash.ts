@@ -6,8 +6,9 @@ import { batches } from '../shared/batches.js';
 import { scheduleReminders } from '../reminders/schedule.js';
 import { toTodo } from './rows.js';
 import { descendantsOf } from './subtasks.js';
-import { setTags, tagsOf } from './tag-links.js';
+import { setTags } from './tag-links.js';
 import { isoTime } from '../shared/iso-time.js';
+import { tagsOfTodos } from '../shared/tags.js';
 
 /**
  * What trashed_todos.todo holds: the todos row without the keys kept beside it, and its tags
@@ -78,7 +79,7 @@ export async function moveToTrash(
       .where('id', 'in', batch)
       .execute();
     if (rows.length === 0) continue;
-    const tags = await tagsOf(
+    const tags = await tagsOfTodos(
       trx,
       rows.map((row) => row.id),
     );

@@ -1,6 +1,7 @@
 import { TODO_CSV_COLUMNS, type Repeat } from '@tally/contract';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/schema.js';
+import { tagsOfUserTodos } from '../shared/tags.js';
 
 const UNITS = { day: 'day', week: 'week', month: 'month', year: 'year' } as const;
 const DAY_NAMES = {
@@ -60,16 +61,7 @@ export async function todosCsv(db: Db, userId: number): Promise<string> {
     .orderBy('todos.created_at')
     .orderBy('todos.id')
     .execute();
-  // Every tag link of the user in one read (not one per todo), A-Z within a todo.
-  const links = await db
-    .selectFrom('tags')
-    .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
-    .select(['todo_tags.todo_id', 'tags.name', 'tags.name_lower'])
-    .where('tags.user_id', '=', userId)
-    .execute();
-  links.sort((a, b) => (a.name_lower < b.name_lower ? -1 : a.name_lower > b.name_lower ? 1 : 0));
-  const tags = new Map<number, string[]>();
-  for (const link of links) tags.set(link.todo_id, [...(tags.get(link.todo_id) ?? []), link.name]);
+  const tags = await tagsOfUserTodos(db, userId);
   return stringify(
     rows.map((row) => [
       row.id,

@@ -1,4 +1,4 @@
-import { createStore, del, get, keys, update, type UseStore } from 'idb-keyval';
+import { createStore, del, get, keys, set, update, type UseStore } from 'idb-keyval';
 
 /**
  * The browser's offline copy (docs/decisions/059-offline-and-installable.md): one IndexedDB
@@ -46,8 +46,18 @@ export async function updateOffline<T>(
   await update<T | undefined>(key, change, db);
 }
 
+/**
+ * Replaces one value. One put, sent as soon as the store is open: a write started while the page
+ * unloads (pagehide) still reaches the disk, where a read-then-write transaction is cut off after
+ * its read (the saved copy then missed the last change, and an offline reload showed less).
+ */
 export async function writeOffline(key: string, value: unknown): Promise<void> {
-  await updateOffline(key, () => value);
+  const db = idb();
+  if (!db) {
+    memory.set(key, value);
+    return;
+  }
+  await set(key, value, db);
 }
 
 /** Deletes every stored value except those `keep` names. */

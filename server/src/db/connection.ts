@@ -130,9 +130,10 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     // COUNT(*) and BIGINT epoch milliseconds come back as numbers, as they do on SQLite.
     types: {
+      // Asked once per column of every result: one parser for all, not a new one each time.
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === PG_INT8
-          ? (value: string) => Number(value)
+          ? Number
           : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
     },
   };

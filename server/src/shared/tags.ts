@@ -12,7 +12,8 @@ import { searchText } from './search-text.js';
 /** Ids per statement, well under either database's parameter limit. */
 const BATCH = 500;
 
-const byName = (a: string, b: string) => {
+/** Tag names A-Z, case ignored: the order every answer lists a todo's tags in. */
+export const byTagName = (a: string, b: string) => {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   return x < y ? -1 : x > y ? 1 : 0;
@@ -28,7 +29,7 @@ export function tagsByTodo(
     if (list) list.push(name);
     else tags.set(todo_id, [name]);
   }
-  for (const list of tags.values()) list.sort(byName);
+  for (const list of tags.values()) list.sort(byTagName);
   return tags;
 }
 

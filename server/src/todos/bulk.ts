@@ -169,10 +169,9 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         );
         for (const { row, next } of repeating) {
           if (next === null) continue;
-          const { dueDate, dueTime, repeat } = planningColumns(next);
           await trx
             .updateTable('todos')
-            .set({ due_date: dueDate, due_time: dueTime, repeat, updated_at: now })
+            .set({ ...planningColumns(next), updated_at: now })
             .where('user_id', '=', userId)
             .where('id', '=', row.id)
             .execute();

@@ -14,7 +14,6 @@ import {
   type UpdateTodoBody,
 } from '@tally/contract';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { addDays, parseDate } from '@tally/contract/dates';
@@ -27,23 +26,38 @@ import { tagsOfTodos } from '../shared/tags.js';
 import { recordCompletion, recordEvents } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
+import {
+  countsOfUser,
+  dueBetween,
+  dueTodayOrBefore,
+  firstPageOfUser,
+  groupOfUser,
+  insertTodo,
+  newestFirst,
+  olderThan,
+  openInView,
+  pageOfUserAfter,
+  todoOfUser,
+  updateTodo,
+  type ViewBounds,
+} from './queries.js';
 import { COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
-import { answer, answerAll, setTags } from './tag-links.js';
+import { answer, answerWith, setTags, todosAndTagsOfUser } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
   filters.tag !== undefined || filters.priority !== undefined;
 
 /** Applies the filters to a select of todos. */
-function applyFilters<Q extends FilterableSelect>(
-  select: Q,
+function applyFilters<O>(
+  select: SelectQueryBuilder<Database, 'todos', O>,
   userId: number,
   filters: TodoFilters,
-): Q {
+): SelectQueryBuilder<Database, 'todos', O> {
   let query = select;
   if (filters.priority !== undefined) {
-    query = query.where('todos.priority', '=', filters.priority) as Q;
+    query = query.where('todos.priority', '=', filters.priority);
   }
   if (filters.tag !== undefined) {
     const lower = filters.tag.toLowerCase();
@@ -54,11 +68,10 @@ function applyFilters<Q extends FilterableSelect>(
         .select('todo_tags.todo_id')
         .where('tags.user_id', '=', userId)
         .where('tags.name_lower', '=', lower),
-    ) as Q;
+    );
   }
   return query;
 }
-type FilterableSelect = SelectQueryBuilder<Database, 'todos', TodoColumns>;
 
 const compareText = (a: string, b: string) => {
   const x = a.toLowerCase();
@@ -102,9 +115,10 @@ export const planningOf = (row: Pick<TodoRow, 'due_date' | 'due_time' | 'repeat'
   repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
 });
 
+/** A planning as the columns that store it. */
 export const planningColumns = (planning: Planning) => ({
-  dueDate: planning.dueDate,
-  dueTime: planning.dueTime,
+  due_date: planning.dueDate,
+  due_time: planning.dueTime,
   repeat: planning.repeat === null ? null : JSON.stringify(planning.repeat),
 });
 
@@ -124,11 +138,6 @@ export function advance(planning: Planning, now: number, zone: string): Planning
   const next = nextOccurrenceBefore10000(repeat, base);
   return next === null ? null : { ...planning, dueDate: next };
 }
-
-const dueColumns = (planning: Planning) => {
-  const { dueDate, dueTime, repeat } = planningColumns(planning);
-  return { due_date: dueDate, due_time: dueTime, repeat };
-};
 
 /**
  * Whether a cursor's id fits the id column (a 32-bit integer on PostgreSQL): a larger one would
@@ -155,187 +164,6 @@ function decodeCursor(cursor: string): { created: number; id: number } | null {
   if (!match || !isRowId(Number(match[2]))) return null;
   return { created: Number(match[1]), id: Number(match[2]) };
 }
-
-/** A user's todos as the list answers them, newest first. */
-const newestFirst = (db: Db, userId: number) =>
-  db
-    .selectFrom('todos')
-    .select(COLUMNS)
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc');
-
-// The list and the statements of create and update (docs/decisions/042-prepared-queries.md).
-const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  newestFirst(db, p('userId')),
-);
-// Today and Upcoming, unpaged, are what the web app's screens load (decision 049); the paged and
-// Overdue variants are built per call below.
-const dueTodayOrBefore = preparedQuery((db, p: Placeholders<{ userId: number; today: string }>) =>
-  db
-    .selectFrom('todos')
-    .select(COLUMNS)
-    .where('user_id', '=', p('userId'))
-    .where('completed', '=', 0)
-    .where('due_date', 'is not', null)
-    .where('due_date', '<=', p('today'))
-    .where((eb) => eb.or([eb('start_date', 'is', null), eb('start_date', '<=', p('today'))]))
-    .orderBy('due_date')
-    .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
-    .orderBy('id'),
-);
-const dueBetween = preparedQuery(
-  (db, p: Placeholders<{ userId: number; from: string; to: string }>) =>
-    db
-      .selectFrom('todos')
-      .select(COLUMNS)
-      .where('user_id', '=', p('userId'))
-      .where('completed', '=', 0)
-      .where('due_date', 'is not', null)
-      .where('due_date', '>=', p('from'))
-      .where('due_date', '<=', p('to'))
-      .where((eb) => eb.or([eb('start_date', 'is', null), eb('start_date', '<=', p('from'))]))
-      .orderBy('due_date')
-      .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
-      .orderBy('id'),
-);
-// The web app's /todos loads the first page and the counts on every visit and after every live
-// change, so both are prepared too (issue 18).
-const firstPage = preparedQuery((db, p: Placeholders<{ userId: number; limit: number }>) =>
-  newestFirst(db, p('userId')).limit(p('limit')),
-);
-const pageAfter = preparedQuery(
-  (db, p: Placeholders<{ userId: number; limit: number; created: number; id: number }>) =>
-    newestFirst(db, p('userId'))
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '<', p('created')),
-          eb.and([eb('created_at', '=', p('created')), eb('id', '<', p('id'))]),
-        ]),
-      )
-      .limit(p('limit')),
-);
-const countsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  db
-    .selectFrom('todos')
-    .select((eb) => ['group_id', eb.fn.countAll<number | string>().as('count')])
-    .where('user_id', '=', p('userId'))
-    .groupBy('group_id'),
-);
-const groupOfUser = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
-  db
-    .selectFrom('todo_groups')
-    .select('id')
-    .where('id', '=', p('id'))
-    .where('user_id', '=', p('userId')),
-);
-const insertTodo = preparedQuery(
-  (
-    db,
-    p: Placeholders<{
-      userId: number;
-      groupId: number | null;
-      title: string;
-      description: string | null;
-      now: number;
-      dueDate: string | null;
-      dueTime: string | null;
-      repeat: string | null;
-      remindMinutesBefore: number | null;
-      searchText: string;
-      priority: number;
-      parentId: number | null;
-      startDate: string | null;
-      position: number;
-    }>,
-  ) =>
-    db
-      .insertInto('todos')
-      .values({
-        user_id: p('userId'),
-        group_id: p('groupId'),
-        title: p('title'),
-        description: p('description'),
-        completed: 0,
-        created_at: p('now'),
-        updated_at: p('now'),
-        due_date: p('dueDate'),
-        due_time: p('dueTime'),
-        repeat: p('repeat'),
-        remind_minutes_before: p('remindMinutesBefore'),
-        search_text: p('searchText'),
-        priority: p('priority'),
-        parent_id: p('parentId'),
-        start_date: p('startDate'),
-        position: p('position'),
-      })
-      .returning(COLUMNS),
-);
-const currentOfTodo = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
-  db
-    .selectFrom('todos')
-    .select([
-      'title',
-      'description',
-      'group_id',
-      'completed',
-      'due_date',
-      'due_time',
-      'repeat',
-      'created_at',
-      'remind_minutes_before',
-      'priority',
-      'parent_id',
-      'start_date',
-      'position',
-    ])
-    .where('id', '=', p('id'))
-    .where('user_id', '=', p('userId')),
-);
-const updateTodo = preparedQuery(
-  (
-    db,
-    p: Placeholders<{
-      id: number;
-      userId: number;
-      title: string;
-      description: string | null;
-      groupId: number | null;
-      completed: number;
-      now: number;
-      dueDate: string | null;
-      dueTime: string | null;
-      repeat: string | null;
-      remindMinutesBefore: number | null;
-      searchText: string;
-      priority: number;
-      parentId: number | null;
-      startDate: string | null;
-      position: number;
-    }>,
-  ) =>
-    db
-      .updateTable('todos')
-      .set({
-        title: p('title'),
-        description: p('description'),
-        group_id: p('groupId'),
-        completed: p('completed'),
-        updated_at: p('now'),
-        due_date: p('dueDate'),
-        due_time: p('dueTime'),
-        repeat: p('repeat'),
-        remind_minutes_before: p('remindMinutesBefore'),
-        search_text: p('searchText'),
-        priority: p('priority'),
-        parent_id: p('parentId'),
-        start_date: p('startDate'),
-        position: p('position'),
-      })
-      .where('id', '=', p('id'))
-      .where('user_id', '=', p('userId'))
-      .returning(COLUMNS),
-);
 
 type Sibling = { id: number; parent_id: number | null; position: number };
 
@@ -422,11 +250,12 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
   return {
     /** The whole list: newest first unless `sort` says otherwise. */
     async list(userId: number, filters: TodoFilters = {}, sort: TodoSort = 'created') {
-      const rows = filtered(filters)
-        ? await applyFilters(newestFirst(db, userId), userId, filters).execute()
-        : await todosOfUser(db, { userId });
-      if (sort !== 'created') sortRows(rows, sort);
-      return filtered(filters) ? answer(db, rows) : answerAll(db, userId, rows);
+      if (filtered(filters)) {
+        const rows = await applyFilters(newestFirst(db, userId), userId, filters).execute();
+        return answer(db, sort === 'created' ? rows : sortRows(rows, sort));
+      }
+      const { rows, tags } = await todosAndTagsOfUser(db, userId);
+      return answerWith(sort === 'created' ? rows : sortRows(rows, sort), tags);
     },
 
     /** How many todos the user has in all, ungrouped and in each group that holds any. */
@@ -459,20 +288,14 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const after = cursor === undefined ? undefined : decodeCursor(cursor);
       if (after === null) throw badRequest('cursor is not a cursor this server gave out');
       if (filtered(filters)) {
-        let select = applyFilters(newestFirst(db, userId), userId, filters);
-        if (after) {
-          select = select.where((eb) =>
-            eb.or([
-              eb('created_at', '<', after.created),
-              eb.and([eb('created_at', '=', after.created), eb('id', '<', after.id)]),
-            ]),
-          );
-        }
-        rows = await select.limit(limit + 1).execute();
+        const select = applyFilters(newestFirst(db, userId), userId, filters);
+        rows = await (after ? olderThan(select, after.created, after.id) : select)
+          .limit(limit + 1)
+          .execute();
       } else if (after === undefined) {
-        rows = await firstPage(db, { userId, limit: limit + 1 });
+        rows = await firstPageOfUser(db, { userId, limit: limit + 1 });
       } else {
-        rows = await pageAfter(db, { userId, limit: limit + 1, ...after });
+        rows = await pageOfUserAfter(db, { userId, limit: limit + 1, ...after });
       }
       const last = rows.length > limit ? rows[limit - 1] : undefined;
       return {
@@ -503,40 +326,16 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       }
       if (!paged && !filtered(filters) && query.view === 'upcoming') {
         const to = addDays(today, UPCOMING_DAYS - 1);
-        const rows = sorted(await dueBetween(db, { userId, from: today, to }));
+        const rows = sorted(await dueBetween(db, { userId, today, to }));
         return { todos: await answer(db, rows), next: null };
       }
-      let select = applyFilters(
-        db
-          .selectFrom('todos')
-          .select(COLUMNS)
-          .where('user_id', '=', userId)
-          .where('completed', '=', 0)
-          .where('due_date', 'is not', null),
-        userId,
-        filters,
-      );
-      if (query.view === 'today' || query.view === 'upcoming') {
-        // A todo hidden until a later day stays out of both (docs/product.md, Start dates).
-        select = select.where((eb) =>
-          eb.or([eb('start_date', 'is', null), eb('start_date', '<=', today)]),
-        );
-      }
-      if (query.view === 'today') select = select.where('due_date', '<=', today);
-      if (query.view === 'upcoming') {
-        select = select
-          .where('due_date', '>=', today)
-          .where('due_date', '<=', addDays(today, UPCOMING_DAYS - 1));
-      }
-      if (query.view === 'overdue') {
-        const clockTime = localDateTime(now, zone).time;
-        select = select.where((eb) =>
-          eb.or([
-            eb('due_date', '<', today),
-            eb.and([eb('due_date', '=', today), eb('due_time', '<', clockTime)]),
-          ]),
-        );
-      }
+      const bounds: ViewBounds =
+        query.view === 'today'
+          ? { view: 'today', today }
+          : query.view === 'upcoming'
+            ? { view: 'upcoming', today, to: addDays(today, UPCOMING_DAYS - 1) }
+            : { view: 'overdue', today, clockTime: localDateTime(now, zone).time };
+      let select = applyFilters(openInView(db, userId, bounds), userId, filters);
       if (query.cursor !== undefined) {
         const after = decodeDueCursor(query.cursor);
         if (!after) throw badRequest('cursor is not a cursor this server gave out');
@@ -549,12 +348,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         );
       }
       const limit = query.limit ?? TODO_PAGE_DEFAULT;
-      const rows = await select
-        .orderBy('due_date')
-        .orderBy((eb) => eb.fn.coalesce('due_time', eb.val('')))
-        .orderBy('id')
-        .$if(paged, (q) => q.limit(limit + 1))
-        .execute();
+      const rows = await select.$if(paged, (q) => q.limit(limit + 1)).execute();
       const last = paged && rows.length > limit ? rows[limit - 1] : undefined;
       return {
         todos: await answer(db, paged ? rows.slice(0, limit) : sorted(rows)),
@@ -580,17 +374,17 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         await checkGroup(trx, userId, groupId);
         await checkParent(trx, userId, null, parentId);
         const [row] = await insertTodo(trx, {
-          userId,
-          groupId,
+          user_id: userId,
+          now,
+          group_id: groupId,
           title,
           description,
-          now,
           ...planningColumns(planning),
-          remindMinutesBefore,
-          searchText: searchText(title, description, input.tags),
+          remind_minutes_before: remindMinutesBefore,
+          search_text: searchText(title, description, input.tags),
           priority: input.priority ?? 0,
-          parentId,
-          startDate: input.startDate ?? null,
+          parent_id: parentId,
+          start_date: input.startDate ?? null,
           // Newest first among its siblings until moved, as the list starts out.
           position: -now,
         });
@@ -619,7 +413,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
     ): Promise<Todo | null> {
       const now = clock();
       return db.transaction().execute(async (trx) => {
-        const [current] = await currentOfTodo(trx, { id, userId });
+        const [current] = await todoOfUser(trx, { id, userId });
         if (!current) return null;
         // Read in the same transaction as the write, so a field this change omits keeps the
         // value of the latest write before it.
@@ -655,18 +449,18 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         const tags = input.tags ?? (await tagsOfTodos(trx, [id])).get(id) ?? [];
         const [row] = await updateTodo(trx, {
           id,
-          userId,
-          title,
-          description,
-          groupId,
+          user_id: userId,
           completed: input.completed && !recurs ? 1 : 0,
           now,
+          group_id: groupId,
+          title,
+          description,
           ...planningColumns(planning),
-          remindMinutesBefore,
-          searchText: searchText(title, description, tags),
+          remind_minutes_before: remindMinutesBefore,
+          search_text: searchText(title, description, tags),
           priority: input.priority ?? current.priority,
-          parentId,
-          startDate: input.startDate === undefined ? current.start_date : input.startDate,
+          parent_id: parentId,
+          start_date: input.startDate === undefined ? current.start_date : input.startDate,
           // A todo that changes parent comes first among its new siblings.
           position: parentId === current.parent_id ? current.position : -now,
         });
@@ -710,7 +504,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
     async skip(userId: number, id: number, zone: string): Promise<Todo | null> {
       const now = clock();
       return db.transaction().execute(async (trx) => {
-        const [current] = await currentOfTodo(trx, { id, userId });
+        const [current] = await todoOfUser(trx, { id, userId });
         if (!current) return null;
         const planning = planningOf(current);
         if (planning.repeat === null) throw badRequest('Only a repeating todo can be skipped');
@@ -720,7 +514,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         }
         const [row] = await trx
           .updateTable('todos')
-          .set({ ...dueColumns(next), updated_at: now })
+          .set({ ...planningColumns(next), updated_at: now })
           .where('id', '=', id)
           .where('user_id', '=', userId)
           .returning(COLUMNS)

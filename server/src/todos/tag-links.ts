@@ -1,21 +1,13 @@
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
-import { distinctTags, ensureTags, tagsByTodo, tagsOfTodos } from '../shared/tags.js';
+import { byTagName, distinctTags, ensureTags, tagsByTodo, tagsOfTodos } from '../shared/tags.js';
+import { tagLinksOfUser, todosOfUser, todosWithTagNamesOfUser } from './queries.js';
 import { toTodo, type TodoColumns } from './rows.js';
 
 /**
  * Tags on todos (docs/decisions/083-tags-subtasks-and-order.md): a tag is the user's, found by
  * its lower-case name, so "Work" and "work" are one tag and the first spelling stays.
  */
-
-// The whole list's tags in one read: the links of every tag the user has (docs/performance.md).
-const linksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  db
-    .selectFrom('tags')
-    .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
-    .select(['todo_tags.todo_id', 'tags.name'])
-    .where('tags.user_id', '=', p('userId')),
-);
 
 const NONE: readonly string[] = [];
 
@@ -29,12 +21,34 @@ export async function answer(db: Db, rows: readonly TodoColumns[]) {
   return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 }
 
-/** Every todo of the user (the unpaged list): the tags of all of them in one query. */
-export async function answerAll(db: Db, userId: number, rows: readonly TodoColumns[]) {
-  if (rows.length === 0) return [];
-  const tags = tagsByTodo(await linksOfUser(db, { userId }));
-  return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
+/**
+ * Every todo of the user, newest first, and the tags of each by todo id (the list without
+ * parameters, docs/decisions/091-data-access-modules.md). PostgreSQL answers both in one query,
+ * saving the driver a round trip and a result; on SQLite a query is a call in this process,
+ * where two plain reads cost less than the grouped join.
+ */
+export async function todosAndTagsOfUser(
+  db: Db,
+  userId: number,
+): Promise<{ rows: TodoColumns[]; tags: Map<number, string[]> }> {
+  if (dialectOf(db) === 'sqlite') {
+    const rows = await todosOfUser(db, { userId });
+    return {
+      rows,
+      tags: rows.length === 0 ? new Map() : tagsByTodo(await tagLinksOfUser(db, { userId })),
+    };
+  }
+  const rows = await todosWithTagNamesOfUser(db, { userId });
+  const tags = new Map<number, string[]>();
+  for (const row of rows) {
+    if (row.tag_names !== null) tags.set(row.id, row.tag_names.split(' ').sort(byTagName));
+  }
+  return { rows, tags };
 }
+
+/** Rows as the API answers them, with tags read beside them. */
+export const answerWith = (rows: readonly TodoColumns[], tags: ReadonlyMap<number, string[]>) =>
+  rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
 
 /** Replaces the tags of one todo (the caller's, checked before) with these names. */
 export async function setTags(

@@ -22,11 +22,12 @@ import { useTodoCounts, useTodos } from '../api/get-todos';
 import { useMoveTodo } from '../api/move-todo';
 import { useTodoSearch } from '../api/search-todos';
 import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
-import { useHideCompleted } from '../hooks/use-hide-completed';
+import { useCompletedOpen, useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
 import { closeTodo, useOpenTodo } from '../hooks/use-open-todo';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
+import { splitCompleted } from '../lib/completed';
 import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
@@ -316,14 +317,30 @@ function AllTodos({
     () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
     [complete, serverCounts.data, localCounts],
   );
-  const selection = useSelection(visible);
+  // The Completed part (decision 087): open todos first, then the completed ones, collapsed
+  // unless opened (remembered in this browser). A search shows its matches in one list.
+  const [completedOpen, setCompletedOpen] = useCompletedOpen();
+  const completedId = useId();
+  // Todos seen open since the list came on screen (only ever grows, so it lives outside
+  // React's state): completed now, they keep their place.
+  const [seenOpen] = useState(() => new Set<number>());
+  const { open, done } = useMemo(() => {
+    for (const todo of visible) if (!todo.completed) seenOpen.add(todo.id);
+    if (search.terms.length > 0) return { open: visible, done: NO_TODOS };
+    return splitCompleted(visible, seenOpen);
+  }, [visible, search.terms.length, seenOpen]);
+  const shown = useMemo(
+    () => (completedOpen && done.length > 0 ? [...open, ...done] : open),
+    [completedOpen, open, done],
+  );
+  const selection = useSelection(shown);
   // What a bulk action acts on: the picked rows the tab still shows.
   const picked = useMemo(
     () =>
       selection.selected.size === 0
         ? NO_TODOS
-        : visible.filter((todo) => selection.selected.has(todo.id)),
-    [visible, selection.selected],
+        : shown.filter((todo) => selection.selected.has(todo.id)),
+    [shown, selection.selected],
   );
 
   if (todos.isPending || groupsPending || (!complete && serverCounts.isPending)) {
@@ -390,7 +407,7 @@ function AllTodos({
           <Suspense fallback={null}>
             <BulkBar
               picked={picked}
-              shown={visible.length}
+              shown={shown.length}
               groups={groups}
               onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
               onClear={selection.clear}
@@ -398,21 +415,63 @@ function AllTodos({
             />
           </Suspense>
         )}
-        {visible.length === 0 ? (
-          complete && (
-            <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
-          )
-        ) : (
-          <TodoList
-            todos={visible}
-            groups={groups}
-            now={now}
-            onDelete={onDelete}
-            selecting={selection.selecting}
-            selected={selection.selected}
-            onSelect={selection.onSelect}
-            {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
-          />
+        {visible.length === 0
+          ? complete && (
+              <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
+            )
+          : open.length > 0 && (
+              <TodoList
+                todos={open}
+                groups={groups}
+                now={now}
+                onDelete={onDelete}
+                selecting={selection.selecting}
+                selected={selection.selected}
+                onSelect={selection.onSelect}
+                {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
+              />
+            )}
+        {done.length > 0 && (
+          <section aria-labelledby={`${completedId}-toggle`} className="mt-3">
+            <h2 className="text-base">
+              <button
+                type="button"
+                id={`${completedId}-toggle`}
+                aria-expanded={completedOpen}
+                aria-controls={completedId}
+                onClick={() => setCompletedOpen(!completedOpen)}
+                className="inline-flex min-h-11 items-center gap-2 rounded-md px-1 text-sm font-semibold text-slate-800 dark:text-slate-100"
+              >
+                <svg
+                  viewBox="0 0 16 16"
+                  width="14"
+                  height="14"
+                  aria-hidden="true"
+                  className={
+                    completedOpen ? 'rotate-90 transition-transform' : 'transition-transform'
+                  }
+                >
+                  <path d="M6 3l5 5-5 5" fill="none" stroke="currentColor" strokeWidth="2" />
+                </svg>
+                Completed ({done.length.toLocaleString('en')})
+              </button>
+            </h2>
+            <div id={completedId} hidden={!completedOpen} className="mt-1">
+              {completedOpen && (
+                <TodoList
+                  label="Completed todos"
+                  todos={done}
+                  groups={groups}
+                  now={now}
+                  onDelete={onDelete}
+                  selecting={selection.selecting}
+                  selected={selection.selected}
+                  onSelect={selection.onSelect}
+                  {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
+                />
+              )}
+            </div>
+          </section>
         )}
         {!complete && <LoadingText>Loading more todos...</LoadingText>}
       </div>

@@ -160,6 +160,8 @@ describe('/todos: reminders', () => {
 
 describe('/todos: due dates on the rows', () => {
   it('labels the due date and time, and marks overdue todos in words', async () => {
+    // 'Done late' is completed: the Completed part is open to show it.
+    window.localStorage.setItem('completedOpen', '1');
     fakeBackend({
       todos: [
         makeTodo({ id: 1, title: 'Later', dueDate: '2027-01-04' }),

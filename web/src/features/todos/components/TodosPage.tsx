@@ -134,16 +134,16 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       : selectedFilter;
 
   const header = (
-    // Dense (issue 28): the heading, the view switch, Trash and Add Todo share one row on a
-    // desktop; on a phone the view switch takes the second.
-    <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
-      <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Todos</h1>
-      <div className="order-last w-full sm:order-none sm:w-auto">
-        <ViewSwitch active={view} />
-      </div>
+    // Dense (issue 28): the heading, the view switch, Trash and Add Todo share one row; on a
+    // phone the heading is for screen readers only (the menu above says Todos already).
+    <div className="mb-2 flex items-center gap-x-3 sm:mb-3">
+      <h1 className="sr-only text-2xl font-semibold text-slate-900 sm:not-sr-only dark:text-slate-100">
+        Todos
+      </h1>
+      <ViewSwitch active={view} />
       <Link
         href="/trash"
-        className="ml-auto text-sm font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
+        className="ml-auto inline-flex min-h-11 items-center text-sm font-medium text-blue-700 underline underline-offset-2 sm:min-h-0 dark:text-blue-300"
       >
         Trash
       </Link>
@@ -152,6 +152,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
         variant={formOpen ? 'secondary' : 'primary'}
         aria-expanded={formOpen}
         onClick={() => setFormOpen((open) => !open)}
+        className="min-h-11 shrink-0 px-3 sm:min-h-10 sm:px-4"
       >
         {formOpen ? 'Cancel' : 'Add Todo'}
       </Button>
@@ -207,9 +208,11 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     );
 
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-4 sm:py-5">
+    // On a phone the page ends with room for the floating "+", so it never covers the last row.
+    <div className="mx-auto w-full max-w-4xl px-4 pt-3 pb-36 sm:py-5">
       {header}
-      <div className="mb-3 flex flex-col gap-2 sm:flex-row">
+      {/* Quick add and search share a row; on a phone the search box is the narrower. */}
+      <div className="mb-2 flex gap-2 sm:mb-3">
         <Suspense fallback={<div className="min-h-11 min-w-0 flex-1 sm:min-h-10" />}>
           <QuickAddBar
             groups={groups}
@@ -360,9 +363,12 @@ function AllTodos({
   if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
   return (
     <>
-      {/* One row: on a phone it scrolls sideways rather than take three rows of the screen. */}
-      <div className="-mx-1 flex items-center gap-x-3 gap-y-2 overflow-x-auto px-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0">
-        <div className="shrink-0 sm:shrink">
+      {/*
+        On a phone: the tabs (scrolling sideways) with Select, then Hide completed and Sort; no
+        control is clipped and each is 44 px high. From 640 px one row that wraps.
+      */}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <div className="min-w-0 flex-1 sm:flex-none">
           <FilterTabs
             counts={counts}
             groups={groups}
@@ -371,7 +377,7 @@ function AllTodos({
             panelId={panelId}
           />
         </div>
-        <div className="ml-auto flex shrink-0 items-center gap-x-3 gap-y-2 sm:flex-wrap">
+        <div className="order-last flex w-full items-center gap-x-3 gap-y-2 sm:order-none sm:ml-auto sm:w-auto sm:flex-wrap">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
@@ -380,15 +386,16 @@ function AllTodos({
             value={sort}
             onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
           />
-          <Button
-            variant={selection.selecting ? 'selected' : 'outline'}
-            size="sm"
-            aria-pressed={selection.selecting}
-            onClick={() => selection.setSelecting(!selection.selecting)}
-          >
-            Select
-          </Button>
         </div>
+        <Button
+          variant={selection.selecting ? 'selected' : 'outline'}
+          size="sm"
+          aria-pressed={selection.selecting}
+          onClick={() => selection.setSelecting(!selection.selecting)}
+          className="min-h-11 shrink-0 sm:min-h-9"
+        >
+          Select
+        </Button>
       </div>
       <SearchStatus
         active={search.terms.length > 0}

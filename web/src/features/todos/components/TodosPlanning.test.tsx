@@ -190,7 +190,7 @@ describe('/todos: due dates on the rows', () => {
     const row = async (title: string) =>
       (await screen.findByRole('checkbox', { name: title })).closest('li') as HTMLElement;
 
-    expect(await row('Later')).toHaveTextContent('DueMon 4 Jan 2027');
+    expect(await row('Later')).toHaveTextContent('DueMon, 4 Jan 2027');
     expect(await row('Next week')).toHaveTextContent('DueMon 30 Nov');
     expect(await row('Tomorrow')).toHaveTextContent('DueTomorrow');
     expect(await row('This evening')).toHaveTextContent('DueToday 17:00');

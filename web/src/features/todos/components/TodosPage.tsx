@@ -325,13 +325,15 @@ function AllTodos({
   const [completedOpen, setCompletedOpen] = useCompletedOpen();
   const completedId = useId();
   // Todos seen open since the list came on screen (only ever grows, so it lives outside
-  // React's state): completed now, they keep their place.
+  // React's state): completed now, they keep their place. Only the server's answer counts: a
+  // copy restored from an earlier visit may show open what was completed since.
   const [seenOpen] = useState(() => new Set<number>());
+  const fresh = todos.isFetchedAfterMount;
   const { open, done } = useMemo(() => {
-    for (const todo of visible) if (!todo.completed) seenOpen.add(todo.id);
+    if (fresh) for (const todo of visible) if (!todo.completed) seenOpen.add(todo.id);
     if (search.terms.length > 0) return { open: visible, done: NO_TODOS };
     return splitCompleted(visible, seenOpen);
-  }, [visible, search.terms.length, seenOpen]);
+  }, [visible, search.terms.length, seenOpen, fresh]);
   const shown = useMemo(
     () => (completedOpen && done.length > 0 ? [...open, ...done] : open),
     [completedOpen, open, done],

@@ -67,7 +67,7 @@ test('every other screen passes axe, light and dark', async ({ page, request }) 
 
     for (const view of ['today', 'upcoming']) {
       await page.goto(`/todos?view=${view}`);
-      await expect(page.getByRole('link', { name: 'All' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'All', exact: true })).toBeVisible();
       await expectNoSeriousA11yViolations(page, `/todos?view=${view}, ${theme}`);
     }
 

@@ -87,7 +87,10 @@ test.describe('settings', () => {
     await form.getByLabel('Current password').fill('not the password');
     await form.getByLabel('New password').fill('yet another password');
     await form.getByRole('button', { name: 'Change password' }).click();
-    await expect(page.getByRole('alert')).toContainText('currentPassword is not correct');
+    // Beside the field, in words (issue 28).
+    await expect(form.getByLabel('Current password')).toHaveAccessibleDescription(
+      'The current password is not correct.',
+    );
 
     await page.getByRole('button', { name: `Logout ${user.username}` }).click();
     await expect(page).toHaveURL(/\/login$/);

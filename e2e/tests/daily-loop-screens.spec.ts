@@ -16,7 +16,9 @@ import {
  * written to e2e/screenshots/loop-visible.json for the person who looks at them.
  */
 
-const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
+// SHOTS_DIR puts them elsewhere (a person looking at one run's pictures).
+const screenshotDir =
+  process.env.SHOTS_DIR ?? path.resolve(import.meta.dirname, '..', 'screenshots');
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
@@ -34,6 +36,40 @@ const visibleTodos = (page: Page) =>
     return count;
   });
 
+/**
+ * On a phone the list's controls neither scroll sideways nor clip (Hide completed in full), each
+ * is 44 px high or more, and at the end of the list the floating "+" covers no row's Delete.
+ */
+async function expectPhoneControlsFit(page: Page) {
+  const hide = page.getByRole('switch', { name: 'Hide completed' });
+  const box = await hide.boundingBox();
+  expect(box).not.toBeNull();
+  expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390).toBe(true);
+  for (const control of [
+    hide,
+    page.getByRole('combobox', { name: 'Sort' }),
+    page.getByRole('button', { name: 'Select', exact: true }),
+    page.getByRole('tab').first(),
+    page.getByRole('button', { name: 'Add Todo' }),
+  ]) {
+    expect((await control.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // The last open row's Delete, scrolled to the end of the page, is not under the "+".
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  const last = page.getByRole('list', { name: 'Todos' }).getByRole('listitem').last();
+  const del = last.getByRole('button', { name: /^Delete / });
+  await expect(del).toBeVisible();
+  const hit = await del.evaluate((button) => {
+    const rect = button.getBoundingClientRect();
+    const found = document.elementFromPoint(rect.right - 4, rect.top + rect.height / 2);
+    return found !== null && button.contains(found);
+  });
+  expect(hit).toBe(true);
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
 test('the daily loop screens, phone and desktop, light and dark', async ({ page, request }) => {
   test.setTimeout(180_000);
   const user = await registerViaApi(request, 'loopscreens');
@@ -47,6 +83,14 @@ test('the daily loop screens, phone and desktop, light and dark', async ({ page,
       title: `Todo number ${i}`,
       ...(i % 5 === 0 ? { groupId: home.id } : {}),
       ...(i % 7 === 0 ? { dueDate: today, dueTime: '18:00' } : {}),
+    });
+  }
+  // Two completed ones, in the Completed part at the end.
+  for (const title of ['Done yesterday', 'Done this morning']) {
+    const done = await apiPost<{ id: number }>(request, user, '/api/todos', { title });
+    await request.put(`/api/todos/${done.id}`, {
+      headers: { authorization: `Bearer ${user.token}` },
+      data: { title, completed: true },
     });
   }
   await signInWithStorage(page, user);
@@ -72,6 +116,8 @@ test('the daily loop screens, phone and desktop, light and dark', async ({ page,
         // A title-only row is at most 44 px high.
         const row = list.getByRole('listitem').filter({ hasText: 'Todo number 29' });
         expect((await row.boundingBox())?.height ?? 0).toBeLessThanOrEqual(45);
+      } else {
+        await expectPhoneControlsFit(page);
       }
 
       await list.getByRole('button', { name: 'Todo number 30', exact: true }).click();

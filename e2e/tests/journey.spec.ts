@@ -93,8 +93,16 @@ test('a new user organises their todos from registration to logging back in', as
   // Complete.
   await list.getByRole('checkbox', { name: 'Water plants' }).check();
   await expect(list.getByRole('checkbox', { name: 'Water plants' })).toBeChecked();
+  // After a reload it is in the Completed part at the end, collapsed until opened (issue 28).
   await page.reload();
-  await expect(list.getByRole('checkbox', { name: 'Water plants' })).toBeChecked();
+  const completed = page.getByRole('button', { name: 'Completed (1)' });
+  await expect(completed).toHaveAttribute('aria-expanded', 'false');
+  await completed.click();
+  await expect(
+    page
+      .getByRole('list', { name: 'Completed todos' })
+      .getByRole('checkbox', { name: 'Water plants' }),
+  ).toBeChecked();
 
   // Delete with the dialog.
   await page.getByRole('button', { name: 'Delete Write report' }).click();

@@ -69,7 +69,7 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   const codeField = section.getByLabel('2. Code from the app');
   await codeField.fill('000000' === codeAt(secret, Date.now()) ? '111111' : '000000');
   await section.getByRole('button', { name: 'Turn on' }).click();
-  await expect(codeField).toHaveAccessibleDescription(/^code is not correct/);
+  await expect(codeField).toHaveAccessibleDescription(/^The code is not correct/);
   await codeField.fill(codeAt(secret, Date.now()));
   await section.getByRole('button', { name: 'Turn on' }).click();
 
@@ -134,7 +134,7 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   await section.getByLabel('Password').fill('not the password');
   await section.getByRole('button', { name: 'Turn off two-factor codes' }).click();
   await expect(section.getByLabel('Password')).toHaveAccessibleDescription(
-    'password is not correct',
+    'The password is not correct.',
   );
   await section.getByLabel('Password').fill(user.password);
   await section.getByRole('button', { name: 'Turn off two-factor codes' }).click();

@@ -21,27 +21,54 @@ export class ApiError extends Error {
   readonly status: number | null;
   readonly handled: boolean;
   readonly code: ErrorCode | null;
+  /** The request field a 400 refused (its sentence names it first), for the form to mark. */
+  readonly field: string | null;
 
   constructor(
     message: string,
     status: number | null,
     options: { handled?: boolean; code?: ErrorCode } = {},
   ) {
+    // The message stays the server's error field (SPEC.md, the error catalogue); beside a
+    // field the form shows it as a sentence (fieldErrorOf).
     super(message);
     this.status = status;
     this.handled = options.handled ?? false;
     this.code = options.code ?? null;
+    this.field = status === 400 ? (FIELD_SENTENCE.exec(message)?.[1] ?? null) : null;
   }
 }
 
+/** A validation sentence of the server: "<field> must …" (docs/product.md, Errors). */
+const FIELD_SENTENCE =
+  /^([a-z][A-Za-z0-9]*) ((?:must|is|are|has|have|cannot|can't|may|was|does) .*)$/;
+
+/** Request fields whose words are not their name split apart. */
+const FIELD_WORDS: Record<string, string> = {
+  groupId: 'group',
+  parentId: 'parent todo',
+  email: 'e-mail address',
+  url: 'address',
+};
+
 /**
- * The server's sentence when it refused the value of one field (a 400 that names `field` first,
- * as every validation sentence does), to show beside that field; otherwise null.
+ * "newPassword must be at least 8 characters" → "The new password must be at least 8
+ * characters.": a sentence a person reads, without the API's field names (issue 28).
+ */
+function readableSentence(field: string, rest: string): string {
+  const words = FIELD_WORDS[field] ?? field.replace(/([A-Z])/g, ' $1').toLowerCase();
+  const sentence = `The ${words} ${rest}`;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/**
+ * The server's sentence when it refused the value of one field (a 400 naming `field`), as a
+ * person reads it ("The new password must be …."), to show beside that field; otherwise null.
  */
 export function fieldErrorOf(error: unknown, field: string): string | null {
-  return error instanceof ApiError && error.status === 400 && error.message.startsWith(`${field} `)
-    ? error.message
-    : null;
+  if (!(error instanceof ApiError) || error.field !== field) return null;
+  const rest = FIELD_SENTENCE.exec(error.message)?.[2] ?? '';
+  return readableSentence(field, rest);
 }
 
 /** The sentence for any thrown value: the ApiError's, the error's own, else "{operation} failed". */

@@ -11,19 +11,3 @@ export function daysAgo(days: number, now: Date = new Date()): string {
   const date = new Date(now.getFullYear(), now.getMonth(), now.getDate() - days);
   return localDateString(date);
 }
-
-/** Month names as the screens abbreviate them, January first. */
-export const MONTHS_SHORT = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-] as const;

@@ -5,6 +5,8 @@ export const STORAGE_KEYS = {
   theme: 'theme',
   /** /todos's Hide completed switch ('1' on). */
   hideCompleted: 'hideCompleted',
+  /** /todos's Completed part shown open ('1'); collapsed otherwise (decision 087). */
+  completedOpen: 'completedOpen',
   /** A logout whose request failed: the refresh cookie still has to be revoked. */
   logoutPending: 'logoutPending',
   /** When the last reminder shown as a notice went out (ISO 8601), shared by the tabs. */

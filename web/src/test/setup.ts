@@ -18,6 +18,10 @@ window.scrollTo = () => undefined;
 // may wait before it fails.
 configure({ asyncUtilTimeout: 15_000 });
 
+// Dates and times as a British browser writes them (lib/date-format follows navigator.language):
+// "Mon 4 Dec", a 24-hour "09:30". lib/date-format.test.ts covers other locales.
+Object.defineProperty(window.navigator, 'language', { value: 'en-GB', configurable: true });
+
 beforeEach(() => {
   consoleErrors.length = 0;
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {

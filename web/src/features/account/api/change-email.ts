@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEmailBody } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { fieldErrorOf } from '#web/lib/api-client';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
@@ -12,6 +13,11 @@ export function useChangeEmail() {
   return useMutation({
     mutationFn: (body: ChangeEmailBody) => api.account.changeEmail({ body, operation: OPERATION }),
     onSuccess: (account) => queryClient.setQueryData(queryKeys.account, account),
-    onError: (error) => reportMutationError(error, OPERATION),
+    // A refused address or password is shown beside its field instead of in a notice.
+    onError: (error) => {
+      if (!fieldErrorOf(error, 'email') && !fieldErrorOf(error, 'currentPassword')) {
+        reportMutationError(error, OPERATION);
+      }
+    },
   });
 }

@@ -25,9 +25,12 @@ export function useChangePassword() {
         void queryClient.invalidateQueries({ queryKey: queryKeys.calendarFeed });
       }
     },
-    // A refused new password (too common) is shown beside its field instead of in a notice.
+    // A refused password (the current one not correct, a new one too common) is shown beside
+    // its field instead of in a notice.
     onError: (error) => {
-      if (!fieldErrorOf(error, 'newPassword')) reportMutationError(error, OPERATION);
+      if (!fieldErrorOf(error, 'newPassword') && !fieldErrorOf(error, 'currentPassword')) {
+        reportMutationError(error, OPERATION);
+      }
     },
   });
 }

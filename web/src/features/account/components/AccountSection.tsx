@@ -5,6 +5,7 @@ import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { cn } from '#web/lib/cn';
+import { fieldErrorOf } from '#web/lib/api-client';
 import { useChangeEmail } from '../api/change-email';
 import { useResendVerification } from '../api/resend-verification';
 import { formatInstant } from '../lib/format-instant';
@@ -112,7 +113,15 @@ export function AccountSection({
       )}
       <SubHeading>Change e-mail</SubHeading>
       {account.hasPassword ? (
-        <Form label="Change e-mail" onSubmit={submit} ref={formRef}>
+        <Form
+          label="Change e-mail"
+          onSubmit={submit}
+          ref={formRef}
+          // A refusal beside a field goes once the user edits the form.
+          onChange={() => {
+            if (changeEmail.isError) changeEmail.reset();
+          }}
+        >
           <TextField
             label="New e-mail address"
             name="email"
@@ -120,6 +129,7 @@ export function AccountSection({
             autoComplete="email"
             maxLength={LIMITS.emailMax}
             required
+            error={fieldErrorOf(changeEmail.error, 'email')}
           />
           <TextField
             label="Current password"
@@ -127,6 +137,7 @@ export function AccountSection({
             type="password"
             autoComplete="current-password"
             required
+            error={fieldErrorOf(changeEmail.error, 'currentPassword')}
           />
           <FormActions>
             <Button type="submit" disabled={changeEmail.isPending}>

@@ -3,6 +3,8 @@ import { IMPORT_MAX_BYTES, type ImportFormat } from '@tally/contract/constants';
 import type { ImportReport } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
+import { formatTime, relativeDay } from '#web/lib/date-format';
+import { daysAgo } from '#web/lib/format';
 import { SelectField, TextField } from '#web/components/FormField';
 import { useImportFile } from '../api/import-file';
 import {
@@ -48,6 +50,7 @@ function Report({
 }) {
   const more = (shown: number, count: number) =>
     count > shown ? [{ where: '…', text: `and ${(count - shown).toLocaleString('en')} more` }] : [];
+  const today = daysAgo(0);
   return (
     <div className="space-y-4 rounded-md border border-slate-200 p-3 sm:p-4 dark:border-slate-700">
       {/* Focused when it appears (tabIndex -1: by script only), so the reader lands on it. */}
@@ -111,8 +114,12 @@ function Report({
                   <td className={`${cellClass} break-words`}>{todo.title}</td>
                   <td className={cellClass}>{todo.group ?? '—'}</td>
                   <td className={cellClass}>
-                    <span className="whitespace-nowrap">{todo.dueDate ?? '—'}</span>
-                    {todo.dueTime ? <span className="block"> {todo.dueTime}</span> : null}
+                    <span className="whitespace-nowrap">
+                      {todo.dueDate ? relativeDay(todo.dueDate, today) : '—'}
+                    </span>
+                    {todo.dueTime ? (
+                      <span className="block"> {formatTime(todo.dueTime)}</span>
+                    ) : null}
                   </td>
                   <td className={cellClass}>{todo.repeat ? repeatText(todo.repeat) : '—'}</td>
                   <td className={cellClass}>{todo.completed ? 'Yes' : 'No'}</td>

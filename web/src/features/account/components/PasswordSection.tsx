@@ -82,13 +82,22 @@ export function PasswordSection({
 
   return (
     <SettingsSection title="Password" status={status}>
-      <Form label="Change password" onSubmit={submit} ref={formRef}>
+      <Form
+        label="Change password"
+        onSubmit={submit}
+        ref={formRef}
+        // A refusal beside a field goes once the user edits the form.
+        onChange={() => {
+          if (changePassword.isError) changePassword.reset();
+        }}
+      >
         <TextField
           label="Current password"
           name="currentPassword"
           type="password"
           autoComplete="current-password"
           required
+          error={fieldErrorOf(changePassword.error, 'currentPassword')}
         />
         <NewPasswordFields
           name="newPassword"

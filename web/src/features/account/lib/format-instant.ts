@@ -1,7 +1,7 @@
-const FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { formatMoment } from '#web/lib/date-format';
 
-/** An ISO 8601 instant as the browser's locale writes a date and time, in its own zone. */
-export function formatInstant(instant: string): string {
-  const date = new Date(instant);
-  return Number.isNaN(date.getTime()) ? instant : FORMAT.format(date);
-}
+/**
+ * An ISO 8601 instant in the app's one date and time format (lib/date-format): the browser's
+ * locale and zone, "Today" or "Yesterday" when near.
+ */
+export const formatInstant = (instant: string): string => formatMoment(instant);

@@ -305,7 +305,7 @@ describe('/register', () => {
     await user.type(password, 'iloveyou');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     await waitFor(() =>
-      expect(password).toHaveAccessibleDescription('password is too common - choose another'),
+      expect(password).toHaveAccessibleDescription('The password is too common - choose another.'),
     );
     expect(password).toBeInvalid();
     expect(password).toHaveValue('iloveyou');

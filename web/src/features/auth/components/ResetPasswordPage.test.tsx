@@ -112,7 +112,7 @@ describe('/reset-password', () => {
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
     await waitFor(() =>
       expect(password).toHaveAccessibleDescription(
-        `At least 8 characters. Setting it signs out every device, revokes every API token and turns the calendar feed off. ${refusal}`,
+        `At least 8 characters. Setting it signs out every device, revokes every API token and turns the calendar feed off. The password is too common - choose another.`,
       ),
     );
     expect(password).toBeInvalid();

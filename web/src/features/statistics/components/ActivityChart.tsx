@@ -1,5 +1,7 @@
 import type { DailyStatistic } from '@tally/contract';
 import type { StatisticsRange } from '@tally/contract/constants';
+import { formatDayMonth, relativeDay } from '#web/lib/date-format';
+import { daysAgo } from '#web/lib/format';
 import {
   BAR_GEOMETRY,
   CHART_HEIGHT_PX,
@@ -37,32 +39,17 @@ const SERIES_META: Record<Series, { label: string; one: string; many: string; co
   },
 };
 
-const dayFormat = new Intl.DateTimeFormat('en-US', {
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
-const shortDayFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
-
-/** Record dates are calendar dates in the user's zone; read them as UTC so they do not shift. */
-function formatDay(date: string, format: Intl.DateTimeFormat = dayFormat): string {
-  const parsed = new Date(`${date}T00:00:00Z`);
-  return Number.isNaN(parsed.getTime()) ? date : format.format(parsed);
-}
-
-/** "Mon, Jan 5: 3 todos created, 1 todo completed, 0 groups created, 1 login" */
-function describeDay(record: DailyStatistic): string {
+/**
+ * "Yesterday: 3 todos created, 1 todo completed, 0 groups created, 1 login" (Today, Yesterday,
+ * else the day in the browser's locale: lib/date-format).
+ */
+function describeDay(record: DailyStatistic, today: string): string {
   const parts = SERIES.map((series) => {
     const value = record[series];
     const meta = SERIES_META[series];
     return `${value} ${value === 1 ? meta.one : meta.many}`;
   });
-  return `${formatDay(record.date)}: ${parts.join(', ')}`;
+  return `${relativeDay(record.date, today)}: ${parts.join(', ')}`;
 }
 
 interface ActivityChartProps {
@@ -73,6 +60,7 @@ interface ActivityChartProps {
 /** The stacked daily bar chart (docs/product.md, Statistics screen), drawn with plain elements. */
 export function ActivityChart({ records, range }: ActivityChartProps) {
   const bars = chartBars(records, range);
+  const today = daysAgo(0);
   const { width, gap } = BAR_GEOMETRY[range];
   const first = bars[0];
   const last = bars[bars.length - 1];
@@ -140,7 +128,7 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
                 style={{ height: CHART_HEIGHT_PX, gap }}
               >
                 {bars.map((bar) => {
-                  const label = describeDay(bar.record);
+                  const label = describeDay(bar.record, today);
                   return (
                     <div
                       key={bar.record.date}
@@ -171,8 +159,8 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
             </div>
             {first && last && (
               <div className="mt-1 flex justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
-                <span>{formatDay(first.record.date, shortDayFormat)}</span>
-                {bars.length > 1 && <span>{formatDay(last.record.date, shortDayFormat)}</span>}
+                <span>{formatDayMonth(first.record.date)}</span>
+                {bars.length > 1 && <span>{formatDayMonth(last.record.date)}</span>}
               </div>
             )}
           </div>

@@ -40,7 +40,7 @@ describe('heatmapLayout', () => {
       'Jun',
       'Jul',
       'Aug',
-      'Sep',
+      'Sept', // as en-GB's Intl writes it
       'Oct',
       'Nov',
       'Dec',

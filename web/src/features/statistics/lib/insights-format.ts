@@ -1,9 +1,9 @@
-import { MONTHS_SHORT } from '#web/lib/format';
+import { formatDay, formatMonth } from '#web/lib/date-format';
 /**
  * Words and numbers of the Insights section (docs/product.md, Statistics screen, Insights).
  * Dates are the API's calendar dates in the user's zone (YYYY-MM-DD), so they are read as UTC
- * and never shift; names are spelled out rather than left to the browser's locale data, so every
- * browser says "Tue 3 Dec".
+ * and never shift. Days and months are written in the app's one format, in the browser's locale
+ * (lib/date-format): "Tue 3 Dec" or "Tue, Dec 3".
  */
 
 export const WEEKDAYS = [
@@ -35,12 +35,12 @@ export function calendarDay(date: string): CalendarDay {
   };
 }
 
-export const monthName = (month: number) => MONTHS_SHORT[month] ?? '';
+export const monthName = (month: number) => formatMonth(month);
 
 /** "Tue 3 Dec" */
 export function shortDay(date: string): string {
-  const { month, day, weekday } = calendarDay(date);
-  return `${WEEKDAYS[weekday]?.slice(0, 3)} ${day} ${monthName(month)}`;
+  // The day's own year as "today": never a year, as before (the heat map is one year).
+  return formatDay(date, date);
 }
 
 /** "Tue 3 Dec 2024" */

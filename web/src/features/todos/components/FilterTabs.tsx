@@ -63,7 +63,9 @@ export const FilterTabs = memo(function FilterTabs({
       ref={listRef}
       role="tablist"
       aria-label="Filter todos"
-      className="-mx-1 flex flex-wrap gap-2 px-1 py-1"
+      // On a phone the tabs are one row that scrolls sideways (the group tabs are used less than
+      // the list below them); from 640 px they wrap.
+      className="-mx-1 flex gap-2 overflow-x-auto px-1 py-1 sm:flex-wrap sm:overflow-visible"
     >
       {tabs.map((tab) => {
         const selected = tab.filter === active;
@@ -79,7 +81,7 @@ export const FilterTabs = memo(function FilterTabs({
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(tab.filter)}
             onKeyDown={onKeyDown}
-            className="max-w-full rounded-full"
+            className="max-w-full min-h-11 shrink-0 rounded-full sm:min-h-9 sm:shrink"
           >
             {tab.color && <ColorDot color={tab.color} size={10} />}
             <span className="truncate">

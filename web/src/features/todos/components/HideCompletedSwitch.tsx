@@ -18,7 +18,7 @@ export const HideCompletedSwitch = memo(function HideCompletedSwitch({
       role="switch"
       aria-checked={on}
       onClick={() => onChange(!on)}
-      className="inline-flex min-h-9 items-center gap-2 rounded-md px-1 text-sm font-medium text-slate-800 dark:text-slate-100"
+      className="inline-flex min-h-11 items-center gap-2 sm:min-h-9 rounded-md px-1 text-sm font-medium text-slate-800 dark:text-slate-100"
     >
       <span
         aria-hidden="true"

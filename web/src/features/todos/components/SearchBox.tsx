@@ -15,7 +15,7 @@ function SearchIcon() {
       height="18"
       aria-hidden="true"
       fill="none"
-      className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500 dark:text-slate-400"
+      className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 sm:left-3 text-slate-500 dark:text-slate-400"
     >
       <circle cx="11" cy="11" r="6.5" stroke="currentColor" strokeWidth="2" />
       <path d="m16 16 4.5 4.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
@@ -33,7 +33,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
   useCommand('focusSearch', () => inputRef.current?.focus());
 
   return (
-    <div role="search" className="sm:w-64">
+    <div role="search" className="w-36 shrink-0 sm:w-64">
       <label htmlFor={inputId} className="sr-only">
         Search todos
       </label>
@@ -58,7 +58,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
           enterKeyHint="search"
           aria-keyshortcuts="/"
           className={
-            'block w-full rounded-md border border-slate-500 bg-white py-2 pr-3 pl-10 text-base ' +
+            'block min-h-11 w-full rounded-md border border-slate-500 bg-white py-2 pr-2 pl-9 text-base sm:min-h-10 sm:pr-3 sm:pl-10 ' +
             'text-slate-900 placeholder:text-slate-600 dark:bg-slate-950 dark:text-slate-100 ' +
             'dark:placeholder:text-slate-400'
           }

@@ -8,13 +8,16 @@ import { storeSession } from '#web/test/tokens';
 
 const work: Group = { id: 1, name: 'Work', color: '#3B82F6' };
 
-/** `n` todos, the newest (highest id) first on screen, every third completed, every other in Work. */
-const many = (n: number): Todo[] =>
+/**
+ * `n` todos, the newest (highest id) first on screen, every other in Work; with `completed`,
+ * every third completed (they gather in the Completed part, after the open ones).
+ */
+const many = (n: number, completed = false): Todo[] =>
   Array.from({ length: n }, (_, i) =>
     makeTodo({
       id: i + 1,
       title: `Todo ${i + 1}`,
-      completed: i % 3 === 0,
+      completed: completed && i % 3 === 0,
       groupId: i % 2 === 0 ? work.id : null,
     }),
   );
@@ -149,9 +152,51 @@ describe('/todos: row keys', () => {
   });
 });
 
+describe('/todos: the Completed part', () => {
+  it('gathers completed todos at the end, collapsed until opened, and remembers it', async () => {
+    fakeBackend({ todos: many(6, true), groups: [work] });
+    const { user, unmount } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Todo 6' });
+    const toggle = screen.getByRole('button', { name: 'Completed (2)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('checkbox', { name: 'Todo 4' })).not.toBeInTheDocument();
+    expect(
+      within(list())
+        .getAllByRole('checkbox')
+        .map((box) => (box as HTMLInputElement).labels?.[0]?.textContent),
+    ).toEqual(['Todo 6', 'Todo 5', 'Todo 3', 'Todo 2']);
+
+    // A todo completed while the list is on screen keeps its place (and its Undo).
+    await user.click(screen.getByRole('checkbox', { name: 'Todo 5' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Todo 5' })).toBeChecked());
+    expect(screen.getByRole('button', { name: 'Completed (2)' })).toBeInTheDocument();
+
+    // The keyboard opens it: a button with aria-expanded.
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const done = screen.getByRole('list', { name: 'Completed todos' });
+    expect(within(done).getByRole('checkbox', { name: 'Todo 4' })).toBeChecked();
+    expect(within(done).getByRole('checkbox', { name: 'Todo 1' })).toBeChecked();
+
+    unmount();
+    renderApp('/todos');
+    expect(await screen.findByRole('button', { name: 'Completed (3)' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Completed todos' })).getByRole('checkbox', {
+        name: 'Todo 5',
+      }),
+    ).toBeChecked();
+  });
+});
+
 describe('/todos: Hide completed', () => {
   it('hides completed rows but not their counts, and is remembered', async () => {
-    fakeBackend({ todos: many(6), groups: [work] });
+    window.localStorage.setItem('completedOpen', '1');
+    fakeBackend({ todos: many(6, true), groups: [work] });
     const { user, unmount } = renderApp('/todos');
     await screen.findByRole('checkbox', { name: 'Todo 4' });
     const hide = screen.getByRole('switch', { name: 'Hide completed' });

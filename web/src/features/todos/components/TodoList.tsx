@@ -29,6 +29,8 @@ interface TodoListProps {
    * `position` is where it lands meanwhile.
    */
   onMove?: (move: MoveInput) => void;
+  /** The list's name for screen readers: "Todos", or "Completed todos" for the Completed part. */
+  label?: string;
 }
 
 /** Where a todo lands just before or after `target` among `siblings` (in their order). */
@@ -73,6 +75,7 @@ export const TodoList = memo(function TodoList({
   selected,
   onSelect,
   onMove,
+  label = 'Todos',
 }: TodoListProps) {
   // Each subtask right under its parent, indented; a parent shows done/total of its subtasks.
   const { todos, depths } = useMemo(() => nestTodos(given), [given]);
@@ -244,7 +247,7 @@ export const TodoList = memo(function TodoList({
     <div className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
       <ul
         ref={listRef}
-        aria-label="Todos"
+        aria-label={label}
         onKeyDown={onKeyDown}
         onFocus={() => {
           focusInside.current = true;

@@ -16,9 +16,11 @@ const todos = [
 
 const rows = () => within(screen.getByRole('list', { name: 'Todos' })).getAllByRole('listitem');
 
+/** The titles in the list's order: the open part, then the Completed part. */
 const titles = () =>
-  within(screen.getByRole('list', { name: 'Todos' }))
-    .getAllByRole('checkbox')
+  screen
+    .getAllByRole('list', { name: /^(Todos|Completed todos)$/ })
+    .flatMap((list) => within(list).getAllByRole('checkbox'))
     .map((box) => (box as HTMLInputElement).labels?.[0]?.textContent);
 
 beforeAll(async () => {
@@ -28,6 +30,8 @@ beforeAll(async () => {
 
 beforeEach(() => {
   storeSession('alice');
+  // These tests look at completed rows too: the Completed part is open, as its user left it.
+  window.localStorage.setItem('completedOpen', '1');
 });
 
 describe('/todos: list and filters', () => {
@@ -38,9 +42,9 @@ describe('/todos: list and filters', () => {
     });
     const { user } = renderApp('/todos');
     await screen.findByRole('list', { name: 'Todos' });
-    expect(titles()).toEqual(['Buy milk', 'Call Bob', 'Write report']);
+    expect(titles()).toEqual(['Buy milk', 'Write report', 'Call Bob']);
     await user.click(screen.getByRole('switch', { name: 'Show later todos' }));
-    expect(titles()).toEqual(['Plan holiday', 'Buy milk', 'Call Bob', 'Write report']);
+    expect(titles()).toEqual(['Plan holiday', 'Buy milk', 'Write report', 'Call Bob']);
   });
 
   it('shows Loading... and then the todos newest first', async () => {
@@ -48,8 +52,9 @@ describe('/todos: list and filters', () => {
     renderApp('/todos');
     expect(screen.getByText('Loading...')).toBeInTheDocument();
     expect(await screen.findByRole('list', { name: 'Todos' })).toBeInTheDocument();
-    expect(titles()).toEqual(['Buy milk', 'Call Bob', 'Write report']);
-    expect(rows()).toHaveLength(3);
+    expect(titles()).toEqual(['Buy milk', 'Write report', 'Call Bob']);
+    // Newest first in each part: the open todos, then the Completed part (open here).
+    expect(rows()).toHaveLength(2);
   });
 
   it('counts per tab: All (n), No Group (n) and one tab per group, and filters by them', async () => {
@@ -66,7 +71,7 @@ describe('/todos: list and filters', () => {
 
     await user.click(screen.getByRole('tab', { name: 'Work (2)' }));
     expect(screen.getByRole('tab', { name: 'Work (2)' })).toHaveAttribute('aria-selected', 'true');
-    expect(titles()).toEqual(['Call Bob', 'Write report']);
+    expect(titles()).toEqual(['Write report', 'Call Bob']);
 
     await user.click(screen.getByRole('tab', { name: 'No Group (1)' }));
     expect(titles()).toEqual(['Buy milk']);
@@ -259,7 +264,7 @@ describe('/todos: completing, editing, deleting', () => {
     await user.selectOptions(within(form).getByLabelText('Group'), 'No Group');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
 
-    await waitFor(() => expect(titles()).toEqual(['Buy milk', 'Call Bobby', 'Write report']));
+    await waitFor(() => expect(titles()).toEqual(['Buy milk', 'Write report', 'Call Bobby']));
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
       title: 'Call Bobby',
       description: null,
@@ -327,7 +332,7 @@ describe('/todos: the Confirm Delete dialog', () => {
         name: 'Delete',
       }),
     );
-    await waitFor(() => expect(titles()).toEqual(['Call Bob', 'Write report']));
+    await waitFor(() => expect(titles()).toEqual(['Write report', 'Call Bob']));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'All (2)' })).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'DELETE' && call.path === '/api/todos/13')).toBe(

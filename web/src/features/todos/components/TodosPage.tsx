@@ -22,11 +22,12 @@ import { useTodoCounts, useTodos } from '../api/get-todos';
 import { useMoveTodo } from '../api/move-todo';
 import { useTodoSearch } from '../api/search-todos';
 import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
-import { useHideCompleted } from '../hooks/use-hide-completed';
+import { useCompletedOpen, useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
 import { closeTodo, useOpenTodo } from '../hooks/use-open-todo';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
+import { splitCompleted } from '../lib/completed';
 import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
@@ -133,16 +134,16 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       : selectedFilter;
 
   const header = (
-    // Dense (issue 28): the heading, the view switch, Trash and Add Todo share one row on a
-    // desktop; on a phone the view switch takes the second.
-    <div className="mb-3 flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
-      <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Todos</h1>
-      <div className="order-last w-full sm:order-none sm:w-auto">
-        <ViewSwitch active={view} />
-      </div>
+    // Dense (issue 28): the heading, the view switch, Trash and Add Todo share one row; on a
+    // phone the heading is for screen readers only (the menu above says Todos already).
+    <div className="mb-2 flex items-center gap-x-3 sm:mb-3">
+      <h1 className="sr-only text-2xl font-semibold text-slate-900 sm:not-sr-only dark:text-slate-100">
+        Todos
+      </h1>
+      <ViewSwitch active={view} />
       <Link
         href="/trash"
-        className="ml-auto text-sm font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300"
+        className="ml-auto inline-flex min-h-11 items-center text-sm font-medium text-blue-700 underline underline-offset-2 sm:min-h-0 dark:text-blue-300"
       >
         Trash
       </Link>
@@ -151,6 +152,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
         variant={formOpen ? 'secondary' : 'primary'}
         aria-expanded={formOpen}
         onClick={() => setFormOpen((open) => !open)}
+        className="min-h-11 shrink-0 px-3 sm:min-h-10 sm:px-4"
       >
         {formOpen ? 'Cancel' : 'Add Todo'}
       </Button>
@@ -206,9 +208,11 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     );
 
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-4 sm:py-5">
+    // On a phone the page ends with room for the floating "+", so it never covers the last row.
+    <div className="mx-auto w-full max-w-4xl px-4 pt-3 pb-36 sm:py-5">
       {header}
-      <div className="mb-3 flex flex-col gap-2 sm:flex-row">
+      {/* Quick add and search share a row; on a phone the search box is the narrower. */}
+      <div className="mb-2 flex gap-2 sm:mb-3">
         <Suspense fallback={<div className="min-h-11 min-w-0 flex-1 sm:min-h-10" />}>
           <QuickAddBar
             groups={groups}
@@ -316,14 +320,32 @@ function AllTodos({
     () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
     [complete, serverCounts.data, localCounts],
   );
-  const selection = useSelection(visible);
+  // The Completed part (decision 087): open todos first, then the completed ones, collapsed
+  // unless opened (remembered in this browser). A search shows its matches in one list.
+  const [completedOpen, setCompletedOpen] = useCompletedOpen();
+  const completedId = useId();
+  // Todos seen open since the list came on screen (only ever grows, so it lives outside
+  // React's state): completed now, they keep their place. Only the server's answer counts: a
+  // copy restored from an earlier visit may show open what was completed since.
+  const [seenOpen] = useState(() => new Set<number>());
+  const fresh = todos.isFetchedAfterMount;
+  const { open, done } = useMemo(() => {
+    if (fresh) for (const todo of visible) if (!todo.completed) seenOpen.add(todo.id);
+    if (search.terms.length > 0) return { open: visible, done: NO_TODOS };
+    return splitCompleted(visible, seenOpen);
+  }, [visible, search.terms.length, seenOpen, fresh]);
+  const shown = useMemo(
+    () => (completedOpen && done.length > 0 ? [...open, ...done] : open),
+    [completedOpen, open, done],
+  );
+  const selection = useSelection(shown);
   // What a bulk action acts on: the picked rows the tab still shows.
   const picked = useMemo(
     () =>
       selection.selected.size === 0
         ? NO_TODOS
-        : visible.filter((todo) => selection.selected.has(todo.id)),
-    [visible, selection.selected],
+        : shown.filter((todo) => selection.selected.has(todo.id)),
+    [shown, selection.selected],
   );
 
   if (todos.isPending || groupsPending || (!complete && serverCounts.isPending)) {
@@ -343,9 +365,12 @@ function AllTodos({
   if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
   return (
     <>
-      {/* One row: on a phone it scrolls sideways rather than take three rows of the screen. */}
-      <div className="-mx-1 flex items-center gap-x-3 gap-y-2 overflow-x-auto px-1 sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0">
-        <div className="shrink-0 sm:shrink">
+      {/*
+        On a phone: the tabs (scrolling sideways) with Select, then Hide completed and Sort; no
+        control is clipped and each is 44 px high. From 640 px one row that wraps.
+      */}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <div className="min-w-0 flex-1 sm:flex-none">
           <FilterTabs
             counts={counts}
             groups={groups}
@@ -354,7 +379,7 @@ function AllTodos({
             panelId={panelId}
           />
         </div>
-        <div className="ml-auto flex shrink-0 items-center gap-x-3 gap-y-2 sm:flex-wrap">
+        <div className="order-last flex w-full items-center gap-x-3 gap-y-2 sm:order-none sm:ml-auto sm:w-auto sm:flex-wrap">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
@@ -363,15 +388,16 @@ function AllTodos({
             value={sort}
             onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
           />
-          <Button
-            variant={selection.selecting ? 'selected' : 'outline'}
-            size="sm"
-            aria-pressed={selection.selecting}
-            onClick={() => selection.setSelecting(!selection.selecting)}
-          >
-            Select
-          </Button>
         </div>
+        <Button
+          variant={selection.selecting ? 'selected' : 'outline'}
+          size="sm"
+          aria-pressed={selection.selecting}
+          onClick={() => selection.setSelecting(!selection.selecting)}
+          className="min-h-11 shrink-0 sm:min-h-9"
+        >
+          Select
+        </Button>
       </div>
       <SearchStatus
         active={search.terms.length > 0}
@@ -390,7 +416,7 @@ function AllTodos({
           <Suspense fallback={null}>
             <BulkBar
               picked={picked}
-              shown={visible.length}
+              shown={shown.length}
               groups={groups}
               onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
               onClear={selection.clear}
@@ -398,21 +424,63 @@ function AllTodos({
             />
           </Suspense>
         )}
-        {visible.length === 0 ? (
-          complete && (
-            <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
-          )
-        ) : (
-          <TodoList
-            todos={visible}
-            groups={groups}
-            now={now}
-            onDelete={onDelete}
-            selecting={selection.selecting}
-            selected={selection.selected}
-            onSelect={selection.onSelect}
-            {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
-          />
+        {visible.length === 0
+          ? complete && (
+              <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
+            )
+          : open.length > 0 && (
+              <TodoList
+                todos={open}
+                groups={groups}
+                now={now}
+                onDelete={onDelete}
+                selecting={selection.selecting}
+                selected={selection.selected}
+                onSelect={selection.onSelect}
+                {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
+              />
+            )}
+        {done.length > 0 && (
+          <section aria-labelledby={`${completedId}-toggle`} className="mt-3">
+            <h2 className="text-base">
+              <button
+                type="button"
+                id={`${completedId}-toggle`}
+                aria-expanded={completedOpen}
+                aria-controls={completedId}
+                onClick={() => setCompletedOpen(!completedOpen)}
+                className="inline-flex min-h-11 items-center gap-2 rounded-md px-1 text-sm font-semibold text-slate-800 dark:text-slate-100"
+              >
+                <svg
+                  viewBox="0 0 16 16"
+                  width="14"
+                  height="14"
+                  aria-hidden="true"
+                  className={
+                    completedOpen ? 'rotate-90 transition-transform' : 'transition-transform'
+                  }
+                >
+                  <path d="M6 3l5 5-5 5" fill="none" stroke="currentColor" strokeWidth="2" />
+                </svg>
+                Completed ({done.length.toLocaleString('en')})
+              </button>
+            </h2>
+            <div id={completedId} hidden={!completedOpen} className="mt-1">
+              {completedOpen && (
+                <TodoList
+                  label="Completed todos"
+                  todos={done}
+                  groups={groups}
+                  now={now}
+                  onDelete={onDelete}
+                  selecting={selection.selecting}
+                  selected={selection.selected}
+                  onSelect={selection.onSelect}
+                  {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
+                />
+              )}
+            </div>
+          </section>
         )}
         {!complete && <LoadingText>Loading more todos...</LoadingText>}
       </div>

@@ -160,6 +160,8 @@ describe('/todos: reminders', () => {
 
 describe('/todos: due dates on the rows', () => {
   it('labels the due date and time, and marks overdue todos in words', async () => {
+    // 'Done late' is completed: the Completed part is open to show it.
+    window.localStorage.setItem('completedOpen', '1');
     fakeBackend({
       todos: [
         makeTodo({ id: 1, title: 'Later', dueDate: '2027-01-04' }),
@@ -188,7 +190,7 @@ describe('/todos: due dates on the rows', () => {
     const row = async (title: string) =>
       (await screen.findByRole('checkbox', { name: title })).closest('li') as HTMLElement;
 
-    expect(await row('Later')).toHaveTextContent('DueMon 4 Jan 2027');
+    expect(await row('Later')).toHaveTextContent('DueMon, 4 Jan 2027');
     expect(await row('Next week')).toHaveTextContent('DueMon 30 Nov');
     expect(await row('Tomorrow')).toHaveTextContent('DueTomorrow');
     expect(await row('This evening')).toHaveTextContent('DueToday 17:00');

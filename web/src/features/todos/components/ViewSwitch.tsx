@@ -29,7 +29,8 @@ export function ViewSwitch({ active }: { active: TodosView }) {
               href={href}
               aria-current={view === active ? 'page' : undefined}
               className={cn(
-                'inline-flex min-h-9 items-center rounded-md px-4 text-sm font-medium',
+                // Narrow on a phone, where it shares a row with Trash and Add Todo; 44 px high there.
+                'inline-flex min-h-10 items-center rounded-md px-3 text-sm font-medium sm:min-h-9 sm:px-4',
                 view === active
                   ? 'bg-blue-700 text-white dark:bg-blue-300 dark:text-slate-950'
                   : 'text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800',

@@ -18,8 +18,8 @@ describe('due labels', () => {
     ['2026-11-22', null, 'Yesterday'],
     ['2026-11-30', null, 'Mon 30 Nov'],
     ['2026-12-04', '09:30', 'Fri 4 Dec 09:30'],
-    ['2027-01-04', null, 'Mon 4 Jan 2027'],
-    ['2025-12-31', null, 'Wed 31 Dec 2025'],
+    ['2027-01-04', null, 'Mon, 4 Jan 2027'],
+    ['2025-12-31', null, 'Wed, 31 Dec 2025'],
   ])('%s %s reads "%s"', (dueDate, dueTime, label) => {
     expect(dueLabel(todo(dueDate, dueTime), now)).toBe(label);
   });

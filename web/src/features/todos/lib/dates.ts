@@ -1,6 +1,6 @@
 import type { Todo } from '@tally/contract';
 import { addDays, pad, parseDate, weekdayOf as mondayFirstWeekdayOf } from '@tally/contract/dates';
-import { MONTHS_SHORT } from '#web/lib/format';
+import { formatDayOfYear, formatDue, relativeDay } from '#web/lib/date-format';
 
 // The calendar rules the server uses too, from the contract (one copy).
 export { addDays, parseDate };
@@ -9,22 +9,6 @@ export { addDays, parseDate };
  * Calendar days as 'YYYY-MM-DD' in the browser's own time zone (the zone the client sends as
  * x-time-zone, so the server's Today and Upcoming agree with these labels).
  */
-
-const WEEKDAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-const MONTH_LONG = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
 
 /** The local calendar date of a moment. */
 export function dateOf(moment: Date): string {
@@ -39,33 +23,15 @@ function timeOf(moment: Date): string {
 /** Sunday = 0 … Saturday = 6, as Date.getDay() (the contract's weekdayOf starts on Monday). */
 export const weekdayOf = (date: string): number => (mondayFirstWeekdayOf(date) + 1) % 7;
 
-/** "Mon 4 Dec", with the year ("Mon 4 Dec 2027") when it is not this year. */
-function formatDay(date: string, today: string): string {
-  const parts = parseDate(date);
-  if (!parts) return date;
-  const text = `${WEEKDAY_SHORT[weekdayOf(date)]} ${parts.day} ${MONTHS_SHORT[parts.month - 1]}`;
-  return parts.year === parseDate(today)?.year ? text : `${text} ${parts.year}`;
-}
+/** "4 December" / "December 4", for yearly rules (lib/date-format). */
+export { formatDayOfYear };
 
-/** "4 December", for yearly rules. */
-export function formatDayOfYear(date: string): string {
-  const parts = parseDate(date);
-  return parts ? `${parts.day} ${MONTH_LONG[parts.month - 1]}` : date;
-}
+/** "Today", "Tomorrow", "Yesterday", else the day in the browser's locale (lib/date-format). */
+export const dayLabel = (date: string, today: string): string => relativeDay(date, today);
 
-/** "Today", "Tomorrow", "Yesterday", else "Mon 4 Dec" (with the year when not this year). */
-export function dayLabel(date: string, today: string): string {
-  if (date === today) return 'Today';
-  if (date === addDays(today, 1)) return 'Tomorrow';
-  if (date === addDays(today, -1)) return 'Yesterday';
-  return formatDay(date, today);
-}
-
-/** "Today 17:00", "Tomorrow", "Mon 4 Dec"; null without a due date. */
+/** "Today 17:00" / "Today 5:00 PM", "Tomorrow", "Mon 4 Dec"; null without a due date. */
 export function dueLabel(todo: Pick<Todo, 'dueDate' | 'dueTime'>, now: Date): string | null {
-  if (!todo.dueDate) return null;
-  const day = dayLabel(todo.dueDate, dateOf(now));
-  return todo.dueTime ? `${day} ${todo.dueTime}` : day;
+  return todo.dueDate ? formatDue(todo.dueDate, todo.dueTime, dateOf(now)) : null;
 }
 
 /**

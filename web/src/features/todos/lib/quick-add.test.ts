@@ -85,7 +85,7 @@ describe('quick add', () => {
   it.each([
     ['Call Sunday', 'Call', '2026-11-29', 'date: Sun 29 Nov'],
     ['Dentist Dec 4', 'Dentist', '2026-12-04', 'date: Fri 4 Dec'],
-    ['Renew passport 2027-02-01', 'Renew passport', '2027-02-01', 'date: Mon 1 Feb 2027'],
+    ['Renew passport 2027-02-01', 'Renew passport', '2027-02-01', 'date: Mon, 1 Feb 2027'],
     ['Pack in 3 days', 'Pack', '2026-11-26', 'date: Thu 26 Nov'],
     ['Dinner tonight', 'Dinner', '2026-11-23', 'date: Today'],
   ])('reads the date of "%s"', (input, title, dueDate, chip) => {

@@ -3,6 +3,7 @@ import type { Group, Repeat, Weekday } from '@tally/contract';
 import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { daysInMonth, pad } from '@tally/contract/dates';
 import { ORDINAL_WORDS, readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
+import { formatTime } from '#web/lib/date-format';
 import { addDays, dateOf, dayLabel, parseDate } from './dates';
 import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
 
@@ -403,7 +404,7 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
     ranges.push(when.timeRange);
     chips.push({
       kind: 'time',
-      label: when.time,
+      label: formatTime(when.time),
       text: input.slice(...when.timeRange).trim(),
       dismiss: [timeKey],
     });

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { TrashedTodo } from '@tally/contract';
+import { formatMoment } from '#web/lib/date-format';
 import { TRASH_DAYS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { Dialog } from '#web/components/Dialog';
@@ -11,13 +12,6 @@ import { useDeleteForever } from '../api/delete-forever';
 import { useEmptyTrash } from '../api/empty-trash';
 import { useTrash } from '../api/get-trash';
 import { useRestoreTodo } from '../api/restore-todo';
-
-const deletedOn = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
 
 /** What a confirm dialog is asking about: one todo, or the whole trash. */
 type Confirming = { todo: TrashedTodo } | 'empty' | null;
@@ -89,10 +83,7 @@ export function TrashPage({
                     <div className="mt-1">{renderDescription(todo.description)}</div>
                   )}
                   <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                    Deleted{' '}
-                    <time dateTime={todo.trashedAt}>
-                      {deletedOn.format(new Date(todo.trashedAt))}
-                    </time>
+                    Deleted <time dateTime={todo.trashedAt}>{formatMoment(todo.trashedAt)}</time>
                   </p>
                 </div>
                 <div className="flex gap-2">

@@ -49,6 +49,9 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   page,
   request,
 }) => {
+  // Three sign-ins and screenshots of two screens in two themes at two widths: 24 s on a busy
+  // machine, too close to the default 30 s.
+  test.setTimeout(60_000);
   const user = await registerViaApi(request, 'totp');
   await signInWithStorage(page, user, '/settings');
 

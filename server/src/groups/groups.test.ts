@@ -1,13 +1,7 @@
 import { GROUP_COLORS, groupsApi, statisticsApi, type Group } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -73,8 +67,8 @@ describe('groups', () => {
     [{ name: 'Colour', color: '#000000' }, 'color must be one of #3B82F6'],
     [{ name: 'Colour' }, 'color is required'],
   ])('%j → 400 naming the field', async (payload, message) => {
-    // Bodies the contract refuses, so sent as plain requests.
-    const response = await as(ctx.app, alice)({ method: 'POST', url: '/api/todo-groups', payload });
+    // Bodies the contract refuses, so sent unchecked.
+    const response = await api(alice).unchecked(groupsApi.create, { body: payload });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toContain(message);
   });

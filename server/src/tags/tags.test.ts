@@ -8,13 +8,7 @@ import {
 } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 
 /** GET, PUT and DELETE /api/tags (docs/product.md, Tags). */
 
@@ -34,10 +28,10 @@ function client(user: TestUser) {
       (await call(tagsApi.update, { params: { name }, body })).response,
     /** A body the contract refuses, sent as it is. */
     updateRaw: (name: string, payload: object) =>
-      as(ctx.app, user)({ method: 'PUT', url: `/api/tags/${encodeURIComponent(name)}`, payload }),
+      call.unchecked(tagsApi.update, { params: { name }, body: payload }),
     remove: async (name: string) => (await call(tagsApi.remove, { params: { name } })).response,
     tags: async () => (await call(tagsApi.list)).body(),
-    list: async () => (await call(todosApi.list, { query: {} })).body() as Todo[],
+    list: async () => (await call(todosApi.list)).body(),
   };
 }
 

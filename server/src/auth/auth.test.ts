@@ -1,7 +1,8 @@
+import { authApi, statisticsApi } from '@tally/contract';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -25,9 +26,7 @@ const post = (url: string, payload?: object, headers?: Record<string, string>) =
   });
 
 const totals = async (token: string) =>
-  (await as(ctx.app, { token })({ method: 'GET', url: '/api/statistics/total' })).json<
-    Record<string, number>
-  >();
+  (await apiClient(ctx.app, { token })(statisticsApi.total)).json<Record<string, number>>();
 
 describe('POST /api/auth/register', () => {
   it('creates the account and answers 201 with an access token for it', async () => {
@@ -363,10 +362,8 @@ describe('rate limits', () => {
     const limited = await createTestApp({ config: { authRateLimitPerMinute: 3 } });
     try {
       const attempt = () =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { username: 'nobody', password: 'whatever1' },
+        apiClient(limited.app, null)(authApi.login, {
+          body: { username: 'nobody', password: 'whatever1' },
         });
       for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
       const blocked = await attempt();
@@ -383,11 +380,9 @@ describe('rate limits', () => {
     try {
       const user = await registerUser(limited.app);
       const attempt = (ip: string, username = user.username) =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
+        apiClient(limited.app, null)(authApi.login, {
+          body: { username, password: 'wrong password' },
           remoteAddress: ip,
-          payload: { username, password: 'wrong password' },
         });
       expect((await attempt('10.0.0.1')).statusCode).toBe(401);
       expect((await attempt('10.0.0.2', user.username.toUpperCase())).statusCode).toBe(401);

@@ -3,15 +3,16 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
-/** What a call answered: its status, its success body as the contract types it, and the rest. */
-export interface ApiAnswer<E extends Endpoint> {
-  status: number;
-  /** The body as the contract's success answer (check `status` first). */
-  body(): SuccessBody<E>;
+/**
+ * What a call answered: the response as Fastify's inject gives it (statusCode, headers, body
+ * text, json()), and its success body as the contract types it.
+ */
+export type ApiAnswer<E extends Endpoint> = LightMyRequestResponse & {
+  /** The body as the contract's success answer (check `statusCode` first). */
+  data(): SuccessBody<E>;
   /** The success body, once the status is the one expected (the answer's text if not). */
   expectBody(status: number): SuccessBody<E>;
-  response: LightMyRequestResponse;
-}
+};
 
 /**
  * One part of a call's input (params, query or body) as its endpoint describes it: required when
@@ -28,7 +29,7 @@ type Part<E, K extends 'params' | 'query' | 'body'> = E extends {
 
 type Input<E extends Endpoint> = Part<E, 'params'> &
   Part<E, 'query'> &
-  Part<E, 'body'> & { headers?: Record<string, string> };
+  Part<E, 'body'> & { headers?: Record<string, string>; remoteAddress?: string };
 
 /** A call whose parts are all optional may leave its input out. */
 type InputArgs<E extends Endpoint> =
@@ -36,11 +37,13 @@ type InputArgs<E extends Endpoint> =
 
 /** What the contract refuses, sent as it is: a wrong body, an id that is not one, … */
 export interface UncheckedInput {
-  params?: Record<string, string | number>;
+  params?: Record<string, string | number | undefined>;
   query?: Record<string, string | number | boolean | undefined>;
   /** An object or array is sent as JSON; a string is sent as it is (set its content-type). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** The client's address (the tests of limits and logs per address). */
+  remoteAddress?: string;
 }
 
 /** The endpoint's path with its `:name` parameters filled in. */
@@ -59,10 +62,17 @@ export function pathOf(endpoint: Pick<Endpoint, 'path'>, params?: Record<string,
  * `call.unchecked(endpoint, input)` sends what the contract refuses (the tests of 400 answers)
  * to the same endpoint; its answer is not typed.
  */
-export function apiClient(app: FastifyInstance, user: { token: string } | null) {
+export function apiClient(
+  app: FastifyInstance,
+  user: { token: string } | null,
+  /** Sent with every call unless a call says otherwise (e.g. the client's address). */
+  defaults: Pick<UncheckedInput, 'remoteAddress'> = {},
+) {
   async function send(endpoint: Endpoint, input: UncheckedInput = {}) {
     const { params, query, body, headers } = input;
+    const remoteAddress = input.remoteAddress ?? defaults.remoteAddress;
     return app.inject({
+      ...(remoteAddress ? { remoteAddress } : {}),
       method: endpoint.method,
       url: pathOf(endpoint, params),
       ...(query
@@ -84,15 +94,13 @@ export function apiClient(app: FastifyInstance, user: { token: string } | null) 
     ...[input]: InputArgs<E>
   ): Promise<ApiAnswer<E>> {
     const response = await send(endpoint, input as UncheckedInput | undefined);
-    return {
-      status: response.statusCode,
-      body: () => response.json<SuccessBody<E>>(),
-      expectBody(status) {
+    return Object.assign(response, {
+      data: () => response.json<SuccessBody<E>>(),
+      expectBody(status: number) {
         expect(response.statusCode, response.body).toBe(status);
         return response.json<SuccessBody<E>>();
       },
-      response,
-    };
+    });
   }
 
   return Object.assign(call, { unchecked: send });

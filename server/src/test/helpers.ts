@@ -170,8 +170,8 @@ export async function registerUser(
   const answer = await apiClient(app, null)(authApi.register, {
     body: { username, email, password },
   });
-  if (answer.status !== 201) throw new Error(`register failed: ${answer.response.body}`);
-  const token = answer.body().accessToken;
+  if (answer.statusCode !== 201) throw new Error(`register failed: ${answer.body}`);
+  const token = answer.data().accessToken;
   const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
     uid: number;
   };
@@ -181,7 +181,7 @@ export async function registerUser(
     password,
     email,
     token,
-    refreshCookie: refreshCookieOf(answer.response),
+    refreshCookie: refreshCookieOf(answer),
   };
 }
 
@@ -202,8 +202,8 @@ export async function signInAgain(app: FastifyInstance, user: TestUser): Promise
   const answer = await apiClient(app, null)(authApi.login, {
     body: { username: user.username, password: user.password },
   });
-  if (answer.status !== 200) throw new Error(`login failed: ${answer.response.body}`);
-  return { ...user, token: accessTokenOf(answer.body()) };
+  if (answer.statusCode !== 200) throw new Error(`login failed: ${answer.body}`);
+  return { ...user, token: accessTokenOf(answer.data()) };
 }
 
 /** The access token of a sign-in's answer (a test fails when the answer asks for a second step). */

@@ -92,7 +92,7 @@ describe('POST /api/todos/bulk', () => {
     const deleted = await bulk({ ids: [a.id, b.id], action: 'delete' });
     expect(deleted.json<Todo[]>()).toEqual([b, a]);
     expect((await list()).map((t) => t.id)).toEqual([c.id]);
-    expect((await call(trashApi.list)).body().map((t) => t.id)).toEqual([b.id, a.id]);
+    expect((await call(trashApi.list)).data().map((t) => t.id)).toEqual([b.id, a.id]);
     expect(await totals()).toMatchObject({ todosDeleted: 2 });
 
     // Undo: restore them.

@@ -17,7 +17,7 @@ describe('GET /api/todos paging (opt-in)', () => {
       if (i % 3 === 0) ctx.clock.advance(1000);
       await call(todosApi.create, { body: { title: `todo ${i}` } });
     }
-    const whole = (await call(todosApi.list)).body();
+    const whole = (await call(todosApi.list)).data();
     expect(whole).toHaveLength(7);
 
     const pages: Todo[][] = [];
@@ -26,9 +26,9 @@ describe('GET /api/todos paging (opt-in)', () => {
       const answer = await call(todosApi.list, {
         query: { limit: 3, ...(cursor ? { cursor } : {}) },
       });
-      expect(answer.status).toBe(200);
-      pages.push(answer.body());
-      cursor = answer.response.headers['x-next-cursor'] as string | undefined;
+      expect(answer.statusCode).toBe(200);
+      pages.push(answer.data());
+      cursor = answer.headers['x-next-cursor'] as string | undefined;
     } while (cursor);
     expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
     expect(pages.flat()).toEqual(whole);
@@ -37,8 +37,8 @@ describe('GET /api/todos paging (opt-in)', () => {
   it('refuses a bad cursor or limit with a sentence naming it', async () => {
     const call = apiClient(ctx.app, await registerUser(ctx.app));
     const bad = await call(todosApi.list, { query: { cursor: 'bm90LWEtY3Vyc29y' } });
-    expect(bad.status).toBe(400);
-    expect(bad.response.json<{ error: string }>().error).toMatch(/cursor/);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: string }>().error).toMatch(/cursor/);
     // Well formed, but with an id past the id column's range (a 500 on PostgreSQL before).
     for (const [view, text] of [
       [undefined, '1773144000000.2147483648'],
@@ -47,8 +47,8 @@ describe('GET /api/todos paging (opt-in)', () => {
     ] as const) {
       const cursor = Buffer.from(text).toString('base64url');
       const outOfRange = await call(todosApi.list, { query: { limit: 5, cursor, view } });
-      expect(outOfRange.status, text).toBe(400);
-      expect(outOfRange.response.json()).toEqual({
+      expect(outOfRange.statusCode, text).toBe(400);
+      expect(outOfRange.json()).toEqual({
         error: 'cursor is not a cursor this server gave out',
       });
     }
@@ -62,13 +62,13 @@ describe('GET /api/todos/counts', () => {
   it('counts the caller’s todos in all, ungrouped and per group, and nobody else’s', async () => {
     const call = apiClient(ctx.app, await registerUser(ctx.app));
     const empty = await call(todosApi.counts);
-    expect(empty.status).toBe(200);
-    expect(empty.body()).toEqual({ all: 0, ungrouped: 0, groups: [] });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.data()).toEqual({ all: 0, ungrouped: 0, groups: [] });
 
     const groupIds: number[] = [];
     for (const name of ['Home', 'Work']) {
       const group = await call(groupsApi.create, { body: { name, color: '#3B82F6' } });
-      groupIds.push(group.body().id);
+      groupIds.push(group.data().id);
     }
     const [home, work] = groupIds as [number, number];
     for (const groupId of [home, home, work, null, null, null]) {
@@ -77,7 +77,7 @@ describe('GET /api/todos/counts', () => {
     const other = apiClient(ctx.app, await registerUser(ctx.app));
     await other(todosApi.create, { body: { title: 'not mine' } });
 
-    const counts = (await call(todosApi.counts)).body();
+    const counts = (await call(todosApi.counts)).data();
     expect(counts).toEqual({
       all: 6,
       ungrouped: 3,

@@ -298,16 +298,16 @@ describe('Today, Upcoming and Overdue', () => {
     ctx.clock.set('2026-11-23T12:00:00Z');
     const { call } = client(await fresh(await plannedUser('UTC')));
     const first = await call(todosApi.list, { query: { view: 'upcoming', limit: 3 } });
-    expect(titles(first.body())).toEqual(['today', 'today early', 'tomorrow']);
-    const cursor = first.response.headers['x-next-cursor'] as string;
+    expect(titles(first.data())).toEqual(['today', 'today early', 'tomorrow']);
+    const cursor = first.headers['x-next-cursor'] as string;
     expect(cursor).toBeTruthy();
     const second = await call(todosApi.list, { query: { view: 'upcoming', limit: 3, cursor } });
-    expect(second.status).toBe(200);
-    expect(titles(second.body())).toEqual(['in six days']);
-    expect(second.response.headers['x-next-cursor']).toBeUndefined();
+    expect(second.statusCode).toBe(200);
+    expect(titles(second.data())).toEqual(['in six days']);
+    expect(second.headers['x-next-cursor']).toBeUndefined();
     const bad = await call(todosApi.list, {
       query: { view: 'today', cursor: 'bm90LWEtY3Vyc29y' },
     });
-    expect(bad.status).toBe(400);
+    expect(bad.statusCode).toBe(400);
   });
 });

@@ -26,7 +26,7 @@ const createTodo = async (user: TestUser, body: CreateTodoBody) =>
   (await api(user)(todosApi.create, { body })).expectBody(201);
 const createGroup = async (user: TestUser, name: string) =>
   (await api(user)(groupsApi.create, { body: { name, color: '#10B981' } })).expectBody(201);
-const listTodos = async (user: TestUser) => (await api(user)(todosApi.list)).body();
+const listTodos = async (user: TestUser) => (await api(user)(todosApi.list)).data();
 
 describe('todos', () => {
   it('creates a todo with trimmed text, ungrouped by default, and answers 201', async () => {
@@ -69,7 +69,7 @@ describe('todos', () => {
     const group = await createGroup(user, 'Home');
     const todo = await createTodo(user, { title: 'Water plants' });
     const put = async (body: UpdateTodoBody) =>
-      (await api(user)(todosApi.update, { params: { id: todo.id }, body })).response;
+      await api(user)(todosApi.update, { params: { id: todo.id }, body });
     const done = await put({
       title: 'Water the plants',
       description: 'all',
@@ -86,7 +86,7 @@ describe('todos', () => {
     await put({ title: 'Water the plants', completed: true });
     const again = await put({ title: 'Water the plants', completed: false });
     expect(again.json()).toMatchObject({ completed: false, groupId: null, description: null });
-    const totals = (await api(user)(statisticsApi.total)).body();
+    const totals = (await api(user)(statisticsApi.total)).data();
     expect(totals).toMatchObject({ todosCreated: 1, todosUpdated: 3, todosCompleted: 1 });
   });
 
@@ -111,24 +111,24 @@ describe('todos', () => {
       completed: true,
     });
     const cleared = await api(alice)(todosApi.patch, { params, body: { groupId: null } });
-    expect(cleared.body()).toMatchObject({
+    expect(cleared.data()).toMatchObject({
       title: 'Renamed',
       groupId: null,
       completed: true,
     });
     const empty = await api(alice)(todosApi.patch, { params, body: { title: '  ' } });
-    expect(empty.status).toBe(400);
+    expect(empty.statusCode).toBe(400);
     const missing = await api(bob)(todosApi.patch, { params, body: { completed: false } });
-    expect(missing.status).toBe(404);
+    expect(missing.statusCode).toBe(404);
   });
 
   it('deletes with 204 and then answers 404', async () => {
     const todo = await createTodo(alice, { title: 'Temporary' });
     const remove = () => api(alice)(todosApi.remove, { params: { id: todo.id } });
     const first = await remove();
-    expect(first.status).toBe(204);
-    expect(first.response.body).toBe('');
-    expect((await remove()).status).toBe(404);
+    expect(first.statusCode).toBe(204);
+    expect(first.body).toBe('');
+    expect((await remove()).statusCode).toBe(404);
     expect((await listTodos(alice)).some((t) => t.id === todo.id)).toBe(false);
   });
 
@@ -136,7 +136,7 @@ describe('todos', () => {
     const group = await createGroup(alice, 'Short-lived');
     const todo = await createTodo(alice, { title: 'Survivor', groupId: group.id });
     const removed = await api(alice)(groupsApi.remove, { params: { id: group.id } });
-    expect(removed.status).toBe(204);
+    expect(removed.statusCode).toBe(204);
     expect((await listTodos(alice)).find((t) => t.id === todo.id)?.groupId).toBeNull();
   });
 });
@@ -147,12 +147,10 @@ describe('a long list', () => {
     for (let i = 0; i < 40; i++) {
       await createTodo(user, { title: `Todo number ${i}`, description: 'Some words to send' });
     }
-    const get = async (encoding?: string) =>
-      (
-        await api(user)(todosApi.list, {
-          headers: encoding ? { 'accept-encoding': encoding } : {},
-        })
-      ).response;
+    const get = (encoding?: string) =>
+      api(user)(todosApi.list, {
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
     const plain = await get();
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.json()).toHaveLength(40);
@@ -170,7 +168,7 @@ describe('a long list', () => {
 
   it('leaves a small answer uncompressed', async () => {
     const user = await registerUser(ctx.app);
-    const { response } = await api(user)(todosApi.list, {
+    const response = await api(user)(todosApi.list, {
       headers: { 'accept-encoding': 'br, gzip' },
     });
     expect(response.headers['content-encoding']).toBeUndefined();
@@ -186,9 +184,9 @@ describe('todos are private', () => {
       params,
       body: { title: 'hijacked', completed: true },
     });
-    expect(put.status).toBe(404);
-    expect(put.response.json()).toEqual({ error: 'Todo not found' });
-    expect((await api(bob)(todosApi.remove, { params })).status).toBe(404);
+    expect(put.statusCode).toBe(404);
+    expect(put.json()).toEqual({ error: 'Todo not found' });
+    expect((await api(bob)(todosApi.remove, { params })).statusCode).toBe(404);
     expect((await listTodos(bob)).some((t) => t.id === todo.id)).toBe(false);
     expect((await listTodos(alice)).find((t) => t.id === todo.id)).toEqual(todo);
   });
@@ -198,8 +196,8 @@ describe('todos are private', () => {
     const response = await api(bob)(todosApi.create, {
       body: { title: 'sneaky', groupId: aliceGroup.id },
     });
-    expect(response.status).toBe(400);
-    expect(response.response.json()).toEqual({
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
       error: 'groupId must be the id of one of your groups',
     });
     const own = await createTodo(bob, { title: 'mine' });
@@ -207,7 +205,7 @@ describe('todos are private', () => {
       params: { id: own.id },
       body: { title: 'mine', completed: false, groupId: aliceGroup.id },
     });
-    expect(update.status).toBe(400);
+    expect(update.statusCode).toBe(400);
     expect((await listTodos(bob)).some((t) => t.title === 'sneaky')).toBe(false);
   });
 });

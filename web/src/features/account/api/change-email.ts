@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEmailBody } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Change e-mail';
@@ -12,6 +11,6 @@ export function useChangeEmail() {
   return useMutation({
     mutationFn: (body: ChangeEmailBody) => api.account.changeEmail({ body, operation: OPERATION }),
     onSuccess: (account) => queryClient.setQueryData(queryKeys.account, account),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

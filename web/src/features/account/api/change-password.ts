@@ -19,12 +19,12 @@ export function useChangePassword() {
       api.account.changePassword({ body, operation: OPERATION }),
     onSuccess: (_answer, body) => {
       setPasswordChangeRequired(false);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.accountSessions });
       if (body.endApiTokensAndFeed) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.accountTokens });
         void queryClient.invalidateQueries({ queryKey: queryKeys.calendarFeed });
       }
     },
+    meta: { invalidates: [queryKeys.accountSessions] },
     // A refused new password (too common) is shown beside its field instead of in a notice.
     onError: (error) => {
       if (!fieldErrorOf(error, 'newPassword')) reportMutationError(error, OPERATION);

@@ -1,10 +1,11 @@
+import { accountApi, authApi, todosApi } from '@tally/contract';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../db/migrate.js';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   createTestDatabase,
   refreshCookieOf,
@@ -28,13 +29,10 @@ afterAll(async () => ctx.close());
 
 const post = (url: string, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'POST', url, headers });
-const listTodos = (user: Pick<TestUser, 'token'>) =>
-  as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+const listTodos = (user: Pick<TestUser, 'token'>) => apiClient(ctx.app, user)(todosApi.list);
 const login = async (user: TestUser) => {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password: user.password },
+  const response = await apiClient(ctx.app, null)(authApi.login, {
+    body: { username: user.username, password: user.password },
   });
   return { token: response.json<{ accessToken: string }>().accessToken, response };
 };
@@ -132,16 +130,12 @@ describe('a session’s absolute lifetime', () => {
     try {
       const user = await registerUser(short.app);
       short.clock.advance(DAY - 60_000);
-      const renewed = await short.app.inject({
-        method: 'POST',
-        url: '/api/auth/refresh',
+      const renewed = await apiClient(short.app, null)(authApi.refresh, {
         headers: { cookie: user.refreshCookie },
       });
       expect(renewed.statusCode).toBe(200);
       short.clock.advance(60_000);
-      const late = await short.app.inject({
-        method: 'POST',
-        url: '/api/auth/refresh',
+      const late = await apiClient(short.app, null)(authApi.refresh, {
         headers: { cookie: refreshCookieOf(renewed) },
       });
       expect(late.statusCode).toBe(401);
@@ -165,7 +159,7 @@ describe('a session’s inactivity timeout (SESSION_IDLE_DAYS, 14 by default)', 
     expect(idle.json()).toEqual({ error: 'Your session has expired - please log in again' });
     // It is ended, not only refused: the account's sessions list only the new sign-in.
     const fresh = await login(user);
-    const sessions = await as(ctx.app, fresh)({ method: 'GET', url: '/api/account/sessions' });
+    const sessions = await apiClient(ctx.app, fresh)(accountApi.sessions);
     expect(sessions.json<{ current: boolean }[]>()).toEqual([
       expect.objectContaining({ current: true }),
     ]);
@@ -176,9 +170,7 @@ describe('a session’s inactivity timeout (SESSION_IDLE_DAYS, 14 by default)', 
     try {
       const user = await registerUser(short.app);
       short.clock.advance(2 * DAY);
-      const refused = await short.app.inject({
-        method: 'POST',
-        url: '/api/auth/refresh',
+      const refused = await apiClient(short.app, null)(authApi.refresh, {
         headers: { cookie: user.refreshCookie },
       });
       expect(refused.statusCode).toBe(401);

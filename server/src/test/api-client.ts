@@ -47,7 +47,7 @@ export interface UncheckedInput {
 }
 
 /** The endpoint's path with its `:name` parameters filled in. */
-export function pathOf(endpoint: Pick<Endpoint, 'path'>, params?: Record<string, unknown>) {
+function pathOf(endpoint: Pick<Endpoint, 'path'>, params?: Record<string, unknown>) {
   return endpoint.path.replace(/:(\w+)/g, (_, name: string) =>
     encodeURIComponent(String(params?.[name])),
   );

@@ -207,7 +207,7 @@ export async function signInAgain(app: FastifyInstance, user: TestUser): Promise
 }
 
 /** The access token of a sign-in's answer (a test fails when the answer asks for a second step). */
-export function accessTokenOf(answer: SignInResponse): string {
+function accessTokenOf(answer: SignInResponse): string {
   if (!('accessToken' in answer)) throw new Error('the sign-in asked for a second step');
   return answer.accessToken;
 }

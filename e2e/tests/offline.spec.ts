@@ -19,25 +19,36 @@ interface Todo {
   completed: boolean;
 }
 
-/** Whether the user's saved data is in IndexedDB (written a second after the list changes). */
-/** When the browser last saved the user's data (web/src/lib/query-persistence.ts), or 0. */
-const savedAt = (page: Page, user: ApiUser) =>
+interface SavedCache {
+  savedAt?: number;
+  state?: { queries?: { queryHash: string; state: { data?: unknown } }[] };
+}
+
+/** The user's saved data (web/src/lib/query-persistence.ts), written a second after a change. */
+const saved = (page: Page, user: ApiUser) =>
   page.evaluate(
     (name) =>
-      new Promise<number>((resolve) => {
+      new Promise<SavedCache | undefined>((resolve) => {
         const open = indexedDB.open('tally-offline');
-        open.onerror = () => resolve(0);
+        open.onerror = () => resolve(undefined);
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('data')) return resolve(0);
+          if (!db.objectStoreNames.contains('data')) return resolve(undefined);
           const get = db.transaction('data').objectStore('data').get(`cache:${name}`);
-          get.onsuccess = () =>
-            resolve((get.result as { savedAt?: number } | undefined)?.savedAt ?? 0);
-          get.onerror = () => resolve(0);
+          get.onsuccess = () => resolve(get.result as SavedCache | undefined);
+          get.onerror = () => resolve(undefined);
         };
       }),
     user.username.toLowerCase(),
   );
+/** When the browser last saved the user's data, or 0. */
+const savedAt = async (page: Page, user: ApiUser) => (await saved(page, user))?.savedAt ?? 0;
+/** The saved list of todos, as titles and whether each is completed. */
+const savedTodos = async (page: Page, user: ApiUser) =>
+  (
+    ((await saved(page, user))?.state?.queries?.find((query) => query.queryHash === '["todos"]')
+      ?.state.data ?? []) as Todo[]
+  ).map(({ title, completed }) => ({ title, completed }));
 const hasSavedData = async (page: Page, user: ApiUser) => (await savedAt(page, user)) > 0;
 
 test('works offline and sends the changes once when back online', async ({ page, context }) => {
@@ -85,9 +96,14 @@ test('works offline and sends the changes once when back online', async ({ page,
   await expect(banner).toContainText('4 changes will be sent when you are back online.');
 
   // The queue and the changed list survive a reload without network.
-  // Saved after the last change (a second after it), so the reload shows the changed list.
-  const changedAt = await page.evaluate(() => Date.now());
-  await expect.poll(() => savedAt(page, user)).toBeGreaterThan(changedAt);
+  // Saved once the changed list is what is saved (a second after the last change), so the
+  // reload shows it. (Waiting for a save later than the last change raced a save made just then.)
+  await expect
+    .poll(() => savedTodos(page, user))
+    .toEqual([
+      { title: 'Written offline', completed: true },
+      { title: 'Pay rent', completed: true },
+    ]);
   await page.reload();
   await expect(banner).toContainText('4 changes will be sent');
   await expect(list.getByRole('checkbox', { name: 'Written offline' })).toBeChecked();

@@ -190,6 +190,23 @@ export default tseslint.config(
     },
   },
   {
+    // Tests never reach the bundle: the fake backend checks its answers against the schemas.
+    files: ['web/**/*.test.{ts,tsx}', 'web/src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../*'],
+              message: 'From another folder of web/src, import through #web/ (web/package.json).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['web/src/lib/api-client.ts', 'web/**/*.test.{ts,tsx}', 'web/src/test/**'],
     rules: { 'no-restricted-globals': 'off' },
   },

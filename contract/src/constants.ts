@@ -87,6 +87,14 @@ export type StatisticEvent = (typeof STATISTIC_EVENTS)[number];
 export const TIME_ZONE_HEADER = 'x-time-zone';
 
 /**
+ * Names the browser tab that sends a change: a random id per page load. The live event of the
+ * change carries it back as `client` (contract/src/live.ts), so the tab that made the change,
+ * whose cache already holds it, need not fetch its list again.
+ */
+export const LIVE_CLIENT_HEADER = 'x-tally-client';
+export const LIVE_CLIENT_PATTERN = '^[A-Za-z0-9_-]{8,64}$';
+
+/**
  * A write (POST/PUT/DELETE under /api, auth calls aside) sent with this header runs once: a retry
  * with the same key gets the first answer again for 24 hours (docs/product.md, Offline).
  */

@@ -1,10 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorSchema } from './common.js';
-import { LIVE_HEARTBEAT_SECONDS, LIVE_MAX_STREAMS_PER_USER } from './constants.js';
+import {
+  LIVE_CLIENT_HEADER,
+  LIVE_CLIENT_PATTERN,
+  LIVE_HEARTBEAT_SECONDS,
+  LIVE_MAX_STREAMS_PER_USER,
+} from './constants.js';
 import { defineEndpoints } from './endpoint.js';
 import { routes } from './routes.js';
 
 const id = Type.Integer({ minimum: 1, description: 'The id of what changed' });
+const client = Type.Optional(
+  Type.String({
+    pattern: LIVE_CLIENT_PATTERN,
+    description: `The ${LIVE_CLIENT_HEADER} header of the request that made the change, when it sent one`,
+  }),
+);
 
 /**
  * What GET /api/events tells a user's other clients: which kind of thing changed and its id,
@@ -20,6 +31,7 @@ export const LiveEventSchema = Type.Union([
         Type.Literal('todo.deleted'),
       ]),
       id,
+      client,
     },
     { additionalProperties: false },
   ),
@@ -31,11 +43,12 @@ export const LiveEventSchema = Type.Union([
         Type.Literal('group.deleted'),
       ]),
       id,
+      client,
     },
     { additionalProperties: false },
   ),
   Type.Object(
-    { type: Type.Literal('sorts.updated') },
+    { type: Type.Literal('sorts.updated'), client },
     {
       additionalProperties: false,
       description: 'The sort chosen for a view (GET /api/todos/sorts) changed',
@@ -50,7 +63,7 @@ export const LiveEventSchema = Type.Union([
     },
   ),
   Type.Object(
-    { type: Type.Literal('todos.changed') },
+    { type: Type.Literal('todos.changed'), client },
     {
       additionalProperties: false,
       description:

@@ -48,6 +48,16 @@ import { trashRoutes } from './todos/trash-routes.js';
 import { transferRoutes } from './transfer/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Waits for the e-mails sent after their answers (a reset request, a registration's link).
+     * Shutdown waits the same way; a test waits on it before saying no more mail came.
+     */
+    settleEmail(): Promise<void>;
+  }
+}
+
 export interface AppOptions {
   config: Config;
   database: {
@@ -141,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Added after the database plugin, so it runs before the database closes (hooks run last first).
   app.addHook('onClose', () => links.drain());
+  app.decorate('settleEmail', () => links.drain());
   const twoFactor = createTwoFactorService({
     db: options.database.db,
     clock,

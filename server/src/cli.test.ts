@@ -1,7 +1,8 @@
+import { apiClient } from './test/api-client.js';
+import { accountApi, authApi, todosApi } from '@tally/contract';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import {
@@ -41,11 +42,7 @@ async function tally(argv: string[], stdin = '') {
 }
 
 const login = (username: string, password: string) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username, password },
-  });
+  apiClient(ctx.app, null)(authApi.login, { body: { username, password } });
 
 describe('tally user', () => {
   it('creates an account with a generated password that signs in, and lists it', async () => {
@@ -78,35 +75,27 @@ describe('tally user', () => {
     expect(signedIn.statusCode).toBe(200);
     const answer = signedIn.json<{ accessToken: string; passwordChangeRequired?: boolean }>();
     expect(answer.passwordChangeRequired).toBe(true);
-    const call = (options: InjectOptions) =>
-      ctx.app.inject({
-        ...options,
-        headers: { authorization: `Bearer ${answer.accessToken}`, ...options.headers },
-      });
-    const refused = await call({ method: 'GET', url: '/api/todos' });
+    const call = apiClient(ctx.app, { token: answer.accessToken });
+    const refused = await call(todosApi.list);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({
       error: 'Choose a new password first: this one was set by the operator for one sign-in only',
       code: 'password_change_required',
     });
-    const write = await call({ method: 'POST', url: '/api/todos', payload: { title: 'x' } });
+    const write = await call(todosApi.create, { body: { title: 'x' } });
     expect(write.statusCode).toBe(403);
-    expect((await call({ method: 'GET', url: '/api/account' })).statusCode).toBe(200);
+    expect((await call(accountApi.get)).statusCode).toBe(200);
     // A renewed session is still held to it, and says so.
-    const renewed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: refreshCookieOf(signedIn) },
     });
     expect(renewed.json()).toMatchObject({ passwordChangeRequired: true });
 
-    const changed = await call({
-      method: 'PUT',
-      url: '/api/account/password',
-      payload: { currentPassword: password, newPassword: 'chosen by me at last' },
+    const changed = await call(accountApi.changePassword, {
+      body: { currentPassword: password, newPassword: 'chosen by me at last' },
     });
     expect(changed.statusCode, changed.body).toBe(204);
-    expect((await call({ method: 'GET', url: '/api/todos' })).statusCode).toBe(200);
+    expect((await call(todosApi.list)).statusCode).toBe(200);
     const next = await login('one_timer', 'chosen by me at last');
     expect(next.json()).toEqual({ accessToken: expect.any(String) as string });
   });
@@ -135,10 +124,8 @@ describe('tally user', () => {
       linked.out,
     )?.[1];
     expect(token).toBeTruthy();
-    const confirm = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/password-reset/confirm',
-      payload: { token, password: 'chosen by the user' },
+    const confirm = await apiClient(ctx.app, null).unchecked(authApi.resetPassword, {
+      body: { token, password: 'chosen by the user' },
     });
     expect(confirm.statusCode).toBe(204);
     expect((await login(user.username, 'chosen by the user')).statusCode).toBe(200);
@@ -152,9 +139,7 @@ describe('tally user', () => {
     // The old session ended with the new password.
     expect(
       (
-        await ctx.app.inject({
-          method: 'GET',
-          url: '/api/todos',
+        await apiClient(ctx.app, null)(todosApi.list, {
           headers: { authorization: `Bearer ${user.token}` },
         })
       ).statusCode,

@@ -1,9 +1,9 @@
-import { AccountExportSchema } from '@tally/contract';
+import { accountApi, AccountExportSchema, authApi, groupsApi, todosApi } from '@tally/contract';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -42,10 +42,8 @@ afterAll(async () => {
 });
 
 const login = async (user: TestUser) => {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password: user.password },
+  const response = await apiClient(ctx.app, null)(authApi.login, {
+    body: { username: user.username, password: user.password },
     headers: { 'user-agent': 'Second device' },
   });
   expect(response.statusCode).toBe(200);
@@ -54,9 +52,9 @@ const login = async (user: TestUser) => {
     cookie: refreshCookieOf(response),
   };
 };
-const todos = (user: { token: string }) => as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+const todos = (user: { token: string }) => apiClient(ctx.app, user)(todosApi.list);
 const account = async (user: { token: string }) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/account' })).json<{
+  (await apiClient(ctx.app, user)(accountApi.get)).json<{
     email: string;
     emailVerified: boolean;
   }>();
@@ -71,7 +69,7 @@ async function newUser(): Promise<TestUser> {
 describe('GET /api/account', () => {
   it('describes the signed-in account, without secrets', async () => {
     const user = await newUser();
-    const response = await as(ctx.app, user)({ method: 'GET', url: '/api/account' });
+    const response = await apiClient(ctx.app, user)(accountApi.get);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       username: user.username,
@@ -85,7 +83,7 @@ describe('GET /api/account', () => {
   });
 
   it('needs a bearer token', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/account' });
+    const response = await apiClient(ctx.app, null)(accountApi.get);
     expect(response.statusCode).toBe(401);
   });
 });
@@ -102,8 +100,7 @@ describe('registration and e-mail verification', () => {
     const token = linkToken(mail, '/verify-email');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const verify = () =>
-      ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+    const verify = () => apiClient(ctx.app, null)(authApi.verifyEmail, { body: { token } });
     expect((await verify()).statusCode).toBe(204);
     expect((await account(user)).emailVerified).toBe(true);
     const again = await verify();
@@ -128,30 +125,22 @@ describe('registration and e-mail verification', () => {
   });
 
   it('refuses an unknown token and one older than 7 days', async () => {
-    const unknown = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-email',
-      payload: { token: 'A'.repeat(43) },
+    const unknown = await apiClient(ctx.app, null)(authApi.verifyEmail, {
+      body: { token: 'A'.repeat(43) },
     });
     expect(unknown.statusCode).toBe(400);
 
     const user = await registerUser(ctx.app);
     const token = linkToken(await smtp.take(user.email), '/verify-email');
     ctx.clock.advance(7 * 24 * HOUR);
-    const late = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-email',
-      payload: { token },
-    });
+    const late = await apiClient(ctx.app, null)(authApi.verifyEmail, { body: { token } });
     expect(late.statusCode).toBe(400);
     expect(late.json<{ error: string }>().error).toMatch(/^token is not valid/);
   });
 
   it('names the field of a malformed token', async () => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-email',
-      payload: { token: 'not a token!' },
+    const response = await apiClient(ctx.app, null)(authApi.verifyEmail, {
+      body: { token: 'not a token!' },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toMatch(/token/);
@@ -159,7 +148,7 @@ describe('registration and e-mail verification', () => {
 
   it('resends the link on request, 3 times an hour, then 429 with Retry-After', async () => {
     const user = await newUser();
-    const resend = () => as(ctx.app, user)({ method: 'POST', url: '/api/account/verification' });
+    const resend = () => apiClient(ctx.app, user)(accountApi.resendVerification);
     for (let i = 0; i < 3; i++) {
       const response = await resend();
       expect(response.statusCode).toBe(202);
@@ -176,7 +165,7 @@ describe('registration and e-mail verification', () => {
     ctx.clock.advance(HOUR);
     // An hour on, the access token has expired too: a fresh sign-in.
     const later = await login(user);
-    const response = await as(ctx.app, later)({ method: 'POST', url: '/api/account/verification' });
+    const response = await apiClient(ctx.app, later)(accountApi.resendVerification);
     expect(response.statusCode).toBe(202);
     await smtp.take(user.email);
   });
@@ -184,8 +173,8 @@ describe('registration and e-mail verification', () => {
   it('answers 409 to a resend when the address is verified already', async () => {
     const user = await registerUser(ctx.app);
     const token = linkToken(await smtp.take(user.email), '/verify-email');
-    await ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
-    const response = await as(ctx.app, user)({ method: 'POST', url: '/api/account/verification' });
+    await apiClient(ctx.app, null)(authApi.verifyEmail, { body: { token } });
+    const response = await apiClient(ctx.app, user)(accountApi.resendVerification);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ error: 'Your e-mail address is already verified' });
   });
@@ -194,13 +183,7 @@ describe('registration and e-mail verification', () => {
     smtp.refuse = true;
     try {
       const user = await registerUser(ctx.app); // throws unless 201
-      const response = await as(
-        ctx.app,
-        user,
-      )({
-        method: 'POST',
-        url: '/api/account/verification',
-      });
+      const response = await apiClient(ctx.app, user)(accountApi.resendVerification);
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({ error: 'The e-mail could not be sent - try again later' });
     } finally {
@@ -211,7 +194,7 @@ describe('registration and e-mail verification', () => {
 
 describe('PUT /api/account/password', () => {
   const change = (user: { token: string }, body: object) =>
-    as(ctx.app, user)({ method: 'PUT', url: '/api/account/password', payload: body });
+    apiClient(ctx.app, user).unchecked(accountApi.changePassword, { body });
 
   it('changes the password and ends every other session at once, keeping this one', async () => {
     const user = await newUser();
@@ -223,23 +206,17 @@ describe('PUT /api/account/password', () => {
     expect(response.statusCode).toBe(204);
     expect((await todos(user)).statusCode).toBe(200);
     expect((await todos(other)).statusCode).toBe(401);
-    const refresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const refresh = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: other.cookie },
     });
     expect(refresh.statusCode).toBe(401);
 
-    const old = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: user.password },
+    const old = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: user.password },
     });
     expect(old.statusCode).toBe(401);
-    const fresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: 'a new password 42' },
+    const fresh = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: 'a new password 42' },
     });
     expect(fresh.statusCode).toBe(200);
   });
@@ -292,17 +269,13 @@ describe('PUT /api/account/password', () => {
 
 describe('PUT /api/account/email', () => {
   const change = (user: { token: string }, body: object) =>
-    as(ctx.app, user)({ method: 'PUT', url: '/api/account/email', payload: body });
+    apiClient(ctx.app, user).unchecked(accountApi.changeEmail, { body });
 
   it('changes the address, which is unverified until the link sent to it is followed', async () => {
     const user = await registerUser(ctx.app);
     const first = linkToken(await smtp.take(user.email), '/verify-email');
-    await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-email',
-      payload: { token: first },
-    });
-    const oldLink = await as(ctx.app, user)({ method: 'POST', url: '/api/account/verification' });
+    await apiClient(ctx.app, null)(authApi.verifyEmail, { body: { token: first } });
+    const oldLink = await apiClient(ctx.app, user)(accountApi.resendVerification);
     expect(oldLink.statusCode).toBe(409); // verified
 
     const email = `${uniqueName('moved')}@example.org`;
@@ -312,10 +285,8 @@ describe('PUT /api/account/email', () => {
 
     const mail = await smtp.take(email);
     expect((await account(user)).emailVerified).toBe(false);
-    await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-email',
-      payload: { token: linkToken(mail, '/verify-email') },
+    await apiClient(ctx.app, null)(authApi.verifyEmail, {
+      body: { token: linkToken(mail, '/verify-email') },
     });
     expect(await account(user)).toMatchObject({ email, emailVerified: true });
   });
@@ -326,10 +297,8 @@ describe('PUT /api/account/email', () => {
     const email = `${uniqueName('new')}@example.org`;
     await change(user, { email, currentPassword: user.password });
     await smtp.take(email);
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-email',
-      payload: { token: oldToken },
+    const response = await apiClient(ctx.app, null)(authApi.verifyEmail, {
+      body: { token: oldToken },
     });
     expect(response.statusCode).toBe(400);
     expect((await account(user)).emailVerified).toBe(false);
@@ -349,7 +318,7 @@ describe('PUT /api/account/email', () => {
 
   it('sends at most 3 verification e-mails an hour per account, counting resends, then 429 writing nothing', async () => {
     const user = await newUser();
-    const resend = await as(ctx.app, user)({ method: 'POST', url: '/api/account/verification' });
+    const resend = await apiClient(ctx.app, user)(accountApi.resendVerification);
     expect(resend.statusCode).toBe(202);
     await smtp.take(user.email);
     const addresses = [1, 2, 3].map(() => `${uniqueName('moved')}@example.org`);
@@ -378,7 +347,7 @@ describe('PUT /api/account/email', () => {
       (await change(first, { email: target, currentPassword: first.password })).statusCode,
     ).toBe(200);
     for (let i = 0; i < 2; i++) {
-      const resend = await as(ctx.app, first)({ method: 'POST', url: '/api/account/verification' });
+      const resend = await apiClient(ctx.app, first)(accountApi.resendVerification);
       expect(resend.statusCode).toBe(202);
     }
     for (let i = 0; i < 3; i++) await smtp.take(target);
@@ -415,7 +384,7 @@ describe('sessions', () => {
     const user = await newUser();
     ctx.clock.advance(1000);
     const second = await login(user);
-    const response = await as(ctx.app, user)({ method: 'GET', url: '/api/account/sessions' });
+    const response = await apiClient(ctx.app, user)(accountApi.sessions);
     expect(response.statusCode).toBe(200);
     const sessions =
       response.json<
@@ -434,9 +403,9 @@ describe('sessions', () => {
       'lastUsedAt',
       'userAgent',
     ]);
-    const fromSecond = (
-      await as(ctx.app, second)({ method: 'GET', url: '/api/account/sessions' })
-    ).json<{ current: boolean }[]>();
+    const fromSecond = (await apiClient(ctx.app, second)(accountApi.sessions)).json<
+      { current: boolean }[]
+    >();
     expect(fromSecond.map((s) => s.current)).toEqual([true, false]);
   });
 
@@ -444,18 +413,15 @@ describe('sessions', () => {
     const user = await newUser();
     ctx.clock.advance(1000);
     const second = await login(user);
-    const [other] = (await as(ctx.app, user)({ method: 'GET', url: '/api/account/sessions' })).json<
+    const [other] = (await apiClient(ctx.app, user)(accountApi.sessions)).json<
       { id: string; current: boolean }[]
     >();
     expect(other?.current).toBe(false);
-    const end = (id: string) =>
-      as(ctx.app, user)({ method: 'DELETE', url: `/api/account/sessions/${id}` });
+    const end = (id: string) => apiClient(ctx.app, user)(accountApi.endSession, { params: { id } });
     expect((await end(other?.id ?? '')).statusCode).toBe(204);
     expect((await todos(second)).statusCode).toBe(401);
     expect((await todos(user)).statusCode).toBe(200);
-    const refresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const refresh = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: second.cookie },
     });
     expect(refresh.statusCode).toBe(401);
@@ -463,24 +429,18 @@ describe('sessions', () => {
     const again = await end(other?.id ?? '');
     expect(again.statusCode).toBe(404);
     expect(again.json()).toEqual({ error: 'Session not found' });
-    const listed = (await as(ctx.app, user)({ method: 'GET', url: '/api/account/sessions' })).json<
-      unknown[]
-    >();
+    const listed = (await apiClient(ctx.app, user)(accountApi.sessions)).json<unknown[]>();
     expect(listed).toHaveLength(1);
   });
 
   it("answers 404 for another account's session and leaves it alone", async () => {
     const user = await newUser();
     const stranger = await newUser();
-    const [theirs] = (
-      await as(ctx.app, stranger)({ method: 'GET', url: '/api/account/sessions' })
-    ).json<{ id: string }[]>();
-    const response = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: `/api/account/sessions/${theirs?.id ?? ''}`,
+    const [theirs] = (await apiClient(ctx.app, stranger)(accountApi.sessions)).json<
+      { id: string }[]
+    >();
+    const response = await apiClient(ctx.app, user)(accountApi.endSession, {
+      params: { id: theirs?.id ?? '' },
     });
     expect(response.statusCode).toBe(404);
     expect((await todos(stranger)).statusCode).toBe(200);
@@ -489,11 +449,11 @@ describe('sessions', () => {
   it('ends every other session with one call', async () => {
     const user = await newUser();
     const others = [await login(user), await login(user)];
-    const response = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/sessions' });
+    const response = await apiClient(ctx.app, user)(accountApi.endOtherSessions);
     expect(response.statusCode).toBe(204);
     for (const other of others) expect((await todos(other)).statusCode).toBe(401);
     expect((await todos(user)).statusCode).toBe(200);
-    const listed = (await as(ctx.app, user)({ method: 'GET', url: '/api/account/sessions' })).json<
+    const listed = (await apiClient(ctx.app, user)(accountApi.sessions)).json<
       { current: boolean }[]
     >();
     expect(listed).toEqual([expect.objectContaining({ current: true })]);
@@ -503,31 +463,24 @@ describe('sessions', () => {
 describe('GET /api/account/export', () => {
   it('sends everything of the account as a versioned JSON attachment, without secrets', async () => {
     const user = await newUser();
-    const call = as(ctx.app, user);
+    const call = apiClient(ctx.app, user);
     const group = (
-      await call({
-        method: 'POST',
-        url: '/api/todo-groups',
-        payload: { name: 'Home', color: '#10B981' },
-      })
+      await call(groupsApi.create, { body: { name: 'Home', color: '#10B981' } })
     ).json<{ id: number }>();
     const todo = (
-      await call({
-        method: 'POST',
-        url: '/api/todos',
-        payload: { title: 'Water the plants', description: 'twice', groupId: group.id },
+      await call(todosApi.create, {
+        body: { title: 'Water the plants', description: 'twice', groupId: group.id },
       })
     ).json<{ id: number }>();
-    await call({
-      method: 'PUT',
-      url: `/api/todos/${todo.id}`,
-      payload: { title: 'Water the plants', groupId: group.id, completed: true },
+    await call(todosApi.update, {
+      params: { id: todo.id },
+      body: { title: 'Water the plants', groupId: group.id, completed: true },
     });
     ctx.clock.advance(24 * HOUR);
-    const nextDay = as(ctx.app, await login(user));
-    await nextDay({ method: 'POST', url: '/api/todos', payload: { title: 'Next day' } });
+    const nextDay = apiClient(ctx.app, await login(user));
+    await nextDay(todosApi.create, { body: { title: 'Next day' } });
 
-    const response = await nextDay({ method: 'GET', url: '/api/account/export' });
+    const response = await nextDay(accountApi.export);
     expect(response.statusCode).toBe(200);
     const day = new Date(ctx.clock.now()).toISOString().slice(0, 10);
     expect(response.headers['content-disposition']).toBe(
@@ -588,17 +541,13 @@ describe('GET /api/account/export', () => {
 describe('DELETE /api/account', () => {
   it('deletes every row of the account in one go; name and address can be used again', async () => {
     const user = await newUser();
-    const call = as(ctx.app, user);
-    const group = (
-      await call({
-        method: 'POST',
-        url: '/api/todo-groups',
-        payload: { name: 'G', color: '#EF4444' },
-      })
-    ).json<{ id: number }>();
-    await call({ method: 'POST', url: '/api/todos', payload: { title: 'T', groupId: group.id } });
+    const call = apiClient(ctx.app, user);
+    const group = (await call(groupsApi.create, { body: { name: 'G', color: '#EF4444' } })).json<{
+      id: number;
+    }>();
+    await call(todosApi.create, { body: { title: 'T', groupId: group.id } });
     await login(user);
-    await call({ method: 'POST', url: '/api/account/verification' });
+    await call(accountApi.resendVerification);
     await smtp.take(user.email);
     const bystander = await newUser();
     const db = ctx.database.handle.db;
@@ -624,20 +573,12 @@ describe('DELETE /api/account', () => {
       expect(before[table], table).toBeGreaterThan(0);
     }
 
-    const wrong = await call({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: 'no' },
-    });
+    const wrong = await call(accountApi.remove, { body: { password: 'no' } });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ error: 'password is not correct' });
     expect(await rowsOf()).toEqual(before);
 
-    const response = await call({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: user.password },
-    });
+    const response = await call(accountApi.remove, { body: { password: user.password } });
     expect(response.statusCode).toBe(204);
     const after = await rowsOf();
     expect(Object.entries(after).filter(([, n]) => n !== 0)).toEqual([]);
@@ -646,10 +587,8 @@ describe('DELETE /api/account', () => {
 
     // The access token fails at once, and the name and address are free again.
     expect((await todos(user)).statusCode).toBe(401);
-    const again = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { username: user.username, email: user.email, password: 'another password' },
+    const again = await apiClient(ctx.app, null)(authApi.register, {
+      body: { username: user.username, email: user.email, password: 'another password' },
     });
     expect(again.statusCode).toBe(201);
   });
@@ -657,7 +596,7 @@ describe('DELETE /api/account', () => {
   it('needs the password: none, or a Google credential instead, is a 400 naming it', async () => {
     const user = await newUser();
     const call = (payload: object) =>
-      as(ctx.app, user)({ method: 'DELETE', url: '/api/account', payload });
+      apiClient(ctx.app, user)(accountApi.remove, { body: payload });
     const none = await call({});
     expect(none.statusCode).toBe(400);
     expect(none.json()).toEqual({ error: 'password is required to delete the account' });

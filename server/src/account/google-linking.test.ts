@@ -1,7 +1,8 @@
+import { accountApi, authApi, systemApi } from '@tally/contract';
 import { decodeJwt, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   registerUser,
   type TestContext,
@@ -41,7 +42,7 @@ afterAll(async () => {
 
 /** A credential as Google's client hands it over: bound to this browser's nonce cookie. */
 async function credential(claims: JWTPayload): Promise<{ token: string; cookie: string }> {
-  const response = await ctx.app.inject({ method: 'GET', url: '/api/auth/google/nonce' });
+  const response = await apiClient(ctx.app, null)(authApi.googleNonce);
   const set = response.cookies.find((c) => c.name === 'tally_google_nonce');
   if (!set) throw new Error('no nonce cookie');
   const { nonce } = response.json<{ nonce: string }>();
@@ -50,25 +51,12 @@ async function credential(claims: JWTPayload): Promise<{ token: string; cookie: 
 
 async function googleSignIn(claims: JWTPayload) {
   const { token, cookie } = await credential(claims);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/google',
-    payload: { token },
-    headers: { cookie },
-  });
+  return apiClient(ctx.app, null)(authApi.google, { body: { token }, headers: { cookie } });
 }
 
 async function link(user: Pick<TestUser, 'token'>, claims: JWTPayload) {
   const { token, cookie } = await credential(claims);
-  return as(
-    ctx.app,
-    user,
-  )({
-    method: 'POST',
-    url: '/api/account/google',
-    payload: { token },
-    headers: { cookie },
-  });
+  return apiClient(ctx.app, user)(accountApi.linkGoogle, { body: { token }, headers: { cookie } });
 }
 
 const googleSubjectOf = async (userId: number) =>
@@ -81,7 +69,7 @@ const googleSubjectOf = async (userId: number) =>
   ).google_subject;
 
 const account = async (user: Pick<TestUser, 'token'>) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/account' })).json<{
+  (await apiClient(ctx.app, user)(accountApi.get)).json<{
     emailVerified: boolean;
     googleLinked: boolean;
   }>();
@@ -90,10 +78,8 @@ describe('Continue with Google and an existing account', () => {
   it("does not hand a victim's Google sign-in to whoever registered the address first", async () => {
     // The attacker registers the victim's gmail.com address with a password of their own.
     const victimEmail = `${uniqueName('victim')}@gmail.com`;
-    const attacker = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { username: uniqueName('attacker'), email: victimEmail, password: 'attacker pw 1' },
+    const attacker = await apiClient(ctx.app, null)(authApi.register, {
+      body: { username: uniqueName('attacker'), email: victimEmail, password: 'attacker pw 1' },
     });
     expect(attacker.statusCode).toBe(201);
     const attackerId = decodeJwt(attacker.json<{ accessToken: string }>().accessToken)
@@ -133,7 +119,7 @@ describe('Continue with Google and an existing account', () => {
 
 describe('the verification link (issue 23, item 11)', () => {
   const peek = (token: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email/account', payload: { token } });
+    apiClient(ctx.app, null)(authApi.verifyEmailAccount, { body: { token } });
 
   it('names the account it is for and verifies nothing until the person asks', async () => {
     const user = await registerUser(ctx.app);
@@ -150,11 +136,7 @@ describe('the verification link (issue 23, item 11)', () => {
     }
     expect((await account(user)).emailVerified).toBe(false);
 
-    const verified = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-email',
-      payload: { token },
-    });
+    const verified = await apiClient(ctx.app, null)(authApi.verifyEmail, { body: { token } });
     expect(verified.statusCode).toBe(204);
     expect((await account(user)).emailVerified).toBe(true);
     const spent = await peek(token);
@@ -217,26 +199,14 @@ describe('POST /api/account/google', () => {
 
   it("refuses a bad credential, or one without this browser's nonce, with a 400 naming it", async () => {
     const user = await registerUser(ctx.app);
-    const forged = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/google',
-      payload: { token: 'not-a-token' },
+    const forged = await apiClient(ctx.app, user)(accountApi.linkGoogle, {
+      body: { token: 'not-a-token' },
     });
     expect(forged.statusCode).toBe(400);
     expect(forged.json()).toEqual({ error: 'token was refused: the credential is not valid' });
     // A real credential, but without the nonce cookie it was issued for (a replay).
     const { token } = await credential({ sub: uniqueName('sub') });
-    const replayed = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/google',
-      payload: { token },
-    });
+    const replayed = await apiClient(ctx.app, user)(accountApi.linkGoogle, { body: { token } });
     expect(replayed.statusCode).toBe(400);
     expect(replayed.json<{ error: string }>().error).toMatch(/^token was refused: /);
   });
@@ -247,13 +217,11 @@ describe('DELETE /api/account/google', () => {
     const user = await registerUser(ctx.app);
     const sub = uniqueName('sub');
     await link(user, { sub, email: `${uniqueName('u')}@gmail.com` });
-    const response = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/google' });
+    const response = await apiClient(ctx.app, user)(accountApi.unlinkGoogle);
     expect(response.statusCode).toBe(204);
     expect((await account(user)).googleLinked).toBe(false);
     // Nothing linked any more: still 204.
-    expect(
-      (await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/google' })).statusCode,
-    ).toBe(204);
+    expect((await apiClient(ctx.app, user)(accountApi.unlinkGoogle)).statusCode).toBe(204);
   });
 
   it('answers 409 for an account without a password, which could not sign in otherwise', async () => {
@@ -262,7 +230,7 @@ describe('DELETE /api/account/google', () => {
       email: `${uniqueName('only')}@gmail.com`,
     });
     const user = { token: signIn.json<{ accessToken: string }>().accessToken };
-    const response = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/google' });
+    const response = await apiClient(ctx.app, user)(accountApi.unlinkGoogle);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       error: 'Set a password before unlinking Google - without one you could not sign in',
@@ -281,23 +249,13 @@ describe('an account without a password', () => {
 
   it('changes neither password nor e-mail without one (409): a reset link sets it', async () => {
     const user = await googleOnly();
-    const password = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'PUT',
-      url: '/api/account/password',
-      payload: { currentPassword: 'anything', newPassword: 'a new password' },
+    const password = await apiClient(ctx.app, user)(accountApi.changePassword, {
+      body: { currentPassword: 'anything', newPassword: 'a new password' },
     });
     expect(password.statusCode).toBe(409);
     expect(password.json<{ error: string }>().error).toMatch(/^Your account has no password/);
-    const email = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'PUT',
-      url: '/api/account/email',
-      payload: { email: 'new@example.org', currentPassword: 'anything' },
+    const email = await apiClient(ctx.app, user)(accountApi.changeEmail, {
+      body: { email: 'new@example.org', currentPassword: 'anything' },
     });
     expect(email.statusCode).toBe(409);
   });
@@ -306,13 +264,8 @@ describe('an account without a password', () => {
     const user = await googleOnly();
     const remove = async (claims: JWTPayload | null) => {
       const proof = claims ? await credential(claims) : null;
-      return as(
-        ctx.app,
-        user,
-      )({
-        method: 'DELETE',
-        url: '/api/account',
-        payload: proof ? { googleToken: proof.token } : { password: 'guess' },
+      return apiClient(ctx.app, user)(accountApi.remove, {
+        body: proof ? { googleToken: proof.token } : { password: 'guess' },
         headers: proof ? { cookie: proof.cookie } : {},
       });
     };
@@ -358,10 +311,8 @@ describe('REGISTRATION=closed', () => {
   afterAll(async () => closed.close());
 
   it('refuses sign-up by the form and by Google with 403, and says so in /api/config', async () => {
-    const register = await closed.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: {
+    const register = await apiClient(closed.app, null)(authApi.register, {
+      body: {
         username: uniqueName(),
         email: `${uniqueName()}@example.com`,
         password: 'long enough',
@@ -370,24 +321,22 @@ describe('REGISTRATION=closed', () => {
     expect(register.statusCode).toBe(403);
     expect(register.json()).toEqual({ error: 'Sign-up is closed on this server' });
 
-    const nonce = await closed.app.inject({ method: 'GET', url: '/api/auth/google/nonce' });
+    const nonce = await apiClient(closed.app, null)(authApi.googleNonce);
     const set = nonce.cookies.find((c) => c.name === 'tally_google_nonce');
     const token = await idp.issue({
       sub: uniqueName('new'),
       email: `${uniqueName('new')}@gmail.com`,
       nonce: nonce.json<{ nonce: string }>().nonce,
     });
-    const google = await closed.app.inject({
-      method: 'POST',
-      url: '/api/auth/google',
-      payload: { token },
+    const google = await apiClient(closed.app, null)(authApi.google, {
+      body: { token },
       headers: { cookie: `${set?.name}=${set?.value}` },
     });
     expect(google.statusCode).toBe(403);
     expect(google.json()).toEqual({ error: 'Sign-up is closed on this server' });
     expect(await closed.database.handle.db.selectFrom('users').select('id').execute()).toEqual([]);
 
-    const config = await closed.app.inject({ method: 'GET', url: '/api/config' });
+    const config = await apiClient(closed.app, null)(systemApi.config);
     expect(config.json()).toEqual({
       googleClientId: CLIENT_ID,
       registration: 'closed',

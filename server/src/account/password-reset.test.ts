@@ -1,7 +1,8 @@
+import { accountApi, authApi, calendarApi, systemApi, todosApi, tokensApi } from '@tally/contract';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -33,20 +34,12 @@ afterAll(async () => {
 });
 
 const requestReset = (email: string) =>
-  ctx.app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email } });
+  apiClient(ctx.app, null)(authApi.requestPasswordReset, { body: { email } });
 const confirm = (token: string, password: string) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/password-reset/confirm',
-    payload: { token, password },
-  });
+  apiClient(ctx.app, null)(authApi.resetPassword, { body: { token, password } });
 const login = (user: TestUser, password: string) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password },
-  });
-const todos = (user: { token: string }) => as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+  apiClient(ctx.app, null)(authApi.login, { body: { username: user.username, password } });
+const todos = (user: { token: string }) => apiClient(ctx.app, user)(todosApi.list);
 
 async function newUser(): Promise<TestUser> {
   const user = await registerUser(ctx.app);
@@ -84,7 +77,7 @@ describe('POST /api/auth/password-reset', () => {
       expect(response.statusCode).toBe(202);
       // The lookup and the mail run after the answer; let them finish, so that one sample's
       // background work is not counted in the next sample's time.
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await ctx.app.settleEmail();
       return ms;
     };
     const median = (values: number[]) =>
@@ -104,7 +97,7 @@ describe('POST /api/auth/password-reset', () => {
     expect(m.unknown / m.known).toBeGreaterThan(0.5);
     expect(m.unknown / m.known).toBeLessThan(2);
     // At most 3 mails an hour reach the account, however often someone asks.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ctx.app.settleEmail();
     expect(smtp.received.filter((mail) => mail.to.includes(user.email.toLowerCase()))).toHaveLength(
       1 + 3,
     );
@@ -120,9 +113,7 @@ describe('POST /api/auth/password-reset', () => {
 describe('POST /api/auth/password-reset/confirm', () => {
   it('sets the password, verifies the address and ends every session', async () => {
     const user = await newUser();
-    const renewed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: user.refreshCookie },
     });
     const other = { token: renewed.json<{ accessToken: string }>().accessToken };
@@ -135,9 +126,7 @@ describe('POST /api/auth/password-reset/confirm', () => {
     expect(response.body).toBe('');
     expect((await todos(user)).statusCode).toBe(401);
     expect((await todos(other)).statusCode).toBe(401);
-    const refresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const refresh = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: otherCookie },
     });
     expect(refresh.statusCode).toBe(401);
@@ -145,9 +134,9 @@ describe('POST /api/auth/password-reset/confirm', () => {
     expect((await login(user, user.password)).statusCode).toBe(401);
     const fresh = await login(user, 'my brand new password');
     expect(fresh.statusCode).toBe(200);
-    const account = await as(ctx.app, {
+    const account = await apiClient(ctx.app, {
       token: fresh.json<{ accessToken: string }>().accessToken,
-    })({ method: 'GET', url: '/api/account' });
+    })(accountApi.get);
     expect(account.json()).toMatchObject({ emailVerified: true, hasPassword: true });
 
     const row = await ctx.database.handle.db
@@ -160,14 +149,12 @@ describe('POST /api/auth/password-reset/confirm', () => {
 
   it('revokes every API token and turns the calendar feed off, says so in the mail, and keeps Google as it was', async () => {
     const user = await newUser();
-    const call = as(ctx.app, user);
-    const made = await call({
-      method: 'POST',
-      url: '/api/account/tokens',
-      payload: { name: 'Script', scope: 'read-write', expiresInDays: null },
+    const call = apiClient(ctx.app, user);
+    const made = await call(tokensApi.create, {
+      body: { name: 'Script', scope: 'read-write', expiresInDays: null },
     });
     const apiToken = made.json<{ token: string }>().token;
-    const feedPath = (await call({ method: 'POST', url: '/api/account/calendar' })).json<{
+    const feedPath = (await call(calendarApi.regenerate)).json<{
       path: string;
     }>().path;
     expect((await todos({ token: apiToken })).statusCode).toBe(200);
@@ -187,11 +174,11 @@ describe('POST /api/auth/password-reset/confirm', () => {
       token: (await login(user, 'my brand new password')).json<{ accessToken: string }>()
         .accessToken,
     };
-    const again = as(ctx.app, fresh);
-    expect((await again({ method: 'GET', url: '/api/account/tokens' })).json()).toEqual([]);
-    expect((await again({ method: 'GET', url: '/api/account/calendar' })).json()).toBeNull();
+    const again = apiClient(ctx.app, fresh);
+    expect((await again(tokensApi.list)).json()).toEqual([]);
+    expect((await again(calendarApi.get)).json()).toBeNull();
     // Settings says when the reset was, and so what it ended.
-    expect((await again({ method: 'GET', url: '/api/account' })).json()).toMatchObject({
+    expect((await again(accountApi.get)).json()).toMatchObject({
       passwordResetAt: new Date(ctx.clock.now()).toISOString(),
     });
   });
@@ -205,24 +192,18 @@ describe('POST /api/auth/password-reset/confirm', () => {
       const user = await registerUser(limited.app);
       await smtp.take(user.email);
       const attempt = (password: string) =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { username: user.username, password },
+        apiClient(limited.app, null)(authApi.login, {
+          body: { username: user.username, password },
         });
       for (let i = 0; i < 2; i++) expect((await attempt('not my password')).statusCode).toBe(401);
       expect((await attempt('not my password')).statusCode).toBe(429);
 
-      await limited.app.inject({
-        method: 'POST',
-        url: '/api/auth/password-reset',
-        payload: { email: user.email },
+      await apiClient(limited.app, null)(authApi.requestPasswordReset, {
+        body: { email: user.email },
       });
       const token = linkToken(await smtp.take(user.email), '/reset-password');
-      const reset = await limited.app.inject({
-        method: 'POST',
-        url: '/api/auth/password-reset/confirm',
-        payload: { token, password: 'remembered at last' },
+      const reset = await apiClient(limited.app, null)(authApi.resetPassword, {
+        body: { token, password: 'remembered at last' },
       });
       expect(reset.statusCode).toBe(204);
       expect((await attempt('remembered at last')).statusCode).toBe(200);
@@ -298,10 +279,8 @@ describe('POST /api/auth/password-reset/confirm', () => {
     await requestReset(email);
     const token = linkToken(await smtp.take(email), '/reset-password');
     expect((await confirm(token, 'finally a password')).statusCode).toBe(204);
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: name, password: 'finally a password' },
+    const response = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: name, password: 'finally a password' },
     });
     expect(response.statusCode).toBe(200);
   });
@@ -317,25 +296,23 @@ describe('without e-mail configured', () => {
   it('sends nothing, says so in /api/config, and still answers 202 to a reset request', async () => {
     const before = smtp.received.length;
     const user = await registerUser(plain.app);
-    const config = await plain.app.inject({ method: 'GET', url: '/api/config' });
+    const config = await apiClient(plain.app, null)(systemApi.config);
     expect(config.json()).toMatchObject({ passwordResetByEmail: false, registration: 'open' });
-    const reset = await plain.app.inject({
-      method: 'POST',
-      url: '/api/auth/password-reset',
-      payload: { email: user.email },
+    const reset = await apiClient(plain.app, null)(authApi.requestPasswordReset, {
+      body: { email: user.email },
     });
     expect(reset.statusCode).toBe(202);
-    const resend = await as(plain.app, user)({ method: 'POST', url: '/api/account/verification' });
+    const resend = await apiClient(plain.app, user)(accountApi.resendVerification);
     expect(resend.statusCode).toBe(503);
     expect(resend.json()).toEqual({ error: 'This server does not send e-mail' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await plain.app.settleEmail();
     expect(smtp.received.length).toBe(before);
     const tokens = await plain.database.handle.db.selectFrom('email_tokens').select('id').execute();
     expect(tokens).toEqual([]);
   });
 
   it('says in /api/config when e-mail is on', async () => {
-    const config = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    const config = await apiClient(ctx.app, null)(systemApi.config);
     expect(config.json()).toMatchObject({ passwordResetByEmail: true });
   });
 });

@@ -1,6 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  as,
+  accountApi,
+  authApi,
+  calendarApi,
+  todosApi,
+  tokensApi,
+  type Endpoint,
+} from '@tally/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, type UncheckedInput } from '../test/api-client.js';
+import {
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -28,9 +36,7 @@ const REAUTH = { code: 'reauthentication_required', error: expect.stringMatching
 async function staleSession(): Promise<TestUser> {
   const user = await registerUser(ctx.app);
   ctx.clock.advance(6 * MINUTE);
-  const renewed = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/refresh',
+  const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
     headers: { cookie: user.refreshCookie },
   });
   expect(renewed.statusCode).toBe(200);
@@ -41,62 +47,61 @@ async function staleSession(): Promise<TestUser> {
   };
 }
 
+/** The sensitive calls (contract: recentAuth), each with what it sends. */
 const sensitiveCalls = [
-  {
-    method: 'POST',
-    url: '/api/account/tokens',
-    payload: { name: 'Backdoor', scope: 'read-write', expiresInDays: null },
-  },
-  { method: 'POST', url: '/api/account/calendar' },
-  { method: 'POST', url: '/api/account/google', payload: { token: 'x'.repeat(40) } },
-  { method: 'DELETE', url: '/api/account/google' },
+  [tokensApi.create, { body: { name: 'Backdoor', scope: 'read-write', expiresInDays: null } }],
+  [calendarApi.regenerate, {}],
+  [accountApi.linkGoogle, { body: { token: 'x'.repeat(40) } }],
+  [accountApi.unlinkGoogle, {}],
 ] as const;
+type SensitiveCall = (typeof sensitiveCalls)[number] | [Endpoint, UncheckedInput];
+/** One sensitive call as `user` (sent as it is: each has its own endpoint). */
+const send = (user: { token: string }, [endpoint, input]: SensitiveCall) =>
+  apiClient(ctx.app, user).unchecked(endpoint, input);
 
 const reauthenticate = (user: TestUser, payload: object) =>
-  as(ctx.app, user)({ method: 'POST', url: '/api/account/reauthenticate', payload });
+  apiClient(ctx.app, user)(accountApi.reauthenticate, { body: payload });
 
 describe('sensitive changes need a recent proof of identity', () => {
   it('refuses them to an access token whose session proved nothing for 5 minutes, changing nothing', async () => {
     const user = await staleSession();
-    const call = as(ctx.app, user);
+    const call = apiClient(ctx.app, user);
     for (const request of sensitiveCalls) {
-      const refused = await call(request);
-      expect(refused.statusCode, `${request.method} ${request.url}`).toBe(403);
+      const refused = await send(user, request);
+      expect(refused.statusCode, `${request[0].method} ${request[0].path}`).toBe(403);
       expect(refused.json()).toEqual(REAUTH);
     }
-    expect((await call({ method: 'GET', url: '/api/account/tokens' })).json()).toEqual([]);
-    expect((await call({ method: 'GET', url: '/api/account/calendar' })).json()).toBeNull();
-    expect((await call({ method: 'GET', url: '/api/account' })).json()).toMatchObject({
+    expect((await call(tokensApi.list)).json()).toEqual([]);
+    expect((await call(calendarApi.get)).json()).toBeNull();
+    expect((await call(accountApi.get)).json()).toMatchObject({
       googleLinked: false,
     });
   });
 
   it('allows them again for 5 minutes after POST /api/account/reauthenticate with the password', async () => {
     const user = await staleSession();
-    const call = as(ctx.app, user);
+    const call = apiClient(ctx.app, user);
     const proved = await reauthenticate(user, { password: user.password });
     expect(proved.statusCode, proved.body).toBe(204);
-    const token = await call(sensitiveCalls[0]);
+    const token = await send(user, sensitiveCalls[0]);
     expect(token.statusCode, token.body).toBe(201);
     ctx.clock.advance(4 * MINUTE);
-    expect((await call(sensitiveCalls[1])).statusCode).toBe(201);
+    expect((await send(user, sensitiveCalls[1])).statusCode).toBe(201);
     ctx.clock.advance(2 * MINUTE);
-    expect((await call(sensitiveCalls[0])).json()).toEqual(REAUTH);
-    expect((await call({ method: 'GET', url: '/api/account/tokens' })).json()).toHaveLength(1);
+    expect((await send(user, sensitiveCalls[0])).json()).toEqual(REAUTH);
+    expect((await call(tokensApi.list)).json()).toHaveLength(1);
   });
 
   it('allows them right after signing in, and a refresh does not renew the proof', async () => {
     const user = await registerUser(ctx.app);
-    expect((await as(ctx.app, user)(sensitiveCalls[1])).statusCode).toBe(201);
+    expect((await send(user, sensitiveCalls[1])).statusCode).toBe(201);
     ctx.clock.advance(4 * MINUTE);
-    const renewed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: user.refreshCookie },
     });
     ctx.clock.advance(2 * MINUTE);
     const fresh = { token: renewed.json<{ accessToken: string }>().accessToken };
-    expect((await as(ctx.app, fresh)(sensitiveCalls[1])).json()).toEqual(REAUTH);
+    expect((await send(fresh, sensitiveCalls[1])).json()).toEqual(REAUTH);
   });
 
   it('answers a wrong or missing password with a 400 naming password, and proves nothing', async () => {
@@ -109,23 +114,19 @@ describe('sensitive changes need a recent proof of identity', () => {
     expect(missing.json()).toEqual({ error: 'password is required to confirm it is you' });
     const both = await reauthenticate(user, { password: user.password, googleToken: 'abc' });
     expect(both.statusCode).toBe(400);
-    expect((await as(ctx.app, user)(sensitiveCalls[0])).json()).toEqual(REAUTH);
+    expect((await send(user, sensitiveCalls[0])).json()).toEqual(REAUTH);
   });
 
   it('never lets a personal API token reauthenticate or make another token', async () => {
     const user = await registerUser(ctx.app);
-    const made = await as(ctx.app, user)(sensitiveCalls[0]);
+    const made = await send(user, sensitiveCalls[0]);
     const { token } = made.json<{ token: string }>();
-    const withToken = as(ctx.app, { token });
-    for (const request of [
-      ...sensitiveCalls,
-      {
-        method: 'POST',
-        url: '/api/account/reauthenticate',
-        payload: { password: user.password },
-      } as const,
-    ]) {
-      expect((await withToken(request)).statusCode).toBe(403);
+    const reauthentication: SensitiveCall = [
+      accountApi.reauthenticate,
+      { body: { password: user.password } },
+    ];
+    for (const request of [...sensitiveCalls, reauthentication]) {
+      expect((await send({ token }, request)).statusCode).toBe(403);
     }
   });
 });
@@ -133,9 +134,9 @@ describe('sensitive changes need a recent proof of identity', () => {
 describe('PUT /api/account/password with endApiTokensAndFeed', () => {
   const setUp = async () => {
     const user = await registerUser(ctx.app);
-    const call = as(ctx.app, user);
-    const made = await call(sensitiveCalls[0]);
-    const feed = await call(sensitiveCalls[1]);
+    const call = apiClient(ctx.app, user);
+    const made = await send(user, sensitiveCalls[0]);
+    const feed = await send(user, sensitiveCalls[1]);
     return {
       user,
       call,
@@ -146,14 +147,12 @@ describe('PUT /api/account/password with endApiTokensAndFeed', () => {
   const feedStatus = async (path: string) =>
     (await ctx.app.inject({ method: 'GET', url: path })).statusCode;
   const tokenStatus = async (token: string) =>
-    (await as(ctx.app, { token })({ method: 'GET', url: '/api/todos' })).statusCode;
+    (await apiClient(ctx.app, { token })(todosApi.list)).statusCode;
 
   it('keeps the tokens and the feed unless asked', async () => {
     const { user, call, apiToken, feedPath } = await setUp();
-    const changed = await call({
-      method: 'PUT',
-      url: '/api/account/password',
-      payload: { currentPassword: user.password, newPassword: 'another good password' },
+    const changed = await call(accountApi.changePassword, {
+      body: { currentPassword: user.password, newPassword: 'another good password' },
     });
     expect(changed.statusCode).toBe(204);
     expect(await tokenStatus(apiToken)).toBe(200);
@@ -162,10 +161,8 @@ describe('PUT /api/account/password with endApiTokensAndFeed', () => {
 
   it('revokes every API token and turns the calendar feed off when asked', async () => {
     const { user, call, apiToken, feedPath } = await setUp();
-    const changed = await call({
-      method: 'PUT',
-      url: '/api/account/password',
-      payload: {
+    const changed = await call(accountApi.changePassword, {
+      body: {
         currentPassword: user.password,
         newPassword: 'another good password',
         endApiTokensAndFeed: true,
@@ -174,16 +171,14 @@ describe('PUT /api/account/password with endApiTokensAndFeed', () => {
     expect(changed.statusCode).toBe(204);
     expect(await tokenStatus(apiToken)).toBe(401);
     expect(await feedStatus(feedPath)).toBe(404);
-    expect((await call({ method: 'GET', url: '/api/account/tokens' })).json()).toEqual([]);
-    expect((await call({ method: 'GET', url: '/api/account/calendar' })).json()).toBeNull();
+    expect((await call(tokensApi.list)).json()).toEqual([]);
+    expect((await call(calendarApi.get)).json()).toBeNull();
   });
 
   it('refuses a non-boolean endApiTokensAndFeed with a 400 naming it, changing nothing', async () => {
     const { user, call, apiToken } = await setUp();
-    const refused = await call({
-      method: 'PUT',
-      url: '/api/account/password',
-      payload: {
+    const refused = await call.unchecked(accountApi.changePassword, {
+      body: {
         currentPassword: user.password,
         newPassword: 'another good password',
         endApiTokensAndFeed: 'yes',

@@ -1,5 +1,7 @@
+import { accountApi, authApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 import { linkToken, type LocalSmtp, SMTP_PASSWORD, startLocalSmtp } from '../test/local-smtp.js';
 
 /**
@@ -39,77 +41,50 @@ describe('the security log', () => {
     const user = await registerUser(ctx.app);
     const verification = linkToken(await smtp.take(user.email), '/verify-email');
     const ip = '203.0.113.7';
-    const call = (options: Parameters<ReturnType<typeof as>>[0]) =>
-      as(ctx.app, user)({ ...options, remoteAddress: ip });
-    const login = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: user.password },
+    const call = apiClient(ctx.app, user, { remoteAddress: ip });
+    const login = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: user.password },
     });
     expect(login.statusCode).toBe(200);
 
     const newPassword = 'a very new password';
     const steps = [
-      await call({
-        method: 'PUT',
-        url: '/api/account/password',
-        payload: { currentPassword: user.password, newPassword },
+      await call(accountApi.changePassword, {
+        body: { currentPassword: user.password, newPassword },
       }),
-      await call({
-        method: 'PUT',
-        url: '/api/account/email',
-        payload: { email: `moved-${user.email}`, currentPassword: newPassword },
+      await call(accountApi.changeEmail, {
+        body: { email: `moved-${user.email}`, currentPassword: newPassword },
       }),
-      await call({ method: 'DELETE', url: '/api/account/sessions' }),
-      await call({
-        method: 'POST',
-        url: '/api/account/reauthenticate',
-        payload: { password: newPassword },
-      }),
+      await call(accountApi.endOtherSessions),
+      await call(accountApi.reauthenticate, { body: { password: newPassword } }),
     ];
     for (const step of steps) expect(step.statusCode).toBeLessThan(300);
-    const other = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: newPassword },
+    const other = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: newPassword },
     });
-    const sessions = (await call({ method: 'GET', url: '/api/account/sessions' })).json<
-      { id: string; current: boolean }[]
-    >();
-    const ended = await call({
-      method: 'DELETE',
-      url: `/api/account/sessions/${sessions.find((s) => !s.current)?.id ?? ''}`,
+    const sessions = (await call(accountApi.sessions)).json<{ id: string; current: boolean }[]>();
+    const ended = await call(accountApi.endSession, {
+      params: { id: sessions.find((s) => !s.current)?.id ?? '' },
     });
     expect(ended.statusCode).toBe(204);
 
     await smtp.take(`moved-${user.email}`); // the new address's verification link
-    await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/password-reset',
-      payload: { email: `moved-${user.email}` },
+    await apiClient(ctx.app, null)(authApi.requestPasswordReset, {
+      body: { email: `moved-${user.email}` },
       remoteAddress: ip,
     });
     const resetToken = linkToken(await smtp.take(`moved-${user.email}`), '/reset-password');
-    const reset = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/password-reset/confirm',
-      payload: { token: resetToken, password: 'reset password 1' },
+    const reset = await apiClient(ctx.app, null)(authApi.resetPassword, {
+      body: { token: resetToken, password: 'reset password 1' },
       remoteAddress: ip,
     });
     expect(reset.statusCode).toBe(204);
-    const fresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: 'reset password 1' },
+    const fresh = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: 'reset password 1' },
     });
-    const removed = await as(ctx.app, {
+    const removed = await apiClient(ctx.app, {
       token: fresh.json<{ accessToken: string }>().accessToken,
-    })({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: 'reset password 1' },
-      remoteAddress: ip,
-    });
+    })(accountApi.remove, { body: { password: 'reset password 1' }, remoteAddress: ip });
     expect(removed.statusCode).toBe(204);
 
     const seen = events().filter((line) => line.userId === user.id);

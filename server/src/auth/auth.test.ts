@@ -1,7 +1,8 @@
+import { authApi, statisticsApi, todosApi, type Endpoint } from '@tally/contract';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -16,23 +17,20 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-const post = (url: string, payload?: object, headers?: Record<string, string>) =>
-  ctx.app.inject({
-    method: 'POST',
-    url,
-    ...(payload ? { payload } : {}),
+/** An auth call without a bearer token; some of these tests send what the contract refuses. */
+const post = (endpoint: Endpoint, payload?: object, headers?: Record<string, string>) =>
+  apiClient(ctx.app, null).unchecked(endpoint, {
+    ...(payload ? { body: payload } : {}),
     ...(headers ? { headers } : {}),
   });
 
 const totals = async (token: string) =>
-  (await as(ctx.app, { token })({ method: 'GET', url: '/api/statistics/total' })).json<
-    Record<string, number>
-  >();
+  (await apiClient(ctx.app, { token })(statisticsApi.total)).json<Record<string, number>>();
 
 describe('POST /api/auth/register', () => {
   it('creates the account and answers 201 with an access token for it', async () => {
     const username = uniqueName('New.User-');
-    const response = await post('/api/auth/register', {
+    const response = await post(authApi.register, {
       username,
       email: `${username}@example.com`,
       password: 'long enough',
@@ -58,12 +56,12 @@ describe('POST /api/auth/register', () => {
     const username = uniqueName();
     const email = `${username}@example.com`;
     for (const password of ['12345678', 'password', 'iloveyou', 'PassWord1', 'qwertyuiop']) {
-      const response = await post('/api/auth/register', { username, email, password });
+      const response = await post(authApi.register, { username, email, password });
       expect(response.statusCode, password).toBe(400);
       expect(response.json()).toEqual({ error: 'password is too common - choose another' });
     }
     // Nothing was written: the name and the address are still free.
-    const registered = await post('/api/auth/register', {
+    const registered = await post(authApi.register, {
       username,
       email,
       password: 'a less common one',
@@ -73,14 +71,14 @@ describe('POST /api/auth/register', () => {
 
   it('answers 409 when the username or e-mail is taken, ignoring case', async () => {
     const user = await registerUser(ctx.app);
-    const sameName = await post('/api/auth/register', {
+    const sameName = await post(authApi.register, {
       username: user.username.toUpperCase(),
       email: 'other@example.com',
       password: 'long enough',
     });
     expect(sameName.statusCode).toBe(409);
     expect(sameName.json()).toEqual({ error: 'That username is already taken' });
-    const sameEmail = await post('/api/auth/register', {
+    const sameEmail = await post(authApi.register, {
       username: uniqueName(),
       email: user.email.toUpperCase(),
       password: 'long enough',
@@ -116,7 +114,7 @@ describe('POST /api/auth/register', () => {
       'password must be of type string',
     ],
   ])('answers 400 naming the bad field for %j', async (payload, message) => {
-    const response = await post('/api/auth/register', payload);
+    const response = await post(authApi.register, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toContain(message);
   });
@@ -125,7 +123,7 @@ describe('POST /api/auth/register', () => {
 describe('POST /api/auth/login', () => {
   it('signs in with the right password (username ignoring case) and counts a login', async () => {
     const user = await registerUser(ctx.app);
-    const response = await post('/api/auth/login', {
+    const response = await post(authApi.login, {
       username: user.username.toUpperCase(),
       password: user.password,
     });
@@ -137,11 +135,11 @@ describe('POST /api/auth/login', () => {
 
   it('answers an unknown user and a wrong password with the same 401', async () => {
     const user = await registerUser(ctx.app);
-    const wrong = await post('/api/auth/login', {
+    const wrong = await post(authApi.login, {
       username: user.username,
       password: 'wrong password',
     });
-    const unknown = await post('/api/auth/login', {
+    const unknown = await post(authApi.login, {
       username: uniqueName(),
       password: 'whatever1',
     });
@@ -153,12 +151,9 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('access tokens', () => {
+  /** GET /api/todos with this Authorization header as it is (or none). */
   const todos = (authorization?: string) =>
-    ctx.app.inject({
-      method: 'GET',
-      url: '/api/todos',
-      ...(authorization ? { headers: { authorization } } : {}),
-    });
+    apiClient(ctx.app, null)(todosApi.list, authorization ? { headers: { authorization } } : {});
 
   it('rejects a missing, malformed or forged token with 401', async () => {
     const user = await registerUser(ctx.app);
@@ -231,7 +226,7 @@ describe('access tokens', () => {
 
 describe('refresh and logout', () => {
   const refresh = (cookie?: string) =>
-    post('/api/auth/refresh', undefined, cookie ? { cookie } : undefined);
+    post(authApi.refresh, undefined, cookie ? { cookie } : undefined);
 
   it('renews the access token and rotates the cookie', async () => {
     const user = await registerUser(ctx.app);
@@ -256,7 +251,7 @@ describe('refresh and logout', () => {
     // The legitimate holder's newer token is dead too.
     expect((await refresh(rotated)).statusCode).toBe(401);
     // Other sessions of the same user are not affected.
-    const login = await post('/api/auth/login', {
+    const login = await post(authApi.login, {
       username: user.username,
       password: user.password,
     });
@@ -267,7 +262,7 @@ describe('refresh and logout', () => {
     expect((await refresh()).statusCode).toBe(401);
     expect((await refresh('tally_refresh=made-up')).statusCode).toBe(401);
     const user = await registerUser(ctx.app);
-    const logout = await post('/api/auth/logout', undefined, { cookie: user.refreshCookie });
+    const logout = await post(authApi.logout, undefined, { cookie: user.refreshCookie });
     expect(logout.statusCode).toBe(204);
     expect(logout.cookies.find((c) => c.name === 'tally_refresh')?.value).toBe('');
     expect((await refresh(user.refreshCookie)).statusCode).toBe(401);
@@ -277,7 +272,7 @@ describe('refresh and logout', () => {
     const overHttps = { host: 'tally.example.com', 'x-forwarded-proto': 'https' };
     const user = await registerUser(ctx.app);
     const login = await post(
-      '/api/auth/login',
+      authApi.login,
       { username: user.username, password: user.password },
       overHttps,
     );
@@ -287,12 +282,12 @@ describe('refresh and logout', () => {
     expect(login.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
     const secureCookie = `__Host-tally_refresh=${cookie?.value}`;
     // The same value under the plain name (as a page on plain HTTP could plant it) is not read.
-    const planted = await post('/api/auth/refresh', undefined, {
+    const planted = await post(authApi.refresh, undefined, {
       ...overHttps,
       cookie: `tally_refresh=${cookie?.value}`,
     });
     expect(planted.statusCode).toBe(401);
-    const renewed = await post('/api/auth/refresh', undefined, {
+    const renewed = await post(authApi.refresh, undefined, {
       ...overHttps,
       cookie: secureCookie,
     });
@@ -303,7 +298,7 @@ describe('refresh and logout', () => {
     const overHttps = { host: 'tally.example.com', 'x-forwarded-proto': 'https' };
     const user = await registerUser(ctx.app);
     const value = user.refreshCookie.replace(/^tally_refresh=/, '');
-    const renewed = await post('/api/auth/refresh', undefined, {
+    const renewed = await post(authApi.refresh, undefined, {
       ...overHttps,
       cookie: `__Secure-tally_refresh=${value}`,
     });
@@ -318,7 +313,7 @@ describe('refresh and logout', () => {
   it('refuses cross-site requests on the cookie routes with 403, and spends no token', async () => {
     const user = await registerUser(ctx.app);
     const from = (headers: Record<string, string>) =>
-      post('/api/auth/refresh', undefined, { cookie: user.refreshCookie, ...headers });
+      post(authApi.refresh, undefined, { cookie: user.refreshCookie, ...headers });
     for (const headers of <Record<string, string>[]>[
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
@@ -329,7 +324,7 @@ describe('refresh and logout', () => {
       expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
       expect(refused.json<{ error: string }>().error).toMatch(/Cross-site/);
     }
-    const logout = await post('/api/auth/logout', undefined, {
+    const logout = await post(authApi.logout, undefined, {
       cookie: user.refreshCookie,
       'sec-fetch-site': 'cross-site',
     });
@@ -340,12 +335,12 @@ describe('refresh and logout', () => {
       origin: 'http://localhost:80',
     });
     expect(sameOrigin.statusCode).toBe(200);
-    const olderBrowser = await post('/api/auth/refresh', undefined, {
+    const olderBrowser = await post(authApi.refresh, undefined, {
       cookie: refreshCookieOf(sameOrigin),
       origin: 'http://localhost:80',
     });
     expect(olderBrowser.statusCode).toBe(200);
-    const noBrowser = await post('/api/auth/refresh', undefined, {
+    const noBrowser = await post(authApi.refresh, undefined, {
       cookie: refreshCookieOf(olderBrowser),
     });
     expect(noBrowser.statusCode).toBe(200);
@@ -363,10 +358,8 @@ describe('rate limits', () => {
     const limited = await createTestApp({ config: { authRateLimitPerMinute: 3 } });
     try {
       const attempt = () =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { username: 'nobody', password: 'whatever1' },
+        apiClient(limited.app, null)(authApi.login, {
+          body: { username: 'nobody', password: 'whatever1' },
         });
       for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
       const blocked = await attempt();
@@ -383,11 +376,9 @@ describe('rate limits', () => {
     try {
       const user = await registerUser(limited.app);
       const attempt = (ip: string, username = user.username) =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
+        apiClient(limited.app, null)(authApi.login, {
+          body: { username, password: 'wrong password' },
           remoteAddress: ip,
-          payload: { username, password: 'wrong password' },
         });
       expect((await attempt('10.0.0.1')).statusCode).toBe(401);
       expect((await attempt('10.0.0.2', user.username.toUpperCase())).statusCode).toBe(401);

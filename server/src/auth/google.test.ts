@@ -1,6 +1,8 @@
+import { authApi, statisticsApi } from '@tally/contract';
 import { decodeJwt, type JWTPayload, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, registerUser, type TestContext, uniqueName } from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext, uniqueName } from '../test/helpers.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
 
 const CLIENT_ID = 'tally-test.apps.googleusercontent.com';
@@ -32,9 +34,7 @@ interface Browser {
 
 /** A browser starts a Google sign-in: Tally's nonce, which it hands to Google, and the cookie. */
 async function startSignIn(cookie?: string): Promise<Browser> {
-  const response = await ctx.app.inject({
-    method: 'GET',
-    url: '/api/auth/google/nonce',
+  const response = await apiClient(ctx.app, null)(authApi.googleNonce, {
     headers: cookie ? { cookie } : {},
   });
   expect(response.statusCode).toBe(200);
@@ -45,10 +45,8 @@ async function startSignIn(cookie?: string): Promise<Browser> {
 
 /** POST /api/auth/google with the token, carrying the browser's cookie when there is one. */
 const google = (token: string, browser?: Browser) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/google',
-    payload: { token },
+  apiClient(ctx.app, null)(authApi.google, {
+    body: { token },
     headers: browser ? { cookie: browser.cookie } : {},
   });
 
@@ -79,9 +77,7 @@ describe('POST /api/auth/google', () => {
     // Same Google account, new e-mail address: still the same Tally account.
     const again = await signIn({ sub, email: 'jane.new@gmail.com' });
     expect(decodeJwt(again.json<{ accessToken: string }>().accessToken).sub).toBe('Jane.Doetally');
-    const totals = (
-      await as(ctx.app, { token: accessToken })({ method: 'GET', url: '/api/statistics/total' })
-    ).json();
+    const totals = (await apiClient(ctx.app, { token: accessToken })(statisticsApi.total)).json();
     expect(totals).toMatchObject({
       googleAuths: 2,
       logins: 2,
@@ -204,7 +200,7 @@ describe('POST /api/auth/google', () => {
     expect(second).toEqual(first);
     expect(first.nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const nonce = await ctx.app.inject({ method: 'GET', url: '/api/auth/google/nonce' });
+    const nonce = await apiClient(ctx.app, null)(authApi.googleNonce);
     const set = nonce.cookies.find((c) => c.name === 'tally_google_nonce');
     expect(set).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api', maxAge: 600 });
     expect(set?.secure).toBeFalsy(); // plain HTTP on localhost
@@ -226,9 +222,7 @@ describe('POST /api/auth/google', () => {
   });
 
   it('sets the nonce cookie Secure, with the __Secure- prefix, over HTTPS', async () => {
-    const response = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/auth/google/nonce',
+    const response = await apiClient(ctx.app, null)(authApi.googleNonce, {
       headers: { host: 'tally.example.com' },
     });
     expect(response.cookies.find((c) => c.name === '__Secure-tally_google_nonce')).toMatchObject({
@@ -240,16 +234,14 @@ describe('POST /api/auth/google', () => {
   it('answers 503 when Google sign-in is not configured', async () => {
     const plain = await createTestApp();
     try {
-      const response = await plain.app.inject({
-        method: 'POST',
-        url: '/api/auth/google',
-        payload: { token: await idp.issue() },
+      const response = await apiClient(plain.app, null)(authApi.google, {
+        body: { token: await idp.issue() },
       });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({
         error: 'Sign-in with Google is not configured on this server',
       });
-      const nonce = await plain.app.inject({ method: 'GET', url: '/api/auth/google/nonce' });
+      const nonce = await apiClient(plain.app, null)(authApi.googleNonce);
       expect(nonce.statusCode).toBe(503);
       expect(nonce.cookies).toEqual([]);
     } finally {

@@ -1,10 +1,11 @@
+import { accountApi, authApi, todosApi, type Endpoint } from '@tally/contract';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../db/migrate.js';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   createTestDatabase,
   refreshCookieOf,
@@ -26,15 +27,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-const post = (url: string, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method: 'POST', url, headers });
-const listTodos = (user: Pick<TestUser, 'token'>) =>
-  as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+const post = (endpoint: Endpoint, headers: Record<string, string> = {}) =>
+  apiClient(ctx.app, null).unchecked(endpoint, { headers });
+const listTodos = (user: Pick<TestUser, 'token'>) => apiClient(ctx.app, user)(todosApi.list);
 const login = async (user: TestUser) => {
-  const response = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password: user.password },
+  const response = await apiClient(ctx.app, null)(authApi.login, {
+    body: { username: user.username, password: user.password },
   });
   return { token: response.json<{ accessToken: string }>().accessToken, response };
 };
@@ -44,7 +42,7 @@ describe('access tokens end with their session', () => {
     const user = await registerUser(ctx.app);
     const other = await login(user);
     expect((await listTodos(user)).statusCode).toBe(200);
-    expect((await post('/api/auth/logout', { cookie: user.refreshCookie })).statusCode).toBe(204);
+    expect((await post(authApi.logout, { cookie: user.refreshCookie })).statusCode).toBe(204);
     const refused = await listTodos(user);
     expect(refused.statusCode).toBe(401);
     expect(refused.json<{ error: string }>().error).toBe('Invalid or expired token');
@@ -53,14 +51,14 @@ describe('access tokens end with their session', () => {
 
   it('fail at once when a replayed refresh token ends the session', async () => {
     const user = await registerUser(ctx.app);
-    const renewed = await post('/api/auth/refresh', { cookie: user.refreshCookie });
+    const renewed = await post(authApi.refresh, { cookie: user.refreshCookie });
     const token = renewed.json<{ accessToken: string }>().accessToken;
     expect((await listTodos({ token })).statusCode).toBe(200);
     // The first cookie again: someone has a copy. The session ends for both holders.
-    expect((await post('/api/auth/refresh', { cookie: user.refreshCookie })).statusCode).toBe(401);
+    expect((await post(authApi.refresh, { cookie: user.refreshCookie })).statusCode).toBe(401);
     expect((await listTodos({ token })).statusCode).toBe(401);
     expect((await listTodos(user)).statusCode).toBe(401);
-    const next = await post('/api/auth/refresh', { cookie: refreshCookieOf(renewed) });
+    const next = await post(authApi.refresh, { cookie: refreshCookieOf(renewed) });
     expect(next.statusCode).toBe(401);
   });
 
@@ -113,7 +111,7 @@ describe('a session’s absolute lifetime', () => {
     let cookie = user.refreshCookie;
     for (let day = 10; day < 30; day += 10) {
       ctx.clock.advance(10 * DAY);
-      const renewed = await post('/api/auth/refresh', { cookie });
+      const renewed = await post(authApi.refresh, { cookie });
       expect(renewed.statusCode, `day ${day}`).toBe(200);
       // The cookie lives only as long as the session has left.
       const maxAge = renewed.cookies.find((c) => c.name === 'tally_refresh')?.maxAge ?? 0;
@@ -121,7 +119,7 @@ describe('a session’s absolute lifetime', () => {
       expect(maxAge).toBeGreaterThan((30 - day) * 86_400 - 60);
       cookie = refreshCookieOf(renewed);
     }
-    const lastToken = (await post('/api/auth/refresh', { cookie })).json<{ accessToken: string }>()
+    const lastToken = (await post(authApi.refresh, { cookie })).json<{ accessToken: string }>()
       .accessToken;
     ctx.clock.advance(10 * DAY + 1);
     expect((await listTodos({ token: lastToken })).statusCode).toBe(401);
@@ -132,16 +130,12 @@ describe('a session’s absolute lifetime', () => {
     try {
       const user = await registerUser(short.app);
       short.clock.advance(DAY - 60_000);
-      const renewed = await short.app.inject({
-        method: 'POST',
-        url: '/api/auth/refresh',
+      const renewed = await apiClient(short.app, null)(authApi.refresh, {
         headers: { cookie: user.refreshCookie },
       });
       expect(renewed.statusCode).toBe(200);
       short.clock.advance(60_000);
-      const late = await short.app.inject({
-        method: 'POST',
-        url: '/api/auth/refresh',
+      const late = await apiClient(short.app, null)(authApi.refresh, {
         headers: { cookie: refreshCookieOf(renewed) },
       });
       expect(late.statusCode).toBe(401);
@@ -157,15 +151,15 @@ describe('a session’s inactivity timeout (SESSION_IDLE_DAYS, 14 by default)', 
     // Another device that never comes back: no longer listed once idle, before any refresh.
     await login(user);
     ctx.clock.advance(13 * DAY);
-    const renewed = await post('/api/auth/refresh', { cookie: user.refreshCookie });
+    const renewed = await post(authApi.refresh, { cookie: user.refreshCookie });
     expect(renewed.statusCode).toBe(200);
     ctx.clock.advance(14 * DAY);
-    const idle = await post('/api/auth/refresh', { cookie: refreshCookieOf(renewed) });
+    const idle = await post(authApi.refresh, { cookie: refreshCookieOf(renewed) });
     expect(idle.statusCode).toBe(401);
     expect(idle.json()).toEqual({ error: 'Your session has expired - please log in again' });
     // It is ended, not only refused: the account's sessions list only the new sign-in.
     const fresh = await login(user);
-    const sessions = await as(ctx.app, fresh)({ method: 'GET', url: '/api/account/sessions' });
+    const sessions = await apiClient(ctx.app, fresh)(accountApi.sessions);
     expect(sessions.json<{ current: boolean }[]>()).toEqual([
       expect.objectContaining({ current: true }),
     ]);
@@ -176,9 +170,7 @@ describe('a session’s inactivity timeout (SESSION_IDLE_DAYS, 14 by default)', 
     try {
       const user = await registerUser(short.app);
       short.clock.advance(2 * DAY);
-      const refused = await short.app.inject({
-        method: 'POST',
-        url: '/api/auth/refresh',
+      const refused = await apiClient(short.app, null)(authApi.refresh, {
         headers: { cookie: user.refreshCookie },
       });
       expect(refused.statusCode).toBe(401);

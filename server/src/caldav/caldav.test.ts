@@ -1,13 +1,9 @@
+import { groupsApi, statisticsApi, tagsApi, todosApi, tokensApi, trashApi } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 import { createCaldavService } from './service.js';
 
 /**
@@ -28,13 +24,8 @@ interface DavAccount extends TestUser {
 
 async function account(scope: 'read' | 'read-write' = 'read-write'): Promise<DavAccount> {
   const user = await registerUser(ctx.app);
-  const made = await as(
-    ctx.app,
-    user,
-  )({
-    method: 'POST',
-    url: '/api/account/tokens',
-    payload: { name: 'Phone', scope, expiresInDays: null },
+  const made = await apiClient(ctx.app, user)(tokensApi.create, {
+    body: { name: 'Phone', scope, expiresInDays: null },
   });
   const { token } = made.json<{ token: string }>();
   return {
@@ -187,7 +178,7 @@ describe('discovery and authentication', () => {
     ).toBe(207);
     const put = await request(user, 'PUT', `${user.home}todos/a.ics`, vtodo('a', ['SUMMARY:No']));
     expect(put.statusCode).toBe(403);
-    const list = await as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+    const list = await apiClient(ctx.app, user)(todosApi.list);
     expect(list.json()).toEqual([]);
   });
 
@@ -237,7 +228,7 @@ describe('resources', () => {
       { 'if-none-match': '*' },
     );
     expect(put.statusCode, put.body).toBe(201);
-    const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+    const [todo] = (await apiClient(ctx.app, user)(todosApi.list)).json<
       Record<string, unknown>[]
     >();
     expect(todo).toMatchObject({
@@ -264,13 +255,9 @@ describe('resources', () => {
     expect(get.body).toContain('BEGIN:VTIMEZONE');
 
     // The web app changes the title: the client sees it, with its own properties kept.
-    await as(
-      ctx.app,
-      user,
-    )({
-      method: 'PATCH',
-      url: `/api/todos/${String(todo?.id)}`,
-      payload: { title: 'Pay the rent', priority: 1 },
+    await apiClient(ctx.app, user).unchecked(todosApi.patch, {
+      params: { id: String(todo?.id) },
+      body: { title: 'Pay the rent', priority: 1 },
     });
     const again = await request(user, 'GET', href);
     expect(again.headers.etag).not.toBe(get.headers.etag);
@@ -292,7 +279,7 @@ describe('resources', () => {
     await put('percent', ['PERCENT-COMPLETE:100']);
     await put('completed', ['COMPLETED:20260309T100000Z']);
     await put('progress', ['STATUS:IN-PROCESS', 'PERCENT-COMPLETE:40']);
-    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+    const todos = (await apiClient(ctx.app, user)(todosApi.list)).json<
       { id: number; title: string; completed: boolean }[]
     >();
     expect(Object.fromEntries(todos.map((t) => [t.title, t.completed]))).toEqual({
@@ -305,13 +292,9 @@ describe('resources', () => {
     expect(progress.getFirstPropertyValue('percent-complete')).toBe(40);
     // Completed in the web app: the VTODO says so in full.
     const progressTodo = todos.find((t) => t.title === 'progress');
-    await as(
-      ctx.app,
-      user,
-    )({
-      method: 'PATCH',
-      url: `/api/todos/${progressTodo?.id}`,
-      payload: { completed: true },
+    await apiClient(ctx.app, user).unchecked(todosApi.patch, {
+      params: { id: String(progressTodo?.id) },
+      body: { completed: true },
     });
     const done = todoOf((await request(user, 'GET', `${user.home}todos/progress.ics`)).body);
     expect(done.getFirstPropertyValue('status')).toBe('COMPLETED');
@@ -350,7 +333,7 @@ describe('resources', () => {
         `${user.home}todos/r${index}.ics`,
         vtodo(`r${index}`, [`SUMMARY:R${index}`, `DUE;VALUE=DATE:${due}`, rrule]),
       );
-      const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+      const todos = (await apiClient(ctx.app, user)(todosApi.list)).json<
         { title: string; repeat: unknown }[]
       >();
       expect(todos.find((t) => t.title === `R${index}`)?.repeat).toEqual(repeat);
@@ -359,13 +342,8 @@ describe('resources', () => {
       expect(read.getFirstProperty('rrule')?.toICALString()).toBe(rrule);
     }
     // A rule counted from completion (made in the web app) comes back as one.
-    const made = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/todos',
-      payload: {
+    const made = await apiClient(ctx.app, user)(todosApi.create, {
+      body: {
         title: 'After done',
         dueDate: '2026-03-12',
         repeat: { every: 2, unit: 'day', from: 'completion' },
@@ -385,7 +363,7 @@ describe('resources', () => {
       'if-none-match': head.headers.etag as string,
     });
     expect(cached.statusCode).toBe(304);
-    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+    const todos = (await apiClient(ctx.app, user)(todosApi.list)).json<
       { title: string; repeat: unknown }[]
     >();
     expect(todos.find((t) => t.title === 'After done')?.repeat).toEqual({
@@ -447,7 +425,7 @@ describe('resources', () => {
     const read = todoOf((await request(user, 'GET', href)).body);
     expect(read.getFirstPropertyValue('status')).toBe('NEEDS-ACTION');
     expect(String(read.getFirstPropertyValue('due'))).toBe('2026-03-17');
-    const stats = await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' });
+    const stats = await apiClient(ctx.app, user)(statisticsApi.total);
     expect(stats.json<{ todosCompleted: number }>().todosCompleted).toBe(1);
   });
 
@@ -477,7 +455,7 @@ describe('resources', () => {
       'CATEGORIES:Two words',
       'CATEGORIES:zeta,alpha',
     ]);
-    const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+    const [todo] = (await apiClient(ctx.app, user)(todosApi.list)).json<
       { repeat: unknown; customRepeat?: string; tags: string[] }[]
     >();
     expect(todo?.repeat).toBeNull();
@@ -494,7 +472,7 @@ describe('resources', () => {
       vtodo('child', ['SUMMARY:Child', 'RELATED-TO;RELTYPE=PARENT:parent']),
     );
     await request(user, 'PUT', `${user.home}todos/parent.ics`, vtodo('parent', ['SUMMARY:Parent']));
-    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+    const todos = (await apiClient(ctx.app, user)(todosApi.list)).json<
       { id: number; title: string; parentId: number | null }[]
     >();
     const parent = todos.find((t) => t.title === 'Parent');
@@ -514,7 +492,7 @@ describe('resources', () => {
       'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
     );
     expect(event.statusCode).toBe(400);
-    const list = await as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+    const list = await apiClient(ctx.app, user)(todosApi.list);
     expect(list.json()).toEqual([]);
   });
 });
@@ -600,10 +578,7 @@ describe('reports', () => {
     const user = await account();
     const hrefs: string[] = [];
     for (let i = 0; i < 600; i += 1) {
-      await as(
-        ctx.app,
-        user,
-      )({ method: 'POST', url: '/api/todos', payload: { title: `Todo ${i}` } });
+      await apiClient(ctx.app, user)(todosApi.create, { body: { title: `Todo ${i}` } });
     }
     const listing = await request(user, 'PROPFIND', `${user.home}todos/`, PROPFIND_ALL, {
       depth: '1',
@@ -641,11 +616,11 @@ describe('reports', () => {
     const unchanged = await sync(token);
     expect(responsesOf(unchanged.body).size).toBe(0);
 
-    const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+    const todos = (await apiClient(ctx.app, user)(todosApi.list)).json<
       { id: number; title: string }[]
     >();
     const a = todos.find((t) => t.title === 'A');
-    await as(ctx.app, user)({ method: 'DELETE', url: `/api/todos/${String(a?.id)}` });
+    await apiClient(ctx.app, user).unchecked(todosApi.remove, { params: { id: String(a?.id) } });
     await request(user, 'PUT', `${collection}c.ics`, vtodo('c', ['SUMMARY:C']));
     const next = await sync(token);
     const changes = responsesOf(next.body);
@@ -742,7 +717,7 @@ describe('calendars are groups', () => {
       `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:ic="http://apple.com/ns/ical/"><d:set><d:prop><d:displayname>Shopping</d:displayname><ic:calendar-color>#EF4444FF</ic:calendar-color></d:prop></d:set></c:mkcalendar>`,
     );
     expect(made.statusCode, made.body).toBe(201);
-    let groups = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+    let groups = (await apiClient(ctx.app, user)(groupsApi.list)).json<
       { id: number; name: string; color: string }[]
     >();
     expect(groups).toMatchObject([{ name: 'Shopping', color: '#EF4444' }]);
@@ -754,7 +729,7 @@ describe('calendars are groups', () => {
       `<d:propertyupdate xmlns:d="DAV:" xmlns:ic="http://apple.com/ns/ical/"><d:set><d:prop><d:displayname>Groceries</d:displayname><ic:calendar-color>#10B981</ic:calendar-color></d:prop></d:set></d:propertyupdate>`,
     );
     expect(patched.statusCode).toBe(207);
-    groups = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json();
+    groups = (await apiClient(ctx.app, user)(groupsApi.list)).json();
     expect(groups).toMatchObject([{ name: 'Groceries', color: '#10B981' }]);
 
     await request(
@@ -763,18 +738,14 @@ describe('calendars are groups', () => {
       `${user.home}shopping-uuid/milk.ics`,
       vtodo('milk', ['SUMMARY:Milk']),
     );
-    const [todo] = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
-      { groupId: number }[]
-    >();
+    const [todo] = (await apiClient(ctx.app, user)(todosApi.list)).json<{ groupId: number }[]>();
     expect(todo?.groupId).toBe(groups[0]?.id);
 
     const removed = await request(user, 'DELETE', `${user.home}shopping-uuid/`);
     expect(removed.statusCode).toBe(204);
-    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json()).toEqual(
-      [],
-    );
-    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json()).toEqual([]);
-    const trash = await as(ctx.app, user)({ method: 'GET', url: '/api/trash' });
+    expect((await apiClient(ctx.app, user)(groupsApi.list)).json()).toEqual([]);
+    expect((await apiClient(ctx.app, user)(todosApi.list)).json()).toEqual([]);
+    const trash = await apiClient(ctx.app, user)(trashApi.list);
     expect(JSON.stringify(trash.json())).toContain('Milk');
   });
 
@@ -797,9 +768,7 @@ describe('calendars are groups', () => {
     expect(events.body).toContain('supported-calendar-component');
     const again = await request(user, 'MKCALENDAR', `${user.home}ABC-123/`);
     expect(again.statusCode).toBe(405);
-    const groups = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
-      { name: string }[]
-    >();
+    const groups = (await apiClient(ctx.app, user)(groupsApi.list)).json<{ name: string }[]>();
     expect(groups.map((g) => g.name)).toEqual(['Errands']);
     const order = await request(
       user,
@@ -809,18 +778,15 @@ describe('calendars are groups', () => {
     );
     expect(order.body).toContain('403 Forbidden');
     expect(order.body).toContain('424 Failed Dependency');
-    const unchanged = (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
-      { name: string }[]
-    >();
+    const unchanged = (await apiClient(ctx.app, user)(groupsApi.list)).json<{ name: string }[]>();
     expect(unchanged.map((g) => g.name)).toEqual(['Errands']);
   });
 
   it('lists a group made in the web app as a calendar with its colour', async () => {
     const user = await account();
-    const group = await as(
-      ctx.app,
-      user,
-    )({ method: 'POST', url: '/api/todo-groups', payload: { name: 'Work', color: '#8B5CF6' } });
+    const group = await apiClient(ctx.app, user)(groupsApi.create, {
+      body: { name: 'Work', color: '#8B5CF6' },
+    });
     const id = group.json<{ id: number }>().id;
     const home = await request(
       user,
@@ -844,18 +810,16 @@ describe('changes from anywhere reach a syncing client', () => {
   it('reports a tag renamed and a todo restored from the trash', async () => {
     const user = await account();
     const collection = `${user.home}todos/`;
-    const created = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/todos',
-      payload: { title: 'Tagged', tags: ['old'] },
+    const created = await apiClient(ctx.app, user)(todosApi.create, {
+      body: { title: 'Tagged', tags: ['old'] },
     });
     const { id } = created.json<{ id: number }>();
     const start = tokenOf((await request(user, 'REPORT', collection, syncBody(''))).body);
 
-    await as(ctx.app, user)({ method: 'PUT', url: '/api/tags/old', payload: { name: 'new' } });
+    await apiClient(ctx.app, user)(tagsApi.update, {
+      params: { name: 'old' },
+      body: { name: 'new' },
+    });
     const renamed = await request(user, 'REPORT', collection, syncBody(start));
     const href = `${collection}tally-${id}.ics`;
     expect([...responsesOf(renamed.body).keys()]).toEqual([href]);
@@ -863,10 +827,10 @@ describe('changes from anywhere reach a syncing client', () => {
     expect(read.getFirstPropertyValue('categories')).toBe('new');
 
     const afterRename = tokenOf(renamed.body);
-    await as(ctx.app, user)({ method: 'DELETE', url: `/api/todos/${id}` });
+    await apiClient(ctx.app, user)(todosApi.remove, { params: { id } });
     const deleted = await request(user, 'REPORT', collection, syncBody(afterRename));
     expect(responsesOf(deleted.body).get(href)?.status).toContain('404');
-    await as(ctx.app, user)({ method: 'POST', url: `/api/trash/${id}/restore` });
+    await apiClient(ctx.app, user)(trashApi.restore, { params: { id } });
     const restored = await request(user, 'REPORT', collection, syncBody(tokenOf(deleted.body)));
     expect(responsesOf(restored.body).get(href)?.props.get('getetag')).toMatch(/^"/);
   });
@@ -887,14 +851,15 @@ describe('changes from anywhere reach a syncing client', () => {
       vtodo('live', ['SUMMARY:Live', 'STATUS:COMPLETED']),
     );
     await request(user, 'DELETE', `${user.home}todos/live.ics`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The events go out once each change is committed: wait for the third.
+    await vi.waitFor(() => expect(events).toHaveLength(3));
     unsubscribe();
     expect(events.map((event) => (event as { type: string }).type)).toEqual([
       'todo.created',
       'todo.updated',
       'todo.deleted',
     ]);
-    const stats = (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json<
+    const stats = (await apiClient(ctx.app, user)(statisticsApi.total)).json<
       Record<string, number>
     >();
     expect(stats).toMatchObject({

@@ -1,3 +1,4 @@
+import { groupsApi, todosApi, tokensApi, trashApi } from '@tally/contract';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -5,8 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, type ApiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   pgUrl,
   registerUser,
@@ -53,16 +54,14 @@ afterAll(async () => {
 
 interface Account extends TestUser {
   appPassword: string;
-  api: ReturnType<typeof as>;
+  api: ApiClient;
 }
 
 async function account(): Promise<Account> {
   const user = await registerUser(ctx.app);
-  const api = as(ctx.app, user);
-  const made = await api({
-    method: 'POST',
-    url: '/api/account/tokens',
-    payload: { name: 'CalDAV', scope: 'read-write', expiresInDays: null },
+  const api = apiClient(ctx.app, user);
+  const made = await api(tokensApi.create, {
+    body: { name: 'CalDAV', scope: 'read-write', expiresInDays: null },
   });
   return { ...user, api, appPassword: made.json<{ token: string }>().token };
 }
@@ -93,8 +92,7 @@ interface ApiTodo {
   groupId: number | null;
 }
 
-const todosOf = async (user: Account) =>
-  (await user.api({ method: 'GET', url: '/api/todos' })).json<ApiTodo[]>();
+const todosOf = async (user: Account) => (await user.api(todosApi.list)).json<ApiTodo[]>();
 
 const vtodo = (uid: string, lines: string[]) =>
   [
@@ -122,11 +120,7 @@ const CLIENT_TIMEOUT = { timeout: 120_000 };
 describe('python3-caldav', CLIENT_TIMEOUT, () => {
   it('discovers the calendars from the base URL alone', async () => {
     const user = await account();
-    await user.api({
-      method: 'POST',
-      url: '/api/todo-groups',
-      payload: { name: 'Work', color: '#8B5CF6' },
-    });
+    await user.api(groupsApi.create, { body: { name: 'Work', color: '#8B5CF6' } });
     const found = await py<{ principal: string; calendars: { url: string; name: string }[] }>(
       user,
       'discover',
@@ -167,10 +161,8 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
       completed: false,
     });
 
-    await user.api({
-      method: 'POST',
-      url: '/api/todos',
-      payload: {
+    await user.api(todosApi.create, {
+      body: {
         title: 'From the web',
         description: 'Made in Tally',
         dueDate: '2026-04-01',
@@ -210,10 +202,9 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
       uid: 'conflict',
     });
     const [todo] = await todosOf(user);
-    await user.api({
-      method: 'PATCH',
-      url: `/api/todos/${todo?.id}`,
-      payload: { title: 'Edited on the web' },
+    await user.api.unchecked(todosApi.patch, {
+      params: { id: todo?.id },
+      body: { title: 'Edited on the web' },
     });
     const stale = await py<{ status: number }>(user, 'put-if-match', {
       url: read.url,
@@ -250,11 +241,7 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
     const id = (title: string) => todos.find((t) => t.title === title)?.id;
     expect(todos.find((t) => t.title === 'Leaf')?.parentId).toBe(id('Branch'));
     expect(todos.find((t) => t.title === 'Branch')?.parentId).toBe(id('Root'));
-    await user.api({
-      method: 'POST',
-      url: '/api/todos',
-      payload: { title: 'Web child', parentId: id('Root') },
-    });
+    await user.api(todosApi.create, { body: { title: 'Web child', parentId: id('Root') } });
     const listed = await py<{ data: string }[]>(user, 'list', { calendar: 'Todos' });
     const child = listed
       .map((t) => vtodoOf(t.data))
@@ -290,7 +277,7 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
       calendar: 'Todos',
       ical: vtodo('gone-on-phone', ['SUMMARY:Phone deletes']),
     });
-    await user.api({ method: 'POST', url: '/api/todos', payload: { title: 'Web deletes' } });
+    await user.api(todosApi.create, { body: { title: 'Web deletes' } });
     const first = await py<{ token: string; changed: string[] }>(user, 'sync', {
       calendar: 'Todos',
     });
@@ -298,11 +285,11 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
 
     await py(user, 'delete', { calendar: 'Todos', uid: 'gone-on-phone' });
     expect((await todosOf(user)).map((t) => t.title).sort()).toEqual(['Keep', 'Web deletes']);
-    const trash = await user.api({ method: 'GET', url: '/api/trash' });
+    const trash = await user.api(trashApi.list);
     expect(JSON.stringify(trash.json())).toContain('Phone deletes');
 
     const web = (await todosOf(user)).find((t) => t.title === 'Web deletes');
-    await user.api({ method: 'DELETE', url: `/api/todos/${web?.id}` });
+    await user.api.unchecked(todosApi.remove, { params: { id: web?.id } });
     const next = await py<{ token: string; changed: string[]; deleted: string[] }>(user, 'sync', {
       calendar: 'Todos',
       token: first.token,
@@ -315,10 +302,8 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
   it('reads a calendar of 600 todos, an answer streamed in pieces across pages', async () => {
     const user = await account();
     for (let i = 0; i < 600; i += 1) {
-      await user.api({
-        method: 'POST',
-        url: '/api/todos',
-        payload: { title: `Todo ${i}`, description: `Line ${i} & <more>` },
+      await user.api(todosApi.create, {
+        body: { title: `Todo ${i}`, description: `Line ${i} & <more>` },
       });
     }
     const listed = await py<{ url: string; data: string }[]>(user, 'list', { calendar: 'Todos' });
@@ -371,11 +356,7 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
     const first = await account();
     const second = await account();
     await py(first, 'save', { calendar: 'Todos', ical: vtodo('secret', ['SUMMARY:First only']) });
-    await first.api({
-      method: 'POST',
-      url: '/api/todo-groups',
-      payload: { name: 'Private', color: '#EF4444' },
-    });
+    await first.api(groupsApi.create, { body: { name: 'Private', color: '#EF4444' } });
     const found = await py<{ calendars: { name: string }[] }>(second, 'discover');
     expect(found.calendars.map((c) => c.name)).toEqual(['Todos']);
     expect(await py<unknown[]>(second, 'list', { calendar: 'Todos' })).toEqual([]);
@@ -443,12 +424,8 @@ describe('vdirsyncer and todoman', CLIENT_TIMEOUT, () => {
       }[];
 
     // vdirsyncer refuses to sync a collection emptied on one side: one todo stays throughout.
-    await user.api({ method: 'POST', url: '/api/todos', payload: { title: 'Stays' } });
-    await user.api({
-      method: 'POST',
-      url: '/api/todos',
-      payload: { title: 'Made on the web', priority: 3 },
-    });
+    await user.api(todosApi.create, { body: { title: 'Stays' } });
+    await user.api(todosApi.create, { body: { title: 'Made on the web', priority: 3 } });
     const discovered = run('vdirsyncer', ['-c', config, 'discover'], { env, timeout: 60_000 });
     discovered.child.stdin?.end('y\ny\ny\n');
     await discovered;
@@ -472,7 +449,7 @@ describe('vdirsyncer and todoman', CLIENT_TIMEOUT, () => {
     expect((await todosOf(user)).find((t) => t.title === 'Made on the web')?.completed).toBe(true);
 
     const fromTodoman = (await todosOf(user)).find((t) => t.title === 'Made in todoman');
-    await user.api({ method: 'DELETE', url: `/api/todos/${fromTodoman?.id}` });
+    await user.api.unchecked(todosApi.remove, { params: { id: fromTodoman?.id } });
     await vdirsyncer('sync');
     expect((await local()).map((t) => t.summary).sort()).toEqual(['Made on the web', 'Stays']);
 

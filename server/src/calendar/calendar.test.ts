@@ -1,14 +1,9 @@
-import type { Repeat } from '@tally/contract';
+import { calendarApi, groupsApi, type Repeat, todosApi } from '@tally/contract';
 import { TZDate } from '@date-fns/tz';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 
 /**
  * The calendar feed (docs/product.md, Calendar feed): Settings' calls, and the feed itself read
@@ -30,12 +25,7 @@ interface Feed {
 }
 
 async function makeFeed(user: TestUser, zone?: string): Promise<Feed> {
-  const response = await as(
-    ctx.app,
-    user,
-  )({
-    method: 'POST',
-    url: '/api/account/calendar',
+  const response = await apiClient(ctx.app, user)(calendarApi.regenerate, {
     headers: zone ? { 'x-time-zone': zone } : {},
   });
   expect(response.statusCode, response.body).toBe(201);
@@ -59,7 +49,7 @@ interface TodoInput {
 }
 
 async function addTodo(user: TestUser, todo: TodoInput): Promise<number> {
-  const response = await as(ctx.app, user)({ method: 'POST', url: '/api/todos', payload: todo });
+  const response = await apiClient(ctx.app, user).unchecked(todosApi.create, { body: todo });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ id: number }>().id;
 }
@@ -95,8 +85,8 @@ const byUid = (events: ReturnType<typeof parse>['events'], id: number) => {
 describe('Settings: the feed URL', () => {
   it('is null until made; made with the browser’s zone; regenerated; turned off', async () => {
     const user = await registerUser(ctx.app);
-    const call = as(ctx.app, user);
-    const none = await call({ method: 'GET', url: '/api/account/calendar' });
+    const call = apiClient(ctx.app, user);
+    const none = await call(calendarApi.get);
     expect(none.statusCode).toBe(200);
     expect(none.json()).toBeNull();
 
@@ -106,22 +96,22 @@ describe('Settings: the feed URL', () => {
       timeZone: 'Europe/Berlin',
       createdAt: new Date(ctx.clock.now()).toISOString(),
     });
-    expect((await call({ method: 'GET', url: '/api/account/calendar' })).json()).toEqual(feed);
+    expect((await call(calendarApi.get)).json()).toEqual(feed);
     expect((await fetchFeed(feed.path)).statusCode).toBe(200);
 
     // Regenerating: a new URL (in the zone of that browser); the old one stops working.
     const next = await makeFeed(user, 'America/New_York');
     expect(next.path).not.toBe(feed.path);
     expect(next.timeZone).toBe('America/New_York');
-    expect((await call({ method: 'GET', url: '/api/account/calendar' })).json()).toEqual(next);
+    expect((await call(calendarApi.get)).json()).toEqual(next);
     const old = await fetchFeed(feed.path);
     expect(old.statusCode).toBe(404);
     expect(old.json()).toEqual({ error: 'Calendar feed not found' });
     expect((await fetchFeed(next.path)).statusCode).toBe(200);
 
-    const off = await call({ method: 'DELETE', url: '/api/account/calendar' });
+    const off = await call(calendarApi.remove);
     expect(off.statusCode).toBe(204);
-    expect((await call({ method: 'GET', url: '/api/account/calendar' })).json()).toBeNull();
+    expect((await call(calendarApi.get)).json()).toBeNull();
     expect((await fetchFeed(next.path)).statusCode).toBe(404);
   });
 
@@ -151,13 +141,8 @@ describe('GET /api/calendar/{secret}.ics', () => {
   it('lists the open todos with a due date, each field as RFC 5545 has it', async () => {
     const user = await registerUser(ctx.app);
     const group = (
-      await as(
-        ctx.app,
-        user,
-      )({
-        method: 'POST',
-        url: '/api/todo-groups',
-        payload: { name: 'Home, garden; shed', color: '#EF4444' },
+      await apiClient(ctx.app, user)(groupsApi.create, {
+        body: { name: 'Home, garden; shed', color: '#EF4444' },
       })
     ).json<{ id: number }>();
     const longTitle = `Call Bob, Alice; and Eve 🎉 ${'ü'.repeat(50)} ${'x'.repeat(200)}`.slice(
@@ -193,13 +178,9 @@ describe('GET /api/calendar/{secret}.ics', () => {
     });
     await addTodo(user, { title: 'No due date' });
     const done = await addTodo(user, { title: 'Done already', dueDate: '2026-03-10' });
-    await as(
-      ctx.app,
-      user,
-    )({
-      method: 'PUT',
-      url: `/api/todos/${done}`,
-      payload: { title: 'Done already', completed: true },
+    await apiClient(ctx.app, user)(todosApi.update, {
+      params: { id: done },
+      body: { title: 'Done already', completed: true },
     });
     const other = await registerUser(ctx.app);
     await addTodo(other, { title: 'Someone else’s', dueDate: '2026-03-12' });
@@ -334,19 +315,15 @@ describe('GET /api/calendar/{secret}.ics', () => {
     for (const id of ids) {
       const moved: string[] = [];
       for (let i = 0; i < 7; i += 1) {
-        const todos = (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<
+        const todos = (await apiClient(ctx.app, user)(todosApi.list)).json<
           { id: number; title: string; dueDate: string }[]
         >();
         const todo = todos.find((t) => t.id === id);
         if (!todo) throw new Error('gone');
         moved.push(todo.dueDate);
-        await as(
-          ctx.app,
-          user,
-        )({
-          method: 'PUT',
-          url: `/api/todos/${id}`,
-          payload: { title: todo.title, completed: true },
+        await apiClient(ctx.app, user)(todosApi.update, {
+          params: { id },
+          body: { title: todo.title, completed: true },
         });
       }
       expect(
@@ -397,13 +374,9 @@ describe('GET /api/calendar/{secret}.ics', () => {
 
     // A change, and a deletion, each make a new version with a later Last-Modified.
     ctx.clock.advance(60_000);
-    await as(
-      ctx.app,
-      user,
-    )({
-      method: 'PUT',
-      url: `/api/todos/${id}`,
-      payload: { title: 'After', completed: false },
+    await apiClient(ctx.app, user)(todosApi.update, {
+      params: { id },
+      body: { title: 'After', completed: false },
     });
     const changed = await fetchFeed(feed.path, { 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
@@ -411,7 +384,7 @@ describe('GET /api/calendar/{secret}.ics', () => {
     expect(changed.headers.etag).not.toBe(etag);
     expect(changed.headers['last-modified']).toBe(new Date(ctx.clock.now()).toUTCString());
     ctx.clock.advance(60_000);
-    await as(ctx.app, user)({ method: 'DELETE', url: `/api/todos/${id}` });
+    await apiClient(ctx.app, user)(todosApi.remove, { params: { id } });
     const deleted = await fetchFeed(feed.path, {
       'if-modified-since': changed.headers['last-modified'] as string,
     });
@@ -460,13 +433,8 @@ describe('GET /api/calendar/{secret}.ics', () => {
     try {
       const user = await registerUser(ctx.app);
       const group = (
-        await as(
-          ctx.app,
-          user,
-        )({
-          method: 'POST',
-          url: '/api/todo-groups',
-          payload: { name: 'Home', color: '#EF4444' },
+        await apiClient(ctx.app, user)(groupsApi.create, {
+          body: { name: 'Home', color: '#EF4444' },
         })
       ).json<{ id: number }>();
       const id = await addTodo(user, { title: 'Before', dueDate: '2026-03-12', groupId: group.id });
@@ -476,13 +444,9 @@ describe('GET /api/calendar/{secret}.ics', () => {
       expect((await fetchFeed(feed.path)).body).toBe(first.body);
 
       // A rename in the other process, in the same millisecond: a new version here.
-      const renamed = await as(
-        other.app,
-        user,
-      )({
-        method: 'PUT',
-        url: `/api/todo-groups/${group.id}`,
-        payload: { name: 'Garden', color: '#EF4444' },
+      const renamed = await apiClient(other.app, user)(groupsApi.update, {
+        params: { id: group.id },
+        body: { name: 'Garden', color: '#EF4444' },
       });
       expect(renamed.statusCode, renamed.body).toBe(200);
       const afterRename = await fetchFeed(feed.path, { 'if-none-match': first.headers.etag });
@@ -490,13 +454,9 @@ describe('GET /api/calendar/{secret}.ics', () => {
       expect(afterRename.body).toContain('CATEGORIES:Garden');
       expect(afterRename.headers.etag).not.toBe(first.headers.etag);
 
-      const edited = await as(
-        other.app,
-        user,
-      )({
-        method: 'PUT',
-        url: `/api/todos/${id}`,
-        payload: { title: 'After', completed: false, groupId: group.id },
+      const edited = await apiClient(other.app, user)(todosApi.update, {
+        params: { id },
+        body: { title: 'After', completed: false, groupId: group.id },
       });
       expect(edited.statusCode, edited.body).toBe(200);
       const afterEdit = await fetchFeed(feed.path, { 'if-none-match': afterRename.headers.etag });
@@ -516,9 +476,7 @@ describe('GET /api/calendar/{secret}.ics', () => {
     const limited = await createTestApp({ config: { publicUrl: `https://${HOST}` } });
     try {
       const user = await registerUser(limited.app);
-      const feed = (
-        await as(limited.app, user)({ method: 'POST', url: '/api/account/calendar' })
-      ).json<Feed>();
+      const feed = (await apiClient(limited.app, user)(calendarApi.regenerate)).json<Feed>();
       const from = (remoteAddress: string, path = feed.path) =>
         limited.app.inject({ method: 'GET', url: path, remoteAddress });
       for (let i = 0; i < 30; i += 1) expect((await from('10.0.0.1')).statusCode).toBe(200);
@@ -578,13 +536,9 @@ describe('/api/docs', () => {
 describe('issue 29 in the feed', () => {
   it('writes tags in CATEGORIES after the group, PRIORITY 1/5/9 and RELATED-TO for subtasks', async () => {
     const user = await registerUser(ctx.app);
-    const call = as(ctx.app, user);
+    const call = apiClient(ctx.app, user);
     const group = (
-      await call({
-        method: 'POST',
-        url: '/api/todo-groups',
-        payload: { name: 'Home', color: '#EF4444' },
-      })
+      await call(groupsApi.create, { body: { name: 'Home', color: '#EF4444' } })
     ).json<{ id: number }>();
     const parent = await addTodo(user, {
       title: 'Move',

@@ -1,13 +1,7 @@
 import { GROUP_COLORS, groupsApi, statisticsApi, type Group } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -29,12 +23,12 @@ describe('groups', () => {
       ['Home', GROUP_COLORS[1]],
     ] as const) {
       const response = await api(user)(groupsApi.create, { body: { name: ` ${name} `, color } });
-      expect(response.status).toBe(201);
-      created.push(response.body());
+      expect(response.statusCode).toBe(201);
+      created.push(response.data());
       ctx.clock.advance(1000);
     }
     expect(created[0]).toEqual({ id: expect.any(Number), name: 'Work', color: '#3B82F6' });
-    const list = (await api(user)(groupsApi.list)).body();
+    const list = (await api(user)(groupsApi.list)).data();
     expect(list.map((g) => g.name)).toEqual(['Home', 'Work']);
 
     const work = created[0] as Group;
@@ -42,28 +36,28 @@ describe('groups', () => {
       params: { id: work.id },
       body: { name: 'Office', color: '#EC4899' },
     });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body()).toEqual({ id: work.id, name: 'Office', color: '#EC4899' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.data()).toEqual({ id: work.id, name: 'Office', color: '#EC4899' });
 
     const remove = () => api(user)(groupsApi.remove, { params: { id: work.id } });
-    expect((await remove()).status).toBe(204);
-    expect((await remove()).status).toBe(404);
-    const totals = (await api(user)(statisticsApi.total)).body();
+    expect((await remove()).statusCode).toBe(204);
+    expect((await remove()).statusCode).toBe(404);
+    const totals = (await api(user)(statisticsApi.total)).data();
     expect(totals).toMatchObject({ groupsCreated: 2, groupsUpdated: 1, groupsDeleted: 1 });
   });
 
   it('keeps names unique per user, ignoring case, but not across users', async () => {
     const errands = { body: { name: 'Errands', color: '#3B82F6' } } as const;
-    expect((await api(alice)(groupsApi.create, errands)).status).toBe(201);
+    expect((await api(alice)(groupsApi.create, errands)).statusCode).toBe(201);
     const duplicate = await api(alice)(groupsApi.create, {
       body: { name: 'errands', color: '#EF4444' },
     });
-    expect(duplicate.status).toBe(409);
-    expect(duplicate.response.json()).toEqual({
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json()).toEqual({
       error: 'You already have a group named "errands"',
     });
     const other = await registerUser(ctx.app);
-    expect((await api(other)(groupsApi.create, errands)).status).toBe(201);
+    expect((await api(other)(groupsApi.create, errands)).statusCode).toBe(201);
   });
 
   it.each([
@@ -73,8 +67,8 @@ describe('groups', () => {
     [{ name: 'Colour', color: '#000000' }, 'color must be one of #3B82F6'],
     [{ name: 'Colour' }, 'color is required'],
   ])('%j → 400 naming the field', async (payload, message) => {
-    // Bodies the contract refuses, so sent as plain requests.
-    const response = await as(ctx.app, alice)({ method: 'POST', url: '/api/todo-groups', payload });
+    // Bodies the contract refuses, so sent unchecked.
+    const response = await api(alice).unchecked(groupsApi.create, { body: payload });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toContain(message);
   });
@@ -82,14 +76,14 @@ describe('groups', () => {
   it('hides one user’s groups from another (404 on PUT and DELETE, absent from the list)', async () => {
     const group = (
       await api(alice)(groupsApi.create, { body: { name: 'Secret', color: '#8B5CF6' } })
-    ).body();
+    ).data();
     const bob = await registerUser(ctx.app);
     const params = { id: group.id };
     const update = { params, body: { name: 'Mine', color: '#3B82F6' } } as const;
-    expect((await api(bob)(groupsApi.update, update)).status).toBe(404);
-    expect((await api(bob)(groupsApi.remove, { params })).status).toBe(404);
-    expect((await api(bob)(groupsApi.list)).body()).toEqual([]);
-    const aliceGroups = (await api(alice)(groupsApi.list)).body();
+    expect((await api(bob)(groupsApi.update, update)).statusCode).toBe(404);
+    expect((await api(bob)(groupsApi.remove, { params })).statusCode).toBe(404);
+    expect((await api(bob)(groupsApi.list)).data()).toEqual([]);
+    const aliceGroups = (await api(alice)(groupsApi.list)).data();
     expect(aliceGroups.find((g) => g.id === group.id)).toEqual(group);
   });
 });

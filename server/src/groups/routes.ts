@@ -13,20 +13,20 @@ export const groupRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { c
   // Each change is published once committed (docs/decisions/061-live-updates.md).
   addEndpoint(app, groupsApi.create, async (request, reply) => {
     const group = await groups.create(request.user.id, request.body);
-    app.live.publish(request.user.id, { type: 'group.created', id: group.id });
+    app.live.publish(request.user.id, { type: 'group.created', id: group.id }, request);
     return reply.code(201).send(group);
   });
 
   addEndpoint(app, groupsApi.update, async (request) => {
     const group = await groups.update(request.user.id, request.params.id, request.body);
     if (!group) throw notFound('Group');
-    app.live.publish(request.user.id, { type: 'group.updated', id: group.id });
+    app.live.publish(request.user.id, { type: 'group.updated', id: group.id }, request);
     return group;
   });
 
   addEndpoint(app, groupsApi.remove, async (request, reply) => {
     if (!(await groups.remove(request.user.id, request.params.id))) throw notFound('Group');
-    app.live.publish(request.user.id, { type: 'group.deleted', id: request.params.id });
+    app.live.publish(request.user.id, { type: 'group.deleted', id: request.params.id }, request);
     return reply.code(204).send();
   });
 };

@@ -1,8 +1,19 @@
 import http from 'node:http';
-import { ACCESS_TOKEN_TTL_SECONDS, LIVE_MAX_STREAMS_PER_USER } from '@tally/contract';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  accountApi,
+  authApi,
+  groupsApi,
+  LIVE_CLIENT_HEADER,
+  LIVE_MAX_STREAMS_PER_USER,
+  todosApi,
+  tokensApi,
+  trashApi,
+} from '@tally/contract';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -168,32 +179,24 @@ describe('GET /api/events', () => {
     expect(first.headers.get('x-content-type-options')).toBe('nosniff');
     await Promise.all([first, second, other].map((stream) => stream.next(isReady)));
 
-    const call = as(ctx.app, alice);
+    const call = apiClient(ctx.app, alice);
     const group = (
-      await call({
-        method: 'POST',
-        url: '/api/todo-groups',
-        payload: { name: 'Home', color: '#3B82F6' },
-      })
+      await call(groupsApi.create, { body: { name: 'Home', color: '#3B82F6' } })
     ).json<{ id: number }>();
-    const todo = (
-      await call({ method: 'POST', url: '/api/todos', payload: { title: 'Live' } })
-    ).json<{ id: number }>();
-    await call({
-      method: 'PUT',
-      url: `/api/todos/${todo.id}`,
-      payload: { title: 'Live', completed: true },
+    const todo = (await call(todosApi.create, { body: { title: 'Live' } })).json<{ id: number }>();
+    await call(todosApi.update, {
+      params: { id: todo.id },
+      body: { title: 'Live', completed: true },
     });
-    await call({ method: 'PATCH', url: `/api/todos/${todo.id}`, payload: { completed: false } });
-    await call({
-      method: 'PUT',
-      url: `/api/todo-groups/${group.id}`,
-      payload: { name: 'Away', color: '#EF4444' },
+    await call(todosApi.patch, { params: { id: todo.id }, body: { completed: false } });
+    await call(groupsApi.update, {
+      params: { id: group.id },
+      body: { name: 'Away', color: '#EF4444' },
     });
-    await call({ method: 'DELETE', url: `/api/todos/${todo.id}` });
-    await call({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
+    await call(todosApi.remove, { params: { id: todo.id } });
+    await call(groupsApi.remove, { params: { id: group.id } });
     // A refused change announces nothing.
-    await call({ method: 'PUT', url: `/api/todos/${todo.id}`, payload: { title: 'gone' } });
+    await call.unchecked(todosApi.update, { params: { id: todo.id }, body: { title: 'gone' } });
 
     for (const stream of [first, second]) {
       await stream.next(event('group.deleted', group.id));
@@ -207,7 +210,7 @@ describe('GET /api/events', () => {
         { type: 'group.deleted', id: group.id },
       ]);
     }
-    await as(ctx.app, bob)({ method: 'POST', url: '/api/todos', payload: { title: 'Bob’s' } });
+    await apiClient(ctx.app, bob)(todosApi.create, { body: { title: 'Bob’s' } });
     await other.next(event('todo.created'));
     expect(other.blocks.map(dataOf).filter(Boolean)).toHaveLength(1);
     expect(first.blocks.some(event('todo.created', todo.id + 1))).toBe(false);
@@ -220,19 +223,14 @@ describe('GET /api/events', () => {
     // Due in UTC two minutes from the clock, reminded at the due time.
     const due = new Date(ctx.clock.current + 2 * 60_000);
     const todo = (
-      await as(
-        ctx.app,
-        alice,
-      )({
-        method: 'POST',
-        url: '/api/todos',
-        headers: { 'x-time-zone': 'UTC' },
-        payload: {
+      await apiClient(ctx.app, alice)(todosApi.create, {
+        body: {
           title: 'Take vitamins',
           dueDate: due.toISOString().slice(0, 10),
           dueTime: due.toISOString().slice(11, 16),
           remindMinutesBefore: 0,
         },
+        headers: { 'x-time-zone': 'UTC' },
       })
     ).json<{ id: number }>();
     ctx.clock.current += 3 * 60_000;
@@ -250,19 +248,15 @@ describe('GET /api/events', () => {
     const user = await registerUser(ctx.app);
     const stream = await openStream(url, user.token);
     await stream.next(isReady);
-    const call = as(ctx.app, user);
-    const { id } = (
-      await call({ method: 'POST', url: '/api/todos', payload: { title: 'Many' } })
-    ).json<{ id: number }>();
-    await call({
-      method: 'POST',
-      url: '/api/todos/bulk',
-      payload: { ids: [id], action: 'complete' },
-    });
-    await call({ method: 'DELETE', url: `/api/todos/${id}` });
-    await call({ method: 'POST', url: `/api/trash/${id}/restore` });
-    await call({ method: 'DELETE', url: `/api/todos/${id}` });
-    await call({ method: 'DELETE', url: '/api/trash' });
+    const call = apiClient(ctx.app, user);
+    const { id } = (await call(todosApi.create, { body: { title: 'Many' } })).json<{
+      id: number;
+    }>();
+    await call(todosApi.bulk, { body: { ids: [id], action: 'complete' } });
+    await call(todosApi.remove, { params: { id } });
+    await call(trashApi.restore, { params: { id } });
+    await call(todosApi.remove, { params: { id } });
+    await call(trashApi.empty);
     await stream.next(event('todos.changed'));
     await waitUntil(() => stream.blocks.filter(dataOf).length === 6);
     expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
@@ -280,25 +274,57 @@ describe('GET /api/events', () => {
     const user = await registerUser(ctx.app);
     const stream = await openStream(url, user.token);
     await stream.next(isReady);
-    const call = as(ctx.app, user);
+    const call = apiClient(ctx.app, user);
     const add = async (title: string) =>
-      (await call({ method: 'POST', url: '/api/todos', payload: { title } })).json<{
+      (await call(todosApi.create, { body: { title } })).json<{
         id: number;
       }>().id;
     const a = await add('a');
     const b = await add('b');
-    await call({ method: 'POST', url: `/api/todos/${a}/move`, payload: { beforeId: b } });
-    await call({
-      method: 'PUT',
-      url: '/api/todos/sorts',
-      payload: { view: 'all', sort: 'manual' },
-    });
+    await call(todosApi.move, { params: { id: a }, body: { beforeId: b } });
+    await call(todosApi.setSort, { body: { view: 'all', sort: 'manual' } });
     await stream.next(event('sorts.updated'));
     expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
       { type: 'todo.created', id: a },
       { type: 'todo.created', id: b },
       { type: 'todo.updated', id: a },
       { type: 'sorts.updated' },
+    ]);
+    stream.close();
+  });
+
+  it('names the tab that made a change, when its request named one (X-Tally-Client)', async () => {
+    const user = await registerUser(ctx.app);
+    const stream = await openStream(url, user.token);
+    await stream.next(isReady);
+    const call = apiClient(ctx.app, user);
+    const tab = 'tab_0123456789abcdef';
+    const mine = await call(todosApi.create, {
+      body: { title: 'mine' },
+      headers: { [LIVE_CLIENT_HEADER]: tab },
+    });
+    await call(todosApi.patch, {
+      params: { id: mine.data().id },
+      body: { completed: true },
+      headers: { [LIVE_CLIENT_HEADER]: tab },
+    });
+    await call(todosApi.setSort, {
+      body: { view: 'all', sort: 'title' },
+      headers: { [LIVE_CLIENT_HEADER]: tab },
+    });
+    // Another client, and a header that is no tab id: no name goes out.
+    const theirs = await call(todosApi.create, { body: { title: 'theirs' } });
+    await call(todosApi.create, {
+      body: { title: 'odd' },
+      headers: { [LIVE_CLIENT_HEADER]: 'not a tab id!' },
+    });
+    await stream.next(event('todo.created', theirs.data().id + 1));
+    expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
+      { type: 'todo.created', id: mine.data().id, client: tab },
+      { type: 'todo.updated', id: mine.data().id, client: tab },
+      { type: 'sorts.updated', client: tab },
+      { type: 'todo.created', id: theirs.data().id },
+      { type: 'todo.created', id: theirs.data().id + 1 },
     ]);
     stream.close();
   });
@@ -336,15 +362,12 @@ describe('GET /api/events', () => {
     await stream.next(isReady);
     // The stream's own session, as that session sees it (an id not found would fall back to
     // DELETE /api/account/sessions, which ends every other session, and pass for the wrong reason).
-    const sessions = await as(ctx.app, user)({ method: 'GET', url: '/api/account/sessions' });
+    const sessions = await apiClient(ctx.app, user)(accountApi.sessions);
     expect(sessions.statusCode).toBe(200);
     const own = sessions.json<{ id: string; current: boolean }[]>().filter((s) => s.current);
     expect(own).toHaveLength(1);
     const id = own[0]?.id ?? '';
-    const ended = await as(
-      ctx.app,
-      alice,
-    )({ method: 'DELETE', url: `/api/account/sessions/${id}` });
+    const ended = await apiClient(ctx.app, alice)(accountApi.endSession, { params: { id } });
     expect(ended.statusCode).toBe(204);
     expect(await endsWithin(stream, 3_000)).toBe(true);
   });
@@ -421,10 +444,7 @@ describe('GET /api/events', () => {
     // Changes still arrive after all that.
     const last = await openStream(url, user.token);
     await last.next(isReady);
-    await as(
-      ctx.app,
-      user,
-    )({ method: 'POST', url: '/api/todos', payload: { title: 'still live' } });
+    await apiClient(ctx.app, user)(todosApi.create, { body: { title: 'still live' } });
     await last.next(event('todo.created'));
     last.close();
   }, 60_000);
@@ -465,10 +485,8 @@ describe('GET /api/events ends at once when its access ends (issue 23, item 12)'
   /** A user with a second session, and a stream held by that second session. */
   async function streamOfSecondSession() {
     const user = await registerUser(ctx.app);
-    const login = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: user.password },
+    const login = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: user.password },
     });
     const second = {
       ...user,
@@ -482,9 +500,7 @@ describe('GET /api/events ends at once when its access ends (issue 23, item 12)'
 
   it('on logout', async () => {
     const { second, stream } = await streamOfSecondSession();
-    const logout = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
+    const logout = await apiClient(ctx.app, null)(authApi.logout, {
       headers: { cookie: second.refreshCookie },
     });
     expect(logout.statusCode).toBe(204);
@@ -495,18 +511,13 @@ describe('GET /api/events ends at once when its access ends (issue 23, item 12)'
     const { user, stream } = await streamOfSecondSession();
     const own = await openStream(url, user.token);
     await own.next(isReady);
-    const ended = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/sessions' });
+    const ended = await apiClient(ctx.app, user)(accountApi.endOtherSessions);
     expect(ended.statusCode).toBe(204);
     expect(await endsWithin(stream)).toBe(true);
 
     const next = await streamOfSecondSession();
-    const changed = await as(
-      ctx.app,
-      next.user,
-    )({
-      method: 'PUT',
-      url: '/api/account/password',
-      payload: { currentPassword: next.user.password, newPassword: 'another long password' },
+    const changed = await apiClient(ctx.app, next.user)(accountApi.changePassword, {
+      body: { currentPassword: next.user.password, newPassword: 'another long password' },
     });
     expect(changed.statusCode, changed.body).toBeLessThan(300);
     expect(await endsWithin(next.stream)).toBe(true);
@@ -516,19 +527,14 @@ describe('GET /api/events ends at once when its access ends (issue 23, item 12)'
 
   it('when the API token it was opened with is revoked', async () => {
     const user = await registerUser(ctx.app);
-    const made = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/tokens',
-      payload: { name: 'Watcher', scope: 'read', expiresInDays: null },
+    const made = await apiClient(ctx.app, user)(tokensApi.create, {
+      body: { name: 'Watcher', scope: 'read', expiresInDays: null },
     });
     expect(made.statusCode, made.body).toBe(201);
     const { id, token } = made.json<{ id: number; token: string }>();
     const stream = await openStream(url, token);
     await stream.next(isReady);
-    const revoked = await as(ctx.app, user)({ method: 'DELETE', url: `/api/account/tokens/${id}` });
+    const revoked = await apiClient(ctx.app, user)(tokensApi.revoke, { params: { id } });
     expect(revoked.statusCode).toBe(204);
     expect(await endsWithin(stream)).toBe(true);
   });
@@ -537,13 +543,8 @@ describe('GET /api/events ends at once when its access ends (issue 23, item 12)'
     const user = await registerUser(ctx.app);
     const stream = await openStream(url, user.token);
     await stream.next(isReady);
-    const deleted = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: user.password },
+    const deleted = await apiClient(ctx.app, user)(accountApi.remove, {
+      body: { password: user.password },
     });
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await endsWithin(stream)).toBe(true);
@@ -582,14 +583,7 @@ describe
     const onB = await openStream(bUrl, user.token);
     const onA = await openStream(aUrl, user.token);
     await Promise.all([onA.next(isReady), onB.next(isReady)]);
-    const created = await as(
-      a.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/todos',
-      payload: { title: 'on A' },
-    });
+    const created = await apiClient(a.app, user)(todosApi.create, { body: { title: 'on A' } });
     expect(created.statusCode).toBe(201);
     const todo = created.json<{ id: number }>();
     expect(dataOf(await onB.next(event('todo.created', todo.id)))).toEqual({
@@ -600,7 +594,7 @@ describe
       type: 'todo.created',
       id: todo.id,
     });
-    const deleted = await as(b.app, user)({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    const deleted = await apiClient(b.app, user)(todosApi.remove, { params: { id: todo.id } });
     expect(deleted.statusCode).toBe(204);
     expect(dataOf(await onA.next(event('todo.deleted', todo.id)))).toEqual({
       type: 'todo.deleted',
@@ -621,9 +615,7 @@ describe
       const user = await registerUser(a.app);
       const stream = await openStream(slowUrl, user.token);
       await stream.next(isReady);
-      const logout = await a.app.inject({
-        method: 'POST',
-        url: '/api/auth/logout',
+      const logout = await apiClient(a.app, null)(authApi.logout, {
         headers: { cookie: user.refreshCookie },
       });
       expect(logout.statusCode).toBe(204);

@@ -1,8 +1,9 @@
+import { accountApi, authApi, calendarApi, passkeysApi, twoFactorApi } from '@tally/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -43,16 +44,13 @@ const NOT_VERIFIED = { error: 'response could not be verified as a passkey of th
 
 /** Asks for registration options as the user; answers them and the browser's cookie. */
 async function registrationOptions(user: TestUser) {
-  const response = await as(
-    ctx.app,
-    user,
-  )({ method: 'POST', url: '/api/account/passkeys/options' });
+  const response = await apiClient(ctx.app, user)(passkeysApi.registrationOptions);
   expect(response.statusCode, response.body).toBe(200);
   return { options: response.json<RegistrationOptionsJSON>(), cookie: challengeCookieOf(response) };
 }
 
 const addPasskey = (user: TestUser, cookie: string, payload: object) =>
-  as(ctx.app, user)({ method: 'POST', url: '/api/account/passkeys', headers: { cookie }, payload });
+  apiClient(ctx.app, user).unchecked(passkeysApi.add, { body: payload, headers: { cookie } });
 
 /** A user with one passkey on a fresh software authenticator. */
 async function userWithPasskey(name = 'Laptop') {
@@ -66,7 +64,7 @@ async function userWithPasskey(name = 'Laptop') {
 }
 
 async function signInOptions() {
-  const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/passkey/options' });
+  const response = await apiClient(ctx.app, null)(passkeysApi.signInOptions);
   expect(response.statusCode, response.body).toBe(200);
   return {
     options: response.json<AuthenticationOptionsJSON>(),
@@ -75,11 +73,9 @@ async function signInOptions() {
 }
 
 const signIn = (cookie: string, response: object) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/passkey',
+  apiClient(ctx.app, null).unchecked(passkeysApi.signIn, {
+    body: { response },
     headers: { cookie },
-    payload: { response },
   });
 
 describe('adding a passkey in Settings', () => {
@@ -98,7 +94,7 @@ describe('adding a passkey in Settings', () => {
 
   it('adds it with its name and lists it with when it was added and last used', async () => {
     const { user, passkeyId } = await userWithPasskey('  Work laptop ');
-    const listed = await as(ctx.app, user)({ method: 'GET', url: '/api/account/passkeys' });
+    const listed = await apiClient(ctx.app, user)(passkeysApi.list);
     expect(listed.statusCode).toBe(200);
     expect(listed.json()).toEqual([
       {
@@ -121,9 +117,7 @@ describe('adding a passkey in Settings', () => {
     const refused = await addPasskey(other, cookie, { name: 'Stolen', response });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ error: 'This passkey is already registered' });
-    expect(
-      (await as(ctx.app, other)({ method: 'GET', url: '/api/account/passkeys' })).json(),
-    ).toEqual([]);
+    expect((await apiClient(ctx.app, other)(passkeysApi.list)).json()).toEqual([]);
   });
 
   it('refuses an answer without user verification, from another origin, or replayed (400 naming response)', async () => {
@@ -169,60 +163,43 @@ describe('adding a passkey in Settings', () => {
   it('needs a recent proof of identity to add or remove one; a passkey proves it', async () => {
     const { user, authenticator, passkeyId } = await userWithPasskey();
     ctx.clock.advance(6 * MINUTE);
-    const call = as(ctx.app, user);
+    const call = apiClient(ctx.app, user);
     const reauth = { error: expect.any(String), code: 'reauthentication_required' };
-    const options = await call({ method: 'POST', url: '/api/account/passkeys/options' });
+    const options = await call(passkeysApi.registrationOptions);
     expect(options.statusCode).toBe(403);
     expect(options.json()).toEqual(reauth);
-    const remove = await call({ method: 'DELETE', url: `/api/account/passkeys/${passkeyId}` });
+    const remove = await call(passkeysApi.remove, { params: { id: passkeyId } });
     expect(remove.statusCode).toBe(403);
     expect(remove.json()).toEqual(reauth);
     // Renaming is not sensitive.
-    const renamed = await call({
-      method: 'PATCH',
-      url: `/api/account/passkeys/${passkeyId}`,
-      payload: { name: 'Desk' },
+    const renamed = await call(passkeysApi.rename, {
+      params: { id: passkeyId },
+      body: { name: 'Desk' },
     });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ id: passkeyId, name: 'Desk' });
 
-    const asked = await call({
-      method: 'POST',
-      url: '/api/account/passkeys/reauthenticate/options',
-    });
+    const asked = await call(passkeysApi.reauthenticationOptions);
     expect(asked.statusCode).toBe(200);
     const askedOptions = asked.json<AuthenticationOptionsJSON>();
     expect(askedOptions.allowCredentials).toHaveLength(1);
-    const proved = await call({
-      method: 'POST',
-      url: '/api/account/passkeys/reauthenticate',
+    const proved = await call(passkeysApi.reauthenticate, {
+      body: { response: authenticator.authenticate(askedOptions) },
       headers: { cookie: challengeCookieOf(asked) },
-      payload: { response: authenticator.authenticate(askedOptions) },
     });
     expect(proved.statusCode, proved.body).toBe(204);
-    const removed = await call({ method: 'DELETE', url: `/api/account/passkeys/${passkeyId}` });
+    const removed = await call(passkeysApi.remove, { params: { id: passkeyId } });
     expect(removed.statusCode).toBe(204);
-    expect((await call({ method: 'GET', url: '/api/account/passkeys' })).json()).toEqual([]);
+    expect((await call(passkeysApi.list)).json()).toEqual([]);
   });
 
   it("refuses to prove identity with another user's passkey", async () => {
     const { user } = await userWithPasskey();
     const stranger = await userWithPasskey();
-    const asked = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/passkeys/reauthenticate/options',
-    });
-    const refused = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/passkeys/reauthenticate',
+    const asked = await apiClient(ctx.app, user)(passkeysApi.reauthenticationOptions);
+    const refused = await apiClient(ctx.app, user)(passkeysApi.reauthenticate, {
+      body: { response: stranger.authenticator.authenticate(asked.json()) },
       headers: { cookie: challengeCookieOf(asked) },
-      payload: { response: stranger.authenticator.authenticate(asked.json()) },
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ error: 'response is not from a passkey of this account' });
@@ -231,20 +208,16 @@ describe('adding a passkey in Settings', () => {
   it("answers 404 for another user's passkey and 409 for an account with none", async () => {
     const { passkeyId } = await userWithPasskey();
     const other = await registerUser(ctx.app);
-    const call = as(ctx.app, other);
-    const rename = await call({
-      method: 'PATCH',
-      url: `/api/account/passkeys/${passkeyId}`,
-      payload: { name: 'Mine' },
+    const call = apiClient(ctx.app, other);
+    const rename = await call(passkeysApi.rename, {
+      params: { id: passkeyId },
+      body: { name: 'Mine' },
     });
     expect(rename.statusCode).toBe(404);
     expect(rename.json()).toEqual({ error: 'Passkey not found' });
-    const remove = await call({ method: 'DELETE', url: `/api/account/passkeys/${passkeyId}` });
+    const remove = await call(passkeysApi.remove, { params: { id: passkeyId } });
     expect(remove.statusCode).toBe(404);
-    const none = await call({
-      method: 'POST',
-      url: '/api/account/passkeys/reauthenticate/options',
-    });
+    const none = await call(passkeysApi.reauthenticationOptions);
     expect(none.statusCode).toBe(409);
     expect(none.json()).toEqual({ error: 'This account has no passkey' });
   });
@@ -267,21 +240,13 @@ describe('signing in with a passkey', () => {
     };
     expect(claims.sub).toBe(user.username);
     // The refresh cookie renews it, and the fresh sign-in counts as a recent proof of identity.
-    const renewed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: refreshCookieOf(signedIn) },
     });
     expect(renewed.statusCode).toBe(200);
-    const feed = await as(ctx.app, { token: accessToken })({
-      method: 'POST',
-      url: '/api/account/calendar',
-    });
+    const feed = await apiClient(ctx.app, { token: accessToken })(calendarApi.regenerate);
     expect(feed.statusCode).toBe(201);
-    const listed = await as(ctx.app, { token: accessToken })({
-      method: 'GET',
-      url: '/api/account/passkeys',
-    });
+    const listed = await apiClient(ctx.app, { token: accessToken })(passkeysApi.list);
     expect(listed.json()).toEqual([
       expect.objectContaining({
         id: passkeyId,
@@ -292,22 +257,16 @@ describe('signing in with a passkey', () => {
 
   it('offers itself at the second step of an account with two-factor codes, and replaces it', async () => {
     const { user, authenticator } = await userWithPasskey();
-    const call = as(ctx.app, user);
-    const setup = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+    const call = apiClient(ctx.app, user);
+    const setup = await call(twoFactorApi.setup);
     expect(setup.statusCode, setup.body).toBe(200);
     const { secret } = setup.json<{ secret: string }>();
     const code = TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: ctx.clock.now() });
-    const enabled = await call({
-      method: 'POST',
-      url: '/api/account/two-factor',
-      payload: { code },
-    });
+    const enabled = await call(twoFactorApi.enable, { body: { code } });
     expect(enabled.statusCode, enabled.body).toBe(201);
 
-    const login = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: user.password },
+    const login = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: user.password },
     });
     expect(login.json()).toMatchObject({
       mfaRequired: true,
@@ -345,10 +304,8 @@ describe('signing in with a passkey', () => {
     const other = await signInOptions();
     const answer = authenticator.authenticate(options);
     expect((await signIn(other.cookie, answer)).json()).toEqual(STALE);
-    const noCookie = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/passkey',
-      payload: { response: answer },
+    const noCookie = await apiClient(ctx.app, null)(passkeysApi.signIn, {
+      body: { response: answer },
     });
     expect(noCookie.statusCode).toBe(400);
   });
@@ -392,12 +349,8 @@ describe('signing in with a passkey', () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual(NOT_VERIFIED);
 
-    const removed = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: `/api/account/passkeys/${passkeyId}`,
+    const removed = await apiClient(ctx.app, user)(passkeysApi.remove, {
+      params: { id: passkeyId },
     });
     expect(removed.statusCode).toBe(204);
     ({ options, cookie } = await signInOptions());
@@ -410,11 +363,9 @@ describe('signing in with a passkey', () => {
 
   it('refuses a malformed answer with a 400 naming the field', async () => {
     const { cookie } = await signInOptions();
-    const missing = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/passkey',
+    const missing = await apiClient(ctx.app, null).unchecked(passkeysApi.signIn, {
+      body: {},
       headers: { cookie },
-      payload: {},
     });
     expect(missing.statusCode).toBe(400);
     expect(missing.json<{ error: string }>().error).toMatch(/response/);
@@ -431,13 +382,8 @@ describe('signing in with a passkey', () => {
 
   it('ends with the account: deleting it removes its passkeys', async () => {
     const { user, authenticator } = await userWithPasskey();
-    const deleted = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: user.password },
+    const deleted = await apiClient(ctx.app, user)(accountApi.remove, {
+      body: { password: user.password },
     });
     expect(deleted.statusCode, deleted.body).toBe(204);
     const { options, cookie } = await signInOptions();
@@ -454,17 +400,15 @@ describe('the relying party of a public PUBLIC_URL', () => {
 
   it("binds passkeys to PUBLIC_URL's host and accepts answers from its origin only", async () => {
     const user = await registerUser(hosted.app);
-    const call = as(hosted.app, user);
+    const call = apiClient(hosted.app, user);
     const authenticator = new SoftwareAuthenticator();
     const addWith = async (origin: string) => {
-      const asked = await call({ method: 'POST', url: '/api/account/passkeys/options' });
+      const asked = await call(passkeysApi.registrationOptions);
       const options = asked.json<RegistrationOptionsJSON>();
       expect(options.rp.id).toBe('tally.example.com');
-      return call({
-        method: 'POST',
-        url: '/api/account/passkeys',
+      return call(passkeysApi.add, {
+        body: { name: 'Laptop', response: authenticator.register(options, { origin }).response },
         headers: { cookie: challengeCookieOf(asked) },
-        payload: { name: 'Laptop', response: authenticator.register(options, { origin }).response },
       });
     };
     for (const origin of [
@@ -478,19 +422,17 @@ describe('the relying party of a public PUBLIC_URL', () => {
     }
     expect((await addWith('https://tally.example.com')).statusCode).toBe(201);
 
-    const asked = await hosted.app.inject({ method: 'POST', url: '/api/auth/passkey/options' });
+    const asked = await apiClient(hosted.app, null)(passkeysApi.signInOptions);
     const options = asked.json<AuthenticationOptionsJSON>();
     expect(options.rpId).toBe('tally.example.com');
-    const signedIn = await hosted.app.inject({
-      method: 'POST',
-      url: '/api/auth/passkey',
-      headers: { cookie: challengeCookieOf(asked) },
-      payload: {
+    const signedIn = await apiClient(hosted.app, null)(passkeysApi.signIn, {
+      body: {
         response: authenticator.authenticate(options, {
           credential: authenticator.credentials.at(-1),
           origin: 'https://tally.example.com',
         }),
       },
+      headers: { cookie: challengeCookieOf(asked) },
     });
     expect(signedIn.statusCode, signedIn.body).toBe(200);
   });

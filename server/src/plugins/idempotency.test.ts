@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Todo } from '@tally/contract';
+import { authApi, type Todo, todosApi, tokensApi } from '@tally/contract';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -37,19 +38,12 @@ afterAll(async () => {
 const HOUR = 60 * 60 * 1000;
 
 const post = (user: TestUser, key: string | null, payload: object, app = ctx.app) =>
-  as(
-    app,
-    user,
-  )({
-    method: 'POST',
-    url: '/api/todos',
-    payload,
+  apiClient(app, user).unchecked(todosApi.create, {
+    body: payload,
     headers: key === null ? {} : { 'idempotency-key': key },
   });
 const titles = async (user: TestUser) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' }))
-    .json<Todo[]>()
-    .map((todo) => todo.title);
+  (await apiClient(ctx.app, user)(todosApi.list)).json<Todo[]>().map((todo) => todo.title);
 
 describe('Idempotency-Key', () => {
   it('answers a retried create with the first answer and creates one todo', async () => {
@@ -85,13 +79,9 @@ describe('Idempotency-Key', () => {
   it('replays edits and deletes: a retried delete still answers 204', async () => {
     const created = (await post(alice, null, { title: 'to edit' })).json<Todo>();
     const put = (key: string) =>
-      as(
-        ctx.app,
-        alice,
-      )({
-        method: 'PATCH',
-        url: `/api/todos/${created.id}`,
-        payload: { completed: true },
+      apiClient(ctx.app, alice)(todosApi.patch, {
+        params: { id: created.id },
+        body: { completed: true },
         headers: { 'idempotency-key': key },
       });
     const editKey = randomUUID();
@@ -99,12 +89,8 @@ describe('Idempotency-Key', () => {
     expect((await put(editKey)).headers['idempotent-replayed']).toBe('true');
 
     const remove = (key: string) =>
-      as(
-        ctx.app,
-        alice,
-      )({
-        method: 'DELETE',
-        url: `/api/todos/${created.id}`,
+      apiClient(ctx.app, alice)(todosApi.remove, {
+        params: { id: created.id },
         headers: { 'idempotency-key': key },
       });
     const deleteKey = randomUUID();
@@ -128,10 +114,8 @@ describe('Idempotency-Key', () => {
 
   it('does not keep answers to sign-in calls', async () => {
     const login = () =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: alice.username, password: alice.password },
+      apiClient(ctx.app, null)(authApi.login, {
+        body: { username: alice.username, password: alice.password },
         headers: { 'idempotency-key': 'login-key' },
       });
     const [first, second] = [await login(), await login()];
@@ -212,22 +196,14 @@ describe('calls that carry a credential (issue 23, item 10)', () => {
   it('never hands out a revoked API token again: a retried create makes a new token', async () => {
     const key = randomUUID();
     const create = () =>
-      as(
-        ctx.app,
-        alice,
-      )({
-        method: 'POST',
-        url: '/api/account/tokens',
-        payload: { name: 'Retried', scope: 'read', expiresInDays: null },
+      apiClient(ctx.app, alice)(tokensApi.create, {
+        body: { name: 'Retried', scope: 'read', expiresInDays: null },
         headers: { 'idempotency-key': key },
       });
     const first = await create();
     expect(first.statusCode, first.body).toBe(201);
     const made = first.json<{ id: number; token: string }>();
-    const revoked = await as(
-      ctx.app,
-      alice,
-    )({ method: 'DELETE', url: `/api/account/tokens/${made.id}` });
+    const revoked = await apiClient(ctx.app, alice)(tokensApi.revoke, { params: { id: made.id } });
     expect(revoked.statusCode).toBe(204);
 
     const retry = await create();

@@ -1,4 +1,5 @@
-import { type LiveEvent, routes } from '@tally/contract';
+import { LIVE_CLIENT_HEADER, LIVE_CLIENT_PATTERN, type LiveEvent, routes } from '@tally/contract';
+
 import type { FastifyBaseLogger, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis, RedisOptions } from 'ioredis';
@@ -25,6 +26,8 @@ interface LiveSubscriber {
   accessChanged(): void;
 }
 
+const CLIENT_ID = new RegExp(LIVE_CLIENT_PATTERN);
+
 /**
  * Live updates between a user's clients (docs/decisions/061-live-updates.md). Any feature that
  * changes a user's data calls `app.live.publish(userId, event)` once its transaction has
@@ -35,9 +38,10 @@ interface LiveBus {
    * Tells every open stream of the user, in every server process, about the event. Call it after
    * the change is committed (a rolled-back change must not be announced). Never throws and never
    * delays the caller: a failure to publish is logged, and the other clients see the change at
-   * their next fetch.
+   * their next fetch. `origin`, the request that made the change: its X-Tally-Client header goes
+   * with the event as `client`, so the tab that made the change can tell it from another's.
    */
-  publish(userId: number, event: LiveEvent): void;
+  publish(userId: number, event: LiveEvent, origin?: Pick<FastifyRequest, 'headers'>): void;
   /**
    * Tells the user's open streams (null: everyone's), in every server process, that a session
    * or an API token may have ended, so each checks its own at once instead of at its next
@@ -268,8 +272,11 @@ function createLiveBus(transport: Transport, log: FastifyBaseLogger) {
   };
 
   const bus: LiveBus & { close(): Promise<void> } = {
-    publish(userId, event) {
-      send(JSON.stringify([userId, event]), 'live updates: a change could not be published');
+    publish(userId, event, origin) {
+      const client = origin?.headers[LIVE_CLIENT_HEADER];
+      const told =
+        typeof client === 'string' && CLIENT_ID.test(client) ? { ...event, client } : event;
+      send(JSON.stringify([userId, told]), 'live updates: a change could not be published');
     },
     accessChanged(userId) {
       send(

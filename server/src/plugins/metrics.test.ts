@@ -1,6 +1,8 @@
+import { todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { as, createTestApp, pgUrl, registerUser, type TestContext } from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, pgUrl, registerUser, type TestContext } from '../test/helpers.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -51,10 +53,10 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 
   it('counts requests by route pattern, not by raw URL, with their durations', async () => {
     const user = await registerUser(ctx.app);
-    const call = as(ctx.app, user);
-    await call({ method: 'GET', url: '/api/todos' });
-    await call({ method: 'DELETE', url: '/api/todos/123456' });
-    await call({ method: 'DELETE', url: '/api/todos/654321' });
+    const call = apiClient(ctx.app, user);
+    await call(todosApi.list);
+    await call(todosApi.remove, { params: { id: 123456 } });
+    await call(todosApi.remove, { params: { id: 654321 } });
     await ctx.app.inject({ method: 'GET', url: '/api/nothing-here' });
 
     const response = await scrape(`Bearer ${TOKEN}`);

@@ -1,10 +1,17 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { PushKey, Reminder, Todo } from '@tally/contract';
+import {
+  type PushKey,
+  type Reminder,
+  remindersApi,
+  type Todo,
+  todosApi,
+  trashApi,
+} from '@tally/contract';
 import { createVerify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   createTestDatabase,
   registerUser,
@@ -37,22 +44,19 @@ afterAll(async () => {
 });
 
 function client(user: TestUser, zone = 'Europe/Berlin') {
-  const call = as(ctx.app, user);
+  const call = apiClient(ctx.app, user);
   const headers = { 'x-time-zone': zone };
   return {
-    create: (payload: object) => call({ method: 'POST', url: '/api/todos', payload, headers }),
+    create: (payload: object) => call.unchecked(todosApi.create, { body: payload, headers }),
     update: (id: number, payload: object) =>
-      call({ method: 'PUT', url: `/api/todos/${id}`, payload, headers }),
-    skip: (id: number) => call({ method: 'POST', url: `/api/todos/${id}/skip`, headers }),
-    remove: (id: number) => call({ method: 'DELETE', url: `/api/todos/${id}`, headers }),
-    subscribe: (payload: object) =>
-      call({ method: 'POST', url: '/api/push/subscriptions', payload }),
-    unsubscribe: (endpoint: string) =>
-      call({ method: 'DELETE', url: '/api/push/subscriptions', payload: { endpoint } }),
-    bulk: (payload: object) => call({ method: 'POST', url: '/api/todos/bulk', payload, headers }),
-    restore: (id: number) => call({ method: 'POST', url: `/api/trash/${id}/restore`, headers }),
-    recent: (after?: string) =>
-      call({ method: 'GET', url: `/api/reminders${after ? `?after=${after}` : ''}` }),
+      call.unchecked(todosApi.update, { params: { id }, body: payload, headers }),
+    skip: (id: number) => call(todosApi.skip, { params: { id }, headers }),
+    remove: (id: number) => call(todosApi.remove, { params: { id }, headers }),
+    subscribe: (payload: object) => call.unchecked(remindersApi.subscribe, { body: payload }),
+    unsubscribe: (endpoint: string) => call(remindersApi.unsubscribe, { body: { endpoint } }),
+    bulk: (payload: object) => call.unchecked(todosApi.bulk, { body: payload, headers }),
+    restore: (id: number) => call(trashApi.restore, { params: { id }, headers }),
+    recent: (after?: string) => call(remindersApi.recent, { query: after ? { after } : {} }),
   };
 }
 
@@ -116,18 +120,18 @@ describe('remindMinutesBefore', () => {
 describe('subscriptions', () => {
   it('gives the VAPID public key, the same after a restart, kept owner-only in DATA_DIR', async () => {
     const user = await registerUser(ctx.app);
-    const key = (await as(ctx.app, user)({ method: 'GET', url: '/api/push/key' })).json<PushKey>();
+    const key = (await apiClient(ctx.app, user)(remindersApi.pushKey)).json<PushKey>();
     expect(Buffer.from(key.publicKey, 'base64url')).toHaveLength(65);
     const file = path.join(database.dataDir, 'vapid-keys.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const again = await createTestApp({ database, clock: ctx.clock });
     try {
-      const answer = await as(again.app, user)({ method: 'GET', url: '/api/push/key' });
+      const answer = await apiClient(again.app, user)(remindersApi.pushKey);
       expect(answer.json<PushKey>().publicKey).toBe(key.publicKey);
     } finally {
       await again.app.close();
     }
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/push/key' })).statusCode).toBe(401);
+    expect((await apiClient(ctx.app, null)(remindersApi.pushKey)).statusCode).toBe(401);
   });
 
   it.each([
@@ -219,7 +223,7 @@ describe('delivery', () => {
     expect(headers.urgency).toBe('high');
     expect(headers.topic).toBe(`todo-${todo.id}`);
     const key = (
-      await as(ctx.app, await signInAgain(ctx.app, user))({ method: 'GET', url: '/api/push/key' })
+      await apiClient(ctx.app, await signInAgain(ctx.app, user))(remindersApi.pushKey)
     ).json<PushKey>().publicKey;
     const match = /^vapid t=([^,]+), k=(.+)$/.exec(headers.authorization ?? '');
     expect(match?.[2]).toBe(key);

@@ -1,6 +1,8 @@
+import { authApi, calendarApi, groupsApi, todosApi, tokensApi } from '@tally/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -63,10 +65,10 @@ beforeAll(async () => {
   ctx.clock.current = Date.now();
   alice = await registerUser(ctx.app, uniqueName('alice'));
   bob = await registerUser(ctx.app, uniqueName('bob'));
-  const asAlice = as(ctx.app, alice);
-  const asBob = as(ctx.app, bob);
+  const asAlice = apiClient(ctx.app, alice);
+  const asBob = apiClient(ctx.app, bob);
   for (const name of ['ALICE-SECRET-home', 'ALICE-SECRET-work']) {
-    await asAlice({ method: 'POST', url: '/api/todo-groups', payload: { name, color: '#EF4444' } });
+    await asAlice(groupsApi.create, { body: { name, color: '#EF4444' } });
   }
   aliceGroupIds = (
     await ctx.database.handle.db
@@ -76,11 +78,9 @@ beforeAll(async () => {
       .execute()
   ).map((g) => g.id);
   for (const [i, groupId] of [aliceGroupIds[0], null, aliceGroupIds[1]].entries()) {
-    const todo = await asAlice({
-      method: 'POST',
-      url: '/api/todos',
+    const todo = await asAlice(todosApi.create, {
       // A's tag: B's /api/tags/{name} calls name it and must get 404.
-      payload: {
+      body: {
         title: `ALICE-SECRET-todo-${i}`,
         description: 'ALICE-SECRET-notes',
         groupId,
@@ -89,26 +89,19 @@ beforeAll(async () => {
     });
     if (i === 1) {
       const { id } = todo.json<{ id: number }>();
-      await asAlice({
-        method: 'PUT',
-        url: `/api/todos/${id}`,
-        payload: { title: 'ALICE-SECRET-done', description: null, groupId: null, completed: true },
+      await asAlice(todosApi.update, {
+        params: { id },
+        body: { title: 'ALICE-SECRET-done', description: null, groupId: null, completed: true },
       });
     }
   }
-  await asBob({
-    method: 'POST',
-    url: '/api/todo-groups',
-    payload: { name: 'bob', color: '#3B82F6' },
-  });
-  await asBob({ method: 'POST', url: '/api/todos', payload: { title: 'bob todo' } });
+  await asBob(groupsApi.create, { body: { name: 'bob', color: '#3B82F6' } });
+  await asBob(todosApi.create, { body: { title: 'bob todo' } });
   // A personal API token and a calendar feed of A's: B can neither revoke nor read them.
-  await asAlice({
-    method: 'POST',
-    url: '/api/account/tokens',
-    payload: { name: 'ALICE-SECRET-token', scope: 'read', expiresInDays: null },
+  await asAlice(tokensApi.create, {
+    body: { name: 'ALICE-SECRET-token', scope: 'read', expiresInDays: null },
   });
-  await asAlice({ method: 'POST', url: '/api/account/calendar' });
+  await asAlice(calendarApi.regenerate);
   // The ids A owns in any table and B owns in none: on every :param route they must be 404.
   const bobIds = new Set(await idsOfUser(ctx.database.handle.db, bob.id));
   aliceIds = (await idsOfUser(ctx.database.handle.db, alice.id)).filter((id) => !bobIds.has(id));
@@ -304,13 +297,9 @@ describe('access-control sweep over the route table', () => {
     for (const url of getsBefore.keys()) {
       getsBefore.set(url, (await as(ctx.app, bob)({ method: 'GET', url })).body);
     }
-    const asAlice = as(ctx.app, alice);
-    await asAlice({ method: 'POST', url: '/api/todos', payload: { title: 'ALICE-SECRET-later' } });
-    await asAlice({
-      method: 'POST',
-      url: '/api/todo-groups',
-      payload: { name: 'ALICE-SECRET-later', color: '#10B981' },
-    });
+    const asAlice = apiClient(ctx.app, alice);
+    await asAlice(todosApi.create, { body: { title: 'ALICE-SECRET-later' } });
+    await asAlice(groupsApi.create, { body: { name: 'ALICE-SECRET-later', color: '#10B981' } });
     for (const [url, before] of getsBefore) {
       const after = await as(ctx.app, bob)({ method: 'GET', url });
       if (after.body !== before) problems.push(`GET ${url} changed when A acted`);
@@ -331,9 +320,7 @@ describe('access-control sweep over the route table', () => {
 });
 
 async function loginBob() {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: bob.username, password: bob.password },
+  return apiClient(ctx.app, null)(authApi.login, {
+    body: { username: bob.username, password: bob.password },
   });
 }

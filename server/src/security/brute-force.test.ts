@@ -1,7 +1,9 @@
+import { authApi } from '@tally/contract';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { PASSWORD_COST, setPasswordCost } from '../auth/passwords.js';
+import { apiClient } from '../test/api-client.js';
 import {
   createTestApp,
   redisUrl,
@@ -307,10 +309,8 @@ describe('unknown user vs wrong password', () => {
 
   const timedLogin = async (username: string, password: string) => {
     const started = performance.now();
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username, password },
+    const response = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username, password },
     });
     return { response, ms: performance.now() - started };
   };

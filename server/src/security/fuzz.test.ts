@@ -1,9 +1,10 @@
+import { authApi, groupsApi, todosApi } from '@tally/contract';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -91,17 +92,11 @@ beforeAll(async () => {
   owner = await registerUser(ctx.app, uniqueName('owner'));
   fuzzer = await registerUser(ctx.app, uniqueName('fuzzer'));
   for (const u of [owner, fuzzer]) {
-    const call = as(ctx.app, u);
+    const call = apiClient(ctx.app, u);
     for (let i = 0; i < 3; i++) {
-      const group = await call({
-        method: 'POST',
-        url: '/api/todo-groups',
-        payload: { name: `g${i}`, color: '#3B82F6' },
-      });
-      await call({
-        method: 'POST',
-        url: '/api/todos',
-        payload: { title: `t${i}`, groupId: group.json<{ id: number }>().id },
+      const group = await call(groupsApi.create, { body: { name: `g${i}`, color: '#3B82F6' } });
+      await call(todosApi.create, {
+        body: { title: `t${i}`, groupId: group.json<{ id: number }>().id },
       });
     }
   }
@@ -366,10 +361,8 @@ async function prepare(entry: RouteEntry, c: Case): Promise<Case> {
   }
   const headers = { ...c.headers };
   if (headers.cookie === 'session' && entry.url.startsWith('/api/auth/')) {
-    const login = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: fuzzer.username, password: fuzzer.password },
+    const login = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: fuzzer.username, password: fuzzer.password },
     });
     headers.cookie = refreshCookieOf(login);
   }

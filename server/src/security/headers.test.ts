@@ -1,9 +1,11 @@
+import { authApi, systemApi, todosApi } from '@tally/contract';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -71,51 +73,44 @@ function checkCommon(response: LightMyRequestResponse, label: string) {
 
 describe('headers on every answer', () => {
   it('carries CSP, nosniff, Referrer-Policy and no-store on API answers of every status', async () => {
-    const call = as(ctx.app, user);
-    const todo = await call({ method: 'POST', url: '/api/todos', payload: { title: 'h' } });
+    const call = apiClient(ctx.app, user);
+    const todo = await call(todosApi.create, { body: { title: 'h' } });
     const answers: [number, LightMyRequestResponse][] = [
-      [200, await call({ method: 'GET', url: '/api/todos' })],
-      [200, await call({ method: 'HEAD', url: '/api/todos' })],
+      [200, await call(todosApi.list)],
+      [200, await as(ctx.app, user)({ method: 'HEAD', url: todosApi.list.path })],
       [201, todo],
-      [204, await call({ method: 'DELETE', url: `/api/todos/${todo.json<{ id: number }>().id}` })],
-      [400, await call({ method: 'POST', url: '/api/todos', payload: { title: '' } })],
-      [401, await ctx.app.inject({ method: 'GET', url: '/api/todos' })],
-      [400, await call({ method: 'DELETE', url: '/api/todos/%_%' })],
-      [404, await call({ method: 'GET', url: '/api/nope' })],
+      [204, await call(todosApi.remove, { params: { id: todo.json<{ id: number }>().id } })],
+      [400, await call(todosApi.create, { body: { title: '' } })],
+      [401, await apiClient(ctx.app, null)(todosApi.list)],
+      [400, await call.unchecked(todosApi.remove, { params: { id: '%_%' } })],
+      [404, await as(ctx.app, user)({ method: 'GET', url: '/api/nope' })],
       [
         404,
-        await call({
-          method: 'PUT',
-          url: '/api/todos/999999',
-          payload: { title: 'x', completed: false },
+        await call(todosApi.update, {
+          params: { id: 999999 },
+          body: { title: 'x', completed: false },
         }),
       ],
       [
         413,
-        await call({
-          method: 'POST',
-          url: '/api/todos',
+        await call.unchecked(todosApi.create, {
+          body: `{"title":"${'x'.repeat(70_000)}"}`,
           headers: { 'content-type': 'application/json' },
-          payload: `{"title":"${'x'.repeat(70_000)}"}`,
         }),
       ],
       [
         415,
-        await call({
-          method: 'POST',
-          url: '/api/todos',
+        await call.unchecked(todosApi.create, {
+          body: 'x',
           headers: { 'content-type': 'text/plain' },
-          payload: 'x',
         }),
       ],
     ];
     let limited: LightMyRequestResponse | undefined;
     for (let i = 0; i < 10 && limited?.statusCode !== 429; i++) {
-      limited = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
+      limited = await apiClient(ctx.app, null)(authApi.login, {
+        body: { username: 'nobody', password: 'whatever1' },
         remoteAddress: '10.3.0.1',
-        payload: { username: 'nobody', password: 'whatever1' },
       });
     }
     answers.push([429, limited as LightMyRequestResponse]);
@@ -171,9 +166,7 @@ describe('headers on every answer', () => {
   });
 
   it('sends HSTS behind an HTTPS proxy (TRUST_PROXY and X-Forwarded-Proto: https)', async () => {
-    const response = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/health',
+    const response = await apiClient(ctx.app, null)(systemApi.health, {
       headers: { 'x-forwarded-proto': 'https' },
     });
     expect(response.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
@@ -183,12 +176,10 @@ describe('headers on every answer', () => {
 describe('the refresh cookie', () => {
   const register = (headers: Record<string, string>) => {
     const name = `c${Math.random().toString(36).slice(2, 10)}`;
-    return ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      remoteAddress: `10.4.0.${Math.floor(Math.random() * 250)}`,
+    return apiClient(ctx.app, null)(authApi.register, {
+      body: { username: name, email: `${name}@example.com`, password: 'long enough' },
       headers,
-      payload: { username: name, email: `${name}@example.com`, password: 'long enough' },
+      remoteAddress: `10.4.0.${Math.floor(Math.random() * 250)}`,
     });
   };
   /** The refresh cookie among those a sign-in sets (the device cookie comes with it). */
@@ -230,7 +221,7 @@ describe('a forced database failure', () => {
       const victim = await registerUser(broken.app);
       // Renamed rather than dropped: other tables' foreign keys point at it.
       await sql`alter table todos rename to todos_gone`.execute(broken.database.handle.db);
-      const response = await as(broken.app, victim)({ method: 'GET', url: '/api/todos' });
+      const response = await apiClient(broken.app, victim)(todosApi.list);
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({ error: 'Internal server error' });
       expect(response.body).not.toMatch(leaks);

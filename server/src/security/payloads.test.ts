@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { LIMITS } from '@tally/contract';
+import { authApi, groupsApi, LIMITS, todosApi, type Endpoint } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, type UncheckedInput } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   registerUser,
   type TestContext,
@@ -72,24 +72,22 @@ let tried = 0;
 beforeAll(async () => {
   ctx = await createTestApp();
   user = await registerUser(ctx.app);
-  const call = as(ctx.app, user);
-  todoId = (await call({ method: 'POST', url: '/api/todos', payload: { title: 'seed' } })).json<{
+  const call = apiClient(ctx.app, user);
+  todoId = (await call(todosApi.create, { body: { title: 'seed' } })).json<{
     id: number;
   }>().id;
-  groupId = (
-    await call({
-      method: 'POST',
-      url: '/api/todo-groups',
-      payload: { name: 'seed', color: '#3B82F6' },
-    })
-  ).json<{ id: number }>().id;
+  groupId = (await call(groupsApi.create, { body: { name: 'seed', color: '#3B82F6' } })).json<{
+    id: number;
+  }>().id;
 });
 afterAll(async () => {
   console.info(`[payloads] ${tried} payload×field requests`);
   await ctx.close();
 });
 
-const call = (options: Parameters<ReturnType<typeof as>>[0]) => as(ctx.app, user)(options);
+/** Sent as it is: these are the bodies the contract refuses. */
+const call = (endpoint: Endpoint, input?: UncheckedInput) =>
+  apiClient(ctx.app, user).unchecked(endpoint, input);
 const db = () => ctx.database.handle.db;
 const result = async (response: Awaited<ReturnType<typeof call>>, key: string) => {
   tried += 1;
@@ -110,16 +108,15 @@ const fields: Field[] = [
     expect: requiredText(LIMITS.todoTitleMax),
     send: async (title) =>
       result(
-        await call({
-          method: 'PUT',
-          url: `/api/todos/${todoId}`,
-          payload: { title, description: null, groupId: null, completed: false },
+        await call(todosApi.update, {
+          params: { id: todoId },
+          body: { title, description: null, groupId: null, completed: false },
         }),
         'title',
       ),
     readBack: async () => ({
       listed:
-        (await call({ method: 'GET', url: '/api/todos' }))
+        (await call(todosApi.list))
           .json<{ id: number; title: string }[]>()
           .find((t) => t.id === todoId)?.title ?? null,
       row: (
@@ -137,12 +134,9 @@ const fields: Field[] = [
     expect: (v) =>
       clean(v) && codePoints(v) <= LIMITS.todoDescriptionMax ? v.trim() || null : undefined,
     send: async (description) =>
-      result(
-        await call({ method: 'POST', url: '/api/todos', payload: { title: 'd', description } }),
-        'description',
-      ),
+      result(await call(todosApi.create, { body: { title: 'd', description } }), 'description'),
     readBack: async () => {
-      const newest = (await call({ method: 'GET', url: '/api/todos' })).json<
+      const newest = (await call(todosApi.list)).json<
         { id: number; description: string | null }[]
       >()[0];
       const row = await db()
@@ -159,16 +153,12 @@ const fields: Field[] = [
     expect: requiredText(LIMITS.groupNameMax),
     send: async (name) =>
       result(
-        await call({
-          method: 'PUT',
-          url: `/api/todo-groups/${groupId}`,
-          payload: { name, color: '#EF4444' },
-        }),
+        await call(groupsApi.update, { params: { id: groupId }, body: { name, color: '#EF4444' } }),
         'name',
       ),
     readBack: async () => ({
       listed:
-        (await call({ method: 'GET', url: '/api/todo-groups' }))
+        (await call(groupsApi.list))
           .json<{ id: number; name: string }[]>()
           .find((g) => g.id === groupId)?.name ?? null,
       row: (
@@ -231,10 +221,8 @@ describe('text payloads in every text field', () => {
         // The 100,000 most common passwords are refused (auth/passwords.ts).
         !(await isCommonPassword(value));
       const username = uniqueName('pw');
-      const registered = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        payload: { username, email: `${username}@example.com`, password: value },
+      const registered = await apiClient(ctx.app, null)(authApi.register, {
+        body: { username, email: `${username}@example.com`, password: value },
       });
       tried += 1;
       if (!acceptable) {
@@ -250,10 +238,8 @@ describe('text payloads in every text field', () => {
         problems.push(`${name}: register gave ${registered.statusCode} ${registered.body}`);
         continue;
       }
-      const login = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username, password: value },
+      const login = await apiClient(ctx.app, null)(authApi.login, {
+        body: { username, password: value },
       });
       if (login.statusCode !== 200) problems.push(`${name}: login gave ${login.statusCode}`);
     }
@@ -267,11 +253,9 @@ describe('raw bodies: encodings, prototype keys, nesting, numbers, content types
       ? Buffer.from(payload.base64, 'base64')
       : Buffer.from(payload.generate ? generated(payload.generate) : (payload.text ?? ''), 'utf8');
     const before = await tableCounts(db());
-    const response = await call({
-      method: 'POST',
-      url: '/api/todos',
+    const response = await call(todosApi.create, {
+      body,
       headers: { 'content-type': payload.contentType },
-      payload: body,
     });
     tried += 1;
     expect(response.statusCode).toBe(payload.status);
@@ -290,20 +274,16 @@ describe('raw bodies: encodings, prototype keys, nesting, numbers, content types
   });
 
   it('names the field that holds a lone surrogate, and refuses invalid UTF-8 as such', async () => {
-    const surrogate = await call({
-      method: 'POST',
-      url: '/api/todos',
+    const surrogate = await call(todosApi.create, {
+      body: '{"title":"ok","description":"x\\udc00"}',
       headers: { 'content-type': 'application/json' },
-      payload: '{"title":"ok","description":"x\\udc00"}',
     });
     expect(surrogate.json()).toEqual({
       error: 'description must be valid Unicode text (it holds an unpaired surrogate)',
     });
-    const bytes = await call({
-      method: 'POST',
-      url: '/api/todos',
+    const bytes = await call(todosApi.create, {
+      body: Buffer.from([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
       headers: { 'content-type': 'application/json' },
-      payload: Buffer.from([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
     });
     expect(bytes.json()).toEqual({ error: 'The request body is not valid UTF-8' });
   });

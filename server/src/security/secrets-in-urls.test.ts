@@ -1,5 +1,7 @@
+import { authApi, calendarApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
 
 /**
@@ -33,16 +35,15 @@ const urlsLogged = () =>
 describe('secrets in URLs', () => {
   it('logs the calendar feed as /api/calendar/[redacted].ics and labels its metrics with the route', async () => {
     const user = await registerUser(ctx.app);
-    const feed = await as(ctx.app, user)({ method: 'POST', url: '/api/account/calendar' });
+    const feed = await apiClient(ctx.app, user)(calendarApi.regenerate);
     expect(feed.statusCode, feed.body).toBe(201);
     const { path } = feed.json<{ path: string }>();
     const secret = /\/api\/calendar\/([^/]+)\.ics$/.exec(path)?.[1] ?? '';
     expect(secret.length).toBeGreaterThan(16);
 
     expect((await ctx.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
-    const unknown = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/calendar/guessed-secret.ics',
+    const unknown = await apiClient(ctx.app, null)(calendarApi.feed, {
+      params: { secret: 'guessed-secret' },
     });
     expect(unknown.statusCode).toBe(404);
     const metrics = await ctx.app.inject({
@@ -80,10 +81,8 @@ describe('secrets in URLs', () => {
   it('e-mails verification and reset links with the token in the fragment', async () => {
     const user = await registerUser(ctx.app);
     const verification = await smtp.take(user.email);
-    const reset = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/password-reset',
-      payload: { email: user.email },
+    const reset = await apiClient(ctx.app, null)(authApi.requestPasswordReset, {
+      body: { email: user.email },
     });
     expect(reset.statusCode).toBe(202);
     const resetMail = await smtp.take(user.email);

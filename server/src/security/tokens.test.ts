@@ -1,8 +1,9 @@
+import { authApi, todosApi } from '@tally/contract';
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -26,13 +27,9 @@ afterAll(async () => ctx.close());
 const key = new TextEncoder().encode(TEST_SECRET);
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const todos = (token: string) =>
-  ctx.app.inject({
-    method: 'GET',
-    url: '/api/todos',
-    headers: { authorization: `Bearer ${token}` },
-  });
+  apiClient(ctx.app, null)(todosApi.list, { headers: { authorization: `Bearer ${token}` } });
 const refresh = (cookie: string) =>
-  ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie } });
+  apiClient(ctx.app, null)(authApi.refresh, { headers: { cookie } });
 
 async function expect401(token: string, label: string) {
   const response = await todos(token);
@@ -164,11 +161,11 @@ describe('tokens of deleted users', () => {
 
   it('does not let a deleted user’s token act for a new account with the same name', async () => {
     const user = await registerUser(ctx.app);
-    await as(ctx.app, user)({ method: 'POST', url: '/api/todos', payload: { title: 'mine' } });
+    await apiClient(ctx.app, user)(todosApi.create, { body: { title: 'mine' } });
     await deleteUser(user.username);
     ctx.clock.advance(1000);
     const newcomer = await registerUser(ctx.app, user.username);
-    await as(ctx.app, newcomer)({ method: 'POST', url: '/api/todos', payload: { title: 'new' } });
+    await apiClient(ctx.app, newcomer)(todosApi.create, { body: { title: 'new' } });
     await expect401(user.token, 'old token, same username, new account');
     expect((await todos(newcomer.token)).json()).toHaveLength(1);
   });

@@ -1,7 +1,14 @@
-import type { Insights, Todo } from '@tally/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  as,
+  groupsApi,
+  type Insights,
+  statisticsApi,
+  tagsApi,
+  type Todo,
+  todosApi,
+} from '@tally/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
+import {
   createTestApp,
   registerUser,
   signInAgain,
@@ -28,19 +35,15 @@ async function completeAt(
   zone = 'UTC',
 ): Promise<Todo> {
   ctx.clock.set(createdIso);
-  const call = as(ctx.app, await fresh(user));
+  const call = apiClient(ctx.app, await fresh(user));
   const headers = { 'x-time-zone': zone };
   const todo = (
-    await call({ method: 'POST', url: '/api/todos', payload: { title: 'x', ...fields }, headers })
+    await call(todosApi.create, { body: { title: 'x', ...fields }, headers })
   ).json<Todo>();
   ctx.clock.set(completedIso);
-  const done = await as(
-    ctx.app,
-    await fresh(user),
-  )({
-    method: 'PUT',
-    url: `/api/todos/${todo.id}`,
-    payload: { title: 'x', completed: true, groupId: todo.groupId },
+  const done = await apiClient(ctx.app, await fresh(user))(todosApi.update, {
+    params: { id: todo.id },
+    body: { title: 'x', completed: true, groupId: todo.groupId },
     headers,
   });
   expect(done.statusCode).toBe(200);
@@ -49,12 +52,8 @@ async function completeAt(
 
 async function insights(user: TestUser, atIso: string, zone = 'UTC', weeks = 52) {
   ctx.clock.set(atIso);
-  const response = await as(
-    ctx.app,
-    await fresh(user),
-  )({
-    method: 'GET',
-    url: `/api/statistics/insights?weeks=${weeks}`,
+  const response = await apiClient(ctx.app, await fresh(user))(statisticsApi.insights, {
+    query: { weeks: weeks },
     headers: { 'x-time-zone': zone },
   });
   expect(response.statusCode).toBe(200);
@@ -145,13 +144,8 @@ describe('GET /api/statistics/insights', () => {
     const user = await registerUser(ctx.app);
     ctx.clock.set('2026-11-01T00:00:00Z');
     const home = (
-      await as(
-        ctx.app,
-        await fresh(user),
-      )({
-        method: 'POST',
-        url: '/api/todo-groups',
-        payload: { name: 'Home', color: '#10B981' },
+      await apiClient(ctx.app, await fresh(user))(groupsApi.create, {
+        body: { name: 'Home', color: '#10B981' },
       })
     ).json<{ id: number }>();
     await completeAt(user, '2026-11-10T08:00:00Z', '2026-11-10T09:00:00Z', {
@@ -167,7 +161,7 @@ describe('GET /api/statistics/insights', () => {
       dueTime: '08:00',
     });
     ctx.clock.set('2026-11-14T00:00:00Z');
-    await as(ctx.app, await fresh(user))({ method: 'DELETE', url: `/api/todos/${gone.id}` });
+    await apiClient(ctx.app, await fresh(user))(todosApi.remove, { params: { id: gone.id } });
     const result = await insights(user, '2026-11-14T12:00:00Z', 'UTC', 4);
     expect(result.onTime).toEqual({ onTime: 1, late: 2, rate: 1 / 3 });
     expect(result.byGroup).toEqual([
@@ -190,13 +184,9 @@ describe('GET /api/statistics/insights', () => {
     await completeAt(user, '2026-11-18T08:00:00Z', '2026-11-18T09:00:00Z');
     // Before the range: not counted.
     await completeAt(user, '2026-10-01T08:00:00Z', '2026-10-01T09:00:00Z', { tags: ['old'] });
-    await as(
-      ctx.app,
-      await fresh(user),
-    )({
-      method: 'PUT',
-      url: '/api/tags/home',
-      payload: { color: '#F59E0B' },
+    await apiClient(ctx.app, await fresh(user))(tagsApi.update, {
+      params: { name: 'home' },
+      body: { color: '#F59E0B' },
     });
     const result = await insights(user, '2026-11-18T12:00:00Z', 'UTC', 2);
     expect(result.byTag).toEqual([
@@ -216,13 +206,9 @@ describe('GET /api/statistics/insights', () => {
       repeat: { every: 1, unit: 'day', from: 'due' },
     });
     ctx.clock.set('2026-11-17T09:00:00Z');
-    await as(
-      ctx.app,
-      await fresh(user),
-    )({
-      method: 'PUT',
-      url: `/api/todos/${todo.id}`,
-      payload: { title: 'x', completed: true },
+    await apiClient(ctx.app, await fresh(user))(todosApi.update, {
+      params: { id: todo.id },
+      body: { title: 'x', completed: true },
     });
     const result = await insights(user, '2026-11-17T12:00:00Z', 'UTC', 1);
     expect(result.streak.current).toBe(2);
@@ -231,12 +217,8 @@ describe('GET /api/statistics/insights', () => {
 
   it.each(['0', '105', 'x'])('refuses weeks=%s with a 400 naming it', async (weeks) => {
     const user = await registerUser(ctx.app);
-    const response = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'GET',
-      url: `/api/statistics/insights?weeks=${weeks}`,
+    const response = await apiClient(ctx.app, user).unchecked(statisticsApi.insights, {
+      query: { weeks: weeks },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toContain('weeks');

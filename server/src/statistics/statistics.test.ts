@@ -1,5 +1,6 @@
-import type { DailyStatistic } from '@tally/contract';
+import { type DailyStatistic, groupsApi, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -31,17 +32,14 @@ const relogin = async (user: TestUser) => {
   user.token = (await signInAgain(ctx.app, user)).token;
 };
 const createTodo = (user: TestUser, title: string) =>
-  as(ctx.app, user)({ method: 'POST', url: '/api/todos', payload: { title } });
+  apiClient(ctx.app, user)(todosApi.create, { body: { title } });
 
 describe('GET /api/statistics/recent', () => {
   it('returns exactly n zero-filled days, newest first, with the day’s counts', async () => {
     ctx.clock.set('2026-05-18T10:00:00Z');
     const user = await registerUser(ctx.app);
     await createTodo(user, 'two days ago');
-    await as(
-      ctx.app,
-      user,
-    )({ method: 'POST', url: '/api/todo-groups', payload: { name: 'G', color: '#3B82F6' } });
+    await apiClient(ctx.app, user)(groupsApi.create, { body: { name: 'G', color: '#3B82F6' } });
     ctx.clock.set('2026-05-20T10:00:00Z');
     await relogin(user);
     await createTodo(user, 'today');
@@ -127,7 +125,7 @@ describe('GET /api/statistics/since and /range', () => {
     ctx.clock.set('2026-06-09T22:30:00Z'); // 10 June in Berlin
     await relogin(user);
     const late = (await createTodo(user, 'late')).json<{ id: number }>();
-    await as(ctx.app, user)({ method: 'DELETE', url: `/api/todos/${late.id}` });
+    await apiClient(ctx.app, user)(todosApi.remove, { params: { id: late.id } });
 
     const since = async (date: string, zone?: string) =>
       (await get<Record<string, number>>(user, `/api/statistics/since?since=${date}`, zone)).body;

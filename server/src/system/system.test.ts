@@ -1,9 +1,10 @@
+import { systemApi, todosApi } from '@tally/contract';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   createTestDatabase,
   registerUser,
@@ -20,13 +21,13 @@ afterAll(async () => ctx.close());
 
 describe('public endpoints', () => {
   it('GET /api/health answers 200 when the database answers', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    const response = await apiClient(ctx.app, null)(systemApi.health);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
   it('GET /api/config gives the browser only its public settings', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    const response = await apiClient(ctx.app, null)(systemApi.config);
     expect(response.json()).toEqual({
       googleClientId: 'client-123.apps.googleusercontent.com',
       registration: 'open',
@@ -76,8 +77,8 @@ describe('headers', () => {
   it('sets security headers on answers and errors, and never caches the API', async () => {
     const user = await registerUser(ctx.app);
     const answers = [
-      await as(ctx.app, user)({ method: 'GET', url: '/api/todos' }),
-      await ctx.app.inject({ method: 'GET', url: '/api/todos' }),
+      await apiClient(ctx.app, user)(todosApi.list),
+      await apiClient(ctx.app, null)(todosApi.list),
       await ctx.app.inject({ method: 'GET', url: '/api/nope' }),
     ];
     for (const response of answers) {
@@ -99,10 +100,10 @@ describe('the database', () => {
     const broken = await createTestApp();
     const user = await registerUser(broken.app);
     await broken.database.handle.db.destroy();
-    const health = await broken.app.inject({ method: 'GET', url: '/api/health' });
+    const health = await apiClient(broken.app, null)(systemApi.health);
     expect(health.statusCode).toBe(503);
     expect(health.json()).toEqual({ error: 'The database is not answering' });
-    const call = await as(broken.app, user)({ method: 'GET', url: '/api/todos' });
+    const call = await apiClient(broken.app, user)(todosApi.list);
     expect(call.statusCode).toBeGreaterThanOrEqual(500);
     expect(call.body).not.toMatch(/select|sqlite|postgres|at .*\.js/i);
     await broken.app.close();
@@ -112,16 +113,13 @@ describe('the database', () => {
     const database = await createTestDatabase();
     const first = await createTestApp({ database });
     const user = await registerUser(first.app);
-    await as(
-      first.app,
-      user,
-    )({ method: 'POST', url: '/api/todos', payload: { title: 'Persisted' } });
+    await apiClient(first.app, user)(todosApi.create, { body: { title: 'Persisted' } });
     await first.app.close();
     await database.handle.db.destroy();
 
     const reopened = { ...database, handle: database.reconnect() };
     const second = await createTestApp({ database: reopened, clock: first.clock });
-    const todos = await as(second.app, user)({ method: 'GET', url: '/api/todos' });
+    const todos = await apiClient(second.app, user)(todosApi.list);
     expect(todos.statusCode).toBe(200);
     expect(todos.json()).toEqual([expect.objectContaining({ title: 'Persisted' })]);
     await second.app.close();

@@ -14,13 +14,13 @@ export const tagRoutes: FastifyPluginAsync = async (app) => {
   addEndpoint(app, tagsApi.update, async (request) => {
     const tag = await tags.update(request.user.id, request.params.name, request.body);
     if (!tag) throw notFound('Tag');
-    app.live.publish(request.user.id, { type: 'todos.changed' });
+    app.live.publish(request.user.id, { type: 'todos.changed' }, request);
     return tag;
   });
 
   addEndpoint(app, tagsApi.remove, async (request, reply) => {
     if (!(await tags.remove(request.user.id, request.params.name))) throw notFound('Tag');
-    app.live.publish(request.user.id, { type: 'todos.changed' });
+    app.live.publish(request.user.id, { type: 'todos.changed' }, request);
     return reply.code(204).send();
   });
 };

@@ -8,13 +8,7 @@ import {
 } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 
 /** GET, PUT and DELETE /api/tags (docs/product.md, Tags). */
 
@@ -28,16 +22,16 @@ afterAll(async () => ctx.close());
 function client(user: TestUser) {
   const call = apiClient(ctx.app, user);
   return {
-    create: async (body: CreateTodoBody) => (await call(todosApi.create, { body })).body(),
+    create: async (body: CreateTodoBody) => (await call(todosApi.create, { body })).data(),
     patch: (id: number, body: PatchTodoBody) => call(todosApi.patch, { params: { id }, body }),
     update: async (name: string, body: UpdateTagBody) =>
-      (await call(tagsApi.update, { params: { name }, body })).response,
+      await call(tagsApi.update, { params: { name }, body }),
     /** A body the contract refuses, sent as it is. */
     updateRaw: (name: string, payload: object) =>
-      as(ctx.app, user)({ method: 'PUT', url: `/api/tags/${encodeURIComponent(name)}`, payload }),
-    remove: async (name: string) => (await call(tagsApi.remove, { params: { name } })).response,
-    tags: async () => (await call(tagsApi.list)).body(),
-    list: async () => (await call(todosApi.list, { query: {} })).body() as Todo[],
+      call.unchecked(tagsApi.update, { params: { name }, body: payload }),
+    remove: async (name: string) => await call(tagsApi.remove, { params: { name } }),
+    tags: async () => (await call(tagsApi.list)).data(),
+    list: async () => (await call(todosApi.list)).data(),
   };
 }
 

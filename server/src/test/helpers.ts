@@ -4,9 +4,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { authApi, type SignInResponse } from '@tally/contract';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../app.js';
 import { setPasswordCost } from '../auth/passwords.js';
+import { apiClient } from './api-client.js';
 import { type Config, loadConfig } from '../config.js';
 import { connect, type DatabaseHandle } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -165,13 +167,11 @@ export async function registerUser(
 ): Promise<TestUser> {
   const password = 'correct horse battery';
   const email = `${username}@example.com`;
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: { username, email, password },
+  const answer = await apiClient(app, null)(authApi.register, {
+    body: { username, email, password },
   });
-  if (response.statusCode !== 201) throw new Error(`register failed: ${response.body}`);
-  const token = response.json<{ accessToken: string }>().accessToken;
+  if (answer.statusCode !== 201) throw new Error(`register failed: ${answer.body}`);
+  const token = answer.data().accessToken;
   const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
     uid: number;
   };
@@ -181,7 +181,7 @@ export async function registerUser(
     password,
     email,
     token,
-    refreshCookie: refreshCookieOf(response),
+    refreshCookie: refreshCookieOf(answer),
   };
 }
 
@@ -199,11 +199,15 @@ export function as(app: FastifyInstance, user: Pick<TestUser, 'token'>) {
  * tokens signed before.
  */
 export async function signInAgain(app: FastifyInstance, user: TestUser): Promise<TestUser> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password: user.password },
+  const answer = await apiClient(app, null)(authApi.login, {
+    body: { username: user.username, password: user.password },
   });
-  if (response.statusCode !== 200) throw new Error(`login failed: ${response.body}`);
-  return { ...user, token: response.json<{ accessToken: string }>().accessToken };
+  if (answer.statusCode !== 200) throw new Error(`login failed: ${answer.body}`);
+  return { ...user, token: accessTokenOf(answer.data()) };
+}
+
+/** The access token of a sign-in's answer (a test fails when the answer asks for a second step). */
+function accessTokenOf(answer: SignInResponse): string {
+  if (!('accessToken' in answer)) throw new Error('the sign-in asked for a second step');
+  return answer.accessToken;
 }

@@ -1,7 +1,7 @@
-import type { Todo } from '@tally/contract';
+import { type Repeat, type Todo, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { todosClient } from '../test/todos-client.js';
 import {
-  as,
   createTestApp,
   registerUser,
   signInAgain,
@@ -19,22 +19,8 @@ afterAll(async () => ctx.close());
 
 const fresh = (user: TestUser) => signInAgain(ctx.app, user);
 
-function client(user: TestUser, zone = 'UTC') {
-  const call = as(ctx.app, user);
-  const headers = { 'x-time-zone': zone };
-  return {
-    create: (payload: object) => call({ method: 'POST', url: '/api/todos', payload, headers }),
-    update: (id: number, payload: object) =>
-      call({ method: 'PUT', url: `/api/todos/${id}`, payload, headers }),
-    skip: (id: number) => call({ method: 'POST', url: `/api/todos/${id}/skip`, headers }),
-    list: async (query = '') =>
-      (await call({ method: 'GET', url: `/api/todos${query}`, headers })).json<Todo[]>(),
-    totals: async () =>
-      (await call({ method: 'GET', url: '/api/statistics/total', headers })).json<
-        Record<string, number>
-      >(),
-  };
-}
+/** The todo calls through the contract (test/todos-client.ts). */
+const client = (user: TestUser, zone = 'UTC') => todosClient(ctx.app, user, zone);
 
 const titles = (todos: Todo[]) => todos.map((todo) => todo.title);
 
@@ -76,7 +62,7 @@ describe('due dates and times', () => {
     ],
   ])('refuse %j with a 400 naming the field, writing nothing', async (fields, message) => {
     const api = client(await registerUser(ctx.app));
-    const response = await api.create({ title: 'x', ...fields });
+    const response = await api.call.unchecked(todosApi.create, { body: { title: 'x', ...fields } });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toContain(message);
     expect(await api.list()).toEqual([]);
@@ -92,20 +78,20 @@ describe('due dates and times', () => {
         repeat: { every: 3, unit: 'day', from: 'due' },
       })
     ).json<Todo>();
-    const spec = await api.update(id, { title: 'Water the plants', completed: false });
+    const spec = await api.put(id, { title: 'Water the plants', completed: false });
     expect(spec.json()).toMatchObject({
       title: 'Water the plants',
       dueDate: '2026-12-01',
       dueTime: '08:00',
       repeat: { every: 3, unit: 'day', from: 'due' },
     });
-    const noTime = await api.update(id, {
+    const noTime = await api.put(id, {
       title: 'Water the plants',
       completed: false,
       dueTime: null,
     });
     expect(noTime.json()).toMatchObject({ dueDate: '2026-12-01', dueTime: null });
-    const none = await api.update(id, {
+    const none = await api.put(id, {
       title: 'Water the plants',
       completed: false,
       dueDate: null,
@@ -126,14 +112,14 @@ describe('repeating todos', () => {
         repeat: { every: 1, unit: 'month', from: 'due' },
       })
     ).json<Todo>();
-    const done = await api.update(id, { title: 'Rent', completed: true });
+    const done = await api.put(id, { title: 'Rent', completed: true });
     expect(done.statusCode).toBe(200);
     expect(done.json()).toMatchObject({
       completed: false,
       dueDate: '2027-02-28',
       repeat: { every: 1, unit: 'month', monthDay: 31, from: 'due' },
     });
-    const again = await api.update(id, { title: 'Rent', completed: true });
+    const again = await api.put(id, { title: 'Rent', completed: true });
     expect(again.json()).toMatchObject({ completed: false, dueDate: '2027-03-31' });
     expect(await api.totals()).toMatchObject({ todosCompleted: 2, todosCreated: 1 });
   });
@@ -149,7 +135,7 @@ describe('repeating todos', () => {
         repeat: { every: 2, unit: 'week', from: 'completion' },
       })
     ).json<Todo>();
-    const done = await api.update(id, { title: 'Haircut', completed: true });
+    const done = await api.put(id, { title: 'Haircut', completed: true });
     expect(done.json()).toMatchObject({ completed: false, dueDate: '2026-12-08' });
   });
 
@@ -172,13 +158,13 @@ describe('repeating todos', () => {
   it('end a repeat whose next date would be after 9999-12-31: completing completes it', async () => {
     const user = await registerUser(ctx.app);
     const api = client(user);
-    const make = async (title: string, dueDate: string, repeat: object) => {
+    const make = async (title: string, dueDate: string, repeat: Repeat) => {
       const created = await api.create({ title, dueDate, repeat });
       expect(created.statusCode, created.body).toBe(201);
       return created.json<Todo>().id;
     };
     const daily = await make('Daily', '9999-12-31', { every: 1, unit: 'day', from: 'due' });
-    const lastFriday = { every: 1, unit: 'month', nthWeekday: { n: -1, weekday: 'fri' } };
+    const lastFriday = { every: 1, unit: 'month', nthWeekday: { n: -1, weekday: 'fri' } } as const;
     const monthly = await make('Monthly', '9999-12-31', { ...lastFriday, from: 'due' });
     const bulkOne = await make('Bulk', '9999-12-30', { every: 2, unit: 'day', from: 'due' });
 
@@ -192,18 +178,11 @@ describe('repeating todos', () => {
       [daily, 'Daily'],
       [monthly, 'Monthly'],
     ] as const) {
-      const done = await api.update(id, { title, completed: true });
+      const done = await api.put(id, { title, completed: true });
       expect(done.statusCode, done.body).toBe(200);
       expect(done.json()).toMatchObject({ completed: true, dueDate: '9999-12-31' });
     }
-    const bulk = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/todos/bulk',
-      payload: { ids: [bulkOne], action: 'complete' },
-    });
+    const bulk = await api.bulk({ ids: [bulkOne], action: 'complete' });
     expect(bulk.statusCode, bulk.body).toBe(200);
     const todos = await api.list();
     expect(todos.find((todo) => todo.id === bulkOne)).toMatchObject({
@@ -250,7 +229,7 @@ describe('Today, Upcoming and Overdue', () => {
       await api.create({ title, dueDate, ...(dueTime ? { dueTime } : {}) });
     }
     const done = (await api.create({ title: 'done today', dueDate: '2026-11-23' })).json<Todo>();
-    await api.update(done.id, { title: 'done today', completed: true });
+    await api.put(done.id, { title: 'done today', completed: true });
     return user;
   }
 
@@ -263,19 +242,19 @@ describe('Today, Upcoming and Overdue', () => {
   ])('follow the calendar day in %s', async (zone, instant) => {
     ctx.clock.set(instant);
     const api = client(await fresh(await plannedUser(zone)), zone);
-    expect(titles(await api.list('?view=today'))).toEqual([
+    expect(titles(await api.list({ view: 'today' }))).toEqual([
       'last week',
       'yesterday',
       'today',
       'today early',
     ]);
-    expect(titles(await api.list('?view=upcoming'))).toEqual([
+    expect(titles(await api.list({ view: 'upcoming' }))).toEqual([
       'today',
       'today early',
       'tomorrow',
       'in six days',
     ]);
-    expect(titles(await api.list('?view=overdue'))).toEqual([
+    expect(titles(await api.list({ view: 'overdue' }))).toEqual([
       'last week',
       'yesterday',
       'today early',
@@ -288,11 +267,11 @@ describe('Today, Upcoming and Overdue', () => {
     ctx.clock.set('2026-11-23T20:00:00Z'); // Kiritimati: the 24th at 10:00; New York: the 23rd
     const user = await registerUser(ctx.app);
     await client(user).create({ title: 'call the bank', dueDate: '2026-11-24' });
-    expect(titles(await client(user, 'Pacific/Kiritimati').list('?view=today'))).toEqual([
+    expect(titles(await client(user, 'Pacific/Kiritimati').list({ view: 'today' }))).toEqual([
       'call the bank',
     ]);
-    expect(titles(await client(user, 'America/New_York').list('?view=today'))).toEqual([]);
-    expect(titles(await client(user, 'America/New_York').list('?view=upcoming'))).toEqual([
+    expect(titles(await client(user, 'America/New_York').list({ view: 'today' }))).toEqual([]);
+    expect(titles(await client(user, 'America/New_York').list({ view: 'upcoming' }))).toEqual([
       'call the bank',
     ]);
   });
@@ -311,25 +290,24 @@ describe('Today, Upcoming and Overdue', () => {
     await client(user, 'Europe/Berlin').create({ title: 'timed', dueDate, dueTime });
     ctx.clock.set(instant);
     const api = client(await fresh(user), 'Europe/Berlin');
-    expect(titles(await api.list('?view=overdue'))).toEqual(overdue ? ['timed'] : []);
-    expect(titles(await api.list('?view=today'))).toEqual(['timed']);
+    expect(titles(await api.list({ view: 'overdue' }))).toEqual(overdue ? ['timed'] : []);
+    expect(titles(await api.list({ view: 'today' }))).toEqual(['timed']);
   });
 
   it('pages a view with limit and cursor', async () => {
     ctx.clock.set('2026-11-23T12:00:00Z');
-    const call = as(ctx.app, await fresh(await plannedUser('UTC')));
-    const first = await call({ method: 'GET', url: '/api/todos?view=upcoming&limit=3' });
-    expect(titles(first.json<Todo[]>())).toEqual(['today', 'today early', 'tomorrow']);
+    const { call } = client(await fresh(await plannedUser('UTC')));
+    const first = await call(todosApi.list, { query: { view: 'upcoming', limit: 3 } });
+    expect(titles(first.data())).toEqual(['today', 'today early', 'tomorrow']);
     const cursor = first.headers['x-next-cursor'] as string;
     expect(cursor).toBeTruthy();
-    const second = await call({
-      method: 'GET',
-      url: `/api/todos?view=upcoming&limit=3&cursor=${cursor}`,
-    });
+    const second = await call(todosApi.list, { query: { view: 'upcoming', limit: 3, cursor } });
     expect(second.statusCode).toBe(200);
-    expect(titles(second.json<Todo[]>())).toEqual(['in six days']);
+    expect(titles(second.data())).toEqual(['in six days']);
     expect(second.headers['x-next-cursor']).toBeUndefined();
-    const bad = await call({ method: 'GET', url: '/api/todos?view=today&cursor=bm90LWEtY3Vyc29y' });
+    const bad = await call(todosApi.list, {
+      query: { view: 'today', cursor: 'bm90LWEtY3Vyc29y' },
+    });
     expect(bad.statusCode).toBe(400);
   });
 });

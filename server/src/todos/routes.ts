@@ -50,7 +50,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   // (docs/decisions/061-live-updates.md).
   addEndpoint(app, todosApi.create, async (request, reply) => {
     const todo = await todos.create(request.user.id, request.body, timeZoneOf(request));
-    app.live.publish(request.user.id, { type: 'todo.created', id: todo.id });
+    app.live.publish(request.user.id, { type: 'todo.created', id: todo.id }, request);
     return reply.code(201).send(todo);
   });
 
@@ -62,7 +62,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
       timeZoneOf(request),
     );
     if (!todo) throw notFound('Todo');
-    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
     return todo;
   });
 
@@ -74,14 +74,14 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
       timeZoneOf(request),
     );
     if (!todo) throw notFound('Todo');
-    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
     return todo;
   });
 
   addEndpoint(app, todosApi.move, async (request) => {
     const todo = await todos.move(request.user.id, request.params.id, request.body);
     if (!todo) throw notFound('Todo');
-    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
     return todo;
   });
 
@@ -89,14 +89,14 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
 
   addEndpoint(app, todosApi.setSort, async (request) => {
     const sorts = await todos.setSort(request.user.id, request.body);
-    app.live.publish(request.user.id, { type: 'sorts.updated' });
+    app.live.publish(request.user.id, { type: 'sorts.updated' }, request);
     return sorts;
   });
 
   addEndpoint(app, todosApi.skip, async (request) => {
     const todo = await todos.skip(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo');
-    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id });
+    app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
     return todo;
   });
 
@@ -114,7 +114,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   addEndpoint(app, todosApi.bulk, async (request) => {
     const changed = await bulk(request.user.id, request.body, timeZoneOf(request));
     if (!changed) throw notFound('Todo');
-    app.live.publish(request.user.id, { type: 'todos.changed' });
+    app.live.publish(request.user.id, { type: 'todos.changed' }, request);
     return changed;
   });
 };

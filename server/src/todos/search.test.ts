@@ -1,14 +1,10 @@
-import { SEARCH_QUERY_MAX, type Todo } from '@tally/contract';
+import { SEARCH_QUERY_MAX, type Todo, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchWords } from '@tally/contract/search-words';
 import { searchText } from '../shared/search-text.js';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { todosClient } from '../test/todos-client.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -19,11 +15,7 @@ beforeAll(async () => {
   bob = await registerUser(ctx.app);
   const add = async (user: TestUser, title: string, description?: string) => {
     ctx.clock.advance(1000);
-    const response = await as(
-      ctx.app,
-      user,
-    )({ method: 'POST', url: '/api/todos', payload: { title, description } });
-    expect(response.statusCode, response.body).toBe(201);
+    await todosClient(ctx.app, user).made({ title, ...(description ? { description } : {}) });
   };
   await add(alice, 'Buy milk', 'two litres');
   await add(alice, 'Call the CAFÉ owner');
@@ -34,13 +26,9 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-const search = async (q: string, user = alice, extra = '') => {
-  const response = await as(
-    ctx.app,
-    user,
-  )({ method: 'GET', url: `/api/todos?q=${encodeURIComponent(q)}${extra}` });
-  return response;
-};
+/** GET /api/todos?q= as it is sent (hostile queries included), with more of the query. */
+const search = async (q: string, user = alice, more: Record<string, string | number> = {}) =>
+  apiClient(ctx.app, user).unchecked(todosApi.list, { query: { q, ...more } });
 const titles = async (q: string, user = alice) => {
   const response = await search(q, user);
   expect(response.statusCode, response.body).toBe(200);
@@ -84,32 +72,26 @@ describe('GET /api/todos?q=', () => {
 
   it('follows edits and deletes', async () => {
     const user = await registerUser(ctx.app);
-    const call = as(ctx.app, user);
-    const todo = (
-      await call({ method: 'POST', url: '/api/todos', payload: { title: 'Water plants' } })
-    ).json<Todo>();
-    await call({
-      method: 'PUT',
-      url: `/api/todos/${todo.id}`,
-      payload: { title: 'Feed the cat', completed: false },
-    });
+    const api = todosClient(ctx.app, user);
+    const todo = await api.made({ title: 'Water plants' });
+    await api.put(todo.id, { title: 'Feed the cat', completed: false });
     expect(await titles('water', user)).toEqual([]);
     expect(await titles('cat', user)).toEqual(['Feed the cat']);
-    await call({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    await api.remove(todo.id);
     expect(await titles('cat', user)).toEqual([]);
-    await call({ method: 'POST', url: `/api/trash/${todo.id}/restore` });
+    await api.restore(todo.id);
     expect(await titles('cat', user)).toEqual(['Feed the cat']);
   });
 
   it('pages with limit and cursor', async () => {
-    const first = await search('milk', alice, '&limit=1');
+    const first = await search('milk', alice, { limit: 1 });
     expect(first.json<Todo[]>().map((todo) => todo.title)).toEqual(['milk milk milk']);
     const cursor = first.headers['x-next-cursor'] as string;
     expect(cursor).toBeTruthy();
-    const second = await search('milk', alice, `&limit=1&cursor=${cursor}`);
+    const second = await search('milk', alice, { limit: 1, cursor });
     expect(second.json<Todo[]>().map((todo) => todo.title)).toEqual(['Buy milk']);
     expect(second.headers['x-next-cursor']).toBeUndefined();
-    const bad = await search('milk', alice, '&cursor=bm9wZQ');
+    const bad = await search('milk', alice, { cursor: 'bm9wZQ' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ error: string }>().error).toMatch(/cursor/);
   });
@@ -155,7 +137,7 @@ describe('GET /api/todos?q=', () => {
     const long = await search('x'.repeat(10 * 1024));
     expect(long.statusCode).toBe(400);
     expect(long.json<{ error: string }>().error).toMatch(/^q /);
-    const withView = await search('milk', alice, '&view=today');
+    const withView = await search('milk', alice, { view: 'today' });
     expect(withView.statusCode).toBe(400);
     expect(withView.json<{ error: string }>().error).toMatch(/\bq\b/);
   });

@@ -1,12 +1,7 @@
-import type { Todo, TrashedTodo } from '@tally/contract';
+import type { Todo } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { type TodosClient, todosClient } from '../test/todos-client.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 
 /** Subtasks through the API (docs/product.md, Subtasks). */
 
@@ -16,39 +11,14 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-function client(user: TestUser) {
-  const call = as(ctx.app, user);
-  const headers = { 'x-time-zone': 'UTC' };
-  return {
-    create: (payload: object) => call({ method: 'POST', url: '/api/todos', payload, headers }),
-    patch: (id: number, payload: object) =>
-      call({ method: 'PATCH', url: `/api/todos/${id}`, payload, headers }),
-    put: (id: number, payload: object) =>
-      call({ method: 'PUT', url: `/api/todos/${id}`, payload, headers }),
-    remove: (id: number) => call({ method: 'DELETE', url: `/api/todos/${id}`, headers }),
-    bulk: (payload: object) => call({ method: 'POST', url: '/api/todos/bulk', payload, headers }),
-    restore: (id: number) => call({ method: 'POST', url: `/api/trash/${id}/restore`, headers }),
-    list: async () => (await call({ method: 'GET', url: '/api/todos', headers })).json<Todo[]>(),
-    trash: async () =>
-      (await call({ method: 'GET', url: '/api/trash', headers })).json<TrashedTodo[]>(),
-  };
-}
-
-type Api = ReturnType<typeof client>;
-
-async function made(api: Api, payload: object): Promise<Todo> {
-  const response = await api.create(payload);
-  expect(response.statusCode).toBe(201);
-  return response.json<Todo>();
-}
+/** The todo calls through the contract (test/todos-client.ts). */
+const client = (user: TestUser) => todosClient(ctx.app, user);
 
 /** A chain of `levels` todos, each the subtask of the one before. */
-async function chain(api: Api, levels: number): Promise<Todo[]> {
+async function chain(api: TodosClient, levels: number): Promise<Todo[]> {
   const todos: Todo[] = [];
   for (let level = 0; level < levels; level += 1) {
-    todos.push(
-      await made(api, { title: `level ${level + 1}`, parentId: todos.at(-1)?.id ?? null }),
-    );
+    todos.push(await api.made({ title: `level ${level + 1}`, parentId: todos.at(-1)?.id ?? null }));
   }
   return todos;
 }
@@ -59,10 +29,10 @@ const byTitle = (todos: Todo[]) =>
 describe('subtasks', () => {
   it('are todos with a parentId, listed flat with the rest', async () => {
     const api = client(await registerUser(ctx.app));
-    const parent = await made(api, { title: 'Move house' });
-    const child = await made(api, { title: 'Book van', parentId: parent.id });
+    const parent = await api.made({ title: 'Move house' });
+    const child = await api.made({ title: 'Book van', parentId: parent.id });
     expect(child.parentId).toBe(parent.id);
-    await made(api, { title: 'Pack books', parentId: child.id });
+    await api.made({ title: 'Pack books', parentId: child.id });
     expect(byTitle(await api.list())).toEqual({
       'Move house': null,
       'Book van': parent.id,
@@ -114,8 +84,8 @@ describe('subtasks', () => {
 
   it("refuse another user's todo, or one that does not exist, as parent with 404", async () => {
     const api = client(await registerUser(ctx.app));
-    const theirs = await made(client(await registerUser(ctx.app)), { title: 'theirs' });
-    const mine = await made(api, { title: 'mine' });
+    const theirs = await client(await registerUser(ctx.app)).made({ title: 'theirs' });
+    const mine = await api.made({ title: 'mine' });
     for (const response of [
       await api.create({ title: 'sneaky', parentId: theirs.id }),
       await api.patch(mine.id, { parentId: theirs.id }),
@@ -130,7 +100,7 @@ describe('subtasks', () => {
   it('go to the trash with their parent, and come back with it', async () => {
     const api = client(await registerUser(ctx.app));
     const [top, middle, bottom] = await chain(api, 3);
-    const other = await made(api, { title: 'other' });
+    const other = await api.made({ title: 'other' });
     if (!top || !middle || !bottom) throw new Error('no chain');
     await api.patch(bottom.id, { tags: ['kept'] });
     expect((await api.remove(top.id)).statusCode).toBe(204);
@@ -178,13 +148,13 @@ describe('subtasks', () => {
 
   it('reopen when their repeating parent is completed for the next occurrence', async () => {
     const api = client(await registerUser(ctx.app));
-    const parent = await made(api, {
+    const parent = await api.made({
       title: 'Weekly review',
       dueDate: '2026-12-01',
       repeat: { every: 1, unit: 'week', from: 'due' },
     });
-    const step = await made(api, { title: 'Inbox zero', parentId: parent.id });
-    const deeper = await made(api, { title: 'Archive', parentId: step.id });
+    const step = await api.made({ title: 'Inbox zero', parentId: parent.id });
+    const deeper = await api.made({ title: 'Archive', parentId: step.id });
     await api.patch(step.id, { completed: true });
     await api.patch(deeper.id, { completed: true });
     const done = await api.patch(parent.id, { completed: true });

@@ -1,13 +1,14 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
-import type { Todo } from '@tally/contract';
+  type CreateTodoBody,
+  groupsApi,
+  statisticsApi,
+  todosApi,
+  type UpdateTodoBody,
+} from '@tally/contract';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -19,25 +20,13 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-const createTodo = async (user: TestUser, payload: object) => {
-  const response = await as(ctx.app, user)({ method: 'POST', url: '/api/todos', payload });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<Todo>();
-};
-const createGroup = async (user: TestUser, name: string) => {
-  const response = await as(
-    ctx.app,
-    user,
-  )({
-    method: 'POST',
-    url: '/api/todo-groups',
-    payload: { name, color: '#10B981' },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: number }>();
-};
-const listTodos = async (user: TestUser) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<Todo[]>();
+/** The calls as the contract describes them (test/api-client.ts). */
+const api = (user: TestUser) => apiClient(ctx.app, user);
+const createTodo = async (user: TestUser, body: CreateTodoBody) =>
+  (await api(user)(todosApi.create, { body })).expectBody(201);
+const createGroup = async (user: TestUser, name: string) =>
+  (await api(user)(groupsApi.create, { body: { name, color: '#10B981' } })).expectBody(201);
+const listTodos = async (user: TestUser) => (await api(user)(todosApi.list)).data();
 
 describe('todos', () => {
   it('creates a todo with trimmed text, ungrouped by default, and answers 201', async () => {
@@ -79,8 +68,8 @@ describe('todos', () => {
     const user = await registerUser(ctx.app);
     const group = await createGroup(user, 'Home');
     const todo = await createTodo(user, { title: 'Water plants' });
-    const put = (payload: object) =>
-      as(ctx.app, user)({ method: 'PUT', url: `/api/todos/${todo.id}`, payload });
+    const put = async (body: UpdateTodoBody) =>
+      await api(user)(todosApi.update, { params: { id: todo.id }, body });
     const done = await put({
       title: 'Water the plants',
       description: 'all',
@@ -97,9 +86,7 @@ describe('todos', () => {
     await put({ title: 'Water the plants', completed: true });
     const again = await put({ title: 'Water the plants', completed: false });
     expect(again.json()).toMatchObject({ completed: false, groupId: null, description: null });
-    const totals = (
-      await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })
-    ).json();
+    const totals = (await api(user)(statisticsApi.total)).data();
     expect(totals).toMatchObject({ todosCreated: 1, todosUpdated: 3, todosCompleted: 1 });
   });
 
@@ -111,65 +98,33 @@ describe('todos', () => {
       groupId: group.id,
     });
     // Another device renames it; this one, unaware, only completes it.
-    await as(
-      ctx.app,
-      alice,
-    )({
-      method: 'PUT',
-      url: `/api/todos/${todo.id}`,
-      payload: { title: 'Renamed', description: 'notes', groupId: group.id, completed: false },
+    const params = { id: todo.id };
+    await api(alice)(todosApi.update, {
+      params,
+      body: { title: 'Renamed', description: 'notes', groupId: group.id, completed: false },
     });
-    const patched = await as(
-      ctx.app,
-      alice,
-    )({
-      method: 'PATCH',
-      url: `/api/todos/${todo.id}`,
-      payload: { completed: true },
-    });
-    expect(patched.statusCode, patched.body).toBe(200);
-    expect(patched.json<Todo>()).toMatchObject({
+    const patched = await api(alice)(todosApi.patch, { params, body: { completed: true } });
+    expect(patched.expectBody(200)).toMatchObject({
       title: 'Renamed',
       description: 'notes',
       groupId: group.id,
       completed: true,
     });
-    const cleared = await as(
-      ctx.app,
-      alice,
-    )({
-      method: 'PATCH',
-      url: `/api/todos/${todo.id}`,
-      payload: { groupId: null },
-    });
-    expect(cleared.json<Todo>()).toMatchObject({
+    const cleared = await api(alice)(todosApi.patch, { params, body: { groupId: null } });
+    expect(cleared.data()).toMatchObject({
       title: 'Renamed',
       groupId: null,
       completed: true,
     });
-    const empty = await as(
-      ctx.app,
-      alice,
-    )({
-      method: 'PATCH',
-      url: `/api/todos/${todo.id}`,
-      payload: { title: '  ' },
-    });
+    const empty = await api(alice)(todosApi.patch, { params, body: { title: '  ' } });
     expect(empty.statusCode).toBe(400);
-    const missing = await as(
-      ctx.app,
-      bob,
-    )({
-      method: 'PATCH',
-      url: `/api/todos/${todo.id}`,
-      payload: { completed: false },
-    });
+    const missing = await api(bob)(todosApi.patch, { params, body: { completed: false } });
     expect(missing.statusCode).toBe(404);
   });
 
   it('deletes with 204 and then answers 404', async () => {
     const todo = await createTodo(alice, { title: 'Temporary' });
-    const remove = () => as(ctx.app, alice)({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    const remove = () => api(alice)(todosApi.remove, { params: { id: todo.id } });
     const first = await remove();
     expect(first.statusCode).toBe(204);
     expect(first.body).toBe('');
@@ -180,10 +135,7 @@ describe('todos', () => {
   it('keeps a todo in a deleted group, ungrouped', async () => {
     const group = await createGroup(alice, 'Short-lived');
     const todo = await createTodo(alice, { title: 'Survivor', groupId: group.id });
-    const removed = await as(
-      ctx.app,
-      alice,
-    )({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
+    const removed = await api(alice)(groupsApi.remove, { params: { id: group.id } });
     expect(removed.statusCode).toBe(204);
     expect((await listTodos(alice)).find((t) => t.id === todo.id)?.groupId).toBeNull();
   });
@@ -196,17 +148,12 @@ describe('a long list', () => {
       await createTodo(user, { title: `Todo number ${i}`, description: 'Some words to send' });
     }
     const get = (encoding?: string) =>
-      as(
-        ctx.app,
-        user,
-      )({
-        method: 'GET',
-        url: '/api/todos',
+      api(user)(todosApi.list, {
         headers: encoding ? { 'accept-encoding': encoding } : {},
       });
     const plain = await get();
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.json<Todo[]>()).toHaveLength(40);
+    expect(plain.json()).toHaveLength(40);
 
     const brotli = await get('br, gzip');
     expect(brotli.headers['content-encoding']).toBe('br');
@@ -221,10 +168,9 @@ describe('a long list', () => {
 
   it('leaves a small answer uncompressed', async () => {
     const user = await registerUser(ctx.app);
-    const response = await as(
-      ctx.app,
-      user,
-    )({ method: 'GET', url: '/api/todos', headers: { 'accept-encoding': 'br, gzip' } });
+    const response = await api(user)(todosApi.list, {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.json()).toEqual([]);
   });
@@ -233,39 +179,31 @@ describe('a long list', () => {
 describe('todos are private', () => {
   it('gives another user 404 on GET-less routes (PUT, DELETE) and leaves the todo unchanged', async () => {
     const todo = await createTodo(alice, { title: 'Alice only' });
-    const asBob = as(ctx.app, bob);
-    const put = await asBob({
-      method: 'PUT',
-      url: `/api/todos/${todo.id}`,
-      payload: { title: 'hijacked', completed: true },
+    const params = { id: todo.id };
+    const put = await api(bob)(todosApi.update, {
+      params,
+      body: { title: 'hijacked', completed: true },
     });
     expect(put.statusCode).toBe(404);
     expect(put.json()).toEqual({ error: 'Todo not found' });
-    expect((await asBob({ method: 'DELETE', url: `/api/todos/${todo.id}` })).statusCode).toBe(404);
+    expect((await api(bob)(todosApi.remove, { params })).statusCode).toBe(404);
     expect((await listTodos(bob)).some((t) => t.id === todo.id)).toBe(false);
     expect((await listTodos(alice)).find((t) => t.id === todo.id)).toEqual(todo);
   });
 
   it('refuses to put a todo into another user’s group', async () => {
     const aliceGroup = await createGroup(alice, 'Private');
-    const response = await as(
-      ctx.app,
-      bob,
-    )({
-      method: 'POST',
-      url: '/api/todos',
-      payload: { title: 'sneaky', groupId: aliceGroup.id },
+    const response = await api(bob)(todosApi.create, {
+      body: { title: 'sneaky', groupId: aliceGroup.id },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'groupId must be the id of one of your groups' });
+    expect(response.json()).toEqual({
+      error: 'groupId must be the id of one of your groups',
+    });
     const own = await createTodo(bob, { title: 'mine' });
-    const update = await as(
-      ctx.app,
-      bob,
-    )({
-      method: 'PUT',
-      url: `/api/todos/${own.id}`,
-      payload: { title: 'mine', completed: false, groupId: aliceGroup.id },
+    const update = await api(bob)(todosApi.update, {
+      params: { id: own.id },
+      body: { title: 'mine', completed: false, groupId: aliceGroup.id },
     });
     expect(update.statusCode).toBe(400);
     expect((await listTodos(bob)).some((t) => t.title === 'sneaky')).toBe(false);
@@ -273,14 +211,10 @@ describe('todos are private', () => {
 });
 
 describe('bad input', () => {
+  // Bodies the contract refuses, so sent unchecked.
   const post = (payload: unknown, headers: Record<string, string> = {}) =>
-    as(
-      ctx.app,
-      alice,
-    )({
-      method: 'POST',
-      url: '/api/todos',
-      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    api(alice).unchecked(todosApi.create, {
+      body: typeof payload === 'string' ? payload : JSON.stringify(payload),
       headers: { 'content-type': 'application/json', ...headers },
     });
 
@@ -317,7 +251,7 @@ describe('bad input', () => {
 
   it('answers 400 for a non-numeric or out-of-range id', async () => {
     for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
-      const response = await as(ctx.app, alice)({ method: 'DELETE', url: `/api/todos/${id}` });
+      const response = await api(alice).unchecked(todosApi.remove, { params: { id } });
       expect(response.statusCode, id).toBe(400);
       expect(response.json<{ error: string }>().error).toMatch(/^id /);
     }

@@ -27,7 +27,7 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
     const todo = await trash.restore(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo in the trash');
     // Back in the list, as if created (docs/decisions/061-live-updates.md).
-    app.live.publish(request.user.id, { type: 'todo.created', id: todo.id });
+    app.live.publish(request.user.id, { type: 'todo.created', id: todo.id }, request);
     return todo;
   });
 
@@ -35,13 +35,13 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
     if (!(await trash.remove(request.user.id, request.params.id))) {
       throw notFound('Todo in the trash');
     }
-    app.live.publish(request.user.id, { type: 'todos.changed' });
+    app.live.publish(request.user.id, { type: 'todos.changed' }, request);
     return reply.code(204).send();
   });
 
   addEndpoint(app, trashApi.empty, async (request, reply) => {
     await trash.empty(request.user.id);
-    app.live.publish(request.user.id, { type: 'todos.changed' });
+    app.live.publish(request.user.id, { type: 'todos.changed' }, request);
     return reply.code(204).send();
   });
 

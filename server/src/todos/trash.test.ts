@@ -1,8 +1,15 @@
-import type { Todo, TrashedTodo } from '@tally/contract';
+import {
+  groupsApi,
+  statisticsApi,
+  type Todo,
+  todosApi,
+  trashApi,
+  type TrashedTodo,
+} from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodicJob } from '../shared/periodic-job.js';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   registerUser,
   signInAgain,
@@ -21,17 +28,13 @@ const DAY = 86_400_000;
 
 async function setUp() {
   const user = await registerUser(ctx.app);
-  const call = as(ctx.app, user);
-  const group = (
-    await call({
-      method: 'POST',
-      url: '/api/todo-groups',
-      payload: { name: 'Home', color: '#10B981' },
-    })
-  ).json<{ id: number }>();
+  const call = apiClient(ctx.app, user);
+  const group = (await call(groupsApi.create, { body: { name: 'Home', color: '#10B981' } })).json<{
+    id: number;
+  }>();
   const add = async (title: string, groupId: number | null = null) => {
     ctx.clock.advance(1000);
-    const response = await call({ method: 'POST', url: '/api/todos', payload: { title, groupId } });
+    const response = await call(todosApi.create, { body: { title, groupId } });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<Todo>();
   };
@@ -39,7 +42,7 @@ async function setUp() {
 }
 
 const totals = async (user: TestUser) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json<{
+  (await apiClient(ctx.app, user)(statisticsApi.total)).json<{
     todosDeleted: number;
     todosCreated: number;
   }>();
@@ -49,23 +52,24 @@ describe('the trash', () => {
     const { user, call, group, add } = await setUp();
     const todo = await add('Paint the fence', group.id);
     const other = await add('Other');
-    expect((await call({ method: 'DELETE', url: `/api/todos/${todo.id}` })).statusCode).toBe(204);
+    expect((await call(todosApi.remove, { params: { id: todo.id } })).statusCode).toBe(204);
     expect((await totals(user)).todosDeleted).toBe(1);
 
-    const list = (await call({ method: 'GET', url: '/api/todos' })).json<Todo[]>();
+    const list = (await call(todosApi.list)).json<Todo[]>();
     expect(list.map((t) => t.id)).toEqual([other.id]);
-    const trashed = (await call({ method: 'GET', url: '/api/trash' })).json<TrashedTodo[]>();
+    const trashed = (await call(trashApi.list)).json<TrashedTodo[]>();
     expect(trashed).toEqual([{ ...todo, trashedAt: new Date(ctx.clock.now()).toISOString() }]);
     // Deleting it again: it is no longer a todo.
-    expect((await call({ method: 'DELETE', url: `/api/todos/${todo.id}` })).statusCode).toBe(404);
+    expect((await call(todosApi.remove, { params: { id: todo.id } })).statusCode).toBe(404);
 
-    const restored = await call({ method: 'POST', url: `/api/trash/${todo.id}/restore` });
+    const restored = await call(trashApi.restore, { params: { id: todo.id } });
     expect(restored.statusCode).toBe(200);
     expect(restored.json<Todo>()).toEqual(todo);
-    expect(
-      (await call({ method: 'GET', url: '/api/todos' })).json<Todo[]>().map((t) => t.id),
-    ).toEqual([other.id, todo.id]);
-    expect((await call({ method: 'GET', url: '/api/trash' })).json()).toEqual([]);
+    expect((await call(todosApi.list)).json<Todo[]>().map((t) => t.id)).toEqual([
+      other.id,
+      todo.id,
+    ]);
+    expect((await call(trashApi.list)).json()).toEqual([]);
     expect((await totals(user)).todosDeleted).toBe(1);
   });
 
@@ -73,14 +77,14 @@ describe('the trash', () => {
     const { call, group, add } = await setUp();
     const first = await add('first', group.id);
     const second = await add('second');
-    await call({ method: 'DELETE', url: `/api/todos/${first.id}` });
+    await call(todosApi.remove, { params: { id: first.id } });
     ctx.clock.advance(1000);
-    await call({ method: 'DELETE', url: `/api/todos/${second.id}` });
-    const trashed = (await call({ method: 'GET', url: '/api/trash' })).json<TrashedTodo[]>();
+    await call(todosApi.remove, { params: { id: second.id } });
+    const trashed = (await call(trashApi.list)).json<TrashedTodo[]>();
     expect(trashed.map((t) => t.title)).toEqual(['second', 'first']);
 
-    await call({ method: 'DELETE', url: `/api/todo-groups/${group.id}` });
-    const restored = await call({ method: 'POST', url: `/api/trash/${first.id}/restore` });
+    await call(groupsApi.remove, { params: { id: group.id } });
+    const restored = await call(trashApi.restore, { params: { id: first.id } });
     expect(restored.json<Todo>()).toEqual({ ...first, groupId: null });
   });
 
@@ -90,43 +94,36 @@ describe('the trash', () => {
     const a = await add('a');
     const b = await add('b');
     const c = await add('c');
-    for (const todo of [a, b, c]) await call({ method: 'DELETE', url: `/api/todos/${todo.id}` });
+    for (const todo of [a, b, c]) await call(todosApi.remove, { params: { id: todo.id } });
 
-    const theirs = as(ctx.app, stranger);
-    expect((await theirs({ method: 'GET', url: '/api/trash' })).json()).toEqual([]);
-    expect((await theirs({ method: 'POST', url: `/api/trash/${a.id}/restore` })).statusCode).toBe(
-      404,
-    );
-    expect((await theirs({ method: 'DELETE', url: `/api/trash/${a.id}` })).statusCode).toBe(404);
-    expect((await theirs({ method: 'DELETE', url: '/api/trash' })).statusCode).toBe(204);
+    const theirs = apiClient(ctx.app, stranger);
+    expect((await theirs(trashApi.list)).json()).toEqual([]);
+    expect((await theirs(trashApi.restore, { params: { id: a.id } })).statusCode).toBe(404);
+    expect((await theirs(trashApi.remove, { params: { id: a.id } })).statusCode).toBe(404);
+    expect((await theirs(trashApi.empty)).statusCode).toBe(204);
 
-    expect((await call({ method: 'DELETE', url: `/api/trash/${a.id}` })).statusCode).toBe(204);
-    expect((await call({ method: 'DELETE', url: `/api/trash/${a.id}` })).statusCode).toBe(404);
-    expect((await call({ method: 'POST', url: `/api/trash/${a.id}/restore` })).statusCode).toBe(
-      404,
-    );
-    expect(
-      (await call({ method: 'GET', url: '/api/trash' })).json<TrashedTodo[]>().map((t) => t.id),
-    ).toEqual([c.id, b.id]);
-    expect((await call({ method: 'DELETE', url: '/api/trash' })).statusCode).toBe(204);
-    expect((await call({ method: 'GET', url: '/api/trash' })).json()).toEqual([]);
-    expect((await call({ method: 'GET', url: '/api/todos' })).json()).toEqual([]);
+    expect((await call(trashApi.remove, { params: { id: a.id } })).statusCode).toBe(204);
+    expect((await call(trashApi.remove, { params: { id: a.id } })).statusCode).toBe(404);
+    expect((await call(trashApi.restore, { params: { id: a.id } })).statusCode).toBe(404);
+    expect((await call(trashApi.list)).json<TrashedTodo[]>().map((t) => t.id)).toEqual([
+      c.id,
+      b.id,
+    ]);
+    expect((await call(trashApi.empty)).statusCode).toBe(204);
+    expect((await call(trashApi.list)).json()).toEqual([]);
+    expect((await call(todosApi.list)).json()).toEqual([]);
     expect((await totals(user)).todosDeleted).toBe(3);
-    expect((await call({ method: 'DELETE', url: '/api/trash/0' })).statusCode).toBe(400);
+    expect((await call(trashApi.remove, { params: { id: 0 } })).statusCode).toBe(400);
   });
 
   it('purges what was deleted 30 days ago, once per hour across processes and restarts', async () => {
     const { user, call, add } = await setUp();
     const old = await add('old');
     const recent = await add('recent');
-    await call({ method: 'DELETE', url: `/api/todos/${old.id}` });
+    await call(todosApi.remove, { params: { id: old.id } });
     ctx.clock.advance(2 * DAY);
-    const deleted = await as(
-      ctx.app,
-      await signInAgain(ctx.app, user),
-    )({
-      method: 'DELETE',
-      url: `/api/todos/${recent.id}`,
+    const deleted = await apiClient(ctx.app, await signInAgain(ctx.app, user))(todosApi.remove, {
+      params: { id: recent.id },
     });
     expect(deleted.statusCode).toBe(204);
 
@@ -147,7 +144,7 @@ describe('the trash', () => {
     ctx.clock.advance(28 * DAY + 1000);
     expect((await Promise.all([a.tick(), b.tick()])).filter(Boolean)).toHaveLength(1);
     const left = async () =>
-      (await as(ctx.app, await signInAgain(ctx.app, user))({ method: 'GET', url: '/api/trash' }))
+      (await apiClient(ctx.app, await signInAgain(ctx.app, user))(trashApi.list))
         .json<TrashedTodo[]>()
         .map((t) => t.id);
     expect(await left()).toEqual([recent.id]);

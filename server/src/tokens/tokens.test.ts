@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
-import { TOKEN_REQUESTS_PER_MINUTE, TOKENS_PER_ACCOUNT_MAX } from '@tally/contract';
-import type { InjectOptions } from 'fastify';
+import {
+  accountApi,
+  groupsApi,
+  authApi,
+  calendarApi,
+  statisticsApi,
+  todosApi,
+  TOKEN_REQUESTS_PER_MINUTE,
+  TOKENS_PER_ACCOUNT_MAX,
+  tokensApi,
+} from '@tally/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
@@ -40,27 +50,18 @@ async function makeToken(
   user: TestUser,
   body: { name?: string; scope?: string; expiresInDays?: number | null } = {},
 ): Promise<Created> {
-  const response = await as(
-    ctx.app,
-    user,
-  )({
-    method: 'POST',
-    url: '/api/account/tokens',
-    payload: { name: 'Script', scope: 'read-write', expiresInDays: null, ...body },
+  const response = await apiClient(ctx.app, user).unchecked(tokensApi.create, {
+    body: { name: 'Script', scope: 'read-write', expiresInDays: null, ...body },
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<Created>();
 }
 
 /** inject() with a personal token as the bearer. */
-const withToken = (token: string) => (options: InjectOptions) =>
-  ctx.app.inject({
-    ...options,
-    headers: { authorization: `Bearer ${token}`, ...options.headers },
-  });
+const withToken = (token: string) => apiClient(ctx.app, { token });
 
 const listOf = async (user: TestUser) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/account/tokens' })).json<Created[]>();
+  (await apiClient(ctx.app, user)(tokensApi.list)).json<Created[]>();
 
 describe('making, listing and revoking tokens', () => {
   it('shows the token once, then lists it without it', async () => {
@@ -106,13 +107,8 @@ describe('making, listing and revoking tokens', () => {
       { name: 'ok', scope: 'read', expiresInDays: 7 },
       { name: 'ok', scope: 'read' },
     ]) {
-      const response = await as(
-        ctx.app,
-        user,
-      )({
-        method: 'POST',
-        url: '/api/account/tokens',
-        payload,
+      const response = await apiClient(ctx.app, user).unchecked(tokensApi.create, {
+        body: payload,
       });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json()).toEqual({ error: expect.any(String) as string });
@@ -122,13 +118,8 @@ describe('making, listing and revoking tokens', () => {
   it(`allows ${TOKENS_PER_ACCOUNT_MAX} tokens per account`, async () => {
     const user = await registerUser(ctx.app);
     for (let i = 0; i < TOKENS_PER_ACCOUNT_MAX; i += 1) await makeToken(user, { name: `t${i}` });
-    const response = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/tokens',
-      payload: { name: 'one more', scope: 'read', expiresInDays: null },
+    const response = await apiClient(ctx.app, user)(tokensApi.create, {
+      body: { name: 'one more', scope: 'read', expiresInDays: null },
     });
     expect(response.statusCode).toBe(409);
     expect(response.json<{ error: string }>().error).toContain('revoke one first');
@@ -138,41 +129,25 @@ describe('making, listing and revoking tokens', () => {
     const user = await registerUser(ctx.app);
     const other = await registerUser(ctx.app);
     const created = await makeToken(user);
-    expect((await withToken(created.token)({ method: 'GET', url: '/api/todos' })).statusCode).toBe(
-      200,
-    );
+    expect((await withToken(created.token)(todosApi.list)).statusCode).toBe(200);
 
-    const notYours = await as(
-      ctx.app,
-      other,
-    )({
-      method: 'DELETE',
-      url: `/api/account/tokens/${created.id}`,
+    const notYours = await apiClient(ctx.app, other)(tokensApi.revoke, {
+      params: { id: created.id },
     });
     expect(notYours.statusCode).toBe(404);
     expect(notYours.json()).toEqual({ error: 'Token not found' });
 
-    const revoked = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: `/api/account/tokens/${created.id}`,
+    const revoked = await apiClient(ctx.app, user)(tokensApi.revoke, {
+      params: { id: created.id },
     });
     expect(revoked.statusCode).toBe(204);
     expect(await listOf(user)).toEqual([]);
-    const after = await withToken(created.token)({ method: 'GET', url: '/api/todos' });
+    const after = await withToken(created.token)(todosApi.list);
     expect(after.statusCode).toBe(401);
     expect(after.json()).toEqual({
       error: 'This API token is not valid: it was revoked or never existed',
     });
-    const again = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: `/api/account/tokens/${created.id}`,
-    });
+    const again = await apiClient(ctx.app, user)(tokensApi.revoke, { params: { id: created.id } });
     expect(again.statusCode).toBe(404);
   });
 });
@@ -181,44 +156,45 @@ describe('calling the API with a token', () => {
   it('reads and writes the account’s own data with a read-write token', async () => {
     const user = await registerUser(ctx.app);
     const other = await registerUser(ctx.app);
-    await as(ctx.app, other)({ method: 'POST', url: '/api/todos', payload: { title: 'Other' } });
+    await apiClient(ctx.app, other)(todosApi.create, { body: { title: 'Other' } });
     const { token } = await makeToken(user);
     const call = withToken(token);
 
-    const created = await call({ method: 'POST', url: '/api/todos', payload: { title: 'By API' } });
+    const created = await call(todosApi.create, { body: { title: 'By API' } });
     expect(created.statusCode).toBe(201);
     const { id } = created.json<{ id: number }>();
-    const list = await call({ method: 'GET', url: '/api/todos' });
+    const list = await call(todosApi.list);
     expect(list.json<{ title: string }[]>().map((t) => t.title)).toEqual(['By API']);
-    const updated = await call({
-      method: 'PUT',
-      url: `/api/todos/${id}`,
-      payload: { title: 'By API', completed: true },
+    const updated = await call(todosApi.update, {
+      params: { id },
+      body: { title: 'By API', completed: true },
     });
     expect(updated.statusCode).toBe(200);
-    expect((await call({ method: 'GET', url: '/api/statistics/total' })).statusCode).toBe(200);
-    expect((await call({ method: 'DELETE', url: `/api/todos/${id}` })).statusCode).toBe(204);
+    expect((await call(statisticsApi.total)).statusCode).toBe(200);
+    expect((await call(todosApi.remove, { params: { id } })).statusCode).toBe(204);
     // The session sees what the token did.
-    const seen = await as(ctx.app, user)({ method: 'GET', url: '/api/todos' });
+    const seen = await apiClient(ctx.app, user)(todosApi.list);
     expect(seen.json()).toEqual([]);
   });
 
   it('lets a read token GET but not change anything (403)', async () => {
     const user = await registerUser(ctx.app);
-    await as(ctx.app, user)({ method: 'POST', url: '/api/todos', payload: { title: 'Mine' } });
+    await apiClient(ctx.app, user)(todosApi.create, { body: { title: 'Mine' } });
     const { token } = await makeToken(user, { scope: 'read' });
     const call = withToken(token);
-    expect((await call({ method: 'GET', url: '/api/todos' })).statusCode).toBe(200);
-    expect((await call({ method: 'HEAD', url: '/api/todos' })).statusCode).toBe(200);
+    expect((await call.unchecked(todosApi.list)).statusCode).toBe(200);
+    expect(
+      (await as(ctx.app, { token })({ method: 'HEAD', url: todosApi.list.path })).statusCode,
+    ).toBe(200);
     const before = await snapshotUser(ctx.database.handle.db, user.id);
     for (const request of [
-      { method: 'POST', url: '/api/todos', payload: { title: 'Nope' } },
-      { method: 'POST', url: '/api/todo-groups', payload: { name: 'Nope', color: '#3B82F6' } },
-      { method: 'PUT', url: '/api/todos/1', payload: { title: 'Nope', completed: true } },
-      { method: 'DELETE', url: '/api/todos/1' },
+      [todosApi.create, { body: { title: 'Nope' } }],
+      [groupsApi.create, { body: { name: 'Nope', color: '#3B82F6' } }],
+      [todosApi.update, { params: { id: 1 }, body: { title: 'Nope', completed: true } }],
+      [todosApi.remove, { params: { id: 1 } }],
     ] as const) {
-      const response = await call(request);
-      expect(response.statusCode, `${request.method} ${request.url}`).toBe(403);
+      const response = await call.unchecked(request[0], request[1]);
+      expect(response.statusCode, `${request[0].method} ${request[0].path}`).toBe(403);
       expect(response.json()).toEqual({
         error: 'This API token is read-only: it cannot make changes',
       });
@@ -236,38 +212,31 @@ describe('calling the API with a token', () => {
     const user = await registerUser(ctx.app);
     const { token, expiresAt } = await makeToken(user, { expiresInDays: 30 });
     ctx.clock.advance(30 * DAY - 1);
-    expect((await withToken(token)({ method: 'GET', url: '/api/todos' })).statusCode).toBe(200);
+    expect((await withToken(token)(todosApi.list)).statusCode).toBe(200);
     ctx.clock.advance(1);
-    const response = await withToken(token)({ method: 'GET', url: '/api/todos' });
+    const response = await withToken(token)(todosApi.list);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({
       error: `This API token expired on ${(expiresAt ?? '').slice(0, 10)}: make a new one in Settings`,
     });
     // Still listed (so it can be seen and revoked), to a new session: the old one's token ended.
-    const login = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { username: user.username, password: user.password },
+    const login = await apiClient(ctx.app, null)(authApi.login, {
+      body: { username: user.username, password: user.password },
     });
     const fresh = { ...user, token: login.json<{ accessToken: string }>().accessToken };
     expect((await listOf(fresh)).map((t) => t.expiresAt)).toEqual([expiresAt]);
   });
 
   it('refuses an unknown token and a deleted account’s token', async () => {
-    const unknown = await withToken(`tally_pat_${'A'.repeat(43)}`)({
-      method: 'GET',
-      url: '/api/todos',
-    });
+    const unknown = await withToken(`tally_pat_${'A'.repeat(43)}`)(todosApi.list);
     expect(unknown.statusCode).toBe(401);
     const user = await registerUser(ctx.app);
     const { token } = await makeToken(user);
-    await ctx.app.inject({
-      method: 'DELETE',
-      url: '/api/account',
+    await apiClient(ctx.app, null)(accountApi.remove, {
+      body: { password: user.password },
       headers: { authorization: `Bearer ${user.token}` },
-      payload: { password: user.password },
     });
-    expect((await withToken(token)({ method: 'GET', url: '/api/todos' })).statusCode).toBe(401);
+    expect((await withToken(token).unchecked(todosApi.list)).statusCode).toBe(401);
   });
 
   it('is refused on /api/account and /api/auth: those need a session', async () => {
@@ -279,31 +248,27 @@ describe('calling the API with a token', () => {
         'Personal API tokens cannot be used on /api/account or /api/auth: sign in to Tally to manage your account',
     };
     for (const request of [
-      { method: 'GET', url: '/api/account' },
-      { method: 'GET', url: '/api/account/sessions' },
-      { method: 'GET', url: '/api/account/export' },
-      { method: 'GET', url: '/api/account/tokens' },
-      { method: 'POST', url: '/api/account/tokens', payload: { name: 'x', scope: 'read' } },
-      { method: 'DELETE', url: `/api/account/tokens/${id}` },
-      { method: 'GET', url: '/api/account/calendar' },
-      { method: 'POST', url: '/api/account/calendar' },
-      { method: 'DELETE', url: '/api/account', payload: { password: user.password } },
-      { method: 'PUT', url: '/api/account/password', payload: {} },
-      { method: 'POST', url: '/api/auth/logout' },
-      { method: 'POST', url: '/api/auth/refresh' },
-      {
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: user.username, password: user.password },
-      },
+      [accountApi.get, {}],
+      [accountApi.sessions, {}],
+      [accountApi.export, {}],
+      [tokensApi.list, {}],
+      [tokensApi.create, { body: { name: 'x', scope: 'read' } }],
+      [tokensApi.revoke, { params: { id: id } }],
+      [calendarApi.get, {}],
+      [calendarApi.regenerate, {}],
+      [accountApi.remove, { body: { password: user.password } }],
+      [accountApi.changePassword, { body: {} }],
+      [authApi.logout, {}],
+      [authApi.refresh, {}],
+      [authApi.login, { body: { username: user.username, password: user.password } }],
     ] as const) {
-      const response = await call(request);
-      expect(response.statusCode, `${request.method} ${request.url}`).toBe(403);
+      const response = await call.unchecked(request[0], request[1]);
+      expect(response.statusCode, `${request[0].method} ${request[0].path}`).toBe(403);
       expect(response.json()).toEqual(expected);
     }
     // Nothing happened: the token and the account are still there.
     expect((await listOf(user)).map((t) => t.id)).toEqual([id]);
-    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/account' })).statusCode).toBe(200);
+    expect((await apiClient(ctx.app, user)(accountApi.get)).statusCode).toBe(200);
   });
 
   it(`allows ${TOKEN_REQUESTS_PER_MINUTE} requests a minute per token, then 429 with Retry-After`, async () => {
@@ -312,10 +277,10 @@ describe('calling the API with a token', () => {
     const { token: another } = await makeToken(user, { scope: 'read' });
     const call = withToken(token);
     for (let i = 0; i < TOKEN_REQUESTS_PER_MINUTE; i += 1) {
-      const response = await call({ method: 'GET', url: '/api/todos' });
+      const response = await call(todosApi.list);
       if (response.statusCode !== 200) throw new Error(`request ${i}: ${response.statusCode}`);
     }
-    const limited = await call({ method: 'GET', url: '/api/todos' });
+    const limited = await call(todosApi.list);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
@@ -323,10 +288,10 @@ describe('calling the API with a token', () => {
       /^Too many requests with this API token - try again in \d+ seconds?$/,
     );
     // Per token: another token and the session are not limited.
-    expect((await withToken(another)({ method: 'GET', url: '/api/todos' })).statusCode).toBe(200);
-    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).statusCode).toBe(200);
+    expect((await withToken(another)(todosApi.list)).statusCode).toBe(200);
+    expect((await apiClient(ctx.app, user)(todosApi.list)).statusCode).toBe(200);
     ctx.clock.advance(MINUTE);
-    expect((await call({ method: 'GET', url: '/api/todos' })).statusCode).toBe(200);
+    expect((await call(todosApi.list)).statusCode).toBe(200);
   });
 
   it('notes the last use at most once a minute', async () => {
@@ -335,13 +300,13 @@ describe('calling the API with a token', () => {
     const lastUse = async () => (await listOf(user)).find((t) => t.id === id)?.lastUsedAt;
     expect(await lastUse()).toBeNull();
     const start = ctx.clock.now();
-    await withToken(token)({ method: 'GET', url: '/api/todos' });
+    await withToken(token)(todosApi.list);
     expect(await lastUse()).toBe(new Date(start).toISOString());
     ctx.clock.advance(MINUTE - 1);
-    await withToken(token)({ method: 'GET', url: '/api/todos' });
+    await withToken(token)(todosApi.list);
     expect(await lastUse()).toBe(new Date(start).toISOString());
     ctx.clock.advance(1);
-    await withToken(token)({ method: 'GET', url: '/api/todos' });
+    await withToken(token)(todosApi.list);
     expect(await lastUse()).toBe(new Date(start + MINUTE).toISOString());
   });
 });
@@ -350,7 +315,7 @@ describe('storage', () => {
   it('keeps only a SHA-256 of the token: the token is in no table', async () => {
     const user = await registerUser(ctx.app);
     const { token, id } = await makeToken(user);
-    await withToken(token)({ method: 'GET', url: '/api/todos' });
+    await withToken(token)(todosApi.list);
     const db = ctx.database.handle.db;
     const row = await db
       .selectFrom('api_tokens')
@@ -372,19 +337,14 @@ describe('storage', () => {
   it('deletes the account’s tokens and calendar feed with the account', async () => {
     const user = await registerUser(ctx.app);
     await makeToken(user);
-    await as(ctx.app, user)({ method: 'POST', url: '/api/account/calendar' });
+    await apiClient(ctx.app, user)(calendarApi.regenerate);
     const db = ctx.database.handle.db;
     const count = async (table: 'api_tokens' | 'calendar_feeds') =>
       (await db.selectFrom(table).select('user_id').where('user_id', '=', user.id).execute())
         .length;
     expect([await count('api_tokens'), await count('calendar_feeds')]).toEqual([1, 1]);
-    const deleted = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: user.password },
+    const deleted = await apiClient(ctx.app, user)(accountApi.remove, {
+      body: { password: user.password },
     });
     expect(deleted.statusCode).toBe(204);
     expect([await count('api_tokens'), await count('calendar_feeds')]).toEqual([0, 0]);

@@ -1,7 +1,17 @@
-import { IMPORT_MAX_BYTES, type ImportReport, type Todo } from '@tally/contract';
+import {
+  groupsApi,
+  IMPORT_MAX_BYTES,
+  type ImportReport,
+  statisticsApi,
+  tagsApi,
+  type Todo,
+  todosApi,
+  transferApi,
+} from '@tally/contract';
 import { setImmediate } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 import { fixture, formBody, importFile, imported } from '../test/import-helpers.js';
 
 /**
@@ -18,9 +28,9 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const todosOf = async (user: { token: string }) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/todos' })).json<Todo[]>();
+  (await apiClient(ctx.app, user)(todosApi.list)).json<Todo[]>();
 const groupsOf = async (user: { token: string }) =>
-  (await as(ctx.app, user)({ method: 'GET', url: '/api/todo-groups' })).json<
+  (await apiClient(ctx.app, user)(groupsApi.list)).json<
     { id: number; name: string; color: string }[]
   >();
 const byTitle = (todos: Todo[], title: string) => {
@@ -123,14 +133,7 @@ describe('Todoist CSV template', () => {
 
   it('matches groups by name, ignoring case, in the caller’s account', async () => {
     const user = await registerUser(ctx.app);
-    await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/todo-groups',
-      payload: { name: 'work', color: '#10B981' },
-    });
+    await apiClient(ctx.app, user)(groupsApi.create, { body: { name: 'work', color: '#10B981' } });
     const report = await imported(ctx.app, user, file, 'todoist-csv');
     expect(report.groups[0]).toEqual({ name: 'work', color: '#10B981', existing: true, todos: 4 });
     expect(report.groups[1]).toMatchObject({ name: 'Home', existing: false });
@@ -173,7 +176,7 @@ describe('Todoist CSV: labels, priorities, indented subtasks (issue 29)', () => 
       'Too deep': [[], 0, idOf('Call the landlord'), null],
       'Water plants': [[], 0, null, null],
     });
-    const tags = (await as(ctx.app, user)({ method: 'GET', url: '/api/tags' })).json();
+    const tags = (await apiClient(ctx.app, user)(tagsApi.list)).json();
     expect(tags).toEqual([
       { name: 'Big', color: null, count: 1 },
       { name: 'errands', color: null, count: 1 },
@@ -318,12 +321,8 @@ describe('TickTick backup CSV', () => {
     // Counted as made and completed on the source's dates (docs/decisions/051).
     const since = async (date: string) =>
       (
-        await as(
-          ctx.app,
-          user,
-        )({
-          method: 'GET',
-          url: `/api/statistics/since?since=${date}`,
+        await apiClient(ctx.app, user)(statisticsApi.since, {
+          query: { since: date },
           headers: { 'x-time-zone': 'Europe/Berlin' },
         })
       ).json<{ todosCreated: number; todosCompleted: number; groupsCreated: number }>();
@@ -449,13 +448,8 @@ describe('refusals', () => {
       file?: { bytes: Buffer; field?: string },
     ) => {
       const { payload, headers } = await formBody(fields, file);
-      const response = await as(
-        ctx.app,
-        user,
-      )({
-        method: 'POST',
-        url: '/api/import',
-        payload,
+      const response = await apiClient(ctx.app, user).unchecked(transferApi.import, {
+        body: payload,
         headers,
       });
       return [response.statusCode, response.json<{ error: string }>().error];
@@ -474,32 +468,22 @@ describe('refusals', () => {
     expect(
       await send({ format: 'tally-json' }, { bytes: Buffer.from('{}'), field: 'upload' }),
     ).toEqual([400, 'The file must be sent as the field "file", not "upload"']);
-    const json = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/import',
-      payload: { file: 'x', format: 'tally-json' },
+    const json = await apiClient(ctx.app, user).unchecked(transferApi.import, {
+      body: { file: 'x', format: 'tally-json' },
     });
     expect([json.statusCode, json.json<{ error: string }>().error]).toEqual([
       415,
       'Content-Type must be multipart/form-data (a file upload)',
     ]);
-    const broken = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/import',
-      payload: 'format=tally-json',
+    const broken = await apiClient(ctx.app, user).unchecked(transferApi.import, {
+      body: 'format=tally-json',
       headers: { 'content-type': 'multipart/form-data' },
     });
     expect([broken.statusCode, broken.json<{ error: string }>().error]).toEqual([
       400,
       'The request body is not a valid multipart/form-data form',
     ]);
-    const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/import' });
+    const anonymous = await apiClient(ctx.app, null).unchecked(transferApi.import);
     expect(anonymous.statusCode).toBe(401);
   });
 });
@@ -665,22 +649,22 @@ describe('Tally export version 2', () => {
     // The declared spelling wins; a colour not among the swatches is none.
     expect(byTitle(todos, 'T9')).toMatchObject({ tags: ['fine', 'Home'], priority: 2 });
     expect(byTitle(todos, 'T10')).toMatchObject({ startDate: '2026-04-01', priority: 0 });
-    const tags = await as(ctx.app, user)({ method: 'GET', url: '/api/tags' });
+    const tags = await apiClient(ctx.app, user)(tagsApi.list);
     expect(tags.json()).toEqual([
       { name: 'fine', color: null, count: 1 },
       { name: 'Home', color: '#10B981', count: 1 },
       { name: 'odd', color: null, count: 0 },
     ]);
-    const sorts = await as(ctx.app, user)({ method: 'GET', url: '/api/todos/sorts' });
+    const sorts = await apiClient(ctx.app, user)(todosApi.sorts);
     expect(sorts.json()).toEqual({ all: 'priority' });
   });
 
   it('leaves the colours and sorts the account chose as they are', async () => {
     const user = await registerUser(ctx.app);
-    const api = as(ctx.app, user);
-    await api({ method: 'POST', url: '/api/todos', payload: { title: 'Mine', tags: ['home'] } });
-    await api({ method: 'PUT', url: '/api/tags/home', payload: { color: '#EF4444' } });
-    await api({ method: 'PUT', url: '/api/todos/sorts', payload: { view: 'all', sort: 'title' } });
+    const api = apiClient(ctx.app, user);
+    await api(todosApi.create, { body: { title: 'Mine', tags: ['home'] } });
+    await api(tagsApi.update, { params: { name: 'home' }, body: { color: '#EF4444' } });
+    await api(todosApi.setSort, { body: { view: 'all', sort: 'title' } });
     const file = {
       version: 2,
       tags: [{ name: 'HOME', color: '#10B981' }],
@@ -688,10 +672,10 @@ describe('Tally export version 2', () => {
       todos: [{ id: 1, title: 'Theirs', tags: ['HOME'] }],
     };
     await imported(ctx.app, user, JSON.stringify(file), 'tally-json');
-    expect((await api({ method: 'GET', url: '/api/tags' })).json()).toEqual([
+    expect((await api(tagsApi.list)).json()).toEqual([
       { name: 'home', color: '#EF4444', count: 2 },
     ]);
-    expect((await api({ method: 'GET', url: '/api/todos/sorts' })).json()).toEqual({
+    expect((await api(todosApi.sorts)).json()).toEqual({
       all: 'title',
       today: 'due',
     });
@@ -701,7 +685,7 @@ describe('Tally export version 2', () => {
 describe('Tally export completions', () => {
   const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString();
   const totalCompleted = async (user: { token: string }) =>
-    (await as(ctx.app, user)({ method: 'GET', url: '/api/statistics/total' })).json<{
+    (await apiClient(ctx.app, user)(statisticsApi.total)).json<{
       todosCompleted: number;
     }>().todosCompleted;
 

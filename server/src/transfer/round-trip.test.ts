@@ -1,13 +1,18 @@
-import type { AccountExport, Group, ImportReport, Todo } from '@tally/contract';
+import {
+  accountApi,
+  type AccountExport,
+  type Group,
+  groupsApi,
+  type ImportReport,
+  tagsApi,
+  type Todo,
+  todosApi,
+  transferApi,
+} from '@tally/contract';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  as,
-  createTestApp,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 import { imported } from '../test/import-helpers.js';
 
 /**
@@ -22,19 +27,17 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const call = (user: Pick<TestUser, 'token'>) => as(ctx.app, user);
+const call = (user: Pick<TestUser, 'token'>) => apiClient(ctx.app, user);
 
 async function seed(user: TestUser) {
   const api = call(user);
   const group = async (name: string, color: string) =>
-    (
-      await api({ method: 'POST', url: '/api/todo-groups', payload: { name, color } })
-    ).json<Group>();
+    (await api.unchecked(groupsApi.create, { body: { name, color } })).json<Group>();
   const work = await group('Work', '#EF4444');
   const home = await group('Home, garden & "stuff"', '#10B981');
   await group('Empty', '#8B5CF6');
   const todo = async (payload: object) => {
-    const response = await api({ method: 'POST', url: '/api/todos', payload });
+    const response = await api.unchecked(todosApi.create, { body: payload });
     expect(response.statusCode, response.body).toBe(201);
     ctx.clock.advance(60_000);
     return response.json<Todo>();
@@ -52,10 +55,9 @@ async function seed(user: TestUser) {
   await todo({ title: '@SUM(A1:A2)', description: '-2+3' });
   await todo({ title: '+1 idea', description: '@home' });
   const done = await todo({ title: 'Done already', groupId: home.id, dueDate: '2026-03-09' });
-  await api({
-    method: 'PUT',
-    url: `/api/todos/${done.id}`,
-    payload: { title: done.title, groupId: home.id, completed: true, dueDate: '2026-03-09' },
+  await api(todosApi.update, {
+    params: { id: done.id },
+    body: { title: done.title, groupId: home.id, completed: true, dueDate: '2026-03-09' },
   });
   const monthly = await todo({
     title: 'Pay rent',
@@ -63,10 +65,9 @@ async function seed(user: TestUser) {
     repeat: { every: 1, unit: 'month', from: 'completion' },
   });
   // Completing a repeating todo counts a completion and moves it on.
-  await api({
-    method: 'PUT',
-    url: `/api/todos/${monthly.id}`,
-    payload: { title: monthly.title, completed: true },
+  await api(todosApi.update, {
+    params: { id: monthly.id },
+    body: { title: monthly.title, completed: true },
   });
   // Issue 29: tags (one coloured), priority, subtasks two levels deep, a start date, a manual
   // order and the sort chosen for two views, one of them a group's.
@@ -79,18 +80,10 @@ async function seed(user: TestUser) {
   });
   const van = await todo({ title: 'Book a van', parentId: move.id, priority: 1 });
   await todo({ title: 'Compare prices', parentId: van.id, tags: ['Big'], startDate: '2026-04-01' });
-  await api({
-    method: 'POST',
-    url: `/api/todos/${move.id}/move`,
-    payload: { afterId: monthly.id },
-  });
-  await api({ method: 'PUT', url: '/api/tags/home', payload: { color: '#F59E0B' } });
-  await api({ method: 'PUT', url: '/api/todos/sorts', payload: { view: 'all', sort: 'manual' } });
-  await api({
-    method: 'PUT',
-    url: '/api/todos/sorts',
-    payload: { view: `group-${home.id}`, sort: 'priority' },
-  });
+  await api(todosApi.move, { params: { id: move.id }, body: { afterId: monthly.id } });
+  await api(tagsApi.update, { params: { name: 'home' }, body: { color: '#F59E0B' } });
+  await api(todosApi.setSort, { body: { view: 'all', sort: 'manual' } });
+  await api(todosApi.setSort, { body: { view: `group-${home.id}`, sort: 'priority' } });
 }
 
 const SEEDED = 10;
@@ -99,7 +92,7 @@ describe('GET /api/todos/export.csv', () => {
   it('is RFC 4180 CSV in UTF-8 with a BOM, an attachment, with formulas neutralised', async () => {
     const user = await registerUser(ctx.app);
     await seed(user);
-    const response = await call(user)({ method: 'GET', url: '/api/todos/export.csv' });
+    const response = await call(user)(transferApi.exportCsv);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(
@@ -142,10 +135,10 @@ describe('GET /api/todos/export.csv', () => {
   it("carries issue 29's tags, priority, parent and start date", async () => {
     const user = await registerUser(ctx.app);
     const post = async (payload: object) =>
-      (await call(user)({ method: 'POST', url: '/api/todos', payload })).json<{ id: number }>();
+      (await call(user).unchecked(todosApi.create, { body: payload })).json<{ id: number }>();
     const parent = await post({ title: 'Move', tags: ['home', 'Big'], priority: 3 });
     await post({ title: 'Van', parentId: parent.id, startDate: '2026-04-01' });
-    const text = (await call(user)({ method: 'GET', url: '/api/todos/export.csv' })).body;
+    const text = (await call(user)(transferApi.exportCsv)).body;
     const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     expect(
       rows.map((row) => [row.title, row.tags, row.priority, row.parentId, row.startDate]),
@@ -158,13 +151,9 @@ describe('GET /api/todos/export.csv', () => {
   it('quotes a cell with a bare line break, so its next line never starts a row', async () => {
     const user = await registerUser(ctx.app);
     const description = "Notes\n=cmd|' /C calc'!A0";
-    const created = await call(user)({
-      method: 'POST',
-      url: '/api/todos',
-      payload: { title: 'Innocent', description },
-    });
+    const created = await call(user)(todosApi.create, { body: { title: 'Innocent', description } });
     expect(created.statusCode, created.body).toBe(201);
-    const text = (await call(user)({ method: 'GET', url: '/api/todos/export.csv' })).body;
+    const text = (await call(user)(transferApi.exportCsv)).body;
     expect(text).toContain(`"Notes\n=cmd|' /C calc'!A0"`);
     const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(1);
@@ -173,16 +162,14 @@ describe('GET /api/todos/export.csv', () => {
 
   it('holds only the caller’s todos', async () => {
     const other = await registerUser(ctx.app);
-    await call(other)({ method: 'POST', url: '/api/todos', payload: { title: 'Secret' } });
+    await call(other)(todosApi.create, { body: { title: 'Secret' } });
     const user = await registerUser(ctx.app);
-    const response = await call(user)({ method: 'GET', url: '/api/todos/export.csv' });
+    const response = await call(user)(transferApi.exportCsv);
     expect(response.body).toBe(
       '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt,' +
         'tags,priority,parentId,startDate\r\n',
     );
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/todos/export.csv' })).statusCode).toBe(
-      401,
-    );
+    expect((await apiClient(ctx.app, null)(transferApi.exportCsv)).statusCode).toBe(401);
   });
 });
 
@@ -226,7 +213,7 @@ describe('the round trip', () => {
   it('export → delete the account → register → import gives back the same groups and todos', async () => {
     const user = await registerUser(ctx.app);
     await seed(user);
-    const exported = await call(user)({ method: 'GET', url: '/api/account/export' });
+    const exported = await call(user)(accountApi.export);
     const before = exported.json<AccountExport>();
     expect(before.version).toBe(2);
     expect(before.todos).toHaveLength(SEEDED);
@@ -240,11 +227,7 @@ describe('the round trip', () => {
       parentId: before.todos.find((todo) => todo.title === 'Book a van')?.id,
     });
 
-    const deleted = await call(user)({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: user.password },
-    });
+    const deleted = await call(user)(accountApi.remove, { body: { password: user.password } });
     expect(deleted.statusCode).toBe(204);
     const again = await registerUser(ctx.app, user.username);
 
@@ -254,9 +237,7 @@ describe('the round trip', () => {
     const report: ImportReport = await imported(ctx.app, again, exported.rawPayload, 'tally-json');
     expect(report.skippedCount + report.warningCount).toBe(0);
 
-    const after = (
-      await call(again)({ method: 'GET', url: '/api/account/export' })
-    ).json<AccountExport>();
+    const after = (await call(again)(accountApi.export)).json<AccountExport>();
     expect(shape(after)).toEqual(shape(before));
     expect(after.statistics.totals).toMatchObject({
       todosCreated: SEEDED,
@@ -267,38 +248,26 @@ describe('the round trip', () => {
     // The same file again, or the new account's own export: nothing new.
     const twice = await imported(ctx.app, again, exported.rawPayload, 'tally-json');
     expect(twice.todos).toMatchObject({ created: 0, alreadyImported: SEEDED });
-    const own = await call(again)({ method: 'GET', url: '/api/account/export' });
+    const own = await call(again)(accountApi.export);
     const back = await imported(ctx.app, again, own.rawPayload, 'tally-json');
     expect(back.todos).toMatchObject({ created: 0, alreadyImported: SEEDED });
-    expect(
-      await call(again)({ method: 'GET', url: '/api/todos' }).then((r) => r.json<Todo[]>()),
-    ).toHaveLength(SEEDED);
+    expect(await call(again)(todosApi.list).then((r) => r.json<Todo[]>())).toHaveLength(SEEDED);
   });
 
   it("imports Tally's own CSV export: titles, formulas, groups, repeats, tags and subtasks", async () => {
     const user = await registerUser(ctx.app);
     await seed(user);
     const parent = (
-      await call(user)({
-        method: 'POST',
-        url: '/api/todos',
-        payload: { title: 'Trip', tags: ['travel'], priority: 2 },
-      })
+      await call(user)(todosApi.create, { body: { title: 'Trip', tags: ['travel'], priority: 2 } })
     ).json<Todo>();
-    await call(user)({
-      method: 'POST',
-      url: '/api/todos',
-      payload: { title: 'Pack', parentId: parent.id },
-    });
-    const csv = await call(user)({ method: 'GET', url: '/api/todos/export.csv' });
+    await call(user)(todosApi.create, { body: { title: 'Pack', parentId: parent.id } });
+    const csv = await call(user)(transferApi.exportCsv);
     expect(csv.statusCode).toBe(200);
     const other = await registerUser(ctx.app);
     const report = await imported(ctx.app, other, csv.rawPayload, 'tally-csv');
     expect(report.skippedCount + report.warningCount).toBe(0);
     expect(report.todos).toMatchObject({ created: SEEDED + 2, completed: 1, repeating: 2 });
-    const todos = await call(other)({ method: 'GET', url: '/api/todos' }).then((r) =>
-      r.json<Todo[]>(),
-    );
+    const todos = await call(other)(todosApi.list).then((r) => r.json<Todo[]>());
     const byTitle = new Map(todos.map((todo) => [todo.title, todo]));
     expect(byTitle.get('=HYPERLINK("http://evil.example","click")')).toBeDefined();
     expect(byTitle.get('@SUM(A1:A2)')?.description).toBe('-2+3');
@@ -323,9 +292,7 @@ describe('the round trip', () => {
   it('a file of another user’s ids never touches that user’s rows', async () => {
     const victim = await registerUser(ctx.app);
     await seed(victim);
-    const victimExport = (
-      await call(victim)({ method: 'GET', url: '/api/account/export' })
-    ).json<AccountExport>();
+    const victimExport = (await call(victim)(accountApi.export)).json<AccountExport>();
     const attacker = await registerUser(ctx.app);
     // The attacker's file names the victim's group and todo ids, with other contents.
     const file: AccountExport = {
@@ -340,17 +307,11 @@ describe('the round trip', () => {
     const report = await imported(ctx.app, attacker, JSON.stringify(file), 'tally-json');
     expect(report.todos.created).toBe(SEEDED);
 
-    const after = (
-      await call(victim)({ method: 'GET', url: '/api/account/export' })
-    ).json<AccountExport>();
+    const after = (await call(victim)(accountApi.export)).json<AccountExport>();
     expect(after.groups).toEqual(victimExport.groups);
     expect(after.todos).toEqual(victimExport.todos);
-    const attackerTodos = await call(attacker)({ method: 'GET', url: '/api/todos' }).then((r) =>
-      r.json<Todo[]>(),
-    );
-    const attackerGroups = await call(attacker)({ method: 'GET', url: '/api/todo-groups' }).then(
-      (r) => r.json<Group[]>(),
-    );
+    const attackerTodos = await call(attacker)(todosApi.list).then((r) => r.json<Todo[]>());
+    const attackerGroups = await call(attacker)(groupsApi.list).then((r) => r.json<Group[]>());
     const victimIds = new Set(victimExport.todos.map((todo) => todo.id));
     expect(attackerTodos.every((todo) => !victimIds.has(todo.id))).toBe(true);
     const attackerGroupIds = new Set(attackerGroups.map((group) => group.id));

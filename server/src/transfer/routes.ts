@@ -120,7 +120,7 @@ export const transferRoutes: FastifyPluginAsync<TransferRoutesOptions> = async (
       const report = await imports.run(request.user.id, { ...form, zone: timeZoneOf(request) });
       if (!form.dryRun) {
         if (report.todos.created > 0 || report.groups.some((group) => !group.existing)) {
-          app.live.publish(request.user.id, { type: 'todos.changed' });
+          app.live.publish(request.user.id, { type: 'todos.changed' }, request);
         }
         request.log.info(
           { userId: request.user.id, format: form.format, todos: report.todos.created },

@@ -1,7 +1,9 @@
+import { authApi, twoFactorApi } from '@tally/contract';
 import type { JWTPayload } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, type TestContext, uniqueName } from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, type TestContext, uniqueName } from '../test/helpers.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
 
 /**
@@ -39,13 +41,11 @@ afterAll(async () => {
 
 /** A whole Google sign-in: the browser's nonce, a token carrying it, the POST. */
 async function googleSignIn(ctx: TestContext, claims: JWTPayload) {
-  const started = await ctx.app.inject({ method: 'GET', url: '/api/auth/google/nonce' });
+  const started = await apiClient(ctx.app, null)(authApi.googleNonce);
   const set = started.cookies.find((c) => c.name === 'tally_google_nonce');
   const token = await idp.issue({ ...claims, nonce: started.json<{ nonce: string }>().nonce });
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/google',
-    payload: { token },
+  return apiClient(ctx.app, null)(authApi.google, {
+    body: { token },
     headers: { cookie: `${set?.name}=${set?.value}` },
   });
 }
@@ -56,13 +56,13 @@ async function googleAccountWithTwoFactor() {
   const claims = { sub, email: `${sub}@gmail.com` };
   const created = await googleSignIn(trusting, claims);
   expect(created.statusCode, created.body).toBe(200);
-  const call = as(trusting.app, { token: created.json<{ accessToken: string }>().accessToken });
-  const setup = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+  const call = apiClient(trusting.app, {
+    token: created.json<{ accessToken: string }>().accessToken,
+  });
+  const setup = await call(twoFactorApi.setup);
   const secret = Secret.fromBase32(setup.json<{ secret: string }>().secret);
-  const enabled = await call({
-    method: 'POST',
-    url: '/api/account/two-factor',
-    payload: { code: TOTP.generate({ secret, timestamp: trusting.clock.current }) },
+  const enabled = await call(twoFactorApi.enable, {
+    body: { code: TOTP.generate({ secret, timestamp: trusting.clock.current }) },
   });
   expect(enabled.statusCode, enabled.body).toBe(201);
   return claims;

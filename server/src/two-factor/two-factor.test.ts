@@ -1,10 +1,11 @@
+import { accountApi, authApi, twoFactorApi } from '@tally/contract';
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli.js';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   registerUser,
   testConfig,
@@ -38,15 +39,11 @@ const nextStep = () => ctx.clock.advance(30_000);
 
 async function userWithTwoFactor(): Promise<TwoFactorUser> {
   const user = await registerUser(ctx.app);
-  const call = as(ctx.app, user);
-  const setup = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+  const call = apiClient(ctx.app, user);
+  const setup = await call(twoFactorApi.setup);
   expect(setup.statusCode, setup.body).toBe(200);
   const { secret } = setup.json<{ secret: string }>();
-  const enabled = await call({
-    method: 'POST',
-    url: '/api/account/two-factor',
-    payload: { code: codeOf({ secret }) },
-  });
+  const enabled = await call(twoFactorApi.enable, { body: { code: codeOf({ secret }) } });
   expect(enabled.statusCode, enabled.body).toBe(201);
   nextStep();
   return {
@@ -95,57 +92,46 @@ const secondStep = (
 describe('Settings → Two-factor', () => {
   it('sets up with a QR code and the secret, confirms with a code and answers 10 recovery codes once', async () => {
     const user = await registerUser(ctx.app);
-    const call = as(ctx.app, user);
-    expect((await call({ method: 'GET', url: '/api/account/two-factor' })).json()).toEqual({
+    const call = apiClient(ctx.app, user);
+    expect((await call(twoFactorApi.status)).json()).toEqual({
       enabled: false,
       enabledAt: null,
       recoveryCodesLeft: 0,
     });
-    const setup = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+    const setup = await call(twoFactorApi.setup);
     expect(setup.statusCode).toBe(200);
     const body = setup.json<{ secret: string; otpauthUri: string; qrCode: string }>();
     expect(body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(body.otpauthUri).toContain(`secret=${body.secret}`);
     expect(body.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
 
-    const wrong = await call({
-      method: 'POST',
-      url: '/api/account/two-factor',
-      payload: { code: '000000' === codeOf(body) ? '111111' : '000000' },
+    const wrong = await call(twoFactorApi.enable, {
+      body: { code: '000000' === codeOf(body) ? '111111' : '000000' },
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json<{ error: string }>().error).toMatch(/^code is not correct/);
 
-    const enabled = await call({
-      method: 'POST',
-      url: '/api/account/two-factor',
-      payload: { code: codeOf(body) },
-    });
+    const enabled = await call(twoFactorApi.enable, { body: { code: codeOf(body) } });
     expect(enabled.statusCode, enabled.body).toBe(201);
     const { recoveryCodes } = enabled.json<{ recoveryCodes: string[] }>();
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
-    const status = (await call({ method: 'GET', url: '/api/account/two-factor' })).json();
+    const status = (await call(twoFactorApi.status)).json();
     expect(status).toEqual({
       enabled: true,
       enabledAt: new Date(ctx.clock.current).toISOString(),
       recoveryCodesLeft: 10,
     });
     // The secret is never answered again, nor are the recovery codes.
-    const again = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+    const again = await call(twoFactorApi.setup);
     expect(again.statusCode).toBe(409);
     expect(JSON.stringify(status)).not.toContain(body.secret);
   });
 
   it('answers 400 naming code for a malformed one', async () => {
     const user = await registerUser(ctx.app);
-    const response = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/two-factor',
-      payload: { code: '' },
+    const response = await apiClient(ctx.app, user).unchecked(twoFactorApi.enable, {
+      body: { code: '' },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toMatch(/code/);
@@ -154,17 +140,17 @@ describe('Settings → Two-factor', () => {
   it('needs a recent proof of identity to set up, turn on or turn off', async () => {
     const user = await userWithTwoFactor();
     ctx.clock.advance(6 * MINUTE);
-    const call = as(ctx.app, user);
+    const call = apiClient(ctx.app, user);
     for (const request of [
-      { method: 'POST', url: '/api/account/two-factor/setup' },
-      { method: 'POST', url: '/api/account/two-factor', payload: { code: codeOf(user) } },
-      { method: 'DELETE', url: '/api/account/two-factor', payload: { password: user.password } },
+      [twoFactorApi.setup, {}],
+      [twoFactorApi.enable, { body: { code: codeOf(user) } }],
+      [twoFactorApi.disable, { body: { password: user.password } }],
     ] as const) {
-      const refused = await call(request);
-      expect(refused.statusCode, request.url).toBe(403);
+      const refused = await call.unchecked(request[0], request[1]);
+      expect(refused.statusCode, request[0].path).toBe(403);
       expect(refused.json()).toMatchObject({ code: 'reauthentication_required' });
     }
-    expect((await call({ method: 'GET', url: '/api/account/two-factor' })).json()).toMatchObject({
+    expect((await call(twoFactorApi.status)).json()).toMatchObject({
       enabled: true,
     });
   });
@@ -185,7 +171,7 @@ describe('Settings → Two-factor', () => {
       .execute();
     expect(hashes).toHaveLength(10);
     for (const { code_hash } of hashes) expect(code_hash).toMatch(/^\$argon2id\$/);
-    const exported = await as(ctx.app, user)({ method: 'GET', url: '/api/account/export' });
+    const exported = await apiClient(ctx.app, user)(accountApi.export);
     expect(exported.statusCode).toBe(200);
     expect(exported.body).not.toContain(user.secret);
     for (const code of user.recoveryCodes) expect(exported.body).not.toContain(code);
@@ -216,10 +202,7 @@ describe('signing in with two-factor codes on', () => {
     const { accessToken } = done.json<{ accessToken: string }>();
     expect(Object.keys(done.json())).toEqual(['accessToken']);
     expect(done.cookies.find((c) => c.name === 'tally_refresh')?.value).toBeTruthy();
-    const account = await as(ctx.app, { token: accessToken })({
-      method: 'GET',
-      url: '/api/account',
-    });
+    const account = await apiClient(ctx.app, { token: accessToken })(accountApi.get);
     expect(account.json()).toMatchObject({ username: user.username });
     // One session per mfaToken.
     nextStep();
@@ -304,18 +287,15 @@ describe('signing in with two-factor codes on', () => {
     expect(twice.statusCode).toBe(401);
     expect(twice.json()).toEqual({ error: 'The code is not correct' });
     expect((await secondStep(await firstStep(user), second.replace('-', ''))).statusCode).toBe(200);
-    const status = await as(ctx.app, { token: done.json<{ accessToken: string }>().accessToken })({
-      method: 'GET',
-      url: '/api/account/two-factor',
-    });
+    const status = await apiClient(ctx.app, {
+      token: done.json<{ accessToken: string }>().accessToken,
+    })(twoFactorApi.status);
     expect(status.json()).toMatchObject({ recoveryCodesLeft: 8 });
   });
 
   it('answers 400 naming the field for a malformed second step', async () => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/mfa',
-      payload: { mfaToken: 'abc' },
+    const response = await apiClient(ctx.app, null).unchecked(authApi.mfa, {
+      body: { mfaToken: 'abc' },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toMatch(/code/);
@@ -376,23 +356,17 @@ describe('signing in with two-factor codes on', () => {
 describe('turning two-factor codes off', () => {
   it('takes a current code', async () => {
     const user = await userWithTwoFactor();
-    const call = as(ctx.app, user);
-    const wrong = await call({
-      method: 'DELETE',
-      url: '/api/account/two-factor',
-      payload: { code: codeOf(user) === '123456' ? '654321' : '123456' },
+    const call = apiClient(ctx.app, user);
+    const wrong = await call(twoFactorApi.disable, {
+      body: { code: codeOf(user) === '123456' ? '654321' : '123456' },
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ error: 'code is not correct' });
-    const off = await call({
-      method: 'DELETE',
-      url: '/api/account/two-factor',
-      payload: { code: codeOf(user) },
-    });
+    const off = await call(twoFactorApi.disable, { body: { code: codeOf(user) } });
     expect(off.statusCode, off.body).toBe(204);
     const plain = await login(user);
     expect(Object.keys(plain.json())).toEqual(['accessToken']);
-    expect((await call({ method: 'GET', url: '/api/account/two-factor' })).json()).toEqual({
+    expect((await call(twoFactorApi.status)).json()).toEqual({
       enabled: false,
       enabledAt: null,
       recoveryCodesLeft: 0,
@@ -401,28 +375,16 @@ describe('turning two-factor codes off', () => {
 
   it('takes the password instead', async () => {
     const user = await userWithTwoFactor();
-    const call = as(ctx.app, user);
-    const wrong = await call({
-      method: 'DELETE',
-      url: '/api/account/two-factor',
-      payload: { password: 'not the password' },
-    });
+    const call = apiClient(ctx.app, user);
+    const wrong = await call(twoFactorApi.disable, { body: { password: 'not the password' } });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ error: 'password is not correct' });
-    const neither = await call({ method: 'DELETE', url: '/api/account/two-factor', payload: {} });
+    const neither = await call(twoFactorApi.disable, { body: {} });
     expect(neither.statusCode).toBe(400);
-    const off = await call({
-      method: 'DELETE',
-      url: '/api/account/two-factor',
-      payload: { password: user.password },
-    });
+    const off = await call(twoFactorApi.disable, { body: { password: user.password } });
     expect(off.statusCode, off.body).toBe(204);
     expect(Object.keys((await login(user)).json())).toEqual(['accessToken']);
-    const twice = await call({
-      method: 'DELETE',
-      url: '/api/account/two-factor',
-      payload: { password: user.password },
-    });
+    const twice = await call(twoFactorApi.disable, { body: { password: user.password } });
     expect(twice.statusCode).toBe(409);
   });
 });
@@ -431,13 +393,8 @@ describe('an account with two-factor codes on', () => {
   it('loses its secret, recovery codes and waiting sign-ins with the account', async () => {
     const user = await userWithTwoFactor();
     await firstStep(user);
-    const removed = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'DELETE',
-      url: '/api/account',
-      payload: { password: user.password },
+    const removed = await apiClient(ctx.app, user)(accountApi.remove, {
+      body: { password: user.password },
     });
     expect(removed.statusCode, removed.body).toBe(204);
     const { db } = ctx.database.handle;

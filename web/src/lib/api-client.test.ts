@@ -3,7 +3,7 @@ import { ApiError, apiRequest, ERROR_MESSAGES } from './api-client';
 import { getNotices } from './notices';
 import { setIdentityPrompt } from './reauthentication';
 import { getSession } from './session-store';
-import { json, networkFailure, noContent, stubFetch } from '#web/test/fake-api';
+import { json, makeTodo, networkFailure, noContent, stubFetch } from '#web/test/fake-api';
 import { makeToken, storeSession } from '#web/test/tokens';
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -19,11 +19,12 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 describe('api-client: requests', () => {
   it('sends JSON, the time zone and same-origin credentials, and the bearer token', async () => {
     const token = storeSession('alice');
-    const { calls } = stubFetch({ 'POST /api/todos': () => json({ id: 1 }, 201) });
+    const created = makeTodo({ id: 1, title: 'x' });
+    const { calls } = stubFetch({ 'POST /api/todos': () => json(created, 201) });
 
     await expect(
       apiRequest('/api/todos', { method: 'POST', body: { title: 'x' }, operation: 'Create todo' }),
-    ).resolves.toEqual({ id: 1 });
+    ).resolves.toEqual(created);
 
     const [call] = calls;
     expect(call?.headers.get('Authorization')).toBe(`Bearer ${token}`);
@@ -84,7 +85,12 @@ describe('api-client: the error catalogue (docs/product.md, Errors)', () => {
   it('other 4xx without an error field → "{operation} failed"', async () => {
     stubFetch({
       'PUT /api/todos/:id': () => new Response('<html>nope</html>', { status: 404 }),
-      'DELETE /api/todos/:id': () => json({ message: 'other shape' }, 409),
+      // Not the server's answer (which always says {error}): a proxy's, sent as it is.
+      'DELETE /api/todos/:id': () =>
+        new Response(JSON.stringify({ message: 'other shape' }), {
+          status: 409,
+          headers: { 'Content-Type': 'application/json' },
+        }),
     });
     expect(
       (
@@ -202,19 +208,28 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
 
   it('a 403 reauthentication_required asks the registered prompt, then sends the call again once', async () => {
     storeSession('alice');
+    const made = {
+      id: 7,
+      name: 'Script',
+      scope: 'read' as const,
+      createdAt: '2026-03-01T12:00:00.000Z',
+      lastUsedAt: null,
+      expiresAt: null,
+      token: 'tly_secret',
+    };
     let answers = 0;
     const { calls } = stubFetch({
       'POST /api/account/tokens': () =>
         ++answers === 1
           ? json({ error: 'Confirm it is you', code: 'reauthentication_required' }, 403)
-          : json({ id: 7 }, 201),
+          : json(made, 201),
     });
     const prompt = vi.fn(() => Promise.resolve(true));
     const remove = setIdentityPrompt(prompt);
     try {
       await expect(
         apiRequest('/api/account/tokens', { method: 'POST', body: {}, operation: 'Make token' }),
-      ).resolves.toEqual({ id: 7 });
+      ).resolves.toEqual(made);
     } finally {
       remove();
     }

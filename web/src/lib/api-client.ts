@@ -2,6 +2,7 @@ import type { AccessTokenResponse, ApiError as ApiErrorBody, ErrorCode } from '@
 import {
   AUTH_PATH_PREFIX,
   IDEMPOTENCY_KEY_HEADER,
+  LIVE_CLIENT_HEADER,
   TIME_ZONE_HEADER,
 } from '@tally/contract/constants';
 import { routes, type HttpMethod } from '@tally/contract/routes';
@@ -16,6 +17,7 @@ import {
   startSession,
 } from './session-store';
 import { STORAGE_KEYS, readStorage } from './storage';
+import { TAB_ID } from './tab-id';
 import { decodeAccessToken } from './jwt';
 
 export { ApiError, ERROR_MESSAGES, errorMessage, fieldErrorOf } from './api-error';
@@ -23,7 +25,8 @@ export { ApiError, ERROR_MESSAGES, errorMessage, fieldErrorOf } from './api-erro
 /**
  * The one place that talks to the API (and the only caller of fetch); features call it through
  * the typed client of lib/api.ts, derived from the contract. It sends the bearer token
- * except on /api/auth/ paths, the browser's time zone on every call and the refresh cookie
+ * except on /api/auth/ paths, the browser's time zone and this tab's id (lib/tab-id.ts) on every
+ * call and the refresh cookie
  * (same-origin credentials); it renews an access token that is about to expire before using it,
  * and turns every failure into a sentence of docs/product.md, Errors.
  */
@@ -65,6 +68,7 @@ function headersFor(body: unknown, token: string | null, idempotencyKey?: string
   if (body !== undefined && !isForm(body)) headers.set('Content-Type', 'application/json');
   const zone = timeZone();
   if (zone) headers.set(TIME_ZONE_HEADER, zone);
+  headers.set(LIVE_CLIENT_HEADER, TAB_ID);
   if (token) headers.set('Authorization', `Bearer ${token}`);
   return headers;
 }

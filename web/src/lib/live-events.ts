@@ -4,12 +4,14 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { api } from './api';
 import { tellLiveListeners } from './live-listeners';
 import { queryKeys } from './query-keys';
+import { TAB_ID } from './tab-id';
 
 /**
  * Live updates (docs/decisions/061-live-updates.md): one tab per browser, the holder of a Web
  * Lock, reads GET /api/events and passes each event to the other tabs on a BroadcastChannel;
- * every tab refetches what the event touches. Events carry no content, so a tab's own change
- * coming back costs one refetch and nothing is sent in answer (no loops).
+ * every tab refetches what the event touches. Events carry no content; an event names the tab
+ * whose request made the change (`client`, lib/tab-id.ts), and that tab, whose cache already
+ * holds its change, does not fetch its todos again. Nothing is sent in answer (no loops).
  */
 
 type Message = { kind: 'event'; event: LiveEvent } | { kind: 'resync' };
@@ -22,6 +24,13 @@ const BACKOFF_MAX_MS = 30_000;
 
 function keysOf(event: LiveEvent): QueryKey[] {
   const { todos, trash, todoCounts, groups, statistics, todoSorts } = queryKeys;
+  // This tab's own change: its mutation has put the answer in the cache (the todos, the sorts)
+  // and refreshed the views; the rest is cheap and may depend on the server's counting.
+  if ('client' in event && event.client === TAB_ID) {
+    if (event.type === 'sorts.updated') return [];
+    if (event.type.startsWith('todo.')) return [trash, todoCounts, statistics];
+    if (event.type.startsWith('group.')) return [groups, todoCounts, statistics];
+  }
   if (event.type === 'sorts.updated') return [todoSorts];
   // A reminder changes no data: its listener shows it (features/reminders).
   if (event.type === 'reminder.fired') return [];

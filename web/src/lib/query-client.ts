@@ -1,4 +1,5 @@
 import { MutationCache, onlineManager, QueryClient, type QueryKey } from '@tanstack/react-query';
+import { fieldErrorOf } from './api-error';
 import { reportMutationError } from './mutation-errors';
 import { isOffline } from './online';
 
@@ -10,6 +11,11 @@ declare module '@tanstack/react-query' {
        * reported once, here, for every mutation that names its operation.
        */
       operation?: string;
+      /**
+       * Fields whose refusal the form shows beside the field (docs/product.md, Errors): such a
+       * failure gets no notice besides.
+       */
+      fieldErrors?: readonly string[];
       /** Queries that a successful change makes stale (refetched if on screen). */
       invalidates?: readonly QueryKey[];
     };
@@ -31,7 +37,8 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
         const operation = mutation.meta?.operation;
-        if (operation) reportMutationError(error, operation);
+        const shownBeside = mutation.meta?.fieldErrors?.some((field) => fieldErrorOf(error, field));
+        if (operation && !shownBeside) reportMutationError(error, operation);
       },
       onSuccess: (_data, _variables, _context, mutation) => {
         for (const queryKey of mutation.meta?.invalidates ?? []) {

@@ -1,27 +1,33 @@
-import type {
-  Account,
-  AccountSession,
-  ApiToken,
-  BulkBody,
-  CalendarFeed,
-  CreateApiTokenBody,
-  DailyStatistic,
-  Group,
-  Insights,
-  Passkey,
-  Reminder,
-  SinceStatistics,
-  Todo,
-  TrashedTodo,
-  TotalStatistics,
+import {
+  contract,
+  type Endpoint,
+  type Account,
+  type AccountSession,
+  type ApiToken,
+  type BulkBody,
+  type CalendarFeed,
+  type CreateApiTokenBody,
+  type DailyStatistic,
+  type Group,
+  type Insights,
+  type Passkey,
+  type Reminder,
+  type SinceStatistics,
+  type Todo,
+  type TrashedTodo,
+  type TotalStatistics,
 } from '@tally/contract';
+import { FormatRegistry, Kind, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { vi } from 'vitest';
 import { updated as updatedTodo, viewOf } from './fake-planning';
 import { makeToken } from './tokens';
 
 /**
  * The network, stubbed at the fetch boundary only: a route table over a tiny in-memory API.
- * An unstubbed request logs console.error, which fails the test.
+ * An unstubbed request logs console.error, which fails the test; so does a JSON answer that is
+ * not what the contract says that call answers with that status (answerProblem below), so the
+ * fake can never teach the web something the server would not say.
  */
 
 interface RecordedCall {
@@ -38,11 +44,17 @@ export type RouteHandler = (
   params: Record<string, string>,
 ) => Response | Promise<Response>;
 
-export const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), {
+/** What each fake JSON answer holds, read without its stream (which fake timers would stall). */
+const sent = new WeakMap<Response, unknown>();
+
+export const json = (body: unknown, status = 200) => {
+  const response = new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': 'application/json' },
   });
+  sent.set(response, body);
+  return response;
+};
 
 export const noContent = () => new Response(null, { status: 204 });
 
@@ -62,6 +74,85 @@ function matchPath(pattern: string, path: string): Record<string, string> | null
     else if (part !== actual) return null;
   }
   return params;
+}
+
+/** Every call, those with fewer parameters first: PUT /api/todos/sorts is not PUT /api/todos/:id. */
+const endpoints: Endpoint[] = Object.values(contract)
+  .flatMap((calls) => Object.values(calls as Record<string, Endpoint>))
+  .sort((a, b) => a.path.split(':').length - b.path.split(':').length);
+
+// The formats the contract's answers use, as the server's validator reads them.
+FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)) && value.includes('T'));
+FormatRegistry.Set('email', (value) => /^[^\s@]+@[^\s@]+$/.test(value));
+
+const checkable = new WeakMap<TSchema, TSchema>();
+const KINDS = {
+  string: 'String',
+  number: 'Number',
+  integer: 'Integer',
+  boolean: 'Boolean',
+  object: 'Object',
+  array: 'Array',
+  null: 'Null',
+} as const;
+
+/**
+ * The schema as TypeBox's Value can check it: a nullable field (contract/src/nullable.ts) is a
+ * JSON Schema type list, which Value reads as its first type only, so it becomes a union with null.
+ */
+function forValue(schema: TSchema): TSchema {
+  const known = checkable.get(schema);
+  if (known) return known;
+  const node = { ...schema } as TSchema & Record<string, unknown>;
+  for (const key of ['properties', 'patternProperties'] as const) {
+    const children = node[key] as Record<string, TSchema> | undefined;
+    if (children)
+      node[key] = Object.fromEntries(
+        Object.entries(children).map(([name, child]) => [name, forValue(child)]),
+      );
+  }
+  if (node.items && typeof node.items === 'object') node.items = forValue(node.items as TSchema);
+  for (const key of ['anyOf', 'allOf', 'oneOf'] as const) {
+    const list = node[key] as TSchema[] | undefined;
+    if (list) node[key] = list.map(forValue);
+  }
+  const types = node.type;
+  // A schema made with Type.Unsafe has no kind Value knows: give it the kind of its JSON type.
+  const kindOf = (type: unknown) =>
+    node[Kind] !== 'Unsafe' ? node[Kind] : (KINDS[type as keyof typeof KINDS] ?? node[Kind]);
+  const result =
+    Array.isArray(types) && types.includes('null')
+      ? Type.Union([
+          (({ type, ...rest }) => ({ ...rest, type, [Kind]: kindOf(type) }))({
+            ...node,
+            type: types.find((type) => type !== 'null'),
+          }) as TSchema,
+          Type.Null(),
+        ])
+      : ({ ...node, [Kind]: kindOf(types) } as TSchema);
+  checkable.set(schema, result);
+  return result;
+}
+
+/** What is wrong with a fake's JSON answer to `method path`, by the contract (null: nothing). */
+function answerProblem(method: string, path: string, response: Response) {
+  const endpoint = endpoints.find(
+    (candidate) => candidate.method === method && matchPath(candidate.path, path),
+  );
+  if (!endpoint || !sent.has(response)) return null;
+  const schema = endpoint.responses[response.status];
+  const where = `${method} ${path} answered ${response.status}`;
+  // Any call may fail on the server's side; the contract lists the answers it means.
+  if (!schema && response.status >= 500) return null;
+  if (!schema) return `${where}, a status the contract does not list for ${endpoint.path}`;
+  const body: unknown = JSON.parse(JSON.stringify(sent.get(response)));
+  let first;
+  try {
+    [first] = Value.Errors(forValue(schema), body);
+  } catch (error) {
+    return `${where}: its schema could not be checked (${String(error)})`;
+  }
+  return first ? `${where}: ${first.path || 'the body'} ${first.message}` : null;
 }
 
 export function stubFetch(routes: Record<string, RouteHandler>) {
@@ -85,7 +176,11 @@ export function stubFetch(routes: Record<string, RouteHandler>) {
       const [routeMethod, pattern = ''] = key.split(' ');
       if (routeMethod !== method) continue;
       const params = matchPath(pattern, url.pathname);
-      if (params) return handler(call, params);
+      if (!params) continue;
+      const response = await handler(call, params);
+      const problem = answerProblem(method, url.pathname, response);
+      if (problem) console.error(`Fake answer unlike the contract: ${problem}`);
+      return response;
     }
     console.error(`Unstubbed request: ${method} ${url.pathname}`);
     return json({ error: 'Not stubbed' }, 501);
@@ -447,11 +542,14 @@ export function fakeBackend(
     },
     'GET /api/account/export': () =>
       json({
-        version: 1,
+        version: 2,
         exportedAt: '2026-03-04T05:06:07.000Z',
         account: state.account,
         groups: [],
+        tags: [],
         todos: [],
+        todoSorts: {},
+        completions: [],
         statistics: { totals: ZERO_TOTALS, daily: [] },
       }),
     'DELETE /api/account': (call) => {

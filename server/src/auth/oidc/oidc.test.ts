@@ -1,8 +1,9 @@
+import { accountApi, authApi, oidcApi, systemApi, tokensApi, twoFactorApi } from '@tally/contract';
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../../test/api-client.js';
 import {
-  as,
   createTestApp,
   refreshCookieOf,
   registerUser,
@@ -50,7 +51,7 @@ interface Started {
 }
 
 async function start(app = ctx): Promise<Started> {
-  const response = await app.app.inject({ method: 'POST', url: '/api/auth/oidc/start' });
+  const response = await apiClient(app.app, null)(oidcApi.start);
   expect(response.statusCode).toBe(200);
   return { url: response.json<{ url: string }>().url, cookie: flowCookieOf(response) };
 }
@@ -82,9 +83,7 @@ async function signIn(who: LocalPerson, app = ctx) {
 
 /** The access token the web app gets on /login?oidc=signed-in (POST /api/auth/refresh). */
 async function accessTokenAfter(response: Awaited<ReturnType<typeof callback>>, app = ctx) {
-  const refreshed = await app.app.inject({
-    method: 'POST',
-    url: '/api/auth/refresh',
+  const refreshed = await apiClient(app.app, null)(authApi.refresh, {
     headers: { cookie: refreshCookieOf(response) },
   });
   expect(refreshed.statusCode).toBe(200);
@@ -98,7 +97,7 @@ const failedWith = (response: { statusCode: number; headers: Record<string, unkn
 
 describe('GET /api/config', () => {
   it('names the provider for the button and keeps the password form, and nothing secret', async () => {
-    const config = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    const config = await apiClient(ctx.app, null)(systemApi.config);
     expect(config.json()).toEqual({
       googleClientId: null,
       registration: 'open',
@@ -113,12 +112,10 @@ describe('GET /api/config', () => {
       config: { publicUrl: PUBLIC_URL, oidc: oidcConfig({ only: true }) },
     });
     try {
-      const config = await only.app.inject({ method: 'GET', url: '/api/config' });
+      const config = await apiClient(only.app, null)(systemApi.config);
       expect(config.json()).toMatchObject({ oidc: { name: 'Local IdP' }, passwordSignIn: false });
-      const register = await only.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        payload: {
+      const register = await apiClient(only.app, null)(authApi.register, {
+        body: {
           username: uniqueName(),
           email: 'x@example.com',
           password: 'correct horse battery',
@@ -134,11 +131,11 @@ describe('GET /api/config', () => {
   it('answers 503 for a sign-in while OIDC is not configured', async () => {
     const off = await createTestApp({ config: { publicUrl: PUBLIC_URL } });
     try {
-      expect((await off.app.inject({ method: 'GET', url: '/api/config' })).json()).toMatchObject({
+      expect((await apiClient(off.app, null)(systemApi.config)).json()).toMatchObject({
         oidc: null,
         passwordSignIn: true,
       });
-      const started = await off.app.inject({ method: 'POST', url: '/api/auth/oidc/start' });
+      const started = await apiClient(off.app, null)(oidcApi.start);
       expect(started.statusCode).toBe(503);
       expect(started.json()).toEqual({ error: 'Single sign-on is not configured on this server' });
     } finally {
@@ -149,7 +146,7 @@ describe('GET /api/config', () => {
 
 describe('signing in with the provider', () => {
   it('sends the browser to the provider with PKCE S256, state and nonce, and a Lax httpOnly flow cookie', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/oidc/start' });
+    const response = await apiClient(ctx.app, null)(oidcApi.start);
     const url = new URL(response.json<{ url: string }>().url);
     expect(url.origin).toBe(idp.issuer);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
@@ -167,7 +164,7 @@ describe('signing in with the provider', () => {
     const first = await signIn(who);
     expect(failedWith(first)).toBe('/login?oidc=signed-in');
     const token = await accessTokenAfter(first);
-    const account = await as(ctx.app, { token })({ method: 'GET', url: '/api/account' });
+    const account = await apiClient(ctx.app, { token })(accountApi.get);
     expect(account.json()).toMatchObject({
       email: who.email,
       emailVerified: true,
@@ -183,17 +180,15 @@ describe('signing in with the provider', () => {
 
   it('counts a fresh OIDC sign-in as a recent authentication', async () => {
     const token = await accessTokenAfter(await signIn(person()));
-    const created = await as(ctx.app, { token })({
-      method: 'POST',
-      url: '/api/account/tokens',
-      payload: { name: 'Script', scope: 'read', expiresInDays: null },
+    const created = await apiClient(ctx.app, { token })(tokensApi.create, {
+      body: { name: 'Script', scope: 'read', expiresInDays: null },
     });
     expect(created.statusCode).toBe(201);
   });
 
   it('keeps an address the provider did not verify unverified', async () => {
     const token = await accessTokenAfter(await signIn(person({ emailVerified: false })));
-    const account = await as(ctx.app, { token })({ method: 'GET', url: '/api/account' });
+    const account = await apiClient(ctx.app, { token })(accountApi.get);
     expect(account.json()).toMatchObject({ emailVerified: false, oidcLinked: true });
   });
 
@@ -202,7 +197,7 @@ describe('signing in with the provider', () => {
     const refused = await signIn(person({ email: owner.email.toUpperCase() }));
     expect(failedWith(refused)).toBe('/login?oidc_error=email_exists');
     expect(refused.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
-    const account = await as(ctx.app, owner)({ method: 'GET', url: '/api/account' });
+    const account = await apiClient(ctx.app, owner)(accountApi.get);
     expect(account.json()).toMatchObject({ oidcLinked: false });
   });
 
@@ -361,9 +356,7 @@ describe('closed registration', () => {
 async function staleUser(): Promise<TestUser> {
   const user = await registerUser(ctx.app);
   ctx.clock.advance(6 * MINUTE);
-  const renewed = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/refresh',
+  const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
     headers: { cookie: user.refreshCookie },
   });
   ctx.clock.current = Date.now() + 6 * MINUTE;
@@ -371,7 +364,7 @@ async function staleUser(): Promise<TestUser> {
 }
 
 async function link(user: Pick<TestUser, 'token'>, who: LocalPerson) {
-  const started = await as(ctx.app, user)({ method: 'POST', url: '/api/account/oidc' });
+  const started = await apiClient(ctx.app, user)(oidcApi.link);
   expect(started.statusCode).toBe(200);
   const url = started.json<{ url: string }>().url;
   return callback(await idp.authorize(url, who), flowCookieOf(started));
@@ -381,7 +374,7 @@ describe('linking and unlinking in Settings', () => {
   it('links only after a recent authentication, then the provider signs in to that account', async () => {
     const stale = await staleUser();
     try {
-      const refused = await as(ctx.app, stale)({ method: 'POST', url: '/api/account/oidc' });
+      const refused = await apiClient(ctx.app, stale)(oidcApi.link);
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toMatchObject({ code: 'reauthentication_required' });
     } finally {
@@ -391,12 +384,12 @@ describe('linking and unlinking in Settings', () => {
     const user = await registerUser(ctx.app);
     const who = person();
     expect(failedWith(await link(user, who))).toBe('/settings?oidc=linked');
-    const account = await as(ctx.app, user)({ method: 'GET', url: '/api/account' });
+    const account = await apiClient(ctx.app, user)(accountApi.get);
     expect(account.json()).toMatchObject({ oidcLinked: true, hasPassword: true });
     const token = await accessTokenAfter(await signIn(who));
     expect(decodeJwt(token).sub).toBe(user.username);
 
-    const twice = await as(ctx.app, user)({ method: 'POST', url: '/api/account/oidc' });
+    const twice = await apiClient(ctx.app, user)(oidcApi.link);
     expect(twice.statusCode).toBe(409);
   });
 
@@ -405,7 +398,7 @@ describe('linking and unlinking in Settings', () => {
     expect(failedWith(await signIn(who))).toBe('/login?oidc=signed-in');
     const user = await registerUser(ctx.app);
     expect(failedWith(await link(user, who))).toBe('/settings?oidc_error=linked_elsewhere');
-    const account = await as(ctx.app, user)({ method: 'GET', url: '/api/account' });
+    const account = await apiClient(ctx.app, user)(accountApi.get);
     expect(account.json()).toMatchObject({ oidcLinked: false });
   });
 
@@ -415,23 +408,20 @@ describe('linking and unlinking in Settings', () => {
     await link(user, who);
     const stale = await staleUser();
     try {
-      const refused = await as(ctx.app, stale)({ method: 'DELETE', url: '/api/account/oidc' });
+      const refused = await apiClient(ctx.app, stale)(oidcApi.unlink);
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toMatchObject({ code: 'reauthentication_required' });
     } finally {
       ctx.clock.current = Date.now();
     }
-    const unlinked = await as(ctx.app, user)({ method: 'DELETE', url: '/api/account/oidc' });
+    const unlinked = await apiClient(ctx.app, user)(oidcApi.unlink);
     expect(unlinked.statusCode).toBe(204);
-    expect((await as(ctx.app, user)({ method: 'GET', url: '/api/account' })).json()).toMatchObject({
+    expect((await apiClient(ctx.app, user)(accountApi.get)).json()).toMatchObject({
       oidcLinked: false,
     });
 
     const onlyOidc = await accessTokenAfter(await signIn(person()));
-    const lastWay = await as(ctx.app, { token: onlyOidc })({
-      method: 'DELETE',
-      url: '/api/account/oidc',
-    });
+    const lastWay = await apiClient(ctx.app, { token: onlyOidc })(oidcApi.unlink);
     expect(lastWay.statusCode).toBe(409);
     expect(lastWay.json()).toEqual({ error: expect.stringMatching(/password/) });
   });
@@ -442,35 +432,25 @@ describe('re-authentication with the provider', () => {
     const who = person();
     const signedIn = await signIn(who);
     ctx.clock.advance(6 * MINUTE);
-    const renewed = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
+    const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
       headers: { cookie: refreshCookieOf(signedIn) },
     });
     const token = renewed.json<{ accessToken: string }>().accessToken;
-    const call = as(ctx.app, { token });
+    const call = apiClient(ctx.app, { token });
     const makeToken = () =>
-      call({
-        method: 'POST',
-        url: '/api/account/tokens',
-        payload: { name: 'Script', scope: 'read', expiresInDays: null },
-      });
+      call(tokensApi.create, { body: { name: 'Script', scope: 'read', expiresInDays: null } });
     try {
       expect((await makeToken()).statusCode).toBe(403);
 
-      const badReturn = await call({
-        method: 'POST',
-        url: '/api/account/reauthenticate/oidc',
-        payload: { returnTo: '//evil.example/' },
+      const badReturn = await call(oidcApi.reauthenticate, {
+        body: { returnTo: '//evil.example/' },
       });
       expect(badReturn.statusCode).toBe(400);
       expect(badReturn.json()).toEqual({ error: expect.stringMatching(/returnTo/) });
 
       const prove = async (as: LocalPerson) => {
-        const started = await call({
-          method: 'POST',
-          url: '/api/account/reauthenticate/oidc',
-          payload: { returnTo: '/settings/tokens' },
+        const started = await call(oidcApi.reauthenticate, {
+          body: { returnTo: '/settings/tokens' },
         });
         expect(started.statusCode).toBe(200);
         const back = await idp.authorize(started.json<{ url: string }>().url, as);
@@ -491,22 +471,18 @@ describe('re-authentication with the provider', () => {
     const signedIn = await signIn(who);
     ctx.clock.advance(6 * MINUTE);
     try {
-      const renewed = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/refresh',
+      const renewed = await apiClient(ctx.app, null)(authApi.refresh, {
         headers: { cookie: refreshCookieOf(signedIn) },
       });
-      const call = as(ctx.app, { token: renewed.json<{ accessToken: string }>().accessToken });
-      const remove = () => call({ method: 'DELETE', url: '/api/account', payload: {} });
+      const call = apiClient(ctx.app, {
+        token: renewed.json<{ accessToken: string }>().accessToken,
+      });
+      const remove = () => call(accountApi.remove, { body: {} });
       const stale = await remove();
       expect(stale.statusCode).toBe(403);
       expect(stale.json()).toMatchObject({ code: 'reauthentication_required' });
 
-      const started = await call({
-        method: 'POST',
-        url: '/api/account/reauthenticate/oidc',
-        payload: { returnTo: '/settings' },
-      });
+      const started = await call(oidcApi.reauthenticate, { body: { returnTo: '/settings' } });
       const back = await idp.authorize(started.json<{ url: string }>().url, who);
       expect(failedWith(await callback(back, flowCookieOf(started)))).toBe('/settings');
       expect((await remove()).statusCode).toBe(204);
@@ -517,14 +493,7 @@ describe('re-authentication with the provider', () => {
 
   it('answers 409 for an account with no linked provider account', async () => {
     const user = await registerUser(ctx.app);
-    const refused = await as(
-      ctx.app,
-      user,
-    )({
-      method: 'POST',
-      url: '/api/account/reauthenticate/oidc',
-      payload: {},
-    });
+    const refused = await apiClient(ctx.app, user)(oidcApi.reauthenticate, { body: {} });
     expect(refused.statusCode).toBe(409);
   });
 });
@@ -533,18 +502,14 @@ describe('two-factor codes', () => {
   it('asks an account with codes on for one after the provider, unless the provider did MFA', async () => {
     const who = person();
     const token = await accessTokenAfter(await signIn(who));
-    const call = as(ctx.app, { token });
+    const call = apiClient(ctx.app, { token });
     // A fresh sign-in at the provider is the recent authentication turning codes on needs.
-    const setup = await call({ method: 'POST', url: '/api/account/two-factor/setup' });
+    const setup = await call(twoFactorApi.setup);
     expect(setup.statusCode, setup.body).toBe(200);
     const { secret } = setup.json<{ secret: string }>();
     const code = () =>
       TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: ctx.clock.current });
-    const enabled = await call({
-      method: 'POST',
-      url: '/api/account/two-factor',
-      payload: { code: code() },
-    });
+    const enabled = await call(twoFactorApi.enable, { body: { code: code() } });
     expect(enabled.statusCode, enabled.body).toBe(201);
     ctx.clock.advance(30_000);
 
@@ -553,11 +518,9 @@ describe('two-factor codes', () => {
     expect(mfaToken).toBeDefined();
     expect(second.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
     const mfaCookie = second.cookies.find((c) => c.name === 'tally_mfa');
-    const done = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/mfa',
+    const done = await apiClient(ctx.app, null).unchecked(authApi.mfa, {
+      body: { mfaToken, code: code() },
       headers: { cookie: `tally_mfa=${mfaCookie?.value}` },
-      payload: { mfaToken, code: code() },
     });
     expect(done.statusCode, done.body).toBe(200);
     expect(decodeJwt(done.json<{ accessToken: string }>().accessToken).sub).toBe(
@@ -575,27 +538,17 @@ describe('signing out', () => {
   it('ends the session and answers the provider’s logout URL for an OIDC session only', async () => {
     const signedIn = await signIn(person());
     const cookie = refreshCookieOf(signedIn);
-    const out = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/oidc/logout',
-      headers: { cookie },
-    });
+    const out = await apiClient(ctx.app, null)(oidcApi.logout, { headers: { cookie } });
     expect(out.statusCode).toBe(200);
     const url = new URL(out.json<{ endSessionUrl: string }>().endSessionUrl);
     expect(url.origin).toBe(idp.issuer);
     expect(url.searchParams.get('id_token_hint')).toMatch(/^ey/);
     expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${PUBLIC_URL}/login`);
-    const refresh = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/refresh',
-      headers: { cookie },
-    });
+    const refresh = await apiClient(ctx.app, null)(authApi.refresh, { headers: { cookie } });
     expect(refresh.statusCode).toBe(401);
 
     const user = await registerUser(ctx.app);
-    const password = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/oidc/logout',
+    const password = await apiClient(ctx.app, null)(oidcApi.logout, {
       headers: { cookie: user.refreshCookie },
     });
     expect(password.json()).toEqual({ endSessionUrl: null });

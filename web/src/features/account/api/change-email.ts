@@ -1,8 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEmailBody } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { fieldErrorOf } from '#web/lib/api-client';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Change e-mail';
@@ -14,10 +12,6 @@ export function useChangeEmail() {
     mutationFn: (body: ChangeEmailBody) => api.account.changeEmail({ body, operation: OPERATION }),
     onSuccess: (account) => queryClient.setQueryData(queryKeys.account, account),
     // A refused address or password is shown beside its field instead of in a notice.
-    onError: (error) => {
-      if (!fieldErrorOf(error, 'email') && !fieldErrorOf(error, 'currentPassword')) {
-        reportMutationError(error, OPERATION);
-      }
-    },
+    meta: { operation: OPERATION, fieldErrors: ['email', 'currentPassword'] },
   });
 }

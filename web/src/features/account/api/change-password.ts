@@ -1,8 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangePasswordBody } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { fieldErrorOf } from '#web/lib/api-client';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { setPasswordChangeRequired } from '#web/lib/session-store';
 
@@ -19,7 +17,6 @@ export function useChangePassword() {
       api.account.changePassword({ body, operation: OPERATION }),
     onSuccess: (_answer, body) => {
       setPasswordChangeRequired(false);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.accountSessions });
       if (body.endApiTokensAndFeed) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.accountTokens });
         void queryClient.invalidateQueries({ queryKey: queryKeys.calendarFeed });
@@ -27,10 +24,10 @@ export function useChangePassword() {
     },
     // A refused password (the current one not correct, a new one too common) is shown beside
     // its field instead of in a notice.
-    onError: (error) => {
-      if (!fieldErrorOf(error, 'newPassword') && !fieldErrorOf(error, 'currentPassword')) {
-        reportMutationError(error, OPERATION);
-      }
+    meta: {
+      operation: OPERATION,
+      fieldErrors: ['newPassword', 'currentPassword'],
+      invalidates: [queryKeys.accountSessions],
     },
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiToken, CreateApiTokenBody } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Create API token';
@@ -17,6 +16,6 @@ export function useCreateToken() {
         ...(tokens ?? []),
       ]);
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

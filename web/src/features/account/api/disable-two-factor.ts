@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { TwoFactorDisableBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -7,10 +7,9 @@ const OPERATION = 'Turn off two-factor codes';
 
 /** Turns the codes off with a current code or the password (shown beside its field if wrong). */
 export function useDisableTwoFactor() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TwoFactorDisableBody) =>
       api.twoFactor.disable({ body, operation: OPERATION }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor }),
+    meta: { invalidates: [queryKeys.twoFactor] },
   });
 }

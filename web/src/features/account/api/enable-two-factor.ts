@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
@@ -9,9 +9,8 @@ const OPERATION = 'Turn on two-factor codes';
  * code is shown beside its field by the section, not in a notice.
  */
 export function useEnableTwoFactor() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (code: string) => api.twoFactor.enable({ body: { code }, operation: OPERATION }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor }),
+    meta: { invalidates: [queryKeys.twoFactor] },
   });
 }

@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { exportFileName, saveJsonFile } from '../lib/save-file';
 
 const OPERATION = 'Export my data';
@@ -18,6 +17,6 @@ export function useExportAccount() {
       saveJsonFile(data, fileName);
       return fileName;
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { saveTextFile } from '#web/lib/save-file';
 
 const OPERATION = 'Export todos as CSV';
@@ -19,6 +18,6 @@ export function useExportTodosCsv() {
       saveTextFile(`\uFEFF${csv.replace(/^\uFEFF/, '')}`, fileName, 'text/csv;charset=utf-8');
       return fileName;
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Link Google';
@@ -15,7 +14,7 @@ export function useLinkGoogle() {
     mutationFn: (credential: string) =>
       api.account.linkGoogle({ body: { token: credential }, operation: OPERATION }),
     onSuccess: (account) => queryClient.setQueryData(queryKeys.account, account),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.googleNonce }),
   });
 }

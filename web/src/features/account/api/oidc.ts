@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Account } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 /** The browser leaves for the provider; the server's callback brings it back. */
@@ -17,7 +16,7 @@ export const REAUTHENTICATE_OIDC_OPERATION = 'Confirm it is you';
 export function useLinkOidc() {
   return useMutation({
     mutationFn: async () => goTo((await api.oidc.link({ operation: LINK_OIDC_OPERATION })).url),
-    onError: (error) => reportMutationError(error, LINK_OIDC_OPERATION),
+    meta: { operation: LINK_OIDC_OPERATION },
   });
 }
 
@@ -33,7 +32,7 @@ export function useUnlinkOidc() {
         account ? { ...account, oidcLinked: false } : account,
       );
     },
-    onError: (error) => reportMutationError(error, UNLINK_OPERATION),
+    meta: { operation: UNLINK_OPERATION },
   });
 }
 

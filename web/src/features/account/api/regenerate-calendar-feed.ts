@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CalendarFeed } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Make calendar address';
@@ -16,6 +15,6 @@ export function useRegenerateCalendarFeed() {
     mutationFn: () => api.calendar.regenerate({ operation: OPERATION }),
     onSuccess: (feed) =>
       queryClient.setQueryData<CalendarFeed | null>(queryKeys.calendarFeed, feed),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CalendarFeed } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Turn off calendar feed';
@@ -12,6 +11,6 @@ export function useRemoveCalendarFeed() {
   return useMutation({
     mutationFn: () => api.calendar.remove({ operation: OPERATION }),
     onSuccess: () => queryClient.setQueryData<CalendarFeed | null>(queryKeys.calendarFeed, null),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 
 const OPERATION = 'Resend verification link';
 
@@ -8,6 +7,6 @@ const OPERATION = 'Resend verification link';
 export function useResendVerification() {
   return useMutation({
     mutationFn: () => api.account.resendVerification({ operation: OPERATION }),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

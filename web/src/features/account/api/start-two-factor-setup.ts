@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 
 const OPERATION = 'Set up two-factor codes';
 
@@ -8,6 +7,6 @@ const OPERATION = 'Set up two-factor codes';
 export function useStartTwoFactorSetup() {
   return useMutation({
     mutationFn: () => api.twoFactor.setup({ operation: OPERATION }),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

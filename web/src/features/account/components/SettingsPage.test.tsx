@@ -464,9 +464,12 @@ describe('/settings, Sessions', () => {
   });
 
   it('shows a failed list with Retry', async () => {
-    fakeBackend({}, { 'GET /api/account/sessions': () => json({ error: 'Nope' }, 400) });
+    // The list's call answers 200 or 401 (contract); a server failure is what can go wrong.
+    fakeBackend({}, { 'GET /api/account/sessions': () => json({ error: 'Nope' }, 500) });
     await openSettings();
-    expect(await within(section('Sessions')).findByRole('alert')).toHaveTextContent('Nope');
+    expect(await within(section('Sessions')).findByRole('alert')).toHaveTextContent(
+      'Server error - please try again later',
+    );
     expect(within(section('Sessions')).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 });
@@ -501,7 +504,7 @@ describe('/settings, Your data', () => {
     );
     expect(downloads).toEqual(['tally-export-2026-03-04.json']);
     const exported = JSON.parse(await readBlob(saved)) as { version: number };
-    expect(exported.version).toBe(1);
+    expect(exported.version).toBe(2);
     const call = calls.find((c) => c.path === '/api/account/export');
     expect(call?.headers.get('Authorization')).toMatch(/^Bearer /);
   });

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
@@ -6,10 +6,9 @@ export const VERIFY_EMAIL_OPERATION = 'E-mail verification';
 
 /** Marks the address verified with a verification link's token. */
 export function useVerifyEmail() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (token: string) =>
       api.auth.verifyEmail({ body: { token }, operation: VERIFY_EMAIL_OPERATION }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account }),
+    meta: { invalidates: [queryKeys.account] },
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { BulkBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { refreshViews, removeTodos, replaceTodos } from '../lib/todo-cache';
 
@@ -97,7 +96,7 @@ export function useBulkTodos() {
   const mutation = useMutation({
     mutationFn: bulk,
     onSuccess: (changed, body) => apply(queryClient, body, changed),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
   const undo = async (calls: readonly BulkBody[]) => {
     for (const call of calls) apply(queryClient, call, await bulk(call));

@@ -2,7 +2,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { isOffline } from '#web/lib/online';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { queueCreate } from '../lib/offline-writes';
 import { refreshViews } from '../lib/todo-cache';
@@ -24,8 +23,7 @@ export function useCreateTodo() {
         ...todos.filter((todo) => todo.id !== created.id),
       ]);
       refreshViews(queryClient);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION, invalidates: [queryKeys.statistics] },
   });
 }

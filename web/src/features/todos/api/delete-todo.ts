@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { isOffline } from '#web/lib/online';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { queueDelete } from '../lib/offline-writes';
@@ -41,6 +40,6 @@ export function useDeleteTodo() {
         { operation: 'Restore todo' },
       );
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

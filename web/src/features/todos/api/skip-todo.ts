@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
@@ -40,8 +39,7 @@ export function useSkipTodo() {
       } else {
         showNotice(text, { tone: 'info', durationMs: 6000 });
       }
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION, invalidates: [queryKeys.statistics] },
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TodoSort, TodoSorts } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
 import { queueSort } from '../lib/offline-writes';
@@ -33,6 +32,6 @@ export function useSetTodoSort() {
       }));
     },
     onSuccess: (sorts) => queryClient.setQueryData(queryKeys.todoSorts, sorts),
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TrashedTodo } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Empty trash';
@@ -14,6 +13,6 @@ export function useEmptyTrash() {
     onSuccess: () => {
       queryClient.setQueryData<TrashedTodo[]>(queryKeys.trash, []);
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION },
   });
 }

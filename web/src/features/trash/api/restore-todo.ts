@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TrashedTodo } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 
@@ -17,9 +16,8 @@ export function useRestoreTodo() {
       queryClient.setQueryData<TrashedTodo[]>(queryKeys.trash, (trash) =>
         trash?.filter((todo) => todo.id !== restored.id),
       );
-      void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
       showNotice(`Restored "${restored.title}"`, { tone: 'info', durationMs: 4000 });
     },
-    onError: (error) => reportMutationError(error, OPERATION),
+    meta: { operation: OPERATION, invalidates: [queryKeys.todos] },
   });
 }

@@ -14,7 +14,9 @@ test('register: a common password is refused beside the field; another one signs
   await password.fill('iloveyou');
   await page.getByRole('button', { name: 'Create account' }).click();
 
-  await expect(password).toHaveAccessibleDescription('The password is too common - choose another.');
+  await expect(password).toHaveAccessibleDescription(
+    'The password is too common - choose another.',
+  );
   await expect(password).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('alert')).toHaveCount(0);
 

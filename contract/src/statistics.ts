@@ -145,7 +145,7 @@ export const InsightsSchema = Type.Object(
       Type.Object(
         {
           name: Type.String(),
-          color: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+          color: Nullable(Type.String()),
           completed: count,
         },
         { additionalProperties: false },

@@ -17,7 +17,7 @@ import {
   type TrashedTodo,
   type TotalStatistics,
 } from '@tally/contract';
-import { FormatRegistry, Kind, type TSchema, Type } from '@sinclair/typebox';
+import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { vi } from 'vitest';
 import { updated as updatedTodo, viewOf } from './fake-planning';
@@ -85,55 +85,6 @@ const endpoints: Endpoint[] = Object.values(contract)
 FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)) && value.includes('T'));
 FormatRegistry.Set('email', (value) => /^[^\s@]+@[^\s@]+$/.test(value));
 
-const checkable = new WeakMap<TSchema, TSchema>();
-const KINDS = {
-  string: 'String',
-  number: 'Number',
-  integer: 'Integer',
-  boolean: 'Boolean',
-  object: 'Object',
-  array: 'Array',
-  null: 'Null',
-} as const;
-
-/**
- * The schema as TypeBox's Value can check it: a nullable field (contract/src/nullable.ts) is a
- * JSON Schema type list, which Value reads as its first type only, so it becomes a union with null.
- */
-function forValue(schema: TSchema): TSchema {
-  const known = checkable.get(schema);
-  if (known) return known;
-  const node = { ...schema } as TSchema & Record<string, unknown>;
-  for (const key of ['properties', 'patternProperties'] as const) {
-    const children = node[key] as Record<string, TSchema> | undefined;
-    if (children)
-      node[key] = Object.fromEntries(
-        Object.entries(children).map(([name, child]) => [name, forValue(child)]),
-      );
-  }
-  if (node.items && typeof node.items === 'object') node.items = forValue(node.items as TSchema);
-  for (const key of ['anyOf', 'allOf', 'oneOf'] as const) {
-    const list = node[key] as TSchema[] | undefined;
-    if (list) node[key] = list.map(forValue);
-  }
-  const types = node.type;
-  // A schema made with Type.Unsafe has no kind Value knows: give it the kind of its JSON type.
-  const kindOf = (type: unknown) =>
-    node[Kind] !== 'Unsafe' ? node[Kind] : (KINDS[type as keyof typeof KINDS] ?? node[Kind]);
-  const result =
-    Array.isArray(types) && types.includes('null')
-      ? Type.Union([
-          (({ type, ...rest }) => ({ ...rest, type, [Kind]: kindOf(type) }))({
-            ...node,
-            type: types.find((type) => type !== 'null'),
-          }) as TSchema,
-          Type.Null(),
-        ])
-      : ({ ...node, [Kind]: kindOf(types) } as TSchema);
-  checkable.set(schema, result);
-  return result;
-}
-
 /** What is wrong with a fake's JSON answer to `method path`, by the contract (null: nothing). */
 function answerProblem(method: string, path: string, response: Response) {
   const endpoint = endpoints.find(
@@ -148,7 +99,7 @@ function answerProblem(method: string, path: string, response: Response) {
   const body: unknown = JSON.parse(JSON.stringify(sent.get(response)));
   let first;
   try {
-    [first] = Value.Errors(forValue(schema), body);
+    [first] = Value.Errors(schema, body);
   } catch (error) {
     return `${where}: its schema could not be checked (${String(error)})`;
   }

@@ -64,7 +64,39 @@ export async function bundleServer(
   for (const output of Object.keys(metafile.outputs)) {
     if (output.endsWith('.js')) refuseNonAscii(path.resolve(output));
   }
+  refuseLoadedAtStart(
+    metafile,
+    Object.keys(metafile.outputs).find((output) => path.resolve(output) === outfile),
+  );
   return outfile;
+}
+
+/** Packages that wait for their first use (decision 097): none may be part of the start. */
+const FIRST_USE_ONLY =
+  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob)\//;
+
+/**
+ * Fails the build when the bundle, or a chunk it imports statically, holds one of those
+ * packages: a static import of it anywhere on the server's import graph loads it at start again.
+ */
+function refuseLoadedAtStart(metafile, entry) {
+  const atStart = new Set();
+  const visit = (output) => {
+    if (atStart.has(output)) return;
+    atStart.add(output);
+    for (const imported of metafile.outputs[output].imports) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  visit(entry);
+  const early = [...atStart].flatMap((output) =>
+    Object.keys(metafile.outputs[output].inputs).filter((input) => FIRST_USE_ONLY.test(input)),
+  );
+  if (early.length > 0) {
+    throw new Error(
+      `Loaded at start, though only needed at first use (import it with onFirstUse, decision 097): ${early.slice(0, 5).join(', ')}`,
+    );
+  }
 }
 
 /** Fails the build naming the line of the first non-ASCII byte in `outfile`. */

@@ -4,7 +4,10 @@
 //   node scripts/bundle-server.mjs [server/dist/main.js] [server/dist/main.bundle.js]
 // Left outside it: native addons, packages that read their own files at run time (swagger,
 // swagger-ui), and those loaded only when configured (pg, ioredis, nodemailer, prom-client).
-import { readFileSync } from 'node:fs';
+// What the server imports with `import()` at its first use (passkeys, two-factor setup, OIDC,
+// CalDAV, CSV import, push: server/src/shared/on-first-use.ts) goes to chunks of its own in
+// server/dist/chunks/, beside the bundle, read only when first needed (decision 097).
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -16,9 +19,17 @@ export async function bundleServer(
   entry = path.join(root, 'server/dist/main.js'),
   outfile = path.join(path.dirname(entry), 'main.bundle.js'),
 ) {
-  await build({
-    entryPoints: [entry],
-    outfile,
+  const outdir = path.dirname(outfile);
+  const chunks = path.join(outdir, 'chunks');
+  // Chunks are named by their content's hash: those of an earlier build would pile up.
+  rmSync(chunks, { recursive: true, force: true });
+  const { metafile } = await build({
+    entryPoints: { [path.basename(outfile, '.js')]: entry },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+    plugins: [globOnFirstUse],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -50,6 +61,46 @@ export async function bundleServer(
   // esbuild escapes non-ASCII letters in strings but not in regular expressions; one such letter
   // made V8 hold the whole bundle's source as UTF-16 (8.7 MB of native memory for the 4.4 MB
   // file: docs/performance.md, Footprint). Escape it in the source (\uXXXX) instead.
+  for (const output of Object.keys(metafile.outputs)) {
+    if (output.endsWith('.js')) refuseNonAscii(path.resolve(output));
+  }
+  refuseLoadedAtStart(
+    metafile,
+    Object.keys(metafile.outputs).find((output) => path.resolve(output) === outfile),
+  );
+  return outfile;
+}
+
+/** Packages that wait for their first use (decision 097): none may be part of the start. */
+const FIRST_USE_ONLY =
+  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob)\//;
+
+/**
+ * Fails the build when the bundle, or a chunk it imports statically, holds one of those
+ * packages: a static import of it anywhere on the server's import graph loads it at start again.
+ */
+function refuseLoadedAtStart(metafile, entry) {
+  const atStart = new Set();
+  const visit = (output) => {
+    if (atStart.has(output)) return;
+    atStart.add(output);
+    for (const imported of metafile.outputs[output].imports) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  visit(entry);
+  const early = [...atStart].flatMap((output) =>
+    Object.keys(metafile.outputs[output].inputs).filter((input) => FIRST_USE_ONLY.test(input)),
+  );
+  if (early.length > 0) {
+    throw new Error(
+      `Loaded at start, though only needed at first use (import it with onFirstUse, decision 097): ${early.slice(0, 5).join(', ')}`,
+    );
+  }
+}
+
+/** Fails the build naming the line of the first non-ASCII byte in `outfile`. */
+function refuseNonAscii(outfile) {
   const source = readFileSync(outfile, 'latin1');
   const at = source.search(/[\x80-\xff]/);
   if (at >= 0) {
@@ -63,8 +114,33 @@ export async function bundleServer(
       `${path.relative(root, outfile)}:${line}: a non-ASCII letter in the bundle (escape it as \\uXXXX in the source): ${context.slice(Math.max(0, column - 60), column + 20)}`,
     );
   }
-  return outfile;
 }
+
+/**
+ * @fastify/static requires glob when it loads but calls it only with `wildcard: false`, which
+ * Tally does not set (server/src/plugins/web-app.ts): its `glob` here imports the package at
+ * the first call, so glob's code (about 100 KB) waits in a chunk instead of running at start.
+ */
+const globOnFirstUse = {
+  name: 'glob-on-first-use',
+  setup(build) {
+    build.onResolve({ filter: /^glob$/ }, (args) =>
+      args.namespace === 'file' && /[\\/]@fastify[\\/]static[\\/]index\.js$/.test(args.importer)
+        ? {
+            path: 'glob',
+            namespace: 'glob-on-first-use',
+            pluginData: { resolveDir: path.dirname(args.importer) },
+          }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'glob-on-first-use' }, (args) => ({
+      contents:
+        "module.exports = { glob: (...args) => import('glob').then((m) => m.glob(...args)) };",
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [entry, outfile] = process.argv.slice(2);

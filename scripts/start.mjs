@@ -31,8 +31,9 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 // TypeScript's build mode is incremental: it only recompiles what changed.
 run(npx, ['tsc', '-b', 'contract', 'server']);
 const bundle = at('server/dist/main.bundle.js');
+// The bundle's own outputs (its chunks and licence file) are not what it is built from.
 const compiled = ['server/dist', 'contract/dist'].map((d) =>
-  newestMtime(at(d), ['main.bundle.js']),
+  newestMtime(at(d), ['main.bundle.js', 'main.bundle.js.LEGAL.txt', 'chunks']),
 );
 if (newestMtime(bundle) < Math.max(...compiled)) {
   run(process.execPath, [at('scripts/bundle-server.mjs')]);

@@ -2,13 +2,13 @@ import { Readable } from 'node:stream';
 import { TOKEN_REQUESTS_PER_MINUTE } from '@tally/contract';
 import type { Element } from '@xmldom/xmldom';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import ICAL from 'ical.js';
+import type ICAL from 'ical.js';
 import { createLoginLimits } from '../auth/login-limits.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { type Collection, createCaldavService, type DavUser, type Resource } from './service.js';
-import { componentOf } from './vtodo.js';
+import { componentOf, ical, loadIcal } from './vtodo.js';
 import {
   buildXml,
   childElements,
@@ -16,6 +16,7 @@ import {
   el,
   firstChild,
   isElement,
+  loadXmldom,
   nameKey,
   nameOf,
   NS,
@@ -186,7 +187,7 @@ function rangeTime(value: string | null, fallback: number): number {
 
 const timeOf = (component: ICAL.Component, name: string): number | null => {
   const value = component.getFirstPropertyValue(name);
-  return value instanceof ICAL.Time ? value.toUnixTime() * 1000 : null;
+  return value instanceof ical().Time ? value.toUnixTime() * 1000 : null;
 };
 
 /** RFC 4791, 9.9: whether a VTODO falls in a time range (without DURATION, which Tally lacks). */
@@ -219,7 +220,7 @@ function propMatches(filter: Element, component: ICAL.Component): boolean {
       }
       if (isElement(test, NS.caldav, 'time-range')) {
         const value = property.getFirstValue();
-        if (!(value instanceof ICAL.Time)) return false;
+        if (!(value instanceof ical().Time)) return false;
         const at = value.toUnixTime() * 1000;
         return (
           at >= rangeTime(test.getAttribute('start'), -Infinity) &&
@@ -616,6 +617,9 @@ export const caldavRoutes: FastifyPluginAsync<{
         .send();
     }
     const user = await authenticate(request);
+    // Loaded at the first signed-in CalDAV request, not at start (decision 097): every function
+    // below may then read XML and iCalendar synchronously.
+    await Promise.all([loadXmldom(), loadIcal()]);
     const path = segmentsOf(request.url);
     // Fastify answers HEAD with the GET route's handler, leaving the body out.
     const reading = request.method === 'GET' || request.method === 'HEAD';

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { type RenderedTodo, renderVtodo } from './vtodo.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadIcal, type RenderedTodo, renderVtodo } from './vtodo.js';
+
+// The server loads ical.js at the first CalDAV request (caldav/routes.ts); here, before the tests.
+beforeAll(loadIcal);
 
 const todo = (uid: string, dueDate: string): RenderedTodo => ({
   uid,

@@ -1,8 +1,24 @@
 import { LIMITS, type Repeat, WEEKDAYS } from '@tally/contract';
-import ICAL from 'ical.js';
+import type ICAL from 'ical.js';
 import { rruleOf, vtimezone } from '../calendar/ics.js';
 import { localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
+import { onFirstUse } from '../shared/on-first-use.js';
+
+let loadedIcal: typeof ICAL | undefined;
+/**
+ * ical.js, loaded at the first CalDAV request (caldav/routes.ts awaits this before it reads or
+ * writes any VTODO), not at start: most requests never need it (docs/decisions/097-modules-on-first-use.md).
+ */
+export const loadIcal = onFirstUse(async () => {
+  loadedIcal = (await import('ical.js')).default;
+  return loadedIcal;
+});
+/** ical.js once loadIcal() has resolved; before, a programming error. */
+export function ical(): typeof ICAL {
+  if (loadedIcal === undefined) throw new Error('ical.js is used before loadIcal() resolved');
+  return loadedIcal;
+}
 
 /**
  * A todo as a VTODO and back (docs/product.md, Calendar apps; docs/decisions/085-caldav.md),
@@ -196,7 +212,7 @@ function reminderMinutes(alarm: JCalComponent): number | null {
   const action = alarm[1].find((p) => p[0] === 'action');
   if (!trigger || trigger[2] !== 'duration' || trigger[1].related !== 'END') return null;
   if (action && !['DISPLAY', 'AUDIO'].includes(String(action[3]).toUpperCase())) return null;
-  const seconds = ICAL.Duration.fromString(String(trigger[3])).toSeconds();
+  const seconds = ical().Duration.fromString(String(trigger[3])).toSeconds();
   if (seconds > 0 || seconds % 60 !== 0) return null;
   const minutes = -seconds / 60;
   return minutes <= LIMITS.remindMinutesBeforeMax ? minutes : null;
@@ -205,7 +221,7 @@ function reminderMinutes(alarm: JCalComponent): number | null {
 function parseCalendar(text: string): JCalComponent {
   let parsed: unknown[];
   try {
-    parsed = ICAL.parse(text) as unknown[];
+    parsed = ical().parse(text) as unknown[];
   } catch {
     throw badRequest('body: not valid iCalendar data');
   }
@@ -322,7 +338,9 @@ export function parseVtodo(
   // The rule Tally cannot represent, as the web app shows it ("custom repeat").
   const customRepeat =
     !repeat && rrule
-      ? ICAL.Recur.fromData(rrule[3] as Parameters<typeof ICAL.Recur.fromData>[0]).toString()
+      ? ical()
+          .Recur.fromData(rrule[3] as Parameters<typeof ICAL.Recur.fromData>[0])
+          .toString()
       : null;
 
   const priorities = take('priority');
@@ -438,7 +456,7 @@ function generated(todo: RenderedTodo, zone: string | null): Record<Aspect, JCal
             'rrule',
             todo.repeat?.from === 'completion' ? { 'x-tally-from': 'COMPLETION' } : {},
             'recur',
-            ICAL.Recur.fromString(rule).toJSON(),
+            ical().Recur.fromString(rule).toJSON(),
           ],
         ]
       : [],
@@ -517,7 +535,7 @@ function timezoneOf(tzid: string, from: number, to: number): JCalComponent {
   let found = timezones.get(key);
   if (!found) {
     if (timezones.size >= TIMEZONES_KEPT) timezones.clear();
-    found = ICAL.parse(vtimezone(tzid, from, to).join('\r\n')) as JCalComponent;
+    found = ical().parse(vtimezone(tzid, from, to).join('\r\n')) as JCalComponent;
     timezones.set(key, found);
   }
   return found;
@@ -578,8 +596,8 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
     ],
     [...timezones, vtodo, ...(extra?.siblings ?? [])],
   ];
-  return `${ICAL.stringify(calendar)}\r\n`;
+  return `${ical().stringify(calendar)}\r\n`;
 }
 
 /** The calendar object's VTODO as an ical.js component (the calendar-query filters read it). */
-export const componentOf = (text: string) => new ICAL.Component(parseCalendar(text));
+export const componentOf = (text: string) => new (ical().Component)(parseCalendar(text));

@@ -1,5 +1,18 @@
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import type { DOMParser, Element } from '@xmldom/xmldom';
 import { badRequest } from '../shared/errors.js';
+import { onFirstUse } from '../shared/on-first-use.js';
+
+let loadedDomParser: typeof DOMParser | undefined;
+/**
+ * xmldom, loaded at the first CalDAV request (caldav/routes.ts awaits this before it reads any
+ * body), not at start: most requests never need it (docs/decisions/097-modules-on-first-use.md).
+ */
+export const loadXmldom = onFirstUse(async () => {
+  // Through `default` (module.exports): xmldom is CommonJS, and the production bundle's chunk of
+  // it has no named exports, only Node's own import has (scripts/bundle-server.mjs).
+  loadedDomParser = (await import('@xmldom/xmldom')).default.DOMParser;
+  return loadedDomParser;
+});
 
 /**
  * WebDAV's XML, read and written with @xmldom/xmldom (docs/decisions/085-caldav.md): requests are
@@ -38,8 +51,9 @@ export function parseXml(text: string): Element {
     throw badRequest('body: XML document type declarations are not accepted');
   let problem = false;
   let root: Element | null = null;
+  if (loadedDomParser === undefined) throw new Error('xmldom is used before loadXmldom() resolved');
   try {
-    root = new DOMParser({
+    root = new loadedDomParser({
       onError: (level) => {
         if (level !== 'warning') problem = true;
       },

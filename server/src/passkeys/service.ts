@@ -6,21 +6,14 @@ import type {
   PasskeyRegistrationOptions,
 } from '@tally/contract';
 import { PASSKEYS_PER_ACCOUNT_MAX } from '@tally/contract';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, conflict } from '../shared/errors.js';
+import { onFirstUse } from '../shared/on-first-use.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import {
   CHALLENGE_TTL_MS,
@@ -35,6 +28,19 @@ export interface PasskeyServiceDeps {
   clock: Clock;
   rp: RelyingParty;
 }
+
+/**
+ * @simplewebauthn/server, loaded at the first passkey call: at start its ASN.1 schemas,
+ * tsyringe and reflect-metadata cost about 5 MB of heap that most requests never use
+ * (docs/decisions/097-modules-on-first-use.md).
+ */
+const loadWebAuthn = onFirstUse(async () => {
+  const [server, helpers] = await Promise.all([
+    import('@simplewebauthn/server'),
+    import('@simplewebauthn/server/helpers'),
+  ]);
+  return { ...server, ...helpers };
+});
 
 const STALE_CHALLENGE =
   'response is not valid: the passkey request has expired or was already used - please try again';
@@ -103,7 +109,8 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
    * The client data of an answer, if its origin is Tally's: a page of another origin never gets
    * its challenge taken (and an unreadable one is a 400 naming response).
    */
-  function clientDataOf(clientDataJSON: string) {
+  async function clientDataOf(clientDataJSON: string) {
+    const { decodeClientDataJSON } = await loadWebAuthn();
     let clientData;
     try {
       clientData = decodeClientDataJSON(clientDataJSON);
@@ -141,12 +148,13 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     // One random handle per account (kept with its passkeys): it tells the authenticator that
     // these are the same account, and says nothing about it.
     const handle = existing[0]?.user_handle ?? randomBytes(32).toString('base64url');
-    const options = await generateRegistrationOptions({
+    const webauthn = await loadWebAuthn();
+    const options = await webauthn.generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userName: user.username,
       userDisplayName: user.username,
-      userID: isoBase64URL.toBuffer(handle),
+      userID: webauthn.isoBase64URL.toBuffer(handle),
       timeout: CHALLENGE_TTL_MS,
       attestationType: 'none',
       excludeCredentials: existing.map((row) => ({
@@ -175,7 +183,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     body: AddPasskeyBody,
     request: FastifyRequest,
   ): Promise<Passkey> {
-    const clientData = clientDataOf(body.response.response.clientDataJSON);
+    const clientData = await clientDataOf(body.response.response.clientDataJSON);
     const taken = await takeChallenge(
       db,
       request,
@@ -186,9 +194,10 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     );
     if (!taken?.userHandle) throw badRequest(STALE_CHALLENGE);
     if (!rp.acceptsOrigin(clientData.origin)) throw badRequest(NOT_VERIFIED);
+    const webauthn = await loadWebAuthn();
     let verification;
     try {
-      verification = await verifyRegistrationResponse({
+      verification = await webauthn.verifyRegistrationResponse({
         // The contract's schema is the wire form of this type; the library checks every value.
         response: body.response as RegistrationResponseJSON,
         expectedChallenge: clientData.challenge,
@@ -213,7 +222,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
         .values({
           user_id: userId,
           credential_id: credential.id,
-          public_key: isoBase64URL.fromBuffer(credential.publicKey),
+          public_key: webauthn.isoBase64URL.fromBuffer(credential.publicKey),
           counter: credential.counter,
           transports: credential.transports?.length ? credential.transports.join(',') : null,
           user_handle: taken.userHandle,
@@ -270,7 +279,8 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
         ...(row.transports ? { transports: transportsOf(row.transports) } : {}),
       }));
     }
-    const options = await generateAuthenticationOptions({
+    const webauthn = await loadWebAuthn();
+    const options = await webauthn.generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: 'required',
       timeout: CHALLENGE_TTL_MS,
@@ -291,7 +301,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     userId: number | null,
     request: FastifyRequest,
   ): Promise<{ userId: number; passkeyId: number }> {
-    const clientData = clientDataOf(response.response.clientDataJSON);
+    const clientData = await clientDataOf(response.response.clientDataJSON);
     if (!(await takeChallenge(db, request, clientData.challenge, purpose, userId, clock()))) {
       throw badRequest(STALE_CHALLENGE);
     }
@@ -312,9 +322,10 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     if (userHandle !== undefined && userHandle !== '' && userHandle !== passkey.user_handle) {
       throw new PasskeyRefused(NOT_VERIFIED);
     }
+    const webauthn = await loadWebAuthn();
     let verification;
     try {
-      verification = await verifyAuthenticationResponse({
+      verification = await webauthn.verifyAuthenticationResponse({
         // The contract's schema is the wire form of this type; the library checks every value.
         response: response as AuthenticationResponseJSON,
         expectedChallenge: clientData.challenge,
@@ -322,7 +333,7 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
         expectedRPID: rp.id,
         credential: {
           id: response.id,
-          publicKey: isoBase64URL.toBuffer(passkey.public_key),
+          publicKey: webauthn.isoBase64URL.toBuffer(passkey.public_key),
           counter: passkey.counter,
           ...(passkey.transports ? { transports: transportsOf(passkey.transports) } : {}),
         },

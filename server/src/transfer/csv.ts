@@ -1,7 +1,10 @@
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import type { ImportSkip } from '@tally/contract';
+import { onFirstUse } from '../shared/on-first-use.js';
 import { timeSlicer } from '../shared/time-slices.js';
+
+/** csv-parse, loaded at the first CSV import, not at start (docs/decisions/097-modules-on-first-use.md). */
+const loadCsvParse = onFirstUse(() => import('csv-parse'));
 
 /** One record of a CSV file and the line it starts on. */
 export interface CsvRow {
@@ -41,6 +44,7 @@ function* normalisedSlices(text: string): Generator<string> {
  * closed) is added to `skipped` with its line.
  */
 export async function* readCsv(text: string, skipped: ImportSkip[]): AsyncGenerator<CsvRow> {
+  const { parse } = await loadCsvParse();
   const parser = parse({
     bom: true,
     relax_quotes: true,

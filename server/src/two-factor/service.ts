@@ -7,12 +7,11 @@ import {
   type TwoFactorStatus,
 } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
-import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, conflict, unauthorized } from '../shared/errors.js';
+import { onFirstUse } from '../shared/on-first-use.js';
 import type { SecretBox } from './secret-box.js';
 
 const MINUTE = 60_000;
@@ -28,6 +27,10 @@ const CHALLENGE_ATTEMPTS = 5;
 /** Wrong codes per account per 15 minutes, from browsers that never signed in to it. */
 const ACCOUNT_FAILURES = 10;
 const FAILURE_WINDOW_MS = 15 * MINUTE;
+
+/** Loaded at the first setup or code, and the QR code's drawing at the first setup only. */
+const loadOtpauth = onFirstUse(() => import('otpauth'));
+const loadQrCode = onFirstUse(() => import('qrcode'));
 /** Crockford's base32 (no i, l, o, u): 10 characters are 50 bits, easy to copy by hand. */
 const RECOVERY_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 /** What a recovery code looks like once normalized: anything else is not tried against them. */
@@ -74,8 +77,9 @@ export interface TwoFactorDeps {
  * number of processes behind one PostgreSQL database agree.
  */
 export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps) {
-  const totpOf = (secret: string, label: string) =>
-    new TOTP({
+  const totpOf = async (secret: string, label: string) => {
+    const { Secret, TOTP } = await loadOtpauth();
+    return new TOTP({
       issuer,
       label,
       algorithm: 'SHA1',
@@ -83,6 +87,7 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
       period: PERIOD_S,
       secret: Secret.fromBase32(secret),
     });
+  };
 
   const rowOf = (userId: number) =>
     db.selectFrom('two_factor').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -127,6 +132,7 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
 
   /** A new secret waiting for its first code; replaces an unfinished one. */
   async function setup(userId: number, username: string): Promise<TwoFactorSetup> {
+    const { Secret } = await loadOtpauth();
     const secret = new Secret({ size: 20 }).base32;
     const now = clock();
     const started = await db.transaction().execute(async (trx) => {
@@ -144,7 +150,8 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
       return true;
     });
     if (!started) throw conflict('Two-factor codes are already on');
-    const otpauthUri = totpOf(secret, username).toString();
+    const otpauthUri = (await totpOf(secret, username)).toString();
+    const { default: QRCode } = await loadQrCode();
     const svg = await QRCode.toString(otpauthUri, { type: 'svg', margin: 2 });
     return {
       secret,
@@ -162,7 +169,9 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
     const token = normalized(code);
     if (!/^\d{6}$/.test(token)) return false;
     const now = clock();
-    const delta = totpOf(box.open(sealed), '').validate({ token, timestamp: now, window: WINDOW });
+    const { TOTP } = await loadOtpauth();
+    const totp = await totpOf(box.open(sealed), '');
+    const delta = totp.validate({ token, timestamp: now, window: WINDOW });
     if (delta === null) return false;
     const step = TOTP.counter({ period: PERIOD_S, timestamp: now }) + delta;
     const taken = await db

@@ -1,5 +1,9 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { OidcConfig } from '../../config.js';
+import { onFirstUse } from '../../shared/on-first-use.js';
+
+/** openid-client, loaded at the first sign-in through the provider (not at start, not without OIDC). */
+const loadOpenIdClient = onFirstUse(() => import('openid-client'));
 
 /** The provider's identity of a person, from a verified ID token (and UserInfo for the e-mail). */
 export interface OidcIdentity {
@@ -49,24 +53,26 @@ export interface OidcClient {
  */
 export function createOidcClient(config: OidcConfig, publicUrl: string): OidcClient {
   const redirectUri = `${publicUrl}/api/auth/oidc/callback`;
-  let discovered: Promise<oidc.Configuration> | null = null;
+  let discovered: Promise<Oidc.Configuration> | null = null;
 
-  const configuration = (): Promise<oidc.Configuration> => {
-    discovered ??= oidc
-      .discovery(
-        new URL(config.issuer),
-        config.clientId,
-        { redirect_uris: [redirectUri], response_types: ['code'] },
-        config.clientSecret === null ? oidc.None() : oidc.ClientSecretBasic(config.clientSecret),
-        {
-          timeout: 10,
-          // http is accepted for loopback issuers only (config.ts refuses any other).
-          execute: [
-            ...(config.issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : []),
-            // Verify the ID token's signature even though it comes straight from the token endpoint.
-            oidc.enableNonRepudiationChecks,
-          ],
-        },
+  const configuration = (): Promise<Oidc.Configuration> => {
+    discovered ??= loadOpenIdClient()
+      .then((oidc) =>
+        oidc.discovery(
+          new URL(config.issuer),
+          config.clientId,
+          { redirect_uris: [redirectUri], response_types: ['code'] },
+          config.clientSecret === null ? oidc.None() : oidc.ClientSecretBasic(config.clientSecret),
+          {
+            timeout: 10,
+            // http is accepted for loopback issuers only (config.ts refuses any other).
+            execute: [
+              ...(config.issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : []),
+              // Verify the ID token's signature even though it comes straight from the token endpoint.
+              oidc.enableNonRepudiationChecks,
+            ],
+          },
+        ),
       )
       .catch((error: unknown) => {
         discovered = null;
@@ -78,6 +84,7 @@ export function createOidcClient(config: OidcConfig, publicUrl: string): OidcCli
   return {
     async authorizationUrl({ state, nonce, codeVerifier }) {
       const settings = await configuration();
+      const oidc = await loadOpenIdClient();
       return oidc.buildAuthorizationUrl(settings, {
         redirect_uri: redirectUri,
         scope: config.scopes,
@@ -90,6 +97,7 @@ export function createOidcClient(config: OidcConfig, publicUrl: string): OidcCli
 
     async finish(callbackUrl, { state, nonce, codeVerifier }) {
       const settings = await configuration();
+      const oidc = await loadOpenIdClient();
       let tokens;
       try {
         tokens = await oidc.authorizationCodeGrant(
@@ -153,6 +161,7 @@ export function createOidcClient(config: OidcConfig, publicUrl: string): OidcCli
         return null;
       }
       if (!settings.serverMetadata().end_session_endpoint) return null;
+      const oidc = await loadOpenIdClient();
       return oidc
         .buildEndSessionUrl(settings, {
           id_token_hint: idToken,

@@ -6,7 +6,7 @@ import {
   oidcApi,
 } from '@tally/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import * as oidc from 'openid-client';
+import { randomBytes } from 'node:crypto';
 import { endSession, sessionOfRefreshToken } from '../refresh-tokens.js';
 import type { OidcRefusal, Session } from '../service.js';
 import type { OidcConfig } from '../../config.js';
@@ -88,10 +88,12 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRoutesOpti
     },
   ) {
     const { client: provider } = configured();
+    // 32 random bytes each, base64url, as openid-client's randomState, randomNonce and
+    // randomPKCECodeVerifier make them: openid-client itself loads only once a flow needs it.
     const checks = {
-      state: oidc.randomState(),
-      nonce: oidc.randomNonce(),
-      codeVerifier: oidc.randomPKCECodeVerifier(),
+      state: random32(),
+      nonce: random32(),
+      codeVerifier: random32(),
     };
     let url: URL;
     try {
@@ -343,3 +345,5 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRoutesOpti
     { config },
   );
 }
+
+const random32 = () => randomBytes(32).toString('base64url');

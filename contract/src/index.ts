@@ -1,5 +1,7 @@
 export * from './constants.js';
 export * from './common.js';
+// Named by the types of the schemas that use it (a nullable answer field).
+export type { TNullable } from './nullable.js';
 export * from './routes.js';
 export * from './endpoint.js';
 export * from './auth.js';

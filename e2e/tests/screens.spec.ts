@@ -62,6 +62,8 @@ test.describe('screens', () => {
     });
 
     await signInWithStorage(page, user, '/todos');
+    // The completed todo is in the Completed part, opened once (the browser remembers it).
+    await page.getByRole('button', { name: 'Completed (1)' }).click();
     await checkScreen(page, 'todos', () =>
       expect(page.getByRole('checkbox', { name: 'Buy milk' })).toBeVisible(),
     );

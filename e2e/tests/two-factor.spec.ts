@@ -38,8 +38,11 @@ async function screenshotInPlace(page: Page, name: string, shown: Locator, part?
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
+/** Signs in on the login page a logout has just led to. */
 async function signInWithPassword(page: Page, username: string, password: string) {
-  await page.goto('/login');
+  // Waits for the logout to finish rather than load /login over it: a page loaded while the
+  // logout was still under way was still signed in and went on to /todos.
+  await expect(page).toHaveURL(/\/login$/);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();

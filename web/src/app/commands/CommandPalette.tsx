@@ -69,6 +69,8 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const searched = useDeferredValue(query);
+  // Enter pressed before the list caught up with what was typed: chosen once it has.
+  const enterPending = useRef(false);
   const loaded = useLoadedTodos();
   const todoSearch = useTodoSearch(loaded, searched);
   // Every tag of the loaded todos, once each (a tag is one whatever its case).
@@ -233,10 +235,22 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
       setActive((activeIndex + step + shown.length) % shown.length);
     } else if (event.key === 'Enter') {
       event.preventDefault();
+      if (searched !== query) {
+        enterPending.current = true;
+        return;
+      }
       const item = shown[activeIndex];
       if (item) finish(item);
     }
   };
+
+  // A fast typist's Enter runs what the list shows for the whole query, not for a part of it.
+  useEffect(() => {
+    if (!enterPending.current || searched !== query) return;
+    enterPending.current = false;
+    const item = shown[activeIndex];
+    if (item) finish(item);
+  });
 
   // Scroll the active option into view as the arrows move it.
   useEffect(() => {

@@ -1,13 +1,11 @@
 import type { Group, GroupBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, TodoGroupRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { recordEvents } from '../statistics/record-events.js';
-
-const COLUMNS = ['id', 'name', 'color'] as const;
+import { COLUMNS, groupsOfUser } from './queries.js';
 
 const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color'>): Group => ({
   id: row.id,
@@ -16,16 +14,6 @@ const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color'>): Group => ({
 });
 
 const duplicateName = (name: string) => conflict(`You already have a group named "${name}"`);
-
-// The list (docs/decisions/042-prepared-queries.md).
-const groupsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  db
-    .selectFrom('todo_groups')
-    .select(COLUMNS)
-    .where('user_id', '=', p('userId'))
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc'),
-);
 
 export function createGroupService(db: Kysely<Database>, clock: Clock) {
   return {

@@ -7,14 +7,14 @@ import type {
   TotalStatistics,
 } from '@tally/contract';
 import { DAILY_EVENTS, LIMITS, SINCE_EVENTS, STATISTIC_EVENTS } from '@tally/contract';
-import { sql, type Kysely } from 'kysely';
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { addDays, parseDate } from '@tally/contract/dates';
 import { dateInZone, daysBetween, endOfDay, startOfDay } from '../shared/calendar.js';
-import { HOUR_MS, HOURLY_COLUMNS } from './record-events.js';
+import { hourlySumsPerDay, hourlySumsSince, totalsOfUser } from './queries.js';
+import { HOUR_MS } from './record-events.js';
 
 /** Whether every instant falls on a UTC hour, so the hourly roll-up answers exactly. */
 const onHours = (...instants: number[]) => instants.every((instant) => instant % HOUR_MS === 0);
@@ -22,42 +22,6 @@ const onHours = (...instants: number[]) => instants.every((instant) => instant %
 function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 }
-
-// The reads of the statistics screen (docs/decisions/042-prepared-queries.md).
-const totalsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  db.selectFrom('statistic_totals').select(['type', 'count']).where('user_id', '=', p('userId')),
-);
-
-/** Sums of the hourly roll-up from an hour on. */
-const hourlySumsSince = preparedQuery((db, p: Placeholders<{ userId: number; fromHour: number }>) =>
-  db
-    .selectFrom('statistic_hours')
-    .select((eb) =>
-      SINCE_EVENTS.map((type) => eb.fn.sum<number | null>(HOURLY_COLUMNS[type]).as(type)),
-    )
-    .where('user_id', '=', p('userId'))
-    .where('hour', '>=', p('fromHour')),
-);
-
-/** Sums of the hourly roll-up per day: day i is the hours from fromHours[i] up to toHours[i]. */
-const hourlySumsPerDay = preparedQuery(
-  (db, p: Placeholders<{ userId: number; fromHours: number[]; toHours: number[] }>) => {
-    const toHours = p('toHours');
-    const days = p('fromHours').map(
-      (from, i) =>
-        sql`(cast(${i} as integer), cast(${from} as integer), cast(${toHours[i]} as integer))`,
-    );
-    const sums = DAILY_EVENTS.map(
-      (type) => sql`sum(h.${sql.ref(HOURLY_COLUMNS[type])}) as ${sql.ref(type)}`,
-    );
-    return sql<Record<DailyEvent | 'day', number | null>>`
-      with days (day, from_hour, to_hour) as (values ${sql.join(days)})
-      select days.day as day, ${sql.join(sums)}
-      from days inner join statistic_hours h
-        on h.user_id = ${p('userId')} and h.hour >= days.from_hour and h.hour < days.to_hour
-      group by days.day`;
-  },
-);
 
 function requireDate(value: string, field: string): string {
   if (!parseDate(value)) throw badRequest(`${field} must be a real calendar date (YYYY-MM-DD)`);

@@ -339,6 +339,16 @@ function AllTodos({
     [completedOpen, open, done],
   );
   const selection = useSelection(shown);
+  // The open todos and the Completed part are one list to act on: their rows behave alike.
+  const listProps = {
+    groups,
+    now,
+    onDelete,
+    selecting: selection.selecting,
+    selected: selection.selected,
+    onSelect: selection.onSelect,
+    ...(sort === 'manual' ? { onMove: moveTodo.mutate } : {}),
+  };
   // What a bulk action acts on: the picked rows the tab still shows.
   const picked = useMemo(
     () =>
@@ -428,18 +438,7 @@ function AllTodos({
           ? complete && (
               <p className="py-8 text-center text-slate-600 dark:text-slate-400">{emptyText}</p>
             )
-          : open.length > 0 && (
-              <TodoList
-                todos={open}
-                groups={groups}
-                now={now}
-                onDelete={onDelete}
-                selecting={selection.selecting}
-                selected={selection.selected}
-                onSelect={selection.onSelect}
-                {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
-              />
-            )}
+          : open.length > 0 && <TodoList todos={open} {...listProps} />}
         {done.length > 0 && (
           <section aria-labelledby={`${completedId}-toggle`} className="mt-3">
             <h2 className="text-base">
@@ -466,19 +465,7 @@ function AllTodos({
               </button>
             </h2>
             <div id={completedId} hidden={!completedOpen} className="mt-1">
-              {completedOpen && (
-                <TodoList
-                  label="Completed todos"
-                  todos={done}
-                  groups={groups}
-                  now={now}
-                  onDelete={onDelete}
-                  selecting={selection.selecting}
-                  selected={selection.selected}
-                  onSelect={selection.onSelect}
-                  {...(sort === 'manual' ? { onMove: moveTodo.mutate } : {})}
-                />
-              )}
+              {completedOpen && <TodoList label="Completed todos" todos={done} {...listProps} />}
             </div>
           </section>
         )}

@@ -207,7 +207,10 @@ test.describe('settings', () => {
     await form.getByLabel('Username').fill(user.username);
     await form.getByLabel('Password').fill('not the password');
     await remove.click();
-    await expect(page.getByRole('alert')).toContainText('password is not correct');
+    // Beside the field, in words (issue 28).
+    await expect(form.getByLabel('Password')).toHaveAccessibleDescription(
+      'The password is not correct.',
+    );
 
     await form.getByLabel('Password').fill(user.password);
     await remove.click();

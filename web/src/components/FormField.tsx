@@ -32,6 +32,16 @@ function Field({ label, id, children }: { label: ReactNode; id: string; children
   );
 }
 
+/** The sentence under a field that refuses what was typed. */
+function FieldError({ id, error }: { id: string; error?: string | null }) {
+  if (!error) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-red-700 dark:text-red-300">
+      {error}
+    </p>
+  );
+}
+
 /**
  * A labelled input in the app's style. `error`: the sentence that refuses what was typed, shown
  * under the field and read with it (docs/product.md, Errors).
@@ -54,21 +64,30 @@ export function TextField({
         aria-describedby={describedBy.length > 0 ? describedBy.join(' ') : undefined}
         className={inputClass}
       />
-      {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} error={error} />
     </Field>
   );
 }
 
-/** A labelled textarea in the app's style. */
-export function TextAreaField({ label, id, ...textarea }: FieldProps<'textarea'>) {
+/** A labelled textarea in the app's style; `error` as for TextField. */
+export function TextAreaField({
+  label,
+  id,
+  error,
+  ...textarea
+}: FieldProps<'textarea'> & { error?: string | null }) {
   const textareaId = useFieldId(id);
+  const errorId = `${textareaId}-error`;
   return (
     <Field label={label} id={textareaId}>
-      <textarea id={textareaId} {...textarea} className={inputClass} />
+      <textarea
+        id={textareaId}
+        {...textarea}
+        aria-invalid={error ? true : textarea['aria-invalid']}
+        aria-describedby={error ? errorId : textarea['aria-describedby']}
+        className={inputClass}
+      />
+      <FieldError id={errorId} error={error} />
     </Field>
   );
 }

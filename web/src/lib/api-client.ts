@@ -20,7 +20,7 @@ import { STORAGE_KEYS, readStorage } from './storage';
 import { TAB_ID } from './tab-id';
 import { decodeAccessToken } from './jwt';
 
-export { ApiError, ERROR_MESSAGES, errorMessage, fieldErrorOf } from './api-error';
+export { ApiError, ERROR_MESSAGES, errorMessage, fieldErrorOf, refusalOfField } from './api-error';
 
 /**
  * The one place that talks to the API (and the only caller of fetch); features call it through

@@ -27,7 +27,7 @@ export class ApiError extends Error {
   constructor(
     message: string,
     status: number | null,
-    options: { handled?: boolean; code?: ErrorCode } = {},
+    options: { handled?: boolean; code?: ErrorCode; field?: string } = {},
   ) {
     // The message stays the server's error field (SPEC.md, the error catalogue); beside a
     // field the form shows it as a sentence (fieldErrorOf).
@@ -35,8 +35,32 @@ export class ApiError extends Error {
     this.status = status;
     this.handled = options.handled ?? false;
     this.code = options.code ?? null;
-    this.field = status === 400 ? (FIELD_SENTENCE.exec(message)?.[1] ?? null) : null;
+    this.field =
+      options.field ?? (status === 400 ? (FIELD_SENTENCE.exec(message)?.[1] ?? null) : null);
   }
+}
+
+/**
+ * For a call whose refusals with one of `statuses` all concern one field, whatever their words
+ * (a group name already taken: 409; an import file the server cannot read): re-throws such a
+ * refusal as that field's, so that the form shows it beside the field (fieldErrorOf).
+ */
+export function refusalOfField(field: string, statuses: readonly number[]) {
+  return (error: unknown): never => {
+    if (
+      error instanceof ApiError &&
+      error.field === null &&
+      error.status !== null &&
+      statuses.includes(error.status)
+    ) {
+      throw new ApiError(error.message, error.status, {
+        field,
+        handled: error.handled,
+        ...(error.code ? { code: error.code } : {}),
+      });
+    }
+    throw error;
+  };
 }
 
 /** A validation sentence of the server: "<field> must …" (docs/product.md, Errors). */
@@ -67,8 +91,10 @@ function readableSentence(field: string, rest: string): string {
  */
 export function fieldErrorOf(error: unknown, field: string): string | null {
   if (!(error instanceof ApiError) || error.field !== field) return null;
-  const rest = FIELD_SENTENCE.exec(error.message)?.[2] ?? '';
-  return readableSentence(field, rest);
+  const sentence = FIELD_SENTENCE.exec(error.message);
+  if (sentence?.[1] === field) return readableSentence(field, sentence[2] ?? '');
+  // Already a sentence about the field ("You already have a group named …").
+  return /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
 }
 
 /** The sentence for any thrown value: the ApiError's, the error's own, else "{operation} failed". */

@@ -2,7 +2,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteAccountBody } from '@tally/contract';
 import { navigate } from 'wouter/use-browser-location';
 import { api } from '#web/lib/api';
-import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { endSession } from '#web/lib/session-store';
@@ -30,11 +29,12 @@ export function useDeleteAccount() {
       navigate('/');
       showNotice(ACCOUNT_DELETED, { tone: 'info', durationMs: 8000 });
     },
-    onError: (error, body) => {
-      reportMutationError(error, OPERATION);
+    onError: (_error, body) => {
       if (body.googleToken !== undefined) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.googleNonce });
       }
     },
+    // A wrong password is said beside the field (DangerZoneSection), not in a notice.
+    meta: { operation: OPERATION, fieldErrors: ['password'] },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ImportFormat, ImportReport } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { fieldErrorOf, refusalOfField } from '#web/lib/api-client';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
@@ -22,17 +23,25 @@ export function useImportFile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ file, format, dryRun }: ImportInput): Promise<ImportReport> =>
-      api.transfer.import({
-        body: { file, format, dryRun: dryRun ? 'true' : 'false' },
-        operation: dryRun ? PREVIEW_OPERATION : IMPORT_OPERATION,
-      }),
+      api.transfer
+        .import({
+          body: { file, format, dryRun: dryRun ? 'true' : 'false' },
+          operation: dryRun ? PREVIEW_OPERATION : IMPORT_OPERATION,
+        })
+        // A file the server cannot read or take (empty, not a Tally export, too large) is
+        // said beside the file field.
+        .catch(refusalOfField('file', [400, 413])),
     onSuccess: (report) => {
       if (report.dryRun) return;
       for (const queryKey of [queryKeys.todos, queryKeys.groups, queryKeys.statistics]) {
         void queryClient.invalidateQueries({ queryKey });
       }
     },
-    onError: (error, { dryRun }) =>
-      reportMutationError(error, dryRun ? PREVIEW_OPERATION : IMPORT_OPERATION),
+    // Its operation depends on the call, so it is reported here rather than by its meta.
+    onError: (error, { dryRun }) => {
+      if (!fieldErrorOf(error, 'file')) {
+        reportMutationError(error, dryRun ? PREVIEW_OPERATION : IMPORT_OPERATION);
+      }
+    },
   });
 }

@@ -3,6 +3,7 @@ import type { Account } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
+import { fieldErrorOf } from '#web/lib/api-client';
 import { showNotice } from '#web/lib/notices';
 import { useDeleteAccount } from '../api/delete-account';
 import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
@@ -44,7 +45,14 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
         This deletes your account with all its todos, groups and statistics, at once and for good.
         It cannot be undone; export your data first if you want to keep it.
       </Hint>
-      <Form label="Delete account" onSubmit={submit}>
+      <Form
+        label="Delete account"
+        onSubmit={submit}
+        // A refusal beside a field goes once the user edits the form.
+        onChange={() => {
+          if (deleteAccount.isError) deleteAccount.reset();
+        }}
+      >
         <TextField
           label="Username"
           name="confirmUsername"
@@ -69,6 +77,7 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
               type="password"
               autoComplete="current-password"
               required
+              error={fieldErrorOf(deleteAccount.error, 'password')}
             />
             <FormActions>
               <Button

@@ -4,7 +4,7 @@ import { RECENT_AUTH_MINUTES } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { Dialog } from '#web/components/Dialog';
 import { TextField } from '#web/components/FormField';
-import { errorMessage } from '#web/lib/api-client';
+import { errorMessage, fieldErrorOf } from '#web/lib/api-client';
 import { setIdentityPrompt } from '#web/lib/reauthentication';
 import { PasskeyCancelled, passkeysSupported } from '#web/lib/webauthn';
 import { usePasskeys } from '../api/get-passkeys';
@@ -109,7 +109,8 @@ export function IdentityPromptDialog({
       ? errorMessage(withPasskey.error, 'Confirm it is you')
       : null;
   const error = reauthenticate.isError
-    ? errorMessage(reauthenticate.error, 'Confirm it is you')
+    ? (fieldErrorOf(reauthenticate.error, 'password') ??
+      errorMessage(reauthenticate.error, 'Confirm it is you'))
     : googleFailed
       ? GOOGLE_CLIENT_FAILURE
       : null;
@@ -153,6 +154,10 @@ export function IdentityPromptDialog({
             autoComplete="current-password"
             required
             data-autofocus
+            // The refusal goes once the password is edited.
+            onChange={() => {
+              if (reauthenticate.isError) reset();
+            }}
             aria-invalid={error !== null}
             aria-describedby={error ? errorId : undefined}
           />

@@ -112,6 +112,27 @@ describe('Import', () => {
     expect(within(section).queryByRole('button', { name: /^Import \d/ })).toBeNull();
   });
 
+  it('says why the server refused a file beside the file field, until another is chosen', async () => {
+    stubFetch({
+      'POST /api/import': () =>
+        json({ error: 'The file is not a Tally export: it has no "version"' }, 400),
+    });
+    const { user, section } = renderSection();
+    const field = within(section).getByLabelText('File');
+    await user.upload(field, new File(['[]'], 'todos.json'));
+    await user.click(within(section).getByRole('button', { name: 'Preview' }));
+    expect(
+      await within(section).findByText('The file is not a Tally export: it has no "version".'),
+    ).toBeInTheDocument();
+    expect(field).toHaveAccessibleDescription(
+      'The file is not a Tally export: it has no "version".',
+    );
+    // Beside the field only: no notice besides.
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.upload(field, new File(['{}'], 'other.json'));
+    expect(field).not.toHaveAccessibleDescription();
+  });
+
   it('refuses a file over 10 MB without sending it', async () => {
     const { fetchMock } = stubFetch({});
     const { user, section } = renderSection();

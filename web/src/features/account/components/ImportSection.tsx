@@ -6,6 +6,7 @@ import { Form, FormActions } from '#web/components/Form';
 import { formatTime, relativeDay } from '#web/lib/date-format';
 import { daysAgo } from '#web/lib/format';
 import { SelectField, TextField } from '#web/components/FormField';
+import { fieldErrorOf } from '#web/lib/api-client';
 import { useImportFile } from '../api/import-file';
 import {
   FORMAT_CHOICES,
@@ -161,9 +162,10 @@ export function ImportSection() {
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const problemId = useId();
+  // What is wrong with the file, beside the file field: too large, or refused by the server.
+  const problem = tooLarge ?? fieldErrorOf(importFile.error, 'file');
   const accept = FORMAT_CHOICES.find((choice) => choice.value === format)?.accept;
 
   // A new preview or report: take the reader to it.
@@ -174,13 +176,14 @@ export function ImportSection() {
   const startOver = () => {
     setReport(null);
     setStatus(null);
-    setProblem(null);
+    setTooLarge(null);
+    importFile.reset();
   };
 
   const run = (dryRun: boolean) => {
     if (!file) return;
     if (file.size > IMPORT_MAX_BYTES) {
-      setProblem(`The file is larger than ${MAX_MB} MB.`);
+      setTooLarge(`The file is larger than ${MAX_MB} MB.`);
       return;
     }
     setStatus(null);
@@ -232,18 +235,12 @@ export function ImportSection() {
           accept={accept}
           // Preview waits for a file, so the form needs no `required` check of its own.
           aria-required="true"
-          aria-describedby={problem ? problemId : undefined}
-          aria-invalid={problem ? true : undefined}
+          error={problem}
           onChange={(event) => {
             setFile(event.target.files?.[0] ?? null);
             startOver();
           }}
         />
-        {problem ? (
-          <p id={problemId} className="text-sm font-medium text-red-700 dark:text-red-300">
-            {problem}
-          </p>
-        ) : null}
         <FormActions>
           <Button type="submit" variant="secondary" disabled={!file || pending}>
             {previewing ? 'Reading file...' : 'Preview'}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupBody } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { refusalOfField } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
 const OPERATION = 'Create group';
@@ -9,13 +10,15 @@ const OPERATION = 'Create group';
 export function useCreateGroup() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: GroupBody) => api.groups.create({ body, operation: OPERATION }),
+    mutationFn: (body: GroupBody) =>
+      api.groups.create({ body, operation: OPERATION }).catch(refusalOfField('name', [409])),
     onSuccess: (created) => {
       queryClient.setQueryData<Group[]>(queryKeys.groups, (groups = []) => [
         created,
         ...groups.filter((group) => group.id !== created.id),
       ]);
     },
-    meta: { operation: OPERATION, invalidates: [queryKeys.statistics] },
+    // A name already taken (409) is said beside the name field, not in a notice.
+    meta: { operation: OPERATION, fieldErrors: ['name'], invalidates: [queryKeys.statistics] },
   });
 }

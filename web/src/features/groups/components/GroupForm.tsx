@@ -4,6 +4,7 @@ import { DEFAULT_GROUP_COLOR, LIMITS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
+import { fieldErrorOf } from '#web/lib/api-client';
 import { useCreateGroup } from '../api/create-group';
 import { useUpdateGroup } from '../api/update-group';
 import { ColorSwatches } from './ColorSwatches';
@@ -22,6 +23,8 @@ export function GroupForm({ editing, onDone }: GroupFormProps) {
   const [name, setName] = useState(editing?.name ?? '');
   const [color, setColor] = useState<string>(editing?.color ?? DEFAULT_GROUP_COLOR);
   const nameRef = useRef<HTMLInputElement>(null);
+  const saving = editing ? updateGroup : createGroup;
+  const nameError = fieldErrorOf(saving.error, 'name');
 
   const submit = () => {
     const body: GroupBody = { name: name.trim(), color: color as GroupBody['color'] };
@@ -46,7 +49,12 @@ export function GroupForm({ editing, onDone }: GroupFormProps) {
         id="group-name"
         ref={nameRef}
         value={name}
-        onChange={(event) => setName(event.target.value)}
+        onChange={(event) => {
+          setName(event.target.value);
+          // The refusal beside the name goes once the name is edited.
+          if (saving.isError) saving.reset();
+        }}
+        error={nameError}
         required
         maxLength={LIMITS.groupNameMax}
         autoComplete="off"

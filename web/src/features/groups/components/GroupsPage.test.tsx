@@ -144,15 +144,47 @@ describe('/groups', () => {
   });
 
   it('shows a dismissible message when saving fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fakeBackend({ groups: [work] }, { 'POST /api/todo-groups': () => json({}, 500) });
+    const { user } = renderApp('/groups');
+    await screen.findByRole('list', { name: 'Groups' });
+    await user.type(screen.getByLabelText('Group name'), 'Play');
+    await user.click(screen.getByRole('button', { name: 'Create Group' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Server error - please try again later',
+    );
+    expect(screen.getByLabelText('Group name')).toHaveValue('Play');
+  });
+
+  it('says a name already taken beside the name, on create and rename, until it is edited', async () => {
+    const taken = (call: { body: unknown }) =>
+      json({ error: `You already have a group named "${(call.body as Group).name}"` }, 409);
     fakeBackend(
-      { groups: [work] },
-      { 'POST /api/todo-groups': () => json({ error: 'A group named Work already exists' }, 409) },
+      { groups: [work, home] },
+      { 'POST /api/todo-groups': taken, 'PUT /api/todo-groups/:id': taken },
     );
     const { user } = renderApp('/groups');
     await screen.findByRole('list', { name: 'Groups' });
-    await user.type(screen.getByLabelText('Group name'), 'Work');
+    const name = screen.getByLabelText('Group name');
+    await user.type(name, 'Work');
     await user.click(screen.getByRole('button', { name: 'Create Group' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('A group named Work already exists');
-    expect(screen.getByLabelText('Group name')).toHaveValue('Work');
+    await waitFor(() =>
+      expect(name).toHaveAccessibleDescription('You already have a group named "Work".'),
+    );
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    // Beside the field only: no notice besides.
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(name, 's');
+    expect(name).not.toHaveAccessibleDescription();
+    expect(screen.queryByText(/already have a group/)).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Edit Home' }));
+    const rename = screen.getByLabelText('Group name');
+    await user.clear(rename);
+    await user.type(rename, 'Work');
+    await user.click(screen.getByRole('button', { name: 'Update Group' }));
+    await waitFor(() =>
+      expect(rename).toHaveAccessibleDescription('You already have a group named "Work".'),
+    );
   });
 });

@@ -5,6 +5,7 @@ import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
 import { queueCreate } from '../lib/offline-writes';
 import { refreshViews } from '../lib/todo-cache';
+import { TODO_FORM_FIELDS } from '../lib/todo-fields';
 
 const OPERATION = 'Create todo';
 
@@ -24,6 +25,10 @@ export function useCreateTodo() {
       ]);
       refreshViews(queryClient);
     },
-    meta: { operation: OPERATION, invalidates: [queryKeys.statistics] },
+    meta: {
+      operation: OPERATION,
+      fieldErrors: TODO_FORM_FIELDS,
+      invalidates: [queryKeys.statistics],
+    },
   });
 }

@@ -9,6 +9,7 @@ import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
 import { queueUpdate } from '../lib/offline-writes';
 import { cancelTodoRefetches, findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
+import { TODO_FORM_FIELDS } from '../lib/todo-fields';
 
 const OPERATION = 'Update todo';
 
@@ -82,7 +83,8 @@ export function useUpdateTodo() {
       refreshViews(queryClient);
       void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
-    meta: { operation: OPERATION },
+    // A refused title or date is said beside its field in the edit form, not in a notice.
+    meta: { operation: OPERATION, fieldErrors: TODO_FORM_FIELDS },
   });
 }
 

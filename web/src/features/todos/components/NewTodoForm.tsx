@@ -4,7 +4,7 @@ import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { useCreateTodo } from '../api/create-todo';
 import type { Chip, parseQuickAdd } from '../lib/quick-add';
-import { descriptionOrNull } from '../lib/todo-fields';
+import { descriptionOrNull, todoFieldErrors } from '../lib/todo-fields';
 import { GroupSelect } from './GroupSelect';
 import { NO_PLANNING, PlanningFields, type Planning } from './PlanningFields';
 import { QuickAddChips } from './QuickAddChips';
@@ -69,6 +69,7 @@ export function NewTodoForm({
     remindMinutesBefore: planning.remindMinutesBefore,
   };
   const effectiveGroupId = quick?.groupId ?? groupId;
+  const errors = todoFieldErrors(createTodo.error);
   const chipOf = (kind: Chip['kind']) => quick?.chips.find((chip) => chip.kind === kind);
 
   const dismiss = (...chips: (Chip | undefined)[]) => {
@@ -108,13 +109,22 @@ export function NewTodoForm({
   };
 
   return (
-    <Form label="New todo" card onSubmit={submit}>
+    <Form
+      label="New todo"
+      card
+      onSubmit={submit}
+      // A refusal beside a field goes once the user edits the form.
+      onChange={() => {
+        if (createTodo.isError) createTodo.reset();
+      }}
+    >
       <div ref={titleRef} className="space-y-4">
         <TodoTextFields
           title={title}
           description={description}
           onTitleChange={setTitle}
           onDescriptionChange={setDescription}
+          errors={errors}
           descriptionLabel={
             <>
               Description{' '}
@@ -142,7 +152,7 @@ export function NewTodoForm({
           setGroupId(id);
         }}
       />
-      <PlanningFields value={effective} onChange={changePlanning} />
+      <PlanningFields value={effective} onChange={changePlanning} errors={errors} />
       <FormActions>
         <Button type="submit" disabled={createTodo.isPending}>
           {createTodo.isPending ? 'Creating...' : 'Create Todo'}

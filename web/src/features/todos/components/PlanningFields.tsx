@@ -50,13 +50,15 @@ const REMINDER_CHOICES: [number, string][] = [
 interface PlanningFieldsProps {
   value: Planning;
   onChange: (change: Partial<Planning>) => void;
+  /** The sentences refusing the date or time, shown beside each. */
+  errors?: { dueDate?: string | null; dueTime?: string | null };
 }
 
 /**
  * Due date (with Clear), time and repeat. A time or a repeat without a date is prevented: both
  * are disabled, and say why, until a date is set.
  */
-export function PlanningFields({ value, onChange }: PlanningFieldsProps) {
+export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsProps) {
   const hintId = useId();
   const reminderHintId = useId();
   const hasDate = value.dueDate !== '';
@@ -77,6 +79,7 @@ export function PlanningFields({ value, onChange }: PlanningFieldsProps) {
               type="date"
               value={value.dueDate}
               onChange={(event) => onChange({ dueDate: event.target.value })}
+              error={errors.dueDate}
             />
           </div>
           {hasDate && (
@@ -97,6 +100,7 @@ export function PlanningFields({ value, onChange }: PlanningFieldsProps) {
           disabled={!hasDate}
           aria-describedby={hasDate ? undefined : hintId}
           onChange={(event) => onChange({ dueTime: event.target.value })}
+          error={errors.dueTime}
         />
       </div>
       {!hasDate && (

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { Group } from '@tally/contract';
 import { LIMITS } from '@tally/contract/constants';
 import { useCreateTodo } from '../api/create-todo';
+import { todoFieldErrors } from '../lib/todo-fields';
 import type { parseQuickAdd } from '../lib/quick-add';
 
 interface QuickAddBarProps {
@@ -25,7 +26,7 @@ const NO_DISMISSED: ReadonlySet<string> = new Set();
 export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: QuickAddBarProps) {
   const createTodo = useCreateTodo();
   const [text, setText] = useState('');
-  const [error, setError] = useState('');
+  const [empty, setEmpty] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
   const parser = useRef<Promise<typeof parseQuickAdd> | null>(null);
   const load = () =>
@@ -36,7 +37,7 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
     // Still saving the last one: Enter again waits (the field stays focused, never disabled).
     if (createTodo.isPending) return;
     if (typed === '') {
-      setError('Type what to do first.');
+      setEmpty('Type what to do first.');
       return;
     }
     const parse = await load();
@@ -61,6 +62,10 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
       { onSuccess: () => setText('') },
     );
   };
+
+  // Whatever the server refused of the todo typed here (its title, its date) is said here.
+  const refused = todoFieldErrors(createTodo.error);
+  const error = empty || (Object.values(refused)[0] ?? '');
 
   return (
     <form
@@ -89,7 +94,8 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
         onFocus={() => void load()}
         onChange={(event) => {
           setText(event.target.value);
-          setError('');
+          setEmpty('');
+          if (createTodo.isError) createTodo.reset();
         }}
         onKeyDown={(event) => {
           if (event.key !== 'Escape') return;

@@ -3,7 +3,7 @@ import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { useUpdateTodo } from '../api/update-todo';
-import { descriptionOrNull } from '../lib/todo-fields';
+import { descriptionOrNull, todoFieldErrors } from '../lib/todo-fields';
 import { DetailFields, detailsOf, tagsOf, type Details } from './DetailFields';
 import { GroupSelect } from './GroupSelect';
 import { PlanningFields, planningBody, type Planning } from './PlanningFields';
@@ -32,6 +32,7 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
     remindMinutesBefore: todo.remindMinutesBefore,
   });
   const [details, setDetails] = useState<Details>(() => detailsOf(todo));
+  const errors = todoFieldErrors(updateTodo.error);
 
   const submit = () => {
     updateTodo.mutate(
@@ -57,6 +58,10 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
       onSubmit={submit}
       // It sits in the todo's row, beside the checkbox's column.
       className="min-w-0 flex-1 space-y-3"
+      // A refusal beside a field goes once the user edits the form.
+      onChange={() => {
+        if (updateTodo.isError) updateTodo.reset();
+      }}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.preventDefault();
@@ -69,11 +74,13 @@ export function TodoEditForm({ todo, groups, onDone }: TodoEditFormProps) {
         description={description}
         onTitleChange={setTitle}
         onDescriptionChange={setDescription}
+        errors={errors}
       />
       <GroupSelect value={groupId} groups={groups} onChange={setGroupId} />
       <PlanningFields
         value={planning}
         onChange={(change) => setPlanning((current) => ({ ...current, ...change }))}
+        errors={errors}
       />
       <DetailFields
         todo={todo}

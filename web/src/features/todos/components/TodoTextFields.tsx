@@ -11,6 +11,8 @@ interface TodoTextFieldsProps {
   descriptionLabel?: ReactNode;
   /** Shown right under the title (quick add's chips). */
   titleExtra?: ReactNode;
+  /** The sentences refusing what was typed, shown beside each field. */
+  errors?: { title?: string | null; description?: string | null };
 }
 
 /** A todo's title (required, focused first) and description (3 rows), as both forms show them. */
@@ -21,6 +23,7 @@ export function TodoTextFields({
   onDescriptionChange,
   descriptionLabel = 'Description',
   titleExtra,
+  errors = {},
 }: TodoTextFieldsProps) {
   return (
     <>
@@ -35,6 +38,7 @@ export function TodoTextFields({
           maxLength={LIMITS.todoTitleMax}
           autoComplete="off"
           autoFocus
+          error={errors.title}
         />
         {titleExtra}
       </div>
@@ -44,6 +48,7 @@ export function TodoTextFields({
         onChange={(event) => onDescriptionChange(event.target.value)}
         rows={3}
         maxLength={LIMITS.todoDescriptionMax}
+        error={errors.description}
       />
     </>
   );

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBackend, makeTodo } from '#web/test/fake-api';
+import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
@@ -30,6 +30,36 @@ describe('/todos: the daily loop (issue 28)', () => {
     await user.click(within(detail).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Water plants' })).toHaveFocus();
+  });
+
+  it('says a refused field beside it in the detail view and the inline edit, until it is edited', async () => {
+    fakeBackend(
+      { todos: [makeTodo({ id: 1, title: 'Water plants' })] },
+      {
+        'PUT /api/todos/:id': () =>
+          json({ error: 'dueDate must be a real calendar date (YYYY-MM-DD)' }, 400),
+      },
+    );
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Water plants' }));
+    const detail = await screen.findByRole('dialog', { name: 'Water plants' });
+    const form = await within(detail).findByRole('form', { name: 'Edit todo Water plants' });
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    const sentence = 'The due date must be a real calendar date (YYYY-MM-DD).';
+    const date = within(form).getByLabelText('Due date');
+    await waitFor(() => expect(date).toHaveAccessibleDescription(sentence));
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(within(form).getByLabelText('Title'), '!');
+    expect(date).not.toHaveAccessibleDescription();
+    await user.click(within(detail).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Edit Water plants' }));
+    const inline = await screen.findByRole('form', { name: 'Edit todo Water plants' });
+    await user.click(within(inline).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(within(inline).getByLabelText('Due date')).toHaveAccessibleDescription(sentence),
+    );
   });
 
   it('Escape closes the new-todo form', async () => {

@@ -188,17 +188,55 @@ describe('/todos: the new-todo form', () => {
     expect(screen.getByRole('button', { name: 'Add Todo' })).toHaveFocus();
   });
 
-  it('keeps the form and shows a dismissible message when creating fails', async () => {
+  it('says a refused title beside the field, in words, until the title is edited', async () => {
     fakeBackend(
       { todos },
       { 'POST /api/todos': () => json({ error: 'title must be at most 200 characters' }, 400) },
     );
     const { user } = renderApp('/todos');
     await user.click(await screen.findByRole('button', { name: 'Add Todo' }));
+    const title = await screen.findByLabelText('Title');
+    await user.type(title, 'x');
+    await user.click(screen.getByRole('button', { name: 'Create Todo' }));
+
+    await waitFor(() =>
+      expect(title).toHaveAccessibleDescription('The title must be at most 200 characters.'),
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(title, 'y');
+    expect(title).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText(/must be at most/)).toBeNull();
+  });
+
+  it('says a refused date of a quick-added todo under the quick add field', async () => {
+    fakeBackend(
+      { todos },
+      {
+        'POST /api/todos': () =>
+          json({ error: 'dueDate must be a real calendar date (YYYY-MM-DD)' }, 400),
+      },
+    );
+    const { user } = renderApp('/todos');
+    const quick = await screen.findByLabelText('Quick add a todo', { selector: 'input' });
+    await user.type(quick, 'Pay rent tomorrow{Enter}');
+    await waitFor(() =>
+      expect(quick).toHaveAccessibleDescription(
+        'The due date must be a real calendar date (YYYY-MM-DD).',
+      ),
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(quick, '!');
+    expect(quick).not.toHaveAccessibleDescription();
+  });
+
+  it('keeps the form and shows a dismissible message when creating fails', async () => {
+    fakeBackend({ todos }, { 'POST /api/todos': () => json({}, 500) });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Add Todo' }));
     await user.type(await screen.findByLabelText('Title'), 'x');
     await user.click(screen.getByRole('button', { name: 'Create Todo' }));
 
-    const notice = await screen.findByText('title must be at most 200 characters');
+    const notice = await screen.findByText('Server error - please try again later');
     expect(await screen.findByRole('form', { name: 'New todo' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Dismiss notification' }));
     expect(notice).not.toBeInTheDocument();

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { formatDue } from '../lib/date-format';
 import { openTodos, readReminder, reminderNotification } from './reminders';
 
 const reminder = { todoId: 7, title: 'Dentist', dueDate: '2026-12-04', dueTime: '09:30' };
@@ -12,18 +13,31 @@ describe('a reminder push in the service worker', () => {
   });
 
   it('shows the title and the due time, one notification per todo, opening /todos', () => {
-    expect(reminderNotification(reminder, new Date(2026, 11, 4, 9, 15))).toEqual({
+    expect(reminderNotification(reminder, new Date(2026, 11, 4, 9, 15), 'en-GB')).toEqual({
       title: 'Dentist',
       options: {
-        body: 'Due today at 09:30',
+        body: 'Due Today 09:30',
         tag: 'todo-7',
         icon: '/icons/icon-192.png',
         data: { url: '/todos', todoId: 7 },
       },
     });
-    expect(reminderNotification(reminder, new Date(2026, 11, 3, 20, 0)).options.body).toBe(
-      'Due Fri 4 Dec at 09:30',
+    expect(reminderNotification(reminder, new Date(2026, 11, 3, 20, 0), 'en-GB').options.body).toBe(
+      'Due Tomorrow 09:30',
     );
+  });
+
+  it("writes the due date and time as every screen does, in the browser's locale", () => {
+    // lib/date-format.ts: a 12-hour clock where the locale has one, the year when it is another.
+    expect(reminderNotification(reminder, new Date(2026, 11, 1, 8, 0), 'en-US').options.body).toBe(
+      `Due ${formatDue('2026-12-04', '09:30', '2026-12-01', 'en-US')}`,
+    );
+    expect(
+      reminderNotification(reminder, new Date(2026, 11, 1, 8, 0), 'en-US').options.body,
+    ).toMatch(/^Due Fri, Dec 4,? 9:30\sAM$/);
+    expect(
+      reminderNotification(reminder, new Date(2025, 11, 1, 8, 0), 'en-GB').options.body,
+    ).toMatch(/^Due Fri,? 4 Dec 2026 09:30$/);
   });
 
   it('focuses an open Tally window on /todos, or opens one', async () => {

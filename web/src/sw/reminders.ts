@@ -5,6 +5,7 @@
  * /todos, or opens one. Kept apart from push.ts, which binds it to the worker, so tests can call
  * it with stand-ins for the worker's scope.
  */
+import { formatDue } from '../lib/date-format';
 
 export interface ReminderMessage {
   todoId: number;
@@ -28,26 +29,20 @@ export function readReminder(data: unknown): ReminderMessage | null {
 const localDate = (now: Date) =>
   `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 
-/** "Due today at 09:30", or "Due Fri 4 Dec at 09:30" on another day. */
-function dueText(reminder: ReminderMessage, now: Date): string {
-  if (reminder.dueDate === localDate(now)) return `Due today at ${reminder.dueTime}`;
-  const [year, month, day] = reminder.dueDate.split('-').map(Number) as [number, number, number];
-  const date = new Intl.DateTimeFormat('en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-  }).format(new Date(year, month - 1, day));
-  return `Due ${date.replace(',', '')} at ${reminder.dueTime}`;
-}
-
+/**
+ * The notification of a reminder; its due date and time are written as on every screen
+ * (lib/date-format.ts, decision 087): "Due Today 09:30", "Due Fri 4 Dec 9:30 AM". `locale` is
+ * for tests; the worker takes the browser's.
+ */
 export function reminderNotification(
   reminder: ReminderMessage,
   now: Date,
+  locale?: string,
 ): { title: string; options: NotificationOptions } {
   return {
     title: reminder.title,
     options: {
-      body: dueText(reminder, now),
+      body: `Due ${formatDue(reminder.dueDate, reminder.dueTime, localDate(now), locale)}`,
       tag: `todo-${reminder.todoId}`,
       icon: '/icons/icon-192.png',
       data: { url: TODOS_PATH, todoId: reminder.todoId },

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Reminder } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { formatTime } from '#web/lib/date-format';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
@@ -32,7 +33,8 @@ export function showReminder(
   queryClient: QueryClient,
   onSnooze: (timer: ReturnType<typeof setTimeout>) => void,
 ): void {
-  showNotice(`Reminder: ${reminder.title}, due ${reminder.dueTime}`, {
+  // The time as every screen writes it (lib/date-format.ts): "17:05" or "5:05 PM".
+  showNotice(`Reminder: ${reminder.title}, due ${formatTime(reminder.dueTime)}`, {
     tone: 'info',
     actions: [
       {

@@ -70,6 +70,25 @@ async function expectPhoneControlsFit(page: Page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
+/**
+ * Selection mode on a phone: the bar is one row that neither widens the page nor hides an
+ * action (those that do not fit scroll sideways within it), each control 44 px high or more.
+ */
+async function expectPhoneBarFits(page: Page) {
+  const bar = page.getByRole('toolbar', { name: 'Selected todos' });
+  const controls = bar.locator('button, select, input');
+  expect(await controls.count()).toBeGreaterThanOrEqual(11);
+  for (const control of await controls.all()) {
+    expect((await control.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+  }
+  expect((await bar.boundingBox())?.height ?? 999).toBeLessThanOrEqual(60);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The last action, Select all, is reached by scrolling the bar (a focus does it too).
+  const selectAll = bar.getByRole('button', { name: 'Select all' });
+  await selectAll.focus();
+  await expect(selectAll).toBeInViewport();
+}
+
 test('the daily loop screens, phone and desktop, light and dark', async ({ page, request }) => {
   test.setTimeout(180_000);
   const user = await registerViaApi(request, 'loopscreens');
@@ -129,8 +148,10 @@ test('the daily loop screens, phone and desktop, light and dark', async ({ page,
 
       await page.getByRole('button', { name: 'Select', exact: true }).click();
       await page.getByRole('checkbox', { name: 'Select Todo number 30' }).click();
-      await expect(page.getByRole('toolbar', { name: 'Selected todos' })).toBeVisible();
+      const bar = page.getByRole('toolbar', { name: 'Selected todos' });
+      await expect(bar).toBeVisible();
       await shoot('selection', theme, viewport);
+      if (viewport.name === 'phone') await expectPhoneBarFits(page);
 
       await page.goto('/settings');
       await expect(page.getByRole('region', { name: 'Account' })).toBeVisible();
@@ -148,4 +169,7 @@ test('the daily loop screens, phone and desktop, light and dark', async ({ page,
   // Issue 28: 12 or more todos below the controls on a desktop, 8 on a phone.
   expect(visible['loop-todos-light-1280.png']).toBeGreaterThanOrEqual(12);
   expect(visible['loop-todos-light-390.png']).toBeGreaterThanOrEqual(8);
+  // And as many in selection mode on a phone, its bar one row (before: 5).
+  expect(visible['loop-selection-light-390.png']).toBeGreaterThanOrEqual(8);
+  expect(visible['loop-selection-dark-390.png']).toBeGreaterThanOrEqual(8);
 });

@@ -3,6 +3,7 @@ import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { offerUndo } from '#web/lib/undo';
 import { errorMessage } from '#web/lib/api-client';
 import { undoCallsOf, useBulkTodos } from '../api/bulk-todos';
+import { BAR_BUTTON, BAR_CONTROL } from './bulk-bar-styles';
 import { BulkDetails, type DetailChange } from './BulkDetails';
 
 interface BulkBarProps {
@@ -28,15 +29,17 @@ const DONE: Record<BulkAction, string> = {
   parent: 'moved under a parent',
 };
 
-const button =
-  'inline-flex min-h-10 items-center rounded-md px-3 text-sm font-medium disabled:opacity-60 ' +
-  'text-slate-800 enabled:hover:bg-slate-100 dark:text-slate-100 dark:enabled:hover:bg-slate-800';
+const button = BAR_BUTTON;
+const control = BAR_CONTROL;
 
 /**
  * The bar of selection mode, kept in sight at the top of the screen while the list scrolls (the
  * bottom is where notices and Undo appear): how many rows are picked; Complete, Reopen, Move to
  * a group, add or remove a tag, set a priority, move under a parent (BulkDetails) and Delete
- * for all of them in one call (POST /api/todos/bulk); Select all / Clear; and Done. Its controls are 40 px high, for a finger at phone width.
+ * for all of them in one call (POST /api/todos/bulk); Select all / Clear; and Done. It is one
+ * row, so that the list keeps its room (8 todos in sight on a 390×844 phone, issue 28): the
+ * count and Done stay put at its ends and the actions between them scroll sideways where they
+ * do not fit (a phone), each 44 px high there.
  */
 export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }: BulkBarProps) {
   const { mutation, undo } = useBulkTodos();
@@ -64,66 +67,72 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
     <div
       role="toolbar"
       aria-label="Selected todos"
-      className="sticky top-0 z-20 -mx-4 mb-3 border-b border-slate-300 bg-white/95 px-4 py-2 shadow-md backdrop-blur sm:mx-0 sm:rounded-lg sm:border dark:border-slate-600 dark:bg-slate-900/95"
+      className="sticky top-0 z-20 -mx-4 mb-2 border-b border-slate-300 bg-white/95 px-4 py-1 shadow-md backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-2 dark:border-slate-600 dark:bg-slate-900/95"
     >
-      <div className="flex flex-wrap items-center gap-x-1 gap-y-1">
+      <div className="flex items-center gap-1">
         <p
           role="status"
-          className="mr-auto pr-2 text-sm font-semibold text-slate-900 dark:text-slate-100"
+          className="shrink-0 pr-1 text-sm font-semibold whitespace-nowrap text-slate-900 dark:text-slate-100"
         >
           {picked.length} selected
         </p>
-        <button type="button" className={button} disabled={none} onClick={() => run('complete')}>
-          Complete
-        </button>
-        <button type="button" className={button} disabled={none} onClick={() => run('reopen')}>
-          Reopen
-        </button>
-        <select
-          aria-label="Move to group"
-          value=""
-          disabled={none}
-          onChange={(event) =>
-            run('move', {
-              groupId: event.target.value === 'none' ? null : Number(event.target.value),
-            })
-          }
-          className="min-h-10 max-w-40 rounded-md border border-slate-400 bg-white px-2 text-sm text-slate-800 disabled:opacity-60 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100"
-        >
-          <option value="" disabled>
-            Move to…
-          </option>
-          <option value="none">No Group</option>
-          {groups.map((group) => (
-            <option key={group.id} value={String(group.id)}>
-              {group.name}
+        {/* Not positioned: the tag's error (BulkDetails) shows under the bar, not clipped here. */}
+        <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:flex-wrap sm:overflow-visible">
+          <button type="button" className={button} disabled={none} onClick={() => run('complete')}>
+            Complete
+          </button>
+          <button type="button" className={button} disabled={none} onClick={() => run('reopen')}>
+            Reopen
+          </button>
+          <select
+            aria-label="Move to group"
+            value=""
+            disabled={none}
+            onChange={(event) =>
+              run('move', {
+                groupId: event.target.value === 'none' ? null : Number(event.target.value),
+              })
+            }
+            className={`${control} max-w-32`}
+          >
+            <option value="" disabled>
+              Move to…
             </option>
-          ))}
-        </select>
-        <BulkDetails
-          picked={picked}
-          disabled={none}
-          tagError={tagError}
-          onChange={({ action, ...fields }: DetailChange) => run(action, fields)}
-        />
-        <button
-          type="button"
-          className={`${button} text-red-700 dark:text-red-300`}
-          disabled={none}
-          onClick={() => run('delete')}
-        >
-          Delete
-        </button>
-        <span aria-hidden="true" className="mx-1 h-6 w-px bg-slate-300 dark:bg-slate-600" />
-        {picked.length < Math.min(shown, BULK_IDS_MAX) ? (
-          <button type="button" className={button} onClick={onSelectAll}>
-            Select all
+            <option value="none">No Group</option>
+            {groups.map((group) => (
+              <option key={group.id} value={String(group.id)}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+          <BulkDetails
+            picked={picked}
+            disabled={none}
+            tagError={tagError}
+            onChange={({ action, ...fields }: DetailChange) => run(action, fields)}
+          />
+          <button
+            type="button"
+            className={`${button} text-red-700 dark:text-red-300`}
+            disabled={none}
+            onClick={() => run('delete')}
+          >
+            Delete
           </button>
-        ) : (
-          <button type="button" className={button} onClick={onClear}>
-            Clear
-          </button>
-        )}
+          <span
+            aria-hidden="true"
+            className="mx-1 h-6 w-px shrink-0 bg-slate-300 dark:bg-slate-600"
+          />
+          {picked.length < Math.min(shown, BULK_IDS_MAX) ? (
+            <button type="button" className={button} onClick={onSelectAll}>
+              Select all
+            </button>
+          ) : (
+            <button type="button" className={button} onClick={onClear}>
+              Clear
+            </button>
+          )}
+        </div>
         <button type="button" className={button} onClick={onDone}>
           Done
         </button>

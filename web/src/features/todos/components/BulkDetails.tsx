@@ -4,6 +4,7 @@ import type { Todo } from '@tally/contract';
 import { PRIORITY_LABELS, TAG_NAME_PATTERN, type Priority } from '@tally/contract/constants';
 import { queryKeys } from '#web/lib/query-keys';
 import { subtreeOf } from '../lib/subtasks';
+import { BAR_BUTTON, BAR_CONTROL } from './bulk-bar-styles';
 
 /** One of issue 29's bulk changes: the action and the one field it takes. */
 export type DetailChange =
@@ -21,12 +22,8 @@ interface BulkDetailsProps {
 
 const TAG_NAME = new RegExp(TAG_NAME_PATTERN, 'u');
 
-const control =
-  'min-h-10 rounded-md border border-slate-400 bg-white px-2 text-sm text-slate-800 ' +
-  'disabled:opacity-60 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
-const button =
-  'inline-flex min-h-10 items-center rounded-md px-3 text-sm font-medium disabled:opacity-60 ' +
-  'text-slate-800 enabled:hover:bg-slate-100 dark:text-slate-100 dark:enabled:hover:bg-slate-800';
+const control = BAR_CONTROL;
+const button = BAR_BUTTON;
 
 /**
  * The bulk bar's controls for tags, priority and parent (docs/product.md, Tags, priority,
@@ -51,7 +48,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
 
   return (
     <>
-      <span className="inline-flex flex-wrap items-center gap-1">
+      <span className="inline-flex shrink-0 items-center gap-1">
         <input
           type="text"
           aria-label="Tag"
@@ -64,7 +61,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
           }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          className={`${control} w-28`}
+          className={`${control} w-24`}
         />
         <button
           type="button"
@@ -94,7 +91,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
             priority: Number(event.target.value) as Priority,
           })
         }
-        className={`${control} max-w-36`}
+        className={`${control} max-w-28`}
       >
         <option value="" disabled>
           Priority…
@@ -116,7 +113,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
             parentId: event.target.value === 'top' ? null : Number(event.target.value),
           })
         }
-        className={`${control} max-w-40`}
+        className={`${control} max-w-32`}
       >
         <option value="" disabled>
           Subtask of…
@@ -129,7 +126,12 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
         ))}
       </select>
       {error && (
-        <p id={errorId} role="alert" className="basis-full text-sm text-red-700 dark:text-red-300">
+        // Under the bar (the bar is its containing block), over the list's first row.
+        <p
+          id={errorId}
+          role="alert"
+          className="absolute top-full right-4 left-4 mt-1 rounded-md border border-red-300 bg-white px-3 py-2 text-sm text-red-700 shadow-md sm:right-2 sm:left-2 dark:border-red-700 dark:bg-slate-900 dark:text-red-300"
+        >
           {error}
         </p>
       )}

@@ -164,3 +164,35 @@ test('offline, a reload right after a change shows it', async ({ page, context }
   await expect(list(page).getByRole('checkbox', { name: 'Buy stamps' })).toBeVisible();
   await context.setOffline(false);
 });
+
+test('refusals are sentences beside their field, gone once it is edited', async ({ page }) => {
+  const user = await withTodos(page, ['Water plants']);
+  await apiPost(page.request, user, '/api/todo-groups', { name: 'Errands', color: '#3B82F6' });
+
+  // A title the server refuses (the field's own limit taken off, as an old form would send).
+  await page.getByRole('button', { name: 'Add Todo' }).click();
+  const form = page.getByRole('form', { name: 'New todo' });
+  const title = form.getByLabel('Title');
+  await title.evaluate((input) => input.removeAttribute('maxlength'));
+  await title.fill('x'.repeat(201));
+  await form.getByRole('button', { name: 'Create Todo' }).click();
+  await expect(title).toHaveAccessibleDescription(/^The title must be at most 200 characters\./);
+  await expect(page.getByRole('region', { name: 'Notifications' })).not.toContainText('title');
+  await title.fill('Short enough');
+  await expect(title).not.toHaveAttribute('aria-invalid');
+
+  // A group name already taken, on create and on rename.
+  await page.goto('/groups');
+  const name = page.getByLabel('Group name');
+  await name.fill('Errands');
+  await page.getByRole('button', { name: 'Create Group' }).click();
+  await expect(name).toHaveAccessibleDescription('You already have a group named "Errands".');
+  await name.fill('Errands and more');
+  await expect(name).toHaveAccessibleDescription('');
+  await page.getByRole('button', { name: 'Create Group' }).click();
+  await page.getByRole('button', { name: 'Edit Errands and more' }).click();
+  const rename = page.getByLabel('Group name');
+  await rename.fill('Errands');
+  await page.getByRole('button', { name: 'Update Group' }).click();
+  await expect(rename).toHaveAccessibleDescription('You already have a group named "Errands".');
+});

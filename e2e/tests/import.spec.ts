@@ -104,9 +104,14 @@ test.describe('import', () => {
     await section.getByLabel('Format').selectOption('ticktick-csv');
     await section.getByLabel('File').setInputFiles(path.join(fixtures, 'todoist-template.csv'));
     await section.getByRole('button', { name: 'Preview' }).click();
-    await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
-      'This is not a TickTick backup: no header row naming the columns "List Name" and "Title" was found near the top',
+    // Beside the file field (issue 28), and gone once another file is chosen.
+    const file = section.getByLabel('File');
+    await expect(file).toHaveAccessibleDescription(
+      'This is not a TickTick backup: no header row naming the columns "List Name" and "Title" was found near the top.',
     );
+    await expect(page.getByRole('region', { name: 'Notifications' })).not.toContainText('TickTick');
+    await section.getByLabel('Format').selectOption('todoist-csv');
+    await expect(file).toHaveAccessibleDescription('');
   });
 
   test('the round trip: export, delete the account, register, import', async ({

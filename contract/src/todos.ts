@@ -13,6 +13,7 @@ import {
 } from './constants.js';
 import { ErrorSchema, IdParamsSchema, NOT_BLANK, NO_NUL } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
+import { WEEKDAYS, type Weekday } from './dates.js';
 import { routes } from './routes.js';
 
 const title = Type.String({ minLength: 1, maxLength: LIMITS.todoTitleMax, pattern: NOT_BLANK });
@@ -28,9 +29,8 @@ const groupId = Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 })
 const nullableString = Nullable(Type.String());
 const nullableInteger = Nullable(Type.Integer());
 
-/** Days of the week, Monday first (weeks start on Monday in Tally). */
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+// The list lives with the other calendar rules (dates.ts), which the web imports without schemas.
+export { WEEKDAYS, type Weekday };
 const weekday = Type.Union(
   WEEKDAYS.map((day) => Type.Literal(day)),
   { description: 'mon … sun' },

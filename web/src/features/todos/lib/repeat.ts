@@ -1,8 +1,9 @@
 import type { Repeat, Weekday } from '@tally/contract';
-import { formatDayOfYear, parseDate, weekdayOf } from './dates';
+import { WEEKDAYS, weekdayOf } from '@tally/contract/dates';
+import { formatDayOfYear, parseDate } from './dates';
 
-/** The contract's weekdays, Monday first (the contract's list is a value of the schema module). */
-export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+/** The contract's weekdays, Monday first (contract/src/dates.ts). */
+export { WEEKDAYS };
 
 export const WEEKDAY_NAMES: Record<Weekday, string> = {
   mon: 'Monday',
@@ -35,8 +36,7 @@ const WORKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
 
 /** The weekday of a date, as the contract names it. */
 export function weekdayOfDate(date: string): Weekday {
-  // Date.getDay(): Sunday = 0.
-  return WEEKDAYS[(weekdayOf(date) + 6) % 7] ?? 'mon';
+  return WEEKDAYS[weekdayOf(date)] ?? 'mon';
 }
 
 const sortWeekdays = (days: readonly Weekday[]): Weekday[] =>

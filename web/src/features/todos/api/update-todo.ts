@@ -80,9 +80,8 @@ export function useUpdateTodo() {
         });
       }
       refreshViews(queryClient);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
-    meta: { operation: OPERATION },
+    meta: { operation: OPERATION, invalidates: [queryKeys.statistics] },
   });
 }
 
@@ -110,11 +109,12 @@ export function useToggleTodo() {
         previousOf(todo),
       );
       refreshViews(queryClient);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
     onError: (error, todo) => {
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: todo.completed }));
       reportMutationError(error, OPERATION);
     },
+    // No operation here: onError reports the failure itself, after flipping the box back.
+    meta: { invalidates: [queryKeys.statistics] },
   });
 }

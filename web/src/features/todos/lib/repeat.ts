@@ -1,19 +1,10 @@
 import type { Repeat, Weekday } from '@tally/contract';
 import { WEEKDAYS, weekdayOf } from '@tally/contract/dates';
+import { WEEKDAY_NAMES } from '#web/lib/date-format';
 import { formatDayOfYear, parseDate } from './dates';
 
-/** The contract's weekdays, Monday first (contract/src/dates.ts). */
-export { WEEKDAYS };
-
-export const WEEKDAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
+/** The contract's weekdays, Monday first (contract/src/dates.ts), and their names. */
+export { WEEKDAYS, WEEKDAY_NAMES };
 
 export type Nth = NonNullable<Repeat['nthWeekday']>['n'];
 export const NTH_NAMES: Record<Nth, string> = {

@@ -140,7 +140,7 @@ const priority = Type.Union(
 );
 
 /**
- * The fields of issue 29 (docs/product.md, Tags, priority and subtasks), unknown to SPEC's
+ * The task model's fields (docs/product.md, Tags, priority and subtasks), unknown to SPEC's
  * clients: optional on create and update, and kept as they are when an update omits them.
  */
 const details = {
@@ -314,7 +314,7 @@ export type CreateTodoBody = Static<typeof CreateTodoBodySchema>;
 
 /**
  * A full replacement of SPEC's fields (omitted description or groupId become null); the planning
- * fields and those of issue 29, unknown to older clients, stay as they are when omitted.
+ * fields and the task model's, unknown to older clients, stay as they are when omitted.
  */
 export const UpdateTodoBodySchema = Type.Object(
   {

@@ -99,7 +99,7 @@ export const apiDocsPlugin = fp(
       routePrefix: '/api/docs',
       staticCSP: true,
       // swagger-ui's own policy allows <base> and framing by the same origin; Tally allows
-      // neither anywhere (issue 6).
+      // neither anywhere (decision 074).
       transformStaticCSP: (header) =>
         header
           .replace("base-uri 'self'", "base-uri 'none'")

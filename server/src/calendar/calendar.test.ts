@@ -540,7 +540,7 @@ describe('/api/docs', () => {
   });
 });
 
-describe('issue 29 in the feed', () => {
+describe('the task model in the feed (decision 088)', () => {
   it('writes tags in CATEGORIES after the group, PRIORITY 1/5/9 and RELATED-TO for subtasks', async () => {
     const user = await registerUser(ctx.app);
     const call = apiClient(ctx.app, user);

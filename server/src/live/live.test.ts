@@ -222,7 +222,7 @@ describe('GET /api/events', () => {
     for (const stream of [first, second, other]) stream.close();
   });
 
-  it('tells the user’s streams when a reminder of theirs goes out (issue 28)', async () => {
+  it('tells the user’s streams when a reminder of theirs goes out', async () => {
     const stream = await openStream(url, alice.token);
     await stream.next(isReady);
     // Due in UTC two minutes from the clock, reminded at the due time.
@@ -478,7 +478,7 @@ const endsWithin = (stream: Stream, ms = AT_ONCE_MS) =>
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
   ]);
 
-describe('GET /api/events ends at once when its access ends (issue 23, item 12)', () => {
+describe('GET /api/events ends at once when its access ends (decision 075)', () => {
   let ctx: TestContext;
   let url: string;
 

@@ -191,7 +191,7 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('calls that carry a credential (issue 23, item 10)', () => {
+describe('calls that carry a credential (decision 076)', () => {
   it('never hands out a revoked API token again: a retried create makes a new token', async () => {
     const key = randomUUID();
     const create = () =>

@@ -1,6 +1,6 @@
-// Checks the built web app (web/dist, after `npm run build`) against the JavaScript budgets of
-// issue 5: the JavaScript a first visit downloads, gzipped, for /login and for /todos, and that
-// the statistics charts are not part of either; and (issue 15) for /statistics, whose lazy chunk
+// Checks the built web app (web/dist, after `npm run build`) against its JavaScript budgets:
+// the JavaScript a first visit downloads, gzipped, for /login and for /todos, and that
+// the statistics charts are not part of either; and for /statistics, whose lazy chunk
 // holds every chart. Size is deterministic, so this runs in `npm test`.
 //
 // Initial JavaScript of a route = the scripts index.html loads (classic and module, with every
@@ -20,7 +20,7 @@ const KB = 1000;
 
 /** Route → budget (gzipped bytes) and the name prefixes of its lazy chunks. */
 const ROUTES = [
-  // 110 KB until /login offered OpenID Connect, passkeys and the two-factor step (issue 26):
+  // 110 KB until /login offered OpenID Connect, passkeys and the two-factor step:
   // with them in the shared first download, /todos grew to 137.8 KB. The sign-in screens now load
   // as their own chunks (web/src/app/router.tsx), Google's button and the second step only when
   // needed, so a signed-in visit skips them (/todos 134.2 KB); the split costs /login 2 KB of

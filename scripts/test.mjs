@@ -135,6 +135,7 @@ if (want('lint')) {
   check('format (prettier)', ['prettier', '--check', '.']);
   check('unused code (knip)', ['knip']);
   check('import cycles, types too', ['scripts/check-cycles.mjs'], {}, process.execPath);
+  check('decision records', ['scripts/check-decisions.mjs'], {}, process.execPath);
 }
 if (want('types')) {
   check('types (tsc)', ['run', 'typecheck', '--silent'], {}, npm);

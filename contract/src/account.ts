@@ -151,8 +151,8 @@ export type ExportDay = Static<typeof ExportDaySchema>;
 
 /**
  * A todo as exported: its fields spelled out rather than taken from TodoSchema, so a field added
- * to the API's todo never breaks an export. Version 2 added issue 29's fields (tags, priority,
- * parentId, startDate, position); a version 1 file has none of them and still imports.
+ * to the API's todo never breaks an export. Version 2 added the task model's fields (tags,
+ * priority, parentId, startDate, position); a version 1 file has none of them and still imports.
  */
 export const ExportTodoSchema = Type.Object(
   {

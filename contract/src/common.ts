@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { NO_NUL, NOT_BLANK } from './constants.js';
 
 /** Every error answer of the API: one human sentence (docs/product.md, Errors). */
 export const ErrorSchema = Type.Object(
@@ -29,17 +30,14 @@ export const CodedErrorSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** Strings that reach the database: no NUL characters, which PostgreSQL cannot store. */
 /**
  * 10000 → "10,000" for the API docs' sentences. Not toLocaleString: Intl's first use at start-up
  * maps about 5 MB of ICU data into every server (docs/performance.md, Footprint).
  */
 export const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-export const NO_NUL = '^[^\\u0000]*$';
-
-/** At least one non-blank character, and no NUL. */
-export const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+// The text patterns live in constants.ts, which the web's forms import without the schemas.
+export { NO_NUL, NOT_BLANK };
 
 export const IdParamsSchema = Type.Object(
   { id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Numeric id' }) },

@@ -42,6 +42,15 @@ export const LIMITS = {
 /** A tag's name: no spaces, commas or NUL, 1-30 characters (LIMITS.tagNameMax). */
 export const TAG_NAME_PATTERN = '^[^\\s,\\u0000]{1,30}$';
 
+/** Strings that reach the database: no NUL characters, which PostgreSQL cannot store. */
+export const NO_NUL = '^[^\\u0000]*$';
+
+/**
+ * At least one non-blank character, and no NUL: a title, a group's or a token's name. The web's
+ * title fields take it as their `pattern`, so the browser refuses what the API would.
+ */
+export const NOT_BLANK = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
 /** A todo's priority: 0 none (the default), 1 low, 2 medium, 3 high. */
 export const PRIORITIES = [0, 1, 2, 3] as const;
 export type Priority = (typeof PRIORITIES)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, daysInMonth, formatDate, pad, parseDate, weekdayOf } from './dates.js';
+import { addDays, daysInMonth, formatDate, pad, parseDate, WEEKDAYS, weekdayOf } from './dates.js';
 
 describe('dates', () => {
   it('parse, format, shift and name days in UTC, refusing dates that do not exist', () => {
@@ -17,5 +17,6 @@ describe('dates', () => {
     ]);
     // 2026-11-23 is a Monday, 2026-11-29 a Sunday.
     expect([weekdayOf('2026-11-23'), weekdayOf('2026-11-29')]).toEqual([0, 6]);
+    expect(WEEKDAYS[weekdayOf('2026-11-25')]).toBe('wed');
   });
 });

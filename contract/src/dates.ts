@@ -34,6 +34,10 @@ export function addDays(date: string, days: number): string {
 export const daysInMonth = (year: number, month: number): number =>
   new Date(Date.UTC(year, month, 0)).getUTCDate();
 
-/** Monday = 0 … Sunday = 6 (weeks start on Monday in Tally, as WEEKDAYS lists them). */
+/** Days of the week, Monday first (weeks start on Monday in Tally). */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** Monday = 0 … Sunday = 6, the date's index in WEEKDAYS. */
 export const weekdayOf = (date: string): number =>
   (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;

@@ -13,6 +13,7 @@ import {
 } from './constants.js';
 import { ErrorSchema, IdParamsSchema, NOT_BLANK, NO_NUL } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
+import { WEEKDAYS, type Weekday } from './dates.js';
 import { routes } from './routes.js';
 
 const title = Type.String({ minLength: 1, maxLength: LIMITS.todoTitleMax, pattern: NOT_BLANK });
@@ -28,9 +29,8 @@ const groupId = Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 })
 const nullableString = Nullable(Type.String());
 const nullableInteger = Nullable(Type.Integer());
 
-/** Days of the week, Monday first (weeks start on Monday in Tally). */
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+// The list lives with the other calendar rules (dates.ts), which the web imports without schemas.
+export { WEEKDAYS, type Weekday };
 const weekday = Type.Union(
   WEEKDAYS.map((day) => Type.Literal(day)),
   { description: 'mon … sun' },
@@ -140,7 +140,7 @@ const priority = Type.Union(
 );
 
 /**
- * The fields of issue 29 (docs/product.md, Tags, priority and subtasks), unknown to SPEC's
+ * The task model's fields (docs/product.md, Tags, priority and subtasks), unknown to SPEC's
  * clients: optional on create and update, and kept as they are when an update omits them.
  */
 const details = {
@@ -314,7 +314,7 @@ export type CreateTodoBody = Static<typeof CreateTodoBodySchema>;
 
 /**
  * A full replacement of SPEC's fields (omitted description or groupId become null); the planning
- * fields and those of issue 29, unknown to older clients, stay as they are when omitted.
+ * fields and the task model's, unknown to older clients, stay as they are when omitted.
  */
 export const UpdateTodoBodySchema = Type.Object(
   {

@@ -16,7 +16,8 @@ export const TODO_CSV_COLUMNS = [
   'dueTime',
   'repeat',
   'createdAt',
-  // Issue 29: tags (space-separated), priority (0-3), the parent's id, the start date.
+  // The task model's fields (decision 083): tags (space-separated), priority (0-3), the
+  // parent's id, the start date.
   'tags',
   'priority',
   'parentId',

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { gracefulDrain } from './drain.js';
 
 const open: Socket[] = [];
@@ -38,21 +38,28 @@ describe('graceful drain', () => {
     try {
       const { port } = app.server.address() as AddressInfo;
       // Accepted by the server, request not sent yet: what a burst queued behind a busy event
-      // loop looks like when the drain checks run.
+      // loop looks like when the drain checks run. Once the server has seen it, it is unread.
+      const seen = new Promise((resolve) => app.server.once('connection', resolve));
       const socket = await connected(port);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await seen;
 
+      // The drain's checks on a fake clock: a second is twenty checks, where two quiet ones
+      // would end it, without waiting a second or guessing how long is enough.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
       let drained = false;
       const draining = shutdown.drain(2_000).then(() => (drained = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await vi.advanceTimersByTimeAsync(1_000);
       expect(drained).toBe(false);
 
       const answer = answerOf(socket);
       socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
       expect(await answer).toMatch(/^HTTP\/1\.1 503/);
+      // Two quiet checks once the request is read: well before the limit.
+      await vi.advanceTimersByTimeAsync(150);
       await draining;
       expect(drained).toBe(true);
     } finally {
+      vi.useRealTimers();
       await app.close();
     }
   });

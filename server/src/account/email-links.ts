@@ -5,7 +5,7 @@ import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { type Mail, type Mailer, mailErrorForLog } from '../shared/mailer.js';
 
-/** How long a link works (DECISIONS.md, Accounts). */
+/** How long a link works (docs/product.md, Accounts). */
 const VERIFY_EMAIL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;
 

@@ -14,7 +14,7 @@ import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-i
 import { snapshotUser } from '../test/security.js';
 
 /**
- * Google and existing accounts (issue 11, item 1): Continue with Google links to an account by
+ * Google and existing accounts (decision 078): Continue with Google links to an account by
  * e-mail only when Tally verified that address; otherwise the owner links Google in Settings,
  * signed in with the password.
  */
@@ -95,7 +95,7 @@ describe('Continue with Google and an existing account', () => {
     expect(await googleSubjectOf(attackerId)).toBeNull();
   });
 
-  it('neither signs in to nor links an account with a verified address and a password (issue 23, item 11)', async () => {
+  it('neither signs in to nor links an account with a verified address and a password', async () => {
     // The attacker registered the victim's address and the victim clicked the verification
     // link: the address is verified, the password is still the attacker's.
     const user = await registerUser(ctx.app);
@@ -117,7 +117,7 @@ describe('Continue with Google and an existing account', () => {
   });
 });
 
-describe('the verification link (issue 23, item 11)', () => {
+describe('the verification link', () => {
   const peek = (token: string) =>
     apiClient(ctx.app, null)(authApi.verifyEmailAccount, { body: { token } });
 

@@ -5,9 +5,9 @@ import { createTestApp, registerUser, type TestContext } from '../test/helpers.j
 import { linkToken, type LocalSmtp, SMTP_PASSWORD, startLocalSmtp } from '../test/local-smtp.js';
 
 /**
- * The security log (issue 11, item 10): every change that matters to an account's safety is a
- * warn line naming the account and the address it came from, and no line holds a password, a
- * token or the SMTP credentials.
+ * The security log (docs/product.md, Accounts): every change that matters to an account's
+ * safety is a warn line naming the account and the address it came from, and no line holds a
+ * password, a token or the SMTP credentials.
  */
 
 const lines: string[] = [];

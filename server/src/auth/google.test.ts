@@ -96,7 +96,7 @@ describe('POST /api/auth/google', () => {
   });
 
   // Was "when Google is authoritative for it" (gmail.com or hd), then "when Tally has verified
-  // that address" (issue 11): both let whoever registered someone's address first take over
+  // that address" (decision 078): both let whoever registered someone's address first take over
   // their Google sign-in. An existing address now always answers 409 (docs/decisions/078-pre-account-takeover.md);
   // account/google-linking.test.ts has the takeover cases.
   it('does not sign in to an existing account with the same e-mail, even a verified one', async () => {

@@ -282,7 +282,8 @@ export function createAuthService({
    * the same e-mail only when Tally itself has verified that address (a link, a reset, an earlier
    * Google account) and the account has no Google identity yet; otherwise the person signs in
    * with the password and links Google in Settings. Google vouching for the address is not
-   * enough: whoever registered someone's address first would get their Google sign-in (issue 11).
+   * enough: whoever registered someone's address first would get their Google sign-in
+   * (decision 078).
    * Without an account it creates one (while sign-up is open) with a username derived from the
    * e-mail. Accounts are found by subject afterwards, whatever the e-mail becomes.
    */

@@ -97,7 +97,7 @@ const EVENTS: Record<SignInKind, ('logins' | 'googleAuths')[]> = {
 export function createSignIn(deps: SignInDeps) {
   const { service, twoFactor, loginLimits, clock } = deps;
 
-  /** Sets the refresh cookie and answers the access token, as SPEC.md's login does. */
+  /** Sets the refresh cookie and answers the access token (docs/product.md, Sessions). */
   function sendSession(
     request: FastifyRequest,
     reply: FastifyReply,

@@ -16,7 +16,7 @@ import {
 } from '../test/helpers.js';
 
 /**
- * Real CalDAV clients against a running server (issue 25): Debian's python3-caldav (the library
+ * Real CalDAV clients against a running server (decision 085): Debian's python3-caldav (the library
  * many scripts and apps use), vdirsyncer (the sync engine) and todoman (its to-do app on top), as
  * .ci/run installs them. Each test has its own account and app password.
  */

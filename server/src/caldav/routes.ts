@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type ICAL from 'ical.js';
 import { createLoginLimits } from '../auth/login-limits.js';
 import type { Clock } from '../shared/clock.js';
+import { batches } from '../shared/batches.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { type Collection, createCaldavService, type DavUser, type Resource } from './service.js';
@@ -44,8 +45,6 @@ const MINUTE = 60_000;
 const PRUNE_EVERY_MS = 24 * 60 * MINUTE;
 const PRUNE_CHECK_MS = 60 * MINUTE;
 const SYNC_PREFIX = 'urn:tally:sync:';
-/** Hrefs of a calendar-multiget read from the database at a time (caldav/service.ts's BATCH). */
-const MULTIGET_PAGE = 500;
 /** CalDAV's calls are XML and iCalendar, described by their RFCs, not OpenAPI (decision 085). */
 const NOT_IN_OPENAPI = { hide: true };
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Tally CalDAV", charset="UTF-8"' };
@@ -507,10 +506,9 @@ export const caldavRoutes: FastifyPluginAsync<{
         const inCollection = `/dav/${segments.slice(0, 3).map(enc).join('/')}/` === base;
         if (name !== undefined && inCollection && segments.length === 4) byHref.set(href, name);
       }
-      // The objects are read MULTIGET_PAGE hrefs at a time, each page answered before the next.
+      // The objects are read a batch of hrefs at a time, each page answered before the next.
       async function* pages() {
-        for (let i = 0; i < asked.length; i += MULTIGET_PAGE) {
-          const page = asked.slice(i, i + MULTIGET_PAGE);
+        for (const page of batches(asked)) {
           const names = page.flatMap((href) => byHref.get(href) ?? []);
           const found = new Map(
             (await caldav.resources(user.id, collection.groupId, names)).map((r) => [r.name, r]),

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import { usePersonalToken } from '../plugins/personal-tokens.js';
 import type { Clock } from '../shared/clock.js';
+import { batches } from '../shared/batches.js';
 import { AppError, badRequest } from '../shared/errors.js';
 import { tagsOfTodos } from '../shared/tags.js';
 import { recordEvents } from '../statistics/record-events.js';
@@ -109,8 +110,8 @@ const TODO_COLUMNS = [
   'todos.updated_at',
 ] as const;
 
-/** Ids per statement: within both databases' parameter limits. */
-const BATCH = 500;
+/** Resources a page of the collection reads at a time. */
+const PAGE = 500;
 
 /**
  * How long the change log answers an incremental sync: a client that last synced longer ago
@@ -321,17 +322,17 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   }
 
   /**
-   * The collection's resources a page of BATCH at a time, by id: a caller writes each page out
+   * The collection's resources a page of PAGE at a time, by id: a caller writes each page out
    * before the next is read, so a calendar of 10,000 todos is never in memory at once.
    */
   async function* memberPages(userId: number, groupId: number | null): AsyncGenerator<Resource[]> {
     let after = 0;
     for (;;) {
       const page = await load(userId, (query) =>
-        inGroup(groupId)(query).where('todos.id', '>', after).orderBy('todos.id').limit(BATCH),
+        inGroup(groupId)(query).where('todos.id', '>', after).orderBy('todos.id').limit(PAGE),
       );
       if (page.length) yield page;
-      if (page.length < BATCH) return;
+      if (page.length < PAGE) return;
       after = page[page.length - 1]?.id ?? after;
     }
   }
@@ -366,8 +367,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   async function resources(userId: number, groupId: number | null, names: readonly string[]) {
     const wanted = new Set(names);
     const found: Resource[] = [];
-    for (let i = 0; i < names.length; i += BATCH) {
-      const batch = names.slice(i, i + BATCH);
+    for (const batch of batches(names)) {
       const uids = batch.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
       const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
       const rows = await load(userId, (query) =>
@@ -411,8 +411,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     for (const row of rows) latest.set(row.todo_id, row.name);
     const ids = [...latest.keys()];
     const changed: Resource[] = [];
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const batch = ids.slice(i, i + BATCH);
+    for (const batch of batches(ids)) {
       changed.push(
         ...(await load(userId, (q) => inGroup(groupId)(q).where('todos.id', 'in', batch))),
       );

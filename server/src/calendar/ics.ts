@@ -28,15 +28,15 @@ export interface FeedEvent {
   description: string | null;
   /** The todo's group, if any. */
   category: string | null;
-  /** Its tags, CATEGORIES after the group (issue 29). */
+  /** Its tags, CATEGORIES after the group (decision 088). */
   tags?: readonly string[];
   /** Tally's 0-3; PRIORITY 1 (high), 5 (medium) or 9 (low), none for 0 (RFC 5545, 3.8.1.9). */
   priority?: number;
   /** The UID of its parent todo, for a subtask: RELATED-TO (RFC 5545, 3.8.4.5). */
   relatedTo?: string | null;
   /**
-   * YYYY-MM-DD, its start date (issue 29): before the due date, the event spans from it (DTSTART)
-   * to the due date (DTEND), unless it repeats (its RRULE counts from the due date).
+   * YYYY-MM-DD, its start date (decision 088): before the due date, the event spans from it
+   * (DTSTART) to the due date (DTEND), unless it repeats (its RRULE counts from the due date).
    */
   startDate?: string | null;
 }

@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { statisticsApi, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 import { backupDatabase, restoreDatabase } from './backup.js';
 import { connect } from './connection.js';
 import { migrateToLatest } from './migrate.js';
@@ -55,18 +57,18 @@ describe('backup and restore', () => {
     };
     let ctx: TestContext = await createTestApp({ database });
     const user = await registerUser(ctx.app);
-    const call = () => as(ctx.app, user);
-    for (let i = 0; i < 20; i++) {
-      await call()({ method: 'POST', url: '/api/todos', payload: { title: `before ${i}` } });
-    }
-    const before = (await call()({ method: 'GET', url: '/api/todos' })).body;
+    // The app of the moment (the test builds it again after the restore).
+    const call = () => apiClient(ctx.app, user);
+    const create = (title: string) => call()(todosApi.create, { body: { title } });
+    for (let i = 0; i < 20; i++) await create(`before ${i}`);
+    const before = (await call()(todosApi.list)).expectBody(200);
     // Writes keep going while the backup runs.
     const target = path.join(work, databaseUrl ? 'tally.dump' : 'tally-backup.db');
     let writing = true;
     const writer = (async () => {
       let n = 0;
       while (writing) {
-        await call()({ method: 'POST', url: '/api/todos', payload: { title: `during ${n++}` } });
+        await create(`during ${n++}`);
       }
       return n;
     })();
@@ -74,9 +76,7 @@ describe('backup and restore', () => {
     writing = false;
     expect(await writer).toBeGreaterThan(0);
     expect(statSync(target).size).toBeGreaterThan(0);
-    for (let i = 0; i < 5; i++) {
-      await call()({ method: 'POST', url: '/api/todos', payload: { title: `after ${i}` } });
-    }
+    for (let i = 0; i < 5; i++) await create(`after ${i}`);
 
     await ctx.app.close();
     await handle.db.destroy();
@@ -85,14 +85,12 @@ describe('backup and restore', () => {
     const reopened = { ...database, handle: connect(config) };
     await migrateToLatest(reopened.handle.db, reopened.handle.dialect);
     ctx = await createTestApp({ database: reopened });
-    const todos = (await call()({ method: 'GET', url: '/api/todos' })).json<{ title: string }[]>();
+    const todos = (await call()(todosApi.list)).expectBody(200);
     const titles = todos.map((t) => t.title);
     // Everything acknowledged before the backup is back, nothing written after it.
-    for (const t of JSON.parse(before) as { title: string }[]) expect(titles).toContain(t.title);
+    for (const t of before) expect(titles).toContain(t.title);
     expect(titles.some((t) => t.startsWith('after'))).toBe(false);
-    const totals = (await call()({ method: 'GET', url: '/api/statistics/total' })).json<{
-      todosCreated: number;
-    }>();
+    const totals = (await call()(statisticsApi.total)).expectBody(200);
     expect(totals.todosCreated).toBe(todos.length);
     await ctx.app.close();
     await reopened.handle.db.destroy();

@@ -13,7 +13,11 @@ const READ_ONLY_REFUSAL =
   'make changes"), a session that must change its one-time password first, or (with code ' +
   'reauthentication_required) a sensitive change without a recent proof of identity.';
 
-type Operation = { responses?: Record<string, { description?: string; content?: object }> };
+type Operation = {
+  /** `[]` on a public call (no bearer token): see the onRoute hook below. */
+  security?: unknown[];
+  responses?: Record<string, { description?: string; content?: object }>;
+};
 
 /**
  * Two things the routes' schemas cannot say, written into the generated document: every error
@@ -28,8 +32,13 @@ function documentRefusals(paths: Record<string, Record<string, Operation>>): voi
         const [schema] = Object.values(response.content) as unknown[];
         response.content = { 'application/json': schema };
       }
+      // A public call takes no token, so its 403 keeps its own meaning (sign-up closed, a
+      // request from another site).
+      const takesToken = operation.security?.length !== 0;
       const refused = operation.responses?.['403'];
-      if (refused && !['get', 'head'].includes(method)) refused.description = READ_ONLY_REFUSAL;
+      if (refused && takesToken && !['get', 'head'].includes(method)) {
+        refused.description = READ_ONLY_REFUSAL;
+      }
     }
   }
 }
@@ -90,7 +99,7 @@ export const apiDocsPlugin = fp(
       routePrefix: '/api/docs',
       staticCSP: true,
       // swagger-ui's own policy allows <base> and framing by the same origin; Tally allows
-      // neither anywhere (issue 6).
+      // neither anywhere (decision 074).
       transformStaticCSP: (header) =>
         header
           .replace("base-uri 'self'", "base-uri 'none'")

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { authApi, type Todo, todosApi, tokensApi } from '@tally/contract';
+import { accountApi, authApi, calendarApi, type Todo, todosApi, tokensApi } from '@tally/contract';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   registerUser,
   signInAgain,
@@ -192,7 +191,7 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('calls that carry a credential (issue 23, item 10)', () => {
+describe('calls that carry a credential (decision 076)', () => {
   it('never hands out a revoked API token again: a retried create makes a new token', async () => {
     const key = randomUUID();
     const create = () =>
@@ -219,22 +218,14 @@ describe('calls that carry a credential (issue 23, item 10)', () => {
 
   it('stores nothing of a password change or of the calendar feed secret', async () => {
     const user = await registerUser(ctx.app);
-    const call = (method: string, url: string, payload?: object) =>
-      as(
-        ctx.app,
-        user,
-      )({
-        method: method as 'POST',
-        url,
-        ...(payload ? { payload } : {}),
-        headers: { 'idempotency-key': randomUUID() },
-      });
-    const changed = await call('PUT', '/api/account/password', {
-      currentPassword: user.password,
-      newPassword: 'a brand new password',
+    const call = apiClient(ctx.app, user);
+    const headers = () => ({ 'idempotency-key': randomUUID() });
+    const changed = await call(accountApi.changePassword, {
+      body: { currentPassword: user.password, newPassword: 'a brand new password' },
+      headers: headers(),
     });
     expect(changed.statusCode, changed.body).toBeLessThan(300);
-    const feed = await call('POST', '/api/account/calendar');
+    const feed = await call(calendarApi.regenerate, { headers: headers() });
     expect(feed.statusCode).toBe(201);
     const stored = await ctx.database.handle.db
       .selectFrom('idempotency_keys')

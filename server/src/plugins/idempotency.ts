@@ -215,8 +215,9 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
         .execute();
     };
 
-    // Only the write routes carry these hooks: a read pays nothing for them (issue 18: four
-    // promises per request otherwise). A route of several methods gets them when one is a write.
+    // Only the write routes carry these hooks: a read pays nothing for them (four promises per
+    // request otherwise: docs/performance.md, "Issue 18"). A route of several methods gets them
+    // when one is a write.
     app.addHook('onRoute', (route: RouteOptions) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!methods.some((m) => WRITE_METHODS.has(m)) || !isGuardedPath(route.url)) return;

@@ -1,4 +1,4 @@
-import { authApi, calendarApi, groupsApi, todosApi, tokensApi } from '@tally/contract';
+import { accountApi, authApi, calendarApi, groupsApi, todosApi, tokensApi } from '@tally/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,7 +193,8 @@ describe('access-control sweep over the route table', () => {
       attempts.push({ entry, url, body, response });
       const what = `${entry.method} ${url} ${body === undefined ? '' : JSON.stringify(body)}`;
       // Without e-mail configured (as here), asking for a verification mail is a 503 by design.
-      const unavailable = entry.url === '/api/account/verification' && response.statusCode === 503;
+      const unavailable =
+        entry.url === accountApi.resendVerification.path && response.statusCode === 503;
       if (response.statusCode >= 500 && !unavailable) {
         problems.push(`${what}: ${response.statusCode}`);
       }
@@ -245,7 +246,7 @@ describe('access-control sweep over the route table', () => {
       for (const body of bodies) {
         const response = await send(entry, entry.url + query, body);
         // A Google nonce is fresh for every browser (B sends no nonce cookie): nothing to compare.
-        const random = entry.url === '/api/auth/google/nonce';
+        const random = entry.url === authApi.googleNonce.path;
         if (
           entry.method === 'GET' &&
           response.statusCode === 200 &&

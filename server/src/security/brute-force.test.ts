@@ -19,12 +19,7 @@ import {
  * are in auth/auth.test.ts.)
  */
 
-const AUTH_ROUTES = [
-  '/api/auth/login',
-  '/api/auth/register',
-  '/api/auth/refresh',
-  '/api/auth/logout',
-];
+const AUTH_ROUTES = [authApi.login, authApi.register, authApi.refresh, authApi.logout];
 
 describe('per-IP limits', () => {
   let ctx: TestContext;
@@ -34,13 +29,12 @@ describe('per-IP limits', () => {
   afterAll(async () => ctx.close());
 
   it('hold on every auth route, per address, and reopen after the minute', async () => {
-    for (const url of AUTH_ROUTES) {
+    for (const endpoint of AUTH_ROUTES) {
+      const url = endpoint.path;
       const send = (ip: string) =>
-        ctx.app.inject({
-          method: 'POST',
-          url,
+        apiClient(ctx.app, null).unchecked(endpoint, {
           remoteAddress: ip,
-          payload: { username: uniqueName(), email: `${uniqueName()}@example.com`, password: 'x' },
+          body: { username: uniqueName(), email: `${uniqueName()}@example.com`, password: 'x' },
         });
       for (let i = 0; i < 3; i++) expect((await send('10.1.0.1')).statusCode, url).not.toBe(429);
       const blocked = await send('10.1.0.1');
@@ -53,11 +47,9 @@ describe('per-IP limits', () => {
 
   it('blocks registrations too, so accounts cannot be mass-created from one address', async () => {
     const register = () =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
+      apiClient(ctx.app, null)(authApi.register, {
         remoteAddress: '10.1.0.9',
-        payload: {
+        body: {
           username: uniqueName(),
           email: `${uniqueName()}@example.com`,
           password: 'long enough',
@@ -82,12 +74,10 @@ describe.each([
   afterAll(async () => ctx?.close());
 
   const login = (username: string, password: string, ip = '10.2.0.1', device?: string) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
+    apiClient(ctx.app, null)(authApi.login, {
       remoteAddress: ip,
-      payload: { username, password },
-      ...(device === undefined ? {} : { cookies: { tally_device: device } }),
+      body: { username, password },
+      ...(device === undefined ? {} : { headers: { cookie: `tally_device=${device}` } }),
     });
   /** The device cookie a sign-in gave this browser. */
   const deviceOf = (response: LightMyRequestResponse) => {
@@ -281,11 +271,9 @@ describe('rate limits while Redis is down', () => {
   it('fall back to this process instead of letting every request in', async () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
+      const response = await apiClient(ctx.app, null)(authApi.login, {
         remoteAddress: '10.7.0.1',
-        payload: { username: 'nobody-here', password: 'guess guess' },
+        body: { username: 'nobody-here', password: 'guess guess' },
       });
       statuses.push(response.statusCode);
     }
@@ -406,12 +394,10 @@ describe('client addresses behind a proxy', () => {
   const attempts = async (ctx: TestContext, forwardedFor: (i: number) => string) => {
     const statuses = [];
     for (let i = 0; i < 3; i++) {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
+      const response = await apiClient(ctx.app, null)(authApi.login, {
         remoteAddress: '127.0.0.1',
         headers: { 'x-forwarded-for': forwardedFor(i) },
-        payload: { username: uniqueName(), password: 'guess guess' },
+        body: { username: uniqueName(), password: 'guess guess' },
       });
       statuses.push(response.statusCode);
     }

@@ -236,16 +236,17 @@ describe('a forced database failure', () => {
     const broken = await createTestApp();
     const victim = await registerUser(broken.app);
     await broken.database.handle.db.destroy();
-    for (const request of [
-      { method: 'GET' as const, url: '/api/todos' },
-      { method: 'POST' as const, url: '/api/todos', payload: { title: 'x' } },
-      { method: 'GET' as const, url: '/api/health' },
-    ]) {
-      const response = await as(broken.app, victim)(request);
-      expect(response.statusCode, request.url).toBeGreaterThanOrEqual(500);
-      expect(Object.keys(response.json()), request.url).toEqual(['error']);
-      expect(response.body, request.url).not.toMatch(leaks);
-      checkCommon(response, `${response.statusCode} ${request.url}`);
+    const call = apiClient(broken.app, victim);
+    for (const [url, send] of [
+      [todosApi.list.path, () => call(todosApi.list)],
+      [todosApi.create.path, () => call(todosApi.create, { body: { title: 'x' } })],
+      [systemApi.health.path, () => call(systemApi.health)],
+    ] as const) {
+      const response = await send();
+      expect(response.statusCode, url).toBeGreaterThanOrEqual(500);
+      expect(Object.keys(response.json()), url).toEqual(['error']);
+      expect(response.body, url).not.toMatch(leaks);
+      checkCommon(response, `${response.statusCode} ${url}`);
     }
     await broken.app.close();
   });

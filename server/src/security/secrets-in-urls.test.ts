@@ -5,7 +5,7 @@ import { createTestApp, registerUser, type TestContext } from '../test/helpers.j
 import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
 
 /**
- * Secrets that travel in URLs (issue 23, item 8): the calendar feed's secret and the tokens of
+ * Secrets that travel in URLs (decision 073): the calendar feed's secret and the tokens of
  * e-mailed links never reach a log line or a metrics label, and the e-mailed links keep their
  * token in the fragment, which browsers do not send to the server.
  */

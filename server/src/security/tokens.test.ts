@@ -2,7 +2,7 @@ import { authApi, todosApi } from '@tally/contract';
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../test/api-client.js';
+import { apiClient, type UncheckedInput } from '../test/api-client.js';
 import {
   createTestApp,
   refreshCookieOf,
@@ -134,14 +134,15 @@ describe('forged and confused tokens', () => {
 
   it('ignores tokens anywhere but the Authorization header', async () => {
     const user = await registerUser(ctx.app);
-    for (const request of [
-      { url: `/api/todos?access_token=${user.token}` },
-      { url: '/api/todos', headers: { cookie: `token=${user.token}` } },
-      { url: '/api/todos', headers: { authorization: `bearer ${user.token}` } },
-      { url: '/api/todos', headers: { authorization: `Bearer ${user.token} ${user.token}` } },
-      { url: '/api/todos', headers: { authorization: `Bearer ${user.token}x` } },
-    ]) {
-      const response = await ctx.app.inject({ method: 'GET', ...request });
+    const requests: UncheckedInput[] = [
+      { query: { access_token: user.token } },
+      { headers: { cookie: `token=${user.token}` } },
+      { headers: { authorization: `bearer ${user.token}` } },
+      { headers: { authorization: `Bearer ${user.token} ${user.token}` } },
+      { headers: { authorization: `Bearer ${user.token}x` } },
+    ];
+    for (const request of requests) {
+      const response = await apiClient(ctx.app, null).unchecked(todosApi.list, request);
       expect(response.statusCode, JSON.stringify(request)).toBe(401);
     }
   });

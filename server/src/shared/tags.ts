@@ -1,5 +1,6 @@
 import { LIMITS } from '@tally/contract';
 import type { Db } from '../db/schema.js';
+import { batches } from './batches.js';
 import { badRequest } from './errors.js';
 import { searchText } from './search-text.js';
 
@@ -8,9 +9,6 @@ import { searchText } from './search-text.js';
  * calls (todos/tag-links.ts) and the import: a tag is found by its lower-case name, so "Work"
  * and "work" are one tag and the first spelling stays.
  */
-
-/** Ids per statement, well under either database's parameter limit. */
-const BATCH = 500;
 
 /** Tag names A-Z, case ignored: the order every answer lists a todo's tags in. */
 export const byTagName = (a: string, b: string) => {
@@ -33,16 +31,16 @@ export function tagsByTodo(
   return tags;
 }
 
-/** The tags of the given todos (one query per 500 ids), by todo id, A-Z. */
+/** The tags of the given todos (one query per batch of ids, shared/batches.ts), by todo id, A-Z. */
 export async function tagsOfTodos(db: Db, ids: readonly number[]): Promise<Map<number, string[]>> {
   const links = [];
-  for (let i = 0; i < ids.length; i += BATCH) {
+  for (const batch of batches(ids)) {
     links.push(
       ...(await db
         .selectFrom('todo_tags')
         .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
         .select(['todo_tags.todo_id', 'tags.name'])
-        .where('todo_tags.todo_id', 'in', ids.slice(i, i + BATCH))
+        .where('todo_tags.todo_id', 'in', batch)
         .execute()),
     );
   }
@@ -81,7 +79,7 @@ export async function checkTagRoom(
   name: string,
 ): Promise<void> {
   let full = 0;
-  for (let i = 0; i < todoIds.length; i += BATCH) {
+  for (const batch of batches(todoIds)) {
     const rows = await trx
       .selectFrom('todo_tags')
       .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
@@ -94,7 +92,7 @@ export async function checkTagRoom(
           )
           .as('has'),
       ])
-      .where('todo_tags.todo_id', 'in', todoIds.slice(i, i + BATCH))
+      .where('todo_tags.todo_id', 'in', batch)
       .groupBy('todo_tags.todo_id')
       .execute();
     full += rows.filter(
@@ -152,8 +150,7 @@ export async function ensureTags(
  * renamed or merged), so search finds a todo by its tags.
  */
 export async function refreshSearchText(trx: Db, userId: number, todoIds: readonly number[]) {
-  for (let i = 0; i < todoIds.length; i += BATCH) {
-    const batch = todoIds.slice(i, i + BATCH);
+  for (const batch of batches(todoIds)) {
     const rows = await trx
       .selectFrom('todos')
       .select(['id', 'title', 'description'])
@@ -180,8 +177,7 @@ export async function addTags(
   now: number,
 ): Promise<void> {
   const tagIds = await ensureTags(trx, userId, distinctTags(names), now);
-  for (let i = 0; i < todoIds.length; i += BATCH) {
-    const batch = todoIds.slice(i, i + BATCH);
+  for (const batch of batches(todoIds)) {
     const values = batch.flatMap((todo_id) => tagIds.map((tag_id) => ({ todo_id, tag_id })));
     if (values.length === 0) continue;
     await trx

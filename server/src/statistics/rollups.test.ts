@@ -1,10 +1,9 @@
-import type { DailyStatistic, SinceStatistics, TotalStatistics } from '@tally/contract';
-import { STATISTIC_EVENTS } from '@tally/contract';
+import { STATISTIC_EVENTS, statisticsApi } from '@tally/contract';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../db/migrate.js';
+import { apiClient } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   createTestDatabase,
   registerUser,
@@ -64,17 +63,19 @@ describe('statistics roll-ups', () => {
     ctx.clock.current = NOW;
     const { id, ...user } = await registerUser(ctx.app);
     await seedEvents(id);
-    const get = async <T>(url: string, zone: string) =>
-      (await as(ctx.app, user)({ method: 'GET', url, headers: { 'x-time-zone': zone } })).json<T>();
+    const call = apiClient(ctx.app, user);
+    const headers = (zone: string) => ({ 'x-time-zone': zone });
 
-    const total = await get<TotalStatistics>('/api/statistics/total', 'UTC');
+    const total = (await call(statisticsApi.total, { headers: headers('UTC') })).expectBody(200);
     const all = await countFromLog(id, 0, Number.MAX_SAFE_INTEGER);
     for (const type of STATISTIC_EVENTS) expect(total[type], type).toBe(all[type] ?? 0);
 
     // Berlin and New York: midnights on UTC hours. Kolkata (+5:30), Kathmandu (+5:45): not.
     for (const zone of ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu']) {
       const today = dateInZone(NOW, zone);
-      const recent = await get<DailyStatistic[]>('/api/statistics/recent?days=30', zone);
+      const recent = (
+        await call(statisticsApi.recent, { query: { days: 30 }, headers: headers(zone) })
+      ).expectBody(200);
       expect(recent).toHaveLength(30);
       for (const [i, day] of recent.entries()) {
         const date = addDays(today, -i);
@@ -89,7 +90,9 @@ describe('statistics roll-ups', () => {
         }
       }
       const since = addDays(today, -20);
-      const answer = await get<SinceStatistics>(`/api/statistics/since?since=${since}`, zone);
+      const answer = (
+        await call(statisticsApi.since, { query: { since }, headers: headers(zone) })
+      ).expectBody(200);
       const log = await countFromLog(id, startOfDay(since, zone), Number.MAX_SAFE_INTEGER);
       for (const type of TYPES) expect(answer[type], `${zone} since ${type}`).toBe(log[type] ?? 0);
     }

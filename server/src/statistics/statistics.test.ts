@@ -1,8 +1,7 @@
-import { type DailyStatistic, groupsApi, todosApi } from '@tally/contract';
+import { type DailyStatistic, groupsApi, statisticsApi, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient } from '../test/api-client.js';
+import { apiClient, type UncheckedInput } from '../test/api-client.js';
 import {
-  as,
   createTestApp,
   registerUser,
   signInAgain,
@@ -16,17 +15,20 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-const get = async <T>(user: TestUser, url: string, zone?: string) => {
-  const response = await as(
-    ctx.app,
-    user,
-  )({
-    method: 'GET',
-    url,
-    ...(zone ? { headers: { 'x-time-zone': zone } } : {}),
+const zoneHeader = (zone?: string): Record<string, string> => (zone ? { 'x-time-zone': zone } : {});
+/** The daily records of `days` days in `zone`. */
+const recent = (user: TestUser, days: number, zone?: string) =>
+  apiClient(ctx.app, user)(statisticsApi.recent, { query: { days }, headers: zoneHeader(zone) });
+const range = (user: TestUser, startDate: string, endDate: string, zone?: string) =>
+  apiClient(ctx.app, user)(statisticsApi.range, {
+    query: { startDate, endDate },
+    headers: zoneHeader(zone),
   });
-  return { status: response.statusCode, body: response.json<T>() };
-};
+const since = (user: TestUser, date: string, zone?: string) =>
+  apiClient(ctx.app, user)(statisticsApi.since, {
+    query: { since: date },
+    headers: zoneHeader(zone),
+  });
 /** Signs in again at the current (test) time, since moving the clock expires tokens. */
 const relogin = async (user: TestUser) => {
   user.token = (await signInAgain(ctx.app, user)).token;
@@ -44,8 +46,7 @@ describe('GET /api/statistics/recent', () => {
     await relogin(user);
     await createTodo(user, 'today');
 
-    const { status, body } = await get<DailyStatistic[]>(user, '/api/statistics/recent?days=7');
-    expect(status).toBe(200);
+    const body = (await recent(user, 7)).expectBody(200);
     expect(body.map((d) => d.date)).toEqual([
       '2026-05-20',
       '2026-05-19',
@@ -76,7 +77,9 @@ describe('GET /api/statistics/recent', () => {
       groupsCreated: 0,
       logins: 0,
     });
-    expect((await get<DailyStatistic[]>(user, '/api/statistics/recent')).body).toHaveLength(30);
+    // Without days: the contract's default (its type requires days, so sent unchecked).
+    const byDefault = await apiClient(ctx.app, user).unchecked(statisticsApi.recent);
+    expect(byDefault.json<DailyStatistic[]>()).toHaveLength(30);
   });
 
   it('buckets by the caller’s time zone', async () => {
@@ -84,23 +87,17 @@ describe('GET /api/statistics/recent', () => {
     ctx.clock.set('2026-03-10T23:30:00Z');
     const user = await registerUser(ctx.app);
     await createTodo(user, 'late');
-    const berlin = (
-      await get<DailyStatistic[]>(user, '/api/statistics/recent?days=2', 'Europe/Berlin')
-    ).body;
+    const berlin = (await recent(user, 2, 'Europe/Berlin')).expectBody(200);
     expect(berlin.map((d) => [d.date, d.todosCreated])).toEqual([
       ['2026-03-11', 1],
       ['2026-03-10', 0],
     ]);
-    const newYork = (
-      await get<DailyStatistic[]>(user, '/api/statistics/recent?days=2', 'America/New_York')
-    ).body;
+    const newYork = (await recent(user, 2, 'America/New_York')).expectBody(200);
     expect(newYork.map((d) => [d.date, d.todosCreated])).toEqual([
       ['2026-03-10', 1],
       ['2026-03-09', 0],
     ]);
-    const unknown = (
-      await get<DailyStatistic[]>(user, '/api/statistics/recent?days=1', 'Not/AZone')
-    ).body;
+    const unknown = (await recent(user, 1, 'Not/AZone')).expectBody(200);
     expect(unknown).toEqual([
       { date: '2026-03-10', todosCreated: 1, todosCompleted: 0, groupsCreated: 0, logins: 0 },
     ]);
@@ -108,12 +105,11 @@ describe('GET /api/statistics/recent', () => {
 
   it.each(['0', '366', 'abc', '1.5'])('answers 400 for days=%s', async (days) => {
     const user = await registerUser(ctx.app);
-    const { status, body } = await get<{ error: string }>(
-      user,
-      `/api/statistics/recent?days=${days}`,
-    );
-    expect(status).toBe(400);
-    expect(body.error).toMatch(/^days /);
+    const response = await apiClient(ctx.app, user).unchecked(statisticsApi.recent, {
+      query: { days },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ error: string }>().error).toMatch(/^days /);
   });
 });
 
@@ -127,33 +123,32 @@ describe('GET /api/statistics/since and /range', () => {
     const late = (await createTodo(user, 'late')).json<{ id: number }>();
     await apiClient(ctx.app, user)(todosApi.remove, { params: { id: late.id } });
 
-    const since = async (date: string, zone?: string) =>
-      (await get<Record<string, number>>(user, `/api/statistics/since?since=${date}`, zone)).body;
-    expect(await since('2026-06-01')).toEqual({
+    const countsSince = async (date: string, zone?: string) =>
+      (await since(user, date, zone)).expectBody(200);
+    expect(await countsSince('2026-06-01')).toEqual({
       todosCreated: 2,
       todosCompleted: 0,
       groupsCreated: 0,
       logins: 1,
       todosDeleted: 1,
     });
-    expect(await since('2026-06-10', 'Europe/Berlin')).toMatchObject({
+    expect(await countsSince('2026-06-10', 'Europe/Berlin')).toMatchObject({
       todosCreated: 1,
       todosDeleted: 1,
       logins: 1,
     });
-    expect(await since('2026-06-10', 'UTC')).toMatchObject({ todosCreated: 0, todosDeleted: 0 });
-    expect(await since('2030-01-01')).toMatchObject({ todosCreated: 0 });
+    expect(await countsSince('2026-06-10', 'UTC')).toMatchObject({
+      todosCreated: 0,
+      todosDeleted: 0,
+    });
+    expect(await countsSince('2030-01-01')).toMatchObject({ todosCreated: 0 });
   });
 
   it('returns the days of a range inclusive, newest first', async () => {
     const user = await registerUser(ctx.app);
     ctx.clock.set('2026-02-27T12:00:00Z');
     await createTodo(user, 'end of February');
-    const { status, body } = await get<DailyStatistic[]>(
-      user,
-      '/api/statistics/range?startDate=2026-02-26&endDate=2026-03-01',
-    );
-    expect(status).toBe(200);
+    const body = (await range(user, '2026-02-26', '2026-03-01')).expectBody(200);
     expect(body.map((d) => [d.date, d.todosCreated])).toEqual([
       ['2026-03-01', 0],
       ['2026-02-28', 0],
@@ -166,38 +161,30 @@ describe('GET /api/statistics/since and /range', () => {
     'answers the last days of year 9999 in %s, and refuses the days before 1970',
     async (zone) => {
       const user = await registerUser(ctx.app);
-      const range = await get<DailyStatistic[]>(
-        user,
-        '/api/statistics/range?startDate=9999-12-30&endDate=9999-12-31',
-        zone,
-      );
-      expect(range.status).toBe(200);
-      expect(range.body.map((d) => d.date)).toEqual(['9999-12-31', '9999-12-30']);
-      expect((await get(user, '/api/statistics/since?since=9999-12-31', zone)).status).toBe(200);
-      for (const url of [
-        '/api/statistics/range?startDate=1969-12-31&endDate=1970-01-01',
-        '/api/statistics/since?since=0000-01-01',
-      ]) {
-        expect((await get(user, url, zone)).status, url).toBe(400);
-      }
+      const last = (await range(user, '9999-12-30', '9999-12-31', zone)).expectBody(200);
+      expect(last.map((d) => d.date)).toEqual(['9999-12-31', '9999-12-30']);
+      expect((await since(user, '9999-12-31', zone)).statusCode).toBe(200);
+      expect((await range(user, '1969-12-31', '1970-01-01', zone)).statusCode).toBe(400);
+      expect((await since(user, '0000-01-01', zone)).statusCode).toBe(400);
     },
   );
 
-  it.each([
-    ['/api/statistics/since', 'since is required'],
-    ['/api/statistics/since?since=yesterday', 'since must be a date in YYYY-MM-DD format'],
-    ['/api/statistics/since?since=2026-02-30', 'since must be a real calendar date'],
+  it.each<[keyof typeof statisticsApi, UncheckedInput['query'], string]>([
+    ['since', {}, 'since is required'],
+    ['since', { since: 'yesterday' }, 'since must be a date in YYYY-MM-DD format'],
+    ['since', { since: '2026-02-30' }, 'since must be a real calendar date'],
     [
-      '/api/statistics/range?startDate=2026-03-02&endDate=2026-03-01',
+      'range',
+      { startDate: '2026-03-02', endDate: '2026-03-01' },
       'startDate must not be after endDate',
     ],
-    ['/api/statistics/range?startDate=2025-01-01&endDate=2026-03-01', 'at most 366 days'],
-    ['/api/statistics/range?startDate=2026-01-01', 'endDate is required'],
-  ])('%s → 400 (%s)', async (url, message) => {
+    ['range', { startDate: '2025-01-01', endDate: '2026-03-01' }, 'at most 366 days'],
+    ['range', { startDate: '2026-01-01' }, 'endDate is required'],
+  ])('%s with %o → 400 (%s)', async (endpoint, query, message) => {
     const user = await registerUser(ctx.app);
-    const { status, body } = await get<{ error: string }>(user, url);
-    expect(status).toBe(400);
-    expect(body.error).toContain(message);
+    const response = await apiClient(ctx.app, user).unchecked(statisticsApi[endpoint], { query });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ error: string }>().error).toContain(message);
   });
 });
 
@@ -206,7 +193,7 @@ describe('GET /api/statistics/total', () => {
     const user = await registerUser(ctx.app);
     const other = await registerUser(ctx.app);
     await createTodo(other, 'not mine');
-    const { body } = await get<Record<string, number>>(user, '/api/statistics/total');
+    const body = (await apiClient(ctx.app, user)(statisticsApi.total)).expectBody(200);
     expect(body).toEqual({
       todosCreated: 0,
       todosCompleted: 0,

@@ -48,7 +48,8 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
     if (action !== 'move' && body.groupId !== undefined) {
       throw badRequest('groupId is only for the move action');
     }
-    // Each of issue 29's actions takes one field, and only it takes that field.
+    // Each of the task model's actions (decision 083) takes one field, and only it takes that
+    // field.
     const needs = { tag: 'tag', untag: 'tag', priority: 'priority', parent: 'parentId' } as const;
     for (const field of ['tag', 'priority', 'parentId'] as const) {
       const needed = Object.entries(needs).some(([a, f]) => a === action && f === field);

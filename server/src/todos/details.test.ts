@@ -10,8 +10,8 @@ import {
 } from '../test/helpers.js';
 
 /**
- * Issue 29's todo fields through the API: tags, priority, start date, the list's filters and
- * sorts, the manual order (move) and the sort kept per view.
+ * The task model's todo fields through the API (decision 083): tags, priority, start date, the
+ * list's filters and sorts, the manual order (move) and the sort kept per view.
  */
 
 let ctx: TestContext;

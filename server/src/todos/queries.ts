@@ -73,7 +73,7 @@ export const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ user
     .orderBy('todos.id', 'desc'),
 );
 
-/** The first page of the list (issue 18: the web app's /todos loads it on every visit). */
+/** The first page of the list (the web app's /todos loads it on every visit). */
 export const firstPageOfUser = preparedQuery(
   (db, p: Placeholders<{ userId: number; limit: number }>) =>
     newestFirst(db, p('userId')).limit(p('limit')),

@@ -19,6 +19,7 @@ import type { Clock } from '../shared/clock.js';
 import { addDays, parseDate } from '@tally/contract/dates';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
 import { dateInZone, localDateTime } from '../shared/calendar.js';
+import { batches } from '../shared/batches.js';
 import { badRequest } from '../shared/errors.js';
 import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
@@ -228,13 +229,13 @@ async function slotBeside(
 /** Reopens the done subtasks (at every level) of these todos: a repeating parent moved on. */
 export async function reopenSubtasks(trx: Db, userId: number, ids: readonly number[], now: number) {
   const subtasks = await descendantsOf(trx, userId, ids);
-  for (let i = 0; i < subtasks.length; i += 500) {
+  for (const batch of batches(subtasks)) {
     await trx
       .updateTable('todos')
       .set({ completed: 0, updated_at: now })
       .where('user_id', '=', userId)
       .where('completed', '=', 1)
-      .where('id', 'in', subtasks.slice(i, i + 500))
+      .where('id', 'in', batch)
       .execute();
   }
 }

@@ -1,14 +1,12 @@
 import { LIMITS } from '@tally/contract';
 import type { Db } from '../db/schema.js';
+import { batches } from '../shared/batches.js';
 import { AppError, badRequest } from '../shared/errors.js';
 
 /**
  * The rules of subtasks (docs/product.md, Subtasks): a parent is one of the caller's todos, never
  * the todo itself or one of its subtasks, and nesting stops at LIMITS.subtaskLevelsMax levels.
  */
-
-/** Ids per statement, well under either database's parameter limit. */
-const BATCH = 500;
 
 /** The parent, its parent, … up to the top level; null when the parent is not the user's. */
 async function ancestry(trx: Db, userId: number, parentId: number): Promise<number[] | null> {
@@ -43,12 +41,12 @@ async function descendantLevels(
   let frontier = [...ids];
   while (frontier.length > 0 && levels.length <= LIMITS.subtaskLevelsMax) {
     const found: number[] = [];
-    for (let i = 0; i < frontier.length; i += BATCH) {
+    for (const batch of batches(frontier)) {
       const rows = await trx
         .selectFrom('todos')
         .select('id')
         .where('user_id', '=', userId)
-        .where('parent_id', 'in', frontier.slice(i, i + BATCH))
+        .where('parent_id', 'in', batch)
         .execute();
       for (const { id } of rows) {
         if (!seen.has(id)) {

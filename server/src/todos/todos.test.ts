@@ -43,7 +43,7 @@ describe('todos', () => {
       dueTime: null,
       repeat: null,
       remindMinutesBefore: null,
-      // Issue 29's fields: no tags, no priority, top level, no start date, newest first.
+      // The task model's fields: no tags, no priority, top level, no start date, newest first.
       tags: [],
       priority: 0,
       parentId: null,
@@ -224,7 +224,8 @@ describe('bad input', () => {
     [{ title: '   ' }, 400, 'title must not be empty'],
     [{ title: 'x'.repeat(201) }, 400, 'title must be at most 200 characters'],
     [{ title: 42 }, 400, 'title must be of type string'],
-    // Issue 29 raised the description's limit from 2,000 to 20,000 characters (Markdown notes).
+    // Markdown notes (decision 084) raised the description's limit from 2,000 to 20,000
+    // characters.
     [{ title: 'ok', description: 'x'.repeat(20_001) }, 400, 'description must be at most 20000'],
     [{ title: 'ok', groupId: 'one' }, 400, 'groupId'],
     [{ title: 'ok', completed: true }, 400, 'unknown field "completed"'],

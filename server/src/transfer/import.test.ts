@@ -141,7 +141,7 @@ describe('Todoist CSV template', () => {
   });
 });
 
-describe('Todoist CSV: labels, priorities, indented subtasks (issue 29)', () => {
+describe('Todoist CSV: labels, priorities, indented subtasks', () => {
   const csv = [
     'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE',
     'task,Plan the move @home @Big,Boxes first,1,1,Sam,,,en,',

@@ -69,7 +69,7 @@ async function seed(user: TestUser) {
     params: { id: monthly.id },
     body: { title: monthly.title, completed: true },
   });
-  // Issue 29: tags (one coloured), priority, subtasks two levels deep, a start date, a manual
+  // The task model: tags (one coloured), priority, subtasks two levels deep, a start date, a manual
   // order and the sort chosen for two views, one of them a group's.
   const move = await todo({
     title: 'Move house',
@@ -132,7 +132,7 @@ describe('GET /api/todos/export.csv', () => {
     expect(rows.map((row) => row.id).every((id) => /^\d+$/.test(id ?? ''))).toBe(true);
   });
 
-  it("carries issue 29's tags, priority, parent and start date", async () => {
+  it("carries the task model's tags, priority, parent and start date", async () => {
     const user = await registerUser(ctx.app);
     const post = async (payload: object) =>
       (await call(user).unchecked(todosApi.create, { body: payload })).json<{ id: number }>();

@@ -61,10 +61,8 @@ const mfaCookieOf = (response: LightMyRequestResponse) => {
 };
 
 const login = (user: TestUser, remoteAddress?: string) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: user.username, password: user.password },
+  apiClient(ctx.app, null)(authApi.login, {
+    body: { username: user.username, password: user.password },
     ...(remoteAddress ? { remoteAddress } : {}),
   });
 
@@ -81,10 +79,8 @@ const secondStep = (
   code: string,
   extra: { remoteAddress?: string; cookie?: string } = {},
 ) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/mfa',
-    payload: { mfaToken: step.mfaToken, code },
+  apiClient(ctx.app, null)(authApi.mfa, {
+    body: { mfaToken: step.mfaToken, code },
     headers: { cookie: [step.cookie, extra.cookie].filter(Boolean).join('; ') },
     ...(extra.remoteAddress ? { remoteAddress: extra.remoteAddress } : {}),
   });

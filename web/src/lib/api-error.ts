@@ -77,7 +77,7 @@ const FIELD_WORDS: Record<string, string> = {
 
 /**
  * "newPassword must be at least 8 characters" → "The new password must be at least 8
- * characters.": a sentence a person reads, without the API's field names (issue 28).
+ * characters.": a sentence a person reads, without the API's field names (decision 087).
  */
 function readableSentence(field: string, rest: string): string {
   const words = FIELD_WORDS[field] ?? field.replace(/([A-Z])/g, ' $1').toLowerCase();

@@ -1,4 +1,4 @@
-import { addDays, parseDate } from '@tally/contract/dates';
+import { addDays, parseDate, type Weekday } from '@tally/contract/dates';
 
 /**
  * The one date and time format of every screen (decision 087): the browser's locale writes the
@@ -8,6 +8,17 @@ import { addDays, parseDate } from '@tally/contract/dates';
  */
 
 type Locale = string | undefined;
+
+/** The days' names in the app's words (a repeat's rule, the Insights charts), Monday first. */
+export const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
 
 /** The browser's language, as its user chose it (undefined where there is no navigator). */
 const browserLocale = (): Locale =>

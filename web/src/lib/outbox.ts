@@ -61,7 +61,7 @@ const refersTo = (path: string, id: number) => new RegExp(`/${id}(?=/|$)`).test(
 
 /**
  * Body fields that name another todo: a subtask's parent, the sibling a todo is moved next to
- * (issue 29). A todo made offline may be named there by its stand-in id too.
+ * (decision 083). A todo made offline may be named there by its stand-in id too.
  */
 const TODO_FIELDS = ['parentId', 'beforeId', 'afterId'] as const;
 

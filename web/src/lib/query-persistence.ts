@@ -13,7 +13,7 @@ const CACHE_VERSION = 1;
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /**
  * Writes are gathered: a burst of changes costs one IndexedDB write. Short, so that a reload
- * right after a change finds it (a second was long enough to lose it, issue 28); the page being
+ * right after a change finds it (a second was long enough to lose it); the page being
  * hidden or unloaded writes at once besides.
  */
 const SAVE_DELAY_MS = 100;

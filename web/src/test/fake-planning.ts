@@ -1,4 +1,5 @@
 import type { Repeat, Todo } from '@tally/contract';
+import { pad } from '@tally/contract/dates';
 
 /**
  * The planning rules of the fake API (fake-api.ts), simplified: the views by date in the
@@ -6,7 +7,6 @@ import type { Repeat, Todo } from '@tally/contract';
  * server/src/todos/planning.ts and tested there).
  */
 
-const pad = (n: number) => String(n).padStart(2, '0');
 const localDate = (moment: Date) =>
   `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}`;
 const shift = (date: string, days = 0, months = 0, years = 0) => {

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connection.js';
 
 /**
- * The richer todo of issue 29 (docs/decisions/083-tags-subtasks-and-order.md).
+ * The richer todo: tags, priority, subtasks and order
+ * (docs/decisions/083-tags-subtasks-and-order.md).
  *
  * todos gain `priority` (0 none … 3 high), `parent_id` (a subtask's parent; no foreign key, as
  * trash moves rows out and back in one subtree at a time and a restored child whose parent stays

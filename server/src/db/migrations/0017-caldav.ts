@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connection.js';
 
 /**
- * Two-way CalDAV (issue 25, docs/decisions/085-caldav.md).
+ * Two-way CalDAV (docs/decisions/085-caldav.md).
  *
  * todos gain `uid` (the iCalendar UID a client gave it; null for a todo made in Tally, whose UID
  * is `tally-{id}`), `dav_name` (the resource name a client chose when it is not `{uid}.ics`) and

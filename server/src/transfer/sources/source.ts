@@ -38,7 +38,7 @@ export interface SourceTodo {
    * the source says, or worked out from the due date when it says nothing.
    */
   completions: { at: number; dueDate: string | null; onTime?: boolean | null }[];
-  /** Its tags (issue 29), as the file spells them; none when absent. */
+  /** Its tags, as the file spells them; none when absent. */
   tags?: string[];
   /** 0 none … 3 high, in Tally's terms; 0 when absent. */
   priority?: number;

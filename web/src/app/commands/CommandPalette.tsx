@@ -27,7 +27,7 @@ interface Item {
 
 const SECTIONS: readonly Item['section'][] = ['Todos', 'Go to', 'Filter', 'Actions'];
 
-/** The sorts of /todos as the palette offers them (issue 29), with words they are found by. */
+/** The sorts of /todos as the palette offers them, with words they are found by. */
 const SORTS: readonly { sort: TodoSort; label: string; keywords: string }[] = [
   { sort: 'created', label: 'Sort by newest first', keywords: 'order created' },
   { sort: 'due', label: 'Sort by due date', keywords: 'order deadline' },

@@ -2,7 +2,7 @@ import { GroupsPage } from '#web/features/groups/components/GroupsPage';
 import { TagsSection } from '#web/features/tags/components/TagsSection';
 import { useDocumentTitle } from '../use-document-title';
 
-/** Groups, and below them the tags (issue 29): the two ways todos are sorted into sets. */
+/** Groups, and below them the tags: the two ways todos are sorted into sets. */
 export default function GroupsRoute() {
   useDocumentTitle('Groups');
   return (

@@ -1,4 +1,5 @@
-import { formatDay, formatMonth } from '#web/lib/date-format';
+import { WEEKDAYS as DAYS } from '@tally/contract/dates';
+import { formatDay, formatMonth, WEEKDAY_NAMES } from '#web/lib/date-format';
 /**
  * Words and numbers of the Insights section (docs/product.md, Statistics screen, Insights).
  * Dates are the API's calendar dates in the user's zone (YYYY-MM-DD), so they are read as UTC
@@ -6,15 +7,8 @@ import { formatDay, formatMonth } from '#web/lib/date-format';
  * (lib/date-format): "Tue 3 Dec" or "Tue, Dec 3".
  */
 
-export const WEEKDAYS = [
-  'Monday',
-  'Tuesday',
-  'Wednesday',
-  'Thursday',
-  'Friday',
-  'Saturday',
-  'Sunday',
-] as const;
+/** The days' names, Monday first, as the API's per-weekday counts come. */
+export const WEEKDAYS: readonly string[] = DAYS.map((day) => WEEKDAY_NAMES[day]);
 
 interface CalendarDay {
   year: number;

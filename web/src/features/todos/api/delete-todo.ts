@@ -26,8 +26,6 @@ export function useDeleteTodo() {
       // Its subtasks went to the trash with it (docs/product.md, Subtasks).
       const subtree = subtreeOf(queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [], id);
       removeTodos(queryClient, [id, ...subtree]);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.trash });
       offerUndo(
         title === undefined ? 'Deleted the todo' : `Deleted "${title}"`,
         async () => {
@@ -40,6 +38,6 @@ export function useDeleteTodo() {
         { operation: 'Restore todo' },
       );
     },
-    meta: { operation: OPERATION },
+    meta: { operation: OPERATION, invalidates: [queryKeys.statistics, queryKeys.trash] },
   });
 }

@@ -81,10 +81,13 @@ export function useUpdateTodo() {
         });
       }
       refreshViews(queryClient);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
     // A refused title or date is said beside its field in the edit form, not in a notice.
-    meta: { operation: OPERATION, fieldErrors: TODO_FORM_FIELDS },
+    meta: {
+      operation: OPERATION,
+      fieldErrors: TODO_FORM_FIELDS,
+      invalidates: [queryKeys.statistics],
+    },
   });
 }
 
@@ -112,11 +115,12 @@ export function useToggleTodo() {
         previousOf(todo),
       );
       refreshViews(queryClient);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
     },
     onError: (error, todo) => {
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: todo.completed }));
       reportMutationError(error, OPERATION);
     },
+    // No operation here: onError reports the failure itself, after flipping the box back.
+    meta: { invalidates: [queryKeys.statistics] },
   });
 }

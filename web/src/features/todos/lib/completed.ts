@@ -1,7 +1,7 @@
 import type { Todo } from '@tally/contract';
 
 /**
- * The list's Completed part (issue 28, decision 087): completed todos gather at the end of the
+ * The list's Completed part (decision 087): completed todos gather at the end of the
  * list, after the open ones, each part in the list's own order. A subtask stays with its parent
  * (a completed subtask of an open todo is in the open part; an open subtask of a completed todo
  * goes with it). A todo completed while the list is on screen (`lingering`) keeps its place until

@@ -1,5 +1,5 @@
 import type { Todo } from '@tally/contract';
-import { addDays, pad, parseDate, weekdayOf as mondayFirstWeekdayOf } from '@tally/contract/dates';
+import { addDays, pad, parseDate } from '@tally/contract/dates';
 import { formatDayOfYear, formatDue, relativeDay } from '#web/lib/date-format';
 
 // The calendar rules the server uses too, from the contract (one copy).
@@ -19,9 +19,6 @@ export function dateOf(moment: Date): string {
 function timeOf(moment: Date): string {
   return `${pad(moment.getHours())}:${pad(moment.getMinutes())}`;
 }
-
-/** Sunday = 0 … Saturday = 6, as Date.getDay() (the contract's weekdayOf starts on Monday). */
-export const weekdayOf = (date: string): number => (mondayFirstWeekdayOf(date) + 1) % 7;
 
 /** "4 December" / "December 4", for yearly rules (lib/date-format). */
 export { formatDayOfYear };

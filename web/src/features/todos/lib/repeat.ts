@@ -1,18 +1,10 @@
 import type { Repeat, Weekday } from '@tally/contract';
-import { formatDayOfYear, parseDate, weekdayOf } from './dates';
+import { WEEKDAYS, weekdayOf } from '@tally/contract/dates';
+import { WEEKDAY_NAMES } from '#web/lib/date-format';
+import { formatDayOfYear, parseDate } from './dates';
 
-/** The contract's weekdays, Monday first (the contract's list is a value of the schema module). */
-export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-
-export const WEEKDAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
+/** The contract's weekdays, Monday first (contract/src/dates.ts), and their names. */
+export { WEEKDAYS, WEEKDAY_NAMES };
 
 export type Nth = NonNullable<Repeat['nthWeekday']>['n'];
 export const NTH_NAMES: Record<Nth, string> = {
@@ -35,8 +27,7 @@ const WORKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
 
 /** The weekday of a date, as the contract names it. */
 export function weekdayOfDate(date: string): Weekday {
-  // Date.getDay(): Sunday = 0.
-  return WEEKDAYS[(weekdayOf(date) + 6) % 7] ?? 'mon';
+  return WEEKDAYS[weekdayOf(date)] ?? 'mon';
 }
 
 const sortWeekdays = (days: readonly Weekday[]): Weekday[] =>

@@ -17,7 +17,7 @@ const normalized = new WeakMap<Todo, string>();
 function searchableText(todo: Todo): string {
   let text = normalized.get(todo);
   if (text === undefined) {
-    // Tags too, as the server's search text holds them (issue 29).
+    // Tags too, as the server's search text holds them.
     text = normalizeSearchText(
       [todo.title, todo.description ?? '', ...(todo.tags ?? [])].join('\n'),
     );

@@ -1,12 +1,14 @@
+import { NOT_BLANK } from '@tally/contract/constants';
+import { cleanDescription } from '@tally/contract/todo-text';
 import { fieldErrorOf } from '#web/lib/api-client';
 
-/** A title must hold a non-blank character (the server trims it the same way). */
-export const TITLE_PATTERN = '.*\\S.*';
+/** A title must hold a non-blank character: the API's own pattern (contract/src/constants.ts). */
+export const TITLE_PATTERN = NOT_BLANK;
 export const TITLE_HINT = 'Enter a title';
 
-/** An empty description is sent as null. */
+/** A description as the server keeps it: trimmed, and null when blank (contract's todo-text). */
 export const descriptionOrNull = (description: string): string | null =>
-  description.trim() === '' ? null : description;
+  cleanDescription(description);
 
 /**
  * The fields whose refusal (a server 400 naming them) the todo forms show beside the field

@@ -32,5 +32,5 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The flags of server/bin/node-flags.mjs, as the release's `npm start` runs them.
-CMD ["node", "--max-semi-space-size=16", "server.js"]
+# server.js starts itself again with the Node flags for its database (server/bin/node-flags.mjs).
+CMD ["node", "server.js"]

@@ -18,7 +18,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOMParser } from '@xmldom/xmldom';
-import { SERVER_NODE_FLAGS } from '../server/bin/node-flags.mjs';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
@@ -61,10 +60,11 @@ const access = await signAccessToken(JWT_SECRET, {
   sessionId: user.sessionId,
 });
 
-// As `npm start` runs it: the bundle, with its flags (docs/performance.md, Footprint).
+// As `npm start` runs it: the bundle, which starts itself again with its Node flags
+// (server/bin/node-flags.mjs; docs/performance.md, Footprint).
 const child = spawn(
   process.execPath,
-  [...SERVER_NODE_FLAGS, ...(option('node')?.split(',') ?? []), path.join(root, ENTRY)],
+  [...(option('node')?.split(',') ?? []), path.join(root, ENTRY)],
   {
     cwd: root,
     env: {

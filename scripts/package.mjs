@@ -24,7 +24,6 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../server/bin/node-flags.mjs';
 import { bundleServer } from './bundle-server.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -86,7 +85,7 @@ cpSync(at('web/dist'), path.join(out, 'web/dist'), {
   filter: (from) => !from.endsWith('.map'),
 });
 mkdirSync(path.join(out, 'server/bin'), { recursive: true });
-for (const file of ['tally.mjs', 'serve.mjs', 'require-node.mjs']) {
+for (const file of ['tally.mjs', 'serve.mjs', 'require-node.mjs', 'node-flags.mjs']) {
   cpSync(at('server/bin', file), path.join(out, 'server/bin', file));
 }
 writeFileSync(
@@ -210,7 +209,7 @@ writeFileSync(
       license: rootPackage.license,
       engines: rootPackage.engines,
       bin: { tally: 'bin/tally' },
-      scripts: { start: `node ${SERVER_NODE_FLAGS.join(' ')} server.js` },
+      scripts: { start: 'node server.js' },
       dependencies: {
         ...Object.fromEntries(
           runtimeDependencies.map((dependency) => [

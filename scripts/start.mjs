@@ -1,6 +1,5 @@
 // `npm start`: builds whatever is out of date, then serves Tally (API + web app) on PORT (3000).
 import '../server/bin/require-node.mjs';
-import { SERVER_NODE_FLAGS } from '../server/bin/node-flags.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -52,7 +51,7 @@ if (webBuilt === 0 || Math.max(...webSources.map((s) => newestMtime(at(s)))) > w
   run(npx, ['vite', 'build', '--logLevel', 'warn', '--config', 'web/vite.config.ts', 'web']);
 }
 
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, at('server/bin/serve.mjs')], {
+const server = spawn(process.execPath, [at('server/bin/serve.mjs')], {
   cwd: root,
   stdio: 'inherit',
 });

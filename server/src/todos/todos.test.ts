@@ -1,4 +1,5 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import fastJsonStringify from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
 import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
@@ -6,6 +7,7 @@ import {
   type CreateTodoBody,
   groupsApi,
   statisticsApi,
+  TodoListSchema,
   todosApi,
   type UpdateTodoBody,
 } from '@tally/contract';
@@ -29,6 +31,43 @@ const createGroup = async (user: TestUser, name: string) =>
 const listTodos = async (user: TestUser) => (await api(user)(todosApi.list)).data();
 
 describe('todos', () => {
+  // The list writes its answer with JSON.stringify (shared/endpoint.ts, answerBuiltExactly): what
+  // it sends must be what the contract's schema lets out, field for field, in every branch.
+  it('lists exactly the fields the contract describes, as its schema would write them', async () => {
+    const user = await registerUser(ctx.app);
+    const group = await createGroup(user, 'Errands');
+    const parent = await createTodo(user, {
+      title: 'Say "hi"\n\u2028 to 🦊 <b>&</b>',
+      description: 'back\\slash\ttab',
+      groupId: group.id,
+      dueDate: '2026-11-25',
+      dueTime: '09:30',
+      repeat: { every: 2, unit: 'week', from: 'due' },
+      remindMinutesBefore: 15,
+      tags: ['Work', 'été'],
+      priority: 3,
+    });
+    await createTodo(user, { title: 'A step', parentId: parent.id, startDate: '2026-11-20' });
+    await createTodo(user, { title: 'Plain' });
+    const written = fastJsonStringify(TodoListSchema);
+    for (const query of [
+      {},
+      { view: 'today' as const },
+      { q: 'step' },
+      { limit: 2 },
+      { sort: 'priority' as const },
+    ]) {
+      const answer = await api(user)(todosApi.list, { query });
+      const todos: unknown = JSON.parse(answer.body);
+      expect(JSON.parse(written(todos)), JSON.stringify(query)).toEqual(todos);
+    }
+    expect((await listTodos(user)).find((todo) => todo.id === parent.id)).toMatchObject({
+      title: 'Say "hi"\n\u2028 to 🦊 <b>&</b>',
+      tags: ['Work', 'été'],
+      repeat: { every: 2, unit: 'week', from: 'due' },
+    });
+  });
+
   it('creates a todo with trimmed text, ungrouped by default, and answers 201', async () => {
     const todo = await createTodo(alice, { title: '  Buy milk  ', description: '  two litres ' });
     expect(todo).toEqual({

@@ -10,7 +10,7 @@
 // Operators need not know any of this: serve.mjs starts the server with them (applyServerNodeFlags).
 
 /** The Node flags for the database `env` names (DATABASE_URL: PostgreSQL; else SQLite). */
-export function serverNodeFlags(env = process.env) {
+function serverNodeFlags(env = process.env) {
   return env.DATABASE_URL
     ? ['--max-semi-space-size=16']
     : ['--max-semi-space-size=8', '--min-semi-space-size=4'];

@@ -1,4 +1,4 @@
-// `npm run build && node bench/caldav.mjs`: CalDAV at 10,000 todos (issue 25, docs/performance.md,
+// `npm run build && node bench/caldav.mjs`: CalDAV at 10,000 todos (docs/performance.md,
 // CalDAV). Seeds a user with 10,000 todos in 5 groups (lib/seed.mjs, a third planned), starts the
 // built server on SQLite (--dialect=postgres: BENCH_PG_URL's database tally_bench_caldav), makes
 // an app password through the API and does what a client's first sync does: PROPFIND depth 1 on

@@ -2,7 +2,7 @@
 // user with 100,000 events over two years, and for one with 400,000 more events older than any
 // range, on SQLite and PostgreSQL (BENCH_DIALECTS, BENCH_PG_URL), one request at a time (a
 // person's own dashboard) and a few at once (BENCH_CONCURRENCY, default 1,4), each reported apart
-// with the load average after it. Budget (issue 15): p99 ≤ 50 ms,
+// with the load average after it. Budget (docs/performance.md, Insights): p99 ≤ 50 ms,
 // and the same cost whatever the number of events beyond the range. Run by hand, on loopback.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 // `npm run bench:lighthouse`: Lighthouse (mobile, simulated throttling: its defaults) against the
 // production build served by Tally itself, on /login and on /todos for a user with 200 todos in
 // 5 groups. Needs `npm run build` first, and Chromium: CHROME_PATH, else /usr/bin/chromium.
-// Budgets (issue 5): performance >= 95, accessibility 100, best practices 100.
-// Writes bench/results/lighthouse-*.json (full reports) and prints the scores.
+// Budgets (docs/performance.md, Web budgets): performance >= 95, accessibility 100, best practices
+// 100. Writes bench/results/lighthouse-*.json (full reports) and prints the scores.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -480,7 +480,7 @@ const MANY_USERS = QUICK ? 200 : 1000;
 
 function seedPlans() {
   const plans = [
-    // Issue 29's fields too (tags, priorities, subtasks): the list answers them (seed.mjs).
+    // The task model's fields too (tags, priorities, subtasks): the list answers them (seed.mjs).
     { username: 'bench-list', groups: 5, todos: 200, events: 0, planned: true, taskModel: true },
     { username: 'bench-write', groups: 5, todos: 200, events: 0 },
     { username: 'bench-stats', groups: 5, todos: 20, events: 100_000 },

@@ -1,5 +1,5 @@
-// `node bench/security-budgets.mjs`: the bounds of the calendar feed and of imports (issue 23,
-// docs/performance.md, "Feed and import bounds"). Starts the built server (`npm run build`, or
+// `node bench/security-budgets.mjs`: the bounds of the calendar feed and of imports
+// (docs/performance.md, "Feed and import bounds"). Starts the built server (`npm run build`, or
 // `npx tsc -b contract server`, first) on a free loopback port with a fresh DATA_DIR (SQLite),
 // makes its data through the API (register, import, calendar address) and prints, for each case,
 // the answer's size and time and the slowest GET /api/health of a probe that asks every 10 ms
@@ -12,7 +12,7 @@
 //   1 KB descriptions (imported), with the server's peak RSS (budget: health within 100 ms);
 // - Tally exports of 26 KB and 175 KB whose todos have no id and whose completions name none
 //   (before: every completion went to every such todo): rows written and time.
-// Flags: --dir=<checkout> (another build, e.g. the code before issue 23), --port=N (default: a
+// Flags: --dir=<checkout> (another build, e.g. the code before these bounds), --port=N (default: a
 // free one), --dialects=sqlite,postgres (default sqlite; PostgreSQL:
 // BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres, must be able to create and
 // drop the database tally_bench_security). Writes nothing but its temporary DATA_DIR.

@@ -1,5 +1,5 @@
 // `node bench/todos-ui.mjs [--sizes=10,200,3000,10000] [--port=4141] [--label=after] [--task-model]`
-// /todos in a real browser (issue 14): for a user with N todos in 5 groups, mostly completed
+// /todos in a real browser: for a user with N todos in 5 groups, mostly completed
 // (a year of use), the production build served by Tally itself on a fresh SQLite DATA_DIR,
 // driven in Chromium. Measures the time from pressing Login to the first row of the list on
 // screen, and through the Event Timing API (the numbers INP is made of; PerformanceObserver
@@ -39,7 +39,7 @@ const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium';
 /** A step that takes longer than this is reported as "timeout" and the size's run stops. */
 const STEP_TIMEOUT_MS = Number(args.timeout ?? 30_000);
 const TYPED = 'Buy milk';
-/** --task-model (issue 29's budget): tags, priorities and 2,000 subtasks in 10,000 (seed.mjs). */
+/** --task-model: the task model's tags, priorities and 2,000 subtasks in 10,000 (seed.mjs). */
 const TASK_MODEL = process.argv.includes('--task-model');
 const ROW = '[aria-label="Todos"] li';
 

@@ -213,9 +213,9 @@ async function seedPlanning(db, plans, users, now) {
 const TAG_COLORS = ['#EF4444', '#3B82F6', '#10B981', '#F59E0B'];
 
 /**
- * Issue 29 on the users with `taskModel`: 12 tags (4 coloured) on about two todos in three (one
- * to three each), every priority in turn, one todo in five a subtask (2,000 of 10,000) under one
- * of the first 200 others (one in ten of them a level deeper), and a manual position for each.
+ * The task model on the users with `taskModel`: 12 tags (4 coloured) on about two todos in three
+ * (one to three each), every priority in turn, one todo in five a subtask (2,000 of 10,000) under
+ * one of the first 200 others (one in ten of them a level deeper), and a manual position for each.
  */
 async function seedTaskModel(db, plans, users, now) {
   for (const plan of plans.filter((p) => p.taskModel)) {

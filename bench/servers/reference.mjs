@@ -99,12 +99,12 @@ async function todosHave(column) {
         );
   return rows.length > 0;
 }
-// Planning (due dates, repeats), reminders (issue 17) and search (issue 14) each added columns;
+// Planning (due dates, repeats), reminders and search each added columns;
 // the reference lists and writes todos as the build it stands beside does.
 const PLANNED = await todosHave('due_date');
 const REMINDS = await todosHave('remind_minutes_before');
 const SEARCHABLE = await todosHave('search_text');
-// Issue 29: tags, priority, subtasks, start date and manual order (migration 0016).
+// The task model: tags, priority, subtasks, start date and manual order (migration 0016).
 const DETAILED = await todosHave('priority');
 
 const SEARCH_COLUMN = SEARCHABLE ? ', "search_text"' : '';

@@ -8,7 +8,7 @@ import {
 } from '../support/fixtures';
 
 /**
- * Issue 28: axe passes on every screen. daily-loop-screens.spec.ts covers /todos, the detail
+ * axe passes on every screen. daily-loop-screens.spec.ts covers /todos, the detail
  * view, selection mode, Settings' first section and Statistics at two widths and both themes;
  * this walks the rest (the signed-out pages, every route of web/src/app/router.tsx, the other
  * views, the Completed part open, the delete dialog, Trash, Groups and every Settings section)

@@ -87,7 +87,7 @@ test.describe('settings', () => {
     await form.getByLabel('Current password').fill('not the password');
     await form.getByLabel('New password').fill('yet another password');
     await form.getByRole('button', { name: 'Change password' }).click();
-    // Beside the field, in words (issue 28).
+    // Beside the field, in words (docs/product.md, Errors).
     await expect(form.getByLabel('Current password')).toHaveAccessibleDescription(
       'The current password is not correct.',
     );
@@ -207,7 +207,7 @@ test.describe('settings', () => {
     await form.getByLabel('Username').fill(user.username);
     await form.getByLabel('Password').fill('not the password');
     await remove.click();
-    // Beside the field, in words (issue 28).
+    // Beside the field, in words (docs/product.md, Errors).
     await expect(form.getByLabel('Password')).toHaveAccessibleDescription(
       'The password is not correct.',
     );

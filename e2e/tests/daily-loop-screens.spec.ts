@@ -10,8 +10,8 @@ import {
 } from '../support/fixtures';
 
 /**
- * Issue 28's screens on a phone (390×844) and a desktop (1280×800), light and dark: /todos, the
- * detail view, selection mode, Settings and Statistics. Each passes axe and is saved under
+ * The daily loop's screens on a phone (390×844) and a desktop (1280×800), light and dark: /todos,
+ * the detail view, selection mode, Settings and Statistics. Each passes axe and is saved under
  * e2e/screenshots/ (loop-<screen>-<theme>-<width>.png) with the number of todos fully visible,
  * written to e2e/screenshots/loop-visible.json for the person who looks at them.
  */
@@ -166,7 +166,8 @@ test('the daily loop screens, phone and desktop, light and dark', async ({ page,
     path.join(screenshotDir, 'loop-visible.json'),
     `${JSON.stringify(visible, null, 2)}\n`,
   );
-  // Issue 28: 12 or more todos below the controls on a desktop, 8 on a phone.
+  // The density target (docs/product.md, Todos screen): 12 or more todos below the controls on a
+  // desktop, 8 on a phone.
   expect(visible['loop-todos-light-1280.png']).toBeGreaterThanOrEqual(12);
   expect(visible['loop-todos-light-390.png']).toBeGreaterThanOrEqual(8);
   // And as many in selection mode on a phone, its bar one row (before: 5).

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiPost, registerViaApi, signInWithStorage, type ApiUser } from '../support/fixtures';
 
 /**
- * The daily loop (issue 28): capture, scan, complete, undo. Each case failed before its fix.
+ * The daily loop: capture, scan, complete, undo. Each case failed before its fix.
  */
 
 interface Todo {

@@ -104,7 +104,7 @@ test.describe('import', () => {
     await section.getByLabel('Format').selectOption('ticktick-csv');
     await section.getByLabel('File').setInputFiles(path.join(fixtures, 'todoist-template.csv'));
     await section.getByRole('button', { name: 'Preview' }).click();
-    // Beside the file field (issue 28), and gone once another file is chosen.
+    // Beside the file field (docs/product.md, Errors), and gone once another file is chosen.
     const file = section.getByLabel('File');
     await expect(file).toHaveAccessibleDescription(
       'This is not a TickTick backup: no header row naming the columns "List Name" and "Title" was found near the top.',

@@ -12,10 +12,10 @@ import {
 } from '../support/fixtures';
 
 /**
- * The Insights section of /statistics (issue 15) against the real server: completions made
- * through the API show in the figures, the heatmap and the group bars; the heatmap is one tab
- * stop moved with the keys; its CSV is the API's heatmap, line for line; axe finds nothing
- * serious; screenshots at 390 px and 1280 px in both themes.
+ * The Insights section of /statistics (docs/product.md, Insights section) against the real server:
+ * completions made through the API show in the figures, the heatmap and the group bars; the heatmap
+ * is one tab stop moved with the keys; its CSV is the API's heatmap, line for line; axe finds
+ * nothing serious; screenshots at 390 px and 1280 px in both themes.
  *
  * The browser runs in Berlin, not in the machine's zone, and the test asks the API in that same
  * zone (x-time-zone), as the page does.

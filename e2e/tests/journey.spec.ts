@@ -93,7 +93,7 @@ test('a new user organises their todos from registration to logging back in', as
   // Complete.
   await list.getByRole('checkbox', { name: 'Water plants' }).check();
   await expect(list.getByRole('checkbox', { name: 'Water plants' })).toBeChecked();
-  // After a reload it is in the Completed part at the end, collapsed until opened (issue 28).
+  // After a reload it is in the Completed part at the end, collapsed until opened.
   await page.reload();
   const completed = page.getByRole('button', { name: 'Completed (1)' });
   await expect(completed).toHaveAttribute('aria-expanded', 'false');

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiPost, registerViaApi, signInWithStorage } from '../support/fixtures';
 
 /**
- * User text that looks like markup is shown as text on every screen that shows it (issue 6):
+ * User text that looks like markup is shown as text on every screen that shows it:
  * nothing is parsed as HTML, no script runs, no element of the payload reaches the DOM.
  */
 const TITLE = '<script>window.__xss = "title"</script><b>bold</b>';

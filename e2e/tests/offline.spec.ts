@@ -106,7 +106,8 @@ test('works offline and sends the changes once when back online', async ({ page,
     ]);
   await page.reload();
   await expect(banner).toContainText('4 changes will be sent');
-  // Completed, they are in the Completed part after a reload (issue 28): opened here.
+  // Completed, they are in the Completed part after a reload (docs/product.md, Todos screen):
+  // opened here.
   await page.getByRole('button', { name: 'Completed (2)' }).click();
   const completed = page.getByRole('list', { name: 'Completed todos' });
   await expect(completed.getByRole('checkbox', { name: 'Written offline' })).toBeChecked();

@@ -8,9 +8,9 @@ import {
 } from '../support/fixtures';
 
 /**
- * The richer todo of issue 29 (docs/product.md, Tags, priority, subtasks): quick add with tags
- * and a priority, and subtasks added, completed, counted on their parent and trashed with it;
- * screenshots of the list with them, phone and desktop, light and dark.
+ * The richer todo (docs/product.md, Tags, priority, subtasks, start dates and order): quick add
+ * with tags and a priority, and subtasks added, completed, counted on their parent and trashed with
+ * it; screenshots of the list with them, phone and desktop, light and dark.
  */
 
 interface ApiTodo {

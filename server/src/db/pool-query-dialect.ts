@@ -16,11 +16,12 @@ type CompileQuery = QueryCompiler['compileQuery'];
 /**
  * PostgreSQL through Kysely, with single queries sent by `pool.query` (docs/decisions/049-per-request-costs.md).
  * Kysely's PostgresDriver checks a client out of the pool for every query (`await pool.connect()`,
- * query, release): with more requests than clients, that promise-based checkout kept so many
- * young objects alive that garbage collection took several times the reference's (figures in
- * docs/performance.md, "Issue 18" table, and --trace-gc). A query outside a transaction now
- * goes through `pool.query`, by name when it is a prepared query; a transaction (and a stream)
- * still holds one client from its begin to its end, through Kysely's own driver.
+ * query, release): with more requests than clients, that promise-based checkout kept so many young
+ * objects alive that garbage collection took several times the reference's (figures in
+ * docs/performance.md, the table of "where Tally's own layers cost, and what changed", and
+ * --trace-gc). A query outside a transaction now goes through `pool.query`, by name when it is a
+ * prepared query; a transaction (and a stream) still holds one client from its begin to its end,
+ * through Kysely's own driver.
  */
 export class PoolQueryDialect extends PostgresDialect {
   readonly #pool: pg.Pool;

@@ -216,8 +216,8 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
     };
 
     // Only the write routes carry these hooks: a read pays nothing for them (four promises per
-    // request otherwise: docs/performance.md, "Issue 18"). A route of several methods gets them
-    // when one is a write.
+    // request otherwise: docs/performance.md, "where Tally's own layers cost, and what changed"). A
+    // route of several methods gets them when one is a write.
     app.addHook('onRoute', (route: RouteOptions) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!methods.some((m) => WRITE_METHODS.has(m)) || !isGuardedPath(route.url)) return;

@@ -31,7 +31,8 @@ describe('/settings, a change that needs a recent proof of identity', () => {
     expect(password).toHaveFocus();
     await user.type(password, 'not it');
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
-    // A sentence a person reads, beside the field (issue 28), gone once the password is edited.
+    // A sentence a person reads, beside the field (docs/product.md, Errors), gone once the password
+    // is edited.
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'The password is not correct.',
     );

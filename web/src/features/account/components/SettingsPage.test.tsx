@@ -194,7 +194,7 @@ describe('/settings, Account', () => {
     await user.type(within(form).getByLabelText('Current password'), 'nope');
     await user.click(within(form).getByRole('button', { name: 'Change e-mail' }));
 
-    // Beside the field, as a sentence without the API's field name (issue 28).
+    // Beside the field, as a sentence without the API's field name (docs/product.md, Errors).
     const current = within(form).getByLabelText('Current password');
     await waitFor(() =>
       expect(current).toHaveAccessibleDescription('The current password is not correct.'),
@@ -295,7 +295,7 @@ describe('/settings, Password', () => {
     await user.type(within(form).getByLabelText('Current password'), 'wrong one');
     await user.type(within(form).getByLabelText('New password'), 'a brand new password');
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
-    // Beside the field, as a sentence without the API's field name (issue 28).
+    // Beside the field, as a sentence without the API's field name (docs/product.md, Errors).
     const current = within(form).getByLabelText('Current password');
     await waitFor(() =>
       expect(current).toHaveAccessibleDescription('The current password is not correct.'),
@@ -527,7 +527,7 @@ describe('/settings, Danger zone', () => {
     const password = within(form).getByLabelText('Password');
     await user.type(password, 'wrong');
     await user.click(button);
-    // Beside the field, in words (issue 28); no notice besides.
+    // Beside the field, in words (docs/product.md, Errors); no notice besides.
     await waitFor(() =>
       expect(password).toHaveAccessibleDescription('The password is not correct.'),
     );

@@ -95,7 +95,7 @@ describe('/statistics', () => {
   });
 });
 
-describe('/statistics offline (issue 28)', () => {
+describe('/statistics offline', () => {
   afterEach(() => {
     Reflect.deleteProperty(navigator, 'onLine');
   });

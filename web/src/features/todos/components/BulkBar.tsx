@@ -37,8 +37,8 @@ const control = BAR_CONTROL;
  * bottom is where notices and Undo appear): how many rows are picked; Complete, Reopen, Move to
  * a group, add or remove a tag, set a priority, move under a parent (BulkDetails) and Delete
  * for all of them in one call (POST /api/todos/bulk); Select all / Clear; and Done. It is one
- * row, so that the list keeps its room (8 todos in sight on a 390×844 phone, issue 28): the
- * count and Done stay put at its ends and the actions between them scroll sideways where they
+ * row, so that the list keeps its room (8 todos in sight on a 390×844 phone, the density target):
+ * the count and Done stay put at its ends and the actions between them scroll sideways where they
  * do not fit (a phone), each 44 px high there.
  */
 export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }: BulkBarProps) {

@@ -6,7 +6,7 @@ import { queryKeys } from '#web/lib/query-keys';
 import { subtreeOf } from '../lib/subtasks';
 import { BAR_BUTTON, BAR_CONTROL } from './bulk-bar-styles';
 
-/** One of issue 29's bulk changes: the action and the one field it takes. */
+/** One of the task model's bulk changes: the action and the one field it takes. */
 export type DetailChange =
   | { action: 'tag' | 'untag'; tag: string }
   | { action: 'priority'; priority: Priority }

@@ -114,7 +114,7 @@ export const TodoItem = memo(function TodoItem({
     <div
       className={
         // Dense: a title-only row is 44 px (36 px of content or buttons and 4 px above and
-        // below), so a desktop shows a dozen todos under the controls (issue 28).
+        // below), so a desktop shows a dozen todos under the controls (the density target).
         'flex items-start gap-3 px-3 py-0.5 sm:px-4 sm:py-1 ' +
         (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
       }

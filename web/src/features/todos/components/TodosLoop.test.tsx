@@ -13,7 +13,7 @@ beforeEach(() => {
   localStorage.removeItem('hideCompleted');
 });
 
-describe('/todos: the daily loop (issue 28)', () => {
+describe('/todos: the daily loop', () => {
   it('a click on the title opens the detail view and completes nothing', async () => {
     const { calls } = fakeBackend({
       todos: [makeTodo({ id: 1, title: 'Water plants', description: 'The ferns' })],

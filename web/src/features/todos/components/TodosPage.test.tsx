@@ -313,7 +313,7 @@ describe('/todos: completing, editing, deleting', () => {
       dueTime: null,
       repeat: null,
       remindMinutesBefore: null,
-      // So are issue 29's fields, as the todo had them.
+      // So are the task model's fields (tags, priority, parent), as the todo had them.
       tags: [],
       priority: 0,
       parentId: null,

@@ -134,8 +134,9 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       : selectedFilter;
 
   const header = (
-    // Dense (issue 28): the heading, the view switch, Trash and Add Todo share one row; on a
-    // phone the heading is for screen readers only (the menu above says Todos already).
+    // Dense (docs/product.md, Todos screen): the heading, the view switch, Trash and Add Todo share
+    // one row; on a phone the heading is for screen readers only (the menu above says Todos
+    // already).
     <div className="mb-2 flex items-center gap-x-3 sm:mb-3">
       <h1 className="sr-only text-2xl font-semibold text-slate-900 sm:not-sr-only dark:text-slate-100">
         Todos
@@ -279,7 +280,7 @@ function AllTodos({
   // The command palette's "Hide or show completed todos" (web/src/app/commands).
   useCommand('toggleHideCompleted', () => setHideCompleted(!hideCompleted));
   const panelId = useId();
-  // Typing stays immediate; the list follows as soon as React has time (issue 14).
+  // Typing stays immediate; the list follows as soon as React has time.
   const searched = useDeferredValue(query);
   const search = useTodoSearch(todos.data ?? NO_TODOS, searched);
 

@@ -169,7 +169,7 @@ describe('quick add', () => {
   });
 });
 
-describe('quick add: issue 28', () => {
+describe('quick add: the date a title gives', () => {
   it('starts a repeating todo whose time has passed today at its next occurrence', () => {
     const late = new Date(2026, 10, 23, 15, 56);
     const result = parseQuickAdd('Take vitamins every day 8:00', {

@@ -35,8 +35,9 @@ const ROUTES = [
   // changed: docs/decisions/090-daily-loop.md) and the task model's list (drag across parents,
   // moves and sorts offline) met in one list: 135.7 KB, the detail view, bulk bar and Markdown
   // each in chunks of their own. 137 KB with the Completed part and the one date format (decision
-  // 087): 136.8 KB.
-  { route: '/todos', budget: 137 * KB, chunks: ['todos-route'] },
+  // 087): 136.8 KB. 137.5 KB once the todo forms said a refusal beside its field and the
+  // selection bar fit a phone in one row (decision 098): 137.1 KB.
+  { route: '/todos', budget: 137.5 * KB, chunks: ['todos-route'] },
   // The first visit's shared JavaScript (what /login loads, 102.8 KB when Insights came) and the
   // statistics chunk: SPEC's sections and the Insights charts, all drawn with plain elements and
   // no chart library (7.4 KB). 120 KB is /login's own budget plus 10 KB for the chunk: room for

@@ -27,7 +27,7 @@ const SIZES_YOUNG_GENERATION = /^--(max|min)[-_]semi[-_]space[-_]size\b/;
 export function applyServerNodeFlags() {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (given.some((flag) => SIZES_YOUNG_GENERATION.test(flag))) return;
-  if (process.platform === 'win32' || typeof process.execve !== 'function') return;
+  if (process.platform === 'win32') return;
   process.execve(process.execPath, [
     process.execPath,
     ...serverNodeFlags(),

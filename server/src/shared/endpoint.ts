@@ -58,24 +58,13 @@ export interface EndpointOptions {
   answerBuiltExactly?: boolean;
 }
 
-/** The app's own validator (the validation plugin's), for a route that replaces it for one part. */
-function compileDefault(
-  app: FastifyInstance,
-  route: Parameters<FastifySchemaCompiler<FastifySchema>>[0],
-) {
-  const compile = app.validatorCompiler;
+/**
+ * The app's own compiler (the validation plugin's validator or serialiser), for the parts of a
+ * route it does not replace.
+ */
+function appCompiler<C>(compile: C | undefined): C {
   if (!compile) throw new Error('The validation plugin must be registered before the routes');
-  return compile(route);
-}
-
-/** The app's own serialiser (the validation plugin's), for the answers a route does not write itself. */
-function compileSerializer(
-  app: FastifyInstance,
-  route: Parameters<FastifySerializerCompiler<FastifySchema>>[0],
-) {
-  const compile = app.serializerCompiler;
-  if (!compile) throw new Error('The validation plugin must be registered before the routes');
-  return compile(route);
+  return compile;
 }
 
 const writeJson = (data: unknown) => JSON.stringify(data);
@@ -124,14 +113,14 @@ export function addEndpoint<E extends Endpoint>(
     ...(endpoint.multipart
       ? {
           validatorCompiler: (route: Parameters<FastifySchemaCompiler<FastifySchema>>[0]) =>
-            route.httpPart === 'body' ? () => true : compileDefault(app, route),
+            route.httpPart === 'body' ? () => true : appCompiler(app.validatorCompiler)(route),
         }
       : {}),
     ...(options.preHandler ? { preHandler: options.preHandler } : {}),
     ...(options.answerBuiltExactly
       ? {
           serializerCompiler: (route: Parameters<FastifySerializerCompiler<FastifySchema>>[0]) =>
-            route.httpStatus === '200' ? writeJson : compileSerializer(app, route),
+            route.httpStatus === '200' ? writeJson : appCompiler(app.serializerCompiler)(route),
         }
       : {}),
     // The handler's types come from the same schemas, which Fastify's plain route() cannot see.

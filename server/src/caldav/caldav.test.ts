@@ -574,6 +574,22 @@ describe('reports', () => {
     expect(broken.statusCode).toBe(400);
   });
 
+  it('answers a multiget naming only objects outside the calendar with a 404 for each', async () => {
+    const user = await account();
+    const other = await account();
+    const outside = [`${user.home}elsewhere/a.ics`, `${other.home}todos/b.ics`, '/dav/x.ics'];
+    const answer = await request(
+      user,
+      'REPORT',
+      `${user.home}todos/`,
+      `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop>${outside.map((h) => `<d:href>${h}</d:href>`).join('')}</c:calendar-multiget>`,
+    );
+    expect(answer.statusCode).toBe(207);
+    const responses = responsesOf(answer.body);
+    expect([...responses.keys()]).toEqual(outside);
+    expect([...responses.values()].every((r) => r.status?.includes('404'))).toBe(true);
+  });
+
   it('answers a multiget of 600 todos', async () => {
     const user = await account();
     const hrefs: string[] = [];

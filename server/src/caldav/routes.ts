@@ -49,13 +49,22 @@ const SYNC_PREFIX = 'urn:tally:sync:';
 const NOT_IN_OPENAPI = { hide: true };
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Tally CalDAV", charset="UTF-8"' };
 
-type PropRequest = { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; names: XmlName[] };
-/** A resource's properties: each a function, so only the requested ones are computed. */
-type Props = Map<string, { name: XmlName; value: () => (XmlNode | string)[] }>;
+/** The properties a request asks for; each name with its key in a Props table. */
+type PropRequest =
+  | { kind: 'allprop' }
+  | { kind: 'propname' }
+  | { kind: 'prop'; names: (XmlName & { key: string })[] };
+type Prop<S> = [XmlName, (subject: S) => (XmlNode | string)[]];
+/**
+ * The properties of a kind of resource, each a function of the one a response describes (its
+ * subject): only the requested ones are computed, and the table is made once, not per response
+ * (a full sync answers 20,000 of them).
+ */
+type Props<S> = Map<string, { name: XmlName; value: (subject: S) => (XmlNode | string)[] }>;
 
 const enc = encodeURIComponent;
 
-function propsOf(entries: [XmlName, () => (XmlNode | string)[]][]): Props {
+function propsOf<S>(entries: Prop<S>[]): Props<S> {
   return new Map(entries.map(([name, value]) => [nameKey(name), { name, value }]));
 }
 
@@ -68,37 +77,44 @@ function propRequestOf(root: Element | null): PropRequest {
   if (firstChild(root, NS.dav, 'propname')) return { kind: 'propname' };
   const prop = firstChild(root, NS.dav, 'prop');
   if (!prop) return { kind: 'allprop' };
-  return { kind: 'prop', names: childElements(prop).map(nameOf) };
+  return {
+    kind: 'prop',
+    names: childElements(prop).map((element) => {
+      const name = nameOf(element);
+      return { ...name, key: nameKey(name) };
+    }),
+  };
 }
 
 /** One <response> of a multistatus: the found properties, and the asked ones it lacks (404). */
-function responseOf(href: string, props: Props, request: PropRequest): XmlNode {
+function responseOf<S>(href: string, props: Props<S>, subject: S, request: PropRequest): XmlNode {
   const found: XmlNode[] = [];
   const missing: XmlNode[] = [];
   if (request.kind === 'prop') {
-    for (const name of request.names) {
-      const prop = props.get(nameKey(name));
-      if (prop) found.push(el(name.ns, name.name, ...prop.value()));
-      else missing.push(el(name.ns, name.name));
+    for (const { ns, name, key } of request.names) {
+      const prop = props.get(key);
+      if (prop) found.push({ ns, name, children: prop.value(subject) });
+      else missing.push({ ns, name });
     }
   } else {
     for (const { name, value } of props.values()) {
       // calendar-data is the whole object: only when asked for by name (RFC 4791, 9.6).
       if (name.name === 'calendar-data') continue;
-      found.push(
-        request.kind === 'propname' ? el(name.ns, name.name) : el(name.ns, name.name, ...value()),
-      );
+      found.push(request.kind === 'propname' ? { ...name } : { ...name, children: value(subject) });
     }
   }
-  const propstat = (nodes: XmlNode[], status: string) =>
-    dav('propstat', dav('prop', ...nodes), dav('status', `HTTP/1.1 ${status}`));
-  return dav(
-    'response',
-    dav('href', href),
-    ...(found.length || !missing.length ? [propstat(found, '200 OK')] : []),
-    ...(missing.length ? [propstat(missing, '404 Not Found')] : []),
-  );
+  const children: XmlNode[] = [dav('href', href)];
+  if (found.length || !missing.length) children.push(propstat(found, '200 OK'));
+  if (missing.length) children.push(propstat(missing, '404 Not Found'));
+  return { ns: NS.dav, name: 'response', children };
 }
+
+const propstat = (props: XmlNode[], status: string): XmlNode =>
+  dav(
+    'propstat',
+    { ns: NS.dav, name: 'prop', children: props },
+    dav('status', `HTTP/1.1 ${status}`),
+  );
 
 /** A <response> per item, each made when it is written and then dropped. */
 function* each<T>(items: Iterable<T>, answer: (item: T) => XmlNode): Generator<XmlNode> {
@@ -254,6 +270,104 @@ function compMatches(filter: Element, components: ICAL.Component[]): boolean {
   );
 }
 
+const hrefs = (user: DavUser) => {
+  const home = `/dav/calendars/${user.id}/`;
+  return {
+    principal: `/dav/principals/${user.id}/`,
+    home,
+    collection: (c: Collection) => `${home}${enc(c.segment)}/`,
+    resource: (c: Collection, name: string) => `${home}${enc(c.segment)}/${enc(name)}`,
+  };
+};
+
+/** What a response on the user's root, principal or calendar home is written from. */
+interface UserSubject {
+  user: DavUser;
+}
+/** A calendar's, with its ctag and sync token, read before its response is written. */
+interface CalendarSubject extends UserSubject {
+  collection: Collection;
+  ctag: string;
+  syncToken: number;
+}
+
+/** The properties every resource of a user answers: who the user is. */
+const COMMON_PROPS: Prop<UserSubject>[] = [
+  [d('current-user-principal'), ({ user }) => [dav('href', hrefs(user).principal)]],
+  [d('owner'), ({ user }) => [dav('href', hrefs(user).principal)]],
+];
+
+const privileges = ({ user }: UserSubject) => [
+  dav('privilege', dav('read')),
+  ...(user.canWrite
+    ? [dav('privilege', dav('write')), dav('privilege', dav('write-content'))]
+    : []),
+];
+
+/** The server's root (/dav/ and /.well-known/caldav's target): where a client's discovery starts. */
+const ROOT_PROPS = propsOf<UserSubject>([
+  ...COMMON_PROPS,
+  [d('resourcetype'), () => [dav('collection')]],
+  [c('calendar-home-set'), ({ user }) => [dav('href', hrefs(user).home)]],
+]);
+
+const PRINCIPAL_PROPS = propsOf<UserSubject>([
+  ...COMMON_PROPS,
+  [d('resourcetype'), () => [dav('principal')]],
+  [d('displayname'), ({ user }) => [user.username]],
+  [d('principal-URL'), ({ user }) => [dav('href', hrefs(user).principal)]],
+  [c('calendar-home-set'), ({ user }) => [dav('href', hrefs(user).home)]],
+  [c('calendar-user-address-set'), ({ user }) => [dav('href', `mailto:${user.email}`)]],
+]);
+
+const HOME_PROPS = propsOf<UserSubject>([
+  ...COMMON_PROPS,
+  [d('resourcetype'), () => [dav('collection')]],
+  [d('displayname'), () => ['Tally']],
+  [c('calendar-home-set'), ({ user }) => [dav('href', hrefs(user).home)]],
+  [d('current-user-privilege-set'), privileges],
+]);
+
+const CALENDAR_PROPS = propsOf<CalendarSubject>([
+  ...COMMON_PROPS,
+  [d('resourcetype'), () => [dav('collection'), el(NS.caldav, 'calendar')]],
+  [d('displayname'), ({ collection }) => [collection.name]],
+  [{ ns: NS.apple, name: 'calendar-color' }, ({ collection }) => [`${collection.color}FF`]],
+  [
+    c('supported-calendar-component-set'),
+    () => [{ ns: NS.caldav, name: 'comp', attributes: { name: 'VTODO' } }],
+  ],
+  [
+    c('supported-calendar-data'),
+    () => [
+      {
+        ns: NS.caldav,
+        name: 'calendar-data',
+        attributes: { 'content-type': 'text/calendar', version: '2.0' },
+      },
+    ],
+  ],
+  [
+    d('supported-report-set'),
+    () =>
+      [c('calendar-query'), c('calendar-multiget'), d('sync-collection')].map((report) =>
+        dav('supported-report', dav('report', el(report.ns, report.name))),
+      ),
+  ],
+  [{ ns: NS.cs, name: 'getctag' }, ({ ctag }) => [ctag]],
+  [d('sync-token'), ({ syncToken }) => [`${SYNC_PREFIX}${syncToken}`]],
+  [d('current-user-privilege-set'), privileges],
+]);
+
+const RESOURCE_PROPS = propsOf<Resource>([
+  [d('getetag'), (resource) => [resource.etag]],
+  [d('getcontenttype'), () => ['text/calendar; charset=utf-8; component=VTODO']],
+  [d('resourcetype'), () => []],
+  [d('getcontentlength'), (resource) => [String(Buffer.byteLength(resource.data))]],
+  [d('getlastmodified'), (resource) => [new Date(resource.updatedAt).toUTCString()]],
+  [c('calendar-data'), (resource) => [resource.data]],
+]);
+
 export const caldavRoutes: FastifyPluginAsync<{
   clock: Clock;
   loginAttemptsPerAccount: number;
@@ -318,94 +432,13 @@ export const caldavRoutes: FastifyPluginAsync<{
     return user;
   }
 
-  const hrefs = (user: DavUser) => {
-    const home = `/dav/calendars/${user.id}/`;
-    return {
-      principal: `/dav/principals/${user.id}/`,
-      home,
-      collection: (c: Collection) => `${home}${enc(c.segment)}/`,
-      resource: (c: Collection, name: string) => `${home}${enc(c.segment)}/${enc(name)}`,
-    };
-  };
-
-  /** The properties every resource answers: who the user is. */
-  const commonProps = (user: DavUser): [XmlName, () => (XmlNode | string)[]][] => [
-    [d('current-user-principal'), () => [dav('href', hrefs(user).principal)]],
-    [d('owner'), () => [dav('href', hrefs(user).principal)]],
-  ];
-
-  const privileges = (user: DavUser) => () => [
-    dav('privilege', dav('read')),
-    ...(user.canWrite
-      ? [dav('privilege', dav('write')), dav('privilege', dav('write-content'))]
-      : []),
-  ];
-
-  const principalProps = (user: DavUser): Props =>
-    propsOf([
-      ...commonProps(user),
-      [d('resourcetype'), () => [dav('principal')]],
-      [d('displayname'), () => [user.username]],
-      [d('principal-URL'), () => [dav('href', hrefs(user).principal)]],
-      [c('calendar-home-set'), () => [dav('href', hrefs(user).home)]],
-      [c('calendar-user-address-set'), () => [dav('href', `mailto:${user.email}`)]],
-    ]);
-
-  const homeProps = (user: DavUser): Props =>
-    propsOf([
-      ...commonProps(user),
-      [d('resourcetype'), () => [dav('collection')]],
-      [d('displayname'), () => ['Tally']],
-      [c('calendar-home-set'), () => [dav('href', hrefs(user).home)]],
-      [d('current-user-privilege-set'), privileges(user)],
-    ]);
-
-  async function collectionProps(user: DavUser, collection: Collection): Promise<Props> {
-    const [ctag, token] = await Promise.all([
+  async function calendarSubject(user: DavUser, collection: Collection): Promise<CalendarSubject> {
+    const [ctag, syncToken] = await Promise.all([
       caldav.ctag(user.id, collection),
       caldav.syncToken(user.id),
     ]);
-    return propsOf([
-      ...commonProps(user),
-      [d('resourcetype'), () => [dav('collection'), el(NS.caldav, 'calendar')]],
-      [d('displayname'), () => [collection.name]],
-      [{ ns: NS.apple, name: 'calendar-color' }, () => [`${collection.color}FF`]],
-      [
-        c('supported-calendar-component-set'),
-        () => [{ ns: NS.caldav, name: 'comp', attributes: { name: 'VTODO' } }],
-      ],
-      [
-        c('supported-calendar-data'),
-        () => [
-          {
-            ns: NS.caldav,
-            name: 'calendar-data',
-            attributes: { 'content-type': 'text/calendar', version: '2.0' },
-          },
-        ],
-      ],
-      [
-        d('supported-report-set'),
-        () =>
-          [c('calendar-query'), c('calendar-multiget'), d('sync-collection')].map((report) =>
-            dav('supported-report', dav('report', el(report.ns, report.name))),
-          ),
-      ],
-      [{ ns: NS.cs, name: 'getctag' }, () => [ctag]],
-      [d('sync-token'), () => [`${SYNC_PREFIX}${token}`]],
-      [d('current-user-privilege-set'), privileges(user)],
-    ]);
+    return { user, collection, ctag, syncToken };
   }
-
-  const resourceProps = (resource: Resource): Props =>
-    propsOf([
-      [d('getetag'), () => [resource.etag]],
-      [d('getcontenttype'), () => ['text/calendar; charset=utf-8; component=VTODO']],
-      [d('resourcetype'), () => []],
-      [d('getcontentlength'), () => [String(Buffer.byteLength(resource.data))]],
-      [d('getlastmodified'), () => [new Date(resource.updatedAt).toUTCString()]],
-      [c('calendar-data'), () => [resource.data]],
-    ]);
 
   const bodyXml = (request: FastifyRequest) => {
     const body = typeof request.body === 'string' ? request.body.trim() : '';
@@ -431,28 +464,30 @@ export const caldavRoutes: FastifyPluginAsync<{
       responses.push(
         responseOf(
           new URL(request.url, 'http://tally.invalid').pathname,
-          propsOf([
-            ...commonProps(user),
-            [d('resourcetype'), () => [dav('collection')]],
-            [c('calendar-home-set'), () => [dav('href', h.home)]],
-          ]),
+          ROOT_PROPS,
+          { user },
           wanted,
         ),
       );
-      if (deep) responses.push(responseOf(h.principal, principalProps(user), wanted));
+      if (deep) responses.push(responseOf(h.principal, PRINCIPAL_PROPS, { user }, wanted));
       return multistatus(reply, responses);
     }
     if (owner !== String(user.id)) throw notFound();
     if (kind === 'principals' && segment === undefined) {
-      return multistatus(reply, [responseOf(h.principal, principalProps(user), wanted)]);
+      return multistatus(reply, [responseOf(h.principal, PRINCIPAL_PROPS, { user }, wanted)]);
     }
     if (kind !== 'calendars') throw notFound();
     if (segment === undefined) {
-      responses.push(responseOf(h.home, homeProps(user), wanted));
+      responses.push(responseOf(h.home, HOME_PROPS, { user }, wanted));
       if (deep) {
         for (const collection of await caldav.collections(user.id)) {
           responses.push(
-            responseOf(h.collection(collection), await collectionProps(user, collection), wanted),
+            responseOf(
+              h.collection(collection),
+              CALENDAR_PROPS,
+              await calendarSubject(user, collection),
+              wanted,
+            ),
           );
         }
       }
@@ -462,21 +497,26 @@ export const caldavRoutes: FastifyPluginAsync<{
     if (!collection) throw notFound('Calendar');
     if (name === undefined) {
       responses.push(
-        responseOf(h.collection(collection), await collectionProps(user, collection), wanted),
+        responseOf(
+          h.collection(collection),
+          CALENDAR_PROPS,
+          await calendarSubject(user, collection),
+          wanted,
+        ),
       );
       if (!deep) return multistatus(reply, responses);
       return multistatus(
         reply,
         responses,
         eachOfPages(caldav.memberPages(user.id, collection.groupId), (resource) =>
-          responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted),
+          responseOf(h.resource(collection, resource.name), RESOURCE_PROPS, resource, wanted),
         ),
       );
     }
     const resource = await caldav.resource(user.id, collection.groupId, name);
     if (!resource) throw notFound('Todo');
     return multistatus(reply, [
-      responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted),
+      responseOf(h.resource(collection, resource.name), RESOURCE_PROPS, resource, wanted),
     ]);
   }
 
@@ -492,7 +532,7 @@ export const caldavRoutes: FastifyPluginAsync<{
     const wanted = propRequestOf(root);
     const h = hrefs(user);
     const answer = (resource: Resource) =>
-      responseOf(h.resource(collection, resource.name), resourceProps(resource), wanted);
+      responseOf(h.resource(collection, resource.name), RESOURCE_PROPS, resource, wanted);
     if (isElement(root, NS.caldav, 'calendar-multiget')) {
       const base = h.collection(collection);
       const asked = childElements(root)
@@ -500,20 +540,23 @@ export const caldavRoutes: FastifyPluginAsync<{
         .map((href) => textOf(href));
       const byHref = new Map<string, string>();
       for (const href of asked) {
-        const path = new URL(href, 'http://tally.invalid').pathname;
-        const segments = segmentsOf(path);
+        const segments = segmentsOf(href);
         const name = segments[3];
         const inCollection = `/dav/${segments.slice(0, 3).map(enc).join('/')}/` === base;
         if (name !== undefined && inCollection && segments.length === 4) byHref.set(href, name);
       }
-      // The objects are read a batch of hrefs at a time, each page answered before the next.
+      // The objects are read a page of hrefs at a time, each page answered before the next.
+      const hrefPages = [...batches(asked)];
       async function* pages() {
-        for (const page of batches(asked)) {
-          const names = page.flatMap((href) => byHref.get(href) ?? []);
-          const found = new Map(
-            (await caldav.resources(user.id, collection.groupId, names)).map((r) => [r.name, r]),
-          );
-          yield page.map((href) => ({ href, resource: found.get(byHref.get(href) ?? '') }));
+        const found = caldav.namedPages(
+          user.id,
+          collection.groupId,
+          hrefPages.map((page) => page.flatMap((href) => byHref.get(href) ?? [])),
+        );
+        let index = 0;
+        for await (const byName of found) {
+          const page = hrefPages[index++] ?? [];
+          yield page.map((href) => ({ href, resource: byName.get(byHref.get(href) ?? '') }));
         }
       }
       return multistatus(

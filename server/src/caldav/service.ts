@@ -41,27 +41,11 @@ export interface Collection {
   color: string;
 }
 
-/**
- * A todo as a resource: its name, its calendar object and a strong ETag, which changes exactly
- * when the object's bytes do.
- */
-export interface Resource {
-  id: number;
-  name: string;
-  uid: string;
-  groupId: number | null;
-  data: string;
-  etag: string;
-  updatedAt: number;
-}
-
 const derivedUid = (id: number) => `tally-${id}`;
 const derivedId = (uid: string) => {
   const match = /^tally-(\d{1,10})$/.exec(uid);
   return match ? Number(match[1]) : null;
 };
-const nameOfTodo = (row: { id: number; uid: string | null; dav_name: string | null }) =>
-  row.dav_name ?? `${row.uid ?? derivedUid(row.id)}.ics`;
 
 /**
  * The version of renderVtodo()'s output: an ETag is the hash of what the object is written
@@ -73,6 +57,44 @@ const RENDERING = 1;
 
 const etagOf = (data: string) =>
   `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
+
+/**
+ * A todo as a resource: its name, its calendar object and a strong ETag, which changes exactly
+ * when the object's bytes do. A class rather than an object with its own getter: a full sync makes
+ * 20,000 of these, and each would otherwise carry a closure and its context.
+ */
+export class Resource {
+  readonly id: number;
+  readonly name: string;
+  readonly uid: string;
+  readonly groupId: number | null;
+  readonly etag: string;
+  readonly updatedAt: number;
+  readonly #todo: RenderedTodo;
+  readonly #zone: string | null;
+  #data: string | null = null;
+
+  constructor(
+    row: { id: number; group_id: number | null; dav_name: string | null },
+    todo: RenderedTodo,
+    zone: string | null,
+  ) {
+    this.id = row.id;
+    this.name = row.dav_name ?? `${todo.uid}.ics`;
+    this.uid = todo.uid;
+    this.groupId = row.group_id;
+    this.etag = etagOf(JSON.stringify([RENDERING, zone, todo]));
+    this.updatedAt = todo.updatedAt;
+    this.#todo = todo;
+    this.#zone = zone;
+  }
+
+  /** The calendar object, written only when a client asks for it (GET, calendar-data, a filter). */
+  get data(): string {
+    this.#data ??= renderVtodo(this.#todo, this.#zone);
+    return this.#data;
+  }
+}
 
 /** The swatch nearest to a client's colour (#RRGGBB or #RRGGBBAA). */
 function nearestSwatch(color: string): GroupColor | null {
@@ -123,17 +145,21 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   const todos = createTodoService(db, clock);
   const groups = createGroupService(db, clock);
 
-  /** The todos of a user matching `where`, with their tags and parent's UID. */
+  /**
+   * The todos of a user matching `where`, with their tags and parent's UID. `zone`: the user's
+   * (zoneOf), read once by a caller that loads several pages.
+   */
   async function load(
     userId: number,
     where: (query: ReturnType<typeof baseQuery>) => ReturnType<typeof baseQuery>,
-  ) {
+    zone?: string | null,
+  ): Promise<Resource[]> {
     const rows = await where(baseQuery(userId)).execute();
     const tags = await tagsOfTodos(
       db,
       rows.map((row) => row.id),
     );
-    const zone = await zoneOf(userId);
+    const userZone = zone === undefined ? await zoneOf(userId) : zone;
     return rows.map((row) => {
       const todo: RenderedTodo = {
         uid: row.uid ?? derivedUid(row.id),
@@ -152,21 +178,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         updatedAt: Number(row.updated_at),
         extra: row.ics_extra === null ? null : (JSON.parse(row.ics_extra) as Extra),
       };
-      let data: string | null = null;
-      const resource: Resource = {
-        id: row.id,
-        name: nameOfTodo(row),
-        uid: todo.uid,
-        groupId: row.group_id,
-        // Written only when a client asks for it (GET, calendar-data, a filter).
-        get data() {
-          data ??= renderVtodo(todo, zone);
-          return data;
-        },
-        etag: etagOf(JSON.stringify([RENDERING, zone, todo])),
-        updatedAt: todo.updatedAt,
-      };
-      return resource;
+      return new Resource(row, todo, userZone);
     });
   }
 
@@ -326,10 +338,14 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
    * before the next is read, so a calendar of 10,000 todos is never in memory at once.
    */
   async function* memberPages(userId: number, groupId: number | null): AsyncGenerator<Resource[]> {
+    const zone = await zoneOf(userId);
     let after = 0;
     for (;;) {
-      const page = await load(userId, (query) =>
-        inGroup(groupId)(query).where('todos.id', '>', after).orderBy('todos.id').limit(PAGE),
+      const page = await load(
+        userId,
+        (query) =>
+          inGroup(groupId)(query).where('todos.id', '>', after).orderBy('todos.id').limit(PAGE),
+        zone,
       );
       if (page.length) yield page;
       if (page.length < PAGE) return;
@@ -363,35 +379,47 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     return found ?? null;
   }
 
-  /** Resources by name, for calendar-multiget: only the todos those names can be. */
-  async function resources(userId: number, groupId: number | null, names: readonly string[]) {
-    const wanted = new Set(names);
-    const found: Resource[] = [];
-    for (const batch of batches(names)) {
-      const uids = batch.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
+  /**
+   * Calendar-multiget's resources: for each page of names, those found by name (only the todos
+   * those names can be), each page read when the one before is answered.
+   */
+  async function* namedPages(
+    userId: number,
+    groupId: number | null,
+    pages: Iterable<readonly string[]>,
+  ): AsyncGenerator<Map<string, Resource>> {
+    const zone = await zoneOf(userId);
+    for (const names of pages) {
+      if (!names.length) {
+        yield new Map();
+        continue;
+      }
+      const uids = names.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
       const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
-      const rows = await load(userId, (query) =>
-        inGroup(groupId)(query).where((eb) =>
-          eb.or([
-            eb('todos.dav_name', 'in', batch),
-            ...(uids.length
-              ? [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', 'in', uids)])]
-              : []),
-            ...(ids.length
-              ? [
-                  eb.and([
-                    eb('todos.dav_name', 'is', null),
-                    eb('todos.uid', 'is', null),
-                    eb('todos.id', 'in', ids),
-                  ]),
-                ]
-              : []),
-          ]),
-        ),
+      const found = await load(
+        userId,
+        (query) =>
+          inGroup(groupId)(query).where((eb) =>
+            eb.or([
+              eb('todos.dav_name', 'in', names),
+              ...(uids.length
+                ? [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', 'in', uids)])]
+                : []),
+              ...(ids.length
+                ? [
+                    eb.and([
+                      eb('todos.dav_name', 'is', null),
+                      eb('todos.uid', 'is', null),
+                      eb('todos.id', 'in', ids),
+                    ]),
+                  ]
+                : []),
+            ]),
+          ),
+        zone,
       );
-      found.push(...rows.filter((resource) => wanted.has(resource.name)));
+      yield new Map(found.map((resource) => [resource.name, resource]));
     }
-    return found;
   }
 
   /**
@@ -629,7 +657,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     pruneChanges,
     memberPages,
     resource,
-    resources,
+    namedPages,
     changesSince,
     put,
     remove,

@@ -102,7 +102,13 @@ export const el = (
   ns: string,
   name: string,
   ...children: readonly (XmlNode | string | null)[]
-): XmlNode => ({ ns, name, children: children.filter((child) => child !== null) });
+): XmlNode => ({
+  ns,
+  name,
+  children: children.includes(null)
+    ? children.filter((child) => child !== null)
+    : (children as readonly (XmlNode | string)[]),
+});
 
 export const dav = (name: string, ...children: readonly (XmlNode | string | null)[]) =>
   el(NS.dav, name, ...children);
@@ -133,33 +139,46 @@ const ROOT_DECLARATIONS = Object.entries(PREFIXES)
   .join('');
 
 /**
- * An element's start tag (without its closing `>`) and name. A namespace Tally does not speak (a
- * property a client asked for) is declared on the element itself, as prefix `x`; names come
- * from parsed requests or from this module, so they are valid XML names.
+ * An element's qualified name: the prefix of a namespace Tally speaks, else `x`, which its start
+ * tag declares (startOf). Names come from parsed requests or from this module, so they are valid
+ * XML names.
  */
-function startOf(node: XmlNode, declarations: string) {
-  const prefix = PREFIXES[node.ns];
-  const tag = node.ns === '' ? node.name : `${prefix ?? 'x'}:${node.name}`;
+const tagOf = (node: XmlNode) =>
+  node.ns === '' ? node.name : `${PREFIXES[node.ns] ?? 'x'}:${node.name}`;
+
+/** An element's start tag without its closing `>`: its name, declarations and attributes. */
+function startOf(node: XmlNode, tag: string, declarations: string) {
   let start = `<${tag}${declarations}`;
-  if (node.ns !== '' && prefix === undefined) start += ` xmlns:x="${escapeAttribute(node.ns)}"`;
-  for (const [key, value] of Object.entries(node.attributes ?? {}))
-    start += ` ${key}="${escapeAttribute(value)}"`;
-  return { start, tag };
+  if (node.ns !== '' && PREFIXES[node.ns] === undefined) {
+    start += ` xmlns:x="${escapeAttribute(node.ns)}"`;
+  }
+  const attributes = node.attributes;
+  if (attributes) {
+    for (const key of Object.keys(attributes)) {
+      start += ` ${key}="${escapeAttribute(attributes[key] ?? '')}"`;
+    }
+  }
+  return start;
+}
+
+/** Writes an element's children into `parts`. */
+function writeChildren(node: XmlNode, parts: string[]): void {
+  for (const child of node.children ?? []) {
+    if (typeof child === 'string') parts.push(escapeText(child));
+    else write(child, parts);
+  }
 }
 
 /** Writes an element and its children into `parts`. */
 function write(node: XmlNode, parts: string[]): void {
-  const { start, tag } = startOf(node, '');
-  const children = node.children ?? [];
-  if (!children.length) {
+  const tag = tagOf(node);
+  const start = startOf(node, tag, '');
+  if (!node.children?.length) {
     parts.push(`${start}/>`);
     return;
   }
   parts.push(`${start}>`);
-  for (const child of children) {
-    if (typeof child === 'string') parts.push(escapeText(child));
-    else write(child, parts);
-  }
+  writeChildren(node, parts);
   parts.push(`</${tag}>`);
 }
 
@@ -171,12 +190,11 @@ const CHUNK = 16 * 1024;
  * calendar objects as a DOM was most of a full sync's garbage (docs/performance.md, CalDAV).
  */
 export function buildXml(root: XmlNode): string {
-  const { start, tag } = startOf(root, ROOT_DECLARATIONS);
-  const parts = [`<?xml version="1.0" encoding="utf-8"?>\n${start}>`];
-  for (const child of root.children ?? []) {
-    if (typeof child === 'string') parts.push(escapeText(child));
-    else write(child, parts);
-  }
+  const tag = tagOf(root);
+  const parts = [
+    `<?xml version="1.0" encoding="utf-8"?>\n${startOf(root, tag, ROOT_DECLARATIONS)}>`,
+  ];
+  writeChildren(root, parts);
   parts.push(`</${tag}>`);
   return parts.join('');
 }
@@ -191,13 +209,10 @@ export async function* xmlChunks(
   root: XmlNode,
   more: AsyncIterable<XmlNode> | Iterable<XmlNode> = [],
 ): AsyncGenerator<string> {
-  const { start, tag } = startOf(root, ROOT_DECLARATIONS);
-  let parts = [`<?xml version="1.0" encoding="utf-8"?>\n${start}>`];
+  const tag = tagOf(root);
+  let parts = [`<?xml version="1.0" encoding="utf-8"?>\n${startOf(root, tag, ROOT_DECLARATIONS)}>`];
   let size = 0;
-  for (const child of root.children ?? []) {
-    if (typeof child === 'string') parts.push(escapeText(child));
-    else write(child, parts);
-  }
+  writeChildren(root, parts);
   for await (const child of more) {
     const before = parts.length;
     write(child, parts);

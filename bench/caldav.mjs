@@ -78,7 +78,7 @@ const child = spawn(
       REDIS_URL: '',
       WEB_CONCURRENCY: '1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   },
 );
 const base = `http://127.0.0.1:${PORT}`;
@@ -118,10 +118,14 @@ try {
   const home = `/dav/calendars/${user.id}/`;
 
   let peak = rssMegabytes(child.pid);
+  let peakStatus = '';
   const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMegabytes(child.pid));
+    const now = rssMegabytes(child.pid);
+    if (now > peak) { peak = now; peakStatus = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').filter((l) => /Rss/.test(l)).join(' '); }
   }, 20);
-  const rssBefore = rssMegabytes(child.pid);
+  process.on('exit', () => console.info('PEAK', peakStatus));
+  if (process.env.BENCH_SIGNAL) { (await import('node:fs')).writeFileSync('/tmp/start-prof', ''); await new Promise((r) => setTimeout(r, 500)); console.info('SYNC START'); }
+  const rssBefore = rssMegabytes(child.pid); console.info('BEFORE', readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').filter((l) => /Rss/.test(l)).join(' '));
   const cpuBefore = cpuMs(child.pid);
   const started = performance.now();
   const listing = xml(

@@ -62,6 +62,7 @@ const ASPECTS = {
   parent: [],
 } as const;
 type Aspect = keyof typeof ASPECTS | 'remind';
+const ASPECT_NAMES = Object.keys(ASPECTS) as (keyof typeof ASPECTS)[];
 
 /** The part of a VTODO Tally does not model, stored as JSON in todos.ics_extra. */
 export interface Extra {
@@ -548,45 +549,35 @@ function timezoneOf(tzid: string, from: number, to: number): JCalComponent {
 export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
   const extra = todo.extra;
   const fresh = generated(todo, extra?.zone ?? zone);
+  const modified = utc(todo.updatedAt);
   const properties: JCalProperty[] = [
     ['uid', {}, 'text', todo.uid],
-    ['dtstamp', {}, 'date-time', utc(todo.updatedAt)],
+    ['dtstamp', {}, 'date-time', modified],
     ['created', {}, 'date-time', utc(todo.createdAt)],
-    ['last-modified', {}, 'date-time', utc(todo.updatedAt)],
+    ['last-modified', {}, 'date-time', modified],
   ];
-  for (const aspect of [...Object.keys(ASPECTS)] as (keyof typeof ASPECTS)[]) {
+  for (const aspect of ASPECT_NAMES) {
     const known = extra?.known[aspect];
     if (!known || !same(known.value, valueOf(aspect, todo))) {
-      properties.push(...fresh[aspect]);
+      for (const property of fresh[aspect]) properties.push(property);
       continue;
     }
-    properties.push(...known.props);
+    for (const property of known.props) properties.push(property);
     // A done todo says when (RFC 5545, 3.8.2.1), which calendar-query's "not completed" reads.
     if (aspect === 'status' && todo.completed && !known.props.some((p) => p[0] === 'completed')) {
       properties.push(...fresh.status.filter((p) => p[0] === 'completed'));
     }
   }
-  const custom = todo.repeat === null ? [] : ['rrule'];
-  properties.push(...(extra?.props ?? []).filter((p) => !custom.includes(p[0])));
+  for (const property of extra?.props ?? []) {
+    // A repeat Tally writes replaces the client's rule; a rule it cannot read stays as written.
+    if (todo.repeat === null || property[0] !== 'rrule') properties.push(property);
+  }
   const alarm = reminderAlarm(todo);
   const vtodo: JCalComponent = [
     'vtodo',
     properties,
     [...(alarm ? [alarm] : []), ...(extra?.components ?? [])],
   ];
-
-  const zones = new Map<string, JCalProperty[]>();
-  for (const property of properties) {
-    const tzid = property[1].tzid;
-    if (typeof tzid === 'string' && isIanaZone(tzid) && tzid !== 'UTC') {
-      zones.set(tzid, [...(zones.get(tzid) ?? []), property]);
-    }
-  }
-  const timezones: JCalComponent[] = [];
-  for (const [tzid, used] of zones) {
-    const years = yearsOf(used);
-    if (years) timezones.push(timezoneOf(tzid, years.from, years.to));
-  }
   const calendar: JCalComponent = [
     'vcalendar',
     [
@@ -594,9 +585,27 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
       ['prodid', {}, 'text', '-//Tally//CalDAV//EN'],
       ...(extra?.calendar ?? []),
     ],
-    [...timezones, vtodo, ...(extra?.siblings ?? [])],
+    [...timezonesOf(properties), vtodo, ...(extra?.siblings ?? [])],
   ];
   return `${ical().stringify(calendar)}\r\n`;
+}
+
+/** The VTIMEZONEs of the IANA zones the properties name (TZID), over the years they use. */
+function timezonesOf(properties: readonly JCalProperty[]): JCalComponent[] {
+  let zones: Map<string, JCalProperty[]> | null = null;
+  for (const property of properties) {
+    const tzid = property[1].tzid;
+    if (typeof tzid === 'string' && isIanaZone(tzid) && tzid !== 'UTC') {
+      zones ??= new Map();
+      zones.set(tzid, [...(zones.get(tzid) ?? []), property]);
+    }
+  }
+  const found: JCalComponent[] = [];
+  for (const [tzid, used] of zones ?? []) {
+    const years = yearsOf(used);
+    if (years) found.push(timezoneOf(tzid, years.from, years.to));
+  }
+  return found;
 }
 
 /** The calendar object's VTODO as an ical.js component (the calendar-query filters read it). */

@@ -8,7 +8,13 @@ import type { Clock } from '../shared/clock.js';
 import { batches } from '../shared/batches.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
-import { type Collection, createCaldavService, type DavUser, type Resource } from './service.js';
+import {
+  type Collection,
+  createCaldavService,
+  type DavUser,
+  RESOURCES_PER_PAGE,
+  type Resource,
+} from './service.js';
 import { componentOf, ical, loadIcal } from './vtodo.js';
 import {
   buildXml,
@@ -546,7 +552,7 @@ export const caldavRoutes: FastifyPluginAsync<{
         if (name !== undefined && inCollection && segments.length === 4) byHref.set(href, name);
       }
       // The objects are read a page of hrefs at a time, each page answered before the next.
-      const hrefPages = [...batches(asked)];
+      const hrefPages = [...batches(asked, RESOURCES_PER_PAGE)];
       async function* pages() {
         const found = caldav.namedPages(
           user.id,

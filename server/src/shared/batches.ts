@@ -4,7 +4,8 @@
  */
 const BATCH = 500;
 
-/** The items in slices of `BATCH`, one statement each. */
-export function* batches<T>(items: readonly T[]): Generator<T[]> {
-  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+/** The items in slices of `size` (at most `BATCH`), one statement each. */
+export function* batches<T>(items: readonly T[], size = BATCH): Generator<T[]> {
+  const step = Math.min(size, BATCH);
+  for (let i = 0; i < items.length; i += step) yield items.slice(i, i + step);
 }

@@ -11,7 +11,10 @@
 // Flags: --todos=N (default 10000), --port=N (default 3350), --dialect=sqlite|postgres,
 // --batch=N hrefs per multiget (default 500), --entry=file the server starts from (default
 // server/bin/serve.mjs, as `npm start`; server/dist/main.js is the unbundled server),
-// --node=<flag,flag> more Node flags.
+// --node=<flag,flag> more Node flags, --gc: also what V8's collector did during the full sync
+// (`--trace-gc-nvp` read from the server's output: collections, bytes allocated, the bytes that
+// survived a young-generation collection and those promoted to old space, the heap's size), the
+// figures that explain its peak (docs/performance.md, CalDAV).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -37,6 +40,7 @@ const INCREMENTAL_BUDGET_MS = 50;
 const MULTIGET_BATCH = Number(option('batch') ?? 500);
 /** The file the server starts from: what `npm start` runs (the bundle), or server/dist/main.js. */
 const ENTRY = option('entry') ?? 'server/bin/serve.mjs';
+const GC = args.includes('--gc');
 
 const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -64,7 +68,11 @@ const access = await signAccessToken(JWT_SECRET, {
 // (server/bin/node-flags.mjs; docs/performance.md, Footprint).
 const child = spawn(
   process.execPath,
-  [...(option('node')?.split(',') ?? []), path.join(root, ENTRY)],
+  [
+    ...(option('node')?.split(',') ?? []),
+    ...(GC ? ['--trace-gc-nvp'] : []),
+    path.join(root, ENTRY),
+  ],
   {
     cwd: root,
     env: {
@@ -78,9 +86,42 @@ const child = spawn(
       REDIS_URL: '',
       WEB_CONCURRENCY: '1',
     },
-    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    stdio: ['ignore', GC ? 'pipe' : 'ignore', 'inherit'],
   },
 );
+/** V8's `--trace-gc-nvp` lines, one per collection, as the server writes them. */
+const gcLines = [];
+if (GC) {
+  let rest = '';
+  child.stdout.setEncoding('utf8').on('data', (text) => {
+    const lines = (rest + text).split('\n');
+    rest = lines.pop() ?? '';
+    gcLines.push(...lines.filter((line) => line.includes(' gc=')));
+  });
+}
+/** What the collections among `lines` did: counts, and sums and peaks in MB. */
+function gcSummary(lines) {
+  const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+  const sum = { scavenges: 0, markCompacts: 0, allocated: 0, survived: 0, promoted: 0 };
+  let heap = 0;
+  let young = 0;
+  for (const line of lines) {
+    const field = (name) => Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? 0);
+    if (/ gc=s /.test(line)) {
+      sum.scavenges += 1;
+      sum.allocated += field('allocated');
+      sum.survived += field('new_space_survived');
+      sum.promoted += field('promoted');
+    } else sum.markCompacts += 1;
+    heap = Math.max(heap, field('end_memory_size'));
+    young = Math.max(young, field('new_space_capacity'));
+  }
+  return (
+    `${sum.scavenges} young-generation collections and ${sum.markCompacts} full ones; ` +
+    `${mb(sum.allocated)} MB allocated, ${mb(sum.survived)} MB survived a young collection, ` +
+    `${mb(sum.promoted)} MB promoted; heap at most ${mb(heap)} MB, semi-spaces at most ${mb(young)} MB`
+  );
+}
 const base = `http://127.0.0.1:${PORT}`;
 const xml = (text) => new DOMParser().parseFromString(text, 'text/xml').documentElement;
 const hrefsOf = (document) =>
@@ -118,14 +159,11 @@ try {
   const home = `/dav/calendars/${user.id}/`;
 
   let peak = rssMegabytes(child.pid);
-  let peakStatus = '';
   const sampler = setInterval(() => {
-    const now = rssMegabytes(child.pid);
-    if (now > peak) { peak = now; peakStatus = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').filter((l) => /Rss/.test(l)).join(' '); }
+    peak = Math.max(peak, rssMegabytes(child.pid));
   }, 20);
-  process.on('exit', () => console.info('PEAK', peakStatus));
-  if (process.env.BENCH_SIGNAL) { (await import('node:fs')).writeFileSync('/tmp/start-prof', ''); await new Promise((r) => setTimeout(r, 500)); console.info('SYNC START'); }
-  const rssBefore = rssMegabytes(child.pid); console.info('BEFORE', readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').filter((l) => /Rss/.test(l)).join(' '));
+  const rssBefore = rssMegabytes(child.pid);
+  const gcBefore = gcLines.length;
   const cpuBefore = cpuMs(child.pid);
   const started = performance.now();
   const listing = xml(
@@ -172,6 +210,11 @@ try {
       `${peak.toFixed(0)} MB at its peak (budget ${PEAK_RSS_BUDGET_MB} MB)`,
   );
   if (objects !== TODOS) throw new Error(`expected ${TODOS} objects, got ${objects}`);
+  if (GC) {
+    // The server's last lines of the sync may still be on their way.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    console.info(`during the full sync: ${gcSummary(gcLines.slice(gcBefore))}`);
+  }
 
   const [inFirst] = await (await api('GET', '/api/todos?limit=1')).json();
   const segment = inFirst.groupId === null ? 'todos' : `group-${inFirst.groupId}`;

@@ -574,20 +574,80 @@ describe('reports', () => {
     expect(broken.statusCode).toBe(400);
   });
 
-  it('answers a multiget naming only objects outside the calendar with a 404 for each', async () => {
+  it('answers a multiget naming objects outside the calendar with a 404 for each, pages of them too', async () => {
     const user = await account();
     const other = await account();
-    const outside = [`${user.home}elsewhere/a.ics`, `${other.home}todos/b.ics`, '/dav/x.ics'];
+    await request(user, 'PUT', `${user.home}todos/in.ics`, vtodo('in', ['SUMMARY:Inside']));
+    const outside = [
+      ...Array.from({ length: 150 }, (_, i) => `${other.home}todos/b${i}.ics`),
+      `${user.home}elsewhere/a.ics`,
+      '/dav/x.ics',
+    ];
+    const hrefs = [...outside, `${user.home}todos/in.ics`];
     const answer = await request(
       user,
       'REPORT',
       `${user.home}todos/`,
-      `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop>${outside.map((h) => `<d:href>${h}</d:href>`).join('')}</c:calendar-multiget>`,
+      `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>${hrefs.map((h) => `<d:href>${h}</d:href>`).join('')}</c:calendar-multiget>`,
     );
     expect(answer.statusCode).toBe(207);
     const responses = responsesOf(answer.body);
-    expect([...responses.keys()]).toEqual(outside);
-    expect([...responses.values()].every((r) => r.status?.includes('404'))).toBe(true);
+    expect([...responses.keys()]).toEqual(hrefs);
+    expect(outside.every((href) => responses.get(href)?.status?.includes('404'))).toBe(true);
+    expect(responses.get(`${user.home}todos/in.ics`)?.props.get('calendar-data')).toContain(
+      'SUMMARY:Inside',
+    );
+  });
+
+  it('answers allprop, propname, and the properties it lacks in a 404 propstat', async () => {
+    const user = await account();
+    const href = `${user.home}todos/p.ics`;
+    await request(user, 'PUT', href, vtodo('p', ['SUMMARY:Props']));
+    const propfind = (body: string) => request(user, 'PROPFIND', href, body, { depth: '0' });
+    const propstats = (text: string) =>
+      Array.from(xml(text).getElementsByTagNameNS('DAV:', 'propstat')).map((propstat) => ({
+        status: propstat.getElementsByTagNameNS('DAV:', 'status')[0]?.textContent,
+        props: Array.from(propstat.getElementsByTagNameNS('DAV:', 'prop')[0]?.childNodes ?? [])
+          .filter((node) => node.nodeType === node.ELEMENT_NODE)
+          .map((node) => [(node as Element).localName, node.textContent]),
+      }));
+    const names = [
+      'getetag',
+      'getcontenttype',
+      'resourcetype',
+      'getcontentlength',
+      'getlastmodified',
+    ];
+
+    const all = propstats(
+      (await propfind('<d:propfind xmlns:d="DAV:"><d:allprop/></d:propfind>')).body,
+    );
+    expect(all).toHaveLength(1);
+    expect(all[0]?.status).toBe('HTTP/1.1 200 OK');
+    expect(all[0]?.props.map(([name]) => name)).toEqual(names);
+    expect(all[0]?.props[0]?.[1]).toMatch(/^".+"$/);
+
+    const named = propstats(
+      (await propfind('<d:propfind xmlns:d="DAV:"><d:propname/></d:propfind>')).body,
+    );
+    expect(named[0]?.props).toEqual(names.map((name) => [name, '']));
+
+    const mixed = propstats(
+      (
+        await propfind(
+          '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><x:color xmlns:x="urn:example"/><d:displayname/></d:prop></d:propfind>',
+        )
+      ).body,
+    );
+    expect(mixed.map((propstat) => propstat.status)).toEqual([
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 404 Not Found',
+    ]);
+    expect(mixed[0]?.props.map(([name]) => name)).toEqual(['getetag']);
+    expect(mixed[1]?.props).toEqual([
+      ['color', ''],
+      ['displayname', ''],
+    ]);
   });
 
   it('answers a multiget of 600 todos', async () => {

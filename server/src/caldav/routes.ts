@@ -66,7 +66,7 @@ type Prop<S> = [XmlName, (subject: S) => (XmlNode | string)[]];
  * subject): only the requested ones are computed, and the table is made once, not per response
  * (a full sync answers 20,000 of them).
  */
-type Props<S> = Map<string, { name: XmlName; value: (subject: S) => (XmlNode | string)[] }>;
+type Props<S> = Map<string, { name: XmlName; value: Prop<S>[1] }>;
 
 const enc = encodeURIComponent;
 
@@ -552,17 +552,15 @@ export const caldavRoutes: FastifyPluginAsync<{
         if (name !== undefined && inCollection && segments.length === 4) byHref.set(href, name);
       }
       // The objects are read a page of hrefs at a time, each page answered before the next.
-      const hrefPages = [...batches(asked, RESOURCES_PER_PAGE)];
       async function* pages() {
-        const found = caldav.namedPages(
+        const named = caldav.namedPages(
           user.id,
           collection.groupId,
-          hrefPages.map((page) => page.flatMap((href) => byHref.get(href) ?? [])),
+          batches(asked, RESOURCES_PER_PAGE),
+          (page) => page.flatMap((href) => byHref.get(href) ?? []),
         );
-        let index = 0;
-        for await (const byName of found) {
-          const page = hrefPages[index++] ?? [];
-          yield page.map((href) => ({ href, resource: byName.get(byHref.get(href) ?? '') }));
+        for await (const { page, found } of named) {
+          yield page.map((href) => ({ href, resource: found.get(byHref.get(href) ?? '') }));
         }
       }
       return multistatus(

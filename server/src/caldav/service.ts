@@ -388,20 +388,24 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   }
 
   /**
-   * Calendar-multiget's resources: for each page of names, those found by name (only the todos
-   * those names can be), each page read when the one before is answered.
+   * Calendar-multiget's resources, a page of the request's hrefs at a time: each page with the
+   * resources its names find (only the todos those names can be), read when the page before is
+   * answered.
    */
-  async function* namedPages(
+  async function* namedPages<P>(
     userId: number,
     groupId: number | null,
-    pages: Iterable<readonly string[]>,
-  ): AsyncGenerator<Map<string, Resource>> {
-    const zone = await zoneOf(userId);
-    for (const names of pages) {
+    pages: Iterable<P>,
+    namesOf: (page: P) => readonly string[],
+  ): AsyncGenerator<{ page: P; found: Map<string, Resource> }> {
+    let zone: string | null | undefined;
+    for (const page of pages) {
+      const names = namesOf(page);
       if (!names.length) {
-        yield new Map();
+        yield { page, found: new Map() };
         continue;
       }
+      zone = zone === undefined ? await zoneOf(userId) : zone;
       const uids = names.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
       const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
       const found = await load(
@@ -426,7 +430,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
           ),
         zone,
       );
-      yield new Map(found.map((resource) => [resource.name, resource]));
+      yield { page, found: new Map(found.map((resource) => [resource.name, resource])) };
     }
   }
 
@@ -447,9 +451,10 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     for (const row of rows) latest.set(row.todo_id, row.name);
     const ids = [...latest.keys()];
     const changed: Resource[] = [];
+    const zone = ids.length ? await zoneOf(userId) : null;
     for (const batch of batches(ids)) {
       changed.push(
-        ...(await load(userId, (q) => inGroup(groupId)(q).where('todos.id', 'in', batch))),
+        ...(await load(userId, (q) => inGroup(groupId)(q).where('todos.id', 'in', batch), zone)),
       );
     }
     const present = new Set(changed.map((r) => r.id));

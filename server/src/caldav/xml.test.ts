@@ -72,4 +72,28 @@ describe('the XML writer', () => {
     );
     expect(root?.getElementsByTagNameNS(NS.caldav, 'calendar-data')[1999]?.textContent).toBe('é<&');
   });
+
+  it('writes a client’s namespace named like an object’s own property as any other', () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
+    const root = parse(buildXml(dav('prop', ...names.map((ns) => el(ns, 'a')))));
+    for (const ns of names) expect(root?.getElementsByTagNameNS(ns, 'a')).toHaveLength(1);
+  });
+
+  it('writes many names, and attributes, in the namespaces Tally speaks', () => {
+    const many = Array.from({ length: 600 }, (_, i) => el(NS.dav, `p${i}`, String(i)));
+    const root = parse(
+      buildXml(
+        dav(
+          'prop',
+          ...many,
+          { ns: NS.caldav, name: 'comp', attributes: { name: 'VTODO' } },
+          el(NS.caldav, 'comp'),
+        ),
+      ),
+    );
+    expect(root?.getElementsByTagNameNS(NS.dav, 'p599')[0]?.textContent).toBe('599');
+    expect(root?.getElementsByTagNameNS(NS.dav, 'p0')[0]?.textContent).toBe('0');
+    const comps = Array.from(root?.getElementsByTagNameNS(NS.caldav, 'comp') ?? []);
+    expect(comps.map((comp) => comp.getAttribute('name'))).toEqual(['VTODO', null]);
+  });
 });

@@ -29,13 +29,16 @@ export const NS = {
   apple: 'http://apple.com/ns/ical/',
 } as const;
 
-/** The prefixes answers use for the namespaces Tally speaks; others get x0, x1, … */
-const PREFIXES: Record<string, string> = {
-  [NS.dav]: 'd',
-  [NS.caldav]: 'c',
-  [NS.cs]: 'cs',
-  [NS.apple]: 'ic',
-};
+/**
+ * The prefixes answers use for the namespaces Tally speaks; another gets `x`, declared on its
+ * element. A Map, not an object: a client's namespace may be any string, `constructor` too.
+ */
+const PREFIXES = new Map<string, string>([
+  [NS.dav, 'd'],
+  [NS.caldav, 'c'],
+  [NS.cs, 'cs'],
+  [NS.apple, 'ic'],
+]);
 
 /** A property or element name: its namespace and local name. */
 export interface XmlName {
@@ -98,19 +101,13 @@ export interface XmlNode {
   children?: readonly (XmlNode | string)[];
 }
 
-export const el = (
-  ns: string,
-  name: string,
-  ...children: readonly (XmlNode | string | null)[]
-): XmlNode => ({
+export const el = (ns: string, name: string, ...children: (XmlNode | string)[]): XmlNode => ({
   ns,
   name,
-  children: children.includes(null)
-    ? children.filter((child) => child !== null)
-    : (children as readonly (XmlNode | string)[]),
+  children,
 });
 
-export const dav = (name: string, ...children: readonly (XmlNode | string | null)[]) =>
+export const dav = (name: string, ...children: (XmlNode | string)[]) =>
   el(NS.dav, name, ...children);
 
 const escapes: Record<string, string> = {
@@ -134,7 +131,7 @@ export const escapeText = (text: string) => text.replace(/[&<>]/g, escapeOne);
 export const escapeAttribute = (value: string) => value.replace(/[&<>"\t\n\r]/g, escapeOne);
 
 /** The namespaces Tally speaks, declared once on every answer's root. */
-const ROOT_DECLARATIONS = Object.entries(PREFIXES)
+const ROOT_DECLARATIONS = [...PREFIXES]
   .map(([ns, prefix]) => ` xmlns:${prefix}="${escapeAttribute(ns)}"`)
   .join('');
 
@@ -144,12 +141,12 @@ const ROOT_DECLARATIONS = Object.entries(PREFIXES)
  * XML names.
  */
 const tagOf = (node: XmlNode) =>
-  node.ns === '' ? node.name : `${PREFIXES[node.ns] ?? 'x'}:${node.name}`;
+  node.ns === '' ? node.name : `${PREFIXES.get(node.ns) ?? 'x'}:${node.name}`;
 
 /** An element's start tag without its closing `>`: its name, declarations and attributes. */
 function startOf(node: XmlNode, tag: string, declarations: string) {
   let start = `<${tag}${declarations}`;
-  if (node.ns !== '' && PREFIXES[node.ns] === undefined) {
+  if (node.ns !== '' && !PREFIXES.has(node.ns)) {
     start += ` xmlns:x="${escapeAttribute(node.ns)}"`;
   }
   const attributes = node.attributes;
@@ -178,19 +175,21 @@ interface Tags {
 
 /**
  * The tags of elements without attributes in the namespaces Tally speaks, made once: a full sync
- * writes the same dozen elements 20,000 times. Names a client asks for are kept too, up to a bound.
+ * writes the same dozen elements 20,000 times. Names a client asks for are kept too; bounded,
+ * emptied when full, so a client's many names cannot keep Tally's own out for good.
  */
 const knownTags = new Map<string, Tags>();
-const KNOWN_TAGS_KEPT = 512;
+const KNOWN_TAGS_KEPT = 256;
 
 function tagsOf(node: XmlNode): Tags | null {
-  const prefix = PREFIXES[node.ns];
+  const prefix = PREFIXES.get(node.ns);
   if (prefix === undefined || node.attributes) return null;
   const key = `${prefix}:${node.name}`;
   let tags = knownTags.get(key);
   if (!tags) {
     tags = { open: `<${key}>`, close: `</${key}>`, empty: `<${key}/>` };
-    if (knownTags.size < KNOWN_TAGS_KEPT) knownTags.set(key, tags);
+    if (knownTags.size >= KNOWN_TAGS_KEPT) knownTags.clear();
+    knownTags.set(key, tags);
   }
   return tags;
 }

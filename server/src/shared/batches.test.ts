@@ -12,11 +12,12 @@ describe('batches', () => {
     expect([...batches([])]).toEqual([]);
   });
 
-  it('slices smaller when asked, never larger than 500', () => {
+  it('slices smaller when asked, never larger than 500 nor smaller than 1', () => {
     const items = Array.from({ length: 250 }, (_, i) => i);
     expect([...batches(items, 100)].map((batch) => batch.length)).toEqual([100, 100, 50]);
     expect([...batches([...items, ...items, ...items], 1_000)].map((b) => b.length)).toEqual([
       500, 250,
     ]);
+    expect([...batches([1, 2], 0)]).toEqual([[1], [2]]);
   });
 });

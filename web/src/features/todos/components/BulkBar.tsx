@@ -34,16 +34,20 @@ const control = BAR_CONTROL;
 
 /**
  * The bar of selection mode, kept in sight at the top of the screen while the list scrolls (the
- * bottom is where notices and Undo appear): how many rows are picked; Complete, Reopen, Move to
- * a group, add or remove a tag, set a priority, move under a parent (BulkDetails) and Delete
- * for all of them in one call (POST /api/todos/bulk); Select all / Clear; and Done. It is one
- * row, so that the list keeps its room (8 todos in sight on a 390×844 phone, the density target):
- * the count and Done stay put at its ends and the actions between them scroll sideways where they
- * do not fit (a phone), each 44 px high there.
+ * bottom is where notices and Undo appear): how many rows are picked; Complete or Reopen (each
+ * when it would change one of them), Move to a group, add or remove a tag, set a priority, move
+ * under a parent (BulkDetails) and Delete for all of them in one call (POST /api/todos/bulk);
+ * Select all / Clear; and Done. It is one row, so that the list keeps its room (8 todos in sight
+ * on a 390×844 phone, the density target; 11 on a 1280×800 desktop): the count and Done stay put
+ * at its ends and the actions between them scroll sideways where they do not fit (a phone), each
+ * 44 px high there; from 640 px wide they wrap instead, which a desktop's width does not need.
  */
 export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }: BulkBarProps) {
   const { mutation, undo } = useBulkTodos();
   const none = picked.length === 0 || mutation.isPending;
+  // Complete and Reopen show when they would change something, so the bar stays one row.
+  const anyOpen = picked.some((todo) => !todo.completed);
+  const anyDone = picked.some((todo) => todo.completed);
   const failed = mutation.isError ? mutation.variables.action : null;
   const tagError =
     failed === 'tag' || failed === 'untag' ? errorMessage(mutation.error, 'Change todos') : null;
@@ -77,13 +81,22 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
           {picked.length} selected
         </p>
         {/* Not positioned: the tag's error (BulkDetails) shows under the bar, not clipped here. */}
-        <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:flex-wrap sm:overflow-visible">
-          <button type="button" className={button} disabled={none} onClick={() => run('complete')}>
-            Complete
-          </button>
-          <button type="button" className={button} disabled={none} onClick={() => run('reopen')}>
-            Reopen
-          </button>
+        <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:flex-wrap sm:gap-0.5 sm:overflow-visible">
+          {anyOpen || picked.length === 0 ? (
+            <button
+              type="button"
+              className={button}
+              disabled={none}
+              onClick={() => run('complete')}
+            >
+              Complete
+            </button>
+          ) : null}
+          {anyDone ? (
+            <button type="button" className={button} disabled={none} onClick={() => run('reopen')}>
+              Reopen
+            </button>
+          ) : null}
           <select
             aria-label="Move to group"
             value=""

@@ -61,23 +61,26 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
           }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          className={`${control} w-24`}
+          className={`${control} w-24 sm:w-20`}
         />
+        {/* Beside the Tag field, "Add" and "Remove" say enough on screen; their names say it all. */}
         <button
           type="button"
+          aria-label="Add tag"
           className={button}
           disabled={disabled || name === '' || invalid}
           onClick={() => tagging('tag')}
         >
-          Add tag
+          Add
         </button>
         <button
           type="button"
+          aria-label="Remove tag"
           className={button}
           disabled={disabled || name === '' || invalid}
           onClick={() => tagging('untag')}
         >
-          Remove tag
+          Remove
         </button>
       </span>
       <select
@@ -113,7 +116,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
             parentId: event.target.value === 'top' ? null : Number(event.target.value),
           })
         }
-        className={`${control} max-w-32`}
+        className={`${control} max-w-32 sm:max-w-28`}
       >
         <option value="" disabled>
           Subtask of…

@@ -277,6 +277,22 @@ describe('/todos: selection', () => {
     expect(screen.getByRole('checkbox', { name: 'Select Todo 3' })).toBeChecked();
   });
 
+  it('offers Complete for open picks and Reopen for done ones, both for a mix', async () => {
+    fakeBackend({ todos: [...many(2), makeTodo({ id: 3, title: 'Todo 3', completed: true })] });
+    const { user } = renderApp('/todos');
+    // The done todo waits in the collapsed Completed part.
+    await user.click(await screen.findByRole('button', { name: 'Completed (1)' }));
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    const bar = await screen.findByRole('toolbar', { name: 'Selected todos' });
+    const offered = () =>
+      ['Complete', 'Reopen'].filter((name) => within(bar).queryByRole('button', { name }));
+    expect(offered()).toEqual(['Complete']);
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 3' }));
+    expect(offered()).toEqual(['Reopen']);
+    await user.click(screen.getByRole('checkbox', { name: 'Select Todo 2' }));
+    expect(offered()).toEqual(['Complete', 'Reopen']);
+  });
+
   it('completes, moves and deletes the picked rows in one call each', async () => {
     const backend = fakeBackend({ todos: many(6), groups: [work] });
     const { user } = renderApp('/todos');

@@ -374,6 +374,13 @@ const RESOURCE_PROPS = propsOf<Resource>([
   [c('calendar-data'), (resource) => [resource.data]],
 ]);
 
+/** The <response> of each todo of a user's calendar, its hrefs made once. */
+function resourceAnswer(user: DavUser, collection: Collection, wanted: PropRequest) {
+  const h = hrefs(user);
+  return (resource: Resource) =>
+    responseOf(h.resource(collection, resource.name), RESOURCE_PROPS, resource, wanted);
+}
+
 export const caldavRoutes: FastifyPluginAsync<{
   clock: Clock;
   loginAttemptsPerAccount: number;
@@ -438,12 +445,14 @@ export const caldavRoutes: FastifyPluginAsync<{
     return user;
   }
 
-  async function calendarSubject(user: DavUser, collection: Collection): Promise<CalendarSubject> {
+  /** A calendar's <response>, with its ctag and sync token read first. */
+  async function calendarResponse(user: DavUser, collection: Collection, wanted: PropRequest) {
     const [ctag, syncToken] = await Promise.all([
       caldav.ctag(user.id, collection),
       caldav.syncToken(user.id),
     ]);
-    return { user, collection, ctag, syncToken };
+    const subject = { user, collection, ctag, syncToken };
+    return responseOf(hrefs(user).collection(collection), CALENDAR_PROPS, subject, wanted);
   }
 
   const bodyXml = (request: FastifyRequest) => {
@@ -487,14 +496,7 @@ export const caldavRoutes: FastifyPluginAsync<{
       responses.push(responseOf(h.home, HOME_PROPS, { user }, wanted));
       if (deep) {
         for (const collection of await caldav.collections(user.id)) {
-          responses.push(
-            responseOf(
-              h.collection(collection),
-              CALENDAR_PROPS,
-              await calendarSubject(user, collection),
-              wanted,
-            ),
-          );
+          responses.push(await calendarResponse(user, collection, wanted));
         }
       }
       return multistatus(reply, responses);
@@ -502,28 +504,20 @@ export const caldavRoutes: FastifyPluginAsync<{
     const collection = await caldav.collection(user.id, segment);
     if (!collection) throw notFound('Calendar');
     if (name === undefined) {
-      responses.push(
-        responseOf(
-          h.collection(collection),
-          CALENDAR_PROPS,
-          await calendarSubject(user, collection),
-          wanted,
-        ),
-      );
+      responses.push(await calendarResponse(user, collection, wanted));
       if (!deep) return multistatus(reply, responses);
       return multistatus(
         reply,
         responses,
-        eachOfPages(caldav.memberPages(user.id, collection.groupId), (resource) =>
-          responseOf(h.resource(collection, resource.name), RESOURCE_PROPS, resource, wanted),
+        eachOfPages(
+          caldav.memberPages(user.id, collection.groupId),
+          resourceAnswer(user, collection, wanted),
         ),
       );
     }
     const resource = await caldav.resource(user.id, collection.groupId, name);
     if (!resource) throw notFound('Todo');
-    return multistatus(reply, [
-      responseOf(h.resource(collection, resource.name), RESOURCE_PROPS, resource, wanted),
-    ]);
+    return multistatus(reply, [resourceAnswer(user, collection, wanted)(resource)]);
   }
 
   /** REPORT on a calendar: calendar-query, calendar-multiget or sync-collection. */
@@ -537,8 +531,7 @@ export const caldavRoutes: FastifyPluginAsync<{
     if (!root) throw badRequest('body: a REPORT needs a body');
     const wanted = propRequestOf(root);
     const h = hrefs(user);
-    const answer = (resource: Resource) =>
-      responseOf(h.resource(collection, resource.name), RESOURCE_PROPS, resource, wanted);
+    const answer = resourceAnswer(user, collection, wanted);
     if (isElement(root, NS.caldav, 'calendar-multiget')) {
       const base = h.collection(collection);
       const asked = childElements(root)

@@ -156,15 +156,14 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
    */
   async function load(
     userId: number,
-    where: (query: ReturnType<typeof baseQuery>) => ReturnType<typeof baseQuery>,
-    zone?: string | null,
+    where: (query: TodoQuery) => TodoQuery,
+    zone: string | null,
   ): Promise<Resource[]> {
     const rows = await where(baseQuery(userId)).execute();
     const tags = await tagsOfTodos(
       db,
       rows.map((row) => row.id),
     );
-    const userZone = zone === undefined ? await zoneOf(userId) : zone;
     return rows.map((row) => {
       const todo: RenderedTodo = {
         uid: row.uid ?? derivedUid(row.id),
@@ -183,7 +182,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         updatedAt: Number(row.updated_at),
         extra: row.ics_extra === null ? null : (JSON.parse(row.ics_extra) as Extra),
       };
-      return new Resource(row, todo, userZone);
+      return new Resource(row, todo, zone);
     });
   }
 
@@ -194,6 +193,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       .select([...TODO_COLUMNS, 'parent.uid as parent_uid'])
       .where('todos.user_id', '=', userId);
   }
+  type TodoQuery = ReturnType<typeof baseQuery>;
 
   /** The zone of the user's calendar feed: the one place Tally keeps a user's zone. */
   async function zoneOf(userId: number): Promise<string | null> {
@@ -205,10 +205,36 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     return feed?.time_zone ?? null;
   }
 
-  const inGroup = (groupId: number | null) => (query: ReturnType<typeof baseQuery>) =>
+  const inGroup = (groupId: number | null) => (query: TodoQuery) =>
     groupId === null
       ? query.where('todos.group_id', 'is', null)
       : query.where('todos.group_id', '=', groupId);
+
+  /**
+   * The todos of a collection that these resource names can be: a name a client gave
+   * (`dav_name`), else `{uid}.ics`, else `tally-{id}.ics` for a todo made in the web app.
+   */
+  const named = (groupId: number | null, names: readonly string[]) => (query: TodoQuery) => {
+    const uids = names.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
+    const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
+    return inGroup(groupId)(query).where((eb) =>
+      eb.or([
+        eb('todos.dav_name', 'in', names),
+        ...(uids.length
+          ? [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', 'in', uids)])]
+          : []),
+        ...(ids.length
+          ? [
+              eb.and([
+                eb('todos.dav_name', 'is', null),
+                eb('todos.uid', 'is', null),
+                eb('todos.id', 'in', ids),
+              ]),
+            ]
+          : []),
+      ]),
+    );
+  };
 
   /** The todo holding this UID (or `tally-{id}`), in any collection. */
   async function byUid(userId: number, uid: string) {
@@ -363,27 +389,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
 
   /** The resource at this name in the collection, or null. */
   async function resource(userId: number, groupId: number | null, name: string) {
-    const uid = name.endsWith('.ics') ? name.slice(0, -4) : null;
-    const id = uid === null ? null : derivedId(uid);
-    const [found] = await load(userId, (query) =>
-      inGroup(groupId)(query).where((eb) =>
-        eb.or([
-          eb('todos.dav_name', '=', name),
-          ...(uid === null
-            ? []
-            : [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', '=', uid)])]),
-          ...(id === null
-            ? []
-            : [
-                eb.and([
-                  eb('todos.dav_name', 'is', null),
-                  eb('todos.uid', 'is', null),
-                  eb('todos.id', '=', id),
-                ]),
-              ]),
-        ]),
-      ),
-    );
+    const [found] = await load(userId, named(groupId, [name]), await zoneOf(userId));
     return found ?? null;
   }
 
@@ -398,38 +404,10 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     pages: Iterable<P>,
     namesOf: (page: P) => readonly string[],
   ): AsyncGenerator<{ page: P; found: Map<string, Resource> }> {
-    let zone: string | null | undefined;
+    const zone = await zoneOf(userId);
     for (const page of pages) {
       const names = namesOf(page);
-      if (!names.length) {
-        yield { page, found: new Map() };
-        continue;
-      }
-      zone = zone === undefined ? await zoneOf(userId) : zone;
-      const uids = names.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
-      const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
-      const found = await load(
-        userId,
-        (query) =>
-          inGroup(groupId)(query).where((eb) =>
-            eb.or([
-              eb('todos.dav_name', 'in', names),
-              ...(uids.length
-                ? [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', 'in', uids)])]
-                : []),
-              ...(ids.length
-                ? [
-                    eb.and([
-                      eb('todos.dav_name', 'is', null),
-                      eb('todos.uid', 'is', null),
-                      eb('todos.id', 'in', ids),
-                    ]),
-                  ]
-                : []),
-            ]),
-          ),
-        zone,
-      );
+      const found = names.length ? await load(userId, named(groupId, names), zone) : [];
       yield { page, found: new Map(found.map((resource) => [resource.name, resource])) };
     }
   }

@@ -559,10 +559,10 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
   for (const aspect of ASPECT_NAMES) {
     const known = extra?.known[aspect];
     if (!known || !same(known.value, valueOf(aspect, todo))) {
-      for (const property of fresh[aspect]) properties.push(property);
+      properties.push(...fresh[aspect]);
       continue;
     }
-    for (const property of known.props) properties.push(property);
+    properties.push(...known.props);
     // A done todo says when (RFC 5545, 3.8.2.1), which calendar-query's "not completed" reads.
     if (aspect === 'status' && todo.completed && !known.props.some((p) => p[0] === 'completed')) {
       properties.push(...fresh.status.filter((p) => p[0] === 'completed'));

@@ -181,42 +181,30 @@ interface Tags {
 const knownTags = new Map<string, Tags>();
 const KNOWN_TAGS_KEPT = 256;
 
-function tagsOf(node: XmlNode): Tags | null {
-  const prefix = PREFIXES.get(node.ns);
-  if (prefix === undefined || node.attributes) return null;
-  const key = `${prefix}:${node.name}`;
-  let tags = knownTags.get(key);
-  if (!tags) {
-    tags = { open: `<${key}>`, close: `</${key}>`, empty: `<${key}/>` };
+function tagsOf(node: XmlNode): Tags {
+  const tag = tagOf(node);
+  const kept = PREFIXES.has(node.ns) && !node.attributes;
+  const found = kept ? knownTags.get(tag) : undefined;
+  if (found) return found;
+  const start = startOf(node, tag, '');
+  const tags = { open: `${start}>`, close: `</${tag}>`, empty: `${start}/>` };
+  if (kept) {
     if (knownTags.size >= KNOWN_TAGS_KEPT) knownTags.clear();
-    knownTags.set(key, tags);
+    knownTags.set(tag, tags);
   }
   return tags;
 }
 
 /** Writes an element and its children into `parts`. */
 function write(node: XmlNode, parts: string[]): void {
-  const known = tagsOf(node);
-  const empty = !node.children?.length;
-  if (known) {
-    if (empty) {
-      parts.push(known.empty);
-      return;
-    }
-    parts.push(known.open);
-    writeChildren(node, parts);
-    parts.push(known.close);
+  const tags = tagsOf(node);
+  if (!node.children?.length) {
+    parts.push(tags.empty);
     return;
   }
-  const tag = tagOf(node);
-  const start = startOf(node, tag, '');
-  if (empty) {
-    parts.push(`${start}/>`);
-    return;
-  }
-  parts.push(`${start}>`);
+  parts.push(tags.open);
   writeChildren(node, parts);
-  parts.push(`</${tag}>`);
+  parts.push(tags.close);
 }
 
 /** About how much text an answer's stream hands the socket at a time. */

@@ -6,6 +6,6 @@ const BATCH = 500;
 
 /** The items in slices of `size` (1 to `BATCH`), one statement each. */
 export function* batches<T>(items: readonly T[], size = BATCH): Generator<T[]> {
-  const step = Math.max(1, Math.min(Math.floor(size), BATCH));
+  const step = Math.max(1, Math.min(size, BATCH));
   for (let i = 0; i < items.length; i += step) yield items.slice(i, i + step);
 }

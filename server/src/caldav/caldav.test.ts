@@ -197,7 +197,7 @@ describe('discovery and authentication', () => {
     const other = await request(second, 'PROPFIND', first.home, PROPFIND_ALL, { depth: '1' });
     expect(other.statusCode).toBe(404);
     const get = await request(second, 'GET', `${first.home}todos/x.ics`);
-    expect(get.statusCode).toBe(405);
+    expect(get.statusCode).toBe(404);
   });
 });
 

@@ -183,18 +183,25 @@ const davError = (reply: FastifyReply, status: number, condition: XmlNode) =>
     .header('content-type', 'application/xml; charset=utf-8')
     .send(buildXml(dav('error', condition)));
 
-/** The path below /dav as decoded segments. */
-function segmentsOf(url: string): string[] {
-  const path = new URL(url, 'http://tally.invalid').pathname;
+/**
+ * The path below /dav as decoded segments. `what` names the URL in a refusal: the request's, or
+ * a multiget's href. No segment holds a NUL: no name Tally keeps can (PostgreSQL refuses it).
+ */
+function segmentsOf(url: string, what = 'The request URL'): string[] {
+  let segments: string[];
   try {
-    return path
+    segments = new URL(url, 'http://tally.invalid').pathname
       .split('/')
       .filter(Boolean)
       .map((part) => decodeURIComponent(part))
       .slice(1);
   } catch {
-    throw badRequest('The request URL is malformed (bad percent-encoding)');
+    throw badRequest(`${what} is malformed (not a URL, or bad percent-encoding)`);
   }
+  if (segments.some((segment) => segment.includes('\u0000'))) {
+    throw badRequest(`${what} must not contain NUL characters`);
+  }
+  return segments;
 }
 
 /** The basic-format UTC time of a time-range attribute, as epoch ms. */
@@ -539,7 +546,7 @@ export const caldavRoutes: FastifyPluginAsync<{
         .map((href) => textOf(href));
       const byHref = new Map<string, string>();
       for (const href of asked) {
-        const segments = segmentsOf(href);
+        const segments = segmentsOf(href, 'href');
         const name = segments[3];
         const inCollection = `/dav/${segments.slice(0, 3).map(enc).join('/')}/` === base;
         if (name !== undefined && inCollection && segments.length === 4) byHref.set(href, name);
@@ -669,6 +676,14 @@ export const caldavRoutes: FastifyPluginAsync<{
           .type('text/plain; charset=utf-8')
           .send('Tally CalDAV server: add this address to a CalDAV app.');
       }
+      // Only the root, the user's principal and calendar home are here to refuse the method;
+      // another user's tree and any other path are not (as PROPFIND answers them).
+      const own =
+        kind === undefined ||
+        ((kind === 'principals' || kind === 'calendars') &&
+          owner === String(user.id) &&
+          segment === undefined);
+      if (!own) throw notFound();
       throw new AppError(405, `${request.method} is not allowed here`, {
         allow: 'OPTIONS, PROPFIND',
       });

@@ -1,12 +1,22 @@
 import { createHash } from 'node:crypto';
-import { GROUP_COLORS, type GroupColor, type UpdateTodoBody } from '@tally/contract';
+import {
+  GROUP_COLORS,
+  GroupBodySchema,
+  type GroupColor,
+  LIMITS,
+  type UpdateTodoBody,
+  UpdateTodoBodySchema,
+} from '@tally/contract';
+import type { ValidateFunction } from 'ajv';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import { usePersonalToken } from '../plugins/personal-tokens.js';
+import { createBodyValidator } from '../plugins/validation.js';
 import type { Clock } from '../shared/clock.js';
 import { batches } from '../shared/batches.js';
 import { AppError, badRequest } from '../shared/errors.js';
 import { tagsOfTodos } from '../shared/tags.js';
+import { validationMessage } from '../shared/validation-message.js';
 import { recordEvents } from '../statistics/record-events.js';
 import { createGroupService } from '../groups/service.js';
 import { createTodoService } from '../todos/service.js';
@@ -42,9 +52,11 @@ export interface Collection {
 }
 
 const derivedUid = (id: number) => `tally-${id}`;
+/** The id in `tally-{id}`; null beyond the id column (a 32-bit integer on PostgreSQL). */
 const derivedId = (uid: string) => {
   const match = /^tally-(\d{1,10})$/.exec(uid);
-  return match ? Number(match[1]) : null;
+  const id = match ? Number(match[1]) : 0;
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
 };
 
 /**
@@ -95,6 +107,53 @@ export class Resource {
     return this.#data;
   }
 }
+
+/** The iCalendar property each field of a todo is read from, named when the field is refused. */
+const PROPERTY_OF: Record<string, string> = {
+  title: 'SUMMARY',
+  description: 'DESCRIPTION',
+  completed: 'STATUS',
+  dueDate: 'DUE',
+  dueTime: 'DUE',
+  startDate: 'DTSTART',
+  repeat: 'RRULE',
+  remindMinutesBefore: 'VALARM',
+  tags: 'CATEGORIES',
+  priority: 'PRIORITY',
+  parentId: 'RELATED-TO',
+};
+
+/** Compiled at the first CalDAV write, not at start (docs/decisions/097-modules-on-first-use.md). */
+let validTodo: ValidateFunction | undefined;
+let validGroupName: ValidateFunction | undefined;
+
+/**
+ * A todo read from a VTODO passes the API's own checks (the contract's schema: no NUL, the
+ * lengths, the date and time formats), so CalDAV stores nothing the API would refuse; the
+ * refusal names the property the field came from.
+ */
+function checkTodo(body: UpdateTodoBody): void {
+  validTodo ??= createBodyValidator().compile(UpdateTodoBodySchema);
+  if (validTodo(body)) return;
+  const message = validationMessage(validTodo.errors ?? [], 'body');
+  const field = /^\w+/.exec(message)?.[0] ?? '';
+  throw badRequest(`${PROPERTY_OF[field] ?? 'body'}: ${message}`);
+}
+
+/** A calendar's name (its displayname) passes the group API's rule for a group's name. */
+function checkCalendarName(name: string): void {
+  validGroupName ??= createBodyValidator().compile(GroupBodySchema.properties.name);
+  if (!validGroupName(name)) {
+    throw badRequest(validationMessage(validGroupName.errors ?? [], 'displayname'));
+  }
+}
+
+/**
+ * A calendar's path segment is in every href of its todos: no control characters (NUL among
+ * them) or bidirectional overrides and isolates, which would show an href other than it is.
+ */
+const SEGMENT_MAX = 255;
+const UNSAFE_IN_SEGMENT = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 /** The swatch nearest to a client's colour (#RRGGBB or #RRGGBBAA). */
 function nearestSwatch(color: string): GroupColor | null {
@@ -485,6 +544,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       parentId: parent?.id ?? null,
       startDate: fields.startDate,
     };
+    checkTodo(body);
     const todoZone = extra.zone ?? zone;
     const targetId = existing?.id ?? holder?.id ?? null;
     let id: number;
@@ -531,7 +591,13 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     for (const orphan of orphans) {
       const extra = JSON.parse(orphan.ics_extra ?? '{}') as Extra;
       if (extra.known.parent?.value !== uid) continue;
-      await todos.update(userId, orphan.id, { patch: { parentId } }, zone);
+      try {
+        await todos.update(userId, orphan.id, { patch: { parentId } }, zone);
+      } catch (error) {
+        // A subtask that cannot be one here (a loop, too deep) stays where it is, its RELATED-TO
+        // kept: the parent itself was made, and the client is told so.
+        if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      }
     }
   }
 
@@ -558,7 +624,21 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     if ((await collection(userId, segment)) !== null || segment === UNGROUPED) {
       throw new AppError(405, 'A calendar with this name exists already');
     }
-    const name = (props.name ?? segment).trim().slice(0, 50) || segment.slice(0, 50);
+    if (segment.length > SEGMENT_MAX) {
+      throw badRequest(`The calendar's path segment must be at most ${SEGMENT_MAX} characters`);
+    }
+    if (UNSAFE_IN_SEGMENT.test(segment)) {
+      throw badRequest(
+        "The calendar's path segment must not contain control or bidirectional-override characters",
+      );
+    }
+    const given = props.name?.trim();
+    if (given) checkCalendarName(given);
+    // Without a displayname the segment names the group, cut to a group name's length.
+    const name =
+      given ||
+      segment.trim().slice(0, LIMITS.groupNameMax) ||
+      segment.slice(0, LIMITS.groupNameMax);
     const color = (props.color === null ? null : nearestSwatch(props.color)) ?? GROUP_COLORS[0];
     const group = await groups.create(userId, { name, color });
     if (segment !== `group-${group.id}`) {
@@ -581,7 +661,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     const color = props.color === null ? c.color : nearestSwatch(props.color);
     if (color === null) throw badRequest('calendar-color must be a colour such as #3B82F6');
     const name = props.name === null ? c.name : props.name.trim();
-    if (!name || name.length > 50) throw badRequest('displayname must be 1-50 characters');
+    checkCalendarName(name);
     return groups.update(userId, c.groupId, { name, color: color as GroupColor });
   }
 

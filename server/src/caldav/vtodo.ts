@@ -107,6 +107,15 @@ const isIanaZone = (zone: string) => {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * Appends a list a client sized (its lines of one property): push(...items) fails with a
+ * RangeError past the arguments a call can take (about 120,000), and an object stored with so
+ * many would then fail every read of its calendar.
+ */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
 // --- Reading -----------------------------------------------------------------------------------
 
 /** A DATE or DATE-TIME as Tally's date and time: a UTC time in `zone`, other times as written. */
@@ -219,6 +228,42 @@ function reminderMinutes(alarm: JCalComponent): number | null {
   return minutes <= LIMITS.remindMinutesBeforeMax ? minutes : null;
 }
 
+/**
+ * How deep components nest: VCALENDAR, VTODO, VALARM and a few of a client's own below them.
+ * Deeper nesting serves no calendar app, and every later write-back would recurse through it.
+ */
+const NESTING_MAX = 8;
+
+/**
+ * Refuses what Tally could store but not keep or read again: a NUL anywhere (PostgreSQL cannot
+ * store it), components nested beyond NESTING_MAX, and a value ical.js cannot read as its type
+ * (a DUE of VALUE=DATE-TIME without a time, an UNTIL or a TRIGGER that is no time or duration),
+ * which a calendar-query's filter or Tally's own reading would trip over on every later request.
+ */
+function checkComponents(calendar: JCalComponent, hasNul: boolean): void {
+  const stack: [JCalComponent, number][] = [[calendar, 1]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [component, depth] = next;
+    if (depth > NESTING_MAX) {
+      throw badRequest(
+        `${component[0].toUpperCase()}: components nest at most ${NESTING_MAX} deep`,
+      );
+    }
+    for (const property of component[1]) {
+      const name = property[0].toUpperCase();
+      if (hasNul && JSON.stringify(property).includes('\\u0000')) {
+        throw badRequest(`${name} must not contain NUL characters`);
+      }
+      try {
+        new (ical().Property)(property).getValues();
+      } catch {
+        throw badRequest(`${name}: not a valid ${String(property[2]).toUpperCase()} value`);
+      }
+    }
+    for (const child of component[2]) stack.push([child, depth + 1]);
+  }
+}
+
 function parseCalendar(text: string): JCalComponent {
   let parsed: unknown[];
   try {
@@ -242,6 +287,7 @@ export function parseVtodo(
   zone: string,
 ): { uid: string; fields: VtodoFields; extra: Extra; customRepeat: string | null } {
   const calendar = parseCalendar(text);
+  checkComponents(calendar, text.includes('\u0000'));
   const todos = calendar[2].filter((c) => c[0] === 'vtodo');
   const master = todos.find((c) => !c[1].some((p) => p[0] === 'recurrence-id'));
   if (!master) throw badRequest('body: the calendar object must hold a VTODO');
@@ -292,7 +338,7 @@ export function parseVtodo(
     throw badRequest(`SUMMARY must be at most ${LIMITS.todoTitleMax} characters`);
   }
   remember('summary', title, summary.slice(0, 1));
-  extra.props.push(...summary.slice(1));
+  append(extra.props, summary.slice(1));
 
   const descriptions = take('description');
   const description = descriptions.length ? String(descriptions[0]?.[3] ?? '') : null;
@@ -300,7 +346,7 @@ export function parseVtodo(
     throw badRequest(`DESCRIPTION must be at most ${LIMITS.todoDescriptionMax} characters`);
   }
   remember('description', description, descriptions.slice(0, 1));
-  extra.props.push(...descriptions.slice(1));
+  append(extra.props, descriptions.slice(1));
 
   const status = [...take('status'), ...take('completed'), ...take('percent-complete')];
   const completed = status.some(
@@ -312,7 +358,7 @@ export function parseVtodo(
   remember('status', completed, status);
 
   const [due, ...moreDue] = take('due');
-  extra.props.push(...moreDue);
+  append(extra.props, moreDue);
   const dueZone = due && typeof due[1].tzid === 'string' ? due[1].tzid : null;
   if (dueZone && isIanaZone(dueZone)) extra.zone = dueZone;
   const dueWall = due ? wallOf(due, extra.zone ?? zone) : null;
@@ -321,7 +367,7 @@ export function parseVtodo(
   remember('due', { dueDate, dueTime }, due ? [due] : []);
 
   const [start, ...moreStart] = take('dtstart');
-  extra.props.push(...moreStart);
+  append(extra.props, moreStart);
   const startDate = start ? wallOf(start, extra.zone ?? zone).date : null;
   remember('start', startDate, start ? [start] : []);
 
@@ -335,7 +381,7 @@ export function parseVtodo(
     }
   }
   if (repeat) remember('rrule', repeat, rrules);
-  else extra.props.push(...rrules);
+  else append(extra.props, rrules);
   // The rule Tally cannot represent, as the web app shows it ("custom repeat").
   const customRepeat =
     !repeat && rrule
@@ -370,7 +416,7 @@ export function parseVtodo(
     }
   }
 
-  for (const list of byName.values()) extra.props.push(...list);
+  for (const list of byName.values()) append(extra.props, list);
 
   let remindMinutesBefore: number | null = null;
   for (const component of master[2]) {
@@ -520,7 +566,10 @@ function yearsOf(properties: JCalProperty[]): { from: number; to: number } | nul
     .map((p) => Number(String(p[3]).slice(0, 4)))
     .filter((year) => year >= 1 && year <= 9999);
   if (!years.length) return null;
-  return { from: Math.min(...years), to: Math.min(9999, Math.max(...years) + 2) };
+  // Not Math.min(...years): a client's object may hold more dates than a call takes arguments.
+  const from = years.reduce((a, b) => Math.min(a, b));
+  const to = years.reduce((a, b) => Math.max(a, b));
+  return { from, to: Math.min(9999, to + 2) };
 }
 
 /**
@@ -562,7 +611,7 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
       properties.push(...fresh[aspect]);
       continue;
     }
-    properties.push(...known.props);
+    append(properties, known.props);
     // A done todo says when (RFC 5545, 3.8.2.1), which calendar-query's "not completed" reads.
     if (aspect === 'status' && todo.completed && !known.props.some((p) => p[0] === 'completed')) {
       properties.push(...fresh.status.filter((p) => p[0] === 'completed'));

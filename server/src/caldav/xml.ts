@@ -48,23 +48,29 @@ export interface XmlName {
 
 export const nameKey = ({ ns, name }: XmlName) => `{${ns}}${name}`;
 
-/** Parses a request body; a body that is not well-formed XML is a 400. */
+/**
+ * Parses a request body; a body that is not well-formed XML is a 400, and so is one with a
+ * document type declaration, as the parser read it: `<!DOCTYPE` inside a CDATA section or a
+ * comment is text, not a declaration.
+ */
 export function parseXml(text: string): Element {
-  if (/<!DOCTYPE/i.test(text))
-    throw badRequest('body: XML document type declarations are not accepted');
   let problem = false;
   let root: Element | null = null;
+  let doctype = false;
   if (loadedDomParser === undefined) throw new Error('xmldom is used before loadXmldom() resolved');
   try {
-    root = new loadedDomParser({
+    const document = new loadedDomParser({
       onError: (level) => {
         if (level !== 'warning') problem = true;
       },
-    }).parseFromString(text, 'text/xml').documentElement;
+    }).parseFromString(text, 'text/xml');
+    doctype = document.doctype !== null;
+    root = document.documentElement;
   } catch {
     // xmldom throws a ParseError on a fatal error (an unclosed element, …).
     problem = true;
   }
+  if (doctype) throw badRequest('body: XML document type declarations are not accepted');
   if (problem || !root) throw badRequest('body: not well-formed XML');
   return root;
 }

@@ -83,7 +83,13 @@ export const securityHeadersPlugin = fp(
     const apiHeaders = { ...headers, 'cache-control': 'no-store' };
     // One synchronous hook: on a small API answer every promise a hook adds shows in the profile.
     app.addHook('onRequest', (request, reply, done) => {
-      const api = request.url.startsWith('/api/') && !request.url.startsWith('/api/docs');
+      // CalDAV's answers hold a user's todos as much as the API's: its tree, the address that
+      // leads there, and a PROPFIND anywhere (a client may ask the base URL).
+      const api =
+        (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) ||
+        request.url.startsWith('/dav') ||
+        request.url.startsWith('/.well-known/caldav') ||
+        request.method === 'PROPFIND';
       reply.headers(api ? apiHeaders : headers);
       done();
     });

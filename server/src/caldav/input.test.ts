@@ -161,6 +161,35 @@ describe('a VTODO Tally cannot keep', () => {
     60_000,
   );
 
+  it('answers every query of a calendar holding an object stored before such values were refused', async () => {
+    const user = await account();
+    await request(user, 'PUT', `${user.home}todos/old.ics`, vtodo('old', ['SUMMARY:Old']));
+    // As a PUT stored it before: a DUE of DATE-TIME without a time, kept as the client wrote it.
+    const row = await ctx.database.handle.db
+      .selectFrom('todos')
+      .select(['id', 'ics_extra'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    const extra = JSON.parse(row.ics_extra ?? '{}') as { props: unknown[] };
+    extra.props.push(
+      ['x-due', {}, 'date-time', '2026-03-10T::'],
+      ['due', {}, 'date-time', '2026-03-10T::'],
+    );
+    await ctx.database.handle.db
+      .updateTable('todos')
+      .set({ ics_extra: JSON.stringify(extra) })
+      .where('id', '=', row.id)
+      .execute();
+    expect(await readsOf(user)).toEqual([207, 207, 207, 207]);
+    const filtered = await request(
+      user,
+      'REPORT',
+      `${user.home}todos/`,
+      `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"><c:prop-filter name="X-DUE"><c:text-match>2026</c:text-match></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`,
+    );
+    expect(filtered.statusCode).toBe(207);
+  });
+
   it('takes a UID like a Tally id beyond the id column as a client UID', async () => {
     const user = await account();
     const big = 'tally-99999999999';

@@ -213,8 +213,21 @@ function rangeTime(value: string | null, fallback: number): number {
   return Date.UTC(y ?? 0, (mo ?? 1) - 1, da ?? 1, h ?? 0, mi ?? 0, s ?? 0);
 }
 
+/**
+ * A property's values, or none when they cannot be read as their type: an object stored before
+ * PUT refused such values (caldav/vtodo.ts, checkComponents) then fails the filter, instead of
+ * failing every query of its calendar.
+ */
+function valuesOf(property: ICAL.Property | null): unknown[] {
+  try {
+    return property?.getValues() ?? [];
+  } catch {
+    return [];
+  }
+}
+
 const timeOf = (component: ICAL.Component, name: string): number | null => {
-  const value = component.getFirstPropertyValue(name);
+  const [value] = valuesOf(component.getFirstProperty(name));
   return value instanceof ical().Time ? value.toUnixTime() * 1000 : null;
 };
 
@@ -241,13 +254,13 @@ function propMatches(filter: Element, component: ICAL.Component): boolean {
     childElements(filter).every((test) => {
       if (isElement(test, NS.caldav, 'text-match')) {
         const wanted = textOf(test).toLowerCase();
-        const hit = property
-          .getValues()
-          .some((value) => String(value).toLowerCase().includes(wanted));
+        const hit = valuesOf(property).some((value) =>
+          String(value).toLowerCase().includes(wanted),
+        );
         return test.getAttribute('negate-condition') === 'yes' ? !hit : hit;
       }
       if (isElement(test, NS.caldav, 'time-range')) {
-        const value = property.getFirstValue();
+        const [value] = valuesOf(property);
         if (!(value instanceof ical().Time)) return false;
         const at = value.toUnixTime() * 1000;
         return (

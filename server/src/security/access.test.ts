@@ -12,6 +12,7 @@ import {
   type TestUser,
   uniqueName,
 } from '../test/helpers.js';
+import { davBodies, davCredentials, davMethods, davSender } from '../test/caldav.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
 import {
   type LocalOidcProvider,
@@ -317,6 +318,69 @@ describe('access-control sweep over the route table', () => {
     );
     // Every route and method, each followed by a snapshot of A's rows: the default 20 s is too
     // tight on PostgreSQL on a busy machine now that the sign-in and task-model routes came.
+  }, 120_000);
+});
+
+describe('access-control sweep over CalDAV', () => {
+  it('answers B 404 on every path of A’s for every /dav method, 401 without credentials', async () => {
+    const db = ctx.database.handle.db;
+    const methods = davMethods(collector.entries());
+    expect(methods).toEqual(expect.arrayContaining(['PROPFIND', 'REPORT', 'PUT', 'MKCALENDAR']));
+    const home = `/dav/calendars/${alice.id}/`;
+    const todos = await db
+      .selectFrom('todos')
+      .select(['id', 'group_id'])
+      .where('user_id', '=', alice.id)
+      .execute();
+    const calendars = [
+      `${home}todos/`,
+      ...aliceGroupIds.map((id) => `${home}group-${id}/`),
+      `${home}no-such-calendar/`,
+    ];
+    const resources = todos.map(
+      (t) => `${home}${t.group_id === null ? 'todos' : `group-${t.group_id}`}/tally-${t.id}.ics`,
+    );
+    const paths = [`/dav/principals/${alice.id}/`, home, ...calendars, ...resources];
+    const bobDav = await davCredentials(ctx.app, bob);
+    const bodies = davBodies(resources);
+    const send = davSender(ctx.app, ctx.clock);
+    const aliceBefore = await snapshotUser(db, alice.id);
+    const problems: string[] = [];
+    let sent = 0;
+    for (const method of methods) {
+      const list = bodies[method];
+      if (!list) {
+        problems.push(`${method}: no CalDAV bodies to sweep it with (test/caldav.ts)`);
+        continue;
+      }
+      for (const path of paths) {
+        for (const body of list) {
+          const what = `${method} ${path} ${body?.slice(0, 40) ?? ''}`;
+          const signedIn = await send(method, path, body, {
+            authorization: bobDav.basic,
+            depth: '1',
+          });
+          const anonymous = await send(method, path, body, { depth: '1' });
+          sent += 2;
+          // OPTIONS names what the server speaks, to anyone: the same for every path.
+          const [expected, expectedAnonymous] = method === 'OPTIONS' ? [200, 200] : [404, 401];
+          if (signedIn.statusCode !== expected) problems.push(`${what}: ${signedIn.statusCode}`);
+          if (anonymous.statusCode !== expectedAnonymous) {
+            problems.push(`${what} without credentials: ${anonymous.statusCode}`);
+          }
+          if (leaksAlice(signedIn.body) || leaksAlice(anonymous.body)) {
+            problems.push(`${what}: answer holds A's data`);
+          }
+        }
+      }
+      if ((await snapshotUser(db, alice.id)) !== aliceBefore) {
+        problems.push(`${method}: changed A's rows`);
+      }
+    }
+    expect(problems).toEqual([]);
+    console.info(
+      `[access sweep] CalDAV: ${methods.length} methods on ${paths.length} of A's paths, ${sent} requests`,
+    );
   }, 120_000);
 });
 

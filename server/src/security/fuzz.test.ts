@@ -12,6 +12,14 @@ import {
   type TestUser,
   uniqueName,
 } from '../test/helpers.js';
+import {
+  davBodies,
+  davCredentials,
+  type DavCredentials,
+  davMethods,
+  davSender,
+  davVtodo,
+} from '../test/caldav.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
 import {
   type LocalOidcProvider,
@@ -441,6 +449,177 @@ describe('fuzzing every route', () => {
       timings.push(`${label} ${Date.now() - started}ms`);
     }
     if (process.env.FUZZ_TIMINGS) console.info(timings.join('\n'));
+    expect(problems).toEqual([]);
+  }, 600_000);
+});
+
+// ---- CalDAV ------------------------------------------------------------------------------
+
+/** Lines a calendar app writes, with values that are sometimes theirs and sometimes not. */
+const icsLine = fc
+  .tuple(
+    fc.constantFrom(
+      'SUMMARY',
+      'DESCRIPTION',
+      'DUE',
+      'DUE;VALUE=DATE',
+      'DUE;TZID=Europe/Berlin',
+      'DUE;TZID=Mars/Olympus',
+      'DTSTART',
+      'RRULE',
+      'CATEGORIES',
+      'PRIORITY',
+      'RELATED-TO',
+      'STATUS',
+      'PERCENT-COMPLETE',
+      'COMPLETED',
+      'X-APPLE-SORT-ORDER',
+      'BEGIN',
+      'END',
+      'TRIGGER;RELATED=END',
+    ),
+    fc.oneof(
+      text(0, 40),
+      fc.constantFrom(
+        '20260310T120000Z',
+        '20260310',
+        '2026031',
+        'FREQ=WEEKLY;BYDAY=MO,TU',
+        'FREQ=DAILY;UNTIL=soon',
+        'FREQ=MONTHLY;COUNT=x',
+        '-PT15M',
+        '-PTXM',
+        'VALARM',
+        'X-NEST',
+        'tally-99999999999',
+        'COMPLETED',
+        '100',
+      ),
+    ),
+  )
+  .map(([name, value]) => `${name}:${value}`);
+
+/** A body of the method's kind, garbled: cut short, spliced with junk, or made of random lines. */
+function davBodyArb(list: (string | undefined)[]): fc.Arbitrary<string | undefined> {
+  const valid = fc.constantFrom(...list);
+  const garbled = fc.tuple(valid, fc.nat(), fc.nat(3), text(0, 40)).map(([body, at, how, junk]) => {
+    if (body === undefined) return junk;
+    const cut = at % (body.length + 1);
+    if (how === 0) return body.slice(0, cut);
+    if (how === 1) return body.slice(0, cut) + junk + body.slice(cut);
+    if (how === 2) return body.replaceAll('>', `>${junk}`);
+    return body.slice(cut);
+  });
+  const lines = fc
+    .array(icsLine, { maxLength: 12 })
+    .map((extra) => davVtodo(`fz-${extra.length}`, extra));
+  return fc.oneof(
+    { weight: 3, arbitrary: valid },
+    { weight: 3, arbitrary: garbled },
+    { weight: 3, arbitrary: lines },
+    { weight: 1, arbitrary: text(0, 200) },
+  );
+}
+
+/** The paths a method is meant for: resources, calendars, or a new calendar's. */
+function davPaths(method: string, home: string, calendar: string): string[] {
+  if (['PUT', 'GET', 'HEAD', 'DELETE'].includes(method)) {
+    return [`${home}todos/a.ics`, `${home}${calendar}/b.ics`];
+  }
+  if (method === 'MKCALENDAR' || method === 'MKCOL') return [`${home}fz/`, `${home}fz-2/`];
+  return [`${home}todos/`, `${home}${calendar}/`];
+}
+
+function davCaseArb(
+  dav: DavCredentials,
+  method: string,
+  calendar: string,
+  list: (string | undefined)[],
+) {
+  const ownerHome = `/dav/calendars/${owner.id}/`;
+  const base = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...davPaths(method, dav.home, calendar)) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '/dav/',
+        dav.home,
+        ownerHome,
+        `${ownerHome}todos/`,
+        `/dav/principals/${fuzzer.id}/`,
+        '/dav/calendars/',
+      ),
+    },
+  );
+  const path = fc
+    .tuple(base, fc.option(text(0, 30), { freq: 5 }))
+    .map(([start, extra]) => (extra === null ? start : `${start}${encodeSegment(extra)}`));
+  const headers = fc.record(
+    {
+      authorization: fc.oneof(
+        { weight: 8, arbitrary: fc.constant(dav.basic) },
+        { weight: 1, arbitrary: header },
+        { weight: 1, arbitrary: header.map((h) => `Basic ${Buffer.from(h).toString('base64')}`) },
+      ),
+      depth: fc.constantFrom('0', '1', 'infinity', 'x'),
+      'if-match': fc.oneof(fc.constant('*'), header),
+      'if-none-match': fc.constantFrom('*', '"x"'),
+      'content-type': fc.oneof(
+        { weight: 6, arbitrary: fc.constant(method === 'PUT' ? 'text/calendar' : 'text/xml') },
+        { weight: 1, arbitrary: fc.constantFrom('application/xml', 'text/plain', '') },
+      ),
+    },
+    { requiredKeys: ['authorization'] },
+  );
+  return fc.record({ path, body: davBodyArb(list), headers });
+}
+
+describe('fuzzing CalDAV', () => {
+  it('never answers 5xx to a CalDAV request, however garbled, and a refused one writes nothing', async () => {
+    const db = ctx.database.handle.db;
+    const dav = await davCredentials(ctx.app, fuzzer);
+    const send = davSender(ctx.app, ctx.clock);
+    const methods = davMethods(collector.entries());
+    const group = await db
+      .selectFrom('todo_groups')
+      .select('id')
+      .where('user_id', '=', fuzzer.id)
+      .executeTakeFirstOrThrow();
+    const bodies = davBodies([`${dav.home}todos/a.ics`, 'http://[::1', `${dav.home}todos/%00`]);
+    const problems: string[] = [];
+    for (const method of methods) {
+      const list = bodies[method];
+      if (!list) {
+        problems.push(`${method}: no CalDAV bodies to fuzz it with (test/caldav.ts)`);
+        continue;
+      }
+      const ownerBefore = await snapshotUser(db, owner.id);
+      const result = await fc.check(
+        fc.asyncProperty(davCaseArb(dav, method, `group-${group.id}`, list), async (c) => {
+          totalCases += 1;
+          const before = await tableCounts(db);
+          const response = await send(method, c.path, c.body, c.headers);
+          const status = response.statusCode;
+          statusCounts.set(status, (statusCounts.get(status) ?? 0) + 1);
+          if (status >= 500) throw new Error(`${status} ${response.body}`);
+          if (status >= 400) expect(await tableCounts(db)).toBe(before);
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+      );
+      if (result.failed) {
+        problems.push(
+          `${method}: ${String(result.errorInstance)} for ${JSON.stringify(result.counterexample)}`.slice(
+            0,
+            1500,
+          ),
+        );
+      }
+      if ((await snapshotUser(db, owner.id)) !== ownerBefore) {
+        problems.push(`${method}: changed the other user's rows`);
+      }
+      const broken = await invariantViolations(db);
+      if (broken.length) problems.push(`${method}: ${broken.join(', ')}`);
+    }
     expect(problems).toEqual([]);
   }, 600_000);
 });

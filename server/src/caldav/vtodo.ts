@@ -107,6 +107,9 @@ const isIanaZone = (zone: string) => {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** A text's length as the API's limits count it: in code points, an emoji one. */
+const codePoints = (text: string) => [...text].length;
+
 /**
  * Appends a list a client sized (its lines of one property): push(...items) fails with a
  * RangeError past the arguments a call can take (about 120,000), and an object stored with so
@@ -334,7 +337,7 @@ export function parseVtodo(
 
   const summary = take('summary');
   const title = String(summary[0]?.[3] ?? '').trim() || 'Untitled';
-  if (title.length > LIMITS.todoTitleMax) {
+  if (codePoints(title) > LIMITS.todoTitleMax) {
     throw badRequest(`SUMMARY must be at most ${LIMITS.todoTitleMax} characters`);
   }
   remember('summary', title, summary.slice(0, 1));
@@ -342,7 +345,7 @@ export function parseVtodo(
 
   const descriptions = take('description');
   const description = descriptions.length ? String(descriptions[0]?.[3] ?? '') : null;
-  if (description && description.length > LIMITS.todoDescriptionMax) {
+  if (description && codePoints(description) > LIMITS.todoDescriptionMax) {
     throw badRequest(`DESCRIPTION must be at most ${LIMITS.todoDescriptionMax} characters`);
   }
   remember('description', description, descriptions.slice(0, 1));

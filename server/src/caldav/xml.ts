@@ -124,14 +124,21 @@ const escapes: Record<string, string> = {
   '\t': '&#9;',
   '\n': '&#10;',
   '\r': '&#13;',
+  '\u0085': '&#x85;',
+  '\u2028': '&#x2028;',
+  '\u2029': '&#x2029;',
 };
 const escapeOne = (char: string) => escapes[char] ?? char;
 
 /**
  * Text content as XML: `&` and `<` would start markup, `>` would end a CDATA section. Line ends
- * stay as they are (as xmldom's serialiser wrote them).
+ * stay as they are (as xmldom's serialiser wrote them), but a CR that ends no line, NEL and the
+ * Unicode line and paragraph separators are written as references: a parser reads them as a
+ * line feed (xmldom does, as XML 1.1 says), and a calendar object's text value holding one
+ * (ical.js writes it as it is) would then end its content line early.
  */
-export const escapeText = (text: string) => text.replace(/[&<>]/g, escapeOne);
+export const escapeText = (text: string) =>
+  text.replace(/[&<>\u0085\u2028\u2029]|\r(?!\n)/g, escapeOne);
 
 /** An attribute value in double quotes: also `"`, and whitespace a parser would normalise. */
 export const escapeAttribute = (value: string) => value.replace(/[&<>"\t\n\r]/g, escapeOne);

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { authApi, groupsApi, LIMITS, todosApi, type Endpoint } from '@tally/contract';
+import { cleanDescription } from '@tally/contract/todo-text';
+import { DOMParser } from '@xmldom/xmldom';
+import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type UncheckedInput } from '../test/api-client.js';
 import {
@@ -10,6 +13,7 @@ import {
   uniqueName,
 } from '../test/helpers.js';
 import { invariantViolations, tableCounts } from '../test/security.js';
+import { type DavCredentials, davCredentials, davSender, davXml } from '../test/caldav.js';
 import { isCommonPassword } from '../auth/passwords.js';
 
 /**
@@ -286,5 +290,205 @@ describe('raw bodies: encodings, prototype keys, nesting, numbers, content types
       headers: { 'content-type': 'application/json' },
     });
     expect(bytes.json()).toEqual({ error: 'The request body is not valid UTF-8' });
+  });
+});
+
+describe('CalDAV: payloads in VTODO fields and in XML', () => {
+  let dav: DavCredentials;
+  let send: ReturnType<typeof davSender>;
+  beforeAll(async () => {
+    dav = await davCredentials(ctx.app, user);
+    send = davSender(ctx.app, ctx.clock);
+  });
+  const put = (name: string, text: string) =>
+    send('PUT', `${dav.home}todos/${name}.ics`, text, { authorization: dav.basic });
+  const cases = () => [
+    ...corpus.text.map((c) => ({ name: c.name, value: materialise(c.value) })),
+    ...corpus.rejectedText,
+  ];
+  /** What a client's SUMMARY or DESCRIPTION reaches the server as: UTF-8, no lone surrogate. */
+  const asSent = (value: string) => Buffer.from(value, 'utf8').toString('utf8');
+  /** The text of an iCalendar property as a client (ical.js) reads it back. */
+  const propertyOf = (data: string, name: string) =>
+    new ICAL.Component(ICAL.parse(data) as unknown[])
+      .getFirstSubcomponent('vtodo')
+      ?.getFirstPropertyValue(name);
+  /** As propertyOf, or why a client could not read the object. */
+  const readable = (data: string, name: string) => {
+    try {
+      return propertyOf(data, name);
+    } catch (error) {
+      return `unreadable: ${String(error)}`;
+    }
+  };
+
+  it('SUMMARY and DESCRIPTION: accepted text is stored and answered exactly and inert, refused text is a 400 naming the property', async () => {
+    const problems: string[] = [];
+    for (const [i, { name, value }] of cases().entries()) {
+      const vcalendar = new ICAL.Component('vcalendar');
+      const vtodo = new ICAL.Component('vtodo');
+      vtodo.addPropertyWithValue('uid', `payload-${i}`);
+      vtodo.addPropertyWithValue('summary', value);
+      vtodo.addPropertyWithValue('description', value);
+      vcalendar.addSubcomponent(vtodo);
+      const text = asSent(ICAL.stringify(vcalendar.toJSON()));
+      let sent: string;
+      try {
+        sent = String(propertyOf(text, 'summary'));
+      } catch {
+        // ical.js writes a bare CR as it is, which no client then reads: only no 5xx to check.
+        const answer = await put(`payload-${i}`, text);
+        if (answer.statusCode >= 500) problems.push(`${name}: ${answer.statusCode}`);
+        continue;
+      }
+      const title = sent.trim() || 'Untitled';
+      const refusal = sent.includes('\u0000')
+        ? 'SUMMARY'
+        : codePoints(title) > LIMITS.todoTitleMax
+          ? 'SUMMARY'
+          : codePoints(sent) > LIMITS.todoDescriptionMax
+            ? 'DESCRIPTION'
+            : null;
+      const before = await tableCounts(db());
+      const answer = await put(`payload-${i}`, text);
+      tried += 1;
+      if (answer.statusCode >= 500) problems.push(`${name}: ${answer.statusCode}`);
+      if (refusal !== null) {
+        if (answer.statusCode !== 400 || !answer.body.includes(refusal)) {
+          problems.push(`${name}: expected 400 naming ${refusal}, got ${answer.statusCode}`);
+        }
+        if ((await tableCounts(db())) !== before) problems.push(`${name}: a refusal wrote rows`);
+        continue;
+      }
+      if (answer.statusCode !== 201) {
+        problems.push(`${name}: expected 201, got ${answer.statusCode} ${answer.body}`);
+        continue;
+      }
+      const listed = (await call(todosApi.list))
+        .json<{ title: string; description: string | null; uid?: string }[]>()
+        .find((t) => t.title === title);
+      if (!listed) problems.push(`${name}: not listed with its title`);
+      else if (listed.description !== cleanDescription(sent)) {
+        problems.push(`${name}: description listed as ${JSON.stringify(listed.description)}`);
+      }
+      const read = await send('GET', `${dav.home}todos/payload-${i}.ics`, undefined, {
+        authorization: dav.basic,
+      });
+      if (readable(read.body, 'summary') !== sent) {
+        problems.push(
+          `${name}: GET answers SUMMARY ${JSON.stringify(readable(read.body, 'summary'))}`,
+        );
+      }
+      // Inside XML the object is text: read back from the multistatus, it is what was sent.
+      const report = await send(
+        'REPORT',
+        `${dav.home}todos/`,
+        davXml.multiget([`${dav.home}todos/payload-${i}.ics`]),
+        { authorization: dav.basic },
+      );
+      const data = new DOMParser()
+        .parseFromString(report.body, 'text/xml')
+        .getElementsByTagNameNS('urn:ietf:params:xml:ns:caldav', 'calendar-data')[0]?.textContent;
+      if (readable(data ?? '', 'description') !== cleanDescription(sent)) {
+        problems.push(`${name}: the multiget's calendar-data differs`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(await invariantViolations(db())).toEqual([]);
+  }, 120_000);
+
+  it('displayname: text in XML is stored as the group API would and answered escaped', async () => {
+    const problems: string[] = [];
+    const escape = (v: string) =>
+      v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    await send('MKCALENDAR', `${dav.home}named/`, undefined, { authorization: dav.basic });
+    for (const { name, value } of cases()) {
+      const before = await tableCounts(db());
+      const answer = await send('PROPPATCH', `${dav.home}named/`, davXml.proppatch(escape(value)), {
+        authorization: dav.basic,
+      });
+      tried += 1;
+      if (answer.statusCode >= 500) problems.push(`${name}: ${answer.statusCode}`);
+      if (answer.statusCode !== 207) {
+        // Refused: text XML cannot hold (control characters, NUL), a name the group API
+        // refuses, or one another group of the user has (409).
+        if (![400, 409].includes(answer.statusCode)) {
+          problems.push(`${name}: ${answer.statusCode}`);
+        }
+        if ((await tableCounts(db())) !== before) problems.push(`${name}: a refusal wrote rows`);
+        continue;
+      }
+      const found = await send('PROPFIND', `${dav.home}named/`, davXml.propfind, {
+        authorization: dav.basic,
+        depth: '0',
+      });
+      const shown = new DOMParser()
+        .parseFromString(found.body, 'text/xml')
+        .getElementsByTagNameNS('DAV:', 'displayname')[0]?.textContent;
+      const group = (await call(groupsApi.list))
+        .json<{ name: string }[]>()
+        .find((g) => g.name === shown);
+      // XML reads the text with its line ends normalised and trims nothing; the group trims.
+      if (!group) problems.push(`${name}: displayname answered as ${JSON.stringify(shown)}`);
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('refuses entity and document type attacks in every CalDAV body, resolving nothing', async () => {
+    const attacks = [
+      `<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>`,
+      `<!DOCTYPE d SYSTEM "http://127.0.0.1:9/evil.dtd">`,
+      `<!DOCTYPE d [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]>`,
+      `<!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>`,
+    ];
+    const requests: [string, string, (entity: string) => string][] = [
+      ['PROPFIND', dav.home, () => davXml.propfind],
+      ['REPORT', `${dav.home}todos/`, () => davXml.query],
+      ['MKCALENDAR', `${dav.home}xxe/`, (entity) => davXml.mkcalendar(entity)],
+      ['PROPPATCH', `${dav.home}todos/`, (entity) => davXml.proppatch(entity)],
+    ];
+    const before = await tableCounts(db());
+    for (const attack of attacks) {
+      for (const [method, url, body] of requests) {
+        for (const entity of ['&x;', '&c;', 'plain']) {
+          const answer = await send(method, url, `${attack}${body(entity)}`, {
+            authorization: dav.basic,
+            depth: '0',
+          });
+          tried += 1;
+          expect(answer.statusCode, `${method} ${attack}`).toBe(400);
+          expect(answer.body).not.toContain('root:');
+          expect(answer.body).not.toContain('aaaaaaaaaa');
+        }
+      }
+    }
+    // In a VTODO, entity syntax is text like any other.
+    const entityText = '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>&e;';
+    const stored = await put(
+      'entity',
+      ICAL.stringify(
+        new ICAL.Component([
+          'vcalendar',
+          [],
+          [
+            [
+              'vtodo',
+              [
+                ['uid', {}, 'text', 'entity'],
+                ['summary', {}, 'text', entityText],
+              ],
+              [],
+            ],
+          ],
+        ]).toJSON(),
+      ),
+    );
+    expect(stored.statusCode).toBe(201);
+    expect(await tableCounts(db())).not.toBe(before);
+    const read = await send('GET', `${dav.home}todos/entity.ics`, undefined, {
+      authorization: dav.basic,
+    });
+    expect(propertyOf(read.body, 'summary')).toBe(entityText);
+    expect(read.body).not.toContain('root:');
   });
 });

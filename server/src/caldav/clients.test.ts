@@ -367,7 +367,7 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
         authorization: `Basic ${Buffer.from(`${second.email}:${second.appPassword}`).toString('base64')}`,
       },
     });
-    expect(peek.statusCode).toBe(405);
+    expect(peek.statusCode).toBe(404);
     expect(peek.body).not.toContain('First only');
   });
 });

@@ -167,7 +167,9 @@ export const OIDC_FAILURES = {
     'An account with this e-mail address already exists - sign in with your password and link {provider} in Settings',
   registration_closed:
     'There is no Tally account for this {provider} account, and sign-up is closed - ask the operator for one',
-  no_email: '{provider} did not share an e-mail address, which a new account needs',
+  no_email: '{provider} did not share a usable e-mail address, which a new account needs',
+  email_unverified:
+    '{provider} has not verified your e-mail address, which a new account needs - verify it there and try again',
   linked_elsewhere: 'That {provider} account is already linked to another Tally account',
   already_linked: 'Your account is already linked to another {provider} account - unlink it first',
   wrong_account: 'That is not the {provider} account linked to your Tally account',

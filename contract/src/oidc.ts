@@ -67,7 +67,7 @@ export const oidcApi = defineEndpoints('oidc', routes.oidc, {
     summary:
       'The redirect URI (PUBLIC_URL/api/auth/oidc/callback): finishes a sign-in, link or re-authentication',
     description:
-      "Spends the flow of the browser's cookie (one use), checks state, PKCE, the ID token's signature, iss, aud, exp and nonce with openid-client, then answers 303: to the web app signed in (the same refresh cookie as a password sign-in), or to /login (/settings for a link or re-authentication) with ?oidc_error={code} (OIDC_FAILURES).",
+      "Spends the flow of the browser's cookie (one use), checks state, PKCE, the ID token's signature, iss, aud, exp and nonce with openid-client, azp and a future iat itself, then answers 303: to the web app signed in (the same refresh cookie as a password sign-in), or to /login (/settings for a link or re-authentication) with ?oidc_error={code} (OIDC_FAILURES).",
     query: OidcCallbackQuerySchema,
     responses: { 303: NoContent('To the web app'), 429: ErrorSchema },
   },

@@ -262,7 +262,7 @@ test.describe('e-mailed links', () => {
     await page.getByLabel('Repeat new password').fill('reset password 321');
     await page.getByRole('button', { name: 'Set new password' }).click();
     await expect(page.getByRole('status')).toHaveText(
-      'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google account stays linked: Settings shows it.',
+      'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google or single sign-on account stays linked only if your address was verified before: Settings shows what is linked.',
     );
 
     // The reset ended every session.

@@ -182,7 +182,7 @@ export function createEmailLinks({ db, mailer, publicUrl, clock }: EmailLinksOpt
       ],
       link: `${publicUrl}/reset-password#token=${token}`,
       after: [
-        'The link works once, for 1 hour. Setting a new password signs out every device signed in to your account, revokes every personal API token and turns the calendar feed off (make a new feed URL in Settings if you want it back). A linked Google account stays linked: Settings shows it, and you can unlink it there.',
+        'The link works once, for 1 hour. Setting a new password signs out every device signed in to your account, revokes every personal API token and turns the calendar feed off (make a new feed URL in Settings if you want it back). A linked Google or single sign-on account stays linked if your address was verified before: Settings shows it, and you can unlink it there. If the address was never verified, the link is removed, since whoever made it may not be you.',
         'If you did not ask for this, you can ignore this message: your password stays as it is.',
       ],
     });

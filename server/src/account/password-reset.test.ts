@@ -163,7 +163,9 @@ describe('POST /api/auth/password-reset/confirm', () => {
     const mail = await smtp.take(user.email);
     expect(mail.text).toMatch(/revokes every personal API token/);
     expect(mail.text).toMatch(/turns the calendar feed off/);
-    expect(mail.text).toMatch(/A linked Google account stays linked/);
+    expect(mail.text).toMatch(
+      /A linked Google or single sign-on account stays linked if your address was verified before/,
+    );
     expect(
       (await confirm(linkToken(mail, '/reset-password'), 'my brand new password')).statusCode,
     ).toBe(204);
@@ -258,6 +260,35 @@ describe('POST /api/auth/password-reset/confirm', () => {
     const response = await confirm('C'.repeat(43), 'short');
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toMatch(/^password/);
+  });
+
+  it('unlinks Google and single sign-on from an address never verified, and keeps them on a verified one', async () => {
+    const outcome: Record<string, unknown> = {};
+    for (const verified of [false, true]) {
+      const user = await newUser();
+      await ctx.database.handle.db
+        .updateTable('users')
+        .set({
+          google_subject: uniqueName('g'),
+          oidc_issuer: 'https://idp.example',
+          oidc_subject: uniqueName('o'),
+          email_verified_at: verified ? ctx.clock.now() : null,
+        })
+        .where('id', '=', user.id)
+        .execute();
+      await requestReset(user.email);
+      const token = linkToken(await smtp.take(user.email), '/reset-password');
+      expect((await confirm(token, 'the owner’s own password')).statusCode).toBe(204);
+      const signedIn = await login(user, 'the owner’s own password');
+      const account = await apiClient(ctx.app, {
+        token: signedIn.json<{ accessToken: string }>().accessToken,
+      })(accountApi.get);
+      outcome[verified ? 'verified before' : 'never verified'] = account.json();
+    }
+    expect(outcome).toMatchObject({
+      'never verified': { emailVerified: true, googleLinked: false, oidcLinked: false },
+      'verified before': { emailVerified: true, googleLinked: true, oidcLinked: true },
+    });
   });
 
   it('gives a Google-only account its first password', async () => {

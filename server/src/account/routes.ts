@@ -209,7 +209,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     app,
     authApi.resetPassword,
     async (request, reply) => {
-      const { userId, username, sessionsEnded, apiTokens, calendarFeed } =
+      const { userId, username, sessionsEnded, apiTokens, calendarFeed, unlinked } =
         await service.resetPassword(request.body.token, request.body.password);
       await forgetFailedLogins(app.counters, username, request.ip);
       request.log.warn(
@@ -220,6 +220,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
           sessionsEnded,
           apiTokens,
           calendarFeed,
+          unlinked,
         },
         'Password reset by e-mail link; every session, API token and the calendar feed are ended',
       );

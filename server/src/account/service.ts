@@ -403,7 +403,8 @@ export function createAccountService({
   /**
    * Sets the password from a reset link. Whoever had the account's access keeps none of it: every
    * session ends, every personal API token is revoked, the calendar feed is turned off (the reset
-   * mail and page say so). A linked Google account stays linked, shown in Settings.
+   * mail and page say so). A linked Google or OpenID Connect identity stays linked, shown in
+   * Settings, if the address was verified before; if it never was, the link goes.
    */
   async function resetPassword(
     token: string,
@@ -414,6 +415,8 @@ export function createAccountService({
     sessionsEnded: number;
     apiTokens: number;
     calendarFeed: boolean;
+    /** The provider identities unlinked because the address was never verified before. */
+    unlinked: { google: boolean; oidc: boolean };
   }> {
     // Refused before the token is spent, so the same link can try another password.
     await refuseCommonPassword(password, 'password');
@@ -426,12 +429,23 @@ export function createAccountService({
       if (!spent) return null;
       const row = await trx
         .selectFrom('users')
-        .select(['id', 'username', 'email_lower', 'email_verified_at'])
+        .select([
+          'id',
+          'username',
+          'email_lower',
+          'email_verified_at',
+          'google_subject',
+          'oidc_subject',
+        ])
         .where('id', '=', spent.userId)
         .executeTakeFirst();
       if (!row) return null;
       // Following the link proved the mailbox, if it is still the account's address.
       const verified = row.email_verified_at ?? (row.email_lower === spent.emailLower ? now : null);
+      // Whoever linked a Google or OpenID Connect identity to an address never verified may not
+      // be its owner, who takes the account over now: the link goes, or its maker would still
+      // sign in (docs/decisions/078-pre-account-takeover.md).
+      const unlink = row.email_verified_at === null;
       await trx
         .updateTable('users')
         .set({
@@ -439,13 +453,18 @@ export function createAccountService({
           email_verified_at: verified,
           password_must_change: 0,
           password_reset_at: now,
+          ...(unlink ? { google_subject: null, oidc_issuer: null, oidc_subject: null } : {}),
         })
         .where('id', '=', row.id)
         .execute();
       await retireTokens(trx, row.id, ['reset-password'], now);
       const sessionsEnded = await endSessionsOf(trx, row.id, now, null);
       const ended = await endTokensAndFeed(trx, row.id);
-      return { userId: row.id, username: row.username, sessionsEnded, ...ended };
+      const unlinked = {
+        google: unlink && row.google_subject !== null,
+        oidc: unlink && row.oidc_subject !== null,
+      };
+      return { userId: row.id, username: row.username, sessionsEnded, unlinked, ...ended };
     });
     if (!outcome) throw badRequest(BAD_LINK);
     return outcome;

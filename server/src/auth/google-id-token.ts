@@ -5,6 +5,7 @@ import type { Counters } from '../plugins/counters.js';
 import type { Clock } from '../shared/clock.js';
 import { cookieName, isSecureRequest } from '../shared/cookies.js';
 import { unauthorized } from '../shared/errors.js';
+import { providerEmail } from './provider-email.js';
 
 export interface GoogleIdentity {
   subject: string;
@@ -81,6 +82,12 @@ export function createGoogleVerifier(options: GoogleVerifierOptions): GoogleVeri
         'Google sign-in failed: the Google account has no verified e-mail address',
       );
     }
+    const email = providerEmail(payload.email);
+    if (email === null) {
+      throw unauthorized(
+        'Google sign-in failed: the e-mail address of the Google account is not one Tally can use',
+      );
+    }
     // Last, so that only a token good in every other respect is spent.
     const used = await options.counters.claim(
       `google-token:${createHash('sha256').update(token).digest('base64url')}`,
@@ -93,7 +100,7 @@ export function createGoogleVerifier(options: GoogleVerifierOptions): GoogleVeri
     }
     return {
       subject: payload.sub,
-      email: payload.email,
+      email,
       emailVerified: verified,
       hostedDomain: typeof payload.hd === 'string' ? payload.hd : null,
       didMfa: Array.isArray(payload.amr) && payload.amr.includes('mfa'),

@@ -131,6 +131,14 @@ describe('POST /api/auth/google', () => {
       'wrong issuer': await idp.issue({ ...base, iss: 'https://evil.example.com' }),
       expired: await idp.issue(base, { expiresIn: '-1m' }),
       'unverified e-mail': await idp.issue({ ...base, email_verified: false }),
+      'e-mail with a header added': await idp.issue({
+        ...base,
+        email: 'bad@gmail.com\r\nBcc: someone@elsewhere.example',
+      }),
+      'a list of addresses': await idp.issue({
+        ...base,
+        email: Array.from({ length: 30 }, (_, i) => `bad${i}@gmail.com`).join(','),
+      }),
       'unknown key': await idp.issueWithUnknownKey(base),
       'alg none': new UnsecuredJWT({ ...base, email_verified: true })
         .setIssuer('https://accounts.google.com')

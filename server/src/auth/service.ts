@@ -121,7 +121,7 @@ export function createAuthService({
       passwordHash: string | null;
       googleSubject: string | null;
       /** The OpenID Connect identity of an account it creates. */
-      oidc?: { issuer: string; subject: string; emailVerified: boolean };
+      oidc?: { issuer: string; subject: string };
     },
     events: StatisticEvent[],
     device: Device,
@@ -133,10 +133,10 @@ export function createAuthService({
         trx,
         {
           ...account,
-          // Google vouched for the address of an account it creates; an OIDC provider only when
-          // it says so (email_verified).
+          // The provider vouched for the address of an account it creates (Google and OIDC
+          // sign-ins make none from an unverified one).
           emailVerifiedAt:
-            account.googleSubject !== null || account.oidc?.emailVerified === true ? now : null,
+            account.googleSubject !== null || account.oidc !== undefined ? now : null,
         },
         now,
       );
@@ -330,8 +330,9 @@ export function createAuthService({
   /**
    * Signs in the account linked to the OpenID Connect identity (issuer and subject), else creates
    * one, with the rules of Google's sign-in (decision 078): an existing account with the same
-   * e-mail address is never entered nor linked (its owner signs in and links in Settings), and no
-   * account is made while sign-up is closed or OIDC_AUTO_REGISTER=false. Throws the contract's
+   * e-mail address is never entered nor linked (its owner signs in and links in Settings), no
+   * account is made from an address the provider has not verified, and none while sign-up is
+   * closed or OIDC_AUTO_REGISTER=false. Throws the contract's
    * OIDC_FAILURES codes as `OidcRefusal`.
    */
   async function oidcLogin(
@@ -348,6 +349,10 @@ export function createAuthService({
     if (linked) return { existing: linked };
 
     if (identity.email === null) throw new OidcRefusal('no_email');
+    // An address the provider has not verified may be anyone's: an account made with it would
+    // be the real owner's to reset, while the provider identity that made it still signs in
+    // (docs/decisions/078-pre-account-takeover.md).
+    if (!identity.emailVerified) throw new OidcRefusal('email_unverified');
     const email = identity.email;
     const sameEmail = await db
       .selectFrom('users')
@@ -364,11 +369,7 @@ export function createAuthService({
           email,
           passwordHash: null,
           googleSubject: null,
-          oidc: {
-            issuer: identity.issuer,
-            subject: identity.subject,
-            emailVerified: identity.emailVerified,
-          },
+          oidc: { issuer: identity.issuer, subject: identity.subject },
         },
         ['registrations', 'logins'],
         device,

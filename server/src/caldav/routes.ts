@@ -444,7 +444,9 @@ export const caldavRoutes: FastifyPluginAsync<{
     const username = colon < 0 ? decoded : decoded.slice(0, colon);
     const user = colon < 0 ? null : await caldav.authenticate(username, decoded.slice(colon + 1));
     if (!user) {
-      // Counted like a failed login (auth/login-limits.ts): past the limit, a 429.
+      // Counted like a failed login (auth/login-limits.ts): past the limit, a 429. The address
+      // first, so a flood of made-up names from one address writes no counter for each name.
+      await limits.admitAddress(request.ip);
       await limits.admit(username, request.ip, false);
       throw new AppError(
         401,

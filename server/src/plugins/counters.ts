@@ -22,12 +22,21 @@ export interface Counters {
   reset(...keys: string[]): Promise<void>;
 }
 
-/** At most this many live keys in memory; the oldest go first (a flood of fresh keys). */
+/** At most this many keys in memory. */
 const MEMORY_KEYS_MAX = 100_000;
+/** While the store is full of live keys, it looks for expired ones at most this often. */
+const SWEEP_EVERY_MS = 1_000;
 
-/** Counters in this process's memory: the store of a single process, and the fallback. */
+/**
+ * Counters in this process's memory: the store of a single process, and the fallback. A live
+ * counter is never evicted, since evicting it would give back the tries it counted (a flood of
+ * fresh keys once evicted every login counter). When the store is full, expired keys are swept;
+ * if it is still full, a new key is refused: `hit` answers a count over every limit, `claim`
+ * claims nothing, until keys expire. A limit then refuses too much for a while, never too little.
+ */
 export function memoryCounters(now: () => number): Counters {
   const entries = new Map<string, { count: number; expiresAt: number }>();
+  let nextSweepAt = 0;
   const live = (key: string) => {
     const entry = entries.get(key);
     if (entry && entry.expiresAt <= now()) {
@@ -36,27 +45,36 @@ export function memoryCounters(now: () => number): Counters {
     }
     return entry;
   };
-  const add = (key: string, entry: { count: number; expiresAt: number }) => {
-    if (entries.size >= MEMORY_KEYS_MAX) {
-      const oldest = entries.keys().next();
-      if (!oldest.done) entries.delete(oldest.value);
+  /** Whether a new key fits, after sweeping the expired ones if it is time to. */
+  const fits = () => {
+    if (entries.size < MEMORY_KEYS_MAX) return true;
+    const time = now();
+    if (time < nextSweepAt) return false;
+    let earliest = Infinity;
+    for (const [key, entry] of entries) {
+      if (entry.expiresAt <= time) entries.delete(key);
+      else earliest = Math.min(earliest, entry.expiresAt);
     }
-    entries.set(key, entry);
+    nextSweepAt = Math.max(earliest, time + SWEEP_EVERY_MS);
+    return entries.size < MEMORY_KEYS_MAX;
   };
+  const refusedFor = () => Math.max(SWEEP_EVERY_MS, nextSweepAt - now());
   return {
     async hit(key, windowMs) {
       const entry = live(key);
-      if (!entry) {
-        add(key, { count: 1, expiresAt: now() + windowMs });
-        return { count: 1, ttlMs: windowMs };
+      if (entry) {
+        entry.count += 1;
+        return { count: entry.count, ttlMs: entry.expiresAt - now() };
       }
-      entry.count += 1;
-      return { count: entry.count, ttlMs: entry.expiresAt - now() };
+      if (!fits()) return { count: Number.MAX_SAFE_INTEGER, ttlMs: refusedFor() };
+      entries.set(key, { count: 1, expiresAt: now() + windowMs });
+      return { count: 1, ttlMs: windowMs };
     },
     async claim(key, ttlMs) {
       const entry = live(key);
       if (entry) return { claimed: false, ttlMs: entry.expiresAt - now() };
-      add(key, { count: 1, expiresAt: now() + ttlMs });
+      if (!fits()) return { claimed: false, ttlMs: refusedFor() };
+      entries.set(key, { count: 1, expiresAt: now() + ttlMs });
       return { claimed: true, ttlMs };
     },
     async has(key) {
@@ -68,10 +86,18 @@ export function memoryCounters(now: () => number): Counters {
   };
 }
 
+/**
+ * Every key gets its expiry, not only a new one: a key left without one (written by an older
+ * version, or whose PEXPIRE was lost) would otherwise count for ever and never leave Redis.
+ */
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {count, redis.call('PTTL', KEYS[1])}`;
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}`;
 
 /** Counters in Redis, for every process at once. */
 function redisCounters(redis: Redis, prefix: string): Counters {

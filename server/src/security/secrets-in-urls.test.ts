@@ -78,6 +78,21 @@ describe('secrets in URLs', () => {
     expect(lines.join('\n')).not.toContain(token);
   });
 
+  it('logs the code and state of a single sign-on callback as [redacted]', async () => {
+    const code = 'sso-code-Zx81Jq0aPZr7tWm3Kd9LbYc2';
+    const state = 'sso-state-Hq4nV7sLw2Xe9Rt5Uy1Io8Pa';
+    const answer = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/auth/oidc/callback?code=${code}&state=${state}&iss=https%3A%2F%2Fidp.example`,
+    });
+    expect(answer.statusCode).toBe(303);
+    expect(urlsLogged()).toContain(
+      '/api/auth/oidc/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp.example',
+    );
+    expect(lines.join('\n')).not.toContain(code);
+    expect(lines.join('\n')).not.toContain(state);
+  });
+
   it('e-mails verification and reset links with the token in the fragment', async () => {
     const user = await registerUser(ctx.app);
     const verification = await smtp.take(user.email);

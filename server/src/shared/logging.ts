@@ -5,12 +5,16 @@ const REDACTED = '[redacted]';
 
 /** The calendar feed's path: its last segment is the feed's only credential. */
 const FEED_PATH = /^(\/api\/calendar\/)[^?#]*/i;
-/** Query parameters that carry a secret: the token of an e-mailed link opened before 2026-11-24. */
-const SECRET_QUERY = /([?&](?:token|secret)=)[^&#]*/gi;
+/**
+ * Query parameters that carry a secret: the token of an e-mailed link opened before 2026-11-24,
+ * and the authorization code and state of a single sign-on's callback (whoever holds them before
+ * the callback finishes could finish it).
+ */
+const SECRET_QUERY = /([?&](?:token|secret|code|state)=)[^&#]*/gi;
 
 /**
- * The URL as a log line may show it: the calendar feed's secret and any `token=` or `secret=`
- * query parameter replaced by [redacted] (docs/decisions/073-secrets-out-of-urls-and-logs.md).
+ * The URL as a log line may show it: the calendar feed's secret and any `token=`, `secret=`,
+ * `code=` or `state=` query parameter replaced by [redacted] (docs/decisions/073-secrets-out-of-urls-and-logs.md).
  */
 function redactUrl(url: string): string {
   return url.replace(FEED_PATH, `$1${REDACTED}.ics`).replace(SECRET_QUERY, `$1${REDACTED}`);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { authApi, type SignInResponse } from '@tally/contract';
 import { inject } from 'vitest';
@@ -210,4 +211,24 @@ export async function signInAgain(app: FastifyInstance, user: TestUser): Promise
 function accessTokenOf(answer: SignInResponse): string {
   if (!('accessToken' in answer)) throw new Error('the sign-in asked for a second step');
   return answer.accessToken;
+}
+
+/**
+ * Waits until the app's counters reach Redis: until its connection is up they answer from the
+ * process's memory (plugins/counters.ts), and a test reading Redis would find nothing.
+ */
+export async function untilCountersInRedis(
+  ctx: TestContext,
+  redis: Pick<Redis, 'exists' | 'del'>,
+): Promise<void> {
+  const probe = `connection-probe:${randomBytes(8).toString('hex')}`;
+  for (let tries = 0; tries < 100; tries += 1) {
+    await ctx.app.counters.hit(probe, 60_000);
+    if ((await redis.exists(`tally:limits:${probe}`)) === 1) {
+      await redis.del(`tally:limits:${probe}`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the app never reached Redis');
 }

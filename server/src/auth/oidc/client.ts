@@ -1,6 +1,10 @@
 import type * as Oidc from 'openid-client';
 import type { OidcConfig } from '../../config.js';
 import { onFirstUse } from '../../shared/on-first-use.js';
+import { providerEmail } from '../provider-email.js';
+
+/** How far ahead of this server's clock a provider's may be. */
+const CLOCK_SKEW_SECONDS = 60;
 
 /** openid-client, loaded at the first sign-in through the provider (not at start, not without OIDC). */
 const loadOpenIdClient = onFirstUse(() => import('openid-client'));
@@ -9,7 +13,7 @@ const loadOpenIdClient = onFirstUse(() => import('openid-client'));
 export interface OidcIdentity {
   issuer: string;
   subject: string;
-  /** Null when the provider shares none. */
+  /** Null when the provider shares none, or one registration would refuse (provider-email.ts). */
   email: string | null;
   /** Only a literal `email_verified: true` counts. */
   emailVerified: boolean;
@@ -36,7 +40,8 @@ export interface OidcClient {
   /**
    * Exchanges the code of the callback URL: openid-client checks the state, the `iss` response
    * parameter (RFC 9207, when the provider sends it), PKCE (the provider does, against the
-   * verifier), and the ID token's signature, iss, aud, azp, exp, iat and nonce.
+   * verifier), and the ID token's signature, iss, aud, exp and nonce; azp and a future iat are
+   * checked here.
    */
   finish(
     callbackUrl: URL,
@@ -131,6 +136,15 @@ export function createOidcClient(config: OidcConfig, publicUrl: string): OidcCli
       if (!claims || idToken === undefined) {
         throw new OidcFailure('invalid_response', 'The provider sent no ID token');
       }
+      // openid-client checks azp only when aud names several parties, and iat only for its type:
+      // a token presented by another party, or dated ahead of now, is refused here.
+      if (claims.azp !== undefined && claims.azp !== config.clientId) {
+        throw new OidcFailure('invalid_response', `The ID token's azp is not this client`);
+      }
+      // Real time, as openid-client checks exp against.
+      if (claims.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
+        throw new OidcFailure('invalid_response', 'The ID token was issued in the future');
+      }
       let email: unknown = claims.email;
       let verified: unknown = claims.email_verified;
       // Many providers put the e-mail in UserInfo only (the scope grants it there).
@@ -146,7 +160,7 @@ export function createOidcClient(config: OidcConfig, publicUrl: string): OidcCli
       return {
         issuer: claims.iss,
         subject: claims.sub,
-        email: typeof email === 'string' && email.trim() !== '' ? email.trim() : null,
+        email: providerEmail(email),
         emailVerified: verified === true,
         amr: claims.amr,
         idToken,

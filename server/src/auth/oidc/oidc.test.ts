@@ -17,6 +17,7 @@ import {
   oidcSettingsFor,
   startLocalOidcProvider,
 } from '../../test/local-oidc-provider.js';
+import { linkToken, startLocalSmtp } from '../../test/local-smtp.js';
 
 /**
  * Generic OpenID Connect against a real provider on loopback (test/local-oidc-provider.ts): the
@@ -186,10 +187,32 @@ describe('signing in with the provider', () => {
     expect(created.statusCode).toBe(201);
   });
 
-  it('keeps an address the provider did not verify unverified', async () => {
-    const token = await accessTokenAfter(await signIn(person({ emailVerified: false })));
-    const account = await apiClient(ctx.app, { token })(accountApi.get);
-    expect(account.json()).toMatchObject({ emailVerified: false, oidcLinked: true });
+  it('makes no account from an address the provider has not verified, but signs in a linked one', async () => {
+    const who = person({ emailVerified: false });
+    const refused = await signIn(who);
+    expect(failedWith(refused)).toBe('/login?oidc_error=email_unverified');
+    expect(refused.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+    // The owner can still sign up with a password using that address.
+    const owner = await apiClient(ctx.app, null)(authApi.register, {
+      body: { username: uniqueName(), email: who.email ?? '', password: 'correct horse battery' },
+    });
+    expect(owner.statusCode).toBe(201);
+
+    const user = await registerUser(ctx.app);
+    const linked = person({ emailVerified: false });
+    expect(failedWith(await link(user, linked))).toBe('/settings?oidc=linked');
+    expect(failedWith(await signIn(linked))).toBe('/login?oidc=signed-in');
+  });
+
+  it('drops an address registration would refuse: a header added with CR LF, or a list', async () => {
+    for (const email of [
+      `${uniqueName('a')}@idp.example\r\nBcc: someone@elsewhere.example`,
+      Array.from({ length: 30 }, (_, i) => `${uniqueName(`r${i}`)}@idp.example`).join(', '),
+    ]) {
+      const refused = await signIn(person({ email }));
+      expect(failedWith(refused)).toBe('/login?oidc_error=no_email');
+      expect(refused.cookies.some((c) => c.name === 'tally_refresh')).toBe(false);
+    }
   });
 
   it('never enters nor links an existing account by its e-mail address, verified or not', async () => {
@@ -317,6 +340,19 @@ describe('what the ID token must say', () => {
       exp: Math.floor(Date.now() / 1000) - 3600,
     })));
 
+  it('refuses an ID token issued in the future', () =>
+    refusedWhenTampered((claims) => ({ ...claims, iat: Math.floor(Date.now() / 1000) + 3600 })));
+
+  it('refuses an ID token authorized for another party (azp)', () =>
+    refusedWhenTampered((claims) => ({
+      ...claims,
+      aud: [idp.clientId, 'another-client'],
+      azp: 'another-client',
+    })));
+
+  it('refuses an azp other than this client even with this client as the only audience', () =>
+    refusedWhenTampered((claims) => ({ ...claims, azp: 'another-client' })));
+
   it('refuses a redirect that names another issuer (RFC 9207 mix-up)', async () => {
     const started = await start();
     const back = await idp.authorize(started.url, person());
@@ -363,11 +399,11 @@ async function staleUser(): Promise<TestUser> {
   return { ...user, token: renewed.json<{ accessToken: string }>().accessToken };
 }
 
-async function link(user: Pick<TestUser, 'token'>, who: LocalPerson) {
-  const started = await apiClient(ctx.app, user)(oidcApi.link);
+async function link(user: Pick<TestUser, 'token'>, who: LocalPerson, app = ctx) {
+  const started = await apiClient(app.app, user)(oidcApi.link);
   expect(started.statusCode).toBe(200);
   const url = started.json<{ url: string }>().url;
-  return callback(await idp.authorize(url, who), flowCookieOf(started));
+  return callback(await idp.authorize(url, who), flowCookieOf(started), app);
 }
 
 describe('linking and unlinking in Settings', () => {
@@ -424,6 +460,64 @@ describe('linking and unlinking in Settings', () => {
     const lastWay = await apiClient(ctx.app, { token: onlyOidc })(oidcApi.unlink);
     expect(lastWay.statusCode).toBe(409);
     expect(lastWay.json()).toEqual({ error: expect.stringMatching(/password/) });
+  });
+});
+
+describe('an account made with someone else’s address', () => {
+  it('is not entered by the provider identity its maker linked once the owner resets the password', async () => {
+    const smtp = await startLocalSmtp();
+    const mailing = await createTestApp({
+      database: ctx.database,
+      config: {
+        publicUrl: PUBLIC_URL,
+        oidc: oidcConfig(),
+        smtpUrl: smtp.url,
+        mailFrom: 'tally@example.com',
+      },
+    });
+    mailing.clock.current = Date.now();
+    try {
+      // The attacker signs up with the victim's address, ignores the verification mail and links
+      // their own provider identity in Settings.
+      const attacker = await registerUser(mailing.app);
+      const victimEmail = attacker.email;
+      await smtp.take(victimEmail);
+      const attackerAtProvider = person();
+      expect(failedWith(await link(attacker, attackerAtProvider, mailing))).toBe(
+        '/settings?oidc=linked',
+      );
+
+      // The victim, told the address is taken, resets the password with the mailed link.
+      const call = apiClient(mailing.app, null);
+      await call(authApi.requestPasswordReset, { body: { email: victimEmail } });
+      const mail = await smtp.take(victimEmail);
+      expect(mail.text).toMatch(/If the address was never verified, the link is removed/);
+      const reset = await call(authApi.resetPassword, {
+        body: { token: linkToken(mail, '/reset-password'), password: 'the owner’s own password' },
+      });
+      expect(reset.statusCode).toBe(204);
+
+      // The attacker's provider identity no longer enters the account (it makes one of its own,
+      // with its own address).
+      const again = await signIn(attackerAtProvider, mailing);
+      const attackerToken = await accessTokenAfter(again, mailing);
+      expect(decodeJwt(attackerToken).sub).not.toBe(attacker.username);
+      expect(
+        (await apiClient(mailing.app, { token: attackerToken })(accountApi.get)).json(),
+      ).toMatchObject({ email: attackerAtProvider.email });
+      const owner = await call(authApi.login, {
+        body: { username: attacker.username, password: 'the owner’s own password' },
+      });
+      const token = owner.json<{ accessToken: string }>().accessToken;
+      expect((await apiClient(mailing.app, { token })(accountApi.get)).json()).toMatchObject({
+        email: victimEmail,
+        emailVerified: true,
+        oidcLinked: false,
+      });
+    } finally {
+      await mailing.close();
+      await smtp.close();
+    }
   });
 });
 

@@ -94,7 +94,8 @@ export function AccountSection({
         <Hint>
           Your password was reset by e-mail link on {formatInstant(account.passwordResetAt)}. That
           signed out every device, revoked every API token and turned the calendar feed off. A
-          linked Google account stayed linked (see Google below).
+          linked Google or single sign-on account stayed linked only if the address was verified
+          before (see below).
         </Hint>
       )}
       {!account.emailVerified && !mailEnabled && (

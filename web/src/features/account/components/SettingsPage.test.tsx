@@ -223,7 +223,7 @@ describe('/settings, after a password reset by e-mail', () => {
     expect(
       within(section('Account')).getByText(/Your password was reset by e-mail link on/),
     ).toHaveTextContent(
-      'signed out every device, revoked every API token and turned the calendar feed off. A linked Google account stayed linked',
+      'signed out every device, revoked every API token and turned the calendar feed off. A linked Google or single sign-on account stayed linked only if the address was verified before',
     );
   });
 

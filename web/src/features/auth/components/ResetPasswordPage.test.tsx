@@ -24,7 +24,7 @@ describe('/reset-password', () => {
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
 
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google account stays linked: Settings shows it.',
+      'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google or single sign-on account stays linked only if your address was verified before: Settings shows what is linked.',
     );
     expect(calls.find((c) => c.path === '/api/auth/password-reset/confirm')).toMatchObject({
       method: 'POST',

@@ -12,7 +12,7 @@ import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
 const PASSWORDS_DIFFER = 'The two passwords are not the same';
 const PASSWORD_IS_SET =
-  'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google account stays linked: Settings shows it.';
+  'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google or single sign-on account stays linked only if your address was verified before: Settings shows what is linked.';
 
 /**
  * /reset-password#token=: the new password twice → POST /api/auth/password-reset/confirm. Success

@@ -123,7 +123,11 @@ describe('versions', () => {
     const moved = (await move(patched, { afterId: sibling.id }, etag(patched))).expectBody(200);
     const skipped = (await skip(moved, '*')).expectBody(200);
     expect([renamed, patched, moved, skipped].map((t) => t.version)).toEqual([2, 3, 4, 5]);
-    expect(skipped).toMatchObject({ title: 'Water', description: 'the fern', dueDate: '2026-03-02' });
+    expect(skipped).toMatchObject({
+      title: 'Water',
+      description: 'the fern',
+      dueDate: '2026-03-02',
+    });
     expect((await remove(skipped, etag(skipped))).statusCode).toBe(204);
     expect(await current(todo)).toBeUndefined();
   });
@@ -142,7 +146,9 @@ describe('versions', () => {
     const { made, put, patch, current } = await setUp();
     const todo = await made('Plan trip');
     await patch(todo, { description: 'Lisbon' });
-    const replaced = (await put(todo, { title: 'Plan the trip', completed: false })).expectBody(200);
+    const replaced = (await put(todo, { title: 'Plan the trip', completed: false })).expectBody(
+      200,
+    );
     // A full replacement clears what it leaves out, as before versions.
     expect(replaced).toMatchObject({ title: 'Plan the trip', description: null, version: 3 });
     expect(await current(todo)).toEqual(replaced);

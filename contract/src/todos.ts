@@ -372,17 +372,13 @@ export const BulkBodySchema = Type.Object(
     priority: Type.Optional(priority),
     parentId: details.parentId,
     versions: Type.Optional(
-      Type.Record(
-        Type.String({ pattern: '^[1-9][0-9]{0,9}$' }),
-        Type.Integer({ minimum: 1 }),
-        {
-          description:
-            'The version each todo had when this change was chosen, by id (e.g. {"12": 3}); ' +
-            'an id of `ids` left out is changed whatever its version. When any named todo has ' +
-            'another version now (restore: in the trash), the answer is 412 with those todos ' +
-            'as they are, and nothing changes.',
-        },
-      ),
+      Type.Record(Type.String({ pattern: '^[1-9][0-9]{0,9}$' }), Type.Integer({ minimum: 1 }), {
+        description:
+          'The version each todo had when this change was chosen, by id (e.g. {"12": 3}); ' +
+          'an id of `ids` left out is changed whatever its version. When any named todo has ' +
+          'another version now (restore: in the trash), the answer is 412 with those todos ' +
+          'as they are, and nothing changes.',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -531,12 +531,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
      * Moves a repeating todo to its next occurrence without counting a completion. Null when
      * the todo does not exist or is not the caller's.
      */
-    async skip(
-      userId: number,
-      id: number,
-      zone: string,
-      ifMatch?: string,
-    ): Promise<Todo | null> {
+    async skip(userId: number, id: number, zone: string, ifMatch?: string): Promise<Todo | null> {
       const now = clock();
       return transaction(async (trx) => {
         const [current] = await todoToWrite(trx, { id, userId });

@@ -7,7 +7,6 @@ import {
   tagsApi,
   type Todo,
   todosApi,
-  trashApi,
   type UpdateTodoBody,
 } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { type PatchTodoBody, type Todo, todosApi, tokensApi } from '@tally/contract';
+import { PRIORITIES, type PatchTodoBody, type Todo, todosApi, tokensApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
 import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
@@ -75,7 +75,7 @@ describe('concurrent writers with versions', () => {
         while (Object.keys(body).length === 0) {
           if (next() < 0.5) body.title = values.title = `${name} title ${n}`;
           if (next() < 0.4) body.description = values.description = `${name} notes ${n}`;
-          if (next() < 0.4) body.priority = values.priority = (n % 3) + 1;
+          if (next() < 0.4) body.priority = values.priority = PRIORITIES[n % PRIORITIES.length];
           if (next() < 0.3)
             body.dueDate = values.dueDate = `2027-01-${String((n % 28) + 1).padStart(2, '0')}`;
         }

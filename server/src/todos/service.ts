@@ -247,7 +247,7 @@ export async function reopenSubtasks(trx: Db, userId: number, ids: readonly numb
  * Refuses a write to a todo at `version` that started from another one (If-Match): 412 with the
  * todo as it is now, before anything is written.
  */
-export async function checkVersion(
+async function checkVersion(
   trx: Db,
   userId: number,
   id: number,

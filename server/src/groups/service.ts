@@ -1,5 +1,6 @@
 import type { Group, GroupBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
+import { dialectOf } from '../db/dialect-of.js';
 import type { Database, Db, TodoGroupRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
@@ -17,15 +18,18 @@ const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color' | 'version'>): 
 
 /**
  * The group before a write to it: null when it is not the caller's, 412 with it as it is now
- * when `ifMatch` names another version.
+ * when `ifMatch` names another version. Locked on PostgreSQL until the write commits, as a
+ * todo's is (todos/queries.ts, forWrite).
  */
 async function currentGroup(trx: Db, userId: number, id: number, ifMatch: string | undefined) {
-  const row = await trx
+  const select = trx
     .selectFrom('todo_groups')
     .select(COLUMNS)
     .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+    .where('user_id', '=', userId);
+  const row = await (
+    dialectOf(trx) === 'postgres' ? select.forUpdate() : select
+  ).executeTakeFirst();
   if (row && !ifMatchAllows(ifMatch, row.version)) throw changedMeanwhile('group', toGroup(row));
   return row ?? null;
 }

@@ -106,10 +106,13 @@ const REMINDS = await todosHave('remind_minutes_before');
 const SEARCHABLE = await todosHave('search_text');
 // The task model: tags, priority, subtasks, start date and manual order (migration 0016).
 const DETAILED = await todosHave('priority');
+// A version on every todo and group, one more with every write (migration 0019).
+const VERSIONED = await todosHave('version');
 
 const SEARCH_COLUMN = SEARCHABLE ? ', "search_text"' : '';
 const SEARCH_VALUE = SEARCHABLE ? ', ?' : '';
 const SEARCH_SET = SEARCHABLE ? ', "search_text" = ?' : '';
+const VERSION_SET = VERSIONED ? ', "version" = "version" + 1' : '';
 const searchValues = (title, description) => (SEARCHABLE ? [searchText(title, description)] : []);
 
 const TODO_COLUMNS = [
@@ -117,6 +120,7 @@ const TODO_COLUMNS = [
   ...(PLANNED ? ['"due_date", "due_time", "repeat"'] : []),
   ...(REMINDS ? ['"remind_minutes_before"'] : []),
   ...(DETAILED ? ['"priority", "parent_id", "start_date", "position"'] : []),
+  ...(VERSIONED ? ['"version"'] : []),
 ].join(', ');
 function toTodo(row, tags) {
   const todo = {
@@ -140,6 +144,7 @@ function toTodo(row, tags) {
     todo.startDate = row.start_date;
     todo.position = Number(row.position);
   }
+  if (VERSIONED) todo.version = row.version;
   return todo;
 }
 
@@ -323,7 +328,7 @@ app.put('/api/todos/:id', async (request, reply) => {
     if (!current) throw new HttpError(404, 'Todo not found');
     await checkGroup(query, user.id, groupId);
     const [row] = await query(
-      `update "todos" set "title" = ?, "description" = ?, "group_id" = ?, "completed" = ?, "updated_at" = ?, "due_date" = ?, "due_time" = ?, "repeat" = ?${SEARCH_SET} where "id" = ? and "user_id" = ? returning ${TODO_COLUMNS}`,
+      `update "todos" set "title" = ?, "description" = ?, "group_id" = ?, "completed" = ?, "updated_at" = ?, "due_date" = ?, "due_time" = ?, "repeat" = ?${SEARCH_SET}${VERSION_SET} where "id" = ? and "user_id" = ? returning ${TODO_COLUMNS}`,
       [
         title.trim(),
         description?.trim() || null,
@@ -355,12 +360,16 @@ app.put('/api/todos/:id', async (request, reply) => {
 app.get('/api/todo-groups', async (request, reply) => {
   const user = await authenticate(request);
   const rows = await db.query(
-    'select "id", "name", "color" from "todo_groups" where "user_id" = ? order by "created_at" desc, "id" desc',
+    `select "id", "name", "color"${VERSIONED ? ', "version"' : ''} from "todo_groups" where "user_id" = ? order by "created_at" desc, "id" desc`,
     [user.id],
   );
   return json(
     reply,
-    rows.map((row) => ({ id: row.id, name: row.name, color: row.color })),
+    rows.map((row) =>
+      VERSIONED
+        ? { id: row.id, name: row.name, color: row.color, version: row.version }
+        : { id: row.id, name: row.name, color: row.color },
+    ),
   );
 });
 

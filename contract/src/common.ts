@@ -39,6 +39,43 @@ export const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g
 // The text patterns live in constants.ts, which the web's forms import without the schemas.
 export { NO_NUL, NOT_BLANK };
 
+/**
+ * An entity tag list as HTTP writes it (RFC 9110 8.8.3, 13.1.1): `*`, or ETags separated by
+ * commas, each quoted and perhaps weak (W/), which never matches.
+ */
+export const IF_MATCH_PATTERN =
+  '^\\s*(\\*|(W/)?"[\\x21\\x23-\\x7E]*"(\\s*,\\s*(W/)?"[\\x21\\x23-\\x7E]*")*)\\s*$';
+
+/**
+ * The precondition of a write to one todo or group (docs/decisions/113-versions-and-if-match.md):
+ * the ETag the API answered for the version the client started from. Without it, the write
+ * applies to whatever version is current, as always.
+ */
+export const IfMatchHeadersSchema = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      pattern: IF_MATCH_PATTERN,
+      description:
+        'The ETag answered for the version this change started from (e.g. "3"), or several ' +
+        'separated by commas, or * for any. When the todo (or group) has another version now, ' +
+        'the answer is 412 with it as it is, and nothing changes. Leave it out to write ' +
+        'whatever the current version is.',
+    }),
+  ),
+});
+
+/** The ETag of a todo's or group's version, as answered and as If-Match names it. */
+export const etagOfVersion = (version: number) => `"${version}"`;
+
+/** The version field of a todo or group. */
+export const VersionSchema = Type.Integer({
+  minimum: 1,
+  description:
+    '1 when made, greater after every change from anywhere (the API, undo, import, CalDAV, a ' +
+    'repeat moving on); its ETag is the quoted number, which a write may send as If-Match',
+});
+
 export const IdParamsSchema = Type.Object(
   { id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Numeric id' }) },
   { additionalProperties: false },

@@ -15,6 +15,8 @@ export interface Endpoint extends Route {
   tag: string;
   params?: TSchema;
   query?: TSchema;
+  /** The request headers it reads (lower-case names), e.g. If-Match. */
+  headers?: TSchema;
   body?: TSchema;
   /** The media type of a successful answer that is not JSON (e.g. text/csv). */
   produces?: string;

@@ -1,6 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { GROUP_COLORS, LIMITS } from './constants.js';
-import { ErrorSchema, IdParamsSchema, NOT_BLANK } from './common.js';
+import {
+  ErrorSchema,
+  IdParamsSchema,
+  IfMatchHeadersSchema,
+  NOT_BLANK,
+  VersionSchema,
+} from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
 
@@ -9,6 +15,7 @@ export const GroupSchema = Type.Object(
     id: Type.Integer(),
     name: Type.String(),
     color: Type.String({ description: 'Hex colour, one of the 8 swatches' }),
+    version: VersionSchema,
   },
   { additionalProperties: false },
 );
@@ -40,7 +47,11 @@ export const groupsApi = defineEndpoints('groups', routes.groups, {
   },
   update: {
     summary: 'Rename or recolour a group',
+    description:
+      'Answers its new version in the `ETag` header; with `If-Match`, a group changed since ' +
+      'that version gets 412 with the group as it is now, and nothing changes.',
     params: IdParamsSchema,
+    headers: IfMatchHeadersSchema,
     body: GroupBodySchema,
     responses: {
       200: GroupSchema,
@@ -48,16 +59,22 @@ export const groupsApi = defineEndpoints('groups', routes.groups, {
       401: ErrorSchema,
       404: ErrorSchema,
       409: ErrorSchema,
+      412: GroupSchema,
     },
   },
   remove: {
     summary: 'Delete a group; its todos become ungrouped',
+    description:
+      'Each of its todos gets a new version. With `If-Match`, a group changed since that ' +
+      'version gets 412 with the group as it is now, and nothing changes.',
     params: IdParamsSchema,
+    headers: IfMatchHeadersSchema,
     responses: {
       204: NoContent('Deleted'),
       400: ErrorSchema,
       401: ErrorSchema,
       404: ErrorSchema,
+      412: GroupSchema,
     },
   },
 });

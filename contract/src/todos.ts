@@ -11,7 +11,14 @@ import {
   TODO_PAGE_DEFAULT,
   TODO_PAGE_MAX,
 } from './constants.js';
-import { ErrorSchema, IdParamsSchema, NOT_BLANK, NO_NUL } from './common.js';
+import {
+  ErrorSchema,
+  IdParamsSchema,
+  IfMatchHeadersSchema,
+  NOT_BLANK,
+  NO_NUL,
+  VersionSchema,
+} from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { WEEKDAYS, type Weekday } from './dates.js';
 import { routes } from './routes.js';
@@ -197,6 +204,7 @@ export const TodoSchema = Type.Object(
     position: Type.Number({
       description: 'Its place in the manual order among its siblings (lower first)',
     }),
+    version: VersionSchema,
     customRepeat: Type.Optional(
       Type.String({
         description:
@@ -363,6 +371,15 @@ export const BulkBodySchema = Type.Object(
     tag: Type.Optional(TagNameSchema),
     priority: Type.Optional(priority),
     parentId: details.parentId,
+    versions: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[1-9][0-9]{0,9}$' }), Type.Integer({ minimum: 1 }), {
+        description:
+          'The version each todo had when this change was chosen, by id (e.g. {"12": 3}); ' +
+          'an id of `ids` left out is changed whatever its version. When any named todo has ' +
+          'another version now (restore: in the trash), the answer is 412 with those todos ' +
+          'as they are, and nothing changes.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -451,19 +468,36 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
     summary: 'Replace a todo (title, description, group, completed; due date, time, repeat)',
     description:
       'Completing a repeating todo counts the completion, then moves its due date to the next ' +
-      'occurrence and leaves it open.',
+      'occurrence and leaves it open. Every write to one todo answers its new version in the ' +
+      '`ETag` header and takes an `If-Match` header: a todo changed meanwhile gets 412 with ' +
+      'the todo as it is now, and nothing changes.',
     params: IdParamsSchema,
+    headers: IfMatchHeadersSchema,
     body: UpdateTodoBodySchema,
-    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+    responses: {
+      200: TodoSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+      412: TodoSchema,
+    },
   },
   patch: {
     summary: 'Change some fields of a todo; the omitted ones stay as they are',
     description:
       'The same rules as the full update (a repeating todo completed moves on). With an ' +
-      '`Idempotency-Key` header, as every write, a retry gets the first answer back.',
+      '`Idempotency-Key` header, as every write, a retry gets the first answer back. With ' +
+      '`If-Match`, 412 and the todo as it is now when it changed since that version.',
     params: IdParamsSchema,
+    headers: IfMatchHeadersSchema,
     body: PatchTodoBodySchema,
-    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+    responses: {
+      200: TodoSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+      412: TodoSchema,
+    },
   },
   move: {
     summary: 'Move a todo in the manual order',
@@ -471,8 +505,15 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
       'Puts it just before `beforeId` or just after `afterId` (exactly one), a todo with the ' +
       'same parent; the order is kept on the server, so every device shows it (?sort=manual).',
     params: IdParamsSchema,
+    headers: IfMatchHeadersSchema,
     body: MoveTodoBodySchema,
-    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+    responses: {
+      200: TodoSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+      412: TodoSchema,
+    },
   },
   sorts: {
     summary: 'The sort the user chose for each view',
@@ -487,7 +528,14 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
     summary: 'Skip the current occurrence of a repeating todo',
     description: 'Moves the due date to the next occurrence without counting a completion.',
     params: IdParamsSchema,
-    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+    headers: IfMatchHeadersSchema,
+    responses: {
+      200: TodoSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+      412: TodoSchema,
+    },
   },
   remove: {
     summary: 'Move a todo to the trash',
@@ -495,11 +543,13 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
       'It leaves every list and view at once, counts as deleted in the statistics, and can be ' +
       'restored from the trash (POST /api/trash/{id}/restore) for 30 days.',
     params: IdParamsSchema,
+    headers: IfMatchHeadersSchema,
     responses: {
       204: NoContent('Deleted'),
       400: ErrorSchema,
       401: ErrorSchema,
       404: ErrorSchema,
+      412: TodoSchema,
     },
   },
   bulk: {
@@ -510,8 +560,15 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
       'call would (a completion moves a repeating todo to its next occurrence); todos already ' +
       'in that state are left alone. Answers the todos changed, as they are now (delete: as ' +
       'they went to the trash). Undo: reopen what was completed, move each back to its group, ' +
-      'restore what was deleted.',
+      'restore what was deleted. With `versions`, a todo changed since it was read is a 412 ' +
+      'with the todos that changed, and nothing changes.',
     body: BulkBodySchema,
-    responses: { 200: TodoListSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+    responses: {
+      200: TodoListSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+      412: TodoListSchema,
+    },
   },
 });

@@ -770,14 +770,16 @@ export const caldavRoutes: FastifyPluginAsync<{
       if (typeof request.body !== 'string') throw badRequest('body: a PUT needs iCalendar data');
       const header = (value: string | string[] | undefined) =>
         typeof value === 'string' ? value : null;
-      const { created, id } = await caldav.put(user, collection, name, request.body, {
+      const { created, id, etag } = await caldav.put(user, collection, name, request.body, {
         ifMatch: header(request.headers['if-match']),
         ifNoneMatch: header(request.headers['if-none-match']),
       });
       app.live.publish(user.id, { type: created ? 'todo.created' : 'todo.updated', id });
-      // No ETag: what Tally stores may differ from what was sent (a repeat moved on), so the
-      // client reads it back (RFC 4791, 5.3.4).
-      return reply.code(created ? 201 : 204).send();
+      // The new ETag, which a client's next If-Match names (docs/decisions/113-versions-and-if-match.md).
+      return reply
+        .code(created ? 201 : 204)
+        .header('etag', etag)
+        .send();
     }
     if (request.method === 'DELETE') {
       const header = request.headers['if-match'];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  etagOfVersion,
   GROUP_COLORS,
   GroupBodySchema,
   type GroupColor,
@@ -60,19 +61,39 @@ const derivedId = (uid: string) => {
 };
 
 /**
- * The version of renderVtodo()'s output: an ETag is the hash of what the object is written
- * from (the todo, its tags, parent and kept properties, the user's zone) and this, so listing
- * ETags writes no object. Raise it with any change to what renderVtodo() writes, so a client
- * fetches the objects again instead of keeping ones the server would now write differently.
+ * The version of renderVtodo()'s output, part of every ETag. Raise it with any change to what
+ * renderVtodo() writes, so a client fetches the objects again instead of keeping ones the server
+ * would now write differently.
  */
 const RENDERING = 1;
 
 const etagOf = (data: string) =>
   `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
 
+/** The part of a resource's ETag that the user's zone and RENDERING make, one per zone. */
+const renderingTags = new Map<string | null, string>();
+const renderingTag = (zone: string | null) => {
+  let tag = renderingTags.get(zone);
+  if (tag === undefined) {
+    tag = etagOf(`${RENDERING}\n${zone}`).slice(1, 9);
+    // A handful of zones are in use at a time; a bound keeps a stream of odd ones from growing it.
+    if (renderingTags.size >= 1000) renderingTags.clear();
+    renderingTags.set(zone, tag);
+  }
+  return tag;
+};
+
 /**
- * A todo as a resource: its name, its calendar object and a strong ETag, which changes exactly
- * when the object's bytes do. A class rather than an object with its own getter: a full sync makes
+ * A todo's ETag over CalDAV (docs/decisions/113-versions-and-if-match.md): its id and version
+ * (the API's ETag, which every write from any path raises), and what else the object is
+ * written from, the user's zone and RENDERING; listing ETags writes no object.
+ */
+const resourceEtag = (id: number, version: number, zone: string | null) =>
+  `"${id}-${version}-${renderingTag(zone)}"`;
+
+/**
+ * A todo as a resource: its name, its calendar object and a strong ETag, which changes whenever
+ * the object's bytes may (resourceEtag). A class rather than an object with its own getter: a full sync makes
  * 20,000 of these, and each would otherwise carry a closure and its context.
  */
 export class Resource {
@@ -81,13 +102,15 @@ export class Resource {
   readonly uid: string;
   readonly groupId: number | null;
   readonly etag: string;
+  /** The todo's version (the API's ETag names it). */
+  readonly version: number;
   readonly updatedAt: number;
   readonly #todo: RenderedTodo;
   readonly #zone: string | null;
   #data: string | null = null;
 
   constructor(
-    row: { id: number; group_id: number | null; dav_name: string | null },
+    row: { id: number; group_id: number | null; dav_name: string | null; version: number },
     todo: RenderedTodo,
     zone: string | null,
   ) {
@@ -95,7 +118,8 @@ export class Resource {
     this.name = row.dav_name ?? `${todo.uid}.ics`;
     this.uid = todo.uid;
     this.groupId = row.group_id;
-    this.etag = etagOf(JSON.stringify([RENDERING, zone, todo]));
+    this.etag = resourceEtag(row.id, row.version, zone);
+    this.version = row.version;
     this.updatedAt = todo.updatedAt;
     this.#todo = todo;
     this.#zone = zone;
@@ -189,6 +213,7 @@ const TODO_COLUMNS = [
   'todos.parent_id',
   'todos.created_at',
   'todos.updated_at',
+  'todos.version',
 ] as const;
 
 /**
@@ -204,6 +229,18 @@ export const RESOURCES_PER_PAGE = 100;
  * gets 403 valid-sync-token and syncs afresh (RFC 6578, 3.2), as after the trash's 30 days.
  */
 const CHANGES_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
+const changedSinceRead = () =>
+  new AppError(412, 'The resource changed since it was read (its ETag differs)');
+
+/**
+ * The todo service's 412 answers the todo as JSON; a CalDAV client gets the DAV sentence, and
+ * reads the resource again.
+ */
+const asCaldavRefusal = (error: unknown): never => {
+  if (error instanceof AppError && error.statusCode === 412) throw changedSinceRead();
+  throw error;
+};
 
 export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   const todos = createTodoService(db, clock);
@@ -500,8 +537,10 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   }
 
   /**
-   * PUT of a calendar object: creates the todo, or replaces the one at `name`. `ifMatch` and
-   * `ifNoneMatch` are the request's preconditions: a stale ETag is a 412, never an overwrite.
+   * PUT of a calendar object: creates the todo, or replaces the one at `name`, in one
+   * transaction through the todo service (its steps stand or fall together), and answers the
+   * resource's new ETag. `ifMatch` and `ifNoneMatch` are the request's preconditions: a stale
+   * ETag is a 412, never an overwrite, also when a write from elsewhere lands while this one runs.
    */
   async function put(
     user: DavUser,
@@ -509,8 +548,9 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     name: string,
     text: string,
     preconditions: { ifMatch: string | null; ifNoneMatch: string | null },
-  ): Promise<{ created: boolean; id: number }> {
-    const zone = (await zoneOf(user.id)) ?? 'UTC';
+  ): Promise<{ created: boolean; id: number; etag: string }> {
+    const feedZone = await zoneOf(user.id);
+    const zone = feedZone ?? 'UTC';
     const existing = await resource(user.id, c.groupId, name);
     if (preconditions.ifNoneMatch !== null && existing) {
       throw new AppError(412, 'A resource with this name exists already');
@@ -518,7 +558,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     if (preconditions.ifMatch !== null) {
       const tags = preconditions.ifMatch.split(',').map((tag) => tag.trim());
       if (!existing || !(tags.includes('*') || tags.includes(existing.etag))) {
-        throw new AppError(412, 'The resource changed since it was read (its ETag differs)');
+        throw changedSinceRead();
       }
     }
     const { uid, fields, extra, customRepeat } = parseVtodo(text, zone);
@@ -547,40 +587,62 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     checkTodo(body);
     const todoZone = extra.zone ?? zone;
     const targetId = existing?.id ?? holder?.id ?? null;
-    let id: number;
-    if (targetId === null) {
-      const { completed, ...create } = body;
-      const todo = await todos.create(user.id, create, todoZone);
-      id = todo.id;
-      // A client may make a todo done at once: the same update the web app's checkbox makes.
-      if (completed) await todos.update(user.id, id, { ...body }, todoZone);
-    } else {
-      const todo = await todos.update(user.id, targetId, body, todoZone);
-      if (!todo) throw new AppError(404, 'Todo not found');
-      id = todo.id;
-    }
-    await db
-      .updateTable('todos')
-      .set({
-        uid: derivedId(uid) === id ? null : uid,
-        dav_name: name === `${uid}.ics` ? null : name,
-        ics_extra: JSON.stringify(extra),
-        custom_repeat: customRepeat,
+    // The version the client's If-Match named, checked again by the update under its lock.
+    const basedOn =
+      existing && preconditions.ifMatch !== null ? etagOfVersion(existing.version) : undefined;
+    return db
+      .transaction()
+      .execute(async (trx) => {
+        const todos = createTodoService(trx, clock);
+        let id: number;
+        if (targetId === null) {
+          const { completed, ...create } = body;
+          id = (await todos.create(user.id, create, todoZone)).id;
+          // A client may make a todo done at once: the same update the web app's checkbox makes.
+          if (completed) await todos.update(user.id, id, { ...body }, todoZone);
+        } else {
+          const todo = await todos.update(user.id, targetId, body, todoZone, basedOn);
+          if (!todo) throw new AppError(404, 'Todo not found');
+          id = todo.id;
+        }
+        // The rest of the same write: its version was raised by the step above.
+        await trx
+          .updateTable('todos')
+          .set({
+            uid: derivedId(uid) === id ? null : uid,
+            dav_name: name === `${uid}.ics` ? null : name,
+            ics_extra: JSON.stringify(extra),
+            custom_repeat: customRepeat,
+          })
+          .where('id', '=', id)
+          .where('user_id', '=', user.id)
+          .execute();
+        if (targetId === null) await adoptChildren(trx, todos, user.id, uid, id, todoZone);
+        const { version } = await trx
+          .selectFrom('todos')
+          .select('version')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        return { created: targetId === null, id, etag: resourceEtag(id, version, feedZone) };
       })
-      .where('id', '=', id)
-      .where('user_id', '=', user.id)
-      .execute();
-    if (targetId === null) await adoptChildren(user.id, uid, id, todoZone);
-    return { created: targetId === null, id };
+      .catch(asCaldavRefusal);
   }
 
   /**
    * Subtasks a client sent before their parent (a sync uploads in any order) name it in
-   * RELATED-TO while it did not exist: they become its subtasks once it does.
+   * RELATED-TO while it did not exist: they become its subtasks once it does, in the PUT's
+   * transaction.
    */
-  async function adoptChildren(userId: number, uid: string, parentId: number, zone: string) {
+  async function adoptChildren(
+    trx: Db,
+    todos: ReturnType<typeof createTodoService>,
+    userId: number,
+    uid: string,
+    parentId: number,
+    zone: string,
+  ) {
     // Every subtask whose parent is not here (a few at most); each is checked below.
-    const orphans = await db
+    const orphans = await trx
       .selectFrom('todos')
       .select(['id', 'ics_extra'])
       .where('user_id', '=', userId)
@@ -609,9 +671,10 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       ifMatch !== null &&
       !ifMatch.split(',').some((t) => [existing.etag, '*'].includes(t.trim()))
     ) {
-      throw new AppError(412, 'The resource changed since it was read (its ETag differs)');
+      throw changedSinceRead();
     }
-    await todos.remove(userId, existing.id);
+    const basedOn = ifMatch === null ? undefined : etagOfVersion(existing.version);
+    await todos.remove(userId, existing.id, basedOn).catch(asCaldavRefusal);
     return existing.id;
   }
 

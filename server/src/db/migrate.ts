@@ -19,6 +19,7 @@ import { passkeys } from './migrations/0015-passkeys.js';
 import { todoDetails } from './migrations/0016-todo-details.js';
 import { caldav } from './migrations/0017-caldav.js';
 import { caldavChangeMarks } from './migrations/0018-caldav-change-marks.js';
+import { versions } from './migrations/0019-versions.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -44,6 +45,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-todo-details': todoDetails(dialect),
     '0017-caldav': caldav(dialect),
     '0018-caldav-change-marks': caldavChangeMarks(dialect),
+    '0019-versions': versions(),
   };
 }
 

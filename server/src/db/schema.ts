@@ -66,6 +66,8 @@ interface TodoGroupsTable {
   created_at: number;
   /** The CalDAV collection name a client chose with MKCALENDAR; null: group-{id} (migration 0017). */
   dav_name: Generated<string | null>;
+  /** 1 when made, one more with every write (migration 0019): the ETag of If-Match. */
+  version: Generated<number>;
 }
 
 interface TodosTable {
@@ -111,6 +113,8 @@ interface TodosTable {
   ics_extra: Generated<string | null>;
   /** A RRULE from a CalDAV client that Tally cannot represent (RFC 5545 text), shown read-only. */
   custom_repeat: Generated<string | null>;
+  /** 1 when made, one more with every write from any path (migration 0019): the ETag of If-Match. */
+  version: Generated<number>;
 }
 
 /**

@@ -27,7 +27,12 @@ describe('groups', () => {
       created.push(response.data());
       ctx.clock.advance(1000);
     }
-    expect(created[0]).toEqual({ id: expect.any(Number), name: 'Work', color: '#3B82F6' });
+    expect(created[0]).toEqual({
+      id: expect.any(Number),
+      name: 'Work',
+      color: '#3B82F6',
+      version: 1,
+    });
     const list = (await api(user)(groupsApi.list)).data();
     expect(list.map((g) => g.name)).toEqual(['Home', 'Work']);
 
@@ -37,7 +42,7 @@ describe('groups', () => {
       body: { name: 'Office', color: '#EC4899' },
     });
     expect(renamed.statusCode).toBe(200);
-    expect(renamed.data()).toEqual({ id: work.id, name: 'Office', color: '#EC4899' });
+    expect(renamed.data()).toEqual({ id: work.id, name: 'Office', color: '#EC4899', version: 2 });
 
     const remove = () => api(user)(groupsApi.remove, { params: { id: work.id } });
     expect((await remove()).statusCode).toBe(204);

@@ -7,7 +7,7 @@ import { preparedQuery, type Placeholders } from '../db/prepared.js';
  */
 
 /** What a group answers with. */
-export const COLUMNS = ['id', 'name', 'color'] as const;
+export const COLUMNS = ['id', 'name', 'color', 'version'] as const;
 
 /** The user's groups, newest first (the list). */
 export const groupsOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>

@@ -1,17 +1,38 @@
 import type { Group, GroupBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
-import type { Database, TodoGroupRow } from '../db/schema.js';
+import { dialectOf } from '../db/dialect-of.js';
+import type { Database, Db, TodoGroupRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
+import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions.js';
 import { recordEvents } from '../statistics/record-events.js';
 import { COLUMNS, groupsOfUser } from './queries.js';
 
-const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color'>): Group => ({
+const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color' | 'version'>): Group => ({
   id: row.id,
   name: row.name,
   color: row.color,
+  version: row.version,
 });
+
+/**
+ * The group before a write to it: null when it is not the caller's, 412 with it as it is now
+ * when `ifMatch` names another version. Locked on PostgreSQL until the write commits, as a
+ * todo's is (todos/queries.ts, forWrite).
+ */
+async function currentGroup(trx: Db, userId: number, id: number, ifMatch: string | undefined) {
+  const select = trx
+    .selectFrom('todo_groups')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where('user_id', '=', userId);
+  const row = await (
+    dialectOf(trx) === 'postgres' ? select.forUpdate() : select
+  ).executeTakeFirst();
+  if (row && !ifMatchAllows(ifMatch, row.version)) throw changedMeanwhile('group', toGroup(row));
+  return row ?? null;
+}
 
 const duplicateName = (name: string) => conflict(`You already have a group named "${name}"`);
 
@@ -47,14 +68,20 @@ export function createGroupService(db: Kysely<Database>, clock: Clock) {
     },
 
     /** Null when the group does not exist or is not the caller's. */
-    async update(userId: number, id: number, input: GroupBody): Promise<Group | null> {
+    async update(
+      userId: number,
+      id: number,
+      input: GroupBody,
+      ifMatch?: string,
+    ): Promise<Group | null> {
       const now = clock();
       const name = input.name.trim();
       try {
         return await db.transaction().execute(async (trx) => {
+          if (!(await currentGroup(trx, userId, id, ifMatch))) return null;
           const row = await trx
             .updateTable('todo_groups')
-            .set({ name, name_lower: name.toLowerCase(), color: input.color })
+            .set({ name, name_lower: name.toLowerCase(), color: input.color, version: nextVersion })
             .where('id', '=', id)
             .where('user_id', '=', userId)
             .returning(COLUMNS)
@@ -69,10 +96,18 @@ export function createGroupService(db: Kysely<Database>, clock: Clock) {
       }
     },
 
-    /** Its todos stay, ungrouped (the foreign key sets their group to null). */
-    async remove(userId: number, id: number): Promise<boolean> {
+    /** Its todos stay, ungrouped, each with a new version. */
+    async remove(userId: number, id: number, ifMatch?: string): Promise<boolean> {
       const now = clock();
       return db.transaction().execute(async (trx) => {
+        if (!(await currentGroup(trx, userId, id, ifMatch))) return false;
+        // Written here rather than left to the foreign key's set null, which no version follows.
+        await trx
+          .updateTable('todos')
+          .set({ group_id: null, updated_at: now, version: nextVersion })
+          .where('user_id', '=', userId)
+          .where('group_id', '=', id)
+          .execute();
         const result = await trx
           .deleteFrom('todo_groups')
           .where('id', '=', id)

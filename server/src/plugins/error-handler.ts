@@ -58,9 +58,9 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
         if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
-        const body = error.code
-          ? { error: error.message, code: error.code }
-          : { error: error.message };
+        const body =
+          error.answer ??
+          (error.code ? { error: error.message, code: error.code } : { error: error.message });
         return reply.code(error.statusCode).headers(error.headers).send(body);
       }
       const fastifyError = error as FastifyError;

@@ -30,6 +30,7 @@ declare module 'fastify' {
 type SchemaOf<E extends Endpoint> = {
   params: E extends { params: infer P } ? P : undefined;
   querystring: E extends { query: infer Q } ? Q : undefined;
+  headers: E extends { headers: infer H } ? H : undefined;
   body: E extends { body: infer B } ? B : undefined;
   response: E['responses'];
 };
@@ -96,6 +97,7 @@ export function addEndpoint<E extends Endpoint>(
   if (endpoint.produces) schema.produces = [endpoint.produces];
   if (endpoint.params) schema.params = endpoint.params;
   if (endpoint.query) schema.querystring = endpoint.query;
+  if (endpoint.headers) schema.headers = endpoint.headers;
   if (endpoint.body) schema.body = endpoint.body;
   app.route({
     method: endpoint.method,

@@ -2,7 +2,7 @@ import type { ErrorCode } from '@tally/contract';
 
 /**
  * The one error type the server throws on purpose. The error handler turns it into
- * `{"error": message}` with its status; anything else becomes a 500 that says nothing internal.
+ * `{"error": message}` (or its `answer`) with its status; anything else becomes a 500 that says nothing internal.
  */
 export class AppError extends Error {
   constructor(
@@ -12,6 +12,8 @@ export class AppError extends Error {
     readonly headers: Record<string, string> = {},
     /** What the client should do about it (contract's ERROR_CODES), sent as `code`. */
     readonly code?: ErrorCode,
+    /** The body instead of the sentence: what a 412 answers (the todo or group as it is now). */
+    readonly answer?: object,
   ) {
     super(message);
     this.name = 'AppError';

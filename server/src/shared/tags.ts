@@ -3,6 +3,7 @@ import type { Db } from '../db/schema.js';
 import { batches } from './batches.js';
 import { badRequest } from './errors.js';
 import { searchText } from './search-text.js';
+import { nextVersion } from './versions.js';
 
 /**
  * Writing a user's tags (docs/decisions/083-tags-subtasks-and-order.md), shared by the todo
@@ -147,7 +148,7 @@ export async function ensureTags(
 
 /**
  * Writes the search text of these todos again (their tags changed: a tag added, removed,
- * renamed or merged), so search finds a todo by its tags.
+ * renamed or merged), so search finds a todo by its tags, and gives each a new version.
  */
 export async function refreshSearchText(trx: Db, userId: number, todoIds: readonly number[]) {
   for (const batch of batches(todoIds)) {
@@ -161,7 +162,11 @@ export async function refreshSearchText(trx: Db, userId: number, todoIds: readon
     for (const row of rows) {
       await trx
         .updateTable('todos')
-        .set({ search_text: searchText(row.title, row.description, tags.get(row.id) ?? []) })
+        .set({
+          search_text: searchText(row.title, row.description, tags.get(row.id) ?? []),
+          // Its tags are part of the todo as the API and CalDAV answer it.
+          version: nextVersion,
+        })
         .where('id', '=', row.id)
         .execute();
     }

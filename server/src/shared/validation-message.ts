@@ -1,11 +1,12 @@
 import type { ErrorObject } from 'ajv';
-import { NOT_BLANK, NO_NUL, USERNAME_PATTERN } from '@tally/contract';
+import { IF_MATCH_PATTERN, NOT_BLANK, NO_NUL, USERNAME_PATTERN } from '@tally/contract';
 
 const PATTERN_SENTENCES: Record<string, string> = {
   [NOT_BLANK]: 'must not be empty',
   [NO_NUL]: 'must not contain NUL characters',
   [USERNAME_PATTERN]: "may only contain letters, digits, '.', '_' and '-' (3 to 32 characters)",
   '^\\d{4}-\\d{2}-\\d{2}$': 'must be a date in YYYY-MM-DD format',
+  [IF_MATCH_PATTERN]: 'must be * or ETags the API answered, each in quotes (e.g. "3")',
 };
 
 function fieldName(error: ErrorObject, part: string): string {

@@ -38,15 +38,18 @@ describe('POST /api/todos/bulk', () => {
     const a = await add({ title: 'a' });
     const b = await add({ title: 'b' });
     const done = await bulk({ ids: [a.id], action: 'complete' });
-    expect(done.json<Todo[]>()).toEqual([{ ...a, completed: true }]);
+    expect(done.json<Todo[]>()).toEqual([{ ...a, completed: true, version: 2 }]);
 
     const both = await bulk({ ids: [a.id, b.id, b.id], action: 'complete' });
     expect(both.statusCode).toBe(200);
-    expect(both.json<Todo[]>()).toEqual([{ ...b, completed: true }]);
+    expect(both.json<Todo[]>()).toEqual([{ ...b, completed: true, version: 2 }]);
     expect(await totals()).toMatchObject({ todosCompleted: 2, todosUpdated: 2 });
 
     const reopened = await bulk({ ids: [a.id, b.id], action: 'reopen' });
-    expect(reopened.json<Todo[]>()).toEqual([b, a]);
+    expect(reopened.json<Todo[]>()).toEqual([
+      { ...b, version: 3 },
+      { ...a, version: 3 },
+    ]);
     expect(await totals()).toMatchObject({ todosCompleted: 2, todosUpdated: 4 });
   });
 
@@ -58,7 +61,7 @@ describe('POST /api/todos/bulk', () => {
       repeat: { every: 1, unit: 'day', from: 'due' },
     });
     const [after] = (await bulk({ ids: [daily.id], action: 'complete' })).json<Todo[]>();
-    expect(after).toEqual({ ...daily, dueDate: '2026-03-11', completed: false });
+    expect(after).toEqual({ ...daily, dueDate: '2026-03-11', completed: false, version: 2 });
     expect(await totals()).toMatchObject({ todosCompleted: 1 });
   });
 
@@ -68,7 +71,7 @@ describe('POST /api/todos/bulk', () => {
     const a = await add({ title: 'a' });
     const b = await add({ title: 'b', groupId: group.id });
     const moved = await bulk({ ids: [a.id, b.id], action: 'move', groupId: group.id });
-    expect(moved.json<Todo[]>()).toEqual([{ ...a, groupId: group.id }]);
+    expect(moved.json<Todo[]>()).toEqual([{ ...a, groupId: group.id, version: 2 }]);
     const none = await bulk({ ids: [a.id, b.id], action: 'move', groupId: null });
     expect(none.json<Todo[]>().map((t) => t.groupId)).toEqual([null, null]);
 
@@ -98,7 +101,10 @@ describe('POST /api/todos/bulk', () => {
     // Undo: restore them.
     expect((await bulk({ ids: [a.id, c.id], action: 'restore' })).statusCode).toBe(404);
     const restored = await bulk({ ids: [a.id, b.id], action: 'restore' });
-    expect(restored.json<Todo[]>()).toEqual([b, a]);
+    expect(restored.json<Todo[]>()).toEqual([
+      { ...b, version: 2 },
+      { ...a, version: 2 },
+    ]);
     expect((await list()).map((t) => t.id)).toEqual([c.id, b.id, a.id]);
   });
 

@@ -2,34 +2,58 @@ import type { BulkBody, StatisticEvent, Todo } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { badRequest } from '../shared/errors.js';
+import { AppError, badRequest } from '../shared/errors.js';
+import { nextVersion } from '../shared/versions.js';
 import {
   recordCompletionsAt,
   recordEventsAt,
   type TimedCompletion,
 } from '../statistics/record-events.js';
 import { scheduleReminders } from '../reminders/schedule.js';
+import { forWrite } from './queries.js';
 import { COLUMNS } from './rows.js';
 import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
 import { addTags, checkTagRoom, refreshSearchText } from '../shared/tags.js';
 import { batches } from '../shared/batches.js';
 import { checkParent } from './subtasks.js';
 import { answer } from './tag-links.js';
-import { moveToTrash, restoreFromTrash } from './trash.js';
+import { moveToTrash, restoreFromTrash, trashedTodos } from './trash.js';
 
 async function rowsOf(trx: Db, userId: number, ids: readonly number[]) {
   const rows = [];
   for (const batch of batches(ids)) {
     rows.push(
-      ...(await trx
-        .selectFrom('todos')
-        .select([...COLUMNS, 'created_at'])
-        .where('user_id', '=', userId)
-        .where('id', 'in', batch)
-        .execute()),
+      ...(await forWrite(
+        trx,
+        trx
+          .selectFrom('todos')
+          .select([...COLUMNS, 'created_at'])
+          .where('user_id', '=', userId)
+          .where('id', 'in', batch),
+      ).execute()),
     );
   }
   return rows;
+}
+
+/**
+ * The todos of a bulk change that have another version than the one its `versions` names: 412
+ * with them as they are now (in the trash, for restore), before anything is written.
+ */
+function refuseChanged(current: readonly Todo[], versions: BulkBody['versions']) {
+  const changed = current.filter((todo) => {
+    const expected = versions?.[String(todo.id)];
+    return expected !== undefined && expected !== todo.version;
+  });
+  if (changed.length > 0) {
+    throw new AppError(
+      412,
+      'Some of these todos changed since the versions you started from',
+      {},
+      undefined,
+      changed.sort(newestFirst),
+    );
+  }
 }
 
 const newestFirst = (a: Todo, b: Todo) => b.created.localeCompare(a.created) || b.id - a.id;
@@ -61,11 +85,19 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
       }
     }
     const ids = [...new Set(body.ids)];
+    const stray = Object.keys(body.versions ?? {}).find((id) => !ids.includes(Number(id)));
+    if (stray !== undefined) throw badRequest(`versions: ${stray} is not one of ids`);
     const now = clock();
     return db.transaction().execute(async (trx) => {
-      if (action === 'restore') return restoreFromTrash(trx, userId, ids, zone, now);
+      if (action === 'restore') {
+        if (body.versions !== undefined) {
+          refuseChanged(await trashedTodos(trx, userId, ids), body.versions);
+        }
+        return restoreFromTrash(trx, userId, ids, zone, now);
+      }
       const rows = await rowsOf(trx, userId, ids);
       if (rows.length !== ids.length) return null;
+      if (body.versions !== undefined) refuseChanged(await answer(trx, rows), body.versions);
       const events: StatisticEvent[] = [];
       let changed: Todo[];
 
@@ -80,7 +112,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         for (const batch of batches(moving)) {
           await trx
             .updateTable('todos')
-            .set({ group_id: groupId, updated_at: now })
+            .set({ group_id: groupId, updated_at: now, version: nextVersion })
             .where('user_id', '=', userId)
             .where('id', 'in', batch)
             .execute();
@@ -121,8 +153,8 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .updateTable('todos')
             .set(
               action === 'priority'
-                ? { priority: body.priority ?? 0, updated_at: now }
-                : { parent_id: parentId, position: -now, updated_at: now },
+                ? { priority: body.priority ?? 0, updated_at: now, version: nextVersion }
+                : { parent_id: parentId, position: -now, updated_at: now, version: nextVersion },
             )
             .where('user_id', '=', userId)
             .where('id', 'in', batch)
@@ -135,7 +167,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         for (const batch of batches(reopening)) {
           await trx
             .updateTable('todos')
-            .set({ completed: 0, updated_at: now })
+            .set({ completed: 0, updated_at: now, version: nextVersion })
             .where('user_id', '=', userId)
             .where('id', 'in', batch)
             .execute();
@@ -156,7 +188,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         for (const batch of batches(plain)) {
           await trx
             .updateTable('todos')
-            .set({ completed: 1, updated_at: now })
+            .set({ completed: 1, updated_at: now, version: nextVersion })
             .where('user_id', '=', userId)
             .where('id', 'in', batch)
             .execute();
@@ -172,7 +204,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
           if (next === null) continue;
           await trx
             .updateTable('todos')
-            .set({ ...planningColumns(next), updated_at: now })
+            .set({ ...planningColumns(next), updated_at: now, version: nextVersion })
             .where('user_id', '=', userId)
             .where('id', '=', row.id)
             .execute();

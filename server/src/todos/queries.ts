@@ -1,6 +1,8 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
+import { dialectOf } from '../db/dialect-of.js';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db } from '../db/schema.js';
+import { nextVersion } from '../shared/versions.js';
 import { COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
 
 /**
@@ -181,7 +183,7 @@ export const insertTodo = preparedQuery(
       .returning(COLUMNS),
 );
 
-/** One todo of the user as it is now (what an update merges into). */
+/** One todo of the user as it is now. */
 export const todoOfUser = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
   db
     .selectFrom('todos')
@@ -190,7 +192,30 @@ export const todoOfUser = preparedQuery((db, p: Placeholders<{ id: number; userI
     .where('user_id', '=', p('userId')),
 );
 
-/** Writes every written column of one todo of the user, its completion and `updated_at`. */
+/**
+ * A read that a write of the same rows follows in its transaction (an update merges into it, a
+ * version is checked against it). On PostgreSQL it locks the rows until the transaction ends, so
+ * a concurrent write waits and then starts from this one's result: two writes never both start
+ * from one version. SQLite runs one write transaction at a time and needs no lock.
+ */
+export const forWrite = <Q extends SelectQueryBuilder<Database, 'todos', object>>(
+  db: Db,
+  select: Q,
+): Q => (dialectOf(db) === 'postgres' ? (select.forUpdate() as Q) : select);
+
+/** One todo of the user as it is now, for the write that follows (what an update merges into). */
+export const todoToWrite = preparedQuery((db, p: Placeholders<{ id: number; userId: number }>) =>
+  forWrite(
+    db,
+    db
+      .selectFrom('todos')
+      .select(COLUMNS)
+      .where('id', '=', p('id'))
+      .where('user_id', '=', p('userId')),
+  ),
+);
+
+/** Writes every written column of one todo of the user, its completion, `updated_at` and version. */
 export const updateTodo = preparedQuery(
   (
     db,
@@ -198,7 +223,12 @@ export const updateTodo = preparedQuery(
   ) =>
     db
       .updateTable('todos')
-      .set({ ...written(p), completed: p('completed'), updated_at: p('now') })
+      .set({
+        ...written(p),
+        completed: p('completed'),
+        updated_at: p('now'),
+        version: nextVersion,
+      })
       .where('id', '=', p('id'))
       .where('user_id', '=', p('user_id'))
       .returning(COLUMNS),

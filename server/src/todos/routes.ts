@@ -1,4 +1,11 @@
-import { NEXT_CURSOR_HEADER, TODO_PAGE_DEFAULT, todosApi } from '@tally/contract';
+import {
+  etagOfVersion,
+  NEXT_CURSOR_HEADER,
+  TODO_PAGE_DEFAULT,
+  todosApi,
+  type Todo,
+} from '@tally/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsync } from 'fastify';
 import { compressLargeAnswers } from '../plugins/compression.js';
 import type { Clock } from '../shared/clock.js';
@@ -7,6 +14,12 @@ import { badRequest, notFound } from '../shared/errors.js';
 import { timeZoneOf } from '../shared/time-zone.js';
 import { createBulkService } from './bulk.js';
 import { createTodoService } from './service.js';
+
+/** A single todo's answer carries its version's ETag, the If-Match of the next write. */
+const withEtag = (reply: FastifyReply, todo: Todo) => {
+  reply.header('etag', etagOfVersion(todo.version));
+  return todo;
+};
 
 export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { clock }) => {
   await compressLargeAnswers(app);
@@ -57,38 +70,45 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   addEndpoint(app, todosApi.create, async (request, reply) => {
     const todo = await todos.create(request.user.id, request.body, timeZoneOf(request));
     app.live.publish(request.user.id, { type: 'todo.created', id: todo.id }, request);
-    return reply.code(201).send(todo);
+    return reply.code(201).send(withEtag(reply, todo));
   });
 
-  addEndpoint(app, todosApi.update, async (request) => {
+  addEndpoint(app, todosApi.update, async (request, reply) => {
     const todo = await todos.update(
       request.user.id,
       request.params.id,
       request.body,
       timeZoneOf(request),
+      request.headers['if-match'],
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
-    return todo;
+    return withEtag(reply, todo);
   });
 
-  addEndpoint(app, todosApi.patch, async (request) => {
+  addEndpoint(app, todosApi.patch, async (request, reply) => {
     const todo = await todos.update(
       request.user.id,
       request.params.id,
       { patch: request.body },
       timeZoneOf(request),
+      request.headers['if-match'],
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
-    return todo;
+    return withEtag(reply, todo);
   });
 
-  addEndpoint(app, todosApi.move, async (request) => {
-    const todo = await todos.move(request.user.id, request.params.id, request.body);
+  addEndpoint(app, todosApi.move, async (request, reply) => {
+    const todo = await todos.move(
+      request.user.id,
+      request.params.id,
+      request.body,
+      request.headers['if-match'],
+    );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
-    return todo;
+    return withEtag(reply, todo);
   });
 
   addEndpoint(app, todosApi.sorts, async (request) => todos.sorts(request.user.id));
@@ -99,15 +119,24 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     return sorts;
   });
 
-  addEndpoint(app, todosApi.skip, async (request) => {
-    const todo = await todos.skip(request.user.id, request.params.id, timeZoneOf(request));
+  addEndpoint(app, todosApi.skip, async (request, reply) => {
+    const todo = await todos.skip(
+      request.user.id,
+      request.params.id,
+      timeZoneOf(request),
+      request.headers['if-match'],
+    );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
-    return todo;
+    return withEtag(reply, todo);
   });
 
   addEndpoint(app, todosApi.remove, async (request, reply) => {
-    const removed = await todos.remove(request.user.id, request.params.id);
+    const removed = await todos.remove(
+      request.user.id,
+      request.params.id,
+      request.headers['if-match'],
+    );
     if (removed === 0) throw notFound('Todo');
     app.live.publish(
       request.user.id,

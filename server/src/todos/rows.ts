@@ -19,6 +19,7 @@ export const COLUMNS = [
   'start_date',
   'position',
   'custom_repeat',
+  'version',
 ] as const;
 
 /** The list's filters (GET /api/todos?tag=&priority=), which combine with everything else. */
@@ -70,6 +71,7 @@ export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
     startDate: row.start_date,
     // PostgreSQL's double precision arrives as a number; SQLite's real too.
     position: Number(row.position),
+    version: row.version,
   };
   // Only when a calendar app set one (docs/decisions/085-caldav.md); set after the literal, not
   // spread into it, which cost more for every todo of a list.

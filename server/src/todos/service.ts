@@ -21,6 +21,7 @@ import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
 import { dateInZone, localDateTime } from '../shared/calendar.js';
 import { batches } from '../shared/batches.js';
 import { badRequest } from '../shared/errors.js';
+import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions.js';
 import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
 import { tagsOfTodos } from '../shared/tags.js';
@@ -32,6 +33,7 @@ import {
   dueBetween,
   dueTodayOrBefore,
   firstPageOfUser,
+  forWrite,
   groupOfUser,
   insertTodo,
   newestFirst,
@@ -39,6 +41,7 @@ import {
   openInView,
   pageOfUserAfter,
   todoOfUser,
+  todoToWrite,
   updateTodo,
   type ViewBounds,
 } from './queries.js';
@@ -218,7 +221,7 @@ async function slotBeside(
   for (const [index, sibling] of siblings.entries()) {
     await trx
       .updateTable('todos')
-      .set({ position: index * 1024 })
+      .set({ position: index * 1024, version: nextVersion })
       .where('id', '=', sibling.id)
       .execute();
   }
@@ -232,12 +235,29 @@ export async function reopenSubtasks(trx: Db, userId: number, ids: readonly numb
   for (const batch of batches(subtasks)) {
     await trx
       .updateTable('todos')
-      .set({ completed: 0, updated_at: now })
+      .set({ completed: 0, updated_at: now, version: nextVersion })
       .where('user_id', '=', userId)
       .where('completed', '=', 1)
       .where('id', 'in', batch)
       .execute();
   }
+}
+
+/**
+ * Refuses a write to a todo at `version` that started from another one (If-Match): 412 with the
+ * todo as it is now, before anything is written.
+ */
+async function checkVersion(
+  trx: Db,
+  userId: number,
+  id: number,
+  version: number,
+  ifMatch: string | undefined,
+) {
+  if (ifMatchAllows(ifMatch, version)) return;
+  const [row] = await todoOfUser(trx, { id, userId });
+  const [todo] = row ? await answer(trx, [row]) : [];
+  throw changedMeanwhile('todo', todo ?? { version });
 }
 
 /** A todo may only join one of its owner's groups; anything else is the same 400. */
@@ -248,6 +268,13 @@ export async function checkGroup(db: Db, userId: number, groupId: number | null)
 }
 
 export function createTodoService(db: Kysely<Database>, clock: Clock) {
+  /**
+   * Each write's transaction; when the service is made inside one (CalDAV's PUT, several steps
+   * that stand or fall together), that one.
+   */
+  const transaction = <T>(work: (trx: Db) => Promise<T>): Promise<T> =>
+    db.isTransaction ? work(db) : db.transaction().execute(work);
+
   return {
     /** The whole list: newest first unless `sort` says otherwise. */
     async list(userId: number, filters: TodoFilters = {}, sort: TodoSort = 'created') {
@@ -371,7 +398,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const description = cleanDescription(input.description);
       const parentId = input.parentId ?? null;
       checkStartDate(input.startDate);
-      return db.transaction().execute(async (trx) => {
+      return transaction(async (trx) => {
         await checkGroup(trx, userId, groupId);
         await checkParent(trx, userId, null, parentId);
         const [row] = await insertTodo(trx, {
@@ -401,21 +428,23 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
     },
 
     /**
-     * Null when the todo does not exist or is not the caller's. Completing a repeating todo
-     * counts the completion and moves it to its next occurrence, still open; `zone` gives the
-     * day of completion for a rule counted from it.
+     * A full update (PUT), or a partial one (PATCH: the omitted fields keep their values).
+     * Null when the todo does not exist or is not the caller's; 412 when `ifMatch` names another
+     * version. Completing a repeating todo counts the completion and moves it to its next
+     * occurrence, still open; `zone` gives the day of completion for a rule counted from it.
      */
-    /** A full update (PUT), or a partial one (PATCH: the omitted fields keep their values). */
     async update(
       userId: number,
       id: number,
       change: UpdateTodoBody | { patch: PatchTodoBody },
       zone: string,
+      ifMatch?: string,
     ): Promise<Todo | null> {
       const now = clock();
-      return db.transaction().execute(async (trx) => {
-        const [current] = await todoOfUser(trx, { id, userId });
+      return transaction(async (trx) => {
+        const [current] = await todoToWrite(trx, { id, userId });
         if (!current) return null;
+        await checkVersion(trx, userId, id, current.version, ifMatch);
         // Read in the same transaction as the write, so a field this change omits keeps the
         // value of the latest write before it.
         const input: UpdateTodoBody =
@@ -502,11 +531,12 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
      * Moves a repeating todo to its next occurrence without counting a completion. Null when
      * the todo does not exist or is not the caller's.
      */
-    async skip(userId: number, id: number, zone: string): Promise<Todo | null> {
+    async skip(userId: number, id: number, zone: string, ifMatch?: string): Promise<Todo | null> {
       const now = clock();
-      return db.transaction().execute(async (trx) => {
-        const [current] = await todoOfUser(trx, { id, userId });
+      return transaction(async (trx) => {
+        const [current] = await todoToWrite(trx, { id, userId });
         if (!current) return null;
+        await checkVersion(trx, userId, id, current.version, ifMatch);
         const planning = planningOf(current);
         if (planning.repeat === null) throw badRequest('Only a repeating todo can be skipped');
         const next = advance(planning, now, zone);
@@ -515,7 +545,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         }
         const [row] = await trx
           .updateTable('todos')
-          .set({ ...planningColumns(next), updated_at: now })
+          .set({ ...planningColumns(next), updated_at: now, version: nextVersion })
           .where('id', '=', id)
           .where('user_id', '=', userId)
           .returning(COLUMNS)
@@ -533,9 +563,21 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
      * Moves the todo and its subtasks to the trash, each counted as deleted. Answers how many
      * went (0: the todo does not exist or is not the caller's).
      */
-    async remove(userId: number, id: number): Promise<number> {
+    async remove(userId: number, id: number, ifMatch?: string): Promise<number> {
       const now = clock();
-      return db.transaction().execute(async (trx) => {
+      return transaction(async (trx) => {
+        if (ifMatch !== undefined) {
+          const found = await forWrite(
+            trx,
+            trx
+              .selectFrom('todos')
+              .select('version')
+              .where('id', '=', id)
+              .where('user_id', '=', userId),
+          ).executeTakeFirst();
+          if (!found) return 0;
+          await checkVersion(trx, userId, id, found.version, ifMatch);
+        }
         const moved = await moveToTrash(trx, userId, [id], now);
         if (moved.length > 0) {
           await recordEvents(
@@ -554,17 +596,24 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
      * Null when either todo is not the caller's. One row is written: the midpoint of its new
      * neighbours; only when two floats leave no room between them are the siblings numbered anew.
      */
-    async move(userId: number, id: number, body: MoveTodoBody): Promise<Todo | null> {
+    async move(
+      userId: number,
+      id: number,
+      body: MoveTodoBody,
+      ifMatch?: string,
+    ): Promise<Todo | null> {
       const field = body.beforeId !== undefined ? 'beforeId' : 'afterId';
       const refId = body.beforeId ?? body.afterId;
       const now = clock();
-      return db.transaction().execute(async (trx) => {
-        const pair = await trx
-          .selectFrom('todos')
-          .select(['id', 'parent_id', 'position'])
-          .where('user_id', '=', userId)
-          .where('id', 'in', [id, refId ?? id])
-          .execute();
+      return transaction(async (trx) => {
+        const pair = await forWrite(
+          trx,
+          trx
+            .selectFrom('todos')
+            .select(['id', 'parent_id', 'position', 'version'])
+            .where('user_id', '=', userId)
+            .where('id', 'in', [id, refId ?? id]),
+        ).execute();
         const todo = pair.find((row) => row.id === id);
         // Another user's todo is 404 whatever the body says, so nothing tells it exists.
         if (!todo) return null;
@@ -577,10 +626,11 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         if (ref.parent_id !== todo.parent_id) {
           throw badRequest(`${field} must be a todo with the same parent`);
         }
+        await checkVersion(trx, userId, id, todo.version, ifMatch);
         const position = await slotBeside(trx, userId, ref, field === 'beforeId', id);
         const [row] = await trx
           .updateTable('todos')
-          .set({ position, updated_at: now })
+          .set({ position, updated_at: now, version: nextVersion })
           .where('id', '=', id)
           .where('user_id', '=', userId)
           .returning(COLUMNS)

@@ -88,6 +88,8 @@ describe('todos', () => {
       parentId: null,
       startDate: null,
       position: -ctx.clock.now(),
+      // The first version; every write makes it greater.
+      version: 1,
     });
     expect(
       (await createTodo(alice, { title: 'No description', description: '   ' })).description,

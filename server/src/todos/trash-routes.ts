@@ -1,4 +1,4 @@
-import { trashApi } from '@tally/contract';
+import { etagOfVersion, trashApi } from '@tally/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
@@ -23,12 +23,12 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
 
   addEndpoint(app, trashApi.list, async (request) => trash.list(request.user.id));
 
-  addEndpoint(app, trashApi.restore, async (request) => {
+  addEndpoint(app, trashApi.restore, async (request, reply) => {
     const todo = await trash.restore(request.user.id, request.params.id, timeZoneOf(request));
     if (!todo) throw notFound('Todo in the trash');
     // Back in the list, as if created (docs/decisions/061-live-updates.md).
     app.live.publish(request.user.id, { type: 'todo.created', id: todo.id }, request);
-    return todo;
+    return reply.header('etag', etagOfVersion(todo.version)).send(todo);
   });
 
   addEndpoint(app, trashApi.remove, async (request, reply) => {

@@ -64,7 +64,8 @@ describe('the trash', () => {
 
     const restored = await call(trashApi.restore, { params: { id: todo.id } });
     expect(restored.statusCode).toBe(200);
-    expect(restored.json<Todo>()).toEqual(todo);
+    // Back from the trash is a write: the version moves on.
+    expect(restored.json<Todo>()).toEqual({ ...todo, version: todo.version + 1 });
     expect((await call(todosApi.list)).json<Todo[]>().map((t) => t.id)).toEqual([
       other.id,
       todo.id,
@@ -85,7 +86,7 @@ describe('the trash', () => {
 
     await call(groupsApi.remove, { params: { id: group.id } });
     const restored = await call(trashApi.restore, { params: { id: first.id } });
-    expect(restored.json<Todo>()).toEqual({ ...first, groupId: null });
+    expect(restored.json<Todo>()).toEqual({ ...first, groupId: null, version: 2 });
   });
 
   it('deletes for good one todo or all of them, and is the caller’s own', async () => {

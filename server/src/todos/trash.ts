@@ -13,13 +13,13 @@ import { tagsOfTodos } from '../shared/tags.js';
 /**
  * What trashed_todos.todo holds: the todos row without the keys kept beside it, and its tags
  * (by name, so a tag deleted meanwhile comes back with the todo). Rows trashed before migration
- * 0016 lack the later columns and the tags.
+ * 0016 lack the later columns and the tags; those trashed before 0019, the version.
  */
 type StoredTodo = Omit<
   TodoRow,
-  'id' | 'user_id' | 'priority' | 'parent_id' | 'start_date' | 'position'
+  'id' | 'user_id' | 'priority' | 'parent_id' | 'start_date' | 'position' | 'version'
 > &
-  Partial<Pick<TodoRow, 'priority' | 'parent_id' | 'start_date' | 'position'>> & {
+  Partial<Pick<TodoRow, 'priority' | 'parent_id' | 'start_date' | 'position' | 'version'>> & {
     tags?: string[];
   };
 
@@ -32,6 +32,7 @@ const rowOf = (id: number, userId: number, stored: StoredTodo): TodoRow & { tags
   parent_id: stored.parent_id ?? null,
   start_date: stored.start_date ?? null,
   position: stored.position ?? -stored.created_at,
+  version: stored.version ?? 1,
   tags: stored.tags ?? [],
 });
 
@@ -107,6 +108,24 @@ export async function moveToTrash(
     moved.push(...rows.map((row) => toTodo(row, tags.get(row.id) ?? [])));
   }
   return moved;
+}
+
+/** The caller's trashed todos among `ids`, as they went to the trash. */
+export async function trashedTodos(trx: Db, userId: number, ids: readonly number[]) {
+  const todos: Todo[] = [];
+  for (const batch of batches(ids)) {
+    const rows = await trx
+      .selectFrom('trashed_todos')
+      .select(['id', 'todo'])
+      .where('user_id', '=', userId)
+      .where('id', 'in', batch)
+      .execute();
+    for (const { id, todo } of rows) {
+      const { tags, ...row } = rowOf(id, userId, JSON.parse(todo) as StoredTodo);
+      todos.push(toTodo(row, tags));
+    }
+  }
+  return todos;
 }
 
 /** The trashed subtasks (at every level) of these trashed todos. */
@@ -199,6 +218,8 @@ export async function restoreFromTrash(
   const restored = stored.map(({ tags, ...todo }) => ({
     row: {
       ...todo,
+      // Back from the trash is a write: an ETag read before the delete is stale.
+      version: todo.version + 1,
       group_id: todo.group_id !== null && groups.has(todo.group_id) ? todo.group_id : null,
       parent_id:
         todo.parent_id !== null && (restoring.has(todo.parent_id) || parents.has(todo.parent_id))

@@ -222,6 +222,7 @@ export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>):
     parentId: null,
     startDate: null,
     position: -overrides.id,
+    version: 1,
     ...overrides,
   };
 }
@@ -560,6 +561,7 @@ export function fakeBackend(
         parentId: null,
         startDate: null,
         position: -state.nextId,
+        version: 1,
         ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),
@@ -572,7 +574,7 @@ export function fakeBackend(
       const existing = state.todos[index];
       if (!existing) return json({ error: 'Todo not found' }, 404);
       const body = call.body as Omit<Todo, 'id' | 'created'>;
-      const updated = updatedTodo(existing, body);
+      const updated = { ...updatedTodo(existing, body), version: existing.version + 1 };
       state.todos[index] = updated;
       return json(updated);
     },
@@ -580,7 +582,11 @@ export function fakeBackend(
       const index = state.todos.findIndex((todo) => todo.id === Number(id));
       const existing = state.todos[index];
       if (!existing) return json({ error: 'Todo not found' }, 404);
-      const updated = { ...existing, ...(call.body as Partial<Todo>) };
+      const updated = {
+        ...existing,
+        ...(call.body as Partial<Todo>),
+        version: existing.version + 1,
+      };
       state.todos[index] = updated;
       return json(updated);
     },
@@ -652,14 +658,22 @@ export function fakeBackend(
     'GET /api/tags': () => json([]),
     'GET /api/reminders': () => json(options.reminders ?? []),
     'POST /api/todo-groups': (call) => {
-      const group: Group = { id: state.nextId++, ...(call.body as Omit<Group, 'id'>) };
+      const group: Group = {
+        id: state.nextId++,
+        ...(call.body as Omit<Group, 'id' | 'version'>),
+        version: 1,
+      };
       state.groups.push(group);
       return json(group, 201);
     },
     'PUT /api/todo-groups/:id': (call, { id }) => {
       const index = state.groups.findIndex((group) => group.id === Number(id));
       if (index === -1) return json({ error: 'Group not found' }, 404);
-      const updated: Group = { id: Number(id), ...(call.body as Omit<Group, 'id'>) };
+      const updated: Group = {
+        id: Number(id),
+        ...(call.body as Omit<Group, 'id' | 'version'>),
+        version: (state.groups[index]?.version ?? 0) + 1,
+      };
       state.groups[index] = updated;
       return json(updated);
     },

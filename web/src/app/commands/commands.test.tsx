@@ -4,7 +4,7 @@ import { fakeBackend, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
-const work = { id: 1, name: 'Work', color: '#3B82F6' };
+const work = { id: 1, name: 'Work', color: '#3B82F6', version: 1 };
 const todos = [
   makeTodo({ id: 1, title: 'Workshop notes', groupId: 1 }),
   makeTodo({ id: 2, title: 'Crème brûlée recipe' }),

@@ -5,8 +5,8 @@ import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
-const work: Group = { id: 1, name: 'Work', color: '#EF4444' };
-const home: Group = { id: 2, name: 'Home', color: '#10B981' };
+const work: Group = { id: 1, name: 'Work', color: '#EF4444', version: 1 };
+const home: Group = { id: 2, name: 'Home', color: '#10B981', version: 1 };
 
 const names = () =>
   within(screen.getByRole('list', { name: 'Groups' }))

@@ -9,7 +9,7 @@ const todos = [
   makeTodo({ id: 2, title: 'Buy milk', description: 'For the CAFE downstairs' }),
   makeTodo({ id: 3, title: 'Call Bob', groupId: 1 }),
 ];
-const work = { id: 1, name: 'Work', color: '#3B82F6' };
+const work = { id: 1, name: 'Work', color: '#3B82F6', version: 1 };
 
 const titles = () =>
   within(screen.getByRole('list', { name: 'Todos' }))

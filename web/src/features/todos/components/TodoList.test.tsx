@@ -6,7 +6,7 @@ import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
-const work: Group = { id: 1, name: 'Work', color: '#3B82F6' };
+const work: Group = { id: 1, name: 'Work', color: '#3B82F6', version: 1 };
 
 /**
  * `n` todos, the newest (highest id) first on screen, every other in Work; with `completed`,

@@ -5,8 +5,8 @@ import { fakeBackend, json, makeTodo, networkFailure } from '#web/test/fake-api'
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
-const work: Group = { id: 1, name: 'Work', color: '#3B82F6' };
-const home: Group = { id: 2, name: 'Home', color: '#84CC16' };
+const work: Group = { id: 1, name: 'Work', color: '#3B82F6', version: 1 };
+const home: Group = { id: 2, name: 'Home', color: '#84CC16', version: 1 };
 
 const todos = [
   makeTodo({ id: 11, title: 'Write report', groupId: 1, description: 'Quarterly numbers' }),

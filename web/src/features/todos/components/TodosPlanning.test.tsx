@@ -7,7 +7,7 @@ import { storeSession } from '#web/test/tokens';
 
 /** Due dates, repeats, quick add and the Today / Upcoming views (docs/product.md, Todos screen). */
 
-const home: Group = { id: 2, name: 'Home', color: '#84CC16' };
+const home: Group = { id: 2, name: 'Home', color: '#84CC16', version: 1 };
 
 // Monday 23 November 2026, 12:00 in the browser's zone.
 const NOW = new Date(2026, 10, 23, 12, 0);

@@ -5,7 +5,7 @@ import { fakeBackend, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
-const home: Group = { id: 2, name: 'Home', color: '#84CC16' };
+const home: Group = { id: 2, name: 'Home', color: '#84CC16', version: 1 };
 
 const titles = () =>
   within(screen.getByRole('list', { name: 'Todos' }))

@@ -44,6 +44,7 @@ export async function queueCreate(body: CreateTodoBody, operation: string): Prom
     startDate: body.startDate ?? null,
     // Newest first among its siblings, as the server places a new todo.
     position: -Date.now(),
+    version: 1,
   };
 }
 
@@ -104,6 +105,7 @@ export async function queueUpdate(
     parentId: null,
     startDate: null,
     position: 0,
+    version: 1,
   };
   const after = { ...(before ?? fallback), ...next };
   return { ...after, title: cleanTitle(after.title) };

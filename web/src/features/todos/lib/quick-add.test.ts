@@ -5,8 +5,8 @@ import { firstOccurrence, parseQuickAdd, type QuickAdd } from './quick-add';
 // Monday 23 November 2026, 12:00 in the test's own zone.
 const now = new Date(2026, 10, 23, 12, 0);
 const groups: Group[] = [
-  { id: 1, name: 'Home', color: '#84CC16' },
-  { id: 2, name: 'Work stuff', color: '#3B82F6' },
+  { id: 1, name: 'Home', color: '#84CC16', version: 1 },
+  { id: 2, name: 'Work stuff', color: '#3B82F6', version: 1 },
 ];
 
 const parse = (input: string, dismissed: string[] = [], hasDate = false) =>

@@ -19,7 +19,7 @@ import {
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { GoogleIdentity } from '../auth/google-id-token.js';
-import { hashPassword, refuseCommonPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, refuseWeakPassword, verifyPassword } from '../auth/passwords.js';
 import { endSession } from '../auth/refresh-tokens.js';
 import type { Database, Db } from '../db/schema.js';
 import type { Counters } from '../plugins/counters.js';
@@ -252,7 +252,7 @@ export function createAccountService({
     const row = await accountRow(user.id);
     if (!row) return null;
     if (row.password_hash === null) throw conflict(NO_PASSWORD);
-    await refuseCommonPassword(body.newPassword, 'newPassword');
+    await refuseWeakPassword(body.newPassword, 'newPassword', row);
     await checkPassword(user.id, row.password_hash, body.currentPassword, 'currentPassword');
     const hash = await hashPassword(body.newPassword);
     const now = clock();
@@ -415,8 +415,9 @@ export function createAccountService({
     apiTokens: number;
     calendarFeed: boolean;
   }> {
-    // Refused before the token is spent, so the same link can try another password.
-    await refuseCommonPassword(password, 'password');
+    // Refused before the token is spent, so the same link can try another password; what the
+    // account's own names refuse is refused in the transaction, which then spends nothing.
+    await refuseWeakPassword(password, 'password', null);
     // Hashed before the token is spent: the transaction stays short, and a bad token costs the
     // same time as a good one.
     const hash = await hashPassword(password);
@@ -426,10 +427,11 @@ export function createAccountService({
       if (!spent) return null;
       const row = await trx
         .selectFrom('users')
-        .select(['id', 'username', 'email_lower', 'email_verified_at'])
+        .select(['id', 'username', 'email', 'email_lower', 'email_verified_at'])
         .where('id', '=', spent.userId)
         .executeTakeFirst();
       if (!row) return null;
+      await refuseWeakPassword(password, 'password', row);
       // Following the link proved the mailbox, if it is still the account's address.
       const verified = row.email_verified_at ?? (row.email_lower === spent.emailLower ? now : null);
       await trx

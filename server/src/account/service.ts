@@ -5,6 +5,7 @@ import {
   type ChangeEmailBody,
   type ChangePasswordBody,
   type DeleteAccountBody,
+  type EndOtherAccess,
   type ReauthenticateBody,
   type Repeat,
   type TodoSorts,
@@ -143,6 +144,32 @@ async function endTokensAndFeed(
     apiTokens: Number(tokens.numDeletedRows),
     calendarFeed: Number(feed.numDeletedRows) > 0,
   };
+}
+
+/** What endOtherAccess ended, for the security log. */
+export interface EndedAccess {
+  sessionsEnded: number;
+  apiTokens: number;
+  calendarFeed: boolean;
+}
+
+/**
+ * After a change of a way to sign in (two-factor codes, a passkey), ends what the person chose
+ * to end with it, in the change's transaction (ASVS 7.4.3): every session but `keep`, and every
+ * personal API token with the calendar feed, as a password change does.
+ */
+export async function endOtherAccess(
+  db: Db,
+  userId: number,
+  keep: string | null,
+  choice: EndOtherAccess,
+  now: number,
+): Promise<EndedAccess> {
+  const sessionsEnded = choice.endOtherSessions ? await endSessionsOf(db, userId, now, keep) : 0;
+  const ended = choice.endApiTokensAndFeed
+    ? await endTokensAndFeed(db, userId)
+    : { apiTokens: 0, calendarFeed: false };
+  return { sessionsEnded, ...ended };
 }
 
 /** The tables that hold a user's rows, children first; the users row goes last. */

@@ -144,10 +144,6 @@ export const AddPasskeyBodySchema = Type.Object(
 );
 export type AddPasskeyBody = Static<typeof AddPasskeyBodySchema>;
 
-/** Optional: a DELETE without a body removes the passkey and ends nothing else. */
-export const RemovePasskeyBodySchema = EndOtherAccessSchema;
-export type RemovePasskeyBody = Static<typeof RemovePasskeyBodySchema>;
-
 export const RenamePasskeyBodySchema = Type.Object({ name }, { additionalProperties: false });
 export type RenamePasskeyBody = Static<typeof RenamePasskeyBodySchema>;
 
@@ -205,7 +201,7 @@ export const passkeysApi = defineEndpoints('passkeys', routes.passkeys, {
     description:
       'The body is optional: endOtherSessions and endApiTokensAndFeed as when adding one.',
     params: IdParamsSchema,
-    body: RemovePasskeyBodySchema,
+    body: EndOtherAccessSchema,
     responses: { 204: NoContent('Removed'), 404: ErrorSchema },
   },
   reauthenticationOptions: {

@@ -14,7 +14,8 @@ import type { Clock } from '../shared/clock.js';
 import { validationMessage } from '../shared/validation-message.js';
 import { recordEvents } from '../statistics/record-events.js';
 import { issueToken } from './email-links.js';
-import { deleteAccountRows, endSessionsOf } from './service.js';
+import { endSessionsOf } from '../auth/end-access.js';
+import { deleteAccountRows } from './service.js';
 
 /**
  * What an operator does from the command line (`tally user …`, docs/product.md, Operators): the

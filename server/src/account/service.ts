@@ -5,7 +5,6 @@ import {
   type ChangeEmailBody,
   type ChangePasswordBody,
   type DeleteAccountBody,
-  type EndOtherAccess,
   type ReauthenticateBody,
   type Repeat,
   type TodoSorts,
@@ -21,8 +20,9 @@ import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { GoogleIdentity } from '../auth/google-id-token.js';
 import { hashPassword, refuseWeakPassword, verifyPassword } from '../auth/passwords.js';
+import { endSessionsOf, endTokensAndFeed } from '../auth/end-access.js';
 import { endSession } from '../auth/refresh-tokens.js';
-import type { Database, Db } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import type { Counters } from '../plugins/counters.js';
 import type { Clock } from '../shared/clock.js';
 import { mailErrorForLog } from '../shared/mailer.js';
@@ -108,69 +108,6 @@ const toAccount = (row: AccountRow): Account => ({
   createdAt: iso(row.created_at),
   ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
 });
-
-/** Ends every open session of the account but `keep`; answers how many ended. */
-export async function endSessionsOf(
-  db: Db,
-  userId: number,
-  now: number,
-  keep: string | null,
-): Promise<number> {
-  let open = db
-    .selectFrom('sessions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('ended_at', 'is', null);
-  if (keep !== null) open = open.where('id', '<>', keep);
-  const sessions = await open.execute();
-  for (const session of sessions) await endSession(db, session.id, now);
-  return sessions.length;
-}
-
-/**
- * Revokes every personal API token of the account and turns its calendar feed off: what a
- * password reset does, and a password change when asked (decision 071). Answers what ended.
- */
-async function endTokensAndFeed(
-  db: Db,
-  userId: number,
-): Promise<{ apiTokens: number; calendarFeed: boolean }> {
-  const tokens = await db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
-  const feed = await db
-    .deleteFrom('calendar_feeds')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return {
-    apiTokens: Number(tokens.numDeletedRows),
-    calendarFeed: Number(feed.numDeletedRows) > 0,
-  };
-}
-
-/** What endOtherAccess ended, for the security log. */
-export interface EndedAccess {
-  sessionsEnded: number;
-  apiTokens: number;
-  calendarFeed: boolean;
-}
-
-/**
- * After a change of a way to sign in (two-factor codes, a passkey), ends what the person chose
- * to end with it, in the change's transaction (ASVS 7.4.3): every session but `keep`, and every
- * personal API token with the calendar feed, as a password change does.
- */
-export async function endOtherAccess(
-  db: Db,
-  userId: number,
-  keep: string | null,
-  choice: EndOtherAccess,
-  now: number,
-): Promise<EndedAccess> {
-  const sessionsEnded = choice.endOtherSessions ? await endSessionsOf(db, userId, now, keep) : 0;
-  const ended = choice.endApiTokensAndFeed
-    ? await endTokensAndFeed(db, userId)
-    : { apiTokens: 0, calendarFeed: false };
-  return { sessionsEnded, ...ended };
-}
 
 /** The tables that hold a user's rows, children first; the users row goes last. */
 const OWNED_TABLES = [

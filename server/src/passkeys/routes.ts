@@ -1,7 +1,7 @@
 import { type AccessTokenResponse, passkeysApi, routes } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { EndedAccess } from '../account/service.js';
+import type { EndedAccess } from '../auth/end-access.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, notFound } from '../shared/errors.js';
 import { PasskeyRefused, type PasskeyService } from './service.js';

@@ -11,7 +11,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { endOtherAccess, type EndedAccess } from '../account/service.js';
+import { endOtherAccess, type EndedAccess } from '../auth/end-access.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, conflict } from '../shared/errors.js';

@@ -1,6 +1,6 @@
 import { twoFactorApi } from '@tally/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { EndedAccess } from '../account/service.js';
+import type { EndedAccess } from '../auth/end-access.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
 import type { TwoFactorService } from './service.js';

@@ -8,7 +8,7 @@ import {
   type TwoFactorStatus,
 } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
-import { endOtherAccess, type EndedAccess } from '../account/service.js';
+import { endOtherAccess, type EndedAccess } from '../auth/end-access.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';

@@ -196,10 +196,45 @@ export async function recordEventsAt(
       .values(batch.map(({ type, at }) => ({ user_id: userId, type, occurred_at: at })))
       .execute();
   }
+  await addToRollups(db, userId, events, 1);
+}
+
+/**
+ * Takes back events an Undo (or a reopen, a restore) withdraws: one row of each, at the instant
+ * it was counted, and its place in the totals and the hourly counts, so every answer counts only
+ * what stayed done (docs/product.md, Statistics).
+ */
+export async function withdrawEventsAt(
+  db: Db,
+  userId: number,
+  events: readonly TimedEvent[],
+): Promise<void> {
+  for (const { type, at } of events) {
+    const row = await db
+      .selectFrom('statistic_events')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('type', '=', type)
+      .where('occurred_at', '=', at)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) await db.deleteFrom('statistic_events').where('id', '=', row.id).execute();
+  }
+  await addToRollups(db, userId, events, -1);
+}
+
+/** Adds (sign 1) or takes away (sign -1) the events in the totals and the hourly counts. */
+async function addToRollups(
+  db: Db,
+  userId: number,
+  events: readonly TimedEvent[],
+  sign: 1 | -1,
+): Promise<void> {
   const totals = new Map<StatisticEvent, number>();
   const hours = new Map<number, Record<SinceEvent, number>>();
   for (const { type, at } of events) {
-    totals.set(type, (totals.get(type) ?? 0) + 1);
+    totals.set(type, (totals.get(type) ?? 0) + sign);
     if (!isHourly(type)) continue;
     const hour = Math.floor(at / HOUR_MS);
     let counts = hours.get(hour);
@@ -210,7 +245,7 @@ export async function recordEventsAt(
       >;
       hours.set(hour, counts);
     }
-    counts[type] += 1;
+    counts[type] += sign;
   }
   if (totals.size > 0) {
     await addToTotals(db, { userId, types: [...totals.keys()], counts: [...totals.values()] });
@@ -275,4 +310,32 @@ export async function recordCompletionsAt(
       )
       .execute();
   }
+}
+
+/**
+ * A reopened todo did not stay done: its latest completion is withdrawn, with the
+ * todosCompleted event counted beside it (docs/product.md, Statistics). A todo without one (done
+ * before completions were kept) withdraws nothing.
+ */
+export async function withdrawCompletions(
+  db: Db,
+  userId: number,
+  todoIds: readonly number[],
+): Promise<void> {
+  const withdrawn: TimedEvent[] = [];
+  for (const todoId of todoIds) {
+    const latest = await db
+      .selectFrom('todo_completions')
+      .select(['id', 'completed_at'])
+      .where('user_id', '=', userId)
+      .where('todo_id', '=', todoId)
+      .orderBy('completed_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!latest) continue;
+    await db.deleteFrom('todo_completions').where('id', '=', latest.id).execute();
+    withdrawn.push({ type: 'todosCompleted', at: Number(latest.completed_at) });
+  }
+  await withdrawEventsAt(db, userId, withdrawn);
 }

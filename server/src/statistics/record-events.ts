@@ -209,17 +209,28 @@ export async function withdrawEventsAt(
   userId: number,
   events: readonly TimedEvent[],
 ): Promise<void> {
+  // One statement per instant and type: a bulk change counted its events at one instant.
+  const counts = new Map<string, { type: StatisticEvent; at: number; n: number }>();
   for (const { type, at } of events) {
-    const row = await db
-      .selectFrom('statistic_events')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('type', '=', type)
-      .where('occurred_at', '=', at)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (row) await db.deleteFrom('statistic_events').where('id', '=', row.id).execute();
+    const key = `${type} ${at}`;
+    const entry = counts.get(key) ?? { type, at, n: 0 };
+    entry.n += 1;
+    counts.set(key, entry);
+  }
+  for (const { type, at, n } of counts.values()) {
+    await db
+      .deleteFrom('statistic_events')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('statistic_events')
+          .select('id')
+          .where('user_id', '=', userId)
+          .where('type', '=', type)
+          .where('occurred_at', '=', at)
+          .orderBy('id', 'desc')
+          .limit(n),
+      )
+      .execute();
   }
   await addToRollups(db, userId, events, -1);
 }
@@ -322,20 +333,37 @@ export async function withdrawCompletions(
   userId: number,
   todoIds: readonly number[],
 ): Promise<void> {
-  const withdrawn: TimedEvent[] = [];
-  for (const todoId of todoIds) {
-    const latest = await db
+  // One read per batch of todos, not one per todo: a bulk Reopen takes up to 1,000.
+  const latest = new Map<number, { id: number; at: number }>();
+  for (const batch of batches(todoIds)) {
+    const rows = await db
       .selectFrom('todo_completions')
-      .select(['id', 'completed_at'])
+      .select(['id', 'todo_id', 'completed_at'])
       .where('user_id', '=', userId)
-      .where('todo_id', '=', todoId)
-      .orderBy('completed_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!latest) continue;
-    await db.deleteFrom('todo_completions').where('id', '=', latest.id).execute();
-    withdrawn.push({ type: 'todosCompleted', at: Number(latest.completed_at) });
+      .where('todo_id', 'in', batch)
+      .execute();
+    for (const row of rows) {
+      const at = Number(row.completed_at);
+      const kept = latest.get(row.todo_id);
+      if (!kept || at > kept.at || (at === kept.at && row.id > kept.id)) {
+        latest.set(row.todo_id, { id: row.id, at });
+      }
+    }
   }
-  await withdrawEventsAt(db, userId, withdrawn);
+  const withdrawn = [...latest.values()];
+  for (const batch of batches(withdrawn)) {
+    await db
+      .deleteFrom('todo_completions')
+      .where(
+        'id',
+        'in',
+        batch.map(({ id }) => id),
+      )
+      .execute();
+  }
+  await withdrawEventsAt(
+    db,
+    userId,
+    withdrawn.map(({ at }) => ({ type: 'todosCompleted', at })),
+  );
 }

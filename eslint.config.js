@@ -38,7 +38,9 @@ const webFeatures = foldersIn('web/src/features');
  * The files a server feature offers its siblings: every change records its events through
  * statistics' write side (docs/decisions/043-statistics-write-api.md); account settings check
  * and store passwords, end sessions, check Google credentials and forget failed logins (after a
- * password reset) as sign-in does, and the operator creates accounts as sign-up does
+ * password reset) as sign-in does; a change of two-factor codes or passkeys ends the other
+ * sessions, tokens and feed as a password change does (docs/decisions/110-ending-other-access-with-a-factor-change.md),
+ * and the operator creates accounts as sign-up does
  * (docs/decisions/046-accounts-and-mail.md); a todo's change of
  * due time reschedules its reminder in the same transaction (docs/decisions/064-reminders.md);
  * every sign-in asks the two-factor service whether a second step comes first
@@ -55,6 +57,7 @@ const serverFeatureApis = {
     'google-id-token.ts',
     'login-limits.ts',
     'new-account.ts',
+    'end-access.ts',
   ],
   'two-factor': ['service.ts'],
   todos: ['service.ts', 'trash.ts'],

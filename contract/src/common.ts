@@ -76,6 +76,29 @@ export const VersionSchema = Type.Integer({
     'repeat moving on); its ETag is the quoted number, which a write may send as If-Match',
 });
 
+/**
+ * What a change of a way to sign in (two-factor codes on or off, a passkey added or removed)
+ * may end besides, when the person asks (ASVS 7.4.3): as a password change does, for when
+ * someone else may be signed in or hold a token.
+ */
+export const EndOtherAccessSchema = Type.Object(
+  {
+    endOtherSessions: Type.Optional(
+      Type.Boolean({
+        description: 'Also sign out every other session of the account (default false)',
+      }),
+    ),
+    endApiTokensAndFeed: Type.Optional(
+      Type.Boolean({
+        description:
+          'Also revoke every personal API token and turn the calendar feed off (default false)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type EndOtherAccess = Static<typeof EndOtherAccessSchema>;
+
 export const IdParamsSchema = Type.Object(
   { id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Numeric id' }) },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AccessTokenResponseSchema } from './auth.js';
-import { ErrorSchema, IdParamsSchema, NOT_BLANK } from './common.js';
+import { EndOtherAccessSchema, ErrorSchema, IdParamsSchema, NOT_BLANK } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
 
@@ -139,7 +139,7 @@ export const PasskeyListSchema = Type.Array(PasskeySchema, {
 });
 
 export const AddPasskeyBodySchema = Type.Object(
-  { name, response: PasskeyRegistrationResponseSchema },
+  { name, response: PasskeyRegistrationResponseSchema, ...EndOtherAccessSchema.properties },
   { additionalProperties: false },
 );
 export type AddPasskeyBody = Static<typeof AddPasskeyBodySchema>;
@@ -186,7 +186,7 @@ export const passkeysApi = defineEndpoints('passkeys', routes.passkeys, {
   add: {
     summary: 'Add a passkey with the answer of navigator.credentials.create',
     description:
-      '400 naming response when the challenge is unknown, used, expired or of another account, or the answer does not verify (origin, user verification); 409 when the credential is already registered, here or on another account.',
+      '400 naming response when the challenge is unknown, used, expired or of another account, or the answer does not verify (origin, user verification); 409 when the credential is already registered, here or on another account. With endOtherSessions every other session ends; with endApiTokensAndFeed every API token is revoked and the calendar feed turned off.',
     body: AddPasskeyBodySchema,
     responses: { 201: PasskeySchema, 400: ErrorSchema, 409: ErrorSchema },
   },
@@ -198,7 +198,10 @@ export const passkeysApi = defineEndpoints('passkeys', routes.passkeys, {
   },
   remove: {
     summary: 'Remove a passkey: it no longer signs in',
+    description:
+      'The body is optional: endOtherSessions and endApiTokensAndFeed as when adding one.',
     params: IdParamsSchema,
+    body: EndOtherAccessSchema,
     responses: { 204: NoContent('Removed'), 404: ErrorSchema },
   },
   reauthenticationOptions: {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorSchema, NO_NUL } from './common.js';
+import { EndOtherAccessSchema, ErrorSchema, NO_NUL } from './common.js';
 import { LIMITS } from './constants.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
@@ -43,7 +43,7 @@ export const TwoFactorSetupSchema = Type.Object(
 export type TwoFactorSetup = Static<typeof TwoFactorSetupSchema>;
 
 export const TwoFactorConfirmBodySchema = Type.Object(
-  { code: TwoFactorCodeSchema },
+  { code: TwoFactorCodeSchema, ...EndOtherAccessSchema.properties },
   { additionalProperties: false },
 );
 export type TwoFactorConfirmBody = Static<typeof TwoFactorConfirmBodySchema>;
@@ -66,6 +66,7 @@ export const TwoFactorDisableBodySchema = Type.Object(
     password: Type.Optional(
       Type.String({ minLength: 1, maxLength: LIMITS.passwordMax, pattern: NO_NUL }),
     ),
+    ...EndOtherAccessSchema.properties,
   },
   { additionalProperties: false, description: 'Either a current code or the password' },
 );
@@ -85,14 +86,14 @@ export const twoFactorApi = defineEndpoints('two-factor', routes.twoFactor, {
   enable: {
     summary: 'Turn two-factor codes on with a code from the app; answers the recovery codes',
     description:
-      '400 naming code when it is not right; 409 without a setup or when already on; 429 after too many wrong codes.',
+      '400 naming code when it is not right; 409 without a setup or when already on; 429 after too many wrong codes. With endOtherSessions every other session ends; with endApiTokensAndFeed every API token is revoked and the calendar feed turned off.',
     body: TwoFactorConfirmBodySchema,
     responses: { 201: RecoveryCodesSchema, 400: ErrorSchema, 409: ErrorSchema, 429: ErrorSchema },
   },
   disable: {
     summary: 'Turn two-factor codes off, with a current code (or a recovery code) or the password',
     description:
-      'Forgets the secret and the recovery codes. 400 naming code or password when it is not right; 409 when they are not on.',
+      'Forgets the secret and the recovery codes. 400 naming code or password when it is not right; 409 when they are not on. endOtherSessions and endApiTokensAndFeed as when turning them on.',
     body: TwoFactorDisableBodySchema,
     responses: {
       204: NoContent('Sign-in asks for the password only'),

@@ -56,6 +56,11 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   // machine, too close to the default 30 s.
   test.setTimeout(60_000);
   const user = await registerViaApi(request, 'totp');
+  // Another device signed in: turning the codes on offers to sign it out.
+  const otherLogin = await request.post('/api/auth/login', {
+    data: { username: user.username, password: user.password },
+  });
+  const { accessToken: otherDevice } = (await otherLogin.json()) as { accessToken: string };
   await signInWithStorage(page, user, '/settings');
 
   // Settings → Two-factor: the QR code and the secret, confirmed with the app's code.
@@ -77,6 +82,9 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   await section.getByRole('button', { name: 'Turn on' }).click();
   await expect(codeField).toHaveAccessibleDescription(/^The code is not correct/);
   await codeField.fill(codeAt(secret, Date.now()));
+  await section
+    .getByRole('checkbox', { name: 'Also sign out every other device signed in to your account' })
+    .check();
   await section.getByRole('button', { name: 'Turn on' }).click();
 
   // The recovery codes, shown once.
@@ -85,7 +93,13 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   const recoveryCodes = await codes.allInnerTexts();
   await screenshotInPlace(page, 'two-factor-recovery-codes', codes.first(), section);
   await section.getByRole('button', { name: 'I have saved them' }).click();
-  await expect(section.getByRole('status')).toHaveText('Two-factor codes are on.');
+  await expect(section.getByRole('status')).toHaveText(
+    'Two-factor codes are on. Every other device was signed out.',
+  );
+  const ended = await request.get('/api/todos', {
+    headers: { authorization: `Bearer ${otherDevice}` },
+  });
+  expect(ended.status()).toBe(401);
   await expect(section).toContainText('10 recovery codes are left.');
   await screenshotInPlace(
     page,

@@ -168,6 +168,24 @@ describe('tally user', () => {
     expect((await login(user.username, user.password)).statusCode).toBe(200);
   });
 
+  it('refuses a password built on the username or the name Tally', async () => {
+    const refusal =
+      'The password is built on the username, the e-mail address or the name Tally - choose another\n';
+    const created = await tally(
+      ['user', 'create', 'named_pw', 'named@example.com', '--password-stdin'],
+      'named_pw2026\n',
+    );
+    expect(created).toMatchObject({ code: 1, err: refusal });
+    expect((await tally(['user', 'list'])).out).not.toMatch(/named_pw/);
+    const user = await registerUser(ctx.app);
+    const set = await tally(
+      ['user', 'reset-password', user.username, '--password-stdin'],
+      'tallytally\n',
+    );
+    expect(set).toMatchObject({ code: 1, err: refusal });
+    expect((await login(user.username, user.password)).statusCode).toBe(200);
+  });
+
   it('verifies an address, and deletes an account with all its data only with --yes', async () => {
     const user = await registerUser(ctx.app);
     expect(await tally(['user', 'verify', user.username])).toMatchObject({ code: 0 });

@@ -241,6 +241,19 @@ describe('PUT /api/account/password', () => {
     expect((await login(user)).token).toBeTruthy();
   });
 
+  it('refuses a new password built on the username or the name Tally, keeping the old one', async () => {
+    const user = await newUser();
+    for (const newPassword of ['tallytally', `${user.username}!!`]) {
+      const response = await change(user, { currentPassword: user.password, newPassword });
+      expect(response.statusCode, newPassword).toBe(400);
+      expect(response.json()).toEqual({
+        error:
+          'newPassword is built on your username, your e-mail address or the name Tally - choose another',
+      });
+    }
+    expect((await login(user)).token).toBeTruthy();
+  });
+
   it('validates the new password like registration', async () => {
     const user = await newUser();
     const response = await change(user, { currentPassword: user.password, newPassword: 'short' });

@@ -2,14 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { LIMITS, RegisterBodySchema } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import { insertAccount } from '../auth/new-account.js';
-import { hashPassword, isCommonPassword } from '../auth/passwords.js';
+import {
+  hashPassword,
+  isCommonPassword,
+  isContextPassword,
+  type PasswordOwner,
+} from '../auth/passwords.js';
 import type { Database } from '../db/schema.js';
 import { createBodyValidator } from '../plugins/validation.js';
 import type { Clock } from '../shared/clock.js';
 import { validationMessage } from '../shared/validation-message.js';
 import { recordEvents } from '../statistics/record-events.js';
 import { issueToken } from './email-links.js';
-import { deleteAccountRows, endSessionsOf } from './service.js';
+import { endSessionsOf } from '../auth/end-access.js';
+import { deleteAccountRows } from './service.js';
 
 /**
  * What an operator does from the command line (`tally user …`, docs/product.md, Operators): the
@@ -48,7 +54,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
     return row;
   }
 
-  async function checkPassword(password: string) {
+  async function checkPassword(password: string, owner: PasswordOwner) {
     if (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax) {
       throw new OperatorError(
         `The password must be ${LIMITS.passwordMin}-${LIMITS.passwordMax} characters long`,
@@ -56,6 +62,11 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
     }
     if (await isCommonPassword(password)) {
       throw new OperatorError('The password is too common - choose another');
+    }
+    if (await isContextPassword(password, owner)) {
+      throw new OperatorError(
+        'The password is built on the username, the e-mail address or the name Tally - choose another',
+      );
     }
   }
 
@@ -104,7 +115,7 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
       if (!validRegistration(body)) {
         throw new OperatorError(validationMessage(validRegistration.errors ?? [], 'body'));
       }
-      await checkPassword(password);
+      await checkPassword(password, body);
       const taken = await db
         .selectFrom('users')
         .select(['username_lower'])
@@ -143,8 +154,8 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
 
     /** Sets the password now; every session of the account ends. */
     async setPassword(username: string, password: string): Promise<void> {
-      await checkPassword(password);
       const user = await find(username);
+      await checkPassword(password, user);
       const hash = await hashPassword(password);
       const now = clock();
       await db.transaction().execute(async (trx) => {

@@ -239,6 +239,22 @@ describe('POST /api/auth/password-reset/confirm', () => {
     expect((await login(user, 'an uncommon password')).statusCode).toBe(200);
   });
 
+  it('refuses a password built on the account’s names without spending the link', async () => {
+    const user = await newUser();
+    await requestReset(user.email);
+    const token = linkToken(await smtp.take(user.email), '/reset-password');
+    for (const password of ['tally123', `${user.username}2026`]) {
+      const refused = await confirm(token, password);
+      expect(refused.statusCode, password).toBe(400);
+      expect(refused.json()).toEqual({
+        error:
+          'password is built on your username, your e-mail address or the name Tally - choose another',
+      });
+    }
+    expect((await login(user, user.password)).statusCode).toBe(200);
+    expect((await confirm(token, 'an uncommon password')).statusCode).toBe(204);
+  });
+
   it('works for an hour only', async () => {
     const user = await newUser();
     await requestReset(user.email);

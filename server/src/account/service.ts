@@ -19,9 +19,10 @@ import {
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { GoogleIdentity } from '../auth/google-id-token.js';
-import { hashPassword, refuseCommonPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, refuseWeakPassword, verifyPassword } from '../auth/passwords.js';
+import { endSessionsOf, endTokensAndFeed } from '../auth/end-access.js';
 import { endSession } from '../auth/refresh-tokens.js';
-import type { Database, Db } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import type { Counters } from '../plugins/counters.js';
 import type { Clock } from '../shared/clock.js';
 import { mailErrorForLog } from '../shared/mailer.js';
@@ -107,43 +108,6 @@ const toAccount = (row: AccountRow): Account => ({
   createdAt: iso(row.created_at),
   ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
 });
-
-/** Ends every open session of the account but `keep`; answers how many ended. */
-export async function endSessionsOf(
-  db: Db,
-  userId: number,
-  now: number,
-  keep: string | null,
-): Promise<number> {
-  let open = db
-    .selectFrom('sessions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('ended_at', 'is', null);
-  if (keep !== null) open = open.where('id', '<>', keep);
-  const sessions = await open.execute();
-  for (const session of sessions) await endSession(db, session.id, now);
-  return sessions.length;
-}
-
-/**
- * Revokes every personal API token of the account and turns its calendar feed off: what a
- * password reset does, and a password change when asked (decision 071). Answers what ended.
- */
-async function endTokensAndFeed(
-  db: Db,
-  userId: number,
-): Promise<{ apiTokens: number; calendarFeed: boolean }> {
-  const tokens = await db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
-  const feed = await db
-    .deleteFrom('calendar_feeds')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return {
-    apiTokens: Number(tokens.numDeletedRows),
-    calendarFeed: Number(feed.numDeletedRows) > 0,
-  };
-}
 
 /** The tables that hold a user's rows, children first; the users row goes last. */
 const OWNED_TABLES = [
@@ -252,7 +216,7 @@ export function createAccountService({
     const row = await accountRow(user.id);
     if (!row) return null;
     if (row.password_hash === null) throw conflict(NO_PASSWORD);
-    await refuseCommonPassword(body.newPassword, 'newPassword');
+    await refuseWeakPassword(body.newPassword, 'newPassword', row);
     await checkPassword(user.id, row.password_hash, body.currentPassword, 'currentPassword');
     const hash = await hashPassword(body.newPassword);
     const now = clock();
@@ -418,8 +382,9 @@ export function createAccountService({
     /** The provider identities unlinked because the address was never verified before. */
     unlinked: { google: boolean; oidc: boolean };
   }> {
-    // Refused before the token is spent, so the same link can try another password.
-    await refuseCommonPassword(password, 'password');
+    // Refused before the token is spent, so the same link can try another password; what the
+    // account's own names refuse is refused in the transaction, which then spends nothing.
+    await refuseWeakPassword(password, 'password', null);
     // Hashed before the token is spent: the transaction stays short, and a bad token costs the
     // same time as a good one.
     const hash = await hashPassword(password);
@@ -432,6 +397,7 @@ export function createAccountService({
         .select([
           'id',
           'username',
+          'email',
           'email_lower',
           'email_verified_at',
           'google_subject',
@@ -440,6 +406,7 @@ export function createAccountService({
         .where('id', '=', spent.userId)
         .executeTakeFirst();
       if (!row) return null;
+      await refuseWeakPassword(password, 'password', row);
       // Following the link proved the mailbox, if it is still the account's address.
       const verified = row.email_verified_at ?? (row.email_lower === spent.emailLower ? now : null);
       // Whoever linked a Google or OpenID Connect identity to an address never verified may not

@@ -52,6 +52,35 @@ describe('POST /api/auth/register', () => {
     });
   });
 
+  it('refuses a password built on the product, the username or the e-mail address, creating nothing', async () => {
+    const username = uniqueName('maribel');
+    const email = `mari.bel.${username}@example.com`;
+    const refusal = {
+      error:
+        'password is built on your username, your e-mail address or the name Tally - choose another',
+    };
+    for (const password of [
+      'tallytally',
+      'tally123',
+      'TALLY2026!',
+      `${username}1`,
+      `mari.bel.${username}`,
+      'maribel123',
+      'Tally-password',
+    ]) {
+      const response = await post(authApi.register, { username, email, password });
+      expect(response.statusCode, password).toBe(400);
+      expect(response.json(), password).toEqual(refusal);
+    }
+    // A passphrase that merely holds a name is fine; nothing was written before it.
+    const registered = await post(authApi.register, {
+      username,
+      email,
+      password: 'tally of the wooden horses',
+    });
+    expect(registered.statusCode).toBe(201);
+  });
+
   it('refuses the most common passwords in any case with a 400 naming password, creating nothing', async () => {
     const username = uniqueName();
     const email = `${username}@example.com`;

@@ -107,12 +107,70 @@ export async function isCommonPassword(password: string): Promise<boolean> {
   return false;
 }
 
+/** Whose password it is: its words are the first an attacker who knows the account tries. */
+export interface PasswordOwner {
+  username: string;
+  email: string;
+}
+
+/** The product's name: `tallytally` and `tally123` are guessed first on a Tally server. */
+const PRODUCT_NAME = 'tally';
+
+/** Shorter parts of a name (`jo` of `jo.smith@…`) are in too many good passwords to remove. */
+const NAME_PART_MIN = 3;
+
 /**
- * Refuses a new password that is on the list (ASVS 6.2.4, 6.2.12): a 400 naming the field the
- * client sent it in, with a sentence the form shows beside that field.
+ * The words a password may not be built on: the product's name, the username, the e-mail
+ * address's local part, and the parts of those two between dots, dashes and the like. Longest
+ * first, so a part never breaks up the whole it belongs to.
  */
-export async function refuseCommonPassword(password: string, field: string): Promise<void> {
+function contextWords(owner: PasswordOwner): string[] {
+  const local = owner.email.slice(0, Math.max(0, owner.email.lastIndexOf('@'))).toLowerCase();
+  const names = [owner.username.toLowerCase(), local];
+  const parts = names.flatMap((name) => name.split(/[^\p{L}\p{N}]+/u));
+  const words = new Set([PRODUCT_NAME, ...names, ...parts]);
+  return [...words]
+    .filter((word) => word.length >= NAME_PART_MIN)
+    .sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Whether the password is the product's or the account's own name with little around it: once
+ * those words are taken out, what is left would not be a password on its own (shorter than the
+ * minimum, or common). `tallytally`, `tally123` and `alice2024!` for alice are; a long
+ * passphrase that happens to hold `tally` is not.
+ */
+export async function isContextPassword(password: string, owner: PasswordOwner): Promise<boolean> {
+  const lower = password.toLowerCase();
+  let rest = lower;
+  for (const word of contextWords(owner)) rest = rest.split(word).join('');
+  if (rest === lower) return false;
+  // `Tally-password` leaves `-password`: the separators around a common word add nothing.
+  const core = rest.replace(/[^\p{L}\p{N}]+/gu, '');
+  return (
+    rest.length < LIMITS.passwordMin ||
+    (await isCommonPassword(rest)) ||
+    (await isCommonPassword(core))
+  );
+}
+
+/**
+ * Refuses a new password that is on the list (ASVS 6.2.4, 6.2.12) or built on the product's
+ * or the owner's name (ASVS 6.2.11): a 400 naming the field the client sent it in, with a
+ * sentence the form shows beside that field. Without an owner (a reset link not yet read),
+ * only the list and the product's name are checked.
+ */
+export async function refuseWeakPassword(
+  password: string,
+  field: string,
+  owner: PasswordOwner | null,
+): Promise<void> {
   if (await isCommonPassword(password)) {
     throw badRequest(`${field} is too common - choose another`);
+  }
+  if (await isContextPassword(password, owner ?? { username: '', email: '' })) {
+    throw badRequest(
+      `${field} is built on your username, your e-mail address or the name Tally - choose another`,
+    );
   }
 }

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../shared/sql-errors.js';
 import { recordEvents } from '../statistics/record-events.js';
 import type { GoogleIdentity } from './google-id-token.js';
 import { insertAccount } from './new-account.js';
-import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
+import { hashPassword, refuseWeakPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';
 import {
   endSession,
@@ -152,7 +152,7 @@ export function createAuthService({
     if (!passwordSignUp) {
       throw new AppError(403, 'Sign-up with a password is off on this server - use single sign-on');
     }
-    await refuseCommonPassword(input.password, 'password');
+    await refuseWeakPassword(input.password, 'password', input);
     const username = input.username;
     const email = input.email.trim();
     const taken = await db

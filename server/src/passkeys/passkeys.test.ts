@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
 import {
   createTestApp,
+  otherAccessOf,
   refreshCookieOf,
   registerUser,
   type TestContext,
@@ -191,6 +192,54 @@ describe('adding a passkey in Settings', () => {
     const removed = await call(passkeysApi.remove, { params: { id: passkeyId } });
     expect(removed.statusCode).toBe(204);
     expect((await call(passkeysApi.list)).json()).toEqual([]);
+  });
+
+  it('ends nothing else when added or removed unless asked (a DELETE without a body)', async () => {
+    const user = await registerUser(ctx.app);
+    const access = await otherAccessOf(ctx.app, user);
+    const { options, cookie } = await registrationOptions(user);
+    const { response } = new SoftwareAuthenticator().register(options);
+    const added = await addPasskey(user, cookie, { name: 'Phone', response });
+    expect(added.statusCode, added.body).toBe(201);
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/account/passkeys/${added.json<{ id: number }>().id}`,
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await access()).toEqual({ otherDevice: 200, apiToken: 200, feed: 200, thisDevice: 200 });
+  });
+
+  it('added, signs every other device out, revokes the API tokens and the feed when asked', async () => {
+    const user = await registerUser(ctx.app);
+    const access = await otherAccessOf(ctx.app, user);
+    const { options, cookie } = await registrationOptions(user);
+    const { response } = new SoftwareAuthenticator().register(options);
+    const added = await addPasskey(user, cookie, {
+      name: 'Phone',
+      response,
+      endOtherSessions: true,
+      endApiTokensAndFeed: true,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(await access()).toEqual({ otherDevice: 401, apiToken: 401, feed: 404, thisDevice: 200 });
+  });
+
+  it('removed, signs every other device out when asked, keeping the tokens and the feed', async () => {
+    const { user, passkeyId } = await userWithPasskey();
+    const access = await otherAccessOf(ctx.app, user);
+    const removed = await apiClient(ctx.app, user)(passkeysApi.remove, {
+      params: { id: passkeyId },
+      body: { endOtherSessions: true },
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await access()).toEqual({ otherDevice: 401, apiToken: 200, feed: 200, thisDevice: 200 });
+    const again = await apiClient(ctx.app, user).unchecked(passkeysApi.remove, {
+      params: { id: passkeyId },
+      body: { endOtherSessions: 'yes' },
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json<{ error: string }>().error).toMatch(/endOtherSessions/);
   });
 
   it("refuses to prove identity with another user's passkey", async () => {

@@ -1,6 +1,7 @@
-import { type AccessTokenResponse, passkeysApi } from '@tally/contract';
+import { type AccessTokenResponse, passkeysApi, routes } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { EndedAccess } from '../auth/end-access.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, notFound } from '../shared/errors.js';
 import { PasskeyRefused, type PasskeyService } from './service.js';
@@ -86,8 +87,16 @@ export const passkeyRoutes: FastifyPluginAsync<PasskeyRoutesOptions> = async (
   { passkeys },
 ) => {
   await app.register(cookie);
-  const security = (request: FastifyRequest, event: string, message: string) =>
-    request.log.warn({ security: event, userId: request.user.id, ip: request.ip }, message);
+  // Removing a passkey was a DELETE without a body, and still may be: it then ends nothing else.
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.url === routes.passkeys.remove.path) request.body ??= {};
+  });
+  // What else ended with a change (sessions, API tokens, the feed) goes in the log with it.
+  const security = (request: FastifyRequest, event: string, message: string, ended?: EndedAccess) =>
+    request.log.warn(
+      { security: event, userId: request.user.id, ip: request.ip, ...ended },
+      message,
+    );
 
   addEndpoint(app, passkeysApi.list, async (request) => passkeys.list(request.user.id));
 
@@ -99,9 +108,14 @@ export const passkeyRoutes: FastifyPluginAsync<PasskeyRoutesOptions> = async (
   });
 
   addEndpoint(app, passkeysApi.add, async (request, reply) => {
-    const added = await passkeys.add(request.user.id, request.body, request);
-    security(request, 'passkey-added', 'Passkey added');
-    return reply.code(201).send(added);
+    const { passkey, ended } = await passkeys.add(
+      request.user.id,
+      request.user.sessionId,
+      request.body,
+      request,
+    );
+    security(request, 'passkey-added', 'Passkey added', ended);
+    return reply.code(201).send(passkey);
   });
 
   addEndpoint(app, passkeysApi.rename, async (request) => {
@@ -111,8 +125,14 @@ export const passkeyRoutes: FastifyPluginAsync<PasskeyRoutesOptions> = async (
   });
 
   addEndpoint(app, passkeysApi.remove, async (request, reply) => {
-    if (!(await passkeys.remove(request.user.id, request.params.id))) throw notFound('Passkey');
-    security(request, 'passkey-removed', 'Passkey removed');
+    const ended = await passkeys.remove(
+      request.user.id,
+      request.user.sessionId,
+      request.params.id,
+      request.body,
+    );
+    if (!ended) throw notFound('Passkey');
+    security(request, 'passkey-removed', 'Passkey removed', ended);
     return reply.code(204).send();
   });
 

@@ -1,5 +1,6 @@
 import type {
   AddPasskeyBody,
+  EndOtherAccess,
   Passkey,
   PasskeyAuthenticationOptions,
   PasskeyAuthenticationResponse,
@@ -10,6 +11,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { endOtherAccess, type EndedAccess } from '../auth/end-access.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest, conflict } from '../shared/errors.js';
@@ -178,11 +180,16 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
   }
 
   /** Adds the passkey an answer to registrationOptions describes. */
+  /**
+   * Adds the passkey the browser made, ending what the body asks besides (every session but
+   * `keep`, the API tokens and feed) in the same transaction.
+   */
   async function add(
     userId: number,
+    keep: string | null,
     body: AddPasskeyBody,
     request: FastifyRequest,
-  ): Promise<Passkey> {
+  ): Promise<{ passkey: Passkey; ended: EndedAccess }> {
     const clientData = await clientDataOf(body.response.response.clientDataJSON);
     const taken = await takeChallenge(
       db,
@@ -216,23 +223,27 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     if (!verification.verified) throw badRequest(NOT_VERIFIED);
     const { credential } = verification.registrationInfo;
     const now = clock();
+    const userHandle = taken.userHandle;
     try {
-      const row = await db
-        .insertInto('passkeys')
-        .values({
-          user_id: userId,
-          credential_id: credential.id,
-          public_key: webauthn.isoBase64URL.fromBuffer(credential.publicKey),
-          counter: credential.counter,
-          transports: credential.transports?.length ? credential.transports.join(',') : null,
-          user_handle: taken.userHandle,
-          name: body.name.trim(),
-          created_at: now,
-          last_used_at: null,
-        })
-        .returning(['id', 'name', 'created_at', 'last_used_at'])
-        .executeTakeFirstOrThrow();
-      return toPasskey(row);
+      return await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('passkeys')
+          .values({
+            user_id: userId,
+            credential_id: credential.id,
+            public_key: webauthn.isoBase64URL.fromBuffer(credential.publicKey),
+            counter: credential.counter,
+            transports: credential.transports?.length ? credential.transports.join(',') : null,
+            user_handle: userHandle,
+            name: body.name.trim(),
+            created_at: now,
+            last_used_at: null,
+          })
+          .returning(['id', 'name', 'created_at', 'last_used_at'])
+          .executeTakeFirstOrThrow();
+        const ended = await endOtherAccess(trx, userId, keep, body, now);
+        return { passkey: toPasskey(row), ended };
+      });
     } catch (error) {
       // Credential ids are unique across accounts: one key never signs in to two of them.
       if (isUniqueViolation(error)) throw conflict('This passkey is already registered');
@@ -251,13 +262,22 @@ export function createPasskeyService({ db, clock, rp }: PasskeyServiceDeps) {
     return row ? toPasskey(row) : null;
   }
 
-  async function remove(userId: number, id: number): Promise<boolean> {
-    const deleted = await db
-      .deleteFrom('passkeys')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return Number(deleted.numDeletedRows) > 0;
+  /** Removes a passkey and ends what `choice` asks besides, as add does; null when not found. */
+  async function remove(
+    userId: number,
+    keep: string | null,
+    id: number,
+    choice: EndOtherAccess,
+  ): Promise<EndedAccess | null> {
+    return db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('passkeys')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return null;
+      return endOtherAccess(trx, userId, keep, choice, clock());
+    });
   }
 
   /**

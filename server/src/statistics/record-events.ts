@@ -196,10 +196,56 @@ export async function recordEventsAt(
       .values(batch.map(({ type, at }) => ({ user_id: userId, type, occurred_at: at })))
       .execute();
   }
+  await addToRollups(db, userId, events, 1);
+}
+
+/**
+ * Takes back events an Undo (or a reopen, a restore) withdraws: one row of each, at the instant
+ * it was counted, and its place in the totals and the hourly counts, so every answer counts only
+ * what stayed done (docs/product.md, Statistics).
+ */
+export async function withdrawEventsAt(
+  db: Db,
+  userId: number,
+  events: readonly TimedEvent[],
+): Promise<void> {
+  // One statement per instant and type: a bulk change counted its events at one instant.
+  const counts = new Map<string, { type: StatisticEvent; at: number; n: number }>();
+  for (const { type, at } of events) {
+    const key = `${type} ${at}`;
+    const entry = counts.get(key) ?? { type, at, n: 0 };
+    entry.n += 1;
+    counts.set(key, entry);
+  }
+  for (const { type, at, n } of counts.values()) {
+    await db
+      .deleteFrom('statistic_events')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('statistic_events')
+          .select('id')
+          .where('user_id', '=', userId)
+          .where('type', '=', type)
+          .where('occurred_at', '=', at)
+          .orderBy('id', 'desc')
+          .limit(n),
+      )
+      .execute();
+  }
+  await addToRollups(db, userId, events, -1);
+}
+
+/** Adds (sign 1) or takes away (sign -1) the events in the totals and the hourly counts. */
+async function addToRollups(
+  db: Db,
+  userId: number,
+  events: readonly TimedEvent[],
+  sign: 1 | -1,
+): Promise<void> {
   const totals = new Map<StatisticEvent, number>();
   const hours = new Map<number, Record<SinceEvent, number>>();
   for (const { type, at } of events) {
-    totals.set(type, (totals.get(type) ?? 0) + 1);
+    totals.set(type, (totals.get(type) ?? 0) + sign);
     if (!isHourly(type)) continue;
     const hour = Math.floor(at / HOUR_MS);
     let counts = hours.get(hour);
@@ -210,7 +256,7 @@ export async function recordEventsAt(
       >;
       hours.set(hour, counts);
     }
-    counts[type] += 1;
+    counts[type] += sign;
   }
   if (totals.size > 0) {
     await addToTotals(db, { userId, types: [...totals.keys()], counts: [...totals.values()] });
@@ -275,4 +321,49 @@ export async function recordCompletionsAt(
       )
       .execute();
   }
+}
+
+/**
+ * A reopened todo did not stay done: its latest completion is withdrawn, with the
+ * todosCompleted event counted beside it (docs/product.md, Statistics). A todo without one (done
+ * before completions were kept) withdraws nothing.
+ */
+export async function withdrawCompletions(
+  db: Db,
+  userId: number,
+  todoIds: readonly number[],
+): Promise<void> {
+  // One read per batch of todos, not one per todo: a bulk Reopen takes up to 1,000.
+  const latest = new Map<number, { id: number; at: number }>();
+  for (const batch of batches(todoIds)) {
+    const rows = await db
+      .selectFrom('todo_completions')
+      .select(['id', 'todo_id', 'completed_at'])
+      .where('user_id', '=', userId)
+      .where('todo_id', 'in', batch)
+      .execute();
+    for (const row of rows) {
+      const at = Number(row.completed_at);
+      const kept = latest.get(row.todo_id);
+      if (!kept || at > kept.at || (at === kept.at && row.id > kept.id)) {
+        latest.set(row.todo_id, { id: row.id, at });
+      }
+    }
+  }
+  const withdrawn = [...latest.values()];
+  for (const batch of batches(withdrawn)) {
+    await db
+      .deleteFrom('todo_completions')
+      .where(
+        'id',
+        'in',
+        batch.map(({ id }) => id),
+      )
+      .execute();
+  }
+  await withdrawEventsAt(
+    db,
+    userId,
+    withdrawn.map(({ at }) => ({ type: 'todosCompleted', at })),
+  );
 }

@@ -1,4 +1,11 @@
-import { type DailyStatistic, groupsApi, statisticsApi, todosApi } from '@tally/contract';
+import {
+  type DailyStatistic,
+  groupsApi,
+  statisticsApi,
+  type Todo,
+  todosApi,
+  trashApi,
+} from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type UncheckedInput } from '../test/api-client.js';
 import {
@@ -185,6 +192,60 @@ describe('GET /api/statistics/since and /range', () => {
     const response = await apiClient(ctx.app, user).unchecked(statisticsApi[endpoint], { query });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: string }>().error).toContain(message);
+  });
+});
+
+describe('what stayed done', () => {
+  it('withdraws the completions an Undo (a reopen) and the deletions a restore take back', async () => {
+    const user = await registerUser(ctx.app);
+    const call = apiClient(ctx.app, user);
+    const todos: Todo[] = [];
+    for (let i = 0; i < 13; i++) todos.push((await createTodo(user, `T${i}`)).expectBody(201));
+    for (const todo of todos.slice(0, 10)) {
+      const done = await call(todosApi.update, {
+        params: { id: todo.id },
+        body: { title: todo.title, completed: true },
+      });
+      expect(done.statusCode).toBe(200);
+    }
+    // Undo of a completion puts the todo back as it was: open.
+    for (const todo of todos.slice(0, 3)) {
+      const undone = await call(todosApi.update, {
+        params: { id: todo.id },
+        body: { title: todo.title, completed: false },
+      });
+      expect(undone.statusCode).toBe(200);
+    }
+    const ids = todos.slice(10).map((todo) => todo.id);
+    expect((await call(todosApi.bulk, { body: { ids, action: 'complete' } })).statusCode).toBe(200);
+    const reopened = await call(todosApi.bulk, { body: { ids: [ids[0] ?? 0], action: 'reopen' } });
+    expect(reopened.statusCode).toBe(200);
+    // Two deleted, one of them restored (the Undo of a delete).
+    const [kept, gone] = todos.slice(3, 5) as [Todo, Todo];
+    await call(todosApi.remove, { params: { id: kept.id } });
+    await call(todosApi.remove, { params: { id: gone.id } });
+    expect((await call(trashApi.restore, { params: { id: kept.id } })).statusCode).toBe(200);
+
+    // 13 completions, 4 undone: 9 stayed done; 2 deletions, 1 undone.
+    expect((await call(statisticsApi.total)).expectBody(200)).toMatchObject({
+      todosCreated: 13,
+      todosCompleted: 9,
+      todosDeleted: 1,
+    });
+    const [today] = (await recent(user, 1)).expectBody(200) as DailyStatistic[];
+    expect(today).toMatchObject({ todosCreated: 13, todosCompleted: 9 });
+    const sinceToday = (await since(user, today?.date ?? '')).expectBody(200);
+    expect(sinceToday).toMatchObject({ todosCompleted: 9, todosDeleted: 1 });
+    const insights = await call(statisticsApi.insights, { query: { weeks: 1 } });
+    const { byHour } = insights.expectBody(200) as { byHour: number[] };
+    expect(byHour.reduce((sum, n) => sum + n, 0)).toBe(9);
+    // Completing one again counts it again.
+    const again = todos[0] as Todo;
+    await call(todosApi.update, {
+      params: { id: again.id },
+      body: { title: again.title, completed: true },
+    });
+    expect((await call(statisticsApi.total)).expectBody(200)).toMatchObject({ todosCompleted: 10 });
   });
 });
 

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
-import { authApi, type SignInResponse } from '@tally/contract';
+import { authApi, calendarApi, type SignInResponse, todosApi, tokensApi } from '@tally/contract';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../app.js';
 import { setPasswordCost } from '../auth/passwords.js';
@@ -205,6 +205,29 @@ export async function signInAgain(app: FastifyInstance, user: TestUser): Promise
   });
   if (answer.statusCode !== 200) throw new Error(`login failed: ${answer.body}`);
   return { ...user, token: accessTokenOf(answer.data()) };
+}
+
+/**
+ * What a change of a way to sign in may end besides, made for the user (who proved identity
+ * recently): a second signed-in device, a personal API token and the calendar feed.
+ */
+export async function otherAccessOf(app: FastifyInstance, user: TestUser) {
+  const call = apiClient(app, user);
+  const device = await signInAgain(app, user);
+  const apiToken = await call(tokensApi.create, {
+    body: { name: 'Script', scope: 'read-write', expiresInDays: null },
+  });
+  const feed = await call(calendarApi.regenerate);
+  const statusWith = async (token: string) =>
+    (await apiClient(app, { token })(todosApi.list)).statusCode;
+  const feedPath = feed.data().path;
+  /** Whether each still works: 200, or 401 (404 for the feed) once ended. */
+  return async () => ({
+    otherDevice: await statusWith(device.token),
+    apiToken: await statusWith(apiToken.data().token),
+    feed: (await app.inject({ method: 'GET', url: feedPath })).statusCode,
+    thisDevice: await statusWith(user.token),
+  });
 }
 
 /** The access token of a sign-in's answer (a test fails when the answer asks for a second step). */

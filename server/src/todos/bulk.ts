@@ -8,6 +8,7 @@ import {
   recordCompletionsAt,
   recordEventsAt,
   type TimedCompletion,
+  withdrawCompletions,
 } from '../statistics/record-events.js';
 import { scheduleReminders } from '../reminders/schedule.js';
 import { forWrite } from './queries.js';
@@ -173,6 +174,8 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .execute();
         }
         events.push(...reopening.map((): StatisticEvent => 'todosUpdated'));
+        // Reopened (an Undo of a bulk completion, or later): they did not stay done.
+        await withdrawCompletions(trx, userId, reopening);
         changed = await answer(trx, await rowsOf(trx, userId, reopening));
       } else {
         // complete: as PUT does it, a repeating todo moves to its next occurrence, still open.

@@ -25,7 +25,11 @@ import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions
 import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
 import { tagsOfTodos } from '../shared/tags.js';
-import { recordCompletion, recordEvents } from '../statistics/record-events.js';
+import {
+  recordCompletion,
+  recordEvents,
+  withdrawCompletions,
+} from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
 import {
@@ -522,6 +526,10 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
             dueTime: merged.dueTime,
           };
           await recordCompletion(trx, userId, completion, now, zone);
+        }
+        // Reopened (an Undo of its completion, or later): it did not stay done.
+        if (current.completed === 1 && row.completed === 0) {
+          await withdrawCompletions(trx, userId, [id]);
         }
         return todo;
       });

@@ -4,6 +4,7 @@ import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { batches } from '../shared/batches.js';
 import { scheduleReminders } from '../reminders/schedule.js';
+import { withdrawEventsAt } from '../statistics/record-events.js';
 import { toTodo } from './rows.js';
 import { descendantsOf } from './subtasks.js';
 import { setTags } from './tag-links.js';
@@ -174,7 +175,7 @@ export async function restoreFromTrash(
     trashed.push(
       ...(await trx
         .selectFrom('trashed_todos')
-        .select(['id', 'todo'])
+        .select(['id', 'todo', 'trashed_at'])
         .where('user_id', '=', userId)
         .where('id', 'in', batch)
         .execute()),
@@ -185,12 +186,18 @@ export async function restoreFromTrash(
     trashed.push(
       ...(await trx
         .selectFrom('trashed_todos')
-        .select(['id', 'todo'])
+        .select(['id', 'todo', 'trashed_at'])
         .where('user_id', '=', userId)
         .where('id', 'in', batch)
         .execute()),
     );
   }
+  // Back from the trash (an Undo of a delete, or later): the deletions are withdrawn.
+  await withdrawEventsAt(
+    trx,
+    userId,
+    trashed.map(({ trashed_at }) => ({ type: 'todosDeleted', at: Number(trashed_at) })),
+  );
   const stored = trashed.map(({ id, todo }) => rowOf(id, userId, JSON.parse(todo) as StoredTodo));
   const restoring = new Set(stored.map((todo) => todo.id));
   const parentIds = [

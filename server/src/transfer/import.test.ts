@@ -659,6 +659,44 @@ describe('Tally export version 2', () => {
     expect(sorts.json()).toEqual({ all: 'priority' });
   });
 
+  it('keeps every position finite, also after moving between huge ones', async () => {
+    const user = await registerUser(ctx.app);
+    const api = apiClient(ctx.app, user);
+    // Written by hand: JSON.stringify cannot write 1.8e308, which JSON.parse reads as Infinity.
+    const file = `{"version":2,"todos":[
+      {"id":1,"title":"Low","position":-1.8e308},
+      {"id":2,"title":"Lower","position":-1.7e308},
+      {"id":3,"title":"Middle","position":0},
+      {"id":4,"title":"High","position":1.7e308},
+      {"id":5,"title":"Higher","position":1.79e308},
+      {"id":6,"title":"Highest","position":1.8e308}]}`;
+    const report = await imported(ctx.app, user, file, 'tally-json');
+    expect(report.todos.created).toBe(6);
+    const listed = await todosOf(user);
+    // Between two huge neighbours a midpoint would overflow to Infinity, answered as null.
+    const moved = await api(todosApi.move, {
+      params: { id: byTitle(listed, 'Middle').id },
+      body: { beforeId: byTitle(listed, 'Higher').id },
+    });
+    expect(moved.statusCode).toBe(200);
+    const lowest = await api(todosApi.move, {
+      params: { id: byTitle(listed, 'Highest').id },
+      body: { afterId: byTitle(listed, 'Lower').id },
+    });
+    expect(lowest.statusCode).toBe(200);
+    const todos = await todosOf(user);
+    for (const todo of todos) expect(Number.isFinite(todo.position)).toBe(true);
+    const manual = await api(todosApi.list, { query: { sort: 'manual' } });
+    expect(manual.json<Todo[]>().map((todo) => todo.title)).toEqual([
+      'Low',
+      'Lower',
+      'Highest',
+      'High',
+      'Middle',
+      'Higher',
+    ]);
+  });
+
   it('leaves the colours and sorts the account chose as they are', async () => {
     const user = await registerUser(ctx.app);
     const api = apiClient(ctx.app, user);

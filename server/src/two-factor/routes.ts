@@ -1,5 +1,6 @@
 import { twoFactorApi } from '@tally/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { EndedAccess } from '../auth/end-access.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
 import type { TwoFactorService } from './service.js';
@@ -17,8 +18,12 @@ export const twoFactorRoutes: FastifyPluginAsync<TwoFactorRoutesOptions> = async
   app,
   { twoFactor },
 ) => {
-  const security = (request: FastifyRequest, event: string, message: string) =>
-    request.log.warn({ security: event, userId: request.user.id, ip: request.ip }, message);
+  // What else ended with the change (sessions, API tokens, the feed) goes in the log with it.
+  const security = (request: FastifyRequest, event: string, message: string, ended: EndedAccess) =>
+    request.log.warn(
+      { security: event, userId: request.user.id, ip: request.ip, ...ended },
+      message,
+    );
 
   addEndpoint(app, twoFactorApi.status, async (request) => twoFactor.status(request.user.id));
 
@@ -33,14 +38,18 @@ export const twoFactorRoutes: FastifyPluginAsync<TwoFactorRoutesOptions> = async
   });
 
   addEndpoint(app, twoFactorApi.enable, async (request, reply) => {
-    const recoveryCodes = await twoFactor.enable(request.user.id, request.body.code);
-    security(request, 'two-factor-enabled', 'Two-factor codes turned on');
+    const { recoveryCodes, ended } = await twoFactor.enable(
+      request.user.id,
+      request.user.sessionId,
+      request.body,
+    );
+    security(request, 'two-factor-enabled', 'Two-factor codes turned on', ended);
     return reply.code(201).send({ recoveryCodes });
   });
 
   addEndpoint(app, twoFactorApi.disable, async (request, reply) => {
-    await twoFactor.disable(request.user.id, request.body);
-    security(request, 'two-factor-disabled', 'Two-factor codes turned off');
+    const ended = await twoFactor.disable(request.user.id, request.user.sessionId, request.body);
+    security(request, 'two-factor-disabled', 'Two-factor codes turned off', ended);
     return reply.code(204).send();
   });
 };

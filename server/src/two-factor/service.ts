@@ -2,11 +2,13 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   RECOVERY_CODE_COUNT,
   type MfaMethod,
+  type TwoFactorConfirmBody,
   type TwoFactorDisableBody,
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
+import { endOtherAccess, type EndedAccess } from '../auth/end-access.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
@@ -255,8 +257,16 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
       .where('user_id', '=', userId)
       .execute();
 
-  /** Turns the codes on with the app's first code; answers the recovery codes (shown once). */
-  async function enable(userId: number, code: string): Promise<string[]> {
+  /**
+   * Turns the codes on with the app's first code, ending what the body asks besides (every
+   * session but `keep`, the API tokens and feed); answers the recovery codes (shown once).
+   */
+  async function enable(
+    userId: number,
+    keep: string | null,
+    body: TwoFactorConfirmBody,
+  ): Promise<{ recoveryCodes: string[]; ended: EndedAccess }> {
+    const { code } = body;
     const row = await rowOf(userId);
     if (!row) throw conflict('Start the setup first: there is no secret to confirm');
     if (row.enabled_at) throw conflict('Two-factor codes are already on');
@@ -267,10 +277,11 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
     const hashes = await Promise.all(codes.map((c) => hashPassword(normalized(c))));
-    await db.transaction().execute(async (trx) => {
+    const now = clock();
+    const ended = await db.transaction().execute(async (trx) => {
       await trx
         .updateTable('two_factor')
-        .set({ enabled_at: clock(), failures: 0, failures_since: null })
+        .set({ enabled_at: now, failures: 0, failures_since: null })
         .where('user_id', '=', userId)
         .execute();
       await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
@@ -278,12 +289,20 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
         .insertInto('recovery_codes')
         .values(hashes.map((hash) => ({ user_id: userId, code_hash: hash })))
         .execute();
+      return endOtherAccess(trx, userId, keep, body, now);
     });
-    return codes;
+    return { recoveryCodes: codes, ended };
   }
 
-  /** Turns the codes off with a current code (or a recovery code) or the password. */
-  async function disable(userId: number, body: TwoFactorDisableBody): Promise<void> {
+  /**
+   * Turns the codes off with a current code (or a recovery code) or the password, ending what
+   * the body asks besides, as enable does.
+   */
+  async function disable(
+    userId: number,
+    keep: string | null,
+    body: TwoFactorDisableBody,
+  ): Promise<EndedAccess> {
     if ((body.code === undefined) === (body.password === undefined)) {
       throw badRequest('Send either code or password');
     }
@@ -309,10 +328,11 @@ export function createTwoFactorService({ db, clock, box, issuer }: TwoFactorDeps
         throw badRequest('password is not correct');
       }
     }
-    await db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
       await trx.deleteFrom('two_factor').where('user_id', '=', userId).execute();
       await trx.deleteFrom('mfa_challenges').where('user_id', '=', userId).execute();
+      return endOtherAccess(trx, userId, keep, body, clock());
     });
   }
 

@@ -1,4 +1,4 @@
-import { accountApi, authApi, twoFactorApi } from '@tally/contract';
+import { accountApi, authApi, todosApi, tokensApi, twoFactorApi } from '@tally/contract';
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
@@ -7,6 +7,7 @@ import { runCli } from '../cli.js';
 import { apiClient } from '../test/api-client.js';
 import {
   createTestApp,
+  otherAccessOf,
   registerUser,
   testConfig,
   type TestContext,
@@ -382,6 +383,51 @@ describe('turning two-factor codes off', () => {
     expect(Object.keys((await login(user)).json())).toEqual(['accessToken']);
     const twice = await call(twoFactorApi.disable, { body: { password: user.password } });
     expect(twice.statusCode).toBe(409);
+  });
+});
+
+describe('ending other access with a change of two-factor codes', () => {
+  it('ends nothing else unless asked', async () => {
+    const user = await registerUser(ctx.app);
+    const access = await otherAccessOf(ctx.app, user);
+    const call = apiClient(ctx.app, user);
+    const { secret } = (await call(twoFactorApi.setup)).json<{ secret: string }>();
+    const enabled = await call(twoFactorApi.enable, { body: { code: codeOf({ secret }) } });
+    expect(enabled.statusCode, enabled.body).toBe(201);
+    expect(await access()).toEqual({ otherDevice: 200, apiToken: 200, feed: 200, thisDevice: 200 });
+  });
+
+  it('turned on, signs every other device out, revokes the API tokens and the feed when asked', async () => {
+    const user = await registerUser(ctx.app);
+    const access = await otherAccessOf(ctx.app, user);
+    const call = apiClient(ctx.app, user);
+    const { secret } = (await call(twoFactorApi.setup)).json<{ secret: string }>();
+    const enabled = await call(twoFactorApi.enable, {
+      body: { code: codeOf({ secret }), endOtherSessions: true, endApiTokensAndFeed: true },
+    });
+    expect(enabled.statusCode, enabled.body).toBe(201);
+    expect(await access()).toEqual({ otherDevice: 401, apiToken: 401, feed: 404, thisDevice: 200 });
+  });
+
+  it('turned off, signs every other device out when asked, keeping the tokens', async () => {
+    const user = await userWithTwoFactor();
+    const apiToken = await apiClient(ctx.app, user)(tokensApi.create, {
+      body: { name: 'Script', scope: 'read-write', expiresInDays: null },
+    });
+    // With codes on, the second device signs in with its own code.
+    const step = await firstStep(user);
+    const device = await secondStep(step, codeOf(user));
+    expect(device.statusCode, device.body).toBe(200);
+    const deviceToken = device.json<{ accessToken: string }>().accessToken;
+    nextStep();
+    const off = await apiClient(ctx.app, user)(twoFactorApi.disable, {
+      body: { code: codeOf(user), endOtherSessions: true },
+    });
+    expect(off.statusCode, off.body).toBe(204);
+    expect((await apiClient(ctx.app, { token: deviceToken })(todosApi.list)).statusCode).toBe(401);
+    expect((await apiClient(ctx.app, user)(todosApi.list)).statusCode).toBe(200);
+    const token = apiToken.json<{ token: string }>().token;
+    expect((await apiClient(ctx.app, { token })(todosApi.list)).statusCode).toBe(200);
   });
 });
 

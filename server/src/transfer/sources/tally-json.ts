@@ -44,6 +44,34 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
 const IMPORT_MAX_COMPLETIONS_PER_TODO = 100;
 const IMPORT_MAX_COMPLETIONS = 100_000;
 
+/**
+ * The furthest from zero a position of the file is kept as it is. A move puts a todo at the
+ * midpoint of its neighbours (server/src/todos/service.ts, slotBeside), which overflows to
+ * Infinity (answered as `position: null`) between two beyond about 9e307; the positions Tally
+ * writes (minus a creation time in ms, or 1024 apart) are far inside this.
+ */
+const POSITION_MAX = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A file with a position beyond POSITION_MAX has every position numbered anew, 1024 apart in
+ * the file's order (equal ones staying equal), so the manual order it describes is kept.
+ */
+function boundPositions(todos: SourceTodo[]): void {
+  const placed = todos.filter(
+    (todo): todo is SourceTodo & { position: number } => todo.position !== undefined,
+  );
+  if (placed.every((todo) => Math.abs(todo.position) <= POSITION_MAX)) return;
+  // Compared, not subtracted: Infinity - Infinity is NaN.
+  placed.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  let rank = 0;
+  let previous: number | undefined;
+  for (const todo of placed) {
+    if (previous !== undefined && todo.position !== previous) rank += 1;
+    previous = todo.position;
+    todo.position = rank * 1024;
+  }
+}
+
 const SORT_VIEW = new RegExp(SORT_VIEW_PATTERN);
 const isSort = (value: unknown): value is TodoSort =>
   (TODO_SORTS as readonly unknown[]).includes(value);
@@ -214,7 +242,8 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
       ),
       priority: [0, 1, 2, 3].includes(todo.priority as number) ? (todo.priority as number) : 0,
       startDate: source.startDate(stringOrNull(todo.startDate), null, where),
-      ...(typeof todo.position === 'number' && Number.isFinite(todo.position)
+      // JSON.parse reads 1.8e308 as Infinity: kept, for boundPositions to place it last.
+      ...(typeof todo.position === 'number' && !Number.isNaN(todo.position)
         ? { position: todo.position }
         : {}),
       createdAt,
@@ -238,6 +267,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
     }
   }
   source.settleParents();
+  boundPositions(source.file.todos);
   source.file.sorts = readSorts(document.todoSorts, groupNames);
   const unclaimed =
     unnamed +

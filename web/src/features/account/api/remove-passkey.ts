@@ -1,19 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Passkey } from '@tally/contract';
+import type { EndOtherAccess, Passkey } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
+import { reloadEnded } from '../lib/end-other-access';
 
 const OPERATION = 'Remove passkey';
 
-/** Removes a passkey (after a recent proof of identity): it no longer signs in. */
+/**
+ * Removes a passkey (after a recent proof of identity): it no longer signs in. The other
+ * sessions, tokens and feed end with it when asked.
+ */
 export function useRemovePasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.passkeys.remove({ params: { id }, operation: OPERATION }),
-    onSuccess: (_, id) => {
+    mutationFn: ({ id, choice }: { id: number; choice: EndOtherAccess }) =>
+      api.passkeys.remove({ params: { id }, body: choice, operation: OPERATION }),
+    onSuccess: (_, { id, choice }) => {
       queryClient.setQueryData<Passkey[]>(queryKeys.accountPasskeys, (passkeys) =>
         passkeys?.filter((passkey) => passkey.id !== id),
       );
+      reloadEnded(queryClient, choice);
     },
     meta: { operation: OPERATION },
   });

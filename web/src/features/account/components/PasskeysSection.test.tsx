@@ -105,6 +105,33 @@ describe('/settings, Passkeys', () => {
   });
 });
 
+describe('/settings, Passkeys: ending the other access with a removal', () => {
+  it('offers to sign out every other device and revoke the API tokens and feed', async () => {
+    const { calls } = fakeBackend({ passkeys: [laptop] });
+    const { user, section } = await openPasskeys();
+    await user.click(await within(section).findByRole('button', { name: 'Remove passkey Laptop' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove passkey' });
+    const signOut = within(dialog).getByRole('checkbox', {
+      name: 'Also sign out every other device signed in to your account',
+    });
+    const revoke = within(dialog).getByRole('checkbox', {
+      name: /^Also revoke every API token and turn the calendar feed off/,
+    });
+    expect(signOut).not.toBeChecked();
+    expect(revoke).not.toBeChecked();
+    await user.click(signOut);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await within(section).findByText('You have no passkeys.')).toBeInTheDocument();
+    expect(within(section).getByRole('status')).toHaveTextContent(
+      'Passkey Laptop is removed: it no longer signs in. Every other device was signed out.',
+    );
+    expect(calls.find((c) => c.method === 'DELETE')?.body).toEqual({
+      endOtherSessions: true,
+      endApiTokensAndFeed: false,
+    });
+  });
+});
+
 describe('/settings, Confirm it’s you with a passkey', () => {
   afterEach(() => vi.unstubAllGlobals());
 

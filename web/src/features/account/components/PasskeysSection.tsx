@@ -12,7 +12,9 @@ import { ADD_PASSKEY_OPERATION, useAddPasskey } from '../api/add-passkey';
 import { LOAD_PASSKEYS_OPERATION, usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
+import { endedSentence, endOtherAccessOf } from '../lib/end-other-access';
 import { formatInstant } from '../lib/format-instant';
+import { EndOtherAccessFields } from './EndOtherAccessFields';
 import { Hint, SettingsSection, SubHeading } from './SettingsSection';
 
 /** contract/src/passkeys.ts: PASSKEY_NAME_MAX (a type import keeps the schemas out of the bundle). */
@@ -138,6 +140,7 @@ export function PasskeysSection() {
   const [status, setStatus] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const removeFormRef = useRef<HTMLFormElement>(null);
   const errorId = useId();
   const supported = passkeysSupported();
 
@@ -151,23 +154,35 @@ export function PasskeysSection() {
 
   const submit = (data: FormData) => {
     setStatus(null);
-    addPasskey.mutate(String(data.get('name') ?? '').trim(), {
-      onSuccess: (added) => {
-        formRef.current?.reset();
-        setStatus(`Passkey ${added.name} is added: you can sign in with it.`);
+    const choice = endOtherAccessOf(data);
+    addPasskey.mutate(
+      { name: String(data.get('name') ?? '').trim(), choice },
+      {
+        onSuccess: (added) => {
+          formRef.current?.reset();
+          setStatus(
+            `Passkey ${added.name} is added: you can sign in with it.${endedSentence(choice)}`,
+          );
+        },
       },
-    });
+    );
   };
 
   const remove = (passkey: Passkey) => {
     setStatus(null);
-    removePasskey.mutate(passkey.id, {
-      onSuccess: () => {
-        setRemoving(null);
-        setStatus(`Passkey ${passkey.name} is removed: it no longer signs in.`);
+    const choice = endOtherAccessOf(new FormData(removeFormRef.current ?? undefined));
+    removePasskey.mutate(
+      { id: passkey.id, choice },
+      {
+        onSuccess: () => {
+          setRemoving(null);
+          setStatus(
+            `Passkey ${passkey.name} is removed: it no longer signs in.${endedSentence(choice)}`,
+          );
+        },
+        onError: () => setRemoving(null),
       },
-      onError: () => setRemoving(null),
-    });
+    );
   };
 
   return (
@@ -196,6 +211,7 @@ export function PasskeysSection() {
                 {addError}
               </p>
             )}
+            <EndOtherAccessFields />
             <FormActions>
               <Button type="submit" disabled={addPasskey.isPending}>
                 {addPasskey.isPending ? 'Adding passkey...' : 'Add passkey'}
@@ -250,10 +266,13 @@ export function PasskeysSection() {
           </>
         }
       >
-        <p>
-          Remove &quot;{removing?.name}&quot;? It no longer signs you in. (Your device may still
-          offer it: remove it there too.)
-        </p>
+        <form ref={removeFormRef} aria-label="Remove passkey" className="space-y-3">
+          <p>
+            Remove &quot;{removing?.name}&quot;? It no longer signs you in. (Your device may still
+            offer it: remove it there too.)
+          </p>
+          <EndOtherAccessFields />
+        </form>
       </Dialog>
     </SettingsSection>
   );

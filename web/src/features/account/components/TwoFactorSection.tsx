@@ -12,7 +12,9 @@ import { LOAD_TWO_FACTOR_OPERATION, useTwoFactor } from '../api/get-two-factor';
 import { useStartTwoFactorSetup } from '../api/start-two-factor-setup';
 import { copyResult, copyText } from '../lib/copy-text';
 import { formatInstant } from '../lib/format-instant';
+import { endedSentence, endOtherAccessOf } from '../lib/end-other-access';
 import { CopyField } from './CopyField';
+import { EndOtherAccessFields } from './EndOtherAccessFields';
 import { Hint, SettingsSection, SubHeading } from './SettingsSection';
 
 const TITLE = 'Two-factor';
@@ -27,15 +29,18 @@ function SetupForm({
   onCancel,
 }: {
   setup: TwoFactorSetup;
-  onEnabled: (recoveryCodes: string[]) => void;
+  /** `ended`: what else ended with it, as a sentence (endedSentence). */
+  onEnabled: (recoveryCodes: string[], ended: string) => void;
   onCancel: () => void;
 }) {
   const enable = useEnableTwoFactor();
   const [copied, setCopied] = useState<string | null>(null);
   const submit = (data: FormData) => {
-    enable.mutate(String(data.get('code') ?? ''), {
-      onSuccess: ({ recoveryCodes }) => onEnabled(recoveryCodes),
-    });
+    const choice = endOtherAccessOf(data);
+    enable.mutate(
+      { code: String(data.get('code') ?? ''), ...choice },
+      { onSuccess: ({ recoveryCodes }) => onEnabled(recoveryCodes, endedSentence(choice)) },
+    );
   };
   const codeError = enable.isError
     ? (fieldErrorOf(enable.error, 'code') ?? errorMessage(enable.error, 'Turn on two-factor codes'))
@@ -71,6 +76,7 @@ function SetupForm({
           error={codeError}
           required
         />
+        <EndOtherAccessFields />
         <FormActions>
           <Button type="submit" disabled={enable.isPending}>
             {enable.isPending ? 'Turning on...' : 'Turn on'}
@@ -128,15 +134,17 @@ function DisableForm({
 }: {
   status: TwoFactorStatus;
   hasPassword: boolean;
-  onDisabled: () => void;
+  /** `ended`: what else ended with it, as a sentence (endedSentence). */
+  onDisabled: (ended: string) => void;
 }) {
   const disable = useDisableTwoFactor();
   const [withPassword, setWithPassword] = useState(false);
   const field = withPassword ? 'password' : 'code';
   const submit = (data: FormData) => {
     const value = String(data.get(field) ?? '');
-    disable.mutate(withPassword ? { password: value } : { code: value }, {
-      onSuccess: onDisabled,
+    const choice = endOtherAccessOf(data);
+    disable.mutate(withPassword ? { password: value, ...choice } : { code: value, ...choice }, {
+      onSuccess: () => onDisabled(endedSentence(choice)),
     });
   };
   const error = disable.isError
@@ -179,6 +187,7 @@ function DisableForm({
             required
           />
         )}
+        <EndOtherAccessFields />
         <FormActions>
           <Button type="submit" variant="danger" disabled={disable.isPending}>
             {disable.isPending ? 'Turning off...' : 'Turn off two-factor codes'}
@@ -212,6 +221,8 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
   const startSetup = useStartTwoFactorSetup();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  /** What else turning the codes on ended, told once the recovery codes are saved. */
+  const [ended, setEnded] = useState('');
   const [status, setStatus] = useState<string | null>(null);
 
   if (twoFactor.isPending) {
@@ -236,7 +247,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
         codes={recoveryCodes}
         onDone={() => {
           setRecoveryCodes(null);
-          setStatus('Two-factor codes are on.');
+          setStatus(`Two-factor codes are on.${ended}`);
         }}
       />
     );
@@ -245,8 +256,8 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
       <DisableForm
         status={twoFactor.data}
         hasPassword={hasPassword}
-        onDisabled={() =>
-          setStatus('Two-factor codes are off: signing in asks for the password only.')
+        onDisabled={(endedToo) =>
+          setStatus(`Two-factor codes are off: signing in asks for the password only.${endedToo}`)
         }
       />
     );
@@ -254,9 +265,10 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
     body = (
       <SetupForm
         setup={setup}
-        onEnabled={(codes) => {
+        onEnabled={(codes, endedToo) => {
           setSetup(null);
           setRecoveryCodes(codes);
+          setEnded(endedToo);
         }}
         onCancel={() => setSetup(null)}
       />

@@ -290,25 +290,23 @@ describe('/register', () => {
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
   });
 
-  it("shows a refused password's sentence beside the password field", async () => {
-    fakeBackend(
-      {},
-      {
-        'POST /api/auth/register': () =>
-          json({ error: 'password is too common - choose another' }, 400),
-      },
-    );
+  it.each([
+    ['iloveyou', 'is too common - choose another'],
+    [
+      'bobbob123',
+      'is built on your username, your e-mail address or the name Tally - choose another',
+    ],
+  ])("shows a refused password's sentence beside the password field (%s)", async (typed, why) => {
+    fakeBackend({}, { 'POST /api/auth/register': () => json({ error: `password ${why}` }, 400) });
     const { user } = renderApp('/register');
     await user.type(await screen.findByLabelText('Username'), 'bob');
     await user.type(screen.getByLabelText('Email'), 'bob@example.com');
     const password = await screen.findByLabelText('Password');
-    await user.type(password, 'iloveyou');
+    await user.type(password, typed);
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    await waitFor(() =>
-      expect(password).toHaveAccessibleDescription('The password is too common - choose another.'),
-    );
+    await waitFor(() => expect(password).toHaveAccessibleDescription(`The password ${why}.`));
     expect(password).toBeInvalid();
-    expect(password).toHaveValue('iloveyou');
+    expect(password).toHaveValue(typed);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 

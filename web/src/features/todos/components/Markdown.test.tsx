@@ -60,3 +60,22 @@ describe('Markdown', () => {
     expect(screen.getByText(/pic/)).toBeInTheDocument();
   });
 });
+
+describe('Markdown nested deeply', () => {
+  it('shows 2,500 nested quotes without overflowing the stack', async () => {
+    const container = await renderMarkdown(`${'>'.repeat(2500)} deep\n\nafter`);
+    expect(screen.getByText('deep')).toBeInTheDocument();
+    expect(screen.getByText('after')).toBeInTheDocument();
+    // The first 16 are quotes; what is deeper is shown flat inside the 16th.
+    expect(container.querySelectorAll('blockquote')).toHaveLength(16);
+  });
+
+  it('shows lists and emphasis nested past 16 levels flat, keeping their words', async () => {
+    const container = await renderMarkdown(
+      `${'- '.repeat(30)}**_deep_** [link](https://a.example)`,
+    );
+    expect(container.querySelectorAll('ul')).toHaveLength(8);
+    expect(screen.getByText(/deep/)).toBeInTheDocument();
+    expect(screen.getByText(/link/)).toBeInTheDocument();
+  });
+});

@@ -6,15 +6,49 @@ type Props = { source: string; className: string };
 type MarkdownNode = { type: string; children?: MarkdownNode[] };
 
 /**
+ * How deep the tree may go before quotes, lists and emphasis give way to their content: the
+ * Markdown-to-React steps recurse once per level, and 2,500 nested `>` (5 KB of a description)
+ * overflowed the stack. 16 levels are 16 quotes or 8 lists inside one another.
+ */
+const MAX_DEPTH = 16;
+
+/** Nodes that only wrap their children, which can stand where they stood. */
+const WRAPPERS = new Set(['blockquote', 'emphasis', 'strong', 'delete', 'link', 'linkReference']);
+
+/** What stands in a wrapper's place when it is too deep: its children (a list's, its items'). */
+function unwrapped(node: MarkdownNode): MarkdownNode[] | null {
+  if (node.type === 'list') return (node.children ?? []).flatMap((item) => item.children ?? []);
+  return WRAPPERS.has(node.type) ? (node.children ?? []) : null;
+}
+
+/** The children with every wrapper among them (and in what replaces it) replaced by its content. */
+function flattened(children: MarkdownNode[]): MarkdownNode[] {
+  const flat: MarkdownNode[] = [];
+  const pending = children.toReversed();
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    const inner = unwrapped(node);
+    if (inner) for (let i = inner.length - 1; i >= 0; i--) pending.push(inner[i] as MarkdownNode);
+    else flat.push(node);
+  }
+  return flat;
+}
+
+/**
  * Raw HTML in a description is shown as the text it is: `<div>` in a sentence stays readable
  * and nothing a user pasted is ever parsed as markup (react-markdown would otherwise drop it).
+ * Below MAX_DEPTH the tree is shown flat. A loop, not a recursion, so no depth overflows it.
  */
-function htmlAsText() {
-  const walk = (node: MarkdownNode) => {
-    if (node.type === 'html') node.type = 'text';
-    node.children?.forEach(walk);
+function htmlAsTextAndFlat() {
+  return (tree: MarkdownNode) => {
+    const stack: [MarkdownNode, number][] = [[tree, 0]];
+    for (let next = stack.pop(); next; next = stack.pop()) {
+      const [node, depth] = next;
+      if (node.type === 'html') node.type = 'text';
+      if (!node.children) continue;
+      if (depth >= MAX_DEPTH) node.children = flattened(node.children);
+      for (const child of node.children) stack.push([child, depth + 1]);
+    }
   };
-  return walk;
 }
 
 const components: Components = {
@@ -48,7 +82,7 @@ export default function MarkdownRenderer({ source, className }: Props) {
         ' [&_.task-list-item_input]:mr-1.5 [&_table]:block [&_table]:overflow-x-auto'
       }
     >
-      <ReactMarkdown remarkPlugins={[remarkGfm, htmlAsText]} components={components}>
+      <ReactMarkdown remarkPlugins={[remarkGfm, htmlAsTextAndFlat]} components={components}>
         {source}
       </ReactMarkdown>
     </div>

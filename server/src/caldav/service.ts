@@ -53,7 +53,7 @@ const derivedId = (uid: string) => {
  * ETags writes no object. Raise it with any change to what renderVtodo() writes, so a client
  * fetches the objects again instead of keeping ones the server would now write differently.
  */
-const RENDERING = 1;
+const RENDERING = 2;
 
 const etagOf = (data: string) =>
   `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;

@@ -4,6 +4,13 @@ import { rruleOf, vtimezone } from '../calendar/ics.js';
 import { localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { onFirstUse } from '../shared/on-first-use.js';
+import {
+  boundKept,
+  boundLines,
+  boundObject,
+  CATEGORY_VALUES_MAX,
+  ZONE_YEARS_MAX,
+} from './limits.js';
 
 let loadedIcal: typeof ICAL | undefined;
 /**
@@ -72,7 +79,10 @@ export interface Extra {
   props: JCalProperty[];
   /** VTODO sub-components other than the reminder alarm. */
   components: JCalComponent[];
-  /** Other components of the object (overridden occurrences, non-IANA VTIMEZONEs). */
+  /**
+   * Other components of the object: overridden occurrences, and the VTIMEZONEs a client sent
+   * for zones Tally writes none for (not IANA, or named only by properties it does not model).
+   */
   siblings: JCalComponent[];
   /** Mapped properties as the client wrote them, with the value they meant. */
   known: Partial<Record<Aspect, { value: unknown; props: JCalProperty[] }>>;
@@ -241,7 +251,9 @@ export function parseVtodo(
   text: string,
   zone: string,
 ): { uid: string; fields: VtodoFields; extra: Extra; customRepeat: string | null } {
+  boundLines(text);
   const calendar = parseCalendar(text);
+  boundObject(calendar);
   const todos = calendar[2].filter((c) => c[0] === 'vtodo');
   const master = todos.find((c) => !c[1].some((p) => p[0] === 'recurrence-id'));
   if (!master) throw badRequest('body: the calendar object must hold a VTODO');
@@ -259,12 +271,7 @@ export function parseVtodo(
     calendar: calendar[1].filter((p) => !CALENDAR_PROPS.has(p[0])),
     props: [],
     components: [],
-    siblings: [
-      ...todos.filter((c) => c !== master),
-      ...calendar[2].filter(
-        (c) => c[0] === 'vtimezone' && !isIanaZone(String(c[1].find((p) => p[0] === 'tzid')?.[3])),
-      ),
-    ],
+    siblings: todos.filter((c) => c !== master),
     known: {},
     reminder: null,
     zone: null,
@@ -349,11 +356,17 @@ export function parseVtodo(
   remember('priority', priority, priorities);
 
   const categories = take('categories');
-  const tags: string[] = [];
-  for (const category of categories.flatMap((p) => p.slice(3).map(String))) {
-    const tag = tagOf(category);
-    if (tag && !tags.some((t) => t.toLowerCase() === tag.toLowerCase())) tags.push(tag);
+  const values = categories.flatMap((p) => p.slice(3).map(String));
+  if (values.length > CATEGORY_VALUES_MAX) {
+    throw badRequest(`CATEGORIES: at most ${CATEGORY_VALUES_MAX} values`);
   }
+  // The first spelling of each tag, whatever its case.
+  const byKey = new Map<string, string>();
+  for (const category of values) {
+    const tag = tagOf(category);
+    if (tag && !byKey.has(tag.toLowerCase())) byKey.set(tag.toLowerCase(), tag);
+  }
+  const tags = [...byKey.values()];
   if (tags.length > LIMITS.tagsPerTodoMax) {
     throw badRequest(`CATEGORIES: at most ${LIMITS.tagsPerTodoMax} categories`);
   }
@@ -383,6 +396,24 @@ export function parseVtodo(
       extra.components.push(component);
     }
   }
+
+  // The client's VTIMEZONEs of zones Tally writes none for (renderVtodo writes the modelled ones).
+  const modelled = new Set(
+    [due, start].map((property) => property?.[1].tzid).filter((tzid) => isIanaZone(String(tzid))),
+  );
+  extra.siblings.push(
+    ...calendar[2].filter((c) => {
+      const tzid = String(c[1].find((p) => p[0] === 'tzid')?.[3]);
+      return c[0] === 'vtimezone' && !(isIanaZone(tzid) && modelled.has(tzid));
+    }),
+  );
+  boundKept(JSON.stringify(extra), [
+    ...extra.calendar,
+    ...extra.props,
+    ...extra.components,
+    ...extra.siblings,
+    ...Object.values(extra.known).flatMap((known) => known.props),
+  ]);
 
   return {
     uid,
@@ -513,14 +544,19 @@ function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
   ];
 }
 
-/** The years a VTIMEZONE must cover for these properties' dates. */
+/**
+ * The years a VTIMEZONE must cover for these properties' dates: to two years past the last, and
+ * at most ZONE_YEARS_MAX from the first, as the calendar feed's (a client keeps the last offset
+ * after them).
+ */
 function yearsOf(properties: JCalProperty[]): { from: number; to: number } | null {
   const years = properties
     .filter((p) => p[2] === 'date-time' || p[2] === 'date')
     .map((p) => Number(String(p[3]).slice(0, 4)))
     .filter((year) => year >= 1 && year <= 9999);
   if (!years.length) return null;
-  return { from: Math.min(...years), to: Math.min(9999, Math.max(...years) + 2) };
+  const from = Math.min(...years);
+  return { from, to: Math.min(9999, Math.max(...years) + 2, from + ZONE_YEARS_MAX) };
 }
 
 /**
@@ -568,6 +604,9 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
       properties.push(...fresh.status.filter((p) => p[0] === 'completed'));
     }
   }
+  // The dates Tally models, the only ones it writes VTIMEZONEs for: a zoned property it only
+  // keeps (X-…) could ask for any span of years.
+  const dates = properties.filter((p) => p[0] === 'due' || p[0] === 'dtstart');
   for (const property of extra?.props ?? []) {
     // A repeat Tally writes replaces the client's rule; a rule it cannot read stays as written.
     if (todo.repeat === null || property[0] !== 'rrule') properties.push(property);
@@ -578,6 +617,8 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
     properties,
     [...(alarm ? [alarm] : []), ...(extra?.components ?? [])],
   ];
+  const timezones = timezonesOf(dates);
+  const written = new Set(timezones.map((zone) => zone[1].find((p) => p[0] === 'tzid')?.[3]));
   const calendar: JCalComponent = [
     'vcalendar',
     [
@@ -585,7 +626,14 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
       ['prodid', {}, 'text', '-//Tally//CalDAV//EN'],
       ...(extra?.calendar ?? []),
     ],
-    [...timezonesOf(properties), vtodo, ...(extra?.siblings ?? [])],
+    [
+      ...timezones,
+      vtodo,
+      // A client's own VTIMEZONE of a zone Tally now writes too (a due time set in the web app).
+      ...(extra?.siblings ?? []).filter(
+        (c) => c[0] !== 'vtimezone' || !written.has(c[1].find((p) => p[0] === 'tzid')?.[3]),
+      ),
+    ],
   ];
   return `${ical().stringify(calendar)}\r\n`;
 }

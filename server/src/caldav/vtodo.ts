@@ -629,7 +629,7 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
     [
       ...timezones,
       vtodo,
-      // A client's own VTIMEZONE of a zone Tally now writes too (a due time set in the web app).
+      // Without a client's own VTIMEZONE of a zone Tally writes (a due time set in the web app).
       ...(extra?.siblings ?? []).filter(
         (c) => c[0] !== 'vtimezone' || !written.has(c[1].find((p) => p[0] === 'tzid')?.[3]),
       ),

@@ -113,6 +113,19 @@ describe('CATEGORIES', () => {
     );
     expect(refused.statusCode).toBe(400);
     expect(errorOf(refused.body)).toBe('CATEGORIES: at most 20 categories');
+
+    const spread = Array.from(
+      { length: 3 },
+      (_, i) => `CATEGORIES:${Array.from({ length: 40 }, (_, j) => `s${i}-${j}`).join(',')}`,
+    );
+    const counted = await request(
+      user,
+      'PUT',
+      `${user.home}todos/dup3.ics`,
+      vtodo('dup3', ['SUMMARY:Dup', ...spread]),
+    );
+    expect(counted.statusCode).toBe(400);
+    expect(errorOf(counted.body)).toBe('CATEGORIES: at most 100 values');
   });
 });
 
@@ -198,9 +211,9 @@ describe('VTIMEZONE', () => {
 });
 
 describe('sizes', () => {
-  it('refuses an object keeping more than 256 KB of properties Tally does not map, naming the largest', async () => {
+  it('refuses an object keeping more than 128 KB besides its title and description, naming the largest property', async () => {
     const user = await account();
-    const big = 'x'.repeat(200 * 1024);
+    const big = 'x'.repeat(100 * 1024);
     const put = await request(
       user,
       'PUT',
@@ -209,7 +222,7 @@ describe('sizes', () => {
     );
     expect(put.statusCode).toBe(400);
     expect(errorOf(put.body)).toBe(
-      "X-ATTACHMENT-DATA: Tally keeps at most 256 KB of a calendar object's properties",
+      "X-ATTACHMENT-DATA: Tally keeps at most 128 KB of a calendar object's other properties",
     );
     expect(await todosOf(user)).toEqual([]);
 
@@ -217,7 +230,11 @@ describe('sizes', () => {
       user,
       'PUT',
       `${user.home}todos/fits.ics`,
-      vtodo('fits', ['SUMMARY:Fits', `X-NOTE:${big}`]),
+      vtodo('fits', [
+        'SUMMARY:Fits',
+        `DESCRIPTION:${'\u6f22'.repeat(20_000)}`,
+        `X-NOTE:${'x'.repeat(120 * 1024)}`,
+      ]),
     );
     expect(fits.statusCode, fits.body).toBe(201);
   });
@@ -258,16 +275,16 @@ describe('sizes', () => {
     expect(await todosOf(user)).toEqual([]);
   });
 
-  it('refuses a body over 512 KB with a 413 naming that limit', async () => {
+  it('refuses a body over 256 KiB with a 413 naming that limit', async () => {
     const user = await account();
     const put = await request(
       user,
       'PUT',
       `${user.home}todos/huge.ics`,
-      vtodo('huge', ['SUMMARY:Huge', `X-NOTE:${'x'.repeat(600 * 1024)}`]),
+      vtodo('huge', ['SUMMARY:Huge', `X-NOTE:${'x'.repeat(300 * 1024)}`]),
     );
     expect(put.statusCode).toBe(413);
-    expect(errorOf(put.body)).toBe('The request body is too large (512 KiB at most)');
+    expect(errorOf(put.body)).toBe('The request body is too large (256 KiB at most)');
     // The API's own limit is named on its routes as before.
     const api = await ctx.app.inject({
       method: 'POST',
@@ -307,7 +324,7 @@ describe('sizes', () => {
 
   it('refuses XML nested or wide past 5,000 elements before parsing it', async () => {
     const user = await account();
-    const depth = 40_000;
+    const depth = 30_000;
     const started = performance.now();
     const deep = await request(
       user,

@@ -407,12 +407,14 @@ export function parseVtodo(
       return c[0] === 'vtimezone' && !(isIanaZone(tzid) && modelled.has(tzid));
     }),
   );
-  boundKept(JSON.stringify(extra), [
+  // The title and description as written are bounded by the API's limits, not by this total.
+  const others = { ...extra.known, summary: undefined, description: undefined };
+  boundKept(JSON.stringify({ ...extra, known: others }), [
     ...extra.calendar,
     ...extra.props,
     ...extra.components,
     ...extra.siblings,
-    ...Object.values(extra.known).flatMap((known) => known.props),
+    ...Object.values(others).flatMap((known) => known?.props ?? []),
   ]);
 
   return {

@@ -11,7 +11,7 @@
 // server's peak RSS. Every request goes to 127.0.0.1; their number is fixed and each times out.
 // Flags: --port=N (default 3360), --dialect=sqlite|postgres, --entry=file the server starts from
 // (default server/dist/main.js), --flood=N requests of each flood (default 10,000), --concurrency=N
-// (default 50).
+// (default 50), --node=<flag,flag> more Node flags for the server (its output is then shown).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +30,8 @@ const DIALECT = option('dialect') ?? 'sqlite';
 const ENTRY = option('entry') ?? 'server/dist/main.js';
 const FLOOD = Math.min(Number(option('flood') ?? 10_000), 20_000);
 const CONCURRENCY = Math.min(Number(option('concurrency') ?? 50), 200);
+/** More Node flags for the server (--trace-gc: its collections, printed as they happen). */
+const NODE_FLAGS = option('node')?.split(',') ?? [];
 const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
 const HEALTH_BUDGET_MS = 200;
 const HEALTH_EVERY_MS = 20;
@@ -54,7 +56,7 @@ const access = await signAccessToken(JWT_SECRET, {
   sessionId: user.sessionId,
 });
 
-const child = spawn(process.execPath, [path.join(root, ENTRY)], {
+const child = spawn(process.execPath, [...NODE_FLAGS, path.join(root, ENTRY)], {
   cwd: root,
   env: {
     ...process.env,
@@ -67,7 +69,7 @@ const child = spawn(process.execPath, [path.join(root, ENTRY)], {
     REDIS_URL: '',
     WEB_CONCURRENCY: '1',
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  stdio: ['ignore', NODE_FLAGS.length ? 'inherit' : 'ignore', 'inherit'],
 });
 const base = `http://127.0.0.1:${PORT}`;
 

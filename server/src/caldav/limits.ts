@@ -53,9 +53,6 @@ export const MULTIGET_HREFS_MAX = 1_000;
 /** Properties one PROPFIND or REPORT asks for: clients ask for 5 to 40. */
 export const PROPS_REQUESTED_MAX = 200;
 
-/** The years one VTIMEZONE spells out, as the calendar feed's (calendar/ics.ts). */
-export const ZONE_YEARS_MAX = 100;
-
 const count = (what: number) => what.toLocaleString('en');
 
 /** Refuses an XML body with more elements than any request needs, before it is parsed. */

@@ -4,13 +4,7 @@ import { rruleOf, vtimezone } from '../calendar/ics.js';
 import { localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { onFirstUse } from '../shared/on-first-use.js';
-import {
-  boundKept,
-  boundLines,
-  boundObject,
-  CATEGORY_VALUES_MAX,
-  ZONE_YEARS_MAX,
-} from './limits.js';
+import { boundKept, boundLines, boundObject, CATEGORY_VALUES_MAX } from './limits.js';
 
 let loadedIcal: typeof ICAL | undefined;
 /**
@@ -547,18 +541,19 @@ function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
 }
 
 /**
- * The years a VTIMEZONE must cover for these properties' dates: to two years past the last, and
- * at most ZONE_YEARS_MAX from the first, as the calendar feed's (a client keeps the last offset
- * after them).
+ * The years a VTIMEZONE must cover for these properties' dates: each date's year and the two
+ * after it (a repeat's next occurrences), not the years between two dates far apart, whose
+ * offsets no date of the object uses (two dates 8,000 years apart were 8,000 years of Intl).
  */
-function yearsOf(properties: JCalProperty[]): { from: number; to: number } | null {
-  const years = properties
-    .filter((p) => p[2] === 'date-time' || p[2] === 'date')
-    .map((p) => Number(String(p[3]).slice(0, 4)))
-    .filter((year) => year >= 1 && year <= 9999);
-  if (!years.length) return null;
-  const from = Math.min(...years);
-  return { from, to: Math.min(9999, Math.max(...years) + 2, from + ZONE_YEARS_MAX) };
+function yearsOf(properties: JCalProperty[]): number[] {
+  const years = new Set<number>();
+  for (const property of properties) {
+    if (property[2] !== 'date-time' && property[2] !== 'date') continue;
+    const year = Number(String(property[3]).slice(0, 4));
+    if (!(year >= 1 && year <= 9999)) continue;
+    for (let next = year; next <= Math.min(9999, year + 2); next += 1) years.add(next);
+  }
+  return [...years].sort((a, b) => a - b);
 }
 
 /**
@@ -569,12 +564,12 @@ const timezones = new Map<string, JCalComponent>();
 const TIMEZONES_KEPT = 256;
 
 /** The VTIMEZONE of a zone over these years, as jCal (only read: ICAL.stringify copies). */
-function timezoneOf(tzid: string, from: number, to: number): JCalComponent {
-  const key = `${tzid} ${from} ${to}`;
+function timezoneOf(tzid: string, years: readonly number[]): JCalComponent {
+  const key = `${tzid} ${years.join(' ')}`;
   let found = timezones.get(key);
   if (!found) {
     if (timezones.size >= TIMEZONES_KEPT) timezones.clear();
-    found = ical().parse(vtimezone(tzid, from, to).join('\r\n')) as JCalComponent;
+    found = ical().parse(vtimezone(tzid, years).join('\r\n')) as JCalComponent;
     timezones.set(key, found);
   }
   return found;
@@ -653,7 +648,7 @@ function timezonesOf(properties: readonly JCalProperty[]): JCalComponent[] {
   const found: JCalComponent[] = [];
   for (const [tzid, used] of zones ?? []) {
     const years = yearsOf(used);
-    if (years) found.push(timezoneOf(tzid, years.from, years.to));
+    if (years.length) found.push(timezoneOf(tzid, years));
   }
   return found;
 }

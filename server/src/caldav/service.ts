@@ -100,7 +100,7 @@ export class Resource {
   }
 
   /**
-   * Made when asked for, as the object is, so a page of large objects (up to 256 KB kept each:
+   * Made when asked for, as the object is, so a page of large objects (up to 128 KB kept each:
    * caldav/limits.ts) is hashed one response at a time, between which the answer gives other
    * requests their turn (caldav/routes.ts, concat), not all at once as the page is read.
    */

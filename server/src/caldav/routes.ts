@@ -8,6 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import { batches } from '../shared/batches.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
+import { timeSlicer } from '../shared/time-slices.js';
 import {
   type Collection,
   createCaldavService,
@@ -15,6 +16,12 @@ import {
   RESOURCES_PER_PAGE,
   type Resource,
 } from './service.js';
+import {
+  boundXml,
+  DAV_BODY_LIMIT_BYTES,
+  MULTIGET_HREFS_MAX,
+  PROPS_REQUESTED_MAX,
+} from './limits.js';
 import { componentOf, ical, loadIcal } from './vtodo.js';
 import {
   buildXml,
@@ -44,8 +51,6 @@ import {
 const DAV_METHODS = ['PROPFIND', 'PROPPATCH', 'REPORT', 'MKCALENDAR', 'MKCOL'] as const;
 const WRITE_METHODS = new Set(['PUT', 'DELETE', 'PROPPATCH', 'MKCALENDAR', 'MKCOL']);
 const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR';
-/** A multiget of 10,000 hrefs is about 1 MB; a calendar object may carry attachments. */
-const DAV_BODY_LIMIT = 4 * 1024 * 1024;
 const MINUTE = 60_000;
 /** The change log is pruned once a day across all processes; each process looks every hour. */
 const PRUNE_EVERY_MS = 24 * 60 * MINUTE;
@@ -83,9 +88,13 @@ function propRequestOf(root: Element | null): PropRequest {
   if (firstChild(root, NS.dav, 'propname')) return { kind: 'propname' };
   const prop = firstChild(root, NS.dav, 'prop');
   if (!prop) return { kind: 'allprop' };
+  const asked = childElements(prop);
+  if (asked.length > PROPS_REQUESTED_MAX) {
+    throw badRequest(`prop: a request asks for at most ${PROPS_REQUESTED_MAX} properties`);
+  }
   return {
     kind: 'prop',
-    names: childElements(prop).map((element) => {
+    names: asked.map((element) => {
       const name = nameOf(element);
       return { ...name, key: nameKey(name) };
     }),
@@ -146,8 +155,20 @@ async function* eachOfPages<T>(
 
 type Responses = Iterable<XmlNode> | AsyncIterable<XmlNode>;
 
+/**
+ * The groups' responses in order, giving the event loop a turn every 10 ms of work between
+ * them: writing one object and matching it against a filter takes up to a few milliseconds
+ * (caldav/limits.ts bounds its size), and without turns a full sync on SQLite, whose reads do
+ * not wait, would hold every other request until it is written whole.
+ */
 async function* concat(groups: Responses[]): AsyncGenerator<XmlNode> {
-  for (const group of groups) yield* group;
+  const slice = timeSlicer();
+  for (const group of groups) {
+    for await (const response of group) {
+      yield response;
+      await slice();
+    }
+  }
 }
 
 /** The pieces already taken from `rest`, then the others. */
@@ -479,6 +500,7 @@ export const caldavRoutes: FastifyPluginAsync<{
 
   const bodyXml = (request: FastifyRequest) => {
     const body = typeof request.body === 'string' ? request.body.trim() : '';
+    if (body) boundXml(body);
     return body ? parseXml(body) : null;
   };
 
@@ -559,6 +581,11 @@ export const caldavRoutes: FastifyPluginAsync<{
       const asked = childElements(root)
         .filter((child) => isElement(child, NS.dav, 'href'))
         .map((href) => textOf(href));
+      if (asked.length > MULTIGET_HREFS_MAX) {
+        throw badRequest(
+          `href: a calendar-multiget names at most ${MULTIGET_HREFS_MAX.toLocaleString('en')} hrefs`,
+        );
+      }
       const byHref = new Map<string, string>();
       for (const href of asked) {
         const segments = segmentsOf(href, 'href');
@@ -817,7 +844,7 @@ export const caldavRoutes: FastifyPluginAsync<{
     app.route({
       method: ['GET', 'PUT', 'DELETE', 'OPTIONS', ...DAV_METHODS],
       url,
-      bodyLimit: DAV_BODY_LIMIT,
+      bodyLimit: DAV_BODY_LIMIT_BYTES,
       config: { public: true },
       schema: NOT_IN_OPENAPI,
       handler: handle,

@@ -65,10 +65,14 @@ const derivedId = (uid: string) => {
  * renderVtodo() writes, so a client fetches the objects again instead of keeping ones the server
  * would now write differently.
  */
-const RENDERING = 1;
+const RENDERING = 2;
 
-const etagOf = (data: string) =>
-  `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
+/** The hash of the parts, one after the other, as an ETag. */
+const etagOf = (...parts: string[]) => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return `"${hash.digest('base64url').slice(0, 27)}"`;
+};
 
 /** The part of a resource's ETag that the user's zone and RENDERING make, one per zone. */
 const renderingTags = new Map<string | null, string>();
@@ -105,13 +109,18 @@ export class Resource {
   /** The todo's version (the API's ETag names it). */
   readonly version: number;
   readonly updatedAt: number;
-  readonly #todo: RenderedTodo;
+  /** The characters it is written from: its description and what is kept of the object. */
+  readonly size: number;
+  readonly #todo: Omit<RenderedTodo, 'extra'>;
+  /** What is kept of the object (todos.ics_extra), as stored: read only to write the object. */
+  readonly #extra: string | null;
   readonly #zone: string | null;
   #data: string | null = null;
 
   constructor(
     row: { id: number; group_id: number | null; dav_name: string | null; version: number },
-    todo: RenderedTodo,
+    todo: Omit<RenderedTodo, 'extra'>,
+    extra: string | null,
     zone: string | null,
   ) {
     this.id = row.id;
@@ -121,13 +130,18 @@ export class Resource {
     this.etag = resourceEtag(row.id, row.version, zone);
     this.version = row.version;
     this.updatedAt = todo.updatedAt;
+    this.size = (todo.description?.length ?? 0) + (extra?.length ?? 0);
     this.#todo = todo;
+    this.#extra = extra;
     this.#zone = zone;
   }
 
   /** The calendar object, written only when a client asks for it (GET, calendar-data, a filter). */
   get data(): string {
-    this.#data ??= renderVtodo(this.#todo, this.#zone);
+    this.#data ??= renderVtodo(
+      { ...this.#todo, extra: this.#extra === null ? null : (JSON.parse(this.#extra) as Extra) },
+      this.#zone,
+    );
     return this.#data;
   }
 }
@@ -223,6 +237,14 @@ const TODO_COLUMNS = [
  * CPU (docs/performance.md, CalDAV).
  */
 export const RESOURCES_PER_PAGE = 100;
+/**
+ * About how many characters (descriptions and kept properties: Resource.size) a page of a
+ * calendar's members holds: SQLite reads a page in one synchronous call, and 100 objects at
+ * every limit (189 KB each) took it 300 ms, during which no other request is answered
+ * (bench/caldav-abuse.mjs). Pages start at 10 todos and double while they stay under this.
+ */
+const PAGE_CHARACTERS = 1_000_000;
+const FIRST_PAGE = 10;
 
 /**
  * How long the change log answers an incremental sync: a client that last synced longer ago
@@ -261,7 +283,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       rows.map((row) => row.id),
     );
     return rows.map((row) => {
-      const todo: RenderedTodo = {
+      const todo: Omit<RenderedTodo, 'extra'> = {
         uid: row.uid ?? derivedUid(row.id),
         title: row.title,
         description: row.description,
@@ -276,9 +298,8 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         parentUid: row.parent_id === null ? null : (row.parent_uid ?? derivedUid(row.parent_id)),
         createdAt: Number(row.created_at),
         updatedAt: Number(row.updated_at),
-        extra: row.ics_extra === null ? null : (JSON.parse(row.ics_extra) as Extra),
       };
-      return new Resource(row, todo, zone);
+      return new Resource(row, todo, row.ics_extra, zone);
     });
   }
 
@@ -462,24 +483,26 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
 
   /**
    * The collection's resources a page at a time, by id: a caller writes each page out
-   * before the next is read, so a calendar of 10,000 todos is never in memory at once.
+   * before the next is read, so a calendar of 10,000 todos is never in memory at once. Pages
+   * hold up to RESOURCES_PER_PAGE todos, fewer when they are large (PAGE_CHARACTERS).
    */
   async function* memberPages(userId: number, groupId: number | null): AsyncGenerator<Resource[]> {
     const zone = await zoneOf(userId);
     let after = 0;
+    let size = FIRST_PAGE;
     for (;;) {
       const page = await load(
         userId,
         (query) =>
-          inGroup(groupId)(query)
-            .where('todos.id', '>', after)
-            .orderBy('todos.id')
-            .limit(RESOURCES_PER_PAGE),
+          inGroup(groupId)(query).where('todos.id', '>', after).orderBy('todos.id').limit(size),
         zone,
       );
       if (page.length) yield page;
-      if (page.length < RESOURCES_PER_PAGE) return;
+      if (page.length < size) return;
       after = page[page.length - 1]?.id ?? after;
+      const characters = page.reduce((sum, resource) => sum + resource.size, 0);
+      const fitting = Math.floor((size * PAGE_CHARACTERS) / Math.max(1, characters));
+      size = Math.max(1, Math.min(RESOURCES_PER_PAGE, 2 * size, fitting));
     }
   }
 

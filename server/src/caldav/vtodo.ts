@@ -4,6 +4,7 @@ import { rruleOf, vtimezone } from '../calendar/ics.js';
 import { localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { onFirstUse } from '../shared/on-first-use.js';
+import { boundKept, boundLines, boundObject, CATEGORY_VALUES_MAX } from './limits.js';
 
 let loadedIcal: typeof ICAL | undefined;
 /**
@@ -72,7 +73,10 @@ export interface Extra {
   props: JCalProperty[];
   /** VTODO sub-components other than the reminder alarm. */
   components: JCalComponent[];
-  /** Other components of the object (overridden occurrences, non-IANA VTIMEZONEs). */
+  /**
+   * Other components of the object: overridden occurrences, and the VTIMEZONEs a client sent
+   * for zones Tally writes none for (not IANA, or named only by properties it does not model).
+   */
   siblings: JCalComponent[];
   /** Mapped properties as the client wrote them, with the value they meant. */
   known: Partial<Record<Aspect, { value: unknown; props: JCalProperty[] }>>;
@@ -289,7 +293,9 @@ export function parseVtodo(
   text: string,
   zone: string,
 ): { uid: string; fields: VtodoFields; extra: Extra; customRepeat: string | null } {
+  boundLines(text);
   const calendar = parseCalendar(text);
+  boundObject(calendar);
   checkComponents(calendar, text.includes('\u0000'));
   const todos = calendar[2].filter((c) => c[0] === 'vtodo');
   const master = todos.find((c) => !c[1].some((p) => p[0] === 'recurrence-id'));
@@ -308,12 +314,7 @@ export function parseVtodo(
     calendar: calendar[1].filter((p) => !CALENDAR_PROPS.has(p[0])),
     props: [],
     components: [],
-    siblings: [
-      ...todos.filter((c) => c !== master),
-      ...calendar[2].filter(
-        (c) => c[0] === 'vtimezone' && !isIanaZone(String(c[1].find((p) => p[0] === 'tzid')?.[3])),
-      ),
-    ],
+    siblings: todos.filter((c) => c !== master),
     known: {},
     reminder: null,
     zone: null,
@@ -398,11 +399,17 @@ export function parseVtodo(
   remember('priority', priority, priorities);
 
   const categories = take('categories');
-  const tags: string[] = [];
-  for (const category of categories.flatMap((p) => p.slice(3).map(String))) {
-    const tag = tagOf(category);
-    if (tag && !tags.some((t) => t.toLowerCase() === tag.toLowerCase())) tags.push(tag);
+  const values = categories.flatMap((p) => p.slice(3).map(String));
+  if (values.length > CATEGORY_VALUES_MAX) {
+    throw badRequest(`CATEGORIES: at most ${CATEGORY_VALUES_MAX} values`);
   }
+  // The first spelling of each tag, whatever its case.
+  const byKey = new Map<string, string>();
+  for (const category of values) {
+    const tag = tagOf(category);
+    if (tag && !byKey.has(tag.toLowerCase())) byKey.set(tag.toLowerCase(), tag);
+  }
+  const tags = [...byKey.values()];
   if (tags.length > LIMITS.tagsPerTodoMax) {
     throw badRequest(`CATEGORIES: at most ${LIMITS.tagsPerTodoMax} categories`);
   }
@@ -432,6 +439,26 @@ export function parseVtodo(
       extra.components.push(component);
     }
   }
+
+  // The client's VTIMEZONEs of zones Tally writes none for (renderVtodo writes the modelled ones).
+  const modelled = new Set(
+    [due, start].map((property) => property?.[1].tzid).filter((tzid) => isIanaZone(String(tzid))),
+  );
+  extra.siblings.push(
+    ...calendar[2].filter((c) => {
+      const tzid = String(c[1].find((p) => p[0] === 'tzid')?.[3]);
+      return c[0] === 'vtimezone' && !(isIanaZone(tzid) && modelled.has(tzid));
+    }),
+  );
+  // The title and description as written are bounded by the API's limits, not by this total.
+  const others = { ...extra.known, summary: undefined, description: undefined };
+  boundKept(JSON.stringify({ ...extra, known: others }), [
+    ...extra.calendar,
+    ...extra.props,
+    ...extra.components,
+    ...extra.siblings,
+    ...Object.values(others).flatMap((known) => known?.props ?? []),
+  ]);
 
   return {
     uid,
@@ -562,17 +589,20 @@ function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
   ];
 }
 
-/** The years a VTIMEZONE must cover for these properties' dates. */
-function yearsOf(properties: JCalProperty[]): { from: number; to: number } | null {
-  const years = properties
-    .filter((p) => p[2] === 'date-time' || p[2] === 'date')
-    .map((p) => Number(String(p[3]).slice(0, 4)))
-    .filter((year) => year >= 1 && year <= 9999);
-  if (!years.length) return null;
-  // Not Math.min(...years): a client's object may hold more dates than a call takes arguments.
-  const from = years.reduce((a, b) => Math.min(a, b));
-  const to = years.reduce((a, b) => Math.max(a, b));
-  return { from, to: Math.min(9999, to + 2) };
+/**
+ * The years a VTIMEZONE must cover for these properties' dates: each date's year and the two
+ * after it (a repeat's next occurrences), not the years between two dates far apart, whose
+ * offsets no date of the object uses (two dates 8,000 years apart were 8,000 years of Intl).
+ */
+function yearsOf(properties: JCalProperty[]): number[] {
+  const years = new Set<number>();
+  for (const property of properties) {
+    if (property[2] !== 'date-time' && property[2] !== 'date') continue;
+    const year = Number(String(property[3]).slice(0, 4));
+    if (!(year >= 1 && year <= 9999)) continue;
+    for (let next = year; next <= Math.min(9999, year + 2); next += 1) years.add(next);
+  }
+  return [...years].sort((a, b) => a - b);
 }
 
 /**
@@ -583,12 +613,12 @@ const timezones = new Map<string, JCalComponent>();
 const TIMEZONES_KEPT = 256;
 
 /** The VTIMEZONE of a zone over these years, as jCal (only read: ICAL.stringify copies). */
-function timezoneOf(tzid: string, from: number, to: number): JCalComponent {
-  const key = `${tzid} ${from} ${to}`;
+function timezoneOf(tzid: string, years: readonly number[]): JCalComponent {
+  const key = `${tzid} ${years.join(' ')}`;
   let found = timezones.get(key);
   if (!found) {
     if (timezones.size >= TIMEZONES_KEPT) timezones.clear();
-    found = ical().parse(vtimezone(tzid, from, to).join('\r\n')) as JCalComponent;
+    found = ical().parse(vtimezone(tzid, years).join('\r\n')) as JCalComponent;
     timezones.set(key, found);
   }
   return found;
@@ -620,6 +650,9 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
       properties.push(...fresh.status.filter((p) => p[0] === 'completed'));
     }
   }
+  // The dates Tally models, the only ones it writes VTIMEZONEs for: a zoned property it only
+  // keeps (X-…) could ask for any span of years.
+  const dates = properties.filter((p) => p[0] === 'due' || p[0] === 'dtstart');
   for (const property of extra?.props ?? []) {
     // A repeat Tally writes replaces the client's rule; a rule it cannot read stays as written.
     if (todo.repeat === null || property[0] !== 'rrule') properties.push(property);
@@ -630,6 +663,8 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
     properties,
     [...(alarm ? [alarm] : []), ...(extra?.components ?? [])],
   ];
+  const timezones = timezonesOf(dates);
+  const written = new Set(timezones.map((zone) => zone[1].find((p) => p[0] === 'tzid')?.[3]));
   const calendar: JCalComponent = [
     'vcalendar',
     [
@@ -637,7 +672,14 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
       ['prodid', {}, 'text', '-//Tally//CalDAV//EN'],
       ...(extra?.calendar ?? []),
     ],
-    [...timezonesOf(properties), vtodo, ...(extra?.siblings ?? [])],
+    [
+      ...timezones,
+      vtodo,
+      // Without a client's own VTIMEZONE of a zone Tally writes (a due time set in the web app).
+      ...(extra?.siblings ?? []).filter(
+        (c) => c[0] !== 'vtimezone' || !written.has(c[1].find((p) => p[0] === 'tzid')?.[3]),
+      ),
+    ],
   ];
   return `${ical().stringify(calendar)}\r\n`;
 }
@@ -655,7 +697,7 @@ function timezonesOf(properties: readonly JCalProperty[]): JCalComponent[] {
   const found: JCalComponent[] = [];
   for (const [tzid, used] of zones ?? []) {
     const years = yearsOf(used);
-    if (years) found.push(timezoneOf(tzid, years.from, years.to));
+    if (years.length) found.push(timezoneOf(tzid, years));
   }
   return found;
 }

@@ -304,16 +304,16 @@ function utcOffset(seconds: number): string {
 }
 
 /**
- * The VTIMEZONE of a zone from the start of `fromYear` to the end of `toYear`: one observance
- * per offset change in those years (STANDARD, or DAYLIGHT when the offset grows), each starting at
- * its wall-clock time in the offset before it, as RFC 5545 (3.6.5) has it. Explicit changes
- * rather than yearly rules: Intl tells offsets, not rules. After `toYear` a client keeps the last
- * offset, so the range runs ten years past now and the feed's next fetch moves it on.
+ * The VTIMEZONE of a zone over these years (sorted, without repeats): one observance per offset
+ * change in them (STANDARD, or DAYLIGHT when the offset grows), each starting at its wall-clock
+ * time in the offset before it, as RFC 5545 (3.6.5) has it. Explicit changes rather than yearly
+ * rules: Intl tells offsets, not rules. After the last year a client keeps the last offset; years
+ * left out between two (a calendar object's dates far apart) have no dates to place.
  */
-export function vtimezone(zone: string, fromYear: number, toYear: number): string[] {
-  const years: Transition[][] = [];
-  for (let year = fromYear - 1; year <= toYear; year += 1) years.push(transitionsIn(zone, year));
-  return vtimezoneOf(zone, fromYear, years.flat());
+export function vtimezone(zone: string, years: readonly number[]): string[] {
+  const first = years[0] ?? 1970;
+  const changes = [first - 1, ...years].flatMap((year) => transitionsIn(zone, year));
+  return vtimezoneOf(zone, first, changes);
 }
 
 /** The VTIMEZONE of vtimezone(), from the zone's transitions in the years it covers. */

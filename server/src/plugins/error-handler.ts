@@ -49,6 +49,12 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** A body limit as the 413 names it: 64 KiB, 512 KiB, 4 MiB. */
+const sizeOf = (bytes: number) =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+    ? `${bytes / 1024 / 1024} MiB`
+    : `${Math.round(bytes / 1024)} KiB`;
+
 /**
  * The one error handler: every failure becomes `{"error": sentence}` with the right status.
  * 5xx bodies say nothing internal; the details go to the log.
@@ -81,7 +87,8 @@ export const errorHandlerPlugin = fp(
         } else if (status === 400 && /JSON/i.test(`${fastifyError.code} ${fastifyError.message}`)) {
           sentence = 'The request body is not valid JSON';
         } else if (status === 413) {
-          sentence = 'The request body is too large (64 KiB at most)';
+          // The route's own limit (CalDAV's is larger than the JSON API's).
+          sentence = `The request body is too large (${sizeOf(request.routeOptions.bodyLimit)} at most)`;
         }
         return reply.code(status).send({ error: sentence });
       }

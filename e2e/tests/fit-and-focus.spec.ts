@@ -41,7 +41,10 @@ test('the row that has the focus shows a ring, light and dark, phone and desktop
   for (const title of ['Water plants', 'Pay rent', 'Call mum']) {
     await apiPost(page.request, user, '/api/todos', { title });
   }
-  await apiPost(page.request, user, '/api/todos', { title: 'Renew passport', startDate: inDays(5) });
+  await apiPost(page.request, user, '/api/todos', {
+    title: 'Renew passport',
+    startDate: inDays(5),
+  });
   await signInWithStorage(page, user);
   await expect(list(page).getByRole('checkbox')).toHaveCount(3);
   mkdirSync(screenshotDir, { recursive: true });
@@ -56,11 +59,13 @@ test('the row that has the focus shows a ring, light and dark, phone and desktop
       // Into the list from the control before it, as a keyboard user does, then one row down.
       await list(page).getByRole('listitem').first().focus();
       await page.keyboard.press('j');
-      await expect.poll(() => focusedOutline(page)).toEqual({
-        row: expect.stringContaining('Pay rent') as string,
-        style: 'solid',
-        width: '2px',
-      });
+      await expect
+        .poll(() => focusedOutline(page))
+        .toEqual({
+          row: expect.stringContaining('Pay rent') as string,
+          style: 'solid',
+          width: '2px',
+        });
       await page.screenshot({
         path: path.join(screenshotDir, `loop-focus-${theme}-${width}.png`),
       });
@@ -74,7 +79,10 @@ test('a phone never scrolls sideways, with "Show later todos" in the controls', 
   await page.setViewportSize({ width: 390, height: 844 });
   const user = await registerViaApi(page.request, 'phone');
   await apiPost(page.request, user, '/api/todos', { title: 'Water plants' });
-  await apiPost(page.request, user, '/api/todos', { title: 'Renew passport', startDate: inDays(5) });
+  await apiPost(page.request, user, '/api/todos', {
+    title: 'Renew passport',
+    startDate: inDays(5),
+  });
   await signInWithStorage(page, user);
   await expect(page.getByRole('switch', { name: 'Show later todos' })).toBeVisible();
   await page.getByRole('combobox', { name: 'Sort' }).selectOption('manual');
@@ -98,7 +106,10 @@ test('six group tabs stay inside their column at 768 px', async ({ page }) => {
   for (const name of names) {
     await apiPost(page.request, user, '/api/todo-groups', { name, color: '#10B981' });
   }
-  await apiPost(page.request, user, '/api/todos', { title: 'Renew passport', startDate: inDays(5) });
+  await apiPost(page.request, user, '/api/todos', {
+    title: 'Renew passport',
+    startDate: inDays(5),
+  });
   await apiPost(page.request, user, '/api/todos', { title: 'Water plants' });
   await signInWithStorage(page, user);
   const tabs = page.getByRole('tablist', { name: 'Filter todos' });
@@ -108,9 +119,7 @@ test('six group tabs stay inside their column at 768 px', async ({ page }) => {
   expect(last && last.x + last.width).toBeLessThanOrEqual(768);
 });
 
-test('the header links land at the top of the next page, the header in view', async ({
-  page,
-}) => {
+test('the header links land at the top of the next page, the header in view', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const user = await registerViaApi(page.request, 'header');
   for (let n = 1; n <= 30; n += 1) {

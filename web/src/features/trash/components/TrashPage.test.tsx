@@ -42,12 +42,12 @@ describe('/trash', () => {
       'listitem',
     );
     const buttons = within(row).getAllByRole('button');
-    expect(buttons.map((button) => [button.textContent, button.getAttribute('aria-label')])).toEqual(
-      [
-        ['Restore', 'Restore Second'],
-        ['Delete forever', 'Delete forever Second'],
-      ],
-    );
+    expect(
+      buttons.map((button) => [button.textContent, button.getAttribute('aria-label')]),
+    ).toEqual([
+      ['Restore', 'Restore Second'],
+      ['Delete forever', 'Delete forever Second'],
+    ]);
   });
 
   it("shows a deleted todo's description as Markdown", async () => {

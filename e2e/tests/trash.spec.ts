@@ -71,7 +71,7 @@ test('delete, Undo, the trash: restore, delete forever, empty', async ({ page, r
   await expect(items).toHaveCount(2);
 
   // Delete one forever, after the confirm.
-  await page.getByRole('button', { name: 'Delete Old receipts forever' }).click();
+  await page.getByRole('button', { name: 'Delete forever Old receipts' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete forever' });
   await expect(confirm).toContainText('Delete "Old receipts" for good?');
   await confirm.getByRole('button', { name: 'Delete forever' }).click();

@@ -10,15 +10,20 @@ import { OfflineBanner } from './layout/OfflineBanner';
 import { Providers } from './providers';
 import { AppRoutes } from './router';
 
-/** Moves focus to the main content after each client-side navigation (not on first load). */
+/**
+ * After each client-side navigation (not on first load) the next page starts at its top, header
+ * in view, as a page load does, and the focus moves to its main content. The focus must not
+ * scroll: bringing <main> into view would scroll the header away.
+ */
 function useFocusMainOnNavigation() {
   const [location] = useLocation();
   const previous = useRef(location);
   useEffect(() => {
     if (previous.current === location) return;
     previous.current = location;
+    window.scrollTo(0, 0);
     const main = document.getElementById('main');
-    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: false });
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
   }, [location]);
 }
 

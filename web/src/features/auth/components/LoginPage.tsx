@@ -161,6 +161,7 @@ export function LoginPage() {
         {secondStep.methods.includes('passkey') && passkeysSupported() && (
           <Suspense fallback={null}>
             <PasskeySignIn
+              autofill={false}
               disabled={passkeyPending}
               onStart={clearErrors}
               onError={setPasskeyError}
@@ -210,6 +211,7 @@ export function LoginPage() {
       {passkeysSupported() && (
         <Suspense fallback={null}>
           <PasskeySignIn
+            autofill={passwordSignIn}
             disabled={pending}
             onStart={clearErrors}
             onError={setPasskeyError}

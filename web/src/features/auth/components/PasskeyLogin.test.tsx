@@ -33,6 +33,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   browser.startAuthentication.mockReset();
+  browser.browserSupportsWebAuthnAutofill.mockReset();
 });
 
 describe('/login with a passkey', () => {
@@ -127,5 +128,40 @@ describe('/login with a passkey', () => {
       optionsJSON: OPTIONS,
       useBrowserAutofill: true,
     });
+  });
+
+  it('starts no passkey suggestions on the two-factor step, which has no username field, and shows no error', async () => {
+    browser.browserSupportsWebAuthnAutofill.mockResolvedValue(true);
+    // As the library does: the suggestions need a field whose autocomplete ends in "webauthn",
+    // and while one is there the request waits for the person.
+    browser.startAuthentication.mockImplementation(
+      ({ useBrowserAutofill }: { useBrowserAutofill: boolean }) => {
+        if (!useBrowserAutofill) return Promise.resolve(ANSWER);
+        if (!document.querySelector("input[autocomplete$='webauthn']")) {
+          return Promise.reject(new Error('No <input> with "webauthn" was detected'));
+        }
+        return new Promise(() => undefined);
+      },
+    );
+    fakeBackend(
+      {},
+      {
+        'POST /api/auth/passkey/options': () => json(OPTIONS),
+        'POST /api/auth/login': () =>
+          json({ mfaRequired: true, mfaToken: 'mfa-token-123', methods: ['totp', 'passkey'] }),
+      },
+    );
+    const { user } = renderApp('/login');
+    await user.type(await screen.findByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+
+    expect(await screen.findByRole('heading', { name: 'Two-factor code' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: 'Sign in with a passkey' }),
+    ).toBeInTheDocument();
+    // Whatever the step would have started has had its turn before the banner is looked for.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

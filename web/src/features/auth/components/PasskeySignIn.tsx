@@ -14,6 +14,11 @@ import {
  * download of every page stays within scripts/check-bundle-size.mjs's budgets.
  */
 interface PasskeySignInProps {
+  /**
+   * The page shows a username field that offers passkeys (`autocomplete="username webauthn"`):
+   * the suggestions need one, and without it the browser refuses the request outright.
+   */
+  autofill: boolean;
   /** Another sign-in runs. */
   disabled: boolean;
   /** A passkey sign-in starts: the page clears the other ways' messages. */
@@ -36,10 +41,17 @@ const report = (error: unknown, onError: (message: string) => void) => {
  * field's passkey suggestions (conditional UI; the field says `autocomplete="username webauthn"`):
  * picking one signs in the same way.
  */
-export function PasskeySignIn({ disabled, onStart, onError, onPendingChange }: PasskeySignInProps) {
+export function PasskeySignIn({
+  autofill,
+  disabled,
+  onStart,
+  onError,
+  onPendingChange,
+}: PasskeySignInProps) {
   const passkey = useMutation({ mutationFn: () => signInWithPasskey(false) });
 
   useEffect(() => {
+    if (!autofill) return;
     let active = true;
     void (async () => {
       const { passkeyAutofillSupported } = await import('#web/lib/webauthn');
@@ -69,7 +81,7 @@ export function PasskeySignIn({ disabled, onStart, onError, onPendingChange }: P
     };
     // Once per visit of the page: the request waits for the person as long as the page is open.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [autofill]);
 
   useEffect(() => onPendingChange(passkey.isPending), [passkey.isPending, onPendingChange]);
 

@@ -377,11 +377,13 @@ function AllTodos({
   return (
     <>
       {/*
-        On a phone: the tabs (scrolling sideways) with Select, then Hide completed and Sort; no
-        control is clipped and each is 44 px high. From 640 px one row that wraps.
+        On a phone: the tabs (scrolling sideways) with Select, then Hide completed, Show later
+        todos and Sort, wrapping when they do not fit; no control is clipped and each is 44 px
+        high. From 640 px one row that wraps; tabs too many for it take a row of their own and
+        wrap inside it.
       */}
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <div className="min-w-0 flex-1 sm:flex-none">
+        <div className="min-w-0 flex-1 sm:flex-auto">
           <FilterTabs
             counts={counts}
             groups={groups}
@@ -390,7 +392,7 @@ function AllTodos({
             panelId={panelId}
           />
         </div>
-        <div className="order-last flex w-full items-center gap-x-3 gap-y-2 sm:order-none sm:ml-auto sm:w-auto sm:flex-wrap">
+        <div className="order-last flex w-full flex-wrap items-center gap-x-3 gap-y-2 sm:order-none sm:ml-auto sm:w-auto">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />

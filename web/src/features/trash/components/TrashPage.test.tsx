@@ -35,6 +35,21 @@ describe('/trash', () => {
     expect(screen.getByText('Restored "First"')).toBeInTheDocument();
   });
 
+  it("names each row's buttons with the words they show, then the todo's title", async () => {
+    fakeBackend({ trash: [trashed(2, 'Second')] });
+    renderApp('/trash');
+    const row = within(await screen.findByRole('list', { name: 'Deleted todos' })).getByRole(
+      'listitem',
+    );
+    const buttons = within(row).getAllByRole('button');
+    expect(
+      buttons.map((button) => [button.textContent, button.getAttribute('aria-label')]),
+    ).toEqual([
+      ['Restore', 'Restore Second'],
+      ['Delete forever', 'Delete forever Second'],
+    ]);
+  });
+
   it("shows a deleted todo's description as Markdown", async () => {
     fakeBackend({
       trash: [
@@ -50,7 +65,7 @@ describe('/trash', () => {
   it('deletes one forever, or empties the trash, each after a confirm', async () => {
     const { calls } = fakeBackend({ trash: [trashed(2, 'Second'), trashed(1, 'First')] });
     const { user } = renderApp('/trash');
-    await user.click(await screen.findByRole('button', { name: 'Delete Second forever' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete forever Second' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete forever' });
     expect(dialog).toHaveTextContent('Delete "Second" for good? This cannot be undone.');
     await user.click(within(dialog).getByRole('button', { name: 'Delete forever' }));

@@ -99,7 +99,7 @@ export function TrashPage({
                   <Button
                     variant="ghostDanger"
                     size="compact"
-                    aria-label={`Delete ${todo.title} forever`}
+                    aria-label={`Delete forever ${todo.title}`}
                     onClick={() => setConfirming({ todo })}
                   >
                     Delete forever

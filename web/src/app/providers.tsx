@@ -2,6 +2,7 @@ import { IsRestoringProvider, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useState, type ReactNode } from 'react';
 import { startLogoutRetry } from '#web/features/auth/api/logout';
 import { startAuthMonitor } from '#web/lib/auth-monitor';
+import { isOffline, subscribeConnection } from '#web/lib/online';
 import { createQueryClient } from '#web/lib/query-client';
 import { getSession, subscribeSession } from '#web/lib/session-store';
 
@@ -10,7 +11,7 @@ import { getSession, subscribeSession } from '#web/lib/session-store';
  * that could not reach the server sent again, and a cache that is dropped whenever the signed-in
  * user changes, so no one sees another's data. The signed-in user's last data is restored from
  * IndexedDB before the first query runs and saved as it changes; their offline writes are sent
- * when the browser is online (docs/product.md, Offline). That code is loaded on demand, beside
+ * when the browser is online and the server answers (docs/product.md, Offline). That code is loaded on demand, beside
  * the first screen's, to keep IndexedDB's out of the first download.
  */
 const offlineCode = () =>
@@ -89,12 +90,15 @@ export function Providers({ children, live = false }: { children: ReactNode; liv
       queryClient.clear();
       void follow(next).catch(() => undefined);
     });
-    window.addEventListener('online', flush);
+    // Back online, or the server answering again: the queued changes go.
+    const stopFollowing = subscribeConnection(() => {
+      if (!isOffline()) flush();
+    });
     return () => {
       current = false;
       unsubscribe();
       stopPersisting?.();
-      window.removeEventListener('online', flush);
+      stopFollowing();
     };
   }, [queryClient]);
 

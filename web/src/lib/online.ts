@@ -8,7 +8,7 @@ import { useSyncExternalStore } from 'react';
  * (lib/api-client.ts notes each answer). Either way the saved data stays on screen, lists wait
  * instead of failing, and todo changes are queued.
  */
-export type Connection = 'online' | 'offline' | 'unreachable';
+type Connection = 'online' | 'offline' | 'unreachable';
 
 let unreachable = false;
 const listeners = new Set<() => void>();

@@ -104,9 +104,9 @@ test("Undo in the detail view's toast puts the description back", async ({ page 
   await expect(reopened.getByRole('textbox', { name: 'Description' })).toHaveValue('The ferns');
 
   // The detail view with something typed, at both sizes and in both themes.
+  await reopened.getByRole('button', { name: 'Close', exact: true }).click();
   mkdirSync(screenshotDir, { recursive: true });
   for (const theme of ['light', 'dark'] as const) {
-    await reopened.getByRole('button', { name: 'Close', exact: true }).click();
     await setTheme(page, theme);
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
@@ -168,14 +168,23 @@ async function listSaved(page: Page, user: ApiUser, baseURL?: string) {
   await expect.poll(() => hasSavedData(page, user)).toBe(true);
 }
 
-/** Reloads and answers how long until the saved list is on screen, in ms. */
+/**
+ * Reloads and answers how long after the navigation began the list was on screen, in ms, as the
+ * page itself saw it (Playwright's own polling adds nothing).
+ */
 async function reloadUntilList(page: Page): Promise<number> {
-  const started = Date.now();
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('ul[aria-label="Todos"] input[type="checkbox"]')) return;
+      Object.assign(window, { listShownAt: performance.now() });
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
   await page.reload({ waitUntil: 'commit' });
   await expect(list(page).getByRole('checkbox', { name: 'Pay rent' })).toBeVisible({
     timeout: 5000,
   });
-  return Date.now() - started;
+  return page.evaluate(() => Math.round((window as { listShownAt?: number }).listShownAt ?? -1));
 }
 
 test('a reload with the server stopped shows the saved list at once, saying the server cannot be reached', async ({
@@ -191,6 +200,8 @@ test('a reload with the server stopped shows the saved list at once, saying the 
 
     server.stop();
     const elapsed = await reloadUntilList(page);
+    console.log(`Saved list on screen ${elapsed} ms after a reload with the server stopped`);
+    expect(elapsed).toBeGreaterThan(0);
     expect(elapsed).toBeLessThan(1000);
     const banner = page.getByRole('status').filter({ hasText: 'cannot be reached' });
     await expect(banner).toHaveText(
@@ -199,7 +210,9 @@ test('a reload with the server stopped shows the saved list at once, saying the 
     await expect(page.getByRole('alert')).toHaveCount(0);
     await expect(page.getByText('Loading...')).toHaveCount(0);
     // And the next reload, still without the server, shows it again.
-    expect(await reloadUntilList(page)).toBeLessThan(1000);
+    const again = await reloadUntilList(page);
+    expect(again).toBeGreaterThan(0);
+    expect(again).toBeLessThan(1000);
     await expect(banner).toBeVisible();
   } finally {
     server.stop();
@@ -222,12 +235,16 @@ test('a reload behind a proxy answering 502 shows the saved list; a change made 
         : route.fallback(),
     );
   const elapsed = await reloadUntilList(page);
+  console.log(`Saved list on screen ${elapsed} ms after a reload behind a proxy answering 502`);
+  expect(elapsed).toBeGreaterThan(0);
   expect(elapsed).toBeLessThan(1000);
   const banner = page.getByRole('status').filter({ hasText: 'cannot be reached' });
   await expect(banner).toContainText('The server cannot be reached: showing your saved data.');
   await expect(page.getByRole('alert')).toHaveCount(0);
 
-  await list(page).getByRole('checkbox', { name: 'Pay rent' }).check();
+  // Completed from the saved list, it goes to the Completed part at once (it was not seen open
+  // in an answer of the server's).
+  await list(page).getByRole('checkbox', { name: 'Pay rent' }).click();
   await expect(banner).toContainText('1 change will be sent when it answers.');
 
   mkdirSync(screenshotDir, { recursive: true });

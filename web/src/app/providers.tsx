@@ -14,8 +14,17 @@ import { getSession, subscribeSession } from '#web/lib/session-store';
  * when the browser is online and the server answers (docs/product.md, Offline). That code is loaded on demand, beside
  * the first screen's, to keep IndexedDB's out of the first download.
  */
-const offlineCode = () =>
+const loadOfflineCode = () =>
   Promise.all([import('#web/lib/query-persistence'), import('#web/lib/outbox')]);
+let offlineLoad: ReturnType<typeof loadOfflineCode> | null = null;
+const offlineCode = () =>
+  (offlineLoad ??= loadOfflineCode().catch((error: unknown) => {
+    offlineLoad = null;
+    throw error;
+  }));
+// Asked for as the app starts rather than after its first render: a reload shows the saved
+// data that much sooner, whether the server answers or not.
+offlineCode().catch(() => undefined);
 
 export function Providers({ children, live = false }: { children: ReactNode; live?: boolean }) {
   const [queryClient] = useState(createQueryClient);
@@ -68,10 +77,13 @@ export function Providers({ children, live = false }: { children: ReactNode; liv
     const follow = async (next: string | null) => {
       const [{ forgetOthers, persistQueries, restoreQueries }, { loadOutbox }] =
         await offlineCode();
-      await forgetOthers(next);
-      await loadOutbox();
+      // Three separate keys of the store: read and cleared side by side.
+      await Promise.all([
+        forgetOthers(next),
+        loadOutbox(),
+        next === null ? null : restoreQueries(queryClient, next).catch(() => undefined),
+      ]);
       if (next === null) return;
-      await restoreQueries(queryClient, next).catch(() => undefined);
       if (!current || getSession().user !== next) return;
       stopPersisting = persistQueries(queryClient, next);
       flush();

@@ -1,11 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import {
-  apiPost,
-  registerViaApi,
-  screenshotScreen,
-  signInWithStorage,
-  type ApiUser,
-} from '../support/fixtures';
+import { expect, test } from '@playwright/test';
+import { apiPost, registerViaApi, screenshotScreen, signInWithStorage } from '../support/fixtures';
+import { hasSavedData, savedTodos } from '../support/saved-data';
 
 /**
  * Offline (docs/product.md, Offline): the service worker serves the app with no network, the
@@ -18,38 +13,6 @@ interface Todo {
   title: string;
   completed: boolean;
 }
-
-interface SavedCache {
-  savedAt?: number;
-  state?: { queries?: { queryHash: string; state: { data?: unknown } }[] };
-}
-
-/** The user's saved data (web/src/lib/query-persistence.ts), written a second after a change. */
-const saved = (page: Page, user: ApiUser) =>
-  page.evaluate(
-    (name) =>
-      new Promise<SavedCache | undefined>((resolve) => {
-        const open = indexedDB.open('tally-offline');
-        open.onerror = () => resolve(undefined);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('data')) return resolve(undefined);
-          const get = db.transaction('data').objectStore('data').get(`cache:${name}`);
-          get.onsuccess = () => resolve(get.result as SavedCache | undefined);
-          get.onerror = () => resolve(undefined);
-        };
-      }),
-    user.username.toLowerCase(),
-  );
-/** When the browser last saved the user's data, or 0. */
-const savedAt = async (page: Page, user: ApiUser) => (await saved(page, user))?.savedAt ?? 0;
-/** The saved list of todos, as titles and whether each is completed. */
-const savedTodos = async (page: Page, user: ApiUser) =>
-  (
-    ((await saved(page, user))?.state?.queries?.find((query) => query.queryHash === '["todos"]')
-      ?.state.data ?? []) as Todo[]
-  ).map(({ title, completed }) => ({ title, completed }));
-const hasSavedData = async (page: Page, user: ApiUser) => (await savedAt(page, user)) > 0;
 
 test('works offline and sends the changes once when back online', async ({ page, context }) => {
   const user = await registerViaApi(page.request, 'offline');
@@ -75,8 +38,8 @@ test('works offline and sends the changes once when back online', async ({ page,
 
   await context.setOffline(true);
   await page.reload();
-  const banner = page.getByRole('status').filter({ hasText: 'Offline' });
-  await expect(banner).toContainText('Offline: showing your saved data.');
+  const banner = page.getByRole('status').filter({ hasText: 'You are offline' });
+  await expect(banner).toContainText('You are offline: showing your saved data.');
   await expect(list.getByRole('checkbox', { name: 'Pay rent' })).toBeVisible();
 
   // A new todo, completed; an old one completed; another deleted.
@@ -117,7 +80,7 @@ test('works offline and sends the changes once when back online', async ({ page,
   );
 
   await context.setOffline(false);
-  await expect(page.getByRole('status').filter({ hasText: /Offline|Sending/ })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /offline|Sending/ })).toHaveCount(0);
   const response = await page.request.get('/api/todos', {
     headers: { authorization: `Bearer ${user.token}` },
   });

@@ -2,6 +2,7 @@ import { IsRestoringProvider, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useState, type ReactNode } from 'react';
 import { startLogoutRetry } from '#web/features/auth/api/logout';
 import { startAuthMonitor } from '#web/lib/auth-monitor';
+import { isOffline, subscribeConnection } from '#web/lib/online';
 import { createQueryClient } from '#web/lib/query-client';
 import { getSession, subscribeSession } from '#web/lib/session-store';
 
@@ -10,11 +11,20 @@ import { getSession, subscribeSession } from '#web/lib/session-store';
  * that could not reach the server sent again, and a cache that is dropped whenever the signed-in
  * user changes, so no one sees another's data. The signed-in user's last data is restored from
  * IndexedDB before the first query runs and saved as it changes; their offline writes are sent
- * when the browser is online (docs/product.md, Offline). That code is loaded on demand, beside
+ * when the browser is online and the server answers (docs/product.md, Offline). That code is loaded on demand, beside
  * the first screen's, to keep IndexedDB's out of the first download.
  */
-const offlineCode = () =>
+const loadOfflineCode = () =>
   Promise.all([import('#web/lib/query-persistence'), import('#web/lib/outbox')]);
+let offlineLoad: ReturnType<typeof loadOfflineCode> | null = null;
+const offlineCode = () =>
+  (offlineLoad ??= loadOfflineCode().catch((error: unknown) => {
+    offlineLoad = null;
+    throw error;
+  }));
+// Asked for as the app starts rather than after its first render: a reload shows the saved
+// data that much sooner, whether the server answers or not.
+offlineCode().catch(() => undefined);
 
 export function Providers({ children, live = false }: { children: ReactNode; live?: boolean }) {
   const [queryClient] = useState(createQueryClient);
@@ -67,10 +77,13 @@ export function Providers({ children, live = false }: { children: ReactNode; liv
     const follow = async (next: string | null) => {
       const [{ forgetOthers, persistQueries, restoreQueries }, { loadOutbox }] =
         await offlineCode();
-      await forgetOthers(next);
-      await loadOutbox();
+      // Three separate keys of the store: read and cleared side by side.
+      await Promise.all([
+        forgetOthers(next),
+        loadOutbox(),
+        next === null ? null : restoreQueries(queryClient, next).catch(() => undefined),
+      ]);
       if (next === null) return;
-      await restoreQueries(queryClient, next).catch(() => undefined);
       if (!current || getSession().user !== next) return;
       stopPersisting = persistQueries(queryClient, next);
       flush();
@@ -89,12 +102,15 @@ export function Providers({ children, live = false }: { children: ReactNode; liv
       queryClient.clear();
       void follow(next).catch(() => undefined);
     });
-    window.addEventListener('online', flush);
+    // Back online, or the server answering again: the queued changes go.
+    const stopFollowing = subscribeConnection(() => {
+      if (!isOffline()) flush();
+    });
     return () => {
       current = false;
       unsubscribe();
       stopPersisting?.();
-      window.removeEventListener('online', flush);
+      stopFollowing();
     };
   }, [queryClient]);
 

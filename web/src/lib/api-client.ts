@@ -7,6 +7,7 @@ import {
 } from '@tally/contract/constants';
 import { routes, type HttpMethod } from '@tally/contract/routes';
 import { ApiError, ERROR_MESSAGES } from './api-error';
+import { connection, setServerReachable } from './online';
 import { proveIdentity } from './reauthentication';
 import {
   SESSION_MESSAGES,
@@ -73,6 +74,51 @@ function headersFor(body: unknown, token: string | null, idempotencyKey?: string
   return headers;
 }
 
+/** What a proxy answers for a server behind it that is down or too slow. */
+const GATEWAY_FAILURES = new Set([502, 503, 504]);
+/** While the server cannot be reached, it is asked again this often (lib/online.ts). */
+const PROBE_MS = 5000;
+let probeTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Notes whether the server answered (lib/online.ts); while it does not, asks again every
+ * PROBE_MS. Offline, a failure says nothing about the server: the browser is the reason.
+ */
+function noteAnswer(answered: boolean): void {
+  if (!answered && typeof navigator !== 'undefined' && navigator.onLine === false) return;
+  setServerReachable(answered);
+  if (answered) {
+    if (probeTimer !== null) clearTimeout(probeTimer);
+    probeTimer = null;
+  } else {
+    probeTimer ??= setTimeout(() => {
+      probeTimer = null;
+      // Answered meanwhile (another call got through): nothing to ask.
+      if (connection() === 'unreachable') void probeServer();
+    }, PROBE_MS);
+  }
+}
+
+/**
+ * Asks the server whether it answers (GET /api/health, public and cheap); answers whether it
+ * did. The lists that waited for it are then fetched again (lib/query-client.ts).
+ */
+export async function probeServer(): Promise<boolean> {
+  const { method, path } = routes.system.health;
+  try {
+    const response = await fetch(path, {
+      method,
+      headers: { Accept: 'application/json' },
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+    noteAnswer(!GATEWAY_FAILURES.has(response.status));
+  } catch {
+    noteAnswer(false);
+  }
+  return connection() === 'online';
+}
+
 /** fetch, with "no response at all" turned into the network message. */
 async function send(
   path: string,
@@ -84,8 +130,9 @@ async function send(
     idempotencyKey?: string;
   },
 ): Promise<Response> {
+  let response: Response;
   try {
-    return await fetch(path, {
+    response = await fetch(path, {
       method: init.method,
       headers: headersFor(init.body, init.token, init.idempotencyKey),
       body: init.body === undefined || isForm(init.body) ? init.body : JSON.stringify(init.body),
@@ -94,8 +141,14 @@ async function send(
     });
   } catch (error) {
     if (init.signal?.aborted) throw error;
+    noteAnswer(false);
     throw new ApiError(ERROR_MESSAGES.network, null);
   }
+  // A load answered by a proxy for a server that is down; a write's 503 may be Tally's own
+  // refusal (Google sign-in not configured), which says nothing about reaching it.
+  if (!GATEWAY_FAILURES.has(response.status)) noteAnswer(true);
+  else if (init.method === 'GET') noteAnswer(false);
+  return response;
 }
 
 /** A JSON answer parsed; a text one (a CSV file) as its text; an empty one as undefined. */
@@ -253,7 +306,11 @@ async function renewOnce(marginMs: number, rejected: string | null): Promise<Ren
   } catch {
     return 'unavailable';
   }
-  if (response.status >= 500 || response.status === 429) return 'unavailable';
+  if (response.status >= 500 || response.status === 429) {
+    // The session stays while the server cannot be reached, as offline (lib/online.ts).
+    if (GATEWAY_FAILURES.has(response.status)) noteAnswer(false);
+    return 'unavailable';
+  }
   if (!response.ok) {
     refusedToken = before;
     return 'refused';

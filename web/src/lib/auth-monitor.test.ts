@@ -14,6 +14,7 @@ function start(refresh: RouteHandler) {
     'POST /api/auth/refresh': refresh,
     'POST /api/auth/logout': () => noContent(),
     'GET /api/todos': () => json([]),
+    'GET /api/health': () => json({ status: 'ok' }),
   });
   stop = startAuthMonitor();
   return api;

@@ -1,7 +1,7 @@
 import { MutationCache, onlineManager, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { fieldErrorOf } from './api-error';
 import { reportMutationError } from './mutation-errors';
-import { isOffline } from './online';
+import { isOffline, subscribeConnection } from './online';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -24,15 +24,19 @@ declare module '@tanstack/react-query' {
 
 /**
  * Failures surface at once with their message (docs/product.md, Errors) and a Retry, rather than
- * after silent retries; data counts as fresh for 30 s. Offline, queries wait (showing the saved
- * data) and refetch when the network is back; changes still run, so that the todos' own calls
- * can queue them (lib/outbox.ts) instead of waiting unseen. A mutation declares its cache effects
- * once, in its `meta` (operation, invalidates), instead of repeating them in its callbacks.
+ * after silent retries; data counts as fresh for 30 s. Without a way to the server (offline, or
+ * the server not answering: lib/online.ts), a load waits instead of failing: the screen keeps
+ * the data it has (the saved copy), and the load runs again as soon as the server answers.
+ * Changes still run, so that the todos' own calls can queue them (lib/outbox.ts) instead of
+ * waiting unseen. A mutation declares its cache effects once, in its `meta` (operation,
+ * invalidates), instead of repeating them in its callbacks.
  */
 export function createQueryClient(): QueryClient {
   // TanStack Query counts itself online until an 'offline' event, which a page loaded without
   // network never gets: its saved data would be refetched at once, and the failure shown instead.
+  // It follows the server's answers too, not only the browser's network.
   onlineManager.setOnline(!isOffline());
+  onlineManager.setEventListener((setOnline) => subscribeConnection(() => setOnline(!isOffline())));
   const client: QueryClient = new QueryClient({
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
@@ -47,7 +51,13 @@ export function createQueryClient(): QueryClient {
       },
     }),
     defaultOptions: {
-      queries: { retry: false, staleTime: 30_000 },
+      queries: {
+        // A load that failed for want of the server is paused (TanStack Query does so while it
+        // counts itself offline) and goes on when the server answers; other failures show.
+        retry: () => isOffline(),
+        retryDelay: 0,
+        staleTime: 30_000,
+      },
       mutations: { retry: false, networkMode: 'always' },
     },
   });

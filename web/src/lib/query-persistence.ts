@@ -3,8 +3,8 @@ import { clearOffline, keepsOfflineData, readOffline, writeOffline } from './off
 
 /**
  * The last data shown, kept per user in IndexedDB (docs/decisions/059-offline-and-installable.md)
- * so that a reload without network shows it again. Only answers the server gave (successful
- * queries) are kept; a week-old copy, or one written by another version of the cached shapes, is
+ * so that a reload without network shows it again. Only answers the server gave are kept (the
+ * last one, when a later load failed); a week-old copy, or one written by another version of the cached shapes, is
  * not used.
  */
 
@@ -50,9 +50,22 @@ export function persistQueries(client: QueryClient, user: string): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const save = () => {
     timer = null;
-    const state = dehydrate(client, {
-      shouldDehydrateQuery: (query) => query.state.status === 'success',
+    const dehydrated = dehydrate(client, {
+      shouldDehydrateQuery: (query) => query.state.data !== undefined,
     });
+    // A load that failed since (a server error) keeps the data it had: it is saved as that data,
+    // not as the failure, so the copy is never dropped for want of a good answer.
+    const state: DehydratedState = {
+      ...dehydrated,
+      queries: dehydrated.queries.map((query) =>
+        query.state.status === 'success'
+          ? query
+          : {
+              ...query,
+              state: { ...query.state, status: 'success', error: null, fetchFailureReason: null },
+            },
+      ),
+    };
     const saved: SavedQueries = { version: CACHE_VERSION, savedAt: Date.now(), state };
     writeOffline(cacheKey(user), saved).catch(() => undefined);
   };

@@ -353,6 +353,7 @@ export function fakeBackend(
   const newest = <T extends { id: number }>(items: T[]) => [...items].sort((a, b) => b.id - a.id);
 
   const defaults: Record<string, RouteHandler> = {
+    'GET /api/health': () => json({ status: 'ok' }),
     'GET /api/config': () =>
       json({
         googleClientId: options.googleClientId ?? null,

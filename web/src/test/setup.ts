@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { clearNotices } from '#web/lib/notices';
+import { setServerReachable } from '#web/lib/online';
 import { loadSessionFromStorage } from '#web/lib/session-store';
 import { installDialogPolyfill } from './dialog-polyfill';
 import { consoleErrors } from './console-guard';
@@ -39,6 +40,8 @@ afterEach(() => {
   document.documentElement.className = '';
   loadSessionFromStorage({ atStart: true });
   clearNotices();
+  // A test whose server stopped answering leaves the next one a server that answers.
+  setServerReachable(true);
   resetSystemTheme();
   // An unexpected console.error fails the test (React warnings, act() misuse, jsdom errors).
   if (consoleErrors.length > 0) {

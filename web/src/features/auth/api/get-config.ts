@@ -7,6 +7,9 @@ export const configQueryOptions = queryOptions({
   queryKey: queryKeys.config,
   queryFn: ({ signal }) => api.system.config({ operation: 'Load settings', signal }),
   staleTime: Infinity,
+  // The screens go on without it (the forms stay offered), so it fails at once rather than wait
+  // for the server as the lists do (lib/query-client.ts).
+  retry: false,
 });
 
 export function useConfig() {

@@ -1,5 +1,5 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Group, Todo, UpdateTodoBody } from '@tally/contract';
+import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
@@ -7,7 +7,8 @@ import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
-import { queueUpdate } from '../lib/offline-writes';
+import type { EditedField } from '../lib/edit-undo';
+import { queuePatch, queueUpdate } from '../lib/offline-writes';
 import { cancelTodoRefetches, findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 import { TODO_FORM_FIELDS } from '../lib/todo-fields';
 
@@ -50,6 +51,65 @@ function offerPutBack(
     replaceTodo(queryClient, restored.id, () => restored);
     refreshViews(queryClient);
     void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
+  });
+}
+
+/**
+ * Only the fields given (PATCH): a field another tab or device changed meanwhile, and not among
+ * them, keeps that change. Offline, queued as it is.
+ */
+const patchTodo = (queryClient: QueryClient, todo: Todo, body: PatchTodoBody) =>
+  isOffline()
+    ? queuePatch(queryClient, todo.id, body, OPERATION, todo)
+    : api.todos.patch({ params: { id: todo.id }, body, operation: OPERATION });
+
+/** A save of the detail view (components/TodoEditForm.tsx, saving as the person leaves). */
+export interface FieldsSave {
+  /** The todo as the view was opened on it: what Undo puts back. */
+  opened: Todo;
+  body: PatchTodoBody;
+  /** Every field the view has saved since it opened, this save's too: what Undo reverts. */
+  saved: readonly EditedField[];
+  /** Cancel putting the opened values back: nothing to offer to undo. */
+  quiet?: boolean;
+}
+
+/**
+ * Sends a detail view's save and puts the answer in place, with an Undo that takes back every
+ * field the view saved (docs/product.md, Undo), by a PATCH of those fields alone.
+ */
+export async function saveTodoFields(queryClient: QueryClient, save: FieldsSave): Promise<Todo> {
+  const { opened, body, saved, quiet = false } = save;
+  const updated = await patchTodo(queryClient, opened, body);
+  replaceTodo(queryClient, updated.id, () => updated);
+  refreshViews(queryClient);
+  void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
+  if (!quiet) {
+    // The toast's text, loaded on the first save (bundle budget).
+    const { fieldsUndoOf } = await import('../lib/edit-undo');
+    const groups = queryClient.getQueryData<Group[]>(queryKeys.groups) ?? [];
+    const undo = fieldsUndoOf(opened, updated, saved, groups);
+    if (undo) {
+      offerUndo(undo.text, async () => {
+        const restored = await patchTodo(queryClient, updated, undo.body);
+        replaceTodo(queryClient, restored.id, () => restored);
+        refreshViews(queryClient);
+        void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
+      });
+    }
+  }
+  return updated;
+}
+
+/**
+ * The detail view's saves while it is open: a refused title or date is said beside its field,
+ * and the view stays open on it.
+ */
+export function useSaveTodoFields() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (save: FieldsSave) => saveTodoFields(queryClient, save),
+    meta: { operation: OPERATION, fieldErrors: TODO_FORM_FIELDS },
   });
 }
 

@@ -1,8 +1,10 @@
 import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { LoadingText } from '#web/components/LoadingText';
 import { useToggleTodo } from '../api/update-todo';
+import { findTodo } from '../lib/todo-cache';
 import { Markdown } from './Markdown';
 
 const TodoEditForm = lazy(() =>
@@ -19,12 +21,26 @@ interface TodoDetailProps {
  * A todo's detail view (docs/product.md, Todos screen): every field editable, opened by the
  * row's title; a panel on the right on a desktop, a sheet from the bottom on a phone. It is a
  * modal on the native <dialog> (the page behind is inert; Escape or the backdrop closes it) and
- * the focus goes back to the title that opened it.
+ * the focus goes back to the title that opened it. Whatever way it closes, what was typed is
+ * saved first (TodoEditForm's saveRef); a refusal keeps it open beside the field.
  */
 export function TodoDetail({ todo, groups, onClose }: TodoDetailProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const headingId = useId();
   const toggleTodo = useToggleTodo();
+  const queryClient = useQueryClient();
+  const saveRef = useRef<(() => Promise<boolean>) | null>(null);
+  // What is typed is saved before the view goes (the form not loaded yet: nothing typed).
+  const saved = () => saveRef.current?.() ?? Promise.resolve(true);
+  const close = () =>
+    void saved().then((ok) => {
+      if (ok) onClose();
+    });
+  // The completion sends the todo as saved just now, not as the view was opened on it.
+  const complete = () =>
+    void saved().then((ok) => {
+      if (ok) toggleTodo.mutate(findTodo(queryClient, todo.id) ?? todo, { onSuccess: onClose });
+    });
   // Read while rendering: by the time effects run, the form's title field has taken the focus.
   const [returnTo] = useState(() =>
     document.activeElement instanceof HTMLElement ? document.activeElement : null,
@@ -46,10 +62,10 @@ export function TodoDetail({ todo, groups, onClose }: TodoDetailProps) {
       aria-labelledby={headingId}
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        close();
       }}
       onClick={(event) => {
-        if (event.target === event.currentTarget) onClose();
+        if (event.target === event.currentTarget) close();
       }}
       className={
         // A sheet on a phone, a full-height panel on the right from 640 px on.
@@ -64,7 +80,7 @@ export function TodoDetail({ todo, groups, onClose }: TodoDetailProps) {
           <h2 id={headingId} className="min-w-0 text-lg font-semibold break-words">
             {todo.title}
           </h2>
-          <Button variant="secondary" size="sm" className="min-h-11 sm:min-h-9" onClick={onClose}>
+          <Button variant="secondary" size="sm" className="min-h-11 sm:min-h-9" onClick={close}>
             Close
           </Button>
         </div>
@@ -73,7 +89,7 @@ export function TodoDetail({ todo, groups, onClose }: TodoDetailProps) {
           size="sm"
           className="min-h-11 sm:min-h-9"
           disabled={toggleTodo.isPending}
-          onClick={() => toggleTodo.mutate(todo, { onSuccess: onClose })}
+          onClick={complete}
         >
           {todo.completed ? 'Reopen' : 'Complete'}
         </Button>
@@ -85,7 +101,7 @@ export function TodoDetail({ todo, groups, onClose }: TodoDetailProps) {
           </section>
         )}
         <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
-          <TodoEditForm todo={todo} groups={groups} onDone={onClose} />
+          <TodoEditForm todo={todo} groups={groups} onDone={onClose} saveRef={saveRef} />
         </Suspense>
       </div>
     </dialog>

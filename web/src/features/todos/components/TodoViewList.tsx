@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
-import { errorMessage } from '#web/lib/api-client';
+import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
 import { useTodoView, type TodoView } from '../api/get-todo-view';
 import { dateOf, dayLabel } from '../lib/dates';
 import { TodoItem } from './TodoItem';
@@ -49,6 +49,11 @@ function sectionsOf(view: TodoView, todos: readonly Todo[], today: string): Day[
 export function TodoViewList({ view, groups, groupsPending, now, onDelete }: TodoViewListProps) {
   const todos = useTodoView(view, dateOf(now));
   const idPrefix = useId();
+  if (todos.isPending && todos.fetchStatus === 'paused') {
+    // Nothing saved to show and no server to ask: say so, rather than load for ever (the line
+    // under the navigation bar says why); the list comes as soon as the server answers.
+    return <ErrorBanner message={ERROR_MESSAGES.network} onRetry={() => void probeServer()} />;
+  }
   if (todos.isPending || groupsPending) return <LoadingText>Loading...</LoadingText>;
   if (todos.isError) {
     return (

@@ -33,25 +33,26 @@ describe('/todos: the daily loop', () => {
   });
 
   it('says a refused field beside it in the detail view and the inline edit, until it is edited', async () => {
+    const refusal = () => json({ error: 'dueDate must be a real calendar date (YYYY-MM-DD)' }, 400);
     fakeBackend(
       { todos: [makeTodo({ id: 1, title: 'Water plants' })] },
-      {
-        'PUT /api/todos/:id': () =>
-          json({ error: 'dueDate must be a real calendar date (YYYY-MM-DD)' }, 400),
-      },
+      { 'PUT /api/todos/:id': refusal, 'PATCH /api/todos/:id': refusal },
     );
     const { user } = renderApp('/todos');
     await user.click(await screen.findByRole('button', { name: 'Water plants' }));
     const detail = await screen.findByRole('dialog', { name: 'Water plants' });
     const form = await within(detail).findByRole('form', { name: 'Edit todo Water plants' });
+    await user.type(within(form).getByLabelText('Title'), '!');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     const sentence = 'The due date must be a real calendar date (YYYY-MM-DD).';
     const date = within(form).getByLabelText('Due date');
     await waitFor(() => expect(date).toHaveAccessibleDescription(sentence));
     expect(screen.queryByRole('alert')).toBeNull();
+    // Refused, the view stays open with what was typed.
+    expect(within(form).getByLabelText('Title')).toHaveValue('Water plants!');
     await user.type(within(form).getByLabelText('Title'), '!');
     expect(date).not.toHaveAccessibleDescription();
-    await user.click(within(detail).getByRole('button', { name: 'Close' }));
+    await user.click(within(form).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     await user.click(screen.getByRole('button', { name: 'Edit Water plants' }));

@@ -15,7 +15,7 @@ import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
-import { errorMessage } from '#web/lib/api-client';
+import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
 import { useCommand } from '#web/lib/commands';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useTodoCounts, useTodos } from '../api/get-todos';
@@ -359,6 +359,11 @@ function AllTodos({
     [shown, selection.selected],
   );
 
+  if (todos.isPending && todos.fetchStatus === 'paused') {
+    // Nothing saved to show and no server to ask: say so, rather than load for ever (the line
+    // under the navigation bar says why); the list comes as soon as the server answers.
+    return <ErrorBanner message={ERROR_MESSAGES.network} onRetry={() => void probeServer()} />;
+  }
   if (todos.isPending || groupsPending || (!complete && serverCounts.isPending)) {
     return <LoadingText>Loading...</LoadingText>;
   }

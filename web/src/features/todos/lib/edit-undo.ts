@@ -1,4 +1,4 @@
-import type { Group, Todo, UpdateTodoBody } from '@tally/contract';
+import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 
 /** The fields an edit can change, with the words its Undo toast names them by. */
 const EDITED_FIELDS = {
@@ -14,7 +14,7 @@ const EDITED_FIELDS = {
   parentId: 'parent',
   startDate: 'start date',
 } as const satisfies Partial<Record<keyof Todo, string>>;
-type EditedField = keyof typeof EDITED_FIELDS;
+export type EditedField = keyof typeof EDITED_FIELDS;
 
 const changedFields = (before: Todo, after: Todo): EditedField[] =>
   (Object.keys(EDITED_FIELDS) as EditedField[]).filter(
@@ -24,6 +24,23 @@ const changedFields = (before: Todo, after: Todo): EditedField[] =>
 /** "title", "title and group", "title, time and group". */
 const listOf = (words: readonly string[]) =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+
+/** The toast's text for an edit of `changed` (at least one field). */
+function textOf(
+  changed: readonly EditedField[],
+  previous: Todo,
+  updated: Todo,
+  groups: readonly Group[],
+): string {
+  if (changed.length === 1 && changed[0] === 'groupId') {
+    const group = groups.find((candidate) => candidate.id === updated.groupId);
+    return `Moved "${updated.title}" to ${group ? group.name : 'No Group'}`;
+  }
+  if (changed.length === 1 && changed[0] === 'title') {
+    return `Renamed "${previous.title}" to "${updated.title}"`;
+  }
+  return `Changed the ${listOf(changed.map((field) => EDITED_FIELDS[field]))} of "${updated.title}"`;
+}
 
 /**
  * After an edit (api/update-todo.ts): the toast's text, naming what changed, and the body whose
@@ -44,14 +61,24 @@ export function editUndoOf(
     completed: updated.completed,
   };
   for (const field of changed) Object.assign(body, { [field]: previous[field] });
-  let text: string;
-  if (changed.length === 1 && changed[0] === 'groupId') {
-    const group = groups.find((candidate) => candidate.id === updated.groupId);
-    text = `Moved "${updated.title}" to ${group ? group.name : 'No Group'}`;
-  } else if (changed.length === 1 && changed[0] === 'title') {
-    text = `Renamed "${previous.title}" to "${updated.title}"`;
-  } else {
-    text = `Changed the ${listOf(changed.map((field) => EDITED_FIELDS[field]))} of "${updated.title}"`;
-  }
-  return { text, body };
+  return { text: textOf(changed, previous, updated, groups), body };
+}
+
+/**
+ * After the detail view saved some fields: the same text, and a PATCH of only the fields among
+ * `fields` that differ, back to `previous` (the todo as the view was opened on it). A field
+ * changed meanwhile elsewhere and not among them is neither named nor sent.
+ */
+export function fieldsUndoOf(
+  previous: Todo,
+  updated: Todo,
+  fields: readonly EditedField[],
+  groups: readonly Group[],
+): { text: string; body: PatchTodoBody } | null {
+  const asked = new Set(fields);
+  const changed = changedFields(previous, updated).filter((field) => asked.has(field));
+  if (changed.length === 0) return null;
+  const body: PatchTodoBody = {};
+  for (const field of changed) Object.assign(body, { [field]: previous[field] });
+  return { text: textOf(changed, previous, updated, groups), body };
 }

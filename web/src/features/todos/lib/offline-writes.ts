@@ -111,6 +111,28 @@ export async function queueUpdate(
   return { ...after, title: cleanTitle(after.title) };
 }
 
+/**
+ * Some fields of a todo (the detail view's saves), queued as they are; the screen shows the todo
+ * with them (`known`: the todo as the view holds it, where the lists no longer do).
+ */
+export async function queuePatch(
+  queryClient: QueryClient,
+  id: number,
+  body: PatchTodoBody,
+  operation: string,
+  known: Todo,
+): Promise<Todo> {
+  const before = findTodo(queryClient, id) ?? known;
+  const { method, path } = routes.todos.patch;
+  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
+  const after: Todo = { ...before, ...body };
+  return {
+    ...after,
+    title: cleanTitle(after.title),
+    description: cleanDescription(after.description),
+  };
+}
+
 export async function queueDelete(id: number, operation: string): Promise<void> {
   const { method, path } = routes.todos.remove;
   await (await outbox()).queueWrite({ method, path: pathOf(path, id), operation });

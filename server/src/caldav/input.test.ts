@@ -101,7 +101,7 @@ describe('a VTODO Tally cannot keep', () => {
       ),
       'TRIGGER',
     ],
-    ['components nested 5,000 deep', vtodo('n', [], deep(5000)), 'nest'],
+    ['components nested 20 deep', vtodo('n', [], deep(20)), 'nest'],
     ['a DATE-TIME DUE without a time', vtodo('d', ['DUE;VALUE=DATE-TIME:20260310']), 'DUE'],
     ['a DTSTART that is no date', vtodo('s', ['DTSTART;VALUE=DATE:2026']), 'DTSTART'],
     ['a SUMMARY with a NUL character', vtodo('z', ['SUMMARY:a\u0000b']), 'SUMMARY'],
@@ -139,15 +139,15 @@ describe('a VTODO Tally cannot keep', () => {
     expect(get.body).toContain('DUE;TZID=Mars/Olympus:20260310T120000');
   });
 
-  // More lines than a call takes arguments: the count is bounded elsewhere; here, whatever is
-  // stored reads back.
+  // More lines than the count the parser takes (caldav/limits.ts) in a body under its size limit:
+  // whatever is stored reads back.
   it.each(['X-A:b', 'CATEGORIES:same'])(
-    'never answers 5xx for 150,000 lines of %s, nor stores what later reads cannot write back',
+    'never answers 5xx for 12,000 lines of %s, nor stores what later reads cannot write back',
     async (line) => {
       const user = await account();
       const body = vtodo(
         'many',
-        Array.from({ length: 150_000 }, () => line),
+        Array.from({ length: 12_000 }, () => line),
       );
       const put = await request(user, 'PUT', `${user.home}todos/many.ics`, body);
       expect(put.statusCode).toBeLessThan(500);
@@ -155,7 +155,8 @@ describe('a VTODO Tally cannot keep', () => {
       if (put.statusCode === 201) {
         expect((await request(user, 'GET', `${user.home}todos/many.ics`)).statusCode).toBe(200);
       } else {
-        expect(put.json<{ error: string }>().error).toContain(line.split(':')[0]);
+        expect(put.statusCode).toBe(400);
+        expect(put.json<{ error: string }>().error).toContain('lines');
       }
     },
     60_000,

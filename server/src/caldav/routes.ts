@@ -22,7 +22,7 @@ import {
   MULTIGET_HREFS_MAX,
   PROPS_REQUESTED_MAX,
 } from './limits.js';
-import { componentOf, ical, loadIcal } from './vtodo.js';
+import { ical, loadIcal } from './vtodo.js';
 import {
   buildXml,
   childElements,
@@ -620,7 +620,7 @@ export const caldavRoutes: FastifyPluginAsync<{
       return multistatus(
         reply,
         eachOfPages(caldav.memberPages(user.id, collection.groupId), (resource) =>
-          !top || compMatches(top, [componentOf(resource.data)]) ? answer(resource) : null,
+          !top || compMatches(top, [resource.component]) ? answer(resource) : null,
         ),
       );
     }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type ICAL from 'ical.js';
 import {
   etagOfVersion,
   GROUP_COLORS,
@@ -22,7 +23,15 @@ import { recordEvents } from '../statistics/record-events.js';
 import { createGroupService } from '../groups/service.js';
 import { createTodoService } from '../todos/service.js';
 import { moveToTrash } from '../todos/trash.js';
-import { type Extra, parseVtodo, type RenderedTodo, renderVtodo } from './vtodo.js';
+import {
+  componentOf,
+  type Extra,
+  type JCalComponent,
+  parseVtodo,
+  type RenderedTodo,
+  textOf,
+  vtodoCalendar,
+} from './vtodo.js';
 
 /**
  * CalDAV's business rules (docs/decisions/085-caldav.md): who a request is, which collections
@@ -115,6 +124,7 @@ export class Resource {
   /** What is kept of the object (todos.ics_extra), as stored: read only to write the object. */
   readonly #extra: string | null;
   readonly #zone: string | null;
+  #jcal: JCalComponent | null = null;
   #data: string | null = null;
 
   constructor(
@@ -138,11 +148,21 @@ export class Resource {
 
   /** The calendar object, written only when a client asks for it (GET, calendar-data, a filter). */
   get data(): string {
-    this.#data ??= renderVtodo(
+    this.#data ??= textOf(this.#calendar());
+    return this.#data;
+  }
+
+  /** The calendar object as a calendar-query's filter reads it, not parsed from its text. */
+  get component(): ICAL.Component {
+    return componentOf(this.#calendar());
+  }
+
+  #calendar(): JCalComponent {
+    this.#jcal ??= vtodoCalendar(
       { ...this.#todo, extra: this.#extra === null ? null : (JSON.parse(this.#extra) as Extra) },
       this.#zone,
     );
-    return this.#data;
+    return this.#jcal;
   }
 }
 

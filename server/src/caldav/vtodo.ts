@@ -32,7 +32,7 @@ export function ical(): typeof ICAL {
  */
 
 type JCalProperty = [string, Record<string, unknown>, string, ...unknown[]];
-type JCalComponent = [string, JCalProperty[], JCalComponent[]];
+export type JCalComponent = [string, JCalProperty[], JCalComponent[]];
 
 /** What a VTODO says in Tally's terms. */
 export interface VtodoFields {
@@ -625,10 +625,20 @@ function timezoneOf(tzid: string, years: readonly number[]): JCalComponent {
 }
 
 /**
- * The todo as a calendar object. `zone`: the user's zone for a due time that has no zone of its
- * own (null: a floating time, the wall time wherever the client is).
+ * The todo as a calendar object (renderVtodo's text). `zone`: the user's zone for a due time that
+ * has no zone of its own (null: a floating time, the wall time wherever the client is).
  */
-export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
+export const renderVtodo = (todo: RenderedTodo, zone: string | null): string =>
+  textOf(vtodoCalendar(todo, zone));
+
+/** A calendar object's text, as written to clients. */
+export const textOf = (calendar: JCalComponent): string => `${ical().stringify(calendar)}\r\n`;
+
+/**
+ * The calendar object as jCal, which its text is written from and a calendar-query's filter reads
+ * (componentOf) without parsing that text again.
+ */
+export function vtodoCalendar(todo: RenderedTodo, zone: string | null): JCalComponent {
   const extra = todo.extra;
   const fresh = generated(todo, extra?.zone ?? zone);
   const modified = utc(todo.updatedAt);
@@ -681,7 +691,7 @@ export function renderVtodo(todo: RenderedTodo, zone: string | null): string {
       ),
     ],
   ];
-  return `${ical().stringify(calendar)}\r\n`;
+  return calendar;
 }
 
 /** The VTIMEZONEs of the IANA zones the properties name (TZID), over the years they use. */
@@ -702,5 +712,8 @@ function timezonesOf(properties: readonly JCalProperty[]): JCalComponent[] {
   return found;
 }
 
-/** The calendar object's VTODO as an ical.js component (the calendar-query filters read it). */
-export const componentOf = (text: string) => new (ical().Component)(parseCalendar(text));
+/**
+ * A calendar object as an ical.js component (the calendar-query filters read it). Reading it
+ * leaves the jCal as it was, so the same jCal is then written (textOf).
+ */
+export const componentOf = (calendar: JCalComponent) => new (ical().Component)(calendar);

@@ -306,7 +306,7 @@ test.describe('e-mailed links', () => {
     await page.goto('/register');
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Email').fill(address);
-    await page.getByLabel('Password').fill('verify password 123');
+    await page.getByLabel('Password').fill('cedar lantern 482');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page).toHaveURL(/\/todos$/);
 

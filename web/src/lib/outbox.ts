@@ -18,6 +18,8 @@ export interface QueuedWrite {
   method: HttpMethod;
   path: string;
   body?: unknown;
+  /** If-Match, with the version the change started from. */
+  headers?: Record<string, string>;
   /** Names the call in "{operation} failed", e.g. "Create todo". */
   operation: string;
   /** A create's stand-in id, used in later writes' paths until the server gives the real one. */
@@ -131,6 +133,7 @@ async function sendAll(user: string, onSent: () => void): Promise<void> {
         const answer = await apiRequest(first.path, {
           method: first.method,
           body: first.body,
+          headers: first.headers,
           operation: first.operation,
           idempotencyKey: first.key,
         });

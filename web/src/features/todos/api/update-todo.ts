@@ -1,6 +1,8 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
+import { etagOfVersion } from '@tally/contract/constants';
 import { api } from '#web/lib/api';
+import { conflictOf } from '#web/lib/api-client';
 import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
@@ -56,18 +58,27 @@ function offerPutBack(
 
 /**
  * Only the fields given (PATCH): a field another tab or device changed meanwhile, and not among
- * them, keeps that change. Offline, queued as it is.
+ * them, keeps that change. With `version` (the one the change started from) as If-Match, a todo
+ * changed since is a 412 with the todo as it is now (lib/api-error.ts, conflictOf), never an
+ * overwrite. Offline, queued as it is, with that version.
  */
-const patchTodo = (queryClient: QueryClient, todo: Todo, body: PatchTodoBody) =>
+const patchTodo = (queryClient: QueryClient, todo: Todo, body: PatchTodoBody, version?: number) =>
   isOffline()
-    ? queuePatch(queryClient, todo.id, body, OPERATION, todo)
-    : api.todos.patch({ params: { id: todo.id }, body, operation: OPERATION });
+    ? queuePatch(queryClient, todo.id, body, OPERATION, todo, version)
+    : api.todos.patch({
+        params: { id: todo.id },
+        body,
+        headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
+        operation: OPERATION,
+      });
 
 /** A save of the detail view (components/TodoEditForm.tsx, saving as the person leaves). */
 export interface FieldsSave {
   /** The todo as the view was opened on it: what Undo puts back. */
   opened: Todo;
   body: PatchTodoBody;
+  /** The version the change started from, sent as If-Match. */
+  version: number;
   /** Every field the view has saved since it opened, this save's too: what Undo reverts. */
   saved: readonly EditedField[];
   /** Cancel putting the opened values back: nothing to offer to undo. */
@@ -79,8 +90,13 @@ export interface FieldsSave {
  * field the view saved (docs/product.md, Undo), by a PATCH of those fields alone.
  */
 export async function saveTodoFields(queryClient: QueryClient, save: FieldsSave): Promise<Todo> {
-  const { opened, body, saved, quiet = false } = save;
-  const updated = await patchTodo(queryClient, opened, body);
+  const { opened, body, version, saved, quiet = false } = save;
+  const updated = await patchTodo(queryClient, opened, body, version).catch((error: unknown) => {
+    // Changed elsewhere: every list shows the todo as it is now; the view shows the conflict.
+    const current = conflictOf<Todo>(error);
+    if (current) replaceTodo(queryClient, current.id, () => current);
+    throw error;
+  });
   replaceTodo(queryClient, updated.id, () => updated);
   refreshViews(queryClient);
   void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
@@ -109,7 +125,7 @@ export function useSaveTodoFields() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (save: FieldsSave) => saveTodoFields(queryClient, save),
-    meta: { operation: OPERATION, fieldErrors: TODO_FORM_FIELDS },
+    meta: { operation: OPERATION, fieldErrors: TODO_FORM_FIELDS, showsConflicts: true },
   });
 }
 

@@ -7,6 +7,7 @@ import type {
   Todo,
   UpdateTodoBody,
 } from '@tally/contract';
+import { etagOfVersion } from '@tally/contract/constants';
 import { routes } from '@tally/contract/routes';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
 import { findTodo } from './todo-cache';
@@ -121,10 +122,20 @@ export async function queuePatch(
   body: PatchTodoBody,
   operation: string,
   known: Todo,
+  version?: number,
 ): Promise<Todo> {
   const before = findTodo(queryClient, id) ?? known;
   const { method, path } = routes.todos.patch;
-  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
+  await (
+    await outbox()
+  ).queueWrite({
+    method,
+    path: pathOf(path, id),
+    body,
+    operation,
+    // Replayed with the version it started from: changed meanwhile, it is a conflict to show.
+    ...(version === undefined ? {} : { headers: { 'if-match': etagOfVersion(version) } }),
+  });
   const after: Todo = { ...before, ...body };
   return {
     ...after,

@@ -65,7 +65,6 @@ export function FieldConflict({
           size="sm"
           className="min-h-11 sm:min-h-9"
           aria-describedby={sentenceId}
-          data-form-action
           onClick={onKeepMine}
         >
           Keep mine
@@ -75,7 +74,6 @@ export function FieldConflict({
           size="sm"
           className="min-h-11 sm:min-h-9"
           aria-describedby={sentenceId}
-          data-form-action
           onClick={onTakeTheirs}
         >
           Take theirs

@@ -177,19 +177,36 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
     );
   };
 
-  const send = (body: PatchTodoBody): Promise<unknown> => {
-    const before = sent.current;
-    sent.current = { ...before, ...body };
-    chain.current = chain.current.catch(() => undefined).then(() => attempt(body, before));
-    return chain.current;
+  // A change made elsewhere while the view is open (the live stream refreshes the lists) is
+  // followed when no save is on its way: `sent` then holds what the server has; a save's answer
+  // (or its 412) says how it stands meanwhile.
+  const saving = useRef(0);
+  const live = useRef(todo);
+  const followLive = () => {
+    if (detail && saving.current === 0 && live.current.version > base.current) {
+      follow(live.current, latest.current);
+    }
   };
-
-  // A change made elsewhere while the view is open (the live stream refreshes the lists).
   useEffect(() => {
-    if (detail && todo.version > base.current) follow(todo, latest.current);
+    live.current = todo;
+    followLive();
     // Only a newer todo: the rest is read through refs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [todo]);
+
+  const send = (body: PatchTodoBody): Promise<unknown> => {
+    const before = sent.current;
+    sent.current = { ...before, ...body };
+    saving.current += 1;
+    chain.current = chain.current
+      .catch(() => undefined)
+      .then(() => attempt(body, before))
+      .finally(() => {
+        saving.current -= 1;
+        followLive();
+      });
+    return chain.current;
+  };
 
   const keepMine = (field: EditedField) => {
     const current = conflictRef.current;

@@ -1,0 +1,168 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { focusManager } from '@tanstack/react-query';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBackend, makeTodo } from '#web/test/fake-api';
+import { renderApp } from '#web/test/render';
+import { storeSession } from '#web/test/tokens';
+
+beforeAll(async () => {
+  await import('./TodosPage');
+});
+
+beforeEach(() => {
+  storeSession('alice');
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  focusManager.setFocused(undefined);
+});
+
+async function openDetail(user: UserEvent, title: string) {
+  await user.click(await screen.findByRole('button', { name: title }));
+  const detail = await screen.findByRole('dialog', { name: title });
+  const form = await within(detail).findByRole('form', { name: `Edit todo ${title}` });
+  return { detail, form };
+}
+
+type Backend = ReturnType<typeof fakeBackend>;
+
+const patches = ({ calls }: Backend) =>
+  calls
+    .filter((call) => call.method === 'PATCH')
+    .map((call) => ({ ifMatch: call.headers.get('if-match'), body: call.body }));
+
+/** Another tab or device saves the todo: its fields change and its version goes up. */
+function changeElsewhere({ state }: Backend, id: number, change: Record<string, unknown>) {
+  const index = state.todos.findIndex((todo) => todo.id === id);
+  const todo = state.todos[index];
+  if (!todo) throw new Error(`No todo ${id}`);
+  state.todos[index] = { ...todo, ...change, version: todo.version + 1 };
+}
+
+async function retitle(user: UserEvent, form: HTMLElement, title: string) {
+  const field = within(form).getByLabelText('Title');
+  await user.clear(field);
+  await user.type(field, title);
+  await user.tab();
+}
+
+describe('/todos: the detail view and edits made elsewhere', () => {
+  it('sends each save with the version it started from', async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    const { form } = await openDetail(user, 'Water plants');
+    await retitle(user, form, 'Water the plants');
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water the plants'));
+    await user.type(within(form).getByLabelText('Description'), 'The ferns');
+    await user.tab();
+    await waitFor(() => expect(backend.state.todos[0]?.description).toBe('The ferns'));
+    expect(patches(backend)).toEqual([
+      { ifMatch: '"1"', body: { title: 'Water the plants' } },
+      { ifMatch: '"2"', body: { description: 'The ferns' } },
+    ]);
+  });
+
+  it('shows a title changed on both sides beside the field; Keep mine saves it and keeps their due date', async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    const { detail, form } = await openDetail(user, 'Water plants');
+    changeElsewhere(backend, 1, { title: 'Water the ferns', dueDate: '2026-12-24' });
+    await retitle(user, form, 'Water the palm');
+
+    const alert = await within(form).findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Changed elsewhere while you edited: the title is now “Water the ferns”; yours is “Water the palm”.',
+    );
+    // What they typed stays in the field; the field they did not touch follows the change.
+    expect(within(form).getByLabelText('Title')).toHaveValue('Water the palm');
+    expect(within(form).getByLabelText('Due date')).toHaveValue('2026-12-24');
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    // Closing does not settle it silently: the view stays open on the choice.
+    await user.click(within(detail).getByRole('button', { name: 'Close' }));
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    expect(within(form).getByRole('alert')).toBeInTheDocument();
+
+    await user.click(within(alert).getByRole('button', { name: 'Keep mine' }));
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water the palm'));
+    expect(backend.state.todos[0]?.dueDate).toBe('2026-12-24');
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    expect(patches(backend)).toEqual([
+      { ifMatch: '"1"', body: { title: 'Water the palm' } },
+      { ifMatch: '"2"', body: { title: 'Water the palm' } },
+    ]);
+  });
+
+  it('Take theirs drops the change and shows the todo as it is now', async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    const { detail, form } = await openDetail(user, 'Water plants');
+    changeElsewhere(backend, 1, { title: 'Water the ferns', dueDate: '2026-12-24' });
+    await retitle(user, form, 'Water the palm');
+
+    const alert = await within(form).findByRole('alert');
+    await user.click(within(alert).getByRole('button', { name: 'Take theirs' }));
+    expect(within(form).getByLabelText('Title')).toHaveValue('Water the ferns');
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(detail).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(backend.state.todos[0]).toMatchObject({ title: 'Water the ferns', dueDate: '2026-12-24' });
+    expect(patches(backend)).toEqual([{ ifMatch: '"1"', body: { title: 'Water the palm' } }]);
+  });
+
+  it('editing the field again saves what was typed then', async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    const { form } = await openDetail(user, 'Water plants');
+    changeElsewhere(backend, 1, { title: 'Water the ferns' });
+    await retitle(user, form, 'Water the palm');
+    await within(form).findByRole('alert');
+    await retitle(user, form, 'Water the palm and the ferns');
+    await waitFor(() =>
+      expect(backend.state.todos[0]?.title).toBe('Water the palm and the ferns'),
+    );
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('a save of another field than the one changed elsewhere goes through, and both stay', async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    const { detail, form } = await openDetail(user, 'Water plants');
+    changeElsewhere(backend, 1, { dueDate: '2026-12-24' });
+    await retitle(user, form, 'Water the palm');
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water the palm'));
+    expect(backend.state.todos[0]?.dueDate).toBe('2026-12-24');
+    expect(within(form).getByLabelText('Due date')).toHaveValue('2026-12-24');
+    expect(within(detail).queryByRole('alert')).not.toBeInTheDocument();
+    expect(patches(backend)).toEqual([
+      { ifMatch: '"1"', body: { title: 'Water the palm' } },
+      { ifMatch: '"2"', body: { title: 'Water the palm' } },
+    ]);
+  });
+
+  it('follows a change made elsewhere to a field not touched, and marks a touched one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    const { form } = await openDetail(user, 'Water plants');
+    const title = within(form).getByLabelText('Title');
+    await user.clear(title);
+    await user.type(title, 'Water the palm');
+    changeElsewhere(backend, 1, { title: 'Water the ferns', description: 'In the hall' });
+    // The lists are fetched again, as the live stream has them (here: the page shown again).
+    act(() => {
+      vi.setSystemTime(Date.now() + 60_000);
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    await waitFor(() =>
+      expect(within(form).getByLabelText('Description')).toHaveValue('In the hall'),
+    );
+    expect(title).toHaveValue('Water the palm');
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      'the title is now “Water the ferns”; yours is “Water the palm”',
+    );
+    expect(patches(backend)).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { focusManager } from '@tanstack/react-query';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBackend, makeTodo } from '#web/test/fake-api';
+import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
@@ -164,5 +164,94 @@ describe('/todos: the detail view and edits made elsewhere', () => {
       'the title is now “Water the ferns”; yours is “Water the palm”',
     );
     expect(patches(backend)).toEqual([]);
+  });
+});
+
+describe('/todos: a change queued offline that meets a change made elsewhere', () => {
+  /** The server behind a proxy that answers 502 while `down.value` is true. */
+  function unreachableBackend() {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const down = { value: false };
+    const answer = backend.fetchMock.getMockImplementation();
+    if (!answer) throw new Error('The fake backend answers nothing');
+    backend.fetchMock.mockImplementation(async (input, init) =>
+      down.value ? json({ error: 'Bad Gateway' }, 502) : answer(input, init),
+    );
+    return { ...backend, down };
+  }
+
+  /** Renames the todo while the server cannot be reached, then it changes elsewhere too. */
+  async function renameWhileUnreachable() {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const backend = unreachableBackend();
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    backend.down.value = true;
+    vi.setSystemTime(Date.now() + 60_000);
+    act(() => void window.dispatchEvent(new Event('visibilitychange')));
+    await screen.findByText(/^The server cannot be reached/);
+    const { form } = await openDetail(user, 'Water plants');
+    const title = within(form).getByLabelText('Title');
+    await user.clear(title);
+    await user.type(title, 'Water the palm');
+    await user.keyboard('{Escape}');
+    await screen.findByText(/1 change will be sent when it answers/);
+    changeElsewhere(backend, 1, { title: 'Water the ferns' });
+    backend.down.value = false;
+    const notice = await screen.findByText(
+      'Changed elsewhere while you were offline: the title of “Water plants”. Your change was not sent.',
+      undefined,
+      { timeout: 15_000 },
+    );
+    return { backend, user, notice: notice.closest('[role]') as HTMLElement };
+  }
+
+  it('is not applied but shown; Keep mine sends it once on the version it is now', async () => {
+    const { backend, user, notice } = await renameWhileUnreachable();
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    await user.click(within(notice).getByRole('button', { name: 'Keep mine' }));
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water the palm'));
+    expect(patches(backend)).toEqual([
+      { ifMatch: '"1"', body: { title: 'Water the palm' } },
+      { ifMatch: '"2"', body: { title: 'Water the palm' } },
+    ]);
+  });
+
+  it('Take theirs leaves the change made elsewhere, and the list shows it', async () => {
+    const { backend, user, notice } = await renameWhileUnreachable();
+    await user.click(within(notice).getByRole('button', { name: 'Take theirs' }));
+    expect(await screen.findByRole('button', { name: 'Water the ferns' })).toBeInTheDocument();
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    expect(patches(backend)).toEqual([{ ifMatch: '"1"', body: { title: 'Water the palm' } }]);
+  });
+
+  it('two changes queued one after the other both arrive, the second on the version the first made', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const backend = unreachableBackend();
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    backend.down.value = true;
+    vi.setSystemTime(Date.now() + 60_000);
+    act(() => void window.dispatchEvent(new Event('visibilitychange')));
+    await screen.findByText(/^The server cannot be reached/);
+    const { form } = await openDetail(user, 'Water plants');
+    await user.type(within(form).getByLabelText('Description'), 'The ferns');
+    await user.tab();
+    await screen.findByText(/1 change will be sent when it answers/);
+    const title = within(form).getByLabelText('Title');
+    await user.clear(title);
+    await user.type(title, 'Water the palm');
+    await user.keyboard('{Escape}');
+    await screen.findByText(/2 changes will be sent when it answers/);
+    backend.down.value = false;
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water the palm'), {
+      timeout: 15_000,
+    });
+    expect(backend.state.todos[0]?.description).toBe('The ferns');
+    expect(patches(backend)).toEqual([
+      { ifMatch: '"1"', body: { description: 'The ferns' } },
+      { ifMatch: '"2"', body: { title: 'Water the palm' } },
+    ]);
+    expect(screen.queryByText(/Changed elsewhere/)).toBeNull();
   });
 });

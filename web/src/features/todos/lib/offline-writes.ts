@@ -10,6 +10,7 @@ import type {
 import { etagOfVersion } from '@tally/contract/constants';
 import { routes } from '@tally/contract/routes';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
+import type { EditedField } from './edit-undo';
 import { findTodo } from './todo-cache';
 
 /**
@@ -126,6 +127,8 @@ export async function queuePatch(
 ): Promise<Todo> {
   const before = findTodo(queryClient, id) ?? known;
   const { method, path } = routes.todos.patch;
+  const { fieldWords } = await import('./edit-undo');
+  const words = (Object.keys(body) as EditedField[]).map(fieldWords);
   await (
     await outbox()
   ).queueWrite({
@@ -133,8 +136,14 @@ export async function queuePatch(
     path: pathOf(path, id),
     body,
     operation,
-    // Replayed with the version it started from: changed meanwhile, it is a conflict to show.
-    ...(version === undefined ? {} : { headers: { 'if-match': etagOfVersion(version) } }),
+    // Replayed with the version it started from: changed meanwhile, it is a conflict to show
+    // (lib/outbox.ts), named by what the person changed.
+    ...(version === undefined
+      ? {}
+      : {
+          headers: { 'if-match': etagOfVersion(version) },
+          label: `the ${words.join(', ')} of “${before.title}”`,
+        }),
   });
   const after: Todo = { ...before, ...body };
   return {

@@ -8,7 +8,7 @@ export const ERROR_MESSAGES = {
   authenticationFailed: (status: number) =>
     `Authentication failed (${status}) - please log in again`,
   operationFailed: (operation: string) => `${operation} failed`,
-  changedElsewhere: 'Changed elsewhere meanwhile',
+  changedElsewhere: 'Changed elsewhere meanwhile: the list shows it as it is now',
 } as const;
 
 /**

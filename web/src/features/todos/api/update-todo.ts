@@ -21,10 +21,28 @@ const OPERATION = 'Update todo';
  * only when given (omitted, the server keeps them). Offline, only the changed fields are queued
  * (lib/offline-writes.ts).
  */
-const updateTodo = (queryClient: QueryClient, id: number, body: UpdateTodoBody, before?: Todo) =>
+const updateTodo = (
+  queryClient: QueryClient,
+  id: number,
+  body: UpdateTodoBody,
+  before?: Todo,
+  version?: number,
+) =>
   isOffline()
     ? queueUpdate(queryClient, id, body, OPERATION, before)
-    : api.todos.update({ params: { id }, body, operation: OPERATION });
+    : api.todos.update({
+        params: { id },
+        body,
+        headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
+        operation: OPERATION,
+      });
+
+/** Changed elsewhere (a 412): every list shows the todo as it is now. Answers it, or null. */
+function showCurrent(queryClient: QueryClient, error: unknown): Todo | null {
+  const current = conflictOf<Todo>(error);
+  if (current) replaceTodo(queryClient, current.id, () => current);
+  return current;
+}
 
 const bodyOf = (todo: Todo): UpdateTodoBody => ({
   title: todo.title,
@@ -92,9 +110,8 @@ export interface FieldsSave {
 export async function saveTodoFields(queryClient: QueryClient, save: FieldsSave): Promise<Todo> {
   const { opened, body, version, saved, quiet = false } = save;
   const updated = await patchTodo(queryClient, opened, body, version).catch((error: unknown) => {
-    // Changed elsewhere: every list shows the todo as it is now; the view shows the conflict.
-    const current = conflictOf<Todo>(error);
-    if (current) replaceTodo(queryClient, current.id, () => current);
+    // The view shows the conflict beside the fields.
+    showCurrent(queryClient, error);
     throw error;
   });
   replaceTodo(queryClient, updated.id, () => updated);
@@ -142,8 +159,13 @@ function announceNext(before: Todo, after: Todo): void {
 export function useUpdateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) =>
-      updateTodo(queryClient, id, body),
+    // With the version the edit started from: changed elsewhere meanwhile, the row shows the
+    // todo as it is now under the form, the notice says so, and Save again keeps what is typed.
+    mutationFn: ({ id, version, ...body }: UpdateTodoBody & { id: number; version: number }) =>
+      updateTodo(queryClient, id, body, undefined, version).catch((error: unknown) => {
+        showCurrent(queryClient, error);
+        throw error;
+      }),
     onMutate: ({ id }) => ({ previous: findTodo(queryClient, id) }),
     onSuccess: (updated, _body, context) => {
       replaceTodo(queryClient, updated.id, () => updated);
@@ -175,8 +197,22 @@ export function useUpdateTodo() {
 export function useToggleTodo() {
   const queryClient = useQueryClient();
   return useMutation({
+    // The whole todo is sent (the specification's PUT), so with the version it was read at: a
+    // title changed elsewhere meanwhile is not put back. A completion does not clash with such a
+    // change: it is sent again on the todo as it is now, unless that is already done or undone.
     mutationFn: (todo: Todo) =>
-      updateTodo(queryClient, todo.id, { ...bodyOf(todo), completed: !todo.completed }, todo),
+      updateTodo(
+        queryClient,
+        todo.id,
+        { ...bodyOf(todo), completed: !todo.completed },
+        todo,
+        todo.version,
+      ).catch((error: unknown) => {
+        const current = conflictOf<Todo>(error);
+        if (current?.completed !== todo.completed) throw error;
+        const body = { ...bodyOf(current), completed: !todo.completed };
+        return updateTodo(queryClient, todo.id, body, todo, current.version);
+      }),
     onMutate: async (todo) => {
       await cancelTodoRefetches(queryClient);
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));
@@ -193,7 +229,9 @@ export function useToggleTodo() {
       refreshViews(queryClient);
     },
     onError: (error, todo) => {
-      replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: todo.completed }));
+      if (!showCurrent(queryClient, error)) {
+        replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: todo.completed }));
+      }
       reportMutationError(error, OPERATION);
     },
     // No operation here: onError reports the failure itself, after flipping the box back.

@@ -255,3 +255,45 @@ describe('/todos: a change queued offline that meets a change made elsewhere', (
     expect(screen.queryByText(/Changed elsewhere/)).toBeNull();
   });
 });
+
+describe('/todos: the row and edits made elsewhere', () => {
+  const puts = ({ calls }: Backend) =>
+    calls
+      .filter((call) => call.method === 'PUT')
+      .map((call) => ({ ifMatch: call.headers.get('if-match'), body: call.body }));
+
+  it('a completion does not put back a title changed elsewhere meanwhile', async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    const box = await screen.findByRole('checkbox', { name: 'Water plants' });
+    changeElsewhere(backend, 1, { title: 'Water the ferns' });
+    await user.click(box);
+    await waitFor(() => expect(backend.state.todos[0]?.completed).toBe(true));
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    expect(puts(backend)).toEqual([
+      { ifMatch: '"1"', body: expect.objectContaining({ title: 'Water plants', completed: true }) },
+      {
+        ifMatch: '"2"',
+        body: expect.objectContaining({ title: 'Water the ferns', completed: true }),
+      },
+    ]);
+  });
+
+  it("the row's edit does not overwrite a change made elsewhere without saying so", async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Edit Water plants' }));
+    const form = await screen.findByRole('form', { name: 'Edit todo Water plants' });
+    changeElsewhere(backend, 1, { description: 'In the hall' });
+    await user.type(within(form).getByLabelText('Title'), ' today');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('Changed elsewhere meanwhile: the list shows it as it is now'),
+    ).toBeInTheDocument();
+    expect(backend.state.todos[0]).toMatchObject({
+      title: 'Water plants',
+      description: 'In the hall',
+    });
+    expect(puts(backend).map((put) => put.ifMatch)).toEqual(['"1"']);
+  });
+});

@@ -297,7 +297,10 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
       close();
       return;
     }
-    updateTodo.mutate({ id: todo.id, ...values, completed: todo.completed }, { onSuccess: onDone });
+    updateTodo.mutate(
+      { id: todo.id, version: todo.version, ...values, completed: todo.completed },
+      { onSuccess: onDone },
+    );
   };
 
   return (

@@ -48,6 +48,7 @@ describe('live updates', () => {
       parentId: null,
       startDate: null,
       position: -1,
+      version: 1,
     } as const;
     const stream = liveStream();
     const { calls } = stubFetch({

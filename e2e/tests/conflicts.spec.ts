@@ -119,7 +119,9 @@ test('two browsers change one todo: Keep mine keeps my title and their due date'
   await detail.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(detail).toBeHidden();
   await expect(
-    page.getByRole('list', { name: 'Todos' }).getByRole('button', { name: 'Water the palm' }),
+    page
+      .getByRole('list', { name: 'Todos' })
+      .getByRole('button', { name: 'Water the palm', exact: true }),
   ).toBeVisible();
 });
 

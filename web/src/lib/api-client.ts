@@ -79,7 +79,8 @@ function headersFor(
   extra: Record<string, string | undefined> = {},
 ): Headers {
   const headers = new Headers({ Accept: 'application/json' });
-  for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers.set(name, value);
+  for (const [name, value] of Object.entries(extra))
+    if (value !== undefined) headers.set(name, value);
   if (idempotencyKey) headers.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
   if (body !== undefined && !isForm(body)) headers.set('Content-Type', 'application/json');
   const zone = timeZone();

@@ -126,10 +126,7 @@ const idOf = (body: unknown): number | null =>
     : null;
 
 const versionOf = (body: unknown): number | null =>
-  typeof body === 'object' &&
-  body !== null &&
-  'version' in body &&
-  typeof body.version === 'number'
+  typeof body === 'object' && body !== null && 'version' in body && typeof body.version === 'number'
     ? body.version
     : null;
 

@@ -107,7 +107,10 @@ describe('/todos: the detail view and edits made elsewhere', () => {
     expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
     await user.click(within(detail).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(backend.state.todos[0]).toMatchObject({ title: 'Water the ferns', dueDate: '2026-12-24' });
+    expect(backend.state.todos[0]).toMatchObject({
+      title: 'Water the ferns',
+      dueDate: '2026-12-24',
+    });
     expect(patches(backend)).toEqual([{ ifMatch: '"1"', body: { title: 'Water the palm' } }]);
   });
 
@@ -119,9 +122,7 @@ describe('/todos: the detail view and edits made elsewhere', () => {
     await retitle(user, form, 'Water the palm');
     await within(form).findByRole('alert');
     await retitle(user, form, 'Water the palm and the ferns');
-    await waitFor(() =>
-      expect(backend.state.todos[0]?.title).toBe('Water the palm and the ferns'),
-    );
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water the palm and the ferns'));
     expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
   });
 

@@ -99,9 +99,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
   const held = (): EditedField[] => {
     const current = conflictRef.current;
     if (!current) return [];
-    return current.fields.filter(
-      (field) => !differ(latest.current[field], current.mine[field]),
-    );
+    return current.fields.filter((field) => !differ(latest.current[field], current.mine[field]));
   };
   const unsaved = (): PatchTodoBody | null => {
     const waiting = new Set(held());
@@ -283,8 +281,8 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
       if (!body) return;
       sent.current = { ...sent.current, ...body };
       const save = { opened: opened.todo, body, version: base.current, saved: savedFields() };
-      saveTodoFields(queryClient, save).catch(
-        (error: unknown) => reportMutationError(error, 'Update todo'),
+      saveTodoFields(queryClient, save).catch((error: unknown) =>
+        reportMutationError(error, 'Update todo'),
       );
     },
     // Once, when the form goes: what it holds then is read through refs.

@@ -27,8 +27,8 @@ interface FieldConflictProps {
   /** The todo as it is now, changed elsewhere. */
   theirs: FormValues;
   groups: readonly Group[];
-  onKeepMine: () => void;
-  onTakeTheirs: () => void;
+  onKeepMine: (field: EditedField) => void;
+  onTakeTheirs: (field: EditedField) => void;
 }
 
 /**
@@ -65,7 +65,7 @@ export function FieldConflict({
           size="sm"
           className="min-h-11 sm:min-h-9"
           aria-describedby={sentenceId}
-          onClick={onKeepMine}
+          onClick={() => onKeepMine(field)}
         >
           Keep mine
         </Button>
@@ -74,7 +74,7 @@ export function FieldConflict({
           size="sm"
           className="min-h-11 sm:min-h-9"
           aria-describedby={sentenceId}
-          onClick={onTakeTheirs}
+          onClick={() => onTakeTheirs(field)}
         >
           Take theirs
         </Button>

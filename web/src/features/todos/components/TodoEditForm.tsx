@@ -229,8 +229,8 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
           mine={conflict.mine}
           theirs={conflict.theirs}
           groups={groups}
-          onKeepMine={() => keepMine(field)}
-          onTakeTheirs={() => takeTheirs(field)}
+          onKeepMine={keepMine}
+          onTakeTheirs={takeTheirs}
         />
       ));
 

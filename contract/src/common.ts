@@ -65,9 +65,6 @@ export const IfMatchHeadersSchema = Type.Object({
   ),
 });
 
-/** The ETag of a todo's or group's version, as answered and as If-Match names it. */
-export const etagOfVersion = (version: number) => `"${version}"`;
-
 /** The version field of a todo or group. */
 export const VersionSchema = Type.Integer({
   minimum: 1,

@@ -191,3 +191,9 @@ export function oidcFailureSentence(code: string | null, provider: string): stri
       : 'The sign-in with {provider} failed - please try again';
   return sentence.replaceAll('{provider}', provider);
 }
+
+/**
+ * The ETag of a todo's or group's version, as answered and as If-Match names it
+ * (docs/decisions/113-versions-and-if-match.md); here so the web sends it without the schemas.
+ */
+export const etagOfVersion = (version: number) => `"${version}"`;

@@ -77,4 +77,5 @@ export type EndpointInput<E extends Endpoint> = (E extends { params: infer P ext
   ? { params: Static<P> }
   : { params?: never }) &
   (E extends { query: infer Q extends TSchema } ? { query: Static<Q> } : { query?: never }) &
-  (E extends { body: infer B extends TSchema } ? { body: Static<B> } : { body?: never });
+  (E extends { body: infer B extends TSchema } ? { body: Static<B> } : { body?: never }) &
+  (E extends { headers: infer H extends TSchema } ? { headers?: Static<H> } : { headers?: never });

@@ -21,7 +21,14 @@ import { STORAGE_KEYS, readStorage } from './storage';
 import { TAB_ID } from './tab-id';
 import { decodeAccessToken } from './jwt';
 
-export { ApiError, ERROR_MESSAGES, errorMessage, fieldErrorOf, refusalOfField } from './api-error';
+export {
+  ApiError,
+  ERROR_MESSAGES,
+  conflictOf,
+  errorMessage,
+  fieldErrorOf,
+  refusalOfField,
+} from './api-error';
 
 /**
  * The one place that talks to the API (and the only caller of fetch); features call it through
@@ -40,6 +47,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Sent as Idempotency-Key: the queued offline writes (lib/outbox.ts) run once on the server. */
   idempotencyKey?: string;
+  /** The request headers the contract lets the call carry (If-Match); undefined ones are left out. */
+  headers?: Record<string, string | undefined>;
   /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
   onResponse?: (response: Response) => void;
   /** The answer stays open (server-sent events): resolve to its body unread. */
@@ -63,8 +72,15 @@ function timeZone(): string | null {
 const isForm = (body: unknown): body is FormData =>
   typeof FormData !== 'undefined' && body instanceof FormData;
 
-function headersFor(body: unknown, token: string | null, idempotencyKey?: string): Headers {
+function headersFor(
+  body: unknown,
+  token: string | null,
+  idempotencyKey?: string,
+  extra: Record<string, string | undefined> = {},
+): Headers {
   const headers = new Headers({ Accept: 'application/json' });
+  for (const [name, value] of Object.entries(extra))
+    if (value !== undefined) headers.set(name, value);
   if (idempotencyKey) headers.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
   if (body !== undefined && !isForm(body)) headers.set('Content-Type', 'application/json');
   const zone = timeZone();
@@ -128,13 +144,14 @@ async function send(
     token: string | null;
     signal?: AbortSignal;
     idempotencyKey?: string;
+    headers?: Record<string, string | undefined>;
   },
 ): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
       method: init.method,
-      headers: headersFor(init.body, init.token, init.idempotencyKey),
+      headers: headersFor(init.body, init.token, init.idempotencyKey, init.headers),
       body: init.body === undefined || isForm(init.body) ? init.body : JSON.stringify(init.body),
       credentials: 'same-origin',
       signal: init.signal,
@@ -199,7 +216,7 @@ async function requestOnce(
   mayRenew: boolean,
   mayProve: boolean,
 ): Promise<unknown> {
-  const { method = 'GET', body, signal, idempotencyKey, onResponse, stream } = options;
+  const { method = 'GET', body, signal, idempotencyKey, headers, onResponse, stream } = options;
   const authPath = isAuthPath(path);
   let token: string | null = null;
   if (!authPath) {
@@ -213,7 +230,7 @@ async function requestOnce(
     token = getSession().token;
   }
 
-  const response = await send(path, { method, body, token, signal, idempotencyKey });
+  const response = await send(path, { method, body, token, signal, idempotencyKey, headers });
   if (response.ok) {
     onResponse?.(response);
     return stream ? response.body : readJson(response);
@@ -255,6 +272,12 @@ async function requestOnce(
     throw new ApiError(ERROR_MESSAGES.authenticationFailed(status), status, { handled: true });
   }
   if (status >= 500) throw new ApiError(ERROR_MESSAGES.server, status);
+  if (status === 412) {
+    // Changed since the version the write started from: the answer is the thing as it is now
+    // (docs/decisions/113-versions-and-if-match.md), for the screen to show beside the change.
+    const current = await readJson(response);
+    throw new ApiError(ERROR_MESSAGES.changedElsewhere, status, { current });
+  }
   const message = bodyError(status === 403 ? refusal : await readJson(response));
   throw new ApiError(message ?? ERROR_MESSAGES.operationFailed(options.operation), status);
 }

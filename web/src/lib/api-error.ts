@@ -8,6 +8,7 @@ export const ERROR_MESSAGES = {
   authenticationFailed: (status: number) =>
     `Authentication failed (${status}) - please log in again`,
   operationFailed: (operation: string) => `${operation} failed`,
+  changedElsewhere: 'Changed elsewhere meanwhile: the list shows it as it is now',
 } as const;
 
 /**
@@ -23,11 +24,13 @@ export class ApiError extends Error {
   readonly code: ErrorCode | null;
   /** The request field a 400 refused (its sentence names it first), for the form to mark. */
   readonly field: string | null;
+  /** A 412's answer: the todo (or group) as it is now, changed since the version sent. */
+  readonly current: unknown;
 
   constructor(
     message: string,
     status: number | null,
-    options: { handled?: boolean; code?: ErrorCode; field?: string } = {},
+    options: { handled?: boolean; code?: ErrorCode; field?: string; current?: unknown } = {},
   ) {
     // The message stays the server's error field (SPEC.md, the error catalogue); beside a
     // field the form shows it as a sentence (fieldErrorOf).
@@ -35,6 +38,7 @@ export class ApiError extends Error {
     this.status = status;
     this.handled = options.handled ?? false;
     this.code = options.code ?? null;
+    this.current = options.current;
     this.field =
       options.field ?? (status === 400 ? (FIELD_SENTENCE.exec(message)?.[1] ?? null) : null);
   }
@@ -101,4 +105,13 @@ export function fieldErrorOf(error: unknown, field: string): string | null {
 export function errorMessage(error: unknown, operation: string): string {
   if (error instanceof Error && error.message) return error.message;
   return ERROR_MESSAGES.operationFailed(operation);
+}
+
+/** The todo (or group) a 412 answered, as it is now; null for any other failure. */
+export function conflictOf<T extends { id: number; version: number }>(error: unknown): T | null {
+  if (!(error instanceof ApiError) || error.status !== 412) return null;
+  const current = error.current;
+  return typeof current === 'object' && current !== null && 'version' in current
+    ? (current as T)
+    : null;
 }

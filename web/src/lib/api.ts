@@ -54,6 +54,7 @@ function callOf(route: Route) {
     params,
     query,
     body,
+    headers,
     operation,
     signal,
     onResponse,
@@ -61,10 +62,12 @@ function callOf(route: Route) {
     params?: object;
     query?: object;
     body?: unknown;
+    headers?: Record<string, string | undefined>;
   } & CallOptions) =>
     apiRequest(urlOf(route, params, query), {
       method: route.method,
       body: route.multipart ? formOf(body) : body,
+      headers,
       operation,
       signal,
       onResponse,

@@ -1,6 +1,8 @@
 import type { HttpMethod } from '@tally/contract/routes';
-import { apiRequest, ApiError } from './api-client';
+import { etagOfVersion } from '@tally/contract/constants';
+import { apiRequest, ApiError, conflictOf } from './api-client';
 import { reportMutationError } from './mutation-errors';
+import { showNotice } from './notices';
 import { isOffline } from './online';
 import { publishQueuedWrites } from './outbox-count';
 import { readOffline, updateOffline } from './offline-store';
@@ -18,6 +20,10 @@ export interface QueuedWrite {
   method: HttpMethod;
   path: string;
   body?: unknown;
+  /** If-Match, with the version the change started from. */
+  headers?: Record<string, string>;
+  /** The change as the person reads it, should it meet a change made elsewhere meanwhile. */
+  label?: string;
   /** Names the call in "{operation} failed", e.g. "Create todo". */
   operation: string;
   /** A create's stand-in id, used in later writes' paths until the server gives the real one. */
@@ -90,6 +96,20 @@ function withId(write: QueuedWrite, tempId: number, createdId: number): QueuedWr
   };
 }
 
+/**
+ * The later writes to the same thing that started from the version `done` started from: they
+ * follow it, so they start from the version it made (`version`), not one it made stale.
+ */
+function afterVersion(writes: QueuedWrite[], done: QueuedWrite, version: number | null) {
+  const from = done.headers?.['if-match'];
+  if (from === undefined || version === null) return writes;
+  return writes.map((write) =>
+    write.path === done.path && write.headers?.['if-match'] === from
+      ? { ...write, headers: { ...write.headers, 'if-match': etagOfVersion(version) } }
+      : write,
+  );
+}
+
 /** The queue after its first write was done (`createdId`: the id the server gave) or dropped. */
 function afterFirst(writes: QueuedWrite[], done: QueuedWrite, createdId: number | null) {
   const rest = writes.filter((write) => write.key !== done.key);
@@ -104,6 +124,46 @@ const idOf = (body: unknown): number | null =>
   typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number'
     ? body.id
     : null;
+
+const versionOf = (body: unknown): number | null =>
+  typeof body === 'object' && body !== null && 'version' in body && typeof body.version === 'number'
+    ? body.version
+    : null;
+
+/**
+ * A queued change that met a change made elsewhere while this browser was offline (a 412): it
+ * was not applied. The person says which stays: theirs (queued again on the version it is now,
+ * with a new key, so it still arrives once) or the one made elsewhere.
+ */
+function offerConflict(write: QueuedWrite, current: { version: number }, onSent: () => void) {
+  showNotice(
+    `Changed elsewhere while you were offline: ${write.label ?? write.operation}. ` +
+      'Your change was not sent.',
+    {
+      tone: 'info',
+      actions: [
+        {
+          label: 'Keep mine',
+          run: () => {
+            const again: Omit<QueuedWrite, 'key'> = {
+              method: write.method,
+              path: write.path,
+              body: write.body,
+              operation: write.operation,
+              headers: { ...write.headers, 'if-match': etagOfVersion(current.version) },
+              ...(write.label === undefined ? {} : { label: write.label }),
+            };
+            void queueWrite(again)
+              .then(() => flushOutbox(onSent))
+              .catch((error: unknown) => reportMutationError(error, write.operation));
+          },
+        },
+        // The lists show the thing as it is now.
+        { label: 'Take theirs', run: onSent },
+      ],
+    },
+  );
+}
 
 /** A failure worth trying again later: no network, the server down or busy, or still running. */
 const isTransient = (error: unknown) =>
@@ -127,17 +187,21 @@ async function sendAll(user: string, onSent: () => void): Promise<void> {
       const [first] = writes;
       if (!first) return;
       let createdId: number | null = null;
+      let version: number | null = null;
       try {
         const answer = await apiRequest(first.path, {
           method: first.method,
           body: first.body,
+          headers: first.headers,
           operation: first.operation,
           idempotencyKey: first.key,
         });
         createdId = idOf(answer);
+        version = versionOf(answer);
         sent = true;
       } catch (error) {
         if (error instanceof ApiError && error.handled) return;
+        const current = conflictOf(error);
         if (isTransient(error)) {
           retryTimer ??= setTimeout(() => {
             retryTimer = null;
@@ -145,12 +209,13 @@ async function sendAll(user: string, onSent: () => void): Promise<void> {
           }, RETRY_MS);
           return;
         }
+        if (current) offerConflict(first, current, onSent);
         // Refused for good (the todo was deleted meanwhile, bad input): say so and go on.
-        reportMutationError(error, first.operation);
+        else reportMutationError(error, first.operation);
       }
       let next: QueuedWrite[] = [];
-      await updateOffline<QueuedWrite[]>(key, (current = []) => {
-        next = afterFirst(current, first, createdId);
+      await updateOffline<QueuedWrite[]>(key, (queued = []) => {
+        next = afterVersion(afterFirst(queued, first, createdId), first, version);
         return next;
       });
       publish(next);

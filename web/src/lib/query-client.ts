@@ -1,5 +1,5 @@
 import { MutationCache, onlineManager, QueryClient, type QueryKey } from '@tanstack/react-query';
-import { fieldErrorOf } from './api-error';
+import { conflictOf, fieldErrorOf } from './api-error';
 import { reportMutationError } from './mutation-errors';
 import { isOffline, subscribeConnection } from './online';
 
@@ -16,6 +16,8 @@ declare module '@tanstack/react-query' {
        * failure gets no notice besides.
        */
       fieldErrors?: readonly string[];
+      /** The screen shows a 412 (changed elsewhere) as a conflict beside the fields: no notice. */
+      showsConflicts?: boolean;
       /** Queries that a successful change makes stale (refetched if on screen). */
       invalidates?: readonly QueryKey[];
     };
@@ -41,7 +43,9 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
         const operation = mutation.meta?.operation;
-        const shownBeside = mutation.meta?.fieldErrors?.some((field) => fieldErrorOf(error, field));
+        const shownBeside =
+          mutation.meta?.fieldErrors?.some((field) => fieldErrorOf(error, field)) ||
+          (mutation.meta?.showsConflicts === true && conflictOf(error) !== null);
         if (operation && !shownBeside) reportMutationError(error, operation);
       },
       onSuccess: (_data, _variables, _context, mutation) => {

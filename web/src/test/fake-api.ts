@@ -56,6 +56,12 @@ export const json = (body: unknown, status = 200) => {
   return response;
 };
 
+/** Whether the call's If-Match names another version than the todo's (the server's 412). */
+const stale = (call: RecordedCall, todo: Todo) => {
+  const ifMatch = call.headers.get('if-match');
+  return ifMatch !== null && ifMatch.trim() !== '*' && ifMatch.trim() !== `"${todo.version}"`;
+};
+
 export const noContent = () => new Response(null, { status: 204 });
 
 /** A fetch that never gets an answer: what the browser does when the server is unreachable. */
@@ -574,6 +580,7 @@ export function fakeBackend(
       const index = state.todos.findIndex((todo) => todo.id === Number(id));
       const existing = state.todos[index];
       if (!existing) return json({ error: 'Todo not found' }, 404);
+      if (stale(call, existing)) return json(existing, 412);
       const body = call.body as Omit<Todo, 'id' | 'created'>;
       const updated = { ...updatedTodo(existing, body), version: existing.version + 1 };
       state.todos[index] = updated;
@@ -583,6 +590,7 @@ export function fakeBackend(
       const index = state.todos.findIndex((todo) => todo.id === Number(id));
       const existing = state.todos[index];
       if (!existing) return json({ error: 'Todo not found' }, 404);
+      if (stale(call, existing)) return json(existing, 412);
       const updated = {
         ...existing,
         ...(call.body as Partial<Todo>),

@@ -1,6 +1,8 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
+import { etagOfVersion } from '@tally/contract/constants';
 import { api } from '#web/lib/api';
+import { conflictOf } from '#web/lib/api-client';
 import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { showNotice } from '#web/lib/notices';
@@ -19,10 +21,28 @@ const OPERATION = 'Update todo';
  * only when given (omitted, the server keeps them). Offline, only the changed fields are queued
  * (lib/offline-writes.ts).
  */
-const updateTodo = (queryClient: QueryClient, id: number, body: UpdateTodoBody, before?: Todo) =>
+const updateTodo = (
+  queryClient: QueryClient,
+  id: number,
+  body: UpdateTodoBody,
+  before?: Todo,
+  version?: number,
+) =>
   isOffline()
     ? queueUpdate(queryClient, id, body, OPERATION, before)
-    : api.todos.update({ params: { id }, body, operation: OPERATION });
+    : api.todos.update({
+        params: { id },
+        body,
+        headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
+        operation: OPERATION,
+      });
+
+/** Changed elsewhere (a 412): every list shows the todo as it is now. Answers it, or null. */
+function showCurrent(queryClient: QueryClient, error: unknown): Todo | null {
+  const current = conflictOf<Todo>(error);
+  if (current) replaceTodo(queryClient, current.id, () => current);
+  return current;
+}
 
 const bodyOf = (todo: Todo): UpdateTodoBody => ({
   title: todo.title,
@@ -56,18 +76,27 @@ function offerPutBack(
 
 /**
  * Only the fields given (PATCH): a field another tab or device changed meanwhile, and not among
- * them, keeps that change. Offline, queued as it is.
+ * them, keeps that change. With `version` (the one the change started from) as If-Match, a todo
+ * changed since is a 412 with the todo as it is now (lib/api-error.ts, conflictOf), never an
+ * overwrite. Offline, queued as it is, with that version.
  */
-const patchTodo = (queryClient: QueryClient, todo: Todo, body: PatchTodoBody) =>
+const patchTodo = (queryClient: QueryClient, todo: Todo, body: PatchTodoBody, version?: number) =>
   isOffline()
-    ? queuePatch(queryClient, todo.id, body, OPERATION, todo)
-    : api.todos.patch({ params: { id: todo.id }, body, operation: OPERATION });
+    ? queuePatch(queryClient, todo.id, body, OPERATION, todo, version)
+    : api.todos.patch({
+        params: { id: todo.id },
+        body,
+        headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
+        operation: OPERATION,
+      });
 
 /** A save of the detail view (components/TodoEditForm.tsx, saving as the person leaves). */
 export interface FieldsSave {
   /** The todo as the view was opened on it: what Undo puts back. */
   opened: Todo;
   body: PatchTodoBody;
+  /** The version the change started from, sent as If-Match. */
+  version: number;
   /** Every field the view has saved since it opened, this save's too: what Undo reverts. */
   saved: readonly EditedField[];
   /** Cancel putting the opened values back: nothing to offer to undo. */
@@ -79,8 +108,12 @@ export interface FieldsSave {
  * field the view saved (docs/product.md, Undo), by a PATCH of those fields alone.
  */
 export async function saveTodoFields(queryClient: QueryClient, save: FieldsSave): Promise<Todo> {
-  const { opened, body, saved, quiet = false } = save;
-  const updated = await patchTodo(queryClient, opened, body);
+  const { opened, body, version, saved, quiet = false } = save;
+  const updated = await patchTodo(queryClient, opened, body, version).catch((error: unknown) => {
+    // The view shows the conflict beside the fields.
+    showCurrent(queryClient, error);
+    throw error;
+  });
   replaceTodo(queryClient, updated.id, () => updated);
   refreshViews(queryClient);
   void queryClient.invalidateQueries({ queryKey: queryKeys.statistics });
@@ -109,7 +142,7 @@ export function useSaveTodoFields() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (save: FieldsSave) => saveTodoFields(queryClient, save),
-    meta: { operation: OPERATION, fieldErrors: TODO_FORM_FIELDS },
+    meta: { operation: OPERATION, fieldErrors: TODO_FORM_FIELDS, showsConflicts: true },
   });
 }
 
@@ -126,8 +159,13 @@ function announceNext(before: Todo, after: Todo): void {
 export function useUpdateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: UpdateTodoBody & { id: number }) =>
-      updateTodo(queryClient, id, body),
+    // With the version the edit started from: changed elsewhere meanwhile, the row shows the
+    // todo as it is now under the form, the notice says so, and Save again keeps what is typed.
+    mutationFn: ({ id, version, ...body }: UpdateTodoBody & { id: number; version: number }) =>
+      updateTodo(queryClient, id, body, undefined, version).catch((error: unknown) => {
+        showCurrent(queryClient, error);
+        throw error;
+      }),
     onMutate: ({ id }) => ({ previous: findTodo(queryClient, id) }),
     onSuccess: (updated, _body, context) => {
       replaceTodo(queryClient, updated.id, () => updated);
@@ -159,8 +197,22 @@ export function useUpdateTodo() {
 export function useToggleTodo() {
   const queryClient = useQueryClient();
   return useMutation({
+    // The whole todo is sent (the specification's PUT), so with the version it was read at: a
+    // title changed elsewhere meanwhile is not put back. A completion does not clash with such a
+    // change: it is sent again on the todo as it is now, unless that is already done or undone.
     mutationFn: (todo: Todo) =>
-      updateTodo(queryClient, todo.id, { ...bodyOf(todo), completed: !todo.completed }, todo),
+      updateTodo(
+        queryClient,
+        todo.id,
+        { ...bodyOf(todo), completed: !todo.completed },
+        todo,
+        todo.version,
+      ).catch((error: unknown) => {
+        const current = conflictOf<Todo>(error);
+        if (current?.completed !== todo.completed) throw error;
+        const body = { ...bodyOf(current), completed: !todo.completed };
+        return updateTodo(queryClient, todo.id, body, todo, current.version);
+      }),
     onMutate: async (todo) => {
       await cancelTodoRefetches(queryClient);
       replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: !todo.completed }));
@@ -177,7 +229,9 @@ export function useToggleTodo() {
       refreshViews(queryClient);
     },
     onError: (error, todo) => {
-      replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: todo.completed }));
+      if (!showCurrent(queryClient, error)) {
+        replaceTodo(queryClient, todo.id, (current) => ({ ...current, completed: todo.completed }));
+      }
       reportMutationError(error, OPERATION);
     },
     // No operation here: onError reports the failure itself, after flipping the box back.

@@ -4,6 +4,7 @@ import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { LoadingText } from '#web/components/LoadingText';
 import { useToggleTodo } from '../api/update-todo';
+import { useLiveTodo } from '../hooks/use-live-todo';
 import { findTodo } from '../lib/todo-cache';
 import { Markdown } from './Markdown';
 
@@ -24,7 +25,9 @@ interface TodoDetailProps {
  * the focus goes back to the title that opened it. Whatever way it closes, what was typed is
  * saved first (TodoEditForm's saveRef); a refusal keeps it open beside the field.
  */
-export function TodoDetail({ todo, groups, onClose }: TodoDetailProps) {
+export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
+  // Changes made elsewhere while it is open show here (the form follows the untouched fields).
+  const todo = useLiveTodo(opened);
   const ref = useRef<HTMLDialogElement>(null);
   const headingId = useId();
   const toggleTodo = useToggleTodo();

@@ -16,6 +16,9 @@ const EDITED_FIELDS = {
 } as const satisfies Partial<Record<keyof Todo, string>>;
 export type EditedField = keyof typeof EDITED_FIELDS;
 
+/** The words a field is named by ("due date"), in the toast and beside a conflict. */
+export const fieldWords = (field: EditedField): string => EDITED_FIELDS[field];
+
 const changedFields = (before: Todo, after: Todo): EditedField[] =>
   (Object.keys(EDITED_FIELDS) as EditedField[]).filter(
     (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),

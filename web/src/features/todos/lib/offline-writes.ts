@@ -7,8 +7,10 @@ import type {
   Todo,
   UpdateTodoBody,
 } from '@tally/contract';
+import { etagOfVersion } from '@tally/contract/constants';
 import { routes } from '@tally/contract/routes';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
+import type { EditedField } from './edit-undo';
 import { findTodo } from './todo-cache';
 
 /**
@@ -121,10 +123,28 @@ export async function queuePatch(
   body: PatchTodoBody,
   operation: string,
   known: Todo,
+  version?: number,
 ): Promise<Todo> {
   const before = findTodo(queryClient, id) ?? known;
   const { method, path } = routes.todos.patch;
-  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
+  const { fieldWords } = await import('./edit-undo');
+  const words = (Object.keys(body) as EditedField[]).map(fieldWords);
+  await (
+    await outbox()
+  ).queueWrite({
+    method,
+    path: pathOf(path, id),
+    body,
+    operation,
+    // Replayed with the version it started from: changed meanwhile, it is a conflict to show
+    // (lib/outbox.ts), named by what the person changed.
+    ...(version === undefined
+      ? {}
+      : {
+          headers: { 'if-match': etagOfVersion(version) },
+          label: `the ${words.join(', ')} of “${before.title}”`,
+        }),
+  });
   const after: Todo = { ...before, ...body };
   return {
     ...after,

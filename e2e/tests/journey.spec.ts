@@ -8,7 +8,7 @@ import { uniqueUsername } from '../support/fixtures';
 test('a new user organises their todos from registration to logging back in', async ({ page }) => {
   test.setTimeout(90_000);
   const username = uniqueUsername('journey');
-  const password = 'journey password 1';
+  const password = 'lantern orchard 51';
 
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);

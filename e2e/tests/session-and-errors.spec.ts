@@ -35,7 +35,7 @@ test.describe('sessions', () => {
     await page.goto('/register');
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Email').fill(`${username}@example.com`);
-    await page.getByLabel('Password').fill('renewal password');
+    await page.getByLabel('Password').fill('birch window 615');
     await page.getByRole('button', { name: /create account|register/i }).click();
     await expect(page).toHaveURL(/\/todos$/);
     // Make the stored access token look expired: the app must renew it silently.

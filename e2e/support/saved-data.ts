@@ -11,7 +11,7 @@ interface SavedCache {
   state?: { queries?: { queryHash: string; state: { data?: unknown } }[] };
 }
 
-export const saved = (page: Page, user: ApiUser) =>
+const saved = (page: Page, user: ApiUser) =>
   page.evaluate(
     (name) =>
       new Promise<SavedCache | undefined>((resolve) => {

@@ -18,7 +18,7 @@ import { badRequest } from '../shared/errors.js';
  * KB. Every answer holding the object writes and hashes this much (bench/caldav-abuse.mjs: at
  * 256 KB, three calendar-queries over 100 such objects held other requests up to 414 ms).
  */
-export const OBJECT_KEPT_MAX_BYTES = 128 * 1024;
+const OBJECT_KEPT_MAX_BYTES = 128 * 1024;
 
 /**
  * A CalDAV request body: a calendar object up to what Tally keeps of it, with the VTIMEZONEs a
@@ -30,13 +30,13 @@ export const DAV_BODY_LIMIT_BYTES = 256 * 1024;
  * Lines of one calendar object as sent, folded ones included: a body at the limit folded at 75
  * octets is about 7,000; checked before ical.js parses it (10,000 short lines take it 100 ms).
  */
-export const OBJECT_LINES_MAX = 10_000;
+const OBJECT_LINES_MAX = 10_000;
 /** Properties of one calendar object, all its components together. */
-export const OBJECT_PROPERTIES_MAX = 1_000;
+const OBJECT_PROPERTIES_MAX = 1_000;
 /** Components of one calendar object (its VTODOs, alarms, time zones and their observances). */
-export const OBJECT_COMPONENTS_MAX = 200;
+const OBJECT_COMPONENTS_MAX = 200;
 /** Values of one property (CATEGORIES, RDATE, EXDATE, RESOURCES are lists). */
-export const PROPERTY_VALUES_MAX = 100;
+const PROPERTY_VALUES_MAX = 100;
 /**
  * CATEGORIES values of one VTODO, counted before duplicates are dropped: room for a client
  * that repeats a category in several properties, five times the tags a todo may have.
@@ -47,7 +47,7 @@ export const CATEGORY_VALUES_MAX = 5 * LIMITS.tagsPerTodoMax;
  * Elements (counted as `<`) of one XML request body: a multiget of MULTIGET_HREFS_MAX hrefs
  * needs about 2,000; a deeper or wider document is refused before it is parsed.
  */
-export const XML_MARKUP_MAX = 5_000;
+const XML_MARKUP_MAX = 5_000;
 /** Hrefs of one calendar-multiget: clients ask for 10 to 500 at a time. */
 export const MULTIGET_HREFS_MAX = 1_000;
 /** Properties one PROPFIND or REPORT asks for: clients ask for 5 to 40. */

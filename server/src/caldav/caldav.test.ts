@@ -510,7 +510,7 @@ describe('reports', () => {
       user,
       'PUT',
       `${user.home}todos/done.ics`,
-      vtodo('done', ['SUMMARY:Done', 'STATUS:COMPLETED']),
+      vtodo('done', ['SUMMARY:Done', 'STATUS:COMPLETED', 'COMPLETED:20260309T100000Z']),
     );
     await request(
       user,

@@ -802,11 +802,10 @@ export const caldavRoutes: FastifyPluginAsync<{
         ifNoneMatch: header(request.headers['if-none-match']),
       });
       app.live.publish(user.id, { type: created ? 'todo.created' : 'todo.updated', id });
-      // The new ETag, which a client's next If-Match names (docs/decisions/113-versions-and-if-match.md).
-      return reply
-        .code(created ? 201 : 204)
-        .header('etag', etag)
-        .send();
+      // The new ETag, which a client's next If-Match names (docs/decisions/113-versions-and-if-match.md),
+      // only when the object stored is the one sent: else the client reads what Tally made of it.
+      if (etag !== null) reply.header('etag', etag);
+      return reply.code(created ? 201 : 204).send();
     }
     if (request.method === 'DELETE') {
       const header = request.headers['if-match'];

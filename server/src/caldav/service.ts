@@ -28,7 +28,9 @@ import {
   type Extra,
   type JCalComponent,
   parseVtodo,
+  ical,
   type RenderedTodo,
+  sentText,
   textOf,
   vtodoCalendar,
 } from './vtodo.js';
@@ -74,7 +76,7 @@ const derivedId = (uid: string) => {
  * renderVtodo() writes, so a client fetches the objects again instead of keeping ones the server
  * would now write differently.
  */
-const RENDERING = 2;
+const RENDERING = 3;
 
 /** The hash of the parts, one after the other, as an ETag. */
 const etagOf = (...parts: string[]) => {
@@ -126,6 +128,8 @@ export class Resource {
   readonly #zone: string | null;
   #jcal: JCalComponent | null = null;
   #data: string | null = null;
+  /** The object as the client sent it, while Tally serves it so (sentText); read once. */
+  #sent: string | null | undefined;
 
   constructor(
     row: { id: number; group_id: number | null; dav_name: string | null; version: number },
@@ -148,7 +152,7 @@ export class Resource {
 
   /** The calendar object, written only when a client asks for it (GET, calendar-data, a filter). */
   get data(): string {
-    this.#data ??= textOf(this.#calendar());
+    this.#data ??= this.#sentText() ?? textOf(this.#calendar());
     return this.#data;
   }
 
@@ -157,11 +161,29 @@ export class Resource {
     return componentOf(this.#calendar());
   }
 
+  #parsed: RenderedTodo | null = null;
+  #rendered(): RenderedTodo {
+    this.#parsed ??= {
+      ...this.#todo,
+      extra: this.#extra === null ? null : (JSON.parse(this.#extra) as Extra),
+    };
+    return this.#parsed;
+  }
+
+  #sentText(): string | null {
+    if (this.#sent === undefined) {
+      this.#sent = this.#extra?.includes('"sent":') ? sentText(this.#rendered()) : null;
+    }
+    return this.#sent;
+  }
+
+  /** The object a filter reads: the one served, the client's own text while it is. */
   #calendar(): JCalComponent {
-    this.#jcal ??= vtodoCalendar(
-      { ...this.#todo, extra: this.#extra === null ? null : (JSON.parse(this.#extra) as Extra) },
-      this.#zone,
-    );
+    const sent = this.#sentText();
+    this.#jcal ??=
+      sent === null
+        ? vtodoCalendar(this.#rendered(), this.#zone)
+        : (ical().parse(sent) as JCalComponent);
     return this.#jcal;
   }
 }
@@ -582,7 +604,8 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   /**
    * PUT of a calendar object: creates the todo, or replaces the one at `name`, in one
    * transaction through the todo service (its steps stand or fall together), and answers the
-   * resource's new ETag. `ifMatch` and `ifNoneMatch` are the request's preconditions: a stale
+   * resource's new ETag when the object stored is the one sent, byte for byte; else null, and
+   * the client reads the object Tally made of it (RFC 4791, 5.3.4). `ifMatch` and `ifNoneMatch` are the request's preconditions: a stale
    * ETag is a 412, never an overwrite, also when a write from elsewhere lands while this one runs.
    */
   async function put(
@@ -591,7 +614,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     name: string,
     text: string,
     preconditions: { ifMatch: string | null; ifNoneMatch: string | null },
-  ): Promise<{ created: boolean; id: number; etag: string }> {
+  ): Promise<{ created: boolean; id: number; etag: string | null }> {
     const feedZone = await zoneOf(user.id);
     const zone = feedZone ?? 'UTC';
     const existing = await resource(user.id, c.groupId, name);
@@ -633,7 +656,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     // The version the client's If-Match named, checked again by the update under its lock.
     const basedOn =
       existing && preconditions.ifMatch !== null ? etagOfVersion(existing.version) : undefined;
-    return db
+    const written = await db
       .transaction()
       .execute(async (trx) => {
         const todos = createTodoService(trx, clock);
@@ -669,6 +692,15 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
         return { created: targetId === null, id, etag: resourceEtag(id, version, feedZone) };
       })
       .catch(asCaldavRefusal);
+    // Read back as a GET would: Tally may have added to it (a DTSTAMP) or changed a field (a
+    // repeat moved on, a parent not there yet).
+    const [stored] = await load(
+      user.id,
+      (query) => query.where('todos.id', '=', written.id),
+      feedZone,
+    );
+    const same = stored !== undefined && stored.etag === written.etag && stored.data === text;
+    return { ...written, etag: same ? written.etag : null };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { LIMITS, type Repeat, WEEKDAYS } from '@tally/contract';
+import { TZDate } from '@date-fns/tz';
 import type ICAL from 'ical.js';
 import { rruleOf, vtimezone } from '../calendar/ics.js';
 import { localDateTime } from '../shared/calendar.js';
@@ -84,9 +85,19 @@ export interface Extra {
   reminder: JCalComponent | null;
   /** The zone of the client's DUE (its TZID): Tally's due time is a wall time in it. */
   zone: string | null;
+  /**
+   * The client's DTSTAMP, CREATED and LAST-MODIFIED as written (absent in objects stored before
+   * they were kept: those are written with Tally's own).
+   */
+  stamps?: JCalProperty[];
+  /**
+   * The object exactly as the client sent it, when Tally had nothing to add to it: served as is
+   * while every field keeps the value it meant (docs/decisions/120-caldav-objects-as-sent.md).
+   */
+  sent?: string;
 }
 
-/** Written by the server on every answer, never kept from a client. */
+/** Kept apart from the fields (Extra.stamps): the server writes them anew when Tally changes the object. */
 const SERVER_PROPS = new Set(['uid', 'dtstamp', 'created', 'last-modified']);
 const CALENDAR_PROPS = new Set(['version', 'prodid', 'calscale', 'method']);
 
@@ -271,18 +282,20 @@ function checkComponents(calendar: JCalComponent, hasNul: boolean): void {
   }
 }
 
-function parseCalendar(text: string): JCalComponent {
+/** The first VCALENDAR of the text, and whether it is the only component there. */
+function parseCalendar(text: string): { calendar: JCalComponent; alone: boolean } {
   let parsed: unknown[];
   try {
     parsed = ical().parse(text) as unknown[];
   } catch {
     throw badRequest('body: not valid iCalendar data');
   }
-  const calendar = (Array.isArray(parsed[0]) ? parsed[0] : parsed) as JCalComponent;
+  const alone = !Array.isArray(parsed[0]);
+  const calendar = (alone ? parsed : parsed[0]) as JCalComponent;
   if (!Array.isArray(calendar) || calendar[0] !== 'vcalendar') {
     throw badRequest('body: iCalendar data must be one VCALENDAR');
   }
-  return calendar;
+  return { calendar, alone };
 }
 
 /**
@@ -294,7 +307,7 @@ export function parseVtodo(
   zone: string,
 ): { uid: string; fields: VtodoFields; extra: Extra; customRepeat: string | null } {
   boundLines(text);
-  const calendar = parseCalendar(text);
+  const { calendar, alone } = parseCalendar(text);
   boundObject(calendar);
   checkComponents(calendar, text.includes('\u0000'));
   const todos = calendar[2].filter((c) => c[0] === 'vtodo');
@@ -331,8 +344,9 @@ export function parseVtodo(
     byName.delete(name);
     return list;
   };
+  // Also what the client left out (no props): Tally then adds nothing while the value holds.
   const remember = (aspect: Aspect, value: unknown, props: JCalProperty[]) => {
-    if (props.length) extra.known[aspect] = { value, props };
+    extra.known[aspect] = { value, props };
     return value;
   };
 
@@ -385,7 +399,10 @@ export function parseVtodo(
     }
   }
   if (repeat) remember('rrule', repeat, rrules);
-  else append(extra.props, rrules);
+  else {
+    remember('rrule', null, []);
+    append(extra.props, rrules);
+  }
   // The rule Tally cannot represent, as the web app shows it ("custom repeat").
   const customRepeat =
     !repeat && rrule
@@ -415,7 +432,7 @@ export function parseVtodo(
   }
   remember('categories', inOrder(tags), categories);
 
-  let parentUid: string | null = null;
+  let parentUid: string | null = remember('parent', null, []) as null;
   for (const related of take('related-to')) {
     const reltype = String(related[1].reltype ?? 'PARENT').toUpperCase();
     if (parentUid === null && reltype === 'PARENT') {
@@ -428,7 +445,7 @@ export function parseVtodo(
 
   for (const list of byName.values()) append(extra.props, list);
 
-  let remindMinutesBefore: number | null = null;
+  let remindMinutesBefore: number | null = remember('remind', null, []) as null;
   for (const component of master[2]) {
     const minutes = component[0] === 'valarm' && dueTime ? reminderMinutes(component) : null;
     if (minutes !== null && extra.reminder === null) {
@@ -475,9 +492,39 @@ export function parseVtodo(
       priority,
       parentUid,
     },
-    extra,
+    extra: {
+      ...extra,
+      stamps: ['dtstamp', 'created', 'last-modified'].flatMap(
+        (name): JCalProperty[] => master[1].filter((p) => p[0] === name).slice(0, 1),
+      ),
+      ...(alone && addsNothing(calendar, todos) ? { sent: text } : {}),
+    },
     customRepeat,
   };
+}
+
+/**
+ * Whether Tally stores the object as sent, adding nothing: a VCALENDAR with VERSION and PRODID
+ * and without METHOD (RFC 4791, 4.1), a DTSTAMP in every VTODO (RFC 5545, 3.6.2), and a
+ * VTIMEZONE for every TZID (RFC 5545, 3.2.19). Otherwise Tally writes the object itself, adding
+ * what the RFCs require.
+ */
+function addsNothing(calendar: JCalComponent, todos: JCalComponent[]): boolean {
+  const has = (component: JCalComponent, name: string) => component[1].some((p) => p[0] === name);
+  const described = new Set(
+    calendar[2]
+      .filter((c) => c[0] === 'vtimezone')
+      .map((c) => String(c[1].find((p) => p[0] === 'tzid')?.[3])),
+  );
+  const zoned = (component: JCalComponent): boolean =>
+    component[1].every((p) => typeof p[1].tzid !== 'string' || described.has(p[1].tzid)) &&
+    component[2].every(zoned);
+  return (
+    has(calendar, 'version') &&
+    has(calendar, 'prodid') &&
+    !has(calendar, 'method') &&
+    todos.every((todo) => has(todo, 'dtstamp') && zoned(todo))
+  );
 }
 
 // --- Writing -----------------------------------------------------------------------------------
@@ -494,14 +541,56 @@ const utc = (epochMs: number) => new Date(epochMs).toISOString().replace(/\.\d{3
 
 const ICS_PRIORITY = [0, 9, 5, 1] as const;
 
-/** The properties Tally writes for each aspect, from its fields. */
+/** A wall time (YYYY-MM-DD, HH:MM, SS) in the zone as a UTC date-time in jCal's form. */
+function utcOfWall(date: string, time: string, seconds: string, zone: string): string {
+  if (zone === 'UTC') return `${date}T${time}:${seconds}Z`;
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const [hours, minutes] = time.split(':').map(Number) as [number, number];
+  const instant = new TZDate(year, month - 1, day, hours, minutes, Number(seconds), zone);
+  return utc(instant.getTime());
+}
+
+/**
+ * A client's DUE or DTSTART (a date-time in UTC or with a TZID) moved to Tally's new date and
+ * wall time (null: its own time of day), written in the client's form: UTC stays UTC, a TZID
+ * stays, and the seconds stay while the wall time's minute does. Null for a date or a floating
+ * time, which Tally writes in the user's zone instead (generated).
+ */
+function reformed(
+  template: JCalProperty | undefined,
+  date: string,
+  time: string | null,
+  zone: string,
+): JCalProperty | null {
+  if (!template || template[2] !== 'date-time') return null;
+  const value = String(template[3]);
+  const isUtc = value.endsWith('Z');
+  if (!isUtc && typeof template[1].tzid !== 'string') return null;
+  const was = isUtc
+    ? localDateTime(Date.parse(value), zone)
+    : { date: value.slice(0, 10), time: value.slice(11, 16) };
+  const wall = time ?? was.time;
+  const seconds = wall === was.time ? value.slice(17, 19) || '00' : '00';
+  return [
+    template[0],
+    template[1],
+    'date-time',
+    isUtc ? utcOfWall(date, wall, seconds, zone) : `${date}T${wall}:${seconds}`,
+  ];
+}
+
+/**
+ * The properties Tally writes for each aspect, from its fields. A time is in `zone` (TZID with
+ * its VTIMEZONE), or UTC without one: never floating, which a client in another zone would
+ * show at another time.
+ */
 function generated(todo: RenderedTodo, zone: string | null): Record<Aspect, JCalProperty[]> {
   const timed = todo.dueDate !== null && todo.dueTime !== null;
   const zoned = zone !== null && zone !== 'UTC';
   const dateTime = (date: string, time: string): JCalProperty[number][] =>
     zoned
       ? [{ tzid: zone }, 'date-time', `${date}T${time}:00`]
-      : [{}, 'date-time', `${date}T${time}:00`];
+      : [{}, 'date-time', `${date}T${time}:00Z`];
   const rule =
     todo.repeat && todo.dueDate ? rruleOf({ ...todo.repeat, from: 'due' }, todo.dueDate) : null;
   return {
@@ -631,6 +720,51 @@ function timezoneOf(tzid: string, years: readonly number[]): JCalComponent {
 export const renderVtodo = (todo: RenderedTodo, zone: string | null): string =>
   textOf(vtodoCalendar(todo, zone));
 
+/**
+ * DTSTAMP, CREATED and LAST-MODIFIED. Of a client's object, its own while Tally changed none of
+ * its fields, and no CREATED or LAST-MODIFIED it did not send: only DTSTAMP, which RFC 5545
+ * requires, is added, and it and a LAST-MODIFIED the client sent say when Tally last changed the
+ * object. An object made in Tally (or stored before the client's were kept) has all three.
+ */
+function stampsOf(todo: RenderedTodo): JCalProperty[] {
+  const modified = utc(todo.updatedAt);
+  const stamps = todo.extra?.stamps;
+  if (!stamps) {
+    return [
+      ['dtstamp', {}, 'date-time', modified],
+      ['created', {}, 'date-time', utc(todo.createdAt)],
+      ['last-modified', {}, 'date-time', modified],
+    ];
+  }
+  const unchanged = (Object.keys(todo.extra?.known ?? {}) as Aspect[]).every((aspect) =>
+    same(todo.extra?.known[aspect]?.value, valueOf(aspect, todo)),
+  );
+  const own = (name: string) => stamps.find((p) => p[0] === name);
+  const now = (name: string): JCalProperty => [name, {}, 'date-time', modified];
+  const dtstamp = own('dtstamp');
+  const created = own('created');
+  const lastModified = own('last-modified');
+  return [
+    unchanged && dtstamp ? dtstamp : now('dtstamp'),
+    ...(created ? [created] : []),
+    ...(lastModified ? [unchanged ? lastModified : now('last-modified')] : []),
+  ];
+}
+
+/**
+ * The object as the client sent it (Extra.sent) while every field Tally models holds the value
+ * it meant there, else null: Tally then writes the object (vtodoCalendar).
+ */
+export function sentText(todo: RenderedTodo): string | null {
+  const extra = todo.extra;
+  if (!extra?.sent) return null;
+  for (const aspect of [...ASPECT_NAMES, 'remind'] as Aspect[]) {
+    const known = extra.known[aspect];
+    if (!known || !same(known.value, valueOf(aspect, todo))) return null;
+  }
+  return extra.sent;
+}
+
 /** A calendar object's text, as written to clients. */
 export const textOf = (calendar: JCalComponent): string => `${ical().stringify(calendar)}\r\n`;
 
@@ -641,24 +775,23 @@ export const textOf = (calendar: JCalComponent): string => `${ical().stringify(c
 export function vtodoCalendar(todo: RenderedTodo, zone: string | null): JCalComponent {
   const extra = todo.extra;
   const fresh = generated(todo, extra?.zone ?? zone);
-  const modified = utc(todo.updatedAt);
-  const properties: JCalProperty[] = [
-    ['uid', {}, 'text', todo.uid],
-    ['dtstamp', {}, 'date-time', modified],
-    ['created', {}, 'date-time', utc(todo.createdAt)],
-    ['last-modified', {}, 'date-time', modified],
-  ];
+  const properties: JCalProperty[] = [['uid', {}, 'text', todo.uid], ...stampsOf(todo)];
+  // A UTC time of the client's is a wall time in this zone (parseVtodo).
+  const wallZone = extra?.zone ?? zone ?? 'UTC';
   for (const aspect of ASPECT_NAMES) {
     const known = extra?.known[aspect];
-    if (!known || !same(known.value, valueOf(aspect, todo))) {
-      properties.push(...fresh[aspect]);
+    if (known && same(known.value, valueOf(aspect, todo))) {
+      append(properties, known.props);
       continue;
     }
-    append(properties, known.props);
-    // A done todo says when (RFC 5545, 3.8.2.1), which calendar-query's "not completed" reads.
-    if (aspect === 'status' && todo.completed && !known.props.some((p) => p[0] === 'completed')) {
-      properties.push(...fresh.status.filter((p) => p[0] === 'completed'));
-    }
+    // A date Tally moved (an edit, a repeat's advance) in the form the client wrote it.
+    const own =
+      aspect === 'due' && todo.dueDate !== null && todo.dueTime !== null
+        ? reformed(known?.props[0], todo.dueDate, todo.dueTime, wallZone)
+        : aspect === 'start' && todo.startDate !== null && todo.dueTime !== null
+          ? reformed(known?.props[0], todo.startDate, null, wallZone)
+          : null;
+    properties.push(...(own ? [own] : fresh[aspect]));
   }
   // The dates Tally models, the only ones it writes VTIMEZONEs for: a zoned property it only
   // keeps (X-…) could ask for any span of years.

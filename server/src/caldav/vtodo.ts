@@ -494,8 +494,8 @@ export function parseVtodo(
     },
     extra: {
       ...extra,
-      stamps: ['dtstamp', 'created', 'last-modified'].flatMap(
-        (name): JCalProperty[] => master[1].filter((p) => p[0] === name).slice(0, 1),
+      stamps: ['dtstamp', 'created', 'last-modified'].flatMap((name): JCalProperty[] =>
+        master[1].filter((p) => p[0] === name).slice(0, 1),
       ),
       ...(alone && addsNothing(calendar, todos) ? { sent: text } : {}),
     },

@@ -13,7 +13,14 @@ import {
 import { scheduleReminders } from '../reminders/schedule.js';
 import { forWrite } from './queries.js';
 import { COLUMNS } from './rows.js';
-import { advance, checkGroup, planningColumns, planningOf, reopenSubtasks } from './service.js';
+import {
+  advance,
+  checkGroup,
+  movedStart,
+  planningColumns,
+  planningOf,
+  reopenSubtasks,
+} from './service.js';
 import { addTags, checkTagRoom, refreshSearchText } from '../shared/tags.js';
 import { batches } from '../shared/batches.js';
 import { checkParent } from './subtasks.js';
@@ -207,7 +214,12 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
           if (next === null) continue;
           await trx
             .updateTable('todos')
-            .set({ ...planningColumns(next), updated_at: now, version: nextVersion })
+            .set({
+              ...planningColumns(next),
+              start_date: movedStart(row.start_date, row.due_date, next.dueDate),
+              updated_at: now,
+              version: nextVersion,
+            })
             .where('user_id', '=', userId)
             .where('id', '=', row.id)
             .execute();

@@ -124,6 +124,36 @@ describe('repeating todos', () => {
     expect(await api.totals()).toMatchObject({ todosCompleted: 2, todosCreated: 1 });
   });
 
+  it('move their start date with the due date, by completion, skip or a bulk completion', async () => {
+    ctx.clock.set('2026-11-23T10:00:00Z');
+    const api = client(await registerUser(ctx.app));
+    const { id } = (
+      await api.create({
+        title: 'Report',
+        dueDate: '2026-11-30',
+        startDate: '2026-11-27',
+        repeat: { every: 1, unit: 'week', from: 'due' },
+      })
+    ).json<Todo>();
+    const done = await api.put(id, {
+      title: 'Report',
+      completed: true,
+      dueDate: '2026-11-30',
+      startDate: '2026-11-27',
+      repeat: { every: 1, unit: 'week', from: 'due' },
+    });
+    expect(done.json()).toMatchObject({ dueDate: '2026-12-07', startDate: '2026-12-04' });
+    expect((await api.skip(id)).json()).toMatchObject({
+      dueDate: '2026-12-14',
+      startDate: '2026-12-11',
+    });
+    const bulk = await api.bulk({ action: 'complete', ids: [id] });
+    expect(bulk.json<Todo[]>().find((todo) => todo.id === id)).toMatchObject({
+      dueDate: '2026-12-21',
+      startDate: '2026-12-18',
+    });
+  });
+
   it('counted from completion start from the day it was done, in the user’s zone', async () => {
     // 23:30 UTC on the 23rd is already the 24th in Kiritimati (UTC+14).
     ctx.clock.set('2026-11-23T23:30:00Z');

@@ -18,7 +18,7 @@ import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { addDays, parseDate } from '@tally/contract/dates';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
-import { dateInZone, localDateTime } from '../shared/calendar.js';
+import { dateInZone, daysBetween, localDateTime } from '../shared/calendar.js';
 import { batches } from '../shared/batches.js';
 import { badRequest } from '../shared/errors.js';
 import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions.js';
@@ -145,6 +145,21 @@ export function advance(planning: Planning, now: number, zone: string): Planning
   const base = repeat.from === 'completion' ? dateInZone(now, zone) : dueDate;
   const next = nextOccurrenceBefore10000(repeat, base);
   return next === null ? null : { ...planning, dueDate: next };
+}
+
+/**
+ * A start date moved by a repeat's advance as many days as the due date (from → to), so the todo
+ * stays hidden as long before each occurrence as before the first; as it was when that would
+ * pass 9999-12-31.
+ */
+export function movedStart(
+  start: string | null,
+  from: string | null,
+  to: string | null,
+): string | null {
+  if (start === null || from === null || to === null) return start;
+  const moved = addDays(start, daysBetween(from, to));
+  return parseDate(moved) ? moved : start;
 }
 
 /**
@@ -494,7 +509,11 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           search_text: searchText(title, description, tags),
           priority: input.priority ?? current.priority,
           parent_id: parentId,
-          start_date: input.startDate === undefined ? current.start_date : input.startDate,
+          start_date: movedStart(
+            input.startDate === undefined ? current.start_date : input.startDate,
+            merged.dueDate,
+            planning.dueDate,
+          ),
           // A todo that changes parent comes first among its new siblings.
           position: parentId === current.parent_id ? current.position : -now,
         });
@@ -553,7 +572,12 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         }
         const [row] = await trx
           .updateTable('todos')
-          .set({ ...planningColumns(next), updated_at: now, version: nextVersion })
+          .set({
+            ...planningColumns(next),
+            start_date: movedStart(current.start_date, planning.dueDate, next.dueDate),
+            updated_at: now,
+            version: nextVersion,
+          })
           .where('id', '=', id)
           .where('user_id', '=', userId)
           .returning(COLUMNS)

@@ -1,6 +1,6 @@
 import { groupsApi, todosApi, tokensApi, trashApi } from '@tally/contract';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -372,32 +372,116 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
   });
 });
 
+/**
+ * A vdirsyncer pair of a local folder and the account's calendars, in vdirsyncer's default
+ * configuration (no conflict_resolution: a conflict fails the sync).
+ */
+function vdirsyncerPair(user: Account) {
+  const dir = mkdtempSync(path.join(scratch, 'vdir-'));
+  const config = path.join(dir, 'vdirsyncer.conf');
+  writeFileSync(
+    config,
+    [
+      '[general]',
+      `status_path = "${dir}/status/"`,
+      '[pair tally]',
+      'a = "local"',
+      'b = "remote"',
+      'collections = ["from b"]',
+      '[storage local]',
+      'type = "filesystem"',
+      `path = "${dir}/calendars/"`,
+      'fileext = ".ics"',
+      '[storage remote]',
+      'type = "caldav"',
+      `url = "${BASE}"`,
+      `username = "${user.email}"`,
+      `password = "${user.appPassword}"`,
+      '',
+    ].join('\n'),
+  );
+  const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: dir, XDG_CACHE_HOME: dir };
+  const vdirsyncer = async (...args: string[]) =>
+    (await run('vdirsyncer', ['-c', config, ...args], { env, timeout: 60_000 })).stdout;
+  const discover = async () => {
+    const discovered = run('vdirsyncer', ['-c', config, 'discover'], { env, timeout: 60_000 });
+    discovered.child.stdin?.end('y\ny\ny\n');
+    await discovered;
+  };
+  return { dir, env, vdirsyncer, discover };
+}
+
+/** A resource as GET answers it over HTTP, with the account's app password. */
+async function davGet(user: Account, href: string) {
+  const response = await fetch(new URL(href, BASE), {
+    headers: {
+      authorization: `Basic ${Buffer.from(`${user.email}:${user.appPassword}`).toString('base64')}`,
+    },
+  });
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: await response.text(),
+  };
+}
+
 describe('vdirsyncer and todoman', CLIENT_TIMEOUT, () => {
+  it('syncs an upload, edits on both sides and a local delete without a conflict, in its default configuration', async () => {
+    const user = await account();
+    const { dir, vdirsyncer, discover } = vdirsyncerPair(user);
+    const folder = path.join(dir, 'calendars', 'todos');
+    // vdirsyncer refuses to sync a collection emptied on one side: one todo stays throughout.
+    await user.api(todosApi.create, { body: { title: 'Stays' } });
+    await discover();
+    await vdirsyncer('sync');
+
+    // Upload: a todo written locally, as a client writes it (UTC due time, no CREATED).
+    const file = path.join(folder, 'report.ics');
+    const sent = vtodo('report', [
+      'SUMMARY:Write the report',
+      'DUE:20260320T045959Z',
+      'DTSTART:20260318T080000Z',
+    ]);
+    writeFileSync(file, sent);
+    await vdirsyncer('sync');
+    const stored = await davGet(user, `/dav/calendars/${user.id}/todos/report.ics`);
+    expect(stored.body).toBe(sent);
+
+    // Edited locally, then synced: Tally takes the edit, and serves it exactly as sent.
+    const edited = sent.replace('SUMMARY:Write the report', 'SUMMARY:Write the annual report');
+    writeFileSync(file, edited);
+    await vdirsyncer('sync');
+    const [report] = (await todosOf(user)).filter((t) => t.title === 'Write the annual report');
+    expect(report).toMatchObject({ dueDate: '2026-03-20', dueTime: '04:59' });
+    expect((await davGet(user, `/dav/calendars/${user.id}/todos/report.ics`)).body).toBe(edited);
+
+    // Edited in Tally, then synced: the local copy follows, the due time still in UTC.
+    await user.api(todosApi.patch, {
+      params: { id: String(report?.id) },
+      body: { title: 'Send the annual report' },
+    });
+    await vdirsyncer('sync');
+    const local = vtodoOf(readFileSync(file, 'utf8'));
+    expect(local.getFirstPropertyValue('summary')).toBe('Send the annual report');
+    expect(local.getFirstProperty('due')?.toICALString()).toBe('DUE:20260320T045959Z');
+    expect(local.getFirstProperty('dtstart')?.toICALString()).toBe('DTSTART:20260318T080000Z');
+    expect(local.getFirstProperty('created')).toBeNull();
+
+    // Deleted locally, then synced: gone from Tally, and a further sync changes nothing.
+    rmSync(file);
+    await vdirsyncer('sync');
+    expect((await todosOf(user)).map((t) => t.title)).toEqual(['Stays']);
+    await vdirsyncer('sync');
+    const files = readdirSync(folder).filter((name) => name.endsWith('.ics'));
+    expect(files).toHaveLength(1);
+    const [only] = files;
+    const localStays = vtodoOf(readFileSync(path.join(folder, only ?? ''), 'utf8'));
+    expect(localStays.getFirstPropertyValue('summary')).toBe('Stays');
+  });
+
   it('syncs todos made, completed and deleted on either side', async () => {
     const user = await account();
-    const dir = mkdtempSync(path.join(scratch, 'vdir-'));
-    const config = path.join(dir, 'vdirsyncer.conf');
-    writeFileSync(
-      config,
-      [
-        '[general]',
-        `status_path = "${dir}/status/"`,
-        '[pair tally]',
-        'a = "local"',
-        'b = "remote"',
-        'collections = ["from b"]',
-        '[storage local]',
-        'type = "filesystem"',
-        `path = "${dir}/calendars/"`,
-        'fileext = ".ics"',
-        '[storage remote]',
-        'type = "caldav"',
-        `url = "${BASE}"`,
-        `username = "${user.email}"`,
-        `password = "${user.appPassword}"`,
-        '',
-      ].join('\n'),
-    );
+    const { dir, env, vdirsyncer, discover } = vdirsyncerPair(user);
     const todoConfig = path.join(dir, 'todoman.py');
     writeFileSync(
       todoConfig,
@@ -410,9 +494,6 @@ describe('vdirsyncer and todoman', CLIENT_TIMEOUT, () => {
         '',
       ].join('\n'),
     );
-    const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: dir, XDG_CACHE_HOME: dir };
-    const vdirsyncer = async (...args: string[]) =>
-      (await run('vdirsyncer', ['-c', config, ...args], { env, timeout: 60_000 })).stdout;
     const todoman = async (...args: string[]) =>
       (await run('todoman', ['-c', todoConfig, ...args], { env, timeout: 60_000 })).stdout;
     const local = async () =>
@@ -426,9 +507,7 @@ describe('vdirsyncer and todoman', CLIENT_TIMEOUT, () => {
     // vdirsyncer refuses to sync a collection emptied on one side: one todo stays throughout.
     await user.api(todosApi.create, { body: { title: 'Stays' } });
     await user.api(todosApi.create, { body: { title: 'Made on the web', priority: 3 } });
-    const discovered = run('vdirsyncer', ['-c', config, 'discover'], { env, timeout: 60_000 });
-    discovered.child.stdin?.end('y\ny\ny\n');
-    await discovered;
+    await discover();
     await vdirsyncer('sync');
     expect((await local()).map((t) => [t.summary, t.priority]).sort()).toEqual([
       ['Made on the web', 1],

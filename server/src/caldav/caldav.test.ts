@@ -1,4 +1,12 @@
-import { groupsApi, statisticsApi, tagsApi, todosApi, tokensApi, trashApi } from '@tally/contract';
+import {
+  calendarApi,
+  groupsApi,
+  statisticsApi,
+  tagsApi,
+  todosApi,
+  tokensApi,
+  trashApi,
+} from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -966,5 +974,195 @@ describe('failed sign-ins', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+/**
+ * The VTODO examples of RFC 5545, 3.6.2, each in a calendar object as RFC 4791, 4.1 asks (with
+ * VERSION and PRODID): what Tally keeps of them and what it writes when it changes them.
+ */
+const RFC_VTODO_DUE = [
+  'BEGIN:VTODO',
+  'UID:20070313T123432Z-456553@example.com',
+  'DTSTAMP:20070313T123432Z',
+  'DUE;VALUE=DATE:20070501',
+  'SUMMARY:Submit Quebec Income Tax Return for 2006',
+  'CLASS:CONFIDENTIAL',
+  'CATEGORIES:FAMILY,FINANCE',
+  'STATUS:NEEDS-ACTION',
+  'END:VTODO',
+];
+const RFC_VTODO_TIMED = [
+  'BEGIN:VTODO',
+  'UID:20070514T103211Z-123404@example.com',
+  'DTSTAMP:20070514T103211Z',
+  'DTSTART:20070514T110000Z',
+  'DUE:20070709T130000Z',
+  'COMPLETED:20070707T100000Z',
+  'SUMMARY:Submit Revised Internet-Draft',
+  'PRIORITY:1',
+  'STATUS:NEEDS-ACTION',
+  'END:VTODO',
+];
+const calendarObject = (vtodoLines: string[]) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Example Corp.//CalDAV Client//EN',
+    ...vtodoLines,
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
+/** A line of the object's VTODO (unfolded lines: these are short), or null. */
+const lineOf = (text: string, name: string) =>
+  text
+    .slice(text.indexOf('BEGIN:VTODO'))
+    .split('\r\n')
+    .find((line) => line.startsWith(`${name}:`) || line.startsWith(`${name};`)) ?? null;
+
+/** The account's calendar feed made in this zone: the zone Tally writes its times in. */
+const inZone = (user: DavAccount, zone: string) =>
+  apiClient(ctx.app, user)(calendarApi.regenerate, { headers: { 'x-time-zone': zone } });
+
+describe('objects as the client sent them', () => {
+  it('serves an object exactly as sent and answers its ETag; one Tally adds to, without one', async () => {
+    const user = await account();
+    const sent = calendarObject(RFC_VTODO_DUE);
+    const href = `${user.home}todos/tax.ics`;
+    const put = await request(user, 'PUT', href, sent);
+    expect(put.statusCode).toBe(201);
+    expect(put.headers.etag).toMatch(/^"/);
+    const get = await request(user, 'GET', href);
+    expect(get.body).toBe(sent);
+    expect(get.headers.etag).toBe(put.headers.etag);
+
+    // No DTSTAMP: Tally adds the one RFC 5545 requires, nothing else, and answers no ETag.
+    const undated = calendarObject(RFC_VTODO_DUE.filter((line) => !line.startsWith('DTSTAMP')));
+    const second = await request(
+      user,
+      'PUT',
+      `${user.home}todos/undated.ics`,
+      undated
+        .replace('UID:20070313T123432Z-456553@example.com', 'UID:undated')
+        .replace('SUMMARY:Submit Quebec', 'SUMMARY:Undated: submit Quebec'),
+    );
+    expect(second.statusCode).toBe(201);
+    expect(second.headers.etag).toBeUndefined();
+    const stored = (await request(user, 'GET', `${user.home}todos/undated.ics`)).body;
+    expect(stored).toContain('DTSTAMP:');
+    expect(lineOf(stored, 'CREATED')).toBeNull();
+    expect(lineOf(stored, 'LAST-MODIFIED')).toBeNull();
+    expect(lineOf(stored, 'CLASS')).toBe('CLASS:CONFIDENTIAL');
+
+    // A change in the web app: Tally writes the object, with no CREATED the client did not send.
+    const [tax] = (await apiClient(ctx.app, user)(todosApi.list))
+      .json<{ id: number; title: string }[]>()
+      .filter((todo) => todo.title.startsWith('Submit Quebec') && todo.id);
+    await apiClient(ctx.app, user)(todosApi.patch, {
+      params: { id: String(tax?.id) },
+      body: { priority: 3 },
+    });
+    const changed = (await request(user, 'GET', href)).body;
+    expect(lineOf(changed, 'PRIORITY')).toBe('PRIORITY:1');
+    expect(lineOf(changed, 'CREATED')).toBeNull();
+    expect(lineOf(changed, 'DUE')).toBe('DUE;VALUE=DATE:20070501');
+    expect(lineOf(changed, 'DTSTAMP')).not.toBe('DTSTAMP:20070313T123432Z');
+  });
+
+  it('writes a UTC due time edited in the web app in UTC, in the wall time of the user’s zone', async () => {
+    for (const [zone, wall, edited, due] of [
+      [null, '13:00', '15:00', 'DUE:20070709T150000Z'],
+      ['Europe/Paris', '15:00', '16:30', 'DUE:20070709T143000Z'],
+    ] as const) {
+      const user = await account();
+      if (zone) await inZone(user, zone);
+      const href = `${user.home}todos/draft.ics`;
+      await request(user, 'PUT', href, calendarObject(RFC_VTODO_TIMED));
+      const api = apiClient(ctx.app, user);
+      const [todo] = (await api(todosApi.list)).json<{ id: number; dueTime: string }[]>();
+      expect(todo?.dueTime).toBe(wall);
+      await api(todosApi.patch, { params: { id: String(todo?.id) }, body: { dueTime: edited } });
+      const text = (await request(user, 'GET', href)).body;
+      expect(lineOf(text, 'DUE')).toBe(due);
+      // What the web app did not change stays as the client wrote it.
+      expect(lineOf(text, 'DTSTART')).toBe('DTSTART:20070514T110000Z');
+      expect(lineOf(text, 'COMPLETED')).toBe('COMPLETED:20070707T100000Z');
+      expect(lineOf(text, 'CREATED')).toBeNull();
+    }
+  });
+
+  it('writes a due time set in the web app in the user’s zone with its VTIMEZONE, else UTC', async () => {
+    for (const [zone, due] of [
+      [null, 'DUE:20261201T090000Z'],
+      ['Europe/Paris', 'DUE;TZID=Europe/Paris:20261201T090000'],
+    ] as const) {
+      const user = await account();
+      if (zone) await inZone(user, zone);
+      const api = apiClient(ctx.app, user);
+      const made = (
+        await api(todosApi.create, {
+          body: {
+            title: 'Pay rent',
+            dueDate: '2026-12-01',
+            dueTime: '09:00',
+            startDate: '2026-11-28',
+          },
+        })
+      ).json<{ id: number }>();
+      const text = (await request(user, 'GET', `${user.home}todos/tally-${made.id}.ics`)).body;
+      expect(lineOf(text, 'DUE')).toBe(due);
+      expect(lineOf(text, 'DTSTART')).toBe(
+        zone ? 'DTSTART;TZID=Europe/Paris:20261128T000000' : 'DTSTART:20261128T000000Z',
+      );
+      expect(text.includes('BEGIN:VTIMEZONE')).toBe(zone !== null);
+    }
+  });
+
+  it('moves a completed repeating todo on, DUE and DTSTART in their own form, and answers no ETag', async () => {
+    const user = await account();
+    await inZone(user, 'Europe/Paris');
+    // The timed example with a weekly rule: it arrives completed (its COMPLETED is set).
+    const href = `${user.home}todos/weekly.ics`;
+    const put = await request(
+      user,
+      'PUT',
+      href,
+      calendarObject(RFC_VTODO_TIMED.toSpliced(-1, 0, 'RRULE:FREQ=WEEKLY')),
+    );
+    expect(put.statusCode).toBe(201);
+    expect(put.headers.etag).toBeUndefined();
+    const text = (await request(user, 'GET', href)).body;
+    expect(lineOf(text, 'DUE')).toBe('DUE:20070716T130000Z');
+    expect(lineOf(text, 'DTSTART')).toBe('DTSTART:20070521T110000Z');
+    expect(lineOf(text, 'STATUS')).toBe('STATUS:NEEDS-ACTION');
+    expect(lineOf(text, 'COMPLETED')).toBeNull();
+    expect(lineOf(text, 'RRULE')).toBe('RRULE:FREQ=WEEKLY');
+
+    // Completed by a client with seconds in its due time: the next one keeps them, and the zone.
+    const daily = `${user.home}todos/pills.ics`;
+    const lines = (status: string[]) =>
+      vtodo('pills', [
+        'SUMMARY:Pills',
+        'DUE:20260310T045959Z',
+        'DTSTART;TZID=Europe/Paris:20260309T080000',
+        'RRULE:FREQ=DAILY',
+        ...status,
+      ]);
+    // Its TZID comes without a VTIMEZONE: Tally adds one, and answers no ETag.
+    const first = await request(user, 'PUT', daily, lines([]));
+    expect(first.headers.etag).toBeUndefined();
+    const done = await request(
+      user,
+      'PUT',
+      daily,
+      lines(['STATUS:COMPLETED', 'COMPLETED:20260310T050000Z']),
+    );
+    expect(done.statusCode).toBe(204);
+    expect(done.headers.etag).toBeUndefined();
+    const next = (await request(user, 'GET', daily)).body;
+    expect(lineOf(next, 'DUE')).toBe('DUE:20260311T045959Z');
+    expect(lineOf(next, 'DTSTART')).toBe('DTSTART;TZID=Europe/Paris:20260310T080000');
+    expect(next).toContain('TZID:Europe/Paris');
   });
 });

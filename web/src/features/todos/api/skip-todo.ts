@@ -28,7 +28,12 @@ export function useSkipTodo() {
           async () => {
             const restored = await api.todos.patch({
               params: { id: skipped.id },
-              body: { dueDate: previous.dueDate, dueTime: previous.dueTime },
+              // The start date moved with the due date (todos/service.ts, movedStart).
+              body: {
+                dueDate: previous.dueDate,
+                dueTime: previous.dueTime,
+                startDate: previous.startDate,
+              },
               operation: 'Undo skip',
             });
             replaceTodo(queryClient, restored.id, () => restored);

@@ -57,6 +57,8 @@ const previousOf = (todo: Todo): UpdateTodoBody => ({
   dueDate: todo.dueDate,
   dueTime: todo.dueTime,
   repeat: todo.repeat,
+  // A repeat's advance moves the start date with the due date.
+  startDate: todo.startDate,
 });
 
 /** Offers to put a todo back as it was before a change (lib/undo.ts). */

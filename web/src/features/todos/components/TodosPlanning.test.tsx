@@ -263,6 +263,46 @@ describe('/todos: due dates on the rows', () => {
       true,
     );
   });
+
+  it('puts the due and start dates back when a skip is undone', async () => {
+    const repeat = { every: 1, unit: 'month', monthDay: 30, from: 'due' } as const;
+    const { calls } = fakeBackend(
+      {
+        todos: [
+          makeTodo({
+            id: 8,
+            title: 'Rent',
+            dueDate: '2026-11-30',
+            startDate: '2026-11-01',
+            repeat,
+          }),
+        ],
+      },
+      {
+        'POST /api/todos/:id/skip': () =>
+          new Response(
+            JSON.stringify(
+              makeTodo({
+                id: 8,
+                title: 'Rent',
+                dueDate: '2026-12-30',
+                startDate: '2026-12-01',
+                repeat,
+              }),
+            ),
+            { status: 200, headers: { 'Content-Type': 'application/json' } },
+          ),
+      },
+    );
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Skip Rent' }));
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(
+        calls.find((call) => call.method === 'PATCH' && call.path === '/api/todos/8')?.body,
+      ).toMatchObject({ dueDate: '2026-11-30', dueTime: null, startDate: '2026-11-01' }),
+    );
+  });
 });
 
 describe('/todos: the due date, time and repeat fields', () => {

@@ -432,7 +432,8 @@ export function parseVtodo(
   }
   remember('categories', inOrder(tags), categories);
 
-  let parentUid: string | null = remember('parent', null, []) as null;
+  // No parent is not remembered: service.ts (adoptChildren) finds waiting subtasks by a known parent.
+  let parentUid: string | null = null;
   for (const related of take('related-to')) {
     const reltype = String(related[1].reltype ?? 'PARENT').toUpperCase();
     if (parentUid === null && reltype === 'PARENT') {
@@ -736,9 +737,7 @@ function stampsOf(todo: RenderedTodo): JCalProperty[] {
       ['last-modified', {}, 'date-time', modified],
     ];
   }
-  const unchanged = (Object.keys(todo.extra?.known ?? {}) as Aspect[]).every((aspect) =>
-    same(todo.extra?.known[aspect]?.value, valueOf(aspect, todo)),
-  );
+  const unchanged = unchangedSinceSent(todo);
   const own = (name: string) => stamps.find((p) => p[0] === name);
   const now = (name: string): JCalProperty => [name, {}, 'date-time', modified];
   const dtstamp = own('dtstamp');
@@ -755,14 +754,17 @@ function stampsOf(todo: RenderedTodo): JCalProperty[] {
  * The object as the client sent it (Extra.sent) while every field Tally models holds the value
  * it meant there, else null: Tally then writes the object (vtodoCalendar).
  */
-export function sentText(todo: RenderedTodo): string | null {
-  const extra = todo.extra;
-  if (!extra?.sent) return null;
-  for (const aspect of [...ASPECT_NAMES, 'remind'] as Aspect[]) {
-    const known = extra.known[aspect];
-    if (!known || !same(known.value, valueOf(aspect, todo))) return null;
-  }
-  return extra.sent;
+export const sentText = (todo: RenderedTodo): string | null =>
+  todo.extra?.sent !== undefined && unchangedSinceSent(todo) ? todo.extra.sent : null;
+
+/**
+ * Whether every field holds the value the client's object meant (parseVtodo remembers each, a
+ * parent only when there is one).
+ */
+function unchangedSinceSent(todo: RenderedTodo): boolean {
+  return ([...ASPECT_NAMES, 'remind'] as Aspect[]).every((aspect) =>
+    same(todo.extra?.known[aspect]?.value ?? null, valueOf(aspect, todo)),
+  );
 }
 
 /** A calendar object's text, as written to clients. */

@@ -458,7 +458,7 @@ describe('vdirsyncer and todoman', CLIENT_TIMEOUT, () => {
 
     // Edited in Tally, then synced: the local copy follows, the due time still in UTC.
     await user.api(todosApi.patch, {
-      params: { id: String(report?.id) },
+      params: { id: report?.id ?? 0 },
       body: { title: 'Send the annual report' },
     });
     await vdirsyncer('sync');

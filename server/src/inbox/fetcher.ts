@@ -98,7 +98,12 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
     if (!whole || !whole.source) return { kind: 'unreadable' };
     let mail;
     try {
-      mail = await simpleParser(whole.source, { skipImageLinks: true, skipTextToHtml: true });
+      mail = await simpleParser(whole.source, {
+        skipImageLinks: true,
+        skipTextToHtml: true,
+        // A plain-text part is taken as it is; without one, the HTML becomes Markdown (message.ts).
+        skipHtmlToText: true,
+      });
     } catch {
       return { kind: 'unreadable' };
     }
@@ -133,6 +138,8 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
       // The password never crosses a network in the clear: STARTTLS is required off loopback.
       ...(inbox.secure || LOOPBACK.has(inbox.host) ? {} : { doSTARTTLS: true }),
       auth: { user: inbox.user, pass: inbox.password },
+      // IDLE a second after the last command, not imapflow's 15 s: new mail is told at once.
+      autoIdleDelay: 1000,
       logger: false,
     });
     client = imap;

@@ -57,6 +57,23 @@ export function secretsOf(mail: ParsedMail, localPart: string, domain: string): 
   return [...secrets];
 }
 
+/**
+ * Why a mail is not taken as one, or null when it is: every mail has a From and a Date (RFC 5322),
+ * and a multipart body names the boundary between its parts (RFC 2046).
+ */
+export function malformation(mail: ParsedMail): string | null {
+  if (addressesOf(mail.from).length === 0) return 'no From address';
+  if (!mail.headers.has('date') || !Number.isFinite(mail.date?.getTime())) return 'no Date';
+  const type = mail.headers.get('content-type');
+  if (type && typeof type === 'object' && 'value' in type && 'params' in type) {
+    const { value, params } = type as { value: string; params: Record<string, string> };
+    if (value.toLowerCase().startsWith('multipart/') && !params.boundary) {
+      return 'a multipart body without a boundary';
+    }
+  }
+  return null;
+}
+
 /** The sender's address (the From header), lower case, or null when it has none. */
 export function senderOf(mail: ParsedMail): string | null {
   return addressesOf(mail.from)[0] ?? null;
@@ -66,13 +83,17 @@ let turndown: TurndownService | null = null;
 
 /** HTML to Markdown (turndown); images, scripts and styles leave nothing. */
 function markdownOf(html: string): string {
-  turndown ??= new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' }).remove([
-    'script',
-    'style',
-    'head',
-    'img',
-    'title',
-  ]);
+  if (turndown === null) {
+    turndown = new TurndownService({
+      headingStyle: 'atx',
+      codeBlockStyle: 'fenced',
+      bulletListMarker: '-',
+    });
+    turndown.remove(['script', 'style', 'head', 'title']);
+    // Images are mostly trackers and logos: a todo keeps the words (a rule, as turndown's own
+    // image rule comes before its removals).
+    turndown.addRule('no-images', { filter: 'img', replacement: () => '' });
+  }
   return turndown.turndown(html);
 }
 

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { createTodoService } from '../todos/service.js';
-import { secretsOf, senderOf, todoOf } from './message.js';
+import { malformation, secretsOf, senderOf, todoOf } from './message.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -25,7 +25,8 @@ export type Outcome =
   | { kind: 'created'; userId: number; todoId: number }
   | { kind: 'seen-before' }
   | { kind: 'unknown-address' }
-  | { kind: 'stranger' };
+  | { kind: 'stranger' }
+  | { kind: 'malformed' };
 
 export function createInboxService(options: {
   db: Kysely<Database>;
@@ -99,6 +100,7 @@ export function createInboxService(options: {
      */
     async take(mail: ParsedMail, key: string): Promise<Outcome> {
       if (inbox === null) return { kind: 'unknown-address' };
+      if (malformation(mail) !== null) return { kind: 'malformed' };
       const secrets = secretsOf(mail, inbox.localPart, inbox.domain);
       if (secrets.length === 0) return { kind: 'unknown-address' };
       const owner = await db

@@ -312,10 +312,7 @@ function parseOidc(text: (name: string) => string | null, problems: string[]): O
  * The password may come apart, in INBOX_IMAP_PASSWORD. No problem quotes the URL: it may hold
  * the password.
  */
-function parseInbox(
-  text: (name: string) => string | null,
-  problems: string[],
-): InboxConfig | null {
+function parseInbox(text: (name: string) => string | null, problems: string[]): InboxConfig | null {
   const raw = text('INBOX_IMAP_URL');
   const others = ['INBOX_ADDRESS', 'INBOX_IMAP_PASSWORD', 'INBOX_PROCESSED_FOLDER'];
   if (raw === null) {
@@ -330,7 +327,9 @@ function parseInbox(
     // Reported below.
   }
   if (url === null || (url.protocol !== 'imap:' && url.protocol !== 'imaps:') || !url.hostname) {
-    problems.push('INBOX_IMAP_URL must be an imap:// or imaps:// URL, e.g. imaps://user:password@mail.example.com/INBOX');
+    problems.push(
+      'INBOX_IMAP_URL must be an imap:// or imaps:// URL, e.g. imaps://user:password@mail.example.com/INBOX',
+    );
     return null;
   }
   const user = decodeURIComponent(url.username);

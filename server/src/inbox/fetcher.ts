@@ -155,14 +155,17 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
           imap.close();
         });
     };
-    const renewal = setInterval(() => {
-      holdLease().then(
-        (held) => {
-          if (!held) imap.close();
-        },
-        () => imap.close(),
-      );
-    }, Math.max(1000, Math.floor(leaseMs / 3)));
+    const renewal = setInterval(
+      () => {
+        holdLease().then(
+          (held) => {
+            if (!held) imap.close();
+          },
+          () => imap.close(),
+        );
+      },
+      Math.max(1000, Math.floor(leaseMs / 3)),
+    );
     try {
       await imap.connect();
       const made = await imap.mailboxCreate(inbox.processedFolder).catch(() => null);

@@ -217,7 +217,9 @@ describe('mail to the address', () => {
       body: { onlyFromMyAddresses: false },
     });
     expect(off.data()).toMatchObject<Partial<Inbox>>({ onlyFromMyAddresses: false });
-    await dovecot.append(raw({ from: 'friend@other.example', to: renewed, subject: 'From a friend' }));
+    await dovecot.append(
+      raw({ from: 'friend@other.example', to: renewed, subject: 'From a friend' }),
+    );
     const todos = await until(user, (list) => list.length === 1);
     expect(todos[0]?.title).toBe('From a friend');
   });
@@ -267,7 +269,9 @@ describe('the fetcher', () => {
       // The first process stops (a restart): the other one takes the mailbox over.
       await ctx.app.close();
       ctx = second;
-      await dovecot.append(raw({ from: user.email, to: address ?? '', subject: 'After a restart' }));
+      await dovecot.append(
+        raw({ from: user.email, to: address ?? '', subject: 'After a restart' }),
+      );
       const todos = await until(user, (list) => list.length === 6);
       expect(todos.map((todo) => todo.title).sort()).toEqual([
         'After a restart',

@@ -51,7 +51,8 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
         inbox,
         service,
         log: app.log,
-        onCreated: (userId, todoId) => app.live.publish(userId, { type: 'todo.created', id: todoId }),
+        onCreated: (userId, todoId) =>
+          app.live.publish(userId, { type: 'todo.created', id: todoId }),
         ...options.fetcherTimes,
       });
     });

@@ -68,7 +68,7 @@ test.describe('settings: e-mail to task', () => {
     await deliver(request, 'stranger@elsewhere.example', address, 'From a stranger');
     await deliver(request, emailOf(user), address, 'Call the plumber @home p2');
     await page.goto('/todos');
-    await expect(page.getByText('Call the plumber', { exact: true })).toBeVisible({
+    await expect(page.getByRole('button', { name: 'Call the plumber', exact: true })).toBeVisible({
       timeout: 10_000,
     });
     await expect(page.getByText('From a stranger')).toBeHidden();
@@ -93,7 +93,7 @@ test.describe('settings: e-mail to task', () => {
     await deliver(request, emailOf(user), address, 'To the old address');
     await deliver(request, 'friend@elsewhere.example', renewed, 'From a friend');
     await page.goto('/todos');
-    await expect(page.getByText('From a friend', { exact: true })).toBeVisible({
+    await expect(page.getByRole('button', { name: 'From a friend', exact: true })).toBeVisible({
       timeout: 10_000,
     });
     await expect(page.getByText('To the old address')).toBeHidden();

@@ -11,6 +11,8 @@ import {
   type TestUser,
 } from '../test/helpers.js';
 import { type LocalDovecot, startLocalDovecot } from '../test/local-dovecot.js';
+import { simpleParser } from 'mailparser';
+import { createInboxService } from './service.js';
 import { linkToken, type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
 
 /**
@@ -256,6 +258,22 @@ describe('mail to the address', () => {
 });
 
 describe('the fetcher', () => {
+  it('makes one todo of a message taken twice (a stop between the todo and the move)', async () => {
+    const user = await verifiedUser();
+    const { address } = await inboxOf(user);
+    const service = createInboxService({
+      db: database.handle.db,
+      clock: ctx.clock.now,
+      inbox: loadConfig({ INBOX_IMAP_URL: dovecot.url, INBOX_ADDRESS: `todo@${DOMAIN}` }).inbox,
+    });
+    const mail = await simpleParser(
+      raw({ from: user.email, to: address ?? '', subject: 'Taken twice' }),
+    );
+    expect((await service.take(mail, 'INBOX:1:99')).kind).toBe('created');
+    expect(await service.take(mail, 'INBOX:1:99')).toEqual({ kind: 'seen-before' });
+    expect((await todosOf(user)).map((todo) => todo.title)).toEqual(['Taken twice']);
+  });
+
   it('runs once across two processes and carries on in the other when one stops', async () => {
     const user = await verifiedUser();
     const { address } = await inboxOf(user);

@@ -5,7 +5,6 @@ import type { ParsedMail } from 'mailparser';
 import type { InboxConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { isUniqueViolation } from '../shared/sql-errors.js';
 import { createTodoService } from '../todos/service.js';
 import { malformation, secretsOf, senderOf, todoOf } from './message.js';
 
@@ -129,34 +128,33 @@ export function createInboxService(options: {
           ? sent
           : now;
       const todo = todoOf(mail);
-      try {
-        return await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('inbox_messages')
-            .values({ message_key: key, todo_id: null, taken_at: now })
-            .execute();
-          // The todo is made as of the mail's date: its creation time is when it was written.
-          const created = await createTodoService(trx, () => at).create(
-            owner.user_id,
-            {
-              title: todo.title,
-              description: todo.description,
-              ...(todo.tags.length > 0 ? { tags: todo.tags } : {}),
-              ...(todo.priority ? { priority: todo.priority } : {}),
-            },
-            'UTC',
-          );
-          await trx
-            .updateTable('inbox_messages')
-            .set({ todo_id: created.id })
-            .where('message_key', '=', key)
-            .execute();
-          return { kind: 'created', userId: owner.user_id, todoId: created.id } as const;
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) return { kind: 'seen-before' };
-        throw error;
-      }
+      return db.transaction().execute(async (trx): Promise<Outcome> => {
+        const first = await trx
+          .insertInto('inbox_messages')
+          .values({ message_key: key, todo_id: null, taken_at: now })
+          .onConflict((oc) => oc.column('message_key').doNothing())
+          .returning('message_key')
+          .executeTakeFirst();
+        // Taken before: by this fetcher before a stop, or by another process.
+        if (!first) return { kind: 'seen-before' };
+        // The todo is made as of the mail's date: its creation time is when it was written.
+        const created = await createTodoService(trx, () => at).create(
+          owner.user_id,
+          {
+            title: todo.title,
+            description: todo.description,
+            ...(todo.tags.length > 0 ? { tags: todo.tags } : {}),
+            ...(todo.priority ? { priority: todo.priority } : {}),
+          },
+          'UTC',
+        );
+        await trx
+          .updateTable('inbox_messages')
+          .set({ todo_id: created.id })
+          .where('message_key', '=', key)
+          .execute();
+        return { kind: 'created', userId: owner.user_id, todoId: created.id };
+      });
     },
   };
 }

@@ -9,7 +9,7 @@ import type { Clock } from '../shared/clock.js';
 import type { InboxService, Outcome } from './service.js';
 
 /** A larger message is moved to the processed folder unread: no todo needs more. */
-export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The job_leases row of the one fetcher among every process on the database. */
 const LEASE_NAME = 'inbox-fetcher';

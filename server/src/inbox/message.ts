@@ -9,7 +9,7 @@ import TurndownService from 'turndown';
  */
 
 /** 20 characters of a-z and 2-7 (base32, 100 bits): lower case, as some mail systems rewrite it. */
-export const SECRET_PATTERN = /^[a-z2-7]{20}$/;
+const SECRET_PATTERN = /^[a-z2-7]{20}$/;
 
 const NO_SUBJECT = '(no subject)';
 

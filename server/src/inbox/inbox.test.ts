@@ -1,4 +1,4 @@
-import { authApi, inboxApi, type Inbox, todosApi, type Todo } from '@tally/contract';
+import { accountApi, authApi, inboxApi, type Inbox, todosApi, type Todo } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { apiClient } from '../test/api-client.js';
@@ -254,6 +254,31 @@ describe('mail to the address', () => {
     await untilProcessed('Malformed');
     const todos = await until(user, (list) => list.some((todo) => todo.title === 'After them'));
     expect(todos.map((todo) => todo.title)).toEqual(['After them']);
+  });
+});
+
+describe('deleting the account', () => {
+  it('ends its address: a mail to it then makes nothing and is moved', async () => {
+    const user = await verifiedUser();
+    const { address } = await inboxOf(user);
+    const deleted = await apiClient(ctx.app, user)(accountApi.remove, {
+      body: { password: user.password },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const left = await database.handle.db
+      .selectFrom('inbox_addresses')
+      .select('user_id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(left).toEqual([]);
+    await dovecot.append(raw({ from: user.email, to: address ?? '', subject: 'After deletion' }));
+    await untilProcessed('After deletion');
+    const todos = await database.handle.db
+      .selectFrom('todos')
+      .select('id')
+      .where('title', '=', 'After deletion')
+      .execute();
+    expect(todos).toEqual([]);
   });
 });
 

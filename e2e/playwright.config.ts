@@ -13,6 +13,15 @@ import {
   SMTP_USER,
 } from './support/mail-settings';
 import {
+  DELIVERY_ORIGIN,
+  DELIVERY_PORT,
+  IMAP_PASSWORD,
+  IMAP_PORT,
+  IMAP_USER,
+  INBOX_ADDRESS,
+  INBOX_IMAP_URL,
+} from './support/inbox-settings';
+import {
   OIDC_CLIENT_ID,
   OIDC_CLIENT_SECRET,
   OIDC_ISSUER,
@@ -31,7 +40,8 @@ import {
  * Google, whatever network the machine has. E-mail goes to a local SMTP server (support/
  * local-smtp.mjs, also started first), which keeps what it receives for the specs to read
  * (support/mailbox.ts). Single sign-on goes to a real OpenID provider on loopback (support/
- * local-oidc-provider.mjs, oidc-provider), whose login page Chromium fills in.
+ * local-oidc-provider.mjs, oidc-provider), whose login page Chromium fills in. E-mail to task
+ * reads a mailbox on Dovecot from Debian (support/local-dovecot.mjs), into which specs deliver.
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -114,6 +124,21 @@ export default defineConfig({
       },
     },
     {
+      command: `node ${path.join(root, 'e2e/support/local-dovecot.mjs')}`,
+      cwd: root,
+      url: `${DELIVERY_ORIGIN}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        E2E_IMAP_PORT: String(IMAP_PORT),
+        E2E_DELIVERY_PORT: String(DELIVERY_PORT),
+        E2E_IMAP_USER: IMAP_USER,
+        E2E_IMAP_PASSWORD: IMAP_PASSWORD,
+      },
+    },
+    {
       command: `node ${path.join(root, 'server/dist/main.js')}`,
       cwd: root,
       url: `${baseURL}/api/health`,
@@ -138,6 +163,8 @@ export default defineConfig({
         OIDC_CLIENT_ID,
         OIDC_CLIENT_SECRET,
         OIDC_NAME,
+        INBOX_IMAP_URL,
+        INBOX_ADDRESS,
       },
     },
   ],

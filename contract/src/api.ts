@@ -1,6 +1,7 @@
 import { accountApi } from './account.js';
 import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
+import { inboxApi } from './inbox.js';
 import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
 import { passkeysApi } from './passkeys.js';
@@ -25,6 +26,7 @@ export const contract = {
   oidc: oidcApi,
   tokens: tokensApi,
   calendar: calendarApi,
+  inbox: inboxApi,
   todos: todosApi,
   reminders: remindersApi,
   tags: tagsApi,

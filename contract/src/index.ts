@@ -11,6 +11,7 @@ export * from './passkeys.js';
 export * from './oidc.js';
 export * from './tokens.js';
 export * from './calendar.js';
+export * from './inbox.js';
 export * from './todos.js';
 export * from './reminders.js';
 export * from './tags.js';

@@ -78,6 +78,11 @@ export const routes = {
     /** The secret in the path is the credential (docs/product.md, Calendar feed). */
     feed: { method: 'GET', path: '/api/calendar/:secret.ics', public: true },
   },
+  inbox: {
+    get: { method: 'GET', path: '/api/account/inbox' },
+    renew: { method: 'POST', path: '/api/account/inbox/renew' },
+    update: { method: 'PATCH', path: '/api/account/inbox' },
+  },
   todos: {
     list: { method: 'GET', path: '/api/todos' },
     counts: { method: 'GET', path: '/api/todos/counts' },

@@ -22,6 +22,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
+import { inboxRoutes } from './inbox/routes.js';
 import { liveRoutes } from './live/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
@@ -82,6 +83,8 @@ export interface AppOptions {
   reminderPollMs?: number;
   /** Accept http push endpoints on loopback: only the tests' local push service. */
   allowLoopbackPush?: boolean;
+  /** Run the e-mail-to-task fetcher when INBOX_IMAP_URL is set; by default with backgroundJobs. */
+  inboxFetcher?: boolean | { leaseMs: number; retryMs: number };
 }
 
 /** Trusts the X-Forwarded-For entries added by the nearest `hops` proxies (hop 0 is the peer). */
@@ -204,6 +207,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prune: options.backgroundJobs ?? false,
   });
   await app.register(todoRoutes, { clock });
+  const fetcher = options.inboxFetcher ?? options.backgroundJobs ?? false;
+  await app.register(inboxRoutes, {
+    clock,
+    inbox: config.inbox,
+    fetch: fetcher !== false,
+    ...(typeof fetcher === 'object' ? { fetcherTimes: fetcher } : {}),
+  });
   await app.register(tagRoutes);
   await app.register(reminderRoutes, {
     clock,

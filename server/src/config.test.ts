@@ -193,6 +193,63 @@ describe('OpenID Connect settings', () => {
   });
 });
 
+describe('e-mail to task settings', () => {
+  it('is off without INBOX_IMAP_URL, and reads the mailbox, the address and the defaults', () => {
+    expect(loadConfig({}).inbox).toBeNull();
+    expect(
+      loadConfig({
+        INBOX_IMAP_URL: 'imaps://todo%40example.com:pa%24s@mail.example.com/Tally',
+        INBOX_ADDRESS: 'Todo@Example.com',
+      }).inbox,
+    ).toEqual({
+      host: 'mail.example.com',
+      port: 993,
+      secure: true,
+      user: 'todo@example.com',
+      password: 'pa$s',
+      mailbox: 'Tally',
+      processedFolder: 'Processed',
+      localPart: 'todo',
+      domain: 'example.com',
+    });
+    const apart = loadConfig({
+      INBOX_IMAP_URL: 'imap://tally@127.0.0.1:1143',
+      INBOX_IMAP_PASSWORD: 'from-a-secret',
+      INBOX_ADDRESS: 'todo@example.com',
+      INBOX_PROCESSED_FOLDER: 'Done',
+    }).inbox;
+    expect(apart).toMatchObject({
+      port: 1143,
+      secure: false,
+      password: 'from-a-secret',
+      mailbox: 'INBOX',
+      processedFolder: 'Done',
+    });
+  });
+
+  it('lists every bad INBOX setting, never the password', () => {
+    const load = () =>
+      loadConfig({
+        INBOX_IMAP_URL: 'imaps://todo:s3cret-pw@',
+        INBOX_ADDRESS: 'todo+x@example.com',
+      });
+    expect(load).toThrow(/INBOX_IMAP_URL must be an imap:\/\/ or imaps:\/\/ URL/);
+    expect(load).not.toThrow(/s3cret-pw/);
+    const noPassword = () =>
+      loadConfig({
+        INBOX_IMAP_URL: 'imaps://todo@mail.example.com',
+        INBOX_ADDRESS: 'todo+x@example.com',
+      });
+    expect(noPassword).toThrow(/INBOX_IMAP_URL needs a password/);
+    expect(noPassword).toThrow(
+      /INBOX_ADDRESS must be the address mail to Tally goes to, without a \+/,
+    );
+    expect(() => loadConfig({ INBOX_ADDRESS: 'todo@example.com' })).toThrow(
+      /INBOX_ADDRESS need INBOX_IMAP_URL/,
+    );
+  });
+});
+
 describe('resolveJwtSecret', () => {
   it('generates a 256-bit secret once, readable by the owner only, and reuses it', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-secret-'));

@@ -56,6 +56,27 @@ export interface Config {
   metricsToken: string | null;
   /** Generic OpenID Connect sign-in (OIDC_*); null when OIDC_ISSUER is unset. */
   oidc: OidcConfig | null;
+  /** E-mail to task (INBOX_*); null when INBOX_IMAP_URL is unset. */
+  inbox: InboxConfig | null;
+}
+
+/** The mailbox mail to todo+{secret}@{domain} lands in (docs/decisions/140-email-to-task-over-imap.md). */
+export interface InboxConfig {
+  /** imap:// or imaps://, host and port. */
+  host: string;
+  port: number;
+  /** imaps: TLS from the start; imap: STARTTLS when offered (required off loopback). */
+  secure: boolean;
+  user: string;
+  /** From INBOX_IMAP_PASSWORD, else the URL's. Never logged, never sent to the browser. */
+  password: string;
+  /** The folder new mail arrives in: the URL's path, INBOX by default. */
+  mailbox: string;
+  /** Where taken messages go (INBOX_PROCESSED_FOLDER, default Processed). */
+  processedFolder: string;
+  /** INBOX_ADDRESS split: its local part (before any +) and its domain, both lower case. */
+  localPart: string;
+  domain: string;
 }
 
 /** One OpenID Connect provider (README, Single sign-on; docs/decisions/080-openid-connect.md). */
@@ -162,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const oidc = parseOidc(text, problems);
+  const inbox = parseInbox(text, problems);
 
   const config: Config = {
     port,
@@ -194,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidSubject,
     metricsToken,
     oidc,
+    inbox,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(
@@ -280,6 +303,60 @@ function parseOidc(text: (name: string) => string | null, problems: string[]): O
     scopes: scopes.join(' '),
     autoRegister: flag('OIDC_AUTO_REGISTER', true),
     only: flag('OIDC_ONLY', false),
+  };
+}
+
+/**
+ * INBOX_*: INBOX_IMAP_URL names the mailbox (imaps://user:password@host/INBOX) and INBOX_ADDRESS
+ * the address mail is sent to (todo@example.com: each account's is todo+{secret}@example.com).
+ * The password may come apart, in INBOX_IMAP_PASSWORD. No problem quotes the URL: it may hold
+ * the password.
+ */
+function parseInbox(text: (name: string) => string | null, problems: string[]): InboxConfig | null {
+  const raw = text('INBOX_IMAP_URL');
+  const others = ['INBOX_ADDRESS', 'INBOX_IMAP_PASSWORD', 'INBOX_PROCESSED_FOLDER'];
+  if (raw === null) {
+    const stray = others.filter((name) => text(name) !== null);
+    if (stray.length > 0) problems.push(`${stray.join(', ')} need INBOX_IMAP_URL`);
+    return null;
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Reported below.
+  }
+  if (url === null || (url.protocol !== 'imap:' && url.protocol !== 'imaps:') || !url.hostname) {
+    problems.push(
+      'INBOX_IMAP_URL must be an imap:// or imaps:// URL, e.g. imaps://user:password@mail.example.com/INBOX',
+    );
+    return null;
+  }
+  const user = decodeURIComponent(url.username);
+  const password = text('INBOX_IMAP_PASSWORD') ?? decodeURIComponent(url.password);
+  if (!user) problems.push('INBOX_IMAP_URL must name the mailbox user (imaps://user@host)');
+  if (!password) {
+    problems.push('INBOX_IMAP_URL needs a password, in the URL or in INBOX_IMAP_PASSWORD');
+  }
+  const address = (text('INBOX_ADDRESS') ?? '').toLowerCase();
+  const match = /^([a-z0-9._-]+)@([a-z0-9.-]+\.[a-z0-9-]+|localhost)$/.exec(address);
+  if (!match) {
+    problems.push(
+      'INBOX_ADDRESS must be the address mail to Tally goes to, without a +, e.g. todo@example.com',
+    );
+  }
+  const mailbox = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'INBOX';
+  const secure = url.protocol === 'imaps:';
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    secure,
+    user,
+    password,
+    mailbox,
+    processedFolder: text('INBOX_PROCESSED_FOLDER') ?? 'Processed',
+    localPart: match?.[1] ?? '',
+    domain: match?.[2] ?? '',
   };
 }
 

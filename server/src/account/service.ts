@@ -113,6 +113,7 @@ const toAccount = (row: AccountRow): Account => ({
 const OWNED_TABLES = [
   'api_tokens',
   'calendar_feeds',
+  'inbox_addresses',
   'email_tokens',
   'passkeys',
   'webauthn_challenges',

@@ -32,6 +32,8 @@ export interface Database {
   todo_tags: TodoTagsTable;
   caldav_changes: CaldavChangesTable;
   caldav_change_marks: CaldavChangeMarksTable;
+  inbox_addresses: InboxAddressesTable;
+  inbox_messages: InboxMessagesTable;
 }
 
 interface UsersTable {
@@ -138,6 +140,21 @@ interface CaldavChangeMarksTable {
 }
 
 /** A user's tag (migration 0016): unique by lower-case name, the first spelling kept. */
+/** An account's e-mail-to-task address (migrations/0022-inbox.ts). */
+interface InboxAddressesTable {
+  user_id: number;
+  secret: string;
+  only_from_my_addresses: Generated<number>;
+  created_at: number;
+}
+
+/** A message the inbox fetcher took, by `{uidvalidity}:{uid}`, so none makes two todos. */
+interface InboxMessagesTable {
+  message_key: string;
+  todo_id: number | null;
+  taken_at: number;
+}
+
 interface TagsTable {
   id: Generated<number>;
   user_id: number;

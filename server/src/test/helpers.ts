@@ -109,6 +109,8 @@ export async function createTestApp(
     /** The reminder poller's interval; by default none (tests call sendDueReminders). */
     reminderPollMs?: number;
     liveHeartbeatMs?: number;
+    /** The e-mail-to-task fetcher (with INBOX_* in config); none by default. */
+    inboxFetcher?: AppOptions['inboxFetcher'];
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
@@ -125,6 +127,7 @@ export async function createTestApp(
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.liveHeartbeatMs ? { liveHeartbeatMs: options.liveHeartbeatMs } : {}),
+    inboxFetcher: options.inboxFetcher ?? false,
   });
   await app.ready();
   return {

@@ -10,6 +10,7 @@ export const queryKeys = {
   accountTokens: ['account', 'tokens'],
   accountPasskeys: ['account', 'passkeys'],
   calendarFeed: ['account', 'calendar'],
+  inbox: ['account', 'inbox'],
   twoFactor: ['account', 'two-factor'],
   todos: ['todos'],
   /** The views by due date (Today, Upcoming): under todos, so refreshing todos refreshes them. */

@@ -9,6 +9,7 @@ import {
   type CreateApiTokenBody,
   type DailyStatistic,
   type Group,
+  type Inbox,
   type Insights,
   type Passkey,
   type Reminder,
@@ -274,6 +275,8 @@ interface BackendOptions {
   calendarFeed?: CalendarFeed | null;
   /** What GET /api/reminders answers (none by default). */
   reminders?: Reminder[];
+  /** E-mail to task: by default set up, an address, mail only from the verified address. */
+  inbox?: Inbox;
 }
 
 /** The token the fake API makes each time (Settings shows it once). */
@@ -281,6 +284,8 @@ export const FAKE_API_TOKEN = `tally_pat_${'F'.repeat(43)}`;
 const DAY = 24 * 60 * 60 * 1000;
 /** The calendar feed's secrets, one per call to make it. */
 const feedSecret = (n: number) => String(n).padStart(43, 's');
+/** The e-mail-to-task addresses, one per renewal. */
+export const inboxAddress = (n: number) => `todo+${'a'.repeat(19)}${n}@tally.example`;
 
 /** The current password of the fake account: any other is refused as the server would. */
 export const FAKE_PASSWORD = 'correct horse';
@@ -337,6 +342,12 @@ export function fakeBackend(
     passkeys: options.passkeys ?? [],
     calendarFeed: options.calendarFeed ?? null,
     feeds: 0,
+    inbox: options.inbox ?? {
+      address: inboxAddress(2),
+      onlyFromMyAddresses: true,
+      verifiedEmail: 'alice@example.com',
+    },
+    inboxes: 2,
     deleted: false,
     proved: options.proofExpired !== true,
     sorts: {} as Record<string, string>,
@@ -494,6 +505,17 @@ export function fakeBackend(
         createdAt: '2026-03-04T05:06:07.000Z',
       };
       return json(state.calendarFeed, 201);
+    },
+    'GET /api/account/inbox': () => json(state.inbox),
+    'POST /api/account/inbox/renew': () => {
+      state.inboxes += 1;
+      state.inbox = { ...state.inbox, address: inboxAddress(state.inboxes) };
+      return json(state.inbox);
+    },
+    'PATCH /api/account/inbox': (call) => {
+      const body = call.body as { onlyFromMyAddresses: boolean };
+      state.inbox = { ...state.inbox, onlyFromMyAddresses: body.onlyFromMyAddresses };
+      return json(state.inbox);
     },
     'DELETE /api/account/calendar': () => {
       state.calendarFeed = null;

@@ -1,0 +1,55 @@
+import { simpleParser } from 'mailparser';
+import { describe, expect, it } from 'vitest';
+import { malformation, secretsOf, senderOf, todoOf } from './message.js';
+
+const parse = (headers: string, body = 'Body text') =>
+  simpleParser(`${headers}\r\nContent-Type: text/plain\r\n\r\n${body}\r\n`, {
+    skipHtmlToText: true,
+  });
+
+const SECRET = 'abcdefghijklmnopqrst';
+
+describe('reading a mail', () => {
+  it('finds the secret in Delivered-To, To or Cc, of the configured address only', async () => {
+    const mail = await parse(
+      [
+        `Delivered-To: todo+${SECRET}@tally.example`,
+        'To: Someone <someone@else.example>, TODO+BBBBBBBBBBBBBBBBBBBB@Tally.Example',
+        `Cc: todo+${SECRET.slice(1)}@tally.example, todo+${'c'.repeat(20)}@other.example`,
+        'From: A <a@b.example>',
+        'Date: Tue, 10 Mar 2026 09:30:00 +0000',
+      ].join('\r\n'),
+    );
+    expect(secretsOf(mail, 'todo', 'tally.example')).toEqual([SECRET, 'bbbbbbbbbbbbbbbbbbbb']);
+    expect(secretsOf(mail, 'tasks', 'tally.example')).toEqual([]);
+    expect(senderOf(mail)).toBe('a@b.example');
+    expect(malformation(mail)).toBeNull();
+  });
+
+  it('reads tags and priority out of the subject, and keeps a subject of tags only', async () => {
+    const todo = todoOf(
+      await parse('Subject: Fwd:  Pay the   rent @home !! @money\r\nFrom: a@b.example', 'Soon.'),
+    );
+    expect(todo).toEqual({
+      title: 'Fwd: Pay the rent',
+      description: 'Soon.',
+      tags: ['home', 'money'],
+      priority: 2,
+    });
+    expect(todoOf(await parse('Subject: @home', '')).title).toBe('@home');
+    expect(todoOf(await parse('From: a@b.example', '')).title).toBe('(no subject)');
+    const long = todoOf(await parse(`Subject: ${'x'.repeat(300)}`, 'y'.repeat(30_000)));
+    expect(long.title).toHaveLength(200);
+    expect(long.description).toHaveLength(20_000);
+  });
+
+  it('calls a mail without From or Date, or a multipart without a boundary, malformed', async () => {
+    expect(malformation(await parse('Date: Tue, 10 Mar 2026 09:30:00 +0000'))).toMatch(/From/);
+    expect(malformation(await parse('From: a@b.example'))).toMatch(/Date/);
+    const multipart = await simpleParser(
+      'From: a@b.example\r\nDate: Tue, 10 Mar 2026 09:30:00 +0000\r\n' +
+        'Content-Type: multipart/mixed\r\n\r\n--x\r\n\r\nhi\r\n--x--\r\n',
+    );
+    expect(malformation(multipart)).toMatch(/boundary/);
+  });
+});

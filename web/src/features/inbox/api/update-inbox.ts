@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Inbox } from '@tally/contract';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Change who may send';
+
+/** Takes mail only from the verified address, or from anyone who has the address. */
+export function useUpdateInbox() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (onlyFromMyAddresses: boolean) =>
+      api.inbox.update({ operation: OPERATION, body: { onlyFromMyAddresses } }),
+    onSuccess: (inbox) => queryClient.setQueryData<Inbox>(queryKeys.inbox, inbox),
+    meta: { operation: OPERATION },
+  });
+}

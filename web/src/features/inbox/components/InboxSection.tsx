@@ -1,0 +1,211 @@
+import { useId, useRef, useState } from 'react';
+import { Button } from '#web/components/Button';
+import { Dialog } from '#web/components/Dialog';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
+import { cn } from '#web/lib/cn';
+import { LOAD_INBOX_OPERATION, useInbox } from '../api/get-inbox';
+import { useRenewInbox } from '../api/renew-inbox';
+import { useUpdateInbox } from '../api/update-inbox';
+
+const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
+
+/**
+ * Settings → E-mail to task: the private address (copy it), a new one when it got out, and
+ * whether mail is taken only from the account's verified address. A card like the other
+ * sections of /settings.
+ */
+export function InboxSection() {
+  const headingId = useId();
+  const fieldId = useId();
+  const inbox = useInbox();
+  const renew = useRenewInbox();
+  const update = useUpdateInbox();
+  const field = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  const copy = async (address: string) => {
+    try {
+      await navigator.clipboard.writeText(address);
+      setStatus('Address copied to the clipboard.');
+    } catch {
+      // The Clipboard API exists only on secure pages; a self-hosted Tally may be on plain http.
+      field.current?.focus();
+      field.current?.select();
+      setStatus('Could not copy: the address is selected, press Ctrl+C (⌘C on a Mac) to copy it.');
+    }
+  };
+
+  const makeNew = () => {
+    setStatus(null);
+    renew.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        setStatus('A new address is ready. Mail to the old one no longer makes todos.');
+      },
+    });
+  };
+
+  const setOnly = (only: boolean) => {
+    setStatus(null);
+    update.mutate(only, {
+      onSuccess: () =>
+        setStatus(
+          only
+            ? 'Only mail from your own address makes todos now.'
+            : 'Mail from anyone who has the address makes todos now.',
+        ),
+    });
+  };
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900"
+    >
+      <h2 id={headingId} className="mb-4 text-lg font-semibold text-slate-900 dark:text-slate-100">
+        E-mail to task
+      </h2>
+      <div className="space-y-4">
+        <p className={hintClass}>
+          Send or forward an e-mail to your private address and it becomes a todo: the subject is
+          its title (@tags and p1, p2, p3 are read as in quick add), the text its description. Keep
+          the address to yourself, and make a new one if it got out.
+        </p>
+        {inbox.isPending ? (
+          <LoadingText>Loading e-mail to task...</LoadingText>
+        ) : inbox.isError ? (
+          <ErrorBanner
+            message={errorMessage(inbox.error, LOAD_INBOX_OPERATION)}
+            onRetry={() => void inbox.refetch()}
+          />
+        ) : inbox.data.address === null ? (
+          <p className={hintClass}>
+            E-mail to task is not set up on this server: its operator sets INBOX_IMAP_URL and
+            INBOX_ADDRESS to turn it on.
+          </p>
+        ) : (
+          <>
+            <div>
+              <label
+                htmlFor={fieldId}
+                className="block text-sm font-medium text-slate-800 dark:text-slate-200"
+              >
+                Your address
+              </label>
+              <div className="mt-1 flex flex-col gap-2 sm:flex-row">
+                <input
+                  id={fieldId}
+                  ref={field}
+                  readOnly
+                  value={inbox.data.address}
+                  spellCheck={false}
+                  onFocus={(event) => event.currentTarget.select()}
+                  className="block w-full min-w-0 rounded-md border border-slate-500 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+                />
+                <Button
+                  variant="secondary"
+                  className="shrink-0"
+                  onClick={() => void copy(inbox.data.address ?? '')}
+                >
+                  Copy address
+                </Button>
+              </div>
+            </div>
+            <OnlyMineSwitch
+              on={inbox.data.onlyFromMyAddresses}
+              disabled={update.isPending}
+              onChange={setOnly}
+              email={inbox.data.verifiedEmail}
+            />
+            <div>
+              <Button variant="secondary" onClick={() => setConfirming(true)}>
+                Make a new address
+              </Button>
+            </div>
+          </>
+        )}
+      </div>
+      {/* Always there (empty without a result), so that screen readers notice new text. */}
+      <p
+        role="status"
+        className="mt-4 text-sm font-medium text-green-800 empty:mt-0 dark:text-green-300"
+      >
+        {status}
+      </p>
+      <Dialog
+        open={confirming}
+        title="Make a new address?"
+        onClose={() => setConfirming(false)}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(false)} data-autofocus>
+              Cancel
+            </Button>
+            <Button disabled={renew.isPending} onClick={makeNew}>
+              Make a new address
+            </Button>
+          </>
+        }
+      >
+        <p>Mail sent to the current address stops making todos at once.</p>
+      </Dialog>
+    </section>
+  );
+}
+
+/** "Only from my address": a switch, with what it means for this account. */
+function OnlyMineSwitch({
+  on,
+  disabled,
+  onChange,
+  email,
+}: {
+  on: boolean;
+  disabled: boolean;
+  onChange: (on: boolean) => void;
+  email: string | null;
+}) {
+  const hintId = useId();
+  return (
+    <div>
+      <button
+        type="button"
+        role="switch"
+        aria-checked={on}
+        aria-describedby={hintId}
+        disabled={disabled}
+        onClick={() => onChange(!on)}
+        className="inline-flex min-h-11 items-center gap-2 rounded-md px-1 text-sm font-medium text-slate-800 sm:min-h-9 dark:text-slate-100"
+      >
+        <span
+          aria-hidden="true"
+          className={cn(
+            'relative inline-block h-5 w-9 shrink-0 rounded-full border transition-colors',
+            on
+              ? 'border-blue-700 bg-blue-700 dark:border-blue-300 dark:bg-blue-300'
+              : 'border-slate-500 bg-slate-200 dark:border-slate-400 dark:bg-slate-700',
+          )}
+        >
+          <span
+            className={cn(
+              'absolute top-0.5 left-0.5 h-3.5 w-3.5 rounded-full bg-white transition-transform dark:bg-slate-950',
+              on && 'translate-x-4',
+              !on && 'dark:bg-slate-200',
+            )}
+          />
+        </span>
+        Only from my address
+      </button>
+      <p id={hintId} className={cn(hintClass, 'mt-1')}>
+        {!on
+          ? 'Mail from anyone who has the address makes a todo.'
+          : email !== null
+            ? `Only mail from ${email} makes a todo; other mail is dropped without an answer.`
+            : 'Your e-mail address is not verified yet: no mail makes a todo until it is (see Account), or until you turn this off.'}
+      </p>
+    </div>
+  );
+}

@@ -635,9 +635,10 @@ export function fakeBackend(
       });
       return json(changed);
     },
-    'DELETE /api/todos/:id': (_call, { id }) => {
+    'DELETE /api/todos/:id': (call, { id }) => {
       const todo = state.todos.find((candidate) => candidate.id === Number(id));
       if (!todo) return json({ error: 'Todo not found' }, 404);
+      if (stale(call, todo)) return json(todo, 412);
       state.todos = state.todos.filter((candidate) => candidate !== todo);
       state.trash.unshift({ ...todo, trashedAt: new Date().toISOString() });
       return noContent();

@@ -257,6 +257,70 @@ describe('/todos: a change queued offline that meets a change made elsewhere', (
   });
 });
 
+describe('/todos: completions and deletes queued offline carry their version', () => {
+  /** The server behind a proxy that answers 502 while `down.value` is true. */
+  async function goUnreachable() {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const down = { value: false };
+    const answer = backend.fetchMock.getMockImplementation();
+    if (!answer) throw new Error('The fake backend answers nothing');
+    backend.fetchMock.mockImplementation(async (input, init) =>
+      down.value ? json({ error: 'Bad Gateway' }, 502) : answer(input, init),
+    );
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    down.value = true;
+    vi.setSystemTime(Date.now() + 60_000);
+    act(() => void window.dispatchEvent(new Event('visibilitychange')));
+    await screen.findByText(/^The server cannot be reached/);
+    return { backend, user, down };
+  }
+
+  const sent = ({ calls }: Backend, method: string) =>
+    calls
+      .filter((call) => call.method === method && call.path === '/api/todos/1')
+      .map((call) => call.headers.get('if-match'));
+
+  it('a completion replayed on a todo changed elsewhere is shown, not applied; Keep mine sends it once', async () => {
+    const { backend, user, down } = await goUnreachable();
+    await user.click(screen.getByRole('checkbox', { name: 'Water plants' }));
+    await screen.findByText(/1 change will be sent when it answers/);
+    changeElsewhere(backend, 1, { title: 'Water the ferns' });
+    down.value = false;
+    const text = await screen.findByText(
+      'Changed elsewhere while you were offline: completing “Water plants”. Your change was not sent.',
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(backend.state.todos[0]?.completed).toBe(false);
+    const notice = text.closest('[role]') as HTMLElement;
+    await user.click(within(notice).getByRole('button', { name: 'Keep mine' }));
+    await waitFor(() => expect(backend.state.todos[0]?.completed).toBe(true));
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    expect(sent(backend, 'PATCH')).toEqual(['"1"', '"2"']);
+  });
+
+  it('a delete replayed on a todo changed elsewhere is shown, not applied; Take theirs keeps it', async () => {
+    const { backend, user, down } = await goUnreachable();
+    await user.click(screen.getByRole('button', { name: 'Delete Water plants' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await screen.findByText(/1 change will be sent when it answers/);
+    changeElsewhere(backend, 1, { description: 'In the hall' });
+    down.value = false;
+    const text = await screen.findByText(
+      'Changed elsewhere while you were offline: deleting “Water plants”. Your change was not sent.',
+      undefined,
+      { timeout: 15_000 },
+    );
+    const notice = text.closest('[role]') as HTMLElement;
+    await user.click(within(notice).getByRole('button', { name: 'Take theirs' }));
+    expect(await screen.findByRole('button', { name: 'Water plants' })).toBeInTheDocument();
+    expect(backend.state.todos[0]?.description).toBe('In the hall');
+    expect(sent(backend, 'DELETE')).toEqual(['"1"']);
+  });
+});
+
 describe('/todos: the row and edits made elsewhere', () => {
   const puts = ({ calls }: Backend) =>
     calls
@@ -295,6 +359,29 @@ describe('/todos: the row and edits made elsewhere', () => {
       title: 'Water plants',
       description: 'In the hall',
     });
-    expect(puts(backend).map((put) => put.ifMatch)).toEqual(['"1"']);
+    expect(patches(backend)).toEqual([{ ifMatch: '"1"', body: { title: 'Water plants today' } }]);
+  });
+
+  it("the row's second save sends only the fields changed, on the version it shows now", async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Edit Water plants' }));
+    const form = await screen.findByRole('form', { name: 'Edit todo Water plants' });
+    changeElsewhere(backend, 1, { description: 'In the hall', dueDate: '2026-12-01' });
+    await user.type(within(form).getByLabelText('Title'), ' today');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Changed elsewhere meanwhile: the list shows it as it is now');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water plants today'));
+    // The description and the due date set elsewhere stay: the form never sent them.
+    expect(backend.state.todos[0]).toMatchObject({
+      description: 'In the hall',
+      dueDate: '2026-12-01',
+    });
+    expect(patches(backend)).toEqual([
+      { ifMatch: '"1"', body: { title: 'Water plants today' } },
+      { ifMatch: '"2"', body: { title: 'Water plants today' } },
+    ]);
+    expect(puts(backend)).toEqual([]);
   });
 });

@@ -610,6 +610,11 @@ export function fakeBackend(
       }
       const mine = state.todos.filter((todo) => picked.has(todo.id));
       if (mine.length !== picked.size) return json({ error: 'Todo not found' }, 404);
+      const { versions = {} } = call.body as BulkBody;
+      const changedElsewhere = mine.filter(
+        (todo) => (versions[String(todo.id)] ?? todo.version) !== todo.version,
+      );
+      if (changedElsewhere.length > 0) return json(changedElsewhere, 412);
       if (action === 'delete') {
         bin.push(...mine);
         state.todos = state.todos.filter((todo) => !picked.has(todo.id));
@@ -630,8 +635,9 @@ export function fakeBackend(
       state.todos = state.todos.map((todo) => {
         const next = picked.has(todo.id) ? change(todo) : null;
         if (!next) return todo;
-        changed.push(next);
-        return next;
+        const written = { ...next, version: todo.version + 1 };
+        changed.push(written);
+        return written;
       });
       return json(changed);
     },

@@ -321,6 +321,40 @@ describe('/todos: completions and deletes queued offline carry their version', (
   });
 });
 
+describe('/todos: a change to the picked todos and edits made elsewhere', () => {
+  it('changes nothing when one changed since it was picked, shows it, and goes on the second time', async () => {
+    const backend = fakeBackend({
+      todos: [makeTodo({ id: 1, title: 'Water plants' }), makeTodo({ id: 2, title: 'Buy milk' })],
+    });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Water plants' });
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    const bar = await screen.findByRole('toolbar', { name: 'Selected todos' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select Water plants' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Buy milk' }));
+    changeElsewhere(backend, 1, { title: 'Water the ferns' });
+    await user.click(within(bar).getByRole('button', { name: 'Complete' }));
+    expect(
+      await screen.findByText('Changed elsewhere meanwhile: the list shows it as it is now'),
+    ).toBeInTheDocument();
+    // The row shows the todo as it is now, still picked.
+    expect(await screen.findByRole('checkbox', { name: 'Select Water the ferns' })).toBeChecked();
+    expect(backend.state.todos.map((todo) => todo.completed)).toEqual([false, false]);
+    await user.click(within(bar).getByRole('button', { name: 'Complete' }));
+    await waitFor(() =>
+      expect(backend.state.todos.map((todo) => todo.completed)).toEqual([true, true]),
+    );
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    const versions = backend.calls
+      .filter((call) => call.path === '/api/todos/bulk')
+      .map((call) => (call.body as { versions?: unknown }).versions);
+    expect(versions).toEqual([
+      { '1': 1, '2': 1 },
+      { '1': 2, '2': 1 },
+    ]);
+  });
+});
+
 describe('/todos: the row and edits made elsewhere', () => {
   const puts = ({ calls }: Backend) =>
     calls

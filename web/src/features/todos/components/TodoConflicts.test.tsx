@@ -259,9 +259,12 @@ describe('/todos: a change queued offline that meets a change made elsewhere', (
 
 describe('/todos: completions and deletes queued offline carry their version', () => {
   /** The server behind a proxy that answers 502 while `down.value` is true. */
-  async function goUnreachable() {
+  async function goUnreachable(
+    todo = makeTodo({ id: 1, title: 'Water plants' }),
+    overrides: Parameters<typeof fakeBackend>[1] = {},
+  ) {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const backend = fakeBackend({ todos: [todo] }, overrides);
     const down = { value: false };
     const answer = backend.fetchMock.getMockImplementation();
     if (!answer) throw new Error('The fake backend answers nothing');
@@ -299,6 +302,37 @@ describe('/todos: completions and deletes queued offline carry their version', (
     await waitFor(() => expect(backend.state.todos[0]?.completed).toBe(true));
     expect(backend.state.todos[0]?.title).toBe('Water the ferns');
     expect(sent(backend, 'PATCH')).toEqual(['"1"', '"2"']);
+  });
+
+  it('a skip made offline is sent once with the version it started from, and the row then moves on', async () => {
+    const repeat = { every: 1, unit: 'day', from: 'due' } as const;
+    const plants = makeTodo({ id: 1, title: 'Water plants', dueDate: '2026-11-30', repeat });
+    const skips: (string | null)[] = [];
+    const { backend, user, down } = await goUnreachable(plants, {
+      'POST /api/todos/:id/skip': (call) => {
+        skips.push(call.headers.get('if-match'));
+        const todo = backend.state.todos[0];
+        if (!todo) return json({ error: 'Todo not found' }, 404);
+        const skipped = { ...todo, dueDate: '2026-12-01', version: todo.version + 1 };
+        backend.state.todos = [skipped];
+        return json(skipped);
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Skip Water plants' }));
+    expect(
+      await screen.findByText('Water plants: skipped once the server answers.'),
+    ).toBeInTheDocument();
+    await screen.findByText(/1 change will be sent when it answers/);
+    down.value = false;
+    await waitFor(() => expect(backend.state.todos[0]?.dueDate).toBe('2026-12-01'), {
+      timeout: 15_000,
+    });
+    expect(skips).toEqual(['"1"']);
+    await waitFor(() =>
+      expect(
+        screen.getByRole('checkbox', { name: 'Water plants' }).closest('li'),
+      ).toHaveTextContent(/1 Dec/),
+    );
   });
 
   it('a delete replayed on a todo changed elsewhere is shown, not applied; Take theirs keeps it', async () => {

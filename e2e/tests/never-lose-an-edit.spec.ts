@@ -169,10 +169,11 @@ async function listSaved(page: Page, user: ApiUser, baseURL?: string) {
 }
 
 /**
- * Under the several seconds a load waiting on a dead server took before; the figure itself is
- * printed for the record, so a busy machine does not fail the test.
+ * The saved list is on screen within a second of a reload, however the server fails: it is read
+ * from IndexedDB before any call is answered (the several seconds a load waiting on a dead server
+ * took before). The figure is printed for the record too.
  */
-const SHOWN_AT_ONCE_MS = 3000;
+const SHOWN_AT_ONCE_MS = 1000;
 
 /**
  * Reloads and answers how long after the navigation began the list was on screen, in ms, as the

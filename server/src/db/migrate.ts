@@ -21,6 +21,7 @@ import { caldav } from './migrations/0017-caldav.js';
 import { caldavChangeMarks } from './migrations/0018-caldav-change-marks.js';
 import { versions } from './migrations/0019-versions.js';
 import { inbox } from './migrations/0022-inbox.js';
+import { idempotencyEtags } from './migrations/0025-idempotency-etags.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -48,6 +49,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0018-caldav-change-marks': caldavChangeMarks(dialect),
     '0019-versions': versions(),
     '0022-inbox': inbox(dialect),
+    '0025-idempotency-etags': idempotencyEtags(),
   };
 }
 

@@ -371,6 +371,8 @@ interface IdempotencyKeysTable {
   /** Null while the first request with this key is still running. */
   status: number | null;
   response_body: string | null;
+  /** The stored answer's ETag header, if it had one. */
+  etag: string | null;
   created_at: number;
 }
 

@@ -101,6 +101,31 @@ describe('Idempotency-Key', () => {
     expect((await remove(randomUUID())).statusCode).toBe(404);
   });
 
+  it('answers a replay with the first answer’s ETag, the If-Match of the next write', async () => {
+    const created = (await post(alice, null, { title: 'etag replay' })).json<Todo>();
+    const patch = (key: string, ifMatch: string) =>
+      apiClient(ctx.app, alice).unchecked(todosApi.patch, {
+        params: { id: created.id },
+        body: { description: 'once' },
+        headers: { 'idempotency-key': key, 'if-match': ifMatch },
+      });
+    const key = randomUUID();
+    const first = await patch(key, `"${created.version}"`);
+    const again = await patch(key, `"${created.version}"`);
+    expect(first.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers.etag).toBe(`"${created.version + 1}"`);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    // A refusal's answer names the version it is now the same way, replayed or not.
+    const staleKey = randomUUID();
+    const stale = await patch(staleKey, `"${created.version}"`);
+    const staleAgain = await patch(staleKey, `"${created.version}"`);
+    expect(stale.statusCode).toBe(412);
+    expect(staleAgain.statusCode).toBe(412);
+    expect(staleAgain.headers.etag).toBe(stale.headers.etag);
+    expect(staleAgain.headers.etag).toBe(`"${created.version + 1}"`);
+  });
+
   it('leaves requests without a key alone and refuses a malformed key (400)', async () => {
     await post(alice, null, { title: 'no key' });
     await post(alice, null, { title: 'no key' });

@@ -83,7 +83,8 @@ function requestHash(request: FastifyRequest): string {
  * Idempotency-Key for every authenticated write (docs/decisions/060-idempotency-keys.md): the
  * first request with a key claims it by inserting its row (the primary key makes that atomic
  * across processes and on both databases), runs, and stores its status and body; a retry with
- * the same key and request gets that answer again, with `idempotent-replayed: true`, for 24 hours.
+ * the same key and request gets that answer again (its ETag too), with `idempotent-replayed: true`,
+ * for 24 hours.
  * The same key with another request is refused (422); while the first is still running, 409 with
  * Retry-After. A 5xx or 429 answer is not kept, so a retry runs again. Calls that carry a
  * credential (SECRET_ROUTES) take no key: nothing of them is stored.
@@ -131,6 +132,7 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
               request_hash: hash,
               status: null,
               response_body: null,
+              etag: null,
               created_at: now,
             })
             .execute();
@@ -143,7 +145,7 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
         }
         const stored = await app.db
           .selectFrom('idempotency_keys')
-          .select(['request_hash', 'status', 'response_body', 'created_at'])
+          .select(['request_hash', 'status', 'response_body', 'etag', 'created_at'])
           .where('user_id', '=', userId)
           .where('key', '=', key)
           .executeTakeFirst();
@@ -169,6 +171,8 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
           throw new AppError(422, 'This Idempotency-Key was already used for another request');
         }
         reply.code(stored.status).header('idempotent-replayed', 'true');
+        // The version the first answer named: the retry's next write sends it as If-Match.
+        if (stored.etag !== null) reply.header('etag', stored.etag);
         if (stored.response_body === null) return reply.send();
         return reply.type('application/json; charset=utf-8').send(stored.response_body);
       }
@@ -191,11 +195,16 @@ export const idempotencyPlugin = fp<{ clock: Clock }>(
       let body: string | null = null;
       if (typeof payload === 'string') body = payload;
       else if (Buffer.isBuffer(payload)) body = payload.toString('utf8');
+      const etag = reply.getHeader('etag');
       await app.db
         .updateTable('idempotency_keys')
         .where('user_id', '=', claim.userId)
         .where('key', '=', claim.key)
-        .set({ status: reply.statusCode, response_body: body === '' ? null : body })
+        .set({
+          status: reply.statusCode,
+          response_body: body === '' ? null : body,
+          etag: typeof etag === 'string' ? etag : null,
+        })
         .execute();
       return payload;
     };

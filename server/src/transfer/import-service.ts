@@ -30,6 +30,7 @@ import { readTickTickCsv } from './sources/ticktick-csv.js';
 import { readTodoistCsv } from './sources/todoist-csv.js';
 import { batches } from '../shared/batches.js';
 import { searchText } from '../shared/search-text.js';
+import { nextVersion } from '../shared/versions.js';
 
 const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Promise<SourceFile>> =
   {
@@ -339,9 +340,11 @@ async function linkDetails(
     waiting.delete(todo);
   }
   for (const { id, parentId } of links) {
+    // A new version: a subtask written by an earlier batch could be read (and its version
+    // kept by a client) before this one linked it.
     await trx
       .updateTable('todos')
-      .set({ parent_id: parentId })
+      .set({ parent_id: parentId, version: nextVersion })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .execute();

@@ -586,6 +586,28 @@ describe('malformed rows', () => {
 });
 
 describe('Tally export version 2', () => {
+  it('gives a subtask written before its parent a new version when it is linked to it', async () => {
+    const user = await registerUser(ctx.app);
+    // The first todo's parent is the last, 500 todos later: a later batch (decision 096) links
+    // it, after its own batch was committed and could be read.
+    const count = 501;
+    const file = {
+      version: 2,
+      todos: Array.from({ length: count }, (_, i) => ({
+        id: i + 1,
+        title: `T${i + 1}`,
+        parentId: i === 0 ? count : null,
+      })),
+    };
+    const report = await imported(ctx.app, user, JSON.stringify(file), 'tally-json');
+    expect(report.todos.created).toBe(count);
+    const todos = await todosOf(user);
+    const child = byTitle(todos, 'T1');
+    expect(child.parentId).toBe(byTitle(todos, `T${count}`).id);
+    expect(child.version).toBe(2);
+    expect(byTitle(todos, 'T2').version).toBe(1);
+  });
+
   it('keeps subtasks, tags and start dates, and mends what a hand-made file gets wrong', async () => {
     const user = await registerUser(ctx.app);
     const todo = (id: number, parentId: number | null, extra: object = {}) => ({

@@ -96,15 +96,20 @@ function withId(write: QueuedWrite, tempId: number, createdId: number): QueuedWr
   };
 }
 
+/** The thing a write's path changes: `/api/todos/5` for a PATCH of it, a move or a skip. */
+const thingOf = (path: string) => /^.*?\/-?\d+(?=\/|$)/.exec(path)?.[0] ?? path;
+
 /**
  * The later writes to the same thing that started from the version `done` started from: they
- * follow it, so they start from the version it made (`version`), not one it made stale.
+ * follow it, so they start from the version it made (`version`), not one it made stale. A move
+ * queued after a completion of the same todo is one of them.
  */
 function afterVersion(writes: QueuedWrite[], done: QueuedWrite, version: number | null) {
   const from = done.headers?.['if-match'];
   if (from === undefined || version === null) return writes;
+  const thing = thingOf(done.path);
   return writes.map((write) =>
-    write.path === done.path && write.headers?.['if-match'] === from
+    thingOf(write.path) === thing && write.headers?.['if-match'] === from
       ? { ...write, headers: { ...write.headers, 'if-match': etagOfVersion(version) } }
       : write,
   );

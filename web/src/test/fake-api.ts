@@ -632,6 +632,11 @@ export function fakeBackend(
       }
       const mine = state.todos.filter((todo) => picked.has(todo.id));
       if (mine.length !== picked.size) return json({ error: 'Todo not found' }, 404);
+      const { versions = {} } = call.body as BulkBody;
+      const changedElsewhere = mine.filter(
+        (todo) => (versions[String(todo.id)] ?? todo.version) !== todo.version,
+      );
+      if (changedElsewhere.length > 0) return json(changedElsewhere, 412);
       if (action === 'delete') {
         bin.push(...mine);
         state.todos = state.todos.filter((todo) => !picked.has(todo.id));
@@ -652,14 +657,16 @@ export function fakeBackend(
       state.todos = state.todos.map((todo) => {
         const next = picked.has(todo.id) ? change(todo) : null;
         if (!next) return todo;
-        changed.push(next);
-        return next;
+        const written = { ...next, version: todo.version + 1 };
+        changed.push(written);
+        return written;
       });
       return json(changed);
     },
-    'DELETE /api/todos/:id': (_call, { id }) => {
+    'DELETE /api/todos/:id': (call, { id }) => {
       const todo = state.todos.find((candidate) => candidate.id === Number(id));
       if (!todo) return json({ error: 'Todo not found' }, 404);
+      if (stale(call, todo)) return json(todo, 412);
       state.todos = state.todos.filter((candidate) => candidate !== todo);
       state.trash.unshift({ ...todo, trashedAt: new Date().toISOString() });
       return noContent();

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { BulkBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
+import { ApiError } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 import { refreshViews, removeTodos, replaceTodos } from '../lib/todo-cache';
 
@@ -96,6 +97,14 @@ export function useBulkTodos() {
   const mutation = useMutation({
     mutationFn: bulk,
     onSuccess: (changed, body) => apply(queryClient, body, changed),
+    // Some changed elsewhere since they were picked (a 412 answers them as they are now):
+    // nothing changed, the lists show them so, and the notice says it; the picks stay, so the
+    // same action again starts from what is shown.
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 412 && Array.isArray(error.current)) {
+        replaceTodos(queryClient, error.current as Todo[]);
+      }
+    },
     meta: { operation: OPERATION },
   });
   const undo = async (calls: readonly BulkBody[]) => {

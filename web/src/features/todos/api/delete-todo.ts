@@ -19,7 +19,7 @@ export function useDeleteTodo() {
   return useMutation({
     mutationFn: (id: number) =>
       isOffline()
-        ? queueDelete(id, OPERATION)
+        ? queueDelete(queryClient, id, OPERATION)
         : api.todos.remove({ params: { id }, operation: OPERATION }),
     onSuccess: (_result, id) => {
       const title = findTodo(queryClient, id)?.title;

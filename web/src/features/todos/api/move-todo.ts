@@ -55,9 +55,11 @@ const send = async (
     }
     return api.todos.move({ params: { id }, body, operation: OPERATION });
   }
-  if (parentId !== undefined) await queueParent(id, parentId, OPERATION);
-  await queueMove(id, body, OPERATION);
-  return findTodo(queryClient, id) ?? null;
+  // The todo as the move started from it: its version is what the queued calls carry.
+  const before = findTodo(queryClient, id);
+  if (parentId !== undefined) await queueParent(id, parentId, OPERATION, before);
+  await queueMove(id, body, OPERATION, before);
+  return before ?? null;
 };
 
 /** Only the parent (the undo of a move into a parent where it had no sibling). */
@@ -65,8 +67,9 @@ const sendParent = async (queryClient: QueryClient, id: number, parentId: number
   if (!isOffline()) {
     return api.todos.patch({ params: { id }, body: { parentId }, operation: OPERATION });
   }
-  await queueParent(id, parentId, OPERATION);
-  return findTodo(queryClient, id) ?? null;
+  const before = findTodo(queryClient, id);
+  await queueParent(id, parentId, OPERATION, before);
+  return before ?? null;
 };
 
 /**

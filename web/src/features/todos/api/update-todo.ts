@@ -29,7 +29,7 @@ const updateTodo = (
   version?: number,
 ) =>
   isOffline()
-    ? queueUpdate(queryClient, id, body, OPERATION, before)
+    ? queueUpdate(queryClient, id, body, OPERATION, before, version)
     : api.todos.update({
         params: { id },
         body,
@@ -157,18 +157,25 @@ function announceNext(before: Todo, after: Todo): void {
   });
 }
 
+/** A row's inline edit: the todo as the row shows it, and the fields the person changed. */
+interface RowEdit {
+  todo: Todo;
+  body: PatchTodoBody;
+}
+
 /** Saves an inline edit; the todo is replaced in place when the server answers. */
 export function useUpdateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    // With the version the edit started from: changed elsewhere meanwhile, the row shows the
-    // todo as it is now under the form, the notice says so, and Save again keeps what is typed.
-    mutationFn: ({ id, version, ...body }: UpdateTodoBody & { id: number; version: number }) =>
-      updateTodo(queryClient, id, body, undefined, version).catch((error: unknown) => {
+    // Only the fields the person changed, with the version the row shows: changed elsewhere
+    // meanwhile, the row shows the todo as it is now under the form and the notice says so; Save
+    // again sends those fields on that version, so the other fields keep the change made there.
+    mutationFn: ({ todo, body }: RowEdit) =>
+      patchTodo(queryClient, todo, body, todo.version).catch((error: unknown) => {
         showCurrent(queryClient, error);
         throw error;
       }),
-    onMutate: ({ id }) => ({ previous: findTodo(queryClient, id) }),
+    onMutate: ({ todo }) => ({ previous: findTodo(queryClient, todo.id) }),
     onSuccess: (updated, _body, context) => {
       replaceTodo(queryClient, updated.id, () => updated);
       const previous = context?.previous;

@@ -54,7 +54,13 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
 
   const run = (action: BulkAction, fields: Omit<Partial<BulkBody>, 'ids' | 'action'> = {}) => {
     const before = new Map(picked.map((todo) => [todo.id, todo]));
-    const body: BulkBody = { ids: [...before.keys()], action, ...fields };
+    // With the version of each todo as the person saw it: one changed elsewhere meanwhile makes
+    // the call a 412 that changes nothing, and the lists show them as they are now. A todo made
+    // offline and not sent yet has no version of the server's to name.
+    const versions = Object.fromEntries(
+      picked.filter((todo) => todo.id > 0).map((todo) => [String(todo.id), todo.version]),
+    );
+    const body: BulkBody = { ids: [...before.keys()], action, ...fields, versions };
     mutation.mutate(body, {
       onSuccess: (changed) => {
         onClear();

@@ -257,6 +257,138 @@ describe('/todos: a change queued offline that meets a change made elsewhere', (
   });
 });
 
+describe('/todos: completions and deletes queued offline carry their version', () => {
+  /** The server behind a proxy that answers 502 while `down.value` is true. */
+  async function goUnreachable(
+    todo = makeTodo({ id: 1, title: 'Water plants' }),
+    overrides: Parameters<typeof fakeBackend>[1] = {},
+  ) {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const backend = fakeBackend({ todos: [todo] }, overrides);
+    const down = { value: false };
+    const answer = backend.fetchMock.getMockImplementation();
+    if (!answer) throw new Error('The fake backend answers nothing');
+    backend.fetchMock.mockImplementation(async (input, init) =>
+      down.value ? json({ error: 'Bad Gateway' }, 502) : answer(input, init),
+    );
+    const { user } = renderApp('/todos');
+    await screen.findByRole('list', { name: 'Todos' });
+    down.value = true;
+    vi.setSystemTime(Date.now() + 60_000);
+    act(() => void window.dispatchEvent(new Event('visibilitychange')));
+    await screen.findByText(/^The server cannot be reached/);
+    return { backend, user, down };
+  }
+
+  const sent = ({ calls }: Backend, method: string) =>
+    calls
+      .filter((call) => call.method === method && call.path === '/api/todos/1')
+      .map((call) => call.headers.get('if-match'));
+
+  it('a completion replayed on a todo changed elsewhere is shown, not applied; Keep mine sends it once', async () => {
+    const { backend, user, down } = await goUnreachable();
+    await user.click(screen.getByRole('checkbox', { name: 'Water plants' }));
+    await screen.findByText(/1 change will be sent when it answers/);
+    changeElsewhere(backend, 1, { title: 'Water the ferns' });
+    down.value = false;
+    const text = await screen.findByText(
+      'Changed elsewhere while you were offline: completing “Water plants”. Your change was not sent.',
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(backend.state.todos[0]?.completed).toBe(false);
+    const notice = text.closest('[role]') as HTMLElement;
+    await user.click(within(notice).getByRole('button', { name: 'Keep mine' }));
+    await waitFor(() => expect(backend.state.todos[0]?.completed).toBe(true));
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    expect(sent(backend, 'PATCH')).toEqual(['"1"', '"2"']);
+  });
+
+  it('a skip made offline is sent once with the version it started from, and the row then moves on', async () => {
+    const repeat = { every: 1, unit: 'day', from: 'due' } as const;
+    const plants = makeTodo({ id: 1, title: 'Water plants', dueDate: '2026-11-30', repeat });
+    const skips: (string | null)[] = [];
+    const { backend, user, down } = await goUnreachable(plants, {
+      'POST /api/todos/:id/skip': (call) => {
+        skips.push(call.headers.get('if-match'));
+        const todo = backend.state.todos[0];
+        if (!todo) return json({ error: 'Todo not found' }, 404);
+        const skipped = { ...todo, dueDate: '2026-12-01', version: todo.version + 1 };
+        backend.state.todos = [skipped];
+        return json(skipped);
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Skip Water plants' }));
+    expect(
+      await screen.findByText('Water plants: skipped once the server answers.'),
+    ).toBeInTheDocument();
+    await screen.findByText(/1 change will be sent when it answers/);
+    down.value = false;
+    await waitFor(() => expect(backend.state.todos[0]?.dueDate).toBe('2026-12-01'), {
+      timeout: 15_000,
+    });
+    expect(skips).toEqual(['"1"']);
+    await waitFor(() =>
+      expect(
+        screen.getByRole('checkbox', { name: 'Water plants' }).closest('li'),
+      ).toHaveTextContent(/1 Dec/),
+    );
+  });
+
+  it('a delete replayed on a todo changed elsewhere is shown, not applied; Take theirs keeps it', async () => {
+    const { backend, user, down } = await goUnreachable();
+    await user.click(screen.getByRole('button', { name: 'Delete Water plants' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await screen.findByText(/1 change will be sent when it answers/);
+    changeElsewhere(backend, 1, { description: 'In the hall' });
+    down.value = false;
+    const text = await screen.findByText(
+      'Changed elsewhere while you were offline: deleting “Water plants”. Your change was not sent.',
+      undefined,
+      { timeout: 15_000 },
+    );
+    const notice = text.closest('[role]') as HTMLElement;
+    await user.click(within(notice).getByRole('button', { name: 'Take theirs' }));
+    expect(await screen.findByRole('button', { name: 'Water plants' })).toBeInTheDocument();
+    expect(backend.state.todos[0]?.description).toBe('In the hall');
+    expect(sent(backend, 'DELETE')).toEqual(['"1"']);
+  });
+});
+
+describe('/todos: a change to the picked todos and edits made elsewhere', () => {
+  it('changes nothing when one changed since it was picked, shows it, and goes on the second time', async () => {
+    const backend = fakeBackend({
+      todos: [makeTodo({ id: 1, title: 'Water plants' }), makeTodo({ id: 2, title: 'Buy milk' })],
+    });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Water plants' });
+    await user.click(screen.getByRole('button', { name: 'Select' }));
+    const bar = await screen.findByRole('toolbar', { name: 'Selected todos' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select Water plants' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Buy milk' }));
+    changeElsewhere(backend, 1, { title: 'Water the ferns' });
+    await user.click(within(bar).getByRole('button', { name: 'Complete' }));
+    expect(
+      await screen.findByText('Changed elsewhere meanwhile: the list shows it as it is now'),
+    ).toBeInTheDocument();
+    // The row shows the todo as it is now, still picked.
+    expect(await screen.findByRole('checkbox', { name: 'Select Water the ferns' })).toBeChecked();
+    expect(backend.state.todos.map((todo) => todo.completed)).toEqual([false, false]);
+    await user.click(within(bar).getByRole('button', { name: 'Complete' }));
+    await waitFor(() =>
+      expect(backend.state.todos.map((todo) => todo.completed)).toEqual([true, true]),
+    );
+    expect(backend.state.todos[0]?.title).toBe('Water the ferns');
+    const versions = backend.calls
+      .filter((call) => call.path === '/api/todos/bulk')
+      .map((call) => (call.body as { versions?: unknown }).versions);
+    expect(versions).toEqual([
+      { '1': 1, '2': 1 },
+      { '1': 2, '2': 1 },
+    ]);
+  });
+});
+
 describe('/todos: the row and edits made elsewhere', () => {
   const puts = ({ calls }: Backend) =>
     calls
@@ -295,6 +427,29 @@ describe('/todos: the row and edits made elsewhere', () => {
       title: 'Water plants',
       description: 'In the hall',
     });
-    expect(puts(backend).map((put) => put.ifMatch)).toEqual(['"1"']);
+    expect(patches(backend)).toEqual([{ ifMatch: '"1"', body: { title: 'Water plants today' } }]);
+  });
+
+  it("the row's second save sends only the fields changed, on the version it shows now", async () => {
+    const backend = fakeBackend({ todos: [makeTodo({ id: 1, title: 'Water plants' })] });
+    const { user } = renderApp('/todos');
+    await user.click(await screen.findByRole('button', { name: 'Edit Water plants' }));
+    const form = await screen.findByRole('form', { name: 'Edit todo Water plants' });
+    changeElsewhere(backend, 1, { description: 'In the hall', dueDate: '2026-12-01' });
+    await user.type(within(form).getByLabelText('Title'), ' today');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Changed elsewhere meanwhile: the list shows it as it is now');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(backend.state.todos[0]?.title).toBe('Water plants today'));
+    // The description and the due date set elsewhere stay: the form never sent them.
+    expect(backend.state.todos[0]).toMatchObject({
+      description: 'In the hall',
+      dueDate: '2026-12-01',
+    });
+    expect(patches(backend)).toEqual([
+      { ifMatch: '"1"', body: { title: 'Water plants today' } },
+      { ifMatch: '"2"', body: { title: 'Water plants today' } },
+    ]);
+    expect(puts(backend)).toEqual([]);
   });
 });

@@ -54,8 +54,9 @@ interface TodoEditFormProps {
  * A todo's edit: title (required), description, group, due date, time and repeat, tags,
  * priority, parent and start date; Save and Cancel (or Escape).
  *
- * In the row (SPEC's inline edit), Save sends the whole todo, the planning fields included (a
- * cleared date as null), and Cancel or Escape drop the edit. In the detail view nothing typed is
+ * In the row (the inline edit), Save sends the fields the person changed since the form opened
+ * (PATCH, a cleared date as null) with the version the row shows, and Cancel or Escape drop the
+ * edit. In the detail view nothing typed is
  * lost by closing (docs/product.md, Title and checkbox): a field is saved as the person leaves
  * it, and Close, Escape, a click outside, Save or leaving the screen save what is left, each
  * sending only the fields that changed (PATCH), so a field changed meanwhile elsewhere keeps that
@@ -295,10 +296,12 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
       close();
       return;
     }
-    updateTodo.mutate(
-      { id: todo.id, version: todo.version, ...values, completed: todo.completed },
-      { onSuccess: onDone },
-    );
+    const fields = changedFields(values, opened.values);
+    if (fields.length === 0) {
+      onDone();
+      return;
+    }
+    updateTodo.mutate({ todo, body: pick(values, fields) }, { onSuccess: onDone });
   };
 
   return (

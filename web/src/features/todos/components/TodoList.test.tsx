@@ -309,7 +309,10 @@ describe('/todos: selection', () => {
     expect(await screen.findByText('2 todos completed')).toBeInTheDocument();
     const bulkCalls = () =>
       backend.calls.filter((call) => call.path === '/api/todos/bulk').map((call) => call.body);
-    expect(bulkCalls()).toEqual([{ ids: [6, 5], action: 'complete' }]);
+    // Each with the version the row showed: a todo changed elsewhere meanwhile is a 412.
+    expect(bulkCalls()).toEqual([
+      { ids: [6, 5], action: 'complete', versions: { '6': 1, '5': 1 } },
+    ]);
     expect(bar).toHaveTextContent('0 selected');
     // Undo reopens what was completed.
     await user.click(screen.getByRole('button', { name: 'Undo' }));
@@ -322,7 +325,12 @@ describe('/todos: selection', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 3' }));
     await user.selectOptions(within(bar).getByRole('combobox', { name: 'Move to group' }), 'Work');
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Work (4)' })).toBeInTheDocument());
-    expect(bulkCalls()[2]).toEqual({ ids: [4, 3], action: 'move', groupId: work.id });
+    expect(bulkCalls()[2]).toEqual({
+      ids: [4, 3],
+      action: 'move',
+      groupId: work.id,
+      versions: { '4': 1, '3': 1 },
+    });
     await user.click(await screen.findByRole('button', { name: 'Undo' }));
     await waitFor(() => expect(screen.getByRole('tab', { name: 'Work (3)' })).toBeInTheDocument());
     expect(bulkCalls()[3]).toEqual({ ids: [4], action: 'move', groupId: null });
@@ -365,7 +373,12 @@ describe('/todos: selection', () => {
     await user.type(tag, '@errand');
     await user.click(within(bar).getByRole('button', { name: 'Add tag' }));
     expect(await screen.findByText('2 todos tagged')).toBeInTheDocument();
-    expect(bulkCalls()[0]).toEqual({ ids: [2, 1], action: 'tag', tag: 'errand' });
+    expect(bulkCalls()[0]).toEqual({
+      ids: [2, 1],
+      action: 'tag',
+      tag: 'errand',
+      versions: { '2': 1, '1': 1 },
+    });
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     await waitFor(() =>
       expect(bulkCalls()[1]).toEqual({ ids: [1, 2], action: 'untag', tag: 'errand' }),
@@ -374,7 +387,12 @@ describe('/todos: selection', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 2' }));
     await user.selectOptions(within(bar).getByRole('combobox', { name: 'Set priority' }), 'High');
     expect(await screen.findByText('1 todo given a priority')).toBeInTheDocument();
-    expect(bulkCalls()[2]).toEqual({ ids: [2], action: 'priority', priority: 3 });
+    expect(bulkCalls()[2]).toEqual({
+      ids: [2],
+      action: 'priority',
+      priority: 3,
+      versions: { '2': 3 },
+    });
 
     // The parent offered is any open todo but the picked ones.
     await user.click(screen.getByRole('checkbox', { name: 'Select Todo 1' }));
@@ -382,7 +400,12 @@ describe('/todos: selection', () => {
     expect(within(parent).queryByRole('option', { name: 'Todo 1' })).not.toBeInTheDocument();
     await user.selectOptions(parent, 'Todo 3');
     expect(await screen.findByText('1 todo moved under a parent')).toBeInTheDocument();
-    expect(bulkCalls()[3]).toEqual({ ids: [1], action: 'parent', parentId: 3 });
+    expect(bulkCalls()[3]).toEqual({
+      ids: [1],
+      action: 'parent',
+      parentId: 3,
+      versions: { '1': 3 },
+    });
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     await waitFor(() =>
       expect(bulkCalls()[4]).toEqual({ ids: [1], action: 'parent', parentId: null }),

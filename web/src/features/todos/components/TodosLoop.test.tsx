@@ -57,6 +57,8 @@ describe('/todos: the daily loop', () => {
 
     await user.click(screen.getByRole('button', { name: 'Edit Water plants' }));
     const inline = await screen.findByRole('form', { name: 'Edit todo Water plants' });
+    // A Save with nothing changed sends nothing: change the title, for a call to refuse.
+    await user.type(within(inline).getByLabelText('Title'), '?');
     await user.click(within(inline).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
       expect(within(inline).getByLabelText('Due date')).toHaveAccessibleDescription(sentence),

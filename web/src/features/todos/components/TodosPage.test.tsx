@@ -303,22 +303,11 @@ describe('/todos: completing, editing, deleting', () => {
     await user.click(within(form).getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(titles()).toEqual(['Buy milk', 'Write report', 'Call Bobby']));
-    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
-      title: 'Call Bobby',
-      description: null,
-      groupId: null,
-      completed: true,
-      // The planning fields are always sent by the edit form (null: none).
-      dueDate: null,
-      dueTime: null,
-      repeat: null,
-      remindMinutesBefore: null,
-      // So are the task model's fields (tags, priority, parent), as the todo had them.
-      tags: [],
-      priority: 0,
-      parentId: null,
-      startDate: null,
-    });
+    // Only the fields changed, with the version the row showed (decision 117).
+    const patch = calls.find((call) => call.method === 'PATCH');
+    expect(patch?.body).toEqual({ title: 'Call Bobby', groupId: null });
+    expect(patch?.headers.get('if-match')).toBe('"1"');
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
     expect(screen.getByRole('button', { name: 'Edit Call Bobby' })).toHaveFocus();
   });
 

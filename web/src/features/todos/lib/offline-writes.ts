@@ -24,6 +24,16 @@ const outbox = () => import('#web/lib/outbox');
 
 const pathOf = (path: string, id: number) => path.replace(':id', String(id));
 
+/**
+ * What makes a queued change of a todo replay safely: If-Match with the version it started from
+ * (changed meanwhile, it is a conflict to show, lib/outbox.ts, never an overwrite) and the words
+ * that conflict names it by. Nothing when the screen does not hold the todo.
+ */
+const startedFrom = (todo: Todo | undefined, label: string, version = todo?.version) =>
+  todo === undefined || version === undefined
+    ? {}
+    : { headers: { 'if-match': etagOfVersion(version) }, label: `${label} “${todo.title}”` };
+
 export async function queueCreate(body: CreateTodoBody, operation: string): Promise<Todo> {
   const { newTempId, queueWrite } = await outbox();
   const id = newTempId();
@@ -75,6 +85,7 @@ export async function queueUpdate(
   body: UpdateTodoBody,
   operation: string,
   known?: Todo,
+  version?: number,
 ): Promise<Todo> {
   const before = known ?? findTodo(queryClient, id);
   const next: PatchTodoBody = {};
@@ -88,8 +99,24 @@ export async function queueUpdate(
   if (!('description' in body) && before?.description) next.description = null;
   if (!('groupId' in body) && before?.groupId !== null && before) next.groupId = null;
   const { method, path } = routes.todos.patch;
-  if (Object.keys(next).length > 0) {
-    await (await outbox()).queueWrite({ method, path: pathOf(path, id), body: next, operation });
+  const changed = Object.keys(next) as (keyof PatchTodoBody)[];
+  if (changed.length > 0) {
+    const { fieldWords } = await import('./edit-undo');
+    const label =
+      changed.length === 1 && changed[0] === 'completed'
+        ? next.completed
+          ? 'completing'
+          : 'reopening'
+        : `the ${changed.map((field) => (field === 'completed' ? 'completion' : fieldWords(field as EditedField))).join(', ')} of`;
+    await (
+      await outbox()
+    ).queueWrite({
+      method,
+      path: pathOf(path, id),
+      body: next,
+      operation,
+      ...startedFrom(before, label, version ?? before?.version),
+    });
   }
   const fallback: Todo = {
     id,
@@ -153,15 +180,58 @@ export async function queuePatch(
   };
 }
 
-export async function queueDelete(id: number, operation: string): Promise<void> {
+export async function queueDelete(
+  queryClient: QueryClient,
+  id: number,
+  operation: string,
+): Promise<void> {
   const { method, path } = routes.todos.remove;
-  await (await outbox()).queueWrite({ method, path: pathOf(path, id), operation });
+  await (
+    await outbox()
+  ).queueWrite({
+    method,
+    path: pathOf(path, id),
+    operation,
+    ...startedFrom(findTodo(queryClient, id), 'deleting'),
+  });
 }
 
-/** A move in the manual order, sent when online; the screen has already moved the row. */
-export async function queueMove(id: number, body: MoveTodoBody, operation: string): Promise<void> {
+/**
+ * A move in the manual order, sent when online; the screen has already moved the row. `before`:
+ * the todo as it was before the move (the row shows the new place already).
+ */
+export async function queueMove(
+  id: number,
+  body: MoveTodoBody,
+  operation: string,
+  before: Todo | undefined,
+): Promise<void> {
   const { method, path } = routes.todos.move;
-  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
+  await (
+    await outbox()
+  ).queueWrite({
+    method,
+    path: pathOf(path, id),
+    body,
+    operation,
+    ...startedFrom(before, 'moving'),
+  });
+}
+
+/**
+ * A skip of a repeating todo's occurrence: the server knows its next date, so the row keeps its
+ * date until the queue is sent and the lists are fetched again.
+ */
+export async function queueSkip(todo: Todo, operation: string): Promise<void> {
+  const { method, path } = routes.todos.skip;
+  await (
+    await outbox()
+  ).queueWrite({
+    method,
+    path: pathOf(path, todo.id),
+    operation,
+    ...startedFrom(todo, 'skipping'),
+  });
 }
 
 /** A view's sort, kept on the server once online; the screen follows it already. */
@@ -175,8 +245,17 @@ export async function queueParent(
   id: number,
   parentId: number | null,
   operation: string,
+  before: Todo | undefined,
 ): Promise<void> {
   const { method, path } = routes.todos.patch;
   const body: PatchTodoBody = { parentId };
-  await (await outbox()).queueWrite({ method, path: pathOf(path, id), body, operation });
+  await (
+    await outbox()
+  ).queueWrite({
+    method,
+    path: pathOf(path, id),
+    body,
+    operation,
+    ...startedFrom(before, 'the parent of'),
+  });
 }

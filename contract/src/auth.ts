@@ -23,6 +23,14 @@ export const RegisterBodySchema = Type.Object(
       maxLength: LIMITS.passwordMax,
       pattern: NO_NUL,
     }),
+    setupToken: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        pattern: NO_NUL,
+        description:
+          "The server's SETUP_TOKEN: needed to create the first account while /api/config says setupTokenRequired; ignored after that",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { createSetupGate } from './auth/setup-token.js';
 import { createSecretBox } from './two-factor/secret-box.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
 import { createTwoFactorService } from './two-factor/service.js';
@@ -167,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     rp: relyingPartyOf(config.publicUrl),
   });
+  const setupGate = createSetupGate(options.database.db, config.setupToken);
   await app.register(authRoutes, {
     clock,
     google,
@@ -181,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionMaxDays: config.sessionMaxDays,
     sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
+    setupGate,
     signInMethods: [passkeySignInRoutes(passkeys)],
     oidc: config.oidc,
     publicUrl: config.publicUrl,
@@ -232,6 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       oidc: config.oidc ? { name: config.oidc.name } : null,
       passwordSignIn: !(config.oidc?.only ?? false),
     },
+    setupPending: setupGate.pending,
   });
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   return app;

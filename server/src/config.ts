@@ -169,6 +169,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const oidc = parseOidc(text, problems);
   const { setupToken, authProxyHeader, authProxyTrusted } = parseOperations(text, problems);
+  if (setupToken !== null && oidc?.only) {
+    problems.push(
+      'SETUP_TOKEN has no use with OIDC_ONLY=true: the form makes no accounts (make the first with the tally command)',
+    );
+  }
 
   const config: Config = {
     port,

@@ -341,6 +341,7 @@ describe('REGISTRATION=closed', () => {
       googleClientId: CLIENT_ID,
       registration: 'closed',
       passwordResetByEmail: false,
+      setupTokenRequired: false,
       oidc: null,
       passwordSignIn: true,
     });

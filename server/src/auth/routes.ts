@@ -13,6 +13,7 @@ import {
 } from './google-id-token.js';
 import type { OidcConfig } from '../config.js';
 import { registerOidcRoutes } from './oidc/routes.js';
+import type { SetupGate } from './setup-token.js';
 import { createAuthService, OidcRefusal, RefreshTokenReused } from './service.js';
 import {
   clearLegacyCookie,
@@ -43,6 +44,8 @@ export interface AuthRoutesOptions {
   sessionIdleDays: number;
   /** Whether new accounts may be made (REGISTRATION). */
   registration: 'open' | 'closed';
+  /** SETUP_TOKEN's gate on the first account. */
+  setupGate: SetupGate;
   /**
    * Further ways to sign in (passkeys: server/src/passkeys), registered inside these routes so
    * that they end with the same session and cookies as a password login.
@@ -108,6 +111,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     sessionMaxMs: options.sessionMaxDays * 24 * 60 * 60 * 1000,
     sessionIdleMs: options.sessionIdleDays * 24 * 60 * 60 * 1000,
     registration: options.registration,
+    setupGate: options.setupGate,
     // OIDC_ONLY: accounts come from the provider (or the operator's CLI), not the form.
     passwordSignUp: !(options.oidc?.only ?? false),
   });

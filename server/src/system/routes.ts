@@ -5,7 +5,10 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { serviceUnavailable } from '../shared/errors.js';
 
 export interface SystemRoutesOptions {
-  publicConfig: PublicConfig;
+  /** The settings of /api/config but the one that changes with the data. */
+  publicConfig: Omit<PublicConfig, 'setupTokenRequired'>;
+  /** Whether the first account still needs SETUP_TOKEN (auth/setup-token.ts). */
+  setupPending: () => Promise<boolean>;
 }
 
 const HEALTH_TIMEOUT_MS = 2_000;
@@ -25,9 +28,12 @@ async function withinTimeout(work: Promise<unknown>): Promise<void> {
 
 export const systemRoutes: FastifyPluginAsync<SystemRoutesOptions> = async (
   app,
-  { publicConfig },
+  { publicConfig, setupPending },
 ) => {
-  addEndpoint(app, systemApi.config, async () => publicConfig);
+  addEndpoint(app, systemApi.config, async () => ({
+    ...publicConfig,
+    setupTokenRequired: await setupPending(),
+  }));
 
   addEndpoint(app, systemApi.health, async () => {
     try {

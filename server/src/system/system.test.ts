@@ -32,6 +32,7 @@ describe('public endpoints', () => {
       googleClientId: 'client-123.apps.googleusercontent.com',
       registration: 'open',
       passwordResetByEmail: false,
+      setupTokenRequired: false,
       oidc: null,
       passwordSignIn: true,
     });

@@ -103,6 +103,7 @@ describe('GET /api/config', () => {
       googleClientId: null,
       registration: 'open',
       passwordResetByEmail: false,
+      setupTokenRequired: false,
       oidc: { name: 'Local IdP' },
       passwordSignIn: true,
     });

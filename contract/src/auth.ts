@@ -222,6 +222,18 @@ export const authApi = defineEndpoints('auth', routes.auth, {
       429: ErrorSchema,
     },
   },
+  proxySignIn: {
+    summary: 'Sign in as the user a trusted forward-auth proxy names (AUTH_PROXY_HEADER)',
+    description:
+      'Answers as a login does (the access token, and the refresh cookie) for the account whose username the header names, when the request comes straight from an AUTH_PROXY_TRUSTED address. 401 without such a header, 403 when no account has that username, 404 when forward auth is off. Same-origin only.',
+    responses: {
+      200: AccessTokenResponseSchema,
+      401: ErrorSchema,
+      403: ErrorSchema,
+      404: ErrorSchema,
+      429: ErrorSchema,
+    },
+  },
   refresh: {
     summary: 'Renew the access token with the refresh cookie (rotated on every use)',
     description: 'Same-origin only: a browser request from another site gets 403.',

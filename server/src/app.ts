@@ -11,6 +11,7 @@ import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { createSetupGate } from './auth/setup-token.js';
+import { forwardAuthRoutes } from './auth/forward-auth.js';
 import { createSecretBox } from './two-factor/secret-box.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
 import { createTwoFactorService } from './two-factor/service.js';
@@ -184,7 +185,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
     setupGate,
-    signInMethods: [passkeySignInRoutes(passkeys)],
+    signInMethods: [
+      passkeySignInRoutes(passkeys),
+      forwardAuthRoutes({ header: config.authProxyHeader, trusted: config.authProxyTrusted }),
+    ],
     oidc: config.oidc,
     publicUrl: config.publicUrl,
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
@@ -234,6 +238,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       passwordResetByEmail: config.smtpUrl !== null,
       oidc: config.oidc ? { name: config.oidc.name } : null,
       passwordSignIn: !(config.oidc?.only ?? false),
+      authProxy: config.authProxyHeader !== null,
     },
     setupPending: setupGate.pending,
   });

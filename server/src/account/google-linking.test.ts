@@ -342,6 +342,7 @@ describe('REGISTRATION=closed', () => {
       registration: 'closed',
       passwordResetByEmail: false,
       setupTokenRequired: false,
+      authProxy: false,
       oidc: null,
       passwordSignIn: true,
     });

@@ -91,7 +91,7 @@ const presentedRefreshToken = (request: FastifyRequest): string | undefined => {
  * where a request comes from in Sec-Fetch-Site, older ones in Origin; a client that sends
  * neither is not a browser and has no ambient cookie to abuse.
  */
-async function sameOriginOnly(request: FastifyRequest): Promise<void> {
+export async function sameOriginOnly(request: FastifyRequest): Promise<void> {
   const site = request.headers['sec-fetch-site'];
   const { origin } = request.headers;
   const allowed =
@@ -295,6 +295,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       config,
       signIn: async (request, reply, userId) => {
         // A passkey is two factors in itself (possession and user verification): no second step.
+        // A forward-auth proxy did the whole sign-in, its own second factor included.
         const session = await service.signInAs(userId, deviceOf(request));
         return signIn.finishComplete(request, reply, session);
       },

@@ -33,6 +33,7 @@ describe('public endpoints', () => {
       registration: 'open',
       passwordResetByEmail: false,
       setupTokenRequired: false,
+      authProxy: false,
       oidc: null,
       passwordSignIn: true,
     });

@@ -104,6 +104,7 @@ describe('GET /api/config', () => {
       registration: 'open',
       passwordResetByEmail: false,
       setupTokenRequired: false,
+      authProxy: false,
       oidc: { name: 'Local IdP' },
       passwordSignIn: true,
     });

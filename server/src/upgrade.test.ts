@@ -112,8 +112,10 @@ describe('upgrading from an earlier 1.x release', () => {
       const login = await apiClient(app, null)(authApi.login, {
         body: { username: 'early_adopter', password: PASSWORD },
       });
-      expect(login.statusCode).toBe(200);
-      const as = apiClient(app, { token: login.data().accessToken });
+      const signedIn = login.expectBody(200);
+      // An account of an old release has no second factor: the login ends with a token.
+      if (!('accessToken' in signedIn)) throw new Error('a second step was asked');
+      const as = apiClient(app, { token: signedIn.accessToken });
 
       const todos = (await as(todosApi.list)).expectBody(200);
       expect(todos.map((todo) => [todo.title, todo.completed, todo.description])).toEqual([

@@ -56,6 +56,22 @@ describe('POST /api/auth/proxy (forward auth)', () => {
     expect(unknown.json<{ error: string }>().error).toMatch(/no account with that username/);
   });
 
+  it('grants nothing elsewhere: the API and CalDAV still ask for their own credentials', async () => {
+    const header = { 'remote-user': alice.username };
+    const api = await apiClient(ctx.app, null)(todosApi.list, {
+      remoteAddress: '127.0.0.1',
+      headers: header,
+    });
+    expect(api.statusCode).toBe(401);
+    const caldav = await ctx.app.inject({
+      method: 'PROPFIND',
+      url: '/dav/',
+      remoteAddress: '127.0.0.1',
+      headers: { ...header, depth: '0' },
+    });
+    expect(caldav.statusCode).toBe(401);
+  });
+
   it('is off by default: 404 whatever the request carries', async () => {
     const answer = await proxySignIn(off.app, '127.0.0.1', { 'remote-user': alice.username });
     expect(answer.statusCode).toBe(404);

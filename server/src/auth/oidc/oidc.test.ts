@@ -390,6 +390,23 @@ describe('closed registration', () => {
   });
 });
 
+describe('SETUP_TOKEN before the first account', () => {
+  it('lets no single sign-on make the first account, which would skip the token', async () => {
+    const fresh = await createTestApp({
+      config: { publicUrl: PUBLIC_URL, oidc: oidcConfig(), setupToken: 'first-start-0123456789' },
+    });
+    fresh.clock.current = Date.now();
+    try {
+      expect(failedWith(await signIn(person(), fresh))).toBe(
+        '/login?oidc_error=registration_closed',
+      );
+      expect(await fresh.database.handle.db.selectFrom('users').select('id').execute()).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 /** A password account 6 minutes after sign-in: its proof of identity is no longer recent. */
 async function staleUser(): Promise<TestUser> {
   const user = await registerUser(ctx.app);

@@ -30,7 +30,8 @@ RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 USER node
 VOLUME /data
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# `tally healthcheck` asks /readyz (database, and Redis when set) with node alone: no shell or curl.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+  CMD ["node", "/app/bin/tally", "healthcheck"]
 # server.js starts itself again with the Node flags for its database (server/bin/node-flags.mjs).
 CMD ["node", "server.js"]

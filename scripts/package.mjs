@@ -4,6 +4,7 @@
 //   bin/tally           the operator's command line (`bin/tally user list`…)
 //   server/dist/        the compiled server (no tests, types or source maps)
 //   web/dist/           the built web app, precompressed
+//   tally.service       a hardened systemd unit (deploy/systemd/tally.service)
 //   node_modules/       the server's dependencies and theirs, nothing else (@tally/contract built)
 // The dependencies are copied from this checkout's node_modules, which `npm ci` installed from
 // package-lock.json: the same versions the tests ran, native modules (better-sqlite3, argon2)
@@ -243,6 +244,8 @@ chmodSync(path.join(out, 'bin/tally'), 0o755);
 for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (existsSync(at(file))) cpSync(at(file), path.join(out, file));
 }
+// The hardened systemd unit (deploy/systemd/tally.service), for /opt/tally.
+cpSync(at('deploy/systemd/tally.service'), path.join(out, 'tally.service'));
 
 run('tar', ['-czf', tarball, '-C', releaseDir, name]);
 

@@ -129,6 +129,18 @@ try {
     cli.status === 0 && cli.stdout.includes(username),
     cli.stderr.trim(),
   );
+  // What the Dockerfile's HEALTHCHECK runs, with node alone.
+  const probe = spawnSync(process.execPath, [path.join(app, 'bin/tally'), 'healthcheck'], {
+    cwd: app,
+    env,
+    encoding: 'utf8',
+  });
+  check(
+    'bin/tally healthcheck finds the server ready (/readyz)',
+    probe.status === 0 && probe.stdout.includes('/readyz: 200'),
+    probe.stderr.trim(),
+  );
+  check('the package holds the systemd unit', existsSync(path.join(app, 'tally.service')));
 
   server.kill('SIGTERM');
   const code = await Promise.race([

@@ -23,6 +23,14 @@ export const RegisterBodySchema = Type.Object(
       maxLength: LIMITS.passwordMax,
       pattern: NO_NUL,
     }),
+    setupToken: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        pattern: NO_NUL,
+        description:
+          "The server's SETUP_TOKEN: needed to create the first account while /api/config says setupTokenRequired; ignored after that",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -211,6 +219,18 @@ export const authApi = defineEndpoints('auth', routes.auth, {
       200: AccessTokenResponseSchema,
       400: ErrorSchema,
       401: ErrorSchema,
+      429: ErrorSchema,
+    },
+  },
+  proxySignIn: {
+    summary: 'Sign in as the user a trusted forward-auth proxy names (AUTH_PROXY_HEADER)',
+    description:
+      'Answers as a login does (the access token, and the refresh cookie) for the account whose username the header names, when the request comes straight from an AUTH_PROXY_TRUSTED address. 401 without such a header, 403 when no account has that username, 404 when forward auth is off. Same-origin only.',
+    responses: {
+      200: AccessTokenResponseSchema,
+      401: ErrorSchema,
+      403: ErrorSchema,
+      404: ErrorSchema,
       429: ErrorSchema,
     },
   },

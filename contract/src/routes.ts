@@ -17,6 +17,7 @@ export const routes = {
     verifyEmailAccount: { method: 'POST', path: '/api/auth/verify-email/account', public: true },
     requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', public: true },
     resetPassword: { method: 'POST', path: '/api/auth/password-reset/confirm', public: true },
+    proxySignIn: { method: 'POST', path: '/api/auth/proxy', public: true },
   },
   account: {
     get: { method: 'GET', path: '/api/account', beforePasswordChange: true },

@@ -26,6 +26,14 @@ export const PublicConfigSchema = Type.Object(
       description:
         'False when the operator wants single sign-on alone (OIDC_ONLY): no password form, no sign-up with a password',
     }),
+    authProxy: Type.Boolean({
+      description:
+        'True when a forward-auth proxy may sign people in (AUTH_PROXY_HEADER): /login tries POST /api/auth/proxy first',
+    }),
+    setupTokenRequired: Type.Boolean({
+      description:
+        'True while the server has no account and a SETUP_TOKEN is set: the first sign-up must carry it (setupToken)',
+    }),
     passwordResetByEmail: Type.Boolean({
       description:
         'Whether the server sends e-mail (SMTP_URL): password-reset and verification links. When false the operator resets passwords.',

@@ -10,6 +10,8 @@ import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { createSetupGate } from './auth/setup-token.js';
+import { forwardAuthRoutes } from './auth/forward-auth.js';
 import { createSecretBox } from './two-factor/secret-box.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
 import { createTwoFactorService } from './two-factor/service.js';
@@ -170,6 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     rp: relyingPartyOf(config.publicUrl),
   });
+  const setupGate = createSetupGate(options.database.db, config.setupToken);
   await app.register(authRoutes, {
     clock,
     google,
@@ -184,7 +187,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sessionMaxDays: config.sessionMaxDays,
     sessionIdleDays: config.sessionIdleDays,
     registration: config.registration,
-    signInMethods: [passkeySignInRoutes(passkeys)],
+    setupGate,
+    signInMethods: [
+      passkeySignInRoutes(passkeys),
+      forwardAuthRoutes({ header: config.authProxyHeader, trusted: config.authProxyTrusted }),
+    ],
     oidc: config.oidc,
     publicUrl: config.publicUrl,
     onRegistered: (account, request) => links.sendVerificationLater(account, request.log),
@@ -241,7 +248,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       passwordResetByEmail: config.smtpUrl !== null,
       oidc: config.oidc ? { name: config.oidc.name } : null,
       passwordSignIn: !(config.oidc?.only ?? false),
+      authProxy: config.authProxyHeader !== null,
     },
+    setupPending: setupGate.pending,
   });
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   return app;

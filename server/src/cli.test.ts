@@ -225,3 +225,38 @@ describe('tally migrate and backup', () => {
     expect((await tally(['restore'])).code).toBe(2);
   });
 });
+
+describe('tally healthcheck', () => {
+  it('exits 0 while the server is ready and 1 once nothing answers on its port', async () => {
+    const served = await createTestApp();
+    await served.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = served.app.server.address() as { port: number };
+    const check = async (argv: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runCli(
+        argv,
+        {
+          stdin: Readable.from([]),
+          stdout: { write: (text: string) => (out += text) },
+          stderr: { write: (text: string) => (err += text) },
+        },
+        { config: testConfig({ host: '0.0.0.0', port }) },
+      );
+      return { code, out, err };
+    };
+    expect(await check(['healthcheck'])).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('/readyz: 200'),
+    });
+    expect(await check(['healthcheck', '--live'])).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('/healthz: 200'),
+    });
+    await served.close();
+    expect(await check(['healthcheck'])).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(`http://127.0.0.1:${port}/readyz did not answer`),
+    });
+  });
+});

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOperator, generatePassword, OperatorError } from './account/operator.js';
@@ -28,6 +29,9 @@ export const USAGE = `Usage: tally <command>
                                          into DATA_DIR/backups/)
   restore <file>                         puts a backup back (stop the server first)
   migrate                                brings the database to the newest schema
+  healthcheck [--live]                   asks the running server whether it is ready
+                                         (/readyz; --live: only whether it answers, /healthz);
+                                         exit code 0 or 1, for images without a shell or curl
 `;
 
 export interface CliIo {
@@ -50,6 +54,32 @@ async function readStdin(stdin: CliIo['stdin']): Promise<string> {
   return text.replace(/\r?\n$/, '');
 }
 
+const HEALTHCHECK_TIMEOUT_MS = 5_000;
+
+/**
+ * Asks the server this configuration describes (PORT, and HOST unless it binds every interface)
+ * for /readyz or /healthz, with node's fetch: the image needs no shell, curl or wget for it.
+ */
+async function healthcheck(config: Config, live: boolean, io: CliIo): Promise<number> {
+  const everywhere = ['0.0.0.0', '::', ''];
+  const host = everywhere.includes(config.host) ? '127.0.0.1' : config.host;
+  const url = new URL(`http://${isIPv6(host) ? `[${host}]` : host}:${config.port}`);
+  url.pathname = live ? '/healthz' : '/readyz';
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(HEALTHCHECK_TIMEOUT_MS) });
+    const body = await response.text();
+    if (response.ok) {
+      io.stdout.write(`${url.pathname}: ${response.status} ${body}\n`);
+      return 0;
+    }
+    io.stderr.write(`${url.pathname}: ${response.status} ${body}\n`);
+  } catch (error) {
+    const reason = (error as Error).cause ?? error;
+    io.stderr.write(`${url.href} did not answer: ${(reason as Error).message}\n`);
+  }
+  return 1;
+}
+
 export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
   let parsed;
   try {
@@ -59,6 +89,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
       options: {
         'password-stdin': { type: 'boolean' },
         yes: { type: 'boolean' },
+        live: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -83,6 +114,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
   const say = (text: string) => io.stdout.write(`${text}\n`);
 
   try {
+    if (command === 'healthcheck') return await healthcheck(config, values.live ?? false, io);
     if (command === 'backup' || command === 'restore') {
       if (!sub && command === 'restore')
         throw new UsageError('Name the file: tally restore <file>');

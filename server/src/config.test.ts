@@ -279,3 +279,30 @@ describe('connect', () => {
     );
   });
 });
+
+describe('first start and forward auth settings', () => {
+  it('take a setup token of at least 16 characters', () => {
+    expect(loadConfig({}).setupToken).toBeNull();
+    expect(loadConfig({ SETUP_TOKEN: 'abcdefghijklmnop' }).setupToken).toBe('abcdefghijklmnop');
+    expect(() => loadConfig({ SETUP_TOKEN: 'short' })).toThrow(/SETUP_TOKEN must be at least 16/);
+  });
+
+  it('leave forward auth off by default and trust its header only from listed proxies', () => {
+    expect(loadConfig({})).toMatchObject({ authProxyHeader: null, authProxyTrusted: [] });
+    expect(
+      loadConfig({ AUTH_PROXY_HEADER: 'Remote-User', AUTH_PROXY_TRUSTED: '127.0.0.1, 10.0.0.0/8' }),
+    ).toMatchObject({
+      authProxyHeader: 'remote-user',
+      authProxyTrusted: ['127.0.0.1', '10.0.0.0/8'],
+    });
+    expect(() => loadConfig({ AUTH_PROXY_HEADER: 'Remote-User' })).toThrow(
+      /AUTH_PROXY_HEADER needs AUTH_PROXY_TRUSTED/,
+    );
+    expect(() => loadConfig({ AUTH_PROXY_TRUSTED: '127.0.0.1' })).toThrow(
+      /AUTH_PROXY_TRUSTED needs AUTH_PROXY_HEADER/,
+    );
+    expect(() =>
+      loadConfig({ AUTH_PROXY_HEADER: 'Remote User', AUTH_PROXY_TRUSTED: 'everyone' }),
+    ).toThrow(/AUTH_PROXY_HEADER must be a header name[\s\S]*AUTH_PROXY_TRUSTED must list/);
+  });
+});

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkVapidKeys } from './secrets.js';
+import { createSettingReader } from './setting-sources.js';
 
 export interface Config {
   port: number;
@@ -56,6 +57,13 @@ export interface Config {
   metricsToken: string | null;
   /** Generic OpenID Connect sign-in (OIDC_*); null when OIDC_ISSUER is unset. */
   oidc: OidcConfig | null;
+  // First start and forward auth (docs/decisions/127-setup-token.md, 128-forward-auth.md).
+  /** SETUP_TOKEN: while no account exists, making the first one needs it; null when unset. */
+  setupToken: string | null;
+  /** AUTH_PROXY_HEADER (lower case), naming the signed-in user; null leaves forward auth off. */
+  authProxyHeader: string | null;
+  /** AUTH_PROXY_TRUSTED: the proxies whose header counts (addresses, CIDR ranges, presets). */
+  authProxyTrusted: string[];
   /** E-mail to task (INBOX_*); null when INBOX_IMAP_URL is unset. */
   inbox: InboxConfig | null;
 }
@@ -105,10 +113,8 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
-  const text = (name: string) => {
-    const value = env[name]?.trim();
-    return value ? value : null;
-  };
+  // NAME, NAME_FILE or $CREDENTIALS_DIRECTORY/NAME, for every setting (setting-sources.ts).
+  const text = createSettingReader(env, problems);
   const integer = (name: string, fallback: number, min: number, max: number) => {
     const raw = text(name);
     if (raw === null) return fallback;
@@ -184,6 +190,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const oidc = parseOidc(text, problems);
   const inbox = parseInbox(text, problems);
+  const { setupToken, authProxyHeader, authProxyTrusted } = parseOperations(text, problems);
+  if (setupToken !== null && oidc?.only) {
+    problems.push(
+      'SETUP_TOKEN has no use with OIDC_ONLY=true: the form makes no accounts (make the first with the tally command)',
+    );
+  }
 
   const config: Config = {
     port,
@@ -217,6 +229,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     oidc,
     inbox,
+    setupToken,
+    authProxyHeader,
+    authProxyTrusted,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(
@@ -232,6 +247,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   }
   return config;
+}
+
+/**
+ * SETUP_TOKEN, AUTH_PROXY_HEADER and AUTH_PROXY_TRUSTED. The header is trusted only from listed
+ * proxies: from anyone else it would let a client name the user it wants to be.
+ */
+function parseOperations(text: (name: string) => string | null, problems: string[]) {
+  const setupToken = text('SETUP_TOKEN');
+  if (setupToken !== null && !/^[\x21-\x7e]{16,}$/.test(setupToken)) {
+    problems.push(
+      'SETUP_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 16)',
+    );
+  }
+  const header = text('AUTH_PROXY_HEADER');
+  const trustedRaw = text('AUTH_PROXY_TRUSTED');
+  if (header !== null && !/^[A-Za-z0-9-]+$/.test(header)) {
+    problems.push('AUTH_PROXY_HEADER must be a header name, e.g. Remote-User');
+  }
+  let trusted: string[] = [];
+  if (trustedRaw !== null) {
+    const parsed = parseProxyList(trustedRaw);
+    if (parsed === null) {
+      problems.push(
+        "AUTH_PROXY_TRUSTED must list the proxies' addresses, CIDR ranges or presets (e.g. 127.0.0.1,10.0.0.0/8)",
+      );
+    } else trusted = parsed;
+  }
+  if (header !== null && trusted.length === 0) {
+    problems.push(
+      'AUTH_PROXY_HEADER needs AUTH_PROXY_TRUSTED: the addresses of the proxies allowed to set it',
+    );
+  }
+  if (header === null && trustedRaw !== null)
+    problems.push('AUTH_PROXY_TRUSTED needs AUTH_PROXY_HEADER');
+  return {
+    setupToken,
+    authProxyHeader: header === null ? null : header.toLowerCase(),
+    authProxyTrusted: trusted,
+  };
 }
 
 /**
@@ -389,6 +443,25 @@ const isLoopbackUrl = (raw: string) => {
 /** Named ranges that Fastify's proxy-addr understands. */
 const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/** A comma-separated list of addresses, CIDR ranges and presets; null when one entry is none. */
+function parseProxyList(value: string): string[] | null {
+  const entries = value
+    .toLowerCase()
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const isAddressOrRange = (entry: string) => {
+    if (PROXY_PRESETS.has(entry)) return true;
+    const [address = '', prefix] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0) return false;
+    return (
+      prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+    );
+  };
+  return entries.length > 0 && entries.every(isAddressOrRange) ? entries : null;
+}
+
 /**
  * TRUST_PROXY: `false` (default), a hop count, or a comma-separated list of proxy addresses, CIDR
  * ranges and presets (loopback, linklocal, uniquelocal). `true` means the one proxy in front (1
@@ -404,22 +477,8 @@ function parseTrustProxy(raw: string | null, problems: string[]): false | number
     const hops = Number(value);
     if (hops <= 32) return hops;
   }
-  const entries = value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const isAddressOrRange = (entry: string) => {
-    if (PROXY_PRESETS.has(entry)) return true;
-    const [address = '', prefix] = entry.split('/');
-    const version = isIP(address);
-    if (version === 0) return false;
-    return (
-      prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
-    );
-  };
-  if (entries.length > 0 && entries.every(isAddressOrRange)) {
-    return entries;
-  }
+  const entries = parseProxyList(value);
+  if (entries !== null) return entries;
   problems.push(
     'TRUST_PROXY must be false, a number of proxy hops (e.g. 1), or proxy addresses, CIDR ranges or presets (e.g. loopback,10.0.0.0/8)',
   );

@@ -341,8 +341,43 @@ describe('REGISTRATION=closed', () => {
       googleClientId: CLIENT_ID,
       registration: 'closed',
       passwordResetByEmail: false,
+      setupTokenRequired: false,
+      authProxy: false,
       oidc: null,
       passwordSignIn: true,
     });
+  });
+});
+
+describe('SETUP_TOKEN before the first account', () => {
+  let fresh: TestContext;
+  beforeAll(async () => {
+    fresh = await createTestApp({
+      config: {
+        setupToken: 'first-start-token-0123456789',
+        googleClientId: CLIENT_ID,
+        googleJwksUrl: idp.jwksUrl,
+        googleIssuers: ['https://accounts.google.com'],
+      },
+    });
+    fresh.clock.current = Date.now();
+  });
+  afterAll(async () => fresh.close());
+
+  it('lets no Google sign-in make the first account, which would skip the token', async () => {
+    const nonce = await apiClient(fresh.app, null)(authApi.googleNonce);
+    const set = nonce.cookies.find((c) => c.name === 'tally_google_nonce');
+    const token = await idp.issue({
+      sub: uniqueName('new'),
+      email: `${uniqueName('new')}@gmail.com`,
+      nonce: nonce.json<{ nonce: string }>().nonce,
+    });
+    const google = await apiClient(fresh.app, null)(authApi.google, {
+      body: { token },
+      headers: { cookie: `${set?.name}=${set?.value}` },
+    });
+    expect(google.statusCode).toBe(403);
+    expect(google.json()).toEqual({ error: 'Sign-up is closed on this server' });
+    expect(await fresh.database.handle.db.selectFrom('users').select('id').execute()).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import {
 } from './google-id-token.js';
 import type { OidcConfig } from '../config.js';
 import { registerOidcRoutes } from './oidc/routes.js';
+import type { SetupGate } from './setup-token.js';
 import { createAuthService, OidcRefusal, RefreshTokenReused } from './service.js';
 import {
   clearLegacyCookie,
@@ -43,6 +44,8 @@ export interface AuthRoutesOptions {
   sessionIdleDays: number;
   /** Whether new accounts may be made (REGISTRATION). */
   registration: 'open' | 'closed';
+  /** SETUP_TOKEN's gate on the first account. */
+  setupGate: SetupGate;
   /**
    * Further ways to sign in (passkeys: server/src/passkeys), registered inside these routes so
    * that they end with the same session and cookies as a password login.
@@ -88,7 +91,7 @@ const presentedRefreshToken = (request: FastifyRequest): string | undefined => {
  * where a request comes from in Sec-Fetch-Site, older ones in Origin; a client that sends
  * neither is not a browser and has no ambient cookie to abuse.
  */
-async function sameOriginOnly(request: FastifyRequest): Promise<void> {
+export async function sameOriginOnly(request: FastifyRequest): Promise<void> {
   const site = request.headers['sec-fetch-site'];
   const { origin } = request.headers;
   const allowed =
@@ -108,6 +111,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     sessionMaxMs: options.sessionMaxDays * 24 * 60 * 60 * 1000,
     sessionIdleMs: options.sessionIdleDays * 24 * 60 * 60 * 1000,
     registration: options.registration,
+    setupGate: options.setupGate,
     // OIDC_ONLY: accounts come from the provider (or the operator's CLI), not the form.
     passwordSignUp: !(options.oidc?.only ?? false),
   });
@@ -291,6 +295,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       config,
       signIn: async (request, reply, userId) => {
         // A passkey is two factors in itself (possession and user verification): no second step.
+        // A forward-auth proxy did the whole sign-in, its own second factor included.
         const session = await service.signInAs(userId, deviceOf(request));
         return signIn.finishComplete(request, reply, session);
       },

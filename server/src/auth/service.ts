@@ -9,6 +9,7 @@ import type { GoogleIdentity } from './google-id-token.js';
 import { insertAccount } from './new-account.js';
 import { hashPassword, refuseWeakPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';
+import type { SetupGate } from './setup-token.js';
 import {
   endSession,
   rotateRefreshToken,
@@ -39,6 +40,8 @@ export interface AuthServiceDeps {
   sessionIdleMs: number;
   /** Whether new accounts may be made, by the form or by Google (REGISTRATION). */
   registration: 'open' | 'closed';
+  /** SETUP_TOKEN's gate on the first account; none when it is unset. */
+  setupGate?: SetupGate;
   /** False with OIDC_ONLY: the form makes no accounts (the operator's CLI still does). */
   passwordSignUp?: boolean;
 }
@@ -91,8 +94,14 @@ export function createAuthService({
   sessionMaxMs,
   sessionIdleMs,
   registration,
+  setupGate,
   passwordSignUp = true,
 }: AuthServiceDeps) {
+  /** While the setup token guards the first account, no provider sign-in may make it. */
+  const refuseBeforeSetup = async () => {
+    if (await setupGate?.pending()) throw signUpClosed();
+  };
+
   const sessionOf = async (
     user: { id: number; username: string; password_must_change?: number },
     started: { sessionId: string; refreshToken: string; expiresAt: number },
@@ -148,7 +157,9 @@ export function createAuthService({
   }
 
   async function register(input: RegisterBody, device: Device): Promise<Session> {
-    if (registration === 'closed') throw signUpClosed();
+    // The operator's first account, made with the setup token, may be made while sign-up is closed.
+    const first = (await setupGate?.admitFirst(input.setupToken)) ?? false;
+    if (registration === 'closed' && !first) throw signUpClosed();
     if (!passwordSignUp) {
       throw new AppError(403, 'Sign-up with a password is off on this server - use single sign-on');
     }
@@ -311,6 +322,7 @@ export function createAuthService({
       );
     }
     if (registration === 'closed') throw signUpClosed();
+    await refuseBeforeSetup();
 
     try {
       const username = await usernameFor(email);
@@ -360,7 +372,9 @@ export function createAuthService({
       .where('email_lower', '=', email.toLowerCase())
       .executeTakeFirst();
     if (sameEmail) throw new OidcRefusal('email_exists');
-    if (registration === 'closed' || !autoRegister) throw new OidcRefusal('registration_closed');
+    if (registration === 'closed' || !autoRegister || (await setupGate?.pending())) {
+      throw new OidcRefusal('registration_closed');
+    }
     try {
       const username = await usernameFor(email);
       const created = await createAccount(

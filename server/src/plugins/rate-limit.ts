@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Expiring counters for limits of Tally's own (failed logins per account). */
     counters: Counters;
+    /** Asks Redis for a PONG (GET /readyz); null when REDIS_URL is unset. */
+    redisPing: (() => Promise<unknown>) | null;
   }
 }
 
@@ -56,6 +58,7 @@ type StoreCallback = Parameters<FastifyRateLimitStore['incr']>[1];
 export const rateLimitPlugin = fp<RateLimitPluginOptions>(
   async (app, { redisUrl, clock }) => {
     let counters = memoryCounters(clock);
+    let redisPing: (() => Promise<unknown>) | null = null;
     if (redisUrl) {
       // Loaded only with REDIS_URL: without it, its modules would hold heap for nothing
       // (docs/performance.md, Memory).
@@ -69,8 +72,25 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       redis.on('error', () => undefined);
       app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
       counters = sharedCounters(redis, app.log, clock);
+      // Without the offline queue a PING sent while connecting fails at once: a readiness probe
+      // right after start waits for the connection instead (its caller bounds the wait). One
+      // shared wait, so probes during a long outage do not pile up listeners.
+      let connected: Promise<void> | null = null;
+      redisPing = async () => {
+        if (redis.status !== 'ready') {
+          connected ??= new Promise<void>((resolve) =>
+            redis.once('ready', () => {
+              connected = null;
+              resolve();
+            }),
+          );
+          await connected;
+        }
+        return redis.ping();
+      };
     }
     app.decorate('counters', counters);
+    app.decorate('redisPing', redisPing);
     await app.register(rateLimit, {
       global: false,
       store: storeOf(counters),

@@ -32,6 +32,8 @@ describe('public endpoints', () => {
       googleClientId: 'client-123.apps.googleusercontent.com',
       registration: 'open',
       passwordResetByEmail: false,
+      setupTokenRequired: false,
+      authProxy: false,
       oidc: null,
       passwordSignIn: true,
     });

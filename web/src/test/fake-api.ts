@@ -263,6 +263,10 @@ interface BackendOptions {
   oidcName?: string | null;
   /** GET /api/config: false for OIDC_ONLY (true by default). */
   passwordSignIn?: boolean;
+  /** GET /api/config: whether the first sign-up needs the setup token (false by default). */
+  setupTokenRequired?: boolean;
+  /** GET /api/config: whether a forward-auth proxy signs people in (false by default). */
+  authProxy?: boolean;
   /** The signed-in account (GET /api/account); alice, verified, with a password by default. */
   account?: Partial<Account>;
   /** The open sessions; this device and one other by default. */
@@ -378,6 +382,8 @@ export function fakeBackend(
         passwordResetByEmail: options.passwordResetByEmail ?? true,
         oidc: options.oidcName ? { name: options.oidcName } : null,
         passwordSignIn: options.passwordSignIn ?? true,
+        setupTokenRequired: options.setupTokenRequired ?? false,
+        authProxy: options.authProxy ?? false,
       }),
     'POST /api/auth/login': (call) => {
       const body = call.body as { username: string; password: string };

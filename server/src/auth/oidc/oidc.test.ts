@@ -103,6 +103,8 @@ describe('GET /api/config', () => {
       googleClientId: null,
       registration: 'open',
       passwordResetByEmail: false,
+      setupTokenRequired: false,
+      authProxy: false,
       oidc: { name: 'Local IdP' },
       passwordSignIn: true,
     });
@@ -384,6 +386,23 @@ describe('closed registration', () => {
       } finally {
         await closed.close();
       }
+    }
+  });
+});
+
+describe('SETUP_TOKEN before the first account', () => {
+  it('lets no single sign-on make the first account, which would skip the token', async () => {
+    const fresh = await createTestApp({
+      config: { publicUrl: PUBLIC_URL, oidc: oidcConfig(), setupToken: 'first-start-0123456789' },
+    });
+    fresh.clock.current = Date.now();
+    try {
+      expect(failedWith(await signIn(person(), fresh))).toBe(
+        '/login?oidc_error=registration_closed',
+      );
+      expect(await fresh.database.handle.db.selectFrom('users').select('id').execute()).toEqual([]);
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -12,6 +12,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { useConfig } from '../api/get-config';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
+import { PROXY_SIGN_IN_OPERATION, useProxySignIn } from '../api/proxy-sign-in';
 import {
   OIDC_FINISH_OPERATION,
   OIDC_START_OPERATION,
@@ -93,6 +94,14 @@ export function LoginPage() {
   const oidcName = config.data?.oidc?.name ?? null;
   const passwordSignIn = config.data?.passwordSignIn ?? true;
   const { mutate: finishOidc } = oidcFinish;
+  const proxySignIn = useProxySignIn();
+  const { mutate: signInThroughProxy } = proxySignIn;
+  const authProxy = config.data?.authProxy ?? false;
+
+  useEffect(() => {
+    // Behind a forward-auth proxy the person has signed in already: turn that into a session.
+    if (authProxy) signInThroughProxy();
+  }, [authProxy, signInThroughProxy]);
 
   useEffect(() => {
     if (oidcResult === 'signed-in') finishOidc();
@@ -103,6 +112,7 @@ export function LoginPage() {
     googleMutation.reset();
     oidcStart.reset();
     oidcFinish.reset();
+    proxySignIn.reset();
     setGoogleClientFailed(false);
     setPasskeyError(null);
     // The provider's answer is read once: a reload should not repeat it.
@@ -126,6 +136,7 @@ export function LoginPage() {
     error = config.isPending ? null : oidcFailureSentence(oidcError, oidcName ?? 'the provider');
   } else if (oidcStart.isError) error = errorMessage(oidcStart.error, OIDC_START_OPERATION);
   else if (oidcFinish.isError) error = errorMessage(oidcFinish.error, OIDC_FINISH_OPERATION);
+  else if (proxySignIn.isError) error = errorMessage(proxySignIn.error, PROXY_SIGN_IN_OPERATION);
   else if (googleClientFailed) error = GOOGLE_CLIENT_FAILURE;
   else if (googleMutation.isError)
     error = errorMessage(googleMutation.error, GOOGLE_LOGIN_OPERATION);
@@ -175,7 +186,11 @@ export function LoginPage() {
 
   const pending =
     loginMutation.isPending || googleMutation.isPending || oidcStart.isPending || passkeyPending;
-  if (oidcResult === 'signed-in' && !oidcFinish.isError) {
+  if (
+    (oidcResult === 'signed-in' && !oidcFinish.isError) ||
+    proxySignIn.isPending ||
+    proxySignIn.data === true
+  ) {
     return (
       <AuthCard title="Login">
         <p role="status" className="text-sm text-slate-700 dark:text-slate-300">

@@ -13,7 +13,7 @@ const SIGN_UP_CLOSED =
 /**
  * /register: username, email (type email) and password, all required, and a link to login. When
  * the operator closed sign-up (GET /api/config, registration "closed") the page says so instead
- * of showing the form.
+ * of showing the form. While the server has no account and a setup token, the form asks for it.
  */
 export function RegisterPage() {
   const config = useConfig();
@@ -28,7 +28,9 @@ export function RegisterPage() {
       </AuthCard>
     );
   }
-  if (config.data?.registration === 'closed') {
+  const setupTokenRequired = config.data?.setupTokenRequired ?? false;
+  // A closed server still takes its first account, from whoever holds the setup token.
+  if (config.data?.registration === 'closed' && !setupTokenRequired) {
     return (
       <AuthCard title="Register">
         <AuthText>{SIGN_UP_CLOSED}</AuthText>
@@ -36,10 +38,10 @@ export function RegisterPage() {
       </AuthCard>
     );
   }
-  return <RegisterForm />;
+  return <RegisterForm setupTokenRequired={setupTokenRequired} />;
 }
 
-function RegisterForm() {
+function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
   const registerMutation = useRegister();
 
   const submit = (data: FormData) => {
@@ -47,18 +49,27 @@ function RegisterForm() {
       username: String(data.get('username') ?? ''),
       email: String(data.get('email') ?? ''),
       password: String(data.get('password') ?? ''),
+      ...(setupTokenRequired ? { setupToken: String(data.get('setupToken') ?? '') } : {}),
     });
   };
 
   const pending = registerMutation.isPending;
-  // A refused password (too common) is shown beside the field; anything else above the form.
+  // A refused password (too common) or setup token is shown beside its field; anything else
+  // above the form.
   const passwordError = fieldErrorOf(registerMutation.error, 'password');
+  const setupTokenError = fieldErrorOf(registerMutation.error, 'setupToken');
   return (
     <AuthCard title="Register">
+      {setupTokenRequired ? (
+        <AuthText>
+          This server has no account yet. The first one is made with the setup token its operator
+          set (SETUP_TOKEN).
+        </AuthText>
+      ) : null}
       <Form label="Register" onSubmit={submit}>
         <ErrorBanner
           message={
-            registerMutation.isError && !passwordError
+            registerMutation.isError && !passwordError && !setupTokenError
               ? errorMessage(registerMutation.error, REGISTER_OPERATION)
               : null
           }
@@ -91,6 +102,18 @@ function RegisterForm() {
           error={passwordError}
           required
         />
+        {setupTokenRequired ? (
+          <TextField
+            label="Setup token"
+            id="register-setup-token"
+            name="setupToken"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            error={setupTokenError}
+            required
+          />
+        ) : null}
         <FormActions>
           <Button type="submit" disabled={pending} className="w-full">
             {pending ? 'Creating account...' : 'Create account'}

@@ -12,13 +12,13 @@ import { Hint, SettingsSection } from './SettingsSection';
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
 
 /** Where the token goes in the JSON until one is made here. */
-export const TOKEN_PLACEHOLDER = 'tally_pat_…your API token…';
+const TOKEN_PLACEHOLDER = 'tally_pat_…your API token…';
 
 /**
  * The JSON a desktop assistant takes (Claude, Cursor, VS Code and others read `mcpServers`):
  * this server's /mcp, the token, and the browser's time zone, so "today" is the user's today.
  */
-export function assistantConfig(origin: string, token: string, timeZone: string): string {
+function assistantConfig(origin: string, token: string, timeZone: string): string {
   return JSON.stringify(
     {
       mcpServers: {

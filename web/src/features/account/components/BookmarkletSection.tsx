@@ -8,7 +8,7 @@ import { Hint, SettingsSection } from './SettingsSection';
  * The bookmarklet: a bookmark whose address is a script that opens this server's /share with the
  * page's title, address and selected text, in a new tab, as the phone's share sheet does.
  */
-export function bookmarkletOf(origin: string): string {
+function bookmarkletOf(origin: string): string {
   const share = `${origin}${SHARE_PATH}`;
   return (
     'javascript:(()=>{const q=new URLSearchParams({title:document.title,url:location.href,' +

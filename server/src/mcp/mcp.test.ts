@@ -236,6 +236,15 @@ describe('refused at the door', () => {
     ).toBe(403);
   });
 
+  it('is left out of the OpenAPI document, which points to it', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      info: { description: string };
+      paths: Record<string, unknown>;
+    }>();
+    expect(Object.keys(document.paths)).not.toContain(MCP_PATH);
+    expect(document.info.description).toContain(`AI assistants use ${MCP_PATH} instead`);
+  });
+
   it('answers GET 405: the endpoint keeps no stream open', async () => {
     const user = await registerUser(ctx.app);
     const token = await makeToken(user, 'read');

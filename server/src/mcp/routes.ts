@@ -94,6 +94,8 @@ export const mcpRoutes: FastifyPluginAsync<{ clock: Clock; publicUrl: string }> 
     // Signed in here, with a personal token only: the /api hook would refuse every POST of a
     // read-only token, and MCP reads with POST too.
     config: { public: true },
+    // Not a call of the OpenAPI document: MCP describes its tools itself (tools/list).
+    schema: { hide: true },
     handler: async (request, reply) => {
       const origin = request.headers.origin;
       // A web page may not drive the endpoint from the user's browser (DNS rebinding);

@@ -245,6 +245,14 @@ describe('refused at the door', () => {
     expect(document.info.description).toContain(`AI assistants use ${MCP_PATH} instead`);
   });
 
+  it('answers with the headers of every answer', async () => {
+    const user = await registerUser(ctx.app);
+    const response = await post({ authorization: `Bearer ${await makeToken(user, 'read')}` });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toContain('no-store');
+  });
+
   it('answers GET 405: the endpoint keeps no stream open', async () => {
     const user = await registerUser(ctx.app);
     const token = await makeToken(user, 'read');

@@ -134,6 +134,10 @@ export const mcpRoutes: FastifyPluginAsync<{ clock: Clock; publicUrl: string }> 
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
+      // The transport writes the answer: it carries the headers every answer of Tally has.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
       reply.hijack();
       reply.raw.on('close', () => {
         void transport.close();

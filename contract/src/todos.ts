@@ -468,7 +468,7 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
     summary: 'One todo as it is now',
     description:
       'Its `ETag` header holds its version, the `If-Match` of the next write. A todo in the ' +
-      'trash, or not the caller\'s, is 404.',
+      "trash, or not the caller's, is 404.",
     params: IdParamsSchema,
     responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
   },

@@ -40,7 +40,7 @@ export function shareDraftOf(shared: {
 }
 
 /** The draft in /todos's address (`add`, `note`): the share route sends the browser there. */
-export const DRAFT_PARAMS = { title: 'add', description: 'note' } as const;
+const DRAFT_PARAMS = { title: 'add', description: 'note' } as const;
 
 export function draftOfSearch(search: string): ShareDraft | null {
   const params = new URLSearchParams(search);

@@ -204,6 +204,34 @@ describe('a read-only token', () => {
   });
 });
 
+describe("the token's requests a minute", () => {
+  it('are shared with /api: once spent there, /mcp answers 429 with Retry-After', async () => {
+    const user = await registerUser(ctx.app);
+    const token = await makeToken(user, 'read');
+    const client = await connect(token);
+    const api = apiClient(ctx.app, { token });
+    // The connection's own requests counted too; the rest of the minute goes on /api.
+    let status = 200;
+    while (status === 200) status = (await api.unchecked(todosApi.counts, {})).statusCode;
+    expect(status).toBe(429);
+    const refused = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    await expect(client.listTools()).rejects.toMatchObject({ code: 429 });
+    // A minute later the token works again.
+    ctx.clock.advance(60_000);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});
+
 describe('refused at the door', () => {
   const post = (headers: Record<string, string>) =>
     fetch(endpoint, {

@@ -1,83 +1,18 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import {
-  MCP_PATH,
-  MCP_TOOLS,
-  PERSONAL_TOKEN_PREFIX,
-  TIME_ZONE_HEADER,
-  type McpToolName,
-  type TokenScope,
-} from '@tally/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { personalTokenChecker, READ_ONLY_TOKEN } from '../plugins/personal-tokens.js';
+import { MCP_PATH, PERSONAL_TOKEN_PREFIX, TIME_ZONE_HEADER } from '@tally/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { personalTokenChecker } from '../plugins/personal-tokens.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import { apiCaller, type CallApi, invalidArguments, runTool } from './tools.js';
+import { onFirstUse } from '../shared/on-first-use.js';
 
 /**
  * The MCP endpoint (docs/product.md, AI assistants; docs/decisions/134-mcp-through-the-api.md):
- * Model Context Protocol over Streamable HTTP, stateless, signed in with a personal API token.
- * Each POST gets a server and a transport of its own, which end with the answer.
+ * Model Context Protocol over Streamable HTTP, signed in with a personal API token. The door is
+ * here; the SDK and the tools load at the first request that passes it (server.ts), so a
+ * server no assistant uses never holds them (docs/decisions/097-modules-on-first-use.md).
  */
 
-const isTool = (name: string): name is McpToolName => Object.hasOwn(MCP_TOOLS, name);
-
-/** The tools a token of this scope is offered: a read-only token gets no write tool. */
-function toolsFor(scope: TokenScope): Tool[] {
-  return Object.entries(MCP_TOOLS)
-    .filter(([, tool]) => scope === 'read-write' || !tool.write)
-    .map(([name, tool]) => ({
-      name,
-      description: tool.description,
-      inputSchema: tool.input as Tool['inputSchema'],
-      outputSchema: tool.output as Tool['outputSchema'],
-      annotations: {
-        readOnlyHint: !tool.write,
-        destructiveHint: 'destructive' in tool && tool.destructive,
-        openWorldHint: false,
-      },
-    }));
-}
-
-const text = (value: string) => ({ type: 'text' as const, text: value });
-
-function mcpServer(scope: TokenScope, api: CallApi, log: FastifyRequest['log']): Server {
-  const server = new Server(
-    // The version of the tool set (contract/src/mcp.ts), not of the app.
-    { name: 'tally', title: 'Tally', version: '1.0.0' },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        "Tally is the user's to-do list. find_todos and list_groups tell the ids other tools take.",
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsFor(scope) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { name, arguments: args = {} } = request.params;
-    if (!isTool(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    if (MCP_TOOLS[name].write && scope !== 'read-write') {
-      return { isError: true, content: [text(READ_ONLY_TOKEN)] };
-    }
-    const wrong = invalidArguments(name, args);
-    if (wrong) return { isError: true, content: [text(wrong)] };
-    const answer = await runTool(name, args, api);
-    log.info({ mcpTool: name, refused: answer.refusal !== undefined }, 'MCP tool called');
-    if (!answer.structured) return { isError: true, content: [text(answer.refusal ?? '')] };
-    return {
-      content: [text(JSON.stringify(answer.structured))],
-      structuredContent: answer.structured as Record<string, unknown>,
-    };
-  });
-  return server;
-}
+const loadServer = onFirstUse(() => import('./server.js'));
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 
@@ -125,26 +60,12 @@ export const mcpRoutes: FastifyPluginAsync<{ clock: Clock; publicUrl: string }> 
           .send({ error: 'This MCP endpoint is stateless: send every message with POST' });
       }
       const zone = request.headers[TIME_ZONE_HEADER];
-      const server = mcpServer(
+      const { answerMcp } = await loadServer();
+      await answerMcp(app, request, reply, {
+        token,
         scope,
-        apiCaller(app, token, Array.isArray(zone) ? zone[0] : zone),
-        request.log,
-      );
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
+        timeZone: Array.isArray(zone) ? zone[0] : zone,
       });
-      // The transport writes the answer: it carries the headers every answer of Tally has.
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) reply.raw.setHeader(name, value);
-      }
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
     },
   });
 };

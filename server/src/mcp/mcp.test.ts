@@ -188,6 +188,24 @@ describe('a read-write token', () => {
   });
 });
 
+describe('the time zone', () => {
+  it("comes from the X-Time-Zone header: Today is the user's today", async () => {
+    const user = await registerUser(ctx.app);
+    const token = await makeToken(user, 'read-write');
+    // The test clock's noon UTC on 2026-03-10 is already 2026-03-11 at UTC+14.
+    const kiritimati = await connect(token, { 'x-time-zone': 'Pacific/Kiritimati' });
+    const utc = await connect(token);
+    const added = await call<Todo>(kiritimati, 'add_todo', {
+      title: 'Water the plants',
+      dueDate: '2026-03-11',
+    });
+    const today = { view: 'today' };
+    const there = await call<{ todos: Todo[] }>(kiritimati, 'find_todos', today);
+    expect(there.todos.map((todo) => todo.id)).toEqual([added.id]);
+    expect((await call<{ todos: Todo[] }>(utc, 'find_todos', today)).todos).toEqual([]);
+  });
+});
+
 describe('a read-only token', () => {
   it('is offered only the read tools and cannot write', async () => {
     const user = await registerUser(ctx.app);

@@ -33,6 +33,13 @@ export default defineConfig({
         start_url: '/todos',
         scope: '/',
         display: 'standalone',
+        // The installed app is in the phone's share sheet: a shared page or text opens the Add
+        // Todo form filled in (SHARE_PATH in contract/src/constants.ts; docs/product.md).
+        share_target: {
+          action: '/share',
+          method: 'GET',
+          params: { title: 'title', text: 'text', url: 'url' },
+        },
         background_color: LIGHT_BACKGROUND,
         theme_color: '#1d4ed8',
         icons: [

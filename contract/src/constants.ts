@@ -122,6 +122,14 @@ export const AUTH_PATH = '/api/auth';
 /** Routes under this prefix never carry a bearer token (docs/product.md, API). */
 export const AUTH_PATH_PREFIX = `${AUTH_PATH}/`;
 
+/**
+ * The MCP endpoint (Model Context Protocol over Streamable HTTP, docs/product.md, AI assistants)
+ * and the share target: a page shared to the installed app, or sent by the bookmarklet, opens
+ * this path with `title`, `text` and `url` in the query, and the quick add fills with them.
+ */
+export const MCP_PATH = '/mcp';
+export const SHARE_PATH = '/share';
+
 /** Paging of GET /api/todos: the response header naming the next page, and the page sizes. */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 export const TODO_PAGE_DEFAULT = 100;

@@ -22,3 +22,4 @@ export * from './transfer.js';
 export * from './live.js';
 export * from './system.js';
 export * from './api.js';
+export * from './mcp.js';

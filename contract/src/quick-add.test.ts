@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ORDINAL_WORDS, readQuickPriority, readQuickTags } from './quick-add.js';
+import { ORDINAL_WORDS, readQuickGroup, readQuickPriority, readQuickTags } from './quick-add.js';
 
 describe('quick add tags and priority', () => {
   it('reads @tags at the start of a word, once each, and leaves e-mail addresses', () => {
@@ -21,6 +21,31 @@ describe('quick add tags and priority', () => {
     expect([read('Hello!'), read('top1'), read('p1x')]).toEqual([0, 0, 0]);
     expect(read('!!! then p3')).toBe(3);
     expect(read('!!! then p3', ['priority:!!!'])).toBe(1);
+  });
+});
+
+describe('#Group', () => {
+  const groups = [
+    { id: 1, name: 'Home' },
+    { id: 2, name: 'Home office' },
+  ];
+  const read = (text: string, dismissed: string[] = []) =>
+    readQuickGroup(text, groups, new Set(dismissed));
+
+  it('names a group in any case, the longest name that fits, at the start of a word', () => {
+    expect(read('Fix the printer #home office')).toMatchObject({
+      group: { id: 2 },
+      range: [16, 28],
+      words: '#home office',
+    });
+    expect(read('Dust #Home, then rest')?.group.id).toBe(1);
+    expect(read('Dust #Homework')).toBeNull();
+    expect(read('Issue#Home')).toBeNull();
+    expect(read('#Nowhere')).toBeNull();
+  });
+
+  it('leaves a dismissed group in the title', () => {
+    expect(read('Dust #Home', ['group:#home'])).toBeNull();
   });
 });
 

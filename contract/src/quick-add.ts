@@ -7,6 +7,8 @@
  * - `p1`, `p2`, `p3` are Todoist's priorities, p1 the highest: 3 (high), 2, 1 (low).
  * - `!`, `!!`, `!!!` standing alone: 1 (low), 2 (medium), 3 (high).
  *
+ * - `#Name` puts it in the group of that name (any case; the longest name that fits wins).
+ *
  * Only the first priority written counts. A dismissed chip's key leaves its words in the title.
  */
 
@@ -53,6 +55,34 @@ export function readQuickPriority(
     const priority = match[1] ? TODOIST[match[1]] : (words.length as 1 | 2 | 3);
     if (priority === undefined) continue;
     return { priority, range: [match.index, match.index + words.length], words, key };
+  }
+  return null;
+}
+
+export interface QuickGroup<G extends { name: string }> {
+  group: G;
+  range: [number, number];
+  words: string;
+}
+
+/** The first `#Name` naming one of `groups`, followed by a space, punctuation or the end. */
+export function readQuickGroup<G extends { name: string }>(
+  text: string,
+  groups: readonly G[],
+  dismissed: ReadonlySet<string>,
+): QuickGroup<G> | null {
+  const byLength = [...groups].sort((a, b) => b.name.length - a.name.length);
+  for (const match of text.matchAll(/(?:^|\s)#/g)) {
+    const start = match.index + match[0].length - 1;
+    for (const group of byLength) {
+      const end = start + 1 + group.name.length;
+      const typed = text.slice(start + 1, end);
+      if (typed.toLowerCase() !== group.name.toLowerCase()) continue;
+      if (end < text.length && !/[\s.,;:!?)]/.test(text[end] ?? '')) continue;
+      const words = text.slice(start, end);
+      if (dismissed.has(`group:${words.trim().toLowerCase()}`)) continue;
+      return { group, range: [start, end], words };
+    }
   }
   return null;
 }

@@ -88,6 +88,7 @@ export const routes = {
     list: { method: 'GET', path: '/api/todos' },
     counts: { method: 'GET', path: '/api/todos/counts' },
     create: { method: 'POST', path: '/api/todos' },
+    get: { method: 'GET', path: '/api/todos/:id' },
     update: { method: 'PUT', path: '/api/todos/:id' },
     patch: { method: 'PATCH', path: '/api/todos/:id' },
     move: { method: 'POST', path: '/api/todos/:id/move' },

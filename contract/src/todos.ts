@@ -464,6 +464,14 @@ export const todosApi = defineEndpoints('todos', routes.todos, {
     body: CreateTodoBodySchema,
     responses: { 201: TodoSchema, 400: ErrorSchema, 401: ErrorSchema },
   },
+  get: {
+    summary: 'One todo as it is now',
+    description:
+      'Its `ETag` header holds its version, the `If-Match` of the next write. A todo in the ' +
+      "trash, or not the caller's, is 404.",
+    params: IdParamsSchema,
+    responses: { 200: TodoSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
   update: {
     summary: 'Replace a todo (title, description, group, completed; due date, time, repeat)',
     description:

@@ -28,6 +28,8 @@ const SETTINGS_SECTIONS = [
   'sessions',
   'reminders',
   'api-tokens',
+  'assistants',
+  'share',
   'calendar-apps',
   'calendar',
   'data',

@@ -26,6 +26,7 @@ import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { liveRoutes } from './live/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { databasePlugin } from './plugins/database.js';
@@ -238,6 +239,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     checkPlanning: (planning) =>
       mergePlanning({ dueDate: null, dueTime: null, repeat: null }, planning),
   });
+  await app.register(mcpRoutes, { clock, publicUrl: config.publicUrl });
   await app.register(liveRoutes, {
     ...(options.liveHeartbeatMs ? { heartbeatMs: options.liveHeartbeatMs } : {}),
   });

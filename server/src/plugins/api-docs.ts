@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
+  MCP_PATH,
   isSessionOnlyPath,
   PERSONAL_TOKEN_PREFIX,
   TOKEN_REQUESTS_PER_MINUTE,
@@ -62,7 +63,10 @@ export const apiDocsPlugin = fp(
         info: {
           title: 'Tally API',
           description:
-            'The API of Tally, a personal to-do app. Errors are always {"error": "..."}.',
+            'The API of Tally, a personal to-do app. Errors are always {"error": "..."}. ' +
+            `AI assistants use ${MCP_PATH} instead (Model Context Protocol over Streamable ` +
+            'HTTP, with a personal API token): not a call of this document, its tools and their ' +
+            "JSON Schemas are listed by MCP's own tools/list.",
           version: '1.0.0',
         },
         components: {

@@ -95,11 +95,16 @@ export interface TokenUser {
   tokenId: number;
 }
 
-/** Checks a personal token for this request; throws the 401, 403 or 429 that refuses it. */
-export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
-  return async function authenticate(token: string, request: FastifyRequest): Promise<TokenUser> {
-    const url = request.routeOptions.url ?? request.url;
-    if (isSessionOnlyPath(url)) throw new AppError(403, SESSION_ONLY);
+/**
+ * Checks a personal token: found, unexpired, under its requests a minute (counted here), and
+ * read-write when `write`; throws the 401, 403 or 429 that refuses it. The MCP endpoint uses it
+ * for its own requests (server/src/mcp/routes.ts), the /api hook below for every /api request.
+ */
+export function personalTokenChecker(app: FastifyInstance, clock: Clock) {
+  return async function check(
+    token: string,
+    write: boolean,
+  ): Promise<{ user: TokenUser; scope: PersonalTokenRow['scope'] }> {
     const used = await usePersonalToken(app.db, token, clock(), async (row) => {
       const hits = await app.counters.hit(`api-token:${row.id}`, MINUTE);
       if (hits.count > TOKEN_REQUESTS_PER_MINUTE) {
@@ -110,8 +115,8 @@ export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
           { 'retry-after': String(seconds) },
         );
       }
-      if (row.scope !== 'read-write' && !READ_METHODS.has(request.method)) {
-        throw new AppError(403, 'This API token is read-only: it cannot make changes');
+      if (row.scope !== 'read-write' && write) {
+        throw new AppError(403, READ_ONLY_TOKEN);
       }
       return true;
     });
@@ -123,7 +128,22 @@ export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
       throw unauthorized(`This API token expired on ${day}: make a new one in Settings`);
     }
     const { row } = used;
-    return { id: row.user_id, username: row.username, sessionId: null, tokenId: row.id };
+    return {
+      user: { id: row.user_id, username: row.username, sessionId: null, tokenId: row.id },
+      scope: row.scope,
+    };
+  };
+}
+
+export const READ_ONLY_TOKEN = 'This API token is read-only: it cannot make changes';
+
+/** Checks a personal token for this request; throws the 401, 403 or 429 that refuses it. */
+export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
+  const check = personalTokenChecker(app, clock);
+  return async function authenticate(token: string, request: FastifyRequest): Promise<TokenUser> {
+    const url = request.routeOptions.url ?? request.url;
+    if (isSessionOnlyPath(url)) throw new AppError(403, SESSION_ONLY);
+    return (await check(token, !READ_METHODS.has(request.method))).user;
   };
 }
 

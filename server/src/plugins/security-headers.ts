@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 import fp from 'fastify-plugin';
+import { MCP_PATH } from '@tally/contract';
 
 /** The Content-Security-Policy: exactly the Google Identity Services hosts, nothing inline. */
 const DIRECTIVES = {
@@ -89,6 +90,8 @@ export const securityHeadersPlugin = fp(
         (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) ||
         request.url.startsWith('/dav') ||
         request.url.startsWith('/.well-known/caldav') ||
+        // The MCP endpoint's answers hold the same todos.
+        request.url.startsWith(MCP_PATH) ||
         request.method === 'PROPFIND';
       reply.headers(api ? apiHeaders : headers);
       done();

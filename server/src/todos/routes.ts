@@ -65,6 +65,12 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
 
   addEndpoint(app, todosApi.counts, async (request) => todos.counts(request.user.id));
 
+  addEndpoint(app, todosApi.get, async (request, reply) => {
+    const todo = await todos.get(request.user.id, request.params.id);
+    if (!todo) throw notFound('Todo');
+    return withEtag(reply, todo);
+  });
+
   // Each change is published once committed: the user's other clients fetch again
   // (docs/decisions/061-live-updates.md).
   addEndpoint(app, todosApi.create, async (request, reply) => {

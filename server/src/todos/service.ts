@@ -305,6 +305,14 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       return answerWith(sort === 'created' ? rows : sortRows(rows, sort), tags);
     },
 
+    /** One of the user's todos as it is now; null when not theirs or in the trash. */
+    async get(userId: number, id: number): Promise<Todo | null> {
+      const [row] = await todoOfUser(db, { id, userId });
+      if (!row) return null;
+      const [todo] = await answer(db, [row]);
+      return todo ?? null;
+    },
+
     /** How many todos the user has in all, ungrouped and in each group that holds any. */
     async counts(userId: number): Promise<TodoCounts> {
       const rows = await countsOfUser(db, { userId });

@@ -13,6 +13,7 @@ const GroupsRoute = lazy(() => import('./routes/groups-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
 const TrashRoute = lazy(() => import('./routes/trash-route'));
+const ShareRoute = lazy(() => import('./routes/share-route'));
 const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password-route'));
 const ResetPasswordRoute = lazy(() => import('./routes/reset-password-route'));
 const VerifyEmailRoute = lazy(() => import('./routes/verify-email-route'));
@@ -68,6 +69,14 @@ export function AppRoutes() {
         <RequireAuth>
           <Lazy>
             <TrashRoute />
+          </Lazy>
+        </RequireAuth>
+      </Route>
+      {/* What the share sheet or the bookmarklet sends (SHARE_PATH): signs in first if need be. */}
+      <Route path="/share">
+        <RequireAuth>
+          <Lazy>
+            <ShareRoute />
           </Lazy>
         </RequireAuth>
       </Route>

@@ -7,6 +7,8 @@ import { errorMessage } from '#web/lib/api-client';
 import { LOAD_ACCOUNT_OPERATION, useAccount } from '../api/get-account';
 import { AccountSection } from './AccountSection';
 import { ApiTokensSection } from './ApiTokensSection';
+import { AssistantsSection } from './AssistantsSection';
+import { BookmarkletSection } from './BookmarkletSection';
 import { CalendarAppsSection } from './CalendarAppsSection';
 import { CalendarFeedSection } from './CalendarFeedSection';
 import { DangerZoneSection } from './DangerZoneSection';
@@ -48,7 +50,7 @@ interface SectionEntry {
 }
 
 /**
- * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, Calendar apps (CalDAV), Calendar feed, Your data, Import,
+ * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, AI assistants, Share, Calendar apps (CalDAV), Calendar feed, Your data, Import,
  * Danger zone.
  */
 export function SettingsPage({
@@ -125,6 +127,8 @@ export function SettingsPage({
             { id: 'sessions', label: 'Sessions', content: <SessionsSection /> },
             { id: 'reminders', label: 'Reminders', content: <RemindersSection /> },
             { id: 'api-tokens', label: 'API tokens', content: <ApiTokensSection /> },
+            { id: 'assistants', label: 'AI assistants', content: <AssistantsSection /> },
+            { id: 'share', label: 'Share', content: <BookmarkletSection /> },
             {
               id: 'calendar-apps',
               label: 'Calendar apps',

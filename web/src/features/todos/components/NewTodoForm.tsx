@@ -19,6 +19,8 @@ interface NewTodoFormProps {
   /** The clock quick add reads "tomorrow" by. */
   now: Date;
   onCreated: () => void;
+  /** What the form starts with: a page or text shared to Tally. */
+  draft?: { title: string; description: string };
 }
 
 /**
@@ -32,10 +34,11 @@ export function NewTodoForm({
   defaultDueDate = '',
   now,
   onCreated,
+  draft,
 }: NewTodoFormProps) {
   const createTodo = useCreateTodo();
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
+  const [title, setTitle] = useState(draft?.title ?? '');
+  const [description, setDescription] = useState(draft?.description ?? '');
   const [groupId, setGroupId] = useState<number | null>(defaultGroupId);
   const [shownDefault, setShownDefault] = useState<number | null>(defaultGroupId);
   const [planning, setPlanning] = useState<Planning>({ ...NO_PLANNING, dueDate: defaultDueDate });

@@ -9,7 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { Link, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
@@ -37,6 +37,7 @@ import { SortSelect } from './SortSelect';
 import { TodoList } from './TodoList';
 import { TodoViewList } from './TodoViewList';
 import { viewOfSearch, ViewSwitch } from './ViewSwitch';
+import { draftOfSearch, type ShareDraft } from '../lib/share-draft';
 import {
   countOf,
   countsOfServer,
@@ -97,11 +98,26 @@ interface TodosPageProps {
  * date, from ?view=), and the Add Todo form.
  */
 export function TodosPage({ groups, groupsPending }: TodosPageProps) {
-  const view = viewOfSearch(useSearch());
+  const search = useSearch();
+  const view = viewOfSearch(search);
+  const [, navigate] = useLocation();
   const now = useNow();
   const deleteTodo = useDeleteTodo();
   const [selectedFilter, setSelectedFilter] = useState<TodoFilter>('all');
   const [formOpen, setFormOpen] = useState(false);
+  // Something shared (the share route's draft in the address) opens the form filled in; the
+  // address then loses it, so a reload does not open it again.
+  const [draft, setDraft] = useState<ShareDraft | null>(null);
+  const [draftSearch, setDraftSearch] = useState<string | null>(null);
+  const arrived = draftOfSearch(search);
+  if (arrived && search !== draftSearch) {
+    setDraftSearch(search);
+    setDraft(arrived);
+    setFormOpen(true);
+  }
+  useEffect(() => {
+    if (draftOfSearch(search)) navigate('/todos', { replace: true });
+  }, [search, navigate]);
   const [deleting, setDeleting] = useState<Todo | null>(null);
   // The deleted row's place in the list, for the focus once it is gone.
   const deletedPlace = useRef<number | null>(null);
@@ -152,7 +168,10 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
         ref={addButtonRef}
         variant={formOpen ? 'secondary' : 'primary'}
         aria-expanded={formOpen}
-        onClick={() => setFormOpen((open) => !open)}
+        onClick={() => {
+          setDraft(null);
+          setFormOpen((open) => !open);
+        }}
         className="min-h-11 shrink-0 px-3 sm:min-h-10 sm:px-4"
       >
         {formOpen ? 'Cancel' : 'Add Todo'}
@@ -168,17 +187,22 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
       onKeyDown={(event) => {
         if (event.key !== 'Escape' || event.defaultPrevented) return;
         event.preventDefault();
+        setDraft(null);
         setFormOpen(false);
         addButtonRef.current?.focus();
       }}
     >
       <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
         <NewTodoForm
+          // A new draft is a new form.
+          key={draft ? `${draft.title}\n${draft.description}` : ''}
+          {...(draft ? { draft } : {})}
           groups={groups}
           defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
           defaultDueDate={view === 'today' ? dateOf(now) : ''}
           now={now}
           onCreated={() => {
+            setDraft(null);
             setFormOpen(false);
             addButtonRef.current?.focus();
           }}

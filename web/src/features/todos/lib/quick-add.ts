@@ -2,7 +2,12 @@ import * as chrono from 'chrono-node/en';
 import type { Group, Repeat, Weekday } from '@tally/contract';
 import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { daysInMonth, pad } from '@tally/contract/dates';
-import { ORDINAL_WORDS, readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
+import {
+  ORDINAL_WORDS,
+  readQuickGroup,
+  readQuickPriority,
+  readQuickTags,
+} from '@tally/contract/quick-add';
 import { formatTime } from '#web/lib/date-format';
 import { addDays, dateOf, dayLabel, parseDate } from './dates';
 import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
@@ -187,26 +192,6 @@ function readRepeat(text: string, dismissed: ReadonlySet<string>) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// #Group
-
-function readGroup(text: string, groups: readonly Group[], dismissed: ReadonlySet<string>) {
-  const byLength = [...groups].sort((a, b) => b.name.length - a.name.length);
-  for (const match of text.matchAll(/(?:^|\s)#/g)) {
-    const start = match.index + match[0].length - 1;
-    for (const group of byLength) {
-      const end = start + 1 + group.name.length;
-      const typed = text.slice(start + 1, end);
-      if (typed.toLowerCase() !== group.name.toLowerCase()) continue;
-      if (end < text.length && !/[\s.,;:!?)]/.test(text[end] ?? '')) continue;
-      const words = text.slice(start, end);
-      if (dismissed.has(keyOf('group', words))) continue;
-      return { group, range: [start, end] as Range, words };
-    }
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Dates and times (chrono-node)
 
 /** A clock time as written: with minutes ("9:00", "17:30") or am/pm ("9pm", "9:30 a.m."). */
@@ -363,7 +348,7 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
   if (priority) mask(priority.range);
   const repeat = readRepeat(masked, dismissed);
   if (repeat) mask(repeat.range);
-  const group = readGroup(masked, options.groups, dismissed);
+  const group = readQuickGroup(masked, options.groups, dismissed);
   if (group) mask(group.range);
   const when = readDateTime(masked, today, now, dismissed, options.hasDate ?? false);
 

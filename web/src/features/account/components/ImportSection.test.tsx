@@ -35,6 +35,7 @@ const report = (dryRun: boolean): ImportReport => ({
   skippedCount: 1,
   warnings: [],
   warningCount: 0,
+  importId: null,
 });
 
 /** The form parts a call sent (jsdom's FormData, as the client built it). */

@@ -40,8 +40,8 @@ const ENTITIES: Record<string, string> = {
   '&#39;': "'",
   '&amp;': '&',
 };
-/** Tags that end a line of text. */
-const BLOCK = /^\/?(p|li|h[1-6]|blockquote|pre|div|br|ul|ol)\b/i;
+/** Tags that end a line of text: the end of a block, or a line break. */
+const BLOCK = /^(\/(p|li|h[1-6]|blockquote|pre|div|ul|ol)|br)\b/i;
 
 /**
  * HTML as Vikunja's editor writes descriptions and comments (<p>, <br>, lists, links), as

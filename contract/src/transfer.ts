@@ -50,7 +50,7 @@ export const ImportBodySchema = Type.Object(
           "tally-json: Tally's export (version 1 or 2); tally-csv: Tally's CSV export; todoist-csv: a Todoist project exported as a " +
           "CSV template; ticktick-csv: TickTick's backup (Settings, Backup & Import); " +
           "google-tasks-json: Google Takeout's Tasks.json; vikunja-zip: Vikunja's export archive " +
-          '(a zip holding data.json); ics: an iCalendar file of VTODOs (or Tally\'s own calendar ' +
+          "(a zip holding data.json); ics: an iCalendar file of VTODOs (or Tally's own calendar " +
           'feed); csv: any CSV, its columns mapped to fields by `mapping`',
       },
     ),
@@ -101,10 +101,9 @@ export type ImportedTodo = Static<typeof ImportedTodoSchema>;
 export const ImportColumnSchema = Type.Object(
   {
     column: Type.String({ description: 'The header of the column, as the file spells it' }),
-    field: Type.Union(
-      [...CSV_MAPPING_FIELDS.map((field) => Type.Literal(field)), Type.Null()],
-      { description: 'The field it became; null: left out' },
-    ),
+    field: Type.Union([...CSV_MAPPING_FIELDS.map((field) => Type.Literal(field)), Type.Null()], {
+      description: 'The field it became; null: left out',
+    }),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,4 @@
-import type { ImportFormat, ImportRecord, ImportUndo } from '@tally/contract';
+import { type ImportFormat, type ImportRecord, type ImportUndo, LIMITS } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { batches } from '../shared/batches.js';
@@ -6,7 +6,6 @@ import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
 import { recordEvents } from '../statistics/record-events.js';
-import { descendantsOf } from '../todos/subtasks.js';
 import { moveToTrash } from '../todos/trash.js';
 
 const EDITED = 'Edited since the import';
@@ -56,17 +55,27 @@ export function createImportHistory(db: Kysely<Database>, clock: Clock) {
         .execute();
       const importedVersion = new Map(marks.map((mark) => [mark.todo_id, mark.version]));
       const imported = [...importedVersion.keys()];
-      const all = [...new Set([...imported, ...(await descendantsOf(trx, userId, imported))])];
+      // Its todos as they are now, and every subtask under them (a level at a time: subtasks
+      // nest at most 4 deep), those added since included.
       const rows: { id: number; title: string; parent_id: number | null; version: number }[] = [];
-      for (const batch of batches(all)) {
-        rows.push(
-          ...(await trx
-            .selectFrom('todos')
-            .select(['id', 'title', 'parent_id', 'version'])
-            .where('user_id', '=', userId)
-            .where('id', 'in', batch)
-            .execute()),
-        );
+      const seen = new Set<number>();
+      let level: number[] = imported;
+      for (let depth = 0; level.length > 0 && depth <= LIMITS.subtaskLevelsMax; depth += 1) {
+        const found: typeof rows = [];
+        for (const batch of batches(level)) {
+          found.push(
+            ...(await trx
+              .selectFrom('todos')
+              .select(['id', 'title', 'parent_id', 'version'])
+              .where('user_id', '=', userId)
+              .where(depth === 0 ? 'id' : 'parent_id', 'in', batch)
+              .execute()),
+          );
+        }
+        const fresh = found.filter((row) => !seen.has(row.id));
+        for (const row of fresh) seen.add(row.id);
+        rows.push(...fresh);
+        level = fresh.map((row) => row.id);
       }
       const children = new Map<number, number[]>();
       for (const row of rows) {

@@ -320,7 +320,11 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
       // Two imports at once of the same rows, or a group made meanwhile: the batch that met it
       // wrote nothing, and those before it are found by their import keys next time.
       if (importId !== null) {
-        await db.updateTable('imports').set({ todos: written }).where('id', '=', importId).execute();
+        await db
+          .updateTable('imports')
+          .set({ todos: written })
+          .where('id', '=', importId)
+          .execute();
       }
       if (isUniqueViolation(error)) throw partly();
       throw error;
@@ -337,7 +341,11 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
  */
 async function recordImported(trx: Db, importId: number, ids: number[]) {
   if (ids.length === 0) return;
-  const rows = await trx.selectFrom('todos').select(['id', 'version']).where('id', 'in', ids).execute();
+  const rows = await trx
+    .selectFrom('todos')
+    .select(['id', 'version'])
+    .where('id', 'in', ids)
+    .execute();
   await trx
     .insertInto('import_todos')
     .values(rows.map((row) => ({ import_id: importId, todo_id: row.id, version: row.version })))

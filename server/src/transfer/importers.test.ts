@@ -30,7 +30,9 @@ afterAll(() => ctx.close());
 const todosOf = async (user: TestUser) =>
   (await apiClient(ctx.app, user)(todosApi.list)).json<Todo[]>();
 const groupsOf = async (user: TestUser) =>
-  (await apiClient(ctx.app, user)(groupsApi.list)).json<{ id: number; name: string; color: string }[]>();
+  (await apiClient(ctx.app, user)(groupsApi.list)).json<
+    { id: number; name: string; color: string }[]
+  >();
 const byTitle = (todos: Todo[], title: string) => {
   const todo = todos.find((t) => t.title === title);
   if (!todo) throw new Error(`no todo "${title}" among ${todos.map((t) => t.title).join(', ')}`);
@@ -113,9 +115,9 @@ describe('Google Tasks (Takeout Tasks.json)', () => {
       /nested deeper than 64 levels/,
     );
     // A UTF-16 byte-order mark followed by an odd number of bytes.
-    expect(await refused(new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x22]), 'google-tasks-json')).toMatch(
-      /not valid UTF-16LE/,
-    );
+    expect(
+      await refused(new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x22]), 'google-tasks-json'),
+    ).toMatch(/not valid UTF-16LE/);
     expect(await refused('{"items": [', 'google-tasks-json')).toMatch(/not valid JSON/);
   });
 });
@@ -417,9 +419,15 @@ describe('Any CSV, with a column mapping', () => {
     ]);
     for (const [mapping, error] of [
       [JSON.stringify({ title: 'Nope' }), 'mapping: the file has no column "Nope" (for title)'],
-      [JSON.stringify({ colour: 'Task' }), expect.stringMatching(/^mapping: "colour" is not a field/)],
+      [
+        JSON.stringify({ colour: 'Task' }),
+        expect.stringMatching(/^mapping: "colour" is not a field/),
+      ],
       ['[1]', expect.stringMatching(/^mapping must be a JSON object/)],
-      [JSON.stringify({ dueDate: 'Due' }), expect.stringMatching(/^mapping: no column is the title/)],
+      [
+        JSON.stringify({ dueDate: 'Due' }),
+        expect.stringMatching(/^mapping: no column is the title/),
+      ],
     ] as const) {
       const response = await send(mapping);
       expect(response.statusCode, mapping).toBe(400);
@@ -514,11 +522,11 @@ describe('Import history and Undo', () => {
     const after = (await api(transferApi.history)).json<ImportRecord[]>();
     expect(after[1]?.undoneAt).toBe('2026-03-10T12:00:00.000Z');
 
-    const twice = await api.unchecked(transferApi.undo, { params: { id: report.importId } });
+    const twice = await api.unchecked(transferApi.undo, { params: { id: report.importId ?? 0 } });
     expect(twice.statusCode).toBe(409);
     const stranger = await registerUser(ctx.app);
     const theirs = await apiClient(ctx.app, stranger).unchecked(transferApi.undo, {
-      params: { id: report.importId },
+      params: { id: report.importId ?? 0 },
     });
     expect(theirs.statusCode).toBe(404);
     expect((await apiClient(ctx.app, stranger)(transferApi.history)).json()).toEqual([]);

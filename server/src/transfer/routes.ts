@@ -50,9 +50,7 @@ function formError(error: unknown): unknown {
 }
 
 /** The form's three fields, read part by part (contract/src/transfer.ts, ImportBodySchema). */
-async function readForm(
-  request: FastifyRequest,
-): Promise<{
+async function readForm(request: FastifyRequest): Promise<{
   bytes: Buffer;
   format: ImportFormat;
   dryRun: boolean;

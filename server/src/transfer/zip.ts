@@ -27,7 +27,11 @@ export async function readZipEntry(bytes: Uint8Array, name: string): Promise<Uin
       { lazyEntries: true, validateEntrySizes: true, decodeStrings: true },
       (error, file) => {
         if (error || !file) {
-          reject(badRequest(`The file is not a ZIP archive that can be read (${error?.message ?? 'empty'})`));
+          reject(
+            badRequest(
+              `The file is not a ZIP archive that can be read (${error?.message ?? 'empty'})`,
+            ),
+          );
         } else resolve(file);
       },
     );

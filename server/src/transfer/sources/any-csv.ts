@@ -70,9 +70,10 @@ export function parseMapping(value: string | undefined): CsvMapping | undefined 
 function readDate(value: string): { date: string; time: string | null } | null {
   const m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ](\d{1,2}):(\d{2}))?/.exec(value.trim());
   if (!m) return null;
-  const date = `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}`;
+  const [, year = '', month = '', day = '', hours, minutes = '00'] = m;
+  const date = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
   if (!parseDate(date)) return null;
-  const time = m[4] === undefined ? null : `${m[4].padStart(2, '0')}:${m[5]}`;
+  const time = hours === undefined ? null : `${hours.padStart(2, '0')}:${minutes}`;
   return { date, time: time === '00:00' ? null : time };
 }
 
@@ -146,9 +147,10 @@ async function readRows(
     );
   }
   const fieldOf = new Map([...index].map(([field, at]) => [at, field]));
-  source.file.columns = headers.map(
-    (column, at): ImportColumn => ({ column, field: fieldOf.get(at) ?? null }),
-  );
+  source.file.columns = headers.map((column, at): ImportColumn => ({
+    column,
+    field: fieldOf.get(at) ?? null,
+  }));
   const cell = (cells: string[], field: CsvMappingField) => {
     const at = index.get(field);
     return at === undefined ? '' : (cells[at] ?? '').trim();
@@ -169,14 +171,19 @@ async function readRows(
       const read = readDate(dueText);
       if (read) ({ date: dueDate, time: dueTime } = read);
       else {
-        source.warn(line, where, `Its due date "${dueText}" is not YYYY-MM-DD: imported without one`);
+        source.warn(
+          line,
+          where,
+          `Its due date "${dueText}" is not YYYY-MM-DD: imported without one`,
+        );
       }
     }
     const timeText = cell(cells, 'dueTime');
     if (timeText !== '') {
       const time = readTime(timeText);
       if (time) dueTime = time;
-      else source.warn(line, where, `Its due time "${timeText}" is not a time: imported without one`);
+      else
+        source.warn(line, where, `Its due time "${timeText}" is not a time: imported without one`);
     }
     const planning = source.planning(context.checkPlanning, line, where, {
       dueDate,
@@ -191,7 +198,12 @@ async function readRows(
       const number = Number(priorityText);
       if (Number.isInteger(number) && number >= 0) priority = Math.min(3, number);
       else if (priorityText in PRIORITY_WORDS) priority = PRIORITY_WORDS[priorityText] ?? 0;
-      else source.warn(line, where, `Its priority "${priorityText}" is not 0-3 or none, low, medium, high: imported without one`);
+      else
+        source.warn(
+          line,
+          where,
+          `Its priority "${priorityText}" is not 0-3 or none, low, medium, high: imported without one`,
+        );
     }
     const description = cell(cells, 'description');
     source.addTodo({

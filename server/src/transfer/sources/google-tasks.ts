@@ -69,7 +69,12 @@ export async function readGoogleTasks(input: string, context: SourceContext): Pr
   for (const { todo, parent } of parents) {
     const found = byId.get(parent);
     if (found) todo.parent = found;
-    else source.warn(null, todo.where, 'Its parent task is not in the file: imported at the top level');
+    else
+      source.warn(
+        null,
+        todo.where,
+        'Its parent task is not in the file: imported at the top level',
+      );
   }
   source.settleParents();
   return source.file;
@@ -91,7 +96,8 @@ function readTask(
     dueTime: null,
     repeat: null,
   });
-  if (due && !dueDay) source.warn(null, where, `Its due date "${due}" is not a date: imported without one`);
+  if (due && !dueDay)
+    source.warn(null, where, `Its due date "${due}" is not a date: imported without one`);
   const links = Array.isArray(task.links)
     ? task.links
         .filter(isObject)
@@ -113,6 +119,7 @@ function readTask(
     ...planning,
     createdAt: instant(task.created) ?? updated,
     updatedAt: updated,
-    completions: completed && completedAt !== null ? [{ at: completedAt, dueDate: planning.dueDate }] : [],
+    completions:
+      completed && completedAt !== null ? [{ at: completedAt, dueDate: planning.dueDate }] : [],
   };
 }

@@ -47,7 +47,7 @@ function splitCalendars(text: string): Calendar[] {
     const number = i + 1;
     while (i + 1 < lines.length && /^[ \t]/.test(lines[i + 1] ?? '')) {
       i += 1;
-      line += (lines[i] ?? '').slice(1);
+      line += (lines[i] ?? '').substring(1);
     }
     if (line.trim() === '') continue;
     const name = nameOf(line);
@@ -103,13 +103,18 @@ function splitCalendars(text: string): Calendar[] {
 function basicInstant(value: string): number | null {
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2}))?/.exec(value.trim());
   if (!m) return null;
-  const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0));
+  const [year = 0, month = 1, day = 1, hours = 0, minutes = 0, seconds = 0] = m
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  const ms = Date.UTC(year, month - 1, day, hours, minutes, seconds);
   return Number.isFinite(ms) ? ms : null;
 }
 
 const dayBefore = (basic: string) => {
   const ms = basicInstant(basic);
-  return ms === null ? basic : new Date(ms - 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+  return ms === null
+    ? basic
+    : new Date(ms - 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
 };
 
 /**
@@ -129,7 +134,9 @@ function feedEventAsTodo(lines: string[]): string[] {
       const value = valueOf(line);
       const params = line.slice(5, line.indexOf(':'));
       out.push(
-        /VALUE=DATE(?!-)/i.test(params) ? `DUE${params}:${dayBefore(value)}` : `DUE${params}:${value}`,
+        /VALUE=DATE(?!-)/i.test(params)
+          ? `DUE${params}:${dayBefore(value)}`
+          : `DUE${params}:${value}`,
       );
     } else out.push(line);
   }
@@ -160,7 +167,11 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
     const feed = calendar.prodid === TALLY_FEED;
     const group =
       !feed && calendar.name
-        ? source.declareGroup({ name: calendar.name, color: null, createdAt: null }, null, 'calendar')
+        ? source.declareGroup(
+            { name: calendar.name, color: null, createdAt: null },
+            null,
+            'calendar',
+          )
         : null;
     const zones = new Map(
       calendar.blocks.filter((b) => b.kind === 'VTIMEZONE').map((b) => [b.name, b.lines]),
@@ -184,7 +195,9 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
       const body = blocks.flatMap((block) =>
         block.kind === 'VEVENT' ? feedEventAsTodo(block.lines.slice(1)) : block.lines,
       );
-      const used = [...zones].filter(([tzid]) => body.some((line) => line.includes(`TZID=${tzid}`)));
+      const used = [...zones].filter(([tzid]) =>
+        body.some((line) => line.includes(`TZID=${tzid}`)),
+      );
       const object = [
         'BEGIN:VCALENDAR',
         'VERSION:2.0',
@@ -255,7 +268,11 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
     const found = byUid.get(parent);
     if (found) todo.parent = found;
     else {
-      source.warn(todo.line, todo.where, 'Its parent task is not in the file: imported at the top level');
+      source.warn(
+        todo.line,
+        todo.where,
+        'Its parent task is not in the file: imported at the top level',
+      );
     }
   }
   source.settleParents();

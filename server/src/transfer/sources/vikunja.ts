@@ -114,7 +114,7 @@ function projectsOf(document: unknown[]): Json[] {
 export async function readVikunja(input: string, context: SourceContext): Promise<SourceFile> {
   const document = parseJson(input, "Vikunja's data.json");
   if (!Array.isArray(document)) {
-    throw badRequest("This is not a Vikunja export: its data.json must be a list of projects");
+    throw badRequest('This is not a Vikunja export: its data.json must be a list of projects');
   }
   const source = new SourceBuilder();
   const pause = timeSlicer();
@@ -159,7 +159,11 @@ export async function readVikunja(input: string, context: SourceContext): Promis
     const found = byId.get(parent);
     if (found) todo.parent = found;
     else {
-      source.warn(null, todo.where, 'Its parent task is not in the file: imported at the top level');
+      source.warn(
+        null,
+        todo.where,
+        'Its parent task is not in the file: imported at the top level',
+      );
     }
   }
   source.settleParents();
@@ -190,7 +194,11 @@ function readTask(
     );
     repeat = null;
   }
-  const planning = source.planning(context.checkPlanning, null, where, { dueDate, dueTime, repeat });
+  const planning = source.planning(context.checkPlanning, null, where, {
+    dueDate,
+    dueTime,
+    repeat,
+  });
   const start = instant(task.start_date);
   const doneAt = instant(task.done_at);
   const completed = task.done === true;

@@ -426,7 +426,7 @@ describe('Any CSV, with a column mapping', () => {
       ['[1]', expect.stringMatching(/^mapping must be a JSON object/)],
       [
         JSON.stringify({ dueDate: 'Due' }),
-        expect.stringMatching(/^mapping: no column is the title/),
+        "mapping: title is required: the column that holds each todo's title",
       ],
     ] as const) {
       const response = await send(mapping);
@@ -434,6 +434,23 @@ describe('Any CSV, with a column mapping', () => {
       expect(response.json<{ error: string }>().error).toEqual(error);
     }
     expect(await todosOf(user)).toEqual([]);
+  });
+
+  it('previews the columns when none is the title, so the caller can choose one', async () => {
+    const user = await registerUser(ctx.app);
+    const report = await imported(ctx.app, user, 'Thing,Due\nMilk,2026-03-11\n', 'csv', true);
+    expect(report.columns).toEqual([
+      { column: 'Thing', field: null },
+      { column: 'Due', field: 'dueDate' },
+    ]);
+    expect(report.todos.created).toBe(0);
+    expect(report.skipped).toEqual([
+      {
+        line: 1,
+        where: 'line 1',
+        reason: 'No column is the title: choose the column that holds the titles',
+      },
+    ]);
   });
 });
 

@@ -138,19 +138,23 @@ async function readRows(
       }
     }
   }
-  if (!index.has('title')) {
-    throw badRequest(
-      `mapping: no column is the title; choose which of ${headers
-        .slice(0, 10)
-        .map((header) => `"${header}"`)
-        .join(', ')} holds it`,
-    );
+  if (context.mapping && !index.has('title')) {
+    throw badRequest("mapping: title is required: the column that holds each todo's title");
   }
   const fieldOf = new Map([...index].map(([field, at]) => [at, field]));
   source.file.columns = headers.map((column, at): ImportColumn => ({
     column,
     field: fieldOf.get(at) ?? null,
   }));
+  if (!index.has('title')) {
+    // The preview then shows the columns, so the caller can choose the one holding titles.
+    source.skip(
+      first.value.line,
+      `line ${first.value.line}`,
+      'No column is the title: choose the column that holds the titles',
+    );
+    return source.file;
+  }
   const cell = (cells: string[], field: CsvMappingField) => {
     const at = index.get(field);
     return at === undefined ? '' : (cells[at] ?? '').trim();

@@ -50,7 +50,7 @@ const BLOCK = /^(\/(p|li|h[1-6]|blockquote|pre|div|ul|ol)|br)\b/i;
  * Markdown; the text is stored, never run, so a tag left out loses only its looks. One pass
  * from each `<` to the next `>`, so no text makes it slow.
  */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   if (!/<[a-z/]/i.test(html)) return html;
   let out = '';
   let href: string | null = null;

@@ -213,7 +213,8 @@ test.describe('import', () => {
 
     const todos = await request.get('/api/todos', { headers });
     expect(await todos.json()).toEqual([]);
-    await page.getByRole('link', { name: 'Trash' }).click();
+    await page.goto('/trash');
+    await expect(page.getByRole('heading', { name: 'Trash' })).toBeVisible();
     await expect(page.getByText('Renew the passport')).toBeVisible();
   });
 

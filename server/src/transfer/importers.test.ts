@@ -119,6 +119,13 @@ describe('Google Tasks (Takeout Tasks.json)', () => {
       await refused(new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x22]), 'google-tasks-json'),
     ).toMatch(/not valid UTF-16LE/);
     expect(await refused('{"items": [', 'google-tasks-json')).toMatch(/not valid JSON/);
+    const tasks = Array.from({ length: 10_001 }, (_, i) => ({ id: `t${i}`, title: `Task ${i}` }));
+    expect(
+      await refused(
+        JSON.stringify({ items: [{ title: 'Big', items: tasks }] }),
+        'google-tasks-json',
+      ),
+    ).toBe('The file has more than 10,000 todos; an import takes at most 10,000');
   });
 });
 
@@ -316,6 +323,13 @@ describe('iCalendar (.ics of VTODOs)', () => {
     expect(await refused('BEGIN:VCALENDAR\nVERSION:2.0\nEND:VCALENDAR\n', 'ics')).toBe(
       'The calendar holds no tasks (VTODOs)',
     );
+    const many = Array.from(
+      { length: 10_001 },
+      (_, i) => `BEGIN:VTODO\nUID:t${i}\nSUMMARY:Task ${i}\nEND:VTODO`,
+    );
+    expect(await refused(`BEGIN:VCALENDAR\n${many.join('\n')}\nEND:VCALENDAR\n`, 'ics')).toBe(
+      'The file has more than 10,000 todos; an import takes at most 10,000',
+    );
   });
 
   it('skips a task the codec refuses, with its reason, and imports the rest', async () => {
@@ -434,6 +448,16 @@ describe('Any CSV, with a column mapping', () => {
       expect(response.json<{ error: string }>().error).toEqual(error);
     }
     expect(await todosOf(user)).toEqual([]);
+  });
+
+  it('refuses more than 10,000 rows and a file in a broken encoding', async () => {
+    const rows = Array.from({ length: 10_001 }, (_, i) => `Task ${i}`);
+    expect(await refused(['Title', ...rows].join('\n'), 'csv')).toBe(
+      'The file has more than 10,000 todos; an import takes at most 10,000',
+    );
+    expect(await refused(new Uint8Array([0xfe, 0xff, 0x00, 0x54, 0xd8]), 'csv')).toBe(
+      'The file starts as UTF-16BE text but is not valid UTF-16BE',
+    );
   });
 
   it('previews the columns when none is the title, so the caller can choose one', async () => {

@@ -213,6 +213,10 @@ describe('Vikunja (export archive)', () => {
     expect(await refused(fixture('vikunja-bomb.zip'), 'vikunja-zip')).toBe(
       'data.json in the archive is larger than 10 MB once unpacked',
     );
+    // One that says its data.json is 100 bytes and inflates to 50 MB stops at the first bytes over.
+    expect(await refused(fixture('vikunja-lying-bomb.zip'), 'vikunja-zip')).toBe(
+      'data.json in the archive unpacks to more than the archive says: it is damaged or not a genuine export',
+    );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await refused(fixture('vikunja-no-data.zip'), 'vikunja-zip')).toBe(
       'The archive holds no data.json',

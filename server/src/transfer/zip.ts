@@ -85,7 +85,14 @@ function inflate(zip: ZipFile, entry: Entry, name: string): Promise<Uint8Array> 
         chunks.push(chunk);
       });
       stream.on('error', (streamError: Error) =>
-        reject(badRequest(`${name} in the archive cannot be read: ${streamError.message}`)),
+        reject(
+          badRequest(
+            // yauzl's check of the size an entry claims: a damaged or hostile archive.
+            /too many bytes/.test(streamError.message)
+              ? `${name} in the archive unpacks to more than the archive says: it is damaged or not a genuine export`
+              : `${name} in the archive cannot be read: ${streamError.message}`,
+          ),
+        ),
       );
       stream.on('end', () => resolve(Buffer.concat(chunks)));
     });

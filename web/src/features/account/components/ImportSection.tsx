@@ -1,56 +1,30 @@
-import { useEffect, useId, useRef, useState, type Ref } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type Ref } from 'react';
 import {
-  CSV_MAPPING_FIELDS,
   type CsvMappingField,
   IMPORT_MAX_BYTES,
   type ImportFormat,
 } from '@tally/contract/constants';
-import type { ImportColumn, ImportReport, ImportUndo } from '@tally/contract';
+import type { ImportReport } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { formatTime, relativeDay } from '#web/lib/date-format';
 import { daysAgo } from '#web/lib/format';
-import { Fieldset, SelectField, TextField } from '#web/components/FormField';
+import { SelectField, TextField } from '#web/components/FormField';
 import { fieldErrorOf } from '#web/lib/api-client';
-import { useImportHistory } from '../api/get-import-history';
 import { useImportFile } from '../api/import-file';
-import { useUndoImport } from '../api/undo-import';
-import { formatInstant } from '../lib/format-instant';
 import {
-  FIELD_LABELS,
   FORMAT_CHOICES,
-  importRecordText,
-  undoneText,
   alreadyText,
   repeatText,
   reportHeadline,
   skippedHeading,
   warningsHeading,
 } from '../lib/import-text';
+import { RowList } from './ImportRowList';
 import { Hint, SettingsSection } from './SettingsSection';
 
 const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
 const cellClass = 'px-1.5 py-1.5 text-left align-top sm:px-2';
-
-/** The rows of a report that were skipped, or imported with a change, by line. */
-function RowList({ heading, rows }: { heading: string; rows: { where: string; text: string }[] }) {
-  const headingId = useId();
-  return (
-    <div>
-      <h4 id={headingId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
-        {heading}
-      </h4>
-      <ul aria-labelledby={headingId} className="mt-1 list-disc space-y-0.5 pl-5 text-sm">
-        {rows.map((row, index) => (
-          <li key={index}>
-            <span className="font-medium">{row.where[0]?.toUpperCase() + row.where.slice(1)}</span>:{' '}
-            {row.text}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 /** A report: what would be (preview) or was imported, the first todos, skipped rows. */
 function Report({
@@ -165,122 +139,9 @@ function Report({
 
 type Mapping = Partial<Record<CsvMappingField, string>>;
 
-/**
- * Any CSV: each column of the file with the field it became; choosing another field for a
- * column previews the file again with that mapping (a field comes from one column only).
- */
-function ColumnStep({
-  columns,
-  disabled,
-  onChange,
-}: {
-  columns: ImportColumn[];
-  disabled: boolean;
-  onChange: (mapping: Mapping) => void;
-}) {
-  const choose = (column: string, field: CsvMappingField | null) => {
-    const mapping: Mapping = {};
-    for (const entry of columns) {
-      if (entry.column === column || entry.field === null || entry.field === field) continue;
-      mapping[entry.field] = entry.column;
-    }
-    if (field !== null) mapping[field] = column;
-    onChange(mapping);
-  };
-  return (
-    <Fieldset legend="Columns">
-      <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        Which field each column of the file becomes. A column left as "Not imported" is left out.
-      </p>
-      <div className="grid gap-2 sm:grid-cols-2">
-        {columns.map((entry, index) => (
-          <SelectField
-            key={index}
-            label={entry.column || `Column ${index + 1}`}
-            name={`column-${index}`}
-            value={entry.field ?? ''}
-            disabled={disabled}
-            onChange={(event) =>
-              choose(entry.column, (event.target.value || null) as CsvMappingField | null)
-            }
-          >
-            <option value="">Not imported</option>
-            {CSV_MAPPING_FIELDS.map((field) => (
-              <option key={field} value={field}>
-                {FIELD_LABELS[field]}
-              </option>
-            ))}
-          </SelectField>
-        ))}
-      </div>
-    </Fieldset>
-  );
-}
-
-/**
- * The import history: each import with its counts, and "Undo this import", which moves its
- * todos to the trash (but those changed since, listed after) and deletes its empty groups.
- */
-function ImportHistory({ onUndone }: { onUndone: (text: string) => void }) {
-  const history = useImportHistory();
-  const undo = useUndoImport();
-  const [result, setResult] = useState<ImportUndo | null>(null);
-  const headingId = useId();
-  if (!history.data || history.data.length === 0) return null;
-  return (
-    <div className="space-y-2">
-      <h3 id={headingId} className="text-base font-semibold text-slate-900 dark:text-slate-100">
-        Import history
-      </h3>
-      <ul
-        aria-labelledby={headingId}
-        className="divide-y divide-slate-200 text-sm dark:divide-slate-700"
-      >
-        {history.data.map((record) => (
-          <li key={record.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
-            <div>
-              <p className="font-medium text-slate-900 dark:text-slate-100">
-                {importRecordText(record)}
-              </p>
-              <p className="text-slate-600 dark:text-slate-400">
-                Imported {formatInstant(record.createdAt)}
-                {record.undoneAt ? `; undone ${formatInstant(record.undoneAt)}` : ''}
-              </p>
-            </div>
-            {record.undoneAt === null ? (
-              <Button
-                variant="secondary"
-                disabled={undo.isPending}
-                onClick={() =>
-                  undo.mutate(record.id, {
-                    onSuccess: (answer) => {
-                      setResult(answer);
-                      onUndone(undoneText(answer));
-                    },
-                  })
-                }
-              >
-                {undo.isPending && undo.variables === record.id ? 'Undoing...' : 'Undo this import'}
-              </Button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-      {result && (result.keptTodos.length > 0 || result.keptGroups.length > 0) ? (
-        <RowList
-          heading="Left alone"
-          rows={[
-            ...result.keptTodos.map((todo) => ({ where: todo.title, text: todo.reason })),
-            ...result.keptGroups.map((group) => ({
-              where: group.name,
-              text: 'A group that holds other todos',
-            })),
-          ]}
-        />
-      ) : null}
-    </div>
-  );
-}
+/** Loaded when first shown (a CSV's columns, the history), not with Settings. */
+const ColumnStep = lazy(() => import('./ImportColumnStep'));
+const ImportHistory = lazy(() => import('./ImportHistory'));
 
 /**
  * Import: choose a format and a file, see the preview (nothing changes), then import it and see
@@ -381,14 +242,16 @@ export function ImportSection() {
         </FormActions>
       </Form>
       {report?.dryRun && report.columns ? (
-        <ColumnStep
-          columns={report.columns}
-          disabled={pending}
-          onChange={(chosen) => {
-            setMapping(chosen);
-            run(true, chosen);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ColumnStep
+            columns={report.columns}
+            disabled={pending}
+            onChange={(chosen) => {
+              setMapping(chosen);
+              run(true, chosen);
+            }}
+          />
+        </Suspense>
       ) : null}
       {report ? <Report report={report} headingRef={headingRef} /> : null}
       {report?.dryRun ? (
@@ -403,7 +266,9 @@ export function ImportSection() {
           </Button>
         </FormActions>
       ) : null}
-      <ImportHistory onUndone={setStatus} />
+      <Suspense fallback={null}>
+        <ImportHistory onUndone={setStatus} />
+      </Suspense>
     </SettingsSection>
   );
 }

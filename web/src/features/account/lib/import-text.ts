@@ -1,11 +1,4 @@
-import type {
-  CsvMappingField,
-  ImportFormat,
-  ImportRecord,
-  ImportReport,
-  ImportUndo,
-  Repeat,
-} from '@tally/contract';
+import type { ImportFormat, ImportReport, Repeat } from '@tally/contract';
 
 /** The formats in the Format list, with what each file is (docs/product.md, Settings screen). */
 export const FORMAT_CHOICES: { value: ImportFormat; label: string; accept: string }[] = [
@@ -23,20 +16,7 @@ export const FORMAT_CHOICES: { value: ImportFormat; label: string; accept: strin
   { value: 'csv', label: 'Any CSV (choose the columns)', accept: '.csv,text/csv' },
 ];
 
-/** The fields a CSV column may become, as the column step names them. */
-export const FIELD_LABELS: Record<CsvMappingField, string> = {
-  title: 'Title',
-  description: 'Description',
-  group: 'Group',
-  completed: 'Done',
-  dueDate: 'Due date',
-  dueTime: 'Due time',
-  tags: 'Tags',
-  priority: 'Priority',
-  startDate: 'Start date',
-};
-
-const plural = (n: number, one: string, many = `${one}s`) =>
+export const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 const DAYS = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
@@ -91,22 +71,3 @@ export const warningsHeading = (report: ImportReport) =>
   `Imported with changes: ${plural(report.warningCount, 'row')}`;
 export const alreadyText = (report: ImportReport) =>
   `${plural(report.todos.alreadyImported, 'todo')} of this file ${report.todos.alreadyImported === 1 ? 'is' : 'are'} already here (imported before) and ${report.todos.alreadyImported === 1 ? 'is' : 'are'} left out.`;
-
-/** What undoing an import did, in a sentence. */
-export function undoneText(undo: ImportUndo): string {
-  const groups =
-    undo.deletedGroups > 0 ? ` and deleted ${plural(undo.deletedGroups, 'group')}` : '';
-  const kept =
-    undo.keptTodos.length > 0
-      ? ` ${plural(undo.keptTodos.length, 'todo')} changed since ${undo.keptTodos.length === 1 ? 'was' : 'were'} left alone.`
-      : '';
-  return `Moved ${plural(undo.trashedTodos, 'todo')} to the trash${groups}.${kept}`;
-}
-
-/** An import in the history: "Vikunja export (ZIP), tasks.zip: 12 todos, 2 groups". */
-export function importRecordText(record: ImportRecord): string {
-  const format =
-    FORMAT_CHOICES.find((choice) => choice.value === record.format)?.label ?? record.format;
-  const file = record.fileName ? `, ${record.fileName}` : '';
-  return `${format}${file}: ${plural(record.todos, 'todo')}, ${plural(record.groups, 'new group')}`;
-}

@@ -52,14 +52,16 @@ const ROUTES = [
   // schema bundle, a library) fails here. /settings and /trash 1 KB more since their dates and
   // refusals beside fields follow decision 087 (128.9 and 111.5 KB). Each 0.5-1 KB more for
   // the shared code of an unreachable server and If-Match (decisions 111 and 116: /groups
-  // 113.2, /settings 130.2, /trash 112.4, /choose-password 111.0 KB).
+  // 113.2, /settings 130.2, /trash 112.4, /choose-password 111.0 KB). /settings 0.5 KB more for
+  // the importers' formats and the form's mapping (decision 138: 130.8 KB; the column step and
+  // the import history are chunks of their own, loaded when shown).
   { route: '/register', budget: 111 * KB, chunks: ['register-route'] },
   { route: '/forgot-password', budget: 111 * KB, chunks: ['forgot-password-route'] },
   { route: '/reset-password', budget: 112 * KB, chunks: ['reset-password-route'] },
   { route: '/verify-email', budget: 111 * KB, chunks: ['verify-email-route'] },
   { route: '/choose-password', budget: 111.5 * KB, chunks: ['choose-password-route'] },
   { route: '/groups', budget: 113.5 * KB, chunks: ['groups-route'] },
-  { route: '/settings', budget: 130.5 * KB, chunks: ['settings-route'] },
+  { route: '/settings', budget: 131 * KB, chunks: ['settings-route'] },
   { route: '/trash', budget: 113 * KB, chunks: ['trash-route'] },
 ];
 /** A route's lazy chunk (web/src/app/router.tsx names them <route>-route): each needs a budget. */

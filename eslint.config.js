@@ -46,7 +46,8 @@ const webFeatures = foldersIn('web/src/features');
  * every sign-in asks the two-factor service whether a second step comes first
  * (docs/decisions/081-two-factor-codes.md); CalDAV writes through the todo and group services,
  * the trash and the feed's iCalendar rules, as the web app's calls do
- * (docs/decisions/085-caldav.md).
+ * (docs/decisions/085-caldav.md); an iCalendar import reads each task with CalDAV's VTODO codec,
+ * so a file imports as the same tasks would sync (docs/decisions/138-importers.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
@@ -63,6 +64,7 @@ const serverFeatureApis = {
   todos: ['service.ts', 'trash.ts'],
   groups: ['service.ts'],
   calendar: ['ics.ts'],
+  caldav: ['vtodo.ts'],
 };
 
 /** A feature folder may not reach into a sibling feature's files, except the one it offers. */

@@ -99,6 +99,58 @@ function todoist() {
   return lines.join('\r\n');
 }
 
+/** Google Takeout's Tasks.json of ROWS tasks in 10 lists, a quarter completed, due dates. */
+function googleTasks() {
+  const lists = Array.from({ length: 10 }, (_, l) => ({
+    kind: 'tasks#taskList',
+    id: `list${l}`,
+    title: `List ${l}`,
+    items: Array.from({ length: ROWS / 10 }, (_, i) => ({
+      kind: 'tasks#task',
+      id: `task-${l}-${i}`,
+      title: `Task ${l}-${i}`,
+      notes: i % 3 === 0 ? `Notes ${i}` : undefined,
+      status: i % 4 === 0 ? 'completed' : 'needsAction',
+      completed: i % 4 === 0 ? '2025-06-01T10:00:00.000Z' : undefined,
+      due: i % 2 === 0 ? '2026-05-01T00:00:00.000Z' : undefined,
+      updated: '2025-06-01T10:00:00.000Z',
+    })),
+  }));
+  return JSON.stringify({ kind: 'tasks#taskLists', items: lists });
+}
+
+/** An iCalendar task list of ROWS VTODOs: zoned due times, repeats, categories. */
+function ics() {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Bench//EN', 'X-WR-CALNAME:Bench'];
+  for (let i = 0; i < ROWS; i++) {
+    lines.push(
+      'BEGIN:VTODO',
+      `UID:bench-${i}`,
+      'DTSTAMP:20250601T100000Z',
+      `SUMMARY:Task ${i}`,
+      ...(i % 3 === 0 ? [`DESCRIPTION:Notes\\, ${i}`] : []),
+      ...(i % 2 === 0 ? ['DUE;TZID=Europe/Berlin:20260501T093000'] : []),
+      ...(i % 5 === 0 ? ['RRULE:FREQ=WEEKLY;BYDAY=MO,FR'] : []),
+      'CATEGORIES:work,bench',
+      ...(i % 4 === 0 ? ['STATUS:COMPLETED', 'COMPLETED:20250601T100000Z'] : []),
+      'END:VTODO',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return lines.join('\r\n');
+}
+
+/** Any CSV of ROWS rows, its columns found by their headers. */
+function anyCsv() {
+  const lines = ['Task,Notes,List,Due,Done,Labels,Priority'];
+  for (let i = 0; i < ROWS; i++) {
+    lines.push(
+      `Task ${i},${i % 3 === 0 ? `"Notes, ${i}"` : ''},List ${i % 10},${i % 2 === 0 ? '2026-05-01' : ''},${i % 4 === 0 ? 'yes' : 'no'},work bench,${i % 4}`,
+    );
+  }
+  return lines.join('\r\n');
+}
+
 /** A Tally export (version 1) of ROWS todos in 8 groups, a fifth completed, with completions. */
 function tally() {
   const groups = Array.from({ length: 8 }, (_, i) => ({
@@ -181,7 +233,14 @@ async function database(dialect) {
   };
 }
 
-const files = { 'tally-json': tally(), 'ticktick-csv': ticktick(), 'todoist-csv': todoist() };
+const files = {
+  'tally-json': tally(),
+  'ticktick-csv': ticktick(),
+  'todoist-csv': todoist(),
+  'google-tasks-json': googleTasks(),
+  ics: ics(),
+  csv: anyCsv(),
+};
 const sizes = Object.entries(files).map(([f, t]) => `${f} ${(t.length / 1e6).toFixed(1)} MB`);
 console.info(`${ROWS} rows each: ${sizes.join(', ')}; load average ${loadavg()[0].toFixed(1)}`);
 for (const dialect of dialects) {
@@ -204,8 +263,14 @@ for (const dialect of dialects) {
       const registered = await app.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { username, email: `${username}@example.com`, password: 'bench-password-1' },
+        // A random password: registration refuses common ones and ones built on the username.
+        payload: {
+          username,
+          email: `${username}@example.com`,
+          password: randomBytes(12).toString('base64url'),
+        },
       });
+      if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
       const token = registered.json().accessToken;
       for (const [step, dryRun] of [
         ['dry run', true],

@@ -146,10 +146,32 @@ export const TRASH_DAYS = 30;
  * Imports (docs/product.md, Import and export): the file formats POST /api/import reads, and its
  * limits. A file is read whole, so both bound the memory and time of one import.
  */
-export const IMPORT_FORMATS = ['tally-json', 'tally-csv', 'todoist-csv', 'ticktick-csv'] as const;
+export const IMPORT_FORMATS = [
+  'tally-json',
+  'tally-csv',
+  'todoist-csv',
+  'ticktick-csv',
+  'google-tasks-json',
+  'vikunja-zip',
+  'ics',
+  'csv',
+] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 export const IMPORT_MAX_TODOS = 10_000;
+/** The todo fields a column of any CSV may become (the `csv` format's mapping). */
+export const CSV_MAPPING_FIELDS = [
+  'title',
+  'description',
+  'group',
+  'completed',
+  'dueDate',
+  'dueTime',
+  'tags',
+  'priority',
+  'startDate',
+] as const;
+export type CsvMappingField = (typeof CSV_MAPPING_FIELDS)[number];
 
 /**
  * Live updates (GET /api/events, docs/product.md, Live updates): the server writes a comment line

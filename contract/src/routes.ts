@@ -131,6 +131,8 @@ export const routes = {
   transfer: {
     exportCsv: { method: 'GET', path: '/api/todos/export.csv' },
     import: { method: 'POST', path: '/api/import', multipart: true },
+    history: { method: 'GET', path: '/api/imports' },
+    undo: { method: 'POST', path: '/api/imports/:id/undo' },
   },
   live: {
     events: { method: 'GET', path: '/api/events', stream: true },

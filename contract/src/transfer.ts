@@ -1,6 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IMPORT_FORMATS, IMPORT_MAX_BYTES, IMPORT_MAX_TODOS } from './constants.js';
-import { ErrorSchema, withThousands } from './common.js';
+import {
+  CSV_MAPPING_FIELDS,
+  IMPORT_FORMATS,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_TODOS,
+} from './constants.js';
+import { ErrorSchema, IdParamsSchema, withThousands } from './common.js';
 import { defineEndpoints } from './endpoint.js';
 import { routes } from './routes.js';
 import { RepeatSchema } from './todos.js';
@@ -43,8 +48,21 @@ export const ImportBodySchema = Type.Object(
       {
         description:
           "tally-json: Tally's export (version 1 or 2); tally-csv: Tally's CSV export; todoist-csv: a Todoist project exported as a " +
-          "CSV template; ticktick-csv: TickTick's backup (Settings, Backup & Import)",
+          "CSV template; ticktick-csv: TickTick's backup (Settings, Backup & Import); " +
+          "google-tasks-json: Google Takeout's Tasks.json; vikunja-zip: Vikunja's export archive " +
+          "(a zip holding data.json); ics: an iCalendar file of VTODOs (or Tally's own calendar " +
+          'feed); csv: any CSV, its columns mapped to fields by `mapping`',
       },
+    ),
+    mapping: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description:
+          'csv only: a JSON object from field (' +
+          CSV_MAPPING_FIELDS.join(', ') +
+          ') to the header of the column it comes from, e.g. {"title":"Task","dueDate":"Due"}. ' +
+          'Without it, columns whose header names a field (or a usual synonym) are taken',
+      }),
     ),
     dryRun: Type.Optional(
       Type.Union([Type.Literal('true'), Type.Literal('false')], {
@@ -78,6 +96,18 @@ export const ImportedTodoSchema = Type.Object(
   { additionalProperties: false },
 );
 export type ImportedTodo = Static<typeof ImportedTodoSchema>;
+
+/** Which column of a CSV became which field (the `csv` format). */
+export const ImportColumnSchema = Type.Object(
+  {
+    column: Type.String({ description: 'The header of the column, as the file spells it' }),
+    field: Type.Union([...CSV_MAPPING_FIELDS.map((field) => Type.Literal(field)), Type.Null()], {
+      description: 'The field it became; null: left out',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ImportColumn = Static<typeof ImportColumnSchema>;
 
 /** A row left out, and why. */
 export const ImportSkipSchema = Type.Object(
@@ -144,10 +174,67 @@ export const ImportReportSchema = Type.Object(
       description: `Rows imported with a change, in file order (the first ${IMPORT_REPORT_ROWS})`,
     }),
     warningCount: Type.Integer({ minimum: 0 }),
+    columns: Type.Optional(
+      Type.Array(ImportColumnSchema, {
+        description: 'csv only: each column of the file, in order, and the field it became',
+      }),
+    ),
+    importId: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description:
+        'The import in the history (GET /api/imports), to undo it; null for a preview or an ' +
+        'import that created nothing',
+    }),
   },
   { additionalProperties: false },
 );
 export type ImportReport = Static<typeof ImportReportSchema>;
+
+/** One import in the history. */
+export const ImportRecordSchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1 }),
+    format: Type.Union(IMPORT_FORMATS.map((format) => Type.Literal(format))),
+    fileName: Type.Union([Type.String(), Type.Null()], {
+      description: 'The name the file was uploaded with',
+    }),
+    createdAt: Type.String({ format: 'date-time' }),
+    todos: Type.Integer({ minimum: 0, description: 'Todos it created' }),
+    groups: Type.Integer({ minimum: 0, description: 'Groups it created' }),
+    undoneAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When it was undone; null while its todos are in place',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ImportRecord = Static<typeof ImportRecordSchema>;
+
+/** What undoing an import did. */
+export const ImportUndoSchema = Type.Object(
+  {
+    trashedTodos: Type.Integer({ minimum: 0, description: 'Its todos moved to the trash' }),
+    deletedGroups: Type.Integer({ minimum: 0, description: 'Its groups deleted (left empty)' }),
+    keptTodos: Type.Array(
+      Type.Object(
+        {
+          id: Type.Integer({ minimum: 1 }),
+          title: Type.String(),
+          reason: Type.String({ description: 'Why it was left alone, in a sentence' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Its todos left in place: edited since, or holding a subtask that was' },
+    ),
+    keptGroups: Type.Array(
+      Type.Object(
+        { id: Type.Integer({ minimum: 1 }), name: Type.String() },
+        { additionalProperties: false },
+      ),
+      { description: 'Its groups left in place because they hold other todos' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ImportUndo = Static<typeof ImportUndoSchema>;
 
 export const transferApi = defineEndpoints('import and export', routes.transfer, {
   exportCsv: {
@@ -164,7 +251,8 @@ export const transferApi = defineEndpoints('import and export', routes.transfer,
     },
   },
   import: {
-    summary: 'Import todos and groups from a file: Tally JSON, Todoist CSV or TickTick CSV',
+    summary:
+      'Import todos and groups from a file: Tally, Todoist, TickTick, Google Tasks, Vikunja, iCalendar or any CSV',
     description:
       'With dryRun=true nothing changes and the answer is the preview. Otherwise everything is ' +
       'created in one transaction, and the answer says what was. Groups are matched by name ' +
@@ -179,6 +267,26 @@ export const transferApi = defineEndpoints('import and export', routes.transfer,
       401: ErrorSchema,
       413: ErrorSchema,
       415: ErrorSchema,
+    },
+  },
+  history: {
+    summary: "The caller's imports, newest first",
+    description: 'Each import that created something, with its counts and whether it was undone.',
+    responses: { 200: Type.Array(ImportRecordSchema), 401: ErrorSchema },
+  },
+  undo: {
+    summary: 'Undo an import: its todos to the trash, its groups deleted',
+    description:
+      'Moves exactly the todos the import created to the trash, but for those edited since ' +
+      '(or holding a subtask edited or added since), which are left alone and listed; deletes ' +
+      'the groups it created that are then empty. An import undone already is a 409.',
+    params: IdParamsSchema,
+    responses: {
+      200: ImportUndoSchema,
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
+      409: ErrorSchema,
     },
   },
 });

@@ -182,6 +182,42 @@ test.describe('import', () => {
     await expect(page.getByText('Errands')).toBeVisible();
   });
 
+  test('the import history: import Google Tasks, see it listed, undo it', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'importundo');
+    const headers = { authorization: `Bearer ${user.token}` };
+    await signInWithStorage(page, user, '/settings');
+    const section = await openImport(page);
+    await section.getByLabel('Format').selectOption({ label: 'Google Tasks (Takeout JSON)' });
+    await section.getByLabel('File').setInputFiles(path.join(fixtures, 'google-tasks.json'));
+    await section.getByRole('button', { name: 'Preview' }).click();
+    await expect(
+      section.getByText(/^Ready to import 4 todos .* and 2 new groups\.$/),
+    ).toBeVisible();
+    await section.getByRole('button', { name: 'Import 4 todos' }).click();
+    await expect(section.getByRole('status')).toHaveText(/^Imported 4 todos/);
+
+    const history = section.getByRole('list', { name: 'Import history' });
+    await expect(history.getByRole('listitem')).toHaveCount(1);
+    await expect(history).toContainText(
+      'Google Tasks (Takeout JSON), google-tasks.json: 4 todos, 2 new groups',
+    );
+    await history.getByRole('button', { name: 'Undo this import' }).click();
+    await expect(section.getByRole('status')).toHaveText(
+      'Moved 4 todos to the trash and deleted 2 groups.',
+    );
+    await expect(history.getByRole('button', { name: 'Undo this import' })).toHaveCount(0);
+    await expect(history).toContainText('undone');
+
+    const todos = await request.get('/api/todos', { headers });
+    expect(await todos.json()).toEqual([]);
+    await page.goto('/trash');
+    await expect(page.getByRole('heading', { name: 'Trash' })).toBeVisible();
+    await expect(page.getByText('Renew the passport')).toBeVisible();
+  });
+
   test('screens: the preview at phone and desktop width, light and dark', async ({
     page,
     request,

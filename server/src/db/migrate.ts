@@ -20,6 +20,7 @@ import { todoDetails } from './migrations/0016-todo-details.js';
 import { caldav } from './migrations/0017-caldav.js';
 import { caldavChangeMarks } from './migrations/0018-caldav-change-marks.js';
 import { versions } from './migrations/0019-versions.js';
+import { importHistory } from './migrations/0021-import-history.js';
 import { inbox } from './migrations/0022-inbox.js';
 import { idempotencyEtags } from './migrations/0025-idempotency-etags.js';
 
@@ -48,6 +49,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017-caldav': caldav(dialect),
     '0018-caldav-change-marks': caldavChangeMarks(dialect),
     '0019-versions': versions(),
+    '0021-import-history': importHistory(dialect),
     '0022-inbox': inbox(dialect),
     '0025-idempotency-etags': idempotencyEtags(),
   };

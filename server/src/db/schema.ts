@@ -18,6 +18,9 @@ export interface Database {
   statistic_totals: StatisticTotalsTable;
   statistic_hours: StatisticHoursTable;
   trashed_todos: TrashedTodosTable;
+  imports: ImportsTable;
+  import_todos: ImportTodosTable;
+  import_groups: ImportGroupsTable;
   job_leases: JobLeasesTable;
   idempotency_keys: IdempotencyKeysTable;
   reminders: RemindersTable;
@@ -180,6 +183,31 @@ interface TrashedTodosTable {
   todo: string;
   /** The parent it had (migration 0016): restoring a todo brings its trashed subtree back. */
   parent_id: number | null;
+}
+
+/** One import that created something (migration 0021). */
+interface ImportsTable {
+  id: Generated<number>;
+  user_id: number;
+  format: string;
+  file_name: string | null;
+  created_at: number;
+  todos: number;
+  groups: number;
+  undone_at: number | null;
+}
+
+/** A todo an import created, at the version it had when the import wrote it. */
+interface ImportTodosTable {
+  import_id: number;
+  todo_id: number;
+  version: number;
+}
+
+/** A group an import created. */
+interface ImportGroupsTable {
+  import_id: number;
+  group_id: number;
 }
 
 /** Who runs a periodic job, until when, and when it last ran (migration 0009). */

@@ -28,6 +28,11 @@ import { readTallyCsv } from './sources/tally-csv.js';
 import { readTallyJson } from './sources/tally-json.js';
 import { readTickTickCsv } from './sources/ticktick-csv.js';
 import { readTodoistCsv } from './sources/todoist-csv.js';
+import { readGoogleTasks } from './sources/google-tasks.js';
+import { readVikunja } from './sources/vikunja.js';
+import { readIcs } from './sources/ics.js';
+import { type CsvMapping, readAnyCsv } from './sources/any-csv.js';
+import { readZipEntry } from './zip.js';
 import { batches } from '../shared/batches.js';
 import { searchText } from '../shared/search-text.js';
 import { nextVersion } from '../shared/versions.js';
@@ -38,6 +43,10 @@ const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Pr
     'tally-csv': readTallyCsv,
     'todoist-csv': readTodoistCsv,
     'ticktick-csv': readTickTickCsv,
+    'google-tasks-json': readGoogleTasks,
+    'vikunja-zip': readVikunja,
+    ics: readIcs,
+    csv: readAnyCsv,
   };
 
 /**
@@ -109,6 +118,10 @@ export interface ImportRequest {
   dryRun: boolean;
   /** The caller's IANA zone: their today for relative dates, on-time for completions. */
   zone: string;
+  /** The name the file was uploaded with, for the import history. */
+  fileName?: string | null;
+  /** Any CSV: the column each field comes from. */
+  mapping?: CsvMapping;
 }
 
 export interface ImportServiceDeps {
@@ -130,9 +143,19 @@ export interface ImportServiceDeps {
 export function createImportService({ db, clock, checkPlanning }: ImportServiceDeps) {
   async function run(userId: number, request: ImportRequest): Promise<ImportReport> {
     const now = clock();
-    const { text, encoding } = decodeText(request.bytes);
+    // Vikunja's export is a zip archive: its data.json is the file read.
+    const bytes =
+      request.format === 'vikunja-zip'
+        ? await readZipEntry(request.bytes, 'data.json')
+        : request.bytes;
+    const { text, encoding } = decodeText(bytes);
     // The readers stop at the limit of todos (SourceBuilder.addTodo) and pause every 10 ms.
-    const source = await READERS[request.format](text, { now, zone: request.zone, checkPlanning });
+    const source = await READERS[request.format](text, {
+      now,
+      zone: request.zone,
+      checkPlanning,
+      ...(request.mapping ? { mapping: request.mapping } : {}),
+    });
     const keyed = source.todos.map((todo) => ({ todo, key: keyOf(request.format, todo) }));
     const at = (instant: number | null) => Math.min(Math.max(instant ?? now, 0), now);
 
@@ -178,8 +201,12 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
       skippedCount: source.skipped.length,
       warnings: source.warnings.slice(0, IMPORT_REPORT_ROWS),
       warningCount: source.warnings.length,
+      ...(source.columns ? { columns: source.columns } : {}),
+      importId: null,
     };
     if (request.dryRun) return report;
+    const newGroups = [...groups.values()].filter((group) => group.id === null).length;
+    if (fresh.length === 0 && newGroups === 0) return report;
 
     /** The id of each row of the file, written now or by an earlier import, for subtasks. */
     const idOfTodo = new Map<SourceTodo, number>();
@@ -194,9 +221,31 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
           ? 'Another import or change got there first; nothing was imported - try again'
           : `Another import or change got there first after ${written} of ${fresh.length} todos were imported; import the same file again to add the rest`,
       );
+    let importId: number | null = null;
     try {
       await db.transaction().execute(async (trx) => {
-        await createGroups(trx, userId, groups, at);
+        importId = (
+          await trx
+            .insertInto('imports')
+            .values({
+              user_id: userId,
+              format: request.format,
+              file_name: request.fileName?.slice(0, 255) ?? null,
+              created_at: now,
+              todos: fresh.length,
+              groups: newGroups,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+        report.importId = importId;
+        const made = await createGroups(trx, userId, groups, at);
+        if (made.length > 0) {
+          await trx
+            .insertInto('import_groups')
+            .values(made.map((groupId) => ({ import_id: importId as number, group_id: groupId })))
+            .execute();
+        }
         await declareTags(trx, userId, source, at);
         await keepSorts(trx, userId, source, (name) => groups.get(name.toLowerCase())?.id);
       });
@@ -262,6 +311,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
             }
           }
           await linkDetails(trx, userId, batch, idOfTodo, waiting, now);
+          await recordImported(trx, importId as number, [...idOf.values()]);
           await recordEventsAt(trx, userId, events);
           await recordCompletionsAt(trx, userId, completions, request.zone);
         });
@@ -270,6 +320,13 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
     } catch (error) {
       // Two imports at once of the same rows, or a group made meanwhile: the batch that met it
       // wrote nothing, and those before it are found by their import keys next time.
+      if (importId !== null) {
+        await db
+          .updateTable('imports')
+          .set({ todos: written })
+          .where('id', '=', importId)
+          .execute();
+      }
       if (isUniqueViolation(error)) throw partly();
       throw error;
     }
@@ -279,13 +336,31 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
   return { run };
 }
 
+/**
+ * The todos an import just wrote, in the history with the version each has now (tags added
+ * give a todo a new version): a todo at another version when the import is undone was edited.
+ */
+async function recordImported(trx: Db, importId: number, ids: number[]) {
+  if (ids.length === 0) return;
+  const rows = await trx
+    .selectFrom('todos')
+    .select(['id', 'version'])
+    .where('id', 'in', ids)
+    .execute();
+  await trx
+    .insertInto('import_todos')
+    .values(rows.map((row) => ({ import_id: importId, todo_id: row.id, version: row.version })))
+    .execute();
+}
+
 /** The planned groups that are new, created with their statistics; each gets its id. */
 async function createGroups(
   trx: Db,
   userId: number,
   groups: Map<string, PlannedGroup>,
   at: (instant: number | null) => number,
-) {
+): Promise<number[]> {
+  const made: number[] = [];
   const events: TimedEvent[] = [];
   for (const group of groups.values()) {
     if (group.id !== null) continue;
@@ -301,9 +376,11 @@ async function createGroups(
       .returning('id')
       .executeTakeFirstOrThrow();
     group.id = row.id;
+    made.push(row.id);
     events.push({ type: 'groupsCreated', at: at(group.createdAt) });
   }
   await recordEventsAt(trx, userId, events);
+  return made;
 }
 
 /**

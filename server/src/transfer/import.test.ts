@@ -440,8 +440,8 @@ describe('refusals', () => {
   });
 
   it('checks the form: format, dryRun, the file field, multipart itself', async () => {
-    expect(await refused('x', 'csv')).toBe(
-      'format must be one of tally-json, tally-csv, todoist-csv, ticktick-csv',
+    expect(await refused('x', 'xlsx')).toBe(
+      'format must be one of tally-json, tally-csv, todoist-csv, ticktick-csv, google-tasks-json, vikunja-zip, ics, csv',
     );
     const send = async (
       fields: Record<string, string>,
@@ -460,7 +460,7 @@ describe('refusals', () => {
     ]);
     expect(await send({}, { bytes: Buffer.from('{}') })).toEqual([
       400,
-      'format is required: one of tally-json, tally-csv, todoist-csv, ticktick-csv',
+      'format is required: one of tally-json, tally-csv, todoist-csv, ticktick-csv, google-tasks-json, vikunja-zip, ics, csv',
     ]);
     expect(
       await send({ format: 'tally-json', dryRun: 'yes' }, { bytes: Buffer.from('{}') }),

@@ -4,10 +4,12 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { compressLargeAnswers } from '../plugins/compression.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
-import { AppError, badRequest } from '../shared/errors.js';
+import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { timeZoneOf } from '../shared/time-zone.js';
 import { todosCsv } from './csv-export.js';
+import { createImportHistory } from './import-history.js';
 import { createImportService } from './import-service.js';
+import { type CsvMapping, parseMapping } from './sources/any-csv.js';
 import type { CheckPlanning } from './sources/source.js';
 
 export interface TransferRoutesOptions {
@@ -34,7 +36,7 @@ function formError(error: unknown): unknown {
       return badRequest('Send one file at a time');
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return badRequest('The form takes three fields: file, format and dryRun');
+      return badRequest('The form takes four fields: file, format, dryRun and mapping');
     case 'FST_PROTO_VIOLATION':
       return badRequest('The form has a field name that is not allowed');
     case 'FST_MP_PREMATURE_CLOSE':
@@ -48,13 +50,18 @@ function formError(error: unknown): unknown {
 }
 
 /** The form's three fields, read part by part (contract/src/transfer.ts, ImportBodySchema). */
-async function readForm(
-  request: FastifyRequest,
-): Promise<{ bytes: Buffer; format: ImportFormat; dryRun: boolean }> {
+async function readForm(request: FastifyRequest): Promise<{
+  bytes: Buffer;
+  format: ImportFormat;
+  dryRun: boolean;
+  fileName: string | null;
+  mapping?: CsvMapping;
+}> {
   if (!request.isMultipart()) {
     throw new AppError(415, 'Content-Type must be multipart/form-data (a file upload)');
   }
   let bytes: Buffer | null = null;
+  let fileName: string | null = null;
   const fields = new Map<string, string>();
   try {
     for await (const part of request.parts()) {
@@ -64,6 +71,7 @@ async function readForm(
           throw badRequest(`The file must be sent as the field "file", not "${part.fieldname}"`);
         }
         bytes = await part.toBuffer();
+        fileName = part.filename || null;
       } else {
         fields.set(part.fieldname, String(part.value));
       }
@@ -72,8 +80,10 @@ async function readForm(
     throw formError(error);
   }
   for (const name of fields.keys()) {
-    if (name !== 'format' && name !== 'dryRun') {
-      throw badRequest(`The form has an unknown field "${name}": it takes file, format and dryRun`);
+    if (name !== 'format' && name !== 'dryRun' && name !== 'mapping') {
+      throw badRequest(
+        `The form has an unknown field "${name}": it takes file, format, dryRun and mapping`,
+      );
     }
   }
   const format = fields.get('format');
@@ -83,8 +93,16 @@ async function readForm(
   }
   const dryRun = fields.get('dryRun') ?? 'false';
   if (dryRun !== 'true' && dryRun !== 'false') throw badRequest('dryRun must be true or false');
+  const mapping = parseMapping(fields.get('mapping'));
+  if (mapping && format !== 'csv') throw badRequest('mapping is for the csv format only');
   if (bytes === null) throw badRequest('file is required: the file to import');
-  return { bytes, format: format as ImportFormat, dryRun: dryRun === 'true' };
+  return {
+    bytes,
+    format: format as ImportFormat,
+    dryRun: dryRun === 'true',
+    fileName,
+    ...(mapping ? { mapping } : {}),
+  };
 }
 
 /**
@@ -95,12 +113,25 @@ async function readForm(
 export const transferRoutes: FastifyPluginAsync<TransferRoutesOptions> = async (app, options) => {
   await compressLargeAnswers(app);
   await app.register(multipart, {
-    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 100 },
+    // fieldSize: the csv format's mapping (contract's ImportBodySchema, at most 2,000 characters).
+    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 3, parts: 4, fieldSize: 2000 },
   });
   const imports = createImportService({
     db: app.db,
     clock: options.clock,
     checkPlanning: options.checkPlanning,
+  });
+  const history = createImportHistory(app.db, options.clock);
+
+  addEndpoint(app, transferApi.history, async (request) => history.list(request.user.id));
+
+  addEndpoint(app, transferApi.undo, async (request) => {
+    const undone = await history.undo(request.user.id, request.params.id);
+    if (!undone) throw notFound('Import');
+    if (undone.trashedTodos > 0 || undone.deletedGroups > 0) {
+      app.live.publish(request.user.id, { type: 'todos.changed' }, request);
+    }
+    return undone;
   });
 
   addEndpoint(app, transferApi.exportCsv, async (request, reply) => {

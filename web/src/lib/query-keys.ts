@@ -9,6 +9,8 @@ export const queryKeys = {
   accountSessions: ['account', 'sessions'],
   accountTokens: ['account', 'tokens'],
   accountPasskeys: ['account', 'passkeys'],
+  /** The import history (GET /api/imports). */
+  accountImports: ['account', 'imports'],
   calendarFeed: ['account', 'calendar'],
   inbox: ['account', 'inbox'],
   twoFactor: ['account', 'two-factor'],

@@ -454,6 +454,8 @@ export function fakeBackend(
       return noContent();
     },
     'GET /api/account/tokens': () => json(state.tokens),
+    // Settings' Import section lists the account's imports; the fake account has made none.
+    'GET /api/imports': () => json([]),
     'POST /api/account/tokens': (call) => {
       const refused = proofNeeded();
       if (refused) return refused;

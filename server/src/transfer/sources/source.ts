@@ -1,4 +1,6 @@
 import {
+  type CsvMappingField,
+  type ImportColumn,
   IMPORT_MAX_TODOS,
   LIMITS,
   TAG_NAME_PATTERN,
@@ -81,6 +83,8 @@ export interface SourceFile {
   /** Tags the file declares with a colour; a todo's tags need not be declared. */
   tags?: SourceTag[];
   sorts?: SourceSort[];
+  /** Any CSV: each column of the file and the field it became. */
+  columns?: ImportColumn[];
 }
 
 export interface Planning {
@@ -99,6 +103,8 @@ export interface SourceContext {
   /** The caller's IANA zone (dates without one are the caller's days). */
   zone: string;
   checkPlanning: CheckPlanning;
+  /** Any CSV: the column (by header) each field comes from, as the caller chose. */
+  mapping?: Partial<Record<CsvMappingField, string>>;
 }
 
 // With the u flag a surrogate pair is one code point, so this matches only unpaired halves.

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ImportFormat, ImportReport } from '@tally/contract';
+import type { CsvMappingField, ImportFormat, ImportReport } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { fieldErrorOf, refusalOfField } from '#web/lib/api-client';
 import { reportMutationError } from '#web/lib/mutation-errors';
@@ -13,6 +13,8 @@ interface ImportInput {
   format: ImportFormat;
   /** true: the preview (nothing changes); false: the import itself. */
   dryRun: boolean;
+  /** Any CSV: the column (by header) each field comes from; none: the server's guess. */
+  mapping?: Partial<Record<CsvMappingField, string>>;
 }
 
 /**
@@ -22,10 +24,15 @@ interface ImportInput {
 export function useImportFile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, format, dryRun }: ImportInput): Promise<ImportReport> =>
+    mutationFn: ({ file, format, dryRun, mapping }: ImportInput): Promise<ImportReport> =>
       api.transfer
         .import({
-          body: { file, format, dryRun: dryRun ? 'true' : 'false' },
+          body: {
+            file,
+            format,
+            dryRun: dryRun ? 'true' : 'false',
+            ...(mapping ? { mapping: JSON.stringify(mapping) } : {}),
+          },
           operation: dryRun ? PREVIEW_OPERATION : IMPORT_OPERATION,
         })
         // A file the server cannot read or take (empty, not a Tally export, too large) is
@@ -33,7 +40,12 @@ export function useImportFile() {
         .catch(refusalOfField('file', [400, 413])),
     onSuccess: (report) => {
       if (report.dryRun) return;
-      for (const queryKey of [queryKeys.todos, queryKeys.groups, queryKeys.statistics]) {
+      for (const queryKey of [
+        queryKeys.todos,
+        queryKeys.groups,
+        queryKeys.statistics,
+        queryKeys.accountImports,
+      ]) {
         void queryClient.invalidateQueries({ queryKey });
       }
     },

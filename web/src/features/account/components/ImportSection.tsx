@@ -1,5 +1,9 @@
-import { useEffect, useId, useRef, useState, type Ref } from 'react';
-import { IMPORT_MAX_BYTES, type ImportFormat } from '@tally/contract/constants';
+import { lazy, Suspense, useEffect, useRef, useState, type Ref } from 'react';
+import {
+  type CsvMappingField,
+  IMPORT_MAX_BYTES,
+  type ImportFormat,
+} from '@tally/contract/constants';
 import type { ImportReport } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
@@ -16,30 +20,11 @@ import {
   skippedHeading,
   warningsHeading,
 } from '../lib/import-text';
+import { RowList } from './ImportRowList';
 import { Hint, SettingsSection } from './SettingsSection';
 
 const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
 const cellClass = 'px-1.5 py-1.5 text-left align-top sm:px-2';
-
-/** The rows of a report that were skipped, or imported with a change, by line. */
-function RowList({ heading, rows }: { heading: string; rows: { where: string; text: string }[] }) {
-  const headingId = useId();
-  return (
-    <div>
-      <h4 id={headingId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
-        {heading}
-      </h4>
-      <ul aria-labelledby={headingId} className="mt-1 list-disc space-y-0.5 pl-5 text-sm">
-        {rows.map((row, index) => (
-          <li key={index}>
-            <span className="font-medium">{row.where[0]?.toUpperCase() + row.where.slice(1)}</span>:{' '}
-            {row.text}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 /** A report: what would be (preview) or was imported, the first todos, skipped rows. */
 function Report({
@@ -152,6 +137,12 @@ function Report({
   );
 }
 
+type Mapping = Partial<Record<CsvMappingField, string>>;
+
+/** Loaded when first shown (a CSV's columns, the history), not with Settings. */
+const ColumnStep = lazy(() => import('./ImportColumnStep'));
+const ImportHistory = lazy(() => import('./ImportHistory'));
+
 /**
  * Import: choose a format and a file, see the preview (nothing changes), then import it and see
  * the report (docs/product.md, Settings screen).
@@ -161,6 +152,7 @@ export function ImportSection() {
   const [format, setFormat] = useState<ImportFormat>('tally-json');
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
+  const [mapping, setMapping] = useState<Mapping | undefined>(undefined);
   const [status, setStatus] = useState<string | null>(null);
   const [tooLarge, setTooLarge] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -175,12 +167,13 @@ export function ImportSection() {
 
   const startOver = () => {
     setReport(null);
+    setMapping(undefined);
     setStatus(null);
     setTooLarge(null);
     importFile.reset();
   };
 
-  const run = (dryRun: boolean) => {
+  const run = (dryRun: boolean, chosen = mapping) => {
     if (!file) return;
     if (file.size > IMPORT_MAX_BYTES) {
       setTooLarge(`The file is larger than ${MAX_MB} MB.`);
@@ -188,7 +181,7 @@ export function ImportSection() {
     }
     setStatus(null);
     importFile.mutate(
-      { file, format, dryRun },
+      { file, format, dryRun, ...(format === 'csv' && chosen ? { mapping: chosen } : {}) },
       {
         onSuccess: (answer) => {
           setReport(answer);
@@ -209,8 +202,9 @@ export function ImportSection() {
     <SettingsSection title="Import" status={status}>
       <Hint>
         Bring in todos and groups from a Tally export (JSON or CSV), a Todoist project exported as a
-        CSV template, or a TickTick backup (CSV), up to {MAX_MB} MB. You see what would come in
-        before anything changes; importing the same file again adds nothing.
+        CSV template, a TickTick backup (CSV), Google Tasks (Takeout), a Vikunja export, an
+        iCalendar file of tasks or any CSV, up to {MAX_MB} MB. You see what would come in before
+        anything changes; importing the same file again adds nothing, and an import can be undone.
       </Hint>
       <Form label="Import" onSubmit={() => run(true)}>
         <SelectField
@@ -247,6 +241,18 @@ export function ImportSection() {
           </Button>
         </FormActions>
       </Form>
+      {report?.dryRun && report.columns ? (
+        <Suspense fallback={null}>
+          <ColumnStep
+            columns={report.columns}
+            disabled={pending}
+            onChange={(chosen) => {
+              setMapping(chosen);
+              run(true, chosen);
+            }}
+          />
+        </Suspense>
+      ) : null}
       {report ? <Report report={report} headingRef={headingRef} /> : null}
       {report?.dryRun ? (
         <FormActions>
@@ -260,6 +266,9 @@ export function ImportSection() {
           </Button>
         </FormActions>
       ) : null}
+      <Suspense fallback={null}>
+        <ImportHistory onUndone={setStatus} />
+      </Suspense>
     </SettingsSection>
   );
 }

@@ -6,9 +6,17 @@ export const FORMAT_CHOICES: { value: ImportFormat; label: string; accept: strin
   { value: 'tally-csv', label: 'Tally export (CSV)', accept: '.csv,text/csv' },
   { value: 'todoist-csv', label: 'Todoist project (CSV template)', accept: '.csv,text/csv' },
   { value: 'ticktick-csv', label: 'TickTick backup (CSV)', accept: '.csv,text/csv' },
+  {
+    value: 'google-tasks-json',
+    label: 'Google Tasks (Takeout JSON)',
+    accept: '.json,application/json',
+  },
+  { value: 'vikunja-zip', label: 'Vikunja export (ZIP)', accept: '.zip,application/zip' },
+  { value: 'ics', label: 'iCalendar tasks (.ics)', accept: '.ics,text/calendar' },
+  { value: 'csv', label: 'Any CSV (choose the columns)', accept: '.csv,text/csv' },
 ];
 
-const plural = (n: number, one: string, many = `${one}s`) =>
+export const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 const DAYS = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };

@@ -19,6 +19,7 @@ import { createPasskeyService } from './passkeys/service.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { caldavRoutes } from './caldav/routes.js';
 import type { Config } from './config.js';
+import { scheduleBackups } from './db/backup-schedule.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
@@ -233,6 +234,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       passwordSignIn: !(config.oidc?.only ?? false),
     },
   });
+  if ((options.backgroundJobs ?? false) && config.backup.schedule) {
+    scheduleBackups(app, { config, clock, schedule: config.backup.schedule });
+  }
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   return app;
 }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isCronSchedule } from './db/backup-schedule.js';
 import { checkVapidKeys } from './secrets.js';
 
 export interface Config {
@@ -56,6 +57,15 @@ export interface Config {
   metricsToken: string | null;
   /** Generic OpenID Connect sign-in (OIDC_*); null when OIDC_ISSUER is unset. */
   oidc: OidcConfig | null;
+  /** Scheduled backups (BACKUP_*, docs/decisions/130-scheduled-backups.md). */
+  backup: BackupConfig;
+}
+
+export interface BackupConfig {
+  /** BACKUP_SCHEDULE, a cron expression in the server's time zone; null: no scheduled backups. */
+  schedule: string | null;
+  /** BACKUP_KEEP: how many scheduled backups stay in DATA_DIR/backups (the oldest go first). */
+  keep: number;
 }
 
 /** One OpenID Connect provider (README, Single sign-on; docs/decisions/080-openid-connect.md). */
@@ -163,6 +173,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const oidc = parseOidc(text, problems);
 
+  // Scheduled backups (BACKUP_*): kept in one block.
+  const backupSchedule = text('BACKUP_SCHEDULE');
+  if (backupSchedule !== null && !isCronSchedule(backupSchedule)) {
+    problems.push(
+      'BACKUP_SCHEDULE must be a cron expression: minute hour day-of-month month day-of-week, e.g. "30 3 * * *" (every day at 03:30)',
+    );
+  }
+  const backup: BackupConfig = {
+    schedule: backupSchedule,
+    keep: integer('BACKUP_KEEP', 7, 1, 10_000),
+  };
+
   const config: Config = {
     port,
     host: text('HOST') ?? 'localhost',
@@ -194,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidSubject,
     metricsToken,
     oidc,
+    backup,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(

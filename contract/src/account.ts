@@ -27,6 +27,12 @@ export const AccountSchema = Type.Object(
       }),
     ),
     createdAt: instant('When the account was made'),
+    operator: Type.Optional(
+      Type.Boolean({
+        description:
+          'The account may use the admin page (/api/admin): the first account, or one the operator named with `tally admin grant`',
+      }),
+    ),
     passwordResetAt: Type.Optional(
       instant(
         'The last password reset by e-mail link, which signed out every device, revoked every API token and turned the calendar feed off; absent when there was none',

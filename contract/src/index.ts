@@ -19,5 +19,6 @@ export * from './groups.js';
 export * from './statistics.js';
 export * from './transfer.js';
 export * from './live.js';
+export * from './admin.js';
 export * from './system.js';
 export * from './api.js';

@@ -9,6 +9,7 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { createSecretBox } from './two-factor/secret-box.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
@@ -143,10 +144,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }
     : null;
   // E-mailed links, shared by registration (auth) and the account calls.
+  const mailer =
+    config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null;
   const links = createEmailLinks({
     db: options.database.db,
-    mailer:
-      config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
+    mailer,
     publicUrl: config.publicUrl,
     clock,
   });
@@ -225,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(liveRoutes, {
     ...(options.liveHeartbeatMs ? { heartbeatMs: options.liveHeartbeatMs } : {}),
   });
+  await app.register(adminRoutes, { clock, config, mailer, links });
   await app.register(systemRoutes, {
     publicConfig: {
       googleClientId: config.googleClientId,

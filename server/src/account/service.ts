@@ -85,6 +85,7 @@ const ACCOUNT_COLUMNS = [
   'email_verified_at',
   'created_at',
   'password_reset_at',
+  'operator',
 ] as const;
 
 type AccountRow = {
@@ -96,6 +97,7 @@ type AccountRow = {
   email_verified_at: number | null;
   created_at: number;
   password_reset_at: number | null;
+  operator: number;
 };
 
 const toAccount = (row: AccountRow): Account => ({
@@ -107,6 +109,7 @@ const toAccount = (row: AccountRow): Account => ({
   oidcLinked: row.oidc_subject !== null,
   createdAt: iso(row.created_at),
   ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
+  operator: row.operator === 1,
 });
 
 /** The tables that hold a user's rows, children first; the users row goes last. */

@@ -27,12 +27,6 @@ export const AccountSchema = Type.Object(
       }),
     ),
     createdAt: instant('When the account was made'),
-    operator: Type.Optional(
-      Type.Boolean({
-        description:
-          'The account may use the admin page (/api/admin): the first account, or one the operator named with `tally admin grant`',
-      }),
-    ),
     passwordResetAt: Type.Optional(
       instant(
         'The last password reset by e-mail link, which signed out every device, revoked every API token and turned the calendar feed off; absent when there was none',
@@ -42,6 +36,19 @@ export const AccountSchema = Type.Object(
   { additionalProperties: false },
 );
 export type Account = Static<typeof AccountSchema>;
+
+/** GET /api/account: the account, and whether it may use the admin page. */
+export const SignedInAccountSchema = Type.Object(
+  {
+    ...AccountSchema.properties,
+    operator: Type.Boolean({
+      description:
+        'The account may use the admin page (/api/admin): the first account, or one named with `tally admin grant`',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type SignedInAccount = Static<typeof SignedInAccountSchema>;
 
 const currentPassword = Type.String({
   minLength: 1,
@@ -268,7 +275,7 @@ const refusals = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: Er
 export const accountApi = defineEndpoints('account', routes.account, {
   get: {
     summary: 'The signed-in account',
-    responses: { 200: AccountSchema, 401: ErrorSchema },
+    responses: { 200: SignedInAccountSchema, 401: ErrorSchema },
   },
   remove: {
     summary: 'Delete the account and everything it owns, at once and for good',

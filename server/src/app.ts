@@ -9,6 +9,7 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
+import { deleteAccountRows } from './account/service.js';
 import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { createSecretBox } from './two-factor/secret-box.js';
@@ -227,7 +228,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(liveRoutes, {
     ...(options.liveHeartbeatMs ? { heartbeatMs: options.liveHeartbeatMs } : {}),
   });
-  await app.register(adminRoutes, { clock, config, mailer, links });
+  await app.register(adminRoutes, {
+    clock,
+    config,
+    mailer,
+    sendVerification: (recipient) => links.sendVerification(recipient),
+    deleteAccount: (userId) => deleteAccountRows(options.database.db, userId),
+  });
   await app.register(systemRoutes, {
     publicConfig: {
       googleClientId: config.googleClientId,

@@ -1,5 +1,6 @@
 import {
   type Account,
+  type SignedInAccount,
   type AccountExport,
   type AccountSession,
   type ChangeEmailBody,
@@ -109,7 +110,6 @@ const toAccount = (row: AccountRow): Account => ({
   oidcLinked: row.oidc_subject !== null,
   createdAt: iso(row.created_at),
   ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
-  operator: row.operator === 1,
 });
 
 /** The tables that hold a user's rows, children first; the users row goes last. */
@@ -206,9 +206,10 @@ export function createAccountService({
     }
   }
 
-  async function get(userId: number): Promise<Account | null> {
+  /** The signed-in account, with whether it is an operator (the admin page). */
+  async function get(userId: number): Promise<SignedInAccount | null> {
     const row = await accountRow(userId);
-    return row ? toAccount(row) : null;
+    return row ? { ...toAccount(row), operator: row.operator === 1 } : null;
   }
 
   /** Null when the account is gone. */

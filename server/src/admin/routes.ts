@@ -1,6 +1,5 @@
 import { adminApi } from '@tally/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { EmailLinks } from '../account/email-links.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
@@ -13,7 +12,10 @@ export interface AdminRoutesOptions {
   config: Pick<Config, 'dataDir' | 'databaseUrl' | 'redisUrl' | 'backup'>;
   /** Null when the server sends no e-mail (no SMTP_URL). */
   mailer: Mailer | null;
-  links: EmailLinks;
+  /** The account feature's verification link, as registration sends it. */
+  sendVerification: (recipient: { id: number; username: string; email: string }) => Promise<void>;
+  /** The account feature's deletion of an account and all its rows, as `tally user delete`. */
+  deleteAccount: (userId: number) => Promise<void>;
 }
 
 const NOT_OPERATOR = 'Only an operator may use the admin page';
@@ -38,8 +40,8 @@ const withTimeout = <T>(work: Promise<T>, what: string) =>
  * taking the role away (`tally admin revoke`) takes effect at once.
  */
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
-  const { clock, config, mailer, links } = options;
-  const service = createAdminService({ db: app.db, clock });
+  const { clock, config, mailer, sendVerification } = options;
+  const service = createAdminService({ db: app.db, clock, deleteAccount: options.deleteAccount });
 
   // After the app-wide authentication hook (request.user is set), before the body is read.
   app.addHook('onRequest', async (request) => {
@@ -91,9 +93,9 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
     const user = await service.user(request.params.id);
     if (!user) throw notFound('Account');
     if (user.emailVerified) throw conflict(`The address of ${user.username} is verified already`);
-    if (!links.enabled) throw serviceUnavailable('E-mail is not configured (SMTP_URL)');
+    if (!mailer) throw serviceUnavailable('E-mail is not configured (SMTP_URL)');
     try {
-      await links.sendVerification(user);
+      await sendVerification(user);
     } catch (error) {
       request.log.error({ err: mailErrorForLog(error) }, 'Admin: verification e-mail failed');
       throw serviceUnavailable('The SMTP server did not accept the e-mail; see the server log');

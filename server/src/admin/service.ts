@@ -1,7 +1,6 @@
 import type { AdminAction, AdminHealth, AdminUser, AuditEntry } from '@tally/contract';
 import { AUDIT_LOG_PAGE } from '@tally/contract';
 import { sql, type Kysely } from 'kysely';
-import { deleteAccountRows } from '../account/service.js';
 import { endSessionsOf } from '../auth/end-access.js';
 import type { BackupConfig } from '../config.js';
 import { latestBackup } from '../db/backup.js';
@@ -20,7 +19,15 @@ const iso = (time: number) => new Date(time).toISOString();
  * What the admin page reads and does (docs/decisions/131-operator-and-admin-page.md). Each
  * change and its audit log entry are written in one transaction: no action without its entry.
  */
-export function createAdminService({ db, clock }: { db: Kysely<Database>; clock: Clock }) {
+export function createAdminService({
+  db,
+  clock,
+  deleteAccount,
+}: {
+  db: Kysely<Database>;
+  clock: Clock;
+  deleteAccount: (userId: number) => Promise<void>;
+}) {
   const userQuery = () =>
     db.selectFrom('users as u').select((eb) => [
       'u.id',
@@ -131,7 +138,7 @@ export function createAdminService({ db, clock }: { db: Kysely<Database>; clock:
     async remove(actor: Actor, id: number): Promise<boolean> {
       const found = await user(id);
       if (!found) return false;
-      await deleteAccountRows(db, id);
+      await deleteAccount(id);
       await audit(db, actor, 'delete', found.username);
       return true;
     },

@@ -39,6 +39,9 @@ const chromiumPath =
   process.env.PLAYWRIGHT_CHROMIUM_PATH ??
   (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-e2e-'));
+// The specs run the operator's `tally` command on the server's data (admin.spec.ts); the
+// workers inherit the runner's environment.
+process.env.E2E_DATA_DIR = dataDir;
 const root = path.resolve(import.meta.dirname, '..');
 
 export default defineConfig({

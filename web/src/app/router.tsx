@@ -13,6 +13,7 @@ const GroupsRoute = lazy(() => import('./routes/groups-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
 const TrashRoute = lazy(() => import('./routes/trash-route'));
+const AdminRoute = lazy(() => import('./routes/admin-route'));
 const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password-route'));
 const ResetPasswordRoute = lazy(() => import('./routes/reset-password-route'));
 const VerifyEmailRoute = lazy(() => import('./routes/verify-email-route'));
@@ -68,6 +69,13 @@ export function AppRoutes() {
         <RequireAuth>
           <Lazy>
             <TrashRoute />
+          </Lazy>
+        </RequireAuth>
+      </Route>
+      <Route path="/admin">
+        <RequireAuth>
+          <Lazy>
+            <AdminRoute />
           </Lazy>
         </RequireAuth>
       </Route>

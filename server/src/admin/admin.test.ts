@@ -86,7 +86,10 @@ describe('who is the operator', () => {
       const byMember = await send(`Bearer ${member.token}`);
       expect(byMember.statusCode, `${route.method} ${route.url}`).toBe(403);
       if (route.method !== 'HEAD') {
-        expect(byMember.json()).toEqual({ error: 'Only an operator may use the admin page' });
+        expect(byMember.json()).toEqual({
+          error: 'Only an operator may use the admin page',
+          code: 'operator_only',
+        });
       }
       expect((await send(`Bearer ${token}`)).statusCode, `token ${route.url}`).toBe(403);
       expect((await send()).statusCode, `anonymous ${route.url}`).toBe(401);

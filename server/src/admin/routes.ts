@@ -45,7 +45,8 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 
   // After the app-wide authentication hook (request.user is set), before the body is read.
   app.addHook('onRequest', async (request) => {
-    if (!(await service.isOperator(request.user.id))) throw new AppError(403, NOT_OPERATOR);
+    if (!(await service.isOperator(request.user.id)))
+      throw new AppError(403, NOT_OPERATOR, {}, 'operator_only');
   });
 
   const actorOf = (request: FastifyRequest): Actor => ({

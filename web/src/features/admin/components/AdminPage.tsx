@@ -217,7 +217,9 @@ function Badge({ children, tone = 'info' }: { children: string; tone?: 'info' | 
 function Check({ label, check }: { label: string; check: { ok: boolean; detail: string } | null }) {
   return (
     <div className="flex flex-wrap gap-x-2 py-1">
-      <dt className="w-40 font-medium text-slate-900 dark:text-slate-100">{label}</dt>
+      <dt className="w-28 shrink-0 font-medium sm:w-40 text-slate-900 dark:text-slate-100">
+        {label}
+      </dt>
       <dd className="min-w-0 flex-1 break-words text-slate-700 dark:text-slate-300">
         {check === null ? (
           'Not configured'
@@ -244,7 +246,9 @@ function Check({ label, check }: { label: string; check: { ok: boolean; detail: 
 function Line({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex flex-wrap gap-x-2 py-1">
-      <dt className="w-40 font-medium text-slate-900 dark:text-slate-100">{label}</dt>
+      <dt className="w-28 shrink-0 font-medium sm:w-40 text-slate-900 dark:text-slate-100">
+        {label}
+      </dt>
       <dd className="min-w-0 flex-1 break-words text-slate-700 dark:text-slate-300">{children}</dd>
     </div>
   );

@@ -35,7 +35,7 @@ export function isCronSchedule(schedule: string): boolean {
 }
 
 /** The first time of the schedule after `time` (epoch ms), in the server's time zone. */
-export function nextBackupAfter(schedule: string, time: number): number | null {
+function nextBackupAfter(schedule: string, time: number): number | null {
   return cronOf(schedule).nextRun(new Date(time))?.getTime() ?? null;
 }
 

@@ -396,7 +396,7 @@ describe('a disabled account', () => {
       ctx.database.handle.db
         .updateTable('users')
         .set({ disabled_at: at })
-        .where('email_lower', '=', who.email.toLowerCase())
+        .where('email_lower', '=', (who.email as string).toLowerCase())
         .execute();
     await disable(Date.now());
     expect(failedWith(await signIn(who))).toBe('/login?oidc_error=account_disabled');

@@ -41,10 +41,12 @@ export type Account = Static<typeof AccountSchema>;
 export const SignedInAccountSchema = Type.Object(
   {
     ...AccountSchema.properties,
-    operator: Type.Boolean({
-      description:
-        'The account may use the admin page (/api/admin): the first account, or one named with `tally admin grant`',
-    }),
+    operator: Type.Optional(
+      Type.Boolean({
+        description:
+          'The account may use the admin page (/api/admin): the first account, or one named with `tally admin grant`; always sent by GET /api/account',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import {
   contract,
   type Endpoint,
-  type Account,
+  type SignedInAccount,
   type AccountSession,
   type ApiToken,
   type BulkBody,
@@ -263,7 +263,7 @@ interface BackendOptions {
   /** GET /api/config: false for OIDC_ONLY (true by default). */
   passwordSignIn?: boolean;
   /** The signed-in account (GET /api/account); alice, verified, with a password by default. */
-  account?: Partial<Account>;
+  account?: Partial<SignedInAccount>;
   /** The open sessions; this device and one other by default. */
   sessions?: AccountSession[];
   /** The personal API tokens; none by default. */
@@ -285,7 +285,7 @@ const feedSecret = (n: number) => String(n).padStart(43, 's');
 /** The current password of the fake account: any other is refused as the server would. */
 export const FAKE_PASSWORD = 'correct horse';
 
-export function makeAccount(overrides: Partial<Account> = {}): Account {
+export function makeAccount(overrides: Partial<SignedInAccount> = {}): SignedInAccount {
   return {
     username: 'alice',
     email: 'alice@example.com',

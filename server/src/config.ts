@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isCronSchedule } from './db/backup-schedule.js';
+import { isCronSchedule } from './db/cron-schedule.js';
 import { checkVapidKeys } from './secrets.js';
 
 export interface Config {

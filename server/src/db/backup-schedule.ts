@@ -1,9 +1,9 @@
-import { Cron } from 'croner';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Clock } from '../shared/clock.js';
 import { type PeriodicJob, runInBackground, scheduledJob } from '../shared/periodic-job.js';
+import { nextRunAfter } from './cron-schedule.js';
 import type { Database } from './schema.js';
 import { backupDatabase, defaultBackupTarget, pgDumpAvailable, pruneBackups } from './backup.js';
 
@@ -15,29 +15,6 @@ import { backupDatabase, defaultBackupTarget, pgDumpAvailable, pruneBackups } fr
  */
 
 const MINUTE_MS = 60_000;
-
-// Croner reads the expression (a maintained parser without dependencies, see the decision).
-const cronOf = (schedule: string) => new Cron(schedule, { paused: true });
-
-/**
- * Whether `schedule` is a five-field cron expression (minute hour day month weekday) or a
- * nickname such as @daily. Croner would also take a sixth field of seconds: a backup every few
- * seconds is a mistake, so that is refused.
- */
-export function isCronSchedule(schedule: string): boolean {
-  const fields = schedule.trim().split(/\s+/);
-  if (!(fields.length === 5 || (fields.length === 1 && schedule.startsWith('@')))) return false;
-  try {
-    return cronOf(schedule).nextRun() !== null;
-  } catch {
-    return false;
-  }
-}
-
-/** The first time of the schedule after `time` (epoch ms), in the server's time zone. */
-function nextBackupAfter(schedule: string, time: number): number | null {
-  return cronOf(schedule).nextRun(new Date(time))?.getTime() ?? null;
-}
 
 export interface BackupJobOptions {
   db: Kysely<Database>;
@@ -55,7 +32,7 @@ export function backupJob({ db, log, config, clock, schedule }: BackupJobOptions
     name: 'scheduled-backup',
     // A backup of a large database can take a while; another process waits this long for it.
     leaseMs: 60 * MINUTE_MS,
-    nextRunAfter: (lastRunAt) => nextBackupAfter(schedule, lastRunAt),
+    nextRunAfter: (lastRunAt) => nextRunAfter(schedule, lastRunAt),
     run: async () => {
       const file = defaultBackupTarget(config, clock());
       await backupDatabase(config, file);

@@ -24,6 +24,10 @@ RUN npm run package && mv "release/tally-$(node -p 'require("./package.json").ve
 FROM node:24-bookworm-slim
 ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data PATH=/app/bin:$PATH
 WORKDIR /app
+# pg_dump and pg_restore: PostgreSQL backups (BACKUP_SCHEDULE, the backup before migrations).
+# Debian's client is version 15; it backs up PostgreSQL servers up to 15.
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client \
+  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /tally /app
 # The data folder belongs to the unprivileged user the server runs as (node, uid 1000).
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data

@@ -48,7 +48,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 const chromiumPath =
   process.env.PLAYWRIGHT_CHROMIUM_PATH ??
   (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-e2e-'));
+// The specs run the operator's `tally` command on the server's data (admin.spec.ts). Each worker
+// reads this file again: the runner's folder, which the workers inherit, is the one.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tally-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
 const root = path.resolve(import.meta.dirname, '..');
 
 export default defineConfig({

@@ -66,6 +66,9 @@ const ROUTES = [
   { route: '/settings', budget: 132 * KB, chunks: ['settings-route'] },
   { route: '/share', budget: 111 * KB, chunks: ['share-route'] },
   { route: '/trash', budget: 113 * KB, chunks: ['trash-route'] },
+  // The operator's page (docs/decisions/131-operator-and-admin-page.md), set as the others were:
+  // what it measured when it came (113.3 KB), plus about 2 KB.
+  { route: '/admin', budget: 115 * KB, chunks: ['admin-route'] },
 ];
 /** A route's lazy chunk (web/src/app/router.tsx names them <route>-route): each needs a budget. */
 const ROUTE_CHUNK = /^(.+-route)-[\w-]+\.js$/;

@@ -37,6 +37,21 @@ export const AccountSchema = Type.Object(
 );
 export type Account = Static<typeof AccountSchema>;
 
+/** GET /api/account: the account, and whether it may use the admin page. */
+export const SignedInAccountSchema = Type.Object(
+  {
+    ...AccountSchema.properties,
+    operator: Type.Optional(
+      Type.Boolean({
+        description:
+          'The account may use the admin page (/api/admin): the first account, or one named with `tally admin grant`; always sent by GET /api/account',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SignedInAccount = Static<typeof SignedInAccountSchema>;
+
 const currentPassword = Type.String({
   minLength: 1,
   maxLength: LIMITS.passwordMax,
@@ -262,7 +277,7 @@ const refusals = { 400: ErrorSchema, 401: ErrorSchema, 409: ErrorSchema, 429: Er
 export const accountApi = defineEndpoints('account', routes.account, {
   get: {
     summary: 'The signed-in account',
-    responses: { 200: AccountSchema, 401: ErrorSchema },
+    responses: { 200: SignedInAccountSchema, 401: ErrorSchema },
   },
   remove: {
     summary: 'Delete the account and everything it owns, at once and for good',

@@ -1,4 +1,5 @@
 import { accountApi } from './account.js';
+import { adminApi } from './admin.js';
 import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
 import { inboxApi } from './inbox.js';
@@ -35,6 +36,7 @@ export const contract = {
   statistics: statisticsApi,
   transfer: transferApi,
   live: liveApi,
+  admin: adminApi,
   system: systemApi,
 } satisfies { [F in keyof Routes]: { [N in keyof Routes[F]]: unknown } };
 

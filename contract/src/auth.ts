@@ -188,9 +188,9 @@ export const authApi = defineEndpoints('auth', routes.auth, {
   login: {
     summary: 'Sign in with username and password',
     description:
-      'For an account with two-factor codes on, the right password answers 200 {mfaRequired: true, mfaToken, methods} and no access token (and sets a cookie the mfaToken is bound to): send a code to POST /api/auth/mfa.',
+      'For an account with two-factor codes on, the right password answers 200 {mfaRequired: true, mfaToken, methods} and no access token (and sets a cookie the mfaToken is bound to): send a code to POST /api/auth/mfa. 403 when an operator disabled the account (the right password only: a wrong one is 401 as for any account).',
     body: LoginBodySchema,
-    responses: { 200: SignInResponseSchema, ...authErrors },
+    responses: { 200: SignInResponseSchema, ...authErrors, 403: ErrorSchema },
   },
   googleNonce: {
     summary: 'Start a Google sign-in: the nonce for the ID token, bound to this browser',
@@ -213,12 +213,13 @@ export const authApi = defineEndpoints('auth', routes.auth, {
   mfa: {
     summary: 'The second step of a sign-in: a code for the mfaToken of the login answer',
     description:
-      'Answers as a login does (the access token, and the refresh cookie). The mfaToken lives 5 minutes, works only in the browser that signed in (its cookie) and gives one session. A TOTP code is accepted once; each recovery code works once. 401 for a wrong code (5 per mfaToken) or an expired token; 429 after too many wrong codes for the account, except in a browser that signed in to it before.',
+      'Answers as a login does (the access token, and the refresh cookie). The mfaToken lives 5 minutes, works only in the browser that signed in (its cookie) and gives one session. A TOTP code is accepted once; each recovery code works once. 401 for a wrong code (5 per mfaToken) or an expired token; 403 when the account is disabled; 429 after too many wrong codes for the account, except in a browser that signed in to it before.',
     body: MfaBodySchema,
     responses: {
       200: AccessTokenResponseSchema,
       400: ErrorSchema,
       401: ErrorSchema,
+      403: ErrorSchema,
       429: ErrorSchema,
     },
   },

@@ -13,7 +13,12 @@ export type ApiError = Static<typeof ErrorSchema>;
  * again, POST /api/account/reauthenticate, then retry) and `password_change_required` (the
  * operator's one-time password must be changed first, PUT /api/account/password).
  */
-export const ERROR_CODES = ['reauthentication_required', 'password_change_required'] as const;
+export const ERROR_CODES = [
+  'reauthentication_required',
+  'password_change_required',
+  // An admin call from an account that is not an operator: refused, the session stays.
+  'operator_only',
+] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** A 403 that may carry one of the ERROR_CODES beside its sentence. */

@@ -204,6 +204,7 @@ export const OIDC_FAILURES = {
   already_linked: 'Your account is already linked to another {provider} account - unlink it first',
   wrong_account: 'That is not the {provider} account linked to your Tally account',
   session_ended: 'Your session has ended - please sign in again',
+  account_disabled: 'This Tally account is disabled - ask the operator of this Tally to enable it',
   unavailable: '{provider} could not be reached - please try again later',
 } as const;
 export type OidcFailure = keyof typeof OIDC_FAILURES;

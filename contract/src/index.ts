@@ -20,6 +20,7 @@ export * from './groups.js';
 export * from './statistics.js';
 export * from './transfer.js';
 export * from './live.js';
+export * from './admin.js';
 export * from './system.js';
 export * from './api.js';
 export * from './mcp.js';

@@ -165,12 +165,13 @@ export const passkeysApi = defineEndpoints('passkeys', routes.passkeys, {
   signIn: {
     summary: 'Sign in with a passkey',
     description:
-      'Answers as POST /api/auth/login does (the refresh cookie, an access token). A passkey is a complete multi-factor sign-in: no second step follows. 400 naming response when the challenge is unknown, used or expired; 401 when the passkey is unknown or its answer does not verify (signature, origin, user verification, a counter that went backwards).',
+      'Answers as POST /api/auth/login does (the refresh cookie, an access token). A passkey is a complete multi-factor sign-in: no second step follows. 400 naming response when the challenge is unknown, used or expired; 401 when the passkey is unknown or its answer does not verify (signature, origin, user verification, a counter that went backwards); 403 when an operator disabled the account.',
     body: PasskeyAssertionBodySchema,
     responses: {
       200: AccessTokenResponseSchema,
       400: ErrorSchema,
       401: ErrorSchema,
+      403: ErrorSchema,
       429: ErrorSchema,
     },
   },

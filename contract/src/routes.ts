@@ -137,6 +137,18 @@ export const routes = {
   live: {
     events: { method: 'GET', path: '/api/events', stream: true },
   },
+  /** The operator's admin page (docs/decisions/131-operator-and-admin-page.md). */
+  admin: {
+    users: { method: 'GET', path: '/api/admin/users' },
+    disable: { method: 'POST', path: '/api/admin/users/:id/disable' },
+    enable: { method: 'POST', path: '/api/admin/users/:id/enable' },
+    remove: { method: 'DELETE', path: '/api/admin/users/:id' },
+    resendVerification: { method: 'POST', path: '/api/admin/users/:id/verification' },
+    endSessions: { method: 'DELETE', path: '/api/admin/users/:id/sessions' },
+    health: { method: 'GET', path: '/api/admin/health' },
+    testEmail: { method: 'POST', path: '/api/admin/test-email' },
+    auditLog: { method: 'GET', path: '/api/admin/audit-log' },
+  },
   system: {
     config: { method: 'GET', path: '/api/config', public: true },
     health: { method: 'GET', path: '/api/health', public: true },

@@ -26,10 +26,14 @@ export const TOKEN_REQUESTS_PER_MINUTE = 600;
 
 /**
  * Calls that need a signed-in session: a personal token is refused there (403), so it can
- * neither manage the account (password, sessions, tokens, the calendar secret) nor sign in.
+ * neither manage the account (password, sessions, tokens, the calendar secret), sign in, nor
+ * act as the operator on the admin calls.
  */
 export const isSessionOnlyPath = (path: string): boolean =>
-  path === '/api/account' || path.startsWith('/api/account/') || path.startsWith('/api/auth/');
+  path === '/api/account' ||
+  path.startsWith('/api/account/') ||
+  path.startsWith('/api/auth/') ||
+  path.startsWith('/api/admin/');
 
 const instant = (description: string) =>
   Type.String({ format: 'date-time', description: `${description} (ISO 8601, UTC)` });

@@ -9,6 +9,8 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
+import { deleteAccountRows } from './account/service.js';
+import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { createSetupGate } from './auth/setup-token.js';
 import { forwardAuthRoutes } from './auth/forward-auth.js';
@@ -21,6 +23,7 @@ import { createPasskeyService } from './passkeys/service.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { caldavRoutes } from './caldav/routes.js';
 import type { Config } from './config.js';
+import { scheduleBackups } from './db/backup-schedule.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
@@ -148,10 +151,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }
     : null;
   // E-mailed links, shared by registration (auth) and the account calls.
+  const mailer =
+    config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null;
   const links = createEmailLinks({
     db: options.database.db,
-    mailer:
-      config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
+    mailer,
     publicUrl: config.publicUrl,
     clock,
   });
@@ -243,6 +247,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(liveRoutes, {
     ...(options.liveHeartbeatMs ? { heartbeatMs: options.liveHeartbeatMs } : {}),
   });
+  await app.register(adminRoutes, {
+    clock,
+    config,
+    mailer,
+    sendVerification: (recipient) => links.sendVerification(recipient),
+    deleteAccount: (userId) => deleteAccountRows(options.database.db, userId),
+  });
   await app.register(systemRoutes, {
     publicConfig: {
       googleClientId: config.googleClientId,
@@ -254,6 +265,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     setupPending: setupGate.pending,
   });
+  if ((options.backgroundJobs ?? false) && config.backup.schedule) {
+    scheduleBackups(app, { config, clock, schedule: config.backup.schedule });
+  }
   await app.register(webAppPlugin, { distDir: config.webDistDir });
   return app;
 }

@@ -1,5 +1,5 @@
 import { apiClient } from './test/api-client.js';
-import { accountApi, authApi, todosApi } from '@tally/contract';
+import { accountApi, adminApi, authApi, todosApi } from '@tally/contract';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -258,5 +258,42 @@ describe('tally healthcheck', () => {
       code: 1,
       err: expect.stringContaining(`http://127.0.0.1:${port}/readyz did not answer`),
     });
+  });
+});
+
+describe('tally admin', () => {
+  it('grants the admin page to an account and takes it back, never from the last operator', async () => {
+    // The first account this file makes (tally user create, above) is the database's operator.
+    const first = 'operator_made';
+    const chosen = 'a chosen passphrase';
+    expect(
+      await tally(
+        ['user', 'create', 'second_admin', 'second@example.com', '--password-stdin'],
+        chosen,
+      ),
+    ).toMatchObject({ code: 0 });
+    const session = async () =>
+      (await login('second_admin', chosen)).json<{ accessToken: string }>().accessToken;
+
+    expect((await apiClient(ctx.app, { token: await session() })(adminApi.users)).statusCode).toBe(
+      403,
+    );
+    expect(await tally(['admin', 'grant', 'second_admin'])).toMatchObject({
+      code: 0,
+      out: 'second_admin is an operator: the admin page is at https://tally.example/admin\n',
+    });
+    expect((await apiClient(ctx.app, { token: await session() })(adminApi.users)).statusCode).toBe(
+      200,
+    );
+    expect(await tally(['admin', 'revoke', 'second_admin'])).toMatchObject({ code: 0 });
+    expect((await apiClient(ctx.app, { token: await session() })(adminApi.users)).statusCode).toBe(
+      403,
+    );
+
+    // The database's first account is its only operator now: it stays one.
+    const last = await tally(['admin', 'revoke', first]);
+    expect(last.code).toBe(1);
+    expect(last.err).toMatch(/is the only operator: grant another account first/);
+    expect((await tally(['admin', 'promote', first])).code).toBe(2);
   });
 });

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOperator, generatePassword, OperatorError } from './account/operator.js';
 import { type Config, loadConfig } from './config.js';
-import { backupDatabase, defaultBackupTarget, restoreDatabase } from './db/backup.js';
+import { backupDatabase, defaultBackupTarget, restoreDatabase, verifyBackup } from './db/backup.js';
 import { connect, type DatabaseHandle } from './db/connection.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateWithBackup } from './db/migrate.js';
 import { systemClock } from './shared/clock.js';
 
 /**
@@ -28,6 +28,9 @@ export const USAGE = `Usage: tally <command>
   backup [file]                          an online backup of the database (by default
                                          into DATA_DIR/backups/)
   restore <file>                         puts a backup back (stop the server first)
+  restore --verify <file>                checks a backup without restoring it
+  admin grant <username>                 lets the account use the admin page (an operator)
+  admin revoke <username>                takes the admin page away from the account
   migrate                                brings the database to the newest schema
   healthcheck [--live]                   asks the running server whether it is ready
                                          (/readyz; --live: only whether it answers, /healthz);
@@ -90,6 +93,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
         'password-stdin': { type: 'boolean' },
         yes: { type: 'boolean' },
         live: { type: 'boolean' },
+        verify: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -119,6 +123,14 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
       if (!sub && command === 'restore')
         throw new UsageError('Name the file: tally restore <file>');
       const file = path.resolve(sub ?? defaultBackupTarget(config));
+      if (command === 'restore' && values.verify) {
+        const found = verifyBackup(file);
+        const holds = found.users === null ? '' : `: ${found.users} accounts, ${found.todos} todos`;
+        say(
+          `${file} is a sound ${found.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} backup (schema ${found.migration ?? 'unknown'})${holds}`,
+        );
+        return 0;
+      }
       if (command === 'backup') {
         await backupDatabase(config, file);
         say(`Backed up the database to ${file}`);
@@ -131,15 +143,28 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
 
     const database = deps.database ?? connect({ ...config, poolSize: 2 });
     try {
-      const applied = await migrateToLatest(database.db, database.dialect);
+      const applied = await migrateWithBackup(database, config, say);
       if (command === 'migrate') {
         say(applied.length > 0 ? `Applied ${applied.join(', ')}` : 'The database is up to date');
         return 0;
       }
-      if (command !== 'user') throw new UsageError(`Unknown command: ${command}`);
-
       const publicUrl = config.publicUrl;
       const operator = createOperator(database.db, systemClock, publicUrl);
+      if (command === 'admin') {
+        const name = rest[0];
+        if (!name || (sub !== 'grant' && sub !== 'revoke')) {
+          throw new UsageError('Say what and whom: tally admin grant|revoke <username>');
+        }
+        await operator.setOperator(name, sub === 'grant');
+        say(
+          sub === 'grant'
+            ? `${name} is an operator: the admin page is at ${publicUrl}/admin`
+            : `${name} is no longer an operator`,
+        );
+        return 0;
+      }
+      if (command !== 'user') throw new UsageError(`Unknown command: ${command}`);
+
       const [username, email] = rest;
       const need = (value: string | undefined, what: string) => {
         if (!value) throw new UsageError(`Name the ${what}: tally user ${sub} <${what}>`);

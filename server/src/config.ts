@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isCronSchedule } from './db/cron-schedule.js';
 import { checkVapidKeys } from './secrets.js';
 import { createSettingReader } from './setting-sources.js';
 
@@ -66,6 +67,15 @@ export interface Config {
   authProxyTrusted: string[];
   /** E-mail to task (INBOX_*); null when INBOX_IMAP_URL is unset. */
   inbox: InboxConfig | null;
+  /** Scheduled backups (BACKUP_*, docs/decisions/130-scheduled-backups.md). */
+  backup: BackupConfig;
+}
+
+export interface BackupConfig {
+  /** BACKUP_SCHEDULE, a cron expression in the server's time zone; null: no scheduled backups. */
+  schedule: string | null;
+  /** BACKUP_KEEP: how many scheduled backups stay in DATA_DIR/backups (the oldest go first). */
+  keep: number;
 }
 
 /** The mailbox mail to todo+{secret}@{domain} lands in (docs/decisions/140-email-to-task-over-imap.md). */
@@ -197,6 +207,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  // Scheduled backups (BACKUP_*): kept in one block.
+  const backupSchedule = text('BACKUP_SCHEDULE');
+  if (backupSchedule !== null && !isCronSchedule(backupSchedule)) {
+    problems.push(
+      'BACKUP_SCHEDULE must be a cron expression: minute hour day-of-month month day-of-week, e.g. "30 3 * * *" (every day at 03:30)',
+    );
+  }
+  const backup: BackupConfig = {
+    schedule: backupSchedule,
+    keep: integer('BACKUP_KEEP', 7, 1, 10_000),
+  };
+
   const config: Config = {
     port,
     host: text('HOST') ?? 'localhost',
@@ -232,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     setupToken,
     authProxyHeader,
     authProxyTrusted,
+    backup,
   };
   if (config.webConcurrency > 1 && config.databaseUrl === null) {
     problems.push(

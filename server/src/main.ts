@@ -3,7 +3,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { connect } from './db/connection.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateWithBackup } from './db/migrate.js';
 import { gracefulDrain } from './drain.js';
 import { resolveJwtSecret, resolveVapidKeys } from './secrets.js';
 import { aggregateInPrimary } from './plugins/metrics.js';
@@ -21,7 +21,7 @@ const START_MEMORY_DELAY_MS = 200;
  */
 async function primary(config: Config) {
   const database = connect(config);
-  await migrateToLatest(database.db, database.dialect);
+  await migrateWithBackup(database, config, console.info);
   await database.db.destroy();
   resolveJwtSecret(config);
   // Made here once, so the workers all read the same pair.
@@ -67,7 +67,7 @@ async function main() {
   if (config.webConcurrency > 1 && cluster.isPrimary) return primary(config);
   const database = connect(config);
   // Under node:cluster the primary has migrated already.
-  if (cluster.isPrimary) await migrateToLatest(database.db, database.dialect);
+  if (cluster.isPrimary) await migrateWithBackup(database, config, console.info);
   const app = await buildApp({
     config,
     database,

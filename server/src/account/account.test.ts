@@ -79,6 +79,8 @@ describe('GET /api/account', () => {
       googleLinked: false,
       oidcLinked: false,
       createdAt: new Date(ctx.clock.now()).toISOString(),
+      // The first account of the database: its operator.
+      operator: true,
     });
   });
 

@@ -195,6 +195,29 @@ export function createOperator(db: Kysely<Database>, clock: Clock, publicUrl: st
       });
     },
 
+    /** Grants or takes back the admin page; the CLI never takes the last operator away. */
+    async setOperator(username: string, operator: boolean): Promise<void> {
+      const user = await find(username);
+      if (!operator) {
+        const others = await db
+          .selectFrom('users')
+          .select('id')
+          .where('operator', '=', 1)
+          .where('id', '!=', user.id)
+          .executeTakeFirst();
+        if (!others) {
+          throw new OperatorError(
+            `${username} is the only operator: grant another account first (tally admin grant <username>)`,
+          );
+        }
+      }
+      await db
+        .updateTable('users')
+        .set({ operator: operator ? 1 : 0 })
+        .where('id', '=', user.id)
+        .execute();
+    },
+
     async remove(username: string): Promise<void> {
       const user = await find(username);
       await deleteAccountRows(db, user.id);

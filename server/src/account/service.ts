@@ -1,5 +1,6 @@
 import {
   type Account,
+  type SignedInAccount,
   type AccountExport,
   type AccountSession,
   type ChangeEmailBody,
@@ -85,6 +86,7 @@ const ACCOUNT_COLUMNS = [
   'email_verified_at',
   'created_at',
   'password_reset_at',
+  'operator',
 ] as const;
 
 type AccountRow = {
@@ -96,6 +98,7 @@ type AccountRow = {
   email_verified_at: number | null;
   created_at: number;
   password_reset_at: number | null;
+  operator: number;
 };
 
 const toAccount = (row: AccountRow): Account => ({
@@ -204,9 +207,10 @@ export function createAccountService({
     }
   }
 
-  async function get(userId: number): Promise<Account | null> {
+  /** The signed-in account, with whether it is an operator (the admin page). */
+  async function get(userId: number): Promise<SignedInAccount | null> {
     const row = await accountRow(userId);
-    return row ? toAccount(row) : null;
+    return row ? { ...toAccount(row), operator: row.operator === 1 } : null;
   }
 
   /** Null when the account is gone. */

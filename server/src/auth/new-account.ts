@@ -36,5 +36,16 @@ export async function insertAccount(trx: Db, account: NewAccount, now: number): 
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // The first account of a database is its operator: the admin page is theirs.
+  await trx
+    .updateTable('users')
+    .set({ operator: 1 })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('users as other').select('other.id').where('other.id', '!=', id)),
+      ),
+    )
+    .execute();
   return id;
 }

@@ -1,5 +1,15 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/schema.js';
+import { AppError } from '../shared/errors.js';
+
+const ACCOUNT_DISABLED = 'This account is disabled: ask the operator of this Tally to enable it';
+
+/** The answer to a sign-in of an account an operator disabled (403). */
+const accountDisabled = () => new AppError(403, ACCOUNT_DISABLED);
+
+/** Whether `error` is that refusal (a redirect-based sign-in turns it into its own failure). */
+export const isAccountDisabled = (error: unknown): boolean =>
+  error instanceof AppError && error.statusCode === 403 && error.message === ACCOUNT_DISABLED;
 
 /** A refresh token lives 30 days at most, and never past its session's end. */
 const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -29,6 +39,14 @@ export async function startSession(
   userAgent: string | null,
   passwordChangeRequired = false,
 ): Promise<StartedSession> {
+  // Every way of signing in ends here: a disabled account gets no session, however it proved
+  // who it is (password, second step, Google, single sign-on, passkey).
+  const account = await db
+    .selectFrom('users')
+    .select('disabled_at')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (account?.disabled_at != null) throw accountDisabled();
   const sessionId = randomUUID();
   const expiresAt = now + maxAgeMs;
   await db

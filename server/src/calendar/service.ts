@@ -75,6 +75,7 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
         'calendar_feeds.content_changed_at',
       ])
       .where('calendar_feeds.secret', '=', secret)
+      .where('users.disabled_at', 'is', null)
       .executeTakeFirst();
     return row
       ? {

@@ -1,4 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Config } from '../config.js';
+import { backupDatabase, pgDumpAvailable, preMigrationTarget } from './backup.js';
 import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 import { initial } from './migrations/0001-initial.js';
@@ -20,6 +22,7 @@ import { todoDetails } from './migrations/0016-todo-details.js';
 import { caldav } from './migrations/0017-caldav.js';
 import { caldavChangeMarks } from './migrations/0018-caldav-change-marks.js';
 import { versions } from './migrations/0019-versions.js';
+import { operatorsAndAuditLog } from './migrations/0020-operators-and-audit-log.js';
 import { importHistory } from './migrations/0021-import-history.js';
 import { inbox } from './migrations/0022-inbox.js';
 import { idempotencyEtags } from './migrations/0025-idempotency-etags.js';
@@ -49,6 +52,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017-caldav': caldav(dialect),
     '0018-caldav-change-marks': caldavChangeMarks(dialect),
     '0019-versions': versions(),
+    '0020-operators-and-audit-log': operatorsAndAuditLog(dialect),
     '0021-import-history': importHistory(dialect),
     '0022-inbox': inbox(dialect),
     '0025-idempotency-etags': idempotencyEtags(),
@@ -65,12 +69,7 @@ export async function migrateToLatest(
   dialect: Dialect,
   pgSchema?: string,
 ): Promise<string[]> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({
-    db,
-    provider,
-    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
-  });
+  const migrator = migratorOf(db, dialect, pgSchema);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
@@ -78,4 +77,55 @@ export async function migrateToLatest(
     throw new Error(`Database migration failed${name}: ${String(error)}`, { cause: error });
   }
   return (results ?? []).map((result) => result.migrationName);
+}
+
+function migratorOf(db: Kysely<Database>, dialect: Dialect, pgSchema?: string) {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  return new Migrator({ db, provider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
+}
+
+export interface PreMigrationBackup {
+  /** The backup written, or null when none was needed or none could be made. */
+  file: string | null;
+  /** Why there is none although migrations were due (PostgreSQL without pg_dump). */
+  skipped: string | null;
+}
+
+/**
+ * Before migrations change the schema of a database that holds data, a backup of it goes to
+ * DATA_DIR/backups/before-<first migration>-<time>, so an upgrade that goes wrong can be undone
+ * (docs/decisions/130-scheduled-backups.md). A new, empty database needs none. On PostgreSQL
+ * without pg_dump the migrations still run (an upgrade is not blocked on a host that backs up
+ * its PostgreSQL by other means), and `skipped` says why there is no backup.
+ */
+export async function backupBeforeMigrations(
+  database: { db: Kysely<Database>; dialect: Dialect },
+  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  now: number,
+): Promise<PreMigrationBackup> {
+  const known = await migratorOf(database.db, database.dialect).getMigrations();
+  const pending = known.filter((migration) => migration.executedAt === undefined);
+  const first = pending[0];
+  if (first === undefined || pending.length === known.length) return { file: null, skipped: null };
+  if (config.databaseUrl && !pgDumpAvailable()) {
+    return {
+      file: null,
+      skipped: 'pg_dump is not installed, so no backup was made before migrating',
+    };
+  }
+  const file = preMigrationTarget(config, first.name, now);
+  await backupDatabase(config, file);
+  return { file, skipped: null };
+}
+
+/** The server's and the CLI's start: the backup above, then the migrations. */
+export async function migrateWithBackup(
+  database: { db: Kysely<Database>; dialect: Dialect },
+  config: Pick<Config, 'dataDir' | 'databaseUrl'>,
+  say: (line: string) => void,
+): Promise<string[]> {
+  const backup = await backupBeforeMigrations(database, config, Date.now());
+  if (backup.file) say(`Backed up the database to ${backup.file} before migrating`);
+  if (backup.skipped) say(backup.skipped);
+  return migrateToLatest(database.db, database.dialect);
 }

@@ -35,6 +35,7 @@ export interface Database {
   todo_tags: TodoTagsTable;
   caldav_changes: CaldavChangesTable;
   caldav_change_marks: CaldavChangeMarksTable;
+  audit_log: AuditLogTable;
   inbox_addresses: InboxAddressesTable;
   inbox_messages: InboxMessagesTable;
 }
@@ -60,6 +61,21 @@ interface UsersTable {
   oidc_subject: string | null;
   /** The sort chosen per view, as JSON (contract's TodoSortsSchema); null: none chosen. */
   todo_sorts: string | null;
+  /** 1 for an operator: the admin page is theirs (migration 0020). */
+  operator: Generated<number>;
+  /** When an operator disabled the account: no sign-in, token or CalDAV works; null otherwise. */
+  disabled_at: Generated<number | null>;
+}
+
+/** One admin action (migration 0020); the names stay when the accounts are deleted. */
+interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_id: number | null;
+  actor_name: string;
+  action: string;
+  /** The account acted on; null for actions on the server (a test e-mail). */
+  target_name: string | null;
 }
 
 interface TodoGroupsTable {

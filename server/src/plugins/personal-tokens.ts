@@ -44,7 +44,9 @@ const tokenByHash = preparedQuery((db, p: Placeholders<{ hash: string }>) =>
       'users.email',
       'users.email_lower',
     ])
-    .where('api_tokens.token_hash', '=', p('hash')),
+    .where('api_tokens.token_hash', '=', p('hash'))
+    // A disabled account's tokens (and so its CalDAV app passwords) stop working.
+    .where('users.disabled_at', 'is', null),
 );
 
 /**

@@ -11,6 +11,8 @@ export interface Mail {
 export interface Mailer {
   /** Hands the message to the SMTP server; rejects when it is refused or cannot be reached. */
   send(mail: Mail): Promise<void>;
+  /** Connects and signs in to the SMTP server without sending (the admin page's health). */
+  verify(): Promise<void>;
 }
 
 /** How long a send may wait for the SMTP server, so that no request waits on a dead server. */
@@ -24,12 +26,16 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
  */
 export function createMailer(smtpUrl: string, from: string): Mailer {
   let transport: Promise<Transporter> | null = null;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({ url: smtpUrl, ...TIMEOUTS }, { from }),
+    ));
   return {
     async send(mail) {
-      transport ??= import('nodemailer').then(({ createTransport }) =>
-        createTransport({ url: smtpUrl, ...TIMEOUTS }, { from }),
-      );
-      await (await transport).sendMail(mail);
+      await (await open()).sendMail(mail);
+    },
+    async verify() {
+      await (await open()).verify();
     },
   };
 }

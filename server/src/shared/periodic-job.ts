@@ -49,24 +49,84 @@ export function periodicJob(options: PeriodicJobOptions): PeriodicJob {
         )
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) return false;
-      try {
-        await options.run();
-      } catch (error) {
-        // Free the lease at once, without a run recorded, so the next tick tries again.
-        await db
-          .updateTable('job_leases')
-          .set({ lease_until: 0 })
-          .where('name', '=', name)
-          .where('holder', '=', holder)
-          .execute();
-        throw error;
-      }
+      await runHeld(db, name, holder, now, options.run);
+      return true;
+    },
+  };
+}
+
+/** Runs a job whose lease `holder` took at `now`, then records the run and frees the lease. */
+async function runHeld(
+  db: Kysely<Database>,
+  name: string,
+  holder: string,
+  now: number,
+  run: () => Promise<void>,
+): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    // Free the lease at once, without a run recorded, so the next tick tries again.
+    await db
+      .updateTable('job_leases')
+      .set({ lease_until: 0 })
+      .where('name', '=', name)
+      .where('holder', '=', holder)
+      .execute();
+    throw error;
+  }
+  await db
+    .updateTable('job_leases')
+    .set((eb) => ({ lease_until: 0, last_run_at: now, runs: eb('runs', '+', 1) }))
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .execute();
+}
+
+export interface ScheduledJobOptions extends Omit<PeriodicJobOptions, 'everyMs'> {
+  /** The first time the job is due after it last ran at `lastRunAt` (epoch ms); null: never. */
+  nextRunAfter: (lastRunAt: number) => number | null;
+}
+
+/**
+ * A job due at the times of a schedule (a cron expression's), once per time however many
+ * processes share the database, as periodicJob is once per period. The schedule counts from the
+ * first tick on a database, so a new server does not run the job at once. Taking it is one
+ * UPDATE that names the last run it read: of processes racing for it exactly one gets it.
+ */
+export function scheduledJob(options: ScheduledJobOptions): PeriodicJob {
+  const { db, clock, name, leaseMs } = options;
+  const holder = randomUUID();
+  return {
+    async tick() {
+      const now = clock();
       await db
-        .updateTable('job_leases')
-        .set((eb) => ({ lease_until: 0, last_run_at: now, runs: eb('runs', '+', 1) }))
-        .where('name', '=', name)
-        .where('holder', '=', holder)
+        .insertInto('job_leases')
+        .values({ name, lease_until: 0, runs: 0, last_run_at: now })
+        .onConflict((oc) => oc.column('name').doNothing())
         .execute();
+      const row = await db
+        .selectFrom('job_leases')
+        .select(['lease_until', 'last_run_at'])
+        .where('name', '=', name)
+        .executeTakeFirst();
+      if (!row || row.lease_until > now) return false;
+      const lastRunAt = row.last_run_at ?? now;
+      const due = options.nextRunAfter(lastRunAt);
+      if (due === null || due > now) return false;
+      const taken = await db
+        .updateTable('job_leases')
+        .set({ holder, lease_until: now + leaseMs })
+        .where('name', '=', name)
+        .where('lease_until', '<=', now)
+        .where((eb) =>
+          row.last_run_at === null
+            ? eb('last_run_at', 'is', null)
+            : eb('last_run_at', '=', row.last_run_at),
+        )
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) return false;
+      await runHeld(db, name, holder, now, options.run);
       return true;
     },
   };

@@ -14,6 +14,7 @@ const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
 const TrashRoute = lazy(() => import('./routes/trash-route'));
 const ShareRoute = lazy(() => import('./routes/share-route'));
+const AdminRoute = lazy(() => import('./routes/admin-route'));
 const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password-route'));
 const ResetPasswordRoute = lazy(() => import('./routes/reset-password-route'));
 const VerifyEmailRoute = lazy(() => import('./routes/verify-email-route'));
@@ -77,6 +78,13 @@ export function AppRoutes() {
         <RequireAuth>
           <Lazy>
             <ShareRoute />
+          </Lazy>
+        </RequireAuth>
+      </Route>
+      <Route path="/admin">
+        <RequireAuth>
+          <Lazy>
+            <AdminRoute />
           </Lazy>
         </RequireAuth>
       </Route>

@@ -270,6 +270,21 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
     expect(getSession().token).not.toBeNull();
   });
 
+  it('a 403 operator_only (the admin page) is the sentence and keeps the session', async () => {
+    storeSession('alice');
+    stubFetch({
+      'GET /api/admin/users': () =>
+        json({ error: 'Only an operator may use the admin page', code: 'operator_only' }, 403),
+    });
+    const error = await failure(apiRequest('/api/admin/users', { operation: 'Load accounts' }));
+    expect(error).toMatchObject({
+      message: 'Only an operator may use the admin page',
+      status: 403,
+    });
+    expect(getSession().token).not.toBeNull();
+    expect(getNotices()).toEqual([]);
+  });
+
   it('without a stored token nothing is forced', async () => {
     stubFetch({ 'GET /api/todos': () => json({ error: 'Missing token' }, 401) });
     const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));

@@ -190,7 +190,11 @@ function bodyError(body: unknown): string | null {
 function bodyCode(body: unknown): ErrorCode | null {
   if (typeof body !== 'object' || body === null || !('code' in body)) return null;
   const { code } = body as { code: unknown };
-  return code === 'reauthentication_required' || code === 'password_change_required' ? code : null;
+  return code === 'reauthentication_required' ||
+    code === 'password_change_required' ||
+    code === 'operator_only'
+    ? code
+    : null;
 }
 
 /** Ends the session after a 401/403 with a stored token (docs/product.md, Sessions). */
@@ -262,7 +266,13 @@ async function requestOnce(
       },
     );
   }
-  if ((status === 401 || status === 403) && !authPath && token && getSession().token) {
+  // A coded 403 (operator_only) refuses this call only and falls through to its sentence.
+  if (
+    (status === 401 || (status === 403 && code === null)) &&
+    !authPath &&
+    token &&
+    getSession().token
+  ) {
     // A refused access token may still have a good refresh cookie behind it (a server restart
     // with a new key, an older token format): renew once and retry before giving up.
     if (status === 401 && mayRenew && (await renewAccessToken(0, token)) === 'renewed') {

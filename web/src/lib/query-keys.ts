@@ -39,4 +39,9 @@ export const queryKeys = {
   statisticsRecent: (days: number) => ['statistics', 'recent', days],
   statisticsSince: (since: string) => ['statistics', 'since', since],
   statisticsInsights: (weeks: number) => ['statistics', 'insights', weeks],
+  /** The admin page: every admin action refreshes all three. */
+  admin: ['admin'],
+  adminUsers: ['admin', 'users'],
+  adminHealth: ['admin', 'health'],
+  adminAuditLog: ['admin', 'audit-log'],
 } as const;

@@ -1,7 +1,7 @@
 import {
   contract,
   type Endpoint,
-  type Account,
+  type SignedInAccount,
   type AccountSession,
   type ApiToken,
   type BulkBody,
@@ -268,7 +268,7 @@ interface BackendOptions {
   /** GET /api/config: whether a forward-auth proxy signs people in (false by default). */
   authProxy?: boolean;
   /** The signed-in account (GET /api/account); alice, verified, with a password by default. */
-  account?: Partial<Account>;
+  account?: Partial<SignedInAccount>;
   /** The open sessions; this device and one other by default. */
   sessions?: AccountSession[];
   /** The personal API tokens; none by default. */
@@ -294,7 +294,7 @@ export const inboxAddress = (n: number) => `todo+${'a'.repeat(19)}${n}@tally.exa
 /** The current password of the fake account: any other is refused as the server would. */
 export const FAKE_PASSWORD = 'correct horse';
 
-export function makeAccount(overrides: Partial<Account> = {}): Account {
+export function makeAccount(overrides: Partial<SignedInAccount> = {}): SignedInAccount {
   return {
     username: 'alice',
     email: 'alice@example.com',

@@ -407,6 +407,23 @@ describe('SETUP_TOKEN before the first account', () => {
   });
 });
 
+describe('a disabled account', () => {
+  it('is sent back to /login with account_disabled, and signs in again once enabled', async () => {
+    const who = person();
+    expect(failedWith(await signIn(who))).toBe('/login?oidc=signed-in');
+    const disable = (at: number | null) =>
+      ctx.database.handle.db
+        .updateTable('users')
+        .set({ disabled_at: at })
+        .where('email_lower', '=', (who.email as string).toLowerCase())
+        .execute();
+    await disable(Date.now());
+    expect(failedWith(await signIn(who))).toBe('/login?oidc_error=account_disabled');
+    await disable(null);
+    expect(failedWith(await signIn(who))).toBe('/login?oidc=signed-in');
+  });
+});
+
 /** A password account 6 minutes after sign-in: its proof of identity is no longer recent. */
 async function staleUser(): Promise<TestUser> {
   const user = await registerUser(ctx.app);

@@ -7,7 +7,7 @@ import {
 } from '@tally/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { endSession, sessionOfRefreshToken } from '../refresh-tokens.js';
+import { endSession, isAccountDisabled, sessionOfRefreshToken } from '../refresh-tokens.js';
 import type { OidcRefusal, Session } from '../service.js';
 import type { OidcConfig } from '../../config.js';
 import type { Clock } from '../../shared/clock.js';
@@ -264,6 +264,7 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRoutesOpti
           );
         } catch (error) {
           if (options.isRefusal(error)) return fail(error.failure, 'login');
+          if (isAccountDisabled(error)) return fail('account_disabled', 'login');
           throw error;
         }
         if ('mfa' in started) {

@@ -131,6 +131,18 @@ describe('/settings, Account', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('links the admin page for an operator only', async () => {
+    fakeBackend({ account: { operator: true } });
+    await openSettings();
+    expect(screen.getByRole('link', { name: 'Admin page' })).toHaveAttribute('href', '/admin');
+  });
+
+  it('shows no admin page link to an account that is not an operator', async () => {
+    fakeBackend({ account: { operator: false } });
+    await openSettings();
+    expect(screen.queryByRole('link', { name: 'Admin page' })).not.toBeInTheDocument();
+  });
+
   it('resends the verification link of an unverified address', async () => {
     const { calls } = fakeBackend({ account: { emailVerified: false } });
     const { user } = await openSettings();

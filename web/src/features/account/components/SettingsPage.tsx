@@ -66,6 +66,14 @@ export function SettingsPage({
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
       <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">Settings</h1>
+      {account.data?.operator && (
+        <p className="-mt-4 mb-6 text-sm text-slate-600 dark:text-slate-400">
+          You operate this Tally:{' '}
+          <Link href="/admin" className="font-medium text-blue-700 underline dark:text-blue-300">
+            Admin page
+          </Link>
+        </p>
+      )}
       {account.isPending ? (
         <LoadingText>Loading account...</LoadingText>
       ) : account.isError ? (

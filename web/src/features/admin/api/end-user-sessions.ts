@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'End sessions';
+
+/** Ends every session of the account. The list, the health and the audit log are read again. */
+export function useEndUserSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.admin.endSessions({ params: { id }, operation: OPERATION }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin }),
+    meta: { operation: OPERATION },
+  });
+}

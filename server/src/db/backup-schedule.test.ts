@@ -220,10 +220,12 @@ describe('tally restore --verify', () => {
     const checked = await tally(['restore', '--verify', good]);
     expect(checked.err).toBe('');
     expect(checked.code).toBe(0);
-    expect(checked.out).toMatch(
+    // The schema a backup reports is the newest migration's.
+    const latest = Object.keys(migrations(config.databaseUrl ? 'postgres' : 'sqlite')).at(-1);
+    expect(checked.out).toContain(
       config.databaseUrl
-        ? /is a sound PostgreSQL backup \(schema 0020-operators-and-audit-log\)/
-        : /is a sound SQLite backup \(schema 0020-operators-and-audit-log\): 200 accounts, 0 todos/,
+        ? `is a sound PostgreSQL backup (schema ${latest})`
+        : `is a sound SQLite backup (schema ${latest}): 200 accounts, 0 todos`,
     );
 
     const damaged = `${good}.damaged`;

@@ -28,6 +28,9 @@ import { makePrivateDir, makePrivateFile } from './private-files.js';
 
 type Where = Pick<Config, 'dataDir' | 'databaseUrl'>;
 
+/** The most pages better-sqlite3 lets one backup step copy. */
+const ALL_PAGES = 0x7fffffff;
+
 /** The folder of the default, scheduled and pre-migration backups: DATA_DIR/backups. */
 export const backupDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'backups');
 
@@ -83,7 +86,10 @@ export async function backupDatabase(config: Where, target: string): Promise<voi
       const db = new SqliteDatabase(sqliteFile(config.dataDir), { fileMustExist: true });
       try {
         db.pragma('busy_timeout = 5000');
-        await db.backup(partial);
+        // All pages in one step: SQLite starts a stepwise backup over whenever another
+        // connection writes between its steps, so under steady writes one of many steps never
+        // finishes. One step reads one consistent snapshot (the event loop waits for the copy).
+        await db.backup(partial, { progress: () => ALL_PAGES });
       } finally {
         db.close();
       }

@@ -25,7 +25,7 @@ import { versions } from './migrations/0019-versions.js';
 import { operatorsAndAuditLog } from './migrations/0020-operators-and-audit-log.js';
 import { importHistory } from './migrations/0021-import-history.js';
 import { inbox } from './migrations/0022-inbox.js';
-import { idempotencyEtags } from './migrations/0025-idempotency-etags.js';
+import { idempotencyEtags } from './migrations/0023-idempotency-etags.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -55,7 +55,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0020-operators-and-audit-log': operatorsAndAuditLog(dialect),
     '0021-import-history': importHistory(dialect),
     '0022-inbox': inbox(dialect),
-    '0025-idempotency-etags': idempotencyEtags(),
+    '0023-idempotency-etags': idempotencyEtags(),
   };
 }
 

@@ -127,3 +127,19 @@ export function boundKept(json: string, parts: readonly (JCalProperty | JCalComp
     `${largest}: Tally keeps at most ${OBJECT_KEPT_MAX_BYTES / 1024} KB of a calendar object's other properties`,
   );
 }
+
+/**
+ * Occurrences of one repeating todo a time-range filter looks at, from its first: ten years of
+ * a daily repeat. A range past them does not find the todo; the expansion stops earlier at the
+ * first occurrence after the range.
+ */
+export const OCCURRENCES_CHECKED_MAX = 3_660;
+
+/**
+ * Requests one app password makes over CalDAV in CALDAV_WINDOW_MS: a phone's first sync of
+ * 10,000 todos (each uploaded by its own PUT, or fetched ten to a multiget) with room for
+ * discovery and retries. Past it a 429 with Retry-After. The API's tokens keep their
+ * TOKEN_REQUESTS_PER_MINUTE (contract/src/tokens.ts).
+ */
+export const CALDAV_REQUESTS_PER_WINDOW = 12_000;
+export const CALDAV_WINDOW_MS = 15 * 60_000;

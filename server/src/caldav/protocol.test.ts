@@ -244,6 +244,53 @@ describe('repeating todos in a time-range calendar-query', () => {
       'weekly.ics',
     ]);
   });
+
+  it('finds a daily todo years on, at its own wall-clock time across daylight saving, and a fortnightly one', async () => {
+    const user = await account();
+    const berlin = [
+      'BEGIN:VTIMEZONE',
+      'TZID:Europe/Berlin',
+      'BEGIN:DAYLIGHT',
+      'TZOFFSETFROM:+0100',
+      'TZOFFSETTO:+0200',
+      'TZNAME:CEST',
+      'DTSTART:19700329T020000',
+      'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+      'END:DAYLIGHT',
+      'BEGIN:STANDARD',
+      'TZOFFSETFROM:+0200',
+      'TZOFFSETTO:+0100',
+      'TZNAME:CET',
+      'DTSTART:19701025T030000',
+      'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+      'END:STANDARD',
+      'END:VTIMEZONE',
+    ].join('\r\n');
+    const daily = vtodo('daily', [
+      'SUMMARY:Daily',
+      'DTSTART;TZID=Europe/Berlin:20260301T090000',
+      'DUE;TZID=Europe/Berlin:20260301T093000',
+      'RRULE:FREQ=DAILY',
+    ]).replace('BEGIN:VTODO', `${berlin}\r\nBEGIN:VTODO`);
+    expect((await request(user, 'PUT', `${user.home}todos/daily.ics`, daily)).statusCode).toBe(201);
+    const biweekly = vtodo('biweekly', [
+      'SUMMARY:Every other Monday and Wednesday',
+      'DUE:20260302T100000Z',
+      'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE',
+    ]);
+    await request(user, 'PUT', `${user.home}todos/biweekly.ics`, biweekly);
+    const found = async (start: string, end: string) => {
+      const answer = await request(user, 'REPORT', `${user.home}todos/`, query(start, end));
+      return hrefsOf(answer.body).map((href) => href.slice(`${user.home}todos/`.length));
+    };
+    // 1 July 2028, 09:00 in Berlin's summer time, is 07:00 UTC (the served VTIMEZONE covers the
+    // due date's year and the two after it).
+    expect(await found('20280701T065000Z', '20280701T071000Z')).toEqual(['daily.ics']);
+    expect(await found('20280701T074000Z', '20280701T080000Z')).toEqual([]);
+    // Wednesday 18 March 2026 is in the second fortnight: Monday 16 and Wednesday 18.
+    expect(await found('20260318T000000Z', '20260319T000000Z')).toContain('biweekly.ics');
+    expect(await found('20260311T000000Z', '20260312T000000Z')).not.toContain('biweekly.ics');
+  });
 });
 
 describe('DAV error bodies', () => {

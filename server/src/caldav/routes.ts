@@ -148,10 +148,14 @@ async function* eachOfPages<T>(
   pages: AsyncIterable<readonly T[]>,
   answer: (item: T) => XmlNode | null,
 ): AsyncGenerator<XmlNode> {
+  // Items left out give the event loop its turns too (concat gives them after responses): a
+  // filter's test of one object, a repeating todo's occurrences, takes up to milliseconds.
+  const slice = timeSlicer();
   for await (const page of pages) {
     for (const item of page) {
       const response = answer(item);
       if (response) yield response;
+      else await slice();
     }
   }
 }
@@ -265,6 +269,47 @@ function datesInRange(dtstart: number | null, due: number | null, start: number,
   return null;
 }
 
+const DAY_MS = 86_400_000;
+/** The length of a rule's FREQ, for the frequencies whose occurrences repeat every period. */
+const PERIOD_MS: Record<string, number> = {
+  SECONDLY: 1000,
+  MINUTELY: 60_000,
+  HOURLY: 3_600_000,
+  DAILY: DAY_MS,
+  WEEKLY: 7 * DAY_MS,
+};
+const WEEKDAY_CODES = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/**
+ * Where a repeating todo's occurrences can be expanded from to reach `before` (epoch ms): its
+ * first date moved on by whole periods of its rule, to the last one before it, so a daily todo
+ * years before the range costs no more to test than one starting at it. Only where that date is
+ * an occurrence of the rule (FREQ up to WEEKLY, no COUNT, which counts from the first date, and
+ * no BY part but the date's own weekday); otherwise the first date, and the expansion walks from
+ * it up to OCCURRENCES_CHECKED_MAX steps.
+ */
+function startNear(component: ICAL.Component, base: ICAL.Time, before: number): ICAL.Time {
+  const [rule] = valuesOf(component.getFirstProperty('rrule'));
+  if (!(rule instanceof ical().Recur) || rule.count || !rule.freq) return base;
+  const unitMs = PERIOD_MS[rule.freq];
+  const parts: [string, unknown][] = Object.entries(rule.parts ?? {});
+  const ownWeekday = WEEKDAY_CODES[base.dayOfWeek() - 1];
+  const onItsOwnDay = parts.every(
+    ([part, values]) =>
+      part === 'BYDAY' && Array.isArray(values) && values.some((day) => day === ownWeekday),
+  );
+  if (unitMs === undefined || !onItsOwnDay) return base;
+  const periodMs = unitMs * (rule.interval || 1);
+  // One period less than fits: a zone's daylight saving shift does not carry it past `before`.
+  const periods = Math.floor((before - base.toUnixTime() * 1000) / periodMs) - 1;
+  if (periods <= 0) return base;
+  const moved = base.clone();
+  // Days in the date's own zone (its wall-clock time stays), shorter periods in seconds.
+  if (unitMs >= DAY_MS) moved.adjust((periods * periodMs) / DAY_MS, 0, 0, 0);
+  else moved.adjust(0, 0, 0, (periods * periodMs) / 1000);
+  return moved;
+}
+
 /**
  * RFC 4791, 9.9: whether a VTODO falls in a time range (without DURATION, which Tally lacks),
  * a repeating one by any of its occurrences: each moves DTSTART and DUE together, as a repeat's
@@ -286,8 +331,13 @@ function todoInRange(component: ICAL.Component, start: number, end: number): boo
   if (!repeats || !(base instanceof ical().Time)) return false;
   const baseAt = base.toUnixTime() * 1000;
   const earliest = Math.min(dtstart ?? Infinity, due ?? Infinity);
+  // An occurrence reaches the range when its first date is no earlier than this.
+  const reaching = start - (Math.max(dtstart ?? -Infinity, due ?? -Infinity) - earliest);
   try {
-    const occurrences = new (ical().RecurExpansion)({ component, dtstart: base });
+    const occurrences = new (ical().RecurExpansion)({
+      component,
+      dtstart: startNear(component, base, reaching),
+    });
     for (let step = 0; step < OCCURRENCES_CHECKED_MAX; step += 1) {
       const next = occurrences.next();
       if (!next) return false;

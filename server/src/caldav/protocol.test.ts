@@ -245,7 +245,7 @@ describe('repeating todos in a time-range calendar-query', () => {
     ]);
   });
 
-  it('finds a daily todo years on, at its own wall-clock time across daylight saving, and a fortnightly one', async () => {
+  it('finds daily and monthly todos years on, at their own wall-clock time, and a fortnightly one', async () => {
     const user = await account();
     const berlin = [
       'BEGIN:VTIMEZONE',
@@ -279,6 +279,12 @@ describe('repeating todos in a time-range calendar-query', () => {
       'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE',
     ]);
     await request(user, 'PUT', `${user.home}todos/biweekly.ics`, biweekly);
+    const monthly = vtodo('monthly', [
+      'SUMMARY:Monthly',
+      'DUE:20260315T100000Z',
+      'RRULE:FREQ=MONTHLY',
+    ]);
+    await request(user, 'PUT', `${user.home}todos/monthly.ics`, monthly);
     const found = async (start: string, end: string) => {
       const answer = await request(user, 'REPORT', `${user.home}todos/`, query(start, end));
       return hrefsOf(answer.body).map((href) => href.slice(`${user.home}todos/`.length));
@@ -287,6 +293,9 @@ describe('repeating todos in a time-range calendar-query', () => {
     // due date's year and the two after it).
     expect(await found('20280701T065000Z', '20280701T071000Z')).toEqual(['daily.ics']);
     expect(await found('20280701T074000Z', '20280701T080000Z')).toEqual([]);
+    // The 653rd month after the first: found without walking through the months between.
+    expect(await found('20800715T090000Z', '20800715T110000Z')).toEqual(['monthly.ics']);
+    expect(await found('20800716T090000Z', '20800716T110000Z')).toEqual([]);
     // Wednesday 18 March 2026 is in the second fortnight: Monday 16 and Wednesday 18.
     expect(await found('20260318T000000Z', '20260319T000000Z')).toContain('biweekly.ics');
     expect(await found('20260311T000000Z', '20260312T000000Z')).not.toContain('biweekly.ics');

@@ -278,35 +278,53 @@ const PERIOD_MS: Record<string, number> = {
   DAILY: DAY_MS,
   WEEKLY: 7 * DAY_MS,
 };
+/** Months of a rule's FREQ counted in months; a period's ms only estimates how many fit. */
+const PERIOD_MONTHS: Record<string, number> = { MONTHLY: 1, YEARLY: 12 };
 const WEEKDAY_CODES = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 
 /**
  * Where a repeating todo's occurrences can be expanded from to reach `before` (epoch ms): its
- * first date moved on by whole periods of its rule, to the last one before it, so a daily todo
- * years before the range costs no more to test than one starting at it. Only where that date is
- * an occurrence of the rule (FREQ up to WEEKLY, no COUNT, which counts from the first date, and
- * no BY part but the date's own weekday); otherwise the first date, and the expansion walks from
- * it up to OCCURRENCES_CHECKED_MAX steps.
+ * first date moved on by whole periods of its rule, to one before it, so a daily todo years
+ * before the range costs no more to test than one starting at it. Only where the moved date is
+ * an occurrence of the rule: no COUNT (it counts from the first date), no BY part but the date's
+ * own weekday, and for a monthly or yearly rule a day of the month every month has. Otherwise the
+ * first date, and the expansion walks from it up to OCCURRENCES_CHECKED_MAX steps.
  */
 function startNear(component: ICAL.Component, base: ICAL.Time, before: number): ICAL.Time {
   const [rule] = valuesOf(component.getFirstProperty('rrule'));
   if (!(rule instanceof ical().Recur) || rule.count || !rule.freq) return base;
-  const unitMs = PERIOD_MS[rule.freq];
   const parts: [string, unknown][] = Object.entries(rule.parts ?? {});
   const ownWeekday = WEEKDAY_CODES[base.dayOfWeek() - 1];
   const onItsOwnDay = parts.every(
     ([part, values]) =>
       part === 'BYDAY' && Array.isArray(values) && values.some((day) => day === ownWeekday),
   );
-  if (unitMs === undefined || !onItsOwnDay) return base;
-  const periodMs = unitMs * (rule.interval || 1);
+  const interval = rule.interval || 1;
+  const months = PERIOD_MONTHS[rule.freq];
+  if (!onItsOwnDay) return base;
+  if (months !== undefined) {
+    if (parts.length > 0 || base.day > 28) return base;
+    // Whole periods of months on the calendar, to the month before `before`'s (a zone's offset
+    // cannot carry the moved date past it).
+    const from = base.year * 12 + base.month - 1;
+    const until = new Date(before).getUTCFullYear() * 12 + new Date(before).getUTCMonth() - 1;
+    const steps = Math.floor((until - from) / (interval * months));
+    if (!(steps > 0)) return base;
+    const moved = base.clone();
+    const month = from + steps * interval * months;
+    moved.year = Math.floor(month / 12);
+    moved.month = (month % 12) + 1;
+    return moved;
+  }
+  const unitMs = PERIOD_MS[rule.freq];
+  if (unitMs === undefined) return base;
   // One period less than fits: a zone's daylight saving shift does not carry it past `before`.
-  const periods = Math.floor((before - base.toUnixTime() * 1000) / periodMs) - 1;
+  const periods = Math.floor((before - base.toUnixTime() * 1000) / (unitMs * interval)) - 1;
   if (periods <= 0) return base;
   const moved = base.clone();
   // Days in the date's own zone (its wall-clock time stays), shorter periods in seconds.
-  if (unitMs >= DAY_MS) moved.adjust((periods * periodMs) / DAY_MS, 0, 0, 0);
-  else moved.adjust(0, 0, 0, (periods * periodMs) / 1000);
+  if (unitMs >= DAY_MS) moved.adjust((periods * interval * unitMs) / DAY_MS, 0, 0, 0);
+  else moved.adjust(0, 0, 0, (periods * interval * unitMs) / 1000);
   return moved;
 }
 

@@ -373,7 +373,7 @@ describe('DAV error bodies', () => {
 });
 
 describe('the request budget of an app password', () => {
-  it("lets a phone's first sync of 10,000 todos through: a listing, then multigets of ten", async () => {
+  it('lets a first sync of 10,000 todos through: a listing, then multigets of ten, or one of all', async () => {
     const user = await account();
     const db = ctx.database.handle.db;
     const now = ctx.clock.now();
@@ -428,6 +428,16 @@ ${hrefs
     }
     expect(Object.fromEntries(statuses)).toEqual({ 207: 1_000 });
     expect(fetched).toBe(10_000);
+    // vdirsyncer names every object in one multiget.
+    const all = await request(
+      user,
+      'REPORT',
+      `${user.home}todos/`,
+      `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+<d:prop><d:getetag/></d:prop>${hrefs.map((href) => `<d:href>${href}</d:href>`).join('\n')}</c:calendar-multiget>`,
+    );
+    expect(all.statusCode).toBe(207);
+    expect(hrefsOf(all.body)).toHaveLength(10_000);
   }, 120_000);
 
   it('answers past the budget 429 with Retry-After, and keeps counting failed sign-ins apart', async () => {

@@ -44,24 +44,33 @@ const PROPERTY_VALUES_MAX = 100;
 export const CATEGORY_VALUES_MAX = 5 * LIMITS.tagsPerTodoMax;
 
 /**
- * Elements (counted as `<`) of one XML request body: a multiget of MULTIGET_HREFS_MAX hrefs
- * needs about 2,000; a deeper or wider document is refused before it is parsed.
+ * Elements (counted as `<`, closing tags too) of one XML request body but a REPORT's: a deeper
+ * or wider document is refused before it is parsed.
  */
 const XML_MARKUP_MAX = 5_000;
-/** Hrefs of one calendar-multiget: clients ask for 10 to 500 at a time. */
-export const MULTIGET_HREFS_MAX = 1_000;
+/**
+ * Hrefs of one calendar-multiget: DAVx⁵ asks for 10 at a time, others for up to 500, but
+ * vdirsyncer names every object it lacks in one multiget, all of a calendar on a first sync:
+ * room for a calendar of 10,000 todos. xmldom parses 10,000 hrefs in 100-350 ms (a busy
+ * machine's figure), once per first sync.
+ */
+export const MULTIGET_HREFS_MAX = 10_000;
+/** A REPORT's elements: an open and a close tag per href of MULTIGET_HREFS_MAX, and the rest. */
+export const REPORT_XML_MARKUP_MAX = 2 * MULTIGET_HREFS_MAX + 500;
+/** A REPORT's body: MULTIGET_HREFS_MAX hrefs of up to about 200 characters each. */
+export const DAV_REPORT_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Properties one PROPFIND or REPORT asks for: clients ask for 5 to 40. */
 export const PROPS_REQUESTED_MAX = 200;
 
 const count = (what: number) => what.toLocaleString('en');
 
-/** Refuses an XML body with more elements than any request needs, before it is parsed. */
-export function boundXml(text: string): void {
+/** Refuses an XML body with more elements than its request needs, before it is parsed. */
+export function boundXml(text: string, max = XML_MARKUP_MAX): void {
   let elements = 0;
   for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
     elements += 1;
-    if (elements > XML_MARKUP_MAX) {
-      throw badRequest(`body: an XML request holds at most ${count(XML_MARKUP_MAX)} elements`);
+    if (elements > max) {
+      throw badRequest(`body: an XML request holds at most ${count(max)} elements`);
     }
   }
 }
@@ -127,3 +136,21 @@ export function boundKept(json: string, parts: readonly (JCalProperty | JCalComp
     `${largest}: Tally keeps at most ${OBJECT_KEPT_MAX_BYTES / 1024} KB of a calendar object's other properties`,
   );
 }
+
+/**
+ * Occurrences of one repeating todo a time-range filter looks at: ical.js takes about 20 µs for
+ * each, so one object costs at most about 10 ms. A plain daily, weekly, monthly or yearly rule
+ * starts them just before the range (caldav/routes.ts, startNear); other rules walk from their
+ * first date (a monthly one with BY parts reaches 40 years).
+ * The expansion stops earlier at the first occurrence after the range.
+ */
+export const OCCURRENCES_CHECKED_MAX = 500;
+
+/**
+ * Requests one app password makes over CalDAV in CALDAV_WINDOW_MS: a phone's first sync of
+ * 10,000 todos (each uploaded by its own PUT, or fetched ten to a multiget) with room for
+ * discovery and retries. Past it a 429 with Retry-After. The API's tokens keep their
+ * TOKEN_REQUESTS_PER_MINUTE (contract/src/tokens.ts).
+ */
+export const CALDAV_REQUESTS_PER_WINDOW = 12_000;
+export const CALDAV_WINDOW_MS = 15 * 60_000;

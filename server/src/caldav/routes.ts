@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { TOKEN_REQUESTS_PER_MINUTE } from '@tally/contract';
 import type { Element } from '@xmldom/xmldom';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type ICAL from 'ical.js';
@@ -18,15 +17,21 @@ import {
 } from './service.js';
 import {
   boundXml,
+  CALDAV_REQUESTS_PER_WINDOW,
+  CALDAV_WINDOW_MS,
   DAV_BODY_LIMIT_BYTES,
+  DAV_REPORT_BODY_LIMIT_BYTES,
   MULTIGET_HREFS_MAX,
+  OCCURRENCES_CHECKED_MAX,
   PROPS_REQUESTED_MAX,
+  REPORT_XML_MARKUP_MAX,
 } from './limits.js';
 import { ical, loadIcal } from './vtodo.js';
 import {
   buildXml,
   childElements,
   dav,
+  DavPrecondition,
   el,
   firstChild,
   isElement,
@@ -145,10 +150,14 @@ async function* eachOfPages<T>(
   pages: AsyncIterable<readonly T[]>,
   answer: (item: T) => XmlNode | null,
 ): AsyncGenerator<XmlNode> {
+  // Items left out give the event loop its turns too (concat gives them after responses): a
+  // filter's test of one object, a repeating todo's occurrences, takes up to milliseconds.
+  const slice = timeSlicer();
   for await (const page of pages) {
     for (const item of page) {
       const response = answer(item);
       if (response) yield response;
+      else await slice();
     }
   }
 }
@@ -252,19 +261,116 @@ const timeOf = (component: ICAL.Component, name: string): number | null => {
   return value instanceof ical().Time ? value.toUnixTime() * 1000 : null;
 };
 
-/** RFC 4791, 9.9: whether a VTODO falls in a time range (without DURATION, which Tally lacks). */
-function todoInRange(component: ICAL.Component, start: number, end: number): boolean {
-  const dtstart = timeOf(component, 'dtstart');
-  const due = timeOf(component, 'due');
+/** RFC 4791, 9.9: whether a VTODO of these DTSTART and DUE falls in a time range. */
+function datesInRange(dtstart: number | null, due: number | null, start: number, end: number) {
   if (dtstart !== null && due !== null) {
     return (start <= dtstart || start < due) && (end > dtstart || end >= due);
   }
   if (dtstart !== null) return start <= dtstart && end > dtstart;
   if (due !== null) return start < due && end >= due;
-  const completed = timeOf(component, 'completed');
-  const created = timeOf(component, 'created');
-  if (completed !== null) return start <= completed && end >= (created ?? completed);
-  return true;
+  return null;
+}
+
+const DAY_MS = 86_400_000;
+/** The length of a rule's FREQ, for the frequencies whose occurrences repeat every period. */
+const PERIOD_MS: Record<string, number> = {
+  SECONDLY: 1000,
+  MINUTELY: 60_000,
+  HOURLY: 3_600_000,
+  DAILY: DAY_MS,
+  WEEKLY: 7 * DAY_MS,
+};
+/** Months of a rule's FREQ counted in months; a period's ms only estimates how many fit. */
+const PERIOD_MONTHS: Record<string, number> = { MONTHLY: 1, YEARLY: 12 };
+const WEEKDAY_CODES = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/**
+ * Where a repeating todo's occurrences can be expanded from to reach `before` (epoch ms): its
+ * first date moved on by whole periods of its rule, to one before it, so a daily todo years
+ * before the range costs no more to test than one starting at it. Only where the moved date is
+ * an occurrence of the rule: no COUNT (it counts from the first date), no BY part but the date's
+ * own weekday, and for a monthly or yearly rule a day of the month every month has. Otherwise the
+ * first date, and the expansion walks from it up to OCCURRENCES_CHECKED_MAX steps.
+ */
+function startNear(component: ICAL.Component, base: ICAL.Time, before: number): ICAL.Time {
+  const [rule] = valuesOf(component.getFirstProperty('rrule'));
+  if (!(rule instanceof ical().Recur) || rule.count || !rule.freq) return base;
+  const parts: [string, unknown][] = Object.entries(rule.parts ?? {});
+  const ownWeekday = WEEKDAY_CODES[base.dayOfWeek() - 1];
+  const onItsOwnDay = parts.every(
+    ([part, values]) =>
+      part === 'BYDAY' && Array.isArray(values) && values.some((day) => day === ownWeekday),
+  );
+  const interval = rule.interval || 1;
+  const months = PERIOD_MONTHS[rule.freq];
+  if (!onItsOwnDay) return base;
+  if (months !== undefined) {
+    if (parts.length > 0 || base.day > 28) return base;
+    // Whole periods of months on the calendar, to the month before `before`'s (a zone's offset
+    // cannot carry the moved date past it).
+    const from = base.year * 12 + base.month - 1;
+    const until = new Date(before).getUTCFullYear() * 12 + new Date(before).getUTCMonth() - 1;
+    const steps = Math.floor((until - from) / (interval * months));
+    if (!(steps > 0)) return base;
+    const moved = base.clone();
+    const month = from + steps * interval * months;
+    moved.year = Math.floor(month / 12);
+    moved.month = (month % 12) + 1;
+    return moved;
+  }
+  const unitMs = PERIOD_MS[rule.freq];
+  if (unitMs === undefined) return base;
+  // One period less than fits: a zone's daylight saving shift does not carry it past `before`.
+  const periods = Math.floor((before - base.toUnixTime() * 1000) / (unitMs * interval)) - 1;
+  if (periods <= 0) return base;
+  const moved = base.clone();
+  // Days in the date's own zone (its wall-clock time stays), shorter periods in seconds.
+  if (unitMs >= DAY_MS) moved.adjust((periods * interval * unitMs) / DAY_MS, 0, 0, 0);
+  else moved.adjust(0, 0, 0, (periods * interval * unitMs) / 1000);
+  return moved;
+}
+
+/**
+ * RFC 4791, 9.9: whether a VTODO falls in a time range (without DURATION, which Tally lacks),
+ * a repeating one by any of its occurrences: each moves DTSTART and DUE together, as a repeat's
+ * advance does, from the first of them (DTSTART, else DUE), which the rule starts from.
+ */
+function todoInRange(component: ICAL.Component, start: number, end: number): boolean {
+  const dtstart = timeOf(component, 'dtstart');
+  const due = timeOf(component, 'due');
+  const first = datesInRange(dtstart, due, start, end);
+  if (first === null) {
+    const completed = timeOf(component, 'completed');
+    const created = timeOf(component, 'created');
+    if (completed !== null) return start <= completed && end >= (created ?? completed);
+    return true;
+  }
+  if (first) return true;
+  const repeats = component.hasProperty('rrule') || component.hasProperty('rdate');
+  const [base] = valuesOf(component.getFirstProperty(dtstart === null ? 'due' : 'dtstart'));
+  if (!repeats || !(base instanceof ical().Time)) return false;
+  const baseAt = base.toUnixTime() * 1000;
+  const earliest = Math.min(dtstart ?? Infinity, due ?? Infinity);
+  // An occurrence reaches the range when its first date is no earlier than this.
+  const reaching = start - (Math.max(dtstart ?? -Infinity, due ?? -Infinity) - earliest);
+  try {
+    const occurrences = new (ical().RecurExpansion)({
+      component,
+      dtstart: startNear(component, base, reaching),
+    });
+    for (let step = 0; step < OCCURRENCES_CHECKED_MAX; step += 1) {
+      const next = occurrences.next();
+      if (!next) return false;
+      const shift = next.toUnixTime() * 1000 - baseAt;
+      // Occurrences come in order: once one starts after the range, none later is in it.
+      if (earliest + shift > end) return false;
+      const moved = (at: number | null) => (at === null ? null : at + shift);
+      if (datesInRange(moved(dtstart), moved(due), start, end)) return true;
+    }
+  } catch {
+    // A rule ical.js cannot expand (stored before PUT checked it): its first dates only.
+  }
+  return false;
 }
 
 function propMatches(filter: Element, component: ICAL.Component): boolean {
@@ -406,6 +512,18 @@ const CALENDAR_PROPS = propsOf<CalendarSubject>([
   [d('current-user-privilege-set'), privileges],
 ]);
 
+/** The principal's properties a principal-property-search compares (caseless, as substrings). */
+const PRINCIPAL_SEARCH = new Map(
+  [
+    { name: d('displayname'), description: 'Name', values: (user: DavUser) => [user.username] },
+    {
+      name: c('calendar-user-address-set'),
+      description: 'E-mail address',
+      values: (user: DavUser) => [`mailto:${user.email}`],
+    },
+  ].map((search) => [nameKey(search.name), search]),
+);
+
 const RESOURCE_PROPS = propsOf<Resource>([
   [d('getetag'), (resource) => [resource.etag]],
   [d('getcontenttype'), () => ['text/calendar; charset=utf-8; component=VTODO']],
@@ -475,12 +593,16 @@ export const caldavRoutes: FastifyPluginAsync<{
         CHALLENGE,
       );
     }
-    const used = await app.counters.hit(`api-token:${user.tokenId}`, MINUTE);
-    if (used.count > TOKEN_REQUESTS_PER_MINUTE) {
-      const seconds = String(Math.max(1, Math.ceil(used.ttlMs / 1000)));
-      throw new AppError(429, 'Too many requests with this app password', {
-        'retry-after': seconds,
-      });
+    // A budget of its own, sized for a first sync (caldav/limits.ts), not the API's per minute:
+    // a sync is many small requests in a row (docs/decisions/124-caldav-request-budget.md).
+    const used = await app.counters.hit(`caldav-token:${user.tokenId}`, CALDAV_WINDOW_MS);
+    if (used.count > CALDAV_REQUESTS_PER_WINDOW) {
+      const seconds = Math.max(1, Math.ceil(used.ttlMs / 1000));
+      throw new AppError(
+        429,
+        `Too many requests with this app password - try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
+        { 'retry-after': String(seconds) },
+      );
     }
     if (WRITE_METHODS.has(request.method) && !user.canWrite) {
       throw new AppError(403, 'This app password is a read-only API token: it cannot make changes');
@@ -500,7 +622,8 @@ export const caldavRoutes: FastifyPluginAsync<{
 
   const bodyXml = (request: FastifyRequest) => {
     const body = typeof request.body === 'string' ? request.body.trim() : '';
-    if (body) boundXml(body);
+    // A REPORT may name a calendar's every object (caldav/limits.ts, MULTIGET_HREFS_MAX).
+    if (body) boundXml(body, request.method === 'REPORT' ? REPORT_XML_MARKUP_MAX : undefined);
     return body ? parseXml(body) : null;
   };
 
@@ -659,6 +782,55 @@ export const caldavRoutes: FastifyPluginAsync<{
     return davError(reply, 403, dav('supported-report'));
   }
 
+  /**
+   * REPORT on the root, the principal or the calendar home (RFC 3744, 9.4 and 9.5): apps look
+   * for calendar users there (python-caldav's principals(), Apple's sharing sheet). A user sees
+   * only their own principal: it is answered when the search matches it, else none is.
+   */
+  function principalReport(request: FastifyRequest, reply: FastifyReply, user: DavUser) {
+    const root = bodyXml(request);
+    if (!root) throw badRequest('body: a REPORT needs a body');
+    if (isElement(root, NS.dav, 'principal-search-property-set')) {
+      const searchable = [...PRINCIPAL_SEARCH.values()].map(({ name, description }) =>
+        dav('principal-search-property', dav('prop', el(name.ns, name.name)), {
+          ns: NS.dav,
+          name: 'description',
+          attributes: { 'xml:lang': 'en' },
+          children: [description],
+        }),
+      );
+      return reply
+        .code(200)
+        .header('content-type', 'application/xml; charset=utf-8')
+        .send(buildXml(dav('principal-search-property-set', ...searchable)));
+    }
+    if (!isElement(root, NS.dav, 'principal-property-search')) {
+      return davError(reply, 403, dav('supported-report'));
+    }
+    const matches = childElements(root)
+      .filter((child) => isElement(child, NS.dav, 'property-search'))
+      .map((search) => {
+        const prop = firstChild(search, NS.dav, 'prop');
+        const match = firstChild(search, NS.dav, 'match');
+        const wanted = match ? textOf(match).toLowerCase() : '';
+        return (prop ? childElements(prop) : []).some((property) =>
+          (PRINCIPAL_SEARCH.get(nameKey(nameOf(property)))?.values(user) ?? []).some((value) =>
+            value.toLowerCase().includes(wanted),
+          ),
+        );
+      });
+    const found =
+      matches.length > 0 &&
+      (root.getAttribute('test') === 'anyof' ? matches.some(Boolean) : matches.every(Boolean));
+    const principal = responseOf(
+      hrefs(user).principal,
+      PRINCIPAL_PROPS,
+      { user },
+      propRequestOf(root),
+    );
+    return multistatus(reply, found ? [principal] : []);
+  }
+
   /** The displayname and calendar-color a MKCALENDAR or PROPPATCH sets; the others it names. */
   function calendarSettings(root: Element | null) {
     const settings = {
@@ -695,7 +867,18 @@ export const caldavRoutes: FastifyPluginAsync<{
     return { settings, known, others };
   }
 
+  /** Every CalDAV request: a DAV precondition it fails is answered as an <error> naming it. */
   async function handle(request: FastifyRequest, reply: FastifyReply) {
+    try {
+      return await answer(request, reply);
+    } catch (error) {
+      if (error instanceof DavPrecondition)
+        return davError(reply, error.statusCode, error.condition);
+      throw error;
+    }
+  }
+
+  async function answer(request: FastifyRequest, reply: FastifyReply) {
     if (request.method === 'OPTIONS') {
       return reply
         .code(200)
@@ -726,8 +909,9 @@ export const caldavRoutes: FastifyPluginAsync<{
           owner === String(user.id) &&
           segment === undefined);
       if (!own) throw notFound();
+      if (request.method === 'REPORT') return principalReport(request, reply, user);
       throw new AppError(405, `${request.method} is not allowed here`, {
-        allow: 'OPTIONS, PROPFIND',
+        allow: 'OPTIONS, PROPFIND, REPORT',
       });
     }
     if (path.length > 4) throw notFound();
@@ -797,10 +981,21 @@ export const caldavRoutes: FastifyPluginAsync<{
       if (typeof request.body !== 'string') throw badRequest('body: a PUT needs iCalendar data');
       const header = (value: string | string[] | undefined) =>
         typeof value === 'string' ? value : null;
-      const { created, id, etag } = await caldav.put(user, collection, name, request.body, {
-        ifMatch: header(request.headers['if-match']),
-        ifNoneMatch: header(request.headers['if-none-match']),
-      });
+      let written: Awaited<ReturnType<typeof caldav.put>>;
+      try {
+        written = await caldav.put(user, collection, name, request.body, {
+          ifMatch: header(request.headers['if-match']),
+          ifNoneMatch: header(request.headers['if-none-match']),
+        });
+      } catch (error) {
+        // A no-uid-conflict names the resource that holds the UID (RFC 4791, 5.3.2.1).
+        if (error instanceof DavPrecondition && error.resource !== undefined) {
+          const holder = dav('href', h.resource(collection, error.resource));
+          return davError(reply, error.statusCode, { ...error.condition, children: [holder] });
+        }
+        throw error;
+      }
+      const { created, id, etag } = written;
       app.live.publish(user.id, { type: created ? 'todo.created' : 'todo.updated', id });
       // The new ETag, which a client's next If-Match names (docs/decisions/113-versions-and-if-match.md),
       // only when the object stored is the one sent: else the client reads what Tally made of it.
@@ -841,9 +1036,18 @@ export const caldavRoutes: FastifyPluginAsync<{
   });
   for (const url of ['/dav', '/dav/*']) {
     app.route({
-      method: ['GET', 'PUT', 'DELETE', 'OPTIONS', ...DAV_METHODS],
+      method: ['GET', 'PUT', 'DELETE', 'OPTIONS', ...DAV_METHODS.filter((m) => m !== 'REPORT')],
       url,
       bodyLimit: DAV_BODY_LIMIT_BYTES,
+      config: { public: true },
+      schema: NOT_IN_OPENAPI,
+      handler: handle,
+    });
+    // A multiget of a calendar's every object is larger than any object a PUT may hold.
+    app.route({
+      method: 'REPORT',
+      url,
+      bodyLimit: DAV_REPORT_BODY_LIMIT_BYTES,
       config: { public: true },
       schema: NOT_IN_OPENAPI,
       handler: handle,

@@ -34,6 +34,7 @@ import {
   textOf,
   vtodoCalendar,
 } from './vtodo.js';
+import { DavPrecondition, NS } from './xml.js';
 
 /**
  * CalDAV's business rules (docs/decisions/085-caldav.md): who a request is, which collections
@@ -64,6 +65,7 @@ export interface Collection {
 }
 
 const derivedUid = (id: number) => `tally-${id}`;
+const UID_CONFLICT = { ns: NS.caldav, name: 'no-uid-conflict' };
 /** The id in `tally-{id}`; null beyond the id column (a 32-bit integer on PostgreSQL). */
 const derivedId = (uid: string) => {
   const match = /^tally-(\d{1,10})$/.exec(uid);
@@ -395,10 +397,14 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     );
   };
 
-  /** The todo holding this UID (or `tally-{id}`), in any collection. */
-  async function byUid(userId: number, uid: string) {
+  /**
+   * The todo holding this UID (or `tally-{id}`): the one in `groupId`'s calendar, else the oldest
+   * in another. A UID is unique within a calendar only (RFC 4791, 5.3.2.1): the same object put
+   * in two calendars is two todos (docs/decisions/123-one-uid-in-two-calendars.md).
+   */
+  async function byUid(userId: number, uid: string, groupId: number | null) {
     const id = derivedId(uid);
-    return db
+    const holders = await db
       .selectFrom('todos')
       .select(['id', 'uid', 'dav_name', 'group_id'])
       .where('user_id', '=', userId)
@@ -407,7 +413,9 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
           ? eb('uid', '=', uid)
           : eb.or([eb('uid', '=', uid), eb.and([eb('uid', 'is', null), eb('id', '=', id)])]),
       )
-      .executeTakeFirst();
+      .orderBy('id')
+      .execute();
+    return holders.find((holder) => holder.group_id === groupId) ?? holders[0] ?? null;
   }
 
   /**
@@ -628,14 +636,27 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       }
     }
     const { uid, fields, extra, customRepeat } = parseVtodo(text, zone);
-    const holder = existing ? null : await byUid(user.id, uid);
     if (existing && existing.uid !== uid) {
-      throw new AppError(409, 'UID: a resource keeps its UID; make a new resource for another');
+      throw new DavPrecondition(
+        409,
+        'UID: a resource keeps its UID; make a new resource for another',
+        UID_CONFLICT,
+        existing.name,
+      );
     }
+    // Only a holder in this calendar refuses the object; one in another calendar stays where it
+    // is, and the object becomes a todo of its own here.
+    const holder = existing ? null : await byUid(user.id, uid, c.groupId);
     if (holder && holder.group_id === c.groupId) {
-      throw new AppError(409, 'UID: another resource of this calendar has this UID');
+      throw new DavPrecondition(
+        409,
+        'UID: another resource of this calendar has this UID',
+        UID_CONFLICT,
+        holder.dav_name ?? `${holder.uid ?? derivedUid(holder.id)}.ics`,
+      );
     }
-    const parent = fields.parentUid === null ? null : await byUid(user.id, fields.parentUid);
+    const parent =
+      fields.parentUid === null ? null : await byUid(user.id, fields.parentUid, c.groupId);
     const body: UpdateTodoBody = {
       title: fields.title,
       description: fields.description,
@@ -652,7 +673,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     };
     checkTodo(body);
     const todoZone = extra.zone ?? zone;
-    const targetId = existing?.id ?? holder?.id ?? null;
+    const targetId = existing?.id ?? null;
     // The version the client's If-Match named, checked again by the update under its lock.
     const basedOn =
       existing && preconditions.ifMatch !== null ? etagOfVersion(existing.version) : undefined;

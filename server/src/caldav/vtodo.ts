@@ -6,6 +6,7 @@ import { localDateTime } from '../shared/calendar.js';
 import { badRequest } from '../shared/errors.js';
 import { onFirstUse } from '../shared/on-first-use.js';
 import { boundKept, boundLines, boundObject, CATEGORY_VALUES_MAX } from './limits.js';
+import { DavPrecondition, NS } from './xml.js';
 
 let loadedIcal: typeof ICAL | undefined;
 /**
@@ -282,6 +283,13 @@ function checkComponents(calendar: JCalComponent, hasNul: boolean): void {
   }
 }
 
+/**
+ * A VEVENT or VJOURNAL sent to a calendar of VTODOs: the calendar's supported-calendar-component-set
+ * names VTODO only, and a client told so (403) does not retry it as if the data were broken.
+ */
+const notTodos = (message: string) =>
+  new DavPrecondition(403, message, { ns: NS.caldav, name: 'supported-calendar-component' });
+
 /** The first VCALENDAR of the text, and whether it is the only component there. */
 function parseCalendar(text: string): { calendar: JCalComponent; alone: boolean } {
   let parsed: unknown[];
@@ -312,12 +320,12 @@ export function parseVtodo(
   checkComponents(calendar, text.includes('\u0000'));
   const todos = calendar[2].filter((c) => c[0] === 'vtodo');
   const master = todos.find((c) => !c[1].some((p) => p[0] === 'recurrence-id'));
-  if (!master) throw badRequest('body: the calendar object must hold a VTODO');
+  if (!master) throw notTodos('body: the calendar object must hold a VTODO');
   const uidProperty = master[1].find((p) => p[0] === 'uid');
   const uid = uidProperty ? String(uidProperty[3]) : '';
   if (!uid || uid.length > 255) throw badRequest('UID: a VTODO needs a UID of 1-255 characters');
   if (calendar[2].some((c) => c[0] !== 'vtodo' && c[0] !== 'vtimezone')) {
-    throw badRequest('body: a calendar object here holds VTODOs only');
+    throw notTodos('body: a calendar object here holds VTODOs only');
   }
   if (todos.some((c) => String(c[1].find((p) => p[0] === 'uid')?.[3]) !== uid)) {
     throw badRequest('UID: every VTODO of one object must have the same UID');
@@ -768,7 +776,11 @@ function unchangedSinceSent(todo: RenderedTodo): boolean {
 }
 
 /** A calendar object's text, as written to clients. */
-export const textOf = (calendar: JCalComponent): string => `${ical().stringify(calendar)}\r\n`;
+export const textOf = (calendar: JCalComponent): string => {
+  // ical.js ends its text with a line break already; one more would be an empty content line.
+  const text = ical().stringify(calendar);
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
+};
 
 /**
  * The calendar object as jCal, which its text is written from and a calendar-query's filter reads

@@ -1,5 +1,5 @@
 import type { DOMParser, Element } from '@xmldom/xmldom';
-import { badRequest } from '../shared/errors.js';
+import { AppError, badRequest } from '../shared/errors.js';
 import { onFirstUse } from '../shared/on-first-use.js';
 
 let loadedDomParser: typeof DOMParser | undefined;
@@ -115,6 +115,23 @@ export const el = (ns: string, name: string, ...children: (XmlNode | string)[]):
 
 export const dav = (name: string, ...children: (XmlNode | string)[]) =>
   el(NS.dav, name, ...children);
+
+/**
+ * A request failing a DAV precondition (RFC 4918, 16; RFC 4791, 5.3.2.1): caldav/routes.ts
+ * answers it with an <error> naming the condition, which clients read, instead of the JSON
+ * sentence of the API's refusals. `resource`: the name, in the request's calendar, of the
+ * resource the condition is about (a no-uid-conflict names the holder of the UID).
+ */
+export class DavPrecondition extends AppError {
+  constructor(
+    statusCode: number,
+    message: string,
+    readonly condition: XmlName,
+    readonly resource?: string,
+  ) {
+    super(statusCode, message);
+  }
+}
 
 const escapes: Record<string, string> = {
   '&': '&amp;',

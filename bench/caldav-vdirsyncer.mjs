@@ -1,0 +1,271 @@
+// `npx tsc -b contract server && node bench/caldav-vdirsyncer.mjs`: vdirsyncer (Debian's, with its
+// default configuration) against Tally and against Radicale (Debian's `radicale`), side by side
+// on this machine (docs/performance.md, CalDAV: vdirsyncer). For each server, on a fresh store:
+// a full sync that uploads N todos (--todos, default 5,000) from a local folder, a full sync
+// that downloads them into an empty one, then a sync after one todo changed on the server (a
+// PUT with If-Match, as another app makes it). Each step's wall time and the server's own CPU
+// time (/proc/<pid>/stat). The servers run one after the other in both orders (Tally first,
+// then Radicale first), so neither gains from the other's warm caches.
+// Flags: --todos=N, --tally-port=N (default 3791), --radicale-port=N (default 5291),
+// --dialect=sqlite|postgres (Tally's database; BENCH_PG_URL's database tally_bench_vdirsyncer),
+// --entry=file Tally starts from (default server/dist/main.js).
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createDatabase, dropDatabase } from './lib/seed.mjs';
+import { waitUntilHealthy } from './lib/server.mjs';
+
+const run = promisify(execFile);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(here);
+const args = process.argv.slice(2);
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const TODOS = Number(option('todos') ?? 5_000);
+const TALLY_PORT = Number(option('tally-port') ?? 3791);
+const RADICALE_PORT = Number(option('radicale-port') ?? 5291);
+const DIALECT = option('dialect') ?? 'sqlite';
+const ENTRY = option('entry') ?? 'server/dist/main.js';
+const work = path.join(os.tmpdir(), `tally-bench-vdirsyncer-${TALLY_PORT}`);
+
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The same N todos for both servers: a third due, a tenth weekly. */
+function vtodo(i) {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Tally bench//EN',
+    'BEGIN:VTODO',
+    `UID:bench-${i}`,
+    'DTSTAMP:20261101T120000Z',
+    `SUMMARY:Todo ${i}`,
+    ...(i % 3 === 0 ? [`DUE:202612${String((i % 28) + 1).padStart(2, '0')}T090000Z`] : []),
+    ...(i % 30 === 0 ? ['RRULE:FREQ=WEEKLY'] : []),
+    ...(i % 5 === 0 ? ['DESCRIPTION:Some notes about this todo'] : []),
+    'END:VTODO',
+    'END:VCALENDAR',
+    '',
+  ];
+  return lines.join('\r\n');
+}
+
+/** A vdirsyncer configuration of one pair: a local folder and one remote calendar. */
+function vdirsyncerConfig(dir, remote) {
+  const file = path.join(dir, 'config');
+  mkdirSync(path.join(dir, 'local'), { recursive: true });
+  writeFileSync(
+    file,
+    [
+      '[general]',
+      `status_path = "${path.join(dir, 'status')}/"`,
+      '[pair bench]',
+      'a = "bench_local"',
+      'b = "bench_remote"',
+      'collections = null',
+      '[storage bench_local]',
+      'type = "filesystem"',
+      `path = "${path.join(dir, 'local')}/"`,
+      'fileext = ".ics"',
+      '[storage bench_remote]',
+      'type = "caldav"',
+      `url = "${remote.url}"`,
+      `username = "${remote.username}"`,
+      `password = "${remote.password}"`,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** vdirsyncer's first step for a pair (not timed: it reads the calendar's properties only). */
+const discover = (config) => run('vdirsyncer', ['-c', config, 'discover'], { input: 'y\n' });
+
+async function sync(config, pid) {
+  const cpu = cpuMs(pid);
+  const started = performance.now();
+  await run('vdirsyncer', ['-c', config, 'sync'], { maxBuffer: 64 * 1024 * 1024 });
+  return { wallMs: performance.now() - started, cpuMs: cpuMs(pid) - cpu };
+}
+
+/** Starts Tally on a fresh database and makes an account and an app password. */
+async function startTally() {
+  const dataDir = path.join(work, 'tally-data');
+  rmSync(dataDir, { recursive: true, force: true });
+  const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const where = { dialect: DIALECT, dataDir, adminUrl, dbName: 'tally_bench_vdirsyncer' };
+  const target = await createDatabase(where);
+  const child = spawn(process.execPath, [path.join(root, ENTRY)], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(TALLY_PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: 'bench-secret-that-is-at-least-32-bytes-long!!',
+      DATA_DIR: dataDir,
+      DATABASE_URL: target.databaseUrl ?? '',
+      REDIS_URL: '',
+      WEB_CONCURRENCY: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${TALLY_PORT}`;
+  await waitUntilHealthy(base, { child });
+  const password = 'Bench-vdirsyncer-password-5521';
+  const email = 'vdirsyncer@example.org';
+  const registered = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'vdirsyncer', email, password }),
+  });
+  const { accessToken } = await registered.json();
+  const api = (url, body) =>
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        cookie: registered.headers.get('set-cookie') ?? '',
+      },
+      body: JSON.stringify(body),
+    });
+  await api('/api/account/reauthenticate', { password });
+  const made = await api('/api/account/tokens', {
+    name: 'vdirsyncer',
+    scope: 'read-write',
+    expiresInDays: null,
+  });
+  const { token } = await made.json();
+  // The calendar home, as a client finds it.
+  const found = await fetch(`${base}/dav/`, {
+    method: 'PROPFIND',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`,
+      depth: '0',
+      'content-type': 'application/xml',
+    },
+    body: '<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:calendar-home-set/></d:prop></d:propfind>',
+  });
+  const home = /(\/dav\/calendars\/\d+\/)/.exec(await found.text())?.[1];
+  if (!home) throw new Error('Tally: no calendar home');
+  return {
+    name: 'Tally',
+    child,
+    remote: { url: `${base}${home}todos/`, username: email, password: token },
+    stop: async () => {
+      child.kill();
+      await new Promise((resolve) => child.once('exit', resolve));
+      await dropDatabase(where);
+    },
+  };
+}
+
+/** Starts Radicale on a fresh folder with one calendar of VTODOs (no authentication). */
+async function startRadicale() {
+  const dir = path.join(work, 'radicale');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const config = path.join(dir, 'config');
+  writeFileSync(
+    config,
+    [
+      '[server]',
+      `hosts = 127.0.0.1:${RADICALE_PORT}`,
+      '[auth]',
+      'type = none',
+      '[storage]',
+      `filesystem_folder = ${path.join(dir, 'collections')}`,
+      '[logging]',
+      'level = warning',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('radicale', ['--config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${RADICALE_PORT}`;
+  for (let waited = 0; ; waited += 100) {
+    try {
+      if ((await fetch(`${base}/.web/`)).status < 500) break;
+    } catch {
+      if (waited > 30_000) throw new Error('Radicale did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const auth = `Basic ${Buffer.from('bench:bench').toString('base64')}`;
+  const made = await fetch(`${base}/bench/todos/`, {
+    method: 'MKCALENDAR',
+    headers: { authorization: auth, 'content-type': 'application/xml' },
+    body: `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Todos</d:displayname><c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>`,
+  });
+  if (made.status !== 201) throw new Error(`Radicale MKCALENDAR: ${made.status}`);
+  return {
+    name: 'Radicale',
+    child,
+    remote: { url: `${base}/bench/todos/`, username: 'bench', password: 'bench' },
+    stop: async () => {
+      child.kill();
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/** Changes todo `i` on the server as another app would: GET, then PUT with its If-Match. */
+async function changeOne(remote, i) {
+  const auth = `Basic ${Buffer.from(`${remote.username}:${remote.password}`).toString('base64')}`;
+  const url = `${remote.url}bench-${i}.ics`;
+  const got = await fetch(url, { headers: { authorization: auth } });
+  const etag = got.headers.get('etag');
+  const text = (await got.text()).replace(/SUMMARY:[^\r\n]*/, `SUMMARY:Changed ${i}`);
+  const put = await fetch(url, {
+    method: 'PUT',
+    headers: { authorization: auth, 'content-type': 'text/calendar', 'if-match': etag ?? '*' },
+    body: text,
+  });
+  if (put.status >= 300) throw new Error(`PUT ${url}: ${put.status}`);
+}
+
+async function measure(start) {
+  const server = await start();
+  const dir = path.join(work, server.name);
+  rmSync(dir, { recursive: true, force: true });
+  try {
+    const upload = vdirsyncerConfig(path.join(dir, 'upload'), server.remote);
+    for (let i = 0; i < TODOS; i += 1) {
+      writeFileSync(path.join(dir, 'upload', 'local', `bench-${i}.ics`), vtodo(i));
+    }
+    await discover(upload);
+    const uploaded = await sync(upload, server.child.pid);
+    const download = vdirsyncerConfig(path.join(dir, 'download'), server.remote);
+    await discover(download);
+    const downloaded = await sync(download, server.child.pid);
+    await changeOne(server.remote, 7);
+    const changed = await sync(download, server.child.pid);
+    const local = readFileSync(path.join(dir, 'download', 'local', 'bench-7.ics'), 'utf8');
+    if (!local.includes('SUMMARY:Changed 7')) throw new Error(`${server.name}: change not synced`);
+    return { name: server.name, uploaded, downloaded, changed };
+  } finally {
+    await server.stop();
+  }
+}
+
+const load = () => os.loadavg()[0].toFixed(1);
+console.log(`vdirsyncer, ${TODOS} todos, Tally on ${DIALECT}; load ${load()}`);
+for (const order of [
+  [startTally, startRadicale],
+  [startRadicale, startTally],
+]) {
+  for (const start of order) {
+    const { name, uploaded, downloaded, changed } = await measure(start);
+    const step = ({ wallMs, cpuMs: cpu }) => `${seconds(wallMs)} (server ${seconds(cpu)})`;
+    console.log(
+      `${name.padEnd(8)} upload ${step(uploaded)}; download ${step(downloaded)}; one change ${step(changed)}; load ${load()}`,
+    );
+  }
+}
+rmSync(work, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { calendarApi } from './calendar.js';
 import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
 import { passkeysApi } from './passkeys.js';
+import { notificationsApi } from './notifications.js';
 import { oidcApi } from './oidc.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
@@ -27,6 +28,7 @@ export const contract = {
   calendar: calendarApi,
   todos: todosApi,
   reminders: remindersApi,
+  notifications: notificationsApi,
   tags: tagsApi,
   trash: trashApi,
   groups: groupsApi,

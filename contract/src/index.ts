@@ -13,6 +13,7 @@ export * from './tokens.js';
 export * from './calendar.js';
 export * from './todos.js';
 export * from './reminders.js';
+export * from './notifications.js';
 export * from './tags.js';
 export * from './trash.js';
 export * from './groups.js';

@@ -31,6 +31,7 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { liveBusPlugin } from './plugins/live-bus.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { reminderRoutes } from './reminders/routes.js';
 import { resolveVapidKeys, type VapidKeys } from './secrets.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
@@ -82,6 +83,8 @@ export interface AppOptions {
   reminderPollMs?: number;
   /** Accept http push endpoints on loopback: only the tests' local push service. */
   allowLoopbackPush?: boolean;
+  /** How often this process looks for channel deliveries (ms); 0: never by itself (tests). */
+  notificationPollMs?: number;
 }
 
 /** Trusts the X-Forwarded-For entries added by the nearest `hops` proxies (hop 0 is the peer). */
@@ -205,6 +208,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(todoRoutes, { clock });
   await app.register(tagRoutes);
+  await app.register(notificationRoutes, {
+    clock,
+    allowPrivate: config.outboundAllowPrivate,
+    pushoverApiUrl: config.pushoverApiUrl,
+    mailer:
+      config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
+    publicUrl: config.publicUrl,
+    ...(options.notificationPollMs === undefined ? {} : { pollMs: options.notificationPollMs }),
+  });
   await app.register(reminderRoutes, {
     clock,
     vapid: options.vapidKeys ?? resolveVapidKeys(config),

@@ -24,7 +24,6 @@ export const WEBHOOK_EVENTS = [
   'group.created',
   'group.updated',
   'group.deleted',
-  'group.restored',
   'reminder.fired',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];

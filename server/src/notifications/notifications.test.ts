@@ -1,4 +1,11 @@
-import { type Channel, notificationsApi, todosApi, WebhookPayloadSchema } from '@tally/contract';
+import {
+  type Channel,
+  groupsApi,
+  notificationsApi,
+  todosApi,
+  trashApi,
+  WebhookPayloadSchema,
+} from '@tally/contract';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,6 +27,7 @@ import {
   startLocalReceivers,
   type LocalReceivers,
 } from '../test/local-notify-receivers.js';
+import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
 
 /**
  * Notification channels end to end on the server: each channel's stand-in (test/
@@ -33,6 +41,7 @@ FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)));
 let database: TestDatabase;
 let ctx: TestContext;
 let receivers: LocalReceivers;
+let smtp: LocalSmtp;
 
 /** The webhook library checks timestamps against Date.now(): it follows the test clock. */
 function advance(ms: number) {
@@ -42,12 +51,16 @@ function advance(ms: number) {
 
 beforeAll(async () => {
   receivers = await startLocalReceivers();
+  smtp = await startLocalSmtp();
   database = await createTestDatabase();
   ctx = await createTestApp({
     database,
     config: {
       outboundAllowPrivate: true,
       pushoverApiUrl: `${receivers.origin}/pushover/1/messages.json`,
+      smtpUrl: smtp.url,
+      mailFrom: 'Tally <tally@example.com>',
+      publicUrl: 'https://tally.example.com',
     },
   });
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -57,6 +70,7 @@ afterAll(async () => {
   vi.useRealTimers();
   await ctx.close();
   await receivers.close();
+  await smtp.close();
   await database.drop();
 });
 afterEach(() => {
@@ -90,6 +104,7 @@ function client(user: TestUser, app = ctx.app) {
       (await call())(notificationsApi.deliveries, { params: { id } }),
     redeliver: async (id: number, deliveryId: number) =>
       (await call())(notificationsApi.redeliver, { params: { id, deliveryId } }),
+    raw: call,
     createTodo: async (body: object) =>
       (await call()).unchecked(todosApi.create, {
         body,
@@ -207,9 +222,57 @@ describe('channels', () => {
   });
 });
 
+describe('webhook events', () => {
+  it('tells a webhook of todo and group events, in the documented schema', async () => {
+    const api = client(await registerUser(ctx.app));
+    await webhook(api, 'events');
+    const call = await api.raw();
+    const group = (
+      await call(groupsApi.create, { body: { name: 'Home', color: '#3B82F6' } })
+    ).expectBody(201);
+    const todo = (await api.createTodo({ title: 'Paint the door', groupId: group.id })).json<{
+      id: number;
+    }>();
+    await call.unchecked(todosApi.patch, { params: { id: todo.id }, body: { title: 'Paint it' } });
+    await call.unchecked(todosApi.patch, { params: { id: todo.id }, body: { completed: true } });
+    await call(todosApi.remove, { params: { id: todo.id } });
+    await call.unchecked(trashApi.restore, {
+      params: { id: todo.id },
+      headers: { 'x-time-zone': 'Europe/Berlin' },
+    });
+    await call(groupsApi.remove, { params: { id: group.id } });
+    await tick();
+
+    const payloads = receivers.received.map((message) => message.fields);
+    for (const payload of payloads) expect(Value.Check(WebhookPayloadSchema, payload)).toBe(true);
+    expect(payloads.map((payload) => payload.type)).toEqual([
+      'group.created',
+      'todo.created',
+      'todo.updated',
+      'todo.completed',
+      'todo.deleted',
+      'todo.restored',
+      'group.deleted',
+    ]);
+    expect(payloads[3]).toMatchObject({
+      data: { id: todo.id, title: 'Paint it', completed: true, groupId: group.id },
+    });
+    expect(payloads[6]).toMatchObject({ data: { id: group.id, name: 'Home' } });
+  });
+
+  it('describes the payload in the OpenAPI document', async () => {
+    const spec = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const document = spec.json<{ webhooks: Record<string, unknown>; paths: object }>();
+    expect(Object.keys(document.paths)).toContain('/api/notifications/channels');
+    expect(JSON.stringify(document.webhooks)).toContain('todo.completed');
+  });
+});
+
 describe('delivery', () => {
   it("sends a todo's reminder to every channel within a minute of its time", async () => {
     const api = client(await registerUser(ctx.app));
+    // Made before the webhook, so the webhook hears of the reminder alone.
+    await todoRemindingSoon(api, 'Water the plants');
     await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'todo' });
     await api.create({
       kind: 'gotify',
@@ -224,7 +287,6 @@ describe('delivery', () => {
       token: PUSHOVER_TOKEN,
     });
     await webhook(api, 'reminders');
-    await todoRemindingSoon(api, 'Water the plants');
 
     advance(29 * 60_000);
     await ctx.app.sendDueReminders();
@@ -254,9 +316,9 @@ describe('delivery', () => {
 
   it('retries a webhook after the receiver fails twice, with the same webhook-id', async () => {
     const api = client(await registerUser(ctx.app));
+    await todoRemindingSoon(api, 'Flaky');
     const hook = await webhook(api, 'flaky');
     receivers.failNext('flaky', 2);
-    await todoRemindingSoon(api, 'Flaky');
     advance(30 * 60_000);
     await ctx.app.sendDueReminders();
 
@@ -283,8 +345,9 @@ describe('delivery', () => {
     );
   });
 
-  it('turns a webhook off after 3 days of failures', async () => {
-    const api = client(await registerUser(ctx.app));
+  it('turns a webhook off after 3 days of failures and tells its owner', async () => {
+    const user = await registerUser(ctx.app);
+    const api = client(user);
     const hook = await webhook(api, 'down');
     receivers.failAlways('down', true);
     // A reminder a day: each fails through its whole retry schedule.
@@ -307,6 +370,8 @@ describe('delivery', () => {
     expect(log.map((delivery) => delivery.state)).toContain('failed');
     expect(log.every((delivery) => delivery.state !== 'pending')).toBe(true);
     expect(receivers.received).toEqual([]);
+    const told = smtp.received.filter((mail) => mail.to.includes(user.email));
+    expect(told.map((mail) => mail.subject)).toContain('Tally turned off the channel "down"');
 
     // Turned on again, it takes messages again.
     receivers.failAlways('down', false);
@@ -314,7 +379,8 @@ describe('delivery', () => {
     await todoRemindingSoon(api, 'Back');
     advance(30 * 60_000);
     await ctx.app.sendDueReminders();
-    expect(await tick()).toMatchObject({ sent: 1 });
+    // The todo's creation and its reminder.
+    expect(await tick()).toMatchObject({ sent: 2 });
   });
 
   it('sends each delivery once with two processes on one database', async () => {
@@ -330,9 +396,12 @@ describe('delivery', () => {
       advance(30 * 60_000);
       await Promise.all([ctx.app.sendDueReminders(), other.app.sendDueReminders()]);
       await Promise.all([tick(), other.app.sendDueNotifications(), tick()]);
+      // Ten creations and ten reminders, each once.
       const ids = receivers.received.map((message) => message.headers['webhook-id']);
-      expect(ids).toHaveLength(10);
-      expect(new Set(ids).size).toBe(10);
+      expect(ids).toHaveLength(20);
+      expect(new Set(ids).size).toBe(20);
+      const reminders = receivers.received.filter((m) => m.fields.type === 'reminder.fired');
+      expect(reminders).toHaveLength(10);
     } finally {
       await other.close();
     }
@@ -356,10 +425,10 @@ describe('delivery', () => {
 
       // Saved where private addresses were allowed, then sent by a process where they are not.
       const api = client(user);
+      await todoRemindingSoon(api, 'Inside');
       const hook = await webhook(api, 'inside');
       const test = (await client(user, strict.app).test(hook.id)).expectBody(200);
       expect(test).toMatchObject({ ok: false, status: null });
-      await todoRemindingSoon(api, 'Inside');
       advance(30 * 60_000);
       await strict.app.sendDueReminders();
       expect(await strict.app.sendDueNotifications()).toMatchObject({ retried: 1 });

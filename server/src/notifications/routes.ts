@@ -14,7 +14,10 @@ import {
 declare module 'fastify' {
   interface FastifyInstance {
     /** Queues reminders and events for the user's channels. */
-    notifications: Pick<NotificationService, 'reminderFired' | 'event'>;
+    notifications: Pick<
+      NotificationService,
+      'reminderFired' | 'todoData' | 'todoEvent' | 'groupEvent'
+    >;
     /** One round of channel deliveries now (the poller runs these; tests call it directly). */
     sendDueNotifications(): Promise<NotificationTickResult>;
   }
@@ -45,9 +48,19 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       ...options,
       onError: (error) => app.log.warn({ err: error }, 'channel turned off: e-mail failed'),
     });
+    // A change is committed before its event is queued: a failure to queue is logged, and the
+    // change's answer stands.
+    const logged =
+      <A extends unknown[]>(queue: (...args: A) => Promise<void>) =>
+      (...args: A) =>
+        queue(...args).catch((error: unknown) =>
+          app.log.error({ err: error }, 'webhook event not queued'),
+        );
     app.decorate('notifications', {
       reminderFired: service.reminderFired,
-      event: service.event,
+      todoData: service.todoData,
+      todoEvent: logged(service.todoEvent),
+      groupEvent: logged(service.groupEvent),
     });
     app.decorate('sendDueNotifications', () => service.tick());
     if (pollMs > 0) {

@@ -18,6 +18,7 @@ import type { Mailer } from '../shared/mailer.js';
 import { outboundUrlProblem, sendOutbound } from './outbound.js';
 import { requestFor } from './requests.js';
 
+type TodoEventData = Extract<WebhookPayload['data'], { completed: boolean }>;
 type ChannelRow = Selectable<Database['notification_channels']>;
 type DeliveryRow = Selectable<Database['notification_deliveries']>;
 
@@ -288,6 +289,36 @@ export function createNotificationService(options: {
     return claimed.length;
   }
 
+  async function todoData(userId: number, todoId: number): Promise<TodoEventData | null> {
+    const todo = await db
+      .selectFrom('todos')
+      .select(['id', 'title', 'completed', 'due_date', 'due_time', 'group_id'])
+      .where('id', '=', todoId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!todo) return null;
+    return {
+      id: todo.id,
+      title: todo.title,
+      completed: todo.completed === 1,
+      dueDate: todo.due_date,
+      dueTime: todo.due_time,
+      groupId: todo.group_id,
+    };
+  }
+
+  /** A todo or group event: queued for the user's webhooks. */
+  async function event(userId: number, type: WebhookEventType, data: WebhookPayload['data']) {
+    const channels = await db
+      .selectFrom('notification_channels')
+      .select(['id', 'kind'])
+      .where('user_id', '=', userId)
+      .where('enabled', '=', 1)
+      .where('kind', '=', 'webhook')
+      .execute();
+    await enqueue(channels, type, data, clock());
+  }
+
   return {
     /** One round: every delivery due by now is attempted once, in batches. */
     async tick(): Promise<NotificationTickResult> {
@@ -314,16 +345,17 @@ export function createNotificationService(options: {
       await enqueue(channels, 'reminder.fired', reminder, clock());
     },
 
-    /** A todo or group event: queued for the user's webhooks. */
-    async event(userId: number, type: WebhookEventType, data: WebhookPayload['data']) {
-      const channels = await db
-        .selectFrom('notification_channels')
-        .select(['id', 'kind'])
-        .where('user_id', '=', userId)
-        .where('enabled', '=', 1)
-        .where('kind', '=', 'webhook')
-        .execute();
-      await enqueue(channels, type, data, clock());
+    /** The todo as a webhook event shows it; null when it is not the user's (or is gone). */
+    todoData,
+
+    /** A todo's event, with the todo as it is now, or as it was before it went to the trash. */
+    async todoEvent(userId: number, type: WebhookEventType, todo: number | TodoEventData | null) {
+      const data = typeof todo === 'number' ? await todoData(userId, todo) : todo;
+      if (data) await event(userId, type, data);
+    },
+
+    async groupEvent(userId: number, type: WebhookEventType, group: { id: number; name: string }) {
+      await event(userId, type, { id: group.id, name: group.name });
     },
 
     async list(userId: number): Promise<Channel[]> {

@@ -16,6 +16,10 @@ import { createBulkService } from './bulk.js';
 import { createTodoService } from './service.js';
 
 /** A single todo's answer carries its version's ETag, the If-Match of the next write. */
+/** A change that completes the todo is its own webhook event. */
+const todoEventOf = (body: object) =>
+  'completed' in body && body.completed === true ? 'todo.completed' : 'todo.updated';
+
 const withEtag = (reply: FastifyReply, todo: Todo) => {
   reply.header('etag', etagOfVersion(todo.version));
   return todo;
@@ -70,6 +74,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   addEndpoint(app, todosApi.create, async (request, reply) => {
     const todo = await todos.create(request.user.id, request.body, timeZoneOf(request));
     app.live.publish(request.user.id, { type: 'todo.created', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, 'todo.created', todo.id);
     return reply.code(201).send(withEtag(reply, todo));
   });
 
@@ -83,6 +88,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, todoEventOf(request.body), todo.id);
     return withEtag(reply, todo);
   });
 
@@ -96,6 +102,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, todoEventOf(request.body), todo.id);
     return withEtag(reply, todo);
   });
 
@@ -108,6 +115,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, 'todo.updated', todo.id);
     return withEtag(reply, todo);
   });
 
@@ -128,16 +136,20 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, 'todo.updated', todo.id);
     return withEtag(reply, todo);
   });
 
   addEndpoint(app, todosApi.remove, async (request, reply) => {
+    // As it was, for the webhook event: it is in the trash after.
+    const before = await app.notifications.todoData(request.user.id, request.params.id);
     const removed = await todos.remove(
       request.user.id,
       request.params.id,
       request.headers['if-match'],
     );
     if (removed === 0) throw notFound('Todo');
+    await app.notifications.todoEvent(request.user.id, 'todo.deleted', before);
     app.live.publish(
       request.user.id,
       // Its subtasks went with it: the other clients fetch the whole list again.

@@ -8,6 +8,8 @@ export const queryKeys = {
   account: ['account'],
   accountSessions: ['account', 'sessions'],
   accountTokens: ['account', 'tokens'],
+  notificationChannels: ['notifications', 'channels'],
+  notificationDeliveries: (id: number) => ['notifications', 'channels', id, 'deliveries'],
   accountPasskeys: ['account', 'passkeys'],
   calendarFeed: ['account', 'calendar'],
   twoFactor: ['account', 'two-factor'],

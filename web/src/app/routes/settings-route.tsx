@@ -4,6 +4,7 @@ import {
   type GoogleSignInProps,
 } from '#web/features/auth/components/GoogleSignInButton';
 import { SettingsPage } from '#web/features/account/components/SettingsPage';
+import { NotificationsSection } from '#web/features/notifications/components/NotificationsSection';
 import { useDocumentTitle } from '../use-document-title';
 
 /**
@@ -25,6 +26,9 @@ export default function SettingsRoute({ section }: { section?: string | undefine
       mailEnabled={config.data?.passwordResetByEmail ?? false}
       GoogleButton={SettingsGoogleButton}
       oidcName={config.data?.oidc?.name ?? null}
+      featureSections={[
+        { id: 'notifications', label: 'Notifications', content: <NotificationsSection /> },
+      ]}
     />
   );
 }

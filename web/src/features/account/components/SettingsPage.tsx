@@ -37,9 +37,11 @@ interface SettingsPageProps {
   googleEnabled?: boolean;
   /** The section the address names (/settings/{id}); all of them when undefined. */
   section?: string | undefined;
+  /** Other features' sections (the route composes them), shown after Calendar feed. */
+  featureSections?: SectionEntry[];
 }
 
-interface SectionEntry {
+export interface SectionEntry {
   id: string;
   label: string;
   content: ReactNode;
@@ -55,6 +57,7 @@ export function SettingsPage({
   oidcName = null,
   googleEnabled = true,
   section,
+  featureSections = [],
 }: SettingsPageProps) {
   const account = useAccount();
 
@@ -128,6 +131,7 @@ export function SettingsPage({
               content: <CalendarAppsSection email={account.data.email} />,
             },
             { id: 'calendar', label: 'Calendar feed', content: <CalendarFeedSection /> },
+            ...featureSections,
             { id: 'data', label: 'Your data', content: <DataSection /> },
             { id: 'import', label: 'Import', content: <ImportSection /> },
             {

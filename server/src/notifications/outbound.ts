@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isPublicAddress, publicOnlyLookup } from '../reminders/push-endpoint.js';
+import { isPublicAddress, publicOnlyLookup } from '../shared/public-address.js';
 
 /**
  * The one way out for every notification channel (docs/decisions/144-one-outbound-path.md): a

@@ -15,7 +15,7 @@ import { isPublicAddress, publicOnlyLookup } from '../shared/public-address.js';
 
 const TIMEOUT_MS = 10_000;
 /** What a channel may send: a reminder or an event is a few hundred bytes. */
-export const MAX_REQUEST_BYTES = 64 * 1024;
+const MAX_REQUEST_BYTES = 64 * 1024;
 /** What is kept of an answer: enough for an error message, never a receiver's whole page. */
 const MAX_ANSWER_BYTES = 1024;
 

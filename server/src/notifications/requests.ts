@@ -38,7 +38,7 @@ function humanText(payload: WebhookPayload): { title: string; message: string } 
   return { title: 'Tally', message: `${payload.type}: ${what}` };
 }
 
-export function webhookSignature(secret: string, id: string, timestamp: number, body: string) {
+function webhookSignature(secret: string, id: string, timestamp: number, body: string) {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
   return `v1,${mac}`;

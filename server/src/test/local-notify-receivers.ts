@@ -15,7 +15,7 @@ export const GOTIFY_TOKEN = 'AbCdEfGhIjKlMnO';
 export const PUSHOVER_TOKEN = 'azGDORePK8gMaC0QOYAMyEEuzJnyUi';
 export const PUSHOVER_USER = 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG';
 
-export interface Received {
+interface Received {
   service: 'ntfy' | 'gotify' | 'pushover' | 'webhook';
   path: string;
   headers: IncomingMessage['headers'];

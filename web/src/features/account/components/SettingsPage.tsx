@@ -41,7 +41,7 @@ interface SettingsPageProps {
   featureSections?: SectionEntry[];
 }
 
-export interface SectionEntry {
+interface SectionEntry {
   id: string;
   label: string;
   content: ReactNode;

@@ -235,6 +235,11 @@ describe('webhook events', () => {
     }>();
     await call.unchecked(todosApi.patch, { params: { id: todo.id }, body: { title: 'Paint it' } });
     await call.unchecked(todosApi.patch, { params: { id: todo.id }, body: { completed: true } });
+    // Completed already: a change that says so again is an update.
+    await call.unchecked(todosApi.patch, {
+      params: { id: todo.id },
+      body: { completed: true, title: 'Paint it' },
+    });
     await call(todosApi.remove, { params: { id: todo.id } });
     await call.unchecked(trashApi.restore, {
       params: { id: todo.id },
@@ -250,6 +255,7 @@ describe('webhook events', () => {
       'todo.created',
       'todo.updated',
       'todo.completed',
+      'todo.updated',
       'todo.deleted',
       'todo.restored',
       'group.deleted',
@@ -257,7 +263,7 @@ describe('webhook events', () => {
     expect(payloads[3]).toMatchObject({
       data: { id: todo.id, title: 'Paint it', completed: true, groupId: group.id },
     });
-    expect(payloads[6]).toMatchObject({ data: { id: group.id, name: 'Home' } });
+    expect(payloads[7]).toMatchObject({ data: { id: group.id, name: 'Home' } });
   });
 
   it('describes the payload in the OpenAPI document', async () => {

@@ -16,9 +16,8 @@ import { createBulkService } from './bulk.js';
 import { createTodoService } from './service.js';
 
 /** A single todo's answer carries its version's ETag, the If-Match of the next write. */
-/** A change that completes the todo is its own webhook event. */
-const todoEventOf = (body: object) =>
-  'completed' in body && body.completed === true ? 'todo.completed' : 'todo.updated';
+/** A change that asks to complete the todo: its webhook event is todo.completed if it was open. */
+const completes = (body: object) => 'completed' in body && body.completed === true;
 
 const withEtag = (reply: FastifyReply, todo: Todo) => {
   reply.header('etag', etagOfVersion(todo.version));
@@ -79,6 +78,9 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   });
 
   addEndpoint(app, todosApi.update, async (request, reply) => {
+    const before = completes(request.body)
+      ? await app.notifications.todoData(request.user.id, request.params.id)
+      : null;
     const todo = await todos.update(
       request.user.id,
       request.params.id,
@@ -88,11 +90,18 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
-    await app.notifications.todoEvent(request.user.id, todoEventOf(request.body), todo.id);
+    await app.notifications.todoEvent(
+      request.user.id,
+      before?.completed === false ? 'todo.completed' : 'todo.updated',
+      todo.id,
+    );
     return withEtag(reply, todo);
   });
 
   addEndpoint(app, todosApi.patch, async (request, reply) => {
+    const before = completes(request.body)
+      ? await app.notifications.todoData(request.user.id, request.params.id)
+      : null;
     const todo = await todos.update(
       request.user.id,
       request.params.id,
@@ -102,7 +111,11 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
-    await app.notifications.todoEvent(request.user.id, todoEventOf(request.body), todo.id);
+    await app.notifications.todoEvent(
+      request.user.id,
+      before?.completed === false ? 'todo.completed' : 'todo.updated',
+      todo.id,
+    );
     return withEtag(reply, todo);
   });
 

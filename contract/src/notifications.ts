@@ -28,6 +28,11 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
+/** ntfy's topic names, Pushover's user keys and a token's characters. */
+export const NTFY_TOPIC_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+export const PUSHOVER_KEY_PATTERN = '^[A-Za-z0-9]{30}$';
+export const CHANNEL_TOKEN_PATTERN = '^[\\x21-\\x7e]{1,200}$';
+
 const url = Type.String({
   maxLength: 1024,
   pattern: NO_NUL,
@@ -35,7 +40,7 @@ const url = Type.String({
     'http or https; a public address unless the operator allows private ones (OUTBOUND_ALLOW_PRIVATE)',
 });
 const secret = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description });
+  Type.String({ pattern: CHANNEL_TOKEN_PATTERN, description });
 const name = Type.String({ minLength: 1, maxLength: 100, pattern: NOT_BLANK });
 
 export const CreateChannelBodySchema = Type.Object(
@@ -44,16 +49,11 @@ export const CreateChannelBodySchema = Type.Object(
     name,
     url: Type.Optional(url),
     topic: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 64,
-        pattern: '^[A-Za-z0-9_-]+$',
-        description: 'ntfy: the topic',
-      }),
+      Type.String({ pattern: NTFY_TOPIC_PATTERN, description: 'ntfy: the topic' }),
     ),
     userKey: Type.Optional(
       Type.String({
-        pattern: '^[A-Za-z0-9]{30}$',
+        pattern: PUSHOVER_KEY_PATTERN,
         description: 'Pushover: the user (or group) key',
       }),
     ),
@@ -68,13 +68,23 @@ export const CreateChannelBodySchema = Type.Object(
 );
 export type CreateChannelBody = Static<typeof CreateChannelBodySchema>;
 
+/**
+ * A change: the fields are checked as at creation, but after the channel is found to be the
+ * user's (another account's id is a 404 whatever the body holds).
+ */
 export const UpdateChannelBodySchema = Type.Object(
   {
     name: Type.Optional(name),
     url: Type.Optional(url),
-    topic: CreateChannelBodySchema.properties.topic,
-    userKey: CreateChannelBodySchema.properties.userKey,
-    token: Type.Optional(secret('A new token; omitted keeps the one saved')),
+    topic: Type.Optional(Type.String({ maxLength: 200, description: 'ntfy: the topic' })),
+    userKey: Type.Optional(Type.String({ maxLength: 200, description: 'Pushover: the user key' })),
+    token: Type.Optional(
+      Type.String({
+        maxLength: 4096,
+        pattern: NO_NUL,
+        description: 'A new token; omitted keeps the one saved',
+      }),
+    ),
     reminders: Type.Optional(Type.Boolean()),
     enabled: Type.Optional(
       Type.Boolean({ description: 'Turning a channel on again clears its failure record' }),
@@ -194,13 +204,6 @@ export const WebhookPayloadSchema = Type.Object(
 export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
 
 const ChannelParamsSchema = IdParamsSchema;
-const DeliveryParamsSchema = Type.Object(
-  {
-    id: IdParamsSchema.properties.id,
-    deliveryId: IdParamsSchema.properties.id,
-  },
-  { additionalProperties: false },
-);
 
 export const notificationsApi = defineEndpoints('notifications', routes.notifications, {
   list: {
@@ -238,8 +241,8 @@ export const notificationsApi = defineEndpoints('notifications', routes.notifica
     responses: { 200: Type.Array(DeliverySchema), 401: ErrorSchema, 404: ErrorSchema },
   },
   redeliver: {
-    summary: 'Send a delivery again (a new attempt, same webhook-id)',
-    params: DeliveryParamsSchema,
+    summary: 'Send a delivery again (a new round of attempts, same webhook-id)',
+    params: IdParamsSchema,
     responses: { 200: DeliverySchema, 401: ErrorSchema, 404: ErrorSchema },
   },
 });

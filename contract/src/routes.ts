@@ -116,10 +116,7 @@ export const routes = {
     remove: { method: 'DELETE', path: '/api/notifications/channels/:id' },
     test: { method: 'POST', path: '/api/notifications/channels/:id/test' },
     deliveries: { method: 'GET', path: '/api/notifications/channels/:id/deliveries' },
-    redeliver: {
-      method: 'POST',
-      path: '/api/notifications/channels/:id/deliveries/:deliveryId/redeliver',
-    },
+    redeliver: { method: 'POST', path: '/api/notifications/deliveries/:id/redeliver' },
   },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },

@@ -102,8 +102,7 @@ function client(user: TestUser, app = ctx.app) {
     test: async (id: number) => (await call())(notificationsApi.test, { params: { id } }),
     deliveries: async (id: number) =>
       (await call())(notificationsApi.deliveries, { params: { id } }),
-    redeliver: async (id: number, deliveryId: number) =>
-      (await call())(notificationsApi.redeliver, { params: { id, deliveryId } }),
+    redeliver: async (id: number) => (await call())(notificationsApi.redeliver, { params: { id } }),
     raw: call,
     createTodo: async (body: object) =>
       (await call()).unchecked(todosApi.create, {
@@ -219,6 +218,22 @@ describe('channels', () => {
       [400, 'url must be http or https'],
     ]);
     expect((await api.list()).expectBody(200)).toEqual([]);
+
+    // A change is checked as a creation is, once the channel is found to be the user's.
+    const ntfy = await api.create({
+      kind: 'ntfy',
+      name: 'n',
+      url: `${receivers.origin}/ntfy`,
+      topic: 'mine',
+    });
+    const { id } = ntfy.json<{ channel: Channel }>().channel;
+    const bad = await api.update(id, { topic: 'not a topic' });
+    expect([bad.statusCode, bad.json<{ error: string }>().error]).toEqual([
+      400,
+      'topic must be 1 to 64 letters, digits, - or _',
+    ]);
+    const stranger = client(await registerUser(ctx.app));
+    expect((await stranger.update(id, { topic: 'not a topic' })).statusCode).toBe(404);
   });
 });
 
@@ -342,7 +357,7 @@ describe('delivery', () => {
     expect(log).toMatchObject({ state: 'sent', attempt: 3, status: 204, event: 'reminder.fired' });
 
     // Redeliver: the same message again, with the same webhook-id.
-    const again = (await api.redeliver(hook.id, log?.id ?? 0)).expectBody(200);
+    const again = (await api.redeliver(log?.id ?? 0)).expectBody(200);
     expect(again).toMatchObject({ state: 'pending', attempt: 0 });
     await tick();
     expect(receivers.received).toHaveLength(2);

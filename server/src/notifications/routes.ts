@@ -103,8 +103,7 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
     });
 
     addEndpoint(app, notificationsApi.redeliver, async (request) => {
-      const { id, deliveryId } = request.params;
-      const delivery = await service.redeliver(request.user.id, id, deliveryId);
+      const delivery = await service.redeliver(request.user.id, request.params.id);
       if (!delivery) throw notFound('Delivery');
       return delivery;
     });

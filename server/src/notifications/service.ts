@@ -1,13 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type {
-  Channel,
-  ChannelTestResult,
-  CreateChannelBody,
-  CreatedChannel,
-  Delivery,
-  UpdateChannelBody,
-  WebhookEventType,
-  WebhookPayload,
+import {
+  CHANNEL_TOKEN_PATTERN,
+  NTFY_TOPIC_PATTERN,
+  PUSHOVER_KEY_PATTERN,
+  type Channel,
+  type ChannelTestResult,
+  type CreateChannelBody,
+  type CreatedChannel,
+  type Delivery,
+  type UpdateChannelBody,
+  type WebhookEventType,
+  type WebhookPayload,
 } from '@tally/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -100,6 +103,16 @@ function checkFields(
   const names = { url: 'url', topic: 'topic', user_key: 'userKey', secret: 'token' };
   for (const field of needs[kind]) {
     if (fields[field] === null) throw badRequest(`${names[field]} is required for ${kind}`);
+  }
+  // The creation's schema says the same; a change is checked here, once the channel is found.
+  if (fields.topic !== null && !new RegExp(NTFY_TOPIC_PATTERN).test(fields.topic)) {
+    throw badRequest('topic must be 1 to 64 letters, digits, - or _');
+  }
+  if (fields.user_key !== null && !new RegExp(PUSHOVER_KEY_PATTERN).test(fields.user_key)) {
+    throw badRequest('userKey must be 30 letters and digits');
+  }
+  if (fields.secret !== null && !new RegExp(CHANNEL_TOKEN_PATTERN).test(fields.secret)) {
+    throw badRequest('token must be 1 to 200 characters without spaces');
   }
   if (kind !== 'pushover' && fields.url !== null) {
     const problem = outboundUrlProblem(fields.url, allowPrivate);
@@ -467,10 +480,21 @@ export function createNotificationService(options: {
     },
 
     /** Queues a delivery again now: a fresh round of attempts with the same webhook-id. */
-    async redeliver(userId: number, id: number, deliveryId: number): Promise<Delivery | null> {
-      if (!(await ownChannel(userId, id))) return null;
+    async redeliver(userId: number, deliveryId: number): Promise<Delivery | null> {
+      const own = await db
+        .selectFrom('notification_deliveries')
+        .innerJoin(
+          'notification_channels',
+          'notification_channels.id',
+          'notification_deliveries.channel_id',
+        )
+        .select('notification_deliveries.id')
+        .where('notification_deliveries.id', '=', deliveryId)
+        .where('notification_channels.user_id', '=', userId)
+        .executeTakeFirst();
+      if (!own) return null;
       const now = clock();
-      const row = await db
+      await db
         .updateTable('notification_deliveries')
         .set({
           state: 'pending',
@@ -480,18 +504,14 @@ export function createNotificationService(options: {
           expires_at: null,
         })
         .where('id', '=', deliveryId)
-        .where('channel_id', '=', id)
         .where('state', '!=', 'pending')
-        .returningAll()
-        .executeTakeFirst();
-      if (row) return toDelivery(row);
-      const pending = await db
+        .execute();
+      const row = await db
         .selectFrom('notification_deliveries')
         .selectAll()
         .where('id', '=', deliveryId)
-        .where('channel_id', '=', id)
-        .executeTakeFirst();
-      return pending ? toDelivery(pending) : null;
+        .executeTakeFirstOrThrow();
+      return toDelivery(row);
     },
   };
 }

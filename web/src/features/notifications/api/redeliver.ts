@@ -9,10 +9,7 @@ export function useRedeliver(channelId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (deliveryId: number) =>
-      api.notifications.redeliver({
-        params: { id: channelId, deliveryId },
-        operation: OPERATION,
-      }),
+      api.notifications.redeliver({ params: { id: deliveryId }, operation: OPERATION }),
     onSuccess: () =>
       queryClient.invalidateQueries({ queryKey: queryKeys.notificationDeliveries(channelId) }),
     meta: { operation: OPERATION },

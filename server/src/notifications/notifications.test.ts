@@ -237,6 +237,47 @@ describe('channels', () => {
   });
 });
 
+describe('secrets', () => {
+  it('never writes a token or signing secret to a log line', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp({
+      database,
+      clock: ctx.clock,
+      config: { outboundAllowPrivate: true },
+      logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      const api = client(await registerUser(logged.app), logged.app);
+      const gotify = await api.create({
+        kind: 'gotify',
+        name: 'g',
+        url: `${receivers.origin}/gotify`,
+        token: GOTIFY_TOKEN,
+      });
+      const { id } = gotify.json<{ channel: Channel }>().channel;
+      await api.update(id, { token: 'AnotherToken123' });
+      await api.test(id);
+      const hook = await api.create({
+        kind: 'webhook',
+        name: 'w',
+        url: `${receivers.origin}/hooks/logged`,
+      });
+      const { signingSecret } = hook.json<{ signingSecret: string }>();
+      receivers.setSecret('logged', signingSecret);
+      await api.createTodo({ title: 'Logged' });
+      await logged.app.sendDueNotifications();
+      expect(receivers.received.map((message) => message.service)).toEqual(['webhook']);
+      expect(lines.length).toBeGreaterThan(0);
+      const log = lines.join('\n');
+      for (const secret of [GOTIFY_TOKEN, 'AnotherToken123', signingSecret]) {
+        expect(log).not.toContain(secret);
+      }
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('webhook events', () => {
   it('tells a webhook of todo and group events, in the documented schema', async () => {
     const api = client(await registerUser(ctx.app));

@@ -20,7 +20,7 @@ import { todoDetails } from './migrations/0016-todo-details.js';
 import { caldav } from './migrations/0017-caldav.js';
 import { caldavChangeMarks } from './migrations/0018-caldav-change-marks.js';
 import { versions } from './migrations/0019-versions.js';
-import { notificationChannels } from './migrations/0026-notification-channels.js';
+import { notificationChannels } from './migrations/0024-notification-channels.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -47,7 +47,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017-caldav': caldav(dialect),
     '0018-caldav-change-marks': caldavChangeMarks(dialect),
     '0019-versions': versions(),
-    '0026-notification-channels': notificationChannels(dialect),
+    '0024-notification-channels': notificationChannels(dialect),
   };
 }
 

@@ -430,7 +430,7 @@ interface WebauthnChallengesTable {
   expires_at: number;
 }
 
-/** A user's ntfy, Gotify, Pushover or webhook target (migrations/0026-notification-channels.ts). */
+/** A user's ntfy, Gotify, Pushover or webhook target (migrations/0024-notification-channels.ts). */
 interface NotificationChannelsTable {
   id: Generated<number>;
   user_id: number;

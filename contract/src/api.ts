@@ -6,6 +6,7 @@ import { inboxApi } from './inbox.js';
 import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
 import { passkeysApi } from './passkeys.js';
+import { notificationsApi } from './notifications.js';
 import { oidcApi } from './oidc.js';
 import { remindersApi } from './reminders.js';
 import { statisticsApi } from './statistics.js';
@@ -30,6 +31,7 @@ export const contract = {
   inbox: inboxApi,
   todos: todosApi,
   reminders: remindersApi,
+  notifications: notificationsApi,
   tags: tagsApi,
   trash: trashApi,
   groups: groupsApi,

@@ -14,6 +14,7 @@ export * from './calendar.js';
 export * from './inbox.js';
 export * from './todos.js';
 export * from './reminders.js';
+export * from './notifications.js';
 export * from './tags.js';
 export * from './trash.js';
 export * from './groups.js';

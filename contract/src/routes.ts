@@ -115,6 +115,16 @@ export const routes = {
     unsubscribe: { method: 'DELETE', path: '/api/push/subscriptions' },
     recent: { method: 'GET', path: '/api/reminders' },
   },
+  /** Notification channels: ntfy, Gotify, Pushover and signed webhooks (docs/decisions/143-notification-channels.md). */
+  notifications: {
+    list: { method: 'GET', path: '/api/notifications/channels' },
+    create: { method: 'POST', path: '/api/notifications/channels' },
+    update: { method: 'PATCH', path: '/api/notifications/channels/:id' },
+    remove: { method: 'DELETE', path: '/api/notifications/channels/:id' },
+    test: { method: 'POST', path: '/api/notifications/channels/:id/test' },
+    deliveries: { method: 'GET', path: '/api/notifications/channels/:id/deliveries' },
+    redeliver: { method: 'POST', path: '/api/notifications/deliveries/:id/redeliver' },
+  },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },
     create: { method: 'POST', path: '/api/todo-groups' },

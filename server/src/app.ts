@@ -38,6 +38,7 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { liveBusPlugin } from './plugins/live-bus.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { reminderRoutes } from './reminders/routes.js';
 import { resolveVapidKeys, type VapidKeys } from './secrets.js';
 import { EARLY_ERROR_HEADERS, securityHeadersPlugin } from './plugins/security-headers.js';
@@ -91,6 +92,8 @@ export interface AppOptions {
   allowLoopbackPush?: boolean;
   /** Run the e-mail-to-task fetcher when INBOX_IMAP_URL is set; by default with backgroundJobs. */
   inboxFetcher?: boolean | { leaseMs: number; retryMs: number };
+  /** How often this process looks for channel deliveries (ms); 0: never by itself (tests). */
+  notificationPollMs?: number;
 }
 
 /** Trusts the X-Forwarded-For entries added by the nearest `hops` proxies (hop 0 is the peer). */
@@ -227,6 +230,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(typeof fetcher === 'object' ? { fetcherTimes: fetcher } : {}),
   });
   await app.register(tagRoutes);
+  await app.register(notificationRoutes, {
+    clock,
+    allowPrivate: config.outboundAllowPrivate,
+    pushoverApiUrl: config.pushoverApiUrl,
+    mailer:
+      config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
+    publicUrl: config.publicUrl,
+    ...(options.notificationPollMs === undefined ? {} : { pollMs: options.notificationPollMs }),
+  });
   await app.register(reminderRoutes, {
     clock,
     vapid: options.vapidKeys ?? resolveVapidKeys(config),

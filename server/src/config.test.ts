@@ -32,6 +32,14 @@ describe('loadConfig', () => {
     expect(load).toThrow(/DATABASE_URL must be a postgres: or postgresql: URL/);
   });
 
+  it('lets channels reach private addresses only when OUTBOUND_ALLOW_PRIVATE is true', () => {
+    expect(loadConfig({}).outboundAllowPrivate).toBe(false);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' }).outboundAllowPrivate).toBe(true);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'yes please' })).toThrow(
+      'OUTBOUND_ALLOW_PRIVATE must be true or false',
+    );
+  });
+
   it('refuses more than one process on SQLite', () => {
     expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(
       /WEB_CONCURRENCY above 1 needs DATABASE_URL/,

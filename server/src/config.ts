@@ -56,6 +56,13 @@ export interface Config {
   vapidSubject: string;
   /** The bearer token of GET /metrics (Prometheus); null turns the metrics off (404). */
   metricsToken: string | null;
+  /**
+   * OUTBOUND_ALLOW_PRIVATE: notification channels (ntfy, Gotify, webhooks) may reach loopback,
+   * private and link-local addresses (a receiver on the operator's own network). Off by default.
+   */
+  outboundAllowPrivate: boolean;
+  /** PUSHOVER_API_URL: Pushover's publish endpoint (a stand-in for tests). */
+  pushoverApiUrl: string;
   /** Generic OpenID Connect sign-in (OIDC_*); null when OIDC_ISSUER is unset. */
   oidc: OidcConfig | null;
   // First start and forward auth (docs/decisions/127-setup-token.md, 128-forward-auth.md).
@@ -218,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedule: backupSchedule,
     keep: integer('BACKUP_KEEP', 7, 1, 10_000),
   };
+  const allowPrivate = (text('OUTBOUND_ALLOW_PRIVATE') ?? 'false').toLowerCase();
+  if (allowPrivate !== 'true' && allowPrivate !== 'false') {
+    problems.push('OUTBOUND_ALLOW_PRIVATE must be true or false');
+  }
 
   const config: Config = {
     port,
@@ -249,6 +260,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidPrivateKey,
     vapidSubject,
     metricsToken,
+    outboundAllowPrivate: allowPrivate === 'true',
+    pushoverApiUrl:
+      url('PUSHOVER_API_URL', 'https://api.pushover.net/1/messages.json', ['https:', 'http:']) ??
+      'https://api.pushover.net/1/messages.json',
     oidc,
     inbox,
     setupToken,

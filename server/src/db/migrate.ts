@@ -26,6 +26,7 @@ import { operatorsAndAuditLog } from './migrations/0020-operators-and-audit-log.
 import { importHistory } from './migrations/0021-import-history.js';
 import { inbox } from './migrations/0022-inbox.js';
 import { idempotencyEtags } from './migrations/0023-idempotency-etags.js';
+import { notificationChannels } from './migrations/0024-notification-channels.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -56,6 +57,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0021-import-history': importHistory(dialect),
     '0022-inbox': inbox(dialect),
     '0023-idempotency-etags': idempotencyEtags(),
+    '0024-notification-channels': notificationChannels(dialect),
   };
 }
 

@@ -25,6 +25,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   reminders: RemindersTable;
   push_subscriptions: PushSubscriptionsTable;
+  notification_channels: NotificationChannelsTable;
+  notification_deliveries: NotificationDeliveriesTable;
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
@@ -489,4 +491,45 @@ interface WebauthnChallengesTable {
   /** A registration's WebAuthn user.id, kept with the passkey it makes; null otherwise. */
   user_handle: string | null;
   expires_at: number;
+}
+
+/** A user's ntfy, Gotify, Pushover or webhook target (migrations/0024-notification-channels.ts). */
+interface NotificationChannelsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'ntfy' | 'gotify' | 'pushover' | 'webhook';
+  name: string;
+  url: string | null;
+  topic: string | null;
+  user_key: string | null;
+  /** The token or webhook signing secret: sent to the receiver, never answered or logged. */
+  secret: string | null;
+  reminders: number;
+  enabled: number;
+  /** When the run of failures under way began; null after a success. */
+  failing_since: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+}
+
+/** One message to one channel, and its attempts so far. */
+interface NotificationDeliveriesTable {
+  id: Generated<number>;
+  channel_id: number;
+  /** The webhook-id: the same on every attempt, so a receiver can drop repeats. */
+  message_id: string;
+  event: string;
+  /** The message as JSON (WebhookPayload). */
+  payload: string;
+  state: 'pending' | 'sent' | 'failed' | 'dropped';
+  attempt: number;
+  next_attempt_at: number | null;
+  /** A process sending it holds it until then; another may take it over after. */
+  lease_until: number;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  /** After this it is no use any more (a reminder an hour late); null: webhook retry schedule. */
+  expires_at: number | null;
+  created_at: number;
 }

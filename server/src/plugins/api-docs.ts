@@ -5,6 +5,7 @@ import {
   isSessionOnlyPath,
   PERSONAL_TOKEN_PREFIX,
   TOKEN_REQUESTS_PER_MINUTE,
+  WebhookPayloadSchema,
 } from '@tally/contract';
 import fp from 'fastify-plugin';
 
@@ -43,6 +44,25 @@ function documentRefusals(paths: Record<string, Record<string, Operation>>): voi
     }
   }
 }
+
+/**
+ * What Tally sends to a user's webhooks (OpenAPI 3.1's `webhooks`): the routes describe only what
+ * Tally receives, so the payload's schema is written in here (notifications/requests.ts signs it).
+ */
+const WEBHOOKS = {
+  event: {
+    post: {
+      summary: 'A todo or group event, or a reminder, sent to a webhook channel',
+      description:
+        'Signed as Standard Webhooks say: webhook-id (the same on every attempt), ' +
+        'webhook-timestamp (seconds) and webhook-signature (v1,base64 HMAC-SHA256 over ' +
+        '"id.timestamp.body" with the channel\'s signing secret). Any 2xx answer is success; ' +
+        'anything else is retried for about 27 hours.',
+      requestBody: { content: { 'application/json': { schema: WebhookPayloadSchema } } },
+      responses: { '2XX': { description: 'Received' } },
+    },
+  },
+};
 
 /** The OpenAPI document, generated from the routes' schemas, and its browsable UI at /api/docs. */
 export const apiDocsPlugin = fp(
@@ -96,7 +116,7 @@ export const apiDocsPlugin = fp(
         const openapi = 'openapiObject' in document ? document.openapiObject : null;
         if (openapi?.paths)
           documentRefusals(openapi.paths as Parameters<typeof documentRefusals>[0]);
-        return openapi ?? {};
+        return openapi ? { ...openapi, webhooks: WEBHOOKS } : {};
       },
     });
     await app.register(swaggerUi, {

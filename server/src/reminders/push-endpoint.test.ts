@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endpointProblem, isPublicAddress, publicOnlyLookup } from './push-endpoint.js';
+import { isPublicAddress, publicOnlyLookup } from '../shared/public-address.js';
+import { endpointProblem } from './push-endpoint.js';
 
 describe('push endpoints (server-side request forgery)', () => {
   it.each([

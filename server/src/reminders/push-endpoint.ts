@@ -1,6 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
+import { isPublicAddress } from '../shared/public-address.js';
 
 /**
  * A push endpoint is a URL the browser hands over, so anyone signed in can make the server POST
@@ -11,12 +10,6 @@ import ipaddr from 'ipaddr.js';
  */
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** A unicast address of the public internet: not loopback, private, link-local, reserved… */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
-}
 
 const isLoopbackHost = (hostname: string) =>
   LOOPBACK_NAMES.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
@@ -40,25 +33,3 @@ export function endpointProblem(raw: string, allowLoopback: boolean): string | n
   if (isIP(host) && !isPublicAddress(host)) return 'endpoint must be on a public address';
   return null;
 }
-
-/**
- * dns.lookup that refuses names resolving to any non-public address, for the connections to
- * push services (net calls it with `all: true` when it tries several addresses).
- */
-export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) {
-      callback(error, '', 0);
-      return;
-    }
-    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    const first = addresses[0];
-    if (refused || !first) {
-      const reason = new Error(`${hostname} resolves to a non-public address`);
-      callback(Object.assign(reason, { code: 'ENOTPUBLIC' }), '', 0);
-      return;
-    }
-    if (options.all) callback(null, addresses);
-    else callback(null, first.address, first.family);
-  });
-};

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type webpush from 'web-push';
-import { endpointProblem, publicOnlyLookup } from './push-endpoint.js';
+import { publicOnlyLookup } from '../shared/public-address.js';
+import { endpointProblem } from './push-endpoint.js';
 import type { VapidKeys } from '../secrets.js';
 
 interface PushTarget {

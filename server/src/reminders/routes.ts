@@ -44,6 +44,13 @@ export const reminderRoutes = fp<ReminderRoutesOptions>(
       allowLoopback,
       // Open apps show a reminder at once, from the live stream.
       onFired: (userId, todoId) => app.live.publish(userId, { type: 'reminder.fired', id: todoId }),
+      toChannels: (userId, reminder) =>
+        app.notifications.reminderFired(userId, {
+          todoId: reminder.todoId,
+          title: reminder.title,
+          dueDate: reminder.dueDate,
+          dueTime: reminder.dueTime,
+        }),
     });
     const publicKey = vapid.publicKey;
     app.decorate('sendDueReminders', () => service.tick());
@@ -70,5 +77,5 @@ export const reminderRoutes = fp<ReminderRoutesOptions>(
       return service.recent(request.user.id, after === undefined ? null : Date.parse(after));
     });
   },
-  { name: 'reminders', dependencies: ['database'] },
+  { name: 'reminders', dependencies: ['database', 'notifications'] },
 );

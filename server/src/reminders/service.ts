@@ -31,6 +31,8 @@ export function createReminderService(options: {
   allowLoopback: boolean;
   /** Told of each reminder that went out, so open apps show it at once (the live stream). */
   onFired?: (userId: number, todoId: number) => void;
+  /** Queues the reminder for the user's other channels (ntfy, Gotify, Pushover, webhooks). */
+  toChannels?: (userId: number, reminder: Reminder) => Promise<void>;
 }) {
   const { db, clock, sender } = options;
 
@@ -83,13 +85,17 @@ export function createReminderService(options: {
           firedAt: isoTime(now),
         };
         const body = JSON.stringify(payload);
-        return subscriptions
-          .filter((subscription) => subscription.user_id === reminder.user_id)
-          .map(async (subscription) => {
-            const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
-            result.pushes[outcome] += 1;
-            if (outcome === 'gone') gone.push(subscription.id);
-          });
+        const queued = options.toChannels?.(reminder.user_id, payload);
+        return [
+          ...(queued ? [queued] : []),
+          ...subscriptions
+            .filter((subscription) => subscription.user_id === reminder.user_id)
+            .map(async (subscription) => {
+              const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
+              result.pushes[outcome] += 1;
+              if (outcome === 'gone') gone.push(subscription.id);
+            }),
+        ];
       }),
     );
     if (gone.length > 0)

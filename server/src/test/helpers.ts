@@ -122,6 +122,7 @@ export async function createTestApp(
     clock: clock.now,
     closeDatabase: false,
     reminderPollMs: options.reminderPollMs ?? 0,
+    notificationPollMs: 0,
     // The reminder tests' push service listens on loopback.
     allowLoopbackPush: true,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),

@@ -16,6 +16,9 @@ import { createBulkService } from './bulk.js';
 import { createTodoService } from './service.js';
 
 /** A single todo's answer carries its version's ETag, the If-Match of the next write. */
+/** A change that asks to complete the todo: its webhook event is todo.completed if it was open. */
+const completes = (body: object) => 'completed' in body && body.completed === true;
+
 const withEtag = (reply: FastifyReply, todo: Todo) => {
   reply.header('etag', etagOfVersion(todo.version));
   return todo;
@@ -76,10 +79,14 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
   addEndpoint(app, todosApi.create, async (request, reply) => {
     const todo = await todos.create(request.user.id, request.body, timeZoneOf(request));
     app.live.publish(request.user.id, { type: 'todo.created', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, 'todo.created', todo.id);
     return reply.code(201).send(withEtag(reply, todo));
   });
 
   addEndpoint(app, todosApi.update, async (request, reply) => {
+    const before = completes(request.body)
+      ? await app.notifications.todoData(request.user.id, request.params.id)
+      : null;
     const todo = await todos.update(
       request.user.id,
       request.params.id,
@@ -89,10 +96,18 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(
+      request.user.id,
+      before?.completed === false ? 'todo.completed' : 'todo.updated',
+      todo.id,
+    );
     return withEtag(reply, todo);
   });
 
   addEndpoint(app, todosApi.patch, async (request, reply) => {
+    const before = completes(request.body)
+      ? await app.notifications.todoData(request.user.id, request.params.id)
+      : null;
     const todo = await todos.update(
       request.user.id,
       request.params.id,
@@ -102,6 +117,11 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(
+      request.user.id,
+      before?.completed === false ? 'todo.completed' : 'todo.updated',
+      todo.id,
+    );
     return withEtag(reply, todo);
   });
 
@@ -114,6 +134,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, 'todo.updated', todo.id);
     return withEtag(reply, todo);
   });
 
@@ -134,16 +155,20 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     );
     if (!todo) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todo.updated', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, 'todo.updated', todo.id);
     return withEtag(reply, todo);
   });
 
   addEndpoint(app, todosApi.remove, async (request, reply) => {
+    // As it was, for the webhook event: it is in the trash after.
+    const before = await app.notifications.todoData(request.user.id, request.params.id);
     const removed = await todos.remove(
       request.user.id,
       request.params.id,
       request.headers['if-match'],
     );
     if (removed === 0) throw notFound('Todo');
+    await app.notifications.todoEvent(request.user.id, 'todo.deleted', before);
     app.live.publish(
       request.user.id,
       // Its subtasks went with it: the other clients fetch the whole list again.

@@ -28,6 +28,7 @@ export const trashRoutes: FastifyPluginAsync<TrashRoutesOptions> = async (app, o
     if (!todo) throw notFound('Todo in the trash');
     // Back in the list, as if created (docs/decisions/061-live-updates.md).
     app.live.publish(request.user.id, { type: 'todo.created', id: todo.id }, request);
+    await app.notifications.todoEvent(request.user.id, 'todo.restored', todo.id);
     return reply.header('etag', etagOfVersion(todo.version)).send(todo);
   });
 

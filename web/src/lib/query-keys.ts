@@ -8,6 +8,8 @@ export const queryKeys = {
   account: ['account'],
   accountSessions: ['account', 'sessions'],
   accountTokens: ['account', 'tokens'],
+  notificationChannels: ['notifications', 'channels'],
+  notificationDeliveries: (id: number) => ['notifications', 'channels', id, 'deliveries'],
   accountPasskeys: ['account', 'passkeys'],
   /** The import history (GET /api/imports). */
   accountImports: ['account', 'imports'],

@@ -6,6 +6,7 @@ import {
   type ApiToken,
   type BulkBody,
   type CalendarFeed,
+  type Channel,
   type CreateApiTokenBody,
   type DailyStatistic,
   type Group,
@@ -243,6 +244,8 @@ interface BackendOptions {
    * reauthentication_required until POST /api/account/reauthenticate takes FAKE_PASSWORD.
    */
   proofExpired?: boolean;
+  /** The notification channels Settings → Notifications lists. */
+  channels?: Channel[];
   todos?: Todo[];
   /** The trash, most recently deleted first. */
   trash?: TrashedTodo[];
@@ -703,6 +706,7 @@ export function fakeBackend(
     'GET /api/todo-groups': () => json(newest(state.groups)),
     'GET /api/tags': () => json([]),
     'GET /api/reminders': () => json(options.reminders ?? []),
+    'GET /api/notifications/channels': () => json(options.channels ?? []),
     'POST /api/todo-groups': (call) => {
       const group: Group = {
         id: state.nextId++,

@@ -5,6 +5,7 @@ import {
 } from '#web/features/auth/components/GoogleSignInButton';
 import { SettingsPage } from '#web/features/account/components/SettingsPage';
 import { InboxSection } from '#web/features/inbox/components/InboxSection';
+import { NotificationsSection } from '#web/features/notifications/components/NotificationsSection';
 import { useDocumentTitle } from '../use-document-title';
 
 /**
@@ -28,6 +29,7 @@ export default function SettingsRoute({ section }: { section?: string | undefine
       oidcName={config.data?.oidc?.name ?? null}
       featureSections={[
         { id: 'email-to-task', label: 'E-mail to task', content: <InboxSection /> },
+        { id: 'notifications', label: 'Notifications', content: <NotificationsSection /> },
       ]}
     />
   );

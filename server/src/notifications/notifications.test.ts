@@ -1,0 +1,504 @@
+import {
+  type Channel,
+  groupsApi,
+  notificationsApi,
+  todosApi,
+  trashApi,
+  WebhookPayloadSchema,
+} from '@tally/contract';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiClient } from '../test/api-client.js';
+import {
+  createTestApp,
+  createTestDatabase,
+  registerUser,
+  signInAgain,
+  type TestContext,
+  type TestDatabase,
+  type TestUser,
+} from '../test/helpers.js';
+import {
+  GOTIFY_TOKEN,
+  NTFY_TOKEN,
+  PUSHOVER_TOKEN,
+  PUSHOVER_USER,
+  startLocalReceivers,
+  type LocalReceivers,
+} from '../test/local-notify-receivers.js';
+import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
+
+/**
+ * Notification channels end to end on the server: each channel's stand-in (test/
+ * local-notify-receivers.ts) takes only its documented publish request, webhooks are verified
+ * with the Standard Webhooks library, and time moves on the test clock only.
+ */
+
+// The payload's timestamp is checked as the OpenAPI document describes it.
+FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)));
+
+let database: TestDatabase;
+let ctx: TestContext;
+let receivers: LocalReceivers;
+let smtp: LocalSmtp;
+
+/** The webhook library checks timestamps against Date.now(): it follows the test clock. */
+function advance(ms: number) {
+  ctx.clock.advance(ms);
+  vi.setSystemTime(ctx.clock.now());
+}
+
+beforeAll(async () => {
+  receivers = await startLocalReceivers();
+  smtp = await startLocalSmtp();
+  database = await createTestDatabase();
+  ctx = await createTestApp({
+    database,
+    config: {
+      outboundAllowPrivate: true,
+      pushoverApiUrl: `${receivers.origin}/pushover/1/messages.json`,
+      smtpUrl: smtp.url,
+      mailFrom: 'Tally <tally@example.com>',
+      publicUrl: 'https://tally.example.com',
+    },
+  });
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(ctx.clock.now());
+});
+afterAll(async () => {
+  vi.useRealTimers();
+  await ctx.close();
+  await receivers.close();
+  await smtp.close();
+  await database.drop();
+});
+afterEach(() => {
+  receivers.received.length = 0;
+  receivers.refused.length = 0;
+});
+
+const tick = () => ctx.app.sendDueNotifications();
+
+/**
+ * The API as the user calls it; access tokens last minutes and the clock moves by days here, so
+ * a call made more than five minutes after the last sign-in signs in again first.
+ */
+function client(user: TestUser, app = ctx.app) {
+  let current = user;
+  let signedAt = ctx.clock.now();
+  const call = async () => {
+    if (ctx.clock.now() - signedAt > 5 * 60_000) {
+      current = await signInAgain(app, current);
+      signedAt = ctx.clock.now();
+    }
+    return apiClient(app, current);
+  };
+  return {
+    list: async () => (await call())(notificationsApi.list),
+    create: async (body: object) => (await call()).unchecked(notificationsApi.create, { body }),
+    update: async (id: number, body: object) =>
+      (await call()).unchecked(notificationsApi.update, { params: { id }, body }),
+    test: async (id: number) => (await call())(notificationsApi.test, { params: { id } }),
+    deliveries: async (id: number) =>
+      (await call())(notificationsApi.deliveries, { params: { id } }),
+    redeliver: async (id: number) => (await call())(notificationsApi.redeliver, { params: { id } }),
+    raw: call,
+    createTodo: async (body: object) =>
+      (await call()).unchecked(todosApi.create, {
+        body,
+        headers: { 'x-time-zone': 'Europe/Berlin' },
+      }),
+  };
+}
+
+async function webhook(api: ReturnType<typeof client>, name: string) {
+  const created = await api.create({
+    kind: 'webhook',
+    name,
+    url: `${receivers.origin}/hooks/${name}`,
+  });
+  expect(created.statusCode).toBe(201);
+  const { channel, signingSecret } = created.json<{
+    channel: Channel;
+    signingSecret: string;
+  }>();
+  expect(signingSecret).toMatch(/^whsec_/);
+  receivers.setSecret(name, signingSecret);
+  return channel;
+}
+
+/** A todo whose reminder falls due 30 minutes from the clock's time. */
+async function todoRemindingSoon(api: ReturnType<typeof client>, title: string) {
+  const due = new Date(ctx.clock.now() + 30 * 60_000);
+  const time = due.toLocaleTimeString('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const date = due.toLocaleDateString('en-CA', { timeZone: 'Europe/Berlin' });
+  const todo = await api.createTodo({
+    title,
+    dueDate: date,
+    dueTime: time,
+    remindMinutesBefore: 0,
+  });
+  expect(todo.statusCode).toBe(201);
+}
+
+describe('channels', () => {
+  it('keeps each kind, shows tokens only masked, and a test reports the answer', async () => {
+    const api = client(await registerUser(ctx.app));
+    const ntfy = await api.create({
+      kind: 'ntfy',
+      name: 'Phone',
+      url: `${receivers.origin}/ntfy`,
+      topic: 'private',
+      token: NTFY_TOKEN,
+    });
+    const gotify = await api.create({
+      kind: 'gotify',
+      name: 'Gotify',
+      url: `${receivers.origin}/gotify`,
+      token: GOTIFY_TOKEN,
+    });
+    const pushover = await api.create({
+      kind: 'pushover',
+      name: 'Pushover',
+      userKey: PUSHOVER_USER,
+      token: PUSHOVER_TOKEN,
+    });
+    for (const created of [ntfy, gotify, pushover]) expect(created.statusCode).toBe(201);
+
+    const list = (await api.list()).expectBody(200);
+    expect(list.map((channel) => [channel.kind, channel.tokenHint])).toEqual([
+      ['ntfy', `…${NTFY_TOKEN.slice(-4)}`],
+      ['gotify', `…${GOTIFY_TOKEN.slice(-4)}`],
+      ['pushover', `…${PUSHOVER_TOKEN.slice(-4)}`],
+    ]);
+    const everything = JSON.stringify(list) + ntfy.body + gotify.body + pushover.body;
+    for (const secret of [NTFY_TOKEN, GOTIFY_TOKEN, PUSHOVER_TOKEN]) {
+      expect(everything).not.toContain(secret);
+    }
+
+    for (const channel of list) {
+      const result = (await api.test(channel.id)).expectBody(200);
+      expect(result).toMatchObject({ ok: true, status: 200 });
+    }
+    expect(receivers.received.map((message) => message.service)).toEqual([
+      'ntfy',
+      'gotify',
+      'pushover',
+    ]);
+    expect(receivers.received[0]?.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
+
+    // A wrong token: the test says what the service answered.
+    const [, gotifyChannel] = list;
+    const changed = await api.update(gotifyChannel?.id ?? 0, { token: 'WrongTokenHere1' });
+    expect(changed.statusCode).toBe(200);
+    const failed = (await api.test(gotifyChannel?.id ?? 0)).expectBody(200);
+    expect(failed).toMatchObject({ ok: false, status: 401 });
+    expect(failed.answer).toContain('gotify: token');
+  });
+
+  it('refuses a channel without what its kind needs, naming the field', async () => {
+    const api = client(await registerUser(ctx.app));
+    const answers = await Promise.all([
+      api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy` }),
+      api.create({ kind: 'gotify', name: 'g', url: `${receivers.origin}/gotify` }),
+      api.create({ kind: 'pushover', name: 'p', token: PUSHOVER_TOKEN }),
+      api.create({ kind: 'webhook', name: 'w', url: 'ftp://example.com/' }),
+    ]);
+    expect(
+      answers.map((answer) => [answer.statusCode, answer.json<{ error: string }>().error]),
+    ).toEqual([
+      [400, 'topic is required for ntfy'],
+      [400, 'token is required for gotify'],
+      [400, 'userKey is required for pushover'],
+      [400, 'url must be http or https'],
+    ]);
+    expect((await api.list()).expectBody(200)).toEqual([]);
+
+    // A change is checked as a creation is, once the channel is found to be the user's.
+    const ntfy = await api.create({
+      kind: 'ntfy',
+      name: 'n',
+      url: `${receivers.origin}/ntfy`,
+      topic: 'mine',
+    });
+    const { id } = ntfy.json<{ channel: Channel }>().channel;
+    const bad = await api.update(id, { topic: 'not a topic' });
+    expect([bad.statusCode, bad.json<{ error: string }>().error]).toEqual([
+      400,
+      'topic must be 1 to 64 letters, digits, - or _',
+    ]);
+    const stranger = client(await registerUser(ctx.app));
+    expect((await stranger.update(id, { topic: 'not a topic' })).statusCode).toBe(404);
+  });
+});
+
+describe('secrets', () => {
+  it('never writes a token or signing secret to a log line', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp({
+      database,
+      clock: ctx.clock,
+      config: { outboundAllowPrivate: true },
+      logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      const api = client(await registerUser(logged.app), logged.app);
+      const gotify = await api.create({
+        kind: 'gotify',
+        name: 'g',
+        url: `${receivers.origin}/gotify`,
+        token: GOTIFY_TOKEN,
+      });
+      const { id } = gotify.json<{ channel: Channel }>().channel;
+      await api.update(id, { token: 'AnotherToken123' });
+      await api.test(id);
+      const hook = await api.create({
+        kind: 'webhook',
+        name: 'w',
+        url: `${receivers.origin}/hooks/logged`,
+      });
+      const { signingSecret } = hook.json<{ signingSecret: string }>();
+      receivers.setSecret('logged', signingSecret);
+      await api.createTodo({ title: 'Logged' });
+      await logged.app.sendDueNotifications();
+      expect(receivers.received.map((message) => message.service)).toEqual(['webhook']);
+      expect(lines.length).toBeGreaterThan(0);
+      const log = lines.join('\n');
+      for (const secret of [GOTIFY_TOKEN, 'AnotherToken123', signingSecret]) {
+        expect(log).not.toContain(secret);
+      }
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
+describe('webhook events', () => {
+  it('tells a webhook of todo and group events, in the documented schema', async () => {
+    const api = client(await registerUser(ctx.app));
+    await webhook(api, 'events');
+    const call = await api.raw();
+    const group = (
+      await call(groupsApi.create, { body: { name: 'Home', color: '#3B82F6' } })
+    ).expectBody(201);
+    const todo = (await api.createTodo({ title: 'Paint the door', groupId: group.id })).json<{
+      id: number;
+    }>();
+    await call.unchecked(todosApi.patch, { params: { id: todo.id }, body: { title: 'Paint it' } });
+    await call.unchecked(todosApi.patch, { params: { id: todo.id }, body: { completed: true } });
+    // Completed already: a change that says so again is an update.
+    await call.unchecked(todosApi.patch, {
+      params: { id: todo.id },
+      body: { completed: true, title: 'Paint it' },
+    });
+    await call(todosApi.remove, { params: { id: todo.id } });
+    await call.unchecked(trashApi.restore, {
+      params: { id: todo.id },
+      headers: { 'x-time-zone': 'Europe/Berlin' },
+    });
+    await call(groupsApi.remove, { params: { id: group.id } });
+    await tick();
+
+    const payloads = receivers.received.map((message) => message.fields);
+    for (const payload of payloads) expect(Value.Check(WebhookPayloadSchema, payload)).toBe(true);
+    expect(payloads.map((payload) => payload.type)).toEqual([
+      'group.created',
+      'todo.created',
+      'todo.updated',
+      'todo.completed',
+      'todo.updated',
+      'todo.deleted',
+      'todo.restored',
+      'group.deleted',
+    ]);
+    expect(payloads[3]).toMatchObject({
+      data: { id: todo.id, title: 'Paint it', completed: true, groupId: group.id },
+    });
+    expect(payloads[7]).toMatchObject({ data: { id: group.id, name: 'Home' } });
+  });
+
+  it('describes the payload in the OpenAPI document', async () => {
+    const spec = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const document = spec.json<{ webhooks: Record<string, unknown>; paths: object }>();
+    expect(Object.keys(document.paths)).toContain('/api/notifications/channels');
+    expect(JSON.stringify(document.webhooks)).toContain('todo.completed');
+  });
+});
+
+describe('delivery', () => {
+  it("sends a todo's reminder to every channel within a minute of its time", async () => {
+    const api = client(await registerUser(ctx.app));
+    // Made before the webhook, so the webhook hears of the reminder alone.
+    await todoRemindingSoon(api, 'Water the plants');
+    await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'todo' });
+    await api.create({
+      kind: 'gotify',
+      name: 'g',
+      url: `${receivers.origin}/gotify`,
+      token: GOTIFY_TOKEN,
+    });
+    await api.create({
+      kind: 'pushover',
+      name: 'p',
+      userKey: PUSHOVER_USER,
+      token: PUSHOVER_TOKEN,
+    });
+    await webhook(api, 'reminders');
+
+    advance(29 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    expect(receivers.received).toEqual([]);
+
+    advance(60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    expect(receivers.received.map((message) => message.service).sort()).toEqual([
+      'gotify',
+      'ntfy',
+      'pushover',
+      'webhook',
+    ]);
+    const byService = new Map(receivers.received.map((m) => [m.service, m.fields]));
+    expect(byService.get('ntfy')).toMatchObject({
+      topic: 'todo',
+      title: 'Reminder: Water the plants',
+    });
+    expect(byService.get('pushover')).toMatchObject({ title: 'Reminder: Water the plants' });
+    const payload = byService.get('webhook');
+    expect(Value.Check(WebhookPayloadSchema, payload)).toBe(true);
+    expect(payload).toMatchObject({ type: 'reminder.fired', data: { title: 'Water the plants' } });
+    expect(receivers.refused).toEqual([]);
+  });
+
+  it('retries a webhook after the receiver fails twice, with the same webhook-id', async () => {
+    const api = client(await registerUser(ctx.app));
+    await todoRemindingSoon(api, 'Flaky');
+    const hook = await webhook(api, 'flaky');
+    receivers.failNext('flaky', 2);
+    advance(30 * 60_000);
+    await ctx.app.sendDueReminders();
+
+    expect(await tick()).toMatchObject({ retried: 1 });
+    advance(5_000);
+    expect(await tick()).toMatchObject({ retried: 1 });
+    // Not yet due again: nothing is attempted.
+    advance(60_000);
+    expect(await tick()).toEqual({ sent: 0, failed: 0, retried: 0 });
+    advance(4 * 60_000);
+    expect(await tick()).toMatchObject({ sent: 1 });
+
+    expect(receivers.received).toHaveLength(1);
+    const [log] = (await api.deliveries(hook.id)).expectBody(200);
+    expect(log).toMatchObject({ state: 'sent', attempt: 3, status: 204, event: 'reminder.fired' });
+
+    // Redeliver: the same message again, with the same webhook-id.
+    const again = (await api.redeliver(log?.id ?? 0)).expectBody(200);
+    expect(again).toMatchObject({ state: 'pending', attempt: 0 });
+    await tick();
+    expect(receivers.received).toHaveLength(2);
+    expect(receivers.received[1]?.headers['webhook-id']).toBe(
+      receivers.received[0]?.headers['webhook-id'],
+    );
+  });
+
+  it('turns a webhook off after 3 days of failures and tells its owner', async () => {
+    const user = await registerUser(ctx.app);
+    const api = client(user);
+    const hook = await webhook(api, 'down');
+    receivers.failAlways('down', true);
+    // A reminder a day: each fails through its whole retry schedule.
+    for (let day = 0; day < 4; day += 1) {
+      await todoRemindingSoon(api, `Day ${day}`);
+      advance(30 * 60_000);
+      await ctx.app.sendDueReminders();
+      for (let step = 0; step < 23.5 * 4; step += 1) {
+        await tick();
+        advance(15 * 60_000);
+      }
+    }
+    const [channel] = (await api.list()).expectBody(200);
+    expect(channel).toMatchObject({
+      id: hook.id,
+      enabled: false,
+      disabledReason: 'Turned off after failing for 3 days',
+    });
+    const log = (await api.deliveries(hook.id)).expectBody(200);
+    expect(log.map((delivery) => delivery.state)).toContain('failed');
+    expect(log.every((delivery) => delivery.state !== 'pending')).toBe(true);
+    expect(receivers.received).toEqual([]);
+    const told = smtp.received.filter((mail) => mail.to.includes(user.email));
+    expect(told.map((mail) => mail.subject)).toContain('Tally turned off the channel "down"');
+
+    // Turned on again, it takes messages again.
+    receivers.failAlways('down', false);
+    expect((await api.update(hook.id, { enabled: true })).statusCode).toBe(200);
+    await todoRemindingSoon(api, 'Back');
+    advance(30 * 60_000);
+    await ctx.app.sendDueReminders();
+    // The todo's creation and its reminder.
+    expect(await tick()).toMatchObject({ sent: 2 });
+  });
+
+  it('sends each delivery once with two processes on one database', async () => {
+    const other = await createTestApp({
+      database,
+      clock: ctx.clock,
+      config: { outboundAllowPrivate: true },
+    });
+    try {
+      const api = client(await registerUser(ctx.app));
+      await webhook(api, 'twice');
+      for (let n = 0; n < 10; n += 1) await todoRemindingSoon(api, `Once ${n}`);
+      advance(30 * 60_000);
+      await Promise.all([ctx.app.sendDueReminders(), other.app.sendDueReminders()]);
+      await Promise.all([tick(), other.app.sendDueNotifications(), tick()]);
+      // Ten creations and ten reminders, each once.
+      const ids = receivers.received.map((message) => message.headers['webhook-id']);
+      expect(ids).toHaveLength(20);
+      expect(new Set(ids).size).toBe(20);
+      const reminders = receivers.received.filter((m) => m.fields.type === 'reminder.fired');
+      expect(reminders).toHaveLength(10);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('sends nothing to a private address unless the operator allows it', async () => {
+    const strict = await createTestApp({ database, clock: ctx.clock });
+    try {
+      const user = await registerUser(ctx.app);
+      const refused = await client(user, strict.app).create({
+        kind: 'webhook',
+        name: 'inside',
+        url: `${receivers.origin}/hooks/inside`,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ error: string }>().error).toBe('url must be on a public address');
+      for (const url of ['http://localhost:1/', 'http://169.254.169.254/', 'http://10.0.0.1/']) {
+        const answer = await client(user, strict.app).create({ kind: 'webhook', name: 'x', url });
+        expect(answer.statusCode).toBe(400);
+      }
+
+      // Saved where private addresses were allowed, then sent by a process where they are not.
+      const api = client(user);
+      await todoRemindingSoon(api, 'Inside');
+      const hook = await webhook(api, 'inside');
+      const test = (await client(user, strict.app).test(hook.id)).expectBody(200);
+      expect(test).toMatchObject({ ok: false, status: null });
+      advance(30 * 60_000);
+      await strict.app.sendDueReminders();
+      expect(await strict.app.sendDueNotifications()).toMatchObject({ retried: 1 });
+      expect(receivers.received).toEqual([]);
+      const [log] = (await api.deliveries(hook.id)).expectBody(200);
+      expect(log?.error).toContain('url must be on a public address');
+    } finally {
+      await strict.close();
+    }
+  });
+});

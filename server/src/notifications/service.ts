@@ -1,0 +1,519 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  CHANNEL_TOKEN_PATTERN,
+  NTFY_TOPIC_PATTERN,
+  PUSHOVER_KEY_PATTERN,
+  type Channel,
+  type ChannelTestResult,
+  type CreateChannelBody,
+  type CreatedChannel,
+  type Delivery,
+  type UpdateChannelBody,
+  type WebhookEventType,
+  type WebhookPayload,
+} from '@tally/contract';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { badRequest } from '../shared/errors.js';
+import { isoTime } from '../shared/iso-time.js';
+import type { Mailer } from '../shared/mailer.js';
+import { outboundUrlProblem, sendOutbound } from './outbound.js';
+import { requestFor } from './requests.js';
+
+type TodoEventData = Extract<WebhookPayload['data'], { completed: boolean }>;
+type ChannelRow = Selectable<Database['notification_channels']>;
+type DeliveryRow = Selectable<Database['notification_deliveries']>;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/**
+ * Waits after each failed attempt (the Standard Webhooks schedule): eight attempts over 27.5
+ * hours, so a receiver down for a day still gets what happened.
+ */
+const RETRY_DELAYS = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+/** A reminder to a phone more than an hour late is no use: it is dropped then. */
+const REMINDER_EXPIRES_MS = HOUR;
+/** A channel that has failed for this long is turned off. */
+const FAILING_LIMIT_MS = 3 * DAY;
+const DISABLED_REASON = 'Turned off after failing for 3 days';
+/** Longer than one attempt can take (10 s), so a lease never ends under a send. */
+const LEASE_MS = MINUTE;
+const BATCH = 50;
+const LOG_LENGTH = 50;
+const MAX_CHANNELS = 20;
+
+export interface NotificationTickResult {
+  sent: number;
+  failed: number;
+  retried: number;
+}
+
+const hint = (secret: string | null) => (secret === null ? null : `…${secret.slice(-4)}`);
+
+function toChannel(row: ChannelRow): Channel {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    url: row.url,
+    topic: row.topic,
+    userKey: row.user_key,
+    tokenHint: hint(row.secret),
+    reminders: row.reminders === 1,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    createdAt: isoTime(row.created_at),
+  };
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    event: row.event,
+    state: row.state,
+    attempt: row.attempt,
+    status: row.last_status,
+    error: row.last_error,
+    createdAt: isoTime(row.created_at),
+    lastAttemptAt: row.last_attempt_at === null ? null : isoTime(row.last_attempt_at),
+    nextAttemptAt:
+      row.state === 'pending' && row.next_attempt_at !== null ? isoTime(row.next_attempt_at) : null,
+  };
+}
+
+/** Which fields each kind needs: a 400 naming the first one missing. */
+function checkFields(
+  kind: ChannelRow['kind'],
+  fields: {
+    url: string | null;
+    topic: string | null;
+    user_key: string | null;
+    secret: string | null;
+  },
+  allowPrivate: boolean,
+) {
+  const needs: Record<ChannelRow['kind'], (keyof typeof fields)[]> = {
+    ntfy: ['url', 'topic'],
+    gotify: ['url', 'secret'],
+    pushover: ['user_key', 'secret'],
+    webhook: ['url'],
+  };
+  const names = { url: 'url', topic: 'topic', user_key: 'userKey', secret: 'token' };
+  for (const field of needs[kind]) {
+    if (fields[field] === null) throw badRequest(`${names[field]} is required for ${kind}`);
+  }
+  // The creation's schema says the same; a change is checked here, once the channel is found.
+  if (fields.topic !== null && !new RegExp(NTFY_TOPIC_PATTERN).test(fields.topic)) {
+    throw badRequest('topic must be 1 to 64 letters, digits, - or _');
+  }
+  if (fields.user_key !== null && !new RegExp(PUSHOVER_KEY_PATTERN).test(fields.user_key)) {
+    throw badRequest('userKey must be 30 letters and digits');
+  }
+  if (fields.secret !== null && !new RegExp(CHANNEL_TOKEN_PATTERN).test(fields.secret)) {
+    throw badRequest('token must be 1 to 200 characters without spaces');
+  }
+  if (kind !== 'pushover' && fields.url !== null) {
+    const problem = outboundUrlProblem(fields.url, allowPrivate);
+    if (problem) throw badRequest(problem);
+  }
+}
+
+export function createNotificationService(options: {
+  db: Kysely<Database>;
+  clock: Clock;
+  allowPrivate: boolean;
+  pushoverApiUrl: string;
+  mailer: Mailer | null;
+  publicUrl: string;
+  onError?: (error: unknown) => void;
+}) {
+  const { db, clock, allowPrivate, pushoverApiUrl } = options;
+
+  async function ownChannel(userId: number, id: number): Promise<ChannelRow | null> {
+    const row = await db
+      .selectFrom('notification_channels')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async function enqueue(
+    channels: readonly Pick<ChannelRow, 'id' | 'kind'>[],
+    type: WebhookEventType,
+    data: WebhookPayload['data'],
+    now: number,
+  ) {
+    if (channels.length === 0) return;
+    const payload: WebhookPayload = { type, timestamp: isoTime(now), data };
+    const body = JSON.stringify(payload);
+    await db
+      .insertInto('notification_deliveries')
+      .values(
+        channels.map((channel) => ({
+          channel_id: channel.id,
+          message_id: `msg_${randomUUID()}`,
+          event: type,
+          payload: body,
+          state: 'pending' as const,
+          attempt: 0,
+          next_attempt_at: now,
+          lease_until: 0,
+          expires_at:
+            type === 'reminder.fired' && channel.kind !== 'webhook'
+              ? now + REMINDER_EXPIRES_MS
+              : null,
+          created_at: now,
+        })),
+      )
+      .execute();
+  }
+
+  /** Records a failed attempt on the channel; turns it off after 3 days of nothing but failures. */
+  async function channelFailed(channel: ChannelRow, now: number) {
+    const since = channel.failing_since ?? now;
+    if (channel.failing_since === null) {
+      await db
+        .updateTable('notification_channels')
+        .set({ failing_since: now })
+        .where('id', '=', channel.id)
+        .where('failing_since', 'is', null)
+        .execute();
+    }
+    if (now - since < FAILING_LIMIT_MS || channel.enabled === 0) return;
+    const turnedOff = await db
+      .updateTable('notification_channels')
+      .set({ enabled: 0, disabled_reason: DISABLED_REASON })
+      .where('id', '=', channel.id)
+      .where('enabled', '=', 1)
+      .executeTakeFirst();
+    await db
+      .updateTable('notification_deliveries')
+      .set({ state: 'dropped', next_attempt_at: null })
+      .where('channel_id', '=', channel.id)
+      .where('state', '=', 'pending')
+      .execute();
+    // Only the process that turned it off writes to the owner.
+    if (Number(turnedOff.numUpdatedRows) !== 1 || !options.mailer) return;
+    const owner = await db
+      .selectFrom('users')
+      .select(['email'])
+      .where('id', '=', channel.user_id)
+      .executeTakeFirst();
+    if (!owner?.email) return;
+    const text =
+      `Tally could not deliver to your notification channel "${channel.name}" for 3 days, ` +
+      `so it is turned off. Turn it on again in Settings → Notifications: ${options.publicUrl}/settings`;
+    await options.mailer
+      .send({
+        to: owner.email,
+        subject: `Tally turned off the channel "${channel.name}"`,
+        text,
+        html: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}</p>`,
+      })
+      .catch((error: unknown) => options.onError?.(error));
+  }
+
+  /** One attempt of one claimed delivery. */
+  async function attempt(delivery: DeliveryRow, channel: ChannelRow, now: number) {
+    const payload = JSON.parse(delivery.payload) as WebhookPayload;
+    const request = requestFor(channel, { id: delivery.message_id, payload }, now, pushoverApiUrl);
+    const answer = await sendOutbound(request, allowPrivate);
+    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    const tries = delivery.attempt + 1;
+    const delay = RETRY_DELAYS[tries - 1];
+    const next = delay === undefined ? null : now + delay;
+    const expired = next === null || (delivery.expires_at !== null && next > delivery.expires_at);
+    const state = ok ? 'sent' : expired ? 'failed' : 'pending';
+    await db
+      .updateTable('notification_deliveries')
+      .set({
+        state,
+        attempt: tries,
+        last_attempt_at: now,
+        last_status: answer.status,
+        last_error: ok ? null : answer.answer.slice(0, 200),
+        next_attempt_at: state === 'pending' ? next : null,
+        lease_until: 0,
+      })
+      .where('id', '=', delivery.id)
+      .execute();
+    if (ok) {
+      if (channel.failing_since !== null) {
+        await db
+          .updateTable('notification_channels')
+          .set({ failing_since: null })
+          .where('id', '=', channel.id)
+          .execute();
+      }
+    } else {
+      await channelFailed(channel, now);
+    }
+    return state;
+  }
+
+  async function deliverDue(now: number, result: NotificationTickResult): Promise<number> {
+    // The claim is one conditional UPDATE: of processes racing for a row, one gets it.
+    const claimed = await db
+      .updateTable('notification_deliveries')
+      .set({ lease_until: now + LEASE_MS })
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where('lease_until', '<=', now)
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('notification_deliveries')
+          .select('id')
+          .where('state', '=', 'pending')
+          .where('next_attempt_at', '<=', now)
+          .where('lease_until', '<=', now)
+          .orderBy('next_attempt_at')
+          .limit(BATCH),
+      )
+      .returningAll()
+      .execute();
+    if (claimed.length === 0) return 0;
+    const channels = await db
+      .selectFrom('notification_channels')
+      .selectAll()
+      .where('id', 'in', [...new Set(claimed.map((delivery) => delivery.channel_id))])
+      .execute();
+    const byId = new Map(channels.map((channel) => [channel.id, channel]));
+    await Promise.all(
+      claimed.map(async (delivery) => {
+        const channel = byId.get(delivery.channel_id);
+        if (!channel || channel.enabled === 0) {
+          await db
+            .updateTable('notification_deliveries')
+            .set({ state: 'dropped', next_attempt_at: null, lease_until: 0 })
+            .where('id', '=', delivery.id)
+            .execute();
+          return;
+        }
+        const state = await attempt(delivery, channel, now);
+        if (state === 'sent') result.sent += 1;
+        else if (state === 'failed') result.failed += 1;
+        else result.retried += 1;
+      }),
+    );
+    return claimed.length;
+  }
+
+  async function todoData(userId: number, todoId: number): Promise<TodoEventData | null> {
+    const todo = await db
+      .selectFrom('todos')
+      .select(['id', 'title', 'completed', 'due_date', 'due_time', 'group_id'])
+      .where('id', '=', todoId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!todo) return null;
+    return {
+      id: todo.id,
+      title: todo.title,
+      completed: todo.completed === 1,
+      dueDate: todo.due_date,
+      dueTime: todo.due_time,
+      groupId: todo.group_id,
+    };
+  }
+
+  /** A todo or group event: queued for the user's webhooks. */
+  async function event(userId: number, type: WebhookEventType, data: WebhookPayload['data']) {
+    const channels = await db
+      .selectFrom('notification_channels')
+      .select(['id', 'kind'])
+      .where('user_id', '=', userId)
+      .where('enabled', '=', 1)
+      .where('kind', '=', 'webhook')
+      .execute();
+    await enqueue(channels, type, data, clock());
+  }
+
+  return {
+    /** One round: every delivery due by now is attempted once, in batches. */
+    async tick(): Promise<NotificationTickResult> {
+      const now = clock();
+      const result = { sent: 0, failed: 0, retried: 0 };
+      while ((await deliverDue(now, result)) === BATCH) {
+        // A full batch: there may be more.
+      }
+      return result;
+    },
+
+    /** A reminder that went out: queued for the user's channels that take reminders. */
+    async reminderFired(
+      userId: number,
+      reminder: { todoId: number; title: string; dueDate: string; dueTime: string },
+    ) {
+      const channels = await db
+        .selectFrom('notification_channels')
+        .select(['id', 'kind'])
+        .where('user_id', '=', userId)
+        .where('enabled', '=', 1)
+        .where('reminders', '=', 1)
+        .execute();
+      await enqueue(channels, 'reminder.fired', reminder, clock());
+    },
+
+    /** The todo as a webhook event shows it; null when it is not the user's (or is gone). */
+    todoData,
+
+    /** A todo's event, with the todo as it is now, or as it was before it went to the trash. */
+    async todoEvent(userId: number, type: WebhookEventType, todo: number | TodoEventData | null) {
+      const data = typeof todo === 'number' ? await todoData(userId, todo) : todo;
+      if (data) await event(userId, type, data);
+    },
+
+    async groupEvent(userId: number, type: WebhookEventType, group: { id: number; name: string }) {
+      await event(userId, type, { id: group.id, name: group.name });
+    },
+
+    async list(userId: number): Promise<Channel[]> {
+      const rows = await db
+        .selectFrom('notification_channels')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('id')
+        .execute();
+      return rows.map(toChannel);
+    },
+
+    async create(userId: number, body: CreateChannelBody): Promise<CreatedChannel> {
+      const signingSecret =
+        body.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64')}` : null;
+      const fields = {
+        url: body.kind === 'pushover' ? null : (body.url ?? null),
+        topic: body.kind === 'ntfy' ? (body.topic ?? null) : null,
+        user_key: body.kind === 'pushover' ? (body.userKey ?? null) : null,
+        secret: signingSecret ?? body.token ?? null,
+      };
+      checkFields(body.kind, fields, allowPrivate);
+      const count = await db
+        .selectFrom('notification_channels')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) >= MAX_CHANNELS) {
+        throw badRequest(`kind: at most ${MAX_CHANNELS} channels per account`);
+      }
+      const row = await db
+        .insertInto('notification_channels')
+        .values({
+          user_id: userId,
+          kind: body.kind,
+          name: body.name.trim(),
+          ...fields,
+          reminders: body.reminders === false ? 0 : 1,
+          enabled: 1,
+          created_at: clock(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { channel: toChannel(row), signingSecret };
+    },
+
+    async update(userId: number, id: number, body: UpdateChannelBody): Promise<Channel | null> {
+      const row = await ownChannel(userId, id);
+      if (!row) return null;
+      const fields = {
+        url: row.kind === 'pushover' ? null : (body.url ?? row.url),
+        topic: row.kind === 'ntfy' ? (body.topic ?? row.topic) : null,
+        user_key: row.kind === 'pushover' ? (body.userKey ?? row.user_key) : null,
+        // A webhook's secret is Tally's own: not written by the client.
+        secret: row.kind === 'webhook' ? row.secret : (body.token ?? row.secret),
+      };
+      checkFields(row.kind, fields, allowPrivate);
+      const enabling = body.enabled === true && row.enabled === 0;
+      const updated = await db
+        .updateTable('notification_channels')
+        .set({
+          ...fields,
+          ...(body.name === undefined ? {} : { name: body.name.trim() }),
+          ...(body.reminders === undefined ? {} : { reminders: body.reminders ? 1 : 0 }),
+          ...(body.enabled === undefined ? {} : { enabled: body.enabled ? 1 : 0 }),
+          ...(enabling ? { failing_since: null, disabled_reason: null } : {}),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toChannel(updated);
+    },
+
+    async remove(userId: number, id: number): Promise<boolean> {
+      const result = await db
+        .deleteFrom('notification_channels')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
+    /** Sends a test now, outside the queue, and says what came back. */
+    async test(userId: number, id: number): Promise<ChannelTestResult | null> {
+      const row = await ownChannel(userId, id);
+      if (!row) return null;
+      const now = clock();
+      const payload: WebhookPayload = {
+        type: 'reminder.fired',
+        timestamp: isoTime(now),
+        data: { todoId: 0, title: 'A test from Tally', dueDate: '', dueTime: '' },
+      };
+      const request = requestFor(row, { id: `msg_${randomUUID()}`, payload }, now, pushoverApiUrl);
+      const answer = await sendOutbound(request, allowPrivate);
+      const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+      return { ok, status: answer.status, answer: answer.answer.slice(0, 500) };
+    },
+
+    async deliveries(userId: number, id: number): Promise<Delivery[] | null> {
+      if (!(await ownChannel(userId, id))) return null;
+      const rows = await db
+        .selectFrom('notification_deliveries')
+        .selectAll()
+        .where('channel_id', '=', id)
+        .orderBy('id', 'desc')
+        .limit(LOG_LENGTH)
+        .execute();
+      return rows.map(toDelivery);
+    },
+
+    /** Queues a delivery again now: a fresh round of attempts with the same webhook-id. */
+    async redeliver(userId: number, deliveryId: number): Promise<Delivery | null> {
+      const own = await db
+        .selectFrom('notification_deliveries')
+        .innerJoin(
+          'notification_channels',
+          'notification_channels.id',
+          'notification_deliveries.channel_id',
+        )
+        .select('notification_deliveries.id')
+        .where('notification_deliveries.id', '=', deliveryId)
+        .where('notification_channels.user_id', '=', userId)
+        .executeTakeFirst();
+      if (!own) return null;
+      const now = clock();
+      await db
+        .updateTable('notification_deliveries')
+        .set({
+          state: 'pending',
+          attempt: 0,
+          next_attempt_at: now,
+          lease_until: 0,
+          expires_at: null,
+        })
+        .where('id', '=', deliveryId)
+        .where('state', '!=', 'pending')
+        .execute();
+      const row = await db
+        .selectFrom('notification_deliveries')
+        .selectAll()
+        .where('id', '=', deliveryId)
+        .executeTakeFirstOrThrow();
+      return toDelivery(row);
+    },
+  };
+}
+
+export type NotificationService = ReturnType<typeof createNotificationService>;

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+const OPERATION = 'Redeliver';
+
+/** Queues a delivery again; the log shows it pending until it goes out. */
+export function useRedeliver(channelId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (deliveryId: number) =>
+      api.notifications.redeliver({ params: { id: deliveryId }, operation: OPERATION }),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: queryKeys.notificationDeliveries(channelId) }),
+    meta: { operation: OPERATION },
+  });
+}

@@ -1,0 +1,346 @@
+import { useId, useState } from 'react';
+import type { Channel, ChannelKind, ChannelTestResult, CreateChannelBody } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { Form, FormActions } from '#web/components/Form';
+import { SelectField, TextField } from '#web/components/FormField';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
+import { useCreateChannel } from '../api/create-channel';
+import { LOAD_CHANNELS_OPERATION, useChannels } from '../api/get-channels';
+import { LOAD_DELIVERIES_OPERATION, useDeliveries } from '../api/get-deliveries';
+import { useRedeliver } from '../api/redeliver';
+import { useRemoveChannel } from '../api/remove-channel';
+import { useTestChannel } from '../api/test-channel';
+import { useUpdateChannel } from '../api/update-channel';
+
+const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
+
+const KINDS: { value: ChannelKind; label: string }[] = [
+  { value: 'ntfy', label: 'ntfy' },
+  { value: 'gotify', label: 'Gotify' },
+  { value: 'pushover', label: 'Pushover' },
+  { value: 'webhook', label: 'Webhook' },
+];
+const kindLabel = (kind: ChannelKind) => KINDS.find((k) => k.value === kind)?.label ?? kind;
+
+/** The fields each kind asks for, in the order shown. */
+const FIELDS: Record<
+  ChannelKind,
+  { name: 'url' | 'topic' | 'userKey' | 'token'; label: string }[]
+> = {
+  ntfy: [
+    { name: 'url', label: 'Server URL' },
+    { name: 'topic', label: 'Topic' },
+    { name: 'token', label: 'Access token (optional)' },
+  ],
+  gotify: [
+    { name: 'url', label: 'Server URL' },
+    { name: 'token', label: 'App token' },
+  ],
+  pushover: [
+    { name: 'userKey', label: 'User key' },
+    { name: 'token', label: 'API token' },
+  ],
+  webhook: [{ name: 'url', label: 'URL' }],
+};
+
+/** The field a server refusal names first ("url must be …"), so the sentence sits beside it. */
+const fieldOf = (message: string) => /^(url|topic|userKey|token)\b/.exec(message)?.[1] ?? null;
+
+const when = (instant: string) => new Date(instant).toLocaleString();
+
+/**
+ * Settings → Notifications: where reminders go besides this browser's Web Push (ntfy, Gotify,
+ * Pushover) and webhooks that also hear of todo and group events. Each channel can send a test
+ * and say what came back; a webhook shows its last deliveries with Redeliver.
+ */
+export function NotificationsSection() {
+  const headingId = useId();
+  const channels = useChannels();
+  const [status, setStatus] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900"
+    >
+      <h2 id={headingId} className="mb-4 text-lg font-semibold text-slate-900 dark:text-slate-100">
+        Notifications
+      </h2>
+      <div className="space-y-4">
+        <p className={hintClass}>
+          Reminders go to this browser (see Reminders) and to the channels below. A webhook also
+          hears when todos and groups are created, changed, completed, deleted or restored; each
+          request is signed (Standard Webhooks) with the secret shown when you add it.
+        </p>
+        {channels.isPending ? (
+          <LoadingText>Loading channels...</LoadingText>
+        ) : channels.isError ? (
+          <ErrorBanner
+            message={errorMessage(channels.error, LOAD_CHANNELS_OPERATION)}
+            onRetry={() => void channels.refetch()}
+          />
+        ) : channels.data.length === 0 ? (
+          <p className={hintClass}>No channels yet.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-700">
+            {channels.data.map((channel) => (
+              <ChannelRow key={channel.id} channel={channel} onStatus={setStatus} />
+            ))}
+          </ul>
+        )}
+        {secret !== null && (
+          <div className="space-y-2 rounded-md border border-green-300 bg-green-50 p-3 dark:border-green-800 dark:bg-green-950">
+            <p className="text-sm text-slate-800 dark:text-slate-200">
+              The webhook&apos;s signing secret, shown this once: your receiver verifies the
+              webhook-signature header with it.
+            </p>
+            <code className="block font-mono text-sm break-all">{secret}</code>
+            <Button variant="secondary" size="sm" onClick={() => setSecret(null)}>
+              Done
+            </Button>
+          </div>
+        )}
+        <AddChannelForm
+          onAdded={(channel, signingSecret) => {
+            setSecret(signingSecret);
+            setStatus(`${kindLabel(channel.kind)} channel "${channel.name}" added.`);
+          }}
+        />
+      </div>
+      <p
+        role="status"
+        className="mt-4 text-sm font-medium text-green-800 empty:mt-0 dark:text-green-300"
+      >
+        {status}
+      </p>
+    </section>
+  );
+}
+
+function ChannelRow({
+  channel,
+  onStatus,
+}: {
+  channel: Channel;
+  onStatus: (status: string) => void;
+}) {
+  const test = useTestChannel();
+  const update = useUpdateChannel();
+  const remove = useRemoveChannel();
+  const [result, setResult] = useState<ChannelTestResult | null>(null);
+  const [showLog, setShowLog] = useState(false);
+  const target = channel.url ?? (channel.userKey ? `user ${channel.userKey}` : '');
+  return (
+    <li className="space-y-2 py-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-medium break-words text-slate-900 dark:text-slate-100">
+            {channel.name}{' '}
+            <span className="text-sm font-normal text-slate-600 dark:text-slate-400">
+              {kindLabel(channel.kind)}
+              {channel.enabled ? '' : ' · off'}
+            </span>
+          </p>
+          <p className="text-sm break-all text-slate-600 dark:text-slate-400">
+            {target}
+            {channel.topic ? ` · topic ${channel.topic}` : ''}
+            {channel.tokenHint ? ` · token ${channel.tokenHint}` : ''}
+          </p>
+          {channel.disabledReason && (
+            <p className="text-sm text-red-700 dark:text-red-300">{channel.disabledReason}</p>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="secondary"
+            size="compact"
+            disabled={test.isPending}
+            aria-label={`Send a test to ${channel.name}`}
+            onClick={() => test.mutate(channel.id, { onSuccess: setResult })}
+          >
+            Send a test
+          </Button>
+          {channel.kind === 'webhook' && (
+            <Button
+              variant="secondary"
+              size="compact"
+              aria-expanded={showLog}
+              onClick={() => setShowLog(!showLog)}
+            >
+              Deliveries
+            </Button>
+          )}
+          <Button
+            variant="secondary"
+            size="compact"
+            disabled={update.isPending}
+            onClick={() =>
+              update.mutate(
+                { id: channel.id, body: { enabled: !channel.enabled } },
+                {
+                  onSuccess: (changed) =>
+                    onStatus(`"${changed.name}" turned ${changed.enabled ? 'on' : 'off'}.`),
+                },
+              )
+            }
+          >
+            {channel.enabled ? 'Turn off' : 'Turn on'}
+          </Button>
+          <Button
+            variant="secondary"
+            size="compact"
+            disabled={remove.isPending}
+            aria-label={`Remove ${channel.name}`}
+            onClick={() =>
+              remove.mutate(channel.id, { onSuccess: () => onStatus(`"${channel.name}" removed.`) })
+            }
+          >
+            Remove
+          </Button>
+        </div>
+      </div>
+      {test.isError && <ErrorBanner message={errorMessage(test.error, 'Send a test')} />}
+      {result && (
+        <p
+          className={
+            result.ok
+              ? 'text-sm text-green-800 dark:text-green-300'
+              : 'text-sm text-red-700 dark:text-red-300'
+          }
+        >
+          {result.ok ? 'Delivered' : 'Not delivered'}
+          {result.status !== null ? ` (HTTP ${result.status})` : ''}
+          {result.answer ? `: ${result.answer}` : ''}
+        </p>
+      )}
+      {showLog && <DeliveryLog channelId={channel.id} />}
+    </li>
+  );
+}
+
+function DeliveryLog({ channelId }: { channelId: number }) {
+  const deliveries = useDeliveries(channelId);
+  const redeliver = useRedeliver(channelId);
+  if (deliveries.isPending) return <LoadingText>Loading deliveries...</LoadingText>;
+  if (deliveries.isError) {
+    return (
+      <ErrorBanner
+        message={errorMessage(deliveries.error, LOAD_DELIVERIES_OPERATION)}
+        onRetry={() => void deliveries.refetch()}
+      />
+    );
+  }
+  if (deliveries.data.length === 0) return <p className={hintClass}>Nothing sent yet.</p>;
+  return (
+    <table className="w-full text-left text-sm">
+      <caption className="sr-only">Last deliveries</caption>
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Status</th>
+          <th scope="col">Time</th>
+          <th scope="col">Attempt</th>
+          <th scope="col">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {deliveries.data.map((delivery) => (
+          <tr key={delivery.id}>
+            <td>{delivery.event}</td>
+            <td>
+              {delivery.state}
+              {delivery.status !== null ? ` (${delivery.status})` : ''}
+            </td>
+            <td>
+              <time dateTime={delivery.lastAttemptAt ?? delivery.createdAt}>
+                {when(delivery.lastAttemptAt ?? delivery.createdAt)}
+              </time>
+            </td>
+            <td>{delivery.attempt}</td>
+            <td>
+              {delivery.state !== 'pending' && (
+                <Button
+                  variant="link"
+                  size="none"
+                  disabled={redeliver.isPending}
+                  onClick={() => redeliver.mutate(delivery.id)}
+                >
+                  Redeliver
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function AddChannelForm({
+  onAdded,
+}: {
+  onAdded: (channel: Channel, signingSecret: string | null) => void;
+}) {
+  const create = useCreateChannel();
+  const [kind, setKind] = useState<ChannelKind>('ntfy');
+  const message = create.isError ? errorMessage(create.error, 'Add channel') : null;
+  const field = message ? fieldOf(message) : null;
+
+  const submit = (data: FormData) => {
+    const text = (name: string) => {
+      const value = data.get(name);
+      return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+    };
+    const body: CreateChannelBody = { kind, name: text('name') ?? kindLabel(kind) };
+    for (const { name } of FIELDS[kind]) {
+      const value = text(name);
+      if (value !== undefined) body[name] = value;
+    }
+    create.mutate(body, {
+      onSuccess: (created) => onAdded(created.channel, created.signingSecret),
+    });
+  };
+
+  return (
+    <Form label="Add a channel" onSubmit={submit}>
+      <SelectField
+        label="Kind"
+        name="kind"
+        value={kind}
+        onChange={(event) => {
+          setKind(event.currentTarget.value as ChannelKind);
+          create.reset();
+        }}
+      >
+        {KINDS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </SelectField>
+      <TextField label="Name" name="name" maxLength={100} placeholder={kindLabel(kind)} />
+      {FIELDS[kind].map(({ name, label }) => (
+        <TextField
+          key={`${kind}-${name}`}
+          label={label}
+          name={name}
+          type={name === 'token' ? 'password' : 'text'}
+          autoComplete="off"
+          spellCheck={false}
+          error={field === name ? message : null}
+        />
+      ))}
+      {message && field === null && <ErrorBanner message={message} />}
+      <FormActions>
+        <Button type="submit" disabled={create.isPending}>
+          Add channel
+        </Button>
+      </FormActions>
+    </Form>
+  );
+}

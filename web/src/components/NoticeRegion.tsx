@@ -6,16 +6,19 @@ import { DismissButton } from './DismissButton';
 import { UndoToast } from './UndoToast';
 
 /**
- * The height the notices and the toast take at the bottom of the window (0 when none shows),
- * followed as they come, wrap and go.
+ * Where app-wide notices appear (forced logout, session expiry, failed changes), with the Undo
+ * toast below them.
  */
-function useRoomFor() {
-  const [height, setHeight] = useState(0);
-  const ref = useCallback((section: HTMLElement | null) => {
+export function NoticeRegion() {
+  const notices = useNotices();
+  // The height the notices and the toast take at the bottom of the window (0 when none shows),
+  // followed as they come, wrap and go.
+  const [room, setRoom] = useState(0);
+  const measureRoom = useCallback((section: HTMLElement | null) => {
     if (!section || typeof ResizeObserver === 'undefined') return;
     const measure = () => {
       const shown = [...section.children].some((child) => child.getBoundingClientRect().height > 0);
-      setHeight(shown ? Math.ceil(section.getBoundingClientRect().height) : 0);
+      setRoom(shown ? Math.ceil(section.getBoundingClientRect().height) : 0);
     };
     const observer = new ResizeObserver(measure);
     observer.observe(section);
@@ -23,23 +26,13 @@ function useRoomFor() {
     measure();
     return () => observer.disconnect();
   }, []);
-  return { ref, height };
-}
-
-/**
- * Where app-wide notices appear (forced logout, session expiry, failed changes), with the Undo
- * toast below them.
- */
-export function NoticeRegion() {
-  const notices = useNotices();
-  const room = useRoomFor();
   return (
     <>
       {/* The page ends this much lower while a notice or the Undo toast shows, so the last rows'
           controls can be scrolled out from under it. */}
-      <div aria-hidden="true" style={{ height: room.height }} />
+      <div aria-hidden="true" style={{ height: room }} />
       <section
-        ref={room.ref}
+        ref={measureRoom}
         aria-label="Notifications"
         className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
       >

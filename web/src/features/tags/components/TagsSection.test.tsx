@@ -1,13 +1,11 @@
 import { screen } from '@testing-library/react';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBackend, json } from '#web/test/fake-api';
 import { renderApp } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 
-beforeAll(async () => {
-  // The screen's code is a lazy chunk (app/router.tsx): load it before the first render.
-  await import('#web/app/routes/groups-route');
-});
+/** The screen's code is a lazy chunk (app/router.tsx), loaded on the first visit. */
+const LAZY_LOAD = { timeout: 15_000 };
 
 beforeEach(() => {
   storeSession('alice');
@@ -20,7 +18,7 @@ describe('/groups: tags', () => {
       { 'GET /api/tags': () => json([{ name: 'work', color: '#EF4444', count: 2 }]) },
     );
     renderApp('/groups');
-    const select = await screen.findByRole('combobox', { name: 'Colour of tag work' });
+    const select = await screen.findByRole('combobox', { name: 'Colour of tag work' }, LAZY_LOAD);
     const options = [...(select as HTMLSelectElement).options].map((option) => option.text);
     expect(options).toEqual([
       'No colour',

@@ -73,7 +73,7 @@ const coveredControls = (page: Page) =>
     const controls = document.querySelectorAll<HTMLElement>(
       'main button, main input, main a, main select',
     );
-    return [...controls]
+    return Array.from(controls)
       .filter((control) => {
         const c = control.getBoundingClientRect();
         if (c.width === 0 || c.height === 0) return false;

@@ -66,6 +66,27 @@ describe('the navigation bar', () => {
 });
 
 describe('forced logout and expiry on screen', () => {
+  it('a session ended from another device: /login says the session has ended', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    // The refresh cookie was revoked elsewhere: the expired token cannot be renewed.
+    storeSession('alice', -5);
+    fakeBackend({}, { 'POST /api/auth/refresh': () => json({ error: 'Invalid token' }, 401) });
+    renderApp('/todos');
+    await waitFor(() => expect(window.location.pathname).toBe('/login'));
+    expect(
+      await screen.findByText(/Your session has ended: it expired or was signed out/),
+    ).toBeVisible();
+  });
+
+  it('a logout by the person: /login says nothing about an ended session', async () => {
+    storeSession('alice');
+    fakeBackend();
+    const { user } = renderApp('/groups');
+    await user.click(await screen.findByRole('button', { name: 'Logout alice' }));
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.queryByText(/Your session has ended/)).not.toBeInTheDocument();
+  });
+
   it('a 401 with a stored token: red notice "Authentication failed (401) - please log in again", then /login', async () => {
     storeSession('alice');
     fakeBackend({}, { 'GET /api/todos': () => json({ error: 'Invalid token' }, 401) });

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { Todo } from '@tally/contract';
 import type { TodoSort } from '@tally/contract/constants';
 
 /**
@@ -13,6 +14,8 @@ export interface PageCommands {
   focusSearch: undefined;
   /** Shows a filter tab of /todos: all, the ungrouped todos, or one group's (by id). */
   showFilter: 'all' | 'none' | number;
+  /** Opens a todo's detail view on /todos. */
+  openTodo: Todo;
   /** Flips /todos' "Hide completed" switch. */
   toggleHideCompleted: undefined;
   /** Sorts the /todos view shown (kept for that view on the server, as its Sort menu does). */

@@ -46,6 +46,11 @@ const ANONYMOUS: Session = {
 };
 
 let session: Session = ANONYMOUS;
+/**
+ * Whether this tab's last session was ended for it (expired, or ended from another device): the
+ * login screen says so, since the notice that told it may be gone by then. A sign-in clears it.
+ */
+let endedForcibly = false;
 /** The stored token found already expired when the app started, until it is renewed or ends. */
 let expiredAtStartToken: string | null = null;
 /** The delayed move to /login after a forced logout; a new session cancels it. */
@@ -111,6 +116,7 @@ export function startSession(token: string, { passwordChangeRequired = false } =
   writeStorage(STORAGE_KEYS.token, token);
   writeStorage(STORAGE_KEYS.username, claims.sub);
   expiredAtStartToken = null;
+  endedForcibly = false;
   cancelPendingRedirect();
   publish({ ...sessionFor(token, claims.sub), passwordChangeRequired });
 }
@@ -134,6 +140,7 @@ export function endSession({ notice, redirectToLogin = false }: EndSessionOption
   removeStorage(STORAGE_KEYS.token);
   removeStorage(STORAGE_KEYS.username);
   expiredAtStartToken = null;
+  endedForcibly = redirectToLogin;
   publish({ ...ANONYMOUS, redirectPending: redirectToLogin });
   if (notice) showNotice(notice, { tone: 'error', durationMs: LOGOUT_NOTICE_MS });
   cancelPendingRedirect();
@@ -144,6 +151,11 @@ export function endSession({ notice, redirectToLogin = false }: EndSessionOption
       if (session.redirectPending) publish({ ...session, redirectPending: false });
     }, LOGIN_REDIRECT_DELAY_MS);
   }
+}
+
+/** Whether the last session of this tab was ended for the person rather than by them. */
+export function sessionEndedForcibly(): boolean {
+  return endedForcibly;
 }
 
 /** The expiry flow (docs/product.md, Sessions) for the given token, if it is still current. */

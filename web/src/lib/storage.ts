@@ -9,7 +9,10 @@ export const STORAGE_KEYS = {
   completedOpen: 'completedOpen',
   /** A logout whose request failed: the refresh cookie still has to be revoked. */
   logoutPending: 'logoutPending',
-  /** When the last reminder shown as a notice went out (ISO 8601), shared by the tabs. */
+  /**
+   * When the last reminder shown as a notice went out (ISO 8601): in localStorage the last any
+   * tab showed (where a new tab starts), in sessionStorage the last this tab showed.
+   */
   reminderSeen: 'reminderSeen',
 } as const;
 

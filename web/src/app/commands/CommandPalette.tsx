@@ -126,9 +126,10 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
         detail: [PRIORITY_LABELS[todo.priority], ...todo.tags.map((tag) => `@${tag}`)]
           .filter(Boolean)
           .join(' '),
+        // The todo itself, in its detail view, over the list as it was.
         run: () => {
-          navigate(`/todos?q=${encodeURIComponent(todo.title)}`);
-          runCommand('showFilter', 'all');
+          if (location !== '/todos') navigate('/todos');
+          runCommand('openTodo', todo);
         },
       })),
     ...SCREENS.map((screen): Item => ({

@@ -91,6 +91,7 @@ describe('global shortcuts', () => {
       'Go to Groups',
       'Undo the last change',
       'Next todo',
+      'Open the details',
       'Select or unselect',
     ]) {
       expect(within(sheet).getByText(action)).toBeInTheDocument();
@@ -161,7 +162,7 @@ describe('command palette', () => {
     expect(input).not.toBeInTheDocument();
   });
 
-  it('finds a todo by its title, accents aside, and shows it in the list', async () => {
+  it('finds a todo by its title, accents aside, and opens its detail view', async () => {
     const { user } = await openTodos();
     await user.click(screen.getByRole('tab', { name: 'Work (1)' }));
     await user.keyboard('{Control>}k{/Control}');
@@ -170,9 +171,24 @@ describe('command palette', () => {
     const option = within(screen.getByRole('group', { name: 'Todos' })).getByRole('option');
     expect(option).toHaveTextContent('Crème brûlée recipe');
     await user.click(option);
-    expect(screen.getByRole('searchbox')).toHaveValue('Crème brûlée recipe');
-    expect(screen.getByRole('tab', { name: 'All (2)' })).toHaveAttribute('aria-selected', 'true');
-    expect(await screen.findByText('1 todo found')).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Crème brûlée recipe' })).toBeInTheDocument();
+    // The list stays as it was behind it: no search was typed for it.
+    expect(screen.getByRole('searchbox')).toHaveValue('');
+    expect(screen.getByRole('tab', { name: 'Work (1)' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('opens a todo found from another screen in its detail view on /todos', async () => {
+    fakeBackend({ todos, groups: [work] });
+    const { user } = renderApp('/groups');
+    await screen.findByRole('heading', { name: 'Manage Groups' });
+    await user.keyboard('{Control>}k{/Control}');
+    await screen.findByRole('combobox', { name: 'Command or todo' });
+    await user.keyboard('workshop');
+    // Off /todos no todo is held: the server's search finds it.
+    const found = await screen.findByRole('group', { name: 'Todos' });
+    await user.click(await within(found).findByRole('option'));
+    expect(await screen.findByRole('dialog', { name: 'Workshop notes' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/todos');
   });
 
   it('opens the new-todo form from another screen', async () => {

@@ -36,6 +36,7 @@ export const SHORTCUT_SECTIONS: readonly {
     shortcuts: [
       { keys: [['j'], ['↓']], action: 'Next todo' },
       { keys: [['k'], ['↑']], action: 'Previous todo' },
+      { keys: [['Enter']], action: 'Open the details' },
       { keys: [['Space']], action: 'Complete or reopen' },
       { keys: [['e']], action: 'Edit' },
       { keys: [['Delete'], ['#']], action: 'Delete' },

@@ -42,7 +42,7 @@ export function useShortcuts(enabled: boolean, { openPalette, openSheet }: Short
     let gPressedAt = -Infinity;
 
     /** Runs a /todos command, opening /todos first when the screen shown does not offer it. */
-    const onTodos = (command: Exclude<PageCommand, 'showFilter' | 'setSort'>) => {
+    const onTodos = (command: Exclude<PageCommand, 'showFilter' | 'setSort' | 'openTodo'>) => {
       if (!hasCommand(command)) latest.current.navigate('/todos');
       runCommand(command);
     };

@@ -19,7 +19,10 @@ const subscription = {
 };
 
 /** A browser with push: a service worker, PushManager and Notification (permission as given). */
-function pushBrowser(permission: NotificationPermission) {
+function pushBrowser(
+  permission: NotificationPermission,
+  answer: NotificationPermission = 'granted',
+) {
   let current: typeof subscription | null = null;
   const pushManager = {
     getSubscription: vi.fn(async () => current),
@@ -30,7 +33,7 @@ function pushBrowser(permission: NotificationPermission) {
     'Notification',
     Object.assign(function Notification() {}, {
       permission,
-      requestPermission: vi.fn(async () => 'granted'),
+      requestPermission: vi.fn(async () => answer),
     }),
   );
   Object.defineProperty(navigator, 'serviceWorker', {
@@ -80,6 +83,22 @@ describe('/settings, Reminders', () => {
         ?.body,
     ).toEqual({ endpoint: subscription.endpoint });
     expect(subscription.unsubscribe).toHaveBeenCalled();
+  });
+
+  it('says beside the button when the permission question was closed unanswered', async () => {
+    const pushManager = pushBrowser('default', 'default');
+    fakeBackend();
+    const { user } = renderApp('/settings');
+    const section = await screen.findByRole('region', { name: 'Reminders' }, LAZY_LOAD);
+    const button = await within(section).findByRole('button', {
+      name: 'Turn on reminders on this device',
+    });
+    await user.click(button);
+    const note = await within(section).findByRole('alert');
+    expect(note).toHaveTextContent(/closed without an answer, so reminders stay off/);
+    expect(note).toHaveTextContent(/choose Allow, or allow notifications in the site settings/);
+    expect(pushManager.subscribe).not.toHaveBeenCalled();
+    expect(button.parentElement).toContainElement(note);
   });
 
   it('explains how to unblock notifications', async () => {

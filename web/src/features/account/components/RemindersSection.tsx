@@ -13,12 +13,20 @@ const EXPLAIN: Record<Exclude<PushState, 'on' | 'off'>, string> = {
     'Notifications are blocked for Tally in this browser. Allow them in the site settings (the icon beside the address), then come back here.',
 };
 
+/**
+ * The browser's permission question was closed without an answer: nothing changed, and the
+ * button alone would not say why.
+ */
+const NOT_ANSWERED =
+  'The browser’s question about notifications was closed without an answer, so reminders stay off. Press the button again and choose Allow, or allow notifications in the site settings (the icon beside the address).';
+
 /** Turning reminders by Web Push on or off for this browser. */
 export function RemindersSection() {
   const [state, setState] = useState<PushState | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [unanswered, setUnanswered] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -35,9 +43,11 @@ export function RemindersSection() {
     setBusy(true);
     setStatus(null);
     setError(null);
+    setUnanswered(false);
     try {
       const next = on ? await turnOnPush() : await turnOffPush();
       setState(next);
+      setUnanswered(on && next === 'off');
       if (next === 'on') setStatus('Reminders are on for this device.');
       else if (!on) setStatus('Reminders are off for this device.');
     } catch (failure) {
@@ -63,6 +73,11 @@ export function RemindersSection() {
           >
             {state === 'on' ? 'Turn off on this device' : 'Turn on reminders on this device'}
           </Button>
+          {unanswered && (
+            <p role="alert" className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+              {NOT_ANSWERED}
+            </p>
+          )}
         </div>
       ) : (
         <Hint>{EXPLAIN[state]}</Hint>

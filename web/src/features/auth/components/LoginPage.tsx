@@ -9,6 +9,7 @@ import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
+import { sessionEndedForcibly } from '#web/lib/session-store';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { useConfig } from '../api/get-config';
 import { LOGIN_OPERATION, useLogin } from '../api/login';
@@ -203,6 +204,14 @@ export function LoginPage() {
   const showGoogle = oidcName === null || (config.data?.googleClientId ?? null) !== null;
   return (
     <AuthCard title="Login">
+      {/* Why this screen, after a session ended without the person's doing (the notice that
+          said it lasts seconds); it names no device or cause the person could not see. */}
+      {sessionEndedForcibly() && (
+        <p role="status" className="mb-4 text-sm text-slate-700 dark:text-slate-300">
+          Your session has ended: it expired or was signed out from another device. Log in again to
+          continue.
+        </p>
+      )}
       <ErrorBanner message={error} onDismiss={clearErrors} className="mb-6" />
       {oidcName !== null && (
         <div className="mb-3">

@@ -16,6 +16,7 @@ const reminder = {
 
 beforeEach(() => {
   window.localStorage.clear();
+  window.sessionStorage.clear();
   storeSession('alice');
 });
 
@@ -35,6 +36,47 @@ describe('reminders in the open app', () => {
       ),
     );
     expect(screen.getAllByText('Reminder: Dentist, due 09:30')).toHaveLength(1);
+  });
+
+  it('shows a reminder in this tab too when another open tab showed it first', async () => {
+    const reminders: Reminder[] = [];
+    const backend = fakeBackend({ reminders });
+    renderApp('/groups');
+    await waitFor(() =>
+      expect(backend.calls.some((call) => call.path === '/api/reminders')).toBe(true),
+    );
+    reminders.push(reminder);
+    // The other tab heard the same event first and stored it as the last one shown.
+    window.localStorage.setItem('reminderSeen', reminder.firedAt);
+    act(() => tellLiveListeners({ type: 'reminder.fired', id: reminder.todoId }));
+    expect(await screen.findByText('Reminder: Dentist, due 09:30')).toBeVisible();
+  });
+
+  it('takes the notice away when another tab answered the reminder', async () => {
+    fakeBackend({ reminders: [reminder] });
+    renderApp('/groups');
+    expect(await screen.findByText('Reminder: Dentist, due 09:30')).toBeVisible();
+    // The other tab pressed Complete or Snooze on the same reminder.
+    const otherTab = new BroadcastChannel('tally-reminder-answered');
+    otherTab.postMessage(`${reminder.todoId}@${reminder.firedAt}`);
+    otherTab.close();
+    await waitFor(() =>
+      expect(screen.queryByText('Reminder: Dentist, due 09:30')).not.toBeInTheDocument(),
+    );
+  });
+
+  it('a tab opened later does not bring back what another tab already showed', async () => {
+    window.localStorage.setItem('reminderSeen', reminder.firedAt);
+    const backend = fakeBackend({ reminders: [reminder] });
+    renderApp('/groups');
+    await waitFor(() =>
+      expect(
+        backend.calls.some(
+          (call) => call.path === '/api/reminders' && call.search.get('after') === reminder.firedAt,
+        ),
+      ).toBe(true),
+    );
+    expect(screen.queryByText('Reminder: Dentist, due 09:30')).not.toBeInTheDocument();
   });
 
   it('shows a reminder the live stream announces, with Complete and Snooze', async () => {

@@ -5,12 +5,31 @@ import { onLiveEvent } from '#web/lib/live-listeners';
 import { STORAGE_KEYS, readStorage, writeStorage } from '#web/lib/storage';
 import { fetchRecentReminders } from '../api/get-recent-reminders';
 
+/** This tab's own last shown reminder (sessionStorage: it outlives a reload of the tab only). */
+function readTabSeen(): string | null {
+  try {
+    return window.sessionStorage.getItem(STORAGE_KEYS.reminderSeen);
+  } catch {
+    return null;
+  }
+}
+
+function writeTabSeen(firedAt: string): void {
+  try {
+    window.sessionStorage.setItem(STORAGE_KEYS.reminderSeen, firedAt);
+  } catch {
+    // Storage unavailable: the tab remembers it for this page only (the hook's own variable).
+  }
+}
+
 /**
  * While signed in, shows each reminder that went out as a notice ("Reminder: …") with Complete
  * and Snooze, in the notice region screen readers announce. The live stream says when one went
  * out (a `reminder.fired` event, lib/live-listeners.ts); the app then asks which, and also when it
- * starts and when the page becomes visible again (what went out meanwhile). The last one shown is
- * remembered in localStorage, so another tab or a reload does not show it again.
+ * starts and when the page becomes visible again (what went out meanwhile). Every open tab shows
+ * it (docs/decisions/147-reminders-in-every-tab.md): each tab remembers the last one it showed, so
+ * a reload does not show it again, and a tab opened later starts from the last one any tab showed
+ * (localStorage), so it does not bring back the past hour's.
  */
 export function useReminderNotices(signedIn: boolean): void {
   const queryClient = useQueryClient();
@@ -19,6 +38,7 @@ export function useReminderNotices(signedIn: boolean): void {
     let stopped = false;
     let asking = false;
     const snoozes = new Set<ReturnType<typeof setTimeout>>();
+    let seen = readTabSeen() ?? readStorage(STORAGE_KEYS.reminderSeen);
 
     const show = (reminder: Reminder) =>
       void import('../lib/show-reminder').then(({ showReminder }) =>
@@ -28,13 +48,16 @@ export function useReminderNotices(signedIn: boolean): void {
       if (asking) return;
       asking = true;
       try {
-        const seen = readStorage(STORAGE_KEYS.reminderSeen);
         const reminders = await fetchRecentReminders(seen);
         if (stopped) return;
         for (const reminder of reminders) {
-          const latest = readStorage(STORAGE_KEYS.reminderSeen);
-          if (latest !== null && reminder.firedAt <= latest) continue;
-          writeStorage(STORAGE_KEYS.reminderSeen, reminder.firedAt);
+          if (seen !== null && reminder.firedAt <= seen) continue;
+          seen = reminder.firedAt;
+          writeTabSeen(reminder.firedAt);
+          const shared = readStorage(STORAGE_KEYS.reminderSeen);
+          if (shared === null || reminder.firedAt > shared) {
+            writeStorage(STORAGE_KEYS.reminderSeen, reminder.firedAt);
+          }
           show(reminder);
         }
       } catch (error) {

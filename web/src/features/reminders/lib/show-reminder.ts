@@ -3,11 +3,35 @@ import type { Reminder } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { formatTime } from '#web/lib/date-format';
 import { reportMutationError } from '#web/lib/mutation-errors';
-import { showNotice } from '#web/lib/notices';
+import { dismissNotice, showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 
 /** Snooze shows the reminder again this much later (in this tab). */
 const SNOOZE_MS = 10 * 60_000;
+
+/**
+ * Every open tab shows a reminder (docs/decisions/147-reminders-in-every-tab.md): Complete or
+ * Snooze pressed in one tab takes its notice away in the others, so it is answered once (a second
+ * Complete of a repeating todo would complete its next occurrence too).
+ */
+const CHANNEL = 'tally-reminder-answered';
+const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(CHANNEL);
+/** The notice of each reminder shown in this tab, by todo and the time it went out. */
+const shown = new Map<string, number>();
+const keyOf = (reminder: Reminder) => `${reminder.todoId}@${reminder.firedAt}`;
+
+channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
+  if (typeof event.data !== 'string') return;
+  const id = shown.get(event.data);
+  if (id === undefined) return;
+  shown.delete(event.data);
+  dismissNotice(id);
+});
+
+function answered(reminder: Reminder): void {
+  shown.delete(keyOf(reminder));
+  channel?.postMessage(keyOf(reminder));
+}
 
 async function complete(reminder: Reminder, queryClient: QueryClient): Promise<void> {
   try {
@@ -34,20 +58,26 @@ export function showReminder(
   onSnooze: (timer: ReturnType<typeof setTimeout>) => void,
 ): void {
   // The time as every screen writes it (lib/date-format.ts): "17:05" or "5:05 PM".
-  showNotice(`Reminder: ${reminder.title}, due ${formatTime(reminder.dueTime)}`, {
+  const id = showNotice(`Reminder: ${reminder.title}, due ${formatTime(reminder.dueTime)}`, {
     tone: 'info',
     actions: [
       {
         label: 'Complete',
         name: `Complete ${reminder.title}`,
-        run: () => void complete(reminder, queryClient),
+        run: () => {
+          answered(reminder);
+          void complete(reminder, queryClient);
+        },
       },
       {
         label: 'Snooze 10 min',
         name: `Snooze ${reminder.title} for 10 minutes`,
-        run: () =>
-          onSnooze(setTimeout(() => showReminder(reminder, queryClient, onSnooze), SNOOZE_MS)),
+        run: () => {
+          answered(reminder);
+          onSnooze(setTimeout(() => showReminder(reminder, queryClient, onSnooze), SNOOZE_MS));
+        },
       },
     ],
   });
+  shown.set(keyOf(reminder), id);
 }

@@ -5,6 +5,7 @@ import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
+import { colorName } from '#web/lib/color';
 import { useChangeTag, useTags } from '../api/tags';
 
 /** One tag: its count, a colour, a new name (another tag's name merges it) and Delete. */
@@ -56,7 +57,7 @@ function TagRow({ tag }: { tag: Tag }) {
         <option value="">No colour</option>
         {GROUP_COLORS.map((color) => (
           <option key={color} value={color}>
-            {color}
+            {colorName(color)}
           </option>
         ))}
       </select>

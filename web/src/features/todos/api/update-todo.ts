@@ -5,7 +5,6 @@ import { api } from '#web/lib/api';
 import { conflictOf } from '#web/lib/api-client';
 import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
-import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
@@ -148,13 +147,15 @@ export function useSaveTodoFields() {
   });
 }
 
-/** A repeating todo that was completed stays open with its next date: say so. */
-function announceNext(before: Todo, after: Todo): void {
-  if (before.completed || after.completed || !before.repeat || !after.dueDate) return;
-  showNotice(`${after.title}: done. Next due ${dueLabel(after, new Date())}.`, {
-    tone: 'info',
-    durationMs: 6000,
-  });
+/**
+ * What the Undo toast of a completion says: a repeating todo that was completed stays open with
+ * its next date, so the toast names that date (as Skip's does), in the one message the action gets.
+ */
+function completionText(before: Todo, after: Todo): string {
+  if (before.completed) return `Reopened "${before.title}"`;
+  const text = `Completed "${before.title}"`;
+  if (after.completed || !before.repeat || !after.dueDate) return text;
+  return `${text}. Next due ${dueLabel(after, new Date())}.`;
 }
 
 /** A row's inline edit: the todo as the row shows it, and the fields the person changed. */
@@ -228,13 +229,7 @@ export function useToggleTodo() {
     },
     onSuccess: (updated, todo) => {
       replaceTodo(queryClient, updated.id, () => updated);
-      announceNext(todo, updated);
-      offerPutBack(
-        queryClient,
-        `${todo.completed ? 'Reopened' : 'Completed'} "${todo.title}"`,
-        todo.id,
-        previousOf(todo),
-      );
+      offerPutBack(queryClient, completionText(todo, updated), todo.id, previousOf(todo));
       refreshViews(queryClient);
     },
     onError: (error, todo) => {

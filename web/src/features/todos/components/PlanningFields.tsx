@@ -70,8 +70,10 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
       ? REMINDER_CHOICES
       : [...REMINDER_CHOICES, [current, `${current} minutes before`]];
   return (
-    <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-2">
+    // Two columns only where the form itself is wide (a container query, not the window's width):
+    // in the detail panel a date beside its Clear button would be cut ("11/29/202").
+    <div className="@container space-y-4">
+      <div className="grid gap-4 @md:grid-cols-2">
         <div className="flex items-end gap-2">
           <div className="min-w-0 flex-1">
             <TextField

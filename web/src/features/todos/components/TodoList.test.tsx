@@ -150,6 +150,20 @@ describe('/todos: row keys', () => {
     expect(title).toHaveFocus();
     expect(screen.queryByRole('dialog', { name: 'Confirm Delete' })).not.toBeInTheDocument();
   });
+  it('Enter on a row opens its detail view; on the checkbox it does not', async () => {
+    fakeBackend({ todos });
+    const { user } = renderApp('/todos');
+    await screen.findByRole('checkbox', { name: 'Newer' });
+    screen.getByRole('checkbox', { name: 'Older' }).focus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    row('Newer').focus();
+    await user.keyboard('{Enter}');
+    const detail = await screen.findByRole('dialog', { name: 'Newer' });
+    expect(detail).toHaveTextContent('Details');
+    expect(screen.getByRole('checkbox', { name: 'Newer' })).not.toBeChecked();
+  });
 });
 
 describe('/todos: the Completed part', () => {

@@ -63,7 +63,7 @@ function isTextField(target: EventTarget): boolean {
  * in a list as tall as all of them. Screen readers hear each row's place (aria-posinset of
  * aria-setsize). Row keys, handled here so they never meet the app's global shortcuts:
  * j/k or ↓/↑ (Home/End) move a visible focus through the rows (roving tabindex: the list is one
- * Tab stop; only the active row's controls are Tab stops too), Space completes or reopens, e edits, Delete or # deletes (Confirm Delete), x picks
+ * Tab stop; only the active row's controls are Tab stops too), Space completes or reopens, Enter opens the detail view, e edits, Delete or # deletes (Confirm Delete), x picks
  * the row for a bulk action. The focused row always stays rendered, wherever the list scrolls.
  */
 export const TodoList = memo(function TodoList({
@@ -224,6 +224,11 @@ export const TodoList = memo(function TodoList({
         // On a checkbox or a button, Space is theirs.
         if (event.target !== row) return;
         click('toggle');
+        break;
+      case 'Enter':
+        // On a checkbox or a button, Enter is theirs; on the row it opens the detail view.
+        if (event.target !== row) return;
+        click('open');
         break;
       case 'e':
         click('edit');

@@ -24,7 +24,7 @@ import { useTodoSearch } from '../api/search-todos';
 import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
 import { useCompletedOpen, useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
-import { closeTodo, useOpenTodo } from '../hooks/use-open-todo';
+import { closeTodo, openTodo, useOpenTodo } from '../hooks/use-open-todo';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
 import { splitCompleted } from '../lib/completed';
@@ -142,6 +142,7 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
     else setFormOpen(true);
   });
   useCommand('showFilter', setSelectedFilter);
+  useCommand('openTodo', openTodo);
 
   // A group filter whose group is gone (deleted elsewhere) falls back to All.
   const filter: TodoFilter =

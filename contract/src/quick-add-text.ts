@@ -219,8 +219,23 @@ const AFTER_DATE = new Set(
 );
 /** A word that says the date that follows is the due date, and leaves the title with it. */
 const BEFORE_DATE = /\b(?:by|due)\s+$/i;
-/** "Dec 12": a month and a day (chrono's British reading takes the number for the year 2012). */
-const MONTH_DAY = /^([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?$/i;
+
+let dayFirstParser: chrono.Chrono | undefined;
+
+/**
+ * chrono's day-first (British) reading, except that "Dec 12" stays 12 December: chrono's own takes
+ * a two-digit number after a month name for the year (2012), which no one typing a todo means.
+ */
+function dayFirst(): chrono.Chrono {
+  if (!dayFirstParser) {
+    const configuration = chrono.configuration.createCasualConfiguration(true);
+    for (const parser of configuration.parsers) {
+      if ('shouldSkipYearLikeDate' in parser) parser.shouldSkipYearLikeDate = false;
+    }
+    dayFirstParser = new chrono.Chrono(configuration);
+  }
+  return dayFirstParser;
+}
 
 interface Wall {
   /** The user's calendar date and clock time of `now`. */
@@ -231,6 +246,24 @@ interface Wall {
 }
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar fields of a moment in a zone; one this runtime does not know reads as UTC. */
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  const options: Intl.DateTimeFormatOptions = {
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  };
+  try {
+    return new Intl.DateTimeFormat('en-US', { ...options, timeZone });
+  } catch {
+    // A client's header or an old setting can name a zone that does not exist.
+    return new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' });
+  }
+}
 
 /** The date and clock time `now` is in `timeZone` (the process's zone when absent). */
 function wallOf(now: Date, timeZone: string | undefined): Wall {
@@ -244,15 +277,7 @@ function wallOf(now: Date, timeZone: string | undefined): Wall {
   if (timeZone) {
     let format = zoneFormats.get(timeZone);
     if (!format) {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-      });
+      format = zoneFormat(timeZone);
       zoneFormats.set(timeZone, format);
     }
     const part = (type: string) =>
@@ -276,18 +301,6 @@ function wallOf(now: Date, timeZone: string | undefined): Wall {
 /** The Monday after today: "next week" as Todoist reads it. */
 const nextMonday = (today: string) => addDays(today, 7 - weekdayOf(today));
 
-/** The next 'month day' from today on, or null when the month has no such day. */
-function nextMonthDay(today: string, month: number, day: number): string | null {
-  const parts = parseDate(today);
-  if (!parts || day < 1 || day > 31) return null;
-  for (const year of [parts.year, parts.year + 1]) {
-    if (day > daysInMonth(year, month)) continue;
-    const date = formatDate(year, month, day);
-    if (date >= today) return date;
-  }
-  return null;
-}
-
 interface DateReading {
   date: string;
   /** Whether the date was written, or only follows from a time ("17:00": today or tomorrow). */
@@ -308,7 +321,7 @@ function readDateTime(
   const { today } = wall;
   // Of two date phrases the last one wins ("Wednesday, no, Monday"): a correction comes later.
   let last: DateReading | null = null;
-  const parser = monthFirst ? chrono.casual : chrono.GB;
+  const parser = monthFirst ? chrono.casual : dayFirst();
   for (const result of parser.parse(text, wall.reference, { forwardDate: true })) {
     const words = result.text;
     // A removed date takes its time along, unless the form has a date of its own for the time.
@@ -352,13 +365,6 @@ function readDateTime(
       (!tags.has('result/relativeDate') || RELATIVE.test(words));
     if (/^next\s+week$/i.test(said)) {
       date = nextMonday(today);
-      explicit = true;
-    }
-    const monthDay = MONTH_DAY.exec(said);
-    if (monthDay && start.isCertain('month') && !start.isCertain('day')) {
-      const read = nextMonthDay(today, start.get('month') ?? 0, Number(monthDay[2]));
-      if (!read) continue;
-      date = read;
       explicit = true;
     }
     const weekday = !explicit && start.isCertain('weekday') && FULL_WEEKDAY.test(dateWords);

@@ -127,7 +127,22 @@ export function createInboxService(options: {
         sent !== undefined && Number.isFinite(sent) && sent <= now && sent > now - OLDEST_DATE_MS
           ? sent
           : now;
-      const todo = todoOf(mail);
+      // The subject is read as the web app reads a typed title: in the account's zone (its
+      // calendar feed's, else UTC) and against its groups, as of when the mail was sent.
+      const [groups, feed] = await Promise.all([
+        db
+          .selectFrom('todo_groups')
+          .select(['id', 'name'])
+          .where('user_id', '=', owner.user_id)
+          .execute(),
+        db
+          .selectFrom('calendar_feeds')
+          .select('time_zone')
+          .where('user_id', '=', owner.user_id)
+          .executeTakeFirst(),
+      ]);
+      const timeZone = feed?.time_zone ?? 'UTC';
+      const todo = todoOf(mail, { groups, now: new Date(at), timeZone });
       return db.transaction().execute(async (trx): Promise<Outcome> => {
         const first = await trx
           .insertInto('inbox_messages')
@@ -145,8 +160,12 @@ export function createInboxService(options: {
             description: todo.description,
             ...(todo.tags.length > 0 ? { tags: todo.tags } : {}),
             ...(todo.priority ? { priority: todo.priority } : {}),
+            ...(todo.dueDate ? { dueDate: todo.dueDate } : {}),
+            ...(todo.dueTime ? { dueTime: todo.dueTime } : {}),
+            ...(todo.repeat ? { repeat: todo.repeat } : {}),
+            ...(todo.groupId === undefined ? {} : { groupId: todo.groupId }),
           },
-          'UTC',
+          timeZone,
         );
         await trx
           .updateTable('inbox_messages')

@@ -199,3 +199,95 @@ describe('quick add: the date a title gives', () => {
     expect(parse('Call Ann Friday, no, Wednesday').dueDate).toBe('2026-11-25');
   });
 });
+
+describe('quick add: due words and weeks', () => {
+  it('reads "by Dec 12" and "due Friday", and the word leaves the title with the date', () => {
+    const by = parse('Pay the rent by Dec 12');
+    expect(by).toMatchObject({ title: 'Pay the rent', dueDate: '2026-12-12' });
+    expect(by.chips.map((chip) => chip.text)).toEqual(['by Dec 12']);
+    expect(parse('Report due Friday')).toMatchObject({ title: 'Report', dueDate: '2026-11-27' });
+    expect(parse('Pay by 12 Dec 9:30')).toMatchObject({
+      title: 'Pay',
+      dueDate: '2026-12-12',
+      dueTime: '09:30',
+    });
+    // Month first, as written in the United States, reads it alike.
+    expect(
+      readQuickAddText('Pay the rent by Dec 12', { groups, now, monthFirst: true }),
+    ).toMatchObject({ title: 'Pay the rent', dueDate: '2026-12-12' });
+    // "by" with nothing read after it is an ordinary word.
+    expect(parse('Stop by the bakery').title).toBe('Stop by the bakery');
+  });
+
+  it('reads "next week" as the next Monday, as Todoist does', () => {
+    // Monday 23 November: the next Monday is the 30th, not a week from today's weekday.
+    expect(parse('Plan the trip next week')).toMatchObject({
+      title: 'Plan the trip',
+      dueDate: '2026-11-30',
+    });
+    const sunday = new Date(2026, 10, 29, 12, 0);
+    expect(readQuickAddText('Plan the trip next week', { groups, now: sunday })).toMatchObject({
+      dueDate: '2026-11-30',
+    });
+    const thursday = new Date(2026, 10, 26, 12, 0);
+    expect(readQuickAddText('Plan next week', { groups, now: thursday }).dueDate).toBe(
+      '2026-11-30',
+    );
+  });
+
+  it('reads the day in the zone given, not the process zone', () => {
+    // 23:30 UTC on Monday is Tuesday 10:30 in Auckland.
+    const late = new Date(Date.UTC(2026, 10, 23, 23, 30));
+    expect(readQuickAddText('Call tomorrow', { groups, now: late, timeZone: 'UTC' }).dueDate).toBe(
+      '2026-11-24',
+    );
+    expect(
+      readQuickAddText('Call tomorrow', { groups, now: late, timeZone: 'Pacific/Auckland' })
+        .dueDate,
+    ).toBe('2026-11-25');
+  });
+});
+
+describe('quick add: ordinary words stay', () => {
+  it.each([
+    'Ask Sunday school about volunteering',
+    'Send notes from the 9:00 standup',
+    'Today view capture test',
+    'Tomorrow people meeting',
+    'Buy Monday magazine',
+  ])('keeps every word of "%s"', (input) => {
+    const result = parse(input);
+    expect(result.chips).toEqual([]);
+    expect(result.title).toBe(input);
+    expect(result.dueDate).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'Ask Sunday school about volunteering tomorrow',
+      'Ask Sunday school about volunteering',
+      '2026-11-24',
+    ],
+    [
+      'Send notes from the 9:00 standup by Friday',
+      'Send notes from the 9:00 standup',
+      '2026-11-27',
+    ],
+    ['Today view capture test on Wednesday', 'Today view capture test', '2026-11-25'],
+  ])('takes only the date phrase out of "%s"', (input, title, dueDate) => {
+    const result = parse(input);
+    expect(result).toMatchObject({ title, dueDate });
+    expect(result.dueTime).toBeUndefined();
+    expect(result.chips.map((chip) => chip.kind)).toEqual(['date']);
+  });
+
+  it.each([
+    ['Call mom tomorrow about the trip', 'Call mom about the trip', '2026-11-24'],
+    ['Call Sunday', 'Call', '2026-11-29'],
+    ['Tomorrow: call mom', 'call mom', '2026-11-24'],
+    ['Call Ann, tomorrow', 'Call Ann', '2026-11-24'],
+    ['Dinner tonight #Home', 'Dinner', '2026-11-23'],
+  ])('still reads a date meant as one in "%s"', (input, title, dueDate) => {
+    expect(parse(input)).toMatchObject({ title, dueDate });
+  });
+});

@@ -548,6 +548,13 @@ export function readQuickAddText<G extends { name: string }>(
     title = `${title.slice(0, start)} ${title.slice(end)}`;
   }
   title = title.replace(/\s+/g, ' ').trim();
+  // A phrase taken from either end leaves no stray comma or colon there ("Tomorrow: call mom").
+  if (ranges.some(([start]) => input.slice(0, start).trim() === '')) {
+    title = title.replace(/^[,:;]\s*/, '');
+  }
+  if (ranges.some(([, end]) => input.slice(end).trim() === '')) {
+    title = title.replace(/\s*[,:;]$/, '');
+  }
   // Nothing is taken from a title that would be left empty: "Tomorrow" is saved as typed.
   if (title === '' || chips.length === 0) return { title: input.trim(), chips: [] };
   result.title = title;

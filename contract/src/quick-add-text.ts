@@ -17,9 +17,9 @@ import type { Repeat } from './todos.js';
  * "Today view") and a time that names a thing ("the 9:00 standup").
  */
 
-export type QuickChipKind = 'date' | 'time' | 'group' | 'repeat' | 'tag' | 'priority';
+type QuickChipKind = 'date' | 'time' | 'group' | 'repeat' | 'tag' | 'priority';
 
-export interface QuickChip {
+interface QuickChip {
   kind: QuickChipKind;
   /**
    * What was read, for the chip's label: the date (YYYY-MM-DD), the time (HH:MM), the group's
@@ -44,7 +44,7 @@ export interface QuickAddText<G extends { name: string }> {
   chips: QuickChip[];
 }
 
-export interface QuickAddTextOptions<G extends { name: string }> {
+interface QuickAddTextOptions<G extends { name: string }> {
   groups: readonly G[];
   now: Date;
   /** The user's IANA zone, which says what day and hour `now` is; the process's own if absent. */

@@ -26,7 +26,7 @@ export interface MailTodo {
 }
 
 /** What the subject is read against: the account's groups, and its day and hour when it came. */
-export interface SubjectContext {
+interface SubjectContext {
   groups: readonly { id: number; name: string }[];
   now: Date;
   timeZone: string;

@@ -1,4 +1,5 @@
 import { simpleParser } from 'mailparser';
+import { readQuickAddText } from '@tally/contract/quick-add-text';
 import { describe, expect, it } from 'vitest';
 import { malformation, secretsOf, senderOf, todoOf } from './message.js';
 
@@ -14,6 +15,7 @@ const context = {
   groups: [{ id: 7, name: 'Home' }],
   now: new Date('2026-03-10T11:30:00Z'),
   timeZone: 'UTC',
+  read: readQuickAddText,
 };
 
 describe('reading a mail', () => {

@@ -1,5 +1,5 @@
 import { LIMITS, type Repeat } from '@tally/contract';
-import { readQuickAddText } from '@tally/contract/quick-add-text';
+import type { readQuickAddText } from '@tally/contract/quick-add-text';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import TurndownService from 'turndown';
 
@@ -30,6 +30,8 @@ interface SubjectContext {
   groups: readonly { id: number; name: string }[];
   now: Date;
   timeZone: string;
+  /** The quick-add reader, loaded at its first use (it holds chrono-node). */
+  read: typeof readQuickAddText;
 }
 
 const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
@@ -120,7 +122,7 @@ const cut = (text: string, max: number) =>
 export function todoOf(mail: ParsedMail, context: SubjectContext): MailTodo {
   // A title holds 200 characters: a longer subject is cut, so no huge header is read word by word.
   const subject = (mail.subject ?? '').slice(0, SUBJECT_READ_MAX).replace(/\s+/g, ' ').trim();
-  const read = readQuickAddText(subject, context);
+  const read = context.read(subject, context);
   const title = read.title;
   const text =
     mail.text?.trim() || (typeof mail.html === 'string' ? markdownOf(mail.html).trim() : '');

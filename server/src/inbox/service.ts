@@ -5,11 +5,14 @@ import type { ParsedMail } from 'mailparser';
 import type { InboxConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { onFirstUse } from '../shared/on-first-use.js';
 import { createTodoService } from '../todos/service.js';
 import { malformation, secretsOf, senderOf, todoOf } from './message.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
+/** Quick add's reader holds chrono-node: loaded with the first mail, not at start. */
+const loadQuickAdd = onFirstUse(() => import('@tally/contract/quick-add-text'));
 /** 100 random bits as 20 characters of base32 (message.ts, SECRET_PATTERN). */
 function newSecret(): string {
   const bytes = randomBytes(20);
@@ -142,7 +145,8 @@ export function createInboxService(options: {
           .executeTakeFirst(),
       ]);
       const timeZone = feed?.time_zone ?? 'UTC';
-      const todo = todoOf(mail, { groups, now: new Date(at), timeZone });
+      const { readQuickAddText } = await loadQuickAdd();
+      const todo = todoOf(mail, { groups, now: new Date(at), timeZone, read: readQuickAddText });
       return db.transaction().execute(async (trx): Promise<Outcome> => {
         const first = await trx
           .insertInto('inbox_messages')

@@ -153,7 +153,7 @@ const asciiChrono = {
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/]chrono-node[\\/].*\.js$/ }, (args) => ({
       contents: readFileSync(args.path, 'utf8').replace(
-        /(\\*)([^\x00-\x7f])/g,
+        /(\\*)([\u0080-\uffff])/g,
         (_, slashes, letter) =>
           (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) +
           `\\u${letter.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -25,7 +25,7 @@ export interface Chip {
   dismiss: string[];
 }
 
-export interface QuickAdd extends Omit<QuickAddText<Group>, 'chips' | 'group'> {
+interface QuickAdd extends Omit<QuickAddText<Group>, 'chips' | 'group'> {
   groupId?: number;
   chips: Chip[];
 }

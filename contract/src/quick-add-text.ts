@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node/en';
-import { addDays, daysInMonth, formatDate, pad, parseDate, WEEKDAYS, weekdayOf } from './dates.js';
+import { addDays, daysInMonth, pad, parseDate, WEEKDAYS, weekdayOf } from './dates.js';
 import type { Weekday } from './dates.js';
 import { ORDINAL_WORDS, readQuickGroup, readQuickPriority, readQuickTags } from './quick-add.js';
 import type { Repeat } from './todos.js';
@@ -60,6 +60,10 @@ interface QuickAddTextOptions<G extends { name: string }> {
 type Range = [start: number, end: number];
 
 const keyOf = (kind: string, text: string) => `${kind}:${text.trim().toLowerCase()}`;
+
+/** YYYY-MM-DD of a year, month and day, the day kept within the month. */
+const dateFrom = (year: number, month: number, day: number) =>
+  `${year}-${pad(month)}-${pad(Math.min(day, daysInMonth(year, month)))}`;
 
 // ---------------------------------------------------------------------------------------------
 // "every …"
@@ -292,7 +296,7 @@ function wallOf(now: Date, timeZone: string | undefined): Wall {
   }
   const { year, month, day, hour, minute } = fields;
   return {
-    today: formatDate(year, month, day),
+    today: dateFrom(year, month, day),
     time: `${pad(hour)}:${pad(minute)}`,
     reference: new Date(year, month - 1, day, hour, minute),
   };
@@ -358,7 +362,7 @@ function readDateTime(
       const next = /^\s*([A-Za-z][\w'-]*)/.exec(text.slice(end))?.[1];
       if (next !== undefined && !AFTER_DATE.has(next.toLowerCase())) continue;
     }
-    let date = formatDate(start.get('year') ?? 0, start.get('month') ?? 0, start.get('day') ?? 0);
+    let date = dateFrom(start.get('year') ?? 0, start.get('month') ?? 0, start.get('day') ?? 0);
     let explicit =
       start.isCertain('day') &&
       start.isCertain('month') &&
@@ -397,9 +401,6 @@ function readDateTime(
 // The first occurrence of a repeat that has no date of its own
 
 const weekdayOfDate = (date: string): Weekday => WEEKDAYS[weekdayOf(date)] ?? 'mon';
-
-const dateFrom = (year: number, month: number, day: number) =>
-  `${year}-${pad(month)}-${pad(Math.min(day, daysInMonth(year, month)))}`;
 
 function nthWeekdayIn(year: number, month: number, nth: NonNullable<Repeat['nthWeekday']>): string {
   const target = WEEKDAYS.indexOf(nth.weekday);

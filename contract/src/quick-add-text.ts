@@ -282,10 +282,12 @@ function wallOf(now: Date, timeZone: string | undefined): Wall {
     let format = zoneFormats.get(timeZone);
     if (!format) {
       format = zoneFormat(timeZone);
+      // A handful of zones are in use at a time; a bound keeps a stream of odd ones from growing it.
+      if (zoneFormats.size >= 64) zoneFormats.clear();
       zoneFormats.set(timeZone, format);
     }
-    const part = (type: string) =>
-      Number(format.formatToParts(now).find((entry) => entry.type === type)?.value ?? 0);
+    const parts = format.formatToParts(now);
+    const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
     fields = {
       year: part('year'),
       month: part('month'),

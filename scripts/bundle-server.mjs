@@ -29,7 +29,7 @@ export async function bundleServer(
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
-    plugins: [globOnFirstUse],
+    plugins: [globOnFirstUse, asciiChrono],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -73,7 +73,7 @@ export async function bundleServer(
 
 /** Packages that wait for their first use (decision 097): none may be part of the start. */
 const FIRST_USE_ONLY =
-  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob)\//;
+  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob|chrono-node)\//;
 
 /**
  * Fails the build when the bundle, or a chunk it imports statically, holds one of those
@@ -137,6 +137,27 @@ const globOnFirstUse = {
       contents:
         "module.exports = { glob: (...args) => import('glob').then((m) => m.glob(...args)) };",
       resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * chrono-node (quick add's reader, contract/src/quick-add-text.ts) writes full-width colons and
+ * parentheses and dashes into its patterns as letters; esbuild escapes them in strings but not in
+ * regular expressions. Each becomes its \uXXXX escape as the file is read (an identity escape
+ * before one loses its backslash, so the escape means the same letter in a string and a pattern).
+ */
+const asciiChrono = {
+  name: 'ascii-chrono',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]chrono-node[\\/].*\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(
+        /(\\*)([\u0080-\uffff])/g,
+        (_, slashes, letter) =>
+          (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) +
+          `\\u${letter.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
       loader: 'js',
     }));
   },

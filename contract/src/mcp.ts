@@ -85,9 +85,10 @@ export const MCP_TOOLS = {
   },
   add_todo: {
     description:
-      'Add a todo. Either `text`, read as the quick add reads it (@tag, p1-p3 or !-!!! for the ' +
-      'priority, #Group naming one of list_groups), or `title` with the other fields; fields ' +
-      'given beside `text` win over what it says. Dates go in dueDate (YYYY-MM-DD).',
+      'Add a todo. Either `text`, read as the quick add reads it (a date or time such as ' +
+      '"tomorrow 9:00" or "by Dec 12", a repeat such as "every month", @tag, p1-p3 or !-!!! for ' +
+      'the priority, #Group naming one of list_groups), or `title` with the other fields; fields ' +
+      'given beside `text` win over what it says. With `title`, dates go in dueDate (YYYY-MM-DD).',
     input: one({
       text: Type.Optional(
         Type.String({

@@ -1,4 +1,13 @@
-import { accountApi, authApi, inboxApi, type Inbox, todosApi, type Todo } from '@tally/contract';
+import {
+  accountApi,
+  authApi,
+  calendarApi,
+  groupsApi,
+  inboxApi,
+  type Inbox,
+  todosApi,
+  type Todo,
+} from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { apiClient } from '../test/api-client.js';
@@ -169,6 +178,33 @@ describe('mail to the address', () => {
     });
     await untilProcessed('Renew the passport @errands p1');
     expect(await dovecot.subjects('INBOX')).not.toContain('Renew the passport @errands p1');
+  });
+
+  it('reads the subject as the web app reads a title: date, group and repeat, in the user zone', async () => {
+    const user = await verifiedUser();
+    const call = apiClient(ctx.app, user);
+    const home = (
+      await call(groupsApi.create, { body: { name: 'Home', color: '#84CC16' } })
+    ).expectBody(201);
+    // The account's zone is its calendar feed's: there, 11:30 UTC is already tomorrow.
+    await call(calendarApi.regenerate, { headers: { 'x-time-zone': 'Pacific/Auckland' } });
+    const { address } = await inboxOf(user);
+    await dovecot.append(
+      raw({
+        from: user.email,
+        to: address ?? '',
+        subject: 'Pay rent tomorrow #Home every month',
+        date: 'Tue, 10 Mar 2026 11:30:00 +0000',
+      }),
+    );
+    const [todo] = await until(user, (todos) => todos.length === 1);
+    expect(todo).toMatchObject({
+      title: 'Pay rent',
+      dueDate: '2026-03-12',
+      dueTime: null,
+      groupId: home.id,
+      repeat: { every: 1, unit: 'month', from: 'due' },
+    });
   });
 
   it('takes an HTML-only body as Markdown, without scripts or images', async () => {

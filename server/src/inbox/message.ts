@@ -1,5 +1,5 @@
-import { LIMITS } from '@tally/contract';
-import { readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
+import { LIMITS, type Repeat } from '@tally/contract';
+import type { readQuickAddText } from '@tally/contract/quick-add-text';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import TurndownService from 'turndown';
 
@@ -12,12 +12,26 @@ import TurndownService from 'turndown';
 const SECRET_PATTERN = /^[a-z2-7]{20}$/;
 
 const NO_SUBJECT = '(no subject)';
+const SUBJECT_READ_MAX = 2000;
 
 export interface MailTodo {
   title: string;
   description: string | null;
   tags: string[];
   priority: 1 | 2 | 3 | undefined;
+  dueDate: string | undefined;
+  dueTime: string | undefined;
+  repeat: Repeat | undefined;
+  groupId: number | undefined;
+}
+
+/** What the subject is read against: the account's groups, and its day and hour when it came. */
+interface SubjectContext {
+  groups: readonly { id: number; name: string }[];
+  now: Date;
+  timeZone: string;
+  /** The quick-add reader, loaded at its first use (it holds chrono-node). */
+  read: typeof readQuickAddText;
 }
 
 const addressesOf = (field: AddressObject | AddressObject[] | undefined): string[] =>
@@ -101,25 +115,25 @@ const cut = (text: string, max: number) =>
   text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 
 /**
- * The todo: the subject read as quick add's tags (@name) and priority (p1-p3, !-!!!), the rest
- * its title; the plain-text body, or the HTML one as Markdown, its description.
+ * The todo: the subject read as the web app's quick add reads a typed title (date, time, #Group,
+ * repeat, @tags, priority), the rest its title; the plain-text body, or the HTML one as Markdown,
+ * its description.
  */
-export function todoOf(mail: ParsedMail): MailTodo {
-  const subject = (mail.subject ?? '').replace(/\s+/g, ' ').trim();
-  const tags = readQuickTags(subject, new Set());
-  const priority = readQuickPriority(subject, new Set());
-  const ranges = [...tags.map((tag) => tag.range), ...(priority ? [priority.range] : [])].sort(
-    (a, b) => b[0] - a[0],
-  );
-  let title = subject;
-  for (const [start, end] of ranges) title = title.slice(0, start) + title.slice(end);
-  title = title.replace(/\s+/g, ' ').trim();
+export function todoOf(mail: ParsedMail, context: SubjectContext): MailTodo {
+  // A title holds 200 characters: a longer subject is cut, so no huge header is read word by word.
+  const subject = (mail.subject ?? '').slice(0, SUBJECT_READ_MAX).replace(/\s+/g, ' ').trim();
+  const read = context.read(subject, context);
+  const title = read.title;
   const text =
     mail.text?.trim() || (typeof mail.html === 'string' ? markdownOf(mail.html).trim() : '');
   return {
     title: cut(title || subject || NO_SUBJECT, LIMITS.todoTitleMax),
     description: text ? cut(text, LIMITS.todoDescriptionMax) : null,
-    tags: tags.slice(0, LIMITS.tagsPerTodoMax).map((tag) => tag.name),
-    priority: priority?.priority,
+    tags: (read.tags ?? []).slice(0, LIMITS.tagsPerTodoMax),
+    priority: read.priority,
+    dueDate: read.dueDate,
+    dueTime: read.dueTime,
+    repeat: read.repeat,
+    groupId: read.group?.id,
   };
 }

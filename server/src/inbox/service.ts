@@ -5,11 +5,14 @@ import type { ParsedMail } from 'mailparser';
 import type { InboxConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { onFirstUse } from '../shared/on-first-use.js';
 import { createTodoService } from '../todos/service.js';
 import { malformation, secretsOf, senderOf, todoOf } from './message.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
+/** Quick add's reader holds chrono-node: loaded with the first mail, not at start. */
+const loadQuickAdd = onFirstUse(() => import('@tally/contract/quick-add-text'));
 /** 100 random bits as 20 characters of base32 (message.ts, SECRET_PATTERN). */
 function newSecret(): string {
   const bytes = randomBytes(20);
@@ -127,7 +130,23 @@ export function createInboxService(options: {
         sent !== undefined && Number.isFinite(sent) && sent <= now && sent > now - OLDEST_DATE_MS
           ? sent
           : now;
-      const todo = todoOf(mail);
+      // The subject is read as the web app reads a typed title: in the account's zone (its
+      // calendar feed's, else UTC) and against its groups, as of when the mail was sent.
+      const [groups, feed] = await Promise.all([
+        db
+          .selectFrom('todo_groups')
+          .select(['id', 'name'])
+          .where('user_id', '=', owner.user_id)
+          .execute(),
+        db
+          .selectFrom('calendar_feeds')
+          .select('time_zone')
+          .where('user_id', '=', owner.user_id)
+          .executeTakeFirst(),
+      ]);
+      const timeZone = feed?.time_zone ?? 'UTC';
+      const { readQuickAddText } = await loadQuickAdd();
+      const todo = todoOf(mail, { groups, now: new Date(at), timeZone, read: readQuickAddText });
       return db.transaction().execute(async (trx): Promise<Outcome> => {
         const first = await trx
           .insertInto('inbox_messages')
@@ -145,8 +164,12 @@ export function createInboxService(options: {
             description: todo.description,
             ...(todo.tags.length > 0 ? { tags: todo.tags } : {}),
             ...(todo.priority ? { priority: todo.priority } : {}),
+            ...(todo.dueDate ? { dueDate: todo.dueDate } : {}),
+            ...(todo.dueTime ? { dueTime: todo.dueTime } : {}),
+            ...(todo.repeat ? { repeat: todo.repeat } : {}),
+            ...(todo.groupId === undefined ? {} : { groupId: todo.groupId }),
           },
-          'UTC',
+          timeZone,
         );
         await trx
           .updateTable('inbox_messages')

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  calendarApi,
   GROUP_COLORS,
   groupsApi,
   MCP_PATH,
@@ -118,6 +119,38 @@ describe('a read-write token', () => {
     // What the web app sees through /api is the same todo.
     const list = await apiClient(ctx.app, user)(todosApi.list);
     expect(list.expectBody(200)).toEqual([done]);
+  });
+
+  it('reads dates, repeats and groups from quick-add text as the web app does, in the user zone', async () => {
+    const other = await registerUser(ctx.app);
+    const session = apiClient(ctx.app, other);
+    const home = (
+      await session(groupsApi.create, { body: { name: 'Home', color: GROUP_COLORS[0] } })
+    ).expectBody(201);
+    // The account's zone is its calendar feed's: at 12:00 UTC it is already tomorrow there.
+    await session(calendarApi.regenerate, { headers: { 'x-time-zone': 'Pacific/Auckland' } });
+    const token = await makeToken(other, 'read-write');
+    const assistant = await connect(token);
+    const added = await call<Todo>(assistant, 'add_todo', {
+      text: 'Pay rent tomorrow #Home every month',
+    });
+    expect(added).toMatchObject({
+      title: 'Pay rent',
+      dueDate: '2026-03-12',
+      dueTime: null,
+      groupId: home.id,
+      repeat: { every: 1, unit: 'month', from: 'due' },
+    });
+    // Wednesday 11 March there: next week starts on Monday the 16th.
+    const planned = await call<Todo>(assistant, 'add_todo', { text: 'Plan the trip next week' });
+    expect(planned).toMatchObject({ title: 'Plan the trip', dueDate: '2026-03-16' });
+    // A zone the assistant names for its request wins over the account's.
+    const inUtc = await connect(token, { 'x-time-zone': 'UTC' });
+    const due = await call<Todo>(inUtc, 'add_todo', { text: 'Pay by Dec 12 9:30' });
+    expect(due).toMatchObject({ title: 'Pay', dueDate: '2026-12-12', dueTime: '09:30' });
+    expect((await call<Todo>(inUtc, 'add_todo', { text: 'Call tomorrow' })).dueDate).toBe(
+      '2026-03-11',
+    );
   });
 
   it('reschedules, updates, reopens and trashes, keeping to versions', async () => {

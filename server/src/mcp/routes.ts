@@ -46,7 +46,7 @@ export const mcpRoutes: FastifyPluginAsync<{ clock: Clock; publicUrl: string }> 
           { 'www-authenticate': 'Bearer' },
         );
       }
-      const { scope } = await checkToken(token, false).catch((error: unknown) => {
+      const { scope, user } = await checkToken(token, false).catch((error: unknown) => {
         if (error instanceof AppError && error.statusCode === 401) {
           throw new AppError(401, error.message, { 'www-authenticate': 'Bearer' });
         }
@@ -65,6 +65,16 @@ export const mcpRoutes: FastifyPluginAsync<{ clock: Clock; publicUrl: string }> 
         token,
         scope,
         timeZone: Array.isArray(zone) ? zone[0] : zone,
+        now: clock,
+        // The account's zone is its calendar feed's; read only when a tool reads quick-add text.
+        accountZone: async () =>
+          (
+            await app.db
+              .selectFrom('calendar_feeds')
+              .select('time_zone')
+              .where('user_id', '=', user.id)
+              .executeTakeFirst()
+          )?.time_zone ?? null,
       });
     },
   });

@@ -11,7 +11,13 @@ import {
 import { MCP_TOOLS, type McpToolName, type TokenScope } from '@tally/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { READ_ONLY_TOKEN } from '../plugins/personal-tokens.js';
-import { apiCaller, type CallApi, invalidArguments, runTool } from './tools.js';
+import {
+  apiCaller,
+  type CallApi,
+  invalidArguments,
+  type QuickAddContext,
+  runTool,
+} from './tools.js';
 
 /**
  * The protocol side of the MCP endpoint (docs/decisions/134-mcp-through-the-api.md), loaded at
@@ -40,7 +46,12 @@ function toolsFor(scope: TokenScope): Tool[] {
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 
-function mcpServer(scope: TokenScope, api: CallApi, log: FastifyRequest['log']): Server {
+function mcpServer(
+  scope: TokenScope,
+  api: CallApi,
+  quick: QuickAddContext,
+  log: FastifyRequest['log'],
+): Server {
   const server = new Server(
     // The version of the tool set (contract/src/mcp.ts), not of the app.
     { name: 'tally', title: 'Tally', version: '1.0.0' },
@@ -59,7 +70,7 @@ function mcpServer(scope: TokenScope, api: CallApi, log: FastifyRequest['log']):
     }
     const wrong = invalidArguments(name, args);
     if (wrong) return { isError: true, content: [text(wrong)] };
-    const answer = await runTool(name, args, api);
+    const answer = await runTool(name, args, api, quick);
     log.info({ mcpTool: name, refused: answer.refusal !== undefined }, 'MCP tool called');
     if (!answer.structured) return { isError: true, content: [text(answer.refusal ?? '')] };
     return {
@@ -75,11 +86,23 @@ export async function answerMcp(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  caller: { token: string; scope: TokenScope; timeZone: string | undefined },
+  caller: {
+    token: string;
+    scope: TokenScope;
+    timeZone: string | undefined;
+    now: () => number;
+    accountZone: () => Promise<string | null>;
+  },
 ): Promise<void> {
+  const quick: QuickAddContext = {
+    now: caller.now,
+    // The zone the assistant names for this request, else the account's, else UTC.
+    timeZone: async () => caller.timeZone ?? (await caller.accountZone()) ?? 'UTC',
+  };
   const server = mcpServer(
     caller.scope,
     apiCaller(app, caller.token, caller.timeZone),
+    quick,
     request.log,
   );
   const transport = new StreamableHTTPServerTransport({

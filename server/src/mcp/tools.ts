@@ -7,7 +7,7 @@ import {
   routes,
   type Todo,
 } from '@tally/contract';
-import { readQuickGroup, readQuickPriority, readQuickTags } from '@tally/contract/quick-add';
+import { readQuickAddText } from '@tally/contract/quick-add-text';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance } from 'fastify';
 
@@ -90,31 +90,32 @@ export function invalidArguments(name: McpToolName, args: unknown): string | nul
   return field ? `${field}: ${first.message}` : `The arguments: ${first.message}`;
 }
 
+/** What quick-add text is read against besides the groups: the moment and the user's zone. */
+export interface QuickAddContext {
+  now: () => number;
+  timeZone: () => Promise<string>;
+}
+
 /**
- * Quick-add text read as the web app's quick add reads its tags, priority and group
- * (contract/src/quick-add.ts); the words read leave the title. Dates are fields of their own.
+ * Quick-add text read as the web app's quick add reads a typed title (date, time, #Group, repeat,
+ * @tags, priority); the words read leave the title.
  */
-function readQuickAdd(text: string, groups: readonly Group[]): Partial<CreateTodoBody> {
-  const none = new Set<string>();
-  const tags = readQuickTags(text, none);
-  const priority = readQuickPriority(text, none);
-  const group = readQuickGroup(text, groups, none);
-  const ranges = [...tags.map((tag) => tag.range), priority?.range, group?.range].filter(
-    (range): range is [number, number] => range !== undefined,
-  );
-  let title = '';
-  let from = 0;
-  for (const [start, end] of ranges.sort((a, b) => a[0] - b[0])) {
-    title += text.slice(from, Math.max(from, start));
-    from = Math.max(from, end);
-  }
-  title = (title + text.slice(from)).replace(/\s+/g, ' ').trim();
+function readQuickAdd(
+  text: string,
+  groups: readonly Group[],
+  now: number,
+  timeZone: string,
+): Partial<CreateTodoBody> {
+  const read = readQuickAddText(text, { groups, now: new Date(now), timeZone });
   return {
     // Nothing but chips: the text as typed, so the todo is never without a title.
-    title: title === '' ? text.trim() : title,
-    ...(tags.length > 0 ? { tags: tags.map((tag) => tag.name) } : {}),
-    ...(priority ? { priority: priority.priority } : {}),
-    ...(group ? { groupId: group.group.id } : {}),
+    title: read.title,
+    ...(read.tags ? { tags: read.tags } : {}),
+    ...(read.priority ? { priority: read.priority } : {}),
+    ...(read.group ? { groupId: read.group.id } : {}),
+    ...(read.dueDate ? { dueDate: read.dueDate } : {}),
+    ...(read.dueTime ? { dueTime: read.dueTime } : {}),
+    ...(read.repeat ? { repeat: read.repeat } : {}),
   };
 }
 
@@ -124,7 +125,12 @@ const DEFAULT_FOUND = 50;
 type Args = Record<string, unknown>;
 
 /** Runs a tool whose arguments have been checked against its input schema. */
-export async function runTool(name: McpToolName, args: Args, api: CallApi): Promise<ToolAnswer> {
+export async function runTool(
+  name: McpToolName,
+  args: Args,
+  api: CallApi,
+  quick: QuickAddContext,
+): Promise<ToolAnswer> {
   const { id, version, ...fields } = args as Args & { id: number; version?: number };
   switch (name) {
     case 'find_todos': {
@@ -155,7 +161,7 @@ export async function runTool(name: McpToolName, args: Args, api: CallApi): Prom
       if (text !== undefined) {
         const groups = await api('GET', routes.groups.list.path);
         if (groups.status >= 300) return refusalOf(groups);
-        read = readQuickAdd(text, groups.body as Group[]);
+        read = readQuickAdd(text, groups.body as Group[], quick.now(), await quick.timeZone());
       }
       return answered(await api('POST', routes.todos.create.path, { body: { ...read, ...given } }));
     }

@@ -1,9 +1,9 @@
 import type { Todo } from '@tally/contract';
-import { addDays, pad, parseDate } from '@tally/contract/dates';
+import { pad, parseDate } from '@tally/contract/dates';
 import { formatDayOfYear, formatDue, relativeDay } from '#web/lib/date-format';
 
 // The calendar rules the server uses too, from the contract (one copy).
-export { addDays, parseDate };
+export { parseDate };
 
 /**
  * Calendar days as 'YYYY-MM-DD' in the browser's own time zone (the zone the client sends as

@@ -1,24 +1,14 @@
-import * as chrono from 'chrono-node/en';
-import type { Group, Repeat, Weekday } from '@tally/contract';
+import type { Group } from '@tally/contract';
 import { PRIORITY_LABELS } from '@tally/contract/constants';
-import { daysInMonth, pad } from '@tally/contract/dates';
-import {
-  ORDINAL_WORDS,
-  readQuickGroup,
-  readQuickPriority,
-  readQuickTags,
-} from '@tally/contract/quick-add';
+import { readQuickAddText, type QuickAddText } from '@tally/contract/quick-add-text';
 import { formatTime } from '#web/lib/date-format';
-import { addDays, dateOf, dayLabel, parseDate } from './dates';
-import { describeRepeat, WEEKDAYS, weekdayOfDate } from './repeat';
+import { dateOf, dayLabel } from './dates';
+import { describeRepeat } from './repeat';
 
 /**
- * Quick add (docs/product.md, Todos screen): reads a due date, a time, a group (#Name), a
- * repeat ("every …"), tags (@name) and a priority (p1-p3, !-!!!: the contract's rule) out of a
- * new todo's title. What it understood is shown as chips before
- * saving, so nothing is guessed silently; it errs on the side of reading nothing: a month name
- * alone ("march on"), a three-letter weekday ("sun roof"), a time without minutes or am/pm
- * ("at 5"), "now", evening/morning words and past dates are left in the title.
+ * Quick add in the new-todo form: the contract's reader (the one the e-mail subject and the MCP
+ * `add` text go through, so the same words make the same todo), in the browser's zone and date
+ * order, with each chip labelled as the screens write dates, times and repeats.
  *
  * Loaded lazily by the new-todo form (chrono-node is most of its weight).
  */
@@ -35,19 +25,12 @@ export interface Chip {
   dismiss: string[];
 }
 
-export interface QuickAdd {
-  /** The title to save: what was typed less the words understood (as typed when nothing was). */
-  title: string;
-  dueDate?: string;
-  dueTime?: string;
+interface QuickAdd extends Omit<QuickAddText<Group>, 'chips' | 'group'> {
   groupId?: number;
-  repeat?: Repeat;
-  tags?: string[];
-  priority?: 1 | 2 | 3;
   chips: Chip[];
 }
 
-export interface QuickAddOptions {
+interface QuickAddOptions {
   groups: readonly Group[];
   /** Keys of removed chips. */
   dismissed: ReadonlySet<string>;
@@ -56,390 +39,37 @@ export interface QuickAddOptions {
   hasDate?: boolean;
 }
 
-type Range = [start: number, end: number];
-
-const keyOf = (kind: string, text: string) => `${kind}:${text.trim().toLowerCase()}`;
-
-// ---------------------------------------------------------------------------------------------
-// "every …"
-
-const DAY_WORDS: Record<string, Weekday> = {};
-for (const [day, words] of Object.entries({
-  mon: ['monday', 'mon'],
-  tue: ['tuesday', 'tues', 'tue'],
-  wed: ['wednesday', 'wed'],
-  thu: ['thursday', 'thurs', 'thur', 'thu'],
-  fri: ['friday', 'fri'],
-  sat: ['saturday', 'sat'],
-  sun: ['sunday', 'sun'],
-})) {
-  for (const word of words) DAY_WORDS[word] = day as Weekday;
-}
-const DAY = `(?:${Object.keys(DAY_WORDS)
-  .sort((a, b) => b.length - a.length)
-  .join('|')})s?`;
-const dayOfWord = (word: string): Weekday | undefined =>
-  DAY_WORDS[word.toLowerCase().replace(/s$/, '')] ?? DAY_WORDS[word.toLowerCase()];
-
-const NTH = ORDINAL_WORDS;
-
-const END = '(?![\\w#])';
-const FROM_COMPLETION = new RegExp(
-  `\\s+(?:from|after)\\s+(?:completion|completing|done)${END}`,
-  'iy',
-);
-const REPEAT_PATTERNS: { pattern: RegExp; read: (match: RegExpExecArray) => Repeat | null }[] = [
-  {
-    // every weekday / every workday
-    pattern: new RegExp(`every\\s+(?:week|work)days?${END}`, 'iy'),
-    read: () => ({
-      every: 1,
-      unit: 'week',
-      weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'],
-      from: 'due',
-    }),
-  },
-  {
-    pattern: new RegExp(`every\\s+weekends?${END}`, 'iy'),
-    read: () => ({ every: 1, unit: 'week', weekdays: ['sat', 'sun'], from: 'due' }),
-  },
-  {
-    // every first Monday (of the month), every last Friday
-    pattern: new RegExp(
-      `every\\s+(${Object.keys(NTH).join('|')})\\s+(${DAY})(?:\\s+of\\s+the\\s+month)?${END}`,
-      'iy',
-    ),
-    read: (match) => {
-      const n = NTH[(match[1] ?? '').toLowerCase()];
-      const weekday = dayOfWord(match[2] ?? '');
-      return n && weekday
-        ? { every: 1, unit: 'month', nthWeekday: { n, weekday }, from: 'due' }
-        : null;
-    },
-  },
-  {
-    // every 15th (of the month)
-    pattern: new RegExp(
-      `every\\s+(\\d{1,2})(?:st|nd|rd|th)(?:\\s+of\\s+the\\s+month)?${END}`,
-      'iy',
-    ),
-    read: (match) => {
-      const day = Number(match[1]);
-      return day >= 1 && day <= 31 ? { every: 1, unit: 'month', monthDay: day, from: 'due' } : null;
-    },
-  },
-  {
-    // every Monday, every mon and thu, every other Friday
-    pattern: new RegExp(
-      `every\\s+(other\\s+)?(${DAY}(?:\\s*(?:,|and|&)\\s*(?:and\\s+)?${DAY})*)${END}`,
-      'iy',
-    ),
-    read: (match) => {
-      const words = (match[2] ?? '').split(/\s*(?:,|&|\band\b)\s*/i).filter(Boolean);
-      const days = [...new Set(words.map(dayOfWord))];
-      if (days.some((day) => day === undefined)) return null;
-      return {
-        every: match[1] ? 2 : 1,
-        unit: 'week',
-        weekdays: WEEKDAYS.filter((day) => days.includes(day)),
-        from: 'due',
-      };
-    },
-  },
-  {
-    // every day, every 2 weeks, every other month, every year; "on day 15" / "on the 15th"
-    pattern: new RegExp(
-      `every\\s+(?:(other)\\s+|(\\d{1,3})\\s+)?(day|week|month|year)s?` +
-        `(?:\\s+on\\s+(?:day\\s+|the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?)?${END}`,
-      'iy',
-    ),
-    read: (match) => {
-      const every = match[1] ? 2 : match[2] ? Number(match[2]) : 1;
-      const unit = (match[3] ?? '').toLowerCase() as Repeat['unit'];
-      if (every < 1 || every > 365) return null;
-      const monthDay = match[4] ? Number(match[4]) : undefined;
-      if (monthDay !== undefined) {
-        if (unit !== 'month' || monthDay < 1 || monthDay > 31) return null;
-        return { every, unit, monthDay, from: 'due' };
-      }
-      return { every, unit, from: 'due' };
-    },
-  },
-];
-
-/** The first "every …" phrase at a word start, with its range. */
-function readRepeat(text: string, dismissed: ReadonlySet<string>) {
-  for (const start of [...text.matchAll(/\bevery\b/gi)].map((match) => match.index)) {
-    for (const { pattern, read } of REPEAT_PATTERNS) {
-      pattern.lastIndex = start;
-      const match = pattern.exec(text);
-      if (!match) continue;
-      let repeat = read(match);
-      if (!repeat) continue;
-      let end = start + match[0].length;
-      FROM_COMPLETION.lastIndex = end;
-      const completion = FROM_COMPLETION.exec(text);
-      if (completion) {
-        repeat = { ...repeat, from: 'completion' };
-        end += completion[0].length;
-      }
-      const words = text.slice(start, end);
-      if (dismissed.has(keyOf('repeat', words))) break;
-      return { repeat, range: [start, end] as Range, words };
-    }
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Dates and times (chrono-node)
-
-/** A clock time as written: with minutes ("9:00", "17:30") or am/pm ("9pm", "9:30 a.m."). */
-const TIME = /(?:\bat\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?(?![\w:])/gi;
-const FULL_WEEKDAY = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
-const RELATIVE = /^(?:in|next)\b/i;
-/** Casual words chrono reads that Tally would rather leave alone. */
-const ACCEPTED_CASUAL = new Set([
-  'casualReference/today',
-  'casualReference/tomorrow',
-  'casualReference/tonight',
-]);
-
-interface DateReading {
-  date: string;
-  /** Whether the date was written, or only follows from a time ("17:00": today or tomorrow). */
-  written: boolean;
-  time?: string;
-  dateRanges: Range[];
-  timeRange?: Range;
-  words: string;
-}
-
-function readDateTime(
-  text: string,
-  today: string,
-  now: Date,
-  dismissed: ReadonlySet<string>,
-  hasDate: boolean,
-): DateReading | null {
-  // Of two date phrases the last one wins ("Wednesday, no, Monday"): a correction comes later.
-  let last: DateReading | null = null;
-  const parser =
-    typeof navigator !== 'undefined' && navigator.language === 'en-US' ? chrono.casual : chrono.GB;
-  for (const result of parser.parse(text, now, { forwardDate: true })) {
-    const words = result.text;
-    // A removed date takes its time along, unless the form has a date of its own for the time.
-    const dateDismissed = dismissed.has(keyOf('date', words));
-    if (dateDismissed && !hasDate) continue;
-    const tags = result.tags();
-    const casual = [...tags].filter((tag) => tag.startsWith('casualReference/'));
-    if (casual.some((tag) => !ACCEPTED_CASUAL.has(tag))) continue;
-    if (tags.has('result/relativeDateAndTime')) continue;
-    const start = result.start;
-
-    let time: string | undefined;
-    let timeRange: Range | undefined;
-    if (start.isCertain('hour')) {
-      const match = [...words.matchAll(TIME)].find((m) => m[2] !== undefined || m[3] !== undefined);
-      // A time we would have to guess ("at 5": morning or afternoon?) leaves the whole phrase.
-      if (!match) continue;
-      timeRange = [result.index + match.index, result.index + match.index + match[0].length];
-      // A removed time chip leaves its words in the title, and the date is read without them.
-      if (!dismissed.has(keyOf('time', words))) {
-        time = `${pad(start.get('hour') ?? 0)}:${pad(start.get('minute') ?? 0)}`;
-      }
-    }
-    const dateWords = timeRange
-      ? words.slice(0, timeRange[0] - result.index) + words.slice(timeRange[1] - result.index)
-      : words;
-    const explicit =
-      start.isCertain('day') &&
-      start.isCertain('month') &&
-      (!tags.has('result/relativeDate') || RELATIVE.test(words));
-    const weekday = !explicit && start.isCertain('weekday') && FULL_WEEKDAY.test(dateWords);
-    const written = (explicit || weekday) && !dateDismissed;
-    if (!written && !time) continue;
-    const date = dateOf(result.date());
-    if (date < today) continue;
-
-    const end = result.index + words.length;
-    const dateRanges: Range[] = !written
-      ? []
-      : timeRange
-        ? [
-            [result.index, timeRange[0]],
-            [timeRange[1], end],
-          ]
-        : [[result.index, end]];
-    last = {
-      date,
-      written,
-      ...(time && timeRange ? { time, timeRange } : {}),
-      dateRanges: dateRanges.filter(([from, to]) => text.slice(from, to).trim() !== ''),
-      words,
-    };
-  }
-  return last;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The first occurrence of a repeat that has no date of its own
-
-const dateFrom = (year: number, month: number, day: number) =>
-  `${year}-${pad(month)}-${pad(Math.min(day, daysInMonth(year, month)))}`;
-
-function nthWeekdayIn(year: number, month: number, nth: NonNullable<Repeat['nthWeekday']>): string {
-  const target = WEEKDAYS.indexOf(nth.weekday);
-  const indexOf = (date: string) => WEEKDAYS.indexOf(weekdayOfDate(date));
-  if (nth.n === -1) {
-    const last = dateFrom(year, month, 31);
-    return addDays(last, -((indexOf(last) - target + 7) % 7));
-  }
-  const first = dateFrom(year, month, 1);
-  const date = addDays(first, ((target - indexOf(first) + 7) % 7) + 7 * (nth.n - 1));
-  return parseDate(date)?.month === month ? date : addDays(date, -7);
-}
-
-/** The hour and minute of `now`, as "HH:MM". */
-const timeOf = (now: Date) => `${pad(now.getHours())}:${pad(now.getMinutes())}`;
-
-/**
- * The first day from today on that the rule falls on; from tomorrow on when `todayPassed` (its
- * time of day is already over).
- */
-export function firstOccurrence(repeat: Repeat, today: string, todayPassed = false): string {
-  if (todayPassed) return firstOccurrence(repeat, addDays(today, 1));
-  const parts = parseDate(today);
-  if (!parts) return today;
-  const next =
-    parts.month === 12
-      ? { year: parts.year + 1, month: 1 }
-      : { year: parts.year, month: parts.month + 1 };
-  if (repeat.unit === 'week' && repeat.weekdays?.length) {
-    let date = today;
-    while (!repeat.weekdays.includes(weekdayOfDate(date))) date = addDays(date, 1);
-    return date;
-  }
-  if (repeat.unit === 'month' && (repeat.nthWeekday || repeat.monthDay)) {
-    const inMonth = (year: number, month: number) =>
-      repeat.nthWeekday
-        ? nthWeekdayIn(year, month, repeat.nthWeekday)
-        : dateFrom(year, month, repeat.monthDay ?? 1);
-    const thisMonth = inMonth(parts.year, parts.month);
-    return thisMonth >= today ? thisMonth : inMonth(next.year, next.month);
-  }
-  return today;
-}
-
-// ---------------------------------------------------------------------------------------------
-
-/** What the title says, as chips, and the title without the words understood. */
+/** What the title says, as labelled chips, and the title without the words understood. */
 export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd {
-  const { dismissed, now } = options;
-  const today = dateOf(now);
-  let masked = input;
-  const mask = ([start, end]: Range) => {
-    masked = masked.slice(0, start) + ' '.repeat(end - start) + masked.slice(end);
+  const { group, chips, ...read } = readQuickAddText(input, {
+    ...options,
+    monthFirst: typeof navigator !== 'undefined' && navigator.language === 'en-US',
+  });
+  const today = dateOf(options.now);
+  const labelOf = (kind: ChipKind, value: string): string => {
+    switch (kind) {
+      case 'date':
+        return dayLabel(value, today);
+      case 'time':
+        return formatTime(value);
+      case 'repeat':
+        return read.repeat
+          ? describeRepeat(read.repeat, read.dueDate ?? null).replace(/^Repeats /, '')
+          : value;
+      case 'priority':
+        return read.priority ? PRIORITY_LABELS[read.priority] : value;
+      default:
+        return value;
+    }
   };
-
-  const tags = readQuickTags(masked, dismissed);
-  for (const tag of tags) mask(tag.range);
-  const priority = readQuickPriority(masked, dismissed);
-  if (priority) mask(priority.range);
-  const repeat = readRepeat(masked, dismissed);
-  if (repeat) mask(repeat.range);
-  const group = readQuickGroup(masked, options.groups, dismissed);
-  if (group) mask(group.range);
-  const when = readDateTime(masked, today, now, dismissed, options.hasDate ?? false);
-
-  const ranges: Range[] = [];
-  const chips: Chip[] = [];
-  const result: QuickAdd = { title: input, chips };
-  const timeKey = when ? keyOf('time', when.words) : '';
-  const repeatKey = repeat ? keyOf('repeat', repeat.words) : '';
-
-  let dueDate: string | undefined;
-  if (when?.written) {
-    dueDate = when.date;
-    ranges.push(...when.dateRanges);
-    chips.push({
-      kind: 'date',
-      label: dayLabel(dueDate, today),
-      text: when.dateRanges.map(([from, to]) => input.slice(from, to).trim()).join(' '),
-      // A time needs its date: both go back.
-      dismiss: [keyOf('date', when.words)],
-    });
-  } else if (!options.hasDate && (when?.time || repeat)) {
-    // A time or a repeat alone: the date follows from it, shown as a chip of its own. A repeat
-    // whose time has passed today starts at its next occurrence, not overdue.
-    const passed = when?.time !== undefined && when.time <= timeOf(now);
-    dueDate = repeat ? firstOccurrence(repeat.repeat, today, passed) : when?.date;
-    if (dueDate) {
-      chips.push({
-        kind: 'date',
-        label: dayLabel(dueDate, today),
-        text: '',
-        dismiss: [...(when?.time ? [timeKey] : []), ...(repeat ? [repeatKey] : [])],
-      });
-    }
-  }
-  if (dueDate) result.dueDate = dueDate;
-  if (when?.time && when.timeRange && (dueDate || options.hasDate)) {
-    result.dueTime = when.time;
-    ranges.push(when.timeRange);
-    chips.push({
-      kind: 'time',
-      label: formatTime(when.time),
-      text: input.slice(...when.timeRange).trim(),
-      dismiss: [timeKey],
-    });
-  }
-  if (group) {
-    result.groupId = group.group.id;
-    ranges.push(group.range);
-    chips.push({
-      kind: 'group',
-      label: group.group.name,
-      text: group.words,
-      dismiss: [keyOf('group', group.words)],
-    });
-  }
-  if (repeat && (dueDate || options.hasDate)) {
-    result.repeat = repeat.repeat;
-    ranges.push(repeat.range);
-    chips.push({
-      kind: 'repeat',
-      label: describeRepeat(repeat.repeat, dueDate ?? null).replace(/^Repeats /, ''),
-      text: repeat.words,
-      dismiss: [repeatKey],
-    });
-  }
-
-  if (tags.length > 0) {
-    result.tags = tags.map((tag) => tag.name);
-    for (const tag of tags) {
-      ranges.push(tag.range);
-      chips.push({ kind: 'tag', label: tag.name, text: `@${tag.name}`, dismiss: [tag.key] });
-    }
-  }
-  if (priority) {
-    result.priority = priority.priority;
-    ranges.push(priority.range);
-    chips.push({
-      kind: 'priority',
-      label: PRIORITY_LABELS[priority.priority],
-      text: priority.words,
-      dismiss: [priority.key],
-    });
-  }
-
-  let title = input;
-  for (const [start, end] of [...ranges].sort((a, b) => b[0] - a[0])) {
-    title = `${title.slice(0, start)} ${title.slice(end)}`;
-  }
-  title = title.replace(/\s+/g, ' ').trim();
-  // Nothing is taken from a title that would be left empty: "Tomorrow" is saved as typed.
-  if (title === '' || chips.length === 0) return { title: input.trim(), chips: [] };
-  result.title = title;
-  return result;
+  return {
+    ...read,
+    ...(group ? { groupId: group.id } : {}),
+    chips: chips.map(({ kind, value, text, dismiss }) => ({
+      kind,
+      label: labelOf(kind, value),
+      text,
+      dismiss,
+    })),
+  };
 }

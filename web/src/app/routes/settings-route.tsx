@@ -4,8 +4,8 @@ import {
   type GoogleSignInProps,
 } from '#web/features/auth/components/GoogleSignInButton';
 import { SettingsPage } from '#web/features/account/components/SettingsPage';
-import { InboxSection } from '#web/features/inbox/components/InboxSection';
-import { NotificationsSection } from '#web/features/notifications/components/NotificationsSection';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { LoadingText } from '#web/components/LoadingText';
 import { useDocumentTitle } from '../use-document-title';
 
 /**
@@ -15,6 +15,21 @@ import { useDocumentTitle } from '../use-document-title';
 function SettingsGoogleButton(props: GoogleSignInProps) {
   return <GoogleSignInButton {...props} oneTap={false} />;
 }
+
+// The sections other features own load when Settings shows them, so that each new feature does
+// not weigh on the page's first load (scripts/check-bundle-size.mjs).
+const InboxSection = lazy(() =>
+  import('#web/features/inbox/components/InboxSection').then((m) => ({ default: m.InboxSection })),
+);
+const NotificationsSection = lazy(() =>
+  import('#web/features/notifications/components/NotificationsSection').then((m) => ({
+    default: m.NotificationsSection,
+  })),
+);
+
+const Later = ({ children }: { children: ReactNode }) => (
+  <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>
+);
 
 /** Loaded lazily (see router.tsx): its code is fetched only when /settings opens. */
 export default function SettingsRoute({ section }: { section?: string | undefined }) {
@@ -28,8 +43,24 @@ export default function SettingsRoute({ section }: { section?: string | undefine
       GoogleButton={SettingsGoogleButton}
       oidcName={config.data?.oidc?.name ?? null}
       featureSections={[
-        { id: 'email-to-task', label: 'E-mail to task', content: <InboxSection /> },
-        { id: 'notifications', label: 'Notifications', content: <NotificationsSection /> },
+        {
+          id: 'email-to-task',
+          label: 'E-mail to task',
+          content: (
+            <Later>
+              <InboxSection />
+            </Later>
+          ),
+        },
+        {
+          id: 'notifications',
+          label: 'Notifications',
+          content: (
+            <Later>
+              <NotificationsSection />
+            </Later>
+          ),
+        },
       ]}
     />
   );

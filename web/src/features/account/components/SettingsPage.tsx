@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { Account } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -7,8 +7,6 @@ import { errorMessage } from '#web/lib/api-client';
 import { LOAD_ACCOUNT_OPERATION, useAccount } from '../api/get-account';
 import { AccountSection } from './AccountSection';
 import { ApiTokensSection } from './ApiTokensSection';
-import { AssistantsSection } from './AssistantsSection';
-import { BookmarkletSection } from './BookmarkletSection';
 import { CalendarAppsSection } from './CalendarAppsSection';
 import { CalendarFeedSection } from './CalendarFeedSection';
 import { DangerZoneSection } from './DangerZoneSection';
@@ -23,6 +21,17 @@ import { PasswordSection } from './PasswordSection';
 import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
+
+// Sections few people open load when shown, so the page's first load stays within its budget.
+const AssistantsSection = lazy(() =>
+  import('./AssistantsSection').then((m) => ({ default: m.AssistantsSection })),
+);
+const BookmarkletSection = lazy(() =>
+  import('./BookmarkletSection').then((m) => ({ default: m.BookmarkletSection })),
+);
+const later = (section: ReactNode) => (
+  <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{section}</Suspense>
+);
 
 /** Who signs a password-less account in: Google, unless only single sign-on is linked. */
 const signsInWith = (account: Account, oidcName: string | null) =>
@@ -135,8 +144,8 @@ export function SettingsPage({
             { id: 'sessions', label: 'Sessions', content: <SessionsSection /> },
             { id: 'reminders', label: 'Reminders', content: <RemindersSection /> },
             { id: 'api-tokens', label: 'API tokens', content: <ApiTokensSection /> },
-            { id: 'assistants', label: 'AI assistants', content: <AssistantsSection /> },
-            { id: 'share', label: 'Share', content: <BookmarkletSection /> },
+            { id: 'assistants', label: 'AI assistants', content: later(<AssistantsSection />) },
+            { id: 'share', label: 'Share', content: later(<BookmarkletSection />) },
             {
               id: 'calendar-apps',
               label: 'Calendar apps',

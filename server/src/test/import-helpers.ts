@@ -3,7 +3,7 @@ import type { ImportReport } from '@tally/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TestUser } from './helpers.js';
 
-/** The sample files in ./fixtures (hand-made from each format's public description). */
+/** The sample files in ./fixtures (SOURCES.md there says which are genuine exports and which are made). */
 export const fixture = (name: string) =>
   readFileSync(new URL(`../transfer/fixtures/${name}`, import.meta.url));
 

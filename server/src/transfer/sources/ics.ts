@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz';
 import { AppError } from '../../shared/errors.js';
 import { badRequest } from '../../shared/errors.js';
 import { timeSlicer } from '../../shared/time-slices.js';
@@ -110,6 +111,22 @@ function basicInstant(value: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/**
+ * The instant of a CREATED, LAST-MODIFIED or COMPLETED line. Nextcloud Tasks writes these as
+ * floating times (no Z): the clock of the device that wrote them, taken as the caller's zone, as
+ * its dates are; a time in UTC or a bare date is read as basicInstant reads it.
+ */
+function stampOf(line: string, zone: string): number | null {
+  const value = valueOf(line).trim();
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})$/.exec(value);
+  if (!m) return basicInstant(value);
+  const [year = 0, month = 1, day = 1, hours = 0, minutes = 0, seconds = 0] = m
+    .slice(1)
+    .map(Number);
+  const ms = new TZDate(year, month - 1, day, hours, minutes, seconds, zone).getTime();
+  return Number.isFinite(ms) ? ms : null;
+}
+
 const dayBefore = (basic: string) => {
   const ms = basicInstant(basic);
   return ms === null
@@ -217,19 +234,23 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
       }
       const { fields, customRepeat } = parsed;
       if (customRepeat) {
+        // Thunderbird repeats a task from its start when it has no due date; Tally's repeats
+        // count from a due date, so such a rule is left out for want of one, whatever the rule.
         source.warn(
           first.line,
           where,
-          `Its repeat (${customRepeat}) is not one Tally has: imported without it`,
+          fields.dueDate === null
+            ? `Its repeat (${customRepeat}) needs a due date, which it has not: imported without it`
+            : `Its repeat (${customRepeat}) is not one Tally has: imported without it`,
         );
       }
       const property = (name: string) =>
         blocks[0]?.lines.find((line) => nameOf(line) === name) ?? null;
       const completedLine = property('COMPLETED');
-      const completedAt = completedLine ? basicInstant(valueOf(completedLine)) : null;
+      const completedAt = completedLine ? stampOf(completedLine, context.zone) : null;
       const createdLine = property('CREATED');
       const modifiedLine = property('LAST-MODIFIED') ?? property('DTSTAMP');
-      const createdAt = createdLine ? basicInstant(valueOf(createdLine)) : null;
+      const createdAt = createdLine ? stampOf(createdLine, context.zone) : null;
       const planning = source.planning(context.checkPlanning, first.line, where, {
         dueDate: fields.dueDate,
         dueTime: fields.dueTime,
@@ -248,7 +269,7 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
         tags: source.tags(fields.tags, first.line, where),
         priority: fields.priority,
         createdAt,
-        updatedAt: modifiedLine ? basicInstant(valueOf(modifiedLine)) : createdAt,
+        updatedAt: modifiedLine ? stampOf(modifiedLine, context.zone) : createdAt,
         completions:
           fields.completed && completedAt !== null
             ? [{ at: completedAt, dueDate: planning.dueDate }]

@@ -1,11 +1,11 @@
 import { type ImportReport, type Todo, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
 import { fixture, imported } from '../test/import-helpers.js';
 
 /**
- * iCalendar files written by Thunderbird, Apple Reminders (iOS) and Nextcloud Tasks, as Tasks.org
+ * iCalendar files written by Thunderbird, Apple Reminders (iOS), Nextcloud Tasks and eM Client, as Tasks.org
  * keeps them among its test data (./fixtures/SOURCES.md names each), imported through
  * POST /api/import into a fresh account in Europe/Berlin; on SQLite, or PostgreSQL when
  * TEST_DATABASE_URL is set. Each file holds one task: every field a user sees is checked.
@@ -36,7 +36,9 @@ const blank = {
  * Imports the genuine file twice into a new account: the second import adds nothing. Answers the
  * first import's report and the one todo the account then has.
  */
-async function importGenuine(name: string): Promise<{ report: ImportReport; todo: Todo }> {
+async function importGenuine(
+  name: string,
+): Promise<{ report: ImportReport; todo: Todo; user: TestUser }> {
   const user = await registerUser(ctx.app);
   const bytes = fixture(`tasks-org/${name}`);
   const report = await imported(ctx.app, user, bytes, 'ics');
@@ -47,7 +49,7 @@ async function importGenuine(name: string): Promise<{ report: ImportReport; todo
   expect(todos).toHaveLength(1);
   const [todo] = todos;
   if (!todo) throw new Error('no todo imported');
-  return { report, todo };
+  return { report, todo, user };
 }
 
 describe('iCalendar files Thunderbird wrote (genuine)', () => {
@@ -152,5 +154,31 @@ describe('iCalendar files Nextcloud Tasks wrote (genuine)', () => {
       // A time without a zone in Berlin's summer (CEST).
       created: '2018-04-17T14:32:03.000Z',
     });
+  });
+});
+
+describe('iCalendar files eM Client wrote (genuine)', () => {
+  it('a daily task whose first occurrence was done: due on the next, the done one a completion', async () => {
+    const { report, todo, user } = await importGenuine('emclient-completed-recurring-task.ics');
+    expect(report.warnings).toEqual([]);
+    expect(report.todos).toMatchObject({ created: 1, repeating: 1, withDueDate: 1 });
+    // eM Client marks the occurrence of 10 September done in an override of the open task.
+    expect(todo).toMatchObject({
+      ...blank,
+      title: 'Repeat',
+      dueDate: '2020-09-11',
+      dueTime: '00:00',
+      startDate: '2020-09-11',
+      repeat: { every: 1, unit: 'day', from: 'due' },
+      created: '2020-09-09T14:24:19.000Z',
+    });
+    const completions = await ctx.database.handle.db
+      .selectFrom('todo_completions')
+      .select(['completed_at', 'due_date', 'on_time'])
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(completions.map((c) => [Number(c.completed_at), c.due_date, c.on_time])).toEqual([
+      [Date.parse('2020-09-09T14:25:04Z'), '2020-09-10', 1],
+    ]);
   });
 });

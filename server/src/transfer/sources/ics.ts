@@ -1,6 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { AppError } from '../../shared/errors.js';
 import { badRequest } from '../../shared/errors.js';
+import { advance, movedStart } from '../../todos/service.js';
 import { timeSlicer } from '../../shared/time-slices.js';
 import { loadIcal, parseVtodo } from '../../caldav/vtodo.js';
 import { SourceBuilder, type SourceContext, type SourceFile, type SourceTodo } from './source.js';
@@ -125,6 +126,32 @@ function stampOf(line: string, zone: string): number | null {
     .map(Number);
   const ms = new TZDate(year, month - 1, day, hours, minutes, seconds, zone).getTime();
   return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * The occurrences a repeating task's overrides (components with its UID and a RECURRENCE-ID)
+ * mark done, by their day (YYYY-MM-DD), each with the instant it was done: eM Client completes
+ * an occurrence so, leaving the task itself open on the same due date.
+ */
+function completedOccurrences(overrides: Block[], zone: string): Map<string, number> {
+  const done = new Map<string, number>();
+  for (const block of overrides) {
+    const line = (name: string) => block.lines.find((l) => nameOf(l) === name) ?? null;
+    const recurrence = line('RECURRENCE-ID');
+    const day = recurrence ? /^(\d{4})(\d{2})(\d{2})/.exec(valueOf(recurrence).trim()) : null;
+    if (!day) continue;
+    const status = line('STATUS');
+    const percent = line('PERCENT-COMPLETE');
+    const completedLine = line('COMPLETED');
+    const isDone =
+      (status !== null && valueOf(status).trim().toUpperCase() === 'COMPLETED') ||
+      (percent !== null && Number(valueOf(percent)) === 100) ||
+      completedLine !== null;
+    const stamp = completedLine ?? line('LAST-MODIFIED') ?? line('DTSTAMP');
+    const at = stamp ? stampOf(stamp, zone) : null;
+    if (isDone && at !== null) done.set(`${day[1]}-${day[2]}-${day[3]}`, at);
+  }
+  return done;
 }
 
 const dayBefore = (basic: string) => {
@@ -256,6 +283,21 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
         dueTime: fields.dueTime,
         repeat: fields.repeat,
       });
+      // Occurrences done in overrides are completions; the task is due on the next one left,
+      // its start moved as many days, as completing it in Tally would.
+      const done = completedOccurrences(blocks.slice(1), context.zone);
+      const occurrences: { at: number; dueDate: string }[] = [];
+      let next = planning;
+      let startDate = fields.startDate;
+      while (next.repeat && next.dueDate && occurrences.length < done.size) {
+        const at = done.get(next.dueDate);
+        if (at === undefined) break;
+        occurrences.push({ at, dueDate: next.dueDate });
+        const advanced = advance(next, at, context.zone);
+        if (!advanced) break;
+        startDate = movedStart(startDate, next.dueDate, advanced.dueDate);
+        next = advanced;
+      }
       const added = source.addTodo({
         line: first.line,
         where,
@@ -264,16 +306,18 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
         description: fields.description,
         group,
         completed: fields.completed,
-        ...planning,
-        startDate: source.startDate(fields.startDate, first.line, where),
+        ...next,
+        startDate: source.startDate(startDate, first.line, where),
         tags: source.tags(fields.tags, first.line, where),
         priority: fields.priority,
         createdAt,
         updatedAt: modifiedLine ? stampOf(modifiedLine, context.zone) : createdAt,
-        completions:
-          fields.completed && completedAt !== null
-            ? [{ at: completedAt, dueDate: planning.dueDate }]
-            : [],
+        completions: [
+          ...occurrences,
+          ...(fields.completed && completedAt !== null
+            ? [{ at: completedAt, dueDate: next.dueDate }]
+            : []),
+        ],
       });
       const todo = source.file.todos.at(-1);
       if (added && todo) {

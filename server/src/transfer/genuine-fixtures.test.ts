@@ -67,6 +67,19 @@ describe('iCalendar files Thunderbird wrote (genuine)', () => {
     });
   });
 
+  it('a task due at a time in its zone: that day and clock time, as the CalDAV codec reads it', async () => {
+    const { report, todo } = await importGenuine('thunderbird-basic-due-date.ics');
+    expect(report.todos).toMatchObject({ created: 1, withDueDate: 1 });
+    expect(report.warnings).toEqual([]);
+    expect(todo).toMatchObject({
+      ...blank,
+      title: 'New Task',
+      dueDate: '2018-04-17',
+      dueTime: '14:00',
+      created: '2018-04-17T18:11:09.000Z',
+    });
+  });
+
   it('a task with an alarm at a set time but no due date: imported without a reminder', async () => {
     const { report, todo } = await importGenuine('thunderbird-date-time-reminder.ics');
     expect(report.warnings).toEqual([]);
@@ -117,6 +130,24 @@ describe('iCalendar files Apple Reminders (iOS 11) wrote (genuine)', () => {
     });
   });
 
+  it('a daily task due at a time: its due day and time, start and daily repeat', async () => {
+    // Its VTIMEZONE comes after the VTODO, as iOS writes it.
+    const { report, todo } = await importGenuine('apple-repeat-daily.ics');
+    expect(report.todos).toMatchObject({ created: 1, withDueDate: 1, repeating: 1 });
+    expect(report.warnings).toEqual([]);
+    expect(todo).toMatchObject({
+      ...blank,
+      title: 'Test daily',
+      dueDate: '2018-04-17',
+      dueTime: '14:00',
+      startDate: '2018-04-17',
+      repeat: { every: 1, unit: 'day', from: 'due' },
+      // Its alarm is at a set instant, not a time before the due: Tally's reminder has no form for it.
+      remindMinutesBefore: null,
+      created: '2018-04-17T18:51:49.000Z',
+    });
+  });
+
   it('a completed task: done', async () => {
     const { report, todo } = await importGenuine('apple-basic-completed.ics');
     expect(report.todos).toMatchObject({ created: 1, completed: 1 });
@@ -140,6 +171,20 @@ describe('iCalendar files Nextcloud Tasks wrote (genuine)', () => {
       dueDate: '2021-02-01',
       // Nextcloud Tasks writes its times without a zone: the clock of the caller (Berlin, CET).
       created: '2021-01-27T18:51:22.000Z',
+    });
+  });
+
+  it('a task due at a time without a zone: that clock time, its description', async () => {
+    const { report, todo } = await importGenuine('nextcloud-basic-due-date.ics');
+    expect(report.todos).toMatchObject({ created: 1, withDueDate: 1 });
+    expect(report.warnings).toEqual([]);
+    expect(todo).toMatchObject({
+      ...blank,
+      title: 'Test title',
+      description: 'Test description',
+      dueDate: '2018-04-17',
+      dueTime: '17:00',
+      created: '2018-04-17T14:32:03.000Z',
     });
   });
 

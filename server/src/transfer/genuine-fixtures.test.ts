@@ -5,7 +5,8 @@ import { createTestApp, registerUser, type TestContext, type TestUser } from '..
 import { fixture, imported } from '../test/import-helpers.js';
 
 /**
- * iCalendar files written by Thunderbird, Apple Reminders (iOS), Nextcloud Tasks and eM Client, as Tasks.org
+ * iCalendar files written by Thunderbird, Apple Reminders (iOS), Nextcloud Tasks, eM Client and
+ * Synology Calendar, as Tasks.org
  * keeps them among its test data (./fixtures/SOURCES.md names each), imported through
  * POST /api/import into a fresh account in Europe/Berlin; on SQLite, or PostgreSQL when
  * TEST_DATABASE_URL is set. Each file holds one task: every field a user sees is checked.
@@ -78,6 +79,20 @@ describe('iCalendar files Thunderbird wrote (genuine)', () => {
       dueTime: '14:00',
       created: '2018-04-17T18:11:09.000Z',
     });
+  });
+
+  it('a task due at a time with an alarm 15 minutes before: due then, the reminder named as not imported', async () => {
+    const { report, todo } = await importGenuine('thunderbird-reminder-before-end.ics');
+    expect(todo).toMatchObject({
+      ...blank,
+      title: 'Test',
+      dueDate: '2022-01-21',
+      dueTime: '13:00',
+      created: '2022-01-21T05:49:34.000Z',
+    });
+    expect(report.warnings.map((row) => [row.line, row.message])).toEqual([
+      [21, 'Its reminder (15 minutes before the due time) is not imported'],
+    ]);
   });
 
   it('a task with an alarm at a set time but no due date: imported without a reminder', async () => {
@@ -225,5 +240,21 @@ describe('iCalendar files eM Client wrote (genuine)', () => {
     expect(completions.map((c) => [Number(c.completed_at), c.due_date, c.on_time])).toEqual([
       [Date.parse('2020-09-09T14:25:04Z'), '2020-09-10', 1],
     ]);
+  });
+});
+
+describe('iCalendar files Synology Calendar wrote (genuine)', () => {
+  it('a completed task with empty fields and misspelt properties: done, no description', async () => {
+    // Synology writes LAST-MOD and PERCENT_COMPLETE, which iCalendar does not name, and an empty
+    // DESCRIPTION; its times have no zone.
+    const { report, todo } = await importGenuine('synology-complete-no-due-date.ics');
+    expect(report.todos).toMatchObject({ created: 1, completed: 1 });
+    expect(report.warnings).toEqual([]);
+    expect(todo).toMatchObject({
+      ...blank,
+      title: 'No date',
+      completed: true,
+      created: '2019-01-11T07:54:45.000Z',
+    });
   });
 });

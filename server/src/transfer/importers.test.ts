@@ -238,6 +238,7 @@ describe('iCalendar (.ics of VTODOs)', () => {
       [67, 'An event, not a task'],
     ]);
     expect(report.warnings.map((row) => row.message)).toEqual([
+      'Its reminder (15 minutes before the due time) is not imported',
       'Its repeat (FREQ=HOURLY;INTERVAL=5) is not one Tally has: imported without it',
     ]);
     const todos = await todosOf(user);

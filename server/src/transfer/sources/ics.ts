@@ -271,6 +271,14 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
             : `Its repeat (${customRepeat}) is not one Tally has: imported without it`,
         );
       }
+      // Imports keep no reminders; one the calendar app set is named, not dropped unsaid.
+      if (fields.remindMinutesBefore !== null) {
+        source.warn(
+          first.line,
+          where,
+          `Its reminder (${fields.remindMinutesBefore} minutes before the due time) is not imported`,
+        );
+      }
       const property = (name: string) =>
         blocks[0]?.lines.find((line) => nameOf(line) === name) ?? null;
       const completedLine = property('COMPLETED');

@@ -28,6 +28,7 @@ import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
+import { createInboxStatus } from './shared/inbox-status.js';
 import { liveRoutes } from './live/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
@@ -223,9 +224,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(todoRoutes, { clock });
   const fetcher = options.inboxFetcher ?? options.backgroundJobs ?? false;
+  const inboxStatus = createInboxStatus();
   await app.register(inboxRoutes, {
     clock,
     inbox: config.inbox,
+    status: inboxStatus,
     fetch: fetcher !== false,
     ...(typeof fetcher === 'object' ? { fetcherTimes: fetcher } : {}),
   });
@@ -262,6 +265,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes, {
     clock,
     config,
+    inboxStatus,
     mailer,
     sendVerification: (recipient) => links.sendVerification(recipient),
     deleteAccount: (userId) => deleteAccountRows(options.database.db, userId),

@@ -73,6 +73,9 @@ export interface AppOptions {
     db: Kysely<Database>;
     stats?: () => DatabaseStats;
     dedicatedClient?: DatabaseHandle['dedicatedClient'];
+    dialect?: DatabaseHandle['dialect'];
+    /** Where tracing hooks in to see each query (server/src/db/observed-dialect.ts). */
+    observeQueries?: DatabaseHandle['observeQueries'];
   };
   jwtSecret: string;
   clock?: Clock;
@@ -124,6 +127,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .send({ error: 'The request URL is malformed (bad percent-encoding)' }),
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  if (config.otlpEndpoint) {
+    // Loaded only when asked: without the setting nothing of OpenTelemetry is ever imported.
+    const { tracingPlugin } = await import('./plugins/tracing.js');
+    await app.register(tracingPlugin, {
+      endpoint: config.otlpEndpoint,
+      database: options.database,
+    });
+  }
 
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);

@@ -73,7 +73,7 @@ export async function bundleServer(
 
 /** Packages that wait for their first use (decision 097): none may be part of the start. */
 const FIRST_USE_ONLY =
-  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob|chrono-node)\//;
+  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob|chrono-node|@opentelemetry\/[\w.-]+)\//;
 
 /**
  * Fails the build when the bundle, or a chunk it imports statically, holds one of those

@@ -65,6 +65,40 @@ export const AdminHealthSchema = Type.Object(
     mail: Type.Union([check('Whether the SMTP server accepts a connection'), Type.Null()], {
       description: 'Null when SMTP_URL is not set',
     }),
+    imap: Type.Union(
+      [
+        Type.Object(
+          {
+            ok: Type.Boolean({
+              description:
+                "A process holds the fetcher's lease and, when it is this one, is connected",
+            }),
+            leaseHeld: Type.Boolean({ description: "A process holds the fetcher's lease now" }),
+            here: Type.Boolean({ description: 'The process that answered holds it' }),
+            connected: Type.Boolean({
+              description: 'The answering process is logged in to the mailbox now',
+            }),
+            lastMailAt: nullableInstant('When the answering process last took a message'),
+            lastError: Type.Union(
+              [
+                Type.Object(
+                  {
+                    at: instant('When'),
+                    message: Type.String({ description: 'What failed, without the password' }),
+                  },
+                  { additionalProperties: false },
+                ),
+                Type.Null(),
+              ],
+              { description: 'The last failure of the fetcher in the answering process' },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: "E-mail to task's IMAP fetcher; null when INBOX_IMAP_URL is not set" },
+    ),
     jobs: Type.Object(
       {
         lagSeconds: Type.Integer({

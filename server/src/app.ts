@@ -28,6 +28,7 @@ import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
 import { groupRoutes } from './groups/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
+import { createInboxStatus } from './shared/inbox-status.js';
 import { liveRoutes } from './live/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { apiDocsPlugin } from './plugins/api-docs.js';
@@ -72,6 +73,9 @@ export interface AppOptions {
     db: Kysely<Database>;
     stats?: () => DatabaseStats;
     dedicatedClient?: DatabaseHandle['dedicatedClient'];
+    dialect?: DatabaseHandle['dialect'];
+    /** Where tracing hooks in to see each query (server/src/db/observed-dialect.ts). */
+    observeQueries?: DatabaseHandle['observeQueries'];
   };
   jwtSecret: string;
   clock?: Clock;
@@ -123,6 +127,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .send({ error: 'The request URL is malformed (bad percent-encoding)' }),
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  if (config.otlpEndpoint) {
+    // Loaded only when asked: without the setting nothing of OpenTelemetry is ever imported.
+    const { tracingPlugin } = await import('./plugins/tracing.js');
+    await app.register(tracingPlugin, {
+      endpoint: config.otlpEndpoint,
+      database: options.database,
+    });
+  }
 
   await app.register(errorHandlerPlugin);
   await app.register(validationPlugin);
@@ -223,9 +235,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(todoRoutes, { clock });
   const fetcher = options.inboxFetcher ?? options.backgroundJobs ?? false;
+  const inboxStatus = createInboxStatus();
   await app.register(inboxRoutes, {
     clock,
     inbox: config.inbox,
+    status: inboxStatus,
     fetch: fetcher !== false,
     ...(typeof fetcher === 'object' ? { fetcherTimes: fetcher } : {}),
   });
@@ -262,6 +276,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes, {
     clock,
     config,
+    inboxStatus,
     mailer,
     sendVerification: (recipient) => links.sendVerification(recipient),
     deleteAccount: (userId) => deleteAccountRows(options.database.db, userId),

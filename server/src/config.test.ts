@@ -40,6 +40,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads OTEL_EXPORTER_OTLP_ENDPOINT as an http(s) base URL, off when unset', () => {
+    expect(loadConfig({}).otlpEndpoint).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).otlpEndpoint).toBe(
+      'http://collector:4318',
+    );
+    for (const bad of ['collector:4318', 'grpc://collector:4317']) {
+      expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: bad })).toThrow(
+        'OTEL_EXPORTER_OTLP_ENDPOINT must be an http or https URL',
+      );
+    }
+  });
+
   it('refuses more than one process on SQLite', () => {
     expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(
       /WEB_CONCURRENCY above 1 needs DATABASE_URL/,

@@ -57,6 +57,11 @@ export interface Config {
   /** The bearer token of GET /metrics (Prometheus); null turns the metrics off (404). */
   metricsToken: string | null;
   /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT: where OpenTelemetry traces go over OTLP/HTTP (its /v1/traces);
+   * null: no tracing, and nothing of OpenTelemetry is loaded (server/src/plugins/tracing.ts).
+   */
+  otlpEndpoint: string | null;
+  /**
    * OUTBOUND_ALLOW_PRIVATE: notification channels (ntfy, Gotify, webhooks) may reach loopback,
    * private and link-local addresses (a receiver on the operator's own network). Off by default.
    */
@@ -205,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  const otlpEndpoint = parseOtlpEndpoint(text('OTEL_EXPORTER_OTLP_ENDPOINT'), problems);
+
   const oidc = parseOidc(text, problems);
   const inbox = parseInbox(text, problems);
   const { setupToken, authProxyHeader, authProxyTrusted } = parseOperations(text, problems);
@@ -260,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidPrivateKey,
     vapidSubject,
     metricsToken,
+    otlpEndpoint,
     outboundAllowPrivate: allowPrivate === 'true',
     pushoverApiUrl:
       url('PUSHOVER_API_URL', 'https://api.pushover.net/1/messages.json', ['https:', 'http:']) ??
@@ -521,4 +529,21 @@ function parseTrustProxy(raw: string | null, problems: string[]): false | number
     'TRUST_PROXY must be false, a number of proxy hops (e.g. 1), or proxy addresses, CIDR ranges or presets (e.g. loopback,10.0.0.0/8)',
   );
   return false;
+}
+
+/** An http(s) base URL, without a trailing slash: the exporter adds /v1/traces. */
+function parseOtlpEndpoint(raw: string | null, problems: string[]): string | null {
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http or https URL');
+    return null;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http or https URL');
+    return null;
+  }
+  return parsed.href.replace(/\/+$/, '');
 }

@@ -229,6 +229,7 @@ describe('the operator', () => {
     expect(health.database.ok).toBe(true);
     expect(health.mail).toEqual({ ok: true, detail: 'The SMTP server accepts a connection' });
     expect(health.redis).toBeNull();
+    expect(health.imap).toBeNull();
     expect(health.jobs.lagSeconds).toBe(0);
     expect(health.backup).toMatchObject({ schedule: null, keep: 7 });
     expect(JSON.stringify(health)).not.toContain('smtp-test-password');

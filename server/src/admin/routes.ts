@@ -1,6 +1,7 @@
 import { adminApi } from '@tally/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { InboxStatus } from '../shared/inbox-status.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, conflict, notFound, serviceUnavailable } from '../shared/errors.js';
@@ -9,7 +10,9 @@ import { type Actor, createAdminService } from './service.js';
 
 export interface AdminRoutesOptions {
   clock: Clock;
-  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'redisUrl' | 'backup'>;
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'redisUrl' | 'backup' | 'inbox'>;
+  /** What this process's inbox fetcher is doing (e-mail to task). */
+  inboxStatus: InboxStatus;
   /** Null when the server sends no e-mail (no SMTP_URL). */
   mailer: Mailer | null;
   /** The account feature's verification link, as registration sends it. */
@@ -114,7 +117,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
   });
 
   addEndpoint(app, adminApi.health, async () => {
-    const [base, redis, mail] = await Promise.all([
+    const [base, redis, mail, imap] = await Promise.all([
       service.health(config.databaseUrl ? 'PostgreSQL' : 'SQLite', config),
       config.redisUrl ? probeRedis(config.redisUrl) : null,
       mailer
@@ -123,8 +126,9 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
             (error: unknown) => ({ ok: false, detail: mailErrorForLog(error).message }),
           )
         : null,
+      config.inbox ? service.imapHealth(options.inboxStatus) : null,
     ]);
-    return { ...base, redis, mail };
+    return { ...base, redis, mail, imap };
   });
 
   addEndpoint(app, adminApi.testEmail, async (request) => {

@@ -5,6 +5,7 @@ import { endSessionsOf } from '../auth/end-access.js';
 import type { BackupConfig } from '../config.js';
 import { latestBackup } from '../db/backup.js';
 import type { Database, Db } from '../db/schema.js';
+import { INBOX_LEASE, type InboxStatus } from '../shared/inbox-status.js';
 import type { Clock } from '../shared/clock.js';
 
 /** Who acts on the admin page: the signed-in operator. */
@@ -171,6 +172,32 @@ export function createAdminService({
         action: row.action as AdminAction,
         target: row.target_name,
       }));
+    },
+
+    /**
+     * The IMAP line: the lease in job_leases is shared by every process, the connection, last
+     * mail and last error are known only to the process that answers.
+     */
+    async imapHealth(status: InboxStatus): Promise<NonNullable<AdminHealth['imap']>> {
+      const now = clock();
+      const lease = await db
+        .selectFrom('job_leases')
+        .select(['holder', 'lease_until'])
+        .where('name', '=', INBOX_LEASE)
+        .executeTakeFirst()
+        .catch(() => undefined);
+      const leaseHeld = lease !== undefined && Number(lease.lease_until) > now;
+      const here = leaseHeld && status.holder !== null && lease?.holder === status.holder;
+      return {
+        ok: leaseHeld && (!here || status.connected),
+        leaseHeld,
+        here,
+        connected: status.connected,
+        lastMailAt: status.lastMailAt === null ? null : iso(status.lastMailAt),
+        lastError: status.lastError
+          ? { at: iso(status.lastError.at), message: status.lastError.message }
+          : null,
+      };
     },
 
     /** The database's and the background work's part of the health; the routes add the rest. */

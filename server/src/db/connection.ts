@@ -2,8 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { type Dialect as KyselyDialect, Kysely, SqliteDialect } from 'kysely';
 import type pg from 'pg';
+import { observedDialect, type QueryObserver } from './observed-dialect.js';
 import { PoolQueryDialect } from './pool-query-dialect.js';
 import type { Database } from './schema.js';
 import { makePrivateDir, makePrivateFile } from './private-files.js';
@@ -22,6 +23,8 @@ export interface DatabaseHandle {
    * that is held for good (LISTEN, server/src/plugins/live-bus.ts).
    */
   dedicatedClient?: () => pg.Client;
+  /** Sets (or clears) the observer of every query (tracing, server/src/plugins/tracing.ts). */
+  observeQueries: (observer: QueryObserver | null) => void;
 }
 
 /** What the database can say about its connections; each dialect fills in its own part. */
@@ -50,14 +53,28 @@ const PG_INT8 = 20;
  * otherwise SQLite (better-sqlite3, WAL) in DATA_DIR.
  */
 export function connect(options: ConnectOptions): DatabaseHandle {
-  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options);
-  return connectSqlite(options.dataDir);
+  let observer: QueryObserver | null = null;
+  const observed = (dialect: KyselyDialect) => observedDialect(dialect, () => observer);
+  const handle = options.databaseUrl
+    ? connectPostgres(options.databaseUrl, options, observed)
+    : connectSqlite(options.dataDir, observed);
+  return {
+    ...handle,
+    observeQueries: (next) => {
+      observer = next;
+    },
+  };
 }
+
+type Observed = (dialect: KyselyDialect) => KyselyDialect;
 
 /** The SQLite database file in DATA_DIR (the backups copy it and restore it in place). */
 export const sqliteFile = (dataDir: string) => path.join(dataDir, 'tally.db');
 
-function connectSqlite(dataDir: string): DatabaseHandle {
+function connectSqlite(
+  dataDir: string,
+  observed: Observed,
+): Omit<DatabaseHandle, 'observeQueries'> {
   makePrivateDir(dataDir);
   const file = sqliteFile(dataDir);
   let sqlite: SqliteDatabase.Database;
@@ -81,7 +98,9 @@ function connectSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const cached = withStatementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const db = new Kysely<Database>({
+    dialect: observed(new SqliteDialect({ database: cached })),
+  });
   const bytes = (name: string) => (existsSync(name) ? statSync(name).size : 0);
   const stats = () => ({
     statementCacheEntries: cached.size(),
@@ -122,7 +141,11 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
  */
 const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
 
-function connectPostgres(databaseUrl: string, options: ConnectOptions): DatabaseHandle {
+function connectPostgres(
+  databaseUrl: string,
+  options: ConnectOptions,
+  observed: Observed,
+): Omit<DatabaseHandle, 'observeQueries'> {
   const { Client, Pool, types } = loadPg();
   const settings = {
     connectionString: databaseUrl,
@@ -140,7 +163,7 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Database
   const pool = new Pool({ ...settings, max: options.poolSize ?? 10 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PoolQueryDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: observed(new PoolQueryDialect({ pool })) });
   const url = new URL(databaseUrl);
   const stats = () => ({
     pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },

@@ -7,12 +7,10 @@ import type { InboxConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import type { InboxService, Outcome } from './service.js';
+import { errorText, INBOX_LEASE, type InboxStatus } from '../shared/inbox-status.js';
 
 /** A larger message is moved to the processed folder unread: no todo needs more. */
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
-
-/** The job_leases row of the one fetcher among every process on the database. */
-const LEASE_NAME = 'inbox-fetcher';
 
 export interface FetcherOptions {
   db: Kysely<Database>;
@@ -20,6 +18,8 @@ export interface FetcherOptions {
   inbox: InboxConfig;
   service: InboxService;
   log: FastifyBaseLogger;
+  /** Where the fetcher tells the admin page's health what it is doing. */
+  status: InboxStatus;
   /** Told of each todo made, so open apps show it at once. */
   onCreated: (userId: number, todoId: number) => void;
   /** How long the fetcher's lease holds without renewal: a process that dies frees it after this. */
@@ -45,10 +45,14 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
  * at only what is new; inbox_messages keeps a message from making two todos.
  */
 export function startInboxFetcher(options: FetcherOptions): Fetcher {
-  const { db, clock, inbox, service, log } = options;
+  const { db, clock, inbox, service, log, status } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const retryMs = options.retryMs ?? 15_000;
   const holder = randomUUID();
+  status.holder = holder;
+  const failure = (error: unknown) => {
+    status.lastError = { at: clock(), message: errorText(error, [inbox.password, inbox.user]) };
+  };
   let stopped = false;
   let client: ImapFlow | null = null;
   let wake: (() => void) | null = null;
@@ -69,13 +73,13 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
     const now = clock();
     await db
       .insertInto('job_leases')
-      .values({ name: LEASE_NAME, lease_until: 0, runs: 0 })
+      .values({ name: INBOX_LEASE, lease_until: 0, runs: 0 })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     const taken = await db
       .updateTable('job_leases')
       .set({ holder, lease_until: now + leaseMs })
-      .where('name', '=', LEASE_NAME)
+      .where('name', '=', INBOX_LEASE)
       .where((eb) => eb.or([eb('lease_until', '<=', now), eb('holder', '=', holder)]))
       .executeTakeFirst();
     return Number(taken.numUpdatedRows) === 1;
@@ -85,7 +89,7 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
     await db
       .updateTable('job_leases')
       .set({ lease_until: 0 })
-      .where('name', '=', LEASE_NAME)
+      .where('name', '=', INBOX_LEASE)
       .where('holder', '=', holder)
       .execute();
   }
@@ -122,6 +126,7 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
         if (outcome.kind === 'created') options.onCreated(outcome.userId, outcome.todoId);
         // Never the address or the sender: only what became of it.
         log.info({ inbox: outcome.kind }, 'inbox message taken');
+        status.lastMailAt = clock();
         await imap.messageMove(String(uid), inbox.processedFolder, { uid: true });
       }
     } finally {
@@ -143,7 +148,10 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
       logger: false,
     });
     client = imap;
-    imap.on('error', (error: unknown) => log.warn({ err: error }, 'inbox connection failed'));
+    imap.on('error', (error: unknown) => {
+      failure(error);
+      log.warn({ err: error }, 'inbox connection failed');
+    });
     const closed = new Promise<void>((resolve) => imap.once('close', () => resolve()));
     let round: Promise<void> = Promise.resolve();
     let failed: unknown = null;
@@ -171,12 +179,14 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
       const made = await imap.mailboxCreate(inbox.processedFolder).catch(() => null);
       if (made?.created) log.info('inbox processed folder made');
       await imap.mailboxOpen(inbox.mailbox);
+      status.connected = true;
       imap.on('exists', again);
       again();
       await closed;
       await round;
     } finally {
       clearInterval(renewal);
+      status.connected = false;
       client = null;
       imap.close();
     }
@@ -190,6 +200,7 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
         held = await holdLease();
         if (held) await session();
       } catch (error) {
+        failure(error);
         log.warn({ err: error }, 'inbox fetcher failed; trying again');
       } finally {
         if (held) await releaseLease().catch(() => undefined);
@@ -204,6 +215,7 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
       client?.close();
       wake?.();
       await running;
+      status.holder = null;
     },
   };
 }

@@ -1,8 +1,10 @@
 import {
   accountApi,
+  adminApi,
   authApi,
   calendarApi,
   groupsApi,
+  type AdminHealth,
   inboxApi,
   type Inbox,
   todosApi,
@@ -36,6 +38,8 @@ let dovecot: LocalDovecot;
 let smtp: LocalSmtp;
 let database: TestDatabase;
 let ctx: TestContext;
+/** The first account: the operator, who sees the admin page's health. */
+let operator: TestUser;
 
 const appOn = (shared: TestDatabase, fetcher: false | typeof FAST) =>
   createTestApp({
@@ -54,6 +58,7 @@ beforeAll(async () => {
   smtp = await startLocalSmtp();
   database = await createTestDatabase();
   ctx = await appOn(database, FAST);
+  operator = await registerUser(ctx.app);
 });
 afterAll(async () => {
   await ctx?.close();
@@ -315,6 +320,59 @@ describe('deleting the account', () => {
       .where('title', '=', 'After deletion')
       .execute();
     expect(todos).toEqual([]);
+  });
+});
+
+/** Asks the admin health until `done` holds (up to 10 s). */
+async function healthUntil(
+  app: TestContext['app'],
+  admin: TestUser,
+  done: (imap: AdminHealth['imap']) => boolean,
+): Promise<AdminHealth> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const health = (await apiClient(app, admin)(adminApi.health)).expectBody(200);
+    if (done(health.imap)) return health;
+    if (Date.now() > deadline) throw new Error(`not within 10 s: ${JSON.stringify(health.imap)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the admin health', () => {
+  it('shows the fetcher holding its lease, connected, and the last mail taken, with no secret', async () => {
+    const user = await verifiedUser();
+    const { address } = await inboxOf(user);
+    await dovecot.append(raw({ from: user.email, to: address ?? '', subject: 'For the health' }));
+    await untilProcessed('For the health');
+    const health = await healthUntil(ctx.app, operator, (imap) => imap?.lastMailAt !== null);
+    expect(health.imap).toMatchObject({ ok: true, leaseHeld: true, here: true, connected: true });
+    expect(health.imap?.lastMailAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(JSON.stringify(health)).not.toContain(new URL(dovecot.url).password);
+  });
+
+  it('shows a refused login as the last error, failing, without the password', async () => {
+    const url = new URL(dovecot.url);
+    url.password = 'not-the-password-4711';
+    const other = await createTestDatabase();
+    const failing = await createTestApp({
+      database: other,
+      config: {
+        inbox: loadConfig({ INBOX_IMAP_URL: url.href, INBOX_ADDRESS: `todo@${DOMAIN}` }).inbox,
+      },
+      inboxFetcher: FAST,
+      logger: { level: 'silent' },
+    });
+    try {
+      const admin = await registerUser(failing.app);
+      const health = await healthUntil(failing.app, admin, (imap) => imap?.lastError != null);
+      // Between tries the lease is free again, so only the failure itself is certain.
+      expect(health.imap).toMatchObject({ ok: false, connected: false });
+      expect(health.imap?.lastError?.message).not.toBe('');
+      expect(JSON.stringify(health)).not.toContain('not-the-password-4711');
+    } finally {
+      await failing.close();
+      await other.drop();
+    }
   });
 });
 

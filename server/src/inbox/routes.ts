@@ -6,6 +6,7 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
 import { startInboxFetcher } from './fetcher.js';
 import { createInboxService } from './service.js';
+import type { InboxStatus } from '../shared/inbox-status.js';
 
 export interface InboxRoutesOptions {
   clock: Clock;
@@ -13,6 +14,8 @@ export interface InboxRoutesOptions {
   inbox: InboxConfig | null;
   /** Whether this process runs the fetcher (one of all processes holds it at a time). */
   fetch: boolean;
+  /** What the fetcher tells the admin page's health. */
+  status: InboxStatus;
   /** The fetcher's lease and retry times (tests shorten them). */
   fetcherTimes?: { leaseMs: number; retryMs: number };
 }
@@ -51,6 +54,7 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
         inbox,
         service,
         log: app.log,
+        status: options.status,
         onCreated: (userId, todoId) =>
           app.live.publish(userId, { type: 'todo.created', id: todoId }),
         ...options.fetcherTimes,

@@ -259,6 +259,25 @@ const backupText = (backup: AdminHealth['backup']) =>
     ? `${backup.last.name}, ${formatMoment(backup.last.at)} (${Math.ceil(backup.last.bytes / 1024)} KB)`
     : 'None yet';
 
+function imapText(imap: AdminHealth['imap']): string {
+  if (!imap) return 'Not configured';
+  const state = !imap.leaseHeld
+    ? 'No process holds the fetcher'
+    : !imap.here
+      ? 'Another process holds the fetcher'
+      : imap.connected
+        ? 'Connected, this process holds the fetcher'
+        : 'This process holds the fetcher, not connected';
+  const parts = [
+    `${imap.ok ? 'OK' : 'Failing'} - ${state}`,
+    `last mail ${imap.lastMailAt ? formatMoment(imap.lastMailAt) : 'none yet'}`,
+  ];
+  if (imap.lastError) {
+    parts.push(`last error ${formatMoment(imap.lastError.at)}: ${imap.lastError.message}`);
+  }
+  return parts.join(' · ');
+}
+
 function HealthSection() {
   const health = useAdminHealth();
   const testEmail = useSendTestEmail();
@@ -279,6 +298,7 @@ function HealthSection() {
           <Check label="Database" check={health.data.database} />
           <Check label="Redis" check={health.data.redis} />
           <Check label="Mail" check={health.data.mail} />
+          <Line label="IMAP">{imapText(health.data.imap)}</Line>
           <Line label="Job queue lag">
             {health.data.jobs.lagSeconds === 0
               ? 'None: no reminder is waiting'

@@ -4,14 +4,14 @@ import {
   statisticsApi,
   tagsApi,
   todosApi,
-  tokensApi,
   trashApi,
 } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
+import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 import { createCaldavService } from './service.js';
 
 /**
@@ -25,23 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface DavAccount extends TestUser {
-  basic: string;
-  home: string;
-}
-
-async function account(scope: 'read' | 'read-write' = 'read-write'): Promise<DavAccount> {
-  const user = await registerUser(ctx.app);
-  const made = await apiClient(ctx.app, user)(tokensApi.create, {
-    body: { name: 'Phone', scope, expiresInDays: null },
-  });
-  const { token } = made.json<{ token: string }>();
-  return {
-    ...user,
-    basic: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
-    home: `/dav/calendars/${user.id}/`,
-  };
-}
+const account = (scope: 'read' | 'read-write' = 'read-write') => davAccount(ctx.app, { scope });
 
 type Method =
   'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR' | 'PROPPATCH' | 'OPTIONS';
@@ -52,19 +36,7 @@ const request = (
   url: string,
   body?: string,
   headers: Record<string, string> = {},
-) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: user.basic,
-      ...(body === undefined
-        ? {}
-        : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { payload: body }),
-  });
+) => davRequest(ctx.app, user, method, url, body, headers);
 
 const xml = (text: string) =>
   new DOMParser().parseFromString(text, 'text/xml').documentElement as Element;
@@ -98,19 +70,7 @@ function responsesOf(text: string) {
   return result;
 }
 
-const vtodo = (uid: string, lines: string[] = []) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Test//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const vtodo = vtodoFrom('Test');
 
 const todoOf = (data: string) => {
   const component = new ICAL.Component(ICAL.parse(data) as unknown[]);

@@ -1,4 +1,4 @@
-import { groupsApi, todosApi, tokensApi, trashApi } from '@tally/contract';
+import { groupsApi, todosApi, trashApi } from '@tally/contract';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,13 +7,8 @@ import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../test/api-client.js';
-import {
-  createTestApp,
-  pgUrl,
-  registerUser,
-  type TestContext,
-  type TestUser,
-} from '../test/helpers.js';
+import { davAccount, type DavAccount, vtodoFrom } from '../test/caldav.js';
+import { createTestApp, pgUrl, type TestContext } from '../test/helpers.js';
 
 /**
  * Real CalDAV clients against a running server (decision 085): Debian's python3-caldav (the library
@@ -52,18 +47,13 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-interface Account extends TestUser {
-  appPassword: string;
+interface Account extends DavAccount {
   api: ApiClient;
 }
 
 async function account(): Promise<Account> {
-  const user = await registerUser(ctx.app);
-  const api = apiClient(ctx.app, user);
-  const made = await api(tokensApi.create, {
-    body: { name: 'CalDAV', scope: 'read-write', expiresInDays: null },
-  });
-  return { ...user, api, appPassword: made.json<{ token: string }>().token };
+  const user = await davAccount(ctx.app, { name: 'CalDAV' });
+  return { ...user, api: apiClient(ctx.app, user) };
 }
 
 /** One step of the python3-caldav client (clients/caldav-client.py), its answer parsed. */
@@ -94,19 +84,7 @@ interface ApiTodo {
 
 const todosOf = async (user: Account) => (await user.api(todosApi.list)).json<ApiTodo[]>();
 
-const vtodo = (uid: string, lines: string[]) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Client//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const vtodo = vtodoFrom('Client');
 
 const vtodoOf = (data: string) => {
   const todo = new ICAL.Component(ICAL.parse(data) as unknown[]).getFirstSubcomponent('vtodo');

@@ -1,7 +1,8 @@
-import { groupsApi, todosApi, tokensApi } from '@tally/contract';
+import { groupsApi, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
+import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { createTestApp, type TestContext, type TestUser } from '../test/helpers.js';
 
 /**
  * What a CalDAV client may send that Tally cannot keep: a 4xx naming what is wrong, nothing
@@ -15,53 +16,14 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface DavAccount extends TestUser {
-  basic: string;
-  home: string;
-}
-
-async function account(): Promise<DavAccount> {
-  const user = await registerUser(ctx.app);
-  const made = await apiClient(ctx.app, user)(tokensApi.create, {
-    body: { name: 'Phone', scope: 'read-write', expiresInDays: null },
-  });
-  const { token } = made.json<{ token: string }>();
-  return {
-    ...user,
-    basic: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
-    home: `/dav/calendars/${user.id}/`,
-  };
-}
+const account = () => davAccount(ctx.app);
 
 type Method = 'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR' | 'PROPPATCH';
 
 const request = (user: DavAccount, method: Method, url: string, body?: string) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: user.basic,
-      ...(body === undefined
-        ? {}
-        : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
-    },
-    ...(body === undefined ? {} : { payload: body }),
-  });
+  davRequest(ctx.app, user, method, url, body);
 
-const vtodo = (uid: string, lines: string[] = [], components: string[] = []) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Test//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    ...components,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const vtodo = vtodoFrom('Test');
 
 const QUERY = `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>`;
 const IN_RANGE = `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"><c:time-range start="20260101T000000Z" end="20270101T000000Z"/><c:prop-filter name="DUE"><c:time-range start="20260101T000000Z"/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`;

@@ -1,8 +1,9 @@
-import { todosApi, tokensApi } from '@tally/contract';
+import { todosApi } from '@tally/contract';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
+import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { createTestApp, type TestContext } from '../test/helpers.js';
 
 /**
  * What one CalDAV request may hold and what one calendar object may keep (caldav/limits.ts), on
@@ -16,56 +17,16 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface DavAccount extends TestUser {
-  basic: string;
-  home: string;
-}
-
-async function account(): Promise<DavAccount> {
-  const user = await registerUser(ctx.app);
-  const made = await apiClient(ctx.app, user)(tokensApi.create, {
-    body: { name: 'Phone', scope: 'read-write', expiresInDays: null },
-  });
-  const { token } = made.json<{ token: string }>();
-  return {
-    ...user,
-    basic: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
-    home: `/dav/calendars/${user.id}/`,
-  };
-}
+const account = () => davAccount(ctx.app);
 
 const request = (
   user: DavAccount,
   method: 'GET' | 'PUT' | 'PROPFIND' | 'REPORT',
   url: string,
   body?: string,
-) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: user.basic,
-      depth: '1',
-      ...(body === undefined
-        ? {}
-        : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
-    },
-    ...(body === undefined ? {} : { payload: body }),
-  });
+) => davRequest(ctx.app, user, method, url, body, { depth: '1' });
 
-const vtodo = (uid: string, lines: string[] = []) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Test//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const vtodo = vtodoFrom('Test');
 
 const errorOf = (body: string) => (JSON.parse(body) as { error: string }).error;
 

@@ -1,8 +1,9 @@
-import { todosApi, tokensApi } from '@tally/contract';
+import { todosApi } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { createTestApp, registerUser, type TestContext, type TestUser } from '../test/helpers.js';
+import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { createTestApp, type TestContext } from '../test/helpers.js';
 import { CALDAV_REQUESTS_PER_WINDOW } from './limits.js';
 
 /**
@@ -17,25 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-interface DavAccount extends TestUser {
-  basic: string;
-  home: string;
-  tokenId: number;
-}
-
-async function account(): Promise<DavAccount> {
-  const user = await registerUser(ctx.app);
-  const made = await apiClient(ctx.app, user)(tokensApi.create, {
-    body: { name: 'Phone', scope: 'read-write', expiresInDays: null },
-  });
-  const { token, id } = made.json<{ token: string; id: number }>();
-  return {
-    ...user,
-    tokenId: id,
-    basic: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
-    home: `/dav/calendars/${user.id}/`,
-  };
-}
+const account = () => davAccount(ctx.app);
 
 const request = (
   user: DavAccount,
@@ -43,33 +26,9 @@ const request = (
   url: string,
   body?: string,
   headers: Record<string, string> = {},
-) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: user.basic,
-      ...(body === undefined
-        ? {}
-        : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { payload: body }),
-  });
+) => davRequest(ctx.app, user, method, url, body, headers);
 
-const vtodo = (uid: string, lines: string[] = []) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Test//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const vtodo = vtodoFrom('Test');
 
 const xml = (text: string) =>
   new DOMParser().parseFromString(text, 'text/xml').documentElement as Element;

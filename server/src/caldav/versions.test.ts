@@ -1,8 +1,9 @@
-import { statisticsApi, type Todo, todosApi, tokensApi } from '@tally/contract';
+import { statisticsApi, type Todo, todosApi } from '@tally/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+import { davAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { createTestApp, type TestContext } from '../test/helpers.js';
 
 /**
  * One version behind the API's ETag and CalDAV's (docs/decisions/113-versions-and-if-match.md),
@@ -16,42 +17,16 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function account() {
-  const user = await registerUser(ctx.app);
+  const user = await davAccount(ctx.app);
   const call = apiClient(ctx.app, user);
-  const made = await call(tokensApi.create, {
-    body: { name: 'Phone', scope: 'read-write', expiresInDays: null },
-  });
-  const { token } = made.json<{ token: string }>();
-  const basic = `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`;
   const dav = (method: 'GET' | 'PUT' | 'DELETE', name: string, body?: string, headers = {}) =>
-    ctx.app.inject({
-      method,
-      url: `/dav/calendars/${user.id}/todos/${name}`,
-      headers: {
-        authorization: basic,
-        ...(body === undefined ? {} : { 'content-type': 'text/calendar' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { payload: body }),
-    });
+    davRequest(ctx.app, user, method, `${user.home}todos/${name}`, body, headers);
   const todos = async () => (await call(todosApi.list)).expectBody(200);
   const totals = async () => (await call(statisticsApi.total)).expectBody(200);
   return { call, dav, todos, totals };
 }
 
-const vtodo = (uid: string, lines: string[] = []) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Test//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+const vtodo = vtodoFrom('Test');
 
 /**
  * Makes the database refuse an UPDATE of `column` on todos that `when` matches (SQL on OLD and

@@ -1,13 +1,80 @@
 import { tokensApi } from '@tally/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiClient } from './api-client.js';
-import type { TestClock, TestUser } from './helpers.js';
+import { registerUser, type TestClock, type TestUser } from './helpers.js';
 import type { RouteEntry } from './security.js';
 
 /**
- * CalDAV for the route-table sweeps (security/access, fuzz and payloads tests): a user's Basic
- * credentials and, for each method the /dav routes take, the bodies a calendar app sends with it.
+ * CalDAV for the tests: an account with an app password as a calendar app signs in with it, its
+ * requests, the calendar objects it sends and, for the route-table sweeps (security/access, fuzz
+ * and payloads tests), the bodies a calendar app sends with each method the /dav routes take.
  */
+
+/** A user with an app password: its Basic credentials and its calendar home. */
+export interface DavAccount extends TestUser {
+  basic: string;
+  home: string;
+  /** The app password itself, for a real client that signs in with it. */
+  appPassword: string;
+  tokenId: number;
+}
+
+interface AppPasswordOptions {
+  scope?: 'read' | 'read-write';
+  name?: string;
+}
+
+/** Gives `user` an app password (read-write unless `scope` says otherwise). */
+async function appPassword(
+  app: FastifyInstance,
+  user: TestUser,
+  { scope = 'read-write', name = 'Phone' }: AppPasswordOptions,
+): Promise<Omit<DavAccount, keyof TestUser>> {
+  const made = await apiClient(app, user)(tokensApi.create, {
+    body: { name, scope, expiresInDays: null },
+  });
+  const { token, id } = made.json<{ token: string; id: number }>();
+  return {
+    appPassword: token,
+    tokenId: id,
+    basic: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
+    home: `/dav/calendars/${user.id}/`,
+  };
+}
+
+/** Registers a user and gives it an app password. */
+export async function davAccount(
+  app: FastifyInstance,
+  options: AppPasswordOptions = {},
+): Promise<DavAccount> {
+  const user = await registerUser(app);
+  return { ...user, ...(await appPassword(app, user, options)) };
+}
+
+type DavMethod =
+  'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR' | 'PROPPATCH' | 'OPTIONS';
+
+/** A CalDAV request signed with the account's app password; a body is iCalendar for PUT, XML else. */
+export const davRequest = (
+  app: FastifyInstance,
+  user: Pick<DavAccount, 'basic'>,
+  method: DavMethod,
+  url: string,
+  body?: string,
+  headers: Record<string, string> = {},
+) =>
+  app.inject({
+    method,
+    url,
+    headers: {
+      authorization: user.basic,
+      ...(body === undefined
+        ? {}
+        : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { payload: body }),
+  });
 
 export interface DavCredentials {
   basic: string;
@@ -19,14 +86,8 @@ export async function davCredentials(
   app: FastifyInstance,
   user: TestUser,
 ): Promise<DavCredentials> {
-  const made = await apiClient(app, user)(tokensApi.create, {
-    body: { name: 'Sweep', scope: 'read-write', expiresInDays: null },
-  });
-  const { token } = made.json<{ token: string }>();
-  return {
-    basic: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
-    home: `/dav/calendars/${user.id}/`,
-  };
+  const { basic, home } = await appPassword(app, user, { name: 'Sweep' });
+  return { basic, home };
 }
 
 /** The /dav routes' methods, as Fastify registered them (HEAD too, when it exposes GET's). */
@@ -36,20 +97,29 @@ export const davMethods = (entries: RouteEntry[]) => [
 
 const NS = 'xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"';
 
+/**
+ * The calendar objects a client whose PRODID names `product` sends: one VTODO holding `lines`,
+ * then the `components` nested in it.
+ */
+export const vtodoFrom =
+  (product: string) =>
+  (uid: string, lines: string[] = [], components: string[] = []) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      `PRODID:-//${product}//EN`,
+      'BEGIN:VTODO',
+      `UID:${uid}`,
+      'DTSTAMP:20260310T120000Z',
+      ...lines,
+      ...components,
+      'END:VTODO',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+
 /** A calendar object with one VTODO holding `lines`. */
-export const davVtodo = (uid: string, lines: string[] = []) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Sweep//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+export const davVtodo = vtodoFrom('Sweep');
 
 export const davXml = {
   propfind: `<d:propfind ${NS}><d:prop><d:displayname/><d:getetag/><c:calendar-data/><d:sync-token/></d:prop></d:propfind>`,

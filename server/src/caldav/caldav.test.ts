@@ -10,7 +10,7 @@ import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { davAccount, type DavAccount, davRequester, vtodoFrom } from '../test/caldav.js';
 import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
 import { createCaldavService } from './service.js';
 
@@ -27,16 +27,7 @@ afterAll(() => ctx.close());
 
 const account = (scope: 'read' | 'read-write' = 'read-write') => davAccount(ctx.app, { scope });
 
-type Method =
-  'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR' | 'PROPPATCH' | 'OPTIONS';
-
-const request = (
-  user: DavAccount,
-  method: Method,
-  url: string,
-  body?: string,
-  headers: Record<string, string> = {},
-) => davRequest(ctx.app, user, method, url, body, headers);
+const request = davRequester(() => ctx.app);
 
 const xml = (text: string) =>
   new DOMParser().parseFromString(text, 'text/xml').documentElement as Element;

@@ -1,7 +1,7 @@
 import { groupsApi, todosApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { davAccount, type DavAccount, davRequester, vtodoFrom } from '../test/caldav.js';
 import { createTestApp, type TestContext, type TestUser } from '../test/helpers.js';
 
 /**
@@ -18,10 +18,7 @@ afterAll(() => ctx.close());
 
 const account = () => davAccount(ctx.app);
 
-type Method = 'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR' | 'PROPPATCH';
-
-const request = (user: DavAccount, method: Method, url: string, body?: string) =>
-  davRequest(ctx.app, user, method, url, body);
+const request = davRequester(() => ctx.app);
 
 const vtodo = vtodoFrom('Test');
 

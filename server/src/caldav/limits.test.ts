@@ -2,7 +2,7 @@ import { todosApi } from '@tally/contract';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { davAccount, type DavAccount, davRequester, vtodoFrom } from '../test/caldav.js';
 import { createTestApp, type TestContext } from '../test/helpers.js';
 
 /**
@@ -19,12 +19,7 @@ afterAll(() => ctx.close());
 
 const account = () => davAccount(ctx.app);
 
-const request = (
-  user: DavAccount,
-  method: 'GET' | 'PUT' | 'PROPFIND' | 'REPORT',
-  url: string,
-  body?: string,
-) => davRequest(ctx.app, user, method, url, body, { depth: '1' });
+const request = davRequester(() => ctx.app, { depth: '1' });
 
 const vtodo = vtodoFrom('Test');
 

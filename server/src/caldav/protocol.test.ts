@@ -2,7 +2,7 @@ import { todosApi } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { davAccount, type DavAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { davAccount, type DavAccount, davRequester, vtodoFrom } from '../test/caldav.js';
 import { createTestApp, type TestContext } from '../test/helpers.js';
 import { CALDAV_REQUESTS_PER_WINDOW } from './limits.js';
 
@@ -20,13 +20,7 @@ afterAll(() => ctx.close());
 
 const account = () => davAccount(ctx.app);
 
-const request = (
-  user: DavAccount,
-  method: 'GET' | 'PUT' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR',
-  url: string,
-  body?: string,
-  headers: Record<string, string> = {},
-) => davRequest(ctx.app, user, method, url, body, headers);
+const request = davRequester(() => ctx.app);
 
 const vtodo = vtodoFrom('Test');
 

@@ -2,7 +2,7 @@ import { statisticsApi, type Todo, todosApi } from '@tally/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
-import { davAccount, davRequest, vtodoFrom } from '../test/caldav.js';
+import { davAccount, davRequester, vtodoFrom } from '../test/caldav.js';
 import { createTestApp, type TestContext } from '../test/helpers.js';
 
 /**
@@ -16,11 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+const request = davRequester(() => ctx.app);
+
 async function account() {
   const user = await davAccount(ctx.app);
   const call = apiClient(ctx.app, user);
   const dav = (method: 'GET' | 'PUT' | 'DELETE', name: string, body?: string, headers = {}) =>
-    davRequest(ctx.app, user, method, `${user.home}todos/${name}`, body, headers);
+    request(user, method, `${user.home}todos/${name}`, body, headers);
   const todos = async () => (await call(todosApi.list)).expectBody(200);
   const totals = async () => (await call(statisticsApi.total)).expectBody(200);
   return { call, dav, todos, totals };

@@ -54,27 +54,33 @@ export async function davAccount(
 type DavMethod =
   'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'MKCALENDAR' | 'PROPPATCH' | 'OPTIONS';
 
-/** A CalDAV request signed with the account's app password; a body is iCalendar for PUT, XML else. */
-export const davRequest = (
-  app: FastifyInstance,
-  user: Pick<DavAccount, 'basic'>,
-  method: DavMethod,
-  url: string,
-  body?: string,
-  headers: Record<string, string> = {},
-) =>
-  app.inject({
-    method,
-    url,
-    headers: {
-      authorization: user.basic,
-      ...(body === undefined
-        ? {}
-        : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { payload: body }),
-  });
+/**
+ * CalDAV requests to the app `app` answers when called (a test file makes its app in beforeAll),
+ * signed with the account's app password and sending `headers` too; a body is iCalendar for PUT,
+ * XML else.
+ */
+export const davRequester =
+  (app: () => FastifyInstance, headers: Record<string, string> = {}) =>
+  (
+    user: Pick<DavAccount, 'basic'>,
+    method: DavMethod,
+    url: string,
+    body?: string,
+    more: Record<string, string> = {},
+  ) =>
+    app().inject({
+      method,
+      url,
+      headers: {
+        authorization: user.basic,
+        ...headers,
+        ...(body === undefined
+          ? {}
+          : { 'content-type': method === 'PUT' ? 'text/calendar' : 'application/xml' }),
+        ...more,
+      },
+      ...(body === undefined ? {} : { payload: body }),
+    });
 
 export interface DavCredentials {
   basic: string;

@@ -38,6 +38,8 @@ export default defineConfig({
         share_target: {
           action: '/share',
           method: 'GET',
+          // Chromium's manifest check asks for it even for GET, which sends no body.
+          enctype: 'application/x-www-form-urlencoded',
           params: { title: 'title', text: 'text', url: 'url' },
         },
         background_color: LIGHT_BACKGROUND,

@@ -61,12 +61,16 @@ async function expectPhoneControlsFit(page: Page) {
   const last = page.getByRole('list', { name: 'Todos' }).getByRole('listitem').last();
   const del = last.getByRole('button', { name: /^Delete / });
   await expect(del).toBeVisible();
-  const hit = await del.evaluate((button) => {
-    const rect = button.getBoundingClientRect();
-    const found = document.elementFromPoint(rect.right - 4, rect.top + rect.height / 2);
-    return found !== null && button.contains(found);
-  });
-  expect(hit).toBe(true);
+  // Polled: the page may still be settling (a scroll, a notice leaving) when first asked.
+  await expect
+    .poll(() =>
+      del.evaluate((button) => {
+        const rect = button.getBoundingClientRect();
+        const found = document.elementFromPoint(rect.right - 4, rect.top + rect.height / 2);
+        return found !== null && button.contains(found);
+      }),
+    )
+    .toBe(true);
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 

@@ -27,6 +27,7 @@ test.describe('share target and bookmarklet', () => {
     expect(manifest.share_target).toEqual({
       action: '/share',
       method: 'GET',
+      enctype: 'application/x-www-form-urlencoded',
       params: { title: 'title', text: 'text', url: 'url' },
     });
   });

@@ -71,8 +71,8 @@ export function InboxSection() {
       <div className="space-y-4">
         <p className={hintClass}>
           Send or forward an e-mail to your private address and it becomes a todo: the subject is
-          its title (@tags and p1, p2, p3 are read as in quick add), the text its description. Keep
-          the address to yourself, and make a new one if it got out.
+          read as in quick add (a date, a repeat, #group, @tags, p1-p3), the text is its
+          description. Keep the address to yourself, and make a new one if it got out.
         </p>
         {inbox.isPending ? (
           <LoadingText>Loading e-mail to task...</LoadingText>

@@ -1,3 +1,4 @@
+import { Switch } from '#web/components/Switch';
 import { useId, useRef, useState } from 'react';
 import { Button } from '#web/components/Button';
 import { Dialog } from '#web/components/Dialog';
@@ -171,34 +172,13 @@ function OnlyMineSwitch({
   const hintId = useId();
   return (
     <div>
-      <button
-        type="button"
-        role="switch"
-        aria-checked={on}
-        aria-describedby={hintId}
+      <Switch
+        on={on}
+        onChange={onChange}
+        label="Only from my address"
         disabled={disabled}
-        onClick={() => onChange(!on)}
-        className="inline-flex min-h-11 items-center gap-2 rounded-md px-1 text-sm font-medium text-slate-800 sm:min-h-9 dark:text-slate-100"
-      >
-        <span
-          aria-hidden="true"
-          className={cn(
-            'relative inline-block h-5 w-9 shrink-0 rounded-full border transition-colors',
-            on
-              ? 'border-blue-700 bg-blue-700 dark:border-blue-300 dark:bg-blue-300'
-              : 'border-slate-500 bg-slate-200 dark:border-slate-400 dark:bg-slate-700',
-          )}
-        >
-          <span
-            className={cn(
-              'absolute top-0.5 left-0.5 h-3.5 w-3.5 rounded-full bg-white transition-transform dark:bg-slate-950',
-              on && 'translate-x-4',
-              !on && 'dark:bg-slate-200',
-            )}
-          />
-        </span>
-        Only from my address
-      </button>
+        describedBy={hintId}
+      />
       <p id={hintId} className={cn(hintClass, 'mt-1')}>
         {!on
           ? 'Mail from anyone who has the address makes a todo.'

@@ -1022,6 +1022,24 @@ describe('objects as the client sent them', () => {
     expect(lineOf(changed, 'DTSTAMP')).not.toBe('DTSTAMP:20070313T123432Z');
   });
 
+  it('writes an object sent with a blank line around its VCALENDAR itself, without an ETag', async () => {
+    const user = await account();
+    const sent = calendarObject(RFC_VTODO_DUE);
+    for (const [name, text] of [
+      ['before', `\r\n${sent}`],
+      ['after', `${sent}\r\n`],
+    ] as const) {
+      const href = `${user.home}todos/${name}.ics`;
+      const put = await request(user, 'PUT', href, text.replace(/^UID:.*$/m, `UID:${name}`));
+      expect(put.statusCode).toBe(201);
+      expect(put.headers.etag).toBeUndefined();
+      const served = (await request(user, 'GET', href)).body;
+      expect(served.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
+      expect(served.endsWith('END:VCALENDAR\r\n')).toBe(true);
+      expect(lineOf(served, 'UID')).toBe(`UID:${name}`);
+    }
+  });
+
   it('writes a UTC due time edited in the web app in UTC, in the wall time of the user’s zone', async () => {
     for (const [zone, wall, edited, due] of [
       [null, '13:00', '15:00', 'DUE:20070709T150000Z'],

@@ -506,11 +506,18 @@ export function parseVtodo(
       stamps: ['dtstamp', 'created', 'last-modified'].flatMap((name): JCalProperty[] =>
         master[1].filter((p) => p[0] === name).slice(0, 1),
       ),
-      ...(alone && addsNothing(calendar, todos) ? { sent: text } : {}),
+      ...(alone && CALENDAR_ONLY.test(text) && addsNothing(calendar, todos) ? { sent: text } : {}),
     },
     customRepeat,
   };
 }
+
+/**
+ * A text that is the VCALENDAR and nothing else. A blank line before or after it is not
+ * iCalendar (RFC 5545, 3.4): served as sent, it makes clients warn or refuse the object, so
+ * Tally writes such an object itself.
+ */
+const CALENDAR_ONLY = /^BEGIN:VCALENDAR\r?\n[\s\S]*\nEND:VCALENDAR(\r?\n)?$/i;
 
 /**
  * Whether Tally stores the object as sent, adding nothing: a VCALENDAR with VERSION and PRODID

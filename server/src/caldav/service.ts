@@ -11,6 +11,7 @@ import {
 } from '@tally/contract';
 import type { ValidateFunction } from 'ajv';
 import type { Kysely } from 'kysely';
+import { userPreferences } from '../account/preferences.js';
 import type { Database, Db } from '../db/schema.js';
 import { usePersonalToken } from '../plugins/personal-tokens.js';
 import { createBodyValidator } from '../plugins/validation.js';
@@ -356,15 +357,9 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   }
   type TodoQuery = ReturnType<typeof baseQuery>;
 
-  /** The zone of the user's calendar feed: the one place Tally keeps a user's zone. */
-  async function zoneOf(userId: number): Promise<string | null> {
-    const feed = await db
-      .selectFrom('calendar_feeds')
-      .select('time_zone')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return feed?.time_zone ?? null;
-  }
+  /** The user's own zone (their account's setting), in which Tally writes their times. */
+  const zoneOf = async (userId: number): Promise<string> =>
+    (await userPreferences(db, userId)).timeZone;
 
   const inGroup = (groupId: number | null) => (query: TodoQuery) =>
     groupId === null
@@ -639,8 +634,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     text: string,
     preconditions: { ifMatch: string | null; ifNoneMatch: string | null },
   ): Promise<{ created: boolean; id: number; etag: string | null }> {
-    const feedZone = await zoneOf(user.id);
-    const zone = feedZone ?? 'UTC';
+    const zone = await zoneOf(user.id);
     const existing = await resource(user.id, c.groupId, name);
     if (preconditions.ifNoneMatch !== null && existing) {
       throw new AppError(412, 'A resource with this name exists already');
@@ -729,7 +723,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
           .select('version')
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
-        return { created: targetId === null, id, etag: resourceEtag(id, version, feedZone) };
+        return { created: targetId === null, id, etag: resourceEtag(id, version, zone) };
       })
       .catch(asCaldavRefusal);
     // Read back as a GET would: Tally may have added to it (a DTSTAMP) or changed a field (a
@@ -737,7 +731,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     const [stored] = await load(
       user.id,
       (query) => query.where('todos.id', '=', written.id),
-      feedZone,
+      zone,
     );
     const same = stored !== undefined && stored.etag === written.etag && stored.data === text;
     return { ...written, etag: same ? written.etag : null };

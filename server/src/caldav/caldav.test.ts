@@ -1,11 +1,4 @@
-import {
-  accountApi,
-  groupsApi,
-  statisticsApi,
-  tagsApi,
-  todosApi,
-  trashApi,
-} from '@tally/contract';
+import { accountApi, groupsApi, statisticsApi, tagsApi, todosApi, trashApi } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

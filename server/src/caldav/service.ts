@@ -373,8 +373,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
    * scan the user's every todo on each PUT and GET.
    */
   const named =
-    (userId: number, groupId: number | null, names: readonly string[]) =>
-    (query: TodoQuery) => {
+    (userId: number, groupId: number | null, names: readonly string[]) => (query: TodoQuery) => {
       const uids = names.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
       const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
       const candidates = db
@@ -728,11 +727,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       .catch(asCaldavRefusal);
     // Read back as a GET would: Tally may have added to it (a DTSTAMP) or changed a field (a
     // repeat moved on, a parent not there yet).
-    const [stored] = await load(
-      user.id,
-      (query) => query.where('todos.id', '=', written.id),
-      zone,
-    );
+    const [stored] = await load(user.id, (query) => query.where('todos.id', '=', written.id), zone);
     const same = stored !== undefined && stored.etag === written.etag && stored.data === text;
     return { ...written, etag: same ? written.etag : null };
   }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadIcal, type RenderedTodo, renderVtodo } from './vtodo.js';
 
-// The server loads ical.js at the first CalDAV request (caldav/routes.ts); here, before the tests.
+// The server loads ical.js at the first CalDAV request (caldav/auth.ts); here, before the tests.
 beforeAll(loadIcal);
 
 const todo = (uid: string, dueDate: string): RenderedTodo => ({

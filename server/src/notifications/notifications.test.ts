@@ -502,3 +502,59 @@ describe('delivery', () => {
     }
   });
 });
+
+/** The reminders mailed to the user so far (registration's own mail left out). */
+const remindersMailed = (user: TestUser) =>
+  smtp.received.filter(
+    (mail) => mail.to.includes(user.email) && mail.subject.startsWith('Reminder: '),
+  );
+
+/** The account's address as verified by the link Tally mails (set directly: not under test here). */
+async function verified(user: TestUser) {
+  await ctx.database.handle.db
+    .updateTable('users')
+    .set({ email_verified_at: ctx.clock.now() })
+    .where('id', '=', user.id)
+    .execute();
+  return user;
+}
+
+describe('e-mail channel', () => {
+  it('needs a verified address, and a test arrives there', async () => {
+    const user = await registerUser(ctx.app);
+    const api = client(user);
+    const refused = await api.create({ kind: 'email', name: 'Mail' });
+    expect([refused.statusCode, refused.json<{ error: string }>().error]).toEqual([
+      400,
+      'kind: e-mail reminders need a verified e-mail address',
+    ]);
+    await verified(user);
+    const created = await api.create({ kind: 'email', name: 'Mail', url: 'https://ignored/' });
+    expect(created.statusCode).toBe(201);
+    const { channel } = created.json<{ channel: Channel }>();
+    expect(channel).toMatchObject({ kind: 'email', url: null, tokenHint: null });
+    const result = (await api.test(channel.id)).expectBody(200);
+    expect(result).toEqual({ ok: true, status: null, answer: `sent to ${user.email}` });
+    expect(remindersMailed(user).map((mail) => mail.subject)).toEqual([
+      'Reminder: A test from Tally',
+    ]);
+  });
+
+  it("sends a todo's reminder by e-mail within a minute of its time", async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    await todoRemindingSoon(api, 'Post the letter');
+    expect((await api.create({ kind: 'email', name: 'Mail' })).statusCode).toBe(201);
+    advance(29 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    expect(remindersMailed(user)).toEqual([]);
+    advance(60_000);
+    await ctx.app.sendDueReminders();
+    expect(await tick()).toMatchObject({ sent: 1 });
+    const [mail] = remindersMailed(user);
+    expect(mail?.subject).toBe('Reminder: Post the letter');
+    expect(mail?.text).toContain('Due ');
+    expect(mail?.html).toContain('<p>Due ');
+  });
+});

@@ -15,6 +15,7 @@ import type { OutboundRequest } from './outbound.js';
  */
 
 export interface ChannelTarget {
+  /** E-mail goes through the mailer, not over HTTP (service.ts). */
   kind: 'ntfy' | 'gotify' | 'pushover' | 'webhook';
   url: string | null;
   topic: string | null;
@@ -28,8 +29,8 @@ export interface Message {
   payload: WebhookPayload;
 }
 
-/** The short text a person reads on a phone. */
-function humanText(payload: WebhookPayload): { title: string; message: string } {
+/** The short text a person reads on a phone (or in an e-mail's subject and first line). */
+export function humanText(payload: WebhookPayload): { title: string; message: string } {
   const data = payload.data;
   if ('todoId' in data) {
     return { title: `Reminder: ${data.title}`, message: `Due ${data.dueDate} at ${data.dueTime}` };

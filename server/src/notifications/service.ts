@@ -18,8 +18,9 @@ import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
 import type { Mailer } from '../shared/mailer.js';
+import { escapeHtml, reminderMail } from './email.js';
 import { outboundUrlProblem, sendOutbound } from './outbound.js';
-import { requestFor } from './requests.js';
+import { humanText, requestFor, type Message } from './requests.js';
 
 type TodoEventData = Extract<WebhookPayload['data'], { completed: boolean }>;
 type ChannelRow = Selectable<Database['notification_channels']>;
@@ -43,6 +44,13 @@ const LEASE_MS = MINUTE;
 const BATCH = 50;
 const LOG_LENGTH = 50;
 const MAX_CHANNELS = 20;
+
+/** What one attempt got: the receiver's HTTP status (none for e-mail), or why it failed. */
+interface SendResult {
+  ok: boolean;
+  status: number | null;
+  answer: string;
+}
 
 export interface NotificationTickResult {
   sent: number;
@@ -95,6 +103,7 @@ function checkFields(
   allowPrivate: boolean,
 ) {
   const needs: Record<ChannelRow['kind'], (keyof typeof fields)[]> = {
+    email: [],
     ntfy: ['url', 'topic'],
     gotify: ['url', 'secret'],
     pushover: ['user_key', 'secret'],
@@ -114,7 +123,7 @@ function checkFields(
   if (fields.secret !== null && !new RegExp(CHANNEL_TOKEN_PATTERN).test(fields.secret)) {
     throw badRequest('token must be 1 to 200 characters without spaces');
   }
-  if (kind !== 'pushover' && fields.url !== null) {
+  if (kind !== 'pushover' && kind !== 'email' && fields.url !== null) {
     const problem = outboundUrlProblem(fields.url, allowPrivate);
     if (problem) throw badRequest(problem);
   }
@@ -172,6 +181,43 @@ export function createNotificationService(options: {
       .execute();
   }
 
+  /** The owner's address when Tally verified it: e-mail channels write to nothing else. */
+  async function verifiedAddress(userId: number): Promise<string | null> {
+    const user = await db
+      .selectFrom('users')
+      .select(['email', 'email_verified_at'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return user && user.email_verified_at !== null ? user.email : null;
+  }
+
+  /** One message to one channel: by e-mail to the owner, or over the one outbound path. */
+  async function send(channel: ChannelRow, message: Message, now: number): Promise<SendResult> {
+    if (channel.kind === 'email') {
+      if (!options.mailer) return { ok: false, status: null, answer: 'SMTP is not configured' };
+      const to = await verifiedAddress(channel.user_id);
+      if (!to) return { ok: false, status: null, answer: 'the e-mail address is not verified' };
+      const mail = reminderMail(to, message.payload, humanText(message.payload), []);
+      return options.mailer.send(mail).then(
+        () => ({ ok: true, status: null, answer: `sent to ${to}` }),
+        (error: unknown) => ({
+          ok: false,
+          status: null,
+          answer: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    }
+    const request = requestFor(
+      { ...channel, kind: channel.kind },
+      message,
+      now,
+      pushoverApiUrl,
+    );
+    const answer = await sendOutbound(request, allowPrivate);
+    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    return { ok, ...answer };
+  }
+
   /** Records a failed attempt on the channel; turns it off after 3 days of nothing but failures. */
   async function channelFailed(channel: ChannelRow, now: number) {
     const since = channel.failing_since ?? now;
@@ -212,7 +258,7 @@ export function createNotificationService(options: {
         to: owner.email,
         subject: `Tally turned off the channel "${channel.name}"`,
         text,
-        html: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}</p>`,
+        html: `<p>${escapeHtml(text)}</p>`,
       })
       .catch((error: unknown) => options.onError?.(error));
   }
@@ -220,9 +266,8 @@ export function createNotificationService(options: {
   /** One attempt of one claimed delivery. */
   async function attempt(delivery: DeliveryRow, channel: ChannelRow, now: number) {
     const payload = JSON.parse(delivery.payload) as WebhookPayload;
-    const request = requestFor(channel, { id: delivery.message_id, payload }, now, pushoverApiUrl);
-    const answer = await sendOutbound(request, allowPrivate);
-    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    const answer = await send(channel, { id: delivery.message_id, payload }, now);
+    const { ok } = answer;
     const tries = delivery.attempt + 1;
     const delay = RETRY_DELAYS[tries - 1];
     const next = delay === undefined ? null : now + delay;
@@ -385,12 +430,18 @@ export function createNotificationService(options: {
       const signingSecret =
         body.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64')}` : null;
       const fields = {
-        url: body.kind === 'pushover' ? null : (body.url ?? null),
+        url: body.kind === 'pushover' || body.kind === 'email' ? null : (body.url ?? null),
         topic: body.kind === 'ntfy' ? (body.topic ?? null) : null,
         user_key: body.kind === 'pushover' ? (body.userKey ?? null) : null,
-        secret: signingSecret ?? body.token ?? null,
+        secret: body.kind === 'email' ? null : (signingSecret ?? body.token ?? null),
       };
       checkFields(body.kind, fields, allowPrivate);
+      if (body.kind === 'email') {
+        if (!options.mailer) throw badRequest('kind: this server sends no e-mail (no SMTP_URL)');
+        if (!(await verifiedAddress(userId))) {
+          throw badRequest('kind: e-mail reminders need a verified e-mail address');
+        }
+      }
       const count = await db
         .selectFrom('notification_channels')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -419,11 +470,12 @@ export function createNotificationService(options: {
       const row = await ownChannel(userId, id);
       if (!row) return null;
       const fields = {
-        url: row.kind === 'pushover' ? null : (body.url ?? row.url),
+        url: row.kind === 'pushover' || row.kind === 'email' ? null : (body.url ?? row.url),
         topic: row.kind === 'ntfy' ? (body.topic ?? row.topic) : null,
         user_key: row.kind === 'pushover' ? (body.userKey ?? row.user_key) : null,
         // A webhook's secret is Tally's own: not written by the client.
-        secret: row.kind === 'webhook' ? row.secret : (body.token ?? row.secret),
+        secret:
+          row.kind === 'webhook' || row.kind === 'email' ? row.secret : (body.token ?? row.secret),
       };
       checkFields(row.kind, fields, allowPrivate);
       const enabling = body.enabled === true && row.enabled === 0;
@@ -461,10 +513,8 @@ export function createNotificationService(options: {
         timestamp: isoTime(now),
         data: { todoId: 0, title: 'A test from Tally', dueDate: '', dueTime: '' },
       };
-      const request = requestFor(row, { id: `msg_${randomUUID()}`, payload }, now, pushoverApiUrl);
-      const answer = await sendOutbound(request, allowPrivate);
-      const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
-      return { ok, status: answer.status, answer: answer.answer.slice(0, 500) };
+      const answer = await send(row, { id: `msg_${randomUUID()}`, payload }, now);
+      return { ok: answer.ok, status: answer.status, answer: answer.answer.slice(0, 500) };
     },
 
     async deliveries(userId: number, id: number): Promise<Delivery[] | null> {

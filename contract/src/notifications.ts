@@ -245,8 +245,8 @@ export const UpdateNotificationSettingsBodySchema = Type.Object(
 );
 export type UpdateNotificationSettingsBody = Static<typeof UpdateNotificationSettingsBodySchema>;
 
-/** A signed link's token: a compact JWS, URL-safe. */
-const TokenParamsSchema = Type.Object(
+/** A signed link's token (a compact JWS, URL-safe), in the query: longer than a path segment may be. */
+const TokenQuerySchema = Type.Object(
   { token: Type.String({ maxLength: 2048, pattern: '^[A-Za-z0-9_.-]+$' }) },
   { additionalProperties: false },
 );
@@ -307,18 +307,18 @@ export const notificationsApi = defineEndpoints('notifications', routes.notifica
     description:
       'Public: the signed token is the only credential. Answers a page with one button that ' +
       'posts to the same address, so a mail scanner opening the link changes nothing.',
-    params: TokenParamsSchema,
+    query: TokenQuerySchema,
     produces: 'text/html',
     responses: { 200: page('the action and its button'), 404: page('the link is not valid') },
   },
   action: {
     summary: "Complete or snooze a reminder's todo, without signing in (a link works once)",
     description:
-      "Public: the signed token names the user, the todo and the action (complete, snooze 10 " +
+      'Public: the signed token names the user, the todo and the action (complete, snooze 10 ' +
       'minutes, 1 hour, or until tomorrow at the same time) and expires after 7 days. The ' +
       "reminder's links share one use: once one is used, all of them answer 410. ntfy's action " +
       'buttons post here.',
-    params: TokenParamsSchema,
+    query: TokenQuerySchema,
     produces: 'text/html',
     responses: {
       200: page('what was done'),
@@ -328,13 +328,13 @@ export const notificationsApi = defineEndpoints('notifications', routes.notifica
   },
   unsubscribePage: {
     summary: "The daily digest's unsubscribe link, as opened from the e-mail",
-    params: TokenParamsSchema,
+    query: TokenQuerySchema,
     produces: 'text/html',
     responses: { 200: page('one button that turns the digest off'), 404: page('not valid') },
   },
   unsubscribe: {
     summary: 'Turn the daily digest off (RFC 8058 one-click: List-Unsubscribe-Post)',
-    params: TokenParamsSchema,
+    query: TokenQuerySchema,
     produces: 'text/html',
     responses: { 200: page('the digest is off'), 404: page('the link is not valid') },
   },

@@ -251,6 +251,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer:
       config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
     publicUrl: config.publicUrl,
+    jwtSecret: options.jwtSecret,
     ...(options.notificationPollMs === undefined ? {} : { pollMs: options.notificationPollMs }),
   });
   await app.register(reminderRoutes, {

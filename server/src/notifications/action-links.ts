@@ -88,7 +88,7 @@ export function createActionLinks(options: { jwtSecret: string; publicUrl: strin
           return {
             action,
             label: ACTION_LABELS[action],
-            url: `${options.publicUrl}/api/notifications/actions/${token}`,
+            url: `${options.publicUrl}/api/notifications/actions?token=${token}`,
           };
         }),
       );
@@ -117,7 +117,7 @@ export function createActionLinks(options: { jwtSecret: string; publicUrl: strin
 
     async unsubscribeUrl(userId: number) {
       const token = await sign({ uid: userId }, UNSUBSCRIBE_AUDIENCE, UNSUBSCRIBE_LIFETIME_S);
-      return `${options.publicUrl}/api/notifications/unsubscribe/${token}`;
+      return `${options.publicUrl}/api/notifications/unsubscribe?token=${token}`;
     },
 
     async readUnsubscribe(token: string): Promise<number | null> {

@@ -2,6 +2,8 @@ import {
   type Channel,
   groupsApi,
   notificationsApi,
+  remindersApi,
+  type Todo,
   todosApi,
   trashApi,
   WebhookPayloadSchema,
@@ -556,5 +558,161 @@ describe('e-mail channel', () => {
     expect(mail?.subject).toBe('Reminder: Post the letter');
     expect(mail?.text).toContain('Due ');
     expect(mail?.html).toContain('<p>Due ');
+  });
+});
+
+/** Quiet hours around the clock's present hour (UTC: the account has no zone set). */
+function quietNow(hours: number) {
+  const hour = new Date(ctx.clock.now()).getUTCHours();
+  const pad = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
+  return { start: pad(hour), end: pad(hour + hours) };
+}
+
+describe('quiet hours', () => {
+  it('are kept per user and checked', async () => {
+    const api = client(await registerUser(ctx.app));
+    const call = await api.raw();
+    expect((await call(notificationsApi.settings)).expectBody(200)).toEqual({
+      quietHours: null,
+      digestTime: null,
+      timeZone: 'UTC',
+    });
+    const set = await call(notificationsApi.updateSettings, {
+      body: { quietHours: { start: '22:00', end: '07:00' } },
+    });
+    expect(set.expectBody(200)).toMatchObject({ quietHours: { start: '22:00', end: '07:00' } });
+    const bad = await call.unchecked(notificationsApi.updateSettings, {
+      body: { quietHours: { start: '25:00', end: '07:00' } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: string }>().error).toContain('quietHours');
+    const same = await call.unchecked(notificationsApi.updateSettings, {
+      body: { quietHours: { start: '07:00', end: '07:00' } },
+    });
+    expect(same.json<{ error: string }>().error).toBe('quietHours: start and end must differ');
+  });
+
+  it('hold every channel back until they end, while the open app still shows the reminder', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    const call = await api.raw();
+    const quiet = quietNow(2);
+    await call(notificationsApi.updateSettings, { body: { quietHours: quiet } });
+    await todoRemindingSoon(api, 'Quietly');
+    await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'quiet' });
+    await api.create({ kind: 'email', name: 'Mail' });
+    advance(30 * 60_000);
+    expect(await ctx.app.sendDueReminders()).toMatchObject({ claimed: 1 });
+    expect(await tick()).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(receivers.received).toEqual([]);
+    expect(remindersMailed(user)).toEqual([]);
+    const recent = (await (await api.raw())(remindersApi.recent, { query: {} })).expectBody(200);
+    expect(recent.map((reminder) => reminder.title)).toEqual(['Quietly']);
+
+    // At the end of the quiet hours, out they go.
+    const end = Date.parse(
+      `${new Date(ctx.clock.now()).toISOString().slice(0, 10)}T${quiet.end}:00Z`,
+    );
+    const untilEnd = (end > ctx.clock.now() ? end : end + 24 * 3600_000) - ctx.clock.now();
+    advance(untilEnd - 60_000);
+    await ctx.app.sendDueReminders();
+    expect(await tick()).toEqual({ sent: 0, failed: 0, retried: 0 });
+    advance(60_000);
+    expect(await tick()).toMatchObject({ sent: 2 });
+    expect(receivers.received.map((message) => message.fields.title)).toEqual([
+      'Reminder: Quietly',
+    ]);
+    expect(remindersMailed(user).map((mail) => mail.subject)).toEqual(['Reminder: Quietly']);
+  });
+});
+
+/** The path of a link in a mail or an ntfy action, for inject. */
+const pathOf = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
+
+function mailLink(text: string, label: string) {
+  const match = new RegExp(`${label}: (https://\\S+)`).exec(text);
+  if (!match?.[1]) throw new Error(`no ${label} link in ${text}`);
+  return match[1];
+}
+
+describe('reminder actions without signing in', () => {
+  it('completes from an e-mail link once, and then every link of it refuses', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    await todoRemindingSoon(api, 'Call the bank');
+    await api.create({ kind: 'email', name: 'Mail' });
+    advance(30 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    const [mail] = remindersMailed(user);
+    const complete = pathOf(mailLink(mail?.text ?? '', 'Complete'));
+    const snooze = pathOf(mailLink(mail?.text ?? '', 'Snooze 1 hour'));
+    expect(mail?.html).toContain('>Complete</a>');
+
+    // Opening the link (a mail scanner does) changes nothing: the page has the button.
+    const page = await ctx.app.inject({ method: 'GET', url: complete });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('<form method="post"><button type="submit">Complete</button>');
+    const todos = async () =>
+      ((await (await api.raw())(todosApi.list, { query: {} })).expectBody(200) as Todo[]).filter(
+        (todo) => todo.title === 'Call the bank',
+      );
+    expect((await todos())[0]?.completed).toBe(false);
+
+    // The button's post, as a browser sends it.
+    const done = await ctx.app.inject({
+      method: 'POST',
+      url: complete,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect([done.statusCode, done.body]).toEqual([200, expect.stringContaining('Completed.')]);
+    expect((await todos())[0]?.completed).toBe(true);
+
+    for (const url of [complete, snooze]) {
+      const again = await ctx.app.inject({ method: 'POST', url });
+      expect(again.statusCode).toBe(410);
+    }
+    const forged = await ctx.app.inject({ method: 'POST', url: `${complete.slice(0, -3)}abc` });
+    expect(forged.statusCode).toBe(404);
+  });
+
+  it('snoozes from an ntfy action button once, and the reminder comes back', async () => {
+    const api = client(await registerUser(ctx.app));
+    await todoRemindingSoon(api, 'Stretch');
+    await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'acts' });
+    advance(30 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    expect(receivers.refused).toEqual([]);
+    const [message] = receivers.received;
+    const actions = message?.fields.actions as { label: string; url: string; method: string }[];
+    expect(actions.map((action) => [action.label, action.method])).toEqual([
+      ['Complete', 'POST'],
+      ['Snooze 10 min', 'POST'],
+      ['Snooze 1 hour', 'POST'],
+    ]);
+    const snooze = pathOf(actions[1]?.url ?? '');
+    // ntfy posts with no body.
+    const done = await ctx.app.inject({ method: 'POST', url: snooze });
+    expect([done.statusCode, done.body]).toEqual([
+      200,
+      expect.stringContaining('comes back in 10 minutes'),
+    ]);
+    expect((await ctx.app.inject({ method: 'POST', url: snooze })).statusCode).toBe(410);
+
+    advance(9 * 60_000);
+    expect(await ctx.app.sendDueReminders()).toMatchObject({ claimed: 0 });
+    advance(60_000);
+    expect(await ctx.app.sendDueReminders()).toMatchObject({ claimed: 1 });
+    await tick();
+    expect(receivers.received.map((m) => m.fields.title)).toEqual([
+      'Reminder: Stretch',
+      'Reminder: Stretch',
+    ]);
   });
 });

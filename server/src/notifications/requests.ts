@@ -1,11 +1,14 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookPayload } from '@tally/contract';
+import type { ActionLink } from './email.js';
 import type { OutboundRequest } from './outbound.js';
 
 /**
  * The request each kind of channel takes, as its service documents it:
  * - ntfy: JSON publish, POST to the server's root with topic, title and message
- *   (docs.ntfy.sh/publish/#publish-as-json); a token as `Authorization: Bearer`.
+ *   (docs.ntfy.sh/publish/#publish-as-json); a token as `Authorization: Bearer`; a reminder's
+ *   Complete and Snooze as `actions` of type http, each a POST to its signed link
+ *   (docs.ntfy.sh/publish/#http-action). ntfy shows at most three: Complete, 10 min, 1 hour.
  * - Gotify: POST /message with the app token in `X-Gotify-Key` and JSON title, message, priority
  *   (gotify.net/api-docs).
  * - Pushover: POST /1/messages.json, form fields token, user, title, message
@@ -45,6 +48,9 @@ function webhookSignature(secret: string, id: string, timestamp: number, body: s
   return `v1,${mac}`;
 }
 
+/** ntfy's limit of action buttons per message. */
+const NTFY_MAX_ACTIONS = 3;
+
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 export function requestFor(
@@ -52,6 +58,7 @@ export function requestFor(
   message: Message,
   now: number,
   pushoverApiUrl: string,
+  actions: readonly ActionLink[] = [],
 ): OutboundRequest {
   const { title, message: text } = humanText(message.payload);
   switch (channel.kind) {
@@ -62,7 +69,23 @@ export function requestFor(
           'content-type': 'application/json',
           ...(channel.secret ? { authorization: `Bearer ${channel.secret}` } : {}),
         },
-        body: JSON.stringify({ topic: channel.topic, title, message: text, tags: ['bell'] }),
+        body: JSON.stringify({
+          topic: channel.topic,
+          title,
+          message: text,
+          tags: ['bell'],
+          ...(actions.length === 0
+            ? {}
+            : {
+                actions: actions.slice(0, NTFY_MAX_ACTIONS).map((action) => ({
+                  action: 'http',
+                  label: action.label,
+                  url: action.url,
+                  method: 'POST',
+                  clear: true,
+                })),
+              }),
+        }),
       };
     case 'gotify':
       return {

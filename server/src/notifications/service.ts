@@ -8,7 +8,9 @@ import {
   type CreateChannelBody,
   type CreatedChannel,
   type Delivery,
+  type NotificationSettings,
   type UpdateChannelBody,
+  type UpdateNotificationSettingsBody,
   type WebhookEventType,
   type WebhookPayload,
 } from '@tally/contract';
@@ -18,8 +20,10 @@ import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
 import type { Mailer } from '../shared/mailer.js';
+import type { ActionLinks } from './action-links.js';
 import { escapeHtml, reminderMail } from './email.js';
 import { outboundUrlProblem, sendOutbound } from './outbound.js';
+import { clockTimeOf, minutesOf, quietHoursEnd } from './quiet-hours.js';
 import { humanText, requestFor, type Message } from './requests.js';
 
 type TodoEventData = Extract<WebhookPayload['data'], { completed: boolean }>;
@@ -136,9 +140,47 @@ export function createNotificationService(options: {
   pushoverApiUrl: string;
   mailer: Mailer | null;
   publicUrl: string;
+  /** The user's zone, for quiet hours and the digest. */
+  zoneOf: (userId: number) => Promise<string>;
+  /** Signs the Complete and Snooze links of e-mail and ntfy reminders. */
+  actionLinks: ActionLinks;
   onError?: (error: unknown) => void;
 }) {
-  const { db, clock, allowPrivate, pushoverApiUrl } = options;
+  const { db, clock, allowPrivate, pushoverApiUrl, actionLinks } = options;
+
+  async function settingsRow(userId: number) {
+    const row = await db
+      .selectFrom('notification_settings')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** When the user's quiet hours end, if `now` is inside them; null otherwise. */
+  async function quietUntil(userId: number, now: number): Promise<number | null> {
+    const row = await settingsRow(userId);
+    if (row?.quiet_start == null || row.quiet_end == null) return null;
+    return quietHoursEnd(row.quiet_start, row.quiet_end, await options.zoneOf(userId), now);
+  }
+
+  async function readSettings(userId: number): Promise<NotificationSettings> {
+    const row = await settingsRow(userId);
+    return {
+      quietHours:
+        row?.quiet_start == null || row.quiet_end == null
+          ? null
+          : { start: clockTimeOf(row.quiet_start), end: clockTimeOf(row.quiet_end) },
+      digestTime: row?.digest_minute == null ? null : clockTimeOf(row.digest_minute),
+      timeZone: await options.zoneOf(userId),
+    };
+  }
+
+  /** A reminder's Complete and Snooze links; none for a test (no todo behind it). */
+  const linksFor = (userId: number, payload: WebhookPayload) =>
+    payload.type === 'reminder.fired' && 'todoId' in payload.data && payload.data.todoId > 0
+      ? actionLinks.reminderLinks(userId, payload.data.todoId)
+      : Promise.resolve([]);
 
   async function ownChannel(userId: number, id: number): Promise<ChannelRow | null> {
     const row = await db
@@ -155,6 +197,7 @@ export function createNotificationService(options: {
     type: WebhookEventType,
     data: WebhookPayload['data'],
     now: number,
+    sendAt = now,
   ) {
     if (channels.length === 0) return;
     const payload: WebhookPayload = { type, timestamp: isoTime(now), data };
@@ -169,11 +212,11 @@ export function createNotificationService(options: {
           payload: body,
           state: 'pending' as const,
           attempt: 0,
-          next_attempt_at: now,
+          next_attempt_at: sendAt,
           lease_until: 0,
           expires_at:
             type === 'reminder.fired' && channel.kind !== 'webhook'
-              ? now + REMINDER_EXPIRES_MS
+              ? sendAt + REMINDER_EXPIRES_MS
               : null,
           created_at: now,
         })),
@@ -197,7 +240,8 @@ export function createNotificationService(options: {
       if (!options.mailer) return { ok: false, status: null, answer: 'SMTP is not configured' };
       const to = await verifiedAddress(channel.user_id);
       if (!to) return { ok: false, status: null, answer: 'the e-mail address is not verified' };
-      const mail = reminderMail(to, message.payload, humanText(message.payload), []);
+      const links = await linksFor(channel.user_id, message.payload);
+      const mail = reminderMail(to, message.payload, humanText(message.payload), links);
       return options.mailer.send(mail).then(
         () => ({ ok: true, status: null, answer: `sent to ${to}` }),
         (error: unknown) => ({
@@ -207,11 +251,13 @@ export function createNotificationService(options: {
         }),
       );
     }
+    const links = channel.kind === 'ntfy' ? await linksFor(channel.user_id, message.payload) : [];
     const request = requestFor(
       { ...channel, kind: channel.kind },
       message,
       now,
       pushoverApiUrl,
+      links,
     );
     const answer = await sendOutbound(request, allowPrivate);
     const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
@@ -388,7 +434,10 @@ export function createNotificationService(options: {
       return result;
     },
 
-    /** A reminder that went out: queued for the user's channels that take reminders. */
+    /**
+     * A reminder that went out: queued for the user's channels that take reminders, to be sent
+     * when the user's quiet hours end if they are on now.
+     */
     async reminderFired(
       userId: number,
       reminder: { todoId: number; title: string; dueDate: string; dueTime: string },
@@ -400,7 +449,44 @@ export function createNotificationService(options: {
         .where('enabled', '=', 1)
         .where('reminders', '=', 1)
         .execute();
-      await enqueue(channels, 'reminder.fired', reminder, clock());
+      if (channels.length === 0) return;
+      const now = clock();
+      const later = await quietUntil(userId, now);
+      await enqueue(channels, 'reminder.fired', reminder, now, later ?? now);
+    },
+
+    quietUntil,
+
+    settings: readSettings,
+
+    async updateSettings(
+      userId: number,
+      body: UpdateNotificationSettingsBody,
+    ): Promise<NotificationSettings> {
+      if (body.quietHours && body.quietHours.start === body.quietHours.end) {
+        throw badRequest('quietHours: start and end must differ');
+      }
+      const change = {
+        ...(body.quietHours === undefined
+          ? {}
+          : {
+              quiet_start: body.quietHours ? minutesOf(body.quietHours.start) : null,
+              quiet_end: body.quietHours ? minutesOf(body.quietHours.end) : null,
+            }),
+        ...(body.digestTime === undefined
+          ? {}
+          : { digest_minute: body.digestTime === null ? null : minutesOf(body.digestTime) }),
+      };
+      await db
+        .insertInto('notification_settings')
+        .values({ user_id: userId, ...change })
+        .onConflict((conflict) =>
+          Object.keys(change).length === 0
+            ? conflict.column('user_id').doNothing()
+            : conflict.column('user_id').doUpdateSet(change),
+        )
+        .execute();
+      return readSettings(userId);
     },
 
     /** The todo as a webhook event shows it; null when it is not the user's (or is gone). */

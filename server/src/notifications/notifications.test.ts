@@ -716,3 +716,61 @@ describe('reminder actions without signing in', () => {
     ]);
   });
 });
+
+describe('delivery metrics and pruning', () => {
+  it('counts attempts by channel and outcome on /metrics', async () => {
+    const metered = await createTestApp({
+      database,
+      clock: ctx.clock,
+      config: { outboundAllowPrivate: true, metricsToken: 'metrics-token-for-the-test' },
+    });
+    try {
+      const api = client(await registerUser(ctx.app));
+      await todoRemindingSoon(api, 'Counted');
+      await api.create({
+        kind: 'ntfy',
+        name: 'n',
+        url: `${receivers.origin}/ntfy`,
+        topic: 'count',
+      });
+      await webhook(api, 'counted');
+      receivers.failNext('counted', 1);
+      advance(30 * 60_000);
+      await metered.app.sendDueReminders();
+      await metered.app.sendDueNotifications();
+      advance(5_000);
+      await metered.app.sendDueNotifications();
+      const scrape = await metered.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: 'Bearer metrics-token-for-the-test' },
+      });
+      const lines = scrape.body
+        .split('\n')
+        .filter((line) => line.startsWith('tally_notification_deliveries_total{'));
+      expect(lines.sort()).toEqual([
+        'tally_notification_deliveries_total{channel="ntfy",outcome="sent"} 1',
+        'tally_notification_deliveries_total{channel="webhook",outcome="retried"} 1',
+        'tally_notification_deliveries_total{channel="webhook",outcome="sent"} 1',
+      ]);
+    } finally {
+      await metered.close();
+    }
+  });
+
+  it('removes finished deliveries after 30 days and keeps what is pending', async () => {
+    const api = client(await registerUser(ctx.app));
+    const hook = await webhook(api, 'pruned');
+    await api.createTodo({ title: 'Old news' });
+    await tick();
+    receivers.failAlways('pruned', true);
+    advance(29 * 24 * 3600_000);
+    await api.createTodo({ title: 'Still trying' });
+    await tick();
+    advance(2 * 24 * 3600_000);
+    await ctx.app.pruneNotifications();
+    const log = (await api.deliveries(hook.id)).expectBody(200);
+    expect(log.map((delivery) => delivery.state)).toEqual(['pending']);
+    receivers.failAlways('pruned', false);
+  });
+});

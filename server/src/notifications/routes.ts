@@ -25,6 +25,8 @@ declare module 'fastify' {
     >;
     /** One round of channel deliveries now (the poller runs these; tests call it directly). */
     sendDueNotifications(): Promise<NotificationTickResult>;
+    /** Removes old finished deliveries (hourly; tests call it directly). */
+    pruneNotifications(): Promise<number>;
   }
 }
 
@@ -66,6 +68,7 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       ...options,
       actionLinks,
       zoneOf: async () => 'UTC',
+      onAttempt: (kind, outcome) => app.countDelivery(kind, outcome),
       onError: (error) => app.log.warn({ err: error }, 'channel turned off: e-mail failed'),
     });
     // A change is committed before its event is queued: a failure to queue is logged, and the
@@ -84,6 +87,7 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       quietUntil: service.quietUntil,
     });
     app.decorate('sendDueNotifications', () => service.tick());
+    app.decorate('pruneNotifications', () => service.prune());
     if (pollMs > 0) {
       repeatWhileOpen(app, pollMs, 'notification round', async () => {
         const result = await service.tick();
@@ -222,10 +226,11 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
     });
 
     if (pollMs > 0) {
-      repeatWhileOpen(app, PRUNE_MS, 'reminder action uses pruned', () =>
-        actions.prune(options.clock()),
-      );
+      repeatWhileOpen(app, PRUNE_MS, 'notification pruning', async () => {
+        await actions.prune(options.clock());
+        await service.prune();
+      });
     }
   },
-  { name: 'notifications', dependencies: ['database'] },
+  { name: 'notifications', dependencies: ['database', 'metrics'] },
 );

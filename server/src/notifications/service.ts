@@ -48,6 +48,8 @@ const LEASE_MS = MINUTE;
 const BATCH = 50;
 const LOG_LENGTH = 50;
 const MAX_CHANNELS = 20;
+/** Finished deliveries are kept this long: the log shows the last 50 of each channel. */
+const DELIVERY_KEEP_MS = 30 * DAY;
 
 /** What one attempt got: the receiver's HTTP status (none for e-mail), or why it failed. */
 interface SendResult {
@@ -144,6 +146,8 @@ export function createNotificationService(options: {
   zoneOf: (userId: number) => Promise<string>;
   /** Signs the Complete and Snooze links of e-mail and ntfy reminders. */
   actionLinks: ActionLinks;
+  /** Told of each attempt's outcome, for the metrics. */
+  onAttempt?: (kind: ChannelRow['kind'], outcome: 'sent' | 'failed' | 'retried') => void;
   onError?: (error: unknown) => void;
 }) {
   const { db, clock, allowPrivate, pushoverApiUrl, actionLinks } = options;
@@ -385,9 +389,9 @@ export function createNotificationService(options: {
           return;
         }
         const state = await attempt(delivery, channel, now);
-        if (state === 'sent') result.sent += 1;
-        else if (state === 'failed') result.failed += 1;
-        else result.retried += 1;
+        const outcome = state === 'pending' ? 'retried' : state;
+        result[outcome] += 1;
+        options.onAttempt?.(channel.kind, outcome);
       }),
     );
     return claimed.length;
@@ -432,6 +436,16 @@ export function createNotificationService(options: {
         // A full batch: there may be more.
       }
       return result;
+    },
+
+    /** Removes finished deliveries older than the log needs. */
+    async prune(): Promise<number> {
+      const result = await db
+        .deleteFrom('notification_deliveries')
+        .where('state', '!=', 'pending')
+        .where('created_at', '<', clock() - DELIVERY_KEEP_MS)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /**

@@ -6,6 +6,7 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
 import type { Mailer } from '../shared/mailer.js';
 import { repeatWhileOpen } from '../shared/periodic-job.js';
+import { userPreferences } from '../account/preferences.js';
 import { createTodoService } from '../todos/service.js';
 import { ACTION_LABELS, createActionLinks } from './action-links.js';
 import { createReminderActions } from './actions.js';
@@ -67,7 +68,7 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       db: app.db,
       ...options,
       actionLinks,
-      zoneOf: async () => 'UTC',
+      zoneOf: async (userId) => (await userPreferences(app.db, userId)).timeZone,
       onAttempt: (kind, outcome) => app.countDelivery(kind, outcome),
       onError: (error) => app.log.warn({ err: error }, 'channel turned off: e-mail failed'),
     });

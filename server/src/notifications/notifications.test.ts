@@ -1,4 +1,5 @@
 import {
+  accountApi,
   type Channel,
   groupsApi,
   notificationsApi,
@@ -561,9 +562,9 @@ describe('e-mail channel', () => {
   });
 });
 
-/** Quiet hours around the clock's present hour (UTC: the account has no zone set). */
+/** Quiet hours from the clock's present hour in Tokyo (UTC+9, no summer time), for `hours`. */
 function quietNow(hours: number) {
-  const hour = new Date(ctx.clock.now()).getUTCHours();
+  const hour = (new Date(ctx.clock.now()).getUTCHours() + 9) % 24;
   const pad = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
   return { start: pad(hour), end: pad(hour + hours) };
 }
@@ -597,7 +598,10 @@ describe('quiet hours', () => {
     const api = client(user);
     const call = await api.raw();
     const quiet = quietNow(2);
-    await call(notificationsApi.updateSettings, { body: { quietHours: quiet } });
+    // Read in the account's zone, not the server's.
+    await call(accountApi.setPreferences, { body: { timeZone: 'Asia/Tokyo' } });
+    const settings = await call(notificationsApi.updateSettings, { body: { quietHours: quiet } });
+    expect(settings.expectBody(200)).toMatchObject({ quietHours: quiet, timeZone: 'Asia/Tokyo' });
     await todoRemindingSoon(api, 'Quietly');
     await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'quiet' });
     await api.create({ kind: 'email', name: 'Mail' });
@@ -610,11 +614,9 @@ describe('quiet hours', () => {
     expect(recent.map((reminder) => reminder.title)).toEqual(['Quietly']);
 
     // At the end of the quiet hours, out they go.
-    const end = Date.parse(
-      `${new Date(ctx.clock.now()).toISOString().slice(0, 10)}T${quiet.end}:00Z`,
-    );
-    const untilEnd = (end > ctx.clock.now() ? end : end + 24 * 3600_000) - ctx.clock.now();
-    advance(untilEnd - 60_000);
+    const hour = 3600_000;
+    const end = Math.floor((ctx.clock.now() - 30 * 60_000) / hour) * hour + 2 * hour;
+    advance(end - ctx.clock.now() - 60_000);
     await ctx.app.sendDueReminders();
     expect(await tick()).toEqual({ sent: 0, failed: 0, retried: 0 });
     advance(60_000);

@@ -37,7 +37,6 @@ export function reminderMail(
     to,
     subject,
     text: [text.message, ...(lines.length > 0 ? ['', ...lines] : [])].join('\n') + '\n',
-    html:
-      `<p>${escapeHtml(text.message)}</p>` + (buttons === '' ? '' : `\n<p>${buttons}</p>`),
+    html: `<p>${escapeHtml(text.message)}</p>` + (buttons === '' ? '' : `\n<p>${buttons}</p>`),
   };
 }

@@ -776,3 +776,96 @@ describe('delivery metrics and pruning', () => {
     receivers.failAlways('pruned', false);
   });
 });
+
+describe('daily digest', () => {
+  const tokyo = (instant: number) => ({
+    date: new Date(instant).toLocaleDateString('en-CA', { timeZone: 'Asia/Tokyo' }),
+    time: new Date(instant).toLocaleTimeString('en-GB', {
+      timeZone: 'Asia/Tokyo',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
+  });
+  const digests = (user: TestUser) =>
+    smtp.received.filter(
+      (mail) => mail.to.includes(user.email) && mail.subject.startsWith('Tally for '),
+    );
+
+  it('goes out once at the time picked in the user zone, with one-click unsubscribe', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    const call = await api.raw();
+    await call(accountApi.setPreferences, { body: { timeZone: 'Asia/Tokyo' } });
+    expect((await call(notificationsApi.settings)).expectBody(200).digestTime).toBeNull();
+
+    const done = (await api.createTodo({ title: 'Done yesterday' })).json<{ id: number }>();
+    await (
+      await api.raw()
+    ).unchecked(todosApi.patch, {
+      params: { id: done.id },
+      body: { completed: true },
+    });
+    advance(24 * 3600_000);
+    const today = tokyo(ctx.clock.now()).date;
+    const yesterday = tokyo(ctx.clock.now() - 24 * 3600_000).date;
+    await api.createTodo({ title: 'Late <report>', dueDate: yesterday });
+    await api.createTodo({ title: 'Dentist', dueDate: today, dueTime: '23:59' });
+    await api.createTodo({ title: 'Begin the garden', startDate: today });
+
+    const at = tokyo(ctx.clock.now() + 2 * 60_000).time;
+    await (
+      await api.raw()
+    )(notificationsApi.updateSettings, { body: { digestTime: at } });
+    expect(await ctx.app.sendDueDigests()).toBe(0);
+
+    const other = await createTestApp({
+      database,
+      clock: ctx.clock,
+      config: {
+        smtpUrl: smtp.url,
+        mailFrom: 'Tally <tally@example.com>',
+        publicUrl: 'https://tally.example.com',
+      },
+    });
+    try {
+      advance(2 * 60_000);
+      const counts = await Promise.all([ctx.app.sendDueDigests(), other.app.sendDueDigests()]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+      advance(60_000);
+      expect(await other.app.sendDueDigests()).toBe(0);
+    } finally {
+      await other.close();
+    }
+    const [mail] = digests(user);
+    expect(digests(user)).toHaveLength(1);
+    expect(mail?.subject).toBe(`Tally for ${today}: 1 overdue, 1 due today`);
+    expect(mail?.text).toContain(`Overdue:\n- Late <report> (due ${yesterday})`);
+    expect(mail?.text).toContain('Due today:\n- Dentist at 23:59');
+    expect(mail?.text).toContain('Starting today:\n- Begin the garden');
+    expect(mail?.text).toContain('Yesterday you completed 1 todo; your streak is 1 day.');
+    expect(mail?.html).toContain('<li>Late &lt;report&gt; (due ');
+    expect(mail?.headers['list-unsubscribe-post']).toBe(
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+    );
+    // A long header is folded over lines.
+    const unsubscribe = /List-Unsubscribe:\s*<(https:\/\/[^>]+)>/.exec(
+      (mail?.headers['list-unsubscribe'] ?? '').replace(/\r?\n\s+/g, ''),
+    )?.[1];
+    expect(unsubscribe).toBeDefined();
+    expect(mail?.text).toContain(`Stop these e-mails: ${unsubscribe}`);
+
+    // What a mail client does for one-click unsubscribe (RFC 8058).
+    const answer = await ctx.app.inject({
+      method: 'POST',
+      url: pathOf(unsubscribe ?? ''),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(
+      (await (await api.raw())(notificationsApi.settings)).expectBody(200).digestTime,
+    ).toBeNull();
+    advance(24 * 3600_000);
+    expect(await ctx.app.sendDueDigests()).toBe(0);
+  });
+});

@@ -13,7 +13,12 @@ export const clockTimeOf = (minutes: number) =>
  * midnight in `zone`; an end before the start is the next morning (22:00-07:00). The end is
  * found on the user's calendar, so a night across a clock change still ends at 07:00 local.
  */
-export function quietHoursEnd(start: number, end: number, zone: string, now: number): number | null {
+export function quietHoursEnd(
+  start: number,
+  end: number,
+  zone: string,
+  now: number,
+): number | null {
   if (start === end) return null;
   const local = new TZDate(now, zone);
   const minute = local.getHours() * 60 + local.getMinutes();

@@ -4,12 +4,13 @@ import fp from 'fastify-plugin';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
-import type { Mailer } from '../shared/mailer.js';
+import { mailErrorForLog, type Mailer } from '../shared/mailer.js';
 import { repeatWhileOpen } from '../shared/periodic-job.js';
 import { userPreferences } from '../account/preferences.js';
 import { createTodoService } from '../todos/service.js';
 import { ACTION_LABELS, createActionLinks } from './action-links.js';
 import { createReminderActions } from './actions.js';
+import { createDigests, type DayRecord } from './digest.js';
 import { escapeHtml } from './email.js';
 import {
   createNotificationService,
@@ -26,6 +27,8 @@ declare module 'fastify' {
     >;
     /** One round of channel deliveries now (the poller runs these; tests call it directly). */
     sendDueNotifications(): Promise<NotificationTickResult>;
+    /** Sends the daily digests due now (every minute; tests call it directly). */
+    sendDueDigests(): Promise<number>;
     /** Removes old finished deliveries (hourly; tests call it directly). */
     pruneNotifications(): Promise<number>;
   }
@@ -33,6 +36,9 @@ declare module 'fastify' {
 
 /** What each snooze says of when the reminder comes back. */
 const SNOOZED = { 'snooze-10m': 'in 10 minutes', 'snooze-1h': 'in an hour', tomorrow: 'tomorrow' };
+
+/** Digests are looked for this often: each goes out within a minute of its time. */
+const DIGEST_POLL_MS = 60_000;
 
 /** Old delivery rows and used links are pruned this often. */
 const PRUNE_MS = 60 * 60_000;
@@ -48,6 +54,8 @@ export interface NotificationRoutesOptions {
   publicUrl: string;
   /** Signs the links that act without signing in (a key derived from it, for them alone). */
   jwtSecret: string;
+  /** Yesterday's completions and the streak, for the digest (Insights). */
+  dayRecord: DayRecord;
   /** 0: never by itself (tests call sendDueNotifications). */
   pollMs?: number;
 }
@@ -58,7 +66,7 @@ export interface NotificationRoutesOptions {
  * a restart goes out after it.
  */
 export const notificationRoutes = fp<NotificationRoutesOptions>(
-  async (app, { pollMs = NOTIFICATION_POLL_MS, jwtSecret, ...options }) => {
+  async (app, { pollMs = NOTIFICATION_POLL_MS, jwtSecret, dayRecord, ...options }) => {
     const actionLinks = createActionLinks({
       jwtSecret,
       publicUrl: options.publicUrl,
@@ -70,7 +78,8 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       actionLinks,
       zoneOf: async (userId) => (await userPreferences(app.db, userId)).timeZone,
       onAttempt: (kind, outcome) => app.countDelivery(kind, outcome),
-      onError: (error) => app.log.warn({ err: error }, 'channel turned off: e-mail failed'),
+      onError: (error) =>
+        app.log.warn({ err: mailErrorForLog(error) }, 'channel turned off: e-mail failed'),
     });
     // A change is committed before its event is queued: a failure to queue is logged, and the
     // change's answer stands.
@@ -89,6 +98,16 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
     });
     app.decorate('sendDueNotifications', () => service.tick());
     app.decorate('pruneNotifications', () => service.prune());
+    const digests = createDigests({
+      db: app.db,
+      clock: options.clock,
+      mailer: options.mailer,
+      links: actionLinks,
+      publicUrl: options.publicUrl,
+      dayRecord,
+      onError: (error) => app.log.warn({ err: mailErrorForLog(error) }, 'digest not sent'),
+    });
+    app.decorate('sendDueDigests', () => digests.tick());
     if (pollMs > 0) {
       repeatWhileOpen(app, pollMs, 'notification round', async () => {
         const result = await service.tick();
@@ -227,6 +246,7 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
     });
 
     if (pollMs > 0) {
+      repeatWhileOpen(app, DIGEST_POLL_MS, 'digest round', () => digests.tick());
       repeatWhileOpen(app, PRUNE_MS, 'notification pruning', async () => {
         await actions.prune(options.clock());
         await service.prune();

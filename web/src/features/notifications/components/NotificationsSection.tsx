@@ -13,6 +13,7 @@ import { useRedeliver } from '../api/redeliver';
 import { useRemoveChannel } from '../api/remove-channel';
 import { useTestChannel } from '../api/test-channel';
 import { useUpdateChannel } from '../api/update-channel';
+import { QuietHoursAndDigest } from './QuietHoursAndDigest';
 
 const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
 
@@ -112,6 +113,7 @@ export function NotificationsSection() {
             setStatus(`${kindLabel(channel.kind)} channel "${channel.name}" added.`);
           }}
         />
+        <QuietHoursAndDigest onSaved={setStatus} />
       </div>
       <p
         role="status"

@@ -31,6 +31,7 @@ import {
   type LocalReceivers,
 } from '../test/local-notify-receivers.js';
 import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
+import { davAccount, davRequester, davVtodo } from '../test/caldav.js';
 
 /**
  * Notification channels end to end on the server: each channel's stand-in (test/
@@ -867,5 +868,55 @@ describe('daily digest', () => {
     ).toBeNull();
     advance(24 * 3600_000);
     expect(await ctx.app.sendDueDigests()).toBe(0);
+  });
+});
+
+describe('webhook events from every path', () => {
+  const dav = davRequester(() => ctx.app);
+
+  it('tells a webhook of changes made in bulk and over CalDAV', async () => {
+    const account = await davAccount(ctx.app);
+    const api = client(account);
+    await webhook(api, 'paths');
+    const ids: number[] = [];
+    for (const title of ['One', 'Two']) {
+      ids.push((await api.createTodo({ title })).json<{ id: number }>().id);
+    }
+    const call = await api.raw();
+    await call.unchecked(todosApi.bulk, { body: { action: 'complete', ids } });
+    await call.unchecked(todosApi.bulk, { body: { action: 'delete', ids: [ids[0] ?? 0] } });
+    const put = await dav(
+      account,
+      'PUT',
+      `${account.home}todos/paths.ics`,
+      davVtodo('paths', ['SUMMARY:From the phone']),
+    );
+    expect(put.statusCode).toBe(201);
+    await dav(
+      account,
+      'PUT',
+      `${account.home}todos/paths.ics`,
+      davVtodo('paths', ['SUMMARY:Changed on the phone']),
+    );
+    expect((await dav(account, 'DELETE', `${account.home}todos/paths.ics`)).statusCode).toBe(204);
+    await tick();
+
+    const events = receivers.received
+      .filter((message) => message.path === '/hooks/paths')
+      .map((message) => message.fields as { type: string; data: { title: string } });
+    for (const payload of events) expect(Value.Check(WebhookPayloadSchema, payload)).toBe(true);
+    // Deliveries go out side by side: their order is not kept.
+    expect(events.map((payload) => `${payload.type} ${payload.data.title}`).sort()).toEqual(
+      [
+        'todo.created One',
+        'todo.created Two',
+        'todo.completed One',
+        'todo.completed Two',
+        'todo.deleted One',
+        'todo.created From the phone',
+        'todo.updated Changed on the phone',
+        'todo.deleted Changed on the phone',
+      ].sort(),
+    );
   });
 });

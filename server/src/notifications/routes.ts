@@ -23,7 +23,13 @@ declare module 'fastify' {
     /** Queues reminders and events for the user's channels. */
     notifications: Pick<
       NotificationService,
-      'reminderFired' | 'todoData' | 'todoEvent' | 'groupEvent' | 'quietUntil'
+      | 'reminderFired'
+      | 'todoData'
+      | 'todoEvent'
+      | 'todoEvents'
+      | 'importEvents'
+      | 'groupEvent'
+      | 'quietUntil'
     >;
     /** One round of channel deliveries now (the poller runs these; tests call it directly). */
     sendDueNotifications(): Promise<NotificationTickResult>;
@@ -94,6 +100,8 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       todoData: service.todoData,
       todoEvent: logged(service.todoEvent),
       groupEvent: logged(service.groupEvent),
+      todoEvents: logged(service.todoEvents),
+      importEvents: logged(service.importEvents),
       quietUntil: service.quietUntil,
     });
     app.decorate('sendDueNotifications', () => service.tick());

@@ -417,6 +417,16 @@ export function createNotificationService(options: {
 
   /** A todo or group event: queued for the user's webhooks. */
   async function event(userId: number, type: WebhookEventType, data: WebhookPayload['data']) {
+    await events(userId, type, [data]);
+  }
+
+  /** Many events of one kind (a bulk change, an import): the webhooks are looked up once. */
+  async function events(
+    userId: number,
+    type: WebhookEventType,
+    list: readonly WebhookPayload['data'][],
+  ) {
+    if (list.length === 0) return;
     const channels = await db
       .selectFrom('notification_channels')
       .select(['id', 'kind'])
@@ -424,7 +434,45 @@ export function createNotificationService(options: {
       .where('enabled', '=', 1)
       .where('kind', '=', 'webhook')
       .execute();
-    await enqueue(channels, type, data, clock());
+    const now = clock();
+    for (const data of list) await enqueue(channels, type, data, now);
+  }
+
+  /** Events for todos changed together: each as it is now, or as it went to the trash. */
+  async function todoEvents(userId: number, type: WebhookEventType, todoIds: readonly number[]) {
+    const list: TodoEventData[] = [];
+    for (const id of todoIds) {
+      const data =
+        type === 'todo.deleted' ? await trashedTodoData(userId, id) : await todoData(userId, id);
+      if (data) list.push(data);
+    }
+    await events(userId, type, list);
+  }
+
+  /** A todo in the trash as a webhook event shows it (as it was before it was deleted). */
+  async function trashedTodoData(userId: number, todoId: number): Promise<TodoEventData | null> {
+    const row = await db
+      .selectFrom('trashed_todos')
+      .select('todo')
+      .where('id', '=', todoId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const todo = JSON.parse(row.todo) as {
+      title: string;
+      completed: number;
+      due_date: string | null;
+      due_time: string | null;
+      group_id: number | null;
+    };
+    return {
+      id: todoId,
+      title: todo.title,
+      completed: todo.completed === 1,
+      dueDate: todo.due_date,
+      dueTime: todo.due_time,
+      groupId: todo.group_id,
+    };
   }
 
   return {
@@ -510,6 +558,22 @@ export function createNotificationService(options: {
     async todoEvent(userId: number, type: WebhookEventType, todo: number | TodoEventData | null) {
       const data = typeof todo === 'number' ? await todoData(userId, todo) : todo;
       if (data) await event(userId, type, data);
+    },
+
+    todoEvents,
+
+    /** The todos an import created, each as todo.created. */
+    async importEvents(userId: number, importId: number) {
+      const rows = await db
+        .selectFrom('import_todos')
+        .select('todo_id')
+        .where('import_id', '=', importId)
+        .execute();
+      await todoEvents(
+        userId,
+        'todo.created',
+        rows.map((row) => row.todo_id),
+      );
     },
 
     async groupEvent(userId: number, type: WebhookEventType, group: { id: number; name: string }) {

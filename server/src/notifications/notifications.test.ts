@@ -32,6 +32,7 @@ import {
 } from '../test/local-notify-receivers.js';
 import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
 import { davAccount, davRequester, davVtodo } from '../test/caldav.js';
+import { imported } from '../test/import-helpers.js';
 
 /**
  * Notification channels end to end on the server: each channel's stand-in (test/
@@ -918,5 +919,25 @@ describe('webhook events from every path', () => {
         'todo.deleted Changed on the phone',
       ].sort(),
     );
+  });
+
+  it('tells a webhook of the todos an import created, and of none for a preview', async () => {
+    const user = await registerUser(ctx.app);
+    await webhook(client(user), 'imports');
+    const ics = [
+      davVtodo('imp-1', ['SUMMARY:Imported one']),
+      davVtodo('imp-2', ['SUMMARY:Imported two']),
+    ].join('');
+    await imported(ctx.app, user, ics, 'ics', true);
+    await tick();
+    expect(receivers.received).toEqual([]);
+    const report = await imported(ctx.app, user, ics, 'ics');
+    expect(report.todos.created).toBe(2);
+    await tick();
+    const titles = receivers.received.map(
+      (message) =>
+        `${String(message.fields.type)} ${(message.fields.data as { title: string }).title}`,
+    );
+    expect(titles.sort()).toEqual(['todo.created Imported one', 'todo.created Imported two']);
   });
 });

@@ -125,6 +125,12 @@ export const routes = {
     test: { method: 'POST', path: '/api/notifications/channels/:id/test' },
     deliveries: { method: 'GET', path: '/api/notifications/channels/:id/deliveries' },
     redeliver: { method: 'POST', path: '/api/notifications/deliveries/:id/redeliver' },
+    settings: { method: 'GET', path: '/api/notifications/settings' },
+    updateSettings: { method: 'PATCH', path: '/api/notifications/settings' },
+    actionPage: { method: 'GET', path: '/api/notifications/actions', public: true },
+    action: { method: 'POST', path: '/api/notifications/actions', public: true },
+    unsubscribePage: { method: 'GET', path: '/api/notifications/unsubscribe', public: true },
+    unsubscribe: { method: 'POST', path: '/api/notifications/unsubscribe', public: true },
   },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },

@@ -48,6 +48,7 @@ import { webAppPlugin } from './plugins/web-app.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { redactingLogger } from './shared/logging.js';
 import { createMailer } from './shared/mailer.js';
+import { createInsights } from './statistics/insights.js';
 import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { mergePlanning } from './todos/planning.js';
@@ -246,6 +247,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(typeof fetcher === 'object' ? { fetcherTimes: fetcher } : {}),
   });
   await app.register(tagRoutes);
+  const insights = createInsights(options.database.db, clock);
   await app.register(notificationRoutes, {
     clock,
     allowPrivate: config.outboundAllowPrivate,
@@ -253,6 +255,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer:
       config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
     publicUrl: config.publicUrl,
+    jwtSecret: options.jwtSecret,
+    dayRecord: async (userId, yesterday, zone) => {
+      // A half year back: a longer streak shows as that long in the digest.
+      const { heatmap, streak } = await insights(userId, 26, zone);
+      const doneYesterday = heatmap.find((day) => day.date === yesterday)?.completed ?? 0;
+      return { doneYesterday, streak: streak.current };
+    },
     ...(options.notificationPollMs === undefined ? {} : { pollMs: options.notificationPollMs }),
   });
   await app.register(reminderRoutes, {

@@ -144,6 +144,7 @@ export function writeHandlers(
     }
     const { created, id, etag } = written;
     app.live.publish(user.id, { type: created ? 'todo.created' : 'todo.updated', id });
+    await app.notifications.todoEvent(user.id, created ? 'todo.created' : 'todo.updated', id);
     // The new ETag, which a client's next If-Match names (docs/decisions/113-versions-and-if-match.md),
     // only when the object stored is the one sent: else the client reads what Tally made of it.
     if (etag !== null) reply.header('etag', etag);
@@ -162,6 +163,7 @@ export function writeHandlers(
     );
     if (id === null) throw notFound('Todo');
     app.live.publish(user.id, { type: 'todo.deleted', id });
+    await app.notifications.todoEvents(user.id, 'todo.deleted', [id]);
     return reply.code(204).send();
   }
 

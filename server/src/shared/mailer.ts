@@ -6,6 +6,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields (List-Unsubscribe on the digest). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

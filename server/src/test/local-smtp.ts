@@ -13,6 +13,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Each header field's whole line, by its lower-case name. */
+  headers: Record<string, string>;
 }
 
 export interface LocalSmtp {
@@ -59,6 +61,7 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
+            headers: Object.fromEntries(mail.headerLines.map((h) => [h.key, h.line])),
           });
           callback();
         },

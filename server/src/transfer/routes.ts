@@ -153,6 +153,9 @@ export const transferRoutes: FastifyPluginAsync<TransferRoutesOptions> = async (
         if (report.todos.created > 0 || report.groups.some((group) => !group.existing)) {
           app.live.publish(request.user.id, { type: 'todos.changed' }, request);
         }
+        if (report.importId !== null) {
+          await app.notifications.importEvents(request.user.id, report.importId);
+        }
         request.log.info(
           { userId: request.user.id, format: form.format, todos: report.todos.created },
           'Import done',

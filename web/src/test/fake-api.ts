@@ -718,6 +718,8 @@ export function fakeBackend(
     'GET /api/tags': () => json([]),
     'GET /api/reminders': () => json(options.reminders ?? []),
     'GET /api/notifications/channels': () => json(options.channels ?? []),
+    'GET /api/notifications/settings': () =>
+      json({ quietHours: null, digestTime: null, timeZone: state.preferences.timeZone ?? 'UTC' }),
     'POST /api/todo-groups': (call) => {
       const group: Group = {
         id: state.nextId++,

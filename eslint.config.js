@@ -47,7 +47,9 @@ const webFeatures = foldersIn('web/src/features');
  * (docs/decisions/081-two-factor-codes.md); CalDAV writes through the todo and group services,
  * the trash and the feed's iCalendar rules, as the web app's calls do
  * (docs/decisions/085-caldav.md); an iCalendar import reads each task with CalDAV's VTODO codec,
- * so a file imports as the same tasks would sync (docs/decisions/138-importers.md).
+ * so a file imports as the same tasks would sync (docs/decisions/138-importers.md); the exports
+ * and the calendar feed start from the todo the API answers (todos/rows.ts,
+ * docs/decisions/158-one-todo-shape.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
@@ -61,7 +63,7 @@ const serverFeatureApis = {
     'end-access.ts',
   ],
   'two-factor': ['service.ts'],
-  todos: ['service.ts', 'trash.ts'],
+  todos: ['service.ts', 'trash.ts', 'rows.ts'],
   groups: ['service.ts'],
   calendar: ['ics.ts'],
   caldav: ['vtodo.ts'],
@@ -181,7 +183,7 @@ export default tseslint.config(
               name: '@tally/contract',
               allowTypeImports: true,
               message:
-                'The web imports values from the contract only through its light entries (@tally/contract/constants, /dates, /routes, /quick-add, /search-words, /todo-text); types from anywhere.',
+                'The web imports values from the contract only through its light entries (@tally/contract/constants, /dates, /routes, /quick-add, /search-words, /todo-shape, /todo-text); types from anywhere.',
             },
           ],
           patterns: [

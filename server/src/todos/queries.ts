@@ -3,7 +3,7 @@ import { dialectOf } from '../db/dialect-of.js';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db } from '../db/schema.js';
 import { nextVersion } from '../shared/versions.js';
-import { COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
+import { COLUMNS, TODOS_COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
 
 /**
  * The todo queries of the hot paths, each named for what it reads or writes. Those that are
@@ -68,7 +68,7 @@ export const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ user
           .as('tag_names'),
       (join) => join.onRef('tag_names.todo_id', '=', 'todos.id'),
     )
-    .select(COLUMNS.map((column) => `todos.${column}` as const))
+    .select(TODOS_COLUMNS)
     .select('tag_names.names as tag_names')
     .where('todos.user_id', '=', p('userId'))
     .orderBy('todos.created_at', 'desc')

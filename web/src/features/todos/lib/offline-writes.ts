@@ -10,6 +10,7 @@ import type {
 import { etagOfVersion } from '@tally/contract/constants';
 import { routes } from '@tally/contract/routes';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
+import { defaultTodo, TODO_WRITABLE_FIELDS } from '@tally/contract/todo-shape';
 import type { EditedField } from './edit-undo';
 import { findTodo } from './todo-cache';
 
@@ -39,41 +40,13 @@ export async function queueCreate(body: CreateTodoBody, operation: string): Prom
   const id = newTempId();
   const { method, path } = routes.todos.create;
   await queueWrite({ method, path, body, operation, tempId: id });
-  return {
+  return defaultTodo({
+    ...body,
     id,
     title: cleanTitle(body.title),
     description: cleanDescription(body.description),
-    groupId: body.groupId ?? null,
-    completed: false,
-    created: new Date().toISOString(),
-    dueDate: body.dueDate ?? null,
-    dueTime: body.dueTime ?? null,
-    repeat: body.repeat ?? null,
-    remindMinutesBefore: body.remindMinutesBefore ?? null,
-    tags: body.tags ?? [],
-    priority: body.priority ?? 0,
-    parentId: body.parentId ?? null,
-    startDate: body.startDate ?? null,
-    // Newest first among its siblings, as the server places a new todo.
-    position: -Date.now(),
-    version: 1,
-  };
+  });
 }
-
-const FIELDS = [
-  'title',
-  'description',
-  'groupId',
-  'completed',
-  'dueDate',
-  'dueTime',
-  'repeat',
-  'remindMinutesBefore',
-  'tags',
-  'priority',
-  'parentId',
-  'startDate',
-] as const;
 
 /**
  * `known`: the todo as it was before this change, where the screen has already shown the change
@@ -89,7 +62,7 @@ export async function queueUpdate(
 ): Promise<Todo> {
   const before = known ?? findTodo(queryClient, id);
   const next: PatchTodoBody = {};
-  for (const field of FIELDS) {
+  for (const field of TODO_WRITABLE_FIELDS) {
     if (!(field in body)) continue;
     const value = field === 'description' ? cleanDescription(body.description) : body[field];
     const unchanged = before && JSON.stringify(before[field]) === JSON.stringify(value ?? null);
@@ -118,24 +91,7 @@ export async function queueUpdate(
       ...startedFrom(before, label, version ?? before?.version),
     });
   }
-  const fallback: Todo = {
-    id,
-    title: body.title,
-    description: null,
-    groupId: null,
-    completed: body.completed,
-    created: new Date().toISOString(),
-    dueDate: null,
-    dueTime: null,
-    repeat: null,
-    remindMinutesBefore: null,
-    tags: [],
-    priority: 0,
-    parentId: null,
-    startDate: null,
-    position: 0,
-    version: 1,
-  };
+  const fallback = defaultTodo({ id, title: body.title, completed: body.completed });
   const after = { ...(before ?? fallback), ...next };
   return { ...after, title: cleanTitle(after.title) };
 }

@@ -1,6 +1,7 @@
 import type { Contract, Endpoint, EndpointInput, SuccessBody } from '@tally/contract';
 import { routes, type Route } from '@tally/contract/routes';
 import { apiRequest } from './api-client';
+import { isOffline } from './online';
 
 interface CallOptions {
   /** Names the call in "{operation} failed", e.g. "Create todo". */
@@ -11,12 +12,40 @@ interface CallOptions {
 }
 
 /**
- * One call of the contract: its params, query and body as the contract types them. A stream
- * route (server-sent events) answers its body unread, to be read as it comes.
+ * What an offline-capable call (the route table's `offline`) does while the browser is offline:
+ * it is queued (lib/outbox.ts) and answers `result` at once, what the server would most likely
+ * answer. Made only then, so the caller's offline code loads on first use.
  */
-type ApiCall<E extends Endpoint> = (
-  request: EndpointInput<E> & CallOptions,
-) => Promise<E extends { stream: true } ? ReadableStream<Uint8Array> : SuccessBody<E>>;
+export interface OfflineCall<R> {
+  result: R;
+  /** Queued as this call instead (an edit as a PATCH of the fields it changes); null: nothing to send. */
+  send?: { route: Route; params?: object; body?: unknown } | null;
+  /** If-Match with the version the change started from, where the online call sends none. */
+  headers?: Record<string, string>;
+  /** The change in the person's words, should it meet a change made elsewhere meanwhile. */
+  label?: string;
+  /** A create's stand-in id, used in later writes' paths until the server gives its own. */
+  tempId?: number;
+}
+
+type Answer<E extends Endpoint> = E extends { stream: true }
+  ? ReadableStream<Uint8Array>
+  : SuccessBody<E>;
+
+/**
+ * One call of the contract: its params, query and body as the contract types them. A stream
+ * route (server-sent events) answers its body unread, to be read as it comes. An offline-capable
+ * route takes `offline`, its answer while the browser is offline.
+ */
+type ApiCall<E extends Endpoint> = E extends { offline: true }
+  ? {
+      (request: EndpointInput<E> & CallOptions): Promise<Answer<E>>;
+      <R>(
+        request: EndpointInput<E> &
+          CallOptions & { offline: () => OfflineCall<R> | Promise<OfflineCall<R>> },
+      ): Promise<Answer<E> | R>;
+    }
+  : (request: EndpointInput<E> & CallOptions) => Promise<Answer<E>>;
 
 export type ApiClient = {
   [F in keyof Contract]: {
@@ -49,22 +78,44 @@ function formOf(body: unknown): FormData {
   return form;
 }
 
+interface Call extends CallOptions {
+  params?: object;
+  query?: object;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+}
+
+/** Queues an offline-capable call as its caller's `offline` says, and answers its result. */
+async function queued(route: Route, call: Call, offline: OfflineCall<unknown>): Promise<unknown> {
+  const { send = { route, params: call.params, body: call.body } } = offline;
+  if (send !== null) {
+    const headers = Object.fromEntries(
+      Object.entries({ ...call.headers, ...offline.headers }).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    );
+    const { queueWrite } = await import('./outbox');
+    await queueWrite({
+      method: send.route.method,
+      path: urlOf(send.route, send.params),
+      operation: call.operation,
+      ...(send.body === undefined ? {} : { body: send.body }),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(offline.label === undefined ? {} : { label: offline.label }),
+      ...(offline.tempId === undefined ? {} : { tempId: offline.tempId }),
+    });
+  }
+  return offline.result;
+}
+
 function callOf(route: Route) {
-  return ({
-    params,
-    query,
-    body,
-    headers,
-    operation,
-    signal,
-    onResponse,
-  }: {
-    params?: object;
-    query?: object;
-    body?: unknown;
-    headers?: Record<string, string | undefined>;
-  } & CallOptions) =>
-    apiRequest(urlOf(route, params, query), {
+  return async ({
+    offline,
+    ...call
+  }: Call & { offline?: () => OfflineCall<unknown> | Promise<OfflineCall<unknown>> }) => {
+    if (route.offline && offline && isOffline()) return queued(route, call, await offline());
+    const { params, query, body, headers, operation, signal, onResponse } = call;
+    return apiRequest(urlOf(route, params, query), {
       method: route.method,
       body: route.multipart ? formOf(body) : body,
       headers,
@@ -73,6 +124,7 @@ function callOf(route: Route) {
       onResponse,
       stream: route.stream === true,
     });
+  };
 }
 
 /**

@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
-import { queueCreate } from '../lib/offline-writes';
+import { createdOffline } from '../lib/offline-writes';
 import { refreshViews } from '../lib/todo-cache';
 import { TODO_FORM_FIELDS } from '../lib/todo-fields';
 
@@ -17,7 +16,7 @@ export function useCreateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateTodoBody) =>
-      isOffline() ? queueCreate(body, OPERATION) : api.todos.create({ body, operation: OPERATION }),
+      api.todos.create({ body, operation: OPERATION, offline: () => createdOffline(body) }),
     onSuccess: (created) => {
       queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos = []) => [
         created,

@@ -2,6 +2,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import { dialectOf } from '../db/dialect-of.js';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db } from '../db/schema.js';
+import { byTagName, tagsByTodo } from '../shared/tags.js';
 import { nextVersion } from '../shared/versions.js';
 import { COLUMNS, TODOS_COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
 
@@ -233,3 +234,28 @@ export const updateTodo = preparedQuery(
       .where('user_id', '=', p('user_id'))
       .returning(COLUMNS),
 );
+
+/**
+ * Every todo of the user, newest first, and the tags of each by todo id (the list without
+ * parameters, docs/decisions/091-data-access-modules.md). PostgreSQL answers both in one query,
+ * saving the driver a round trip and a result; on SQLite a query is a call in this process,
+ * where two plain reads cost less than the grouped join.
+ */
+export async function todosAndTagsOfUser(
+  db: Db,
+  userId: number,
+): Promise<{ rows: TodoColumns[]; tags: Map<number, string[]> }> {
+  if (dialectOf(db) === 'sqlite') {
+    const rows = await todosOfUser(db, { userId });
+    return {
+      rows,
+      tags: rows.length === 0 ? new Map() : tagsByTodo(await tagLinksOfUser(db, { userId })),
+    };
+  }
+  const rows = await todosWithTagNamesOfUser(db, { userId });
+  const tags = new Map<number, string[]>();
+  for (const row of rows) {
+    if (row.tag_names !== null) tags.set(row.id, row.tag_names.split(' ').sort(byTagName));
+  }
+  return { rows, tags };
+}

@@ -48,11 +48,12 @@ import {
   todoOfUser,
   todoToWrite,
   updateTodo,
+  todosAndTagsOfUser,
   type ViewBounds,
 } from './queries.js';
 import { COLUMNS, orderKeysOf, type TodoColumns, type TodoFilters } from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
-import { answer, answerWith, setTags, todosAndTagsOfUser } from './tag-links.js';
+import { answer, answerWith, setTags } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>

@@ -1,6 +1,7 @@
 import type { Contract, Endpoint, EndpointInput, SuccessBody } from '@tally/contract';
 import { routes, type Route } from '@tally/contract/routes';
 import { apiRequest } from './api-client';
+import type { OfflineCall } from './outbox';
 import { isOffline } from './online';
 
 interface CallOptions {
@@ -9,23 +10,6 @@ interface CallOptions {
   signal?: AbortSignal;
   /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
   onResponse?: (response: Response) => void;
-}
-
-/**
- * What an offline-capable call (the route table's `offline`) does while the browser is offline:
- * it is queued (lib/outbox.ts) and answers `result` at once, what the server would most likely
- * answer. Made only then, so the caller's offline code loads on first use.
- */
-export interface OfflineCall<R> {
-  result: R;
-  /** Queued as this call instead (an edit as a PATCH of the fields it changes); null: nothing to send. */
-  send?: { route: Route; params?: object; body?: unknown } | null;
-  /** If-Match with the version the change started from, where the online call sends none. */
-  headers?: Record<string, string>;
-  /** The change in the person's words, should it meet a change made elsewhere meanwhile. */
-  label?: string;
-  /** A create's stand-in id, used in later writes' paths until the server gives its own. */
-  tempId?: number;
 }
 
 type Answer<E extends Endpoint> = E extends { stream: true }
@@ -85,35 +69,16 @@ interface Call extends CallOptions {
   headers?: Record<string, string | undefined>;
 }
 
-/** Queues an offline-capable call as its caller's `offline` says, and answers its result. */
-async function queued(route: Route, call: Call, offline: OfflineCall<unknown>): Promise<unknown> {
-  const { send = { route, params: call.params, body: call.body } } = offline;
-  if (send !== null) {
-    const headers = Object.fromEntries(
-      Object.entries({ ...call.headers, ...offline.headers }).filter(
-        (entry): entry is [string, string] => entry[1] !== undefined,
-      ),
-    );
-    const { queueWrite } = await import('./outbox');
-    await queueWrite({
-      method: send.route.method,
-      path: urlOf(send.route, send.params),
-      operation: call.operation,
-      ...(send.body === undefined ? {} : { body: send.body }),
-      ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      ...(offline.label === undefined ? {} : { label: offline.label }),
-      ...(offline.tempId === undefined ? {} : { tempId: offline.tempId }),
-    });
-  }
-  return offline.result;
-}
-
 function callOf(route: Route) {
   return async ({
     offline,
     ...call
   }: Call & { offline?: () => OfflineCall<unknown> | Promise<OfflineCall<unknown>> }) => {
-    if (route.offline && offline && isOffline()) return queued(route, call, await offline());
+    if (route.offline && offline && isOffline()) {
+      // The queue's code loads on first use (precached by the service worker, so offline too).
+      const [{ queueCall }, answer] = await Promise.all([import('./outbox'), offline()]);
+      return queueCall(route, call, answer, urlOf);
+    }
     const { params, query, body, headers, operation, signal, onResponse } = call;
     return apiRequest(urlOf(route, params, query), {
       method: route.method,

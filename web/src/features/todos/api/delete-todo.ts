@@ -2,10 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
-import { changeOf } from '../lib/offline-writes';
 import type { Todo } from '@tally/contract';
 import { findTodo, insertTodo, removeTodos } from '../lib/todo-cache';
 import { subtreeOf } from '../lib/subtasks';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Delete todo';
 
@@ -20,7 +22,8 @@ export function useDeleteTodo() {
       api.todos.remove({
         params: { id },
         operation: OPERATION,
-        offline: () => changeOf(undefined, findTodo(queryClient, id), 'deleting'),
+        offline: async () =>
+          (await offlineWrites()).changeOf(undefined, findTodo(queryClient, id), 'deleting'),
       }),
     onSuccess: (_result, id) => {
       const title = findTodo(queryClient, id)?.title;

@@ -4,8 +4,10 @@ import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
-import { changeOf } from '../lib/offline-writes';
 import { findTodo, replaceTodo } from '../lib/todo-cache';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Move todo';
 
@@ -53,9 +55,9 @@ const send = async (
     params: { id },
     body,
     operation: OPERATION,
-    offline: () => {
+    offline: async () => {
       const before = findTodo(queryClient, id);
-      return changeOf(before ?? null, before, 'moving');
+      return (await offlineWrites()).changeOf(before ?? null, before, 'moving');
     },
   });
 };
@@ -66,9 +68,9 @@ const sendParent = (queryClient: QueryClient, id: number, parentId: number | nul
     params: { id },
     body: { parentId },
     operation: OPERATION,
-    offline: () => {
+    offline: async () => {
       const before = findTodo(queryClient, id);
-      return changeOf(before ?? null, before, 'the parent of');
+      return (await offlineWrites()).changeOf(before ?? null, before, 'the parent of');
     },
   });
 

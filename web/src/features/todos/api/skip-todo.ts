@@ -4,8 +4,10 @@ import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
-import { changeOf } from '../lib/offline-writes';
 import { findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Skip todo';
 
@@ -22,7 +24,8 @@ export function useSkipTodo() {
       api.todos.skip({
         params: { id },
         operation: OPERATION,
-        offline: () => changeOf(null, findTodo(queryClient, id), 'skipping'),
+        offline: async () =>
+          (await offlineWrites()).changeOf(null, findTodo(queryClient, id), 'skipping'),
       }),
     onMutate: (id) => ({ previous: findTodo(queryClient, id) }),
     onSuccess: (skipped, _id, context) => {

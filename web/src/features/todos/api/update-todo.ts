@@ -8,9 +8,11 @@ import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
 import type { EditedField } from '../lib/edit-undo';
-import { patchedOffline, updatedOffline } from '../lib/offline-writes';
 import { cancelTodoRefetches, findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 import { TODO_FORM_FIELDS } from '../lib/todo-fields';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Update todo';
 
@@ -31,7 +33,8 @@ const updateTodo = (
     body,
     headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
     operation: OPERATION,
-    offline: () => updatedOffline(queryClient, id, body, before, version),
+    offline: async () =>
+      (await offlineWrites()).updatedOffline(queryClient, id, body, before, version),
   });
 
 /** Changed elsewhere (a 412): every list shows the todo as it is now. Answers it, or null. */
@@ -85,7 +88,7 @@ const patchTodo = (queryClient: QueryClient, todo: Todo, body: PatchTodoBody, ve
     body,
     headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
     operation: OPERATION,
-    offline: () => patchedOffline(queryClient, todo, body, version),
+    offline: async () => (await offlineWrites()).patchedOffline(queryClient, todo, body, version),
   });
 
 /** A save of the detail view (components/TodoEditForm.tsx, saving as the person leaves). */

@@ -4,7 +4,7 @@ import { etagOfVersion } from '@tally/contract/constants';
 import { routes } from '@tally/contract/routes';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
 import { defaultTodo, TODO_WRITABLE_FIELDS } from '@tally/contract/todo-shape';
-import type { OfflineCall } from '#web/lib/api';
+import type { OfflineCall } from '#web/lib/outbox';
 import type { EditedField } from './edit-undo';
 import { findTodo } from './todo-cache';
 

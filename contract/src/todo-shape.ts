@@ -25,7 +25,6 @@ export const TODO_WRITABLE_FIELDS = [
   'parentId',
   'startDate',
 ] as const satisfies readonly (keyof PatchTodoBody)[];
-export type TodoWritableField = (typeof TODO_WRITABLE_FIELDS)[number];
 
 /**
  * A todo as the server makes it from a create that gives only these fields: every other field at
@@ -83,7 +82,7 @@ const newer = (a: TodoOrderKeys, b: TodoOrderKeys) => b.created - a.created || b
  * The orders of ?sort= and of the web app's sort menu (docs/product.md, Sorting), each ending on
  * a unique key so that every client shows the same list.
  */
-export const TODO_ORDERS: Record<TodoSort, (a: TodoOrderKeys, b: TodoOrderKeys) => number> = {
+const TODO_ORDERS: Record<TodoSort, (a: TodoOrderKeys, b: TodoOrderKeys) => number> = {
   created: newer,
   due: (a, b) =>
     (a.dueDate === b.dueDate

@@ -34,12 +34,12 @@ export const olderThan = <Q extends TodoSelect>(select: Q, created: number, id: 
   ) as Q;
 
 /** Every todo of the user: the list without parameters (SQLite's way, see tag-links.ts). */
-export const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   newestFirst(db, p('userId')),
 );
 
 /** The links of every tag the user has: the whole list's tags in one read. */
-export const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   db
     .selectFrom('tags')
     .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
@@ -51,7 +51,7 @@ export const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: numbe
  * Every todo of the user with its tags' names in one text, a space between them (a name has
  * none, shared/tags.ts; null for none): the list and its tags in one query (PostgreSQL's way).
  */
-export const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   db
     .selectFrom('todos')
     .leftJoin(

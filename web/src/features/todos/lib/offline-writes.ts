@@ -18,7 +18,7 @@ import { findTodo } from './todo-cache';
  */
 
 /** A todo with some of its fields changed, as the server keeps them: the one optimistic patch. */
-export function patched(before: Todo, fields: PatchTodoBody): Todo {
+function patched(before: Todo, fields: PatchTodoBody): Todo {
   const after: Todo = { ...before, ...fields };
   return {
     ...after,

@@ -49,7 +49,9 @@ const webFeatures = foldersIn('web/src/features');
  * (docs/decisions/085-caldav.md); an iCalendar import reads each task with CalDAV's VTODO codec,
  * so a file imports as the same tasks would sync (docs/decisions/138-importers.md); sign-in
  * adopts the browser's zone as the account's until one is chosen, and background work reads the
- * account's preferences (docs/decisions/118-account-preferences.md).
+ * account's preferences (docs/decisions/118-account-preferences.md); the exports and the
+ * calendar feed start from the todo the API answers (todos/rows.ts,
+ * docs/decisions/158-one-todo-shape.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
@@ -63,7 +65,7 @@ const serverFeatureApis = {
     'end-access.ts',
   ],
   'two-factor': ['service.ts'],
-  todos: ['service.ts', 'trash.ts'],
+  todos: ['service.ts', 'trash.ts', 'rows.ts'],
   groups: ['service.ts'],
   calendar: ['ics.ts'],
   caldav: ['vtodo.ts'],
@@ -184,7 +186,7 @@ export default tseslint.config(
               name: '@tally/contract',
               allowTypeImports: true,
               message:
-                'The web imports values from the contract only through its light entries (@tally/contract/constants, /dates, /routes, /quick-add, /search-words, /todo-text); types from anywhere.',
+                'The web imports values from the contract only through its light entries (@tally/contract/constants, /dates, /routes, /quick-add, /search-words, /todo-shape, /todo-text); types from anywhere.',
             },
           ],
           patterns: [

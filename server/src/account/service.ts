@@ -7,7 +7,8 @@ import {
   type ChangePasswordBody,
   type DeleteAccountBody,
   type ReauthenticateBody,
-  type Repeat,
+  type ExportTodo,
+  type Todo,
   type TodoSorts,
   EXPORT_VERSION,
   RECENT_AUTH_MINUTES,
@@ -30,6 +31,7 @@ import { mailErrorForLog } from '../shared/mailer.js';
 import { AppError, badRequest, conflict, serviceUnavailable } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { tagsOfUserTodos } from '../shared/tags.js';
+import { COLUMNS, toTodo } from '../todos/rows.js';
 import { consumeToken, type EmailLinks, peekToken, retireTokens } from './email-links.js';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -147,6 +149,24 @@ export async function deleteAccountRows(db: Kysely<Database>, userId: number): P
     }
     await trx.deleteFrom('users').where('id', '=', userId).execute();
   });
+}
+
+/**
+ * A todo as the export keeps it: the API's todo with its created time named as the export's other
+ * times, and its last change. The reminder, the version and a calendar app's repeat rule stay out
+ * (the export's schema is versioned apart from the API's todo).
+ */
+function exportedTodo(
+  {
+    created,
+    remindMinutesBefore: _reminder,
+    version: _version,
+    customRepeat: _repeat,
+    ...todo
+  }: Todo,
+  updatedAt: number,
+): ExportTodo {
+  return { ...todo, createdAt: created, updatedAt: iso(updatedAt) };
 }
 
 export function createAccountService({
@@ -560,22 +580,7 @@ export function createAccountService({
         .execute(),
       db
         .selectFrom('todos')
-        .select([
-          'id',
-          'title',
-          'description',
-          'group_id',
-          'completed',
-          'due_date',
-          'due_time',
-          'repeat',
-          'created_at',
-          'updated_at',
-          'priority',
-          'parent_id',
-          'start_date',
-          'position',
-        ])
+        .select([...COLUMNS, 'updated_at'])
         .where('user_id', '=', userId)
         .orderBy('created_at')
         .orderBy('id')
@@ -643,24 +648,9 @@ export function createAccountService({
         color: g.color,
         createdAt: iso(g.created_at),
       })),
-      todos: todos.map((t) => ({
-        id: t.id,
-        title: t.title,
-        description: t.description,
-        groupId: t.group_id,
-        completed: t.completed === 1,
-        dueDate: t.due_date,
-        dueTime: t.due_time,
-        // Stored as the contract's RepeatSchema in JSON, written only by the todos service.
-        repeat: t.repeat === null ? null : (JSON.parse(t.repeat) as Repeat),
-        createdAt: iso(t.created_at),
-        updatedAt: iso(t.updated_at),
-        tags: tagsOf.get(t.id) ?? [],
-        priority: t.priority,
-        parentId: t.parent_id,
-        startDate: t.start_date,
-        position: t.position,
-      })),
+      todos: todos.map((row) =>
+        exportedTodo(toTodo(row, tagsOf.get(row.id) ?? []), row.updated_at),
+      ),
       todoSorts: sorts?.todo_sorts ? (JSON.parse(sorts.todo_sorts) as TodoSorts) : {},
       completions: completions.map((c) => ({
         todoId: c.todo_id,

@@ -1,4 +1,5 @@
 import type { BulkBody, StatisticEvent, Todo } from '@tally/contract';
+import { sortTodos } from '@tally/contract/todo-shape';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
@@ -59,12 +60,10 @@ function refuseChanged(current: readonly Todo[], versions: BulkBody['versions'])
       'Some of these todos changed since the versions you started from',
       {},
       undefined,
-      changed.sort(newestFirst),
+      sortTodos(changed, 'created'),
     );
   }
 }
-
-const newestFirst = (a: Todo, b: Todo) => b.created.localeCompare(a.created) || b.id - a.id;
 
 /**
  * POST /api/todos/bulk (docs/product.md, Bulk changes and undo): one transaction; null (and
@@ -252,7 +251,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         userId,
         events.map((type) => ({ type, at: now })),
       );
-      return changed.sort(newestFirst);
+      return sortTodos(changed, 'created');
     });
   };
 }

@@ -1,14 +1,4 @@
-import {
-  lazy,
-  Suspense,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -18,16 +8,12 @@ import { LoadingText } from '#web/components/LoadingText';
 import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
 import { useCommand } from '#web/lib/commands';
 import { useDeleteTodo } from '../api/delete-todo';
-import { useTodoCounts, useTodos } from '../api/get-todos';
 import { useMoveTodo } from '../api/move-todo';
-import { useTodoSearch } from '../api/search-todos';
-import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
-import { useCompletedOpen, useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
 import { closeTodo, openTodo, useOpenTodo } from '../hooks/use-open-todo';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
-import { splitCompleted } from '../lib/completed';
+import { useTodoList } from '../hooks/use-todo-list';
 import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
@@ -38,14 +24,7 @@ import { TodoList } from './TodoList';
 import { TodoViewList } from './TodoViewList';
 import { viewOfSearch, ViewSwitch } from './ViewSwitch';
 import { draftOfSearch, type ShareDraft } from '../lib/share-draft';
-import {
-  countOf,
-  countsOfServer,
-  countTodos,
-  matchesFilter,
-  sortTodos,
-  type TodoFilter,
-} from '../lib/filters';
+import { countOf, type TodoFilter } from '../lib/filters';
 
 /**
  * The new-todo form, loaded on the first Add Todo (precached by the service worker): with issue
@@ -299,71 +278,31 @@ function AllTodos({
   now,
   onDelete,
 }: AllTodosProps) {
-  const { todos, complete } = useTodos();
-  const serverCounts = useTodoCounts(!complete);
-  const [hideCompleted, setHideCompleted] = useHideCompleted();
-  // The command palette's "Hide or show completed todos" (web/src/app/commands).
-  useCommand('toggleHideCompleted', () => setHideCompleted(!hideCompleted));
+  const {
+    todos,
+    complete,
+    serverCounts,
+    counts,
+    searched,
+    search,
+    sort,
+    setSort,
+    hideCompleted,
+    setHideCompleted,
+    showLater,
+    setShowLater,
+    completedOpen,
+    setCompletedOpen,
+    shown,
+    visible,
+    hasLater,
+    hiddenMatches,
+    open,
+    done,
+  } = useTodoList(query, filter, now);
   const panelId = useId();
-  // Typing stays immediate; the list follows as soon as React has time.
-  const searched = useDeferredValue(query);
-  const search = useTodoSearch(todos.data ?? NO_TODOS, searched);
-
-  const sorts = useTodoSorts();
-  const setSort = useSetTodoSort();
   const moveTodo = useMoveTodo();
-  const sortView = filter === 'all' ? 'all' : filter === 'none' ? 'ungrouped' : `group-${filter}`;
-  const sort = sorts.data?.[sortView] ?? 'created';
-  // The command palette's "Sort by …" (web/src/app/commands).
-  useCommand('setSort', (next) => setSort.mutate({ view: sortView, sort: next }));
-  const sorted = useMemo(() => sortTodos(search.results, sort), [search.results, sort]);
-  // A todo hidden until a later day (its start date) stays out unless Show later todos is on.
-  const [showLater, setShowLater] = useState(false);
-  const today = dateOf(now);
-  const hasLater = useMemo(
-    () => sorted.some((todo) => todo.startDate !== null && todo.startDate > today),
-    [sorted, today],
-  );
-  const visible = useMemo(
-    () =>
-      sorted.filter(
-        (todo) =>
-          matchesFilter(todo, filter) &&
-          !(hideCompleted && todo.completed) &&
-          (showLater || todo.startDate === null || todo.startDate <= today),
-      ),
-    [sorted, filter, hideCompleted, showLater, today],
-  );
-  const hiddenMatches = useMemo(
-    () =>
-      hideCompleted && search.terms.length > 0
-        ? sorted.filter((todo) => todo.completed && matchesFilter(todo, filter)).length
-        : 0,
-    [hideCompleted, search.terms.length, sorted, filter],
-  );
-  const localCounts = useMemo(() => countTodos(todos.data ?? NO_TODOS), [todos.data]);
-  const counts = useMemo(
-    () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
-    [complete, serverCounts.data, localCounts],
-  );
-  // The Completed part (decision 087): open todos first, then the completed ones, collapsed
-  // unless opened (remembered in this browser). A search shows its matches in one list.
-  const [completedOpen, setCompletedOpen] = useCompletedOpen();
   const completedId = useId();
-  // Todos seen open since the list came on screen (only ever grows, so it lives outside
-  // React's state): completed now, they keep their place. Only the server's answer counts: a
-  // copy restored from an earlier visit may show open what was completed since.
-  const [seenOpen] = useState(() => new Set<number>());
-  const fresh = todos.isFetchedAfterMount;
-  const { open, done } = useMemo(() => {
-    if (fresh) for (const todo of visible) if (!todo.completed) seenOpen.add(todo.id);
-    if (search.terms.length > 0) return { open: visible, done: NO_TODOS };
-    return splitCompleted(visible, seenOpen);
-  }, [visible, search.terms.length, seenOpen, fresh]);
-  const shown = useMemo(
-    () => (completedOpen && done.length > 0 ? [...open, ...done] : open),
-    [completedOpen, open, done],
-  );
   const selection = useSelection(shown);
   // The open todos and the Completed part are one list to act on: their rows behave alike.
   const listProps = {
@@ -427,10 +366,7 @@ function AllTodos({
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
           )}
-          <SortSelect
-            value={sort}
-            onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
-          />
+          <SortSelect value={sort} onChange={setSort} />
         </div>
         <Button
           variant={selection.selecting ? 'selected' : 'outline'}

@@ -47,7 +47,9 @@ const webFeatures = foldersIn('web/src/features');
  * (docs/decisions/081-two-factor-codes.md); CalDAV writes through the todo and group services,
  * the trash and the feed's iCalendar rules, as the web app's calls do
  * (docs/decisions/085-caldav.md); an iCalendar import reads each task with CalDAV's VTODO codec,
- * so a file imports as the same tasks would sync (docs/decisions/138-importers.md).
+ * so a file imports as the same tasks would sync (docs/decisions/138-importers.md); an OpenID
+ * Connect link flow links through the account's identities, and the JSON export describes the
+ * account as GET /api/account does (docs/decisions/155-account-by-concern.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
@@ -65,6 +67,7 @@ const serverFeatureApis = {
   groups: ['service.ts'],
   calendar: ['ics.ts'],
   caldav: ['vtodo.ts'],
+  account: ['identities.ts', 'rows.ts'],
 };
 
 /** A feature folder may not reach into a sibling feature's files, except the one it offers. */

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { ApiToken, CreatedApiToken, TokenScope } from '@tally/contract';
 import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { SelectField, TextField } from '#web/components/FormField';
@@ -253,27 +253,16 @@ export function ApiTokensSection() {
           ))}
         </ul>
       )}
-      <Dialog
+      <ConfirmDialog
         open={revoking !== null}
         title="Revoke API token"
-        onClose={() => setRevoking(null)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setRevoking(null)} data-autofocus>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={revokeToken.isPending}
-              onClick={() => revoking && revoke(revoking)}
-            >
-              Revoke
-            </Button>
-          </>
-        }
+        confirmLabel="Revoke"
+        pending={revokeToken.isPending}
+        onConfirm={() => revoking && revoke(revoking)}
+        onCancel={() => setRevoking(null)}
       >
         <p>Revoke &quot;{revoking?.name}&quot;? Anything that uses it stops working at once.</p>
-      </Dialog>
+      </ConfirmDialog>
     </SettingsSection>
   );
 }

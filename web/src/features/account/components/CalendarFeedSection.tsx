@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
@@ -98,33 +98,21 @@ export function CalendarFeedSection() {
           </div>
         </>
       )}
-      <Dialog
+      <ConfirmDialog
         open={confirming !== null}
         title={confirming === 'remove' ? 'Turn off the calendar feed?' : 'Make a new address?'}
-        onClose={() => setConfirming(null)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setConfirming(null)} data-autofocus>
-              Cancel
-            </Button>
-            {confirming === 'remove' ? (
-              <Button variant="danger" disabled={remove.isPending} onClick={turnOff}>
-                Turn off
-              </Button>
-            ) : (
-              <Button disabled={regenerate.isPending} onClick={() => make(true)}>
-                Make a new address
-              </Button>
-            )}
-          </>
-        }
+        confirmLabel={confirming === 'remove' ? 'Turn off' : 'Make a new address'}
+        tone={confirming === 'remove' ? 'danger' : 'primary'}
+        pending={confirming === 'remove' ? remove.isPending : regenerate.isPending}
+        onConfirm={() => (confirming === 'remove' ? turnOff() : make(true))}
+        onCancel={() => setConfirming(null)}
       >
         <p>
           {confirming === 'remove'
             ? 'The address stops working at once: calendar apps subscribed to it stop updating.'
             : 'The current address stops working at once: calendar apps subscribed to it stop updating until you add the new one.'}
         </p>
-      </Dialog>
+      </ConfirmDialog>
     </SettingsSection>
   );
 }

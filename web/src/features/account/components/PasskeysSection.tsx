@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { Passkey } from '@tally/contract';
 import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
@@ -247,24 +247,13 @@ export function PasskeysSection() {
           ))}
         </ul>
       )}
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
         title="Remove passkey"
-        onClose={() => setRemoving(null)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setRemoving(null)} data-autofocus>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={removePasskey.isPending}
-              onClick={() => removing && remove(removing)}
-            >
-              Remove
-            </Button>
-          </>
-        }
+        confirmLabel="Remove"
+        pending={removePasskey.isPending}
+        onConfirm={() => removing && remove(removing)}
+        onCancel={() => setRemoving(null)}
       >
         <form ref={removeFormRef} aria-label="Remove passkey" className="space-y-3">
           <p>
@@ -273,7 +262,7 @@ export function PasskeysSection() {
           </p>
           <EndOtherAccessFields />
         </form>
-      </Dialog>
+      </ConfirmDialog>
     </SettingsSection>
   );
 }

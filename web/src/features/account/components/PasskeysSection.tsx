@@ -12,10 +12,10 @@ import { ADD_PASSKEY_OPERATION, useAddPasskey } from '../api/add-passkey';
 import { LOAD_PASSKEYS_OPERATION, usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
-import { endedSentence, endOtherAccessOf } from '../lib/end-other-access';
-import { formatInstant } from '../lib/format-instant';
-import { EndOtherAccessFields } from './EndOtherAccessFields';
-import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+import { endedSentence, endOtherAccessOf } from '#web/lib/end-other-access';
+import { formatInstant } from '#web/lib/format-instant';
+import { EndOtherAccessFields } from '#web/components/EndOtherAccessFields';
+import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
 
 /** contract/src/passkeys.ts: PASSKEY_NAME_MAX (a type import keeps the schemas out of the bundle). */
 const NAME_MAX = 64;

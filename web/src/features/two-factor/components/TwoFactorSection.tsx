@@ -10,12 +10,12 @@ import { useDisableTwoFactor } from '../api/disable-two-factor';
 import { useEnableTwoFactor } from '../api/enable-two-factor';
 import { LOAD_TWO_FACTOR_OPERATION, useTwoFactor } from '../api/get-two-factor';
 import { useStartTwoFactorSetup } from '../api/start-two-factor-setup';
-import { copyResult, copyText } from '../lib/copy-text';
-import { formatInstant } from '../lib/format-instant';
-import { endedSentence, endOtherAccessOf } from '../lib/end-other-access';
-import { CopyField } from './CopyField';
-import { EndOtherAccessFields } from './EndOtherAccessFields';
-import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+import { copyResult, copyText } from '#web/lib/copy-text';
+import { formatInstant } from '#web/lib/format-instant';
+import { endedSentence, endOtherAccessOf } from '#web/lib/end-other-access';
+import { CopyField } from '#web/components/CopyField';
+import { EndOtherAccessFields } from '#web/components/EndOtherAccessFields';
+import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
 
 const TITLE = 'Two-factor';
 

@@ -3,7 +3,7 @@ import type { ImportUndo } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { useImportHistory } from '../api/get-import-history';
 import { useUndoImport } from '../api/undo-import';
-import { formatInstant } from '../lib/format-instant';
+import { formatInstant } from '#web/lib/format-instant';
 import { importRecordText, undoneText } from '../lib/import-history-text';
 import { RowList } from './ImportRowList';
 

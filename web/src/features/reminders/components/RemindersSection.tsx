@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '#web/components/Button';
 import { errorMessage } from '#web/lib/api-client';
 import { pushState, turnOffPush, turnOnPush, type PushState } from '../lib/push-device';
-import { Hint, SettingsSection } from './SettingsSection';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 const EXPLAIN: Record<Exclude<PushState, 'on' | 'off'>, string> = {
   unsupported:

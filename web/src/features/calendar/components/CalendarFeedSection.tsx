@@ -7,9 +7,9 @@ import { errorMessage } from '#web/lib/api-client';
 import { LOAD_CALENDAR_FEED_OPERATION, useCalendarFeed } from '../api/get-calendar-feed';
 import { useRegenerateCalendarFeed } from '../api/regenerate-calendar-feed';
 import { useRemoveCalendarFeed } from '../api/remove-calendar-feed';
-import { copyResult } from '../lib/copy-text';
-import { Hint, SettingsSection } from './SettingsSection';
-import { CopyField } from './CopyField';
+import { copyResult } from '#web/lib/copy-text';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
+import { CopyField } from '#web/components/CopyField';
 
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
 

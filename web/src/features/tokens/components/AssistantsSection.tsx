@@ -6,8 +6,8 @@ import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { errorMessage } from '#web/lib/api-client';
 import { useCreateToken } from '../api/create-token';
-import { copyResult, copyText } from '../lib/copy-text';
-import { Hint, SettingsSection } from './SettingsSection';
+import { copyResult, copyText } from '#web/lib/copy-text';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
 

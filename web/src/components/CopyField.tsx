@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { Button } from '#web/components/Button';
-import { copyText } from '../lib/copy-text';
+import { copyText } from '#web/lib/copy-text';
 
 interface CopyFieldProps {
   label: string;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { copyResult } from '../lib/copy-text';
-import { CopyField } from './CopyField';
-import { Hint, SettingsSection } from './SettingsSection';
+import { copyResult } from '#web/lib/copy-text';
+import { CopyField } from '#web/components/CopyField';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
 

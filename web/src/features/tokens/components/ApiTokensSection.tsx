@@ -11,10 +11,10 @@ import { cn } from '#web/lib/cn';
 import { useCreateToken } from '../api/create-token';
 import { LOAD_TOKENS_OPERATION, useTokens } from '../api/get-tokens';
 import { useRevokeToken } from '../api/revoke-token';
-import { copyResult } from '../lib/copy-text';
-import { formatInstant } from '../lib/format-instant';
-import { CopyField } from './CopyField';
-import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+import { copyResult } from '#web/lib/copy-text';
+import { formatInstant } from '#web/lib/format-instant';
+import { CopyField } from '#web/components/CopyField';
+import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
 
 /** contract/src/tokens.ts: TOKEN_NAME_MAX (a type import keeps the schemas out of the bundle). */
 const NAME_MAX = 100;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '#web/components/Button';
 import { useExportAccount } from '../api/export-account';
 import { useExportTodosCsv } from '../api/export-todos-csv';
-import { Hint, SettingsSection } from './SettingsSection';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 /** Export my data: everything of the account as a JSON file; the todos as CSV. */
 export function DataSection() {

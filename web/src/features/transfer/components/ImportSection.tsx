@@ -21,7 +21,7 @@ import {
   warningsHeading,
 } from '../lib/import-text';
 import { RowList } from './ImportRowList';
-import { Hint, SettingsSection } from './SettingsSection';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
 const cellClass = 'px-1.5 py-1.5 text-left align-top sm:px-2';

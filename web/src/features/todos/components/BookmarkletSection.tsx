@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { SHARE_PATH } from '@tally/contract/constants';
-import { copyResult } from '../lib/copy-text';
-import { CopyField } from './CopyField';
-import { Hint, SettingsSection } from './SettingsSection';
+import { copyResult } from '#web/lib/copy-text';
+import { CopyField } from '#web/components/CopyField';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 /**
  * The bookmarklet: a bookmark whose address is a script that opens this server's /share with the

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend } from '#web/test/fake-api';
-import { renderApp } from '#web/test/render';
+import { renderSection } from '#web/test/render';
+import { CalendarFeedSection } from './CalendarFeedSection';
 import { storeSession } from '#web/test/tokens';
 
 beforeEach(() => {
@@ -9,17 +10,14 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
-/** The lazy route's code is transformed on first use, which can take a while in a busy run. */
-const LAZY_LOAD = { timeout: 15_000 };
-
 const secret = (n: number) => String(n).padStart(43, 's');
 const addressOf = (n: number) => `${window.location.origin}/api/calendar/${secret(n)}.ics`;
 
 describe('/settings, Calendar feed', () => {
   it('makes the address, copies it, makes a new one after asking, and turns it off', async () => {
     const { calls } = fakeBackend();
-    const { user } = renderApp('/settings');
-    const section = await screen.findByRole('region', { name: 'Calendar feed' }, LAZY_LOAD);
+    const { user } = renderSection(<CalendarFeedSection />);
+    const section = await screen.findByRole('region', { name: 'Calendar feed' });
 
     await user.click(
       await within(section).findByRole('button', { name: 'Create calendar address' }),
@@ -69,7 +67,7 @@ describe('/settings, Calendar feed', () => {
       'POST',
       'DELETE',
     ]);
-  }, 20_000);
+  });
 
   it('shows an existing address and its zone', async () => {
     fakeBackend({
@@ -79,8 +77,8 @@ describe('/settings, Calendar feed', () => {
         createdAt: '2026-03-01T00:00:00.000Z',
       },
     });
-    renderApp('/settings');
-    const section = await screen.findByRole('region', { name: 'Calendar feed' }, LAZY_LOAD);
+    renderSection(<CalendarFeedSection />);
+    const section = await screen.findByRole('region', { name: 'Calendar feed' });
     expect(await within(section).findByLabelText('Calendar address')).toHaveValue(addressOf(9));
     expect(within(section).getByLabelText('Calendar address')).not.toHaveFocus();
     expect(section).toHaveTextContent('Times of day are in Europe/Berlin');

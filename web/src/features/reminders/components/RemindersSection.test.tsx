@@ -1,13 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBackend, json, noContent } from '#web/test/fake-api';
-import { renderApp } from '#web/test/render';
+import { renderSection } from '#web/test/render';
+import { RemindersSection } from './RemindersSection';
 import { storeSession } from '#web/test/tokens';
 
 beforeEach(() => storeSession('alice'));
 afterEach(() => vi.unstubAllGlobals());
 
-const LAZY_LOAD = { timeout: 15_000 };
 const KEY = 'B'.repeat(86) + 'A';
 const subscription = {
   endpoint: 'https://push.example.com/send/1',
@@ -46,8 +46,8 @@ function pushBrowser(
 describe('/settings, Reminders', () => {
   it('says so when the browser has no push', async () => {
     fakeBackend();
-    renderApp('/settings');
-    const section = await screen.findByRole('region', { name: 'Reminders' }, LAZY_LOAD);
+    renderSection(<RemindersSection />);
+    const section = await screen.findByRole('region', { name: 'Reminders' });
     expect(await within(section).findByText(/cannot receive reminders/)).toBeVisible();
   });
 
@@ -61,8 +61,8 @@ describe('/settings, Reminders', () => {
         'DELETE /api/push/subscriptions': () => noContent(),
       },
     );
-    const { user } = renderApp('/settings');
-    const section = await screen.findByRole('region', { name: 'Reminders' }, LAZY_LOAD);
+    const { user } = renderSection(<RemindersSection />);
+    const section = await screen.findByRole('region', { name: 'Reminders' });
     await user.click(
       await within(section).findByRole('button', { name: 'Turn on reminders on this device' }),
     );
@@ -88,8 +88,8 @@ describe('/settings, Reminders', () => {
   it('says beside the button when the permission question was closed unanswered', async () => {
     const pushManager = pushBrowser('default', 'default');
     fakeBackend();
-    const { user } = renderApp('/settings');
-    const section = await screen.findByRole('region', { name: 'Reminders' }, LAZY_LOAD);
+    const { user } = renderSection(<RemindersSection />);
+    const section = await screen.findByRole('region', { name: 'Reminders' });
     const button = await within(section).findByRole('button', {
       name: 'Turn on reminders on this device',
     });
@@ -104,8 +104,8 @@ describe('/settings, Reminders', () => {
   it('explains how to unblock notifications', async () => {
     pushBrowser('denied');
     fakeBackend();
-    renderApp('/settings');
-    const section = await screen.findByRole('region', { name: 'Reminders' }, LAZY_LOAD);
+    renderSection(<RemindersSection />);
+    const section = await screen.findByRole('region', { name: 'Reminders' });
     expect(await within(section).findByText(/Notifications are blocked/)).toBeVisible();
   });
 });

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAKE_API_TOKEN, fakeBackend } from '#web/test/fake-api';
-import { renderApp } from '#web/test/render';
+import { renderSection } from '#web/test/render';
+import { AssistantsSection } from './AssistantsSection';
 import { storeSession } from '#web/test/tokens';
 
 beforeEach(() => {
@@ -9,16 +10,13 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
-/** The lazy route's code is transformed on first use, which can take a while in a busy run. */
-const LAZY_LOAD = { timeout: 15_000 };
-
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 describe('/settings, AI assistants', () => {
   it('shows the MCP configuration to copy, with a token made for the assistant', async () => {
     const { calls } = fakeBackend();
-    const { user } = renderApp('/settings/assistants');
-    const section = await screen.findByRole('region', { name: 'AI assistants (MCP)' }, LAZY_LOAD);
+    const { user } = renderSection(<AssistantsSection />);
+    const section = await screen.findByRole('region', { name: 'AI assistants (MCP)' });
     const field = within(section).getByLabelText('MCP configuration');
     expect(JSON.parse((field as HTMLTextAreaElement).value)).toEqual({
       mcpServers: {
@@ -52,24 +50,5 @@ describe('/settings, AI assistants', () => {
     expect(within(section).getByRole('status')).toHaveTextContent(
       'Configuration copied to the clipboard.',
     );
-  });
-});
-
-describe('/settings, Share and bookmarklet', () => {
-  it('offers a bookmarklet that opens /share with the page, to drag or to copy', async () => {
-    fakeBackend();
-    const { user } = renderApp('/settings/share');
-    const section = await screen.findByRole('region', { name: 'Share and bookmarklet' }, LAZY_LOAD);
-    const code = within(section).getByLabelText(
-      "Bookmarklet code (paste it as a bookmark's address)",
-    ) as HTMLInputElement;
-    expect(code.value).toMatch(/^javascript:/);
-    expect(code.value).toContain(`'${window.location.origin}/share?'`);
-    expect(within(section).getByRole('link', { name: 'Add to Tally' })).toHaveAttribute(
-      'href',
-      code.value,
-    );
-    await user.click(within(section).getByRole('button', { name: 'Copy code' }));
-    expect(await navigator.clipboard.readText()).toBe(code.value);
   });
 });

@@ -17,6 +17,7 @@ import { createEmailService } from './email.js';
 import { createIdentities, unlinkOidc } from './identities.js';
 import { createIdentityProof, type GoogleCheck } from './identity-proof.js';
 import { createPasswordService } from './password.js';
+import { setPreferences } from './preferences.js';
 import { signedInAccount } from './rows.js';
 import { createSessionService } from './sessions.js';
 
@@ -82,6 +83,12 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     const account = await signedInAccount(db, request.user.id);
     if (!account) throw accountGone();
     return account;
+  });
+
+  addEndpoint(app, accountApi.setPreferences, async (request) => {
+    const preferences = await setPreferences(db, request.user.id, request.body);
+    if (!preferences) throw accountGone();
+    return preferences;
   });
 
   addEndpoint(app, accountApi.changePassword, async (request, reply) => {

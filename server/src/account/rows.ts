@@ -39,6 +39,9 @@ const ACCOUNT_COLUMNS = [
   'created_at',
   'password_reset_at',
   'operator',
+  'time_zone',
+  'language',
+  'week_start',
 ] as const;
 
 export type AccountRow = {
@@ -51,6 +54,9 @@ export type AccountRow = {
   created_at: number;
   password_reset_at: number | null;
   operator: number;
+  time_zone: string | null;
+  language: string | null;
+  week_start: number | null;
 };
 
 /** The users row every account concern reads; undefined when the account is gone. */
@@ -68,11 +74,20 @@ export const toAccount = (row: AccountRow): Account => ({
   ...(row.password_reset_at === null ? {} : { passwordResetAt: iso(row.password_reset_at) }),
 });
 
-/** The signed-in account, with whether it is an operator (the admin page); null when gone. */
+/**
+ * The signed-in account, with its preferences and whether it is an operator (the admin page);
+ * null when gone.
+ */
 export async function signedInAccount(
   db: Kysely<Database>,
   userId: number,
 ): Promise<SignedInAccount | null> {
   const row = await accountRow(db, userId);
-  return row ? { ...toAccount(row), operator: row.operator === 1 } : null;
+  if (!row) return null;
+  const preferences = {
+    timeZone: row.time_zone,
+    language: row.language,
+    weekStart: row.week_start,
+  };
+  return { ...toAccount(row), ...preferences, operator: row.operator === 1 };
 }

@@ -137,6 +137,7 @@ if (want('lint')) {
   check('unused code (knip)', ['knip']);
   check('import cycles, types too', ['scripts/check-cycles.mjs'], {}, process.execPath);
   check('decision records', ['scripts/check-decisions.mjs'], {}, process.execPath);
+  check('server README', ['scripts/check-server-readme.mjs'], {}, process.execPath);
 }
 if (want('types')) {
   check('types (tsc)', ['run', 'typecheck', '--silent'], {}, npm);

@@ -17,7 +17,7 @@ function foldersIn(dir, except = []) {
     .map((entry) => entry.name);
 }
 
-// server/src has one folder per resource (CONVENTIONS.md); the others hold what every resource
+// server/src has one folder per resource; the others hold what every resource
 // uses (db, plugins, shared, test helpers) or test the whole app from outside (security).
 const serverShared = ['db', 'plugins', 'shared', 'test', 'security'];
 const serverFeatures = foldersIn('server/src', serverShared);

@@ -120,7 +120,7 @@ test.describe('Insights', () => {
       'Home1 completed',
       'No Group1 completed',
     ]);
-    // SPEC's chart has its value axis: 0 to the largest day's total.
+    // The activity chart has its value axis: 0 to the largest day's total.
     await expect(page.getByTestId('activity-axis')).toContainText('0');
 
     // The heatmap is one tab stop, today first; arrows move by week and day, Home and End to

@@ -6,16 +6,17 @@ interface DialogProps {
   /** Called on Escape, on a click on the backdrop, and by the dialog's own buttons. */
   onClose: () => void;
   children: ReactNode;
-  /** Buttons, right-aligned under the content. */
+  /** Buttons, right-aligned under the content of a modal. */
   actions?: ReactNode;
-  /** Beside the title, at the top: the Close button of a long view. */
+  /** Beside the title of a panel, at the top: its Close button. */
   headerAction?: ReactNode;
   /**
    * `modal`: a short question in the middle of the screen, its content read out as the dialog's
-   * description. `panel`: a long view, a sheet from the bottom on a phone and a full-height panel
-   * on the right from 640 px on.
+   * description. `panel`: a long view, placed by `className`.
    */
   layout?: 'modal' | 'panel';
+  /** The size and place of a panel (the modal's are fixed). */
+  className?: string;
   /**
    * Where the focus goes when the element it came from is gone (a deleted row's button): the
    * next row, say. Without it, or when it finds nothing, the main content.
@@ -26,16 +27,9 @@ interface DialogProps {
 const focused = () =>
   document.activeElement instanceof HTMLElement ? document.activeElement : null;
 
-const layouts = {
-  modal:
-    'm-auto w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-0 text-slate-900 shadow-xl ' +
-    'backdrop:bg-black/60 dark:bg-slate-900 dark:text-slate-100',
-  panel:
-    'mx-0 mt-auto mb-0 max-h-[92dvh] w-full max-w-none overflow-y-auto rounded-t-2xl ' +
-    'bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/50 ' +
-    'sm:mt-0 sm:mr-0 sm:ml-auto sm:h-dvh sm:max-h-none sm:w-[28rem] sm:rounded-none ' +
-    'dark:bg-slate-900 dark:text-slate-100',
-};
+const modalBox =
+  'm-auto w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-0 text-slate-900 shadow-xl ' +
+  'backdrop:bg-black/60 dark:bg-slate-900 dark:text-slate-100';
 
 /**
  * A modal dialog on the native <dialog>: showModal makes the rest of the page inert (the focus
@@ -50,6 +44,7 @@ export function Dialog({
   actions,
   headerAction,
   layout = 'modal',
+  className,
   fallbackFocus,
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -90,24 +85,21 @@ export function Dialog({
       onClick={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}
-      className={layouts[layout]}
+      className={layout === 'modal' ? modalBox : className}
     >
       {open &&
         (layout === 'modal' ? (
           <div className="p-6">
-            <div className="flex items-start justify-between gap-3">
-              <h2 id={titleId} className="text-lg font-semibold">
-                {title}
-              </h2>
-              {headerAction}
-            </div>
+            <h2 id={titleId} className="text-lg font-semibold">
+              {title}
+            </h2>
             <div
               id={bodyId}
               className="mt-3 text-sm break-words text-slate-700 dark:text-slate-300"
             >
               {children}
             </div>
-            {actions && <div className="mt-6 flex flex-wrap justify-end gap-3">{actions}</div>}
+            <div className="mt-6 flex flex-wrap justify-end gap-3">{actions}</div>
           </div>
         ) : (
           <div className="space-y-4 p-4 sm:p-6">
@@ -118,7 +110,6 @@ export function Dialog({
               {headerAction}
             </div>
             {children}
-            {actions && <div className="flex flex-wrap justify-end gap-3">{actions}</div>}
           </div>
         ))}
     </dialog>

@@ -37,7 +37,7 @@ interface SettingsPageProps {
   featureSections?: (account: Account) => FeatureSections;
 }
 
-export interface SectionEntry {
+interface SectionEntry {
   /** Its address: /settings/{id}. */
   id: string;
   /** Its name in the section menu. */

@@ -147,8 +147,9 @@ const priority = Type.Union(
 );
 
 /**
- * The task model's fields (docs/product.md, Tags, priority and subtasks), unknown to SPEC's
- * clients: optional on create and update, and kept as they are when an update omits them.
+ * The task model's fields (docs/product.md, Tags, priority and subtasks), unknown to the
+ * original API's clients: optional on create and update, and kept as they are when an update
+ * omits them.
  */
 const details = {
   tags: Type.Optional(
@@ -321,8 +322,8 @@ export const CreateTodoBodySchema = Type.Object(
 export type CreateTodoBody = Static<typeof CreateTodoBodySchema>;
 
 /**
- * A full replacement of SPEC's fields (omitted description or groupId become null); the planning
- * fields and the task model's, unknown to older clients, stay as they are when omitted.
+ * A full replacement of the original fields (omitted description or groupId become null); the
+ * planning fields and the task model's, unknown to older clients, stay as they are when omitted.
  */
 export const UpdateTodoBodySchema = Type.Object(
   {

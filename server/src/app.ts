@@ -9,7 +9,7 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
-import { deleteAccountRows } from './account/service.js';
+import { deleteAccountRows } from './account/deletion.js';
 import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { createSetupGate } from './auth/setup-token.js';

@@ -26,6 +26,8 @@ export interface LocalSmtp {
   take(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   /** While true, every recipient is refused (a failed send). */
   refuse: boolean;
+  /** Holds every send at its recipient until the returned function releases them. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
   const received: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const state = { refuse: false };
+  let held: (() => void)[] | null = null;
   const server = new SMTPServer({
     // Plain SMTP on loopback; the credentials prove SMTP_URL's user and password are used.
     disabledCommands: ['STARTTLS'],
@@ -49,8 +52,9 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
       }
     },
     onRcptTo(_address, _session, callback) {
-      if (state.refuse) callback(new Error('Mailbox unavailable'));
-      else callback();
+      const answer = () => (state.refuse ? callback(new Error('Mailbox unavailable')) : callback());
+      if (held) held.push(answer);
+      else answer();
     },
     onData(stream, session, callback) {
       simpleParser(stream).then(
@@ -80,6 +84,14 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
     },
     set refuse(value: boolean) {
       state.refuse = value;
+    },
+    hold() {
+      const waiting: (() => void)[] = [];
+      held = waiting;
+      return () => {
+        if (held === waiting) held = null;
+        for (const answer of waiting.splice(0)) answer();
+      };
     },
     async take(to, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;

@@ -18,7 +18,7 @@ const NO_DISMISSED: ReadonlySet<string> = new Set();
 
 /**
  * The always-visible one-line quick add at the top of each todo list (docs/product.md, Todos
- * screen), beside SPEC's Add Todo form: Enter saves what was typed (date, time, #group, repeat,
+ * screen), beside the Add Todo form: Enter saves what was typed (date, time, #group, repeat,
  * @tags and priority read out of it, as the form's quick add does) and keeps the field focused
  * for the next; Escape leaves it. Quick add's parser (chrono-node) is loaded on the first focus.
  * On a phone the field sits under the screen's floating "+" button, which focuses it.

@@ -264,7 +264,7 @@ interface AllTodosProps {
 }
 
 /**
- * All: SPEC's screen, the filter tabs with their counts and the whole list, newest first. The
+ * All: the original screen, the filter tabs with their counts and the whole list, newest first. The
  * list arrives page by page (api/get-todos.ts); until the last page is in, the counts are the
  * server's, so they are of all todos from the first screen on. Hide completed (remembered in
  * this browser) hides rows, not counts.

@@ -30,7 +30,7 @@ export type PropRequest =
   | { kind: 'allprop' }
   | { kind: 'propname' }
   | { kind: 'prop'; names: (XmlName & { key: string })[] };
-export type Prop<S> = [XmlName, (subject: S) => (XmlNode | string)[]];
+type Prop<S> = [XmlName, (subject: S) => (XmlNode | string)[]];
 /**
  * The properties of a kind of resource, each a function of the one a response describes (its
  * subject): only the requested ones are computed, and the table is made once, not per response
@@ -92,7 +92,7 @@ export function responseOf<S>(
   return { ns: NS.dav, name: 'response', children };
 }
 
-export const propstat = (props: XmlNode[], status: string): XmlNode =>
+const propstat = (props: XmlNode[], status: string): XmlNode =>
   dav(
     'propstat',
     { ns: NS.dav, name: 'prop', children: props },
@@ -200,7 +200,7 @@ export const PRINCIPAL_SEARCH = new Map(
   ].map((search) => [nameKey(search.name), search]),
 );
 
-export const RESOURCE_PROPS = propsOf<Resource>([
+const RESOURCE_PROPS = propsOf<Resource>([
   [d('getetag'), (resource) => [resource.etag]],
   [d('getcontenttype'), () => ['text/calendar; charset=utf-8; component=VTODO']],
   [d('resourcetype'), () => []],

@@ -10,7 +10,7 @@ import type { Clock } from '../shared/clock.js';
  * recorded when one is used, so the first one used is the only one that works.
  */
 
-export const REMINDER_ACTIONS = ['complete', 'snooze-10m', 'snooze-1h', 'tomorrow'] as const;
+const REMINDER_ACTIONS = ['complete', 'snooze-10m', 'snooze-1h', 'tomorrow'] as const;
 export type ReminderAction = (typeof REMINDER_ACTIONS)[number];
 
 export const ACTION_LABELS: Record<ReminderAction, string> = {

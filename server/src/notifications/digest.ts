@@ -41,7 +41,7 @@ export interface DigestContent {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function digestMail(
+function digestMail(
   to: string,
   date: string,
   content: DigestContent,

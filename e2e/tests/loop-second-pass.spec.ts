@@ -165,3 +165,105 @@ test.describe('capture with feedback', () => {
     }
   });
 });
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const inDays = (days: number) => {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+};
+
+/** A todo's due date as the server has it. */
+const dueDateOf = async (page: Page, token: string, title: string) => {
+  const response = await page.request.get('/api/todos', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const todos = (await response.json()) as { title: string; dueDate: string | null }[];
+  return todos.find((todo) => todo.title === title)?.dueDate;
+};
+
+test.describe('planning in bulk', () => {
+  test('the selection bar is one row on a phone and at 1280 px, and sets a due date with Undo', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'bulkdue');
+    for (const name of ['Home', 'Work', 'Errands', 'Health', 'Garden']) {
+      await apiPost(page.request, user, '/api/todo-groups', { name, color: '#3B82F6' });
+    }
+    for (const title of ['Water the plants', 'Buy milk', 'Post the letter']) {
+      await apiPost(page.request, user, '/api/todos', { title });
+    }
+    await signInWithStorage(page, user);
+    mkdirSync(screenshotDir, { recursive: true });
+    const bar = page.getByRole('toolbar', { name: 'Selected todos' });
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      for (const [width, height] of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        if (!(await bar.isVisible())) {
+          await page.getByRole('button', { name: 'Select', exact: true }).click();
+        }
+        await page.getByRole('checkbox', { name: 'Select Water the plants' }).check();
+        await page.getByRole('checkbox', { name: 'Select Buy milk' }).check();
+        await expect(bar).toContainText('2 selected');
+        // One row: as high as its tallest control and its padding, no second line.
+        const heights = await bar.evaluate((toolbar) => ({
+          bar: toolbar.getBoundingClientRect().height,
+          control: Math.max(
+            ...Array.from(toolbar.querySelectorAll('button, select')).map(
+              (control) => control.getBoundingClientRect().height,
+            ),
+          ),
+        }));
+        expect(heights.bar).toBeLessThan(heights.control * 2);
+        await expect(bar.getByRole('combobox', { name: 'Due date' })).toBeVisible();
+        await page.screenshot({
+          path: path.join(screenshotDir, `loop-selection-${theme}-${width}.png`),
+        });
+      }
+    }
+    await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'Tomorrow' });
+    const row = (title: string) => list(page).getByRole('listitem').filter({ hasText: title });
+    await expect(row('Water the plants')).toContainText('Tomorrow');
+    await expect(row('Buy milk')).toContainText('Tomorrow');
+    await expect(row('Post the letter')).not.toContainText('Tomorrow');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(row('Water the plants')).not.toContainText('Tomorrow');
+    await expect(row('Buy milk')).not.toContainText('Tomorrow');
+    // A date of one's own, then none.
+    await page.getByRole('checkbox', { name: 'Select Post the letter' }).check();
+    await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'A date…' });
+    await bar.getByLabel('Due date for the selected todos').fill(inDays(3));
+    await expect.poll(() => dueDateOf(page, user.token, 'Post the letter')).toBe(inDays(3));
+    await page.getByRole('checkbox', { name: 'Select Post the letter' }).check();
+    await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'No date' });
+    await expect.poll(() => dueDateOf(page, user.token, 'Post the letter')).toBeNull();
+  });
+
+  test('"Reschedule overdue" moves every overdue todo to today in one step, with Undo', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'overdue');
+    await apiPost(page.request, user, '/api/todos', { title: 'File taxes', dueDate: inDays(-3) });
+    await apiPost(page.request, user, '/api/todos', {
+      title: 'Call the bank',
+      dueDate: inDays(-1),
+      dueTime: '09:00',
+    });
+    await apiPost(page.request, user, '/api/todos', { title: 'Due today', dueDate: inDays(0) });
+    await signInWithStorage(page, user, '/todos?view=today');
+    const overdue = page.getByRole('region', { name: 'Overdue' });
+    await expect(overdue.getByRole('listitem')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Reschedule overdue' }).click();
+    await expect(overdue).toBeHidden();
+    const today = page.getByRole('region', { name: 'Today' });
+    await expect(today.getByRole('listitem')).toHaveCount(3);
+    await expect(today.getByRole('listitem').filter({ hasText: 'Call the bank' })).toContainText(
+      '09:00',
+    );
+    await expect(page.getByText('2 overdue todos moved to today')).toBeVisible();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(overdue.getByRole('listitem')).toHaveCount(2);
+    await expect(today.getByRole('listitem')).toHaveCount(1);
+  });
+});

@@ -1,8 +1,12 @@
 import { useId } from 'react';
-import type { Group, Todo } from '@tally/contract';
+import type { BulkBody, Group, Todo } from '@tally/contract';
+import { BULK_IDS_MAX } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
+import { offerUndo } from '#web/lib/undo';
+import { undoCallsOf, useBulkTodos } from '../api/bulk-todos';
 import { useTodoView, type TodoView } from '../api/get-todo-view';
 import { dateOf, dayLabel } from '../lib/dates';
 import { TodoItem } from './TodoItem';
@@ -45,10 +49,37 @@ function sectionsOf(view: TodoView, todos: readonly Todo[], today: string): Day[
   return days;
 }
 
+/**
+ * "Reschedule overdue": every overdue todo to today in one call (with the versions shown, so one
+ * changed elsewhere meanwhile changes none), and Undo puts each back on its own date.
+ */
+function useRescheduleOverdue(today: string) {
+  const { mutation, undo } = useBulkTodos();
+  const reschedule = (overdue: readonly Todo[]) => {
+    const before = new Map(overdue.slice(0, BULK_IDS_MAX).map((todo) => [todo.id, todo]));
+    const versions = Object.fromEntries(
+      [...before.values()]
+        .filter((todo) => todo.id > 0)
+        .map((todo) => [String(todo.id), todo.version]),
+    );
+    const body: BulkBody = { ids: [...before.keys()], action: 'due', dueDate: today, versions };
+    mutation.mutate(body, {
+      onSuccess: (changed) => {
+        const calls = undoCallsOf(body, changed, before);
+        if (calls.length === 0) return;
+        const noun = changed.length === 1 ? 'todo' : 'todos';
+        offerUndo(`${changed.length} overdue ${noun} moved to today`, () => undo(calls));
+      },
+    });
+  };
+  return { reschedule, pending: mutation.isPending };
+}
+
 /** Today or Upcoming, fetched from the server by due date in the browser's zone. */
 export function TodoViewList({ view, groups, groupsPending, now, onDelete }: TodoViewListProps) {
   const todos = useTodoView(view, dateOf(now));
   const idPrefix = useId();
+  const overdue = useRescheduleOverdue(dateOf(now));
   if (todos.isPending && todos.fetchStatus === 'paused') {
     // Nothing saved to show and no server to ask: say so, rather than load for ever (the line
     // under the navigation bar says why); the list comes as soon as the server answers.
@@ -75,16 +106,29 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
         const headingId = `${idPrefix}-${day.key}`;
         return (
           <section key={day.key} aria-labelledby={headingId}>
-            <h2
-              id={headingId}
-              className={
-                day.key === 'overdue'
-                  ? 'mb-2 text-base font-semibold text-red-700 dark:text-red-300'
-                  : 'mb-2 text-base font-semibold text-slate-900 dark:text-slate-100'
-              }
-            >
-              {day.heading}
-            </h2>
+            <div className="mb-2 flex items-center justify-between gap-2">
+              <h2
+                id={headingId}
+                className={
+                  day.key === 'overdue'
+                    ? 'text-base font-semibold text-red-700 dark:text-red-300'
+                    : 'text-base font-semibold text-slate-900 dark:text-slate-100'
+                }
+              >
+                {day.heading}
+              </h2>
+              {day.key === 'overdue' && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={overdue.pending}
+                  onClick={() => overdue.reschedule(day.todos)}
+                  className="min-h-11 sm:min-h-9"
+                >
+                  Reschedule overdue
+                </Button>
+              )}
+            </div>
             <ul
               aria-labelledby={headingId}
               className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"

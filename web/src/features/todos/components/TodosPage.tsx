@@ -467,6 +467,7 @@ function AllTodos({
               picked={picked}
               shown={shown.length}
               groups={groups}
+              today={dateOf(now)}
               onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
               onClear={selection.clear}
               onDone={() => selection.setSelecting(false)}

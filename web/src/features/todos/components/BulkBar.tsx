@@ -52,8 +52,8 @@ const control = BAR_CONTROL;
  * date, none), add or remove a tag, set a priority, move under a parent (BulkDetails) and Delete for all of them in one call (POST /api/todos/bulk);
  * Select all / Clear; and Done. It is one row, so that the list keeps its room (8 todos in sight
  * on a 390×844 phone, the density target; 11 on a 1280×800 desktop): the count and Done stay put
- * at its ends and the actions between them scroll sideways where they do not fit (a phone), each
- * 44 px high there; from 640 px wide they wrap instead, which a desktop's width does not need.
+ * at its ends and the actions between them scroll sideways where they do not fit (a phone, where
+ * each is 44 px high), never onto a second line.
  */
 export function BulkBar({
   picked,
@@ -109,7 +109,7 @@ export function BulkBar({
           {picked.length} selected
         </p>
         {/* Not positioned: the tag's error (BulkDetails) shows under the bar, not clipped here. */}
-        <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:flex-wrap sm:gap-0.5 sm:overflow-visible">
+        <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:gap-0.5">
           {anyOpen || picked.length === 0 ? (
             <button
               type="button"
@@ -134,7 +134,7 @@ export function BulkBar({
                 groupId: event.target.value === 'none' ? null : Number(event.target.value),
               })
             }
-            className={`${control} max-w-32`}
+            className={`${control} max-w-32 sm:max-w-24`}
           >
             <option value="" disabled>
               Move to…
@@ -174,7 +174,7 @@ export function BulkBar({
                 if (value === 'date') setPickingDate(true);
                 else run('due', { dueDate: value === 'none' ? null : value });
               }}
-              className={`${control} max-w-28`}
+              className={`${control} w-24 sm:w-20`}
             >
               <option value="" disabled>
                 Due…
@@ -202,10 +202,6 @@ export function BulkBar({
           >
             Delete
           </button>
-          <span
-            aria-hidden="true"
-            className="mx-1 h-6 w-px shrink-0 bg-slate-300 dark:bg-slate-600"
-          />
           {picked.length < Math.min(shown, BULK_IDS_MAX) ? (
             <button type="button" className={button} onClick={onSelectAll}>
               Select all

@@ -47,7 +47,7 @@ export function QuickAddBar({
   const [empty, setEmpty] = useState('');
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(NO_DISMISSED);
   const [parse, setParse] = useState<typeof parseQuickAdd | null>(null);
-  // The suggestions list is closed by Escape until the word at the caret changes.
+  // The suggestions list is closed by Escape until the next letter typed.
   const [closedAt, setClosedAt] = useState<number | null>(null);
   const [active, setActive] = useState(0);
   const [creating, setCreating] = useState('');
@@ -70,6 +70,7 @@ export function QuickAddBar({
     setText(next);
     setCaret(at);
     setActive(0);
+    setClosedAt(null);
     setEmpty('');
     if (createTodo.isError) createTodo.reset();
   };

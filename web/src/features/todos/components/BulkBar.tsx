@@ -134,7 +134,7 @@ export function BulkBar({
                 groupId: event.target.value === 'none' ? null : Number(event.target.value),
               })
             }
-            className={`${control} max-w-32 sm:max-w-24`}
+            className={`${control} max-w-32 sm:max-w-[5.5rem]`}
           >
             <option value="" disabled>
               Move to…
@@ -174,7 +174,7 @@ export function BulkBar({
                 if (value === 'date') setPickingDate(true);
                 else run('due', { dueDate: value === 'none' ? null : value });
               }}
-              className={`${control} w-24 sm:w-20`}
+              className={`${control} w-24 sm:w-[4.5rem]`}
             >
               <option value="" disabled>
                 Due…

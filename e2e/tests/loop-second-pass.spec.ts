@@ -273,3 +273,48 @@ test.describe('planning in bulk', () => {
     await expect(today.getByRole('listitem')).toHaveCount(1);
   });
 });
+
+test('the list is one Tab stop: Tab enters it, the next Tab leaves it, arrows reach the controls', async ({
+  page,
+}) => {
+  const user = await registerViaApi(page.request, 'tabstop');
+  for (const title of ['One', 'Two', 'Three']) {
+    await apiPost(page.request, user, '/api/todos', { title });
+  }
+  await apiPost(page.request, user, '/api/todos', {
+    title: 'Water plants',
+    dueDate: inDays(0),
+    repeat: { every: 1, unit: 'day', from: 'due' },
+  });
+  await signInWithStorage(page, user);
+  const rows = list(page).getByRole('listitem');
+  await expect(rows).toHaveCount(4);
+  // From the control just before the list (Select), Tab lands on the active row.
+  await page.getByRole('button', { name: 'Select', exact: true }).focus();
+  await page.keyboard.press('Tab');
+  await expect(rows.first()).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(
+    await page.evaluate(() => document.activeElement?.closest('ul[aria-label="Todos"]') === null),
+  ).toBe(true);
+  await page.keyboard.press('Shift+Tab');
+  await expect(rows.first()).toBeFocused();
+  // → goes through the row's controls: checkbox, title, Skip, Edit, Delete; ← comes back.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('checkbox', { name: 'Water plants' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Skip Water plants' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Delete Water plants' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Delete Water plants' })).toBeFocused();
+  for (let step = 0; step < 5; step += 1) await page.keyboard.press('ArrowLeft');
+  await expect(rows.first()).toBeFocused();
+  // The row keys still work: ↓ moves, Enter opens the detail view.
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Three' })).toBeVisible();
+});

@@ -33,8 +33,8 @@ interface TodoItemProps {
   /** done/total of its subtasks, when it has any. */
   progress?: Progress | undefined;
   /**
-   * Whether its controls are Tab stops. The All list is one Tab stop (roving tabindex): only the
-   * active row's controls are; arrows move between rows.
+   * Whether its controls are Tab stops. The All list is one Tab stop (roving tabindex): none
+   * are; ↑ and ↓ move between rows, → and ← through a row's controls.
    */
   tabbable?: boolean;
 }

@@ -205,7 +205,22 @@ export const TodoList = memo(function TodoList({
     if (!todo) return;
     const click = (action: string) =>
       row.querySelector<HTMLElement>(`[data-action="${action}"]`)?.click();
+    // The list is one Tab stop: ← and → go through the row's own controls, from the row itself.
+    const sideways = (step: 1 | -1) => {
+      const stops = [
+        row,
+        ...row.querySelectorAll<HTMLElement>('button:not(:disabled), input:not(:disabled)'),
+      ];
+      const at = stops.indexOf(event.target as HTMLElement);
+      stops[Math.min(Math.max(at + step, 0), stops.length - 1)]?.focus();
+    };
     switch (event.key) {
+      case 'ArrowRight':
+        sideways(1);
+        break;
+      case 'ArrowLeft':
+        sideways(-1);
+        break;
       case 'j':
       case 'ArrowDown':
         moveTo(index + 1);
@@ -321,7 +336,7 @@ export const TodoList = memo(function TodoList({
                 onSelect={onSelect}
                 depth={depths.get(todo.id) ?? 0}
                 progress={progress.get(todo.id)}
-                tabbable={item.index === activeIndex}
+                tabbable={false}
               />
             </li>
           );

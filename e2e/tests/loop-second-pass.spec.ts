@@ -318,3 +318,66 @@ test('the list is one Tab stop: Tab enters it, the next Tab leaves it, arrows re
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog', { name: 'Three' })).toBeVisible();
 });
+
+/** How many rows of the list show whole in the window, the page scrolled to its top. */
+const wholeRowsVisible = (page: Page) =>
+  page.evaluate(
+    () =>
+      Array.from(document.querySelectorAll('ul[aria-label="Todos"] > li')).filter((row) => {
+        const box = row.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }).length,
+  );
+
+test('screens with real rows: /todos and the detail view, phone and desktop, light and dark', async ({
+  page,
+}) => {
+  const user = await registerViaApi(page.request, 'realrows');
+  const groups: number[] = [];
+  for (const name of ['Home', 'Work', 'Errands', 'Health', 'Garden']) {
+    const group = await apiPost<{ id: number }>(page.request, user, '/api/todo-groups', {
+      name,
+      color: '#3B82F6',
+    });
+    groups.push(group.id);
+  }
+  await apiPost(page.request, user, '/api/todos', { title: 'Later', startDate: inDays(5) });
+  for (let n = 1; n <= 16; n += 1) {
+    const parent = await apiPost<{ id: number }>(page.request, user, '/api/todos', {
+      title: `Plan item ${n}`,
+      groupId: groups[n % groups.length],
+      tags: ['work', 'soon'],
+      dueDate: inDays(n % 4),
+    });
+    if (n > 12) {
+      await apiPost(page.request, user, '/api/todos', {
+        title: `Step of ${n}`,
+        parentId: parent.id,
+      });
+    }
+  }
+  await signInWithStorage(page, user);
+  mkdirSync(screenshotDir, { recursive: true });
+  const counts: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const [width, height] of WIDTHS) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expect(page.getByText('Show later todos')).toBeVisible();
+      await expect(list(page).getByRole('listitem').first()).toBeVisible();
+      counts.push(`${theme} ${width}: ${await wholeRowsVisible(page)} whole rows`);
+      await page.screenshot({ path: path.join(screenshotDir, `loop-todos-${theme}-${width}.png`) });
+      await list(page).getByRole('button', { name: 'Plan item 16', exact: true }).click();
+      const detail = page.getByRole('dialog', { name: 'Plan item 16' });
+      await expect(detail).toBeVisible();
+      await page.screenshot({
+        path: path.join(screenshotDir, `loop-detail-${theme}-${width}.png`),
+      });
+      await detail.getByRole('button', { name: 'Close' }).click();
+      await expect(detail).toBeHidden();
+    }
+  }
+  test.info().annotations.push({ type: 'rows visible', description: counts.join('; ') });
+  console.log(counts.join('\n'));
+});

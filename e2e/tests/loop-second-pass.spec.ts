@@ -381,3 +381,31 @@ test('screens with real rows: /todos and the detail view, phone and desktop, lig
   test.info().annotations.push({ type: 'rows visible', description: counts.join('; ') });
   console.log(counts.join('\n'));
 });
+
+test('"Add subtask" in the detail view makes subtasks under the todo, in its group', async ({
+  page,
+}) => {
+  const user = await registerViaApi(page.request, 'subtask');
+  const group = await apiPost<{ id: number }>(page.request, user, '/api/todo-groups', {
+    name: 'Home',
+    color: '#84CC16',
+  });
+  await apiPost(page.request, user, '/api/todos', { title: 'Paint the fence', groupId: group.id });
+  await apiPost(page.request, user, '/api/todos', { title: 'Other' });
+  await signInWithStorage(page, user);
+  await list(page).getByRole('button', { name: 'Paint the fence', exact: true }).click();
+  const detail = page.getByRole('dialog', { name: 'Paint the fence' });
+  const field = detail.getByLabel('New subtask');
+  await field.fill('Buy paint');
+  await field.press('Enter');
+  await expect(field).toHaveValue('');
+  await field.fill('Sand the boards');
+  await detail.getByRole('button', { name: 'Add subtask' }).click();
+  await expect(field).toHaveValue('');
+  await detail.getByRole('button', { name: 'Close' }).click();
+  const parent = list(page).getByRole('listitem').filter({ hasText: 'Paint the fence' });
+  await expect(parent.getByLabel('0 of 2 subtasks done')).toBeVisible();
+  const child = list(page).getByRole('listitem').filter({ hasText: 'Buy paint' });
+  await expect(child).toContainText('Home');
+  await expect(child.locator('[data-depth="1"]')).toBeVisible();
+});

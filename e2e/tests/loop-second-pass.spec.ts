@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, setTheme, signInWithStorage } from '../support/fixtures';
+import {
+  apiPost,
+  expectNoSeriousA11yViolations,
+  registerViaApi,
+  setTheme,
+  signInWithStorage,
+} from '../support/fixtures';
 
 /**
  * The daily loop's second pass: capture with feedback (what quick add understood shows as the
@@ -157,6 +163,7 @@ test.describe('capture with feedback', () => {
         await field.press('End');
         await expect(page.getByRole('listbox', { name: 'Groups' })).toBeVisible();
         await expect(understood(page)).toContainText('Tomorrow');
+        await expectNoSeriousA11yViolations(page, `quick add with chips, ${theme} ${width}`);
         await page.screenshot({
           path: path.join(screenshotDir, `loop-quick-add-${theme}-${width}.png`),
         });
@@ -223,6 +230,7 @@ test.describe('planning in bulk', () => {
         expect(fit.bar).toBeLessThan(fit.control * 2);
         if (width === 1280) expect(fit.hidden).toBe(0);
         await expect(bar.getByRole('combobox', { name: 'Due date' })).toBeVisible();
+        await expectNoSeriousA11yViolations(page, `selection mode, ${theme} ${width}`);
         await page.screenshot({
           path: path.join(screenshotDir, `loop-selection-${theme}-${width}.png`),
         });
@@ -260,6 +268,7 @@ test.describe('planning in bulk', () => {
     await signInWithStorage(page, user, '/todos?view=today');
     const overdue = page.getByRole('region', { name: 'Overdue' });
     await expect(overdue.getByRole('listitem')).toHaveCount(2);
+    await expectNoSeriousA11yViolations(page, 'Today with overdue todos');
     await page.getByRole('button', { name: 'Reschedule overdue' }).click();
     await expect(overdue).toBeHidden();
     const today = page.getByRole('region', { name: 'Today' });
@@ -367,10 +376,12 @@ test('screens with real rows: /todos and the detail view, phone and desktop, lig
       await expect(page.getByText('Show later todos')).toBeVisible();
       await expect(list(page).getByRole('listitem').first()).toBeVisible();
       counts.push(`${theme} ${width}: ${await wholeRowsVisible(page)} whole rows`);
+      await expectNoSeriousA11yViolations(page, `/todos with real rows, ${theme} ${width}`);
       await page.screenshot({ path: path.join(screenshotDir, `loop-todos-${theme}-${width}.png`) });
       await list(page).getByRole('button', { name: 'Plan item 16', exact: true }).click();
       const detail = page.getByRole('dialog', { name: 'Plan item 16' });
-      await expect(detail).toBeVisible();
+      await expect(detail.getByLabel('New subtask')).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `detail view, ${theme} ${width}`);
       await page.screenshot({
         path: path.join(screenshotDir, `loop-detail-${theme}-${width}.png`),
       });

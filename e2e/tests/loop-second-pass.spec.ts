@@ -419,4 +419,12 @@ test('"Add subtask" in the detail view makes subtasks under the todo, in its gro
   const child = list(page).getByRole('listitem').filter({ hasText: 'Buy paint' });
   await expect(child).toContainText('Home');
   await expect(child.locator('[data-depth="1"]')).toBeVisible();
+  // The parent picker finds a todo by the words of its title.
+  await list(page).getByRole('button', { name: 'Other', exact: true }).click();
+  const other = page.getByRole('dialog', { name: 'Other' });
+  await other.getByRole('searchbox', { name: 'Find a parent' }).fill('fence');
+  await expect(other.getByLabel('Subtask of').getByRole('option')).toHaveText([
+    'None (top level)',
+    'Paint the fence',
+  ]);
 });

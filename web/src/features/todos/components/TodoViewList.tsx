@@ -1,15 +1,16 @@
-import { useId } from 'react';
-import type { BulkBody, Group, Todo } from '@tally/contract';
-import { BULK_IDS_MAX } from '@tally/contract/constants';
-import { Button } from '#web/components/Button';
+import { lazy, Suspense, useId } from 'react';
+import type { Group, Todo } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
-import { offerUndo } from '#web/lib/undo';
-import { undoCallsOf, useBulkTodos } from '../api/bulk-todos';
 import { useTodoView, type TodoView } from '../api/get-todo-view';
 import { dateOf, dayLabel } from '../lib/dates';
 import { TodoItem } from './TodoItem';
+
+/** "Reschedule overdue", loaded when Today has overdue todos (bundle budget). */
+const RescheduleOverdue = lazy(() =>
+  import('./RescheduleOverdue').then((module) => ({ default: module.RescheduleOverdue })),
+);
 
 const EMPTY_TEXTS: Record<TodoView, string> = {
   today: 'Nothing due today.',
@@ -49,37 +50,10 @@ function sectionsOf(view: TodoView, todos: readonly Todo[], today: string): Day[
   return days;
 }
 
-/**
- * "Reschedule overdue": every overdue todo to today in one call (with the versions shown, so one
- * changed elsewhere meanwhile changes none), and Undo puts each back on its own date.
- */
-function useRescheduleOverdue(today: string) {
-  const { mutation, undo } = useBulkTodos();
-  const reschedule = (overdue: readonly Todo[]) => {
-    const before = new Map(overdue.slice(0, BULK_IDS_MAX).map((todo) => [todo.id, todo]));
-    const versions = Object.fromEntries(
-      [...before.values()]
-        .filter((todo) => todo.id > 0)
-        .map((todo) => [String(todo.id), todo.version]),
-    );
-    const body: BulkBody = { ids: [...before.keys()], action: 'due', dueDate: today, versions };
-    mutation.mutate(body, {
-      onSuccess: (changed) => {
-        const calls = undoCallsOf(body, changed, before);
-        if (calls.length === 0) return;
-        const noun = changed.length === 1 ? 'todo' : 'todos';
-        offerUndo(`${changed.length} overdue ${noun} moved to today`, () => undo(calls));
-      },
-    });
-  };
-  return { reschedule, pending: mutation.isPending };
-}
-
 /** Today or Upcoming, fetched from the server by due date in the browser's zone. */
 export function TodoViewList({ view, groups, groupsPending, now, onDelete }: TodoViewListProps) {
   const todos = useTodoView(view, dateOf(now));
   const idPrefix = useId();
-  const overdue = useRescheduleOverdue(dateOf(now));
   if (todos.isPending && todos.fetchStatus === 'paused') {
     // Nothing saved to show and no server to ask: say so, rather than load for ever (the line
     // under the navigation bar says why); the list comes as soon as the server answers.
@@ -118,15 +92,9 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
                 {day.heading}
               </h2>
               {day.key === 'overdue' && (
-                <Button
-                  variant="outline"
-                  size="sm"
-                  disabled={overdue.pending}
-                  onClick={() => overdue.reschedule(day.todos)}
-                  className="min-h-11 sm:min-h-9"
-                >
-                  Reschedule overdue
-                </Button>
+                <Suspense fallback={null}>
+                  <RescheduleOverdue overdue={day.todos} today={dateOf(now)} />
+                </Suspense>
               )}
             </div>
             <ul

@@ -419,6 +419,16 @@ test('"Add subtask" in the detail view makes subtasks under the todo, in its gro
   const child = list(page).getByRole('listitem').filter({ hasText: 'Buy paint' });
   await expect(child).toContainText('Home');
   await expect(child.locator('[data-depth="1"]')).toBeVisible();
+  // A parent hides and shows its subtasks, remembered in this browser.
+  const subtasks = parent.getByRole('button', { name: 'Subtasks of Paint the fence' });
+  await expect(subtasks).toHaveAttribute('aria-expanded', 'true');
+  await subtasks.click();
+  await expect(child).toBeHidden();
+  await page.reload();
+  await expect(list(page).getByRole('checkbox', { name: 'Paint the fence' })).toBeVisible();
+  await expect(child).toBeHidden();
+  await subtasks.click();
+  await expect(child).toBeVisible();
   // The parent picker finds a todo by the words of its title.
   await list(page).getByRole('button', { name: 'Other', exact: true }).click();
   const other = page.getByRole('dialog', { name: 'Other' });

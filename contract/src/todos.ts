@@ -348,6 +348,7 @@ export const BULK_ACTIONS = [
   'untag',
   'priority',
   'parent',
+  'due',
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
@@ -355,7 +356,7 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
  * One change to many todos at once (docs/product.md, Bulk changes and undo). `move` needs
  * `groupId` (null: no group); `restore` brings todos back from the trash (the undo of `delete`);
  * `tag` and `untag` need `tag`; `priority` needs `priority`; `parent` needs `parentId` (null: the
- * top level).
+ * top level); `due` needs `dueDate` (null: no date, which clears the time and repeat with it).
  */
 export const BulkBodySchema = Type.Object(
   {
@@ -372,6 +373,7 @@ export const BulkBodySchema = Type.Object(
     tag: Type.Optional(TagNameSchema),
     priority: Type.Optional(priority),
     parentId: details.parentId,
+    dueDate: Type.Optional(dueDate),
     versions: Type.Optional(
       Type.Record(Type.String({ pattern: '^[1-9][0-9]{0,9}$' }), Type.Integer({ minimum: 1 }), {
         description:

@@ -12,6 +12,7 @@ import {
   withdrawCompletions,
 } from '../statistics/record-events.js';
 import { scheduleReminders } from '../reminders/schedule.js';
+import { mergePlanning } from './planning.js';
 import { forWrite } from './queries.js';
 import { COLUMNS } from './rows.js';
 import {
@@ -81,8 +82,14 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
     }
     // Each of the task model's actions (decision 083) takes one field, and only it takes that
     // field.
-    const needs = { tag: 'tag', untag: 'tag', priority: 'priority', parent: 'parentId' } as const;
-    for (const field of ['tag', 'priority', 'parentId'] as const) {
+    const needs = {
+      tag: 'tag',
+      untag: 'tag',
+      priority: 'priority',
+      parent: 'parentId',
+      due: 'dueDate',
+    } as const;
+    for (const field of ['tag', 'priority', 'parentId', 'dueDate'] as const) {
       const needed = Object.entries(needs).some(([a, f]) => a === action && f === field);
       if (needed && body[field] === undefined) {
         throw badRequest(`${field} is required for the ${action} action`);
@@ -169,6 +176,35 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         }
         events.push(...ids.map((): StatisticEvent => 'todosUpdated'));
         changed = await answer(trx, await rowsOf(trx, userId, ids));
+      } else if (action === 'due') {
+        // As the single edit of the due date does it: a time and a repeat stay with a new date and
+        // go with a cleared one, and a start date moves by as many days as the due date.
+        const dueDate = body.dueDate ?? null;
+        const moving = rows.filter((row) => row.due_date !== dueDate);
+        for (const row of moving) {
+          const planning = mergePlanning(planningOf(row), { dueDate });
+          await trx
+            .updateTable('todos')
+            .set({
+              ...planningColumns(planning),
+              start_date: movedStart(row.start_date, row.due_date, dueDate),
+              ...(planning.dueTime === null ? { remind_minutes_before: null } : {}),
+              updated_at: now,
+              version: nextVersion,
+            })
+            .where('user_id', '=', userId)
+            .where('id', '=', row.id)
+            .execute();
+        }
+        events.push(...moving.map((): StatisticEvent => 'todosUpdated'));
+        changed = await answer(
+          trx,
+          await rowsOf(
+            trx,
+            userId,
+            moving.map((row) => row.id),
+          ),
+        );
       } else if (action === 'reopen') {
         const reopening = rows.filter((row) => row.completed === 1).map((row) => row.id);
         for (const batch of batches(reopening)) {
@@ -242,8 +278,9 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
           ),
         );
       }
-      // Completing cancels a reminder (or moves a repeat's on); reopening arms it again.
-      if (action === 'complete' || action === 'reopen') {
+      // Completing cancels a reminder (or moves a repeat's on); reopening arms it again, and a new
+      // due date moves it.
+      if (action === 'complete' || action === 'reopen' || action === 'due') {
         await scheduleReminders(trx, userId, changed, zone, now);
       }
       await recordEventsAt(

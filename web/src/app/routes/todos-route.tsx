@@ -1,13 +1,23 @@
+import { useMemo } from 'react';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { errorMessage } from '#web/lib/api-client';
+import { DEFAULT_GROUP_COLOR } from '@tally/contract/constants';
+import { useCreateGroup } from '#web/features/groups/api/create-group';
 import { useGroups } from '#web/features/groups/api/get-groups';
+import { useTags } from '#web/features/tags/api/tags';
 import { TodosPage } from '#web/features/todos/components/TodosPage';
 import { useDocumentTitle } from '../use-document-title';
 
-/** Todos need the groups for tabs, selects and badges: the route brings the two together. */
+/**
+ * Todos need the groups for tabs, selects and badges, and quick add the tags it suggests and a way
+ * to create a group it names: the route brings them together.
+ */
 export default function TodosRoute() {
   useDocumentTitle('Todos');
   const groups = useGroups();
+  const tags = useTags();
+  const createGroup = useCreateGroup();
+  const tagNames = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
   return (
     <>
       {groups.isError && (
@@ -18,7 +28,12 @@ export default function TodosRoute() {
           />
         </div>
       )}
-      <TodosPage groups={groups.data ?? []} groupsPending={groups.isPending} />
+      <TodosPage
+        groups={groups.data ?? []}
+        groupsPending={groups.isPending}
+        tags={tagNames}
+        onCreateGroup={(name) => createGroup.mutateAsync({ name, color: DEFAULT_GROUP_COLOR })}
+      />
     </>
   );
 }

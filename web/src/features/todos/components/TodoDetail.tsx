@@ -7,6 +7,7 @@ import { LoadingText } from '#web/components/LoadingText';
 import { useToggleTodo } from '../api/update-todo';
 import { useLiveTodo } from '../hooks/use-live-todo';
 import { findTodo } from '../lib/todo-cache';
+import { AddSubtask } from './AddSubtask';
 import { Markdown } from './Markdown';
 
 const TodoEditForm = lazy(() =>
@@ -81,6 +82,7 @@ export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
       <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
         <TodoEditForm todo={todo} groups={groups} onDone={onClose} saveRef={saveRef} />
       </Suspense>
+      {!todo.completed && <AddSubtask parent={todo} />}
     </Dialog>
   );
 }

@@ -70,13 +70,17 @@ interface TodosPageProps {
   /** The user's groups (loaded by the route), for tabs, selects and badges. */
   groups: readonly Group[];
   groupsPending: boolean;
+  /** The user's tag names, which quick add suggests after `@`. */
+  tags: readonly string[];
+  /** Creates a group quick add names ("Create group Garden"). */
+  onCreateGroup: (name: string) => Promise<unknown>;
 }
 
 /**
  * /todos: the views All (filter tabs and the list, newest first), Today and Upcoming (by due
  * date, from ?view=), and the Add Todo form.
  */
-export function TodosPage({ groups, groupsPending }: TodosPageProps) {
+export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosPageProps) {
   const search = useSearch();
   const view = viewOfSearch(search);
   const [, navigate] = useLocation();
@@ -224,6 +228,8 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
             defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
             defaultDueDate={view === 'today' ? dateOf(now) : ''}
             now={now}
+            tags={tags}
+            onCreateGroup={onCreateGroup}
           />
         </Suspense>
         {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
@@ -397,6 +403,7 @@ function AllTodos({
               picked={picked}
               shown={shown.length}
               groups={groups}
+              today={dateOf(now)}
               onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
               onClear={selection.clear}
               onDone={() => selection.setSelecting(false)}

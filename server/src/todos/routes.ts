@@ -17,7 +17,6 @@ import { timeZoneOf } from '../shared/time-zone.js';
 import { createBulkService } from './bulk.js';
 import { createTodoService } from './service.js';
 
-/** A single todo's answer carries its version's ETag, the If-Match of the next write. */
 /** A change that asks to complete the todo: its webhook event is todo.completed if it was open. */
 const completes = (body: object) => 'completed' in body && body.completed === true;
 
@@ -32,8 +31,10 @@ const BULK_EVENTS: Record<BulkAction, WebhookEventType> = {
   untag: 'todo.updated',
   priority: 'todo.updated',
   parent: 'todo.updated',
+  due: 'todo.updated',
 };
 
+/** A single todo's answer carries its version's ETag, the If-Match of the next write. */
 const withEtag = (reply: FastifyReply, todo: Todo) => {
   reply.header('etag', etagOfVersion(todo.version));
   return todo;

@@ -121,9 +121,7 @@ export async function exportAccount(
       color: g.color,
       createdAt: iso(g.created_at),
     })),
-    todos: todos.map((row) =>
-      exportedTodo(toTodo(row, tagsOf.get(row.id) ?? []), row.updated_at),
-    ),
+    todos: todos.map((row) => exportedTodo(toTodo(row, tagsOf.get(row.id) ?? []), row.updated_at)),
     todoSorts: sorts?.todo_sorts ? (JSON.parse(sorts.todo_sorts) as TodoSorts) : {},
     completions: completions.map((c) => ({
       todoId: c.todo_id,

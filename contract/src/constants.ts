@@ -35,6 +35,8 @@ export const LIMITS = {
   rangeDaysMax: 366,
   /** The largest reminder offset: a week before the due time, in minutes. */
   remindMinutesBeforeMax: 10_080,
+  /** The longest duration of a todo: a day, in minutes. */
+  durationMinutesMax: 1_440,
   /** Largest JSON body the API accepts, in bytes. */
   bodyLimitBytes: 64 * 1024,
 } as const;

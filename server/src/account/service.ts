@@ -563,6 +563,7 @@ export function createAccountService({
           'parent_id',
           'start_date',
           'position',
+          'duration_minutes',
         ])
         .where('user_id', '=', userId)
         .orderBy('created_at')
@@ -648,6 +649,7 @@ export function createAccountService({
         parentId: t.parent_id,
         startDate: t.start_date,
         position: t.position,
+        durationMinutes: t.duration_minutes,
       })),
       todoSorts: sorts?.todo_sorts ? (JSON.parse(sorts.todo_sorts) as TodoSorts) : {},
       completions: completions.map((c) => ({

@@ -50,6 +50,8 @@ export interface SourceTodo {
   startDate?: string | null;
   /** Its place in the manual order (Tally's export); newest first when absent. */
   position?: number;
+  /** How many minutes it takes (Tally's export); none when absent. */
+  durationMinutes?: number | null;
 }
 
 /** A tag the file declares with its colour (Tally's export, version 2). */

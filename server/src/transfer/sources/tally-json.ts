@@ -1,6 +1,7 @@
 import {
   EXPORT_VERSIONS_READ,
   GROUP_COLORS,
+  LIMITS,
   RepeatSchema,
   SORT_VIEW_PATTERN,
   TODO_SORTS,
@@ -39,6 +40,14 @@ function completedAt(todo: Json, dueDate: string | null) {
 }
 
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** A duration the API would take, else none: a hand-edited file cannot store what a client can't. */
+const durationOf = (value: unknown) =>
+  Number.isInteger(value) &&
+  (value as number) >= 1 &&
+  (value as number) <= LIMITS.durationMinutesMax
+    ? (value as number)
+    : null;
 
 /** Completions kept per todo (its latest) and per import: a file cannot make rows without end. */
 const IMPORT_MAX_COMPLETIONS_PER_TODO = 100;
@@ -242,6 +251,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
       ),
       priority: [0, 1, 2, 3].includes(todo.priority as number) ? (todo.priority as number) : 0,
       startDate: source.startDate(stringOrNull(todo.startDate), null, where),
+      durationMinutes: durationOf(todo.durationMinutes),
       // JSON.parse reads 1.8e308 as Infinity: kept, for boundPositions to place it last.
       ...(typeof todo.position === 'number' && !Number.isNaN(todo.position)
         ? { position: todo.position }

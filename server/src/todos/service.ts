@@ -30,7 +30,8 @@ import {
   recordEvents,
   withdrawCompletions,
 } from '../statistics/record-events.js';
-import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
+import { nextOccurrenceBefore10000 } from '@tally/contract/repeats';
+import { mergePlanning, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
 import {
   countsOfUser,

@@ -9,6 +9,7 @@ import NotFoundRoute from './routes/not-found-route';
 const LoginRoute = lazy(() => import('./routes/login-route'));
 const RegisterRoute = lazy(() => import('./routes/register-route'));
 const TodosRoute = lazy(() => import('./routes/todos-route'));
+const CalendarRoute = lazy(() => import('./routes/calendar-route'));
 const GroupsRoute = lazy(() => import('./routes/groups-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
@@ -49,6 +50,13 @@ export function AppRoutes() {
         <RequireAuth>
           <Lazy>
             <TodosRoute />
+          </Lazy>
+        </RequireAuth>
+      </Route>
+      <Route path="/calendar">
+        <RequireAuth>
+          <Lazy>
+            <CalendarRoute />
           </Lazy>
         </RequireAuth>
       </Route>

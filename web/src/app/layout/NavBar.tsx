@@ -7,6 +7,7 @@ import { useSession } from '#web/lib/session-store';
 
 const LINKS = [
   { href: '/todos', label: 'Todos' },
+  { href: '/calendar', label: 'Calendar' },
   { href: '/statistics', label: 'Stats' },
   { href: '/groups', label: 'Groups' },
 ] as const;
@@ -52,7 +53,7 @@ function SettingsLink({ current }: { current: boolean }) {
 }
 
 /**
- * The navigation bar: the product name, and with a token the Todos / Stats / Groups links,
+ * The navigation bar: the product name, and with a token the Todos / Calendar / Stats / Groups links,
  * Settings and "Logout {name}"; the theme toggle always.
  */
 export function NavBar() {

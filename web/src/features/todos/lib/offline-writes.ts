@@ -54,6 +54,7 @@ export async function queueCreate(body: CreateTodoBody, operation: string): Prom
     priority: body.priority ?? 0,
     parentId: body.parentId ?? null,
     startDate: body.startDate ?? null,
+    durationMinutes: body.durationMinutes ?? null,
     // Newest first among its siblings, as the server places a new todo.
     position: -Date.now(),
     version: 1,
@@ -133,6 +134,7 @@ export async function queueUpdate(
     priority: 0,
     parentId: null,
     startDate: null,
+    durationMinutes: null,
     position: 0,
     version: 1,
   };

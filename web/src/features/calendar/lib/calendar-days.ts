@@ -1,0 +1,180 @@
+import type { Repeat, Todo } from '@tally/contract';
+import {
+  addDays,
+  daysInMonth,
+  formatDate,
+  pad,
+  parseDate,
+  WEEKDAYS,
+  type Weekday,
+  weekdayOf,
+} from '@tally/contract/dates';
+import { nextOccurrence } from '@tally/contract/repeats';
+
+/**
+ * The calendar's days and what falls on them. Dates are 'YYYY-MM-DD' of the user's own calendar
+ * and times are wall times in the user's zone, as todos store them, so the grid never does
+ * arithmetic across a daylight-saving change: only "now" is placed with the zone.
+ */
+
+/** 0 = Sunday … 6 = Saturday, as the account's weekStart counts. */
+export type WeekStart = number;
+
+/** The day a week starts on: the account's choice, else the locale's, else Monday. */
+export function firstDayOfWeek(weekStart: WeekStart | null, locale: string): WeekStart {
+  if (weekStart !== null) return weekStart;
+  try {
+    const info = new Intl.Locale(locale) as Intl.Locale & {
+      getWeekInfo?: () => { firstDay: number };
+      weekInfo?: { firstDay: number };
+    };
+    const firstDay = info.getWeekInfo?.().firstDay ?? info.weekInfo?.firstDay;
+    // Intl counts 1 = Monday … 7 = Sunday.
+    if (firstDay !== undefined) return firstDay % 7;
+  } catch {
+    // An unknown tag: the default below.
+  }
+  return 1;
+}
+
+/** Sunday = 0 … Saturday = 6 of a date. */
+const sundayFirst = (date: string) => (weekdayOf(date) + 1) % 7;
+
+/** The first day of the week holding `date`. */
+export const startOfWeek = (date: string, first: WeekStart): string =>
+  addDays(date, -((sundayFirst(date) - first + 7) % 7));
+
+/** The month's weeks, each seven dates, from the week of its 1st to the week of its last day. */
+export function monthWeeks(month: string, first: WeekStart): string[][] {
+  const parsed = parseDate(`${month}-01`);
+  if (!parsed) throw new RangeError(`Not a month: ${month}`);
+  const last = formatDate(parsed.year, parsed.month, daysInMonth(parsed.year, parsed.month));
+  const weeks: string[][] = [];
+  for (let day = startOfWeek(`${month}-01`, first); day <= last; day = addDays(day, 7)) {
+    weeks.push(Array.from({ length: 7 }, (_, i) => addDays(day, i)));
+  }
+  return weeks;
+}
+
+/** 'YYYY-MM' `months` after the month. */
+export function addMonths(month: string, months: number): string {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  const index = year * 12 + number - 1 + months;
+  return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
+}
+
+/** The date and the minutes since midnight of a moment on the wall clocks of a zone. */
+export function wallClock(now: Date, zone: string): { date: string; minutes: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
+  );
+  return {
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}
+
+/** 'HH:mm' as minutes since midnight. */
+export const minutesOf = (time: string): number =>
+  Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/** Minutes since midnight as 'HH:mm' (within the day). */
+export const timeOfMinutes = (minutes: number): string => {
+  const within = Math.min(Math.max(minutes, 0), 24 * 60 - 1);
+  return `${pad(Math.floor(within / 60))}:${pad(within % 60)}`;
+};
+
+/** A todo on a day: the todo itself, or one of the next occurrences of its repeat (faint). */
+export interface CalendarEntry {
+  todo: Todo;
+  date: string;
+  occurrence: boolean;
+}
+
+/** The most occurrences a rule shows in a range (a daily rule over a month: every day). */
+const OCCURRENCES_MAX = 62;
+
+/**
+ * The occurrences after the todo's own due date that fall in [from, to]. A rule counted from the
+ * day of completion has no dates to come until it is completed, so it shows none.
+ */
+function occurrencesIn(repeat: Repeat, due: string, from: string, to: string): string[] {
+  if (repeat.from === 'completion') return [];
+  const dates: string[] = [];
+  let date = due;
+  while (dates.length < OCCURRENCES_MAX) {
+    date = nextOccurrence(repeat, date);
+    if (date > to || !parseDate(date)) break;
+    if (date >= from) dates.push(date);
+  }
+  return dates;
+}
+
+/** Untimed first, then by time; among equals the list's manual order. */
+function byTime(a: CalendarEntry, b: CalendarEntry): number {
+  const at = a.todo.dueTime ?? '';
+  const bt = b.todo.dueTime ?? '';
+  if (at !== bt) return at < bt ? -1 : 1;
+  return a.todo.position - b.todo.position;
+}
+
+/** Each day of [from, to] with its todos in order; completed ones only when shown. */
+export function entriesByDay(
+  todos: readonly Todo[],
+  from: string,
+  to: string,
+  showCompleted: boolean,
+): Map<string, CalendarEntry[]> {
+  const days = new Map<string, CalendarEntry[]>();
+  const add = (entry: CalendarEntry) => {
+    const list = days.get(entry.date);
+    if (list) list.push(entry);
+    else days.set(entry.date, [entry]);
+  };
+  for (const todo of todos) {
+    const due = todo.dueDate;
+    if (due === null || due > to || (todo.completed && !showCompleted)) continue;
+    if (due >= from) add({ todo, date: due, occurrence: false });
+    if (todo.repeat && !todo.completed) {
+      for (const date of occurrencesIn(todo.repeat, due, from, to)) {
+        add({ todo, date, occurrence: true });
+      }
+    }
+  }
+  for (const list of days.values()) list.sort(byTime);
+  return days;
+}
+
+/**
+ * The repeat rule after moving a todo by `days` for all its occurrences: the weekdays, the day of
+ * the month or the weekday move with it (the server fills the day of the month from the new due
+ * date when the rule names none).
+ */
+export function shiftedRepeat(repeat: Repeat, days: number): Repeat {
+  const shift = (weekday: Weekday) =>
+    WEEKDAYS[(((WEEKDAYS.indexOf(weekday) + days) % 7) + 7) % 7] ?? weekday;
+  if (repeat.weekdays) return { ...repeat, weekdays: repeat.weekdays.map(shift) };
+  if (repeat.nthWeekday) {
+    return {
+      ...repeat,
+      nthWeekday: { ...repeat.nthWeekday, weekday: shift(repeat.nthWeekday.weekday) },
+    };
+  }
+  const rest = { ...repeat };
+  delete rest.monthDay;
+  return rest;
+}
+
+/** Whole days from one date to another. */
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);

@@ -33,7 +33,7 @@ const DayCell = memo(function DayCell({
       data-drop-date={date}
       aria-current={today ? 'date' : undefined}
       className={cn(
-        'h-28 border border-slate-200 p-1 align-top dark:border-slate-700',
+        'h-20 border border-slate-200 p-0.5 align-top sm:h-28 sm:p-1 dark:border-slate-700',
         !inMonth && 'bg-slate-50 dark:bg-slate-900/60',
       )}
     >

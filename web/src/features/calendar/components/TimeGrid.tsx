@@ -147,7 +147,14 @@ export function TimeGrid({
           </ul>
         ))}
       </div>
-      <div ref={scroller} className="max-h-[65vh] overflow-y-auto">
+      {/* Focusable, so the hours scroll by keyboard too. */}
+      <div
+        ref={scroller}
+        tabIndex={0}
+        role="region"
+        aria-label="Hours"
+        className="max-h-[65vh] overflow-y-auto"
+      >
         <div className="grid" style={columns}>
           <div className="relative" style={{ height: px(24 * 60) }} aria-hidden="true">
             {HOURS.map((hour) => (
@@ -165,10 +172,10 @@ export function TimeGrid({
               key={date}
               data-drop-date={date}
               data-drop-timed=""
-              className="relative border-l border-slate-200 dark:border-slate-700"
+              className="relative border-l border-slate-200 [--hour-line:var(--color-slate-200)] dark:border-slate-700 dark:[--hour-line:var(--color-slate-800)]"
               style={{
                 height: px(24 * 60),
-                backgroundImage: `repeating-linear-gradient(to bottom, transparent 0, transparent ${HOUR_PX - 1}px, var(--color-slate-200) ${HOUR_PX - 1}px, var(--color-slate-200) ${HOUR_PX}px)`,
+                backgroundImage: `repeating-linear-gradient(to bottom, transparent 0, transparent ${HOUR_PX - 1}px, var(--hour-line) ${HOUR_PX - 1}px, var(--hour-line) ${HOUR_PX}px)`,
               }}
             >
               {date === today && (

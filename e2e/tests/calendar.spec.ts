@@ -218,6 +218,8 @@ test.describe('calendar', () => {
   });
 
   test('screenshots: phone and desktop, light and dark', async ({ page, request }) => {
+    // Eight full-page pictures and two reloads.
+    test.setTimeout(120_000);
     const user = await registerViaApi(request, 'calshots');
     const titles = ['Standup', 'Write report', 'Gym', 'Call the bank', 'Groceries', 'Review PR'];
     for (const [i, title] of titles.entries()) {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadIcal, type RenderedTodo, renderVtodo } from './vtodo.js';
+import { loadIcal, parseVtodo, type RenderedTodo, renderVtodo } from './vtodo.js';
 
 // The server loads ical.js at the first CalDAV request (caldav/routes.ts); here, before the tests.
 beforeAll(loadIcal);
@@ -14,6 +14,7 @@ const todo = (uid: string, dueDate: string): RenderedTodo => ({
   startDate: null,
   repeat: null,
   remindMinutesBefore: null,
+  durationMinutes: null,
   tags: [],
   priority: 0,
   parentUid: null,
@@ -40,5 +41,63 @@ describe('renderVtodo', () => {
     const text = renderVtodo(todo('c', '2026-03-15'), 'America/New_York');
     expect(timezoneOf(text)).toContain('TZID:America/New_York');
     expect(timezoneOf(text)).toContain('TZOFFSETTO:-0400');
+  });
+});
+
+describe('a time block (DURATION)', () => {
+  const block = (text: string) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Test//EN',
+      'BEGIN:VTODO',
+      'UID:block-1',
+      'DTSTAMP:20260101T000000Z',
+      'SUMMARY:Write the report',
+      text,
+      'END:VTODO',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+
+  it('goes out as DTSTART at the due time and DURATION, never beside DUE', () => {
+    const text = renderVtodo({ ...todo('d', '2026-03-29'), durationMinutes: 90 }, 'Europe/Berlin');
+    expect(text).toContain('DTSTART;TZID=Europe/Berlin:20260329T093000');
+    expect(text).toMatch(/\r\nDURATION:PT90M\r\n/);
+    expect(text).not.toContain('DUE');
+  });
+
+  it('keeps DUE and DTSTART when the todo has a start date of its own', () => {
+    const text = renderVtodo(
+      { ...todo('e', '2026-03-29'), startDate: '2026-03-20', durationMinutes: 90 },
+      'UTC',
+    );
+    expect(text).toContain('DUE:20260329T093000Z');
+    expect(text).not.toContain('DURATION');
+  });
+
+  it('is read from DTSTART and DURATION as the due time and the duration', () => {
+    const { fields } = parseVtodo(
+      block('DTSTART;TZID=America/New_York:20261101T013000\r\nDURATION:PT45M'),
+      'UTC',
+    );
+    expect(fields).toMatchObject({
+      dueDate: '2026-11-01',
+      dueTime: '01:30',
+      startDate: null,
+      durationMinutes: 45,
+    });
+  });
+
+  it('reads a DURATION out of range as none, and DUE with its DTSTART as before', () => {
+    const { fields } = parseVtodo(block('DTSTART:20261101T090000Z\r\nDURATION:P2D'), 'UTC');
+    expect(fields).toMatchObject({ dueDate: null, startDate: '2026-11-01', durationMinutes: null });
+    const due = parseVtodo(block('DUE:20261101T100000Z\r\nDTSTART:20261031T090000Z'), 'UTC');
+    expect(due.fields).toMatchObject({
+      dueDate: '2026-11-01',
+      dueTime: '10:00',
+      startDate: '2026-10-31',
+      durationMinutes: null,
+    });
   });
 });

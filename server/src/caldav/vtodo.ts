@@ -46,6 +46,8 @@ export interface VtodoFields {
   startDate: string | null;
   repeat: Repeat | null;
   remindMinutesBefore: number | null;
+  /** A time block's length (docs/decisions/166-todo-durations.md): DURATION from DTSTART. */
+  durationMinutes: number | null;
   tags: string[];
   priority: 0 | 1 | 2 | 3;
   /** The UID of its parent (RELATED-TO;RELTYPE=PARENT). */
@@ -247,6 +249,16 @@ function reminderMinutes(alarm: JCalComponent): number | null {
   return minutes <= LIMITS.remindMinutesBeforeMax ? minutes : null;
 }
 
+/** A DURATION in whole minutes that a todo can have, or null. */
+function durationMinutesOf(property: JCalProperty | undefined): number | null {
+  if (!property || property[2] !== 'duration') return null;
+  const seconds = ical().Duration.fromString(String(property[3])).toSeconds();
+  const minutes = seconds / 60;
+  return Number.isInteger(minutes) && minutes >= 1 && minutes <= LIMITS.durationMinutesMax
+    ? minutes
+    : null;
+}
+
 /**
  * How deep components nest: VCALENDAR, VTODO, VALARM and a few of a client's own below them.
  * Deeper nesting serves no calendar app, and every later write-back would recurse through it.
@@ -388,13 +400,29 @@ export function parseVtodo(
   const dueZone = due && typeof due[1].tzid === 'string' ? due[1].tzid : null;
   if (dueZone && isIanaZone(dueZone)) extra.zone = dueZone;
   const dueWall = due ? wallOf(due, extra.zone ?? zone) : null;
-  const dueDate = dueWall?.date ?? null;
-  const dueTime = dueWall?.time ?? null;
+  let dueDate = dueWall?.date ?? null;
+  let dueTime = dueWall?.time ?? null;
   remember('due', { dueDate, dueTime }, due ? [due] : []);
 
   const [start, ...moreStart] = take('dtstart');
   append(extra.props, moreStart);
-  const startDate = start ? wallOf(start, extra.zone ?? zone).date : null;
+  // A time block (RFC 5545 allows DURATION only with DTSTART and without DUE): DTSTART is when it
+  // starts, Tally's due time, and DURATION its length; no start date of Tally's then.
+  const [durationProperty, ...moreDurations] = take('duration');
+  append(extra.props, moreDurations);
+  const durationMinutes = durationMinutesOf(durationProperty);
+  const block = !due && start?.[2] === 'date-time' && durationMinutes !== null;
+  if (block) {
+    const startZone = typeof start[1].tzid === 'string' ? start[1].tzid : null;
+    if (startZone && isIanaZone(startZone)) extra.zone = startZone;
+    const wall = wallOf(start, extra.zone ?? zone);
+    dueDate = wall.date;
+    dueTime = wall.time;
+    remember('due', { dueDate, dueTime }, []);
+  } else if (durationProperty && durationMinutes === null) {
+    extra.props.push(durationProperty);
+  }
+  const startDate = start && !block ? wallOf(start, extra.zone ?? zone).date : null;
   remember('start', startDate, start ? [start] : []);
 
   const rrules = take('rrule');
@@ -497,6 +525,7 @@ export function parseVtodo(
       startDate,
       repeat,
       remindMinutesBefore,
+      durationMinutes,
       tags,
       priority,
       parentUid,
@@ -813,6 +842,25 @@ export function vtodoCalendar(todo: RenderedTodo, zone: string | null): JCalComp
   for (const property of extra?.props ?? []) {
     // A repeat Tally writes replaces the client's rule; a rule it cannot read stays as written.
     if (todo.repeat === null || property[0] !== 'rrule') properties.push(property);
+  }
+  if (todo.durationMinutes !== null && todo.dueDate !== null && todo.dueTime !== null) {
+    // A time block goes out as DTSTART and DURATION, which RFC 5545 forbids beside DUE; a todo
+    // with a start date of its own keeps DUE and DTSTART, and its duration stays in Tally.
+    if (todo.startDate === null) {
+      const zoned = (extra?.zone ?? zone) !== null && (extra?.zone ?? zone) !== 'UTC';
+      const at = `${todo.dueDate}T${todo.dueTime}:00`;
+      const kept = properties.filter((p) => p[0] !== 'due' && p[0] !== 'dtstart');
+      properties.length = 0;
+      properties.push(
+        ...kept,
+        zoned
+          ? ['dtstart', { tzid: extra?.zone ?? zone }, 'date-time', at]
+          : ['dtstart', {}, 'date-time', `${at}Z`],
+        ['duration', {}, 'duration', `PT${todo.durationMinutes}M`],
+      );
+      dates.length = 0;
+      dates.push(...properties.filter((p) => p[0] === 'dtstart'));
+    }
   }
   const alarm = reminderAlarm(todo);
   const vtodo: JCalComponent = [

@@ -27,6 +27,8 @@ const NotificationsSection = lazy(() =>
   })),
 );
 
+const WeekStartSetting = lazy(() => import('./week-start-setting'));
+
 const Later = ({ children }: { children: ReactNode }) => (
   <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>
 );
@@ -49,6 +51,15 @@ export default function SettingsRoute({ section }: { section?: string | undefine
           content: (
             <Later>
               <InboxSection />
+            </Later>
+          ),
+        },
+        {
+          id: 'calendar-view',
+          label: 'Calendar view',
+          content: (
+            <Later>
+              <WeekStartSetting />
             </Later>
           ),
         },

@@ -11,7 +11,7 @@ const NOW = new Date(2026, 10, 23, 12, 0);
 
 beforeAll(async () => {
   // The screen's code is a lazy chunk (app/router.tsx): load it before the first render.
-  await import('../../../app/routes/calendar-route');
+  await import('./CalendarPage');
 });
 
 beforeEach(() => {

@@ -5,7 +5,7 @@ import { minutesOf, type CalendarEntry } from '../lib/calendar-days';
 import { OccurrenceChip, TodoChip, type ChipActions } from './TodoChip';
 
 /** The height of an hour, in CSS pixels. */
-export const HOUR_PX = 44;
+const HOUR_PX = 44;
 /** A todo without a duration is drawn this long. */
 const SHORT_MINUTES = 30;
 const QUARTER = 15;

@@ -18,7 +18,7 @@ import { nextOccurrence } from '@tally/contract/repeats';
  */
 
 /** 0 = Sunday … 6 = Saturday, as the account's weekStart counts. */
-export type WeekStart = number;
+type WeekStart = number;
 
 /** The day a week starts on: the account's choice, else the locale's, else Monday. */
 export function firstDayOfWeek(weekStart: WeekStart | null, locale: string): WeekStart {

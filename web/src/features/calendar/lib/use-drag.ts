@@ -15,7 +15,7 @@ export interface DropTarget {
   minutes: number | null | undefined;
 }
 
-export interface DragState {
+interface DragState {
   todo: Todo;
   x: number;
   y: number;
@@ -27,7 +27,7 @@ const THRESHOLD = 6;
 const QUARTER = 15;
 
 /** The day and time under a point of the screen, or null over nothing that takes a todo. */
-export function targetAt(x: number, y: number): DropTarget | null {
+function targetAt(x: number, y: number): DropTarget | null {
   const element = document.elementFromPoint(x, y)?.closest<HTMLElement>('[data-drop-date]');
   if (!element) return null;
   const date = element.dataset.dropDate || null;

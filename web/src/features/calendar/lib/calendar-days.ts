@@ -63,10 +63,13 @@ export function addMonths(month: string, months: number): string {
   return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
 }
 
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The date and the minutes since midnight of a moment on the wall clocks of a zone. */
 export function wallClock(now: Date, zone: string): { date: string; minutes: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+  let format = wallFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       year: 'numeric',
       month: '2-digit',
@@ -74,9 +77,11 @@ export function wallClock(now: Date, zone: string): { date: string; minutes: num
       hour: '2-digit',
       minute: '2-digit',
       hourCycle: 'h23',
-    })
-      .formatToParts(now)
-      .map((part) => [part.type, part.value]),
+    });
+    wallFormats.set(zone, format);
+  }
+  const parts = Object.fromEntries(
+    format.formatToParts(now).map((part) => [part.type, part.value]),
   );
   return {
     date: `${parts.year}-${parts.month}-${parts.day}`,

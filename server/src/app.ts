@@ -118,7 +118,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter as long as a URL may be (the router's default stops at 100 characters and
+    // answers 404): a CalDAV client's calendar or object name is refused by its own rule, 400.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     // A URL the router cannot decode (e.g. /api/todos/%_%) gets the usual {error} body.
     frameworkErrors: (_error, _request, reply) =>
       void (reply as FastifyReply)

@@ -1,11 +1,4 @@
-import {
-  calendarApi,
-  groupsApi,
-  statisticsApi,
-  tagsApi,
-  todosApi,
-  trashApi,
-} from '@tally/contract';
+import { accountApi, groupsApi, statisticsApi, tagsApi, todosApi, trashApi } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -973,9 +966,9 @@ const lineOf = (text: string, name: string) =>
     .split('\r\n')
     .find((line) => line.startsWith(`${name}:`) || line.startsWith(`${name};`)) ?? null;
 
-/** The account's calendar feed made in this zone: the zone Tally writes its times in. */
+/** The account's zone set to this one: the zone Tally writes its times in. */
 const inZone = (user: DavAccount, zone: string) =>
-  apiClient(ctx.app, user)(calendarApi.regenerate, { headers: { 'x-time-zone': zone } });
+  apiClient(ctx.app, user)(accountApi.setPreferences, { body: { timeZone: zone } });
 
 describe('objects as the client sent them', () => {
   it('serves an object exactly as sent and answers its ETag; one Tally adds to, without one', async () => {

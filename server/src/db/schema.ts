@@ -144,6 +144,8 @@ interface TodosTable {
   ics_extra: Generated<string | null>;
   /** A RRULE from a CalDAV client that Tally cannot represent (RFC 5545 text), shown read-only. */
   custom_repeat: Generated<string | null>;
+  /** The UID a CalDAV subtask names as its parent while no todo holds it (migration 0028). */
+  pending_parent_uid: Generated<string | null>;
   /** 1 when made, one more with every write from any path (migration 0019): the ETag of If-Match. */
   version: Generated<number>;
 }

@@ -10,6 +10,7 @@ import {
   daysBetween,
   entriesByDay,
   firstDayOfWeek,
+  indexByDay,
   monthWeeks,
   shiftedRepeat,
   startOfWeek,
@@ -107,14 +108,12 @@ export function CalendarPage({
   }, [shown, anchor, first]);
   const from = shown === 'month' ? (weeks[0]?.[0] ?? anchor) : (dates[0] ?? anchor);
   const to = shown === 'month' ? (weeks.at(-1)?.[6] ?? anchor) : (dates.at(-1) ?? anchor);
+  const index = useMemo(() => indexByDay(todos), [todos]);
   const days = useMemo(
-    () => entriesByDay(todos, from, to, showCompleted),
-    [todos, from, to, showCompleted],
+    () => entriesByDay(index, from, to, showCompleted),
+    [index, from, to, showCompleted],
   );
-  const unscheduled = useMemo(
-    () => todos.filter((todo) => todo.dueDate === null && !todo.completed),
-    [todos],
-  );
+  const { unscheduled } = index;
 
   const step = (direction: 1 | -1) => {
     if (shown === 'month') setAnchor(`${addMonths(month, direction)}-01`);

@@ -1,9 +1,11 @@
-import type { Todo } from '@tally/contract';
+import type { Repeat, Todo } from '@tally/contract';
+import { nextOccurrence } from '@tally/contract/repeats';
 import { describe, expect, it } from 'vitest';
 import {
   addMonths,
   entriesByDay,
   firstDayOfWeek,
+  indexByDay,
   monthWeeks,
   shiftedRepeat,
   startOfWeek,
@@ -95,7 +97,7 @@ describe('the todos of each day', () => {
       todo({ id: 6, title: 'none' }),
     ];
     const titles = (show: boolean) =>
-      entriesByDay(todos, '2026-12-01', '2026-12-31', show)
+      entriesByDay(indexByDay(todos), '2026-12-01', '2026-12-31', show)
         .get('2026-12-01')
         ?.map((entry) => entry.todo.title);
     expect(titles(false)).toEqual(['untimed', 'early', 'late']);
@@ -107,7 +109,7 @@ describe('the todos of each day', () => {
       dueDate: '2026-11-30',
       repeat: { every: 1, unit: 'week', weekdays: ['mon', 'thu'], from: 'due' },
     });
-    const days = entriesByDay([weekly], '2026-11-30', '2026-12-13', false);
+    const days = entriesByDay(indexByDay([weekly]), '2026-11-30', '2026-12-13', false);
     expect([...days].map(([date, [entry]]) => [date, entry?.occurrence])).toEqual([
       ['2026-11-30', false],
       ['2026-12-03', true],
@@ -118,7 +120,30 @@ describe('the todos of each day', () => {
       dueDate: '2026-11-30',
       repeat: { every: 1, unit: 'day', from: 'completion' },
     });
-    expect(entriesByDay([fromCompletion], '2026-11-30', '2026-12-13', false).size).toBe(1);
+    expect(entriesByDay(indexByDay([fromCompletion]), '2026-11-30', '2026-12-13', false).size).toBe(
+      1,
+    );
+  });
+
+  it.each([
+    { every: 3, unit: 'day', from: 'due' },
+    { every: 2, unit: 'week', from: 'due' },
+    { every: 2, unit: 'week', weekdays: ['tue', 'sat'], from: 'due' },
+    { every: 1, unit: 'month', monthDay: 31, from: 'due' },
+  ] as Repeat[])('shows the occurrences of a rule begun long before the month: %j', (repeat) => {
+    const due = '2025-01-07';
+    const walked: string[] = [];
+    for (let date = nextOccurrence(repeat, due); date <= '2026-12-31';) {
+      if (date >= '2026-12-01') walked.push(date);
+      date = nextOccurrence(repeat, date);
+    }
+    const days = entriesByDay(
+      indexByDay([todo({ dueDate: due, repeat })]),
+      '2026-12-01',
+      '2026-12-31',
+      false,
+    );
+    expect([...days.keys()].sort()).toEqual(walked);
   });
 
   it('moves a rule with its todo for all occurrences', () => {

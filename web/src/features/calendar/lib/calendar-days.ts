@@ -111,16 +111,22 @@ const OCCURRENCES_MAX = 62;
 
 /**
  * The occurrences after the todo's own due date that fall in [from, to]. A rule counted from the
- * day of completion has no dates to come until it is completed, so it shows none.
+ * day of completion has no dates to come until it is completed, so it shows none. A rule of a
+ * fixed period (days, or weeks) starts over every period, so the ones before the range are
+ * skipped in one step rather than walked through.
  */
 function occurrencesIn(repeat: Repeat, due: string, from: string, to: string): string[] {
   if (repeat.from === 'completion') return [];
+  const period =
+    repeat.unit === 'day' ? repeat.every : repeat.unit === 'week' ? 7 * repeat.every : 0;
   const dates: string[] = [];
-  let date = due;
-  while (dates.length < OCCURRENCES_MAX) {
-    date = nextOccurrence(repeat, date);
-    if (date > to || !parseDate(date)) break;
+  let date = nextOccurrence(repeat, due);
+  if (period > 0 && date < from) {
+    date = addDays(date, Math.floor(daysBetween(date, from) / period) * period);
+  }
+  while (dates.length < OCCURRENCES_MAX && date <= to && parseDate(date)) {
     if (date >= from) dates.push(date);
+    date = nextOccurrence(repeat, date);
   }
   return dates;
 }
@@ -133,30 +139,62 @@ function byTime(a: CalendarEntry, b: CalendarEntry): number {
   return a.todo.position - b.todo.position;
 }
 
+/**
+ * The todos by due date, each day in order, the open repeating ones (which also fall on days to
+ * come) and the open ones without a date: made once when the list changes, so showing a range
+ * looks up its own days instead of going through every todo.
+ */
+export interface DayIndex {
+  byDate: ReadonlyMap<string, readonly CalendarEntry[]>;
+  repeating: readonly Todo[];
+  unscheduled: readonly Todo[];
+}
+
+export function indexByDay(todos: readonly Todo[]): DayIndex {
+  const byDate = new Map<string, CalendarEntry[]>();
+  const repeating: Todo[] = [];
+  const unscheduled: Todo[] = [];
+  for (const todo of todos) {
+    const date = todo.dueDate;
+    if (date === null) {
+      if (!todo.completed) unscheduled.push(todo);
+      continue;
+    }
+    const entry = { todo, date, occurrence: false };
+    const list = byDate.get(date);
+    if (list) list.push(entry);
+    else byDate.set(date, [entry]);
+    if (todo.repeat && !todo.completed) repeating.push(todo);
+  }
+  for (const list of byDate.values()) list.sort(byTime);
+  return { byDate, repeating, unscheduled };
+}
+
 /** Each day of [from, to] with its todos in order; completed ones only when shown. */
 export function entriesByDay(
-  todos: readonly Todo[],
+  index: DayIndex,
   from: string,
   to: string,
   showCompleted: boolean,
 ): Map<string, CalendarEntry[]> {
   const days = new Map<string, CalendarEntry[]>();
-  const add = (entry: CalendarEntry) => {
-    const list = days.get(entry.date);
-    if (list) list.push(entry);
-    else days.set(entry.date, [entry]);
-  };
-  for (const todo of todos) {
-    const due = todo.dueDate;
-    if (due === null || due > to || (todo.completed && !showCompleted)) continue;
-    if (due >= from) add({ todo, date: due, occurrence: false });
-    if (todo.repeat && !todo.completed) {
-      for (const date of occurrencesIn(todo.repeat, due, from, to)) {
-        add({ todo, date, occurrence: true });
-      }
+  for (let date = from; date <= to; date = addDays(date, 1)) {
+    const list = index.byDate.get(date);
+    const shown = showCompleted ? list : list?.filter((entry) => !entry.todo.completed);
+    if (shown?.length) days.set(date, [...shown]);
+  }
+  const added = new Set<CalendarEntry[]>();
+  for (const todo of index.repeating) {
+    if (todo.repeat === null || todo.dueDate === null || todo.dueDate > to) continue;
+    for (const date of occurrencesIn(todo.repeat, todo.dueDate, from, to)) {
+      const entry = { todo, date, occurrence: true };
+      const list = days.get(date);
+      if (list) list.push(entry);
+      else days.set(date, [entry]);
+      added.add(days.get(date) ?? []);
     }
   }
-  for (const list of days.values()) list.sort(byTime);
+  for (const list of added) list.sort(byTime);
   return days;
 }
 

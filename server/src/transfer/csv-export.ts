@@ -56,6 +56,7 @@ export async function todosCsv(db: Db, userId: number): Promise<string> {
       'todos.priority',
       'todos.parent_id',
       'todos.start_date',
+      'todos.duration_minutes',
     ])
     .where('todos.user_id', '=', userId)
     .orderBy('todos.created_at')
@@ -77,6 +78,7 @@ export async function todosCsv(db: Db, userId: number): Promise<string> {
       row.priority,
       row.parent_id ?? '',
       row.start_date ?? '',
+      row.duration_minutes ?? '',
     ]),
     {
       header: true,

@@ -1,7 +1,6 @@
 import {
   EXPORT_VERSIONS_READ,
   GROUP_COLORS,
-  LIMITS,
   RepeatSchema,
   SORT_VIEW_PATTERN,
   TODO_SORTS,
@@ -19,6 +18,7 @@ import {
   type SourceSort,
   type SourceTag,
   type SourceTodo,
+  durationOf,
 } from './source.js';
 
 type Json = Record<string, unknown>;
@@ -40,14 +40,6 @@ function completedAt(todo: Json, dueDate: string | null) {
 }
 
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
-
-/** A duration the API would take, else none: a hand-edited file cannot store what a client can't. */
-const durationOf = (value: unknown) =>
-  Number.isInteger(value) &&
-  (value as number) >= 1 &&
-  (value as number) <= LIMITS.durationMinutesMax
-    ? (value as number)
-    : null;
 
 /** Completions kept per todo (its latest) and per import: a file cannot make rows without end. */
 const IMPORT_MAX_COMPLETIONS_PER_TODO = 100;

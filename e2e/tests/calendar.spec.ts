@@ -11,8 +11,8 @@ import {
 
 /**
  * The calendar (/calendar): drag a todo to another day and to a time in the week view with the
- * mouse and with a finger, Undo it, move one with the keyboard only, resize a block; axe on the
- * month and the week. Screenshots go to /tmp/shots-calendar, out of the repository.
+ * mouse and with a finger, Undo it, swipe between days on a phone, move one with the keyboard only,
+ * resize a block (and Undo it); axe on the month and the week. Screenshots go to /tmp/shots-calendar, out of the repository.
  */
 
 const SHOTS = '/tmp/shots-calendar';
@@ -142,7 +142,10 @@ test.describe('calendar', () => {
     const to = await slot(page, other, 11);
     const from = await center(page, 'Touch me');
     const cdp = await context.newCDPSession(page);
-    const touch = (type: string, point?: { x: number; y: number }) =>
+    const touch = (
+      type: 'touchStart' | 'touchMove' | 'touchEnd',
+      point?: { x: number; y: number },
+    ) =>
       cdp.send('Input.dispatchTouchEvent', {
         type,
         touchPoints: point ? [{ x: point.x, y: point.y }] : [],
@@ -161,6 +164,50 @@ test.describe('calendar', () => {
         return `${dueDate} ${dueTime}`;
       })
       .toBe(`${other} 11:00`);
+    await context.close();
+  });
+
+  test('swipe between days on a phone', async ({ browser, request }) => {
+    const context = await browser.newContext({
+      hasTouch: true,
+      isMobile: true,
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    const user = await registerViaApi(request, 'calswipe');
+    await signInWithStorage(page, user, '/calendar');
+    await page.getByRole('button', { name: 'Day' }).click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toHaveText('Today');
+    const calendar = page.getByRole('region', { name: 'Calendar' });
+    const box = await calendar.boundingBox();
+    if (!box) throw new Error('no calendar');
+    const cdp = await context.newCDPSession(page);
+    // A finger across the hours, sideways: 160 px in ten steps.
+    const swipe = async (dx: number) => {
+      const from = { x: box.x + box.width / 2 - dx / 2, y: box.y + 200 };
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+      for (let i = 1; i <= 10; i += 1) {
+        await cdp.send('Input.dispatchTouchEvent', {
+          type: 'touchMove',
+          touchPoints: [{ x: from.x + (dx * i) / 10, y: from.y + i }],
+        });
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    };
+    await swipe(-160);
+    await expect(heading).toHaveText('Tomorrow');
+    await swipe(160);
+    await expect(heading).toHaveText('Today');
+    await swipe(160);
+    await expect(heading).toHaveText('Yesterday');
+    await swipe(-160);
+    // Three days turn by three: from today's three to the three before.
+    await page.getByRole('button', { name: '3 days' }).click();
+    await expect(heading).toContainText('Today');
+    await swipe(160);
+    await expect(heading).toContainText('Yesterday');
+    await expect(heading).not.toContainText('Today');
     await context.close();
   });
 
@@ -215,6 +262,10 @@ test.describe('calendar', () => {
     await chip(page, 'Plan with keys').focus();
     await page.keyboard.press('Shift+ArrowDown');
     await expect.poll(async () => (await todoOf(request, user, todo.id)).durationMinutes).toBe(135);
+    // The new length's Undo puts the old one back.
+    await expect(page.getByText('Changed the duration of "Plan with keys"')).toBeVisible();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(async () => (await todoOf(request, user, todo.id)).durationMinutes).toBe(120);
   });
 
   test('screenshots: phone and desktop, light and dark', async ({ page, request }) => {

@@ -3,13 +3,13 @@ import { Redirect, Route, Switch } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
 import { GuestOnly, RequireAuth } from './guards';
 import NotFoundRoute from './routes/not-found-route';
+import { calendarScreen } from './screens';
 
 // Every screen loads its code when first opened: a signed-in visit to /todos does not download
 // the ways to sign in (password, Google, OpenID Connect, the second step), nor /login the lists.
 const LoginRoute = lazy(() => import('./routes/login-route'));
 const RegisterRoute = lazy(() => import('./routes/register-route'));
 const TodosRoute = lazy(() => import('./routes/todos-route'));
-const CalendarRoute = lazy(() => import('./routes/calendar-route'));
 const GroupsRoute = lazy(() => import('./routes/groups-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
@@ -56,7 +56,7 @@ export function AppRoutes() {
       <Route path="/calendar">
         <RequireAuth>
           <Lazy>
-            <CalendarRoute />
+            <calendarScreen.Screen />
           </Lazy>
         </RequireAuth>
       </Route>

@@ -1,16 +1,18 @@
+import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '#web/components/Button';
 import { useLogout } from '#web/features/auth/api/logout';
 import { ThemeToggle } from '#web/features/theme/components/ThemeToggle';
 import { cn } from '#web/lib/cn';
 import { useSession } from '#web/lib/session-store';
+import { calendarScreen, whenIdle } from '../screens';
 
-const LINKS = [
+const LINKS: readonly { href: string; label: string; preload?: () => void }[] = [
   { href: '/todos', label: 'Todos' },
-  { href: '/calendar', label: 'Calendar' },
+  { href: '/calendar', label: 'Calendar', preload: () => void calendarScreen.preload() },
   { href: '/statistics', label: 'Stats' },
   { href: '/groups', label: 'Groups' },
-] as const;
+];
 
 /** Three sliders: settings, in few bytes (this bar is part of every first visit). */
 function SettingsIcon() {
@@ -61,6 +63,11 @@ export function NavBar() {
   const [location] = useLocation();
   const logout = useLogout();
   const signedIn = session.token !== null;
+  // The calendar's code ahead of its first opening, so it opens without "Loading...".
+  useEffect(
+    () => (signedIn ? whenIdle(() => void calendarScreen.preload()) : undefined),
+    [signedIn],
+  );
 
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
@@ -81,6 +88,8 @@ export function NavBar() {
                     <Link
                       href={link.href}
                       aria-current={current ? 'page' : undefined}
+                      onPointerEnter={link.preload}
+                      onFocus={link.preload}
                       className={cn(
                         'inline-flex min-h-9 items-center rounded-md px-3 py-1.5 text-sm font-medium',
                         current

@@ -6,7 +6,7 @@ import { createElement, lazy, type ComponentType } from 'react';
  * a while after that fallback (it throttles reveals); a screen loaded ahead renders in the very
  * render its route starts, without suspending.
  */
-function preloadable(load: () => Promise<{ default: ComponentType }>) {
+export function preloadable(load: () => Promise<{ default: ComponentType }>) {
   let loaded: ComponentType | null = null;
   let loading: Promise<void> | null = null;
   const preload = (): Promise<void> =>

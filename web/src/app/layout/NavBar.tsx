@@ -5,14 +5,14 @@ import { useLogout } from '#web/features/auth/api/logout';
 import { ThemeToggle } from '#web/features/theme/components/ThemeToggle';
 import { cn } from '#web/lib/cn';
 import { useSession } from '#web/lib/session-store';
-import { calendarScreen, whenIdle } from '../screens';
+import { calendarScreen } from '../screens';
 
-const LINKS: readonly { href: string; label: string; preload?: () => void }[] = [
+const LINKS = [
   { href: '/todos', label: 'Todos' },
-  { href: '/calendar', label: 'Calendar', preload: () => void calendarScreen.preload() },
+  { href: '/calendar', label: 'Calendar' },
   { href: '/statistics', label: 'Stats' },
   { href: '/groups', label: 'Groups' },
-];
+] as const;
 
 /** Three sliders: settings, in few bytes (this bar is part of every first visit). */
 function SettingsIcon() {
@@ -63,11 +63,14 @@ export function NavBar() {
   const [location] = useLocation();
   const logout = useLogout();
   const signedIn = session.token !== null;
-  // The calendar's code ahead of its first opening, so it opens without "Loading...".
-  useEffect(
-    () => (signedIn ? whenIdle(() => void calendarScreen.preload()) : undefined),
-    [signedIn],
-  );
+  // The calendar's code ahead of its first opening, so it opens without "Loading..." (Safari
+  // has no requestIdleCallback: a second on there).
+  useEffect(() => {
+    if (!signedIn) return;
+    const preload = () => void calendarScreen.preload();
+    if (window.requestIdleCallback) window.requestIdleCallback(preload);
+    else setTimeout(preload, 1000);
+  }, [signedIn]);
 
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
@@ -88,8 +91,6 @@ export function NavBar() {
                     <Link
                       href={link.href}
                       aria-current={current ? 'page' : undefined}
-                      onPointerEnter={link.preload}
-                      onFocus={link.preload}
                       className={cn(
                         'inline-flex min-h-9 items-center rounded-md px-3 py-1.5 text-sm font-medium',
                         current

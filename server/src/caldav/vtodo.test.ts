@@ -195,6 +195,20 @@ const ASPECTS: {
     written: ['TRIGGER;RELATED=END:-PT30M'],
   },
   {
+    aspect: 'an alarm before a time block (its start)',
+    lines: ['DTSTART:20260310T090000Z', 'DURATION:PT45M'],
+    components: [
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      'DESCRIPTION:Soon',
+      'TRIGGER:-PT10M',
+      'END:VALARM',
+    ],
+    fields: { dueTime: '09:00', durationMinutes: 45, remindMinutesBefore: 10 },
+    change: { remindMinutesBefore: 30 },
+    written: ['TRIGGER;RELATED=START:-PT30M'],
+  },
+  {
     aspect: 'x-props, kept as sent',
     lines: ['X-APPLE-SORT-ORDER:5', 'X-OTHER;X-PARAM=a:b'],
     fields: {},
@@ -255,6 +269,14 @@ describe('a time block (DURATION)', () => {
     expect(plain).toContain('DUE:20260310T090000Z');
     expect(plain.some((line) => line.startsWith('DTSTART') || line.startsWith('DURATION'))).toBe(
       false,
+    );
+  });
+
+  it("writes a reminder before the due time: before DUE, or before a block's start", () => {
+    const timed = { ...todo('f', '2026-03-29'), remindMinutesBefore: 15 };
+    expect(renderVtodo(timed, 'UTC')).toContain('TRIGGER;RELATED=END:-PT15M');
+    expect(renderVtodo({ ...timed, durationMinutes: 60 }, 'UTC')).toContain(
+      'TRIGGER;RELATED=START:-PT15M',
     );
   });
 

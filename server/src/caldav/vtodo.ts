@@ -241,10 +241,11 @@ const tagOf = (category: string) =>
     .slice(0, LIMITS.tagNameMax);
 
 /** The minutes before DUE of an alarm that Tally can show as its reminder, or null. */
-function reminderMinutes(alarm: JCalComponent): number | null {
+function reminderMinutes(alarm: JCalComponent, related: 'START' | 'END'): number | null {
   const trigger = alarm[1].find((p) => p[0] === 'trigger');
   const action = alarm[1].find((p) => p[0] === 'action');
-  if (!trigger || trigger[2] !== 'duration' || trigger[1].related !== 'END') return null;
+  const relatedTo = String(trigger?.[1].related ?? 'START').toUpperCase();
+  if (!trigger || trigger[2] !== 'duration' || relatedTo !== related) return null;
   if (action && !['DISPLAY', 'AUDIO'].includes(String(action[3]).toUpperCase())) return null;
   const seconds = ical().Duration.fromString(String(trigger[3])).toSeconds();
   if (seconds > 0 || seconds % 60 !== 0) return null;
@@ -789,9 +790,11 @@ const CODECS: Record<Aspect, AspectCodec> = {
     // The first alarm Tally can show (a time before a timed DUE) is the reminder; others are kept.
     read({ remember, extra, fields, components }) {
       remember(null, []);
+      // Before the due time: DUE is a VTODO's end, and a time block's start is its due time.
+      const related = isBlock(fields) ? 'START' : 'END';
       for (const component of components) {
         const minutes =
-          component[0] === 'valarm' && fields.dueTime ? reminderMinutes(component) : null;
+          component[0] === 'valarm' && fields.dueTime ? reminderMinutes(component, related) : null;
         if (minutes !== null && extra.reminder === null) {
           fields.remindMinutesBefore = minutes;
           extra.reminder = component;
@@ -810,14 +813,22 @@ const CODECS: Record<Aspect, AspectCodec> = {
 /** The reminder as an alarm: the client's own while its offset holds, else Tally's. */
 function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
   if (todo.remindMinutesBefore === null || todo.dueTime === null) return null;
+  const related = isBlock(todo) ? 'START' : 'END';
   const trigger: JCalProperty = [
     'trigger',
-    { related: 'END' },
+    { related },
     'duration',
     todo.remindMinutesBefore === 0 ? 'PT0S' : `-PT${todo.remindMinutesBefore}M`,
   ];
   const own = todo.extra?.reminder;
-  if (own && same(todo.extra?.known.remind?.value, todo.remindMinutesBefore)) return own;
+  const ownTrigger = own?.[1].find((p) => p[0] === 'trigger');
+  if (
+    own &&
+    String(ownTrigger?.[1].related ?? 'START').toUpperCase() === related &&
+    same(todo.extra?.known.remind?.value, todo.remindMinutesBefore)
+  ) {
+    return own;
+  }
   if (own) return [own[0], own[1].map((p) => (p[0] === 'trigger' ? trigger : p)), own[2]];
   return [
     'valarm',

@@ -43,8 +43,9 @@ const ROUTES = [
   // saved what is typed and showed a change made elsewhere beside its field (decisions 111 and
   // 116): 138.4 KB. 139.5 KB once a page shared to the app opened the Add Todo form filled in
   // (docs/product.md, Share and bookmarklet): 139.3 KB. 141 KB with the route table above and
-  // Enter and the palette opening a todo's detail (decision 147): 140.4 KB.
-  { route: '/todos', budget: 141 * KB, chunks: ['todos-route'] },
+  // Enter and the palette opening a todo's detail (decision 147): 140.4 KB. 141.5 KB with the
+  // calendar's code loaded ahead in the entry (decision 168): 141.2 KB.
+  { route: '/todos', budget: 141.5 * KB, chunks: ['todos-route'] },
   // The calendar (docs/decisions/167-calendar-drag-on-pointer-events.md): the todos list's fetch
   // and save with the month, the hours and drag by hand, no drag-and-drop library: 124.2 KB when
   // it came, plus about 2 KB as the others.
@@ -70,7 +71,8 @@ const ROUTES = [
   { route: '/forgot-password', budget: 112.5 * KB, chunks: ['forgot-password-route'] },
   { route: '/reset-password', budget: 113.5 * KB, chunks: ['reset-password-route'] },
   { route: '/verify-email', budget: 112 * KB, chunks: ['verify-email-route'] },
-  { route: '/choose-password', budget: 112.5 * KB, chunks: ['choose-password-route'] },
+  // 0.5 KB more with the calendar's code loaded ahead in the entry (decision 168): 112.5 KB.
+  { route: '/choose-password', budget: 113 * KB, chunks: ['choose-password-route'] },
   { route: '/groups', budget: 115 * KB, chunks: ['groups-route'] },
   { route: '/settings', budget: 133.5 * KB, chunks: ['settings-route'] },
   { route: '/share', budget: 111 * KB, chunks: ['share-route'] },

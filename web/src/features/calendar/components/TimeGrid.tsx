@@ -153,7 +153,7 @@ export function TimeGrid({
         tabIndex={0}
         role="region"
         aria-label="Hours"
-        className="max-h-[65vh] overflow-y-auto"
+        className="max-h-[65vh] touch-pan-y overflow-y-auto"
       >
         <div className="grid" style={columns}>
           <div className="relative" style={{ height: px(24 * 60) }} aria-hidden="true">

@@ -240,6 +240,11 @@ export const ExportTodoSchema = Type.Object(
       description: 'YYYY-MM-DD: hidden until this day, or null',
     }),
     position: Type.Number({ description: 'Its place in the manual order among its siblings' }),
+    durationMinutes: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description: 'How many minutes it takes, or null; absent from older exports',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

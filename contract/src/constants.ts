@@ -39,6 +39,8 @@ export const LIMITS = {
   timeZoneMax: 64,
   /** A BCP 47 language tag, as browsers send them. */
   languageTagMax: 35,
+  /** The longest duration of a todo: a day, in minutes. */
+  durationMinutesMax: 1_440,
   /** Largest JSON body the API accepts, in bytes. */
   bodyLimitBytes: 64 * 1024,
 } as const;

@@ -24,6 +24,7 @@ export const TODO_WRITABLE_FIELDS = [
   'priority',
   'parentId',
   'startDate',
+  'durationMinutes',
 ] as const satisfies readonly (keyof PatchTodoBody)[];
 
 /**
@@ -47,6 +48,7 @@ export function defaultTodo(fields: Pick<Todo, 'id' | 'title'> & Partial<Todo>):
     priority: 0,
     parentId: null,
     startDate: null,
+    durationMinutes: null,
     position: -Date.parse(created),
     version: 1,
   };

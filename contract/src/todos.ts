@@ -180,6 +180,13 @@ const details = {
       },
     ),
   ),
+  durationMinutes: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: LIMITS.durationMinutesMax }), Type.Null()], {
+      description:
+        `How many minutes it takes, 1-${LIMITS.durationMinutesMax}: with a due time, the ` +
+        "calendar's week view shows it as a block from then; null for none",
+    }),
+  ),
 };
 
 export const TodoSchema = Type.Object(
@@ -202,6 +209,7 @@ export const TodoSchema = Type.Object(
     }),
     parentId: nullableInteger,
     startDate: nullableString,
+    durationMinutes: nullableInteger,
     position: Type.Number({
       description: 'Its place in the manual order among its siblings (lower first)',
     }),

@@ -27,6 +27,8 @@ export const TODO_CSV_COLUMNS = [
   'priority',
   'parentId',
   'startDate',
+  // A time block's length in minutes (decision 166).
+  'durationMinutes',
 ] as const;
 
 const MB = IMPORT_MAX_BYTES / (1024 * 1024);

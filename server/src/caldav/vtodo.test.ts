@@ -14,6 +14,7 @@ const todo = (uid: string, dueDate: string): RenderedTodo => ({
   startDate: null,
   repeat: null,
   remindMinutesBefore: null,
+  durationMinutes: null,
   tags: [],
   priority: 0,
   parentUid: null,
@@ -130,6 +131,34 @@ const ASPECTS: {
     written: ['DTSTART;VALUE=DATE:20260302'],
   },
   {
+    aspect: 'duration, a time block moved',
+    lines: ['DTSTART;TZID=Europe/Berlin:20260310T090000', 'DURATION:PT45M'],
+    fields: { dueDate: '2026-03-10', dueTime: '09:00', startDate: null, durationMinutes: 45 },
+    change: { dueTime: '10:30' },
+    written: ['DTSTART;TZID=Europe/Berlin:20260310T103000', 'DURATION:PT45M'],
+  },
+  {
+    aspect: 'duration, a time block resized',
+    lines: ['DTSTART:20260310T090000Z', 'DURATION:PT1H'],
+    fields: { dueDate: '2026-03-10', dueTime: '09:00', startDate: null, durationMinutes: 60 },
+    change: { durationMinutes: 90 },
+    written: ['DTSTART:20260310T090000Z', 'DURATION:PT90M'],
+  },
+  {
+    aspect: 'duration of days, kept as sent',
+    lines: ['DTSTART;VALUE=DATE:20260301', 'DURATION:P2D'],
+    fields: { dueDate: null, startDate: '2026-03-01', durationMinutes: null },
+    change: { title: 'Changed' },
+    written: ['DTSTART;VALUE=DATE:20260301', 'DURATION:P2D'],
+  },
+  {
+    aspect: 'duration beside DUE, kept as sent',
+    lines: ['DUE:20260310T090000Z', 'DTSTART:20260309T090000Z', 'DURATION:PT45M'],
+    fields: { dueDate: '2026-03-10', dueTime: '09:00', startDate: '2026-03-09' },
+    change: { title: 'Changed' },
+    written: ['DUE:20260310T090000Z', 'DURATION:PT45M'],
+  },
+  {
     aspect: 'rrule',
     lines: ['DUE;VALUE=DATE:20260310', 'RRULE:FREQ=WEEKLY;INTERVAL=2'],
     fields: { repeat: { every: 2, unit: 'week', from: 'due' } },
@@ -166,6 +195,20 @@ const ASPECTS: {
     written: ['TRIGGER;RELATED=END:-PT30M'],
   },
   {
+    aspect: 'an alarm before a time block (its start)',
+    lines: ['DTSTART:20260310T090000Z', 'DURATION:PT45M'],
+    components: [
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      'DESCRIPTION:Soon',
+      'TRIGGER:-PT10M',
+      'END:VALARM',
+    ],
+    fields: { dueTime: '09:00', durationMinutes: 45, remindMinutesBefore: 10 },
+    change: { remindMinutesBefore: 30 },
+    written: ['TRIGGER;RELATED=START:-PT30M'],
+  },
+  {
     aspect: 'x-props, kept as sent',
     lines: ['X-APPLE-SORT-ORDER:5', 'X-OTHER;X-PARAM=a:b'],
     fields: {},
@@ -184,5 +227,69 @@ describe('each aspect of the codec', () => {
     for (const line of [...c.lines, ...(c.components ?? [])]) expect(again).toContain(line);
     const changed = unfolded(renderVtodo({ ...stored, ...c.change }, 'UTC'));
     for (const line of c.written) expect(changed).toContain(line);
+  });
+});
+
+describe('a time block (DURATION)', () => {
+  const lines = (text: string) => text.replace(/\r\n /g, '').split('\r\n');
+
+  it('goes out as DTSTART at the due time and DURATION, never beside DUE', () => {
+    const text = renderVtodo({ ...todo('d', '2026-03-29'), durationMinutes: 90 }, 'Europe/Berlin');
+    expect(lines(text)).toEqual(
+      expect.arrayContaining(['DTSTART;TZID=Europe/Berlin:20260329T093000', 'DURATION:PT90M']),
+    );
+    expect(text).not.toContain('DUE');
+  });
+
+  it('keeps DUE and DTSTART when the todo has a start date of its own', () => {
+    const text = renderVtodo(
+      { ...todo('e', '2026-03-29'), startDate: '2026-03-20', durationMinutes: 90 },
+      'UTC',
+    );
+    expect(text).toContain('DUE:20260329T093000Z');
+    expect(text).not.toContain('DURATION');
+  });
+
+  it("turns a client's DUE into DTSTART once Tally gives it a duration, and back without one", () => {
+    const { uid, fields, extra } = parseVtodo(object(['DUE:20260310T090000Z']), 'UTC');
+    const stored: RenderedTodo = { ...fields, uid, createdAt: 0, updatedAt: 0, extra };
+    const block = lines(renderVtodo({ ...stored, durationMinutes: 30 }, 'UTC'));
+    expect(block).toEqual(expect.arrayContaining(['DTSTART:20260310T090000Z', 'DURATION:PT30M']));
+    expect(block.some((line) => line.startsWith('DUE'))).toBe(false);
+
+    const read = parseVtodo(object(['DTSTART:20260310T090000Z', 'DURATION:PT30M']), 'UTC');
+    const again: RenderedTodo = {
+      ...read.fields,
+      uid,
+      createdAt: 0,
+      updatedAt: 0,
+      extra: read.extra,
+    };
+    const plain = lines(renderVtodo({ ...again, durationMinutes: null }, 'UTC'));
+    expect(plain).toContain('DUE:20260310T090000Z');
+    expect(plain.some((line) => line.startsWith('DTSTART') || line.startsWith('DURATION'))).toBe(
+      false,
+    );
+  });
+
+  it("writes a reminder before the due time: before DUE, or before a block's start", () => {
+    const timed = { ...todo('f', '2026-03-29'), remindMinutesBefore: 15 };
+    expect(renderVtodo(timed, 'UTC')).toContain('TRIGGER;RELATED=END:-PT15M');
+    expect(renderVtodo({ ...timed, durationMinutes: 60 }, 'UTC')).toContain(
+      'TRIGGER;RELATED=START:-PT15M',
+    );
+  });
+
+  it('reads DTSTART in its zone and DURATION as the due time and the duration', () => {
+    const { fields } = parseVtodo(
+      object(['DTSTART;TZID=America/New_York:20261101T013000', 'DURATION:PT45M']),
+      'UTC',
+    );
+    expect(fields).toMatchObject({
+      dueDate: '2026-11-01',
+      dueTime: '01:30',
+      startDate: null,
+      durationMinutes: 45,
+    });
   });
 });

@@ -46,6 +46,8 @@ export interface VtodoFields {
   startDate: string | null;
   repeat: Repeat | null;
   remindMinutesBefore: number | null;
+  /** A time block's length (docs/decisions/166-todo-durations.md): DURATION from DTSTART. */
+  durationMinutes: number | null;
   tags: string[];
   priority: 0 | 1 | 2 | 3;
   /** The UID of its parent (RELATED-TO;RELTYPE=PARENT). */
@@ -62,6 +64,7 @@ const ASPECT_NAMES = [
   'status',
   'due',
   'start',
+  'duration',
   'rrule',
   'priority',
   'categories',
@@ -238,16 +241,37 @@ const tagOf = (category: string) =>
     .slice(0, LIMITS.tagNameMax);
 
 /** The minutes before DUE of an alarm that Tally can show as its reminder, or null. */
-function reminderMinutes(alarm: JCalComponent): number | null {
+function reminderMinutes(alarm: JCalComponent, related: 'START' | 'END'): number | null {
   const trigger = alarm[1].find((p) => p[0] === 'trigger');
   const action = alarm[1].find((p) => p[0] === 'action');
-  if (!trigger || trigger[2] !== 'duration' || trigger[1].related !== 'END') return null;
+  const relatedTo = String(trigger?.[1].related ?? 'START').toUpperCase();
+  if (!trigger || trigger[2] !== 'duration' || relatedTo !== related) return null;
   if (action && !['DISPLAY', 'AUDIO'].includes(String(action[3]).toUpperCase())) return null;
   const seconds = ical().Duration.fromString(String(trigger[3])).toSeconds();
   if (seconds > 0 || seconds % 60 !== 0) return null;
   const minutes = -seconds / 60;
   return minutes <= LIMITS.remindMinutesBeforeMax ? minutes : null;
 }
+
+/** A DURATION in whole minutes that a todo can have, or null. */
+function durationMinutesOf(property: JCalProperty | undefined): number | null {
+  if (!property || property[2] !== 'duration') return null;
+  const minutes = ical().Duration.fromString(String(property[3])).toSeconds() / 60;
+  return Number.isInteger(minutes) && minutes >= 1 && minutes <= LIMITS.durationMinutesMax
+    ? minutes
+    : null;
+}
+
+/**
+ * A time block: a timed todo with a duration and no start date of its own, which goes out as
+ * DTSTART at its due time and DURATION (RFC 5545 allows DURATION only with DTSTART, never beside
+ * DUE). A todo with a start date keeps DUE and DTSTART, and its duration stays in Tally.
+ */
+const isBlock = (todo: VtodoFields) =>
+  todo.durationMinutes !== null &&
+  todo.dueDate !== null &&
+  todo.dueTime !== null &&
+  todo.startDate === null;
 
 /**
  * How deep components nest: VCALENDAR, VTODO, VALARM and a few of a client's own below them.
@@ -368,6 +392,7 @@ export function parseVtodo(
       startDate: null,
       repeat: null,
       remindMinutesBefore: null,
+      durationMinutes: null,
       tags: [],
       priority: 0,
       parentUid: null,
@@ -608,13 +633,18 @@ const CODECS: Record<Aspect, AspectCodec> = {
       if (due) dates.push(due);
       remember({ dueDate: fields.dueDate, dueTime: fields.dueTime }, due ? [due] : []);
     },
+    // A time block's due time is its DTSTART (the duration aspect).
     write: (todo, zone) =>
-      todo.dueDate === null
+      todo.dueDate === null || isBlock(todo)
         ? []
         : todo.dueTime === null
           ? [['due', {}, 'date', todo.dueDate]]
           : [['due', ...dateTimeIn(zone, todo.dueDate, todo.dueTime)] as JCalProperty],
-    value: (todo) => ({ dueDate: todo.dueDate, dueTime: todo.dueTime }),
+    value: (todo) => ({
+      dueDate: todo.dueDate,
+      dueTime: todo.dueTime,
+      ...(isBlock(todo) ? { block: true } : {}),
+    }),
   },
   start: {
     read({ take, remember, extra, zone, fields, dates }) {
@@ -632,6 +662,45 @@ const CODECS: Record<Aspect, AspectCodec> = {
           ? [['dtstart', ...dateTimeIn(zone, todo.startDate, '00:00')] as JCalProperty]
           : [['dtstart', {}, 'date', todo.startDate]],
     value: (todo) => todo.startDate,
+  },
+  duration: {
+    // Read after DUE and DTSTART: DTSTART (a time) and DURATION without DUE are a time block, whose
+    // start is Tally's due time; any other DURATION is kept as written.
+    read({ take, remember, extra, zone, fields }) {
+      const [duration, ...moreDurations] = take('duration');
+      append(extra.props, moreDurations);
+      const minutes = durationMinutesOf(duration);
+      const start = extra.known.start?.props[0];
+      const dueProps = extra.known.due?.props ?? [];
+      if (!duration || minutes === null || dueProps.length || start?.[2] !== 'date-time') {
+        if (duration) extra.props.push(duration);
+        remember(null, []);
+        return;
+      }
+      const startZone = typeof start[1].tzid === 'string' ? start[1].tzid : null;
+      if (startZone && isIanaZone(startZone)) extra.zone = startZone;
+      const wall = wallOf(start, extra.zone ?? zone);
+      fields.dueDate = wall.date;
+      fields.dueTime = wall.time;
+      fields.startDate = null;
+      fields.durationMinutes = minutes;
+      // The block's DTSTART is this aspect's, not the start date's.
+      const { dueDate, dueTime } = fields;
+      extra.known.due = { value: { dueDate, dueTime, block: true }, props: [] };
+      extra.known.start = { value: null, props: [] };
+      remember({ dueDate, dueTime, durationMinutes: minutes }, [start, duration]);
+    },
+    write: (todo, zone) =>
+      isBlock(todo) && todo.dueDate !== null && todo.dueTime !== null
+        ? [
+            ['dtstart', ...dateTimeIn(zone, todo.dueDate, todo.dueTime)] as JCalProperty,
+            ['duration', {}, 'duration', `PT${todo.durationMinutes}M`],
+          ]
+        : [],
+    value: (todo) =>
+      isBlock(todo)
+        ? { dueDate: todo.dueDate, dueTime: todo.dueTime, durationMinutes: todo.durationMinutes }
+        : null,
   },
   rrule: {
     read(reading) {
@@ -728,9 +797,11 @@ const CODECS: Record<Aspect, AspectCodec> = {
     // The first alarm Tally can show (a time before a timed DUE) is the reminder; others are kept.
     read({ remember, extra, fields, components }) {
       remember(null, []);
+      // Before the due time: DUE is a VTODO's end, and a time block's start is its due time.
+      const related = isBlock(fields) ? 'START' : 'END';
       for (const component of components) {
         const minutes =
-          component[0] === 'valarm' && fields.dueTime ? reminderMinutes(component) : null;
+          component[0] === 'valarm' && fields.dueTime ? reminderMinutes(component, related) : null;
         if (minutes !== null && extra.reminder === null) {
           fields.remindMinutesBefore = minutes;
           extra.reminder = component;
@@ -749,14 +820,22 @@ const CODECS: Record<Aspect, AspectCodec> = {
 /** The reminder as an alarm: the client's own while its offset holds, else Tally's. */
 function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
   if (todo.remindMinutesBefore === null || todo.dueTime === null) return null;
+  const related = isBlock(todo) ? 'START' : 'END';
   const trigger: JCalProperty = [
     'trigger',
-    { related: 'END' },
+    { related },
     'duration',
     todo.remindMinutesBefore === 0 ? 'PT0S' : `-PT${todo.remindMinutesBefore}M`,
   ];
   const own = todo.extra?.reminder;
-  if (own && same(todo.extra?.known.remind?.value, todo.remindMinutesBefore)) return own;
+  const ownTrigger = own?.[1].find((p) => p[0] === 'trigger');
+  if (
+    own &&
+    String(ownTrigger?.[1].related ?? 'START').toUpperCase() === related &&
+    same(todo.extra?.known.remind?.value, todo.remindMinutesBefore)
+  ) {
+    return own;
+  }
   if (own) return [own[0], own[1].map((p) => (p[0] === 'trigger' ? trigger : p)), own[2]];
   return [
     'valarm',
@@ -879,7 +958,7 @@ export function vtodoCalendar(todo: RenderedTodo, zone: string | null): JCalComp
     }
     // A date Tally moved (an edit, a repeat's advance) in the form the client wrote it.
     const own =
-      aspect === 'due' && todo.dueDate !== null && todo.dueTime !== null
+      aspect === 'due' && todo.dueDate !== null && todo.dueTime !== null && !isBlock(todo)
         ? reformed(known?.props[0], todo.dueDate, todo.dueTime, wallZone)
         : aspect === 'start' && todo.startDate !== null && todo.dueTime !== null
           ? reformed(known?.props[0], todo.startDate, null, wallZone)

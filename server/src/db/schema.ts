@@ -131,6 +131,8 @@ interface TodosTable {
   parent_id: number | null;
   /** YYYY-MM-DD: hidden from Today and Upcoming before this day; null for none. */
   start_date: string | null;
+  /** How many minutes it takes, from its due time (migration 0027); null for none. */
+  duration_minutes: number | null;
   /**
    * The manual order among its siblings, lower first: -created_at until moved (a row written
    * without it, as some tests do, sorts with 0).

@@ -1,6 +1,7 @@
 import type { Repeat } from '@tally/contract';
 import { describe, expect, it } from 'vitest';
-import { mergePlanning, nextOccurrence } from './planning.js';
+import { nextOccurrence } from '@tally/contract/repeats';
+import { mergePlanning } from './planning.js';
 
 const rule = (repeat: Partial<Repeat> & Pick<Repeat, 'unit'>): Repeat => ({
   every: 1,

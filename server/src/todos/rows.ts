@@ -17,6 +17,7 @@ export const COLUMNS = [
   'priority',
   'parent_id',
   'start_date',
+  'duration_minutes',
   'position',
   'custom_repeat',
   'version',
@@ -49,6 +50,7 @@ export const WRITTEN = [
   'priority',
   'parent_id',
   'start_date',
+  'duration_minutes',
   'position',
 ] as const;
 
@@ -72,6 +74,7 @@ export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
     priority: row.priority,
     parentId: row.parent_id,
     startDate: row.start_date,
+    durationMinutes: row.duration_minutes,
     // PostgreSQL's double precision arrives as a number; SQLite's real too.
     position: Number(row.position),
     version: row.version,

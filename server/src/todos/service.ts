@@ -31,7 +31,8 @@ import {
   recordEvents,
   withdrawCompletions,
 } from '../statistics/record-events.js';
-import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
+import { nextOccurrenceBefore10000 } from '@tally/contract/repeats';
+import { mergePlanning, type Planning } from './planning.js';
 import { searchTodos } from './search.js';
 import {
   countsOfUser,
@@ -420,6 +421,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           priority: input.priority ?? 0,
           parent_id: parentId,
           start_date: input.startDate ?? null,
+          duration_minutes: input.durationMinutes ?? null,
           // Newest first among its siblings until moved, as the list starts out.
           position: -now,
         });
@@ -502,6 +504,8 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
             merged.dueDate,
             planning.dueDate,
           ),
+          duration_minutes:
+            input.durationMinutes === undefined ? current.duration_minutes : input.durationMinutes,
           // A todo that changes parent comes first among its new siblings.
           position: parentId === current.parent_id ? current.position : -now,
         });

@@ -14,13 +14,26 @@ import { tagsOfTodos } from '../shared/tags.js';
 /**
  * What trashed_todos.todo holds: the todos row without the keys kept beside it, and its tags
  * (by name, so a tag deleted meanwhile comes back with the todo). Rows trashed before migration
- * 0016 lack the later columns and the tags; those trashed before 0019, the version.
+ * 0016 lack the later columns and the tags; those trashed before 0019, the version; before 0027,
+ * the duration.
  */
 type StoredTodo = Omit<
   TodoRow,
-  'id' | 'user_id' | 'priority' | 'parent_id' | 'start_date' | 'position' | 'version'
+  | 'id'
+  | 'user_id'
+  | 'priority'
+  | 'parent_id'
+  | 'start_date'
+  | 'position'
+  | 'version'
+  | 'duration_minutes'
 > &
-  Partial<Pick<TodoRow, 'priority' | 'parent_id' | 'start_date' | 'position' | 'version'>> & {
+  Partial<
+    Pick<
+      TodoRow,
+      'priority' | 'parent_id' | 'start_date' | 'position' | 'version' | 'duration_minutes'
+    >
+  > & {
     tags?: string[];
   };
 
@@ -32,6 +45,7 @@ const rowOf = (id: number, userId: number, stored: StoredTodo): TodoRow & { tags
   priority: stored.priority ?? 0,
   parent_id: stored.parent_id ?? null,
   start_date: stored.start_date ?? null,
+  duration_minutes: stored.duration_minutes ?? null,
   position: stored.position ?? -stored.created_at,
   version: stored.version ?? 1,
   tags: stored.tags ?? [],

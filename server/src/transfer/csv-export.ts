@@ -69,6 +69,7 @@ export async function todosCsv(db: Db, userId: number): Promise<string> {
         todo.priority,
         todo.parentId ?? '',
         todo.startDate ?? '',
+        todo.durationMinutes ?? '',
       ];
     }),
     {

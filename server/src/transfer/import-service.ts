@@ -278,6 +278,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
               position: todo.position ?? -created,
               priority: todo.priority ?? 0,
               start_date: todo.startDate ?? null,
+              duration_minutes: todo.durationMinutes ?? null,
             };
           });
           const rows = await trx

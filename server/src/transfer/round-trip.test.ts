@@ -103,7 +103,7 @@ describe('GET /api/todos/export.csv', () => {
     const text = raw.toString('utf8');
     expect(text.split('\r\n')[0]).toBe(
       '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt,' +
-        'tags,priority,parentId,startDate',
+        'tags,priority,parentId,startDate,durationMinutes',
     );
     expect(text.endsWith('\r\n')).toBe(true);
     // Quotes doubled inside a quoted cell; a line break inside a cell stays in its quotes.
@@ -167,7 +167,7 @@ describe('GET /api/todos/export.csv', () => {
     const response = await call(user)(transferApi.exportCsv);
     expect(response.body).toBe(
       '\uFEFFid,title,description,group,completed,dueDate,dueTime,repeat,createdAt,' +
-        'tags,priority,parentId,startDate\r\n',
+        'tags,priority,parentId,startDate,durationMinutes\r\n',
     );
     expect((await apiClient(ctx.app, null)(transferApi.exportCsv)).statusCode).toBe(401);
   });
@@ -261,12 +261,20 @@ describe('the round trip', () => {
       await call(user)(todosApi.create, { body: { title: 'Trip', tags: ['travel'], priority: 2 } })
     ).json<Todo>();
     await call(user)(todosApi.create, { body: { title: 'Pack', parentId: parent.id } });
+    await call(user)(todosApi.create, {
+      body: {
+        title: 'Call the bank',
+        dueDate: '2026-03-12',
+        dueTime: '10:00',
+        durationMinutes: 45,
+      },
+    });
     const csv = await call(user)(transferApi.exportCsv);
     expect(csv.statusCode).toBe(200);
     const other = await registerUser(ctx.app);
     const report = await imported(ctx.app, other, csv.rawPayload, 'tally-csv');
     expect(report.skippedCount + report.warningCount).toBe(0);
-    expect(report.todos).toMatchObject({ created: SEEDED + 2, completed: 1, repeating: 2 });
+    expect(report.todos).toMatchObject({ created: SEEDED + 3, completed: 1, repeating: 2 });
     const todos = await call(other)(todosApi.list).then((r) => r.json<Todo[]>());
     const byTitle = new Map(todos.map((todo) => [todo.title, todo]));
     expect(byTitle.get('=HYPERLINK("http://evil.example","click")')).toBeDefined();
@@ -284,9 +292,10 @@ describe('the round trip', () => {
     });
     expect(byTitle.get('Trip')).toMatchObject({ tags: ['travel'], priority: 2 });
     expect(byTitle.get('Pack')?.parentId).toBe(byTitle.get('Trip')?.id);
+    expect(byTitle.get('Call the bank')).toMatchObject({ dueTime: '10:00', durationMinutes: 45 });
     // The same file again adds nothing.
     const twice = await imported(ctx.app, other, csv.rawPayload, 'tally-csv');
-    expect(twice.todos).toMatchObject({ created: 0, alreadyImported: SEEDED + 2 });
+    expect(twice.todos).toMatchObject({ created: 0, alreadyImported: SEEDED + 3 });
   });
 
   it('a file of another user’s ids never touches that user’s rows', async () => {

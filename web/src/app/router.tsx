@@ -3,6 +3,7 @@ import { Redirect, Route, Switch } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
 import { GuestOnly, RequireAuth } from './guards';
 import NotFoundRoute from './routes/not-found-route';
+import { calendarScreen } from './screens';
 
 // Every screen loads its code when first opened: a signed-in visit to /todos does not download
 // the ways to sign in (password, Google, OpenID Connect, the second step), nor /login the lists.
@@ -49,6 +50,13 @@ export function AppRoutes() {
         <RequireAuth>
           <Lazy>
             <TodosRoute />
+          </Lazy>
+        </RequireAuth>
+      </Route>
+      <Route path="/calendar">
+        <RequireAuth>
+          <Lazy>
+            <calendarScreen.Screen />
           </Lazy>
         </RequireAuth>
       </Route>

@@ -50,7 +50,17 @@ export interface SourceTodo {
   startDate?: string | null;
   /** Its place in the manual order (Tally's export); newest first when absent. */
   position?: number;
+  /** How many minutes it takes (Tally's export); none when absent. */
+  durationMinutes?: number | null;
 }
+
+/** A duration the API would take, else none: a hand-edited file cannot store what a client can't. */
+export const durationOf = (value: unknown) =>
+  Number.isInteger(value) &&
+  (value as number) >= 1 &&
+  (value as number) <= LIMITS.durationMinutesMax
+    ? (value as number)
+    : null;
 
 /** A tag the file declares with its colour (Tally's export, version 2). */
 export interface SourceTag {

@@ -1,7 +1,13 @@
 import { TODO_CSV_COLUMNS, type Repeat, type Weekday } from '@tally/contract';
 import { badRequest } from '../../shared/errors.js';
 import { readCsv } from '../csv.js';
-import { SourceBuilder, type SourceContext, type SourceFile, type SourceTodo } from './source.js';
+import {
+  durationOf,
+  SourceBuilder,
+  type SourceContext,
+  type SourceFile,
+  type SourceTodo,
+} from './source.js';
 
 /**
  * Tally's own CSV export (GET /api/export/csv, ../csv-export.ts): a header row naming
@@ -113,6 +119,7 @@ export async function readTallyCsv(text: string, context: SourceContext): Promis
         tags: cell('tags').split(/\s+/).filter(Boolean),
         priority: Number.isInteger(priority) && priority >= 0 && priority <= 3 ? priority : 0,
         parent,
+        durationMinutes: durationOf(Number(cell('durationMinutes'))),
       };
       if (source.addTodo(todo)) {
         const added = source.file.todos.at(-1);

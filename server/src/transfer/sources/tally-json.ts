@@ -18,6 +18,7 @@ import {
   type SourceSort,
   type SourceTag,
   type SourceTodo,
+  durationOf,
 } from './source.js';
 
 type Json = Record<string, unknown>;
@@ -242,6 +243,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
       ),
       priority: [0, 1, 2, 3].includes(todo.priority as number) ? (todo.priority as number) : 0,
       startDate: source.startDate(stringOrNull(todo.startDate), null, where),
+      durationMinutes: durationOf(todo.durationMinutes),
       // JSON.parse reads 1.8e308 as Infinity: kept, for boundPositions to place it last.
       ...(typeof todo.position === 'number' && !Number.isNaN(todo.position)
         ? { position: todo.position }

@@ -1,12 +1,15 @@
+import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '#web/components/Button';
 import { useLogout } from '#web/features/auth/api/logout';
 import { ThemeToggle } from '#web/features/theme/components/ThemeToggle';
 import { cn } from '#web/lib/cn';
 import { useSession } from '#web/lib/session-store';
+import { calendarScreen } from '../screens';
 
 const LINKS = [
   { href: '/todos', label: 'Todos' },
+  { href: '/calendar', label: 'Calendar' },
   { href: '/statistics', label: 'Stats' },
   { href: '/groups', label: 'Groups' },
 ] as const;
@@ -52,7 +55,7 @@ function SettingsLink({ current }: { current: boolean }) {
 }
 
 /**
- * The navigation bar: the product name, and with a token the Todos / Stats / Groups links,
+ * The navigation bar: the product name, and with a token the Todos / Calendar / Stats / Groups links,
  * Settings and "Logout {name}"; the theme toggle always.
  */
 export function NavBar() {
@@ -60,6 +63,14 @@ export function NavBar() {
   const [location] = useLocation();
   const logout = useLogout();
   const signedIn = session.token !== null;
+  // The calendar's code ahead of its first opening, so it opens without "Loading..." (Safari
+  // has no requestIdleCallback: a second on there).
+  useEffect(() => {
+    if (!signedIn) return;
+    const preload = () => void calendarScreen.preload();
+    if (window.requestIdleCallback) window.requestIdleCallback(preload);
+    else setTimeout(preload, 1000);
+  }, [signedIn]);
 
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">

@@ -46,6 +46,8 @@ const NotificationsSection = lazy(() =>
   })),
 );
 
+const WeekStartSetting = lazy(() => import('./week-start-setting'));
+
 const Later = ({ children }: { children: ReactNode }) => (
   <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>
 );
@@ -86,6 +88,15 @@ const featureSections = (account: Account): FeatureSections => ({
       content: <CalendarAppsSection email={account.email} />,
     },
     { id: 'calendar', label: 'Calendar feed', content: <CalendarFeedSection /> },
+    {
+      id: 'calendar-view',
+      label: 'Calendar view',
+      content: (
+        <Later>
+          <WeekStartSetting />
+        </Later>
+      ),
+    },
     {
       id: 'email-to-task',
       label: 'E-mail to task',

@@ -1,25 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Todo } from '@tally/contract';
+import { defaultTodo } from '@tally/contract/todo-shape';
 import { undoCallsOf } from './bulk-todos';
 
-const todo = (id: number, dueDate: string | null): Todo => ({
-  id,
-  title: `Todo ${id}`,
-  description: null,
-  groupId: null,
-  completed: false,
-  created: '2026-11-20T10:00:00.000Z',
-  dueDate,
-  dueTime: null,
-  repeat: null,
-  remindMinutesBefore: null,
-  tags: [],
-  priority: 0,
-  parentId: null,
-  startDate: null,
-  position: 0,
-  version: 1,
-});
+const todo = (id: number, dueDate: string | null): Todo =>
+  defaultTodo({
+    id,
+    title: `Todo ${id}`,
+    created: '2026-11-20T10:00:00.000Z',
+    dueDate,
+    position: 0,
+  });
 
 describe('undo of a bulk due date', () => {
   it('puts each todo the server changed back on its own date, one call per date', () => {

@@ -5,6 +5,7 @@ import { LoadingText } from '#web/components/LoadingText';
 import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
 import { useTodoView, type TodoView } from '../api/get-todo-view';
 import { dateOf, dayLabel } from '../lib/dates';
+import { LaterDays } from './LaterDays';
 import { TodoItem } from './TodoItem';
 
 /** "Reschedule overdue", loaded when Today has overdue todos (bundle budget). */
@@ -69,47 +70,57 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
     );
   }
   const days = sectionsOf(view, todos.data, dateOf(now));
+  // Upcoming goes on past its first week, day by day as the person scrolls.
+  const later = view === 'upcoming' && (
+    <LaterDays today={dateOf(now)} groups={groups} now={now} onDelete={onDelete} />
+  );
   if (days.length === 0) {
     return (
-      <p className="py-8 text-center text-slate-600 dark:text-slate-400">{EMPTY_TEXTS[view]}</p>
+      <>
+        <p className="py-8 text-center text-slate-600 dark:text-slate-400">{EMPTY_TEXTS[view]}</p>
+        {later}
+      </>
     );
   }
   return (
-    <div className="space-y-6">
-      {days.map((day) => {
-        const headingId = `${idPrefix}-${day.key}`;
-        return (
-          <section key={day.key} aria-labelledby={headingId}>
-            <div className="mb-2 flex items-center justify-between gap-2">
-              <h2
-                id={headingId}
-                className={
-                  day.key === 'overdue'
-                    ? 'text-base font-semibold text-red-700 dark:text-red-300'
-                    : 'text-base font-semibold text-slate-900 dark:text-slate-100'
-                }
+    <>
+      <div className="space-y-6">
+        {days.map((day) => {
+          const headingId = `${idPrefix}-${day.key}`;
+          return (
+            <section key={day.key} aria-labelledby={headingId}>
+              <div className="mb-2 flex items-center justify-between gap-2">
+                <h2
+                  id={headingId}
+                  className={
+                    day.key === 'overdue'
+                      ? 'text-base font-semibold text-red-700 dark:text-red-300'
+                      : 'text-base font-semibold text-slate-900 dark:text-slate-100'
+                  }
+                >
+                  {day.heading}
+                </h2>
+                {day.key === 'overdue' && (
+                  <Suspense fallback={null}>
+                    <RescheduleOverdue overdue={day.todos} today={dateOf(now)} />
+                  </Suspense>
+                )}
+              </div>
+              <ul
+                aria-labelledby={headingId}
+                className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
               >
-                {day.heading}
-              </h2>
-              {day.key === 'overdue' && (
-                <Suspense fallback={null}>
-                  <RescheduleOverdue overdue={day.todos} today={dateOf(now)} />
-                </Suspense>
-              )}
-            </div>
-            <ul
-              aria-labelledby={headingId}
-              className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
-            >
-              {day.todos.map((todo) => (
-                <li key={todo.id}>
-                  <TodoItem todo={todo} groups={groups} onDelete={onDelete} now={now} />
-                </li>
-              ))}
-            </ul>
-          </section>
-        );
-      })}
-    </div>
+                {day.todos.map((todo) => (
+                  <li key={todo.id}>
+                    <TodoItem todo={todo} groups={groups} onDelete={onDelete} now={now} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </div>
+      {later}
+    </>
   );
 }

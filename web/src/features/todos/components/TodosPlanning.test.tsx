@@ -483,7 +483,28 @@ describe('/todos: the Today and Upcoming views', () => {
       { heading: 'Today', titles: ['Today'] },
       { heading: 'Tomorrow', titles: ['Tomorrow'] },
       { heading: 'Sun 29 Nov', titles: ['Sunday'] },
+      // Past the server's seven days, from the list the browser holds.
+      { heading: 'Mon 30 Nov', titles: ['In a week'] },
     ]);
+  });
+
+  it('Upcoming goes on past seven days, a week more with each "Show more days"', async () => {
+    fakeBackend({
+      todos: [
+        makeTodo({ id: 1, title: 'Tomorrow', dueDate: '2026-11-24' }),
+        makeTodo({ id: 2, title: 'In ten days', dueDate: '2026-12-03' }),
+        makeTodo({ id: 3, title: 'In two and a half weeks', dueDate: '2026-12-10' }),
+        makeTodo({ id: 4, title: 'Done later', dueDate: '2026-12-02', completed: true }),
+      ],
+    });
+    const { user } = renderApp('/todos?view=upcoming');
+    await screen.findByRole('heading', { name: 'Thu 3 Dec' });
+    expect(sections()).toEqual([
+      { heading: 'Tomorrow', titles: ['Tomorrow'] },
+      { heading: 'Thu 3 Dec', titles: ['In ten days'] },
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Show more days' }));
+    expect(await screen.findByRole('heading', { name: 'Thu 10 Dec' })).toBeVisible();
   });
 
   it('opens on the view of the address, and updates it after a change', async () => {

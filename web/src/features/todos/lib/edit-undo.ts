@@ -16,11 +16,18 @@ const EDITED_FIELDS = {
 } as const satisfies Partial<Record<keyof Todo, string>>;
 export type EditedField = keyof typeof EDITED_FIELDS;
 
+/** What an edit's Undo names and puts back: the form's fields and a time block's length. */
+const UNDONE_FIELDS = {
+  ...EDITED_FIELDS,
+  durationMinutes: 'duration',
+} as const satisfies Partial<Record<keyof Todo, string>>;
+type UndoneField = keyof typeof UNDONE_FIELDS;
+
 /** The words a field is named by ("due date"), in the toast and beside a conflict. */
 export const fieldWords = (field: EditedField): string => EDITED_FIELDS[field];
 
-const changedFields = (before: Todo, after: Todo): EditedField[] =>
-  (Object.keys(EDITED_FIELDS) as EditedField[]).filter(
+const changedFields = (before: Todo, after: Todo): UndoneField[] =>
+  (Object.keys(UNDONE_FIELDS) as UndoneField[]).filter(
     (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
   );
 
@@ -30,7 +37,7 @@ const listOf = (words: readonly string[]) =>
 
 /** The toast's text for an edit of `changed` (at least one field). */
 function textOf(
-  changed: readonly EditedField[],
+  changed: readonly UndoneField[],
   previous: Todo,
   updated: Todo,
   groups: readonly Group[],
@@ -42,7 +49,7 @@ function textOf(
   if (changed.length === 1 && changed[0] === 'title') {
     return `Renamed "${previous.title}" to "${updated.title}"`;
   }
-  return `Changed the ${listOf(changed.map((field) => EDITED_FIELDS[field]))} of "${updated.title}"`;
+  return `Changed the ${listOf(changed.map((field) => UNDONE_FIELDS[field]))} of "${updated.title}"`;
 }
 
 /**
@@ -78,7 +85,7 @@ export function fieldsUndoOf(
   fields: readonly EditedField[],
   groups: readonly Group[],
 ): { text: string; body: PatchTodoBody } | null {
-  const asked = new Set(fields);
+  const asked = new Set<UndoneField>(fields);
   const changed = changedFields(previous, updated).filter((field) => asked.has(field));
   if (changed.length === 0) return null;
   const body: PatchTodoBody = {};

@@ -397,6 +397,12 @@ describe('fuzzing every route', () => {
   });
 
   const entries = () => collector.entries().filter((e) => e.url.startsWith('/api') && !e.stream);
+  /** Routes that answer a person's browser with a page (the signed links of notification e-mails). */
+  const PAGES_FOR_PEOPLE = new Set([
+    '/api/notifications/actions',
+    '/api/notifications/unsubscribe',
+  ]);
+
   // The table is only known once the app is built; one test per route would need it earlier.
   it('never answers 5xx, always names the problem, and never touches what it must not', async () => {
     const db = ctx.database.handle.db;
@@ -416,7 +422,11 @@ describe('fuzzing every route', () => {
           statusCounts.set(response.statusCode, (statusCounts.get(response.statusCode) ?? 0) + 1);
           const status = response.statusCode;
           if (status >= 500) throw new Error(`${status} ${response.body}`);
-          if (status >= 400 && entry.method !== 'HEAD') {
+          if (status >= 400 && entry.method !== 'HEAD' && PAGES_FOR_PEOPLE.has(entry.url)) {
+            // A link followed from an e-mail: a person reads the refusal, as a page.
+            expect(response.headers['content-type']).toMatch(/^text\/html/);
+            expect(response.body.length).toBeGreaterThan(20);
+          } else if (status >= 400 && entry.method !== 'HEAD') {
             expect(response.headers['content-type']).toMatch(/^application\/json/);
             const answer = response.json<Record<string, unknown>>();
             // A sentence, and beside it at most one of the contract's ERROR_CODES.

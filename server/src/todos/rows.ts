@@ -1,4 +1,5 @@
 import type { Repeat, Todo } from '@tally/contract';
+import type { FilterList } from '@tally/contract/filter-query';
 import type { TodoRow } from '../db/schema.js';
 import { isoTime } from '../shared/iso-time.js';
 
@@ -22,10 +23,12 @@ export const COLUMNS = [
   'version',
 ] as const;
 
-/** The list's filters (GET /api/todos?tag=&priority=), which combine with everything else. */
+/** The list's filters (GET /api/todos?tag=&priority=&filter=), which combine with everything else. */
 export interface TodoFilters {
   tag?: string | undefined;
   priority?: number | undefined;
+  /** One list of a filter query (todos/filter-sql.ts). */
+  filter?: FilterList | undefined;
 }
 
 export type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;

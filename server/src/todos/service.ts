@@ -31,6 +31,7 @@ import {
   withdrawCompletions,
 } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
+import { filterListCondition } from './filter-sql.js';
 import { searchTodos } from './search.js';
 import {
   countsOfUser,
@@ -55,7 +56,7 @@ import { answer, answerWith, setTags, todosAndTagsOfUser } from './tag-links.js'
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
-  filters.tag !== undefined || filters.priority !== undefined;
+  filters.tag !== undefined || filters.priority !== undefined || filters.filter !== undefined;
 
 /** Applies the filters to a select of todos. */
 function applyFilters<O>(
@@ -78,6 +79,8 @@ function applyFilters<O>(
         .where('tags.name_lower', '=', lower),
     );
   }
+  const { filter } = filters;
+  if (filter !== undefined) query = query.where((eb) => filterListCondition(eb, filter));
   return query;
 }
 

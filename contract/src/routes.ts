@@ -125,6 +125,12 @@ export const routes = {
     deliveries: { method: 'GET', path: '/api/notifications/channels/:id/deliveries' },
     redeliver: { method: 'POST', path: '/api/notifications/deliveries/:id/redeliver' },
   },
+  filters: {
+    list: { method: 'GET', path: '/api/filters' },
+    create: { method: 'POST', path: '/api/filters' },
+    update: { method: 'PUT', path: '/api/filters/:id' },
+    remove: { method: 'DELETE', path: '/api/filters/:id' },
+  },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },
     create: { method: 'POST', path: '/api/todo-groups' },

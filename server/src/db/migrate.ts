@@ -27,6 +27,7 @@ import { importHistory } from './migrations/0021-import-history.js';
 import { inbox } from './migrations/0022-inbox.js';
 import { idempotencyEtags } from './migrations/0023-idempotency-etags.js';
 import { notificationChannels } from './migrations/0024-notification-channels.js';
+import { savedFilters } from './migrations/0026-saved-filters.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -58,6 +59,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0022-inbox': inbox(dialect),
     '0023-idempotency-etags': idempotencyEtags(),
     '0024-notification-channels': notificationChannels(dialect),
+    '0026-saved-filters': savedFilters(dialect),
   };
 }
 

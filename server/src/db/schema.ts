@@ -7,6 +7,7 @@ import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 export interface Database {
   users: UsersTable;
   todo_groups: TodoGroupsTable;
+  saved_filters: SavedFiltersTable;
   todos: TodosTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
@@ -78,6 +79,19 @@ interface AuditLogTable {
   action: string;
   /** The account acted on; null for actions on the server (a test e-mail). */
   target_name: string | null;
+}
+
+/** A user's saved filter query (migration 0026). */
+interface SavedFiltersTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  color: string;
+  query: string;
+  /** Its place in the sidebar, lower first. */
+  position: number;
+  created_at: number;
+  version: Generated<number>;
 }
 
 interface TodoGroupsTable {
@@ -424,6 +438,7 @@ interface IdempotencyKeysTable {
 
 export type TodoRow = Selectable<TodosTable>;
 export type TodoGroupRow = Selectable<TodoGroupsTable>;
+export type SavedFilterRow = Selectable<SavedFiltersTable>;
 
 /** An account's authenticator app (migration 0014, docs/decisions/081-two-factor-codes.md). */
 interface TwoFactorTable {

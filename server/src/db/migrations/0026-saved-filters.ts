@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../connection.js';
+
+/**
+ * Saved filters (docs/decisions/162-filters.md): a user's named filter queries, each with a
+ * swatch colour and its place in the sidebar (`position`, lower first). The query is kept as
+ * typed and read again on every use, so it follows the user's day and renamed groups.
+ */
+export function savedFilters(dialect: Dialect) {
+  const id = dialect === 'postgres' ? 'serial' : 'integer';
+  const time = dialect === 'postgres' ? 'bigint' : 'integer';
+  const primary = dialect === 'postgres';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('saved_filters')
+        .addColumn('id', id, (c) => (primary ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('user_id', 'integer', (c) =>
+          c.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('color', 'text', (c) => c.notNull())
+        .addColumn('query', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', time, (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema
+        .createIndex('saved_filters_user')
+        .on('saved_filters')
+        .columns(['user_id', 'position'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('saved_filters').execute();
+    },
+  };
+}

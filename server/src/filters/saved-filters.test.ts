@@ -1,0 +1,100 @@
+import { filtersApi, groupsApi, SAVED_FILTERS_MAX, todosApi } from '@tally/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../test/api-client.js';
+import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => ctx.close());
+
+const body = { name: 'Work today', color: '#3B82F6', query: '#Work & today' } as const;
+
+describe('saved filters', () => {
+  it('saves, lists by position, changes and deletes the caller’s filters', async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    await call(groupsApi.create, { body: { name: 'Work', color: '#3B82F6' } });
+    const first = await call(filtersApi.create, { body });
+    expect(first.statusCode).toBe(201);
+    expect(first.headers.etag).toBe('"1"');
+    const saved = first.data();
+    expect(saved).toEqual({ id: saved.id, ...body, position: 0, version: 1 });
+    const second = (
+      await call(filtersApi.create, { body: { name: 'Urgent', color: '#EF4444', query: 'p1' } })
+    ).data();
+    expect(second.position).toBe(1);
+    const top = (
+      await call(filtersApi.create, {
+        body: { name: 'Top', color: '#EF4444', query: 'overdue', position: 0 },
+      })
+    ).data();
+    expect((await call(filtersApi.list)).data().map((filter) => filter.name)).toEqual([
+      'Work today',
+      'Top',
+      'Urgent',
+    ]);
+
+    const moved = await call(filtersApi.update, {
+      params: { id: second.id },
+      body: { name: 'Urgent', color: '#EF4444', query: 'p1 | p2' },
+    });
+    expect(moved.data()).toMatchObject({ query: 'p1 | p2', position: 1, version: 2 });
+    const stale = await call(filtersApi.update, {
+      params: { id: second.id },
+      headers: { 'if-match': '"1"' },
+      body: { name: 'Late', color: '#EF4444', query: 'p1' },
+    });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json()).toMatchObject({ name: 'Urgent', version: 2 });
+
+    expect((await call(filtersApi.remove, { params: { id: top.id } })).statusCode).toBe(204);
+    expect((await call(filtersApi.remove, { params: { id: top.id } })).statusCode).toBe(404);
+    expect((await call(filtersApi.list)).data()).toHaveLength(2);
+  });
+
+  it('keeps each user’s filters to themselves', async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    const mine = (await call(filtersApi.create, { body: { ...body, query: 'today' } })).data();
+    const other = apiClient(ctx.app, await registerUser(ctx.app));
+    expect((await other(filtersApi.list)).data()).toEqual([]);
+    const update = await other(filtersApi.update, { params: { id: mine.id }, body });
+    expect(update.statusCode).toBe(404);
+    expect((await other(filtersApi.remove, { params: { id: mine.id } })).statusCode).toBe(404);
+  });
+
+  it('refuses a query it cannot read with a 400 naming query and the place', async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    const typo = await call(filtersApi.create, { body: { ...body, query: 'p1 & overdeu' } });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json()).toEqual({ error: 'query: `overdeu` at 6: did you mean `overdue`?' });
+    const group = await call(filtersApi.create, { body });
+    expect(group.json()).toEqual({ error: 'query: `#Work` at 1: no such group' });
+    const empty = await call.unchecked(filtersApi.create, { body: { ...body, query: '' } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json<{ error: string }>().error).toMatch(/query/);
+    const color = await call.unchecked(filtersApi.create, { body: { ...body, color: 'red' } });
+    expect(color.statusCode).toBe(400);
+  });
+
+  it(`keeps at most ${SAVED_FILTERS_MAX} per user`, async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    for (let i = 0; i < SAVED_FILTERS_MAX; i += 1) {
+      await call(filtersApi.create, { body: { ...body, name: `f${i}`, query: 'today' } });
+    }
+    const over = await call(filtersApi.create, { body: { ...body, query: 'today' } });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toEqual({
+      error: `You can keep at most ${SAVED_FILTERS_MAX} saved filters`,
+    });
+  });
+
+  it('shows the todos of its query through GET /api/todos?filter=', async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    await call(todosApi.create, { body: { title: 'Urgent thing', priority: 3 } });
+    await call(todosApi.create, { body: { title: 'Calm thing' } });
+    const saved = (await call(filtersApi.create, { body: { ...body, query: 'p1' } })).data();
+    const todos = (await call(todosApi.list, { query: { filter: saved.query } })).data();
+    expect(todos.map((todo) => todo.title)).toEqual(['Urgent thing']);
+  });
+});

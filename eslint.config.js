@@ -47,7 +47,9 @@ const webFeatures = foldersIn('web/src/features');
  * (docs/decisions/081-two-factor-codes.md); CalDAV writes through the todo and group services,
  * the trash and the feed's iCalendar rules, as the web app's calls do
  * (docs/decisions/085-caldav.md); an iCalendar import reads each task with CalDAV's VTODO codec,
- * so a file imports as the same tasks would sync (docs/decisions/138-importers.md).
+ * so a file imports as the same tasks would sync (docs/decisions/138-importers.md); sign-in
+ * adopts the browser's zone as the account's until one is chosen, and background work reads the
+ * account's preferences (docs/decisions/118-account-preferences.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
@@ -65,6 +67,7 @@ const serverFeatureApis = {
   groups: ['service.ts'],
   calendar: ['ics.ts'],
   caldav: ['vtodo.ts'],
+  account: ['preferences.ts'],
 };
 
 /** A feature folder may not reach into a sibling feature's files, except the one it offers. */

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { LIMITS, STATISTIC_EVENTS } from './constants.js';
 import { GoogleLoginBodySchema } from './auth.js';
 import { ErrorSchema, NO_NUL } from './common.js';
+import { Nullable } from './nullable.js';
 import { RepeatSchema, TodoSortsSchema } from './todos.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { routes } from './routes.js';
@@ -37,10 +38,51 @@ export const AccountSchema = Type.Object(
 );
 export type Account = Static<typeof AccountSchema>;
 
-/** GET /api/account: the account, and whether it may use the admin page. */
+/**
+ * The account's own preferences, kept for every device and used where no browser is asking (the
+ * server's reminders, e-mails, CalDAV and filters read dates in `timeZone`).
+ */
+export const PreferencesSchema = Type.Object(
+  {
+    timeZone: Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: LIMITS.timeZoneMax,
+        description:
+          'An IANA time zone (e.g. Europe/Berlin); null until set, and then dates are read in UTC. The web app sets it from the browser when it is null.',
+      }),
+    ),
+    language: Nullable(
+      Type.String({
+        minLength: 2,
+        maxLength: LIMITS.languageTagMax,
+        description: "A BCP 47 language tag (e.g. de, pt-BR); null follows the browser's languages",
+      }),
+    ),
+    weekStart: Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 6,
+        description:
+          "The first day of the week, 0 = Sunday .. 6 = Saturday; null follows the language's",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Preferences = Static<typeof PreferencesSchema>;
+
+export const SetPreferencesBodySchema = Type.Partial(PreferencesSchema, {
+  additionalProperties: false,
+  description: 'Only the preferences sent change; null clears one',
+});
+export type SetPreferencesBody = Static<typeof SetPreferencesBodySchema>;
+
+/** GET /api/account: the account, its preferences, and whether it may use the admin page. */
 export const SignedInAccountSchema = Type.Object(
   {
     ...AccountSchema.properties,
+    ...Type.Partial(PreferencesSchema).properties,
     operator: Type.Optional(
       Type.Boolean({
         description:
@@ -285,6 +327,13 @@ export const accountApi = defineEndpoints('account', routes.account, {
       'Needs the password, or for an account without one a fresh Google credential of its linked Google account; an account that signs in only with the OpenID Connect provider sends {} within a few minutes of a fresh sign-in there (POST /api/account/reauthenticate/oidc), else 403 with code reauthentication_required. A wrong password is a 400 (not 401: the session is fine). The username and e-mail address can be registered again.',
     body: DeleteAccountBodySchema,
     responses: { 204: NoContent('Deleted'), ...refusals, 503: ErrorSchema },
+  },
+  setPreferences: {
+    summary: "Change the account's preferences (time zone, language, first day of the week)",
+    description:
+      'Only the fields sent change. A zone that is not an IANA time zone, or a tag that is not a BCP 47 language tag, is a 400 naming the field. GET /api/account always sends all three (null when unset).',
+    body: SetPreferencesBodySchema,
+    responses: { 200: PreferencesSchema, 400: ErrorSchema, 401: ErrorSchema },
   },
   changePassword: {
     summary: 'Change the password; every other session of the account ends',

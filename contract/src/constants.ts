@@ -35,6 +35,10 @@ export const LIMITS = {
   rangeDaysMax: 366,
   /** The largest reminder offset: a week before the due time, in minutes. */
   remindMinutesBeforeMax: 10_080,
+  /** An IANA time zone's name (the longest today is 30 characters). */
+  timeZoneMax: 64,
+  /** A BCP 47 language tag, as browsers send them. */
+  languageTagMax: 35,
   /** Largest JSON body the API accepts, in bytes. */
   bodyLimitBytes: 64 * 1024,
 } as const;

@@ -22,6 +22,7 @@ export const routes = {
   account: {
     get: { method: 'GET', path: '/api/account', beforePasswordChange: true },
     remove: { method: 'DELETE', path: '/api/account' },
+    setPreferences: { method: 'PATCH', path: '/api/account/preferences' },
     changePassword: { method: 'PUT', path: '/api/account/password', beforePasswordChange: true },
     reauthenticate: { method: 'POST', path: '/api/account/reauthenticate' },
     changeEmail: { method: 'PUT', path: '/api/account/email' },

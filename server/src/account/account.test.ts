@@ -79,6 +79,10 @@ describe('GET /api/account', () => {
       googleLinked: false,
       oidcLinked: false,
       createdAt: new Date(ctx.clock.now()).toISOString(),
+      // Registered without an x-time-zone header: no zone to adopt.
+      timeZone: null,
+      language: null,
+      weekStart: null,
       // The first account of the database: its operator.
       operator: true,
     });

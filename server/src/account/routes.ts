@@ -12,6 +12,7 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { AppError, notFound } from '../shared/errors.js';
 import { type EmailLinks, sweepTokens } from './email-links.js';
+import { setPreferences } from './preferences.js';
 import { createAccountService, type GoogleCheck } from './service.js';
 
 export interface AccountRoutesOptions {
@@ -72,6 +73,12 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     const account = await service.get(request.user.id);
     if (!account) throw accountGone();
     return account;
+  });
+
+  addEndpoint(app, accountApi.setPreferences, async (request) => {
+    const preferences = await setPreferences(app.db, request.user.id, request.body);
+    if (!preferences) throw accountGone();
+    return preferences;
   });
 
   addEndpoint(app, accountApi.changePassword, async (request, reply) => {

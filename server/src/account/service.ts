@@ -87,6 +87,9 @@ const ACCOUNT_COLUMNS = [
   'created_at',
   'password_reset_at',
   'operator',
+  'time_zone',
+  'language',
+  'week_start',
 ] as const;
 
 type AccountRow = {
@@ -99,6 +102,9 @@ type AccountRow = {
   created_at: number;
   password_reset_at: number | null;
   operator: number;
+  time_zone: string | null;
+  language: string | null;
+  week_start: number | null;
 };
 
 const toAccount = (row: AccountRow): Account => ({
@@ -207,10 +213,16 @@ export function createAccountService({
     }
   }
 
-  /** The signed-in account, with whether it is an operator (the admin page). */
+  /** The signed-in account, with its preferences and whether it is an operator (the admin page). */
   async function get(userId: number): Promise<SignedInAccount | null> {
     const row = await accountRow(userId);
-    return row ? { ...toAccount(row), operator: row.operator === 1 } : null;
+    if (!row) return null;
+    const preferences = {
+      timeZone: row.time_zone,
+      language: row.language,
+      weekStart: row.week_start,
+    };
+    return { ...toAccount(row), ...preferences, operator: row.operator === 1 };
   }
 
   /** Null when the account is gone. */

@@ -2,6 +2,7 @@ import { type AccessTokenResponse, authApi } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
+import { namedTimeZoneOf } from '../shared/time-zone.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, serviceUnavailable } from '../shared/errors.js';
 import { createLoginLimits } from './login-limits.js';
@@ -78,6 +79,7 @@ interface SignInMethodOptions {
 
 const deviceOf = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'] ?? null,
+  timeZone: namedTimeZoneOf(request),
 });
 
 const presentedRefreshToken = (request: FastifyRequest): string | undefined => {
@@ -243,7 +245,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
     authApi.refresh,
     async (request, reply) => {
       try {
-        const session = await service.refresh(presentedRefreshToken(request));
+        const session = await service.refresh(presentedRefreshToken(request), deviceOf(request));
         return signIn.sendSession(request, reply, session);
       } catch (error) {
         if (error instanceof RefreshTokenReused) {

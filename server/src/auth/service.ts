@@ -6,6 +6,7 @@ import { AppError, conflict, unauthorized } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { recordEvents } from '../statistics/record-events.js';
 import type { GoogleIdentity } from './google-id-token.js';
+import { adoptTimeZone } from '../account/preferences.js';
 import { insertAccount } from './new-account.js';
 import { hashPassword, refuseWeakPassword, verifyPassword } from './passwords.js';
 import { deriveUsername } from './usernames.js';
@@ -62,6 +63,8 @@ export type ProviderEntry = { existing: SignInUser } | { created: Session };
 /** Where a sign-in comes from, kept with its session. */
 export interface Device {
   userAgent: string | null;
+  /** The browser's IANA zone (x-time-zone); it becomes the account's until one is set. */
+  timeZone: string | null;
 }
 
 /** A refresh that found a leaked token: the session it ended, for the security log. */
@@ -271,6 +274,7 @@ export function createAuthService({
         mustChange,
       );
       await recordEvents(trx, user.id, [...events, 'tokensGenerated', 'refreshTokensCreated'], now);
+      await adoptTimeZone(trx, user.id, device.timeZone);
       return session;
     });
     return sessionOf({ ...user, password_must_change: mustChange ? 1 : 0 }, started);
@@ -396,7 +400,7 @@ export function createAuthService({
     }
   }
 
-  async function refresh(presented: string | undefined): Promise<Session> {
+  async function refresh(presented: string | undefined, device: Device): Promise<Session> {
     if (!presented) throw unauthorized('No session to renew - please log in');
     const now = clock();
     // Ending a session on reuse must be committed even though the caller gets a 401, so the
@@ -411,6 +415,7 @@ export function createAuthService({
         .executeTakeFirst();
       if (!user) return { status: 'invalid' as const };
       await recordEvents(trx, result.userId, ['tokensGenerated', 'refreshTokensCreated'], now);
+      await adoptTimeZone(trx, result.userId, device.timeZone);
       return { ...result, user };
     });
     if (outcome.status === 'reused')

@@ -9,6 +9,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Counters } from '../plugins/counters.js';
 import type { Clock } from '../shared/clock.js';
+import { namedTimeZoneOf } from '../shared/time-zone.js';
 import { cookieName, isSecureRequest } from '../shared/cookies.js';
 import { unauthorized } from '../shared/errors.js';
 import { CHALLENGE_MS, type SignInKind, type TwoFactorService } from '../two-factor/service.js';
@@ -82,6 +83,7 @@ export interface SignInDeps {
 
 const deviceOf = (request: FastifyRequest): Device => ({
   userAgent: request.headers['user-agent'] ?? null,
+  timeZone: namedTimeZoneOf(request),
 });
 
 const EVENTS: Record<SignInKind, ('logins' | 'googleAuths')[]> = {

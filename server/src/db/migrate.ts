@@ -27,6 +27,7 @@ import { importHistory } from './migrations/0021-import-history.js';
 import { inbox } from './migrations/0022-inbox.js';
 import { idempotencyEtags } from './migrations/0023-idempotency-etags.js';
 import { notificationChannels } from './migrations/0024-notification-channels.js';
+import { userPreferences } from './migrations/0025-user-preferences.js';
 import { savedFilters } from './migrations/0026-saved-filters.js';
 
 /**
@@ -59,6 +60,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0022-inbox': inbox(dialect),
     '0023-idempotency-etags': idempotencyEtags(),
     '0024-notification-channels': notificationChannels(dialect),
+    '0025-user-preferences': userPreferences(),
     '0026-saved-filters': savedFilters(dialect),
   };
 }

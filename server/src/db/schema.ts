@@ -68,6 +68,12 @@ interface UsersTable {
   operator: Generated<number>;
   /** When an operator disabled the account: no sign-in, token or CalDAV works; null otherwise. */
   disabled_at: Generated<number | null>;
+  /** The IANA zone the server reads the account's dates in; null until the web app sets it. */
+  time_zone: Generated<string | null>;
+  /** A BCP 47 language tag; null follows the browser. */
+  language: Generated<string | null>;
+  /** 0 = Sunday .. 6; null follows the language. */
+  week_start: Generated<number | null>;
 }
 
 /** One admin action (migration 0020); the names stay when the accounts are deleted. */

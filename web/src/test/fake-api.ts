@@ -1,6 +1,8 @@
 import {
   contract,
   type Endpoint,
+  type Preferences,
+  type SetPreferencesBody,
   type SignedInAccount,
   type AccountSession,
   type ApiToken,
@@ -344,6 +346,11 @@ export function fakeBackend(
     groups: [...(options.groups ?? [])],
     nextId: 1000,
     account: makeAccount(options.account),
+    preferences: {
+      timeZone: options.account?.timeZone ?? null,
+      language: options.account?.language ?? null,
+      weekStart: options.account?.weekStart ?? null,
+    } as Preferences,
     sessions: options.sessions ?? defaultSessions(),
     tokens: options.tokens ?? [],
     passkeys: options.passkeys ?? [],
@@ -406,7 +413,11 @@ export function fakeBackend(
       json({ username: 'alice', email: 'alice@example.com' }),
     'POST /api/auth/password-reset': () => new Response(null, { status: 202 }),
     'POST /api/auth/password-reset/confirm': () => noContent(),
-    'GET /api/account': () => json(state.account),
+    'GET /api/account': () => json({ ...state.account, ...state.preferences }),
+    'PATCH /api/account/preferences': (call) => {
+      state.preferences = { ...state.preferences, ...(call.body as SetPreferencesBody) };
+      return json(state.preferences);
+    },
     'PUT /api/account/password': (call) => {
       const body = call.body as { currentPassword: string };
       return refusePassword(body.currentPassword, 'currentPassword') ?? noContent();

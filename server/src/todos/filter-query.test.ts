@@ -1,4 +1,4 @@
-import { groupsApi, todosApi, type Todo } from '@tally/contract';
+import { accountApi, groupsApi, todosApi, type Todo } from '@tally/contract';
 import { filterTodos, parseFilter } from '@tally/contract/filter-query';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,19 @@ describe('GET /api/todos?filter=', () => {
     });
     expect(titles(second.data())).toEqual(['Report']);
     expect(second.headers['x-next-cursor']).toBeUndefined();
+  });
+
+  it("reads dates in the account's time zone once set, else in the request's", async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    ctx.clock.set('2026-03-10T12:00:00Z');
+    await call(todosApi.create, { body: { title: 'Auckland day', dueDate: '2026-03-11' } });
+    const today = async (query: Record<string, string> = {}) =>
+      titles((await call(todosApi.list, { query: { filter: 'today' }, headers: query })).data());
+    expect(await today()).toEqual([]);
+    expect(await today(headers)).toEqual(['Auckland day']);
+    await call(accountApi.setPreferences, { body: { timeZone: ZONE } });
+    expect(await today()).toEqual(['Auckland day']);
+    expect(await today({ 'x-time-zone': 'UTC' })).toEqual(['Auckland day']);
   });
 
   it('refuses a query it cannot read with a 400 naming filter and the place', async () => {

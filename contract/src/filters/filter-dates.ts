@@ -162,3 +162,9 @@ function offsetAt(instant: number, timeZone: string): number {
   );
   return wall - (instant - (instant % 1000));
 }
+
+/** The date (YYYY-MM-DD) and clock time (HH:mm) of an instant in an IANA zone. */
+export function wallClockIn(instant: number, timeZone: string): { today: string; time: string } {
+  const wall = new Date(instant + offsetAt(instant, timeZone)).toISOString();
+  return { today: wall.slice(0, 10), time: wall.slice(11, 16) };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Todo } from '../todos.js';
-import { readFilterDate, startOfDayIn } from './filter-dates.js';
+import { readFilterDate, startOfDayIn, wallClockIn } from './filter-dates.js';
 import { FilterError, filterTodos, parseFilter, type FilterContext } from './filter-query.js';
 
 // Sunday 29 November 2026, 10:30 in Paris.
@@ -249,5 +249,11 @@ describe('filter dates', () => {
       '2026-03-28T23:00:00.000Z',
     );
     expect(startOfDayIn('2026-01-01', 'UTC')).toBe(Date.UTC(2026, 0, 1));
+  });
+
+  it('tells the date and clock time of an instant in a zone', () => {
+    const instant = Date.parse('2026-03-10T12:00:00Z');
+    expect(wallClockIn(instant, 'Pacific/Auckland')).toEqual({ today: '2026-03-11', time: '01:00' });
+    expect(wallClockIn(instant, 'America/New_York')).toEqual({ today: '2026-03-10', time: '08:00' });
   });
 });

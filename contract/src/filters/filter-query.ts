@@ -1,6 +1,8 @@
 import { addDays } from '../dates.js';
 import { searchWords } from '../search-words.js';
 import { readFilterDate, startOfDayIn } from './filter-dates.js';
+
+export { wallClockIn } from './filter-dates.js';
 import type { Todo } from '../todos.js';
 
 /**

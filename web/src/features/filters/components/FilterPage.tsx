@@ -38,7 +38,7 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
 
   if (id === 'new' || (editing && filter)) {
     return (
-      <main className="mx-auto w-full max-w-3xl px-4 py-6">
+      <main className="mx-auto w-full max-w-4xl px-4 py-6">
         <h1 className="mb-4 text-2xl font-semibold text-slate-900 dark:text-slate-50">
           {filter ? `Edit ${filter.name}` : 'New filter'}
         </h1>
@@ -59,13 +59,13 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
   if (filters.isPending) return <LoadingText>Loading...</LoadingText>;
   if (!filter) {
     return (
-      <main className="mx-auto w-full max-w-3xl px-4 py-6">
+      <main className="mx-auto w-full max-w-4xl px-4 py-6">
         <ErrorBanner message="This filter does not exist (any more)." />
       </main>
     );
   }
   return (
-    <main className="mx-auto w-full max-w-3xl px-4 py-6">
+    <main className="mx-auto w-full max-w-4xl px-4 py-6">
       <div className="mb-2 flex flex-wrap items-center gap-3">
         <ColorDot color={filter.color} size={14} />
         <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-50">

@@ -28,7 +28,7 @@ export default function SavedFilterLinks({ todos, groups }: SavedFilterLinksProp
     [filters.data, groups, todos],
   );
   return (
-    <nav aria-label="Saved filters" className="mx-auto w-full max-w-3xl px-4 pt-4">
+    <nav aria-label="Saved filters" className="mx-auto w-full max-w-4xl px-4 pt-3 sm:pt-5">
       <ul className="flex flex-wrap gap-2">
         {(filters.data ?? []).map((filter) => (
           <li key={filter.id}>

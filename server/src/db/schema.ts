@@ -380,6 +380,8 @@ interface ApiTokensTable {
   expires_at: number | null;
   /** Updated at most once a minute; null until its first use. */
   last_used_at: number | null;
+  /** The saved filter whose todos alone it shows (read-only); null: not limited (migration 0026). */
+  filter_id: Generated<number | null>;
 }
 
 /** An account's private calendar feed; one at most. */

@@ -1,4 +1,4 @@
-import { filtersApi, groupsApi, SAVED_FILTERS_MAX, todosApi } from '@tally/contract';
+import { filtersApi, groupsApi, SAVED_FILTERS_MAX, todosApi, tokensApi } from '@tally/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
 import { createTestApp, registerUser, type TestContext } from '../test/helpers.js';
@@ -96,5 +96,64 @@ describe('saved filters', () => {
     const saved = (await call(filtersApi.create, { body: { ...body, query: 'p1' } })).data();
     const todos = (await call(todosApi.list, { query: { filter: saved.query } })).data();
     expect(todos.map((todo) => todo.title)).toEqual(['Urgent thing']);
+  });
+});
+
+describe('API tokens limited to a saved filter', () => {
+  it("answer that filter's todos on GET /api/todos and refuse every other call", async () => {
+    const user = await registerUser(ctx.app);
+    const call = apiClient(ctx.app, user);
+    await call(todosApi.create, { body: { title: 'Urgent thing', priority: 3 } });
+    await call(todosApi.create, { body: { title: 'Calm thing' } });
+    const saved = (await call(filtersApi.create, { body: { ...body, query: 'p1' } })).data();
+    const created = await call(tokensApi.create, {
+      body: { name: 'Dashboard', scope: 'read', expiresInDays: null, filterId: saved.id },
+    });
+    expect(created.statusCode).toBe(201);
+    const { token, filterId } = created.data();
+    expect(filterId).toBe(saved.id);
+
+    const dashboard = apiClient(ctx.app, { token });
+    const todos = await dashboard(todosApi.list);
+    expect(todos.data().map((todo) => todo.title)).toEqual(['Urgent thing']);
+    const refusal =
+      "This API token shows one saved filter's todos: it can only call GET /api/todos";
+    for (const answer of [
+      await dashboard(groupsApi.list),
+      await dashboard(filtersApi.list),
+      await dashboard(todosApi.counts),
+    ]) {
+      expect(answer.statusCode).toBe(403);
+      expect(answer.json()).toEqual({ error: refusal });
+    }
+    const write = await dashboard(todosApi.create, { body: { title: 'Sneaky' } });
+    expect(write.statusCode).toBe(403);
+    const other = await dashboard(todosApi.list, { query: { filter: 'completed' } });
+    expect(other.json()).toEqual({ error: 'filter: this API token shows its saved filter only' });
+
+    // The filter's change shows at once; deleting the filter ends the token.
+    await call(filtersApi.update, { params: { id: saved.id }, body: { ...body, query: 'p4' } });
+    expect((await dashboard(todosApi.list)).data().map((todo) => todo.title)).toEqual([
+      'Calm thing',
+    ]);
+    await call(filtersApi.remove, { params: { id: saved.id } });
+    expect((await dashboard(todosApi.list)).statusCode).toBe(401);
+  });
+
+  it('must be read-only and name one of the caller’s filters', async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    const saved = (await call(filtersApi.create, { body: { ...body, query: 'p1' } })).data();
+    const readWrite = await call(tokensApi.create, {
+      body: { name: 'x', scope: 'read-write', expiresInDays: null, filterId: saved.id },
+    });
+    expect(readWrite.statusCode).toBe(400);
+    expect(readWrite.json()).toEqual({
+      error: 'scope must be read for a token limited to a filter',
+    });
+    const stranger = apiClient(ctx.app, await registerUser(ctx.app));
+    const notTheirs = await stranger(tokensApi.create, {
+      body: { name: 'x', scope: 'read', expiresInDays: null, filterId: saved.id },
+    });
+    expect(notTheirs.statusCode).toBe(404);
   });
 });

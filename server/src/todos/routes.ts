@@ -13,6 +13,7 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { badRequest, notFound } from '../shared/errors.js';
 import { timeZoneOf } from '../shared/time-zone.js';
 import { createBulkService } from './bulk.js';
+import type { TokenUser } from '../plugins/personal-tokens.js';
 import { readFilter } from './read-filter.js';
 import type { TodoFilters } from './rows.js';
 import { createTodoService } from './service.js';
@@ -27,6 +28,23 @@ const withEtag = (reply: FastifyReply, todo: Todo) => {
 };
 
 export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { clock }) => {
+  /**
+   * The filter query of a list call: the one asked for, or for an API token limited to a saved
+   * filter, that filter's (and nothing else).
+   */
+  const filterOfCall = async (asked: string | undefined, user: { id: number } | TokenUser) => {
+    const limited = 'filterId' in user ? user.filterId : null;
+    if (limited === null) return asked;
+    if (asked !== undefined) throw badRequest('filter: this API token shows its saved filter only');
+    const saved = await app.db
+      .selectFrom('saved_filters')
+      .select('query')
+      .where('id', '=', limited)
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    return saved.query;
+  };
+
   await compressLargeAnswers(app);
   const todos = createTodoService(app.db, clock);
   const bulk = createBulkService(app.db, clock);
@@ -35,8 +53,9 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     app,
     todosApi.list,
     async (request, reply) => {
-      const { limit, cursor, view, q, tag, priority, sort, filter } = request.query;
+      const { limit, cursor, view, q, tag, priority, sort } = request.query;
       const paged = limit !== undefined || cursor !== undefined;
+      const filter = await filterOfCall(request.query.filter, request.user);
       if (filter !== undefined) {
         if (q !== undefined) throw badRequest('filter cannot be combined with q (use search:)');
         const { lists } = await readFilter(

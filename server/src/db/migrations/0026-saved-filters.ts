@@ -5,6 +5,7 @@ import type { Dialect } from '../connection.js';
  * Saved filters (docs/decisions/162-filters.md): a user's named filter queries, each with a
  * swatch colour and its place in the sidebar (`position`, lower first). The query is kept as
  * typed and read again on every use, so it follows the user's day and renamed groups.
+ * `api_tokens.filter_id` limits a token to one saved filter's todos (read-only).
  */
 export function savedFilters(dialect: Dialect) {
   const id = dialect === 'postgres' ? 'serial' : 'integer';
@@ -30,8 +31,16 @@ export function savedFilters(dialect: Dialect) {
         .on('saved_filters')
         .columns(['user_id', 'position'])
         .execute();
+      // An API token may show one saved filter's todos only; it goes with its filter.
+      await db.schema
+        .alterTable('api_tokens')
+        .addColumn('filter_id', 'integer', (c) =>
+          c.references('saved_filters.id').onDelete('cascade'),
+        )
+        .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('api_tokens').dropColumn('filter_id').execute();
       await db.schema.dropTable('saved_filters').execute();
     },
   };

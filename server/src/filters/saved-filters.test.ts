@@ -128,6 +128,16 @@ describe('API tokens limited to a saved filter', () => {
     }
     const write = await dashboard(todosApi.create, { body: { title: 'Sneaky' } });
     expect(write.statusCode).toBe(403);
+    // Nor is it an app password for a calendar app.
+    const dav = await ctx.app.inject({
+      method: 'PROPFIND',
+      url: `/dav/calendars/${user.id}/`,
+      headers: {
+        authorization: `Basic ${Buffer.from(`${user.email}:${token}`).toString('base64')}`,
+        depth: '0',
+      },
+    });
+    expect(dav.statusCode).toBe(401);
     const other = await dashboard(todosApi.list, { query: { filter: 'completed' } });
     expect(other.json()).toEqual({ error: 'filter: this API token shows its saved filter only' });
 

@@ -131,6 +131,8 @@ export const routes = {
     create: { method: 'POST', path: '/api/filters' },
     update: { method: 'PUT', path: '/api/filters/:id' },
     remove: { method: 'DELETE', path: '/api/filters/:id' },
+    makeFeed: { method: 'POST', path: '/api/filters/:id/calendar' },
+    removeFeed: { method: 'DELETE', path: '/api/filters/:id/calendar' },
   },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },

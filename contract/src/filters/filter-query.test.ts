@@ -253,7 +253,13 @@ describe('filter dates', () => {
 
   it('tells the date and clock time of an instant in a zone', () => {
     const instant = Date.parse('2026-03-10T12:00:00Z');
-    expect(wallClockIn(instant, 'Pacific/Auckland')).toEqual({ today: '2026-03-11', time: '01:00' });
-    expect(wallClockIn(instant, 'America/New_York')).toEqual({ today: '2026-03-10', time: '08:00' });
+    expect(wallClockIn(instant, 'Pacific/Auckland')).toEqual({
+      today: '2026-03-11',
+      time: '01:00',
+    });
+    expect(wallClockIn(instant, 'America/New_York')).toEqual({
+      today: '2026-03-10',
+      time: '08:00',
+    });
   });
 });

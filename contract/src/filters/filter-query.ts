@@ -9,7 +9,7 @@ import type { Todo } from '../todos.js';
  * Filters (docs/product.md, Filters): Todoist's filter syntax for what Tally models, read into a
  * tree whose every date is already resolved against the user's day, so the same tree gives the
  * same todos wherever it is evaluated: here over the web app's cached todos (evaluateFilter), and
- * on the server as SQL (server/src/todos/filter-sql.ts). Imports nothing heavy (the light entry
+ * on the server as SQL (server/src/shared/filter-sql.ts). Imports nothing heavy (the light entry
  * `@tally/contract/filter-query`).
  *
  *   query  := list (',' list)*          several lists, shown one after another

@@ -8,6 +8,7 @@ import {
 } from '../common.js';
 import { GROUP_COLORS, LIMITS } from '../constants.js';
 import { defineEndpoints, NoContent } from '../endpoint.js';
+import { CalendarFeedSchema } from '../calendar.js';
 import { routes } from '../routes.js';
 import { FILTER_QUERY_MAX } from './filter-query.js';
 
@@ -22,6 +23,7 @@ export const SavedFilterSchema = Type.Object(
     query: Type.String({ description: 'The filter query, as GET /api/todos?filter= reads it' }),
     position: Type.Integer({ description: 'Its place among the saved filters, lower first' }),
     version: VersionSchema,
+    feed: Type.Optional(CalendarFeedSchema),
   },
   { additionalProperties: false },
 );
@@ -79,6 +81,25 @@ export const filtersApi = defineEndpoints('filters', routes.filters, {
       401: ErrorSchema,
       404: ErrorSchema,
       412: SavedFilterSchema,
+    },
+  },
+  makeFeed: {
+    summary: "Make (or make anew) the saved filter's own calendar feed",
+    description:
+      'An iCalendar feed of the todos with a due date that the filter shows, at a secret URL as ' +
+      "the account's feed (GET /api/calendar/{secret}.ics); a new URL stops the old one. Timed " +
+      'todos are in the x-time-zone of this call.',
+    params: IdParamsSchema,
+    responses: { 201: CalendarFeedSchema, 400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  removeFeed: {
+    summary: "Turn the saved filter's calendar feed off (its URL stops working)",
+    params: IdParamsSchema,
+    responses: {
+      204: NoContent('Turned off'),
+      400: ErrorSchema,
+      401: ErrorSchema,
+      404: ErrorSchema,
     },
   },
   remove: {

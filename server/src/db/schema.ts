@@ -98,6 +98,13 @@ interface SavedFiltersTable {
   position: number;
   created_at: number;
   version: Generated<number>;
+  /** Its own calendar feed's secret (/api/calendar/{secret}.ics); null: none. */
+  feed_secret: Generated<string | null>;
+  feed_time_zone: Generated<string | null>;
+  feed_created_at: Generated<number | null>;
+  /** As calendar_feeds' content_hash and content_changed_at. */
+  feed_content_hash: Generated<string | null>;
+  feed_changed_at: Generated<number | null>;
 }
 
 interface TodoGroupsTable {

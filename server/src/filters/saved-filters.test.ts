@@ -167,3 +167,39 @@ describe('API tokens limited to a saved filter', () => {
     expect(notTheirs.statusCode).toBe(404);
   });
 });
+
+describe("a saved filter's calendar feed", () => {
+  it('holds the dated todos the filter shows, at its own secret URL', async () => {
+    const call = apiClient(ctx.app, await registerUser(ctx.app));
+    await call(todosApi.create, {
+      body: { title: 'Urgent and dated', priority: 3, dueDate: '2026-03-12' },
+    });
+    await call(todosApi.create, { body: { title: 'Calm and dated', dueDate: '2026-03-12' } });
+    await call(todosApi.create, { body: { title: 'Urgent, no date', priority: 3 } });
+    const saved = (await call(filtersApi.create, { body: { ...body, query: 'p1' } })).data();
+    const made = await call(filtersApi.makeFeed, {
+      params: { id: saved.id },
+      headers: { 'x-time-zone': 'Europe/Paris' },
+    });
+    expect(made.statusCode).toBe(201);
+    const feed = made.data();
+    expect(feed).toMatchObject({ timeZone: 'Europe/Paris' });
+    expect(feed.path).toMatch(/^\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    const listed = (await call(filtersApi.list)).data();
+    expect(listed[0]?.feed).toEqual(feed);
+
+    const ics = await ctx.app.inject({ method: 'GET', url: feed.path });
+    expect(ics.statusCode).toBe(200);
+    expect(ics.body).toContain('X-WR-CALNAME:Tally');
+    expect(ics.body).toContain('SUMMARY:Urgent and dated');
+    expect(ics.body).not.toContain('Calm and dated');
+    expect(ics.body).not.toContain('Urgent, no date');
+
+    const other = apiClient(ctx.app, await registerUser(ctx.app));
+    expect((await other(filtersApi.makeFeed, { params: { id: saved.id } })).statusCode).toBe(404);
+    const off = await call(filtersApi.removeFeed, { params: { id: saved.id } });
+    expect(off.statusCode).toBe(204);
+    expect((await ctx.app.inject({ method: 'GET', url: feed.path })).statusCode).toBe(404);
+    expect((await call(filtersApi.list)).data()[0]?.feed).toBeUndefined();
+  });
+});

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import {
+  type CalendarFeed,
   FilterError,
   parseFilter,
   SAVED_FILTERS_MAX,
@@ -12,7 +14,17 @@ import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions.js';
 
-const COLUMNS = ['id', 'name', 'color', 'query', 'position', 'version'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'color',
+  'query',
+  'position',
+  'version',
+  'feed_secret',
+  'feed_time_zone',
+  'feed_created_at',
+] as const;
 
 const toSavedFilter = (row: Pick<SavedFilterRow, (typeof COLUMNS)[number]>): SavedFilter => ({
   id: row.id,
@@ -21,6 +33,15 @@ const toSavedFilter = (row: Pick<SavedFilterRow, (typeof COLUMNS)[number]>): Sav
   query: row.query,
   position: row.position,
   version: row.version,
+  ...(row.feed_secret === null
+    ? {}
+    : {
+        feed: {
+          path: `/api/calendar/${row.feed_secret}.ics`,
+          timeZone: row.feed_time_zone ?? 'UTC',
+          createdAt: new Date(row.feed_created_at ?? 0).toISOString(),
+        },
+      }),
 });
 
 /**
@@ -126,6 +147,43 @@ export function createSavedFilterService(db: Kysely<Database>, clock: Clock) {
           .executeTakeFirst();
         return row ? toSavedFilter(row) : null;
       });
+    },
+
+    /** A new secret for the filter's own feed (an older URL stops); null when not the caller's. */
+    async makeFeed(userId: number, id: number, timeZone: string): Promise<CalendarFeed | null> {
+      const secret = randomBytes(32).toString('base64url');
+      const now = clock();
+      const row = await db
+        .updateTable('saved_filters')
+        .set({
+          feed_secret: secret,
+          feed_time_zone: timeZone,
+          feed_created_at: now,
+          feed_content_hash: null,
+          feed_changed_at: null,
+        })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .returning('id')
+        .executeTakeFirst();
+      return row
+        ? {
+            path: `/api/calendar/${secret}.ics`,
+            timeZone,
+            createdAt: new Date(now).toISOString(),
+          }
+        : null;
+    },
+
+    /** False when the filter is not the caller's. */
+    async removeFeed(userId: number, id: number): Promise<boolean> {
+      const result = await db
+        .updateTable('saved_filters')
+        .set({ feed_secret: null, feed_content_hash: null, feed_changed_at: null })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     async remove(userId: number, id: number, ifMatch?: string): Promise<boolean> {

@@ -27,7 +27,7 @@ export const COLUMNS = [
 export interface TodoFilters {
   tag?: string | undefined;
   priority?: number | undefined;
-  /** One list of a filter query (todos/filter-sql.ts). */
+  /** One list of a filter query (shared/filter-sql.ts). */
   filter?: FilterList | undefined;
 }
 

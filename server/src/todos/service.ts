@@ -31,7 +31,7 @@ import {
   withdrawCompletions,
 } from '../statistics/record-events.js';
 import { mergePlanning, nextOccurrenceBefore10000, type Planning } from './planning.js';
-import { filterListCondition } from './filter-sql.js';
+import { filterListCondition } from '../shared/filter-sql.js';
 import { searchTodos } from './search.js';
 import {
   countsOfUser,

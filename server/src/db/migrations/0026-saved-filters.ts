@@ -25,6 +25,13 @@ export function savedFilters(dialect: Dialect) {
         .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', time, (c) => c.notNull())
         .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        // Its own calendar feed: the URL's secret, the zone of timed events, and the version and
+        // time of the last feed served (as calendar_feeds keeps them for the account's feed).
+        .addColumn('feed_secret', 'text', (c) => c.unique())
+        .addColumn('feed_time_zone', 'text')
+        .addColumn('feed_created_at', time)
+        .addColumn('feed_content_hash', 'text')
+        .addColumn('feed_changed_at', time)
         .execute();
       await db.schema
         .createIndex('saved_filters_user')

@@ -1,4 +1,4 @@
-import type { FilterList, FilterNode } from '@tally/contract/filter-query';
+import type { Filter, FilterList, FilterNode } from '@tally/contract/filter-query';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -77,6 +77,11 @@ function condition(eb: Todos, node: FilterNode): Expression<SqlBool> {
         eb('todos.start_date', node.before ? '<' : '>', node.date),
       ]);
   }
+}
+
+/** Every list of a filter as one condition: a todo any of them shows (a calendar feed's set). */
+export function filterCondition(eb: Todos, filter: Filter): Expression<SqlBool> {
+  return eb.or(filter.lists.map((list) => filterListCondition(eb, list)));
 }
 
 /** One list of a filter as a condition on `todos`: open todos only unless it names completed. */

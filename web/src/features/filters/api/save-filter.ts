@@ -38,3 +38,18 @@ export function useDeleteFilter() {
     meta: { operation: 'Delete filter' },
   });
 }
+
+/** Makes (or makes anew) a saved filter's calendar feed, and shows its URL in the list. */
+export function useMakeFilterFeed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) =>
+      api.filters.makeFeed({ params: { id }, operation: 'Make calendar feed' }),
+    onSuccess: (feed, id) => {
+      queryClient.setQueryData<SavedFilter[]>(queryKeys.savedFilters, (filters = []) =>
+        filters.map((filter) => (filter.id === id ? { ...filter, feed } : filter)),
+      );
+    },
+    meta: { operation: 'Make calendar feed' },
+  });
+}

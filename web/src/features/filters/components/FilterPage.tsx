@@ -6,7 +6,7 @@ import { ColorDot } from '#web/components/ColorDot';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { useSavedFilters } from '../api/get-filters';
-import { useDeleteFilter } from '../api/save-filter';
+import { useDeleteFilter, useMakeFilterFeed } from '../api/save-filter';
 import { readQuery } from '../lib/run-filter';
 import { filterTodos } from '@tally/contract/filter-query';
 
@@ -31,6 +31,7 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
   const [, navigate] = useLocation();
   const filters = useSavedFilters();
   const remove = useDeleteFilter();
+  const makeFeed = useMakeFilterFeed();
   const [editing, setEditing] = useState(id === 'new');
   const filter = filters.data?.find((saved) => String(saved.id) === id) ?? null;
   const read = useMemo(() => (filter ? readQuery(filter.query, groups) : null), [filter, groups]);
@@ -85,7 +86,26 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
           </Button>
         </div>
       </div>
-      <p className="mb-4 font-mono text-sm text-slate-600 dark:text-slate-300">{filter.query}</p>
+      <p className="mb-2 font-mono text-sm text-slate-600 dark:text-slate-300">{filter.query}</p>
+      <div className="mb-4 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
+        {filter.feed ? (
+          <>
+            <span>Calendar feed:</span>
+            <code className="break-all">
+              {new URL(filter.feed.path, window.location.origin).href}
+            </code>
+          </>
+        ) : (
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={makeFeed.isPending}
+            onClick={() => makeFeed.mutate(filter.id)}
+          >
+            Make a calendar feed
+          </Button>
+        )}
+      </div>
       {read?.error ? (
         <ErrorBanner message={`This filter cannot be read now: ${read.error}`} />
       ) : shown.length === 0 ? (

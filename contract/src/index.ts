@@ -19,14 +19,7 @@ export * from './tags.js';
 export * from './trash.js';
 export * from './groups.js';
 export * from './filters/saved-filters.js';
-export {
-  FILTER_QUERY_MAX,
-  FilterError,
-  filterTodos,
-  parseFilter,
-  type Filter,
-  type FilterContext,
-} from './filters/filter-query.js';
+export { FILTER_QUERY_MAX, FilterError, parseFilter } from './filters/filter-query.js';
 export * from './statistics.js';
 export * from './transfer.js';
 export * from './live.js';

@@ -22,7 +22,7 @@ import type { Todo } from '../todos.js';
  */
 
 /** Tally's priorities by Todoist's names: p1 is the highest, p4 is none. */
-export const FILTER_PRIORITIES: Readonly<Record<string, 0 | 1 | 2 | 3>> = {
+const FILTER_PRIORITIES: Readonly<Record<string, 0 | 1 | 2 | 3>> = {
   p1: 3,
   p2: 2,
   p3: 1,
@@ -30,7 +30,7 @@ export const FILTER_PRIORITIES: Readonly<Record<string, 0 | 1 | 2 | 3>> = {
 };
 
 /** How many days `next N days` may span. */
-export const FILTER_NEXT_DAYS_MAX = 3650;
+const FILTER_NEXT_DAYS_MAX = 3650;
 /** The longest query read, in characters. */
 export const FILTER_QUERY_MAX = 1000;
 
@@ -429,7 +429,7 @@ function mentionsCompleted(node: FilterNode): boolean {
 // The evaluator
 
 /** The fields of a todo a filter looks at. */
-export type FilterableTodo = Pick<
+type FilterableTodo = Pick<
   Todo,
   | 'title'
   | 'description'
@@ -458,7 +458,7 @@ const searchTextOf = (todo: FilterableTodo): string => {
 };
 
 /** Whether the todo matches the node (the open-only rule apart). */
-export function matchesNode(node: FilterNode, todo: FilterableTodo): boolean {
+function matchesNode(node: FilterNode, todo: FilterableTodo): boolean {
   switch (node.kind) {
     case 'and':
       return matchesNode(node.left, todo) && matchesNode(node.right, todo);
@@ -511,7 +511,7 @@ export function matchesNode(node: FilterNode, todo: FilterableTodo): boolean {
 }
 
 /** Whether the todo is in the list. */
-export const inFilterList = (list: FilterList, todo: FilterableTodo): boolean =>
+const inFilterList = (list: FilterList, todo: FilterableTodo): boolean =>
   (!list.openOnly || !todo.completed) && matchesNode(list.node, todo);
 
 /**

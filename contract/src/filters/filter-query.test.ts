@@ -119,6 +119,23 @@ describe('filter terms', () => {
     expect(shown('search: late one')).toEqual(titles(todos.late));
   });
 
+  it('compares plain and accented text as search does', () => {
+    const words = todo({ title: 'Ship_it! v2.0', description: 'CAFÉ—naïve ﬁle', tags: ['Tag-1'] });
+    const found = (query: string) => filterTodos(parseFilter(query, context), [words]).length;
+    for (const query of [
+      'search: ship',
+      'search: it v2',
+      'search: 0',
+      'search: cafe',
+      'search: naive file',
+      'search: tag 1',
+    ]) {
+      expect(found(query), query).toBe(1);
+    }
+    expect(found('search: ship_it')).toBe(1);
+    expect(found('search: shipit')).toBe(0);
+  });
+
   it('reads recurring, subtask, created and start dates', () => {
     expect(shown('recurring')).toEqual(titles(todos.repeating, todos.custom));
     expect(shown('subtask')).toEqual(titles(todos.child));

@@ -451,7 +451,13 @@ const searchTexts = new WeakMap<FilterableTodo, string>();
 const searchTextOf = (todo: FilterableTodo): string => {
   let text = searchTexts.get(todo);
   if (text === undefined) {
-    text = searchWords([todo.title, todo.description ?? '', ...todo.tags].join(' ')).join(' ');
+    const joined = [todo.title, todo.description ?? '', ...todo.tags].join(' ');
+    // Plain ASCII, most todos, decomposes to itself: searchWords' words without its Unicode work.
+    text = (
+      /^[\x00-\x7f]*$/.test(joined)
+        ? (joined.toLowerCase().match(/[a-z0-9]+/g) ?? [])
+        : searchWords(joined)
+    ).join(' ');
     searchTexts.set(todo, text);
   }
   return text;

@@ -281,7 +281,7 @@ export const TodoListQuerySchema = Type.Object(
           'Only the todos a filter query shows (Todoist syntax: today, overdue, no date, ' +
           'due before: Dec 12, next 7 days, #Group, @tag, p1-p4, search: words, recurring, ' +
           'subtask, no tags, created/start before:/after:, completed; & | ! and parentheses), ' +
-          "open todos unless it names completed, dates in the caller's time zone. Several " +
+          "open todos unless it names completed, dates in the account's time zone. Several " +
           'lists (a, b) answer one after another and are not paged. A query it cannot read is ' +
           'a 400 saying where. Combines with view, sort, tag, priority and paging; not with q.',
       }),

@@ -58,13 +58,7 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
       const filter = await filterOfCall(request.query.filter, request.user);
       if (filter !== undefined) {
         if (q !== undefined) throw badRequest('filter cannot be combined with q (use search:)');
-        const { lists } = await readFilter(
-          app.db,
-          request.user.id,
-          filter,
-          clock(),
-          timeZoneOf(request),
-        );
+        const { lists } = await readFilter(app.db, request.user.id, filter, clock());
         const [list] = lists;
         if (list && lists.length === 1) {
           return answerList({ tag, priority, filter: list });

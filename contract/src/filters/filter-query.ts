@@ -454,7 +454,7 @@ const searchTextOf = (todo: FilterableTodo): string => {
     const joined = [todo.title, todo.description ?? '', ...todo.tags].join(' ');
     // Plain ASCII, most todos, decomposes to itself: searchWords' words without its Unicode work.
     text = (
-      /^[\x00-\x7f]*$/.test(joined)
+      !/[^\t\n\r\x20-\x7e]/.test(joined)
         ? (joined.toLowerCase().match(/[a-z0-9]+/g) ?? [])
         : searchWords(joined)
     ).join(' ');

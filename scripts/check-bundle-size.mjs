@@ -43,8 +43,10 @@ const ROUTES = [
   // saved what is typed and showed a change made elsewhere beside its field (decisions 111 and
   // 116): 138.4 KB. 139.5 KB once a page shared to the app opened the Add Todo form filled in
   // (docs/product.md, Share and bookmarklet): 139.3 KB. 141 KB with the route table above and
-  // Enter and the palette opening a todo's detail (decision 147): 140.4 KB.
-  { route: '/todos', budget: 141 * KB, chunks: ['todos-route'] },
+  // Enter and the palette opening a todo's detail (decision 147): 140.4 KB. 142 KB with the
+  // saved filters' routes and the palette's filters (decision 162; their links and reader load
+  // lazily): 141.5 KB.
+  { route: '/todos', budget: 142 * KB, chunks: ['todos-route'] },
   // The first visit's shared JavaScript (what /login loads, 102.8 KB when Insights came) and the
   // statistics chunk: SPEC's sections and the Insights charts, all drawn with plain elements and
   // no chart library (7.4 KB). 120 KB is /login's own budget plus 10 KB for the chunk: room for
@@ -74,6 +76,9 @@ const ROUTES = [
   // The operator's page (docs/decisions/131-operator-and-admin-page.md), set as the others were:
   // what it measured when it came (113.3 KB), plus about 2 KB.
   { route: '/admin', budget: 115 * KB, chunks: ['admin-route'] },
+  // A saved filter's page (decision 162) with the list's code it reads: what it measured when it
+  // came (118.7 KB), plus about 1.5 KB.
+  { route: '/filters/new', budget: 120 * KB, chunks: ['filters-route'] },
 ];
 /** A route's lazy chunk (web/src/app/router.tsx names them <route>-route): each needs a budget. */
 const ROUTE_CHUNK = /^(.+-route)-[\w-]+\.js$/;

@@ -17,7 +17,7 @@ function foldersIn(dir, except = []) {
     .map((entry) => entry.name);
 }
 
-// server/src has one folder per resource (CONVENTIONS.md); the others hold what every resource
+// server/src has one folder per resource; the others hold what every resource
 // uses (db, plugins, shared, test helpers) or test the whole app from outside (security).
 const serverShared = ['db', 'plugins', 'shared', 'test', 'security'];
 const serverFeatures = foldersIn('server/src', serverShared);
@@ -49,7 +49,11 @@ const webFeatures = foldersIn('web/src/features');
  * (docs/decisions/085-caldav.md); an iCalendar import reads each task with CalDAV's VTODO codec,
  * so a file imports as the same tasks would sync (docs/decisions/138-importers.md); sign-in
  * adopts the browser's zone as the account's until one is chosen, and background work reads the
- * account's preferences (docs/decisions/118-account-preferences.md).
+ * account's preferences (docs/decisions/118-account-preferences.md); the exports and the
+ * calendar feed start from the todo the API answers (todos/rows.ts,
+ * docs/decisions/158-one-todo-shape.md); an OpenID Connect link flow links through the account's
+ * identities, and the JSON export describes the account as GET /api/account does
+ * (docs/decisions/155-account-by-concern.md).
  */
 const serverFeatureApis = {
   statistics: ['record-events.ts'],
@@ -63,11 +67,11 @@ const serverFeatureApis = {
     'end-access.ts',
   ],
   'two-factor': ['service.ts'],
-  todos: ['service.ts', 'trash.ts'],
+  todos: ['service.ts', 'trash.ts', 'rows.ts'],
   groups: ['service.ts'],
   calendar: ['ics.ts'],
   caldav: ['vtodo.ts'],
-  account: ['preferences.ts'],
+  account: ['preferences.ts', 'identities.ts', 'rows.ts'],
 };
 
 /** A feature folder may not reach into a sibling feature's files, except the one it offers. */
@@ -184,7 +188,7 @@ export default tseslint.config(
               name: '@tally/contract',
               allowTypeImports: true,
               message:
-                'The web imports values from the contract only through its light entries (@tally/contract/constants, /dates, /routes, /quick-add, /search-words, /todo-text); types from anywhere.',
+                'The web imports values from the contract only through its light entries (@tally/contract/constants, /dates, /routes, /quick-add, /search-words, /todo-shape, /todo-text); types from anywhere.',
             },
           ],
           patterns: [

@@ -2,11 +2,13 @@
 // default configuration) against Tally and against Radicale (Debian's `radicale`), side by side
 // on this machine (docs/performance.md, CalDAV: vdirsyncer). For each server, on a fresh store:
 // a full sync that uploads N todos (--todos, default 5,000) from a local folder, a full sync
-// that downloads them into an empty one, then a sync after one todo changed on the server (a
-// PUT with If-Match, as another app makes it). Each step's wall time and the server's own CPU
-// time (/proc/<pid>/stat). The servers run one after the other in both orders (Tally first,
-// then Radicale first), so neither gains from the other's warm caches.
-// Flags: --todos=N, --tally-port=N (default 3791), --radicale-port=N (default 5291),
+// that downloads them into an empty one, then syncs after one todo changed on the server (a
+// PUT with If-Match, as another app makes it), --changes times. Each step's wall time and the
+// server's own CPU time (/proc/<pid>/stat). The servers run one after the other in both orders
+// (Tally first, then Radicale first), so neither gains from the other's warm caches; the last
+// lines give each server's medians over both orders.
+// Flags: --todos=N, --changes=N (default 5), --tally-port=N (default 3791), --radicale-port=N
+// (default 5291),
 // --dialect=sqlite|postgres (Tally's database; BENCH_PG_URL's database tally_bench_vdirsyncer),
 // --entry=file Tally starts from (default server/dist/main.js).
 import { execFile, spawn } from 'node:child_process';
@@ -24,6 +26,7 @@ const root = path.dirname(here);
 const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TODOS = Number(option('todos') ?? 5_000);
+const CHANGES = Number(option('changes') ?? 5);
 const TALLY_PORT = Number(option('tally-port') ?? 3791);
 const RADICALE_PORT = Number(option('radicale-port') ?? 5291);
 const DIALECT = option('dialect') ?? 'sqlite';
@@ -35,6 +38,13 @@ const cpuMs = (pid) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+/** A sync of 5,000 new todos takes Radicale many minutes: only a hung client is stopped. */
+const SYNC_TIMEOUT_MS = 60 * 60_000;
 
 /** The same N todos for both servers: a third due, a tenth weekly. */
 function vtodo(i) {
@@ -90,7 +100,10 @@ const discover = (config) => run('vdirsyncer', ['-c', config, 'discover'], { inp
 async function sync(config, pid) {
   const cpu = cpuMs(pid);
   const started = performance.now();
-  await run('vdirsyncer', ['-c', config, 'sync'], { maxBuffer: 64 * 1024 * 1024 });
+  await run('vdirsyncer', ['-c', config, 'sync'], {
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: SYNC_TIMEOUT_MS,
+  });
   return { wallMs: performance.now() - started, cpuMs: cpuMs(pid) - cpu };
 }
 
@@ -244,10 +257,15 @@ async function measure(start) {
     const download = vdirsyncerConfig(path.join(dir, 'download'), server.remote);
     await discover(download);
     const downloaded = await sync(download, server.child.pid);
-    await changeOne(server.remote, 7);
-    const changed = await sync(download, server.child.pid);
-    const local = readFileSync(path.join(dir, 'download', 'local', 'bench-7.ics'), 'utf8');
-    if (!local.includes('SUMMARY:Changed 7')) throw new Error(`${server.name}: change not synced`);
+    const changed = [];
+    for (let n = 0; n < CHANGES; n += 1) {
+      const i = 7 + n * 11;
+      await changeOne(server.remote, i);
+      changed.push(await sync(download, server.child.pid));
+      const local = readFileSync(path.join(dir, 'download', 'local', `bench-${i}.ics`), 'utf8');
+      if (!local.includes(`SUMMARY:Changed ${i}`))
+        throw new Error(`${server.name}: change not synced`);
+    }
     return { name: server.name, uploaded, downloaded, changed };
   } finally {
     await server.stop();
@@ -255,17 +273,25 @@ async function measure(start) {
 }
 
 const load = () => os.loadavg()[0].toFixed(1);
+const step = (steps) =>
+  `${seconds(median(steps.map((s) => s.wallMs)))} (server ${seconds(median(steps.map((s) => s.cpuMs)))})`;
 console.log(`vdirsyncer, ${TODOS} todos, Tally on ${DIALECT}; load ${load()}`);
+const results = { Tally: [], Radicale: [] };
 for (const order of [
   [startTally, startRadicale],
   [startRadicale, startTally],
 ]) {
   for (const start of order) {
     const { name, uploaded, downloaded, changed } = await measure(start);
-    const step = ({ wallMs, cpuMs: cpu }) => `${seconds(wallMs)} (server ${seconds(cpu)})`;
+    results[name].push({ uploaded, downloaded, changed });
     console.log(
-      `${name.padEnd(8)} upload ${step(uploaded)}; download ${step(downloaded)}; one change ${step(changed)}; load ${load()}`,
+      `${name.padEnd(8)} upload ${step([uploaded])}; download ${step([downloaded])}; one change (median of ${CHANGES}) ${step(changed)}; load ${load()}`,
     );
   }
+}
+for (const [name, runs] of Object.entries(results)) {
+  console.log(
+    `${name.padEnd(8)} medians of both orders: upload ${step(runs.map((r) => r.uploaded))}; download ${step(runs.map((r) => r.downloaded))}; one change ${step(runs.flatMap((r) => r.changed))}`,
+  );
 }
 rmSync(work, { recursive: true, force: true });

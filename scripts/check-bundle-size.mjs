@@ -48,7 +48,7 @@ const ROUTES = [
   // lazily): 141.5 KB.
   { route: '/todos', budget: 142 * KB, chunks: ['todos-route'] },
   // The first visit's shared JavaScript (what /login loads, 102.8 KB when Insights came) and the
-  // statistics chunk: SPEC's sections and the Insights charts, all drawn with plain elements and
+  // statistics chunk: its sections and the Insights charts, all drawn with plain elements and
   // no chart library (7.4 KB). 120 KB is /login's own budget plus 10 KB for the chunk: room for
   // a few more figures, not for a charting library (the smallest usable ones are 20-60 KB).
   { route: '/statistics', budget: 120 * KB, chunks: ['statistics-route'], statistics: true },

@@ -116,7 +116,7 @@ export type MfaBody = Static<typeof MfaBodySchema>;
 
 /**
  * A sign-in's answer: the access token, or (for an account with two-factor codes on) the second
- * step. A client that knows only SPEC.md sees the second shape only if its user turned two-factor
+ * step. An older client sees the second shape only if its user turned two-factor
  * codes on.
  */
 export const SignInResponseSchema = Type.Union([

@@ -37,7 +37,7 @@ export const CodedErrorSchema = Type.Object(
 
 /**
  * 10000 → "10,000" for the API docs' sentences. Not toLocaleString: Intl's first use at start-up
- * maps about 5 MB of ICU data into every server (docs/performance.md, Footprint).
+ * maps ICU's data into every server (docs/performance.md, Footprint).
  */
 export const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 

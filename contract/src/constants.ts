@@ -62,7 +62,7 @@ export type Priority = (typeof PRIORITIES)[number];
 export const PRIORITY_LABELS = ['', 'Low', 'Medium', 'High'] as const;
 
 /**
- * How GET /api/todos?sort= orders the list: created (newest first, SPEC's order), due (soonest
+ * How GET /api/todos?sort= orders the list: created (newest first, as ever), due (soonest
  * first, undated last), priority (highest first), title (A-Z), manual (the dragged order).
  */
 export const TODO_SORTS = ['created', 'due', 'priority', 'title', 'manual'] as const;

@@ -13,6 +13,7 @@ export * from './tokens.js';
 export * from './calendar.js';
 export * from './inbox.js';
 export * from './todos.js';
+export * from './todo-shape.js';
 export * from './reminders.js';
 export * from './notifications.js';
 export * from './tags.js';

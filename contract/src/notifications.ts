@@ -11,7 +11,8 @@ import { routes } from './routes.js';
  * back: answers carry only its last four characters.
  */
 
-export const CHANNEL_KINDS = ['ntfy', 'gotify', 'pushover', 'webhook'] as const;
+/** `email` goes to the account's verified address, through the server's SMTP. */
+export const CHANNEL_KINDS = ['email', 'ntfy', 'gotify', 'pushover', 'webhook'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** The events a webhook hears of, besides reminders. */
@@ -205,15 +206,62 @@ export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
 
 const ChannelParamsSchema = IdParamsSchema;
 
+/** A clock time of the user's day, in their zone (the account's timeZone). */
+const clockTime = (description: string) =>
+  Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: `HH:mm: ${description}` });
+
+export const QuietHoursSchema = Type.Object(
+  {
+    start: clockTime('when they begin'),
+    end: clockTime('when they end (earlier than start: the next morning)'),
+  },
+  { additionalProperties: false },
+);
+
+export const NotificationSettingsSchema = Type.Object(
+  {
+    quietHours: Nullable(QuietHoursSchema, {
+      description:
+        'No channel sends a reminder inside them (the open app still shows it); what falls ' +
+        'due goes out when they end. Null: none.',
+    }),
+    digestTime: Nullable(clockTime('when the daily digest e-mail goes out'), {
+      description: 'Null: no digest (the default)',
+    }),
+    timeZone: Type.String({
+      description: "The zone both are read in: the account's, UTC until the web app sets it",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type NotificationSettings = Static<typeof NotificationSettingsSchema>;
+
+export const UpdateNotificationSettingsBodySchema = Type.Object(
+  {
+    quietHours: Type.Optional(Nullable(QuietHoursSchema)),
+    digestTime: Type.Optional(Nullable(clockTime('when the daily digest goes out'))),
+  },
+  { additionalProperties: false },
+);
+export type UpdateNotificationSettingsBody = Static<typeof UpdateNotificationSettingsBodySchema>;
+
+/** A signed link's token (a compact JWS, URL-safe), in the query: longer than a path segment may be. */
+const TokenQuerySchema = Type.Object(
+  { token: Type.String({ maxLength: 2048, pattern: '^[A-Za-z0-9_.-]+$' }) },
+  { additionalProperties: false },
+);
+const page = (description: string) => Type.String({ description: `An HTML page: ${description}` });
+
 export const notificationsApi = defineEndpoints('notifications', routes.notifications, {
   list: {
     summary: "The user's notification channels (tokens masked)",
     responses: { 200: Type.Array(ChannelSchema), 401: ErrorSchema },
   },
   create: {
-    summary: 'Add a channel: ntfy, Gotify, Pushover or a webhook',
+    summary: 'Add a channel: e-mail, ntfy, Gotify, Pushover or a webhook',
     description:
-      'ntfy needs url and topic (token optional); Gotify url and token; Pushover userKey and ' +
+      "e-mail needs only the account's verified address (and SMTP on the server); ntfy needs " +
+      'url and topic (token optional); Gotify url and token; Pushover userKey and ' +
       'token; a webhook url, and gets a signing secret shown once. The body of each webhook ' +
       'request is a WebhookPayload.',
     body: CreateChannelBodySchema,
@@ -244,5 +292,50 @@ export const notificationsApi = defineEndpoints('notifications', routes.notifica
     summary: 'Send a delivery again (a new round of attempts, same webhook-id)',
     params: IdParamsSchema,
     responses: { 200: DeliverySchema, 401: ErrorSchema, 404: ErrorSchema },
+  },
+  settings: {
+    summary: 'Quiet hours and the daily digest',
+    responses: { 200: NotificationSettingsSchema, 401: ErrorSchema },
+  },
+  updateSettings: {
+    summary: 'Change quiet hours or the daily digest (a field omitted is kept; null turns it off)',
+    body: UpdateNotificationSettingsBodySchema,
+    responses: { 200: NotificationSettingsSchema, 400: ErrorSchema, 401: ErrorSchema },
+  },
+  actionPage: {
+    summary: "A reminder's Complete or Snooze link, as opened from an e-mail",
+    description:
+      'Public: the signed token is the only credential. Answers a page with one button that ' +
+      'posts to the same address, so a mail scanner opening the link changes nothing.',
+    query: TokenQuerySchema,
+    produces: 'text/html',
+    responses: { 200: page('the action and its button'), 404: page('the link is not valid') },
+  },
+  action: {
+    summary: "Complete or snooze a reminder's todo, without signing in (a link works once)",
+    description:
+      'Public: the signed token names the user, the todo and the action (complete, snooze 10 ' +
+      'minutes, 1 hour, or until tomorrow at the same time) and expires after 7 days. The ' +
+      "reminder's links share one use: once one is used, all of them answer 410. ntfy's action " +
+      'buttons post here.',
+    query: TokenQuerySchema,
+    produces: 'text/html',
+    responses: {
+      200: page('what was done'),
+      404: page('the link is not valid, or the todo is gone'),
+      410: page('the link was used already'),
+    },
+  },
+  unsubscribePage: {
+    summary: "The daily digest's unsubscribe link, as opened from the e-mail",
+    query: TokenQuerySchema,
+    produces: 'text/html',
+    responses: { 200: page('one button that turns the digest off'), 404: page('not valid') },
+  },
+  unsubscribe: {
+    summary: 'Turn the daily digest off (RFC 8058 one-click: List-Unsubscribe-Post)',
+    query: TokenQuerySchema,
+    produces: 'text/html',
+    responses: { 200: page('the digest is off'), 404: page('the link is not valid') },
   },
 });

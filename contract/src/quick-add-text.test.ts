@@ -290,4 +290,30 @@ describe('quick add: ordinary words stay', () => {
   ])('still reads a date meant as one in "%s"', (input, title, dueDate) => {
     expect(parse(input)).toMatchObject({ title, dueDate });
   });
+  it('reads a start date after "starts", beside a due date, and leaves "Restart" alone', () => {
+    const result = parse('Plan the trip starts Wednesday due Friday');
+    expect(result).toMatchObject({
+      title: 'Plan the trip',
+      startDate: '2026-11-25',
+      dueDate: '2026-11-27',
+    });
+    expect(chips(result)).toEqual(['date: 2026-11-27', 'start: 2026-11-25']);
+    expect(result.chips.find((chip) => chip.kind === 'start')?.text).toBe('starts Wednesday');
+    expect(parse('Write it starting on Dec 4').startDate).toBe('2026-12-04');
+    expect(parse('Restart the router tomorrow')).toMatchObject({
+      title: 'Restart the router',
+      dueDate: '2026-11-24',
+    });
+    const kept = parse('Plan the trip starts Wednesday', ['start:starts wednesday']);
+    expect(kept).toMatchObject({ title: 'Plan the trip starts Wednesday', chips: [] });
+  });
+
+  it('names a #Name that is no group, which stays in the title', () => {
+    expect(parse('Call mom tomorrow #Family')).toMatchObject({
+      title: 'Call mom #Family',
+      unknownGroup: 'Family',
+    });
+    expect(parse('Buy paint #Garden.').unknownGroup).toBe('Garden');
+    expect(parse('Buy paint #home').unknownGroup).toBeUndefined();
+  });
 });

@@ -6,8 +6,8 @@ import type { Repeat } from './todos.js';
 
 /**
  * Quick add's whole reader (docs/product.md, Todos screen; decision 150): a due date, a time, a
- * group (#Name), a repeat ("every …"), tags (@name) and a priority (p1-p3, !-!!!) out of a typed
- * title. One pure copy for the web app's quick add (loaded lazily: chrono-node is most of its
+ * group (#Name), a repeat ("every …"), tags (@name), a priority (p1-p3, !-!!!) and a start date
+ * ("starts Monday") out of a typed title. One pure copy for the web app's quick add (loaded lazily: chrono-node is most of its
  * weight), the e-mail to task subject and the MCP `add` text, so the same words make the same todo
  * wherever they were typed. `now` and the user's zone come in as inputs.
  *
@@ -17,13 +17,13 @@ import type { Repeat } from './todos.js';
  * "Today view") and a time that names a thing ("the 9:00 standup").
  */
 
-type QuickChipKind = 'date' | 'time' | 'group' | 'repeat' | 'tag' | 'priority';
+type QuickChipKind = 'date' | 'time' | 'group' | 'repeat' | 'tag' | 'priority' | 'start';
 
 interface QuickChip {
   kind: QuickChipKind;
   /**
-   * What was read, for the chip's label: the date (YYYY-MM-DD), the time (HH:MM), the group's
-   * name, the repeat's words, the tag's name or the priority (1-3).
+   * What was read, for the chip's label: the date or start date (YYYY-MM-DD), the time (HH:MM),
+   * the group's name, the repeat's words, the tag's name or the priority (1-3).
    */
   value: string;
   /** The words it was read from, which removing the chip leaves in the title; '' if implied. */
@@ -41,6 +41,12 @@ export interface QuickAddText<G extends { name: string }> {
   repeat?: Repeat;
   tags?: string[];
   priority?: 1 | 2 | 3;
+  startDate?: string;
+  /**
+   * The first `#Name` that names none of the groups, which stays in the title: a screen can
+   * offer to create that group.
+   */
+  unknownGroup?: string;
   chips: QuickChip[];
 }
 
@@ -221,6 +227,8 @@ const AFTER_DATE = new Set(
     'via with'
   ).split(' '),
 );
+/** "starts Monday", "start on Dec 4", "starting tomorrow": the day a todo shows from. */
+const START_WORDS = /\bstart(?:s|ing)?(?:\s+on)?\s+$/i;
 /** A word that says the date that follows is the due date, and leaves the title with it. */
 const BEFORE_DATE = /\b(?:by|due)\s+$/i;
 
@@ -340,6 +348,8 @@ function readDateTime(
     const start = result.start;
     const before = text.slice(0, result.index);
     const end = result.index + words.length;
+    // A start date left in the title (its chip removed) is no due date either.
+    if (START_WORDS.test(before)) continue;
 
     let time: string | undefined;
     let timeRange: Range | undefined;
@@ -397,6 +407,47 @@ function readDateTime(
     };
   }
   return last;
+}
+
+/**
+ * The start date: a written date right after "start", "starts" or "starting" (never a time,
+ * never a past day). The start word leaves the title with it.
+ */
+function readStartDate(
+  text: string,
+  wall: Wall,
+  monthFirst: boolean,
+  dismissed: ReadonlySet<string>,
+): { date: string; range: Range; words: string } | null {
+  if (!/\bstart/i.test(text)) return null;
+  const parser = monthFirst ? chrono.casual : dayFirst();
+  for (const result of parser.parse(text, wall.reference, { forwardDate: true })) {
+    const lead = START_WORDS.exec(text.slice(0, result.index));
+    if (!lead || result.start.isCertain('hour')) continue;
+    const tags = result.tags();
+    if ([...tags].some((tag) => tag.startsWith('casualReference/') && !ACCEPTED_CASUAL.has(tag))) {
+      continue;
+    }
+    const said = result.text.trim();
+    const start = result.start;
+    let date = dateFrom(start.get('year') ?? 0, start.get('month') ?? 0, start.get('day') ?? 0);
+    const written =
+      (start.isCertain('day') && start.isCertain('month')) ||
+      (start.isCertain('weekday') && FULL_WEEKDAY.test(said)) ||
+      /^next\s+week$/i.test(said);
+    if (/^next\s+week$/i.test(said)) date = nextMonday(wall.today);
+    if (!written || date < wall.today) continue;
+    const range: Range = [result.index - lead[0].length, result.index + result.text.length];
+    const words = text.slice(...range);
+    if (dismissed.has(keyOf('start', words))) continue;
+    return { date, range, words };
+  }
+  return null;
+}
+
+/** The first `#Name` (up to a space or punctuation) left after the groups were read. */
+function readUnknownGroup(text: string): string | undefined {
+  return /(?:^|\s)#([^\s#.,;:!?()]{1,60})/.exec(text)?.[1];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -467,6 +518,9 @@ export function readQuickAddText<G extends { name: string }>(
   if (repeat) mask(repeat.range);
   const group = readQuickGroup(masked, options.groups, dismissed);
   if (group) mask(group.range);
+  const unknownGroup = readUnknownGroup(masked);
+  const start = readStartDate(masked, wall, options.monthFirst ?? false, dismissed);
+  if (start) mask(start.range);
   const hasDate = options.hasDate ?? false;
   const when = readDateTime(masked, wall, options.monthFirst ?? false, dismissed, hasDate);
 
@@ -535,6 +589,16 @@ export function readQuickAddText<G extends { name: string }>(
       chips.push({ kind: 'tag', value: tag.name, text: `@${tag.name}`, dismiss: [tag.key] });
     }
   }
+  if (start) {
+    result.startDate = start.date;
+    ranges.push(start.range);
+    chips.push({
+      kind: 'start',
+      value: start.date,
+      text: input.slice(...start.range).trim(),
+      dismiss: [keyOf('start', start.words)],
+    });
+  }
   if (priority) {
     result.priority = priority.priority;
     ranges.push(priority.range);
@@ -558,8 +622,10 @@ export function readQuickAddText<G extends { name: string }>(
   if (ranges.some(([, end]) => input.slice(end).trim() === '')) {
     title = title.replace(/\s*[,:;]$/, '');
   }
+  const unknown = unknownGroup === undefined ? {} : { unknownGroup };
   // Nothing is taken from a title that would be left empty: "Tomorrow" is saved as typed.
-  if (title === '' || chips.length === 0) return { title: input.trim(), chips: [] };
+  if (title === '' || chips.length === 0) return { title: input.trim(), chips: [], ...unknown };
+  Object.assign(result, unknown);
   result.title = title;
   return result;
 }

@@ -88,15 +88,15 @@ export const routes = {
   todos: {
     list: { method: 'GET', path: '/api/todos' },
     counts: { method: 'GET', path: '/api/todos/counts' },
-    create: { method: 'POST', path: '/api/todos' },
+    create: { method: 'POST', path: '/api/todos', offline: true },
     get: { method: 'GET', path: '/api/todos/:id' },
-    update: { method: 'PUT', path: '/api/todos/:id' },
-    patch: { method: 'PATCH', path: '/api/todos/:id' },
-    move: { method: 'POST', path: '/api/todos/:id/move' },
+    update: { method: 'PUT', path: '/api/todos/:id', offline: true },
+    patch: { method: 'PATCH', path: '/api/todos/:id', offline: true },
+    move: { method: 'POST', path: '/api/todos/:id/move', offline: true },
     sorts: { method: 'GET', path: '/api/todos/sorts' },
-    setSort: { method: 'PUT', path: '/api/todos/sorts' },
-    skip: { method: 'POST', path: '/api/todos/:id/skip' },
-    remove: { method: 'DELETE', path: '/api/todos/:id' },
+    setSort: { method: 'PUT', path: '/api/todos/sorts', offline: true },
+    skip: { method: 'POST', path: '/api/todos/:id/skip', offline: true },
+    remove: { method: 'DELETE', path: '/api/todos/:id', offline: true },
     bulk: { method: 'POST', path: '/api/todos/bulk' },
   },
   tags: {
@@ -125,6 +125,12 @@ export const routes = {
     test: { method: 'POST', path: '/api/notifications/channels/:id/test' },
     deliveries: { method: 'GET', path: '/api/notifications/channels/:id/deliveries' },
     redeliver: { method: 'POST', path: '/api/notifications/deliveries/:id/redeliver' },
+    settings: { method: 'GET', path: '/api/notifications/settings' },
+    updateSettings: { method: 'PATCH', path: '/api/notifications/settings' },
+    actionPage: { method: 'GET', path: '/api/notifications/actions', public: true },
+    action: { method: 'POST', path: '/api/notifications/actions', public: true },
+    unsubscribePage: { method: 'GET', path: '/api/notifications/unsubscribe', public: true },
+    unsubscribe: { method: 'POST', path: '/api/notifications/unsubscribe', public: true },
   },
   filters: {
     list: { method: 'GET', path: '/api/filters' },
@@ -193,6 +199,12 @@ export interface Route {
   recentAuth?: boolean;
   /** Reachable while the account must change its one-time password (everything else: 403). */
   beforePasswordChange?: boolean;
+  /**
+   * Offline-capable: while the browser is offline the web app's client queues the call
+   * (web/src/lib/outbox.ts, sent in order once online) and answers with the result the caller
+   * expects, so the screen shows the change at once (docs/product.md, Offline).
+   */
+  offline?: boolean;
 }
 
 export type Routes = typeof routes;

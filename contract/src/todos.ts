@@ -148,8 +148,9 @@ const priority = Type.Union(
 );
 
 /**
- * The task model's fields (docs/product.md, Tags, priority and subtasks), unknown to SPEC's
- * clients: optional on create and update, and kept as they are when an update omits them.
+ * The task model's fields (docs/product.md, Tags, priority and subtasks), unknown to the
+ * original API's clients: optional on create and update, and kept as they are when an update
+ * omits them.
  */
 const details = {
   tags: Type.Optional(
@@ -335,8 +336,8 @@ export const CreateTodoBodySchema = Type.Object(
 export type CreateTodoBody = Static<typeof CreateTodoBodySchema>;
 
 /**
- * A full replacement of SPEC's fields (omitted description or groupId become null); the planning
- * fields and the task model's, unknown to older clients, stay as they are when omitted.
+ * A full replacement of the original fields (omitted description or groupId become null); the
+ * planning fields and the task model's, unknown to older clients, stay as they are when omitted.
  */
 export const UpdateTodoBodySchema = Type.Object(
   {
@@ -361,6 +362,7 @@ export const BULK_ACTIONS = [
   'untag',
   'priority',
   'parent',
+  'due',
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
@@ -368,7 +370,7 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
  * One change to many todos at once (docs/product.md, Bulk changes and undo). `move` needs
  * `groupId` (null: no group); `restore` brings todos back from the trash (the undo of `delete`);
  * `tag` and `untag` need `tag`; `priority` needs `priority`; `parent` needs `parentId` (null: the
- * top level).
+ * top level); `due` needs `dueDate` (null: no date, which clears the time and repeat with it).
  */
 export const BulkBodySchema = Type.Object(
   {
@@ -385,6 +387,7 @@ export const BulkBodySchema = Type.Object(
     tag: Type.Optional(TagNameSchema),
     priority: Type.Optional(priority),
     parentId: details.parentId,
+    dueDate: Type.Optional(dueDate),
     versions: Type.Optional(
       Type.Record(Type.String({ pattern: '^[1-9][0-9]{0,9}$' }), Type.Integer({ minimum: 1 }), {
         description:

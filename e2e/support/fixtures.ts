@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -75,7 +76,11 @@ export async function expectNoSeriousA11yViolations(page: Page, context: string)
   ).toEqual([]);
 }
 
-const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
+/**
+ * Where the specs save their screenshots: SHOTS_DIR, else a folder of the system's temporary
+ * directory, never inside the checkout, so a run changes no file of the repository.
+ */
+export const screenshotDir = process.env.SHOTS_DIR ?? path.join(tmpdir(), 'tally-e2e-screenshots');
 
 export async function setTheme(page: Page, theme: 'light' | 'dark') {
   await page.evaluate((value) => localStorage.setItem('theme', value), theme);

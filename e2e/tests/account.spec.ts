@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
@@ -7,6 +8,7 @@ import {
   setTheme,
   uniqueUsername,
   type ApiUser,
+  screenshotDir,
 } from '../support/fixtures';
 import { linkIn, mailsTo, waitForMail } from '../support/mailbox';
 
@@ -377,12 +379,12 @@ test.describe('account screens', () => {
     await page.getByRole('button', { name: 'Set new password' }).click();
     await expect(page.getByRole('alert')).toBeVisible();
     await expectNoSeriousA11yViolations(page, 'reset-password refused');
-    await page.screenshot({ path: 'e2e/screenshots/reset-password-refused.png' });
+    await page.screenshot({ path: path.join(screenshotDir, 'reset-password-refused.png') });
 
     await page.goto('/verify-email#token=not-a-real-token');
     await expect(page.getByRole('alert')).toBeVisible();
     await expectNoSeriousA11yViolations(page, 'verify-email refused');
-    await page.screenshot({ path: 'e2e/screenshots/verify-email-refused.png' });
+    await page.screenshot({ path: path.join(screenshotDir, 'verify-email-refused.png') });
   });
 });
 

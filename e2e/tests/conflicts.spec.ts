@@ -14,6 +14,7 @@ import {
   setTheme,
   signInWithStorage,
   type ApiUser,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -23,9 +24,6 @@ import {
  * (390×844) and a desktop (1280×800), light and dark, go to
  * e2e/screenshots/conflict-<theme>-<width>.png.
  */
-
-const screenshotDir =
-  process.env.SHOTS_DIR ?? path.resolve(import.meta.dirname, '..', 'screenshots');
 
 interface ServerTodo {
   id: number;

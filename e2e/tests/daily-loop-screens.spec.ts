@@ -7,6 +7,7 @@ import {
   registerViaApi,
   setTheme,
   signInWithStorage,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -17,8 +18,6 @@ import {
  */
 
 // SHOTS_DIR puts them elsewhere (a person looking at one run's pictures).
-const screenshotDir =
-  process.env.SHOTS_DIR ?? path.resolve(import.meta.dirname, '..', 'screenshots');
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },

@@ -1,16 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, setTheme, signInWithStorage } from '../support/fixtures';
+import {
+  apiPost,
+  registerViaApi,
+  setTheme,
+  signInWithStorage,
+  screenshotDir,
+} from '../support/fixtures';
 
 /**
  * The daily loop seen, on every screen: the focused row shows its ring, nothing is wider than a
  * phone or a tablet, and the header's links land at the top of the next page. Each case failed
  * before its fix.
  */
-
-const screenshotDir =
-  process.env.SHOTS_DIR ?? path.resolve(import.meta.dirname, '..', 'screenshots');
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const inDays = (days: number) => {

@@ -5,6 +5,7 @@ import {
   registerViaApi,
   setTheme,
   uniqueUsername,
+  screenshotDir,
 } from '../support/fixtures';
 import { GSI_CLIENT_URL, gsiRecord, routeGoogleClient } from '../support/google';
 import { GOOGLE_CLIENT_ID } from '../support/google-settings';
@@ -14,8 +15,6 @@ import { GOOGLE_CLIENT_ID } from '../support/google-settings';
  * signed by support/local-google-idp.mjs, and the page gets a stand-in for Google's client
  * script that renders a button handing over such a token.
  */
-
-const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
 
 /** Console messages of the page, as "type: text". */
 function collectConsole(page: Page): string[] {

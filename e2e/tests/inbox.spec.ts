@@ -7,6 +7,7 @@ import {
   setTheme,
   signInWithStorage,
   type ApiUser,
+  screenshotDir,
 } from '../support/fixtures';
 import { DELIVERY_ORIGIN } from '../support/inbox-settings';
 import { linkIn, waitForMail } from '../support/mailbox';
@@ -17,7 +18,6 @@ import { linkIn, waitForMail } from '../support/mailbox';
  * old, and the switch lets strangers' mail in.
  */
 
-const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 const emailOf = (user: ApiUser) => `${user.username}@example.com`;
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Insights } from '@tally/contract';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -9,6 +10,7 @@ import {
   setTheme,
   signInWithStorage,
   type ApiUser,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -118,7 +120,7 @@ test.describe('Insights', () => {
       'Home1 completed',
       'No Group1 completed',
     ]);
-    // SPEC's chart has its value axis: 0 to the largest day's total.
+    // The activity chart has its value axis: 0 to the largest day's total.
     await expect(page.getByTestId('activity-axis')).toContainText('0');
 
     // The heatmap is one tab stop, today first; arrows move by week and day, Home and End to
@@ -168,7 +170,7 @@ test.describe('Insights', () => {
       region.getByRole('table', { name: 'Completions per day' }).getByRole('row'),
     ).toHaveCount(fresh.heatmap.length + 1);
     await expectNoSeriousA11yViolations(page, 'insights as tables');
-    await region.screenshot({ path: 'e2e/screenshots/statistics-insights-tables.png' });
+    await region.screenshot({ path: path.join(screenshotDir, 'statistics-insights-tables.png') });
 
     // Both themes, then the screenshots. At 390 px the heatmap opens at the newest week.
     for (const theme of ['light', 'dark'] as const) {

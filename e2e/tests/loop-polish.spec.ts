@@ -1,16 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, setTheme, signInWithStorage } from '../support/fixtures';
+import {
+  apiPost,
+  registerViaApi,
+  setTheme,
+  signInWithStorage,
+  screenshotDir,
+} from '../support/fixtures';
 
 /**
  * The daily loop's small things only a browser shows: the detail view's due date is whole, and
  * the Undo toast leaves the last rows' controls reachable, on a phone and a desktop. Each case
  * failed before its fix.
  */
-
-const screenshotDir =
-  process.env.SHOTS_DIR ?? path.resolve(import.meta.dirname, '..', 'screenshots');
 
 const WIDTHS = [
   [390, 844],

@@ -9,6 +9,7 @@ import {
   setTheme,
   signInWithStorage,
   type ApiUser,
+  screenshotDir,
 } from '../support/fixtures';
 import { hasSavedData } from '../support/saved-data';
 
@@ -21,8 +22,6 @@ import { hasSavedData } from '../support/saved-data';
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const screenshotDir =
-  process.env.SHOTS_DIR ?? path.resolve(import.meta.dirname, '..', 'screenshots');
 const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },

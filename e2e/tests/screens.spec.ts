@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
   apiPost,
@@ -6,6 +7,7 @@ import {
   screenshotScreen,
   setTheme,
   signInWithStorage,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -81,7 +83,7 @@ test.describe('screens', () => {
     await page.getByRole('button', { name: 'Delete Buy milk' }).click();
     await expect(page.getByRole('dialog', { name: 'Confirm Delete' })).toBeVisible();
     await expectNoSeriousA11yViolations(page, 'delete dialog');
-    await page.screenshot({ path: 'e2e/screenshots/todos-delete-dialog.png' });
+    await page.screenshot({ path: path.join(screenshotDir, 'todos-delete-dialog.png') });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog', { name: 'Confirm Delete' })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Delete Buy milk' })).toBeFocused();

@@ -7,6 +7,7 @@ import {
   registerViaApi,
   setTheme,
   signInWithStorage,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -14,8 +15,6 @@ import {
  * box in the browser, the global keys, the `?` sheet and the Ctrl+K palette; axe, and
  * screenshots of each in light and dark at 390 and 1280 px.
  */
-
-const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
 
 /** The titles the list shows, top to bottom. */
 const listed = (page: Page) =>

@@ -1,15 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { registerViaApi, signInWithStorage } from '../support/fixtures';
+import { registerViaApi, signInWithStorage, screenshotDir } from '../support/fixtures';
 
 /**
  * Share and bookmarklet against the real build: the manifest names /share as the share target,
  * a page shared there (as the phone's share sheet sends it) or sent by the bookmarklet from
  * another page opens the Add Todo form filled in, and saving it adds the todo.
  */
-
-const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
 
 async function expectDraft(page: Page, title: string, description: string) {
   const form = page.getByRole('form', { name: 'New todo' });

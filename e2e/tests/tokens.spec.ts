@@ -7,6 +7,7 @@ import {
   registerViaApi,
   setTheme,
   signInWithStorage,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -14,8 +15,6 @@ import {
  * works with a request from the test and stops when revoked; the calendar address serves the
  * todos and a new one retires the old.
  */
-
-const screenshotDir = path.resolve(import.meta.dirname, '..', 'screenshots');
 
 async function openSettings(page: Page) {
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
   apiPost,
@@ -5,6 +6,7 @@ import {
   registerViaApi,
   screenshotScreen,
   signInWithStorage,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -99,7 +101,7 @@ test('the Undo toast at phone width, reachable by touch', async ({ page, request
   const toast = page.getByTestId('undo-toast').filter({ hasText: 'Completed "Pay rent"' });
   await expect(toast).toBeVisible();
   await expectNoSeriousA11yViolations(page, '/todos with the Undo toast');
-  await page.screenshot({ path: 'e2e/screenshots/undo-toast-light-390.png' });
+  await page.screenshot({ path: path.join(screenshotDir, 'undo-toast-light-390.png') });
   await toast.getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByRole('checkbox', { name: 'Pay rent' })).not.toBeChecked();
 });

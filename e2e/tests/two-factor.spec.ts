@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import {
   expectNoSeriousA11yViolations,
   registerViaApi,
   signInWithStorage,
+  screenshotDir,
 } from '../support/fixtures';
 
 /**
@@ -29,9 +31,14 @@ async function screenshotInPlace(page: Page, name: string, shown: Locator, part?
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await expect(shown).toBeVisible();
-      await page.screenshot({ path: `screenshots/${name}-${theme}-${width}.png`, fullPage: true });
+      await page.screenshot({
+        path: path.join(screenshotDir, `${name}-${theme}-${width}.png`),
+        fullPage: true,
+      });
       // The part that matters, at full size (a whole Settings page is too tall to look at).
-      await part?.screenshot({ path: `screenshots/${name}-${theme}-${width}-part.png` });
+      await part?.screenshot({
+        path: path.join(screenshotDir, `${name}-${theme}-${width}-part.png`),
+      });
     }
   }
   await page.evaluate(() => document.documentElement.classList.remove('dark'));

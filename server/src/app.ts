@@ -9,7 +9,7 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import { createEmailLinks } from './account/email-links.js';
 import { accountRoutes } from './account/routes.js';
-import { deleteAccountRows } from './account/service.js';
+import { deleteAccountRows } from './account/deletion.js';
 import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { createSetupGate } from './auth/setup-token.js';
@@ -49,6 +49,7 @@ import { webAppPlugin } from './plugins/web-app.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { redactingLogger } from './shared/logging.js';
 import { createMailer } from './shared/mailer.js';
+import { createInsights } from './statistics/insights.js';
 import { statisticsRoutes } from './statistics/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { mergePlanning } from './todos/planning.js';
@@ -119,7 +120,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter as long as a URL may be (the router's default stops at 100 characters and
+    // answers 404): a CalDAV client's calendar or object name is refused by its own rule, 400.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     // A URL the router cannot decode (e.g. /api/todos/%_%) gets the usual {error} body.
     frameworkErrors: (_error, _request, reply) =>
       void (reply as FastifyReply)
@@ -245,6 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(typeof fetcher === 'object' ? { fetcherTimes: fetcher } : {}),
   });
   await app.register(tagRoutes);
+  const insights = createInsights(options.database.db, clock);
   await app.register(notificationRoutes, {
     clock,
     allowPrivate: config.outboundAllowPrivate,
@@ -252,6 +256,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer:
       config.smtpUrl && config.mailFrom ? createMailer(config.smtpUrl, config.mailFrom) : null,
     publicUrl: config.publicUrl,
+    jwtSecret: options.jwtSecret,
+    dayRecord: async (userId, yesterday, zone) => {
+      // A half year back: a longer streak shows as that long in the digest.
+      const { heatmap, streak } = await insights(userId, 26, zone);
+      const doneYesterday = heatmap.find((day) => day.date === yesterday)?.completed ?? 0;
+      return { doneYesterday, streak: streak.current };
+    },
     ...(options.notificationPollMs === undefined ? {} : { pollMs: options.notificationPollMs }),
   });
   await app.register(reminderRoutes, {

@@ -15,7 +15,7 @@ import { validationMessage } from '../shared/validation-message.js';
 import { recordEvents } from '../statistics/record-events.js';
 import { issueToken } from './email-links.js';
 import { endSessionsOf } from '../auth/end-access.js';
-import { deleteAccountRows } from './service.js';
+import { deleteAccountRows } from './deletion.js';
 
 /**
  * What an operator does from the command line (`tally user …`, docs/product.md, Operators): the

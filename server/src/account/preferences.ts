@@ -13,10 +13,7 @@ export interface AppliedPreferences {
 const COLUMNS = ['time_zone', 'language', 'week_start'] as const;
 
 /** Null when the account is gone. */
-async function readPreferences(
-  db: Kysely<Database>,
-  userId: number,
-): Promise<Preferences | null> {
+async function readPreferences(db: Kysely<Database>, userId: number): Promise<Preferences | null> {
   const row = await db
     .selectFrom('users')
     .select(COLUMNS)

@@ -1,4 +1,4 @@
-import { accountApi, authApi } from '@tally/contract';
+import { accountApi, authApi, oidcApi } from '@tally/contract';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -11,9 +11,15 @@ import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { periodicJob, runInBackground } from '../shared/periodic-job.js';
 import { AppError, notFound } from '../shared/errors.js';
+import { deleteAccount } from './deletion.js';
 import { type EmailLinks, sweepTokens } from './email-links.js';
+import { createEmailService } from './email.js';
+import { createIdentities, unlinkOidc } from './identities.js';
+import { createIdentityProof, type GoogleCheck } from './identity-proof.js';
+import { createPasswordService } from './password.js';
 import { setPreferences } from './preferences.js';
-import { createAccountService, type GoogleCheck } from './service.js';
+import { signedInAccount } from './rows.js';
+import { createSessionService } from './sessions.js';
 
 export interface AccountRoutesOptions {
   clock: Clock;
@@ -55,11 +61,15 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     : null;
   const googleOf = (request: FastifyRequest, reply: FastifyReply): GoogleCheck =>
     verifier ? (token) => verifier(token, { nonce: takeGoogleNonce(request, reply) }) : null;
-  const service = createAccountService({
-    db: app.db,
-    clock: options.clock,
-    links: options.links,
-    counters: app.counters,
+  const { db, counters } = app;
+  const { clock, links } = options;
+  const proof = createIdentityProof({ db, clock, counters });
+  const password = createPasswordService({ db, clock, links, counters, proof });
+  const email = createEmailService({ db, clock, links, counters, proof });
+  const identities = createIdentities({ db, clock, proof });
+  const sessions = createSessionService({
+    db,
+    clock,
     sessionIdleMs: options.sessionIdleDays * 24 * MINUTE_MS * 60,
   });
   const config = { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } };
@@ -70,20 +80,20 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     );
 
   addEndpoint(app, accountApi.get, async (request) => {
-    const account = await service.get(request.user.id);
+    const account = await signedInAccount(db, request.user.id);
     if (!account) throw accountGone();
     return account;
   });
 
   addEndpoint(app, accountApi.setPreferences, async (request) => {
-    const preferences = await setPreferences(app.db, request.user.id, request.body);
+    const preferences = await setPreferences(db, request.user.id, request.body);
     if (!preferences) throw accountGone();
     return preferences;
   });
 
   addEndpoint(app, accountApi.changePassword, async (request, reply) => {
     const user = { id: request.user.id, sessionId: sessionOf(request) };
-    const changed = await service.changePassword(user, request.body);
+    const changed = await password.changePassword(user, request.body);
     if (!changed) throw accountGone();
     request.log.warn(
       { security: 'password-changed', userId: request.user.id, ip: request.ip, ...changed },
@@ -94,7 +104,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
 
   addEndpoint(app, accountApi.reauthenticate, async (request, reply) => {
     const user = { id: request.user.id, sessionId: sessionOf(request) };
-    if (!(await service.reauthenticate(user, request.body, googleOf(request, reply)))) {
+    if (!(await proof.reauthenticate(user, request.body, googleOf(request, reply)))) {
       throw accountGone();
     }
     security(request, 'reauthenticated', 'Identity proved again for sensitive changes');
@@ -102,19 +112,19 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   });
 
   addEndpoint(app, accountApi.changeEmail, async (request) => {
-    const outcome = await service.changeEmail(request.user.id, request.body, request.log);
+    const outcome = await email.changeEmail(request.user.id, request.body, request.log);
     if (!outcome) throw accountGone();
     if (outcome.changed) security(request, 'email-changed', 'E-mail address changed');
     return outcome.account;
   });
 
   addEndpoint(app, accountApi.resendVerification, async (request, reply) => {
-    if (!(await service.resendVerification(request.user.id, request.log))) throw accountGone();
+    if (!(await email.resendVerification(request.user.id, request.log))) throw accountGone();
     return reply.code(202).send();
   });
 
   addEndpoint(app, accountApi.linkGoogle, async (request, reply) => {
-    const account = await service.linkGoogle(
+    const account = await identities.linkGoogle(
       request.user.id,
       request.body.token,
       googleOf(request, reply),
@@ -125,18 +135,25 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   });
 
   addEndpoint(app, accountApi.unlinkGoogle, async (request, reply) => {
-    const unlinked = await service.unlinkGoogle(request.user.id);
+    const unlinked = await identities.unlinkGoogle(request.user.id);
     if (unlinked === null) throw accountGone();
     if (unlinked) security(request, 'google-unlinked', 'Google account unlinked');
     return reply.code(204).send();
   });
 
+  addEndpoint(app, oidcApi.unlink, async (request, reply) => {
+    const unlinked = await unlinkOidc(db, request.user.id);
+    if (unlinked === null) throw accountGone();
+    if (unlinked) security(request, 'oidc-unlinked', 'OpenID Connect account unlinked');
+    return reply.code(204).send();
+  });
+
   addEndpoint(app, accountApi.sessions, async (request) =>
-    service.sessions(request.user.id, sessionOf(request)),
+    sessions.sessions(request.user.id, sessionOf(request)),
   );
 
   addEndpoint(app, accountApi.endSession, async (request, reply) => {
-    if (!(await service.endOne(request.user.id, request.params.id))) throw notFound('Session');
+    if (!(await sessions.endOne(request.user.id, request.params.id))) throw notFound('Session');
     request.log.warn(
       { security: 'session-ended', userId: request.user.id, ip: request.ip },
       'A session was ended by its user',
@@ -145,7 +162,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   });
 
   addEndpoint(app, accountApi.endOtherSessions, async (request, reply) => {
-    const ended = await service.endOthers(request.user.id, sessionOf(request));
+    const ended = await sessions.endOthers(request.user.id, sessionOf(request));
     request.log.warn(
       { security: 'sessions-ended', userId: request.user.id, ip: request.ip, sessions: ended },
       'Every other session was ended by its user',
@@ -153,16 +170,10 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     return reply.code(204).send();
   });
 
-  addEndpoint(app, accountApi.export, async (request, reply) => {
-    const data = await service.exportAll(request.user.id);
-    if (!data) throw accountGone();
-    const day = data.exportedAt.slice(0, 10);
-    void reply.header('content-disposition', `attachment; filename="tally-export-${day}.json"`);
-    return data;
-  });
-
   addEndpoint(app, accountApi.remove, async (request, reply) => {
-    const removed = await service.remove(
+    const removed = await deleteAccount(
+      db,
+      proof,
       request.user.id,
       request.body,
       googleOf(request, reply),
@@ -182,7 +193,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     app,
     authApi.verifyEmail,
     async (request, reply) => {
-      const { userId } = await service.verifyEmail(request.body.token);
+      const { userId } = await email.verifyEmail(request.body.token);
       request.log.info({ userId }, 'E-mail address verified');
       return reply.code(204).send();
     },
@@ -192,7 +203,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
   addEndpoint(
     app,
     authApi.verifyEmailAccount,
-    async (request) => service.verificationAccount(request.body.token),
+    async (request) => email.verificationAccount(request.body.token),
     { config },
   );
 
@@ -205,7 +216,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
       const { email } = request.body;
       const { ip, log } = request;
       options.links.later(log, 'A password-reset request', () =>
-        service.requestPasswordReset(email, log, ip),
+        password.requestPasswordReset(email, log, ip),
       );
       return reply.code(202).send();
     },
@@ -217,7 +228,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
     authApi.resetPassword,
     async (request, reply) => {
       const { userId, username, sessionsEnded, apiTokens, calendarFeed, unlinked } =
-        await service.resetPassword(request.body.token, request.body.password);
+        await password.resetPassword(request.body.token, request.body.password);
       await forgetFailedLogins(app.counters, username, request.ip);
       request.log.warn(
         {
@@ -244,7 +255,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (ap
       everyMs: 6 * 60 * MINUTE_MS,
       leaseMs: 10 * MINUTE_MS,
       run: async () => {
-        const swept = await sweepTokens(app.db, options.clock());
+        const swept = await sweepTokens(db, clock());
         app.log.info({ swept }, 'e-mail token sweep: deleted spent and expired link tokens');
       },
     });

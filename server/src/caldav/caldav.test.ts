@@ -1,11 +1,4 @@
-import {
-  calendarApi,
-  groupsApi,
-  statisticsApi,
-  tagsApi,
-  todosApi,
-  trashApi,
-} from '@tally/contract';
+import { accountApi, groupsApi, statisticsApi, tagsApi, todosApi, trashApi } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -973,9 +966,9 @@ const lineOf = (text: string, name: string) =>
     .split('\r\n')
     .find((line) => line.startsWith(`${name}:`) || line.startsWith(`${name};`)) ?? null;
 
-/** The account's calendar feed made in this zone: the zone Tally writes its times in. */
+/** The account's zone set to this one: the zone Tally writes its times in. */
 const inZone = (user: DavAccount, zone: string) =>
-  apiClient(ctx.app, user)(calendarApi.regenerate, { headers: { 'x-time-zone': zone } });
+  apiClient(ctx.app, user)(accountApi.setPreferences, { body: { timeZone: zone } });
 
 describe('objects as the client sent them', () => {
   it('serves an object exactly as sent and answers its ETag; one Tally adds to, without one', async () => {
@@ -1020,6 +1013,24 @@ describe('objects as the client sent them', () => {
     expect(lineOf(changed, 'CREATED')).toBeNull();
     expect(lineOf(changed, 'DUE')).toBe('DUE;VALUE=DATE:20070501');
     expect(lineOf(changed, 'DTSTAMP')).not.toBe('DTSTAMP:20070313T123432Z');
+  });
+
+  it('writes an object sent with a blank line around its VCALENDAR itself, without an ETag', async () => {
+    const user = await account();
+    const sent = calendarObject(RFC_VTODO_DUE);
+    for (const [name, text] of [
+      ['before', `\r\n${sent}`],
+      ['after', `${sent}\r\n`],
+    ] as const) {
+      const href = `${user.home}todos/${name}.ics`;
+      const put = await request(user, 'PUT', href, text.replace(/^UID:.*$/m, `UID:${name}`));
+      expect(put.statusCode).toBe(201);
+      expect(put.headers.etag).toBeUndefined();
+      const served = (await request(user, 'GET', href)).body;
+      expect(served.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
+      expect(served.endsWith('END:VCALENDAR\r\n')).toBe(true);
+      expect(lineOf(served, 'UID')).toBe(`UID:${name}`);
+    }
   });
 
   it('writes a UTC due time edited in the web app in UTC, in the wall time of the user’s zone', async () => {

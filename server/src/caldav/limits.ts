@@ -140,7 +140,7 @@ export function boundKept(json: string, parts: readonly (JCalProperty | JCalComp
 /**
  * Occurrences of one repeating todo a time-range filter looks at: ical.js takes about 20 µs for
  * each, so one object costs at most about 10 ms. A plain daily, weekly, monthly or yearly rule
- * starts them just before the range (caldav/routes.ts, startNear); other rules walk from their
+ * starts them just before the range (caldav/filters.ts, startNear); other rules walk from their
  * first date (a monthly one with BY parts reaches 40 years).
  * The expansion stops earlier at the first occurrence after the range.
  */

@@ -11,6 +11,7 @@ import {
 } from '@tally/contract';
 import type { ValidateFunction } from 'ajv';
 import type { Kysely } from 'kysely';
+import { userPreferences } from '../account/preferences.js';
 import type { Database, Db } from '../db/schema.js';
 import { usePersonalToken } from '../plugins/personal-tokens.js';
 import { createBodyValidator } from '../plugins/validation.js';
@@ -356,15 +357,9 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   }
   type TodoQuery = ReturnType<typeof baseQuery>;
 
-  /** The zone of the user's calendar feed: the one place Tally keeps a user's zone. */
-  async function zoneOf(userId: number): Promise<string | null> {
-    const feed = await db
-      .selectFrom('calendar_feeds')
-      .select('time_zone')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return feed?.time_zone ?? null;
-  }
+  /** The user's own zone (their account's setting), in which Tally writes their times. */
+  const zoneOf = async (userId: number): Promise<string> =>
+    (await userPreferences(db, userId)).timeZone;
 
   const inGroup = (groupId: number | null) => (query: TodoQuery) =>
     groupId === null
@@ -373,29 +368,41 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
 
   /**
    * The todos of a collection that these resource names can be: a name a client gave
-   * (`dav_name`), else `{uid}.ics`, else `tally-{id}.ics` for a todo made in the web app.
+   * (`dav_name`), else `{uid}.ics`, else `tally-{id}.ics` for a todo made in the web app. Each
+   * way is its own indexed lookup, joined by a union: one condition ORing them made the database
+   * scan the user's every todo on each PUT and GET.
    */
-  const named = (groupId: number | null, names: readonly string[]) => (query: TodoQuery) => {
-    const uids = names.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
-    const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
-    return inGroup(groupId)(query).where((eb) =>
-      eb.or([
-        eb('todos.dav_name', 'in', names),
-        ...(uids.length
-          ? [eb.and([eb('todos.dav_name', 'is', null), eb('todos.uid', 'in', uids)])]
-          : []),
-        ...(ids.length
-          ? [
-              eb.and([
-                eb('todos.dav_name', 'is', null),
-                eb('todos.uid', 'is', null),
-                eb('todos.id', 'in', ids),
-              ]),
-            ]
-          : []),
-      ]),
-    );
-  };
+  const named =
+    (userId: number, groupId: number | null, names: readonly string[]) => (query: TodoQuery) => {
+      const uids = names.flatMap((name) => (name.endsWith('.ics') ? [name.slice(0, -4)] : []));
+      const ids = uids.flatMap((uid) => derivedId(uid) ?? []);
+      const candidates = db
+        .selectFrom('todos')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('dav_name', 'in', names);
+      const byUid = uids.length
+        ? candidates.union(
+            db
+              .selectFrom('todos')
+              .select('id')
+              .where('user_id', '=', userId)
+              .where('uid', 'in', uids)
+              .where('dav_name', 'is', null),
+          )
+        : candidates;
+      const all = ids.length
+        ? byUid.union(
+            db
+              .selectFrom('todos')
+              .select('id')
+              .where('id', 'in', ids)
+              .where('uid', 'is', null)
+              .where('dav_name', 'is', null),
+          )
+        : byUid;
+      return inGroup(groupId)(query).where('todos.id', 'in', all);
+    };
 
   /**
    * The todo holding this UID (or `tally-{id}`): the one in `groupId`'s calendar, else the oldest
@@ -404,15 +411,18 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
    */
   async function byUid(userId: number, uid: string, groupId: number | null) {
     const id = derivedId(uid);
-    const holders = await db
+    // Two indexed lookups rather than one condition ORing them, which scanned the user's todos.
+    const holding = db
       .selectFrom('todos')
       .select(['id', 'uid', 'dav_name', 'group_id'])
-      .where('user_id', '=', userId)
-      .where((eb) =>
-        id === null
-          ? eb('uid', '=', uid)
-          : eb.or([eb('uid', '=', uid), eb.and([eb('uid', 'is', null), eb('id', '=', id)])]),
-      )
+      .where('user_id', '=', userId);
+    const holders = await (
+      id === null
+        ? holding.where('uid', '=', uid)
+        : holding
+            .where('uid', '=', uid)
+            .union(holding.where('uid', 'is', null).where('id', '=', id))
+    )
       .orderBy('id')
       .execute();
     return holders.find((holder) => holder.group_id === groupId) ?? holders[0] ?? null;
@@ -558,7 +568,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
 
   /** The resource at this name in the collection, or null. */
   async function resource(userId: number, groupId: number | null, name: string) {
-    const [found] = await load(userId, named(groupId, [name]), await zoneOf(userId));
+    const [found] = await load(userId, named(userId, groupId, [name]), await zoneOf(userId));
     return found ?? null;
   }
 
@@ -576,7 +586,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     const zone = await zoneOf(userId);
     for (const page of pages) {
       const names = namesOf(page);
-      const found = names.length ? await load(userId, named(groupId, names), zone) : [];
+      const found = names.length ? await load(userId, named(userId, groupId, names), zone) : [];
       yield { page, found: new Map(found.map((resource) => [resource.name, resource])) };
     }
   }
@@ -623,8 +633,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     text: string,
     preconditions: { ifMatch: string | null; ifNoneMatch: string | null },
   ): Promise<{ created: boolean; id: number; etag: string | null }> {
-    const feedZone = await zoneOf(user.id);
-    const zone = feedZone ?? 'UTC';
+    const zone = await zoneOf(user.id);
     const existing = await resource(user.id, c.groupId, name);
     if (preconditions.ifNoneMatch !== null && existing) {
       throw new AppError(412, 'A resource with this name exists already');
@@ -700,6 +709,9 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
             dav_name: name === `${uid}.ics` ? null : name,
             ics_extra: JSON.stringify(extra),
             custom_repeat: customRepeat,
+            // The parent it names: while no todo of the user holds it, the one put later with
+            // that UID adopts this subtask (adoptChildren).
+            pending_parent_uid: fields.parentUid,
           })
           .where('id', '=', id)
           .where('user_id', '=', user.id)
@@ -710,16 +722,12 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
           .select('version')
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
-        return { created: targetId === null, id, etag: resourceEtag(id, version, feedZone) };
+        return { created: targetId === null, id, etag: resourceEtag(id, version, zone) };
       })
       .catch(asCaldavRefusal);
     // Read back as a GET would: Tally may have added to it (a DTSTAMP) or changed a field (a
     // repeat moved on, a parent not there yet).
-    const [stored] = await load(
-      user.id,
-      (query) => query.where('todos.id', '=', written.id),
-      feedZone,
-    );
+    const [stored] = await load(user.id, (query) => query.where('todos.id', '=', written.id), zone);
     const same = stored !== undefined && stored.etag === written.etag && stored.data === text;
     return { ...written, etag: same ? written.etag : null };
   }
@@ -737,18 +745,15 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     parentId: number,
     zone: string,
   ) {
-    // Every subtask whose parent is not here (a few at most); each is checked below.
     const orphans = await trx
       .selectFrom('todos')
-      .select(['id', 'ics_extra'])
+      .select('id')
       .where('user_id', '=', userId)
+      .where('pending_parent_uid', '=', uid)
       .where('parent_id', 'is', null)
       .where('id', '!=', parentId)
-      .where('ics_extra', 'like', '%"parent":{"value":%')
       .execute();
     for (const orphan of orphans) {
-      const extra = JSON.parse(orphan.ics_extra ?? '{}') as Extra;
-      if (extra.known.parent?.value !== uid) continue;
       try {
         await todos.update(userId, orphan.id, { patch: { parentId } }, zone);
       } catch (error) {

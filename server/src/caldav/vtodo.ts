@@ -10,7 +10,7 @@ import { DavPrecondition, NS } from './xml.js';
 
 let loadedIcal: typeof ICAL | undefined;
 /**
- * ical.js, loaded at the first CalDAV request (caldav/routes.ts awaits this before it reads or
+ * ical.js, loaded at the first CalDAV request (caldav/auth.ts awaits this before it reads or
  * writes any VTODO), not at start: most requests never need it (docs/decisions/097-modules-on-first-use.md).
  */
 export const loadIcal = onFirstUse(async () => {
@@ -52,20 +52,22 @@ export interface VtodoFields {
   parentUid: string | null;
 }
 
-/** The properties each group of fields maps to, in the order they are written. */
-const ASPECTS = {
-  summary: ['summary'],
-  description: ['description'],
-  status: ['status', 'completed', 'percent-complete'],
-  due: ['due'],
-  start: ['dtstart'],
-  rrule: ['rrule'],
-  priority: ['priority'],
-  categories: ['categories'],
-  parent: [],
-} as const;
-type Aspect = keyof typeof ASPECTS | 'remind';
-const ASPECT_NAMES = Object.keys(ASPECTS) as (keyof typeof ASPECTS)[];
+/**
+ * The aspects of a todo a VTODO maps (CODECS), in the order their properties are written; the
+ * reminder ('remind') is an alarm, written among the components.
+ */
+const ASPECT_NAMES = [
+  'summary',
+  'description',
+  'status',
+  'due',
+  'start',
+  'rrule',
+  'priority',
+  'categories',
+  'parent',
+] as const;
+type Aspect = (typeof ASPECT_NAMES)[number] | 'remind';
 
 /** The part of a VTODO Tally does not model, stored as JSON in todos.ics_extra. */
 export interface Extra {
@@ -352,123 +354,43 @@ export function parseVtodo(
     byName.delete(name);
     return list;
   };
-  // Also what the client left out (no props): Tally then adds nothing while the value holds.
-  const remember = (aspect: Aspect, value: unknown, props: JCalProperty[]) => {
-    extra.known[aspect] = { value, props };
-    return value;
+  const reading: Reading = {
+    take,
+    remember: () => undefined,
+    extra,
+    zone,
+    fields: {
+      title: '',
+      description: null,
+      completed: false,
+      dueDate: null,
+      dueTime: null,
+      startDate: null,
+      repeat: null,
+      remindMinutesBefore: null,
+      tags: [],
+      priority: 0,
+      parentUid: null,
+    },
+    customRepeat: null,
+    dates: [],
+    components: master[2],
   };
-
-  const summary = take('summary');
-  const title = String(summary[0]?.[3] ?? '').trim() || 'Untitled';
-  if (codePoints(title) > LIMITS.todoTitleMax) {
-    throw badRequest(`SUMMARY must be at most ${LIMITS.todoTitleMax} characters`);
-  }
-  remember('summary', title, summary.slice(0, 1));
-  append(extra.props, summary.slice(1));
-
-  const descriptions = take('description');
-  const description = descriptions.length ? String(descriptions[0]?.[3] ?? '') : null;
-  if (description && codePoints(description) > LIMITS.todoDescriptionMax) {
-    throw badRequest(`DESCRIPTION must be at most ${LIMITS.todoDescriptionMax} characters`);
-  }
-  remember('description', description, descriptions.slice(0, 1));
-  append(extra.props, descriptions.slice(1));
-
-  const status = [...take('status'), ...take('completed'), ...take('percent-complete')];
-  const completed = status.some(
-    ([name, , , value]) =>
-      (name === 'status' && String(value).toUpperCase() === 'COMPLETED') ||
-      name === 'completed' ||
-      (name === 'percent-complete' && Number(value) === 100),
-  );
-  remember('status', completed, status);
-
-  const [due, ...moreDue] = take('due');
-  append(extra.props, moreDue);
-  const dueZone = due && typeof due[1].tzid === 'string' ? due[1].tzid : null;
-  if (dueZone && isIanaZone(dueZone)) extra.zone = dueZone;
-  const dueWall = due ? wallOf(due, extra.zone ?? zone) : null;
-  const dueDate = dueWall?.date ?? null;
-  const dueTime = dueWall?.time ?? null;
-  remember('due', { dueDate, dueTime }, due ? [due] : []);
-
-  const [start, ...moreStart] = take('dtstart');
-  append(extra.props, moreStart);
-  const startDate = start ? wallOf(start, extra.zone ?? zone).date : null;
-  remember('start', startDate, start ? [start] : []);
-
-  const rrules = take('rrule');
-  let repeat: Repeat | null = null;
-  const [rrule] = rrules;
-  if (rrules.length === 1 && rrule && dueDate) {
-    repeat = repeatOf(rrule[3] as Record<string, unknown>, dueDate);
-    if (repeat && String(rrule[1]['x-tally-from']).toUpperCase() === 'COMPLETION') {
-      repeat = { ...repeat, from: 'completion' };
-    }
-  }
-  if (repeat) remember('rrule', repeat, rrules);
-  else {
-    remember('rrule', null, []);
-    append(extra.props, rrules);
-  }
-  // The rule Tally cannot represent, as the web app shows it ("custom repeat").
-  const customRepeat =
-    !repeat && rrule
-      ? ical()
-          .Recur.fromData(rrule[3] as Parameters<typeof ICAL.Recur.fromData>[0])
-          .toString()
-      : null;
-
-  const priorities = take('priority');
-  const priority = priorityOf(Number(priorities[0]?.[3] ?? 0));
-  remember('priority', priority, priorities);
-
-  const categories = take('categories');
-  const values = categories.flatMap((p) => p.slice(3).map(String));
-  if (values.length > CATEGORY_VALUES_MAX) {
-    throw badRequest(`CATEGORIES: at most ${CATEGORY_VALUES_MAX} values`);
-  }
-  // The first spelling of each tag, whatever its case.
-  const byKey = new Map<string, string>();
-  for (const category of values) {
-    const tag = tagOf(category);
-    if (tag && !byKey.has(tag.toLowerCase())) byKey.set(tag.toLowerCase(), tag);
-  }
-  const tags = [...byKey.values()];
-  if (tags.length > LIMITS.tagsPerTodoMax) {
-    throw badRequest(`CATEGORIES: at most ${LIMITS.tagsPerTodoMax} categories`);
-  }
-  remember('categories', inOrder(tags), categories);
-
-  // No parent is not remembered: service.ts (adoptChildren) finds waiting subtasks by a known parent.
-  let parentUid: string | null = null;
-  for (const related of take('related-to')) {
-    const reltype = String(related[1].reltype ?? 'PARENT').toUpperCase();
-    if (parentUid === null && reltype === 'PARENT') {
-      parentUid = String(related[3]);
-      remember('parent', parentUid, [related]);
-    } else {
-      extra.props.push(related);
-    }
-  }
-
+  const read = (aspect: Aspect) => {
+    reading.remember = (value, props) => {
+      extra.known[aspect] = { value, props };
+    };
+    CODECS[aspect].read(reading);
+  };
+  for (const aspect of ASPECT_NAMES) read(aspect);
+  // What no aspect took is kept as written, in its order.
   for (const list of byName.values()) append(extra.props, list);
-
-  let remindMinutesBefore: number | null = remember('remind', null, []) as null;
-  for (const component of master[2]) {
-    const minutes = component[0] === 'valarm' && dueTime ? reminderMinutes(component) : null;
-    if (minutes !== null && extra.reminder === null) {
-      remindMinutesBefore = minutes;
-      extra.reminder = component;
-      remember('remind', minutes, []);
-    } else {
-      extra.components.push(component);
-    }
-  }
+  read('remind');
+  const { fields, customRepeat } = reading;
 
   // The client's VTIMEZONEs of zones Tally writes none for (renderVtodo writes the modelled ones).
   const modelled = new Set(
-    [due, start].map((property) => property?.[1].tzid).filter((tzid) => isIanaZone(String(tzid))),
+    reading.dates.map((property) => property[1].tzid).filter((tzid) => isIanaZone(String(tzid))),
   );
   extra.siblings.push(
     ...calendar[2].filter((c) => {
@@ -488,29 +410,24 @@ export function parseVtodo(
 
   return {
     uid,
-    fields: {
-      title,
-      description,
-      completed,
-      dueDate,
-      dueTime,
-      startDate,
-      repeat,
-      remindMinutesBefore,
-      tags,
-      priority,
-      parentUid,
-    },
+    fields,
     extra: {
       ...extra,
       stamps: ['dtstamp', 'created', 'last-modified'].flatMap((name): JCalProperty[] =>
         master[1].filter((p) => p[0] === name).slice(0, 1),
       ),
-      ...(alone && addsNothing(calendar, todos) ? { sent: text } : {}),
+      ...(alone && CALENDAR_ONLY.test(text) && addsNothing(calendar, todos) ? { sent: text } : {}),
     },
     customRepeat,
   };
 }
+
+/**
+ * A text that is the VCALENDAR and nothing else. A blank line before or after it is not
+ * iCalendar (RFC 5545, 3.4): served as sent, it makes clients warn or refuse the object, so
+ * Tally writes such an object itself.
+ */
+const CALENDAR_ONLY = /^BEGIN:VCALENDAR\r?\n[\s\S]*\nEND:VCALENDAR(\r?\n)?$/i;
 
 /**
  * Whether Tally stores the object as sent, adding nothing: a VCALENDAR with VERSION and PRODID
@@ -588,85 +505,246 @@ function reformed(
   ];
 }
 
+/** What reading an aspect sees, and the fields the aspects read before it wrote. */
+interface Reading {
+  /** The VTODO's properties of this name, each taken by one aspect only. */
+  take: (name: string) => JCalProperty[];
+  /**
+   * Keeps how the client wrote the aspect (its properties) with the value they meant, also when
+   * it left the aspect out (no properties): Tally then adds nothing while the value holds.
+   */
+  remember: (value: unknown, props: JCalProperty[]) => void;
+  extra: Extra;
+  /** The user's zone: a UTC time is a wall time in it, unless the client's DUE names another. */
+  zone: string;
+  fields: VtodoFields;
+  /** The rule Tally cannot represent, as the web app shows it ("custom repeat"). */
+  customRepeat: string | null;
+  /** The DUE and DTSTART read, whose zones Tally writes VTIMEZONEs for. */
+  dates: JCalProperty[];
+  /** The VTODO's own components (its alarms). */
+  components: JCalComponent[];
+}
+
 /**
- * The properties Tally writes for each aspect, from its fields. A time is in `zone` (TZID with
- * its VTIMEZONE), or UTC without one: never floating, which a client in another zone would
- * show at another time.
+ * One aspect of a todo as iCalendar, both ways: `read` takes its properties from a VTODO into
+ * the fields (and remembers how they were written), `write` makes them from the fields (a time in
+ * `zone`: TZID with its VTIMEZONE, or UTC without one, never floating, which a client in another
+ * zone would show at another time), and `value` is the fields' value the remembered one is
+ * compared with: while they are the same, the client's own properties are written back.
  */
-function generated(todo: RenderedTodo, zone: string | null): Record<Aspect, JCalProperty[]> {
-  const timed = todo.dueDate !== null && todo.dueTime !== null;
-  const zoned = zone !== null && zone !== 'UTC';
-  const dateTime = (date: string, time: string): JCalProperty[number][] =>
-    zoned
-      ? [{ tzid: zone }, 'date-time', `${date}T${time}:00`]
-      : [{}, 'date-time', `${date}T${time}:00Z`];
-  const rule =
-    todo.repeat && todo.dueDate ? rruleOf({ ...todo.repeat, from: 'due' }, todo.dueDate) : null;
-  return {
-    summary: [['summary', {}, 'text', todo.title]],
-    description: todo.description === null ? [] : [['description', {}, 'text', todo.description]],
-    status: todo.completed
-      ? [
-          ['status', {}, 'text', 'COMPLETED'],
-          ['completed', {}, 'date-time', utc(todo.updatedAt)],
-          ['percent-complete', {}, 'integer', 100],
-        ]
-      : [['status', {}, 'text', 'NEEDS-ACTION']],
-    due:
+interface AspectCodec {
+  read: (reading: Reading) => void;
+  write: (todo: RenderedTodo, zone: string | null) => JCalProperty[];
+  value: (todo: RenderedTodo) => unknown;
+}
+
+/** A date and time of the todo, in `zone`, or UTC. */
+const dateTimeIn = (zone: string | null, date: string, time: string): JCalProperty[number][] =>
+  zone !== null && zone !== 'UTC'
+    ? [{ tzid: zone }, 'date-time', `${date}T${time}:00`]
+    : [{}, 'date-time', `${date}T${time}:00Z`];
+
+const CODECS: Record<Aspect, AspectCodec> = {
+  summary: {
+    read({ take, remember, extra, fields }) {
+      const summary = take('summary');
+      const title = String(summary[0]?.[3] ?? '').trim() || 'Untitled';
+      if (codePoints(title) > LIMITS.todoTitleMax) {
+        throw badRequest(`SUMMARY must be at most ${LIMITS.todoTitleMax} characters`);
+      }
+      fields.title = title;
+      remember(title, summary.slice(0, 1));
+      append(extra.props, summary.slice(1));
+    },
+    write: (todo) => [['summary', {}, 'text', todo.title]],
+    value: (todo) => todo.title,
+  },
+  description: {
+    read({ take, remember, extra, fields }) {
+      const descriptions = take('description');
+      const description = descriptions.length ? String(descriptions[0]?.[3] ?? '') : null;
+      if (description && codePoints(description) > LIMITS.todoDescriptionMax) {
+        throw badRequest(`DESCRIPTION must be at most ${LIMITS.todoDescriptionMax} characters`);
+      }
+      fields.description = description;
+      remember(description, descriptions.slice(0, 1));
+      append(extra.props, descriptions.slice(1));
+    },
+    write: (todo) =>
+      todo.description === null ? [] : [['description', {}, 'text', todo.description]],
+    value: (todo) => todo.description,
+  },
+  status: {
+    read({ take, remember, fields }) {
+      const status = [...take('status'), ...take('completed'), ...take('percent-complete')];
+      fields.completed = status.some(
+        ([name, , , value]) =>
+          (name === 'status' && String(value).toUpperCase() === 'COMPLETED') ||
+          name === 'completed' ||
+          (name === 'percent-complete' && Number(value) === 100),
+      );
+      remember(fields.completed, status);
+    },
+    write: (todo) =>
+      todo.completed
+        ? [
+            ['status', {}, 'text', 'COMPLETED'],
+            ['completed', {}, 'date-time', utc(todo.updatedAt)],
+            ['percent-complete', {}, 'integer', 100],
+          ]
+        : [['status', {}, 'text', 'NEEDS-ACTION']],
+    value: (todo) => todo.completed,
+  },
+  due: {
+    read({ take, remember, extra, zone, fields, dates }) {
+      const [due, ...moreDue] = take('due');
+      append(extra.props, moreDue);
+      const dueZone = due && typeof due[1].tzid === 'string' ? due[1].tzid : null;
+      if (dueZone && isIanaZone(dueZone)) extra.zone = dueZone;
+      const dueWall = due ? wallOf(due, extra.zone ?? zone) : null;
+      fields.dueDate = dueWall?.date ?? null;
+      fields.dueTime = dueWall?.time ?? null;
+      if (due) dates.push(due);
+      remember({ dueDate: fields.dueDate, dueTime: fields.dueTime }, due ? [due] : []);
+    },
+    write: (todo, zone) =>
       todo.dueDate === null
         ? []
         : todo.dueTime === null
           ? [['due', {}, 'date', todo.dueDate]]
-          : [['due', ...dateTime(todo.dueDate, todo.dueTime)] as JCalProperty],
+          : [['due', ...dateTimeIn(zone, todo.dueDate, todo.dueTime)] as JCalProperty],
+    value: (todo) => ({ dueDate: todo.dueDate, dueTime: todo.dueTime }),
+  },
+  start: {
+    read({ take, remember, extra, zone, fields, dates }) {
+      const [start, ...moreStart] = take('dtstart');
+      append(extra.props, moreStart);
+      fields.startDate = start ? wallOf(start, extra.zone ?? zone).date : null;
+      if (start) dates.push(start);
+      remember(fields.startDate, start ? [start] : []);
+    },
     // RFC 5545 (3.8.2.3): DUE and DTSTART have the same value type.
-    start:
+    write: (todo, zone) =>
       todo.startDate === null
         ? []
-        : timed
-          ? [['dtstart', ...dateTime(todo.startDate, '00:00')] as JCalProperty]
+        : todo.dueDate !== null && todo.dueTime !== null
+          ? [['dtstart', ...dateTimeIn(zone, todo.startDate, '00:00')] as JCalProperty]
           : [['dtstart', {}, 'date', todo.startDate]],
-    rrule: rule
-      ? [
-          [
-            'rrule',
-            todo.repeat?.from === 'completion' ? { 'x-tally-from': 'COMPLETION' } : {},
-            'recur',
-            ical().Recur.fromString(rule).toJSON(),
-          ],
-        ]
-      : [],
-    priority: todo.priority ? [['priority', {}, 'integer', ICS_PRIORITY[todo.priority]]] : [],
-    categories: todo.tags.length ? [['categories', {}, 'text', ...todo.tags]] : [],
-    parent: todo.parentUid ? [['related-to', { reltype: 'PARENT' }, 'text', todo.parentUid]] : [],
-    remind: [],
-  };
-}
-
-/** The value of an aspect in Tally's fields, as parseVtodo() remembers it. */
-function valueOf(aspect: Aspect, todo: RenderedTodo): unknown {
-  switch (aspect) {
-    case 'summary':
-      return todo.title;
-    case 'description':
-      return todo.description;
-    case 'status':
-      return todo.completed;
-    case 'due':
-      return { dueDate: todo.dueDate, dueTime: todo.dueTime };
-    case 'start':
-      return todo.startDate;
-    case 'rrule':
-      return todo.repeat;
-    case 'priority':
-      return todo.priority;
-    case 'categories':
-      return inOrder(todo.tags);
-    case 'parent':
-      return todo.parentUid;
-    case 'remind':
-      return todo.remindMinutesBefore;
-  }
-}
+    value: (todo) => todo.startDate,
+  },
+  rrule: {
+    read(reading) {
+      const { take, remember, extra, fields } = reading;
+      const rrules = take('rrule');
+      let repeat: Repeat | null = null;
+      const [rrule] = rrules;
+      if (rrules.length === 1 && rrule && fields.dueDate) {
+        repeat = repeatOf(rrule[3] as Record<string, unknown>, fields.dueDate);
+        if (repeat && String(rrule[1]['x-tally-from']).toUpperCase() === 'COMPLETION') {
+          repeat = { ...repeat, from: 'completion' };
+        }
+      }
+      fields.repeat = repeat;
+      if (repeat) remember(repeat, rrules);
+      else {
+        remember(null, []);
+        append(extra.props, rrules);
+      }
+      reading.customRepeat =
+        !repeat && rrule
+          ? ical()
+              .Recur.fromData(rrule[3] as Parameters<typeof ICAL.Recur.fromData>[0])
+              .toString()
+          : null;
+    },
+    write(todo) {
+      const rule =
+        todo.repeat && todo.dueDate ? rruleOf({ ...todo.repeat, from: 'due' }, todo.dueDate) : null;
+      return rule
+        ? [
+            [
+              'rrule',
+              todo.repeat?.from === 'completion' ? { 'x-tally-from': 'COMPLETION' } : {},
+              'recur',
+              ical().Recur.fromString(rule).toJSON(),
+            ],
+          ]
+        : [];
+    },
+    value: (todo) => todo.repeat,
+  },
+  priority: {
+    read({ take, remember, fields }) {
+      const priorities = take('priority');
+      fields.priority = priorityOf(Number(priorities[0]?.[3] ?? 0));
+      remember(fields.priority, priorities);
+    },
+    write: (todo) =>
+      todo.priority ? [['priority', {}, 'integer', ICS_PRIORITY[todo.priority]]] : [],
+    value: (todo) => todo.priority,
+  },
+  categories: {
+    read({ take, remember, fields }) {
+      const categories = take('categories');
+      const values = categories.flatMap((p) => p.slice(3).map(String));
+      if (values.length > CATEGORY_VALUES_MAX) {
+        throw badRequest(`CATEGORIES: at most ${CATEGORY_VALUES_MAX} values`);
+      }
+      // The first spelling of each tag, whatever its case.
+      const byKey = new Map<string, string>();
+      for (const category of values) {
+        const tag = tagOf(category);
+        if (tag && !byKey.has(tag.toLowerCase())) byKey.set(tag.toLowerCase(), tag);
+      }
+      const tags = [...byKey.values()];
+      if (tags.length > LIMITS.tagsPerTodoMax) {
+        throw badRequest(`CATEGORIES: at most ${LIMITS.tagsPerTodoMax} categories`);
+      }
+      fields.tags = tags;
+      remember(inOrder(tags), categories);
+    },
+    write: (todo) => (todo.tags.length ? [['categories', {}, 'text', ...todo.tags]] : []),
+    value: (todo) => inOrder(todo.tags),
+  },
+  parent: {
+    // No parent is not remembered: an object without one is compared with null.
+    read({ take, remember, extra, fields }) {
+      for (const related of take('related-to')) {
+        const reltype = String(related[1].reltype ?? 'PARENT').toUpperCase();
+        if (fields.parentUid === null && reltype === 'PARENT') {
+          fields.parentUid = String(related[3]);
+          remember(fields.parentUid, [related]);
+        } else {
+          extra.props.push(related);
+        }
+      }
+    },
+    write: (todo) =>
+      todo.parentUid ? [['related-to', { reltype: 'PARENT' }, 'text', todo.parentUid]] : [],
+    value: (todo) => todo.parentUid,
+  },
+  remind: {
+    // The first alarm Tally can show (a time before a timed DUE) is the reminder; others are kept.
+    read({ remember, extra, fields, components }) {
+      remember(null, []);
+      for (const component of components) {
+        const minutes =
+          component[0] === 'valarm' && fields.dueTime ? reminderMinutes(component) : null;
+        if (minutes !== null && extra.reminder === null) {
+          fields.remindMinutesBefore = minutes;
+          extra.reminder = component;
+          remember(minutes, []);
+        } else {
+          extra.components.push(component);
+        }
+      }
+    },
+    // Written as an alarm among the components (reminderAlarm), not as a property.
+    write: () => [],
+    value: (todo) => todo.remindMinutesBefore,
+  },
+};
 
 /** The reminder as an alarm: the client's own while its offset holds, else Tally's. */
 function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
@@ -771,7 +849,7 @@ export const sentText = (todo: RenderedTodo): string | null =>
  */
 function unchangedSinceSent(todo: RenderedTodo): boolean {
   return ([...ASPECT_NAMES, 'remind'] as Aspect[]).every((aspect) =>
-    same(todo.extra?.known[aspect]?.value ?? null, valueOf(aspect, todo)),
+    same(todo.extra?.known[aspect]?.value ?? null, CODECS[aspect].value(todo)),
   );
 }
 
@@ -788,13 +866,14 @@ export const textOf = (calendar: JCalComponent): string => {
  */
 export function vtodoCalendar(todo: RenderedTodo, zone: string | null): JCalComponent {
   const extra = todo.extra;
-  const fresh = generated(todo, extra?.zone ?? zone);
+  const writtenZone = extra?.zone ?? zone;
   const properties: JCalProperty[] = [['uid', {}, 'text', todo.uid], ...stampsOf(todo)];
   // A UTC time of the client's is a wall time in this zone (parseVtodo).
   const wallZone = extra?.zone ?? zone ?? 'UTC';
   for (const aspect of ASPECT_NAMES) {
     const known = extra?.known[aspect];
-    if (known && same(known.value, valueOf(aspect, todo))) {
+    const codec = CODECS[aspect];
+    if (known && same(known.value, codec.value(todo))) {
       append(properties, known.props);
       continue;
     }
@@ -805,7 +884,7 @@ export function vtodoCalendar(todo: RenderedTodo, zone: string | null): JCalComp
         : aspect === 'start' && todo.startDate !== null && todo.dueTime !== null
           ? reformed(known?.props[0], todo.startDate, null, wallZone)
           : null;
-    properties.push(...(own ? [own] : fresh[aspect]));
+    properties.push(...(own ? [own] : codec.write(todo, writtenZone)));
   }
   // The dates Tally models, the only ones it writes VTIMEZONEs for: a zoned property it only
   // keeps (X-…) could ask for any span of years.

@@ -4,7 +4,7 @@ import { onFirstUse } from '../shared/on-first-use.js';
 
 let loadedDomParser: typeof DOMParser | undefined;
 /**
- * xmldom, loaded at the first CalDAV request (caldav/routes.ts awaits this before it reads any
+ * xmldom, loaded at the first CalDAV request (caldav/auth.ts awaits this before it reads any
  * body), not at start: most requests never need it (docs/decisions/097-modules-on-first-use.md).
  */
 export const loadXmldom = onFirstUse(async () => {

@@ -267,7 +267,8 @@ const yearTransitions = new Map<string, Transition[]>();
 
 /**
  * The zone's offset changes in one UTC year, found by checking the offset every day and then
- * narrowing each change to the second. Remembered per zone and year (about 4 ms each).
+ * narrowing each change to the second. Remembered per zone and year: a day-by-day search is too
+ * slow to repeat for every event.
  */
 function transitionsIn(zone: string, year: number): Transition[] {
   const key = `${zone} ${year}`;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { CalendarFeed, Repeat } from '@tally/contract';
+import type { CalendarFeed } from '@tally/contract';
 import { FilterError, parseFilter, wallClockIn, type Filter } from '@tally/contract/filter-query';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { filterCondition } from '../shared/filter-sql.js';
 import { tagsOfUserTodos } from '../shared/tags.js';
+import { TODOS_COLUMNS, toTodo } from '../todos/rows.js';
 import type { FeedEvent } from './ics.js';
 
 /** 32 random bytes, base64url: the whole secret of a feed URL. */
@@ -153,45 +154,39 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
     filter: Filter | null | false = null,
   ): Promise<FeedEvent[]> {
     if (filter === false) return [];
-    const rows = await db
-      .selectFrom('todos')
-      .leftJoin('todo_groups', 'todo_groups.id', 'todos.group_id')
-      .select([
-        'todos.id',
-        'todos.title',
-        'todos.description',
-        'todos.due_date',
-        'todos.due_time',
-        'todos.repeat',
-        'todos.updated_at',
-        'todos.priority',
-        'todos.parent_id',
-        'todos.start_date',
-        'todo_groups.name as group_name',
-      ])
-      .where('todos.user_id', '=', userId)
-      .where('todos.completed', '=', 0)
-      .where('todos.due_date', 'is not', null)
-      .$if(filter !== null, (select) => select.where((eb) => filterCondition(eb, filter as Filter)))
-      .orderBy('todos.due_date')
-      .orderBy('todos.id')
-      .execute();
-    const tags = await tagsOfUserTodos(db, userId);
-    return rows.map((row) => ({
-      uid: `todo-${row.id}@${host}`,
-      tags: tags.get(row.id) ?? [],
-      priority: row.priority,
-      relatedTo: row.parent_id === null ? null : `todo-${row.parent_id}@${host}`,
-      modifiedAt: row.updated_at,
-      date: row.due_date as string,
-      startDate: row.start_date,
-      time: row.due_time,
-      // Stored as the contract's RepeatSchema in JSON, written only by the todos service.
-      repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
-      summary: row.title,
-      description: row.description,
-      category: row.group_name,
-    }));
+    const [rows, tags] = await Promise.all([
+      db
+        .selectFrom('todos')
+        .leftJoin('todo_groups', 'todo_groups.id', 'todos.group_id')
+        .select([...TODOS_COLUMNS, 'todos.updated_at', 'todo_groups.name as group_name'])
+        .where('todos.user_id', '=', userId)
+        .where('todos.completed', '=', 0)
+        .where('todos.due_date', 'is not', null)
+        .$if(filter !== null, (select) =>
+          select.where((eb) => filterCondition(eb, filter as Filter)),
+        )
+        .orderBy('todos.due_date')
+        .orderBy('todos.id')
+        .execute(),
+      tagsOfUserTodos(db, userId),
+    ]);
+    return rows.map((row) => {
+      const todo = toTodo(row, tags.get(row.id) ?? []);
+      return {
+        uid: `todo-${todo.id}@${host}`,
+        tags: todo.tags,
+        priority: todo.priority,
+        relatedTo: todo.parentId === null ? null : `todo-${todo.parentId}@${host}`,
+        modifiedAt: row.updated_at,
+        date: todo.dueDate as string,
+        startDate: todo.startDate,
+        time: todo.dueTime,
+        repeat: todo.repeat,
+        summary: todo.title,
+        description: todo.description,
+        category: row.group_name,
+      };
+    });
   }
 
   /**

@@ -137,7 +137,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 
 /**
  * node-postgres is loaded only when DATABASE_URL asks for it: on SQLite its modules would hold
- * about 2.5 MB of heap for nothing (docs/performance.md, Memory). connect() stays synchronous.
+ * heap for nothing (docs/performance.md, Memory). connect() stays synchronous.
  */
 const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
 

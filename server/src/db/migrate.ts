@@ -29,6 +29,8 @@ import { idempotencyEtags } from './migrations/0023-idempotency-etags.js';
 import { notificationChannels } from './migrations/0024-notification-channels.js';
 import { userPreferences } from './migrations/0025-user-preferences.js';
 import { savedFilters } from './migrations/0026-saved-filters.js';
+import { caldavPendingParent } from './migrations/0028-caldav-pending-parent.js';
+import { notificationPreferences } from './migrations/0029-notification-preferences.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -62,6 +64,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0024-notification-channels': notificationChannels(dialect),
     '0025-user-preferences': userPreferences(),
     '0026-saved-filters': savedFilters(dialect),
+    '0028-caldav-pending-parent': caldavPendingParent(),
+    '0029-notification-preferences': notificationPreferences(dialect),
   };
 }
 

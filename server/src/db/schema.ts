@@ -28,6 +28,8 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   notification_channels: NotificationChannelsTable;
   notification_deliveries: NotificationDeliveriesTable;
+  notification_settings: NotificationSettingsTable;
+  reminder_action_uses: ReminderActionUsesTable;
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
@@ -163,6 +165,8 @@ interface TodosTable {
   ics_extra: Generated<string | null>;
   /** A RRULE from a CalDAV client that Tally cannot represent (RFC 5545 text), shown read-only. */
   custom_repeat: Generated<string | null>;
+  /** The UID a CalDAV subtask names as its parent while no todo holds it (migration 0028). */
+  pending_parent_uid: Generated<string | null>;
   /** 1 when made, one more with every write from any path (migration 0019): the ETag of If-Match. */
   version: Generated<number>;
 }
@@ -279,6 +283,8 @@ interface RemindersTable {
   time_zone: string;
   /** When a poller claimed it (it goes out once); null while it waits. */
   sent_at: number | null;
+  /** When its Web Push goes out, claimed inside quiet hours; null when it went (or none waits). */
+  push_at: Generated<number | null>;
 }
 
 /** A browser that turned reminders on (a Web Push subscription). */
@@ -527,7 +533,7 @@ interface WebauthnChallengesTable {
 interface NotificationChannelsTable {
   id: Generated<number>;
   user_id: number;
-  kind: 'ntfy' | 'gotify' | 'pushover' | 'webhook';
+  kind: 'email' | 'ntfy' | 'gotify' | 'pushover' | 'webhook';
   name: string;
   url: string | null;
   topic: string | null;
@@ -540,6 +546,25 @@ interface NotificationChannelsTable {
   failing_since: number | null;
   disabled_reason: string | null;
   created_at: number;
+}
+
+/** Quiet hours and the daily digest (migration 0029): minutes after midnight, user's zone. */
+interface NotificationSettingsTable {
+  user_id: number;
+  /** Both null: no quiet hours. */
+  quiet_start: number | null;
+  quiet_end: number | null;
+  /** Null: no digest (the default). */
+  digest_minute: number | null;
+  /** The user's local date (YYYY-MM-DD) of the last digest sent. */
+  digest_sent_on: string | null;
+}
+
+/** A reminder action link that was used: its token's id, kept until the token expires. */
+interface ReminderActionUsesTable {
+  token_id: string;
+  used_at: number;
+  expires_at: number;
 }
 
 /** One message to one channel, and its attempts so far. */

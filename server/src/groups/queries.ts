@@ -1,4 +1,6 @@
+import { dialectOf } from '../db/dialect-of.js';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import type { Db } from '../db/schema.js';
 
 /**
  * The group queries of the hot path, prepared because the benchmark measured them
@@ -18,3 +20,16 @@ export const groupsOfUser = preparedQuery((db, p: Placeholders<{ userId: number 
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc'),
 );
+
+/**
+ * The user's group as it is now, for the write that follows: locked on PostgreSQL until the write
+ * commits, as a todo's is (todos/queries.ts, forWrite); SQLite's write transaction already is.
+ */
+export function groupToWrite(trx: Db, userId: number, id: number) {
+  const select = trx
+    .selectFrom('todo_groups')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where('user_id', '=', userId);
+  return (dialectOf(trx) === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
+}

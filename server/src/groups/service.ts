@@ -1,13 +1,12 @@
 import type { Group, GroupBody } from '@tally/contract';
 import type { Kysely } from 'kysely';
-import { dialectOf } from '../db/dialect-of.js';
 import type { Database, Db, TodoGroupRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { conflict } from '../shared/errors.js';
 import { isUniqueViolation } from '../shared/sql-errors.js';
 import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions.js';
 import { recordEvents } from '../statistics/record-events.js';
-import { COLUMNS, groupsOfUser } from './queries.js';
+import { COLUMNS, groupsOfUser, groupToWrite } from './queries.js';
 
 const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color' | 'version'>): Group => ({
   id: row.id,
@@ -18,18 +17,10 @@ const toGroup = (row: Pick<TodoGroupRow, 'id' | 'name' | 'color' | 'version'>): 
 
 /**
  * The group before a write to it: null when it is not the caller's, 412 with it as it is now
- * when `ifMatch` names another version. Locked on PostgreSQL until the write commits, as a
- * todo's is (todos/queries.ts, forWrite).
+ * when `ifMatch` names another version (read by groupToWrite, which locks it for the write).
  */
 async function currentGroup(trx: Db, userId: number, id: number, ifMatch: string | undefined) {
-  const select = trx
-    .selectFrom('todo_groups')
-    .select(COLUMNS)
-    .where('id', '=', id)
-    .where('user_id', '=', userId);
-  const row = await (
-    dialectOf(trx) === 'postgres' ? select.forUpdate() : select
-  ).executeTakeFirst();
+  const row = await groupToWrite(trx, userId, id);
   if (row && !ifMatchAllows(ifMatch, row.version)) throw changedMeanwhile('group', toGroup(row));
   return row ?? null;
 }

@@ -48,6 +48,7 @@ describe('reading a mail', () => {
       dueDate: undefined,
       dueTime: undefined,
       repeat: undefined,
+      startDate: undefined,
       groupId: undefined,
     });
     expect(todoOf(await parse('Subject: @home', ''), context).title).toBe('@home');
@@ -72,6 +73,11 @@ describe('reading a mail', () => {
       dueDate: '2026-12-12',
       dueTime: '09:30',
       priority: 3,
+    });
+    const started = await parse('Subject: Plan the trip starts Dec 4\r\nFrom: a@b.example');
+    expect(todoOf(started, context)).toMatchObject({
+      title: 'Plan the trip',
+      startDate: '2026-12-04',
     });
     // A zone that does not exist is read as UTC, not refused.
     expect(todoOf(mail, { ...context, timeZone: 'Nowhere/Atlantis' }).dueDate).toBe('2026-03-11');

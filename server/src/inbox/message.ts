@@ -22,6 +22,7 @@ export interface MailTodo {
   dueDate: string | undefined;
   dueTime: string | undefined;
   repeat: Repeat | undefined;
+  startDate: string | undefined;
   groupId: number | undefined;
 }
 
@@ -116,7 +117,7 @@ const cut = (text: string, max: number) =>
 
 /**
  * The todo: the subject read as the web app's quick add reads a typed title (date, time, #Group,
- * repeat, @tags, priority), the rest its title; the plain-text body, or the HTML one as Markdown,
+ * repeat, @tags, priority, start date), the rest its title; the plain-text body, or the HTML one as Markdown,
  * its description.
  */
 export function todoOf(mail: ParsedMail, context: SubjectContext): MailTodo {
@@ -134,6 +135,7 @@ export function todoOf(mail: ParsedMail, context: SubjectContext): MailTodo {
     dueDate: read.dueDate,
     dueTime: read.dueTime,
     repeat: read.repeat,
+    startDate: read.startDate,
     groupId: read.group?.id,
   };
 }

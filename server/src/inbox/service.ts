@@ -167,6 +167,7 @@ export function createInboxService(options: {
             ...(todo.dueDate ? { dueDate: todo.dueDate } : {}),
             ...(todo.dueTime ? { dueTime: todo.dueTime } : {}),
             ...(todo.repeat ? { repeat: todo.repeat } : {}),
+            ...(todo.startDate ? { startDate: todo.startDate } : {}),
             ...(todo.groupId === undefined ? {} : { groupId: todo.groupId }),
           },
           timeZone,

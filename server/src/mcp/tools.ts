@@ -98,7 +98,7 @@ export interface QuickAddContext {
 
 /**
  * Quick-add text read as the web app's quick add reads a typed title (date, time, #Group, repeat,
- * @tags, priority); the words read leave the title.
+ * @tags, priority, start date); the words read leave the title.
  */
 function readQuickAdd(
   text: string,
@@ -116,6 +116,7 @@ function readQuickAdd(
     ...(read.dueDate ? { dueDate: read.dueDate } : {}),
     ...(read.dueTime ? { dueTime: read.dueTime } : {}),
     ...(read.repeat ? { repeat: read.repeat } : {}),
+    ...(read.startDate ? { startDate: read.startDate } : {}),
   };
 }
 

@@ -1,7 +1,10 @@
 import {
+  accountApi,
   type Channel,
   groupsApi,
   notificationsApi,
+  remindersApi,
+  type Todo,
   todosApi,
   trashApi,
   WebhookPayloadSchema,
@@ -28,6 +31,8 @@ import {
   type LocalReceivers,
 } from '../test/local-notify-receivers.js';
 import { type LocalSmtp, startLocalSmtp } from '../test/local-smtp.js';
+import { davAccount, davRequester, davVtodo } from '../test/caldav.js';
+import { imported } from '../test/import-helpers.js';
 
 /**
  * Notification channels end to end on the server: each channel's stand-in (test/
@@ -500,5 +505,439 @@ describe('delivery', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+/** The reminders mailed to the user so far (registration's own mail left out). */
+const remindersMailed = (user: TestUser) =>
+  smtp.received.filter(
+    (mail) => mail.to.includes(user.email) && mail.subject.startsWith('Reminder: '),
+  );
+
+/** The account's address as verified by the link Tally mails (set directly: not under test here). */
+async function verified(user: TestUser) {
+  await ctx.database.handle.db
+    .updateTable('users')
+    .set({ email_verified_at: ctx.clock.now() })
+    .where('id', '=', user.id)
+    .execute();
+  return user;
+}
+
+describe('e-mail channel', () => {
+  it('needs a verified address, and a test arrives there', async () => {
+    const user = await registerUser(ctx.app);
+    const api = client(user);
+    const refused = await api.create({ kind: 'email', name: 'Mail' });
+    expect([refused.statusCode, refused.json<{ error: string }>().error]).toEqual([
+      400,
+      'kind: e-mail reminders need a verified e-mail address',
+    ]);
+    await verified(user);
+    const created = await api.create({ kind: 'email', name: 'Mail', url: 'https://ignored/' });
+    expect(created.statusCode).toBe(201);
+    const { channel } = created.json<{ channel: Channel }>();
+    expect(channel).toMatchObject({ kind: 'email', url: null, tokenHint: null });
+    const result = (await api.test(channel.id)).expectBody(200);
+    expect(result).toEqual({ ok: true, status: null, answer: `sent to ${user.email}` });
+    expect(remindersMailed(user).map((mail) => mail.subject)).toEqual([
+      'Reminder: A test from Tally',
+    ]);
+  });
+
+  it("sends a todo's reminder by e-mail within a minute of its time", async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    await todoRemindingSoon(api, 'Post the letter');
+    expect((await api.create({ kind: 'email', name: 'Mail' })).statusCode).toBe(201);
+    advance(29 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    expect(remindersMailed(user)).toEqual([]);
+    advance(60_000);
+    await ctx.app.sendDueReminders();
+    expect(await tick()).toMatchObject({ sent: 1 });
+    const [mail] = remindersMailed(user);
+    expect(mail?.subject).toBe('Reminder: Post the letter');
+    expect(mail?.text).toContain('Due ');
+    expect(mail?.html).toContain('<p>Due ');
+  });
+});
+
+/** Quiet hours from the clock's present hour in Tokyo (UTC+9, no summer time), for `hours`. */
+function quietNow(hours: number) {
+  const hour = (new Date(ctx.clock.now()).getUTCHours() + 9) % 24;
+  const pad = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
+  return { start: pad(hour), end: pad(hour + hours) };
+}
+
+describe('quiet hours', () => {
+  it('are kept per user and checked', async () => {
+    const api = client(await registerUser(ctx.app));
+    const call = await api.raw();
+    expect((await call(notificationsApi.settings)).expectBody(200)).toEqual({
+      quietHours: null,
+      digestTime: null,
+      timeZone: 'UTC',
+    });
+    const set = await call(notificationsApi.updateSettings, {
+      body: { quietHours: { start: '22:00', end: '07:00' } },
+    });
+    expect(set.expectBody(200)).toMatchObject({ quietHours: { start: '22:00', end: '07:00' } });
+    const bad = await call.unchecked(notificationsApi.updateSettings, {
+      body: { quietHours: { start: '25:00', end: '07:00' } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: string }>().error).toContain('quietHours');
+    const same = await call.unchecked(notificationsApi.updateSettings, {
+      body: { quietHours: { start: '07:00', end: '07:00' } },
+    });
+    expect(same.json<{ error: string }>().error).toBe('quietHours: start and end must differ');
+  });
+
+  it('hold every channel back until they end, while the open app still shows the reminder', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    const call = await api.raw();
+    const quiet = quietNow(2);
+    // Read in the account's zone, not the server's.
+    await call(accountApi.setPreferences, { body: { timeZone: 'Asia/Tokyo' } });
+    const settings = await call(notificationsApi.updateSettings, { body: { quietHours: quiet } });
+    expect(settings.expectBody(200)).toMatchObject({ quietHours: quiet, timeZone: 'Asia/Tokyo' });
+    await todoRemindingSoon(api, 'Quietly');
+    await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'quiet' });
+    await api.create({ kind: 'email', name: 'Mail' });
+    advance(30 * 60_000);
+    expect(await ctx.app.sendDueReminders()).toMatchObject({ claimed: 1 });
+    expect(await tick()).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(receivers.received).toEqual([]);
+    expect(remindersMailed(user)).toEqual([]);
+    const recent = (await (await api.raw())(remindersApi.recent, { query: {} })).expectBody(200);
+    expect(recent.map((reminder) => reminder.title)).toEqual(['Quietly']);
+
+    // At the end of the quiet hours, out they go.
+    const hour = 3600_000;
+    const end = Math.floor((ctx.clock.now() - 30 * 60_000) / hour) * hour + 2 * hour;
+    advance(end - ctx.clock.now() - 60_000);
+    await ctx.app.sendDueReminders();
+    expect(await tick()).toEqual({ sent: 0, failed: 0, retried: 0 });
+    advance(60_000);
+    expect(await tick()).toMatchObject({ sent: 2 });
+    expect(receivers.received.map((message) => message.fields.title)).toEqual([
+      'Reminder: Quietly',
+    ]);
+    expect(remindersMailed(user).map((mail) => mail.subject)).toEqual(['Reminder: Quietly']);
+  });
+});
+
+/** The path of a link in a mail or an ntfy action, for inject. */
+const pathOf = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
+
+function mailLink(text: string, label: string) {
+  const match = new RegExp(`${label}: (https://\\S+)`).exec(text);
+  if (!match?.[1]) throw new Error(`no ${label} link in ${text}`);
+  return match[1];
+}
+
+describe('reminder actions without signing in', () => {
+  it('completes from an e-mail link once, and then every link of it refuses', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    await todoRemindingSoon(api, 'Call the bank');
+    await api.create({ kind: 'email', name: 'Mail' });
+    advance(30 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    const [mail] = remindersMailed(user);
+    const complete = pathOf(mailLink(mail?.text ?? '', 'Complete'));
+    const snooze = pathOf(mailLink(mail?.text ?? '', 'Snooze 1 hour'));
+    expect(mail?.html).toContain('>Complete</a>');
+
+    // Opening the link (a mail scanner does) changes nothing: the page has the button.
+    const page = await ctx.app.inject({ method: 'GET', url: complete });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('<form method="post"><button type="submit">Complete</button>');
+    const todos = async () =>
+      ((await (await api.raw())(todosApi.list, { query: {} })).expectBody(200) as Todo[]).filter(
+        (todo) => todo.title === 'Call the bank',
+      );
+    expect((await todos())[0]?.completed).toBe(false);
+
+    // The button's post, as a browser sends it.
+    const done = await ctx.app.inject({
+      method: 'POST',
+      url: complete,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect([done.statusCode, done.body]).toEqual([200, expect.stringContaining('Completed.')]);
+    expect((await todos())[0]?.completed).toBe(true);
+
+    for (const url of [complete, snooze]) {
+      const again = await ctx.app.inject({ method: 'POST', url });
+      expect(again.statusCode).toBe(410);
+    }
+    const forged = await ctx.app.inject({ method: 'POST', url: `${complete.slice(0, -3)}abc` });
+    expect(forged.statusCode).toBe(404);
+  });
+
+  it('snoozes from an ntfy action button once, and the reminder comes back', async () => {
+    const api = client(await registerUser(ctx.app));
+    await todoRemindingSoon(api, 'Stretch');
+    await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'acts' });
+    advance(30 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    expect(receivers.refused).toEqual([]);
+    const [message] = receivers.received;
+    const actions = message?.fields.actions as { label: string; url: string; method: string }[];
+    expect(actions.map((action) => [action.label, action.method])).toEqual([
+      ['Complete', 'POST'],
+      ['Snooze 10 min', 'POST'],
+      ['Snooze 1 hour', 'POST'],
+    ]);
+    const snooze = pathOf(actions[1]?.url ?? '');
+    // ntfy posts with no body.
+    const done = await ctx.app.inject({ method: 'POST', url: snooze });
+    expect([done.statusCode, done.body]).toEqual([
+      200,
+      expect.stringContaining('comes back in 10 minutes'),
+    ]);
+    expect((await ctx.app.inject({ method: 'POST', url: snooze })).statusCode).toBe(410);
+
+    advance(9 * 60_000);
+    expect(await ctx.app.sendDueReminders()).toMatchObject({ claimed: 0 });
+    advance(60_000);
+    expect(await ctx.app.sendDueReminders()).toMatchObject({ claimed: 1 });
+    await tick();
+    expect(receivers.received.map((m) => m.fields.title)).toEqual([
+      'Reminder: Stretch',
+      'Reminder: Stretch',
+    ]);
+  });
+});
+
+describe('delivery metrics and pruning', () => {
+  it('counts attempts by channel and outcome on /metrics', async () => {
+    const metered = await createTestApp({
+      database,
+      clock: ctx.clock,
+      config: { outboundAllowPrivate: true, metricsToken: 'metrics-token-for-the-test' },
+    });
+    try {
+      const api = client(await registerUser(ctx.app));
+      await todoRemindingSoon(api, 'Counted');
+      await api.create({
+        kind: 'ntfy',
+        name: 'n',
+        url: `${receivers.origin}/ntfy`,
+        topic: 'count',
+      });
+      await webhook(api, 'counted');
+      receivers.failNext('counted', 1);
+      advance(30 * 60_000);
+      await metered.app.sendDueReminders();
+      await metered.app.sendDueNotifications();
+      advance(5_000);
+      await metered.app.sendDueNotifications();
+      const scrape = await metered.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: 'Bearer metrics-token-for-the-test' },
+      });
+      const lines = scrape.body
+        .split('\n')
+        .filter((line) => line.startsWith('tally_notification_deliveries_total{'));
+      expect(lines.sort()).toEqual([
+        'tally_notification_deliveries_total{channel="ntfy",outcome="sent"} 1',
+        'tally_notification_deliveries_total{channel="webhook",outcome="retried"} 1',
+        'tally_notification_deliveries_total{channel="webhook",outcome="sent"} 1',
+      ]);
+    } finally {
+      await metered.close();
+    }
+  });
+
+  it('removes finished deliveries after 30 days and keeps what is pending', async () => {
+    const api = client(await registerUser(ctx.app));
+    const hook = await webhook(api, 'pruned');
+    await api.createTodo({ title: 'Old news' });
+    await tick();
+    receivers.failAlways('pruned', true);
+    advance(29 * 24 * 3600_000);
+    await api.createTodo({ title: 'Still trying' });
+    await tick();
+    advance(2 * 24 * 3600_000);
+    await ctx.app.pruneNotifications();
+    const log = (await api.deliveries(hook.id)).expectBody(200);
+    expect(log.map((delivery) => delivery.state)).toEqual(['pending']);
+    receivers.failAlways('pruned', false);
+  });
+});
+
+describe('daily digest', () => {
+  const tokyo = (instant: number) => ({
+    date: new Date(instant).toLocaleDateString('en-CA', { timeZone: 'Asia/Tokyo' }),
+    time: new Date(instant).toLocaleTimeString('en-GB', {
+      timeZone: 'Asia/Tokyo',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
+  });
+  const digests = (user: TestUser) =>
+    smtp.received.filter(
+      (mail) => mail.to.includes(user.email) && mail.subject.startsWith('Tally for '),
+    );
+
+  it('goes out once at the time picked in the user zone, with one-click unsubscribe', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    const call = await api.raw();
+    await call(accountApi.setPreferences, { body: { timeZone: 'Asia/Tokyo' } });
+    expect((await call(notificationsApi.settings)).expectBody(200).digestTime).toBeNull();
+
+    const done = (await api.createTodo({ title: 'Done yesterday' })).json<{ id: number }>();
+    await (
+      await api.raw()
+    ).unchecked(todosApi.patch, {
+      params: { id: done.id },
+      body: { completed: true },
+    });
+    advance(24 * 3600_000);
+    const today = tokyo(ctx.clock.now()).date;
+    const yesterday = tokyo(ctx.clock.now() - 24 * 3600_000).date;
+    await api.createTodo({ title: 'Late <report>', dueDate: yesterday });
+    await api.createTodo({ title: 'Dentist', dueDate: today, dueTime: '23:59' });
+    await api.createTodo({ title: 'Begin the garden', startDate: today });
+
+    const at = tokyo(ctx.clock.now() + 2 * 60_000).time;
+    await (
+      await api.raw()
+    )(notificationsApi.updateSettings, { body: { digestTime: at } });
+    expect(await ctx.app.sendDueDigests()).toBe(0);
+
+    const other = await createTestApp({
+      database,
+      clock: ctx.clock,
+      config: {
+        smtpUrl: smtp.url,
+        mailFrom: 'Tally <tally@example.com>',
+        publicUrl: 'https://tally.example.com',
+      },
+    });
+    try {
+      advance(2 * 60_000);
+      const counts = await Promise.all([ctx.app.sendDueDigests(), other.app.sendDueDigests()]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+      advance(60_000);
+      expect(await other.app.sendDueDigests()).toBe(0);
+    } finally {
+      await other.close();
+    }
+    const [mail] = digests(user);
+    expect(digests(user)).toHaveLength(1);
+    expect(mail?.subject).toBe(`Tally for ${today}: 1 overdue, 1 due today`);
+    expect(mail?.text).toContain(`Overdue:\n- Late <report> (due ${yesterday})`);
+    expect(mail?.text).toContain('Due today:\n- Dentist at 23:59');
+    expect(mail?.text).toContain('Starting today:\n- Begin the garden');
+    expect(mail?.text).toContain('Yesterday you completed 1 todo; your streak is 1 day.');
+    expect(mail?.html).toContain('<li>Late &lt;report&gt; (due ');
+    expect(mail?.headers['list-unsubscribe-post']).toBe(
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+    );
+    // A long header is folded over lines.
+    const unsubscribe = /List-Unsubscribe:\s*<(https:\/\/[^>]+)>/.exec(
+      (mail?.headers['list-unsubscribe'] ?? '').replace(/\r?\n\s+/g, ''),
+    )?.[1];
+    expect(unsubscribe).toBeDefined();
+    expect(mail?.text).toContain(`Stop these e-mails: ${unsubscribe}`);
+
+    // What a mail client does for one-click unsubscribe (RFC 8058).
+    const answer = await ctx.app.inject({
+      method: 'POST',
+      url: pathOf(unsubscribe ?? ''),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(
+      (await (await api.raw())(notificationsApi.settings)).expectBody(200).digestTime,
+    ).toBeNull();
+    advance(24 * 3600_000);
+    expect(await ctx.app.sendDueDigests()).toBe(0);
+  });
+});
+
+describe('webhook events from every path', () => {
+  const dav = davRequester(() => ctx.app);
+
+  it('tells a webhook of changes made in bulk and over CalDAV', async () => {
+    const account = await davAccount(ctx.app);
+    const api = client(account);
+    await webhook(api, 'paths');
+    const ids: number[] = [];
+    for (const title of ['One', 'Two']) {
+      ids.push((await api.createTodo({ title })).json<{ id: number }>().id);
+    }
+    const call = await api.raw();
+    await call.unchecked(todosApi.bulk, { body: { action: 'complete', ids } });
+    await call.unchecked(todosApi.bulk, { body: { action: 'delete', ids: [ids[0] ?? 0] } });
+    const put = await dav(
+      account,
+      'PUT',
+      `${account.home}todos/paths.ics`,
+      davVtodo('paths', ['SUMMARY:From the phone']),
+    );
+    expect(put.statusCode).toBe(201);
+    await dav(
+      account,
+      'PUT',
+      `${account.home}todos/paths.ics`,
+      davVtodo('paths', ['SUMMARY:Changed on the phone']),
+    );
+    expect((await dav(account, 'DELETE', `${account.home}todos/paths.ics`)).statusCode).toBe(204);
+    await tick();
+
+    const events = receivers.received
+      .filter((message) => message.path === '/hooks/paths')
+      .map((message) => message.fields as { type: string; data: { title: string } });
+    for (const payload of events) expect(Value.Check(WebhookPayloadSchema, payload)).toBe(true);
+    // Deliveries go out side by side: their order is not kept.
+    expect(events.map((payload) => `${payload.type} ${payload.data.title}`).sort()).toEqual(
+      [
+        'todo.created One',
+        'todo.created Two',
+        'todo.completed One',
+        'todo.completed Two',
+        'todo.deleted One',
+        'todo.created From the phone',
+        'todo.updated Changed on the phone',
+        'todo.deleted Changed on the phone',
+      ].sort(),
+    );
+  });
+
+  it('tells a webhook of the todos an import created, and of none for a preview', async () => {
+    const user = await registerUser(ctx.app);
+    await webhook(client(user), 'imports');
+    const ics = [
+      davVtodo('imp-1', ['SUMMARY:Imported one']),
+      davVtodo('imp-2', ['SUMMARY:Imported two']),
+    ].join('');
+    await imported(ctx.app, user, ics, 'ics', true);
+    await tick();
+    expect(receivers.received).toEqual([]);
+    const report = await imported(ctx.app, user, ics, 'ics');
+    expect(report.todos.created).toBe(2);
+    await tick();
+    const titles = receivers.received.map(
+      (message) =>
+        `${String(message.fields.type)} ${(message.fields.data as { title: string }).title}`,
+    );
+    expect(titles.sort()).toEqual(['todo.created Imported one', 'todo.created Imported two']);
   });
 });

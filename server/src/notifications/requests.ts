@@ -1,11 +1,14 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookPayload } from '@tally/contract';
+import type { ActionLink } from './email.js';
 import type { OutboundRequest } from './outbound.js';
 
 /**
  * The request each kind of channel takes, as its service documents it:
  * - ntfy: JSON publish, POST to the server's root with topic, title and message
- *   (docs.ntfy.sh/publish/#publish-as-json); a token as `Authorization: Bearer`.
+ *   (docs.ntfy.sh/publish/#publish-as-json); a token as `Authorization: Bearer`; a reminder's
+ *   Complete and Snooze as `actions` of type http, each a POST to its signed link
+ *   (docs.ntfy.sh/publish/#http-action). ntfy shows at most three: Complete, 10 min, 1 hour.
  * - Gotify: POST /message with the app token in `X-Gotify-Key` and JSON title, message, priority
  *   (gotify.net/api-docs).
  * - Pushover: POST /1/messages.json, form fields token, user, title, message
@@ -15,6 +18,7 @@ import type { OutboundRequest } from './outbound.js';
  */
 
 export interface ChannelTarget {
+  /** E-mail goes through the mailer, not over HTTP (service.ts). */
   kind: 'ntfy' | 'gotify' | 'pushover' | 'webhook';
   url: string | null;
   topic: string | null;
@@ -28,8 +32,8 @@ export interface Message {
   payload: WebhookPayload;
 }
 
-/** The short text a person reads on a phone. */
-function humanText(payload: WebhookPayload): { title: string; message: string } {
+/** The short text a person reads on a phone (or in an e-mail's subject and first line). */
+export function humanText(payload: WebhookPayload): { title: string; message: string } {
   const data = payload.data;
   if ('todoId' in data) {
     return { title: `Reminder: ${data.title}`, message: `Due ${data.dueDate} at ${data.dueTime}` };
@@ -44,6 +48,9 @@ function webhookSignature(secret: string, id: string, timestamp: number, body: s
   return `v1,${mac}`;
 }
 
+/** ntfy's limit of action buttons per message. */
+const NTFY_MAX_ACTIONS = 3;
+
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 export function requestFor(
@@ -51,6 +58,7 @@ export function requestFor(
   message: Message,
   now: number,
   pushoverApiUrl: string,
+  actions: readonly ActionLink[] = [],
 ): OutboundRequest {
   const { title, message: text } = humanText(message.payload);
   switch (channel.kind) {
@@ -61,7 +69,23 @@ export function requestFor(
           'content-type': 'application/json',
           ...(channel.secret ? { authorization: `Bearer ${channel.secret}` } : {}),
         },
-        body: JSON.stringify({ topic: channel.topic, title, message: text, tags: ['bell'] }),
+        body: JSON.stringify({
+          topic: channel.topic,
+          title,
+          message: text,
+          tags: ['bell'],
+          ...(actions.length === 0
+            ? {}
+            : {
+                actions: actions.slice(0, NTFY_MAX_ACTIONS).map((action) => ({
+                  action: 'http',
+                  label: action.label,
+                  url: action.url,
+                  method: 'POST',
+                  clear: true,
+                })),
+              }),
+        }),
       };
     case 'gotify':
       return {

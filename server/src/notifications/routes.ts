@@ -1,10 +1,17 @@
 import { notificationsApi } from '@tally/contract';
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
-import type { Mailer } from '../shared/mailer.js';
+import { mailErrorForLog, type Mailer } from '../shared/mailer.js';
 import { repeatWhileOpen } from '../shared/periodic-job.js';
+import { userPreferences } from '../account/preferences.js';
+import { createTodoService } from '../todos/service.js';
+import { ACTION_LABELS, createActionLinks } from './action-links.js';
+import { createReminderActions } from './actions.js';
+import { createDigests, type DayRecord } from './digest.js';
+import { escapeHtml } from './email.js';
 import {
   createNotificationService,
   type NotificationService,
@@ -16,12 +23,31 @@ declare module 'fastify' {
     /** Queues reminders and events for the user's channels. */
     notifications: Pick<
       NotificationService,
-      'reminderFired' | 'todoData' | 'todoEvent' | 'groupEvent'
+      | 'reminderFired'
+      | 'todoData'
+      | 'todoEvent'
+      | 'todoEvents'
+      | 'importEvents'
+      | 'groupEvent'
+      | 'quietUntil'
     >;
     /** One round of channel deliveries now (the poller runs these; tests call it directly). */
     sendDueNotifications(): Promise<NotificationTickResult>;
+    /** Sends the daily digests due now (every minute; tests call it directly). */
+    sendDueDigests(): Promise<number>;
+    /** Removes old finished deliveries (hourly; tests call it directly). */
+    pruneNotifications(): Promise<number>;
   }
 }
+
+/** What each snooze says of when the reminder comes back. */
+const SNOOZED = { 'snooze-10m': 'in 10 minutes', 'snooze-1h': 'in an hour', tomorrow: 'tomorrow' };
+
+/** Digests are looked for this often: each goes out within a minute of its time. */
+const DIGEST_POLL_MS = 60_000;
+
+/** Old delivery rows and used links are pruned this often. */
+const PRUNE_MS = 60 * 60_000;
 
 /** Deliveries are looked for this often. */
 const NOTIFICATION_POLL_MS = 5_000;
@@ -32,6 +58,10 @@ export interface NotificationRoutesOptions {
   pushoverApiUrl: string;
   mailer: Mailer | null;
   publicUrl: string;
+  /** Signs the links that act without signing in (a key derived from it, for them alone). */
+  jwtSecret: string;
+  /** Yesterday's completions and the streak, for the digest (Insights). */
+  dayRecord: DayRecord;
   /** 0: never by itself (tests call sendDueNotifications). */
   pollMs?: number;
 }
@@ -42,11 +72,20 @@ export interface NotificationRoutesOptions {
  * a restart goes out after it.
  */
 export const notificationRoutes = fp<NotificationRoutesOptions>(
-  async (app, { pollMs = NOTIFICATION_POLL_MS, ...options }) => {
+  async (app, { pollMs = NOTIFICATION_POLL_MS, jwtSecret, dayRecord, ...options }) => {
+    const actionLinks = createActionLinks({
+      jwtSecret,
+      publicUrl: options.publicUrl,
+      clock: options.clock,
+    });
     const service = createNotificationService({
       db: app.db,
       ...options,
-      onError: (error) => app.log.warn({ err: error }, 'channel turned off: e-mail failed'),
+      actionLinks,
+      zoneOf: async (userId) => (await userPreferences(app.db, userId)).timeZone,
+      onAttempt: (kind, outcome) => app.countDelivery(kind, outcome),
+      onError: (error) =>
+        app.log.warn({ err: mailErrorForLog(error) }, 'channel turned off: e-mail failed'),
     });
     // A change is committed before its event is queued: a failure to queue is logged, and the
     // change's answer stands.
@@ -61,8 +100,22 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       todoData: service.todoData,
       todoEvent: logged(service.todoEvent),
       groupEvent: logged(service.groupEvent),
+      todoEvents: logged(service.todoEvents),
+      importEvents: logged(service.importEvents),
+      quietUntil: service.quietUntil,
     });
     app.decorate('sendDueNotifications', () => service.tick());
+    app.decorate('pruneNotifications', () => service.prune());
+    const digests = createDigests({
+      db: app.db,
+      clock: options.clock,
+      mailer: options.mailer,
+      links: actionLinks,
+      publicUrl: options.publicUrl,
+      dayRecord,
+      onError: (error) => app.log.warn({ err: mailErrorForLog(error) }, 'digest not sent'),
+    });
+    app.decorate('sendDueDigests', () => digests.tick());
     if (pollMs > 0) {
       repeatWhileOpen(app, pollMs, 'notification round', async () => {
         const result = await service.tick();
@@ -107,6 +160,106 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
       if (!delivery) throw notFound('Delivery');
       return delivery;
     });
+
+    addEndpoint(app, notificationsApi.settings, async (request) =>
+      service.settings(request.user.id),
+    );
+
+    addEndpoint(app, notificationsApi.updateSettings, async (request) =>
+      service.updateSettings(request.user.id, request.body),
+    );
+
+    const todos = createTodoService(app.db, options.clock);
+    const actions = createReminderActions({
+      db: app.db,
+      clock: options.clock,
+      links: actionLinks,
+      complete: async (userId, todoId, zone) => {
+        const before = await service.todoData(userId, todoId);
+        const todo = await todos.update(userId, todoId, { patch: { completed: true } }, zone);
+        if (!todo) return false;
+        app.live.publish(userId, { type: 'todo.updated', id: todoId });
+        await logged(service.todoEvent)(
+          userId,
+          before?.completed === false ? 'todo.completed' : 'todo.updated',
+          todoId,
+        );
+        return true;
+      },
+    });
+    // The links are opened from mail and phones: a form's post, ntfy's bodiless POST and a
+    // mail client's one-click unsubscribe (List-Unsubscribe=One-Click) are all taken, and their
+    // body is not read. Only these routes take form bodies.
+    await app.register(async (links) => {
+      links.addContentTypeParser(
+        ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'],
+        { parseAs: 'string', bodyLimit: 1024 },
+        (_request, _body, done) => done(null, undefined),
+      );
+      const html = (reply: FastifyReply, code: number, title: string, lines: string[]) =>
+        reply
+          .code(code)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('x-robots-tag', 'noindex')
+          .send(
+            `<!doctype html><html lang="en"><meta charset="utf-8">` +
+              `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+              `<title>${escapeHtml(title)} · Tally</title>` +
+              `<h1>${escapeHtml(title)}</h1>${lines.join('')}</html>`,
+          );
+      const invalid = (reply: FastifyReply) =>
+        html(reply, 404, 'This link does not work', [
+          '<p>It has expired, or its todo is done or gone.</p>',
+        ]);
+      const button = (label: string) =>
+        `<form method="post"><button type="submit">${escapeHtml(label)}</button></form>`;
+
+      addEndpoint(links, notificationsApi.actionPage, async (request, reply) => {
+        const described = await actions.describe(request.query.token);
+        if (!described) return invalid(reply);
+        return html(reply, 200, described.title, [button(ACTION_LABELS[described.action])]);
+      });
+
+      addEndpoint(links, notificationsApi.action, async (request, reply) => {
+        const outcome = await actions.use(request.query.token);
+        if (outcome.kind === 'invalid') return invalid(reply);
+        if (outcome.kind === 'used') {
+          return html(reply, 410, 'This link was used already', [
+            "<p>Each reminder's links work once.</p>",
+          ]);
+        }
+        const what =
+          outcome.action === 'complete'
+            ? 'Completed.'
+            : `Snoozed: the reminder comes back ${SNOOZED[outcome.action]}.`;
+        return html(reply, 200, outcome.title, [`<p>${escapeHtml(what)}</p>`]);
+      });
+
+      addEndpoint(links, notificationsApi.unsubscribePage, async (request, reply) => {
+        if ((await actionLinks.readUnsubscribe(request.query.token)) === null) {
+          return invalid(reply);
+        }
+        return html(reply, 200, 'Stop the daily digest', [button('Unsubscribe')]);
+      });
+
+      addEndpoint(links, notificationsApi.unsubscribe, async (request, reply) => {
+        const userId = await actionLinks.readUnsubscribe(request.query.token);
+        if (userId === null) return invalid(reply);
+        await service.updateSettings(userId, { digestTime: null });
+        return html(reply, 200, 'The daily digest is off', [
+          '<p>Turn it on again in Settings → Notifications.</p>',
+        ]);
+      });
+    });
+
+    if (pollMs > 0) {
+      repeatWhileOpen(app, DIGEST_POLL_MS, 'digest round', () => digests.tick());
+      repeatWhileOpen(app, PRUNE_MS, 'notification pruning', async () => {
+        await actions.prune(options.clock());
+        await service.prune();
+      });
+    }
   },
-  { name: 'notifications', dependencies: ['database'] },
+  { name: 'notifications', dependencies: ['database', 'metrics'] },
 );

@@ -8,7 +8,9 @@ import {
   type CreateChannelBody,
   type CreatedChannel,
   type Delivery,
+  type NotificationSettings,
   type UpdateChannelBody,
+  type UpdateNotificationSettingsBody,
   type WebhookEventType,
   type WebhookPayload,
 } from '@tally/contract';
@@ -18,8 +20,11 @@ import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
 import type { Mailer } from '../shared/mailer.js';
+import type { ActionLinks } from './action-links.js';
+import { escapeHtml, reminderMail } from './email.js';
 import { outboundUrlProblem, sendOutbound } from './outbound.js';
-import { requestFor } from './requests.js';
+import { clockTimeOf, minutesOf, quietHoursEnd } from './quiet-hours.js';
+import { humanText, requestFor, type Message } from './requests.js';
 
 type TodoEventData = Extract<WebhookPayload['data'], { completed: boolean }>;
 type ChannelRow = Selectable<Database['notification_channels']>;
@@ -43,6 +48,15 @@ const LEASE_MS = MINUTE;
 const BATCH = 50;
 const LOG_LENGTH = 50;
 const MAX_CHANNELS = 20;
+/** Finished deliveries are kept this long: the log shows the last 50 of each channel. */
+const DELIVERY_KEEP_MS = 30 * DAY;
+
+/** What one attempt got: the receiver's HTTP status (none for e-mail), or why it failed. */
+interface SendResult {
+  ok: boolean;
+  status: number | null;
+  answer: string;
+}
 
 export interface NotificationTickResult {
   sent: number;
@@ -95,6 +109,7 @@ function checkFields(
   allowPrivate: boolean,
 ) {
   const needs: Record<ChannelRow['kind'], (keyof typeof fields)[]> = {
+    email: [],
     ntfy: ['url', 'topic'],
     gotify: ['url', 'secret'],
     pushover: ['user_key', 'secret'],
@@ -114,7 +129,7 @@ function checkFields(
   if (fields.secret !== null && !new RegExp(CHANNEL_TOKEN_PATTERN).test(fields.secret)) {
     throw badRequest('token must be 1 to 200 characters without spaces');
   }
-  if (kind !== 'pushover' && fields.url !== null) {
+  if (kind !== 'pushover' && kind !== 'email' && fields.url !== null) {
     const problem = outboundUrlProblem(fields.url, allowPrivate);
     if (problem) throw badRequest(problem);
   }
@@ -127,9 +142,49 @@ export function createNotificationService(options: {
   pushoverApiUrl: string;
   mailer: Mailer | null;
   publicUrl: string;
+  /** The user's zone, for quiet hours and the digest. */
+  zoneOf: (userId: number) => Promise<string>;
+  /** Signs the Complete and Snooze links of e-mail and ntfy reminders. */
+  actionLinks: ActionLinks;
+  /** Told of each attempt's outcome, for the metrics. */
+  onAttempt?: (kind: ChannelRow['kind'], outcome: 'sent' | 'failed' | 'retried') => void;
   onError?: (error: unknown) => void;
 }) {
-  const { db, clock, allowPrivate, pushoverApiUrl } = options;
+  const { db, clock, allowPrivate, pushoverApiUrl, actionLinks } = options;
+
+  async function settingsRow(userId: number) {
+    const row = await db
+      .selectFrom('notification_settings')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** When the user's quiet hours end, if `now` is inside them; null otherwise. */
+  async function quietUntil(userId: number, now: number): Promise<number | null> {
+    const row = await settingsRow(userId);
+    if (row?.quiet_start == null || row.quiet_end == null) return null;
+    return quietHoursEnd(row.quiet_start, row.quiet_end, await options.zoneOf(userId), now);
+  }
+
+  async function readSettings(userId: number): Promise<NotificationSettings> {
+    const row = await settingsRow(userId);
+    return {
+      quietHours:
+        row?.quiet_start == null || row.quiet_end == null
+          ? null
+          : { start: clockTimeOf(row.quiet_start), end: clockTimeOf(row.quiet_end) },
+      digestTime: row?.digest_minute == null ? null : clockTimeOf(row.digest_minute),
+      timeZone: await options.zoneOf(userId),
+    };
+  }
+
+  /** A reminder's Complete and Snooze links; none for a test (no todo behind it). */
+  const linksFor = (userId: number, payload: WebhookPayload) =>
+    payload.type === 'reminder.fired' && 'todoId' in payload.data && payload.data.todoId > 0
+      ? actionLinks.reminderLinks(userId, payload.data.todoId)
+      : Promise.resolve([]);
 
   async function ownChannel(userId: number, id: number): Promise<ChannelRow | null> {
     const row = await db
@@ -146,6 +201,7 @@ export function createNotificationService(options: {
     type: WebhookEventType,
     data: WebhookPayload['data'],
     now: number,
+    sendAt = now,
   ) {
     if (channels.length === 0) return;
     const payload: WebhookPayload = { type, timestamp: isoTime(now), data };
@@ -160,16 +216,56 @@ export function createNotificationService(options: {
           payload: body,
           state: 'pending' as const,
           attempt: 0,
-          next_attempt_at: now,
+          next_attempt_at: sendAt,
           lease_until: 0,
           expires_at:
             type === 'reminder.fired' && channel.kind !== 'webhook'
-              ? now + REMINDER_EXPIRES_MS
+              ? sendAt + REMINDER_EXPIRES_MS
               : null,
           created_at: now,
         })),
       )
       .execute();
+  }
+
+  /** The owner's address when Tally verified it: e-mail channels write to nothing else. */
+  async function verifiedAddress(userId: number): Promise<string | null> {
+    const user = await db
+      .selectFrom('users')
+      .select(['email', 'email_verified_at'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return user && user.email_verified_at !== null ? user.email : null;
+  }
+
+  /** One message to one channel: by e-mail to the owner, or over the one outbound path. */
+  async function send(channel: ChannelRow, message: Message, now: number): Promise<SendResult> {
+    if (channel.kind === 'email') {
+      if (!options.mailer) return { ok: false, status: null, answer: 'SMTP is not configured' };
+      const to = await verifiedAddress(channel.user_id);
+      if (!to) return { ok: false, status: null, answer: 'the e-mail address is not verified' };
+      const links = await linksFor(channel.user_id, message.payload);
+      const mail = reminderMail(to, message.payload, humanText(message.payload), links);
+      return options.mailer.send(mail).then(
+        () => ({ ok: true, status: null, answer: `sent to ${to}` }),
+        (error: unknown) => ({
+          ok: false,
+          status: null,
+          answer: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    }
+    const links = channel.kind === 'ntfy' ? await linksFor(channel.user_id, message.payload) : [];
+    const request = requestFor(
+      { ...channel, kind: channel.kind },
+      message,
+      now,
+      pushoverApiUrl,
+      links,
+    );
+    const answer = await sendOutbound(request, allowPrivate);
+    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    return { ok, ...answer };
   }
 
   /** Records a failed attempt on the channel; turns it off after 3 days of nothing but failures. */
@@ -212,7 +308,7 @@ export function createNotificationService(options: {
         to: owner.email,
         subject: `Tally turned off the channel "${channel.name}"`,
         text,
-        html: `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}</p>`,
+        html: `<p>${escapeHtml(text)}</p>`,
       })
       .catch((error: unknown) => options.onError?.(error));
   }
@@ -220,9 +316,8 @@ export function createNotificationService(options: {
   /** One attempt of one claimed delivery. */
   async function attempt(delivery: DeliveryRow, channel: ChannelRow, now: number) {
     const payload = JSON.parse(delivery.payload) as WebhookPayload;
-    const request = requestFor(channel, { id: delivery.message_id, payload }, now, pushoverApiUrl);
-    const answer = await sendOutbound(request, allowPrivate);
-    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    const answer = await send(channel, { id: delivery.message_id, payload }, now);
+    const { ok } = answer;
     const tries = delivery.attempt + 1;
     const delay = RETRY_DELAYS[tries - 1];
     const next = delay === undefined ? null : now + delay;
@@ -294,9 +389,9 @@ export function createNotificationService(options: {
           return;
         }
         const state = await attempt(delivery, channel, now);
-        if (state === 'sent') result.sent += 1;
-        else if (state === 'failed') result.failed += 1;
-        else result.retried += 1;
+        const outcome = state === 'pending' ? 'retried' : state;
+        result[outcome] += 1;
+        options.onAttempt?.(channel.kind, outcome);
       }),
     );
     return claimed.length;
@@ -322,6 +417,16 @@ export function createNotificationService(options: {
 
   /** A todo or group event: queued for the user's webhooks. */
   async function event(userId: number, type: WebhookEventType, data: WebhookPayload['data']) {
+    await events(userId, type, [data]);
+  }
+
+  /** Many events of one kind (a bulk change, an import): the webhooks are looked up once. */
+  async function events(
+    userId: number,
+    type: WebhookEventType,
+    list: readonly WebhookPayload['data'][],
+  ) {
+    if (list.length === 0) return;
     const channels = await db
       .selectFrom('notification_channels')
       .select(['id', 'kind'])
@@ -329,7 +434,45 @@ export function createNotificationService(options: {
       .where('enabled', '=', 1)
       .where('kind', '=', 'webhook')
       .execute();
-    await enqueue(channels, type, data, clock());
+    const now = clock();
+    for (const data of list) await enqueue(channels, type, data, now);
+  }
+
+  /** Events for todos changed together: each as it is now, or as it went to the trash. */
+  async function todoEvents(userId: number, type: WebhookEventType, todoIds: readonly number[]) {
+    const list: TodoEventData[] = [];
+    for (const id of todoIds) {
+      const data =
+        type === 'todo.deleted' ? await trashedTodoData(userId, id) : await todoData(userId, id);
+      if (data) list.push(data);
+    }
+    await events(userId, type, list);
+  }
+
+  /** A todo in the trash as a webhook event shows it (as it was before it was deleted). */
+  async function trashedTodoData(userId: number, todoId: number): Promise<TodoEventData | null> {
+    const row = await db
+      .selectFrom('trashed_todos')
+      .select('todo')
+      .where('id', '=', todoId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const todo = JSON.parse(row.todo) as {
+      title: string;
+      completed: number;
+      due_date: string | null;
+      due_time: string | null;
+      group_id: number | null;
+    };
+    return {
+      id: todoId,
+      title: todo.title,
+      completed: todo.completed === 1,
+      dueDate: todo.due_date,
+      dueTime: todo.due_time,
+      groupId: todo.group_id,
+    };
   }
 
   return {
@@ -343,7 +486,20 @@ export function createNotificationService(options: {
       return result;
     },
 
-    /** A reminder that went out: queued for the user's channels that take reminders. */
+    /** Removes finished deliveries older than the log needs. */
+    async prune(): Promise<number> {
+      const result = await db
+        .deleteFrom('notification_deliveries')
+        .where('state', '!=', 'pending')
+        .where('created_at', '<', clock() - DELIVERY_KEEP_MS)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /**
+     * A reminder that went out: queued for the user's channels that take reminders, to be sent
+     * when the user's quiet hours end if they are on now.
+     */
     async reminderFired(
       userId: number,
       reminder: { todoId: number; title: string; dueDate: string; dueTime: string },
@@ -355,7 +511,44 @@ export function createNotificationService(options: {
         .where('enabled', '=', 1)
         .where('reminders', '=', 1)
         .execute();
-      await enqueue(channels, 'reminder.fired', reminder, clock());
+      if (channels.length === 0) return;
+      const now = clock();
+      const later = await quietUntil(userId, now);
+      await enqueue(channels, 'reminder.fired', reminder, now, later ?? now);
+    },
+
+    quietUntil,
+
+    settings: readSettings,
+
+    async updateSettings(
+      userId: number,
+      body: UpdateNotificationSettingsBody,
+    ): Promise<NotificationSettings> {
+      if (body.quietHours && body.quietHours.start === body.quietHours.end) {
+        throw badRequest('quietHours: start and end must differ');
+      }
+      const change = {
+        ...(body.quietHours === undefined
+          ? {}
+          : {
+              quiet_start: body.quietHours ? minutesOf(body.quietHours.start) : null,
+              quiet_end: body.quietHours ? minutesOf(body.quietHours.end) : null,
+            }),
+        ...(body.digestTime === undefined
+          ? {}
+          : { digest_minute: body.digestTime === null ? null : minutesOf(body.digestTime) }),
+      };
+      await db
+        .insertInto('notification_settings')
+        .values({ user_id: userId, ...change })
+        .onConflict((conflict) =>
+          Object.keys(change).length === 0
+            ? conflict.column('user_id').doNothing()
+            : conflict.column('user_id').doUpdateSet(change),
+        )
+        .execute();
+      return readSettings(userId);
     },
 
     /** The todo as a webhook event shows it; null when it is not the user's (or is gone). */
@@ -365,6 +558,22 @@ export function createNotificationService(options: {
     async todoEvent(userId: number, type: WebhookEventType, todo: number | TodoEventData | null) {
       const data = typeof todo === 'number' ? await todoData(userId, todo) : todo;
       if (data) await event(userId, type, data);
+    },
+
+    todoEvents,
+
+    /** The todos an import created, each as todo.created. */
+    async importEvents(userId: number, importId: number) {
+      const rows = await db
+        .selectFrom('import_todos')
+        .select('todo_id')
+        .where('import_id', '=', importId)
+        .execute();
+      await todoEvents(
+        userId,
+        'todo.created',
+        rows.map((row) => row.todo_id),
+      );
     },
 
     async groupEvent(userId: number, type: WebhookEventType, group: { id: number; name: string }) {
@@ -385,12 +594,18 @@ export function createNotificationService(options: {
       const signingSecret =
         body.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64')}` : null;
       const fields = {
-        url: body.kind === 'pushover' ? null : (body.url ?? null),
+        url: body.kind === 'pushover' || body.kind === 'email' ? null : (body.url ?? null),
         topic: body.kind === 'ntfy' ? (body.topic ?? null) : null,
         user_key: body.kind === 'pushover' ? (body.userKey ?? null) : null,
-        secret: signingSecret ?? body.token ?? null,
+        secret: body.kind === 'email' ? null : (signingSecret ?? body.token ?? null),
       };
       checkFields(body.kind, fields, allowPrivate);
+      if (body.kind === 'email') {
+        if (!options.mailer) throw badRequest('kind: this server sends no e-mail (no SMTP_URL)');
+        if (!(await verifiedAddress(userId))) {
+          throw badRequest('kind: e-mail reminders need a verified e-mail address');
+        }
+      }
       const count = await db
         .selectFrom('notification_channels')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -419,11 +634,12 @@ export function createNotificationService(options: {
       const row = await ownChannel(userId, id);
       if (!row) return null;
       const fields = {
-        url: row.kind === 'pushover' ? null : (body.url ?? row.url),
+        url: row.kind === 'pushover' || row.kind === 'email' ? null : (body.url ?? row.url),
         topic: row.kind === 'ntfy' ? (body.topic ?? row.topic) : null,
         user_key: row.kind === 'pushover' ? (body.userKey ?? row.user_key) : null,
         // A webhook's secret is Tally's own: not written by the client.
-        secret: row.kind === 'webhook' ? row.secret : (body.token ?? row.secret),
+        secret:
+          row.kind === 'webhook' || row.kind === 'email' ? row.secret : (body.token ?? row.secret),
       };
       checkFields(row.kind, fields, allowPrivate);
       const enabling = body.enabled === true && row.enabled === 0;
@@ -461,10 +677,8 @@ export function createNotificationService(options: {
         timestamp: isoTime(now),
         data: { todoId: 0, title: 'A test from Tally', dueDate: '', dueTime: '' },
       };
-      const request = requestFor(row, { id: `msg_${randomUUID()}`, payload }, now, pushoverApiUrl);
-      const answer = await sendOutbound(request, allowPrivate);
-      const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
-      return { ok, status: answer.status, answer: answer.answer.slice(0, 500) };
+      const answer = await send(row, { id: `msg_${randomUUID()}`, payload }, now);
+      return { ok: answer.ok, status: answer.status, answer: answer.answer.slice(0, 500) };
     },
 
     async deliveries(userId: number, id: number): Promise<Delivery[] | null> {

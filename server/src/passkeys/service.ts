@@ -33,7 +33,7 @@ export interface PasskeyServiceDeps {
 
 /**
  * @simplewebauthn/server, loaded at the first passkey call: at start its ASN.1 schemas,
- * tsyringe and reflect-metadata cost about 5 MB of heap that most requests never use
+ * tsyringe and reflect-metadata would take heap that most requests never use
  * (docs/decisions/097-modules-on-first-use.md).
  */
 const loadWebAuthn = onFirstUse(async () => {

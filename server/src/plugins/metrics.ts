@@ -5,6 +5,13 @@ import type { Registry } from 'prom-client';
 import type { DatabaseStats } from '../db/connection.js';
 import { AppError } from '../shared/errors.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts one notification delivery attempt by channel kind and outcome (sent, failed, retried). */
+    countDelivery(channel: string, outcome: string): void;
+  }
+}
+
 export interface MetricsPluginOptions {
   /** METRICS_TOKEN; null answers 404 at /metrics and loads nothing. */
   token: string | null;
@@ -33,6 +40,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export const metricsPlugin = fp<MetricsPluginOptions>(
   async (app, { token, databaseStats }) => {
     if (token === null) {
+      app.decorate('countDelivery', () => undefined);
       // Registered anyway, so the web app's fallback never answers this path with a page.
       app.get('/metrics', { config: { public: true } }, async () => {
         throw new AppError(404, 'Not found');
@@ -40,7 +48,7 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       return;
     }
     const expected = digest(`Bearer ${token}`);
-    const { Registry, Histogram, Gauge, collectDefaultMetrics, AggregatorRegistry } =
+    const { Registry, Histogram, Gauge, Counter, collectDefaultMetrics, AggregatorRegistry } =
       await import('prom-client');
     const registry: Registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: 'tally_' });
@@ -64,6 +72,17 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       );
       done();
     });
+
+    // Attempts rather than messages: a retried one counts once per failed try, then once more.
+    const deliveries = new Counter({
+      name: 'tally_notification_deliveries_total',
+      help: 'Notification delivery attempts by channel kind and outcome (sent, failed, retried)',
+      labelNames: ['channel', 'outcome'],
+      registers: [registry],
+    });
+    app.decorate('countDelivery', (channel: string, outcome: string) =>
+      deliveries.inc({ channel, outcome }),
+    );
 
     if (databaseStats) {
       new Gauge({

@@ -24,8 +24,8 @@ export const webAppPlugin = fp<WebAppPluginOptions>(
       await app.register(fastifyStatic, {
         root: distDir,
         // One route for every file, looked up when asked: `wildcard: false` walked web/dist with
-        // glob at start, whose Unicode normalisation mapped about 9 MB of ICU data into every
-        // server (docs/performance.md, Footprint). A missing file falls to the handler below.
+        // glob at start, whose Unicode normalisation mapped ICU's data into every server
+        // (docs/performance.md, Footprint). A missing file falls to the handler below.
         wildcard: true,
         preCompressed: true,
         // Source maps would hand out the app's sources: a build that has them keeps them to itself.

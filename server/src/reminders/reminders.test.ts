@@ -104,7 +104,7 @@ describe('remindMinutesBefore', () => {
     }
 
     const { id } = created.json<Todo>();
-    // A client that knows only SPEC.md's fields leaves it as it is…
+    // A client that knows only the original API's fields leaves it as it is…
     const spec = await api.update(id, { title: 'Call the dentist', completed: false });
     expect(spec.json<Todo>().remindMinutesBefore).toBe(30);
     // …clearing the due time clears it, and null clears it.

@@ -51,6 +51,7 @@ export const reminderRoutes = fp<ReminderRoutesOptions>(
           dueDate: reminder.dueDate,
           dueTime: reminder.dueTime,
         }),
+      quietUntil: (userId, now) => app.notifications.quietUntil(userId, now),
     });
     const publicKey = vapid.publicKey;
     app.decorate('sendDueReminders', () => service.tick());

@@ -33,8 +33,86 @@ export function createReminderService(options: {
   onFired?: (userId: number, todoId: number) => void;
   /** Queues the reminder for the user's other channels (ntfy, Gotify, Pushover, webhooks). */
   toChannels?: (userId: number, reminder: Reminder) => Promise<void>;
+  /** When the user's quiet hours end, if they are on: the Web Push waits for it. */
+  quietUntil?: (userId: number, now: number) => Promise<number | null>;
 }) {
   const { db, clock, sender } = options;
+
+  /**
+   * Pushes each reminder to its user's browsers, or, inside the user's quiet hours, marks it to
+   * be pushed when they end (push_at). `fired` is false for such a deferred push going out: the
+   * open app and the other channels heard of it when it fell due.
+   */
+  async function push(
+    rows: readonly { todo_id: number; user_id: number; due_date: string; due_time: string }[],
+    now: number,
+    fired: boolean,
+    result: TickResult,
+  ) {
+    const todoIds = rows.map((reminder) => reminder.todo_id);
+    const userIds = [...new Set(rows.map((reminder) => reminder.user_id))];
+    const [todos, subscriptions, quiet] = await Promise.all([
+      db
+        .selectFrom('todos')
+        .select(['id', 'title'])
+        .where('id', 'in', todoIds)
+        .where('completed', '=', 0)
+        .execute(),
+      db
+        .selectFrom('push_subscriptions')
+        .select(['id', 'user_id', 'endpoint', 'p256dh', 'auth'])
+        .where('user_id', 'in', userIds)
+        .execute(),
+      Promise.all(
+        userIds.map(
+          async (userId) => [userId, (await options.quietUntil?.(userId, now)) ?? null] as const,
+        ),
+      ),
+    ]);
+    const quietUntil = new Map(quiet);
+    const titles = new Map(todos.map((todo) => [todo.id, todo.title]));
+    const gone: number[] = [];
+    const waiting: { todoId: number; until: number }[] = [];
+    await Promise.all(
+      rows.flatMap((reminder) => {
+        const title = titles.get(reminder.todo_id);
+        if (title === undefined) return [];
+        const payload: Reminder = {
+          todoId: reminder.todo_id,
+          title,
+          dueDate: reminder.due_date,
+          dueTime: reminder.due_time,
+          firedAt: isoTime(now),
+        };
+        const queued = fired ? options.toChannels?.(reminder.user_id, payload) : undefined;
+        if (fired) options.onFired?.(reminder.user_id, reminder.todo_id);
+        const until = quietUntil.get(reminder.user_id) ?? null;
+        const mine = subscriptions.filter((s) => s.user_id === reminder.user_id);
+        if (until !== null && mine.length > 0) {
+          waiting.push({ todoId: reminder.todo_id, until });
+          return queued ? [queued] : [];
+        }
+        const body = JSON.stringify(payload);
+        return [
+          ...(queued ? [queued] : []),
+          ...mine.map(async (subscription) => {
+            const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
+            result.pushes[outcome] += 1;
+            if (outcome === 'gone') gone.push(subscription.id);
+          }),
+        ];
+      }),
+    );
+    for (const { todoId, until } of waiting) {
+      await db
+        .updateTable('reminders')
+        .set({ push_at: until })
+        .where('todo_id', '=', todoId)
+        .execute();
+    }
+    if (gone.length > 0)
+      await db.deleteFrom('push_subscriptions').where('id', 'in', gone).execute();
+  }
 
   /** Claims what is due (sent_at set by a conditional UPDATE: one winner) and pushes it. */
   async function deliverDue(now: number, result: TickResult): Promise<number> {
@@ -55,51 +133,27 @@ export function createReminderService(options: {
       .execute();
     if (claimed.length === 0) return 0;
     result.claimed += claimed.length;
-    const todoIds = claimed.map((reminder) => reminder.todo_id);
-    const userIds = [...new Set(claimed.map((reminder) => reminder.user_id))];
-    const [todos, subscriptions] = await Promise.all([
-      db
-        .selectFrom('todos')
-        .select(['id', 'title'])
-        .where('id', 'in', todoIds)
-        .where('completed', '=', 0)
-        .execute(),
-      db
-        .selectFrom('push_subscriptions')
-        .select(['id', 'user_id', 'endpoint', 'p256dh', 'auth'])
-        .where('user_id', 'in', userIds)
-        .execute(),
-    ]);
-    const titles = new Map(todos.map((todo) => [todo.id, todo.title]));
-    const gone: number[] = [];
-    await Promise.all(
-      claimed.flatMap((reminder) => {
-        const title = titles.get(reminder.todo_id);
-        if (title === undefined) return [];
-        options.onFired?.(reminder.user_id, reminder.todo_id);
-        const payload: Reminder = {
-          todoId: reminder.todo_id,
-          title,
-          dueDate: reminder.due_date,
-          dueTime: reminder.due_time,
-          firedAt: isoTime(now),
-        };
-        const body = JSON.stringify(payload);
-        const queued = options.toChannels?.(reminder.user_id, payload);
-        return [
-          ...(queued ? [queued] : []),
-          ...subscriptions
-            .filter((subscription) => subscription.user_id === reminder.user_id)
-            .map(async (subscription) => {
-              const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
-              result.pushes[outcome] += 1;
-              if (outcome === 'gone') gone.push(subscription.id);
-            }),
-        ];
-      }),
-    );
-    if (gone.length > 0)
-      await db.deleteFrom('push_subscriptions').where('id', 'in', gone).execute();
+    await push(claimed, now, true, result);
+    return claimed.length;
+  }
+
+  /** Claims the pushes that waited for quiet hours to end, as deliverDue claims reminders. */
+  async function deliverWaiting(now: number, result: TickResult): Promise<number> {
+    const claimed = await db
+      .updateTable('reminders')
+      .set({ push_at: null })
+      .where('push_at', '<=', now)
+      .where('todo_id', 'in', (eb) =>
+        eb
+          .selectFrom('reminders')
+          .select('todo_id')
+          .where('push_at', '<=', now)
+          .orderBy('push_at')
+          .limit(BATCH),
+      )
+      .returning(['todo_id', 'user_id', 'due_date', 'due_time'])
+      .execute();
+    if (claimed.length > 0) await push(claimed, now, false, result);
     return claimed.length;
   }
 
@@ -110,6 +164,9 @@ export function createReminderService(options: {
       const result: TickResult = { claimed: 0, pushes: { sent: 0, gone: 0, failed: 0 } };
       while ((await deliverDue(now, result)) === BATCH) {
         // A full batch: there may be more.
+      }
+      while ((await deliverWaiting(now, result)) === BATCH) {
+        // As above.
       }
       return result;
     },

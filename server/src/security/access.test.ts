@@ -12,7 +12,7 @@ import {
   type TestUser,
   uniqueName,
 } from '../test/helpers.js';
-import { davBodies, davCredentials, davMethods, davSender } from '../test/caldav.js';
+import { davBodies, davCredentials, davMethods, davRoutePaths, davSender } from '../test/caldav.js';
 import { type LocalGoogleIdp, startLocalGoogleIdp } from '../test/local-google-idp.js';
 import {
   type LocalOidcProvider,
@@ -346,19 +346,36 @@ describe('access-control sweep over CalDAV', () => {
     const resources = todos.map(
       (t) => `${home}${t.group_id === null ? 'todos' : `group-${t.group_id}`}/tally-${t.id}.ics`,
     );
-    const paths = [`/dav/principals/${alice.id}/`, home, ...calendars, ...resources];
+    // Each /dav route of the table, filled with A's calendars and todos.
+    const values = {
+      owner: [alice.id],
+      calendar: ['todos', ...aliceGroupIds.map((id) => `group-${id}`), 'no-such-calendar'],
+      name: todos.map((t) => `tally-${t.id}.ics`),
+      '*': [`calendars/${alice.id}/todos/tally-${todos[0]?.id ?? 0}.ics/more`],
+    };
+    const pathsOf = (method: string) =>
+      method === 'OPTIONS'
+        ? [`/dav/principals/${alice.id}/`, home, ...calendars, ...resources]
+        : davRoutePaths(collector.entries(), method, values).filter(
+            // The root is everyone's: B is answered there, as anyone signed in is.
+            (path) => path !== '/dav',
+          );
     const bobDav = await davCredentials(ctx.app, bob);
     const bodies = davBodies(resources);
     const send = davSender(ctx.app, ctx.clock);
     const aliceBefore = await snapshotUser(db, alice.id);
     const problems: string[] = [];
     let sent = 0;
+    let swept = 0;
     for (const method of methods) {
       const list = bodies[method];
       if (!list) {
         problems.push(`${method}: no CalDAV bodies to sweep it with (test/caldav.ts)`);
         continue;
       }
+      const paths = pathsOf(method);
+      if (paths.length === 0) problems.push(`${method}: no /dav path to sweep it on`);
+      swept += paths.length;
       for (const path of paths) {
         for (const body of list) {
           const what = `${method} ${path} ${body?.slice(0, 40) ?? ''}`;
@@ -385,7 +402,7 @@ describe('access-control sweep over CalDAV', () => {
     }
     expect(problems).toEqual([]);
     console.info(
-      `[access sweep] CalDAV: ${methods.length} methods on ${paths.length} of A's paths, ${sent} requests`,
+      `[access sweep] CalDAV: ${methods.length} methods on ${swept} paths of A's, ${sent} requests`,
     );
   }, 120_000);
 });

@@ -17,6 +17,7 @@ import {
   davCredentials,
   type DavCredentials,
   davMethods,
+  davRoutePaths,
   davSender,
   davVtodo,
 } from '../test/caldav.js';
@@ -524,12 +525,14 @@ function davBodyArb(list: (string | undefined)[]): fc.Arbitrary<string | undefin
 }
 
 /** The paths a method is meant for: resources, calendars, or a new calendar's. */
-function davPaths(method: string, home: string, calendar: string): string[] {
-  if (['PUT', 'GET', 'HEAD', 'DELETE'].includes(method)) {
-    return [`${home}todos/a.ics`, `${home}${calendar}/b.ics`];
-  }
-  if (method === 'MKCALENDAR' || method === 'MKCOL') return [`${home}fz/`, `${home}fz-2/`];
-  return [`${home}todos/`, `${home}${calendar}/`];
+/** The fuzzer's own paths of each /dav route of the table that takes `method`. */
+function davPaths(method: string, calendar: string): string[] {
+  return davRoutePaths(collector.entries(), method, {
+    owner: [fuzzer.id],
+    calendar: ['todos', calendar, 'fz'],
+    name: ['a.ics', 'b.ics'],
+    '*': ['elsewhere/x'],
+  });
 }
 
 function davCaseArb(
@@ -540,7 +543,7 @@ function davCaseArb(
 ) {
   const ownerHome = `/dav/calendars/${owner.id}/`;
   const base = fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(...davPaths(method, dav.home, calendar)) },
+    { weight: 6, arbitrary: fc.constantFrom(...davPaths(method, calendar)) },
     {
       weight: 2,
       arbitrary: fc.constantFrom(

@@ -1,8 +1,8 @@
 /**
  * `new Date(epochMs).toISOString()` for the timestamps Tally stores (epoch milliseconds), without
  * a Date: V8's toISOString was a large part of mapping rows to todos, and the first page of the
- * list is still about 10 % cheaper with this on Node 24 (docs/performance.md, "Machinery kept or
- * removed"; docs/decisions/049-per-request-costs.md). The calendar part of each UTC day is computed once
+ * list is still measurably cheaper with this (docs/performance.md, "Machinery kept or removed";
+ * docs/decisions/049-per-request-costs.md). The calendar part of each UTC day is computed once
  * and remembered; the time of day is plain arithmetic. Exactly toISOString's text for every
  * whole millisecond from 1970 to 9999; anything else goes to toISOString itself.
  */

@@ -6,6 +6,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields (List-Unsubscribe on the digest). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -22,7 +24,8 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
  * E-mail over SMTP (SMTP_URL: smtp:// or smtps://, with credentials if the server wants them),
  * through nodemailer. One connection per message: Tally sends a few mails an hour, and a pool
  * would hold a connection open (and the process alive) for nothing. nodemailer is loaded at the
- * first message: its modules hold about 2.5 MB of heap (docs/performance.md, Memory).
+ * first message: its modules would otherwise take heap in every server, most of which never
+ * sends one (docs/performance.md, Memory).
  */
 export function createMailer(smtpUrl: string, from: string): Mailer {
   let transport: Promise<Transporter> | null = null;

@@ -1,4 +1,5 @@
 import { LIMITS } from '@tally/contract';
+import { compareText } from '@tally/contract/todo-shape';
 import type { Db } from '../db/schema.js';
 import { batches } from './batches.js';
 import { badRequest } from './errors.js';
@@ -12,11 +13,7 @@ import { nextVersion } from './versions.js';
  */
 
 /** Tag names A-Z, case ignored: the order every answer lists a todo's tags in. */
-export const byTagName = (a: string, b: string) => {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+export const byTagName = compareText;
 
 /** Tag links grouped by todo id, each todo's names A-Z (case ignored). */
 export function tagsByTodo(

@@ -101,6 +101,40 @@ export const davMethods = (entries: RouteEntry[]) => [
   ...new Set(entries.filter((e) => e.url.startsWith('/dav')).map((e) => e.method)),
 ];
 
+/** The values a sweep fills each /dav route's path parameters with (`*`: any other path). */
+export interface DavPathValues {
+  owner: (string | number)[];
+  calendar: string[];
+  name: string[];
+  '*': string[];
+}
+
+/**
+ * Every path of the /dav routes Fastify registered for `method`, its parameters filled with each
+ * of their values, so a route added to the tree later is swept without editing the sweeps.
+ */
+export function davRoutePaths(entries: RouteEntry[], method: string, values: DavPathValues) {
+  const urls = [
+    ...new Set(
+      entries.filter((e) => e.url.startsWith('/dav') && e.method === method).map((e) => e.url),
+    ),
+  ];
+  return urls.flatMap((url) => {
+    let paths = [url];
+    for (const key of Object.keys(values) as (keyof DavPathValues)[]) {
+      const marker = key === '*' ? '*' : `:${key}`;
+      paths = paths.flatMap((path) =>
+        path.includes(marker)
+          ? values[key].map((value) =>
+              path.replace(marker, key === '*' ? String(value) : encodeURIComponent(value)),
+            )
+          : [path],
+      );
+    }
+    return paths;
+  });
+}
+
 const NS = 'xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"';
 
 /**

@@ -66,11 +66,21 @@ async function untilListening(
   }
 }
 
-export async function startLocalDovecot(): Promise<LocalDovecot> {
+/**
+ * The tests take a free port and a random password; the e2e run (e2e/support/local-dovecot.mjs)
+ * gives the fixed ones its server's INBOX_IMAP_URL names.
+ */
+export interface LocalDovecotOptions {
+  port?: number;
+  user?: string;
+  password?: string;
+}
+
+export async function startLocalDovecot(options: LocalDovecotOptions = {}): Promise<LocalDovecot> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tally-dovecot-'));
-  const port = await freePort();
-  const user = 'tally';
-  const password = randomBytes(12).toString('hex');
+  const port = options.port ?? (await freePort());
+  const user = options.user ?? 'tally';
+  const password = options.password ?? randomBytes(12).toString('hex');
   // As root, Dovecot runs its processes as its own users; as anyone else, as that user.
   const root = process.getuid?.() === 0;
   const me = userInfo().username;

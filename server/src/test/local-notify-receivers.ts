@@ -39,6 +39,55 @@ export interface LocalReceivers {
   close(): Promise<void>;
 }
 
+/** The fields of ntfy's JSON publish (docs.ntfy.sh/publish/#publish-as-json). */
+const NTFY_FIELDS = new Set([
+  'topic',
+  'message',
+  'title',
+  'tags',
+  'priority',
+  'actions',
+  'click',
+  'attach',
+  'markdown',
+  'icon',
+  'filename',
+  'delay',
+  'email',
+  'call',
+]);
+
+/**
+ * ntfy's action buttons (docs.ntfy.sh/publish/#action-buttons): at most three; `view`, `http`
+ * or `broadcast` with a label; view and http need a URL; http may name its method, headers and
+ * body, and `clear`.
+ */
+function ntfyActionsValid(actions: unknown): boolean {
+  if (!Array.isArray(actions) || actions.length > 3) return false;
+  const keys = new Set([
+    'action',
+    'label',
+    'url',
+    'method',
+    'headers',
+    'body',
+    'clear',
+    'extras',
+    'intent',
+  ]);
+  return actions.every((action: unknown) => {
+    if (typeof action !== 'object' || action === null) return false;
+    const a = action as Record<string, unknown>;
+    if (Object.keys(a).some((key) => !keys.has(key))) return false;
+    if (!['view', 'http', 'broadcast'].includes(String(a.action))) return false;
+    if (typeof a.label !== 'string' || a.label === '') return false;
+    if (a.action !== 'broadcast' && (typeof a.url !== 'string' || !/^https?:\/\//.test(a.url))) {
+      return false;
+    }
+    return a.method === undefined || ['GET', 'POST', 'PUT', 'DELETE'].includes(String(a.method));
+  });
+}
+
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -94,6 +143,11 @@ export async function startLocalReceivers(): Promise<LocalReceivers> {
           return refuse(response, 400, 'ntfy: topic');
         }
         if (typeof fields.message !== 'string') return refuse(response, 400, 'ntfy: message');
+        const unknown = Object.keys(fields).find((key) => !NTFY_FIELDS.has(key));
+        if (unknown) return refuse(response, 400, `ntfy: field ${unknown}`);
+        if (fields.actions !== undefined && !ntfyActionsValid(fields.actions)) {
+          return refuse(response, 400, 'ntfy: actions');
+        }
         const auth = request.headers.authorization;
         // The test topic "private" needs the token, as a protected topic does.
         if (fields.topic === 'private' && auth !== `Bearer ${NTFY_TOKEN}`) {

@@ -13,6 +13,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Each header field's whole line, by its lower-case name. */
+  headers: Record<string, string>;
 }
 
 export interface LocalSmtp {
@@ -24,6 +26,8 @@ export interface LocalSmtp {
   take(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   /** While true, every recipient is refused (a failed send). */
   refuse: boolean;
+  /** Holds every send at its recipient until the returned function releases them. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
   const received: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const state = { refuse: false };
+  let held: (() => void)[] | null = null;
   const server = new SMTPServer({
     // Plain SMTP on loopback; the credentials prove SMTP_URL's user and password are used.
     disabledCommands: ['STARTTLS'],
@@ -47,8 +52,9 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
       }
     },
     onRcptTo(_address, _session, callback) {
-      if (state.refuse) callback(new Error('Mailbox unavailable'));
-      else callback();
+      const answer = () => (state.refuse ? callback(new Error('Mailbox unavailable')) : callback());
+      if (held) held.push(answer);
+      else answer();
     },
     onData(stream, session, callback) {
       simpleParser(stream).then(
@@ -59,6 +65,7 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
+            headers: Object.fromEntries(mail.headerLines.map((h) => [h.key, h.line])),
           });
           callback();
         },
@@ -77,6 +84,14 @@ export async function startLocalSmtp(): Promise<LocalSmtp> {
     },
     set refuse(value: boolean) {
       state.refuse = value;
+    },
+    hold() {
+      const waiting: (() => void)[] = [];
+      held = waiting;
+      return () => {
+        if (held === waiting) held = null;
+        for (const answer of waiting.splice(0)) answer();
+      };
     },
     async take(to, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;

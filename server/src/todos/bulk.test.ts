@@ -182,4 +182,46 @@ describe('POST /api/todos/bulk', () => {
     expect(restored.json<Todo[]>()).toHaveLength(BULK_IDS_MAX);
     expect((await list()).every((t) => t.completed)).toBe(true);
   });
+  it('sets or clears the due date of many: time and repeat stay with a date and go without one', async () => {
+    const { add, bulk, totals } = await setUp();
+    const timed = await add({
+      title: 'call',
+      dueDate: '2026-03-02',
+      dueTime: '09:30',
+      repeat: { every: 1, unit: 'week', from: 'due' },
+      remindMinutesBefore: 10,
+      startDate: '2026-03-01',
+    });
+    const plain = await add({ title: 'plain' });
+    const moved = await bulk({ ids: [timed.id, plain.id], action: 'due', dueDate: '2026-03-09' });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json<Todo[]>()).toEqual([
+      { ...plain, dueDate: '2026-03-09', version: 2 },
+      { ...timed, dueDate: '2026-03-09', startDate: '2026-03-08', version: 2 },
+    ]);
+    expect(await totals()).toMatchObject({ todosUpdated: 2 });
+    const cleared = await bulk({ ids: [timed.id], action: 'due', dueDate: null });
+    expect(cleared.json<Todo[]>()).toEqual([
+      {
+        ...timed,
+        dueDate: null,
+        dueTime: null,
+        repeat: null,
+        remindMinutesBefore: null,
+        startDate: '2026-03-08',
+        version: 3,
+      },
+    ]);
+    // Already without a date: nothing changes, nothing is counted.
+    expect((await bulk({ ids: [timed.id], action: 'due', dueDate: null })).json()).toEqual([]);
+    for (const payload of [
+      { ids: [plain.id], action: 'due' },
+      { ids: [plain.id], action: 'complete', dueDate: '2026-03-09' },
+      { ids: [plain.id], action: 'due', dueDate: '2026-02-30' },
+    ]) {
+      const refused = await bulk(payload);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ error: string }>().error).toMatch(/dueDate/);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type { BulkBody, StatisticEvent, Todo } from '@tally/contract';
+import { sortTodos } from '@tally/contract/todo-shape';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
@@ -11,6 +12,7 @@ import {
   withdrawCompletions,
 } from '../statistics/record-events.js';
 import { scheduleReminders } from '../reminders/schedule.js';
+import { mergePlanning } from './planning.js';
 import { forWrite } from './queries.js';
 import { COLUMNS } from './rows.js';
 import {
@@ -59,12 +61,10 @@ function refuseChanged(current: readonly Todo[], versions: BulkBody['versions'])
       'Some of these todos changed since the versions you started from',
       {},
       undefined,
-      changed.sort(newestFirst),
+      sortTodos(changed, 'created'),
     );
   }
 }
-
-const newestFirst = (a: Todo, b: Todo) => b.created.localeCompare(a.created) || b.id - a.id;
 
 /**
  * POST /api/todos/bulk (docs/product.md, Bulk changes and undo): one transaction; null (and
@@ -82,8 +82,14 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
     }
     // Each of the task model's actions (decision 083) takes one field, and only it takes that
     // field.
-    const needs = { tag: 'tag', untag: 'tag', priority: 'priority', parent: 'parentId' } as const;
-    for (const field of ['tag', 'priority', 'parentId'] as const) {
+    const needs = {
+      tag: 'tag',
+      untag: 'tag',
+      priority: 'priority',
+      parent: 'parentId',
+      due: 'dueDate',
+    } as const;
+    for (const field of ['tag', 'priority', 'parentId', 'dueDate'] as const) {
       const needed = Object.entries(needs).some(([a, f]) => a === action && f === field);
       if (needed && body[field] === undefined) {
         throw badRequest(`${field} is required for the ${action} action`);
@@ -170,6 +176,35 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         }
         events.push(...ids.map((): StatisticEvent => 'todosUpdated'));
         changed = await answer(trx, await rowsOf(trx, userId, ids));
+      } else if (action === 'due') {
+        // As the single edit of the due date does it: a time and a repeat stay with a new date and
+        // go with a cleared one, and a start date moves by as many days as the due date.
+        const dueDate = body.dueDate ?? null;
+        const moving = rows.filter((row) => row.due_date !== dueDate);
+        for (const row of moving) {
+          const planning = mergePlanning(planningOf(row), { dueDate });
+          await trx
+            .updateTable('todos')
+            .set({
+              ...planningColumns(planning),
+              start_date: movedStart(row.start_date, row.due_date, dueDate),
+              ...(planning.dueTime === null ? { remind_minutes_before: null } : {}),
+              updated_at: now,
+              version: nextVersion,
+            })
+            .where('user_id', '=', userId)
+            .where('id', '=', row.id)
+            .execute();
+        }
+        events.push(...moving.map((): StatisticEvent => 'todosUpdated'));
+        changed = await answer(
+          trx,
+          await rowsOf(
+            trx,
+            userId,
+            moving.map((row) => row.id),
+          ),
+        );
       } else if (action === 'reopen') {
         const reopening = rows.filter((row) => row.completed === 1).map((row) => row.id);
         for (const batch of batches(reopening)) {
@@ -243,8 +278,9 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
           ),
         );
       }
-      // Completing cancels a reminder (or moves a repeat's on); reopening arms it again.
-      if (action === 'complete' || action === 'reopen') {
+      // Completing cancels a reminder (or moves a repeat's on); reopening arms it again, and a new
+      // due date moves it.
+      if (action === 'complete' || action === 'reopen' || action === 'due') {
         await scheduleReminders(trx, userId, changed, zone, now);
       }
       await recordEventsAt(
@@ -252,7 +288,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
         userId,
         events.map((type) => ({ type, at: now })),
       );
-      return changed.sort(newestFirst);
+      return sortTodos(changed, 'created');
     });
   };
 }

@@ -46,7 +46,7 @@ describe('tags', () => {
   it('stay when a PUT or PATCH omits them, are replaced when given, and [] clears', async () => {
     const api = client(await registerUser(ctx.app));
     const todo = await api.made({ title: 'Read', tags: ['books'], priority: 2 });
-    // A client that knows only SPEC.md sends SPEC's fields.
+    // A client that knows only the original API sends only its fields.
     const spec = await api.put(todo.id, {
       title: 'Read more',
       description: null,

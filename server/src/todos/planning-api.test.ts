@@ -68,7 +68,7 @@ describe('due dates and times', () => {
     expect(await api.list()).toEqual([]);
   });
 
-  it('stay when a PUT omits them (a client that knows only SPEC.md), and null clears them', async () => {
+  it('stay when a PUT omits them (an older client), and null clears them', async () => {
     const api = client(await registerUser(ctx.app));
     const { id } = (
       await api.create({
@@ -289,7 +289,7 @@ describe('Today, Upcoming and Overdue', () => {
       'yesterday',
       'today early',
     ]);
-    // Without a view, SPEC.md's list: everything, newest first.
+    // Without a view, the original list: everything, newest first.
     expect(await api.list()).toHaveLength(9);
   });
 

@@ -2,8 +2,9 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import { dialectOf } from '../db/dialect-of.js';
 import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db } from '../db/schema.js';
+import { byTagName, tagsByTodo } from '../shared/tags.js';
 import { nextVersion } from '../shared/versions.js';
-import { COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
+import { COLUMNS, TODOS_COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
 
 /**
  * The todo queries of the hot paths, each named for what it reads or writes. Those that are
@@ -33,12 +34,12 @@ export const olderThan = <Q extends TodoSelect>(select: Q, created: number, id: 
   ) as Q;
 
 /** Every todo of the user: the list without parameters (SQLite's way, see tag-links.ts). */
-export const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+const todosOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   newestFirst(db, p('userId')),
 );
 
 /** The links of every tag the user has: the whole list's tags in one read. */
-export const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   db
     .selectFrom('tags')
     .innerJoin('todo_tags', 'todo_tags.tag_id', 'tags.id')
@@ -50,7 +51,7 @@ export const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: numbe
  * Every todo of the user with its tags' names in one text, a space between them (a name has
  * none, shared/tags.ts; null for none): the list and its tags in one query (PostgreSQL's way).
  */
-export const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
+const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   db
     .selectFrom('todos')
     .leftJoin(
@@ -68,7 +69,7 @@ export const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ user
           .as('tag_names'),
       (join) => join.onRef('tag_names.todo_id', '=', 'todos.id'),
     )
-    .select(COLUMNS.map((column) => `todos.${column}` as const))
+    .select(TODOS_COLUMNS)
     .select('tag_names.names as tag_names')
     .where('todos.user_id', '=', p('userId'))
     .orderBy('todos.created_at', 'desc')
@@ -233,3 +234,28 @@ export const updateTodo = preparedQuery(
       .where('user_id', '=', p('user_id'))
       .returning(COLUMNS),
 );
+
+/**
+ * Every todo of the user, newest first, and the tags of each by todo id (the list without
+ * parameters, docs/decisions/091-data-access-modules.md). PostgreSQL answers both in one query,
+ * saving the driver a round trip and a result; on SQLite a query is a call in this process,
+ * where two plain reads cost less than the grouped join.
+ */
+export async function todosAndTagsOfUser(
+  db: Db,
+  userId: number,
+): Promise<{ rows: TodoColumns[]; tags: Map<number, string[]> }> {
+  if (dialectOf(db) === 'sqlite') {
+    const rows = await todosOfUser(db, { userId });
+    return {
+      rows,
+      tags: rows.length === 0 ? new Map() : tagsByTodo(await tagLinksOfUser(db, { userId })),
+    };
+  }
+  const rows = await todosWithTagNamesOfUser(db, { userId });
+  const tags = new Map<number, string[]>();
+  for (const row of rows) {
+    if (row.tag_names !== null) tags.set(row.id, row.tag_names.split(' ').sort(byTagName));
+  }
+  return { rows, tags };
+}

@@ -3,7 +3,9 @@ import {
   NEXT_CURSOR_HEADER,
   TODO_PAGE_DEFAULT,
   todosApi,
+  type BulkAction,
   type Todo,
+  type WebhookEventType,
 } from '@tally/contract';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsync } from 'fastify';
@@ -18,10 +20,24 @@ import { readFilter } from './read-filter.js';
 import type { TodoFilters } from './rows.js';
 import { createTodoService } from './service.js';
 
-/** A single todo's answer carries its version's ETag, the If-Match of the next write. */
 /** A change that asks to complete the todo: its webhook event is todo.completed if it was open. */
 const completes = (body: object) => 'completed' in body && body.completed === true;
 
+/** The webhook event each bulk action is, for every todo it changed. */
+const BULK_EVENTS: Record<BulkAction, WebhookEventType> = {
+  complete: 'todo.completed',
+  reopen: 'todo.updated',
+  move: 'todo.updated',
+  delete: 'todo.deleted',
+  restore: 'todo.restored',
+  tag: 'todo.updated',
+  untag: 'todo.updated',
+  priority: 'todo.updated',
+  parent: 'todo.updated',
+  due: 'todo.updated',
+};
+
+/** A single todo's answer carries its version's ETag, the If-Match of the next write. */
 const withEtag = (reply: FastifyReply, todo: Todo) => {
   reply.header('etag', etagOfVersion(todo.version));
   return todo;
@@ -222,6 +238,11 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     const changed = await bulk(request.user.id, request.body, timeZoneOf(request));
     if (!changed) throw notFound('Todo');
     app.live.publish(request.user.id, { type: 'todos.changed' }, request);
+    await app.notifications.todoEvents(
+      request.user.id,
+      BULK_EVENTS[request.body.action],
+      changed.map((todo) => todo.id),
+    );
     return changed;
   });
 };

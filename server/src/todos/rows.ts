@@ -1,4 +1,4 @@
-import type { Repeat, Todo } from '@tally/contract';
+import type { Repeat, Todo, TodoOrderKeys } from '@tally/contract';
 import type { FilterList } from '@tally/contract/filter-query';
 import type { TodoRow } from '../db/schema.js';
 import { isoTime } from '../shared/iso-time.js';
@@ -22,6 +22,9 @@ export const COLUMNS = [
   'custom_repeat',
   'version',
 ] as const;
+
+/** The same columns, named by their table, for a select that joins another. */
+export const TODOS_COLUMNS = COLUMNS.map((column) => `todos.${column}` as const);
 
 /** The list's filters (GET /api/todos?tag=&priority=&filter=), which combine with everything else. */
 export interface TodoFilters {
@@ -81,3 +84,14 @@ export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
   if (row.custom_repeat !== null) todo.customRepeat = row.custom_repeat;
   return todo;
 }
+
+/** What the list's orders (the contract's TODO_ORDERS) compare, read from a row. */
+export const orderKeysOf = (row: TodoColumns): TodoOrderKeys => ({
+  id: row.id,
+  created: row.created_at,
+  title: row.title,
+  dueDate: row.due_date,
+  dueTime: row.due_time,
+  priority: row.priority,
+  position: Number(row.position),
+});

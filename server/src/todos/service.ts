@@ -18,6 +18,7 @@ import type { Database, Db, TodoRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { addDays, parseDate } from '@tally/contract/dates';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
+import { sortBy } from '@tally/contract/todo-shape';
 import { dateInZone, daysBetween, localDateTime } from '../shared/calendar.js';
 import { batches } from '../shared/batches.js';
 import { badRequest } from '../shared/errors.js';
@@ -48,11 +49,12 @@ import {
   todoOfUser,
   todoToWrite,
   updateTodo,
+  todosAndTagsOfUser,
   type ViewBounds,
 } from './queries.js';
-import { COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
+import { COLUMNS, orderKeysOf, type TodoColumns, type TodoFilters } from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
-import { answer, answerWith, setTags, todosAndTagsOfUser } from './tag-links.js';
+import { answer, answerWith, setTags } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
@@ -84,34 +86,12 @@ function applyFilters<O>(
   return query;
 }
 
-const compareText = (a: string, b: string) => {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
-};
-const newer = (a: TodoColumns, b: TodoColumns) => b.created_at - a.created_at || b.id - a.id;
-
 /**
- * The orders of ?sort= (contract's TODO_SORTS), compared in JavaScript so both databases answer
- * the same order (their collations differ), each ending on a unique key.
+ * The orders of ?sort= (the contract's, which the web app sorts by too), compared in JavaScript
+ * so both databases answer the same order (their collations differ).
  */
-const ORDERS: Record<TodoSort, (a: TodoColumns, b: TodoColumns) => number> = {
-  created: newer,
-  due: (a, b) =>
-    (a.due_date === b.due_date
-      ? 0
-      : a.due_date === null
-        ? 1
-        : b.due_date === null
-          ? -1
-          : compareText(a.due_date, b.due_date)) ||
-    compareText(a.due_time ?? '', b.due_time ?? '') ||
-    newer(a, b),
-  priority: (a, b) => b.priority - a.priority || newer(a, b),
-  title: (a, b) => compareText(a.title, b.title) || newer(a, b),
-  manual: (a, b) => Number(a.position) - Number(b.position) || b.id - a.id,
-};
-const sortRows = <R extends TodoColumns>(rows: R[], sort: TodoSort): R[] => rows.sort(ORDERS[sort]);
+const sortRows = <R extends TodoColumns>(rows: R[], sort: TodoSort): R[] =>
+  sortBy(rows, orderKeysOf, sort);
 
 /** A start date must be a real day of the calendar, as a due date must. */
 function checkStartDate(startDate: string | null | undefined) {

@@ -38,7 +38,7 @@ describe('subtasks', () => {
       'Book van': parent.id,
       'Pack books': child.id,
     });
-    // A PUT that omits parentId (SPEC's client) leaves it; null moves it to the top level.
+    // A PUT that omits parentId (an older client) leaves it; null moves it to the top level.
     const put = await api.put(child.id, { title: 'Book a van', completed: false });
     expect(put.json()).toMatchObject({ parentId: parent.id });
     expect((await api.patch(child.id, { parentId: null })).json()).toMatchObject({

@@ -1,7 +1,5 @@
-import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
-import { byTagName, distinctTags, ensureTags, tagsByTodo, tagsOfTodos } from '../shared/tags.js';
-import { tagLinksOfUser, todosOfUser, todosWithTagNamesOfUser } from './queries.js';
+import { distinctTags, ensureTags, tagsOfTodos } from '../shared/tags.js';
 import { toTodo, type TodoColumns } from './rows.js';
 
 /**
@@ -19,31 +17,6 @@ export async function answer(db: Db, rows: readonly TodoColumns[]) {
     rows.map((row) => row.id),
   );
   return rows.map((row) => toTodo(row, tags.get(row.id) ?? NONE));
-}
-
-/**
- * Every todo of the user, newest first, and the tags of each by todo id (the list without
- * parameters, docs/decisions/091-data-access-modules.md). PostgreSQL answers both in one query,
- * saving the driver a round trip and a result; on SQLite a query is a call in this process,
- * where two plain reads cost less than the grouped join.
- */
-export async function todosAndTagsOfUser(
-  db: Db,
-  userId: number,
-): Promise<{ rows: TodoColumns[]; tags: Map<number, string[]> }> {
-  if (dialectOf(db) === 'sqlite') {
-    const rows = await todosOfUser(db, { userId });
-    return {
-      rows,
-      tags: rows.length === 0 ? new Map() : tagsByTodo(await tagLinksOfUser(db, { userId })),
-    };
-  }
-  const rows = await todosWithTagNamesOfUser(db, { userId });
-  const tags = new Map<number, string[]>();
-  for (const row of rows) {
-    if (row.tag_names !== null) tags.set(row.id, row.tag_names.split(' ').sort(byTagName));
-  }
-  return { rows, tags };
 }
 
 /** Rows as the API answers them, with tags read beside them. */

@@ -2,6 +2,7 @@ import { TODO_CSV_COLUMNS, type Repeat } from '@tally/contract';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/schema.js';
 import { tagsOfUserTodos } from '../shared/tags.js';
+import { TODOS_COLUMNS, toTodo } from '../todos/rows.js';
 
 const UNITS = { day: 'day', week: 'week', month: 'month', year: 'year' } as const;
 const DAY_NAMES = {
@@ -40,44 +41,36 @@ export function describeRepeat(repeat: Repeat): string {
  * formula (CSV injection).
  */
 export async function todosCsv(db: Db, userId: number): Promise<string> {
-  const rows = await db
-    .selectFrom('todos')
-    .leftJoin('todo_groups', 'todo_groups.id', 'todos.group_id')
-    .select([
-      'todos.id',
-      'todos.title',
-      'todos.description',
-      'todo_groups.name as group',
-      'todos.completed',
-      'todos.due_date',
-      'todos.due_time',
-      'todos.repeat',
-      'todos.created_at',
-      'todos.priority',
-      'todos.parent_id',
-      'todos.start_date',
-    ])
-    .where('todos.user_id', '=', userId)
-    .orderBy('todos.created_at')
-    .orderBy('todos.id')
-    .execute();
-  const tags = await tagsOfUserTodos(db, userId);
+  const [rows, tags] = await Promise.all([
+    db
+      .selectFrom('todos')
+      .leftJoin('todo_groups', 'todo_groups.id', 'todos.group_id')
+      .select([...TODOS_COLUMNS, 'todo_groups.name as group'])
+      .where('todos.user_id', '=', userId)
+      .orderBy('todos.created_at')
+      .orderBy('todos.id')
+      .execute(),
+    tagsOfUserTodos(db, userId),
+  ]);
   return stringify(
-    rows.map((row) => [
-      row.id,
-      row.title,
-      row.description ?? '',
-      row.group ?? '',
-      row.completed === 1 ? 'true' : 'false',
-      row.due_date ?? '',
-      row.due_time ?? '',
-      row.repeat === null ? '' : describeRepeat(JSON.parse(row.repeat) as Repeat),
-      new Date(Number(row.created_at)).toISOString(),
-      (tags.get(row.id) ?? []).join(' '),
-      row.priority,
-      row.parent_id ?? '',
-      row.start_date ?? '',
-    ]),
+    rows.map((row) => {
+      const todo = toTodo(row, tags.get(row.id) ?? []);
+      return [
+        todo.id,
+        todo.title,
+        todo.description ?? '',
+        row.group ?? '',
+        todo.completed ? 'true' : 'false',
+        todo.dueDate ?? '',
+        todo.dueTime ?? '',
+        todo.repeat === null ? '' : describeRepeat(todo.repeat),
+        todo.created,
+        todo.tags.join(' '),
+        todo.priority,
+        todo.parentId ?? '',
+        todo.startDate ?? '',
+      ];
+    }),
     {
       header: true,
       columns: [...TODO_CSV_COLUMNS],

@@ -1,4 +1,10 @@
-import { IMPORT_FORMATS, IMPORT_MAX_BYTES, type ImportFormat, transferApi } from '@tally/contract';
+import {
+  accountApi,
+  IMPORT_FORMATS,
+  IMPORT_MAX_BYTES,
+  type ImportFormat,
+  transferApi,
+} from '@tally/contract';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { compressLargeAnswers } from '../plugins/compression.js';
@@ -7,6 +13,7 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
 import { timeZoneOf } from '../shared/time-zone.js';
 import { todosCsv } from './csv-export.js';
+import { exportAccount } from './export.js';
 import { createImportHistory } from './import-history.js';
 import { createImportService } from './import-service.js';
 import { type CsvMapping, parseMapping } from './sources/any-csv.js';
@@ -134,6 +141,14 @@ export const transferRoutes: FastifyPluginAsync<TransferRoutesOptions> = async (
     return undone;
   });
 
+  addEndpoint(app, accountApi.export, async (request, reply) => {
+    const data = await exportAccount(app.db, options.clock(), request.user.id);
+    if (!data) throw notFound('Account');
+    const day = data.exportedAt.slice(0, 10);
+    void reply.header('content-disposition', `attachment; filename="tally-export-${day}.json"`);
+    return data;
+  });
+
   addEndpoint(app, transferApi.exportCsv, async (request, reply) => {
     const csv = await todosCsv(app.db, request.user.id);
     const day = new Date(options.clock()).toISOString().slice(0, 10);
@@ -152,6 +167,9 @@ export const transferRoutes: FastifyPluginAsync<TransferRoutesOptions> = async (
       if (!form.dryRun) {
         if (report.todos.created > 0 || report.groups.some((group) => !group.existing)) {
           app.live.publish(request.user.id, { type: 'todos.changed' }, request);
+        }
+        if (report.importId !== null) {
+          await app.notifications.importEvents(request.user.id, report.importId);
         }
         request.log.info(
           { userId: request.user.id, format: form.format, todos: report.todos.created },

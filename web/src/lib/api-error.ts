@@ -32,7 +32,7 @@ export class ApiError extends Error {
     status: number | null,
     options: { handled?: boolean; code?: ErrorCode; field?: string; current?: unknown } = {},
   ) {
-    // The message stays the server's error field (SPEC.md, the error catalogue); beside a
+    // The message stays the server's error field (the API's error catalogue); beside a
     // field the form shows it as a sentence (fieldErrorOf).
     super(message);
     this.status = status;

@@ -1,6 +1,8 @@
 import type { Contract, Endpoint, EndpointInput, SuccessBody } from '@tally/contract';
 import { routes, type Route } from '@tally/contract/routes';
 import { apiRequest } from './api-client';
+import type { OfflineCall } from './outbox';
+import { isOffline } from './online';
 
 interface CallOptions {
   /** Names the call in "{operation} failed", e.g. "Create todo". */
@@ -10,13 +12,24 @@ interface CallOptions {
   onResponse?: (response: Response) => void;
 }
 
+type Answer<E extends Endpoint> = E extends { stream: true }
+  ? ReadableStream<Uint8Array>
+  : SuccessBody<E>;
+
 /**
  * One call of the contract: its params, query and body as the contract types them. A stream
- * route (server-sent events) answers its body unread, to be read as it comes.
+ * route (server-sent events) answers its body unread, to be read as it comes. An offline-capable
+ * route takes `offline`, its answer while the browser is offline.
  */
-type ApiCall<E extends Endpoint> = (
-  request: EndpointInput<E> & CallOptions,
-) => Promise<E extends { stream: true } ? ReadableStream<Uint8Array> : SuccessBody<E>>;
+type ApiCall<E extends Endpoint> = E extends { offline: true }
+  ? {
+      (request: EndpointInput<E> & CallOptions): Promise<Answer<E>>;
+      <R>(
+        request: EndpointInput<E> &
+          CallOptions & { offline: () => OfflineCall<R> | Promise<OfflineCall<R>> },
+      ): Promise<Answer<E> | R>;
+    }
+  : (request: EndpointInput<E> & CallOptions) => Promise<Answer<E>>;
 
 export type ApiClient = {
   [F in keyof Contract]: {
@@ -49,22 +62,25 @@ function formOf(body: unknown): FormData {
   return form;
 }
 
+interface Call extends CallOptions {
+  params?: object;
+  query?: object;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+}
+
 function callOf(route: Route) {
-  return ({
-    params,
-    query,
-    body,
-    headers,
-    operation,
-    signal,
-    onResponse,
-  }: {
-    params?: object;
-    query?: object;
-    body?: unknown;
-    headers?: Record<string, string | undefined>;
-  } & CallOptions) =>
-    apiRequest(urlOf(route, params, query), {
+  return async ({
+    offline,
+    ...call
+  }: Call & { offline?: () => OfflineCall<unknown> | Promise<OfflineCall<unknown>> }) => {
+    if (route.offline && offline && isOffline()) {
+      // The queue's code loads on first use (precached by the service worker, so offline too).
+      const [{ queueCall }, answer] = await Promise.all([import('./outbox'), offline()]);
+      return queueCall(route, call, answer, urlOf);
+    }
+    const { params, query, body, headers, operation, signal, onResponse } = call;
+    return apiRequest(urlOf(route, params, query), {
       method: route.method,
       body: route.multipart ? formOf(body) : body,
       headers,
@@ -73,6 +89,7 @@ function callOf(route: Route) {
       onResponse,
       stream: route.stream === true,
     });
+  };
 }
 
 /**

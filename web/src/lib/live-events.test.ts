@@ -1,5 +1,6 @@
 import type { LiveEvent } from '@tally/contract';
 import { LIVE_CLIENT_HEADER } from '@tally/contract/constants';
+import { defaultTodo } from '@tally/contract/todo-shape';
 import { QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from './api';
@@ -32,24 +33,7 @@ afterEach(() => {
 describe('live updates', () => {
   it("do not fetch the list again for this tab's own change, but do for another tab's", async () => {
     storeSession('alice');
-    const todo = {
-      id: 1,
-      title: 'Milk',
-      description: null,
-      groupId: null,
-      completed: false,
-      created: '2026-03-01T12:00:00.000Z',
-      dueDate: null,
-      dueTime: null,
-      repeat: null,
-      remindMinutesBefore: null,
-      tags: [],
-      priority: 0,
-      parentId: null,
-      startDate: null,
-      position: -1,
-      version: 1,
-    } as const;
+    const todo = defaultTodo({ id: 1, title: 'Milk', created: '2026-03-01T12:00:00.000Z' });
     const stream = liveStream();
     const { calls } = stubFetch({
       'GET /api/events': () => stream.response(),

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '@tally/contract/routes';
+import type { HttpMethod, Route } from '@tally/contract/routes';
 import { etagOfVersion } from '@tally/contract/constants';
 import { apiRequest, ApiError, conflictOf } from './api-client';
 import { reportMutationError } from './mutation-errors';
@@ -55,6 +55,57 @@ export async function queueWrite(write: Omit<QueuedWrite, 'key'>): Promise<void>
     return next;
   });
   publish(next);
+}
+
+/**
+ * What an offline-capable call (the route table's `offline`) does while the browser is offline:
+ * it is queued (lib/outbox.ts) and answers `result` at once, what the server would most likely
+ * answer. Made only then, so the caller's offline code loads on first use.
+ */
+export interface OfflineCall<R> {
+  result: R;
+  /** Queued as this call instead (an edit as a PATCH of the fields it changes); null: nothing to send. */
+  send?: { route: Route; params?: object; body?: unknown } | null;
+  /** If-Match with the version the change started from, where the online call sends none. */
+  headers?: Record<string, string>;
+  /** The change in the person's words, should it meet a change made elsewhere meanwhile. */
+  label?: string;
+  /** A create's stand-in id, used in later writes' paths until the server gives its own. */
+  tempId?: number;
+}
+
+/**
+ * An offline-capable call made while offline (lib/api.ts), queued as its caller's `offline`
+ * answer says; answers that answer's result.
+ */
+export async function queueCall<R>(
+  route: Route,
+  call: {
+    params?: object;
+    body?: unknown;
+    headers?: Record<string, string | undefined>;
+    operation: string;
+  },
+  offline: OfflineCall<R>,
+  urlOf: (route: Route, params?: object) => string,
+): Promise<R> {
+  const { send = { route, params: call.params, body: call.body } } = offline;
+  if (send === null) return offline.result;
+  const headers = Object.fromEntries(
+    Object.entries({ ...call.headers, ...offline.headers }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  await queueWrite({
+    method: send.route.method,
+    path: urlOf(send.route, send.params),
+    operation: call.operation,
+    ...(send.body === undefined ? {} : { body: send.body }),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(offline.label === undefined ? {} : { label: offline.label }),
+    ...(offline.tempId === undefined ? {} : { tempId: offline.tempId }),
+  });
+  return offline.result;
 }
 
 /** Reads the signed-in user's queue (at start, or after another user signed in). */

@@ -9,6 +9,7 @@ export const queryKeys = {
   accountSessions: ['account', 'sessions'],
   accountTokens: ['account', 'tokens'],
   notificationChannels: ['notifications', 'channels'],
+  notificationSettings: ['notifications', 'settings'],
   notificationDeliveries: (id: number) => ['notifications', 'channels', id, 'deliveries'],
   accountPasskeys: ['account', 'passkeys'],
   /** The import history (GET /api/imports). */

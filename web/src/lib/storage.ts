@@ -7,6 +7,8 @@ export const STORAGE_KEYS = {
   hideCompleted: 'hideCompleted',
   /** /todos's Completed part shown open ('1'); collapsed otherwise (decision 087). */
   completedOpen: 'completedOpen',
+  /** The ids of the parents whose subtasks /todos hides (a JSON array). */
+  collapsedParents: 'collapsedParents',
   /** A logout whose request failed: the refresh cookie still has to be revoked. */
   logoutPending: 'logoutPending',
   /**

@@ -10,6 +10,7 @@ import {
   type CalendarFeed,
   type Channel,
   type CreateApiTokenBody,
+  type CreateTodoBody,
   type DailyStatistic,
   type Group,
   type Inbox,
@@ -21,6 +22,7 @@ import {
   type TrashedTodo,
   type TotalStatistics,
 } from '@tally/contract';
+import { defaultTodo } from '@tally/contract/todo-shape';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { vi } from 'vitest';
@@ -218,23 +220,11 @@ export function emptyInsights(weeks = 52, to = '2026-03-31'): Insights {
 }
 
 export function makeTodo(overrides: Partial<Todo> & Pick<Todo, 'id' | 'title'>): Todo {
-  return {
-    description: null,
-    groupId: null,
-    completed: false,
+  return defaultTodo({
     created: new Date(Date.UTC(2026, 0, 1, 0, 0, overrides.id)).toISOString(),
-    dueDate: null,
-    dueTime: null,
-    repeat: null,
-    remindMinutesBefore: null,
-    tags: [],
-    priority: 0,
-    parentId: null,
-    startDate: null,
     position: -overrides.id,
-    version: 1,
     ...overrides,
-  };
+  });
 }
 
 /** What the fake GET /api/auth/google/nonce answers. */
@@ -593,30 +583,13 @@ export function fakeBackend(
       });
     },
     'POST /api/todos': (call) => {
-      const body = call.body as {
-        title: string;
-        description?: string | null;
-        groupId?: number | null;
-      };
-      const todo: Todo = {
+      const todo = defaultTodo({
+        ...(call.body as CreateTodoBody),
         id: state.nextId++,
-        title: body.title,
-        description: body.description ?? null,
-        groupId: body.groupId ?? null,
-        dueDate: null,
-        dueTime: null,
-        repeat: null,
-        remindMinutesBefore: null,
-        tags: [],
-        priority: 0,
-        parentId: null,
-        startDate: null,
         position: -state.nextId,
-        version: 1,
-        ...(call.body as Partial<Todo>),
         completed: false,
         created: new Date().toISOString(),
-      };
+      });
       state.todos.push(todo);
       return json(todo, 201);
     },
@@ -719,6 +692,8 @@ export function fakeBackend(
     'GET /api/filters': () => json([]),
     'GET /api/reminders': () => json(options.reminders ?? []),
     'GET /api/notifications/channels': () => json(options.channels ?? []),
+    'GET /api/notifications/settings': () =>
+      json({ quietHours: null, digestTime: null, timeZone: state.preferences.timeZone ?? 'UTC' }),
     'POST /api/todo-groups': (call) => {
       const group: Group = {
         id: state.nextId++,

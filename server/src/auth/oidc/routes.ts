@@ -14,6 +14,7 @@ import type { Clock } from '../../shared/clock.js';
 import { isSecureRequest } from '../../shared/cookies.js';
 import { addEndpoint } from '../../shared/endpoint.js';
 import { AppError, conflict, notFound, serviceUnavailable } from '../../shared/errors.js';
+import { linkOidc } from '../../account/identities.js';
 import { createOidcClient, OidcFailure, type OidcIdentity } from './client.js';
 import { type FlowPurpose, startFlow, takeFlow } from './flows.js';
 import { providerDidMfa } from './provider-mfa.js';
@@ -60,9 +61,10 @@ const NOT_CONFIGURED = 'Single sign-on is not configured on this server';
 const pageOf = (purpose: FlowPurpose) => (purpose === 'login' ? '/login' : '/settings');
 
 /**
- * Generic OpenID Connect (docs/decisions/080-openid-connect.md): sign-in, link, unlink and
- * re-authentication with one provider. Registered inside the auth routes' plugin, which holds
- * @fastify/cookie and the session cookies.
+ * Generic OpenID Connect (docs/decisions/080-openid-connect.md): sign-in, link and
+ * re-authentication with one provider; account/identities.ts holds the rules of linking and
+ * unlinking. Registered inside the auth routes' plugin, which holds @fastify/cookie and the
+ * session cookies.
  */
 export function registerOidcRoutes(app: FastifyInstance, options: OidcRoutesOptions): void {
   const { clock, publicUrl } = options;
@@ -128,15 +130,7 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRoutesOpti
   const accountOf = (userId: number) =>
     app.db
       .selectFrom('users')
-      .select([
-        'id',
-        'password_hash',
-        'google_subject',
-        'oidc_issuer',
-        'oidc_subject',
-        'email_lower',
-        'email_verified_at',
-      ])
+      .select(['id', 'oidc_issuer', 'oidc_subject'])
       .where('id', '=', userId)
       .executeTakeFirst();
 
@@ -175,27 +169,6 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRoutesOpti
       sessionId: sessionIdOf(request),
       returnTo: request.body.returnTo ?? '/settings',
     });
-  });
-
-  addEndpoint(app, oidcApi.unlink, async (request, reply) => {
-    const account = await accountOf(request.user.id);
-    if (!account) throw notFound('Account');
-    if (account.password_hash === null && account.google_subject === null) {
-      throw conflict(
-        'Set a password (with a password-reset link) before unlinking - without one you could not sign in',
-      );
-    }
-    if (account.oidc_subject !== null) {
-      await app.db
-        .updateTable('users')
-        .set({ oidc_issuer: null, oidc_subject: null })
-        .where('id', '=', request.user.id)
-        .execute();
-      security(request, 'oidc-unlinked', 'OpenID Connect account unlinked', {
-        userId: request.user.id,
-      });
-    }
-    return reply.code(204).send();
   });
 
   addEndpoint(
@@ -310,36 +283,8 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRoutesOpti
         return reply.redirect(flow.returnTo, 303);
       }
 
-      if (account.oidc_subject !== null && !same) return fail('already_linked', flow.purpose);
-      const other = await app.db
-        .selectFrom('users')
-        .select('id')
-        .where('oidc_issuer', '=', identity.issuer)
-        .where('oidc_subject', '=', identity.subject)
-        .where('id', '<>', account.id)
-        .executeTakeFirst();
-      if (other) return fail('linked_elsewhere', flow.purpose);
-      // The provider vouches for its own verified address; it proves the account's only if they
-      // match (as for Google, account/service.ts linkGoogle).
-      const verified =
-        account.email_verified_at ??
-        (identity.emailVerified && identity.email?.toLowerCase() === account.email_lower
-          ? now
-          : null);
-      try {
-        await app.db
-          .updateTable('users')
-          .set({
-            oidc_issuer: identity.issuer,
-            oidc_subject: identity.subject,
-            email_verified_at: verified,
-          })
-          .where('id', '=', account.id)
-          .execute();
-      } catch {
-        // The unique index: another account linked the identity meanwhile.
-        return fail('linked_elsewhere', flow.purpose);
-      }
+      const refused = await linkOidc(app.db, now, account.id, identity);
+      if (refused) return fail(refused, flow.purpose);
       security(request, 'oidc-linked', 'OpenID Connect account linked', { userId: account.id });
       return reply.redirect('/settings?oidc=linked', 303);
     },

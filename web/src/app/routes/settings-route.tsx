@@ -3,7 +3,15 @@ import {
   GoogleSignInButton,
   type GoogleSignInProps,
 } from '#web/features/auth/components/GoogleSignInButton';
-import { SettingsPage } from '#web/features/account/components/SettingsPage';
+import { type FeatureSections, SettingsPage } from '#web/features/account/components/SettingsPage';
+import { CalendarAppsSection } from '#web/features/calendar/components/CalendarAppsSection';
+import { CalendarFeedSection } from '#web/features/calendar/components/CalendarFeedSection';
+import { RemindersSection } from '#web/features/reminders/components/RemindersSection';
+import { ApiTokensSection } from '#web/features/tokens/components/ApiTokensSection';
+import { DataSection } from '#web/features/transfer/components/DataSection';
+import { ImportSection } from '#web/features/transfer/components/ImportSection';
+import { TwoFactorSection } from '#web/features/two-factor/components/TwoFactorSection';
+import type { Account } from '@tally/contract';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { LoadingText } from '#web/components/LoadingText';
 import { useDocumentTitle } from '../use-document-title';
@@ -16,8 +24,19 @@ function SettingsGoogleButton(props: GoogleSignInProps) {
   return <GoogleSignInButton {...props} oneTap={false} />;
 }
 
-// The sections other features own load when Settings shows them, so that each new feature does
-// not weigh on the page's first load (scripts/check-bundle-size.mjs).
+// Sections few people open, and the sections of newer features, load when Settings shows them,
+// so that each new feature does not weigh on the page's first load
+// (scripts/check-bundle-size.mjs).
+const AssistantsSection = lazy(() =>
+  import('#web/features/tokens/components/AssistantsSection').then((m) => ({
+    default: m.AssistantsSection,
+  })),
+);
+const BookmarkletSection = lazy(() =>
+  import('#web/features/todos/components/BookmarkletSection').then((m) => ({
+    default: m.BookmarkletSection,
+  })),
+);
 const InboxSection = lazy(() =>
   import('#web/features/inbox/components/InboxSection').then((m) => ({ default: m.InboxSection })),
 );
@@ -31,6 +50,65 @@ const Later = ({ children }: { children: ReactNode }) => (
   <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>
 );
 
+/** The sections each feature owns, in the order Settings lists them (SettingsPage). */
+const featureSections = (account: Account): FeatureSections => ({
+  signIn: [
+    {
+      id: 'two-factor',
+      label: 'Two-factor',
+      content: <TwoFactorSection hasPassword={account.hasPassword} />,
+    },
+  ],
+  features: [
+    { id: 'reminders', label: 'Reminders', content: <RemindersSection /> },
+    { id: 'api-tokens', label: 'API tokens', content: <ApiTokensSection /> },
+    {
+      id: 'assistants',
+      label: 'AI assistants',
+      content: (
+        <Later>
+          <AssistantsSection />
+        </Later>
+      ),
+    },
+    {
+      id: 'share',
+      label: 'Share',
+      content: (
+        <Later>
+          <BookmarkletSection />
+        </Later>
+      ),
+    },
+    {
+      id: 'calendar-apps',
+      label: 'Calendar apps',
+      content: <CalendarAppsSection email={account.email} />,
+    },
+    { id: 'calendar', label: 'Calendar feed', content: <CalendarFeedSection /> },
+    {
+      id: 'email-to-task',
+      label: 'E-mail to task',
+      content: (
+        <Later>
+          <InboxSection />
+        </Later>
+      ),
+    },
+    {
+      id: 'notifications',
+      label: 'Notifications',
+      content: (
+        <Later>
+          <NotificationsSection />
+        </Later>
+      ),
+    },
+    { id: 'data', label: 'Your data', content: <DataSection /> },
+    { id: 'import', label: 'Import', content: <ImportSection /> },
+  ],
+});
+
 /** Loaded lazily (see router.tsx): its code is fetched only when /settings opens. */
 export default function SettingsRoute({ section }: { section?: string | undefined }) {
   useDocumentTitle('Settings');
@@ -42,26 +120,7 @@ export default function SettingsRoute({ section }: { section?: string | undefine
       mailEnabled={config.data?.passwordResetByEmail ?? false}
       GoogleButton={SettingsGoogleButton}
       oidcName={config.data?.oidc?.name ?? null}
-      featureSections={[
-        {
-          id: 'email-to-task',
-          label: 'E-mail to task',
-          content: (
-            <Later>
-              <InboxSection />
-            </Later>
-          ),
-        },
-        {
-          id: 'notifications',
-          label: 'Notifications',
-          content: (
-            <Later>
-              <NotificationsSection />
-            </Later>
-          ),
-        },
-      ]}
+      featureSections={featureSections}
     />
   );
 }

@@ -1,7 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { errorMessage } from '#web/lib/api-client';
+import { DEFAULT_GROUP_COLOR } from '@tally/contract/constants';
+import { useCreateGroup } from '#web/features/groups/api/create-group';
 import { useGroups } from '#web/features/groups/api/get-groups';
+import { useTags } from '#web/features/tags/api/tags';
 import { useTodos } from '#web/features/todos/api/get-todos';
 import { TodosPage } from '#web/features/todos/components/TodosPage';
 import { useDocumentTitle } from '../use-document-title';
@@ -9,11 +12,17 @@ import { useDocumentTitle } from '../use-document-title';
 // Saved filters load their own chunk (with the filter reader) after the list.
 const SavedFilterLinks = lazy(() => import('#web/features/filters/components/SavedFilterLinks'));
 
-/** Todos need the groups for tabs, selects and badges: the route brings the two together. */
+/**
+ * Todos need the groups for tabs, selects and badges, and quick add the tags it suggests and a way
+ * to create a group it names: the route brings them together.
+ */
 export default function TodosRoute() {
   useDocumentTitle('Todos');
   const groups = useGroups();
   const { todos } = useTodos();
+  const tags = useTags();
+  const createGroup = useCreateGroup();
+  const tagNames = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
   return (
     <>
       {groups.isError && (
@@ -27,7 +36,12 @@ export default function TodosRoute() {
       <Suspense fallback={null}>
         <SavedFilterLinks todos={todos.data ?? []} groups={groups.data ?? []} />
       </Suspense>
-      <TodosPage groups={groups.data ?? []} groupsPending={groups.isPending} />
+      <TodosPage
+        groups={groups.data ?? []}
+        groupsPending={groups.isPending}
+        tags={tagNames}
+        onCreateGroup={(name) => createGroup.mutateAsync({ name, color: DEFAULT_GROUP_COLOR })}
+      />
     </>
   );
 }

@@ -3,7 +3,7 @@ import type { EndOtherAccess, Passkey } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { createPasskey } from '#web/lib/webauthn';
-import { reloadEnded } from '../lib/end-other-access';
+import { reloadEnded } from '#web/lib/end-other-access';
 
 export const ADD_PASSKEY_OPERATION = 'Add passkey';
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EndOtherAccess, Passkey } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
-import { reloadEnded } from '../lib/end-other-access';
+import { reloadEnded } from '#web/lib/end-other-access';
 
 const OPERATION = 'Remove passkey';
 

@@ -8,8 +8,8 @@ import { cn } from '#web/lib/cn';
 import { fieldErrorOf } from '#web/lib/api-client';
 import { useChangeEmail } from '../api/change-email';
 import { useResendVerification } from '../api/resend-verification';
-import { formatInstant } from '../lib/format-instant';
-import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+import { formatInstant } from '#web/lib/format-instant';
+import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
 
 function VerifiedBadge({ verified }: { verified: boolean }) {
   return (

@@ -7,7 +7,7 @@ import { fieldErrorOf } from '#web/lib/api-client';
 import { showNotice } from '#web/lib/notices';
 import { useDeleteAccount } from '../api/delete-account';
 import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
-import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
 
 interface DangerZoneSectionProps {
   account: Account;

@@ -5,7 +5,7 @@ import { showNotice } from '#web/lib/notices';
 import { useLinkGoogle } from '../api/link-google';
 import { useUnlinkGoogle } from '../api/unlink-google';
 import { GOOGLE_CLIENT_FAILURE, type GoogleButton } from './google-button';
-import { Hint, SettingsSection } from './SettingsSection';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 interface GoogleSectionProps {
   account: Account;

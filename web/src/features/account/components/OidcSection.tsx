@@ -6,7 +6,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { useLinkOidc, useUnlinkOidc } from '../api/oidc';
-import { Hint, SettingsSection } from './SettingsSection';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 interface OidcSectionProps {
   account: Account;

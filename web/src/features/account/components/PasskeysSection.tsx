@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { Passkey } from '@tally/contract';
 import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
@@ -12,10 +12,10 @@ import { ADD_PASSKEY_OPERATION, useAddPasskey } from '../api/add-passkey';
 import { LOAD_PASSKEYS_OPERATION, usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
-import { endedSentence, endOtherAccessOf } from '../lib/end-other-access';
-import { formatInstant } from '../lib/format-instant';
-import { EndOtherAccessFields } from './EndOtherAccessFields';
-import { Hint, SettingsSection, SubHeading } from './SettingsSection';
+import { endedSentence, endOtherAccessOf } from '#web/lib/end-other-access';
+import { formatInstant } from '#web/lib/format-instant';
+import { EndOtherAccessFields } from '#web/components/EndOtherAccessFields';
+import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
 
 /** contract/src/passkeys.ts: PASSKEY_NAME_MAX (a type import keeps the schemas out of the bundle). */
 const NAME_MAX = 64;
@@ -247,24 +247,13 @@ export function PasskeysSection() {
           ))}
         </ul>
       )}
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
         title="Remove passkey"
-        onClose={() => setRemoving(null)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setRemoving(null)} data-autofocus>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={removePasskey.isPending}
-              onClick={() => removing && remove(removing)}
-            >
-              Remove
-            </Button>
-          </>
-        }
+        confirmLabel="Remove"
+        pending={removePasskey.isPending}
+        onConfirm={() => removing && remove(removing)}
+        onCancel={() => setRemoving(null)}
       >
         <form ref={removeFormRef} aria-label="Remove passkey" className="space-y-3">
           <p>
@@ -273,7 +262,7 @@ export function PasskeysSection() {
           </p>
           <EndOtherAccessFields />
         </form>
-      </Dialog>
+      </ConfirmDialog>
     </SettingsSection>
   );
 }

@@ -7,7 +7,7 @@ import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { fieldErrorOf } from '#web/lib/api-client';
 import { useChangePassword } from '../api/change-password';
-import { Hint, SettingsSection } from './SettingsSection';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
 

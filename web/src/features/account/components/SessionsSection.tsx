@@ -8,8 +8,8 @@ import { useEndOtherSessions } from '../api/end-other-sessions';
 import { useEndSession } from '../api/end-session';
 import { LOAD_SESSIONS_OPERATION, useSessions } from '../api/get-sessions';
 import { describeDevice } from '../lib/device';
-import { formatInstant } from '../lib/format-instant';
-import { Hint, SettingsSection } from './SettingsSection';
+import { formatInstant } from '#web/lib/format-instant';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 function When({ label, instant }: { label: string; instant: string }) {
   return (

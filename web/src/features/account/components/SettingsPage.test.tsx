@@ -67,7 +67,7 @@ describe('/settings', () => {
     ]) {
       expect(section(name)).toBeInTheDocument();
     }
-    // SPEC's links and Logout stay as they were.
+    // The navigation's links and Logout stay as they were.
     expect(screen.getByRole('link', { name: 'Todos' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Logout alice' })).toBeInTheDocument();
   }, 20_000);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { Account } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -6,32 +6,14 @@ import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
 import { LOAD_ACCOUNT_OPERATION, useAccount } from '../api/get-account';
 import { AccountSection } from './AccountSection';
-import { ApiTokensSection } from './ApiTokensSection';
-import { CalendarAppsSection } from './CalendarAppsSection';
-import { CalendarFeedSection } from './CalendarFeedSection';
 import { DangerZoneSection } from './DangerZoneSection';
-import { DataSection } from './DataSection';
 import type { GoogleButton } from './google-button';
 import { GoogleSection } from './GoogleSection';
 import { IdentityPromptDialog } from './IdentityPromptDialog';
-import { ImportSection } from './ImportSection';
 import { PasskeysSection } from './PasskeysSection';
 import { OidcSection } from './OidcSection';
 import { PasswordSection } from './PasswordSection';
-import { RemindersSection } from './RemindersSection';
 import { SessionsSection } from './SessionsSection';
-import { TwoFactorSection } from './TwoFactorSection';
-
-// Sections few people open load when shown, so the page's first load stays within its budget.
-const AssistantsSection = lazy(() =>
-  import('./AssistantsSection').then((m) => ({ default: m.AssistantsSection })),
-);
-const BookmarkletSection = lazy(() =>
-  import('./BookmarkletSection').then((m) => ({ default: m.BookmarkletSection })),
-);
-const later = (section: ReactNode) => (
-  <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{section}</Suspense>
-);
 
 /** Who signs a password-less account in: Google, unless only single sign-on is linked. */
 const signsInWith = (account: Account, oidcName: string | null) =>
@@ -48,19 +30,32 @@ interface SettingsPageProps {
   googleEnabled?: boolean;
   /** The section the address names (/settings/{id}); all of them when undefined. */
   section?: string | undefined;
-  /** Other features' sections (the route composes them), shown after Calendar feed. */
-  featureSections?: SectionEntry[];
+  /**
+   * The sections other features own, which the route composes: `signIn` ones (two-factor,
+   * passkeys) come after the ways to sign in, the others after Sessions, before Danger zone.
+   */
+  featureSections?: (account: Account) => FeatureSections;
 }
 
 interface SectionEntry {
+  /** Its address: /settings/{id}. */
   id: string;
+  /** Its name in the section menu. */
   label: string;
   content: ReactNode;
 }
 
+export interface FeatureSections {
+  signIn: SectionEntry[];
+  features: SectionEntry[];
+}
+
+const NO_FEATURE_SECTIONS: FeatureSections = { signIn: [], features: [] };
+
 /**
- * /settings: Account, Password, Google, single sign-on (when configured), Sessions, Reminders, API tokens, AI assistants, Share, Calendar apps (CalDAV), Calendar feed, Your data, Import,
- * Danger zone.
+ * /settings: the account's own sections (Account, Password, Google, single sign-on when
+ * configured, Passkeys, Sessions, Danger zone) around the sections other features own, which the
+ * route composes (settings-route.tsx) so each feature keeps its section in its own folder.
  */
 export function SettingsPage({
   mailEnabled,
@@ -68,9 +63,10 @@ export function SettingsPage({
   oidcName = null,
   googleEnabled = true,
   section,
-  featureSections = [],
+  featureSections = () => NO_FEATURE_SECTIONS,
 }: SettingsPageProps) {
   const account = useAccount();
+  const owned = account.data ? featureSections(account.data) : NO_FEATURE_SECTIONS;
 
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
@@ -135,26 +131,10 @@ export function SettingsPage({
                   },
                 ]
               : []),
-            {
-              id: 'two-factor',
-              label: 'Two-factor',
-              content: <TwoFactorSection hasPassword={account.data.hasPassword} />,
-            },
+            ...owned.signIn,
             { id: 'passkeys', label: 'Passkeys', content: <PasskeysSection /> },
             { id: 'sessions', label: 'Sessions', content: <SessionsSection /> },
-            { id: 'reminders', label: 'Reminders', content: <RemindersSection /> },
-            { id: 'api-tokens', label: 'API tokens', content: <ApiTokensSection /> },
-            { id: 'assistants', label: 'AI assistants', content: later(<AssistantsSection />) },
-            { id: 'share', label: 'Share', content: later(<BookmarkletSection />) },
-            {
-              id: 'calendar-apps',
-              label: 'Calendar apps',
-              content: <CalendarAppsSection email={account.data.email} />,
-            },
-            { id: 'calendar', label: 'Calendar feed', content: <CalendarFeedSection /> },
-            ...featureSections,
-            { id: 'data', label: 'Your data', content: <DataSection /> },
-            { id: 'import', label: 'Import', content: <ImportSection /> },
+            ...owned.features,
             {
               id: 'danger',
               label: 'Danger zone',

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { AdminAction, AdminHealth, AdminUser } from '@tally/contract';
 import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
@@ -174,29 +174,18 @@ function UsersSection({ users }: { users: AdminUser[] }) {
           </li>
         ))}
       </ul>
-      <Dialog
+      <ConfirmDialog
         open={deleting !== null}
         title="Delete account"
-        onClose={() => setDeleting(null)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setDeleting(null)} data-autofocus>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={remove.isPending}
-              onClick={() => {
-                if (deleting) remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
-              }}
-            >
-              Delete account
-            </Button>
-          </>
-        }
+        confirmLabel="Delete account"
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
+        }}
+        onCancel={() => setDeleting(null)}
       >
         <p>Delete {deleting?.username} and all their data for good? This cannot be undone.</p>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

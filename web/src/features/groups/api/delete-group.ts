@@ -9,7 +9,7 @@ const OPERATION = 'Delete group';
 
 /**
  * Removes the group, ungroups its todos in the cache at once and reloads them; the Undo toast
- * (after SPEC's browser confirm, as every other delete offers) makes the group again, same name
+ * (after the browser's confirm, as every other delete offers) makes the group again, same name
  * and colour, and moves the todos it held back into it. The group comes back with a new id.
  */
 export function useDeleteGroup() {

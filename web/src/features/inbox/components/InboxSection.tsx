@@ -1,7 +1,7 @@
 import { Switch } from '#web/components/Switch';
 import { useId, useRef, useState } from 'react';
 import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
@@ -136,23 +136,17 @@ export function InboxSection() {
       >
         {status}
       </p>
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         title="Make a new address?"
-        onClose={() => setConfirming(false)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setConfirming(false)} data-autofocus>
-              Cancel
-            </Button>
-            <Button disabled={renew.isPending} onClick={makeNew}>
-              Make a new address
-            </Button>
-          </>
-        }
+        confirmLabel="Make a new address"
+        tone="primary"
+        pending={renew.isPending}
+        onConfirm={makeNew}
+        onCancel={() => setConfirming(false)}
       >
         <p>Mail sent to the current address stops making todos at once.</p>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

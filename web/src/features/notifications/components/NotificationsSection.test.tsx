@@ -97,4 +97,33 @@ describe('/settings, Notifications', () => {
     expect(row).toHaveTextContent('token …wxyz');
     expect(within(row).getByRole('button', { name: 'Turn on' })).toBeInTheDocument();
   });
+
+  it('saves quiet hours and the digest time, read in the account zone', async () => {
+    const { calls } = fakeBackend(
+      {},
+      {
+        'GET /api/notifications/settings': () =>
+          json({ quietHours: null, digestTime: null, timeZone: 'Europe/Berlin' }),
+        'PATCH /api/notifications/settings': () =>
+          json({
+            quietHours: { start: '22:00', end: '07:00' },
+            digestTime: '07:30',
+            timeZone: 'Europe/Berlin',
+          }),
+      },
+    );
+    const { user } = renderApp('/settings/notifications');
+    const section = await openSection();
+    const form = await within(section).findByRole('form', { name: 'Quiet hours and daily digest' });
+    expect(form).toHaveTextContent('Times are in Europe/Berlin.');
+    await user.type(within(form).getByLabelText('Quiet from'), '22:00');
+    await user.type(within(form).getByLabelText('Quiet until'), '07:00');
+    await user.type(within(form).getByLabelText('Daily digest e-mail at'), '07:30');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByText('Quiet hours and digest saved.')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+      quietHours: { start: '22:00', end: '07:00' },
+      digestTime: '07:30',
+    });
+  });
 });

@@ -13,10 +13,12 @@ import { useRedeliver } from '../api/redeliver';
 import { useRemoveChannel } from '../api/remove-channel';
 import { useTestChannel } from '../api/test-channel';
 import { useUpdateChannel } from '../api/update-channel';
+import { QuietHoursAndDigest } from './QuietHoursAndDigest';
 
 const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
 
 const KINDS: { value: ChannelKind; label: string }[] = [
+  { value: 'email', label: 'E-mail' },
   { value: 'ntfy', label: 'ntfy' },
   { value: 'gotify', label: 'Gotify' },
   { value: 'pushover', label: 'Pushover' },
@@ -29,6 +31,8 @@ const FIELDS: Record<
   ChannelKind,
   { name: 'url' | 'topic' | 'userKey' | 'token'; label: string }[]
 > = {
+  // To the account's verified address: nothing to fill in.
+  email: [],
   ntfy: [
     { name: 'url', label: 'Server URL' },
     { name: 'topic', label: 'Topic' },
@@ -109,6 +113,7 @@ export function NotificationsSection() {
             setStatus(`${kindLabel(channel.kind)} channel "${channel.name}" added.`);
           }}
         />
+        <QuietHoursAndDigest onSaved={setStatus} />
       </div>
       <p
         role="status"
@@ -324,6 +329,9 @@ function AddChannelForm({
         ))}
       </SelectField>
       <TextField label="Name" name="name" maxLength={100} placeholder={kindLabel(kind)} />
+      {kind === 'email' && (
+        <p className={hintClass}>Reminders go to your account&apos;s verified e-mail address.</p>
+      )}
       {FIELDS[kind].map(({ name, label }) => (
         <TextField
           key={`${kind}-${name}`}

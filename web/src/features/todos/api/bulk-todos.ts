@@ -11,7 +11,8 @@ const bulk = (body: BulkBody) => api.todos.bulk({ body, operation: OPERATION });
 
 /**
  * The calls that take a bulk change back: reopen what was completed, complete what was
- * reopened, move each todo back to the group it was in, restore what was deleted. Only the
+ * reopened, move each todo back to the group it was in (or to the date it had), restore what was
+ * deleted. Only the
  * todos the server changed (`changed`) are taken back; `before` holds them as they were.
  */
 export function undoCallsOf(
@@ -46,6 +47,15 @@ export function undoCallsOf(
         before.get(todo.id)?.tags.some((t) => t.toLowerCase() === body.tag?.toLowerCase()),
       );
       return had.length === 0 ? [] : [{ ids: had.map((t) => t.id), action: 'tag', tag: body.tag }];
+    }
+    case 'due': {
+      // Back to each todo's own date, one call per date.
+      const byDate = new Map<string | null, number[]>();
+      for (const id of ids) {
+        const dueDate = before.get(id)?.dueDate ?? null;
+        byDate.set(dueDate, [...(byDate.get(dueDate) ?? []), id]);
+      }
+      return [...byDate].map(([dueDate, group]) => ({ ids: group, action: 'due', dueDate }));
     }
     case 'priority':
     case 'parent': {

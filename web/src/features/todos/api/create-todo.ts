@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
-import { queueCreate } from '../lib/offline-writes';
 import { refreshViews } from '../lib/todo-cache';
 import { TODO_FORM_FIELDS } from '../lib/todo-fields';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Create todo';
 
@@ -17,7 +18,11 @@ export function useCreateTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateTodoBody) =>
-      isOffline() ? queueCreate(body, OPERATION) : api.todos.create({ body, operation: OPERATION }),
+      api.todos.create({
+        body,
+        operation: OPERATION,
+        offline: async () => (await offlineWrites()).createdOffline(body),
+      }),
     onSuccess: (created) => {
       queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos = []) => [
         created,

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
-import { queueDelete } from '../lib/offline-writes';
 import type { Todo } from '@tally/contract';
 import { findTodo, insertTodo, removeTodos } from '../lib/todo-cache';
 import { subtreeOf } from '../lib/subtasks';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Delete todo';
 
@@ -18,9 +19,12 @@ export function useDeleteTodo() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) =>
-      isOffline()
-        ? queueDelete(queryClient, id, OPERATION)
-        : api.todos.remove({ params: { id }, operation: OPERATION }),
+      api.todos.remove({
+        params: { id },
+        operation: OPERATION,
+        offline: async () =>
+          (await offlineWrites()).changeOf(undefined, findTodo(queryClient, id), 'deleting'),
+      }),
     onSuccess: (_result, id) => {
       const title = findTodo(queryClient, id)?.title;
       // Its subtasks went to the trash with it (docs/product.md, Subtasks).

@@ -2,11 +2,12 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import type { MoveTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { reportMutationError } from '#web/lib/mutation-errors';
-import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
-import { queueMove, queueParent } from '../lib/offline-writes';
 import { findTodo, replaceTodo } from '../lib/todo-cache';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Move todo';
 
@@ -39,9 +40,9 @@ function placeOf(queryClient: QueryClient, todo: Todo): MoveTodoBody | null {
 }
 
 /**
- * The calls, or offline the queued calls (lib/offline-writes.ts) with the row where it is shown:
- * first the new parent, when it changes (a move names a sibling of the same parent), then the
- * place among its new siblings.
+ * The calls (queued offline, lib/api.ts, with the row where it is shown): first the new parent,
+ * when it changes (a move names a sibling of the same parent), then the place among its new
+ * siblings. Offline both carry the version of the todo as the move started from it, and answer it.
  */
 const send = async (
   queryClient: QueryClient,
@@ -49,28 +50,29 @@ const send = async (
   body: MoveTodoBody,
   parentId?: number | null,
 ) => {
-  if (!isOffline()) {
-    if (parentId !== undefined) {
-      await api.todos.patch({ params: { id }, body: { parentId }, operation: OPERATION });
-    }
-    return api.todos.move({ params: { id }, body, operation: OPERATION });
-  }
-  // The todo as the move started from it: its version is what the queued calls carry.
-  const before = findTodo(queryClient, id);
-  if (parentId !== undefined) await queueParent(id, parentId, OPERATION, before);
-  await queueMove(id, body, OPERATION, before);
-  return before ?? null;
+  if (parentId !== undefined) await sendParent(queryClient, id, parentId);
+  return api.todos.move({
+    params: { id },
+    body,
+    operation: OPERATION,
+    offline: async () => {
+      const before = findTodo(queryClient, id);
+      return (await offlineWrites()).changeOf(before ?? null, before, 'moving');
+    },
+  });
 };
 
 /** Only the parent (the undo of a move into a parent where it had no sibling). */
-const sendParent = async (queryClient: QueryClient, id: number, parentId: number | null) => {
-  if (!isOffline()) {
-    return api.todos.patch({ params: { id }, body: { parentId }, operation: OPERATION });
-  }
-  const before = findTodo(queryClient, id);
-  await queueParent(id, parentId, OPERATION, before);
-  return before ?? null;
-};
+const sendParent = (queryClient: QueryClient, id: number, parentId: number | null) =>
+  api.todos.patch({
+    params: { id },
+    body: { parentId },
+    operation: OPERATION,
+    offline: async () => {
+      const before = findTodo(queryClient, id);
+      return (await offlineWrites()).changeOf(before ?? null, before, 'the parent of');
+    },
+  });
 
 /**
  * Moves a todo in the manual order (POST /api/todos/{id}/move), kept for every device, under

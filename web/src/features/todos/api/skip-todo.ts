@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
-import { isOffline } from '#web/lib/online';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
-import { queueSkip } from '../lib/offline-writes';
 import { findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Skip todo';
 
@@ -17,13 +18,15 @@ const OPERATION = 'Skip todo';
 export function useSkipTodo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (id: number) => {
-      const todo = findTodo(queryClient, id);
-      if (!isOffline() || !todo) return api.todos.skip({ params: { id }, operation: OPERATION });
-      // Queued with the version it started from; the next date comes with the server's answer.
-      await queueSkip(todo, OPERATION);
-      return null;
-    },
+    // Offline, queued with the version it started from; the next date comes with the server's
+    // answer, so the row keeps its date meanwhile.
+    mutationFn: (id: number) =>
+      api.todos.skip({
+        params: { id },
+        operation: OPERATION,
+        offline: async () =>
+          (await offlineWrites()).changeOf(null, findTodo(queryClient, id), 'skipping'),
+      }),
     onMutate: (id) => ({ previous: findTodo(queryClient, id) }),
     onSuccess: (skipped, _id, context) => {
       if (!skipped) {

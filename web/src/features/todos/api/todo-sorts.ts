@@ -1,9 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TodoSort, TodoSorts } from '@tally/contract';
 import { api } from '#web/lib/api';
-import { isOffline } from '#web/lib/online';
 import { queryKeys } from '#web/lib/query-keys';
-import { queueSort } from '../lib/offline-writes';
 
 const OPERATION = 'Sort todos';
 
@@ -19,12 +17,15 @@ export function useTodoSorts() {
 export function useSetTodoSort() {
   const queryClient = useQueryClient();
   return useMutation({
-    // Offline the choice waits in the queue (lib/offline-writes.ts); the list follows it already.
-    mutationFn: async (body: { view: string; sort: TodoSort }) => {
-      if (!isOffline()) return api.todos.setSort({ body, operation: OPERATION });
-      await queueSort(body, OPERATION);
-      return queryClient.getQueryData<TodoSorts>(queryKeys.todoSorts) ?? {};
-    },
+    // Offline the choice waits in the queue (lib/api.ts); the list follows it already.
+    mutationFn: (body: { view: string; sort: TodoSort }) =>
+      api.todos.setSort({
+        body,
+        operation: OPERATION,
+        offline: () => ({
+          result: queryClient.getQueryData<TodoSorts>(queryKeys.todoSorts) ?? {},
+        }),
+      }),
     onMutate: ({ view, sort }) => {
       queryClient.setQueryData<TodoSorts>(queryKeys.todoSorts, (sorts) => ({
         ...sorts,

@@ -3,15 +3,16 @@ import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract
 import { etagOfVersion } from '@tally/contract/constants';
 import { api } from '#web/lib/api';
 import { conflictOf } from '#web/lib/api-client';
-import { isOffline } from '#web/lib/online';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 import { dueLabel } from '../lib/dates';
 import type { EditedField } from '../lib/edit-undo';
-import { queuePatch, queueUpdate } from '../lib/offline-writes';
 import { cancelTodoRefetches, findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 import { TODO_FORM_FIELDS } from '../lib/todo-fields';
+
+/** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
+const offlineWrites = () => import('../lib/offline-writes');
 
 const OPERATION = 'Update todo';
 
@@ -27,14 +28,14 @@ const updateTodo = (
   before?: Todo,
   version?: number,
 ) =>
-  isOffline()
-    ? queueUpdate(queryClient, id, body, OPERATION, before, version)
-    : api.todos.update({
-        params: { id },
-        body,
-        headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
-        operation: OPERATION,
-      });
+  api.todos.update({
+    params: { id },
+    body,
+    headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
+    operation: OPERATION,
+    offline: async () =>
+      (await offlineWrites()).updatedOffline(queryClient, id, body, before, version),
+  });
 
 /** Changed elsewhere (a 412): every list shows the todo as it is now. Answers it, or null. */
 function showCurrent(queryClient: QueryClient, error: unknown): Todo | null {
@@ -82,14 +83,13 @@ function offerPutBack(
  * overwrite. Offline, queued as it is, with that version.
  */
 const patchTodo = (queryClient: QueryClient, todo: Todo, body: PatchTodoBody, version?: number) =>
-  isOffline()
-    ? queuePatch(queryClient, todo.id, body, OPERATION, todo, version)
-    : api.todos.patch({
-        params: { id: todo.id },
-        body,
-        headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
-        operation: OPERATION,
-      });
+  api.todos.patch({
+    params: { id: todo.id },
+    body,
+    headers: { 'if-match': version === undefined ? undefined : etagOfVersion(version) },
+    operation: OPERATION,
+    offline: async () => (await offlineWrites()).patchedOffline(queryClient, todo, body, version),
+  });
 
 /** A save of the detail view (components/TodoEditForm.tsx, saving as the person leaves). */
 export interface FieldsSave {

@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import type { BulkAction, BulkBody, Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
+import { addDays, weekdayOf } from '@tally/contract/dates';
 import { offerUndo } from '#web/lib/undo';
 import { errorMessage } from '#web/lib/api-client';
 import { undoCallsOf, useBulkTodos } from '../api/bulk-todos';
@@ -12,6 +14,8 @@ interface BulkBarProps {
   /** How many rows the tab shows: Select all picks them (up to the bulk limit). */
   shown: number;
   groups: readonly Group[];
+  /** Today's date (YYYY-MM-DD), which Today, Tomorrow and Next week count from. */
+  today: string;
   onSelectAll: () => void;
   onClear: () => void;
   onDone: () => void;
@@ -27,7 +31,16 @@ const DONE: Record<BulkAction, string> = {
   untag: 'untagged',
   priority: 'given a priority',
   parent: 'moved under a parent',
+  due: 'given a due date',
 };
+
+/** The due dates the bar offers, as the values of its select; "date" opens a date field. */
+const dueChoices = (today: string) => [
+  { value: today, label: 'Today' },
+  { value: addDays(today, 1), label: 'Tomorrow' },
+  // The Monday after today, as quick add's "next week" reads it.
+  { value: addDays(today, 7 - weekdayOf(today)), label: 'Next week' },
+];
 
 const button = BAR_BUTTON;
 const control = BAR_CONTROL;
@@ -35,15 +48,24 @@ const control = BAR_CONTROL;
 /**
  * The bar of selection mode, kept in sight at the top of the screen while the list scrolls (the
  * bottom is where notices and Undo appear): how many rows are picked; Complete or Reopen (each
- * when it would change one of them), Move to a group, add or remove a tag, set a priority, move
- * under a parent (BulkDetails) and Delete for all of them in one call (POST /api/todos/bulk);
+ * when it would change one of them), Move to a group, a due date (Today, Tomorrow, Next week, a
+ * date, none), add or remove a tag, set a priority, move under a parent (BulkDetails) and Delete for all of them in one call (POST /api/todos/bulk);
  * Select all / Clear; and Done. It is one row, so that the list keeps its room (8 todos in sight
  * on a 390×844 phone, the density target; 11 on a 1280×800 desktop): the count and Done stay put
- * at its ends and the actions between them scroll sideways where they do not fit (a phone), each
- * 44 px high there; from 640 px wide they wrap instead, which a desktop's width does not need.
+ * at its ends and the actions between them scroll sideways where they do not fit (a phone, where
+ * each is 44 px high), never onto a second line.
  */
-export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }: BulkBarProps) {
+export function BulkBar({
+  picked,
+  shown,
+  groups,
+  today,
+  onSelectAll,
+  onClear,
+  onDone,
+}: BulkBarProps) {
   const { mutation, undo } = useBulkTodos();
+  const [pickingDate, setPickingDate] = useState(false);
   const none = picked.length === 0 || mutation.isPending;
   // Complete and Reopen show when they would change something, so the bar stays one row.
   const anyOpen = picked.some((todo) => !todo.completed);
@@ -87,7 +109,7 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
           {picked.length} selected
         </p>
         {/* Not positioned: the tag's error (BulkDetails) shows under the bar, not clipped here. */}
-        <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:flex-wrap sm:gap-0.5 sm:overflow-visible">
+        <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:gap-0.5">
           {anyOpen || picked.length === 0 ? (
             <button
               type="button"
@@ -112,7 +134,7 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
                 groupId: event.target.value === 'none' ? null : Number(event.target.value),
               })
             }
-            className={`${control} max-w-32`}
+            className={`${control} max-w-32 sm:max-w-[5.5rem]`}
           >
             <option value="" disabled>
               Move to…
@@ -124,6 +146,48 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
               </option>
             ))}
           </select>
+          {pickingDate ? (
+            <input
+              type="date"
+              aria-label="Due date for the selected todos"
+              // The field opens in place of the select, where the choice was made.
+              autoFocus
+              disabled={none}
+              onChange={(event) => {
+                if (!event.target.value) return;
+                setPickingDate(false);
+                run('due', { dueDate: event.target.value });
+              }}
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') setPickingDate(false);
+              }}
+              onBlur={() => setPickingDate(false)}
+              className={`${control} w-36`}
+            />
+          ) : (
+            <select
+              aria-label="Due date"
+              value=""
+              disabled={none}
+              onChange={(event) => {
+                const value = event.target.value;
+                if (value === 'date') setPickingDate(true);
+                else run('due', { dueDate: value === 'none' ? null : value });
+              }}
+              className={`${control} w-24 sm:w-[4.5rem]`}
+            >
+              <option value="" disabled>
+                Due…
+              </option>
+              {dueChoices(today).map((choice) => (
+                <option key={choice.label} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+              <option value="date">A date…</option>
+              <option value="none">No date</option>
+            </select>
+          )}
           <BulkDetails
             picked={picked}
             disabled={none}
@@ -138,10 +202,6 @@ export function BulkBar({ picked, shown, groups, onSelectAll, onClear, onDone }:
           >
             Delete
           </button>
-          <span
-            aria-hidden="true"
-            className="mx-1 h-6 w-px shrink-0 bg-slate-300 dark:bg-slate-600"
-          />
           {picked.length < Math.min(shown, BULK_IDS_MAX) ? (
             <button type="button" className={button} onClick={onSelectAll}>
               Select all

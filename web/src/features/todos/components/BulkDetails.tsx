@@ -61,7 +61,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
           }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          className={`${control} w-24 sm:w-20`}
+          className={`${control} w-24 sm:w-16`}
         />
         {/* Beside the Tag field, "Add" and "Remove" say enough on screen; their names say it all. */}
         <button
@@ -94,7 +94,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
             priority: Number(event.target.value) as Priority,
           })
         }
-        className={`${control} max-w-28`}
+        className={`${control} max-w-28 sm:max-w-[5.5rem]`}
       >
         <option value="" disabled>
           Priority…
@@ -116,7 +116,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
             parentId: event.target.value === 'top' ? null : Number(event.target.value),
           })
         }
-        className={`${control} max-w-32 sm:max-w-28`}
+        className={`${control} max-w-32 sm:max-w-[5.5rem]`}
       >
         <option value="" disabled>
           Subtask of…

@@ -1,6 +1,5 @@
 import type { Todo } from '@tally/contract';
-import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 
 interface DeleteTodoDialogProps {
   /** The todo to delete; null keeps the dialog closed. */
@@ -21,23 +20,16 @@ export function DeleteTodoDialog({
   fallbackFocus,
 }: DeleteTodoDialogProps) {
   return (
-    <Dialog
+    <ConfirmDialog
       {...(fallbackFocus ? { fallbackFocus } : {})}
       open={todo !== null}
       title="Confirm Delete"
-      onClose={onCancel}
-      actions={
-        <>
-          <Button variant="secondary" onClick={onCancel} data-autofocus>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={pending} onClick={() => todo && onConfirm(todo)}>
-            Delete
-          </Button>
-        </>
-      }
+      confirmLabel="Delete"
+      pending={pending}
+      onConfirm={() => todo && onConfirm(todo)}
+      onCancel={onCancel}
     >
       <p>Are you sure you want to delete &quot;{todo?.title}&quot;?</p>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

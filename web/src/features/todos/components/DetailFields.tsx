@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Todo } from '@tally/contract';
 import { LIMITS, PRIORITY_LABELS } from '@tally/contract/constants';
 import { SelectField, TextField } from '#web/components/FormField';
 import { queryKeys } from '#web/lib/query-keys';
+import { matchesSearch, searchTerms } from '../lib/search';
 import { subtreeOf } from '../lib/subtasks';
 
 export interface Details {
@@ -39,13 +41,21 @@ interface DetailFieldsProps {
 
 /**
  * Tags, priority, parent and start date of a todo (docs/product.md, Tags, priority, subtasks).
- * The parent may be any todo of the list but this one and its own subtasks.
+ * The parent may be any todo of the list but this one and its own subtasks; "Find a parent" narrows
+ * the choices to the titles holding the words typed (the chosen one stays).
  */
 export function DetailFields({ todo, value, onChange }: DetailFieldsProps) {
   const queryClient = useQueryClient();
+  const [find, setFind] = useState('');
   const all = queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [];
   const excluded = new Set([todo.id, ...subtreeOf(all, todo.id)]);
-  const parents = all.filter((candidate) => !excluded.has(candidate.id) && !candidate.completed);
+  const terms = searchTerms(find);
+  const parents = all.filter(
+    (candidate) =>
+      !excluded.has(candidate.id) &&
+      !candidate.completed &&
+      (candidate.id === value.parentId || matchesSearch(candidate, terms)),
+  );
   const tooMany = tagsOf(value.tags).length > LIMITS.tagsPerTodoMax;
   return (
     <div className="grid gap-3 sm:grid-cols-2">
@@ -68,6 +78,13 @@ export function DetailFields({ todo, value, onChange }: DetailFieldsProps) {
           </option>
         ))}
       </SelectField>
+      <TextField
+        label="Find a parent"
+        type="search"
+        value={find}
+        placeholder="Words of its title"
+        onChange={(event) => setFind(event.target.value)}
+      />
       <SelectField
         label="Subtask of"
         value={value.parentId === null ? '' : String(value.parentId)}

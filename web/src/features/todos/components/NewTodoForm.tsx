@@ -106,6 +106,7 @@ export function NewTodoForm({
           : {}),
         ...(quick?.tags ? { tags: quick.tags } : {}),
         ...(quick?.priority ? { priority: quick.priority } : {}),
+        ...(quick?.startDate ? { startDate: quick.startDate } : {}),
       },
       { onSuccess: onCreated },
     );

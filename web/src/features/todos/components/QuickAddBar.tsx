@@ -1,9 +1,12 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { Group } from '@tally/contract';
 import { LIMITS } from '@tally/contract/constants';
+import { Button } from '#web/components/Button';
 import { useCreateTodo } from '../api/create-todo';
 import { todoFieldErrors } from '../lib/todo-fields';
-import type { parseQuickAdd } from '../lib/quick-add';
+import type { Chip, parseQuickAdd } from '../lib/quick-add';
+import { suggestionsAt, type Suggestion } from '../lib/quick-add-suggestions';
+import { QuickAddChips } from './QuickAddChips';
 
 interface QuickAddBarProps {
   groups: readonly Group[];
@@ -12,25 +15,85 @@ interface QuickAddBarProps {
   /** The due date when the title names none: today's in the Today view ('' for none). */
   defaultDueDate: string;
   now: Date;
+  /** The user's tag names, suggested after `@`. */
+  tags: readonly string[];
+  /** Creates a group named in the text ("Create group Garden"); resolves once it exists. */
+  onCreateGroup: (name: string) => Promise<unknown>;
 }
 
 const NO_DISMISSED: ReadonlySet<string> = new Set();
 
 /**
  * The always-visible one-line quick add at the top of each todo list (docs/product.md, Todos
- * screen), beside SPEC's Add Todo form: Enter saves what was typed (date, time, #group, repeat,
- * @tags and priority read out of it, as the form's quick add does) and keeps the field focused
- * for the next; Escape leaves it. Quick add's parser (chrono-node) is loaded on the first focus.
- * On a phone the field sits under the screen's floating "+" button, which focuses it.
+ * screen), beside the Add Todo form: Enter saves what was typed (date, time, #group, repeat,
+ * @tags, priority and start date read out of it, as the form's quick add does) and keeps the
+ * field focused for the next; Escape leaves it. As the person types, what it understood shows as
+ * removable chips, and a `#` or `@` word offers the groups or tags it may name (the ARIA combobox
+ * pattern: arrows move, Enter or Tab takes, Escape closes), or "Create group {name}" for a new
+ * one. Quick add's parser (chrono-node) is loaded on the first focus. On a phone the field sits
+ * under the screen's floating "+" button, which focuses it.
  */
-export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: QuickAddBarProps) {
+export function QuickAddBar({
+  groups,
+  defaultGroupId,
+  defaultDueDate,
+  now,
+  tags,
+  onCreateGroup,
+}: QuickAddBarProps) {
   const createTodo = useCreateTodo();
   const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
   const [empty, setEmpty] = useState('');
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(NO_DISMISSED);
+  const [parse, setParse] = useState<typeof parseQuickAdd | null>(null);
+  // The suggestions list is closed by Escape until the next letter typed.
+  const [closedAt, setClosedAt] = useState<number | null>(null);
+  const [active, setActive] = useState(0);
+  const [creating, setCreating] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
+  const listId = useId();
   const parser = useRef<Promise<typeof parseQuickAdd> | null>(null);
   const load = () =>
-    (parser.current ??= import('../lib/quick-add').then((module) => module.parseQuickAdd));
+    (parser.current ??= import('../lib/quick-add').then((module) => {
+      setParse(() => module.parseQuickAdd);
+      return module.parseQuickAdd;
+    }));
+  const hasDate = defaultDueDate !== '';
+  const quick = text.trim() === '' ? null : parse?.(text, { groups, dismissed, now, hasDate });
+  const found = suggestionsAt(text, caret, groups, tags);
+  const suggestions = found && found.start !== closedAt ? found : null;
+  const activeIndex = suggestions ? Math.min(active, suggestions.options.length - 1) : -1;
+  const optionId = (index: number) => `${listId}-${index}`;
+
+  const edit = (next: string, at: number) => {
+    setText(next);
+    setCaret(at);
+    setActive(0);
+    setClosedAt(null);
+    setEmpty('');
+    if (createTodo.isError) createTodo.reset();
+  };
+
+  const take = async (option: Suggestion) => {
+    if (!suggestions) return;
+    const next = text.slice(0, suggestions.start) + option.insert + text.slice(suggestions.end);
+    const at = suggestions.start + option.insert.length;
+    if (option.create !== undefined) {
+      setCreating(option.create);
+      try {
+        await onCreateGroup(option.create);
+      } catch {
+        // The group was not made (the notice says why): the words stay as typed.
+        return;
+      } finally {
+        setCreating('');
+      }
+    }
+    edit(next, at);
+    // The caret goes after the name taken, ready for the next word.
+    requestAnimationFrame(() => inputRef.current?.setSelectionRange(at, at));
+  };
 
   const save = async () => {
     const typed = text.trim();
@@ -40,13 +103,8 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
       setEmpty('Type what to do first.');
       return;
     }
-    const parse = await load();
-    const quick = parse(typed, {
-      groups,
-      dismissed: NO_DISMISSED,
-      now,
-      hasDate: defaultDueDate !== '',
-    });
+    const read = await load();
+    const quick = read(typed, { groups, dismissed, now, hasDate });
     const dueDate = quick.dueDate ?? (defaultDueDate || undefined);
     createTodo.mutate(
       {
@@ -58,8 +116,14 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
         ...(dueDate && quick.repeat ? { repeat: quick.repeat } : {}),
         ...(quick.tags ? { tags: quick.tags } : {}),
         ...(quick.priority ? { priority: quick.priority } : {}),
+        ...(quick.startDate ? { startDate: quick.startDate } : {}),
       },
-      { onSuccess: () => setText('') },
+      {
+        onSuccess: () => {
+          edit('', 0);
+          setDismissed(NO_DISMISSED);
+        },
+      },
     );
   };
 
@@ -71,7 +135,7 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
     <form
       aria-label="Quick add"
       id="quick-add"
-      className="min-w-0 flex-1"
+      className="relative min-w-0 flex-1"
       onSubmit={(event) => {
         event.preventDefault();
         void save();
@@ -89,15 +153,38 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
         autoComplete="off"
         enterKeyHint="done"
         placeholder="Quick add: Pay rent tomorrow 9:00 #Home @bills p1 every month"
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={suggestions !== null}
+        aria-controls={listId}
+        aria-activedescendant={activeIndex >= 0 ? optionId(activeIndex) : undefined}
         aria-invalid={error !== '' || undefined}
         aria-describedby={error ? 'quick-add-error' : undefined}
         onFocus={() => void load()}
-        onChange={(event) => {
-          setText(event.target.value);
-          setEmpty('');
-          if (createTodo.isError) createTodo.reset();
-        }}
+        onChange={(event) =>
+          edit(event.target.value, event.target.selectionStart ?? event.target.value.length)
+        }
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart ?? 0)}
         onKeyDown={(event) => {
+          if (suggestions) {
+            const count = suggestions.options.length;
+            const option = suggestions.options[activeIndex];
+            if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+              event.preventDefault();
+              setActive((activeIndex + (event.key === 'ArrowDown' ? 1 : count - 1)) % count);
+              return;
+            }
+            if ((event.key === 'Enter' || event.key === 'Tab') && option) {
+              event.preventDefault();
+              void take(option);
+              return;
+            }
+            if (event.key === 'Escape') {
+              event.preventDefault();
+              setClosedAt(suggestions.start);
+              return;
+            }
+          }
           if (event.key !== 'Escape') return;
           event.preventDefault();
           inputRef.current?.blur();
@@ -108,6 +195,65 @@ export function QuickAddBar({ groups, defaultGroupId, defaultDueDate, now }: Qui
           'dark:bg-slate-950 dark:text-slate-100 dark:placeholder:text-slate-400'
         }
       />
+      {suggestions && (
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label={text[suggestions.start] === '@' ? 'Tags' : 'Groups'}
+          className={
+            'absolute z-30 mt-1 max-h-72 w-full max-w-sm overflow-y-auto rounded-md border ' +
+            'border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900'
+          }
+        >
+          {suggestions.options.map((option, index) => (
+            <li
+              key={option.label}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === activeIndex}
+              // The field keeps the focus: a press on an option must not blur it first.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => void take(option)}
+              className={
+                'cursor-pointer px-3 py-2 text-base text-slate-900 sm:py-1.5 dark:text-slate-100 ' +
+                (index === activeIndex ? 'bg-blue-100 dark:bg-slate-700' : '')
+              }
+            >
+              {option.create !== undefined && creating === option.create
+                ? `Creating group ${option.create}...`
+                : option.label}
+            </li>
+          ))}
+        </ul>
+      )}
+      <QuickAddChips
+        chips={quick?.chips ?? []}
+        title={quick?.title ?? text.trim()}
+        onRemove={(chip: Chip) => {
+          setDismissed((current) => new Set([...current, ...chip.dismiss]));
+          // The chip's button is gone: back to the field, where its words now are.
+          inputRef.current?.focus();
+        }}
+      />
+      {quick?.unknownGroup !== undefined && !suggestions && (
+        <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
+          No group “{quick.unknownGroup}” yet: it stays in the title.
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={creating !== ''}
+            onClick={() => {
+              const name = quick.unknownGroup ?? '';
+              setCreating(name);
+              onCreateGroup(name)
+                .catch(() => undefined)
+                .finally(() => setCreating(''));
+            }}
+          >
+            {creating ? `Creating group ${creating}...` : `Create group ${quick.unknownGroup}`}
+          </Button>
+        </p>
+      )}
       {error && (
         <p id="quick-add-error" className="mt-1 text-sm text-red-700 dark:text-red-300">
           {error}

@@ -8,6 +8,7 @@ const KIND_NAMES: Record<ChipKind, string> = {
   repeat: 'Repeat',
   tag: 'Tag',
   priority: 'Priority',
+  start: 'Start',
 };
 
 interface QuickAddChipsProps {

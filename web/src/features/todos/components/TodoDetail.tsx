@@ -1,11 +1,13 @@
-import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
+import { Suspense, lazy, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Group, Todo } from '@tally/contract';
 import { Button } from '#web/components/Button';
+import { Dialog } from '#web/components/Dialog';
 import { LoadingText } from '#web/components/LoadingText';
 import { useToggleTodo } from '../api/update-todo';
 import { useLiveTodo } from '../hooks/use-live-todo';
 import { findTodo } from '../lib/todo-cache';
+import { AddSubtask } from './AddSubtask';
 import { Markdown } from './Markdown';
 
 const TodoEditForm = lazy(() =>
@@ -20,16 +22,14 @@ interface TodoDetailProps {
 
 /**
  * A todo's detail view (docs/product.md, Todos screen): every field editable, opened by the
- * row's title; a panel on the right on a desktop, a sheet from the bottom on a phone. It is a
- * modal on the native <dialog> (the page behind is inert; Escape or the backdrop closes it) and
- * the focus goes back to the title that opened it. Whatever way it closes, what was typed is
- * saved first (TodoEditForm's saveRef); a refusal keeps it open beside the field.
+ * row's title; the shared Dialog as a panel on the right on a desktop, a sheet from the bottom on
+ * a phone (the page behind is inert; Escape or the backdrop closes it, and the focus goes back to
+ * the title that opened it). Whatever way it closes, what was typed is saved first (TodoEditForm's
+ * saveRef); a refusal keeps it open beside the field.
  */
 export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
   // Changes made elsewhere while it is open show here (the form follows the untouched fields).
   const todo = useLiveTodo(opened);
-  const ref = useRef<HTMLDialogElement>(null);
-  const headingId = useId();
   const toggleTodo = useToggleTodo();
   const queryClient = useQueryClient();
   const saveRef = useRef<(() => Promise<boolean>) | null>(null);
@@ -44,69 +44,45 @@ export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
     void saved().then((ok) => {
       if (ok) toggleTodo.mutate(findTodo(queryClient, todo.id) ?? todo, { onSuccess: onClose });
     });
-  // Read while rendering: by the time effects run, the form's title field has taken the focus.
-  const [returnTo] = useState(() =>
-    document.activeElement instanceof HTMLElement ? document.activeElement : null,
-  );
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (returnTo?.isConnected) returnTo.focus();
-    };
-  }, [returnTo]);
-
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={headingId}
-      onCancel={(event) => {
-        event.preventDefault();
-        close();
-      }}
-      onClick={(event) => {
-        if (event.target === event.currentTarget) close();
-      }}
+    <Dialog
+      open
+      layout="panel"
+      // A sheet on a phone, a full-height panel on the right from 640 px on.
       className={
-        // A sheet on a phone, a full-height panel on the right from 640 px on.
         'mx-0 mt-auto mb-0 max-h-[92dvh] w-full max-w-none overflow-y-auto rounded-t-2xl ' +
         'bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/50 ' +
         'sm:mt-0 sm:mr-0 sm:ml-auto sm:h-dvh sm:max-h-none sm:w-[28rem] sm:rounded-none ' +
         'dark:bg-slate-900 dark:text-slate-100'
       }
-    >
-      <div className="space-y-4 p-4 sm:p-6">
-        <div className="flex items-start justify-between gap-3">
-          <h2 id={headingId} className="min-w-0 text-lg font-semibold break-words">
-            {todo.title}
-          </h2>
-          <Button variant="secondary" size="sm" className="min-h-11 sm:min-h-9" onClick={close}>
-            Close
-          </Button>
-        </div>
-        <Button
-          variant={todo.completed ? 'secondary' : 'primary'}
-          size="sm"
-          className="min-h-11 sm:min-h-9"
-          disabled={toggleTodo.isPending}
-          onClick={complete}
-        >
-          {todo.completed ? 'Reopen' : 'Complete'}
+      title={todo.title}
+      onClose={close}
+      headerAction={
+        <Button variant="secondary" size="sm" className="min-h-11 sm:min-h-9" onClick={close}>
+          Close
         </Button>
-        {todo.description && (
-          // The description as the reader sees it: Markdown (decision 084), its parser loaded
-          // the first time.
-          <section aria-label="Description">
-            <Markdown source={todo.description} />
-          </section>
-        )}
-        <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
-          <TodoEditForm todo={todo} groups={groups} onDone={onClose} saveRef={saveRef} />
-        </Suspense>
-      </div>
-    </dialog>
+      }
+    >
+      <Button
+        variant={todo.completed ? 'secondary' : 'primary'}
+        size="sm"
+        className="min-h-11 sm:min-h-9"
+        disabled={toggleTodo.isPending}
+        onClick={complete}
+      >
+        {todo.completed ? 'Reopen' : 'Complete'}
+      </Button>
+      {todo.description && (
+        // The description as the reader sees it: Markdown (decision 084), its parser loaded
+        // the first time.
+        <section aria-label="Description">
+          <Markdown source={todo.description} />
+        </section>
+      )}
+      <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+        <TodoEditForm todo={todo} groups={groups} onDone={onClose} saveRef={saveRef} />
+      </Suspense>
+      {!todo.completed && <AddSubtask parent={todo} />}
+    </Dialog>
   );
 }

@@ -32,9 +32,12 @@ interface TodoItemProps {
   depth?: number;
   /** done/total of its subtasks, when it has any. */
   progress?: Progress | undefined;
+  /** Whether the list hides its subtasks; with onToggleCollapsed, a parent shows the switch. */
+  collapsed?: boolean;
+  onToggleCollapsed?: (id: number) => void;
   /**
-   * Whether its controls are Tab stops. The All list is one Tab stop (roving tabindex): only the
-   * active row's controls are; arrows move between rows.
+   * Whether its controls are Tab stops. The All list is one Tab stop (roving tabindex): none
+   * are; ↑ and ↓ move between rows, → and ← through a row's controls.
    */
   tabbable?: boolean;
 }
@@ -70,6 +73,8 @@ export const TodoItem = memo(function TodoItem({
   onSelect,
   depth = 0,
   progress,
+  collapsed = false,
+  onToggleCollapsed,
   tabbable = true,
 }: TodoItemProps) {
   const tabIndex = tabbable ? undefined : -1;
@@ -215,6 +220,22 @@ export const TodoItem = memo(function TodoItem({
               >
                 {progress.done}/{progress.total} done
               </span>
+            )}
+            {progress && onToggleCollapsed && (
+              <button
+                type="button"
+                aria-expanded={!collapsed}
+                aria-label={`Subtasks of ${todo.title}`}
+                tabIndex={tabIndex}
+                onClick={() => onToggleCollapsed(todo.id)}
+                className={
+                  '-my-2 inline-flex min-h-11 items-center rounded px-1.5 text-xs font-medium ' +
+                  'text-slate-700 hover:bg-slate-100 sm:min-h-7 dark:text-slate-300 ' +
+                  'dark:hover:bg-slate-800'
+                }
+              >
+                {collapsed ? '▸ Show' : '▾ Hide'}
+              </button>
             )}
             <TodoDue todo={{ ...todo, completed }} now={now} />
             {todo.tags.map((tag) => (

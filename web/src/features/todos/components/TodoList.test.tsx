@@ -426,3 +426,35 @@ describe('/todos: selection', () => {
     );
   });
 });
+
+describe('/todos: subtasks', () => {
+  it('a parent hides and shows its subtasks, and the list remembers it', async () => {
+    fakeBackend({
+      todos: [
+        makeTodo({ id: 1, title: 'Paint the fence' }),
+        makeTodo({ id: 2, title: 'Buy paint', parentId: 1 }),
+        makeTodo({ id: 3, title: 'Sand it', parentId: 2 }),
+        makeTodo({ id: 4, title: 'Other' }),
+      ],
+      groups: [work],
+    });
+    const { user, unmount } = renderApp('/todos');
+    const subtasks = await screen.findByRole('button', { name: 'Subtasks of Paint the fence' });
+    expect(subtasks).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('checkbox', { name: 'Sand it' })).toBeInTheDocument();
+    await user.click(subtasks);
+    expect(subtasks).toHaveAttribute('aria-expanded', 'false');
+    // Its subtasks go, and theirs with them.
+    expect(screen.queryByRole('checkbox', { name: 'Buy paint' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Sand it' })).not.toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Other' })).toBeInTheDocument();
+
+    unmount();
+    const again = renderApp('/todos');
+    const kept = await screen.findByRole('button', { name: 'Subtasks of Paint the fence' });
+    expect(kept).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('checkbox', { name: 'Buy paint' })).not.toBeInTheDocument();
+    await again.user.click(kept);
+    expect(await screen.findByRole('checkbox', { name: 'Sand it' })).toBeInTheDocument();
+  });
+});

@@ -10,6 +10,7 @@ import {
 } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import type { MoveInput } from '../api/move-todo';
+import { useCollapsedParents } from '../hooks/use-collapsed-parents';
 import { nestTodos, progressOf, subtreeOf } from '../lib/subtasks';
 import { TodoItem } from './TodoItem';
 
@@ -63,7 +64,7 @@ function isTextField(target: EventTarget): boolean {
  * in a list as tall as all of them. Screen readers hear each row's place (aria-posinset of
  * aria-setsize). Row keys, handled here so they never meet the app's global shortcuts:
  * j/k or ↓/↑ (Home/End) move a visible focus through the rows (roving tabindex: the list is one
- * Tab stop; only the active row's controls are Tab stops too), Space completes or reopens, Enter opens the detail view, e edits, Delete or # deletes (Confirm Delete), x picks
+ * Tab stop; → and ← go through the row's controls), Space completes or reopens, Enter opens the detail view, e edits, Delete or # deletes (Confirm Delete), x picks
  * the row for a bulk action. The focused row always stays rendered, wherever the list scrolls.
  */
 export const TodoList = memo(function TodoList({
@@ -77,8 +78,21 @@ export const TodoList = memo(function TodoList({
   onMove,
   label = 'Todos',
 }: TodoListProps) {
-  // Each subtask right under its parent, indented; a parent shows done/total of its subtasks.
-  const { todos, depths } = useMemo(() => nestTodos(given), [given]);
+  // Each subtask right under its parent, indented; a parent shows done/total of its subtasks and
+  // may hide them (collapsed).
+  const [collapsed, toggleCollapsed] = useCollapsedParents();
+  const { todos, depths } = useMemo(() => {
+    const nested = nestTodos(given);
+    if (collapsed.size === 0) return nested;
+    const byId = new Map(given.map((todo) => [todo.id, todo]));
+    const hidden = (todo: Todo): boolean => {
+      for (let id = todo.parentId; id !== null; id = byId.get(id)?.parentId ?? null) {
+        if (collapsed.has(id)) return true;
+      }
+      return false;
+    };
+    return { ...nested, todos: nested.todos.filter((todo) => !hidden(todo)) };
+  }, [given, collapsed]);
   const progress = useMemo(() => progressOf(given), [given]);
   const listRef = useRef<HTMLUListElement>(null);
   const [activeId, setActiveId] = useState<number | null>(null);
@@ -205,7 +219,22 @@ export const TodoList = memo(function TodoList({
     if (!todo) return;
     const click = (action: string) =>
       row.querySelector<HTMLElement>(`[data-action="${action}"]`)?.click();
+    // The list is one Tab stop: ← and → go through the row's own controls, from the row itself.
+    const sideways = (step: 1 | -1) => {
+      const stops = [
+        row,
+        ...row.querySelectorAll<HTMLElement>('button:not(:disabled), input:not(:disabled)'),
+      ];
+      const at = stops.indexOf(event.target as HTMLElement);
+      stops[Math.min(Math.max(at + step, 0), stops.length - 1)]?.focus();
+    };
     switch (event.key) {
+      case 'ArrowRight':
+        sideways(1);
+        break;
+      case 'ArrowLeft':
+        sideways(-1);
+        break;
       case 'j':
       case 'ArrowDown':
         moveTo(index + 1);
@@ -321,7 +350,9 @@ export const TodoList = memo(function TodoList({
                 onSelect={onSelect}
                 depth={depths.get(todo.id) ?? 0}
                 progress={progress.get(todo.id)}
-                tabbable={item.index === activeIndex}
+                collapsed={collapsed.has(todo.id)}
+                onToggleCollapsed={toggleCollapsed}
+                tabbable={false}
               />
             </li>
           );

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
@@ -6,6 +6,11 @@ import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
 import { useTodoView, type TodoView } from '../api/get-todo-view';
 import { dateOf, dayLabel } from '../lib/dates';
 import { TodoItem } from './TodoItem';
+
+/** "Reschedule overdue", loaded when Today has overdue todos (bundle budget). */
+const RescheduleOverdue = lazy(() =>
+  import('./RescheduleOverdue').then((module) => ({ default: module.RescheduleOverdue })),
+);
 
 const EMPTY_TEXTS: Record<TodoView, string> = {
   today: 'Nothing due today.',
@@ -75,16 +80,23 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
         const headingId = `${idPrefix}-${day.key}`;
         return (
           <section key={day.key} aria-labelledby={headingId}>
-            <h2
-              id={headingId}
-              className={
-                day.key === 'overdue'
-                  ? 'mb-2 text-base font-semibold text-red-700 dark:text-red-300'
-                  : 'mb-2 text-base font-semibold text-slate-900 dark:text-slate-100'
-              }
-            >
-              {day.heading}
-            </h2>
+            <div className="mb-2 flex items-center justify-between gap-2">
+              <h2
+                id={headingId}
+                className={
+                  day.key === 'overdue'
+                    ? 'text-base font-semibold text-red-700 dark:text-red-300'
+                    : 'text-base font-semibold text-slate-900 dark:text-slate-100'
+                }
+              >
+                {day.heading}
+              </h2>
+              {day.key === 'overdue' && (
+                <Suspense fallback={null}>
+                  <RescheduleOverdue overdue={day.todos} today={dateOf(now)} />
+                </Suspense>
+              )}
+            </div>
             <ul
               aria-labelledby={headingId}
               className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"

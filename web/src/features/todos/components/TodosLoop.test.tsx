@@ -96,7 +96,7 @@ describe('/todos: the daily loop', () => {
   it('the quick add line saves on Enter and stays focused for the next', async () => {
     const { calls } = fakeBackend({ todos: [] });
     const { user } = renderApp('/todos');
-    const field = await screen.findByRole('textbox', { name: 'Quick add a todo' });
+    const field = await screen.findByRole('combobox', { name: 'Quick add a todo' });
     expect(field).toHaveAttribute('placeholder', expect.stringContaining('#Home @bills p1'));
     await user.click(field);
     await user.keyboard('Buy milk @shop p2{Enter}');

@@ -1,14 +1,4 @@
-import {
-  lazy,
-  Suspense,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -18,16 +8,12 @@ import { LoadingText } from '#web/components/LoadingText';
 import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
 import { useCommand } from '#web/lib/commands';
 import { useDeleteTodo } from '../api/delete-todo';
-import { useTodoCounts, useTodos } from '../api/get-todos';
 import { useMoveTodo } from '../api/move-todo';
-import { useTodoSearch } from '../api/search-todos';
-import { useSetTodoSort, useTodoSorts } from '../api/todo-sorts';
-import { useCompletedOpen, useHideCompleted } from '../hooks/use-hide-completed';
 import { useNow } from '../hooks/use-now';
 import { closeTodo, openTodo, useOpenTodo } from '../hooks/use-open-todo';
 import { useSearchQuery } from '../hooks/use-search-query';
 import { useSelection } from '../hooks/use-selection';
-import { splitCompleted } from '../lib/completed';
+import { useTodoList } from '../hooks/use-todo-list';
 import { dateOf } from '../lib/dates';
 import { DeleteTodoDialog } from './DeleteTodoDialog';
 import { FilterTabs, tabId } from './FilterTabs';
@@ -38,14 +24,7 @@ import { TodoList } from './TodoList';
 import { TodoViewList } from './TodoViewList';
 import { viewOfSearch, ViewSwitch } from './ViewSwitch';
 import { draftOfSearch, type ShareDraft } from '../lib/share-draft';
-import {
-  countOf,
-  countsOfServer,
-  countTodos,
-  matchesFilter,
-  sortTodos,
-  type TodoFilter,
-} from '../lib/filters';
+import { countOf, type TodoFilter } from '../lib/filters';
 
 /**
  * The new-todo form, loaded on the first Add Todo (precached by the service worker): with issue
@@ -91,13 +70,17 @@ interface TodosPageProps {
   /** The user's groups (loaded by the route), for tabs, selects and badges. */
   groups: readonly Group[];
   groupsPending: boolean;
+  /** The user's tag names, which quick add suggests after `@`. */
+  tags: readonly string[];
+  /** Creates a group quick add names ("Create group Garden"). */
+  onCreateGroup: (name: string) => Promise<unknown>;
 }
 
 /**
  * /todos: the views All (filter tabs and the list, newest first), Today and Upcoming (by due
  * date, from ?view=), and the Add Todo form.
  */
-export function TodosPage({ groups, groupsPending }: TodosPageProps) {
+export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosPageProps) {
   const search = useSearch();
   const view = viewOfSearch(search);
   const [, navigate] = useLocation();
@@ -245,6 +228,8 @@ export function TodosPage({ groups, groupsPending }: TodosPageProps) {
             defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
             defaultDueDate={view === 'today' ? dateOf(now) : ''}
             now={now}
+            tags={tags}
+            onCreateGroup={onCreateGroup}
           />
         </Suspense>
         {view === 'all' && <SearchBox query={query} onQueryChange={setQuery} />}
@@ -285,7 +270,7 @@ interface AllTodosProps {
 }
 
 /**
- * All: SPEC's screen, the filter tabs with their counts and the whole list, newest first. The
+ * All: the original screen, the filter tabs with their counts and the whole list, newest first. The
  * list arrives page by page (api/get-todos.ts); until the last page is in, the counts are the
  * server's, so they are of all todos from the first screen on. Hide completed (remembered in
  * this browser) hides rows, not counts.
@@ -299,71 +284,31 @@ function AllTodos({
   now,
   onDelete,
 }: AllTodosProps) {
-  const { todos, complete } = useTodos();
-  const serverCounts = useTodoCounts(!complete);
-  const [hideCompleted, setHideCompleted] = useHideCompleted();
-  // The command palette's "Hide or show completed todos" (web/src/app/commands).
-  useCommand('toggleHideCompleted', () => setHideCompleted(!hideCompleted));
+  const {
+    todos,
+    complete,
+    serverCounts,
+    counts,
+    searched,
+    search,
+    sort,
+    setSort,
+    hideCompleted,
+    setHideCompleted,
+    showLater,
+    setShowLater,
+    completedOpen,
+    setCompletedOpen,
+    shown,
+    visible,
+    hasLater,
+    hiddenMatches,
+    open,
+    done,
+  } = useTodoList(query, filter, now);
   const panelId = useId();
-  // Typing stays immediate; the list follows as soon as React has time.
-  const searched = useDeferredValue(query);
-  const search = useTodoSearch(todos.data ?? NO_TODOS, searched);
-
-  const sorts = useTodoSorts();
-  const setSort = useSetTodoSort();
   const moveTodo = useMoveTodo();
-  const sortView = filter === 'all' ? 'all' : filter === 'none' ? 'ungrouped' : `group-${filter}`;
-  const sort = sorts.data?.[sortView] ?? 'created';
-  // The command palette's "Sort by …" (web/src/app/commands).
-  useCommand('setSort', (next) => setSort.mutate({ view: sortView, sort: next }));
-  const sorted = useMemo(() => sortTodos(search.results, sort), [search.results, sort]);
-  // A todo hidden until a later day (its start date) stays out unless Show later todos is on.
-  const [showLater, setShowLater] = useState(false);
-  const today = dateOf(now);
-  const hasLater = useMemo(
-    () => sorted.some((todo) => todo.startDate !== null && todo.startDate > today),
-    [sorted, today],
-  );
-  const visible = useMemo(
-    () =>
-      sorted.filter(
-        (todo) =>
-          matchesFilter(todo, filter) &&
-          !(hideCompleted && todo.completed) &&
-          (showLater || todo.startDate === null || todo.startDate <= today),
-      ),
-    [sorted, filter, hideCompleted, showLater, today],
-  );
-  const hiddenMatches = useMemo(
-    () =>
-      hideCompleted && search.terms.length > 0
-        ? sorted.filter((todo) => todo.completed && matchesFilter(todo, filter)).length
-        : 0,
-    [hideCompleted, search.terms.length, sorted, filter],
-  );
-  const localCounts = useMemo(() => countTodos(todos.data ?? NO_TODOS), [todos.data]);
-  const counts = useMemo(
-    () => (!complete && serverCounts.data ? countsOfServer(serverCounts.data) : localCounts),
-    [complete, serverCounts.data, localCounts],
-  );
-  // The Completed part (decision 087): open todos first, then the completed ones, collapsed
-  // unless opened (remembered in this browser). A search shows its matches in one list.
-  const [completedOpen, setCompletedOpen] = useCompletedOpen();
   const completedId = useId();
-  // Todos seen open since the list came on screen (only ever grows, so it lives outside
-  // React's state): completed now, they keep their place. Only the server's answer counts: a
-  // copy restored from an earlier visit may show open what was completed since.
-  const [seenOpen] = useState(() => new Set<number>());
-  const fresh = todos.isFetchedAfterMount;
-  const { open, done } = useMemo(() => {
-    if (fresh) for (const todo of visible) if (!todo.completed) seenOpen.add(todo.id);
-    if (search.terms.length > 0) return { open: visible, done: NO_TODOS };
-    return splitCompleted(visible, seenOpen);
-  }, [visible, search.terms.length, seenOpen, fresh]);
-  const shown = useMemo(
-    () => (completedOpen && done.length > 0 ? [...open, ...done] : open),
-    [completedOpen, open, done],
-  );
   const selection = useSelection(shown);
   // The open todos and the Completed part are one list to act on: their rows behave alike.
   const listProps = {
@@ -427,10 +372,7 @@ function AllTodos({
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
           )}
-          <SortSelect
-            value={sort}
-            onChange={(next) => setSort.mutate({ view: sortView, sort: next })}
-          />
+          <SortSelect value={sort} onChange={setSort} />
         </div>
         <Button
           variant={selection.selecting ? 'selected' : 'outline'}
@@ -461,6 +403,7 @@ function AllTodos({
               picked={picked}
               shown={shown.length}
               groups={groups}
+              today={dateOf(now)}
               onSelectAll={() => selection.selectAll(BULK_IDS_MAX)}
               onClear={selection.clear}
               onDone={() => selection.setSelecting(false)}

@@ -1,5 +1,6 @@
 import type { Todo } from '@tally/contract';
 import { pad, parseDate } from '@tally/contract/dates';
+import { isOverdue as isOverdueAt } from '@tally/contract/todo-shape';
 import { formatDayOfYear, formatDue, relativeDay } from '#web/lib/date-format';
 
 // The calendar rules the server uses too, from the contract (one copy).
@@ -31,16 +32,6 @@ export function dueLabel(todo: Pick<Todo, 'dueDate' | 'dueTime'>, now: Date): st
   return todo.dueDate ? formatDue(todo.dueDate, todo.dueTime, dateOf(now)) : null;
 }
 
-/**
- * Open and due before today, or today at a time already past (the server's Overdue view uses
- * the same rule).
- */
-export function isOverdue(
-  todo: Pick<Todo, 'dueDate' | 'dueTime' | 'completed'>,
-  now: Date,
-): boolean {
-  if (todo.completed || !todo.dueDate) return false;
-  const today = dateOf(now);
-  if (todo.dueDate < today) return true;
-  return todo.dueDate === today && todo.dueTime !== null && todo.dueTime < timeOf(now);
-}
+/** Overdue now, in the browser's zone (the server's Overdue view's rule, from the contract). */
+export const isOverdue = (todo: Pick<Todo, 'dueDate' | 'dueTime' | 'completed'>, now: Date) =>
+  isOverdueAt(todo, dateOf(now), timeOf(now));

@@ -1,28 +1,31 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type {
-  CreateTodoBody,
-  MoveTodoBody,
-  PatchTodoBody,
-  SetTodoSortBody,
-  Todo,
-  UpdateTodoBody,
-} from '@tally/contract';
+import type { CreateTodoBody, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import { etagOfVersion } from '@tally/contract/constants';
 import { routes } from '@tally/contract/routes';
 import { cleanDescription, cleanTitle } from '@tally/contract/todo-text';
+import { defaultTodo, TODO_WRITABLE_FIELDS } from '@tally/contract/todo-shape';
+import type { OfflineCall } from '#web/lib/outbox';
 import type { EditedField } from './edit-undo';
 import { findTodo } from './todo-cache';
 
 /**
- * The todo calls made while offline (docs/product.md, Offline): queued with lib/outbox.ts, and
- * answered at once with what the server would most likely answer, so the screen shows the
- * change. A new todo gets a negative stand-in id until the server gives its own. An edit queues
- * only the fields it changes (PATCH), so the server keeps what another device changed meanwhile.
- * The queue's code is loaded on first use (precached by the service worker, so offline too).
+ * The todo calls' answers while offline (docs/product.md, Offline): the API client queues every
+ * call the route table marks offline-capable (lib/api.ts, lib/outbox.ts); these say what the
+ * screen shows meanwhile, what the server would most likely answer. A new todo gets a negative
+ * stand-in id until the server gives its own. An edit queues only the fields it changes (PATCH),
+ * so the server keeps what another device changed meanwhile. Made only offline, so the queue's
+ * code loads on first use (precached by the service worker, so offline too).
  */
-const outbox = () => import('#web/lib/outbox');
 
-const pathOf = (path: string, id: number) => path.replace(':id', String(id));
+/** A todo with some of its fields changed, as the server keeps them: the one optimistic patch. */
+function patched(before: Todo, fields: PatchTodoBody): Todo {
+  const after: Todo = { ...before, ...fields };
+  return {
+    ...after,
+    title: cleanTitle(after.title),
+    description: cleanDescription(after.description),
+  };
+}
 
 /**
  * What makes a queued change of a todo replay safely: If-Match with the version it started from
@@ -34,62 +37,39 @@ const startedFrom = (todo: Todo | undefined, label: string, version = todo?.vers
     ? {}
     : { headers: { 'if-match': etagOfVersion(version) }, label: `${label} “${todo.title}”` };
 
-export async function queueCreate(body: CreateTodoBody, operation: string): Promise<Todo> {
-  const { newTempId, queueWrite } = await outbox();
-  const id = newTempId();
-  const { method, path } = routes.todos.create;
-  await queueWrite({ method, path, body, operation, tempId: id });
-  return {
+/** A change of a todo the server answers later: the screen keeps `result` meanwhile. */
+export const changeOf = <R>(result: R, todo: Todo | undefined, label: string): OfflineCall<R> => ({
+  result,
+  ...startedFrom(todo, label),
+});
+
+/** A new todo, shown under a stand-in id. */
+export async function createdOffline(body: CreateTodoBody): Promise<OfflineCall<Todo>> {
+  const id = (await import('#web/lib/outbox')).newTempId();
+  const result = defaultTodo({
+    ...body,
     id,
     title: cleanTitle(body.title),
     description: cleanDescription(body.description),
-    groupId: body.groupId ?? null,
-    completed: false,
-    created: new Date().toISOString(),
-    dueDate: body.dueDate ?? null,
-    dueTime: body.dueTime ?? null,
-    repeat: body.repeat ?? null,
-    remindMinutesBefore: body.remindMinutesBefore ?? null,
-    tags: body.tags ?? [],
-    priority: body.priority ?? 0,
-    parentId: body.parentId ?? null,
-    startDate: body.startDate ?? null,
-    // Newest first among its siblings, as the server places a new todo.
-    position: -Date.now(),
-    version: 1,
-  };
+  });
+  return { result, tempId: id };
 }
 
-const FIELDS = [
-  'title',
-  'description',
-  'groupId',
-  'completed',
-  'dueDate',
-  'dueTime',
-  'repeat',
-  'remindMinutesBefore',
-  'tags',
-  'priority',
-  'parentId',
-  'startDate',
-] as const;
-
 /**
- * `known`: the todo as it was before this change, where the screen has already shown the change
- * (the completion checkbox); otherwise the cached todo is the one before.
+ * A full update (PUT), queued as a PATCH of the fields it changes. `known`: the todo as it was
+ * before this change, where the screen has already shown the change (the completion checkbox);
+ * otherwise the cached todo is the one before.
  */
-export async function queueUpdate(
+export async function updatedOffline(
   queryClient: QueryClient,
   id: number,
   body: UpdateTodoBody,
-  operation: string,
   known?: Todo,
   version?: number,
-): Promise<Todo> {
+): Promise<OfflineCall<Todo>> {
   const before = known ?? findTodo(queryClient, id);
   const next: PatchTodoBody = {};
-  for (const field of FIELDS) {
+  for (const field of TODO_WRITABLE_FIELDS) {
     if (!(field in body)) continue;
     const value = field === 'description' ? cleanDescription(body.description) : body[field];
     const unchanged = before && JSON.stringify(before[field]) === JSON.stringify(value ?? null);
@@ -98,164 +78,40 @@ export async function queueUpdate(
   // PUT clears an omitted description or group; the same edit as a PATCH says so.
   if (!('description' in body) && before?.description) next.description = null;
   if (!('groupId' in body) && before?.groupId !== null && before) next.groupId = null;
-  const { method, path } = routes.todos.patch;
+  const fallback = defaultTodo({ id, title: body.title, completed: body.completed });
+  const result = patched(before ?? fallback, next);
   const changed = Object.keys(next) as (keyof PatchTodoBody)[];
-  if (changed.length > 0) {
-    const { fieldWords } = await import('./edit-undo');
-    const label =
-      changed.length === 1 && changed[0] === 'completed'
-        ? next.completed
-          ? 'completing'
-          : 'reopening'
-        : `the ${changed.map((field) => (field === 'completed' ? 'completion' : fieldWords(field as EditedField))).join(', ')} of`;
-    await (
-      await outbox()
-    ).queueWrite({
-      method,
-      path: pathOf(path, id),
-      body: next,
-      operation,
-      ...startedFrom(before, label, version ?? before?.version),
-    });
-  }
-  const fallback: Todo = {
-    id,
-    title: body.title,
-    description: null,
-    groupId: null,
-    completed: body.completed,
-    created: new Date().toISOString(),
-    dueDate: null,
-    dueTime: null,
-    repeat: null,
-    remindMinutesBefore: null,
-    tags: [],
-    priority: 0,
-    parentId: null,
-    startDate: null,
-    position: 0,
-    version: 1,
+  if (changed.length === 0) return { result, send: null };
+  const { fieldWords } = await import('./edit-undo');
+  const label =
+    changed.length === 1 && changed[0] === 'completed'
+      ? next.completed
+        ? 'completing'
+        : 'reopening'
+      : `the ${changed.map((field) => (field === 'completed' ? 'completion' : fieldWords(field as EditedField))).join(', ')} of`;
+  return {
+    result,
+    send: { route: routes.todos.patch, params: { id }, body: next },
+    ...startedFrom(before, label, version ?? before?.version),
   };
-  const after = { ...(before ?? fallback), ...next };
-  return { ...after, title: cleanTitle(after.title) };
 }
 
 /**
  * Some fields of a todo (the detail view's saves), queued as they are; the screen shows the todo
- * with them (`known`: the todo as the view holds it, where the lists no longer do).
+ * with them (`known`: the todo as the view holds it, where the lists no longer do). Replayed
+ * with the version it started from: changed meanwhile, it is a conflict to show, named by what
+ * the person changed.
  */
-export async function queuePatch(
+export async function patchedOffline(
   queryClient: QueryClient,
-  id: number,
-  body: PatchTodoBody,
-  operation: string,
   known: Todo,
+  body: PatchTodoBody,
   version?: number,
-): Promise<Todo> {
-  const before = findTodo(queryClient, id) ?? known;
-  const { method, path } = routes.todos.patch;
+): Promise<OfflineCall<Todo>> {
+  const before = findTodo(queryClient, known.id) ?? known;
+  const result = patched(before, body);
+  if (version === undefined) return { result };
   const { fieldWords } = await import('./edit-undo');
   const words = (Object.keys(body) as EditedField[]).map(fieldWords);
-  await (
-    await outbox()
-  ).queueWrite({
-    method,
-    path: pathOf(path, id),
-    body,
-    operation,
-    // Replayed with the version it started from: changed meanwhile, it is a conflict to show
-    // (lib/outbox.ts), named by what the person changed.
-    ...(version === undefined
-      ? {}
-      : {
-          headers: { 'if-match': etagOfVersion(version) },
-          label: `the ${words.join(', ')} of “${before.title}”`,
-        }),
-  });
-  const after: Todo = { ...before, ...body };
-  return {
-    ...after,
-    title: cleanTitle(after.title),
-    description: cleanDescription(after.description),
-  };
-}
-
-export async function queueDelete(
-  queryClient: QueryClient,
-  id: number,
-  operation: string,
-): Promise<void> {
-  const { method, path } = routes.todos.remove;
-  await (
-    await outbox()
-  ).queueWrite({
-    method,
-    path: pathOf(path, id),
-    operation,
-    ...startedFrom(findTodo(queryClient, id), 'deleting'),
-  });
-}
-
-/**
- * A move in the manual order, sent when online; the screen has already moved the row. `before`:
- * the todo as it was before the move (the row shows the new place already).
- */
-export async function queueMove(
-  id: number,
-  body: MoveTodoBody,
-  operation: string,
-  before: Todo | undefined,
-): Promise<void> {
-  const { method, path } = routes.todos.move;
-  await (
-    await outbox()
-  ).queueWrite({
-    method,
-    path: pathOf(path, id),
-    body,
-    operation,
-    ...startedFrom(before, 'moving'),
-  });
-}
-
-/**
- * A skip of a repeating todo's occurrence: the server knows its next date, so the row keeps its
- * date until the queue is sent and the lists are fetched again.
- */
-export async function queueSkip(todo: Todo, operation: string): Promise<void> {
-  const { method, path } = routes.todos.skip;
-  await (
-    await outbox()
-  ).queueWrite({
-    method,
-    path: pathOf(path, todo.id),
-    operation,
-    ...startedFrom(todo, 'skipping'),
-  });
-}
-
-/** A view's sort, kept on the server once online; the screen follows it already. */
-export async function queueSort(body: SetTodoSortBody, operation: string): Promise<void> {
-  const { method, path } = routes.todos.setSort;
-  await (await outbox()).queueWrite({ method, path, body, operation });
-}
-
-/** A new parent, sent as a PATCH of that field alone (a move onto another parent's subtasks). */
-export async function queueParent(
-  id: number,
-  parentId: number | null,
-  operation: string,
-  before: Todo | undefined,
-): Promise<void> {
-  const { method, path } = routes.todos.patch;
-  const body: PatchTodoBody = { parentId };
-  await (
-    await outbox()
-  ).queueWrite({
-    method,
-    path: pathOf(path, id),
-    body,
-    operation,
-    ...startedFrom(before, 'the parent of'),
-  });
+  return { result, label: `the ${words.join(', ')} of “${before.title}”` };
 }

@@ -6,14 +6,14 @@ import { dateOf, dayLabel } from './dates';
 import { describeRepeat } from './repeat';
 
 /**
- * Quick add in the new-todo form: the contract's reader (the one the e-mail subject and the MCP
+ * Quick add in the new-todo form and the quick add line: the contract's reader (the one the e-mail subject and the MCP
  * `add` text go through, so the same words make the same todo), in the browser's zone and date
  * order, with each chip labelled as the screens write dates, times and repeats.
  *
  * Loaded lazily by the new-todo form (chrono-node is most of its weight).
  */
 
-export type ChipKind = 'date' | 'time' | 'group' | 'repeat' | 'tag' | 'priority';
+export type ChipKind = 'date' | 'time' | 'group' | 'repeat' | 'tag' | 'priority' | 'start';
 
 export interface Chip {
   kind: ChipKind;
@@ -49,6 +49,7 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
   const labelOf = (kind: ChipKind, value: string): string => {
     switch (kind) {
       case 'date':
+      case 'start':
         return dayLabel(value, today);
       case 'time':
         return formatTime(value);

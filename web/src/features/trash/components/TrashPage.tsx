@@ -4,7 +4,7 @@ import type { TrashedTodo } from '@tally/contract';
 import { formatMoment } from '#web/lib/date-format';
 import { TRASH_DAYS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
-import { Dialog } from '#web/components/Dialog';
+import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
@@ -110,31 +110,20 @@ export function TrashPage({
           </ul>
         )}
       </section>
-      <Dialog
+      <ConfirmDialog
         open={confirming !== null}
         title={confirming === 'empty' ? 'Empty trash' : 'Delete forever'}
-        onClose={() => setConfirming(null)}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setConfirming(null)} data-autofocus>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={deleteForever.isPending || emptyTrash.isPending}
-              onClick={() => {
-                const done = { onSettled: () => setConfirming(null) };
-                if (confirming === 'empty') emptyTrash.mutate(undefined, done);
-                else if (confirming) deleteForever.mutate(confirming.todo.id, done);
-              }}
-            >
-              {confirming === 'empty' ? 'Empty trash' : 'Delete forever'}
-            </Button>
-          </>
-        }
+        confirmLabel={confirming === 'empty' ? 'Empty trash' : 'Delete forever'}
+        pending={deleteForever.isPending || emptyTrash.isPending}
+        onConfirm={() => {
+          const done = { onSettled: () => setConfirming(null) };
+          if (confirming === 'empty') emptyTrash.mutate(undefined, done);
+          else if (confirming) deleteForever.mutate(confirming.todo.id, done);
+        }}
+        onCancel={() => setConfirming(null)}
       >
         <p>{confirmText}</p>
-      </Dialog>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -1,0 +1,136 @@
+// `npx tsc -b contract server && node bench/caldav-uploads.mjs [--todos=N]`: the server CPU an
+// upload over CalDAV costs, per PUT, as a calendar grows (docs/performance.md, CalDAV: uploads).
+// Starts Tally on a fresh SQLite database (or PostgreSQL: --dialect=postgres), makes an account
+// and an app password, then PUTs N new todos one after the other into its Todos calendar (the
+// objects bench/caldav-vdirsyncer.mjs uploads: a third due, a tenth weekly, a twentieth a subtask
+// of the todo before it) and reads the server's own CPU time (/proc/<pid>/stat) for each tenth.
+// Flags: --todos=N (default 5,000), --port=N (default 3793), --dialect=sqlite|postgres,
+// --entry=file Tally starts from (default server/dist/main.js: another build for before/after).
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDatabase, dropDatabase } from './lib/seed.mjs';
+import { waitUntilHealthy } from './lib/server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(here);
+const args = process.argv.slice(2);
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const TODOS = Number(option('todos') ?? 5_000);
+const PORT = Number(option('port') ?? 3793);
+const DIALECT = option('dialect') ?? 'sqlite';
+const ENTRY = option('entry') ?? 'server/dist/main.js';
+const dataDir = path.join(os.tmpdir(), `tally-bench-uploads-${PORT}`);
+
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+function vtodo(i) {
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Tally bench//EN',
+    'BEGIN:VTODO',
+    `UID:bench-${i}`,
+    'DTSTAMP:20261101T120000Z',
+    `SUMMARY:Todo ${i}`,
+    ...(i % 3 === 0 ? [`DUE:202612${String((i % 28) + 1).padStart(2, '0')}T090000Z`] : []),
+    ...(i % 30 === 0 ? ['RRULE:FREQ=WEEKLY'] : []),
+    ...(i % 5 === 0 ? ['DESCRIPTION:Some notes about this todo'] : []),
+    ...(i % 20 === 19 ? [`RELATED-TO:bench-${i + 1}`] : []),
+    'END:VTODO',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}
+
+rmSync(dataDir, { recursive: true, force: true });
+const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverDist = path.dirname(path.join(root, ENTRY));
+const where = { dialect: DIALECT, dataDir, adminUrl, dbName: 'tally_bench_uploads', serverDist };
+const target = await createDatabase(where);
+const child = spawn(process.execPath, [path.join(root, ENTRY)], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: 'bench-secret-that-is-at-least-32-bytes-long!!',
+    DATA_DIR: dataDir,
+    DATABASE_URL: target.databaseUrl ?? '',
+    REDIS_URL: '',
+    WEB_CONCURRENCY: '1',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+try {
+  const base = `http://127.0.0.1:${PORT}`;
+  await waitUntilHealthy(base, { child });
+  const password = 'Bench-uploads-password-5521';
+  const email = 'uploads@example.org';
+  const registered = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'uploads', email, password }),
+  });
+  const { accessToken } = await registered.json();
+  const api = (url, body) =>
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        cookie: registered.headers.get('set-cookie') ?? '',
+      },
+      body: JSON.stringify(body),
+    });
+  await api('/api/account/reauthenticate', { password });
+  const made = await api('/api/account/tokens', {
+    name: 'uploads',
+    scope: 'read-write',
+    expiresInDays: null,
+  });
+  const { token } = await made.json();
+  const auth = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
+  const found = await fetch(`${base}/dav/`, {
+    method: 'PROPFIND',
+    headers: { authorization: auth, depth: '0', 'content-type': 'application/xml' },
+    body: '<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:calendar-home-set/></d:prop></d:propfind>',
+  });
+  const home = /(\/dav\/calendars\/\d+\/)/.exec(await found.text())?.[1];
+  if (!home) throw new Error('no calendar home');
+  const tenth = Math.max(1, Math.floor(TODOS / 10));
+  const started = cpuMs(child.pid);
+  let mark = started;
+  const steps = [];
+  for (let i = 0; i < TODOS; i += 1) {
+    const put = await fetch(`${base}${home}todos/bench-${i}.ics`, {
+      method: 'PUT',
+      headers: { authorization: auth, 'content-type': 'text/calendar', 'if-none-match': '*' },
+      body: vtodo(i),
+    });
+    await put.arrayBuffer();
+    if (put.status !== 201) throw new Error(`PUT bench-${i}: ${put.status}`);
+    if ((i + 1) % tenth === 0) {
+      const now = cpuMs(child.pid);
+      steps.push(((now - mark) / tenth).toFixed(2));
+      mark = now;
+    }
+  }
+  const total = cpuMs(child.pid) - started;
+  console.log(
+    `${TODOS} PUTs on ${DIALECT} (${ENTRY}): server CPU ${(total / 1000).toFixed(1)} s, ` +
+      `${(total / TODOS).toFixed(2)} ms per PUT; per tenth ${steps.join(', ')} ms; ` +
+      `load ${os.loadavg()[0].toFixed(1)}`,
+  );
+} finally {
+  child.kill();
+  await new Promise((resolve) => child.once('exit', resolve));
+  await dropDatabase(where);
+  rmSync(dataDir, { recursive: true, force: true });
+}

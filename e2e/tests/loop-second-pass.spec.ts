@@ -1,0 +1,440 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  apiPost,
+  expectNoSeriousA11yViolations,
+  registerViaApi,
+  setTheme,
+  signInWithStorage,
+} from '../support/fixtures';
+
+/**
+ * The daily loop's second pass: capture with feedback (what quick add understood shows as the
+ * person types, with suggestions for #groups and @tags). Each case failed before its change.
+ */
+
+const screenshotDir =
+  process.env.SHOTS_DIR ?? path.resolve(import.meta.dirname, '..', 'screenshots');
+
+const WIDTHS = [
+  [390, 844],
+  [1280, 800],
+] as const;
+
+const list = (page: Page) => page.getByRole('list', { name: 'Todos' });
+const quickAdd = (page: Page) => page.getByRole('combobox', { name: 'Quick add a todo' });
+const understood = (page: Page) =>
+  page.getByRole('form', { name: 'Quick add' }).getByRole('list', { name: 'Quick add understood' });
+
+test.describe('capture with feedback', () => {
+  test('the placeholder example works on a new account, its chips shown before Enter', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'capture');
+    await signInWithStorage(page, user);
+    const field = quickAdd(page);
+    const example = (await field.getAttribute('placeholder'))?.replace(/^Quick add: /, '') ?? '';
+    expect(example).toBe('Pay rent tomorrow 9:00 #Home @bills p1 every month');
+    await field.click();
+    await field.pressSequentially(example);
+    const chips = understood(page);
+    for (const chip of ['Date', 'Time', 'Repeat', 'Tag', 'Priority']) {
+      await expect(chips.getByText(chip, { exact: true })).toBeVisible();
+    }
+    await expect(chips).toContainText('Tomorrow');
+    await expect(chips).toContainText('bills');
+    // No group "Home" yet: it says so and offers to create it.
+    await page.getByRole('button', { name: 'Create group Home' }).click();
+    await expect(chips.getByText('Group', { exact: true })).toBeVisible();
+    await expect(page.getByText('Saved as “Pay rent”')).toBeVisible();
+    await field.press('Enter');
+    const row = list(page).getByRole('listitem').filter({ hasText: 'Pay rent' });
+    await expect(row).toContainText('Home');
+    await expect(row).toContainText('bills');
+    await expect(row).toContainText('Tomorrow');
+    await expect(field).toHaveValue('');
+    await expect(field).toBeFocused();
+  });
+
+  test('# and @ offer groups and tags as a listbox: arrows, Tab, Enter and Escape', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'suggest');
+    for (const name of ['Home', 'Health']) {
+      await apiPost(page.request, user, '/api/todo-groups', { name, color: '#3B82F6' });
+    }
+    await apiPost(page.request, user, '/api/todos', { title: 'Old', tags: ['bills', 'books'] });
+    await signInWithStorage(page, user);
+    const field = quickAdd(page);
+    await field.click();
+    await field.pressSequentially('Book the dentist #H');
+    await expect(field).toHaveAttribute('aria-expanded', 'true');
+    const groups = page.getByRole('listbox', { name: 'Groups' });
+    await expect(groups.getByRole('option')).toHaveText(['Health', 'Home', 'Create group H']);
+    await expect(groups.getByRole('option', { name: 'Health' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    await field.press('ArrowDown');
+    await expect(groups.getByRole('option', { name: 'Home' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    await field.press('Tab');
+    await expect(field).toHaveValue('Book the dentist #Home ');
+    await expect(field).toBeFocused();
+    await expect(groups).toBeHidden();
+    await field.pressSequentially('@b');
+    const tags = page.getByRole('listbox', { name: 'Tags' });
+    await expect(tags.getByRole('option')).toHaveText(['@bills', '@books']);
+    await field.press('Escape');
+    await expect(tags).toBeHidden();
+    await expect(field).toBeFocused();
+    await field.pressSequentially('o');
+    await field.press('Enter');
+    await expect(field).toHaveValue('Book the dentist #Home @books ');
+    await expect(understood(page)).toContainText('Home');
+    await field.press('Enter');
+    const row = list(page).getByRole('listitem').filter({ hasText: 'Book the dentist' });
+    await expect(row).toContainText('Home');
+    await expect(row).toContainText('books');
+  });
+
+  test('an unknown #Name in the listbox creates the group with Enter', async ({ page }) => {
+    const user = await registerViaApi(page.request, 'newgroup');
+    await signInWithStorage(page, user);
+    const field = quickAdd(page);
+    await field.click();
+    await field.pressSequentially('Plant bulbs #Garden');
+    await expect(page.getByRole('option', { name: 'Create group Garden' })).toBeVisible();
+    await field.press('Enter');
+    await expect(field).toHaveValue('Plant bulbs #Garden ');
+    await expect(understood(page)).toContainText('Garden');
+    await expect(page.getByRole('tab', { name: /Garden/ })).toBeVisible();
+  });
+
+  test('ordinary words stay; only the date read leaves the title, and its chip says which', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'words');
+    await signInWithStorage(page, user);
+    const field = quickAdd(page);
+    await field.click();
+    for (const title of [
+      'Ask Sunday school about volunteering',
+      'Send notes from the 9:00 standup',
+      'Today view capture test',
+    ]) {
+      await field.fill(title);
+      await expect(understood(page)).toBeHidden();
+      await field.press('Enter');
+      await expect(list(page).getByRole('checkbox', { name: title, exact: true })).toBeVisible();
+      await expect(field).toHaveValue('');
+    }
+    await field.fill('Call mom tomorrow about the trip');
+    await expect(understood(page)).toContainText('Tomorrow');
+    await expect(page.getByText('Saved as “Call mom about the trip”')).toBeVisible();
+    await page.getByRole('button', { name: 'Remove date Tomorrow' }).click();
+    await expect(understood(page)).toBeHidden();
+    await expect(field).toBeFocused();
+    await field.press('Enter');
+    const kept = list(page).getByRole('listitem').filter({ hasText: 'Call mom tomorrow about' });
+    await expect(kept).not.toContainText('Tomorrow');
+    // A start date is read after "starts" and shown as its own chip.
+    await field.fill('Plan the trip starts tomorrow');
+    await expect(understood(page)).toContainText('Start');
+    await expect(page.getByText('Saved as “Plan the trip”')).toBeVisible();
+  });
+
+  test('screenshots: quick add with chips and suggestions, phone and desktop, light and dark', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'chipshots');
+    await apiPost(page.request, user, '/api/todo-groups', { name: 'Home', color: '#84CC16' });
+    await signInWithStorage(page, user);
+    mkdirSync(screenshotDir, { recursive: true });
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      for (const [width, height] of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        const field = quickAdd(page);
+        await field.fill('Pay rent tomorrow 9:00 @bills p1 every month #');
+        await field.press('End');
+        await expect(page.getByRole('listbox', { name: 'Groups' })).toBeVisible();
+        await expect(understood(page)).toContainText('Tomorrow');
+        await expectNoSeriousA11yViolations(page, `quick add with chips, ${theme} ${width}`);
+        await page.screenshot({
+          path: path.join(screenshotDir, `loop-quick-add-${theme}-${width}.png`),
+        });
+        await field.fill('');
+      }
+    }
+  });
+});
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const inDays = (days: number) => {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+};
+
+/** A todo's due date as the server has it. */
+const dueDateOf = async (page: Page, token: string, title: string) => {
+  const response = await page.request.get('/api/todos', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const todos = (await response.json()) as { title: string; dueDate: string | null }[];
+  return todos.find((todo) => todo.title === title)?.dueDate;
+};
+
+test.describe('planning in bulk', () => {
+  test('the selection bar is one row on a phone and at 1280 px, and sets a due date with Undo', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'bulkdue');
+    for (const name of ['Home', 'Work', 'Errands', 'Health', 'Garden']) {
+      await apiPost(page.request, user, '/api/todo-groups', { name, color: '#3B82F6' });
+    }
+    for (const title of ['Water the plants', 'Buy milk', 'Post the letter']) {
+      await apiPost(page.request, user, '/api/todos', { title });
+    }
+    await signInWithStorage(page, user);
+    mkdirSync(screenshotDir, { recursive: true });
+    const bar = page.getByRole('toolbar', { name: 'Selected todos' });
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      for (const [width, height] of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        if (!(await bar.isVisible())) {
+          await page.getByRole('button', { name: 'Select', exact: true }).click();
+        }
+        await page.getByRole('checkbox', { name: 'Select Water the plants' }).check();
+        await page.getByRole('checkbox', { name: 'Select Buy milk' }).check();
+        await expect(bar).toContainText('2 selected');
+        // One row: as high as its tallest control and its padding, no second line; at 1280 px
+        // every control shows without scrolling the bar sideways.
+        const fit = await bar.evaluate((toolbar) => {
+          const actions = toolbar.querySelector(':scope > div > div');
+          return {
+            bar: toolbar.getBoundingClientRect().height,
+            control: Math.max(
+              ...Array.from(toolbar.querySelectorAll('button, select')).map(
+                (control) => control.getBoundingClientRect().height,
+              ),
+            ),
+            hidden: actions ? actions.scrollWidth - actions.clientWidth : -1,
+          };
+        });
+        expect(fit.bar).toBeLessThan(fit.control * 2);
+        if (width === 1280) expect(fit.hidden).toBe(0);
+        await expect(bar.getByRole('combobox', { name: 'Due date' })).toBeVisible();
+        await expectNoSeriousA11yViolations(page, `selection mode, ${theme} ${width}`);
+        await page.screenshot({
+          path: path.join(screenshotDir, `loop-selection-${theme}-${width}.png`),
+        });
+      }
+    }
+    await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'Tomorrow' });
+    const row = (title: string) => list(page).getByRole('listitem').filter({ hasText: title });
+    await expect(row('Water the plants')).toContainText('Tomorrow');
+    await expect(row('Buy milk')).toContainText('Tomorrow');
+    await expect(row('Post the letter')).not.toContainText('Tomorrow');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(row('Water the plants')).not.toContainText('Tomorrow');
+    await expect(row('Buy milk')).not.toContainText('Tomorrow');
+    // A date of one's own, then none.
+    await page.getByRole('checkbox', { name: 'Select Post the letter' }).check();
+    await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'A date…' });
+    await bar.getByLabel('Due date for the selected todos').fill(inDays(3));
+    await expect.poll(() => dueDateOf(page, user.token, 'Post the letter')).toBe(inDays(3));
+    await page.getByRole('checkbox', { name: 'Select Post the letter' }).check();
+    await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'No date' });
+    await expect.poll(() => dueDateOf(page, user.token, 'Post the letter')).toBeNull();
+  });
+
+  test('"Reschedule overdue" moves every overdue todo to today in one step, with Undo', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page.request, 'overdue');
+    await apiPost(page.request, user, '/api/todos', { title: 'File taxes', dueDate: inDays(-3) });
+    await apiPost(page.request, user, '/api/todos', {
+      title: 'Call the bank',
+      dueDate: inDays(-1),
+      dueTime: '09:00',
+    });
+    await apiPost(page.request, user, '/api/todos', { title: 'Due today', dueDate: inDays(0) });
+    await signInWithStorage(page, user, '/todos?view=today');
+    const overdue = page.getByRole('region', { name: 'Overdue' });
+    await expect(overdue.getByRole('listitem')).toHaveCount(2);
+    await expectNoSeriousA11yViolations(page, 'Today with overdue todos');
+    await page.getByRole('button', { name: 'Reschedule overdue' }).click();
+    await expect(overdue).toBeHidden();
+    const today = page.getByRole('region', { name: 'Today' });
+    await expect(today.getByRole('listitem')).toHaveCount(3);
+    await expect(today.getByRole('listitem').filter({ hasText: 'Call the bank' })).toContainText(
+      '09:00',
+    );
+    await expect(page.getByText('2 overdue todos moved to today')).toBeVisible();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(overdue.getByRole('listitem')).toHaveCount(2);
+    await expect(today.getByRole('listitem')).toHaveCount(1);
+  });
+});
+
+test('the list is one Tab stop: Tab enters it, the next Tab leaves it, arrows reach the controls', async ({
+  page,
+}) => {
+  const user = await registerViaApi(page.request, 'tabstop');
+  for (const title of ['One', 'Two', 'Three']) {
+    await apiPost(page.request, user, '/api/todos', { title });
+  }
+  await apiPost(page.request, user, '/api/todos', {
+    title: 'Water plants',
+    dueDate: inDays(0),
+    repeat: { every: 1, unit: 'day', from: 'due' },
+  });
+  await signInWithStorage(page, user);
+  const rows = list(page).getByRole('listitem');
+  await expect(rows).toHaveCount(4);
+  // From the control just before the list (Select), Tab lands on the active row.
+  await page.getByRole('button', { name: 'Select', exact: true }).focus();
+  await page.keyboard.press('Tab');
+  await expect(rows.first()).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(
+    await page.evaluate(() => document.activeElement?.closest('ul[aria-label="Todos"]') === null),
+  ).toBe(true);
+  await page.keyboard.press('Shift+Tab');
+  await expect(rows.first()).toBeFocused();
+  // → goes through the row's controls: checkbox, title, Skip, Edit, Delete; ← comes back.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('checkbox', { name: 'Water plants' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Skip Water plants' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Delete Water plants' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Delete Water plants' })).toBeFocused();
+  for (let step = 0; step < 5; step += 1) await page.keyboard.press('ArrowLeft');
+  await expect(rows.first()).toBeFocused();
+  // The row keys still work: ↓ moves, Enter opens the detail view.
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Three' })).toBeVisible();
+});
+
+/** How many rows of the list show whole in the window, the page scrolled to its top. */
+const wholeRowsVisible = (page: Page) =>
+  page.evaluate(
+    () =>
+      Array.from(document.querySelectorAll('ul[aria-label="Todos"] > li')).filter((row) => {
+        const box = row.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }).length,
+  );
+
+test('screens with real rows: /todos and the detail view, phone and desktop, light and dark', async ({
+  page,
+}) => {
+  const user = await registerViaApi(page.request, 'realrows');
+  const groups: number[] = [];
+  for (const name of ['Home', 'Work', 'Errands', 'Health', 'Garden']) {
+    const group = await apiPost<{ id: number }>(page.request, user, '/api/todo-groups', {
+      name,
+      color: '#3B82F6',
+    });
+    groups.push(group.id);
+  }
+  await apiPost(page.request, user, '/api/todos', { title: 'Later', startDate: inDays(5) });
+  for (let n = 1; n <= 16; n += 1) {
+    const parent = await apiPost<{ id: number }>(page.request, user, '/api/todos', {
+      title: `Plan item ${n}`,
+      groupId: groups[n % groups.length],
+      tags: ['work', 'soon'],
+      dueDate: inDays(n % 4),
+    });
+    if (n > 12) {
+      await apiPost(page.request, user, '/api/todos', {
+        title: `Step of ${n}`,
+        parentId: parent.id,
+      });
+    }
+  }
+  await signInWithStorage(page, user);
+  mkdirSync(screenshotDir, { recursive: true });
+  const counts: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const [width, height] of WIDTHS) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expect(page.getByText('Show later todos')).toBeVisible();
+      await expect(list(page).getByRole('listitem').first()).toBeVisible();
+      counts.push(`${theme} ${width}: ${await wholeRowsVisible(page)} whole rows`);
+      await expectNoSeriousA11yViolations(page, `/todos with real rows, ${theme} ${width}`);
+      await page.screenshot({ path: path.join(screenshotDir, `loop-todos-${theme}-${width}.png`) });
+      await list(page).getByRole('button', { name: 'Plan item 16', exact: true }).click();
+      const detail = page.getByRole('dialog', { name: 'Plan item 16' });
+      await expect(detail.getByLabel('New subtask')).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `detail view, ${theme} ${width}`);
+      await page.screenshot({
+        path: path.join(screenshotDir, `loop-detail-${theme}-${width}.png`),
+      });
+      await detail.getByRole('button', { name: 'Close' }).click();
+      await expect(detail).toBeHidden();
+    }
+  }
+  test.info().annotations.push({ type: 'rows visible', description: counts.join('; ') });
+  console.log(counts.join('\n'));
+});
+
+test('"Add subtask" in the detail view makes subtasks under the todo, in its group', async ({
+  page,
+}) => {
+  const user = await registerViaApi(page.request, 'subtask');
+  const group = await apiPost<{ id: number }>(page.request, user, '/api/todo-groups', {
+    name: 'Home',
+    color: '#84CC16',
+  });
+  await apiPost(page.request, user, '/api/todos', { title: 'Paint the fence', groupId: group.id });
+  await apiPost(page.request, user, '/api/todos', { title: 'Other' });
+  await signInWithStorage(page, user);
+  await list(page).getByRole('button', { name: 'Paint the fence', exact: true }).click();
+  const detail = page.getByRole('dialog', { name: 'Paint the fence' });
+  const field = detail.getByLabel('New subtask');
+  await field.fill('Buy paint');
+  await field.press('Enter');
+  await expect(field).toHaveValue('');
+  await field.fill('Sand the boards');
+  await detail.getByRole('button', { name: 'Add subtask' }).click();
+  await expect(field).toHaveValue('');
+  await detail.getByRole('button', { name: 'Close' }).click();
+  const parent = list(page).getByRole('listitem').filter({ hasText: 'Paint the fence' });
+  await expect(parent.getByLabel('0 of 2 subtasks done')).toBeVisible();
+  const child = list(page).getByRole('listitem').filter({ hasText: 'Buy paint' });
+  await expect(child).toContainText('Home');
+  await expect(child.locator('[data-depth="1"]')).toBeVisible();
+  // A parent hides and shows its subtasks, remembered in this browser.
+  const subtasks = parent.getByRole('button', { name: 'Subtasks of Paint the fence' });
+  await expect(subtasks).toHaveAttribute('aria-expanded', 'true');
+  await subtasks.click();
+  await expect(child).toBeHidden();
+  await page.reload();
+  await expect(list(page).getByRole('checkbox', { name: 'Paint the fence' })).toBeVisible();
+  await expect(child).toBeHidden();
+  await subtasks.click();
+  await expect(child).toBeVisible();
+  // The parent picker finds a todo by the words of its title.
+  await list(page).getByRole('button', { name: 'Other', exact: true }).click();
+  const other = page.getByRole('dialog', { name: 'Other' });
+  await other.getByRole('searchbox', { name: 'Find a parent' }).fill('fence');
+  await expect(other.getByLabel('Subtask of').getByRole('option')).toHaveText([
+    'None (top level)',
+    'Paint the fence',
+  ]);
+});

@@ -1,0 +1,302 @@
+import { useState } from 'react';
+import type { TwoFactorSetup, TwoFactorStatus } from '@tally/contract';
+import { Button } from '#web/components/Button';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { Form, FormActions } from '#web/components/Form';
+import { TextField } from '#web/components/FormField';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage, fieldErrorOf } from '#web/lib/api-client';
+import { useDisableTwoFactor } from '../api/disable-two-factor';
+import { useEnableTwoFactor } from '../api/enable-two-factor';
+import { LOAD_TWO_FACTOR_OPERATION, useTwoFactor } from '../api/get-two-factor';
+import { useStartTwoFactorSetup } from '../api/start-two-factor-setup';
+import { copyResult, copyText } from '#web/lib/copy-text';
+import { formatInstant } from '#web/lib/format-instant';
+import { endedSentence, endOtherAccessOf } from '#web/lib/end-other-access';
+import { CopyField } from '#web/components/CopyField';
+import { EndOtherAccessFields } from '#web/components/EndOtherAccessFields';
+import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
+
+const TITLE = 'Two-factor';
+
+/** The secret in groups of four, as authenticator apps show it (spaces are ignored when typed). */
+const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** Scan or type the secret, then confirm with the app's first code. */
+function SetupForm({
+  setup,
+  onEnabled,
+  onCancel,
+}: {
+  setup: TwoFactorSetup;
+  /** `ended`: what else ended with it, as a sentence (endedSentence). */
+  onEnabled: (recoveryCodes: string[], ended: string) => void;
+  onCancel: () => void;
+}) {
+  const enable = useEnableTwoFactor();
+  const [copied, setCopied] = useState<string | null>(null);
+  const submit = (data: FormData) => {
+    const choice = endOtherAccessOf(data);
+    enable.mutate(
+      { code: String(data.get('code') ?? ''), ...choice },
+      { onSuccess: ({ recoveryCodes }) => onEnabled(recoveryCodes, endedSentence(choice)) },
+    );
+  };
+  const codeError = enable.isError
+    ? (fieldErrorOf(enable.error, 'code') ?? errorMessage(enable.error, 'Turn on two-factor codes'))
+    : null;
+  return (
+    <div className="space-y-4">
+      <Hint>
+        1. Scan this QR code with an authenticator app (Aegis, Google Authenticator, 1Password,
+        Bitwarden...), or type the secret key into it.
+      </Hint>
+      <img
+        src={setup.qrCode}
+        alt="QR code for your authenticator app"
+        width={200}
+        height={200}
+        className="rounded-md border border-slate-300 bg-white p-1"
+      />
+      <CopyField
+        label="Secret key"
+        value={grouped(setup.secret)}
+        copyLabel="Copy key"
+        onCopy={(ok) => setCopied(copyResult(ok, 'The secret key'))}
+      />
+      {copied && <Hint>{copied}</Hint>}
+      <Form label="Confirm two-factor code" onSubmit={submit}>
+        <TextField
+          label="2. Code from the app"
+          name="code"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
+          error={codeError}
+          required
+        />
+        <EndOtherAccessFields />
+        <FormActions>
+          <Button type="submit" disabled={enable.isPending}>
+            {enable.isPending ? 'Turning on...' : 'Turn on'}
+          </Button>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        </FormActions>
+      </Form>
+    </div>
+  );
+}
+
+/** The recovery codes, shown once right after turning the codes on. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <div className="space-y-4">
+      <SubHeading>Your recovery codes</SubHeading>
+      <Hint>
+        Save these codes somewhere safe (a password manager, or on paper). If you lose your phone,
+        each one signs you in once instead of a code. They are shown only now.
+      </Hint>
+      <ul
+        aria-label="Recovery codes"
+        className="grid max-w-md grid-cols-2 gap-2 rounded-md bg-slate-50 p-3 font-mono text-sm text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+      >
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      {copied && <Hint>{copied}</Hint>}
+      <FormActions>
+        <Button
+          variant="secondary"
+          onClick={() =>
+            void copyText(codes.join('\n')).then((ok) =>
+              setCopied(copyResult(ok, 'The recovery codes')),
+            )
+          }
+        >
+          Copy codes
+        </Button>
+        <Button onClick={onDone}>I have saved them</Button>
+      </FormActions>
+    </div>
+  );
+}
+
+/** Turn the codes off: a code from the app (or a recovery code), or the password. */
+function DisableForm({
+  status,
+  hasPassword,
+  onDisabled,
+}: {
+  status: TwoFactorStatus;
+  hasPassword: boolean;
+  /** `ended`: what else ended with it, as a sentence (endedSentence). */
+  onDisabled: (ended: string) => void;
+}) {
+  const disable = useDisableTwoFactor();
+  const [withPassword, setWithPassword] = useState(false);
+  const field = withPassword ? 'password' : 'code';
+  const submit = (data: FormData) => {
+    const value = String(data.get(field) ?? '');
+    const choice = endOtherAccessOf(data);
+    disable.mutate(withPassword ? { password: value, ...choice } : { code: value, ...choice }, {
+      onSuccess: () => onDisabled(endedSentence(choice)),
+    });
+  };
+  const error = disable.isError
+    ? (fieldErrorOf(disable.error, field) ?? errorMessage(disable.error, 'Turn off'))
+    : null;
+  return (
+    <div className="space-y-4">
+      <Hint>
+        Two-factor codes are on
+        {status.enabledAt && (
+          <>
+            {' '}
+            since <time dateTime={status.enabledAt}>{formatInstant(status.enabledAt)}</time>
+          </>
+        )}
+        : signing in asks for a code from your authenticator app after the password.{' '}
+        {status.recoveryCodesLeft === 1
+          ? '1 recovery code is left.'
+          : `${status.recoveryCodesLeft} recovery codes are left.`}
+      </Hint>
+      <Form label="Turn off two-factor codes" onSubmit={submit}>
+        {withPassword ? (
+          <TextField
+            key="password"
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            error={error}
+            required
+          />
+        ) : (
+          <TextField
+            key="code"
+            label="Code from the app (or a recovery code)"
+            name="code"
+            type="text"
+            autoComplete="one-time-code"
+            error={error}
+            required
+          />
+        )}
+        <EndOtherAccessFields />
+        <FormActions>
+          <Button type="submit" variant="danger" disabled={disable.isPending}>
+            {disable.isPending ? 'Turning off...' : 'Turn off two-factor codes'}
+          </Button>
+          {hasPassword && (
+            <Button
+              variant="link"
+              size="none"
+              className="min-h-9 text-blue-700 dark:text-blue-300"
+              onClick={() => {
+                disable.reset();
+                setWithPassword((current) => !current);
+              }}
+            >
+              {withPassword ? 'Use a code instead' : 'Use your password instead'}
+            </Button>
+          )}
+        </FormActions>
+      </Form>
+    </div>
+  );
+}
+
+/**
+ * Settings → Two-factor (docs/decisions/081-two-factor-codes.md): set up an authenticator app
+ * (QR code and secret, confirmed with a code), see the recovery codes once, turn it off. The
+ * changes need a recent proof of identity: the API client asks for it ("Confirm it's you").
+ */
+export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
+  const twoFactor = useTwoFactor();
+  const startSetup = useStartTwoFactorSetup();
+  const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  /** What else turning the codes on ended, told once the recovery codes are saved. */
+  const [ended, setEnded] = useState('');
+  const [status, setStatus] = useState<string | null>(null);
+
+  if (twoFactor.isPending) {
+    return (
+      <SettingsSection title={TITLE}>
+        <LoadingText>Loading two-factor settings...</LoadingText>
+      </SettingsSection>
+    );
+  }
+  if (twoFactor.isError) {
+    return (
+      <SettingsSection title={TITLE}>
+        <ErrorBanner message={errorMessage(twoFactor.error, LOAD_TWO_FACTOR_OPERATION)} />
+      </SettingsSection>
+    );
+  }
+
+  let body;
+  if (recoveryCodes) {
+    body = (
+      <RecoveryCodes
+        codes={recoveryCodes}
+        onDone={() => {
+          setRecoveryCodes(null);
+          setStatus(`Two-factor codes are on.${ended}`);
+        }}
+      />
+    );
+  } else if (twoFactor.data.enabled) {
+    body = (
+      <DisableForm
+        status={twoFactor.data}
+        hasPassword={hasPassword}
+        onDisabled={(endedToo) =>
+          setStatus(`Two-factor codes are off: signing in asks for the password only.${endedToo}`)
+        }
+      />
+    );
+  } else if (setup) {
+    body = (
+      <SetupForm
+        setup={setup}
+        onEnabled={(codes, endedToo) => {
+          setSetup(null);
+          setRecoveryCodes(codes);
+          setEnded(endedToo);
+        }}
+        onCancel={() => setSetup(null)}
+      />
+    );
+  } else {
+    body = (
+      <>
+        <Hint>
+          Off. With two-factor codes on, signing in asks for a code from an authenticator app on
+          your phone after the password, so a stolen password alone is not enough.
+        </Hint>
+        <div>
+          <Button
+            onClick={() => {
+              setStatus(null);
+              startSetup.mutate(undefined, { onSuccess: setSetup });
+            }}
+            disabled={startSetup.isPending}
+          >
+            {startSetup.isPending ? 'Starting...' : 'Set up two-factor codes'}
+          </Button>
+        </div>
+      </>
+    );
+  }
+  return (
+    <SettingsSection title={TITLE} status={status}>
+      {body}
+    </SettingsSection>
+  );
+}

@@ -150,7 +150,7 @@ export function personalTokenChecker(app: FastifyInstance, clock: Clock) {
 }
 
 export const READ_ONLY_TOKEN = 'This API token is read-only: it cannot make changes';
-export const FILTER_ONLY_TOKEN =
+const FILTER_ONLY_TOKEN =
   "This API token shows one saved filter's todos: it can only call GET /api/todos";
 
 /** Checks a personal token for this request; throws the 401, 403 or 429 that refuses it. */

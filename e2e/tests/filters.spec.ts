@@ -72,11 +72,14 @@ test('a filter built from chips counts live, says a bad query, and works offline
   const phone = await other.newPage();
   await signInWithStorage(phone, user, '/todos');
   await expect(phone.getByRole('link', { name: 'Urgent work (1)' })).toBeVisible();
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Call client',
-    groupId: work.id,
-    priority: 3,
-  });
+  // Typed on the other device as anyone would, its group and priority read by quick add.
+  await phone.getByRole('button', { name: 'Add Todo' }).click();
+  const quick = phone.getByRole('form', { name: 'New todo' });
+  await quick.getByLabel('Title', { exact: true }).fill('Call client #work p1');
+  await expect(
+    quick.getByRole('list', { name: 'Quick add understood' }).getByRole('listitem'),
+  ).toHaveText([/Group\s*Work/, /Priority\s*High/]);
+  await quick.getByRole('button', { name: 'Create Todo' }).click();
   await expect(link.getByRole('link', { name: 'Urgent work (2)' })).toBeVisible();
   await expect(phone.getByRole('link', { name: 'Urgent work (2)' })).toBeVisible();
   await other.close();

@@ -1,4 +1,4 @@
-// `node bench/todos-ui.mjs [--sizes=10,200,3000,10000] [--port=4141] [--label=after] [--task-model]`
+// `node bench/todos-ui.mjs [--sizes=10,200,3000,10000] [--port=4141] [--label=after] [--task-model] [--saved-filters]`
 // /todos in a real browser: for a user with N todos in 5 groups, mostly completed
 // (a year of use), the production build served by Tally itself on a fresh SQLite DATA_DIR,
 // driven in Chromium. Measures the time from pressing Login to the first row of the list on
@@ -41,6 +41,11 @@ const STEP_TIMEOUT_MS = Number(args.timeout ?? 30_000);
 const TYPED = 'Buy milk';
 /** --task-model: the task model's tags, priorities and 2,000 subtasks in 10,000 (seed.mjs). */
 const TASK_MODEL = process.argv.includes('--task-model');
+/**
+ * --saved-filters: three saved filters per user, so /todos counts them above the list on every
+ * change (features/filters, evaluated in the browser over all N todos).
+ */
+const SAVED_FILTERS = process.argv.includes('--saved-filters');
 const ROW = '[aria-label="Todos"] li';
 
 if (!existsSync(path.join(root, 'web/dist/index.html'))) {
@@ -68,6 +73,17 @@ const users = await seed(target, plans);
     const open = (i) => i >= plan.todos * 0.95 || i % 20 === 0;
     const statement = db.raw.prepare('update todos set completed = ? where id = ?');
     db.raw.transaction(() => todoIds.forEach((id, i) => statement.run(open(i) ? 0 : 1, id)))();
+    if (SAVED_FILTERS) {
+      const saved = db.raw.prepare(
+        'insert into saved_filters (user_id, name, color, query, position, created_at) values (?, ?, ?, ?, ?, ?)',
+      );
+      const { id: userId } = users.get(plan.username);
+      [
+        ['Soon', 'next 7 days | overdue'],
+        ['Group 1 urgent', '#Group 1 & (p1 | p2)'],
+        ['Words', 'search: todo & !no date'],
+      ].forEach(([name, query], i) => saved.run(userId, name, '#3B82F6', query, i, Date.now()));
+    }
   }
   await db.close();
 }

@@ -265,9 +265,9 @@ export const ExportCompletionSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const EXPORT_VERSION = 2;
+export const EXPORT_VERSION = 3;
 /** The export versions POST /api/import reads (format tally-json). */
-export const EXPORT_VERSIONS_READ = [1, 2] as const;
+export const EXPORT_VERSIONS_READ = [1, 2, 3] as const;
 
 /**
  * Everything Tally keeps about an account, to keep or to import elsewhere. Versioned: a later
@@ -306,6 +306,18 @@ export const AccountExportSchema = Type.Object(
     ),
     todos: Type.Array(ExportTodoSchema, { description: 'Oldest first' }),
     todoSorts: TodoSortsSchema,
+    filters: Type.Array(
+      Type.Object(
+        {
+          name: Type.String(),
+          color: Type.String({ description: 'Hex colour, one of the 8 swatches' }),
+          query: Type.String({ description: 'The filter query as typed' }),
+          position: Type.Integer({ description: 'Its place among the saved filters' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Saved filters (version 3), by position' },
+    ),
     completions: Type.Array(ExportCompletionSchema, { description: 'Oldest first' }),
     statistics: Type.Object(
       {
@@ -399,12 +411,12 @@ export const accountApi = defineEndpoints('account', routes.account, {
     responses: { 204: NoContent('Ended'), 401: ErrorSchema },
   },
   export: {
-    summary: 'Everything of the account as a JSON file (version 2)',
+    summary: 'Everything of the account as a JSON file (version 3)',
     description:
       'Sent as an attachment named tally-export-YYYY-MM-DD.json. Holds no password hash and no token. ' +
       "Its shape (this answer's schema) is also published as a plain JSON Schema, " +
-      'contract/schemas/tally-export-v2.schema.json ("Tally export, version 2"); POST /api/import ' +
-      'reads it back (format tally-json), and version 1 files too.',
+      'contract/schemas/tally-export-v3.schema.json ("Tally export, version 3"); POST /api/import ' +
+      'reads it back (format tally-json), and version 1 and 2 files too.',
     responses: { 200: AccountExportSchema, 401: ErrorSchema },
   },
 });

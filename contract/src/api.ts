@@ -3,6 +3,7 @@ import { adminApi } from './admin.js';
 import { authApi } from './auth.js';
 import { calendarApi } from './calendar.js';
 import { inboxApi } from './inbox.js';
+import { filtersApi } from './filters/saved-filters.js';
 import { groupsApi } from './groups.js';
 import { liveApi } from './live.js';
 import { passkeysApi } from './passkeys.js';
@@ -34,6 +35,7 @@ export const contract = {
   notifications: notificationsApi,
   tags: tagsApi,
   trash: trashApi,
+  filters: filtersApi,
   groups: groupsApi,
   statistics: statisticsApi,
   transfer: transferApi,

@@ -19,6 +19,8 @@ export * from './notifications.js';
 export * from './tags.js';
 export * from './trash.js';
 export * from './groups.js';
+export * from './filters/saved-filters.js';
+export { FILTER_QUERY_MAX, FilterError, parseFilter } from './filters/filter-query.js';
 export * from './statistics.js';
 export * from './transfer.js';
 export * from './live.js';

@@ -48,6 +48,18 @@ export const LiveEventSchema = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object(
+    {
+      type: Type.Union([
+        Type.Literal('filter.created'),
+        Type.Literal('filter.updated'),
+        Type.Literal('filter.deleted'),
+      ]),
+      id,
+      client,
+    },
+    { additionalProperties: false, description: 'A saved filter (GET /api/filters) changed' },
+  ),
+  Type.Object(
     { type: Type.Literal('sorts.updated'), client },
     {
       additionalProperties: false,

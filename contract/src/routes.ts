@@ -132,6 +132,14 @@ export const routes = {
     unsubscribePage: { method: 'GET', path: '/api/notifications/unsubscribe', public: true },
     unsubscribe: { method: 'POST', path: '/api/notifications/unsubscribe', public: true },
   },
+  filters: {
+    list: { method: 'GET', path: '/api/filters' },
+    create: { method: 'POST', path: '/api/filters' },
+    update: { method: 'PUT', path: '/api/filters/:id' },
+    remove: { method: 'DELETE', path: '/api/filters/:id' },
+    makeFeed: { method: 'POST', path: '/api/filters/:id/calendar' },
+    removeFeed: { method: 'DELETE', path: '/api/filters/:id/calendar' },
+  },
   groups: {
     list: { method: 'GET', path: '/api/todo-groups' },
     create: { method: 'POST', path: '/api/todo-groups' },

@@ -21,6 +21,7 @@ import {
 } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { WEEKDAYS, type Weekday } from './dates.js';
+import { FILTER_QUERY_MAX } from './filters/filter-query.js';
 import { routes } from './routes.js';
 
 const title = Type.String({ minLength: 1, maxLength: LIMITS.todoTitleMax, pattern: NOT_BLANK });
@@ -279,6 +280,19 @@ export const TodoListQuerySchema = Type.Object(
         minimum: 0,
         maximum: 3,
         description: 'Only todos of this priority; combines with every other parameter',
+      }),
+    ),
+    filter: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: FILTER_QUERY_MAX,
+        description:
+          'Only the todos a filter query shows (Todoist syntax: today, overdue, no date, ' +
+          'due before: Dec 12, next 7 days, #Group, @tag, p1-p4, search: words, recurring, ' +
+          'subtask, no tags, created/start before:/after:, completed; & | ! and parentheses), ' +
+          "open todos unless it names completed, dates in the account's time zone. Several " +
+          'lists (a, b) answer one after another and are not paged. A query it cannot read is ' +
+          'a 400 saying where. Combines with view, sort, tag, priority and paging; not with q.',
       }),
     ),
     sort: Type.Optional(

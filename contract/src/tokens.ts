@@ -53,6 +53,12 @@ export const ApiTokenSchema = Type.Object(
     createdAt: instant('When it was made'),
     lastUsedAt: nullableInstant('Its last use (kept to the minute)'),
     expiresAt: nullableInstant('When it stops working'),
+    filterId: Type.Optional(
+      Type.Integer({
+        description:
+          "The saved filter it is limited to: it may only call GET /api/todos, which answers that filter's todos; absent when not limited",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -85,6 +91,15 @@ export const CreateApiTokenBodySchema = Type.Object(
     expiresInDays: Type.Union(
       [...TOKEN_EXPIRY_DAYS.map((days) => Type.Literal(days)), Type.Null()],
       { description: 'Days until it expires: 30, 90 or 365; null for never' },
+    ),
+    filterId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2_147_483_647,
+        description:
+          "Limits the token to one of the caller's saved filters (else 404): read scope only; " +
+          "GET /api/todos then answers that filter's todos (a shared dashboard), every other call is a 403",
+      }),
     ),
   },
   { additionalProperties: false },

@@ -26,6 +26,7 @@ import type { Config } from './config.js';
 import { scheduleBackups } from './db/backup-schedule.js';
 import type { DatabaseHandle, DatabaseStats } from './db/connection.js';
 import type { Database } from './db/schema.js';
+import { savedFilterRoutes } from './filters/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { createInboxStatus } from './shared/inbox-status.js';
@@ -273,6 +274,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(trashRoutes, { clock, purge: options.backgroundJobs ?? false });
   await app.register(groupRoutes, { clock });
+  await app.register(savedFilterRoutes, { clock });
   await app.register(statisticsRoutes, { clock });
   await app.register(transferRoutes, {
     clock,

@@ -873,7 +873,9 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       db,
       password,
       clock(),
-      (row) => row.email_lower === login || row.username_lower === login,
+      // A token limited to a saved filter is for GET /api/todos alone, never a calendar app.
+      (row) =>
+        row.filter_id === null && (row.email_lower === login || row.username_lower === login),
     );
     if (!used.ok) return null;
     const { row } = used;

@@ -63,10 +63,13 @@ export const calendarRoutes: FastifyPluginAsync<CalendarRoutesOptions> = async (
       const { secret } = request.params;
       const owner = await service.ownerOf(secret);
       if (!owner) throw notFound('Calendar feed');
+      const filter = owner.filter ? ((await service.feedFilter(owner)) ?? false) : null;
       const calendar = {
-        name: `Tally (${owner.username})`,
+        name: owner.filter
+          ? `Tally (${owner.username}): ${owner.filter.name}`
+          : `Tally (${owner.username})`,
         timeZone: owner.timeZone,
-        events: await service.eventsOf(owner.userId, host),
+        events: await service.eventsOf(owner.userId, host, filter),
         now: options.clock(),
       };
       const version = feedVersion(calendar);

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { CalendarFeed } from '@tally/contract';
+import { FilterError, parseFilter, wallClockIn, type Filter } from '@tally/contract/filter-query';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { filterCondition } from '../shared/filter-sql.js';
 import { tagsOfUserTodos } from '../shared/tags.js';
 import { TODOS_COLUMNS, toTodo } from '../todos/rows.js';
 import type { FeedEvent } from './ics.js';
@@ -24,6 +26,8 @@ export interface FeedOwner {
   timeZone: string;
   contentHash: string | null;
   contentChangedAt: number | null;
+  /** A saved filter's own feed: its name and query; null for the account's feed. */
+  filter: { name: string; query: string } | null;
 }
 
 /**
@@ -78,19 +82,78 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
       .where('calendar_feeds.secret', '=', secret)
       .where('users.disabled_at', 'is', null)
       .executeTakeFirst();
-    return row
+    if (row) {
+      return {
+        userId: row.id,
+        username: row.username,
+        timeZone: row.time_zone,
+        contentHash: row.content_hash,
+        contentChangedAt: row.content_changed_at,
+        filter: null,
+      };
+    }
+    const filter = await db
+      .selectFrom('saved_filters')
+      .innerJoin('users', 'users.id', 'saved_filters.user_id')
+      .select([
+        'users.id',
+        'users.username',
+        'saved_filters.name',
+        'saved_filters.query',
+        'saved_filters.feed_time_zone',
+        'saved_filters.feed_content_hash',
+        'saved_filters.feed_changed_at',
+      ])
+      .where('saved_filters.feed_secret', '=', secret)
+      .where('users.disabled_at', 'is', null)
+      .executeTakeFirst();
+    return filter
       ? {
-          userId: row.id,
-          username: row.username,
-          timeZone: row.time_zone,
-          contentHash: row.content_hash,
-          contentChangedAt: row.content_changed_at,
+          userId: filter.id,
+          username: filter.username,
+          timeZone: filter.feed_time_zone ?? 'UTC',
+          contentHash: filter.feed_content_hash,
+          contentChangedAt: filter.feed_changed_at,
+          filter: { name: filter.name, query: filter.query },
         }
       : null;
   }
 
-  /** The open todos with a due date, soonest first, as events with UIDs on `host`. */
-  async function eventsOf(userId: number, host: string): Promise<FeedEvent[]> {
+  /**
+   * A saved filter's query read for its feed: the owner's day in the feed's zone and their
+   * groups. Null when it cannot be read now (a group renamed since): the feed is then empty.
+   */
+  async function feedFilter(owner: FeedOwner): Promise<Filter | null> {
+    if (!owner.filter) return null;
+    const groups = await db
+      .selectFrom('todo_groups')
+      .select(['id', 'name'])
+      .where('user_id', '=', owner.userId)
+      .execute();
+    const { today, time } = wallClockIn(clock(), owner.timeZone);
+    try {
+      return parseFilter(owner.filter.query, {
+        today,
+        time,
+        timeZone: owner.timeZone,
+        groups,
+      });
+    } catch (error) {
+      if (error instanceof FilterError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The open todos with a due date, soonest first, as events with UIDs on `host`; of a saved
+   * filter's feed, those its filter shows (`filter`; `false`: a filter it cannot read, none).
+   */
+  async function eventsOf(
+    userId: number,
+    host: string,
+    filter: Filter | null | false = null,
+  ): Promise<FeedEvent[]> {
+    if (filter === false) return [];
     const [rows, tags] = await Promise.all([
       db
         .selectFrom('todos')
@@ -99,6 +162,9 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
         .where('todos.user_id', '=', userId)
         .where('todos.completed', '=', 0)
         .where('todos.due_date', 'is not', null)
+        .$if(filter !== null, (select) =>
+          select.where((eb) => filterCondition(eb, filter as Filter)),
+        )
         .orderBy('todos.due_date')
         .orderBy('todos.id')
         .execute(),
@@ -134,8 +200,13 @@ export function createCalendarService({ db, clock }: { db: Kysely<Database>; clo
       .set({ content_hash: version, content_changed_at: now })
       .where('secret', '=', secret)
       .execute();
+    await db
+      .updateTable('saved_filters')
+      .set({ feed_content_hash: version, feed_changed_at: now })
+      .where('feed_secret', '=', secret)
+      .execute();
     return now;
   }
 
-  return { get, regenerate, remove, ownerOf, eventsOf, noteContent };
+  return { get, regenerate, remove, ownerOf, feedFilter, eventsOf, noteContent };
 }

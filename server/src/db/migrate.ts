@@ -28,6 +28,7 @@ import { inbox } from './migrations/0022-inbox.js';
 import { idempotencyEtags } from './migrations/0023-idempotency-etags.js';
 import { notificationChannels } from './migrations/0024-notification-channels.js';
 import { userPreferences } from './migrations/0025-user-preferences.js';
+import { savedFilters } from './migrations/0026-saved-filters.js';
 import { durations } from './migrations/0027-durations.js';
 import { caldavPendingParent } from './migrations/0028-caldav-pending-parent.js';
 import { notificationPreferences } from './migrations/0029-notification-preferences.js';
@@ -63,6 +64,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0023-idempotency-etags': idempotencyEtags(),
     '0024-notification-channels': notificationChannels(dialect),
     '0025-user-preferences': userPreferences(),
+    '0026-saved-filters': savedFilters(dialect),
     '0027-durations': durations(),
     '0028-caldav-pending-parent': caldavPendingParent(),
     '0029-notification-preferences': notificationPreferences(dialect),

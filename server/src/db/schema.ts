@@ -7,6 +7,7 @@ import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 export interface Database {
   users: UsersTable;
   todo_groups: TodoGroupsTable;
+  saved_filters: SavedFiltersTable;
   todos: TodosTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
@@ -86,6 +87,26 @@ interface AuditLogTable {
   action: string;
   /** The account acted on; null for actions on the server (a test e-mail). */
   target_name: string | null;
+}
+
+/** A user's saved filter query (migration 0026). */
+interface SavedFiltersTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  color: string;
+  query: string;
+  /** Its place in the sidebar, lower first. */
+  position: number;
+  created_at: number;
+  version: Generated<number>;
+  /** Its own calendar feed's secret (/api/calendar/{secret}.ics); null: none. */
+  feed_secret: Generated<string | null>;
+  feed_time_zone: Generated<string | null>;
+  feed_created_at: Generated<number | null>;
+  /** As calendar_feeds' content_hash and content_changed_at. */
+  feed_content_hash: Generated<string | null>;
+  feed_changed_at: Generated<number | null>;
 }
 
 interface TodoGroupsTable {
@@ -374,6 +395,8 @@ interface ApiTokensTable {
   expires_at: number | null;
   /** Updated at most once a minute; null until its first use. */
   last_used_at: number | null;
+  /** The saved filter whose todos alone it shows (read-only); null: not limited (migration 0026). */
+  filter_id: Generated<number | null>;
 }
 
 /** An account's private calendar feed; one at most. */
@@ -438,6 +461,7 @@ interface IdempotencyKeysTable {
 
 export type TodoRow = Selectable<TodosTable>;
 export type TodoGroupRow = Selectable<TodoGroupsTable>;
+export type SavedFilterRow = Selectable<SavedFiltersTable>;
 
 /** An account's authenticator app (migration 0014, docs/decisions/081-two-factor-codes.md). */
 interface TwoFactorTable {

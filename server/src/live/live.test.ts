@@ -3,6 +3,7 @@ import {
   ACCESS_TOKEN_TTL_SECONDS,
   accountApi,
   authApi,
+  filtersApi,
   groupsApi,
   LIVE_CLIENT_HEADER,
   LIVE_MAX_STREAMS_PER_USER,
@@ -220,6 +221,23 @@ describe('GET /api/events', () => {
     expect(other.blocks.map(dataOf).filter(Boolean)).toHaveLength(1);
     expect(first.blocks.some(event('todo.created', todo.id + 1))).toBe(false);
     for (const stream of [first, second, other]) stream.close();
+  });
+
+  it('tells the user’s streams each change to a saved filter', async () => {
+    const stream = await openStream(url, alice.token);
+    await stream.next(isReady);
+    const call = apiClient(ctx.app, alice);
+    const body = { name: 'Errands', color: '#3B82F6', query: 'today' } as const;
+    const filter = (await call(filtersApi.create, { body })).data();
+    await call(filtersApi.update, { params: { id: filter.id }, body: { ...body, query: 'p1' } });
+    await call(filtersApi.remove, { params: { id: filter.id } });
+    await stream.next(event('filter.deleted', filter.id));
+    expect(stream.blocks.map(dataOf).filter(Boolean)).toEqual([
+      { type: 'filter.created', id: filter.id },
+      { type: 'filter.updated', id: filter.id },
+      { type: 'filter.deleted', id: filter.id },
+    ]);
+    stream.close();
   });
 
   it('tells the user’s streams when a reminder of theirs goes out', async () => {

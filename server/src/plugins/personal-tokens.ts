@@ -38,6 +38,7 @@ const tokenByHash = preparedQuery((db, p: Placeholders<{ hash: string }>) =>
       'api_tokens.scope',
       'api_tokens.expires_at',
       'api_tokens.last_used_at',
+      'api_tokens.filter_id',
       'users.id as user_id',
       'users.username',
       'users.username_lower',
@@ -95,6 +96,8 @@ export interface TokenUser {
   /** A personal token has no session. */
   sessionId: null;
   tokenId: number;
+  /** The saved filter it is limited to (GET /api/todos answers its todos only), or null. */
+  filterId: number | null;
 }
 
 /**
@@ -106,6 +109,8 @@ export function personalTokenChecker(app: FastifyInstance, clock: Clock) {
   return async function check(
     token: string,
     write: boolean,
+    /** The call is GET /api/todos, which a token limited to a saved filter may make. */
+    filterAllowed = false,
   ): Promise<{ user: TokenUser; scope: PersonalTokenRow['scope'] }> {
     const used = await usePersonalToken(app.db, token, clock(), async (row) => {
       const hits = await app.counters.hit(`api-token:${row.id}`, MINUTE);
@@ -120,6 +125,7 @@ export function personalTokenChecker(app: FastifyInstance, clock: Clock) {
       if (row.scope !== 'read-write' && write) {
         throw new AppError(403, READ_ONLY_TOKEN);
       }
+      if (row.filter_id !== null && !filterAllowed) throw new AppError(403, FILTER_ONLY_TOKEN);
       return true;
     });
     if (!used.ok) {
@@ -131,13 +137,21 @@ export function personalTokenChecker(app: FastifyInstance, clock: Clock) {
     }
     const { row } = used;
     return {
-      user: { id: row.user_id, username: row.username, sessionId: null, tokenId: row.id },
+      user: {
+        id: row.user_id,
+        username: row.username,
+        sessionId: null,
+        tokenId: row.id,
+        filterId: row.filter_id,
+      },
       scope: row.scope,
     };
   };
 }
 
 export const READ_ONLY_TOKEN = 'This API token is read-only: it cannot make changes';
+const FILTER_ONLY_TOKEN =
+  "This API token shows one saved filter's todos: it can only call GET /api/todos";
 
 /** Checks a personal token for this request; throws the 401, 403 or 429 that refuses it. */
 export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
@@ -145,7 +159,8 @@ export function personalTokenAuthenticator(app: FastifyInstance, clock: Clock) {
   return async function authenticate(token: string, request: FastifyRequest): Promise<TokenUser> {
     const url = request.routeOptions.url ?? request.url;
     if (isSessionOnlyPath(url)) throw new AppError(403, SESSION_ONLY);
-    return (await check(token, !READ_METHODS.has(request.method))).user;
+    const listsTodos = READ_METHODS.has(request.method) && url === '/api/todos';
+    return (await check(token, !READ_METHODS.has(request.method), listsTodos)).user;
   };
 }
 

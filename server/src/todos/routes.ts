@@ -15,6 +15,9 @@ import { addEndpoint } from '../shared/endpoint.js';
 import { badRequest, notFound } from '../shared/errors.js';
 import { timeZoneOf } from '../shared/time-zone.js';
 import { createBulkService } from './bulk.js';
+import type { TokenUser } from '../plugins/personal-tokens.js';
+import { readFilter } from './read-filter.js';
+import type { TodoFilters } from './rows.js';
 import { createTodoService } from './service.js';
 
 /** A change that asks to complete the todo: its webhook event is todo.completed if it was open. */
@@ -41,6 +44,23 @@ const withEtag = (reply: FastifyReply, todo: Todo) => {
 };
 
 export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { clock }) => {
+  /**
+   * The filter query of a list call: the one asked for, or for an API token limited to a saved
+   * filter, that filter's (and nothing else).
+   */
+  const filterOfCall = async (asked: string | undefined, user: { id: number } | TokenUser) => {
+    const limited = 'filterId' in user ? user.filterId : null;
+    if (limited === null) return asked;
+    if (asked !== undefined) throw badRequest('filter: this API token shows its saved filter only');
+    const saved = await app.db
+      .selectFrom('saved_filters')
+      .select('query')
+      .where('id', '=', limited)
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    return saved.query;
+  };
+
   await compressLargeAnswers(app);
   const todos = createTodoService(app.db, clock);
   const bulk = createBulkService(app.db, clock);
@@ -50,33 +70,54 @@ export const todoRoutes: FastifyPluginAsync<{ clock: Clock }> = async (app, { cl
     todosApi.list,
     async (request, reply) => {
       const { limit, cursor, view, q, tag, priority, sort } = request.query;
-      const filters = { tag, priority };
       const paged = limit !== undefined || cursor !== undefined;
-      // Pages follow one key (created, or the due date in a view); search ranks by relevance.
-      if (sort !== undefined && (q !== undefined || (paged && (sort !== 'created' || view)))) {
-        throw badRequest('sort cannot be combined with q, or with limit and cursor');
+      const filter = await filterOfCall(request.query.filter, request.user);
+      if (filter !== undefined) {
+        if (q !== undefined) throw badRequest('filter cannot be combined with q (use search:)');
+        const { lists } = await readFilter(app.db, request.user.id, filter, clock());
+        const [list] = lists;
+        if (list && lists.length === 1) {
+          return answerList({ tag, priority, filter: list });
+        }
+        if (paged) throw badRequest('filter with several lists (,) cannot be paged');
+        // The lists one after another, a todo shown by several only in the first.
+        const shown = new Map<number, Todo>();
+        for (const each of lists) {
+          for (const todo of await answerList({ tag, priority, filter: each })) {
+            if (!shown.has(todo.id)) shown.set(todo.id, todo);
+          }
+        }
+        return [...shown.values()];
       }
-      if (q !== undefined) {
-        if (view !== undefined) throw badRequest('q cannot be combined with view');
-        const found = await todos.search(request.user.id, q, limit, cursor, filters);
-        if (found.next) reply.header(NEXT_CURSOR_HEADER, found.next);
-        return found.todos;
-      }
-      if (view !== undefined) {
-        const page = await todos.view(
-          request.user.id,
-          { view, limit, cursor },
-          timeZoneOf(request),
-          filters,
-          sort,
-        );
+      return answerList({ tag, priority });
+
+      async function answerList(filters: TodoFilters): Promise<Todo[]> {
+        // Pages follow one key (created, or the due date in a view); search ranks by relevance.
+        if (sort !== undefined && (q !== undefined || (paged && (sort !== 'created' || view)))) {
+          throw badRequest('sort cannot be combined with q, or with limit and cursor');
+        }
+        if (q !== undefined) {
+          if (view !== undefined) throw badRequest('q cannot be combined with view');
+          const found = await todos.search(request.user.id, q, limit, cursor, filters);
+          if (found.next) reply.header(NEXT_CURSOR_HEADER, found.next);
+          return found.todos;
+        }
+        if (view !== undefined) {
+          const page = await todos.view(
+            request.user.id,
+            { view, limit, cursor },
+            timeZoneOf(request),
+            filters,
+            sort,
+          );
+          if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
+          return page.todos;
+        }
+        if (!paged) return todos.list(request.user.id, filters, sort);
+        const page = await todos.page(request.user.id, limit ?? TODO_PAGE_DEFAULT, cursor, filters);
         if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
         return page.todos;
       }
-      if (!paged) return todos.list(request.user.id, filters, sort);
-      const page = await todos.page(request.user.id, limit ?? TODO_PAGE_DEFAULT, cursor, filters);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.todos;
     },
     // Every todo of every branch is made by toTodo (todos/rows.ts), field by field.
     { answerBuiltExactly: true },

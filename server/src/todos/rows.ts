@@ -1,4 +1,5 @@
 import type { Repeat, Todo, TodoOrderKeys } from '@tally/contract';
+import type { FilterList } from '@tally/contract/filter-query';
 import type { TodoRow } from '../db/schema.js';
 import { isoTime } from '../shared/iso-time.js';
 
@@ -26,10 +27,12 @@ export const COLUMNS = [
 /** The same columns, named by their table, for a select that joins another. */
 export const TODOS_COLUMNS = COLUMNS.map((column) => `todos.${column}` as const);
 
-/** The list's filters (GET /api/todos?tag=&priority=), which combine with everything else. */
+/** The list's filters (GET /api/todos?tag=&priority=&filter=), which combine with everything else. */
 export interface TodoFilters {
   tag?: string | undefined;
   priority?: number | undefined;
+  /** One list of a filter query (shared/filter-sql.ts). */
+  filter?: FilterList | undefined;
 }
 
 export type TodoColumns = Pick<TodoRow, (typeof COLUMNS)[number]>;

@@ -33,6 +33,7 @@ import {
 } from '../statistics/record-events.js';
 import { nextOccurrenceBefore10000 } from '@tally/contract/repeats';
 import { mergePlanning, type Planning } from './planning.js';
+import { filterListCondition } from '../shared/filter-sql.js';
 import { searchTodos } from './search.js';
 import {
   countsOfUser,
@@ -58,7 +59,7 @@ import { answer, answerWith, setTags } from './tag-links.js';
 import { moveToTrash } from './trash.js';
 
 const filtered = (filters: TodoFilters) =>
-  filters.tag !== undefined || filters.priority !== undefined;
+  filters.tag !== undefined || filters.priority !== undefined || filters.filter !== undefined;
 
 /** Applies the filters to a select of todos. */
 function applyFilters<O>(
@@ -81,6 +82,8 @@ function applyFilters<O>(
         .where('tags.name_lower', '=', lower),
     );
   }
+  const { filter } = filters;
+  if (filter !== undefined) query = query.where((eb) => filterListCondition(eb, filter));
   return query;
 }
 

@@ -10,14 +10,22 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { hashPersonalToken } from '../plugins/personal-tokens.js';
 import type { Clock } from '../shared/clock.js';
-import { conflict } from '../shared/errors.js';
+import { badRequest, conflict, notFound } from '../shared/errors.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 const isoOrNull = (epochMs: number | null) => (epochMs === null ? null : iso(epochMs));
 
-const COLUMNS = ['id', 'name', 'scope', 'created_at', 'last_used_at', 'expires_at'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'scope',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+  'filter_id',
+] as const;
 
 const toApiToken = (row: {
   id: number;
@@ -26,6 +34,7 @@ const toApiToken = (row: {
   created_at: number;
   last_used_at: number | null;
   expires_at: number | null;
+  filter_id: number | null;
 }): ApiToken => ({
   id: row.id,
   name: row.name,
@@ -33,6 +42,7 @@ const toApiToken = (row: {
   createdAt: iso(row.created_at),
   lastUsedAt: isoOrNull(row.last_used_at),
   expiresAt: isoOrNull(row.expires_at),
+  ...(row.filter_id === null ? {} : { filterId: row.filter_id }),
 });
 
 /**
@@ -62,6 +72,18 @@ export function createTokenService({ db, clock }: { db: Kysely<Database>; clock:
         `You have ${TOKENS_PER_ACCOUNT_MAX} API tokens, the most an account can have: revoke one first`,
       );
     }
+    const filterId = body.filterId ?? null;
+    if (filterId !== null) {
+      if (body.scope !== 'read')
+        throw badRequest('scope must be read for a token limited to a filter');
+      const filter = await db
+        .selectFrom('saved_filters')
+        .select('id')
+        .where('id', '=', filterId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!filter) throw notFound('Filter');
+    }
     // 32 random bytes: 256 bits, so a token can be neither guessed nor found by its hash.
     const token = PERSONAL_TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const now = clock();
@@ -73,6 +95,7 @@ export function createTokenService({ db, clock }: { db: Kysely<Database>; clock:
       created_at: now,
       expires_at: body.expiresInDays === null ? null : now + body.expiresInDays * DAY,
       last_used_at: null,
+      filter_id: filterId,
     };
     const { id } = await db
       .insertInto('api_tokens')

@@ -43,54 +43,62 @@ export async function exportAccount(
 ): Promise<AccountExport | null> {
   const row = await accountRow(db, userId);
   if (!row) return null;
-  const [groups, todos, completions, totals, daily, tags, tagsOf, sorts] = await Promise.all([
-    db
-      .selectFrom('todo_groups')
-      .select(['id', 'name', 'color', 'created_at'])
-      .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('todos')
-      .select([...COLUMNS, 'updated_at'])
-      .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('todo_completions')
-      .select(['todo_id', 'group_id', 'created_at', 'completed_at', 'due_date', 'on_time'])
-      .where('user_id', '=', userId)
-      .orderBy('completed_at')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('statistic_totals')
-      .select(['type', 'count'])
-      .where('user_id', '=', userId)
-      .execute(),
-    // The event log by UTC day: epoch ms divided by a day is an integer division on both.
-    db
-      .selectFrom('statistic_events')
-      .select((eb) => [
-        sql<number | string>`occurred_at / ${sql.lit(DAY)}`.as('day'),
-        'type',
-        eb.fn.countAll<number | string>().as('n'),
-      ])
-      .where('user_id', '=', userId)
-      .groupBy([sql`occurred_at / ${sql.lit(DAY)}`, 'type'])
-      .execute(),
-    db
-      .selectFrom('tags')
-      .select(['id', 'name', 'color', 'created_at'])
-      .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-    tagsOfUserTodos(db, userId),
-    db.selectFrom('users').select('todo_sorts').where('id', '=', userId).executeTakeFirst(),
-  ]);
+  const [groups, todos, completions, totals, daily, tags, tagsOf, sorts, filters] =
+    await Promise.all([
+      db
+        .selectFrom('todo_groups')
+        .select(['id', 'name', 'color', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('todos')
+        .select([...COLUMNS, 'updated_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('todo_completions')
+        .select(['todo_id', 'group_id', 'created_at', 'completed_at', 'due_date', 'on_time'])
+        .where('user_id', '=', userId)
+        .orderBy('completed_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('statistic_totals')
+        .select(['type', 'count'])
+        .where('user_id', '=', userId)
+        .execute(),
+      // The event log by UTC day: epoch ms divided by a day is an integer division on both.
+      db
+        .selectFrom('statistic_events')
+        .select((eb) => [
+          sql<number | string>`occurred_at / ${sql.lit(DAY)}`.as('day'),
+          'type',
+          eb.fn.countAll<number | string>().as('n'),
+        ])
+        .where('user_id', '=', userId)
+        .groupBy([sql`occurred_at / ${sql.lit(DAY)}`, 'type'])
+        .execute(),
+      db
+        .selectFrom('tags')
+        .select(['id', 'name', 'color', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      tagsOfUserTodos(db, userId),
+      db.selectFrom('users').select('todo_sorts').where('id', '=', userId).executeTakeFirst(),
+      db
+        .selectFrom('saved_filters')
+        .select(['name', 'color', 'query', 'position'])
+        .where('user_id', '=', userId)
+        .orderBy('position')
+        .orderBy('id')
+        .execute(),
+    ]);
   const zeroes = () =>
     Object.fromEntries(STATISTIC_EVENTS.map((event) => [event, 0])) as TotalStatistics;
   const isEvent = (type: string): type is StatisticEvent =>
@@ -123,6 +131,7 @@ export async function exportAccount(
     })),
     todos: todos.map((row) => exportedTodo(toTodo(row, tagsOf.get(row.id) ?? []), row.updated_at)),
     todoSorts: sorts?.todo_sorts ? (JSON.parse(sorts.todo_sorts) as TodoSorts) : {},
+    filters,
     completions: completions.map((c) => ({
       todoId: c.todo_id,
       groupId: c.group_id,

@@ -5,6 +5,7 @@ import {
   IMPORT_PREVIEW_ROWS,
   IMPORT_REPORT_ROWS,
   type ImportFormat,
+  SAVED_FILTERS_MAX,
   type ImportReport,
   SORT_VIEWS_MAX,
   type TodoSorts,
@@ -248,6 +249,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
         }
         await declareTags(trx, userId, source, at);
         await keepSorts(trx, userId, source, (name) => groups.get(name.toLowerCase())?.id);
+        await keepSavedFilters(trx, userId, source, now);
       });
       /** Subtasks written before their parent (a file may name a later row), by that parent. */
       const waiting = new Map<SourceTodo, SourceTodo[]>();
@@ -509,6 +511,31 @@ async function keepSorts(
       .where('id', '=', userId)
       .execute();
   }
+}
+
+/**
+ * The saved filters of Tally's export version 3 whose name the account has not used yet (a file
+ * imported again adds none), after the account's own, within the most a user may keep. A query
+ * is kept as written: the filter's page says so if it names a group the account lacks.
+ */
+async function keepSavedFilters(trx: Db, userId: number, source: SourceFile, now: number) {
+  if (!source.savedFilters?.length) return;
+  const own = await trx
+    .selectFrom('saved_filters')
+    .select(['name', 'position'])
+    .where('user_id', '=', userId)
+    .execute();
+  const names = new Set(own.map((filter) => filter.name.toLowerCase()));
+  let position = Math.max(-1, ...own.map((filter) => filter.position)) + 1;
+  const rows = [];
+  for (const filter of source.savedFilters) {
+    if (names.has(filter.name.toLowerCase())) continue;
+    if (own.length + rows.length >= SAVED_FILTERS_MAX) break;
+    names.add(filter.name.toLowerCase());
+    rows.push({ user_id: userId, ...filter, position, created_at: now });
+    position += 1;
+  }
+  if (rows.length > 0) await trx.insertInto('saved_filters').values(rows).execute();
 }
 
 /**

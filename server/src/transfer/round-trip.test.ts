@@ -1,5 +1,6 @@
 import {
   accountApi,
+  filtersApi,
   type AccountExport,
   type Group,
   groupsApi,
@@ -213,9 +214,15 @@ describe('the round trip', () => {
   it('export → delete the account → register → import gives back the same groups and todos', async () => {
     const user = await registerUser(ctx.app);
     await seed(user);
+    const saved = [
+      { name: 'Urgent work', color: '#EF4444', query: '#Work & p1', position: 0 },
+      { name: 'Soon', color: '#3B82F6', query: 'next 7 days | overdue', position: 1 },
+    ] as const;
+    for (const filter of saved) await call(user)(filtersApi.create, { body: filter });
     const exported = await call(user)(accountApi.export);
     const before = exported.json<AccountExport>();
-    expect(before.version).toBe(2);
+    expect(before.version).toBe(3);
+    expect(before.filters).toEqual(saved);
     expect(before.todos).toHaveLength(SEEDED);
     expect(before.tags).toEqual([
       { name: 'home', color: '#F59E0B', createdAt: expect.any(String) },
@@ -252,6 +259,11 @@ describe('the round trip', () => {
     const back = await imported(ctx.app, again, own.rawPayload, 'tally-json');
     expect(back.todos).toMatchObject({ created: 0, alreadyImported: SEEDED });
     expect(await call(again)(todosApi.list).then((r) => r.json<Todo[]>())).toHaveLength(SEEDED);
+    // Saved filters come back once, by name.
+    const filters = (await call(again)(filtersApi.list)).data();
+    expect(
+      filters.map(({ name, color, query, position }) => ({ name, color, query, position })),
+    ).toEqual(saved);
   });
 
   it("imports Tally's own CSV export: titles, formulas, groups, repeats, tags and subtasks", async () => {
@@ -352,7 +364,7 @@ describe('/api/docs', () => {
       { content: Record<string, { schema: { properties: { version: unknown } } }> }
     >;
     expect(exported['200']?.content['application/json']?.schema.properties.version).toMatchObject({
-      enum: [2],
+      enum: [3],
     });
   });
 });

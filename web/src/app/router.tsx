@@ -11,6 +11,7 @@ const LoginRoute = lazy(() => import('./routes/login-route'));
 const RegisterRoute = lazy(() => import('./routes/register-route'));
 const TodosRoute = lazy(() => import('./routes/todos-route'));
 const GroupsRoute = lazy(() => import('./routes/groups-route'));
+const FiltersRoute = lazy(() => import('./routes/filters-route'));
 const StatisticsRoute = lazy(() => import('./routes/statistics-route'));
 const SettingsRoute = lazy(() => import('./routes/settings-route'));
 const TrashRoute = lazy(() => import('./routes/trash-route'));
@@ -59,6 +60,15 @@ export function AppRoutes() {
             <calendarScreen.Screen />
           </Lazy>
         </RequireAuth>
+      </Route>
+      <Route path="/filters/:id">
+        {(params) => (
+          <RequireAuth>
+            <Lazy>
+              <FiltersRoute id={params.id} />
+            </Lazy>
+          </RequireAuth>
+        )}
       </Route>
       <Route path="/groups">
         <RequireAuth>

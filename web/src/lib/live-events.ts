@@ -23,7 +23,7 @@ const BACKOFF_FIRST_MS = 1000;
 const BACKOFF_MAX_MS = 30_000;
 
 function keysOf(event: LiveEvent): QueryKey[] {
-  const { todos, trash, todoCounts, groups, statistics, todoSorts } = queryKeys;
+  const { todos, trash, todoCounts, groups, statistics, todoSorts, savedFilters } = queryKeys;
   // This tab's own change: its mutation has put the answer in the cache (the todos, the sorts)
   // and refreshed the views; the rest is cheap and may depend on the server's counting.
   if ('client' in event && event.client === TAB_ID) {
@@ -32,6 +32,7 @@ function keysOf(event: LiveEvent): QueryKey[] {
     if (event.type.startsWith('group.')) return [groups, todoCounts, statistics];
   }
   if (event.type === 'sorts.updated') return [todoSorts];
+  if (event.type.startsWith('filter.')) return [savedFilters];
   // A reminder changes no data: its listener shows it (features/reminders).
   if (event.type === 'reminder.fired') return [];
   if (event.type.startsWith('todo.')) return [todos, trash, todoCounts, statistics];

@@ -35,6 +35,8 @@ export const queryKeys = {
   /** The sort the user chose per view, kept on the server (GET /api/todos/sorts). */
   todoSorts: ['todo-sorts'],
   groups: ['groups'],
+  /** The user's saved filters (GET /api/filters). */
+  savedFilters: ['saved-filters'],
   /** The user's tags with their counts (GET /api/tags). */
   tags: ['tags'],
   statistics: ['statistics'],

@@ -689,6 +689,7 @@ export function fakeBackend(
     },
     'GET /api/todo-groups': () => json(newest(state.groups)),
     'GET /api/tags': () => json([]),
+    'GET /api/filters': () => json([]),
     'GET /api/reminders': () => json(options.reminders ?? []),
     'GET /api/notifications/channels': () => json(options.channels ?? []),
     'GET /api/notifications/settings': () =>

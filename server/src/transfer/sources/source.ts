@@ -93,6 +93,8 @@ export interface SourceFile {
   /** Tags the file declares with a colour; a todo's tags need not be declared. */
   tags?: SourceTag[];
   sorts?: SourceSort[];
+  /** Tally's saved filters (export version 3), by position. */
+  savedFilters?: { name: string; color: string; query: string }[];
   /** Any CSV: each column of the file and the field it became. */
   columns?: ImportColumn[];
 }

@@ -1,6 +1,8 @@
 import {
   EXPORT_VERSIONS_READ,
+  FILTER_QUERY_MAX,
   GROUP_COLORS,
+  LIMITS,
   RepeatSchema,
   SORT_VIEW_PATTERN,
   TODO_SORTS,
@@ -78,7 +80,7 @@ const isSort = (value: unknown): value is TodoSort =>
   (TODO_SORTS as readonly unknown[]).includes(value);
 
 /**
- * Tally's own export (contract/src/account.ts, AccountExportSchema, versions 1 and 2), as the
+ * Tally's own export (contract/src/account.ts, AccountExportSchema, versions 1 to 3), as the
  * account export writes it. Only what makes todos and groups is read: groups by name and colour,
  * todos with their planning, completed state, times and completions; version 2 adds each todo's
  * tags, priority, parent, start date and place in the manual order, the tags' colours and the
@@ -101,7 +103,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
   }
   if (!(EXPORT_VERSIONS_READ as readonly unknown[]).includes(document.version)) {
     throw badRequest(
-      `This Tally export is version ${JSON.stringify(document.version)}; this server reads versions ${EXPORT_VERSIONS_READ.join(' and ')}`,
+      `This Tally export is version ${JSON.stringify(document.version)}; this server reads versions ${EXPORT_VERSIONS_READ.slice(0, -1).join(', ')} and ${EXPORT_VERSIONS_READ.at(-1)}`,
     );
   }
   if (!Array.isArray(document.todos)) throw badRequest('The export has no "todos" list');
@@ -271,6 +273,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
   source.settleParents();
   boundPositions(source.file.todos);
   source.file.sorts = readSorts(document.todoSorts, groupNames);
+  source.file.savedFilters = readSavedFilters(document.filters);
   const unclaimed =
     unnamed +
     [...completionsOf].reduce((sum, [id, list]) => sum + (claimed.has(id) ? 0 : list.length), 0);
@@ -311,6 +314,28 @@ function readTags(tags: unknown, source: SourceBuilder): void {
  * Version 2's sort per view; a group's view ("group-12") names the group by its id in the file,
  * so it is kept by the group's name and finds the group the import matches or creates.
  */
+/** Version 3's saved filters: those with a name, a swatch colour and a query, as text. */
+function readSavedFilters(filters: unknown): NonNullable<SourceFile['savedFilters']> {
+  if (!Array.isArray(filters)) return [];
+  return filters.flatMap((filter: unknown) =>
+    isObject(filter) &&
+    typeof filter.name === 'string' &&
+    filter.name.trim() !== '' &&
+    typeof filter.query === 'string' &&
+    filter.query.trim() !== '' &&
+    typeof filter.color === 'string' &&
+    (GROUP_COLORS as readonly string[]).includes(filter.color)
+      ? [
+          {
+            name: filter.name.trim().slice(0, LIMITS.groupNameMax),
+            color: filter.color,
+            query: filter.query.slice(0, FILTER_QUERY_MAX),
+          },
+        ]
+      : [],
+  );
+}
+
 function readSorts(sorts: unknown, groupNames: ReadonlyMap<unknown, string>): SourceSort[] {
   if (!isObject(sorts)) return [];
   return Object.entries(sorts).flatMap(([view, sort]): SourceSort[] => {

@@ -2,6 +2,7 @@ import { useDeferredValue, useEffect, useId, useRef, useState, type KeyboardEven
 import { useLocation, useSearch } from 'wouter';
 import { ColorDot } from '#web/components/ColorDot';
 import { useLogout } from '#web/features/auth/api/logout';
+import { useSavedFilters } from '#web/features/filters/api/get-filters';
 import { useGroups } from '#web/features/groups/api/get-groups';
 import { toggleTheme, useTheme } from '#web/features/theme/hooks/use-theme';
 import { useLoadedTodos, useTodoSearch } from '#web/features/todos/api/search-todos';
@@ -64,6 +65,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
   const [location, navigate] = useLocation();
   const search = useSearch();
   const groups = useGroups();
+  const savedFilters = useSavedFilters();
   const theme = useTheme();
   const logout = useLogout();
   const [query, setQuery] = useState('');
@@ -155,6 +157,22 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
       color: group.color,
       run: () => showFilter(group.id),
     })),
+    ...(savedFilters.data ?? []).map((filter): Item => ({
+      id: `saved-filter-${filter.id}`,
+      section: 'Filter',
+      label: filter.name,
+      detail: filter.query,
+      keywords: 'saved filter query',
+      color: filter.color,
+      run: () => navigate(`/filters/${filter.id}`),
+    })),
+    {
+      id: 'saved-filter-new',
+      section: 'Actions',
+      label: 'New filter',
+      keywords: 'saved filter query builder',
+      run: () => navigate('/filters/new'),
+    },
     // A tag's todos: search covers tags (docs/product.md, Search).
     ...tags.map((tag): Item => ({
       id: `tag-${tag.toLowerCase()}`,

@@ -173,7 +173,7 @@ describe('command palette', () => {
     await user.click(option);
     expect(await screen.findByRole('dialog', { name: 'Crème brûlée recipe' })).toBeInTheDocument();
     // The list stays as it was behind it: no search was typed for it.
-    expect(screen.getByRole('searchbox')).toHaveValue('');
+    expect(screen.getByRole('searchbox', { name: 'Search todos' })).toHaveValue('');
     expect(screen.getByRole('tab', { name: 'Work (1)' })).toHaveAttribute('aria-selected', 'true');
   });
 

@@ -1,12 +1,16 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { errorMessage } from '#web/lib/api-client';
 import { DEFAULT_GROUP_COLOR } from '@tally/contract/constants';
 import { useCreateGroup } from '#web/features/groups/api/create-group';
 import { useGroups } from '#web/features/groups/api/get-groups';
 import { useTags } from '#web/features/tags/api/tags';
+import { useTodos } from '#web/features/todos/api/get-todos';
 import { TodosPage } from '#web/features/todos/components/TodosPage';
 import { useDocumentTitle } from '../use-document-title';
+
+// Saved filters load their own chunk (with the filter reader) after the list.
+const SavedFilterLinks = lazy(() => import('#web/features/filters/components/SavedFilterLinks'));
 
 /**
  * Todos need the groups for tabs, selects and badges, and quick add the tags it suggests and a way
@@ -15,6 +19,7 @@ import { useDocumentTitle } from '../use-document-title';
 export default function TodosRoute() {
   useDocumentTitle('Todos');
   const groups = useGroups();
+  const { todos } = useTodos();
   const tags = useTags();
   const createGroup = useCreateGroup();
   const tagNames = useMemo(() => (tags.data ?? []).map((tag) => tag.name), [tags.data]);
@@ -28,6 +33,9 @@ export default function TodosRoute() {
           />
         </div>
       )}
+      <Suspense fallback={null}>
+        <SavedFilterLinks todos={todos.data ?? []} groups={groups.data ?? []} />
+      </Suspense>
       <TodosPage
         groups={groups.data ?? []}
         groupsPending={groups.isPending}

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '#web/lib/api';
+import { queryKeys } from '#web/lib/query-keys';
+
+/** The user's saved filters, by position. */
+const savedFiltersQueryOptions = queryOptions({
+  queryKey: queryKeys.savedFilters,
+  queryFn: ({ signal }) => api.filters.list({ operation: 'Load filters', signal }),
+});
+
+export function useSavedFilters() {
+  return useQuery(savedFiltersQueryOptions);
+}

@@ -198,8 +198,11 @@ test('every kind of channel answers its test, and the daily digest arrives by e-
   expect(mail.text).toContain('Yesterday you completed 0 todos.');
   expect(mail.text).toMatch(/Stop these e-mails: http\S+/);
 
-  // As a mail client shows it.
+  // As a mail client shows it: on a blank page, for the app's Content-Security-Policy (no inline
+  // styles) not to apply to the mail's.
+  await page.goto('about:blank');
   await page.setContent(mail.html);
+  await expect(page.getByRole('heading', { name: 'Overdue' })).toHaveCSS('font-size', '16px');
   await expect(page.getByRole('heading', { name: 'Overdue' })).toBeVisible();
   await expect(page.getByRole('listitem')).toHaveText([
     `Return the library books (due ${yesterday.toISOString().slice(0, 10)})`,

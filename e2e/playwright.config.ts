@@ -28,6 +28,12 @@ import {
   OIDC_NAME,
   OIDC_PORT,
 } from './support/oidc-settings';
+import {
+  PUSHOVER_API_URL,
+  RECEIVERS_CONTROL_ORIGIN,
+  RECEIVERS_CONTROL_PORT,
+  RECEIVERS_PORT,
+} from './support/notify-settings';
 
 /**
  * End-to-end tests in Chromium against the real server (the production build) on a fresh
@@ -42,6 +48,8 @@ import {
  * (support/mailbox.ts). Single sign-on goes to a real OpenID provider on loopback (support/
  * local-oidc-provider.mjs, oidc-provider), whose login page Chromium fills in. E-mail to task
  * reads a mailbox on Dovecot from Debian (support/local-dovecot.mjs), into which specs deliver.
+ * Notification channels reach stand-ins for ntfy, Gotify, Pushover and webhooks on loopback
+ * (support/local-notify-receivers.mjs), which the server may call with OUTBOUND_ALLOW_PRIVATE.
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -145,6 +153,19 @@ export default defineConfig({
       },
     },
     {
+      command: `node ${path.join(root, 'e2e/support/local-notify-receivers.mjs')}`,
+      cwd: root,
+      url: `${RECEIVERS_CONTROL_ORIGIN}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        E2E_RECEIVERS_PORT: String(RECEIVERS_PORT),
+        E2E_RECEIVERS_CONTROL_PORT: String(RECEIVERS_CONTROL_PORT),
+      },
+    },
+    {
       command: `node ${path.join(root, 'server/dist/main.js')}`,
       cwd: root,
       url: `${baseURL}/api/health`,
@@ -171,6 +192,8 @@ export default defineConfig({
         OIDC_NAME,
         INBOX_IMAP_URL,
         INBOX_ADDRESS,
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        PUSHOVER_API_URL,
       },
     },
   ],

@@ -24,6 +24,7 @@ declare module 'fastify' {
     notifications: Pick<
       NotificationService,
       | 'reminderFired'
+      | 'pushActions'
       | 'todoData'
       | 'todoEvent'
       | 'todoEvents'
@@ -97,6 +98,7 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
         );
     app.decorate('notifications', {
       reminderFired: service.reminderFired,
+      pushActions: service.pushActions,
       todoData: service.todoData,
       todoEvent: logged(service.todoEvent),
       groupEvent: logged(service.groupEvent),

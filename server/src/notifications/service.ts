@@ -20,7 +20,7 @@ import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
 import type { Mailer } from '../shared/mailer.js';
-import type { ActionLinks } from './action-links.js';
+import type { ActionLinks, ReminderAction } from './action-links.js';
 import { escapeHtml, reminderMail } from './email.js';
 import { outboundUrlProblem, sendOutbound } from './outbound.js';
 import { clockTimeOf, minutesOf, quietHoursEnd } from './quiet-hours.js';
@@ -46,6 +46,7 @@ const DISABLED_REASON = 'Turned off after failing for 3 days';
 /** Longer than one attempt can take (10 s), so a lease never ends under a send. */
 const LEASE_MS = MINUTE;
 const BATCH = 50;
+const PUSH_ACTIONS: readonly ReminderAction[] = ['complete', 'snooze-10m'];
 const LOG_LENGTH = 50;
 const MAX_CHANNELS = 20;
 /** Finished deliveries are kept this long: the log shows the last 50 of each channel. */
@@ -515,6 +516,17 @@ export function createNotificationService(options: {
       const now = clock();
       const later = await quietUntil(userId, now);
       await enqueue(channels, 'reminder.fired', reminder, now, later ?? now);
+    },
+
+    /**
+     * A browser notification's buttons: Complete and Snooze. Browsers show two at most, so of
+     * the reminder's links these two.
+     */
+    async pushActions(userId: number, todoId: number) {
+      const links = await actionLinks.reminderLinks(userId, todoId);
+      return links
+        .filter((link) => PUSH_ACTIONS.includes(link.action))
+        .map(({ action, label, url }) => ({ action, title: label, url }));
     },
 
     quietUntil,

@@ -195,11 +195,47 @@ describe('delivery', () => {
         dueDate: '2026-03-10',
         dueTime: '13:00',
         firedAt: '2026-03-10T11:45:00.000Z',
+        actions: [
+          { action: 'complete', title: 'Complete', url: expect.stringContaining('token=') },
+          { action: 'snooze-10m', title: 'Snooze 10 min', url: expect.stringContaining('token=') },
+        ],
       },
     ]);
     ctx.clock.advance(60_000);
     expect((await tick()).claimed).toBe(0);
     expect(browser.messages()).toHaveLength(1);
+  });
+
+  it('carries Complete and Snooze buttons whose links the worker posts, once', async () => {
+    ctx.clock.set('2026-03-10T09:00:00Z');
+    const { user, api, browser } = await subscribedUser();
+    const todo = (
+      await api.create({
+        title: 'Water the plants',
+        dueDate: '2026-03-10',
+        dueTime: '13:00',
+        remindMinutesBefore: 0,
+      })
+    ).json<Todo>();
+    ctx.clock.set('2026-03-10T12:00:00Z');
+    await tick();
+    const [message] = browser.messages() as { actions: { action: string; url: string }[] }[];
+    const link = (action: string) => {
+      const url = new URL(message?.actions.find((a) => a.action === action)?.url ?? '');
+      return `${url.pathname}${url.search}`;
+    };
+    expect(link('complete')).toMatch(/^\/api\/notifications\/actions\?token=/);
+
+    // The service worker's post, without a body or a session.
+    const done = await ctx.app.inject({ method: 'POST', url: link('complete') });
+    expect([done.statusCode, done.body]).toEqual([200, expect.stringContaining('Completed.')]);
+    const again = apiClient(ctx.app, await signInAgain(ctx.app, user));
+    const read = await again(todosApi.get, { params: { id: todo.id } });
+    expect(read.json<Todo>().completed).toBe(true);
+    // The reminder's links share one use.
+    expect((await ctx.app.inject({ method: 'POST', url: link('snooze-10m') })).statusCode).toBe(
+      410,
+    );
   });
 
   it('signs each push with VAPID for the push service origin, with a TTL, high urgency and a topic per todo', async () => {

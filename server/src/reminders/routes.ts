@@ -51,6 +51,7 @@ export const reminderRoutes = fp<ReminderRoutesOptions>(
           dueDate: reminder.dueDate,
           dueTime: reminder.dueTime,
         }),
+      pushActions: (userId, todoId) => app.notifications.pushActions(userId, todoId),
       quietUntil: (userId, now) => app.notifications.quietUntil(userId, now),
     });
     const publicKey = vapid.publicKey;

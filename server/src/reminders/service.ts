@@ -24,6 +24,13 @@ export interface TickResult {
   pushes: Record<PushOutcome, number>;
 }
 
+/** A notification button: what the service worker shows and the link it posts when clicked. */
+export interface PushAction {
+  action: string;
+  title: string;
+  url: string;
+}
+
 export function createReminderService(options: {
   db: Kysely<Database>;
   clock: Clock;
@@ -33,6 +40,8 @@ export function createReminderService(options: {
   onFired?: (userId: number, todoId: number) => void;
   /** Queues the reminder for the user's other channels (ntfy, Gotify, Pushover, webhooks). */
   toChannels?: (userId: number, reminder: Reminder) => Promise<void>;
+  /** The buttons a browser's notification shows, each a signed link the worker posts to. */
+  pushActions?: (userId: number, todoId: number) => Promise<PushAction[]>;
   /** When the user's quiet hours end, if they are on: the Web Push waits for it. */
   quietUntil?: (userId: number, now: number) => Promise<number | null>;
 }) {
@@ -92,15 +101,20 @@ export function createReminderService(options: {
           waiting.push({ todoId: reminder.todo_id, until });
           return queued ? [queued] : [];
         }
-        const body = JSON.stringify(payload);
-        return [
-          ...(queued ? [queued] : []),
-          ...mine.map(async (subscription) => {
-            const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
-            result.pushes[outcome] += 1;
-            if (outcome === 'gone') gone.push(subscription.id);
-          }),
-        ];
+        if (mine.length === 0) return queued ? [queued] : [];
+        const pushAll = async () => {
+          // One set of links for all the user's browsers: they share one use.
+          const actions = (await options.pushActions?.(reminder.user_id, reminder.todo_id)) ?? [];
+          const body = JSON.stringify(actions.length > 0 ? { ...payload, actions } : payload);
+          await Promise.all(
+            mine.map(async (subscription) => {
+              const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
+              result.pushes[outcome] += 1;
+              if (outcome === 'gone') gone.push(subscription.id);
+            }),
+          );
+        };
+        return [...(queued ? [queued] : []), pushAll()];
       }),
     );
     for (const { todoId, until } of waiting) {

@@ -108,7 +108,8 @@ function parseJson(text: string): Record<string, unknown> | null {
   }
 }
 
-export async function startLocalReceivers(): Promise<LocalReceivers> {
+/** `port`: a fixed one (the e2e run's, which Tally's settings name); any free one without. */
+export async function startLocalReceivers(port = 0): Promise<LocalReceivers> {
   const received: Received[] = [];
   const refused: string[] = [];
   const failures = new Map<string, number>();
@@ -219,10 +220,10 @@ export async function startLocalReceivers(): Promise<LocalReceivers> {
       return refuse(response, 404, `path ${path}`);
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${address.port}`,
     received,
     refused,
     failNext: (name, times) => failures.set(name, times),

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { openTodos, readReminder, reminderNotification } from './reminders';
+import { notificationClicked, readReminder, reminderNotification } from './reminders';
 
 /**
  * Web Push reminders (docs/product.md, Reminders): the worker's `push` and `notificationclick`
@@ -24,5 +24,13 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  event.waitUntil(openTodos(self.clients, self.location.origin));
+  event.waitUntil(
+    notificationClicked(
+      event.action,
+      event.notification.data,
+      self.clients,
+      self.location.origin,
+      (url) => fetch(url, { method: 'POST' }),
+    ),
+  );
 });

@@ -1,8 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { formatDue } from '../lib/date-format';
-import { openTodos, readReminder, reminderNotification } from './reminders';
+import { notificationClicked, openTodos, readReminder, reminderNotification } from './reminders';
 
-const reminder = { todoId: 7, title: 'Dentist', dueDate: '2026-12-04', dueTime: '09:30' };
+const reminder = {
+  todoId: 7,
+  title: 'Dentist',
+  dueDate: '2026-12-04',
+  dueTime: '09:30',
+  actions: [],
+};
+const complete = 'https://tally.example.com/api/notifications/actions?token=c';
+const snooze = 'https://tally.example.com/api/notifications/actions?token=s';
+const actions = [
+  { action: 'complete', title: 'Complete', url: complete },
+  { action: 'snooze-10m', title: 'Snooze 10 min', url: snooze },
+];
 
 describe('a reminder push in the service worker', () => {
   it('reads only a reminder from the push data', () => {
@@ -19,7 +31,8 @@ describe('a reminder push in the service worker', () => {
         body: 'Due Today 09:30',
         tag: 'todo-7',
         icon: '/icons/icon-192.png',
-        data: { url: '/todos', todoId: 7 },
+        actions: [],
+        data: { url: '/todos', todoId: 7, links: {} },
       },
     });
     expect(reminderNotification(reminder, new Date(2026, 11, 3, 20, 0), 'en-GB').options.body).toBe(
@@ -57,6 +70,44 @@ describe('a reminder push in the service worker', () => {
 
     clients.matchAll.mockResolvedValueOnce([]);
     await openTodos(clients, 'https://tally.example.com');
+    expect(clients.openWindow).toHaveBeenCalledWith('/todos');
+  });
+
+  it('shows Complete and Snooze buttons, keeping only links to the action endpoint', () => {
+    const message = readReminder({
+      ...reminder,
+      actions: [...actions, { action: 'x', title: 'Elsewhere', url: 'https://evil.example/' }],
+    });
+    expect(message?.actions).toEqual(actions);
+    const { options } = reminderNotification(
+      { ...reminder, actions },
+      new Date(2026, 11, 4, 9, 15),
+      'en-GB',
+    );
+    expect(options.actions).toEqual([
+      { action: 'complete', title: 'Complete' },
+      { action: 'snooze-10m', title: 'Snooze 10 min' },
+    ]);
+    expect(options.data).toEqual({
+      url: '/todos',
+      todoId: 7,
+      links: { complete, 'snooze-10m': snooze },
+    });
+  });
+
+  it("posts a button's link without opening Tally; the notification itself opens Tally", async () => {
+    const clients = {
+      matchAll: vi.fn(async () => []),
+      openWindow: vi.fn(async () => undefined),
+    };
+    const post = vi.fn(async () => undefined);
+    const { data } = reminderNotification({ ...reminder, actions }, new Date()).options;
+    await notificationClicked('snooze-10m', data, clients, 'https://tally.example.com', post);
+    expect(post).toHaveBeenCalledWith(snooze);
+    expect(clients.openWindow).not.toHaveBeenCalled();
+
+    await notificationClicked('', data, clients, 'https://tally.example.com', post);
+    expect(post).toHaveBeenCalledTimes(1);
     expect(clients.openWindow).toHaveBeenCalledWith('/todos');
   });
 });

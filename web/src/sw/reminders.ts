@@ -7,12 +7,30 @@
  */
 import { formatDue } from '../lib/date-format';
 
+/** A button of the notification and the signed link its click posts (no session needed). */
+export interface ReminderAction {
+  action: string;
+  title: string;
+  url: string;
+}
+
 export interface ReminderMessage {
   todoId: number;
   title: string;
   dueDate: string;
   dueTime: string;
+  actions: ReminderAction[];
 }
+
+/**
+ * Chromium shows buttons from `actions`; TypeScript's lib leaves the field out (not every
+ * browser has it), so it is declared here.
+ */
+interface NotificationWithActions extends NotificationOptions {
+  actions: { action: string; title: string }[];
+}
+
+const ACTION_PATH = '/api/notifications/actions';
 
 const TODOS_PATH = '/todos';
 
@@ -23,7 +41,23 @@ export function readReminder(data: unknown): ReminderMessage | null {
   if (typeof todoId !== 'number' || typeof title !== 'string') return null;
   if (typeof dueDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(dueDate)) return null;
   if (typeof dueTime !== 'string' || !/^\d{2}:\d{2}$/.test(dueTime)) return null;
-  return { todoId, title, dueDate, dueTime };
+  return { todoId, title, dueDate, dueTime, actions: readActions(data) };
+}
+
+/** The buttons: only links to Tally's own action endpoint are kept. */
+function readActions(data: object): ReminderAction[] {
+  const { actions } = data as { actions?: unknown };
+  if (!Array.isArray(actions)) return [];
+  return actions.flatMap((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { action, title, url } = entry as Record<string, unknown>;
+    if (typeof action !== 'string' || typeof title !== 'string' || typeof url !== 'string') {
+      return [];
+    }
+    return URL.canParse(url) && new URL(url).pathname === ACTION_PATH
+      ? [{ action, title, url }]
+      : [];
+  });
 }
 
 const localDate = (now: Date) =>
@@ -38,16 +72,38 @@ export function reminderNotification(
   reminder: ReminderMessage,
   now: Date,
   locale?: string,
-): { title: string; options: NotificationOptions } {
+): { title: string; options: NotificationWithActions } {
   return {
     title: reminder.title,
     options: {
       body: `Due ${formatDue(reminder.dueDate, reminder.dueTime, localDate(now), locale)}`,
       tag: `todo-${reminder.todoId}`,
       icon: '/icons/icon-192.png',
-      data: { url: TODOS_PATH, todoId: reminder.todoId },
+      actions: reminder.actions.map(({ action, title }) => ({ action, title })),
+      data: {
+        url: TODOS_PATH,
+        todoId: reminder.todoId,
+        links: Object.fromEntries(reminder.actions.map(({ action, url }) => [action, url])),
+      },
     },
   };
+}
+
+/**
+ * A click on the notification: a button posts its signed link (the todo is completed or
+ * snoozed without opening Tally); the notification itself opens Tally.
+ */
+export async function notificationClicked(
+  action: string,
+  data: unknown,
+  clients: ClientsLike,
+  origin: string,
+  post: (url: string) => Promise<unknown>,
+): Promise<void> {
+  const links = (data as { links?: Record<string, unknown> } | null)?.links;
+  const link = action === '' ? undefined : links?.[action];
+  if (typeof link === 'string') await post(link);
+  else await openTodos(clients, origin);
 }
 
 interface WindowLike {

@@ -313,6 +313,7 @@ function AddChannelForm({
 
   return (
     <Form label="Add a channel" onSubmit={submit}>
+      <h3 className="text-base font-semibold text-slate-900 dark:text-slate-100">Add a channel</h3>
       <SelectField
         label="Kind"
         name="kind"

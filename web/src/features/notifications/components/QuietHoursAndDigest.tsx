@@ -59,6 +59,9 @@ function SettingsForm({
 
   return (
     <Form label="Quiet hours and daily digest" onSubmit={submit}>
+      <h3 className="text-base font-semibold text-slate-900 dark:text-slate-100">
+        Quiet hours and daily digest
+      </h3>
       <p className={hintClass}>
         Times are in {settings.timeZone}. Inside quiet hours no channel sends a reminder (this app
         still shows it); what falls due goes out when they end. Leave a time empty to turn it off.

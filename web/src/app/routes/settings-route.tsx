@@ -27,6 +27,12 @@ const NotificationsSection = lazy(() =>
   })),
 );
 
+const LanguageSection = lazy(() =>
+  import('#web/features/language/components/LanguageSection').then((m) => ({
+    default: m.LanguageSection,
+  })),
+);
+
 const Later = ({ children }: { children: ReactNode }) => (
   <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>
 );
@@ -43,6 +49,15 @@ export default function SettingsRoute({ section }: { section?: string | undefine
       GoogleButton={SettingsGoogleButton}
       oidcName={config.data?.oidc?.name ?? null}
       featureSections={[
+        {
+          id: 'language',
+          label: 'Language',
+          content: (
+            <Later>
+              <LanguageSection />
+            </Later>
+          ),
+        },
         {
           id: 'email-to-task',
           label: 'E-mail to task',

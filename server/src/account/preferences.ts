@@ -13,7 +13,7 @@ export interface AppliedPreferences {
 const COLUMNS = ['time_zone', 'language', 'week_start'] as const;
 
 /** Null when the account is gone. */
-export async function readPreferences(
+async function readPreferences(
   db: Kysely<Database>,
   userId: number,
 ): Promise<Preferences | null> {

@@ -101,6 +101,9 @@ const TRANSLATED = [
   'web/src/app/App.tsx',
   'web/src/app/layout/**/*.tsx',
   'web/src/features/language/**/*.tsx',
+  'web/src/features/tags/**/*.tsx',
+  'web/src/features/theme/**/*.tsx',
+  'web/src/features/trash/**/*.tsx',
 ];
 
 /** Names written the same in every language. */

@@ -6,7 +6,7 @@ interface DialogProps {
   /** Called on Escape, on a click on the backdrop, and by the dialog's own buttons. */
   onClose: () => void;
   children: ReactNode;
-  /** Buttons, right-aligned under the content. */
+  /** Buttons, aligned to the end of the line under the content. */
   actions: ReactNode;
   /**
    * Where the focus goes when the element it came from is gone (a deleted row's button): the

@@ -101,6 +101,7 @@ const TRANSLATED = [
   'web/src/app/App.tsx',
   'web/src/app/layout/**/*.tsx',
   'web/src/features/language/**/*.tsx',
+  'web/src/features/statistics/**/*.tsx',
   'web/src/components/**/*.tsx',
   'web/src/features/groups/**/*.tsx',
   'web/src/features/tags/**/*.tsx',

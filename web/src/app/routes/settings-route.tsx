@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useConfig } from '#web/features/auth/api/get-config';
 import {
   GoogleSignInButton,
@@ -33,13 +34,15 @@ const LanguageSection = lazy(() =>
   })),
 );
 
-const Later = ({ children }: { children: ReactNode }) => (
-  <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>
-);
+function Later({ children }: { children: ReactNode }) {
+  const { t } = useLingui();
+  return <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>{children}</Suspense>;
+}
 
 /** Loaded lazily (see router.tsx): its code is fetched only when /settings opens. */
 export default function SettingsRoute({ section }: { section?: string | undefined }) {
-  useDocumentTitle('Settings');
+  const { t } = useLingui();
+  useDocumentTitle(t`Settings`);
   const config = useConfig();
   return (
     <SettingsPage
@@ -51,7 +54,7 @@ export default function SettingsRoute({ section }: { section?: string | undefine
       featureSections={[
         {
           id: 'language',
-          label: 'Language',
+          label: t`Language`,
           content: (
             <Later>
               <LanguageSection />
@@ -60,7 +63,7 @@ export default function SettingsRoute({ section }: { section?: string | undefine
         },
         {
           id: 'email-to-task',
-          label: 'E-mail to task',
+          label: t`E-mail to task`,
           content: (
             <Later>
               <InboxSection />
@@ -69,7 +72,7 @@ export default function SettingsRoute({ section }: { section?: string | undefine
         },
         {
           id: 'notifications',
-          label: 'Notifications',
+          label: t`Notifications`,
           content: (
             <Later>
               <NotificationsSection />

@@ -99,6 +99,7 @@ const composersZone = {
 /** Web files whose every text is a message of the catalogs (web/src/locales). */
 const TRANSLATED = [
   'web/src/app/App.tsx',
+  'web/src/app/commands/ShortcutsSheet.tsx',
   'web/src/app/routes/**/*.tsx',
   'web/src/app/layout/**/*.tsx',
   'web/src/features/language/**/*.tsx',

@@ -105,6 +105,7 @@ const TRANSLATED = [
   'web/src/features/language/**/*.tsx',
   'web/src/features/statistics/**/*.tsx',
   'web/src/components/**/*.tsx',
+  'web/src/features/admin/**/*.tsx',
   'web/src/features/auth/**/*.tsx',
   'web/src/features/groups/**/*.tsx',
   'web/src/features/tags/**/*.tsx',

@@ -114,7 +114,16 @@ const TRANSLATED = [
 ];
 
 /** Names written the same in every language. */
-const SAME_IN_EVERY_LANGUAGE = ['Tally', 'Google', 'ntfy', 'Gotify', 'Pushover', 'CalDAV'];
+const SAME_IN_EVERY_LANGUAGE = [
+  'Tally',
+  'Google',
+  'ntfy',
+  'Gotify',
+  'Pushover',
+  'CalDAV',
+  'Redis',
+  'IMAP',
+];
 
 /**
  * Checked on resolved files, so a relative path, a #web/ import and an alias are all caught.

@@ -44,7 +44,7 @@ const ROUTES = [
   // 116): 138.4 KB. 139.5 KB once a page shared to the app opened the Add Todo form filled in
   // (docs/product.md, Share and bookmarklet): 139.3 KB. 141 KB with the route table above and
   // Enter and the palette opening a todo's detail (decision 147): 140.4 KB.
-  { route: '/todos', budget: 144.5 * KB, chunks: ['todos-route'] },
+  { route: '/todos', budget: 145 * KB, chunks: ['todos-route'] },
   // The first visit's shared JavaScript (what /login loads, 102.8 KB when Insights came) and the
   // statistics chunk: SPEC's sections and the Insights charts, all drawn with plain elements and
   // no chart library (7.4 KB). 120 KB is /login's own budget plus 10 KB for the chunk: room for
@@ -66,17 +66,19 @@ const ROUTES = [
   { route: '/forgot-password', budget: 116 * KB, chunks: ['forgot-password-route'] },
   { route: '/reset-password', budget: 117 * KB, chunks: ['reset-password-route'] },
   { route: '/verify-email', budget: 115.5 * KB, chunks: ['verify-email-route'] },
-  { route: '/choose-password', budget: 116 * KB, chunks: ['choose-password-route'] },
+  { route: '/choose-password', budget: 116.5 * KB, chunks: ['choose-password-route'] },
   { route: '/groups', budget: 118.5 * KB, chunks: ['groups-route'] },
-  { route: '/settings', budget: 137 * KB, chunks: ['settings-route'] },
+  { route: '/settings', budget: 137.5 * KB, chunks: ['settings-route'] },
   { route: '/share', budget: 114.5 * KB, chunks: ['share-route'] },
-  { route: '/trash', budget: 117.5 * KB, chunks: ['trash-route'] },
+  { route: '/trash', budget: 118 * KB, chunks: ['trash-route'] },
   // The operator's page (docs/decisions/131-operator-and-admin-page.md), set as the others were:
   // what it measured when it came (113.3 KB), plus about 2 KB.
-  { route: '/admin', budget: 118.5 * KB, chunks: ['admin-route'] },
+  { route: '/admin', budget: 119 * KB, chunks: ['admin-route'] },
 ];
 // Every route 3.5 KB more on 2026-11-29 for the message runtime (@lingui/core and its React
-// provider, 3.0-3.3 KB; docs/decisions/119-languages.md).
+// provider, 3.0-3.3 KB; docs/decisions/119-languages.md); /todos, /choose-password, /settings,
+// /trash and /admin 0.5 KB more once the shared components and their screens spoke in messages
+// (144.8, 116.0, 137.1, 117.7 and 118.8 KB).
 
 /**
  * Each language's catalog is a chunk of its own, loaded before the first render in place of the

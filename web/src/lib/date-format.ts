@@ -1,5 +1,4 @@
 import { i18n } from '@lingui/core';
-import { t } from '@lingui/core/macro';
 import { addDays, parseDate, type Weekday } from '@tally/contract/dates';
 
 /**
@@ -25,6 +24,22 @@ export const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
 /** The browser's language, as its user chose it (undefined where there is no navigator). */
 const browserLocale = (): Locale =>
   typeof navigator === 'undefined' ? undefined : navigator.language || undefined;
+
+interface NearDayWords {
+  today: string;
+  tomorrow: string;
+  yesterday: string;
+}
+
+/**
+ * The near days' words: English until the app's language is active (lib/i18n.ts sets them). The
+ * service worker, which writes reminders with these functions, has no catalog and keeps English.
+ */
+let nearDays: NearDayWords = { today: 'Today', tomorrow: 'Tomorrow', yesterday: 'Yesterday' };
+
+export function setNearDayWords(words: NearDayWords): void {
+  nearDays = words;
+}
 
 /** The pseudo-languages write dates as the language they are made from. */
 const PSEUDO_BASE: Readonly<Record<string, string>> = { 'en-XA': 'en', 'ar-XB': 'ar' };
@@ -104,9 +119,9 @@ export function formatDay(date: string, today: string, locale?: string): string 
 
 /** "Today", "Tomorrow", "Yesterday", else the day as `formatDay` writes it. */
 export function relativeDay(date: string, today: string, locale?: string): string {
-  if (date === today) return t`Today`;
-  if (date === addDays(today, 1)) return t`Tomorrow`;
-  if (date === addDays(today, -1)) return t`Yesterday`;
+  if (date === today) return nearDays.today;
+  if (date === addDays(today, 1)) return nearDays.tomorrow;
+  if (date === addDays(today, -1)) return nearDays.yesterday;
   return formatDay(date, today, locale);
 }
 

@@ -25,21 +25,12 @@ export const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
 const browserLocale = (): Locale =>
   typeof navigator === 'undefined' ? undefined : navigator.language || undefined;
 
-interface NearDayWords {
-  today: string;
-  tomorrow: string;
-  yesterday: string;
-}
-
 /**
- * The near days' words: English until the app's language is active (lib/i18n.ts sets them). The
- * service worker, which writes reminders with these functions, has no catalog and keeps English.
+ * The near days' words stay English for now: the service worker writes reminders with these
+ * functions and has no catalog, and the words' messages would put this module in every route's
+ * first download.
  */
-let nearDays: NearDayWords = { today: 'Today', tomorrow: 'Tomorrow', yesterday: 'Yesterday' };
-
-export function setNearDayWords(words: NearDayWords): void {
-  nearDays = words;
-}
+const nearDays = { today: 'Today', tomorrow: 'Tomorrow', yesterday: 'Yesterday' };
 
 /** The pseudo-languages write dates as the language they are made from. */
 const PSEUDO_BASE: Readonly<Record<string, string>> = { 'en-XA': 'en', 'ar-XB': 'ar' };

@@ -1,6 +1,4 @@
 import { i18n, type Messages } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
-import { setNearDayWords } from './date-format';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
 
 /**
@@ -65,20 +63,12 @@ export function initialLanguage(
   return 'en';
 }
 
-/** The near days' words of lib/date-format.ts, which the service worker shares without a catalog. */
-const NEAR_DAYS = { today: msg`Today`, tomorrow: msg`Tomorrow`, yesterday: msg`Yesterday` };
-
 const isRightToLeft = (language: Language) => RIGHT_TO_LEFT.includes(language);
 
 /** Loads the language's catalog, makes it the active one, and marks the document with it. */
 export async function activateLanguage(language: Language): Promise<void> {
   const { messages } = await catalogs[language]();
   i18n.loadAndActivate({ locale: language, messages });
-  setNearDayWords({
-    today: i18n._(NEAR_DAYS.today),
-    tomorrow: i18n._(NEAR_DAYS.tomorrow),
-    yesterday: i18n._(NEAR_DAYS.yesterday),
-  });
   document.documentElement.lang = language;
   document.documentElement.dir = isRightToLeft(language) ? 'rtl' : 'ltr';
 }

@@ -7,6 +7,8 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import lingui from 'eslint-plugin-lingui';
+import jsxTextIsMessage from './scripts/eslint/jsx-text-is-message.js';
 
 const root = import.meta.dirname;
 
@@ -97,6 +99,35 @@ const composersZone = {
   message:
     'The files directly in server/src compose and run the app: only tests and the other top-level files import them (config.ts and secrets.ts are for everyone).',
 };
+
+/** Web files whose every text is a message of the catalogs (web/src/locales). */
+const TRANSLATED = [
+  'web/src/app/App.tsx',
+  'web/src/app/commands/ShortcutsSheet.tsx',
+  'web/src/app/routes/**/*.tsx',
+  'web/src/app/layout/**/*.tsx',
+  'web/src/features/language/**/*.tsx',
+  'web/src/features/statistics/**/*.tsx',
+  'web/src/components/**/*.tsx',
+  'web/src/features/admin/**/*.tsx',
+  'web/src/features/auth/**/*.tsx',
+  'web/src/features/groups/**/*.tsx',
+  'web/src/features/tags/**/*.tsx',
+  'web/src/features/theme/**/*.tsx',
+  'web/src/features/trash/**/*.tsx',
+];
+
+/** Names written the same in every language. */
+const SAME_IN_EVERY_LANGUAGE = [
+  'Tally',
+  'Google',
+  'ntfy',
+  'Gotify',
+  'Pushover',
+  'CalDAV',
+  'Redis',
+  'IMAP',
+];
 
 /**
  * Checked on resolved files, so a relative path, a #web/ import and an alias are all caught.
@@ -200,6 +231,20 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/**/*.test.{ts,tsx}', 'web/src/test/**'],
+    ...lingui.configs['flat/recommended'],
+  },
+  {
+    // The screens already in the catalogs (docs/decisions/119-languages.md): a text written there
+    // outside a message fails. The list grows until it is all of web/src.
+    files: TRANSLATED,
+    // A test's own markup is scaffolding nobody reads in the app.
+    ignores: ['**/*.test.tsx'],
+    plugins: { tally: { rules: { 'jsx-text-is-message': jsxTextIsMessage } } },
+    rules: { 'tally/jsx-text-is-message': ['error', { allow: SAME_IN_EVERY_LANGUAGE }] },
   },
   {
     // Tests never reach the bundle: the fake backend checks its answers against the schemas.

@@ -2,12 +2,21 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { lingui } from '@lingui/vite-plugin';
+import { fileURLToPath } from 'node:url';
 
 /** The page background of each theme (index.css: slate-50 / slate-950). */
 const LIGHT_BACKGROUND = '#f8fafc';
 
 export default defineConfig({
   plugins: [
+    // Messages are compiled here, at build time: no message parser reaches the browser
+    // (docs/decisions/119-languages.md).
+    lingui({
+      macroTransform: true,
+      configPath: fileURLToPath(new URL('./lingui.config.ts', import.meta.url)),
+      failOnCompileError: true,
+    }),
     react(),
     tailwindcss(),
     // docs/decisions/059-offline-and-installable.md: our own worker (src/sw/sw.ts), given the

@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { ErrorBoundary } from '#web/components/ErrorBoundary';
@@ -38,7 +41,7 @@ function Shell() {
         href="#main"
         className="sr-only rounded-md bg-blue-700 px-4 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50"
       >
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       <NavBar />
       <OfflineBanner />
@@ -53,11 +56,16 @@ function Shell() {
   );
 }
 
-/** `live`: updates from the user's other tabs and devices (main.tsx turns them on). */
+/**
+ * `live`: updates from the user's other tabs and devices (main.tsx turns them on). The active
+ * language is loaded before the first render (main.tsx, lib/i18n.ts).
+ */
 export function App({ live = false }: { live?: boolean }) {
   return (
-    <Providers live={live}>
-      <Shell />
-    </Providers>
+    <I18nProvider i18n={i18n}>
+      <Providers live={live}>
+        <Shell />
+      </Providers>
+    </I18nProvider>
   );
 }

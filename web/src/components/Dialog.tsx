@@ -6,7 +6,7 @@ interface DialogProps {
   /** Called on Escape, on a click on the backdrop, and by the dialog's own buttons. */
   onClose: () => void;
   children: ReactNode;
-  /** Buttons, right-aligned under the content of a modal. */
+  /** Buttons, aligned to the end of the line under the content of a modal. */
   actions?: ReactNode;
   /** Beside the title of a panel, at the top: its Close button. */
   headerAction?: ReactNode;

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { cn } from '#web/lib/cn';
 import { Button } from './Button';
 import { DismissButton } from './DismissButton';
@@ -12,6 +13,7 @@ interface ErrorBannerProps {
 
 /** A red, announced message; dismissible when given onDismiss. Renders nothing without one. */
 export function ErrorBanner({ message, onDismiss, onRetry, className }: ErrorBannerProps) {
+  const { t } = useLingui();
   if (!message) return null;
   return (
     <div
@@ -25,10 +27,10 @@ export function ErrorBanner({ message, onDismiss, onRetry, className }: ErrorBan
       <p className="min-w-0 flex-1 break-words">{message}</p>
       {onRetry && (
         <Button variant="link" size="none" onClick={onRetry} className="shrink-0 rounded">
-          Retry
+          <Trans>Retry</Trans>
         </Button>
       )}
-      {onDismiss && <DismissButton label="Dismiss message" onClick={onDismiss} />}
+      {onDismiss && <DismissButton label={t`Dismiss message`} onClick={onDismiss} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
+import { renderTranslated } from '#web/test/render';
 import { describe, expect, it } from 'vitest';
 import { consoleErrors } from '#web/test/console-guard';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -9,7 +10,7 @@ function Broken(): never {
 
 describe('ErrorBoundary', () => {
   it('shows a way out instead of a blank page', () => {
-    render(
+    renderTranslated(
       <ErrorBoundary>
         <Broken />
       </ErrorBoundary>,

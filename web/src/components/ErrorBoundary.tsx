@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button } from './Button';
 
@@ -29,13 +30,13 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
     return (
       <div role="alert" className="mx-auto max-w-md px-4 py-16 text-center">
         <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">
-          Something went wrong
+          <Trans>Something went wrong</Trans>
         </h1>
         <p className="mt-3 text-slate-700 dark:text-slate-300">
-          This screen could not be shown. Reloading usually helps.
+          <Trans>This screen could not be shown. Reloading usually helps.</Trans>
         </p>
         <Button onClick={() => window.location.reload()} className="mt-6">
-          Reload
+          <Trans>Reload</Trans>
         </Button>
       </div>
     );

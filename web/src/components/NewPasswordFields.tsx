@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { LIMITS } from '@tally/contract/constants';
 import { TextField } from './FormField';
 
@@ -19,10 +20,11 @@ export function NewPasswordFields({
   error?: string | null;
   repeat?: boolean;
 }) {
+  const { t } = useLingui();
   return (
     <>
       <TextField
-        label="New password"
+        label={t`New password`}
         id={id}
         name={name}
         type="password"
@@ -35,7 +37,7 @@ export function NewPasswordFields({
       />
       {repeat && (
         <TextField
-          label="Repeat new password"
+          label={t`Repeat new password`}
           id={id === undefined ? undefined : `${id}-repeat`}
           name="repeat"
           type="password"

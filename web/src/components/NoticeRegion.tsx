@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useCallback, useState } from 'react';
 import { cn } from '#web/lib/cn';
 import { dismissNotice, useNotices } from '#web/lib/notices';
@@ -11,6 +12,7 @@ import { UndoToast } from './UndoToast';
  */
 export function NoticeRegion() {
   const notices = useNotices();
+  const { t } = useLingui();
   // The height the notices and the toast take at the bottom of the window (0 when none shows),
   // followed as they come, wrap and go.
   const [room, setRoom] = useState(0);
@@ -33,7 +35,7 @@ export function NoticeRegion() {
       <div aria-hidden="true" style={{ height: room }} />
       <section
         ref={measureRoom}
-        aria-label="Notifications"
+        aria-label={t`Notifications`}
         className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
       >
         {notices.map((notice) => (
@@ -71,7 +73,7 @@ export function NoticeRegion() {
               )}
             </div>
             <DismissButton
-              label="Dismiss notification"
+              label={t`Dismiss notification`}
               onClick={() => dismissNotice(notice.id)}
               className="enabled:hover:bg-white/20"
             />

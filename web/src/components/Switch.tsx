@@ -36,8 +36,8 @@ export function Switch({
       >
         <span
           className={cn(
-            'absolute top-0.5 left-0.5 h-3.5 w-3.5 rounded-full bg-white transition-transform dark:bg-slate-950',
-            on && 'translate-x-4',
+            'absolute start-0.5 top-0.5 h-3.5 w-3.5 rounded-full bg-white transition-transform dark:bg-slate-950',
+            on && 'translate-x-4 rtl:-translate-x-4',
             !on && 'dark:bg-slate-200',
           )}
         />

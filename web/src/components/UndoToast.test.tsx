@@ -1,4 +1,5 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
+import { renderTranslated } from '#web/test/render';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dismissUndo, offerUndo, UNDO_MS } from '#web/lib/undo';
@@ -11,7 +12,7 @@ afterEach(() => {
 describe('UndoToast', () => {
   it('announces an offer, runs its undo from the button once, then goes', async () => {
     const user = userEvent.setup();
-    render(<UndoToast />);
+    renderTranslated(<UndoToast />);
     const undo = vi.fn(async () => undefined);
     act(() => void offerUndo('Deleted "Buy milk"', undo));
     expect(screen.getByTestId('undo-toast')).toHaveTextContent('Deleted "Buy milk"');
@@ -22,7 +23,7 @@ describe('UndoToast', () => {
 
   it('runs on Ctrl+Z, but not while typing in a text field', async () => {
     const user = userEvent.setup();
-    render(
+    renderTranslated(
       <>
         <input aria-label="Title" />
         <UndoToast />
@@ -40,7 +41,7 @@ describe('UndoToast', () => {
 
   it('leaves after its time unless the pointer or focus holds it; a newer offer replaces it', () => {
     vi.useFakeTimers();
-    render(<UndoToast />);
+    renderTranslated(<UndoToast />);
     const first = vi.fn(async () => undefined);
     act(() => void offerUndo('first', first));
     act(

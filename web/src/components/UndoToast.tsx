@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { dismissUndo, holdUndo, runUndo, useUndoOffer } from '#web/lib/undo';
 import { Button } from './Button';
@@ -21,6 +22,7 @@ function isTyping(target: EventTarget | null): boolean {
  */
 export function UndoToast() {
   const offer = useUndoOffer();
+  const { t } = useLingui();
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -63,10 +65,10 @@ export function UndoToast() {
             onClick={() => runUndo()}
             className="font-semibold text-sky-300 underline-offset-2 enabled:hover:underline"
           >
-            {offer.running ? 'Undoing...' : 'Undo'}
+            {offer.running ? t`Undoing...` : t`Undo`}
           </Button>
           <DismissButton
-            label="Dismiss"
+            label={t`Dismiss`}
             onClick={() => dismissUndo(offer.id)}
             className="enabled:hover:bg-white/20"
           />

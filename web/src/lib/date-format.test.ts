@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { activateLanguage } from './i18n';
 import {
   formatDay,
   formatDayMonth,
@@ -7,6 +8,7 @@ import {
   formatMoment,
   formatMonth,
   formatTime,
+  formatWeekday,
   relativeDay,
 } from './date-format';
 
@@ -58,5 +60,22 @@ describe('date-format', () => {
     expect(formatDayMonth('2026-12-04', 'en-US')).toBe('Dec 4');
     expect(formatDayOfYear('2026-12-04', 'en-GB')).toBe('4 December');
     expect(formatMonth(11, 'en-US')).toBe('Dec');
+  });
+});
+
+describe('the active language', () => {
+  afterEach(() => activateLanguage('en'));
+
+  it('writes days and weekdays in the language Tally speaks, not the browser’s', async () => {
+    await activateLanguage('de');
+    const today = '2026-11-29';
+    expect(formatDay('2026-12-04', today)).toBe('Fr., 4. Dez.');
+    expect(formatWeekday('mon')).toBe('Montag');
+    expect(formatTime('17:05')).toBe('17:05');
+  });
+
+  it('writes Arabic dates in Arabic', async () => {
+    await activateLanguage('ar');
+    expect(formatWeekday('fri')).toBe('الجمعة');
   });
 });

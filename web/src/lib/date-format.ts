@@ -1,10 +1,11 @@
+import { i18n } from '@lingui/core';
 import { addDays, parseDate, type Weekday } from '@tally/contract/dates';
 
 /**
- * The one date and time format of every screen (decision 087): the browser's locale writes the
+ * The one date and time format of every screen (decision 087): the active language writes the
  * day, the month and the clock (12 or 24 hours, through Intl), and the near days are words:
  * "Today", "Tomorrow", "Yesterday". The calendar rules (parsing, adding days) are the contract's.
- * `locale` is for tests; the screens take the browser's own (navigator.language).
+ * `locale` is for tests; the screens take the active language's (`activeLocale`).
  */
 
 type Locale = string | undefined;
@@ -24,11 +25,34 @@ export const WEEKDAY_NAMES: Readonly<Record<Weekday, string>> = {
 const browserLocale = (): Locale =>
   typeof navigator === 'undefined' ? undefined : navigator.language || undefined;
 
+/**
+ * The near days' words stay English for now: the service worker writes reminders with these
+ * functions and has no catalog, and the words' messages would put this module in every route's
+ * first download.
+ */
+const nearDays = { today: 'Today', tomorrow: 'Tomorrow', yesterday: 'Yesterday' };
+
+/** The pseudo-languages write dates as the language they are made from. */
+const PSEUDO_BASE: Readonly<Record<string, string>> = { 'en-XA': 'en', 'ar-XB': 'ar' };
+
+const baseLanguage = (tag: string): string => tag.split('-')[0]?.toLowerCase() ?? tag;
+
+/**
+ * The locale dates and numbers follow: the active language, in the browser's own variant of it
+ * when it is the same language (English in a British browser writes "4 Dec" and a 24-hour clock).
+ */
+export function activeLocale(): Locale {
+  const active = i18n.locale ? (PSEUDO_BASE[i18n.locale] ?? i18n.locale) : undefined;
+  const browser = browserLocale();
+  if (!active) return browser;
+  return browser && baseLanguage(browser) === baseLanguage(active) ? browser : active;
+}
+
 const cache = new Map<string, Intl.DateTimeFormat>();
 
 /** One Intl.DateTimeFormat per locale and options: making one costs more than using it. */
 function formatter(given: Locale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const locale = given ?? browserLocale();
+  const locale = given ?? activeLocale();
   const key = `${locale ?? ''}|${JSON.stringify(options)}`;
   let found = cache.get(key);
   if (!found) {
@@ -86,9 +110,9 @@ export function formatDay(date: string, today: string, locale?: string): string 
 
 /** "Today", "Tomorrow", "Yesterday", else the day as `formatDay` writes it. */
 export function relativeDay(date: string, today: string, locale?: string): string {
-  if (date === today) return 'Today';
-  if (date === addDays(today, 1)) return 'Tomorrow';
-  if (date === addDays(today, -1)) return 'Yesterday';
+  if (date === today) return nearDays.today;
+  if (date === addDays(today, 1)) return nearDays.tomorrow;
+  if (date === addDays(today, -1)) return nearDays.yesterday;
   return formatDay(date, today, locale);
 }
 
@@ -129,6 +153,21 @@ export function formatDayOfYear(date: string, locale?: string): string {
     ? formatter(locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(day)
     : date;
 }
+
+/** A day's name in the active language (Monday → "Montag"); `WEEKDAY_NAMES` are English. */
+export function formatWeekday(
+  day: Weekday,
+  width: 'long' | 'short' = 'long',
+  locale?: string,
+): string {
+  const monday = Date.UTC(2024, 0, 1);
+  const index = WEEKDAY_ORDER.indexOf(day);
+  return formatter(locale, { weekday: width, timeZone: 'UTC' }).format(
+    new Date(monday + index * 86_400_000),
+  );
+}
+
+const WEEKDAY_ORDER = Object.keys(WEEKDAY_NAMES) as Weekday[];
 
 /** A month's short name (0 = January): "Dec". */
 export function formatMonth(month: number, locale?: string): string {

@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
    * tab showed (where a new tab starts), in sessionStorage the last this tab showed.
    */
   reminderSeen: 'reminderSeen',
+  /** The language chosen in Settings (a BCP 47 tag); empty or absent: the browser's. */
+  language: 'language',
 } as const;
 
 /** localStorage that never throws (private mode, disabled storage, quota). */

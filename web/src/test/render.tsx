@@ -1,4 +1,7 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { App } from '#web/app/App';
@@ -27,4 +30,9 @@ export function renderSection(ui: ReactElement) {
       </Providers>,
     ),
   };
+}
+
+/** Renders one component with the active language's messages, as App provides them. */
+export function renderTranslated(ui: ReactNode) {
+  return render(<I18nProvider i18n={i18n}>{ui}</I18nProvider>);
 }

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { activateLanguage } from '#web/lib/i18n';
 import { clearNotices } from '#web/lib/notices';
 import { setServerReachable } from '#web/lib/online';
 import { loadSessionFromStorage } from '#web/lib/session-store';
@@ -22,6 +23,9 @@ configure({ asyncUtilTimeout: 15_000 });
 // Dates and times as a British browser writes them (lib/date-format follows navigator.language):
 // "Mon 4 Dec", a 24-hour "09:30". lib/date-format.test.ts covers other locales.
 Object.defineProperty(window.navigator, 'language', { value: 'en-GB', configurable: true });
+
+// Components read their texts from the English catalog, as a browser set to English does.
+await activateLanguage('en');
 
 beforeEach(() => {
   consoleErrors.length = 0;

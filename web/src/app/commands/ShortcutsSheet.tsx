@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Fragment } from 'react';
 import { Button } from '#web/components/Button';
 import { Dialog } from '#web/components/Dialog';
@@ -8,7 +9,11 @@ function Keys({ keys }: { keys: readonly string[][] }) {
     <>
       {keys.map((combo, index) => (
         <Fragment key={combo.join('+')}>
-          {index > 0 && <span className="px-1 text-slate-600 dark:text-slate-400">or</span>}
+          {index > 0 && (
+            <span className="px-1 text-slate-600 dark:text-slate-400">
+              <Trans>or</Trans>
+            </span>
+          )}
           {combo.map((key, keyIndex) => (
             // By place: a key may repeat (g g), and a combination never reorders.
             <Fragment key={keyIndex}>
@@ -31,31 +36,32 @@ function Keys({ keys }: { keys: readonly string[][] }) {
 
 /** The `?` sheet: every keyboard shortcut, global and in the list. */
 export default function ShortcutsSheet({ onClose }: { onClose: () => void }) {
+  const { t, i18n } = useLingui();
   return (
     <Dialog
       open
-      title="Keyboard shortcuts"
+      title={t`Keyboard shortcuts`}
       onClose={onClose}
       actions={
         <Button variant="secondary" onClick={onClose} data-autofocus>
-          Close
+          <Trans>Close</Trans>
         </Button>
       }
     >
       <div className="space-y-4">
         {SHORTCUT_SECTIONS.map((section) => (
-          <section key={section.title}>
+          <section key={section.title.id}>
             <h3 className="mb-1 font-semibold text-slate-900 dark:text-slate-100">
-              {section.title}
+              {i18n._(section.title)}
             </h3>
             <dl className="divide-y divide-slate-200 dark:divide-slate-700">
               {section.shortcuts.map((shortcut) => (
                 <div
-                  key={shortcut.action}
+                  key={shortcut.action.id}
                   className="flex items-center justify-between gap-4 py-1.5"
                 >
-                  <dt className="text-slate-800 dark:text-slate-200">{shortcut.action}</dt>
-                  <dd className="shrink-0 text-right">
+                  <dt className="text-slate-800 dark:text-slate-200">{i18n._(shortcut.action)}</dt>
+                  <dd className="shrink-0 text-end">
                     <Keys keys={shortcut.keys} />
                   </dd>
                 </div>

@@ -1,50 +1,53 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+
 /**
  * Every keyboard shortcut of the app, as the `?` sheet lists them (docs/product.md, Keyboard).
  * The global ones are handled by use-shortcuts.ts; the row keys by the /todos list itself.
  */
 export const SHORTCUT_SECTIONS: readonly {
-  title: string;
-  shortcuts: readonly { keys: readonly string[][]; action: string }[];
+  title: MessageDescriptor;
+  shortcuts: readonly { keys: readonly string[][]; action: MessageDescriptor }[];
 }[] = [
   {
-    title: 'Anywhere',
+    title: msg`Anywhere`,
     shortcuts: [
       {
         keys: [
           ['Ctrl', 'K'],
           ['⌘', 'K'],
         ],
-        action: 'Open the command palette',
+        action: msg`Open the command palette`,
       },
-      { keys: [['n']], action: 'New todo' },
-      { keys: [['/']], action: 'Search todos' },
-      { keys: [['g', 't']], action: 'Go to Todos' },
-      { keys: [['g', 's']], action: 'Go to Statistics' },
-      { keys: [['g', 'g']], action: 'Go to Groups' },
-      { keys: [['?']], action: 'Show these shortcuts' },
+      { keys: [['n']], action: msg`New todo` },
+      { keys: [['/']], action: msg`Search todos` },
+      { keys: [['g', 't']], action: msg`Go to Todos` },
+      { keys: [['g', 's']], action: msg`Go to Statistics` },
+      { keys: [['g', 'g']], action: msg`Go to Groups` },
+      { keys: [['?']], action: msg`Show these shortcuts` },
       {
         keys: [
           ['Ctrl', 'Z'],
           ['⌘', 'Z'],
         ],
-        action: 'Undo the last change',
+        action: msg`Undo the last change`,
       },
     ],
   },
   {
-    title: 'In the todo list',
+    title: msg`In the todo list`,
     shortcuts: [
-      { keys: [['j'], ['↓']], action: 'Next todo' },
-      { keys: [['k'], ['↑']], action: 'Previous todo' },
-      { keys: [['Enter']], action: 'Open the details' },
-      { keys: [['Space']], action: 'Complete or reopen' },
-      { keys: [['e']], action: 'Edit' },
-      { keys: [['Delete'], ['#']], action: 'Delete' },
-      { keys: [['x']], action: 'Select or unselect' },
+      { keys: [['j'], ['↓']], action: msg`Next todo` },
+      { keys: [['k'], ['↑']], action: msg`Previous todo` },
+      { keys: [['Enter']], action: msg`Open the details` },
+      { keys: [['Space']], action: msg`Complete or reopen` },
+      { keys: [['e']], action: msg`Edit` },
+      { keys: [['Delete'], ['#']], action: msg`Delete` },
+      { keys: [['x']], action: msg`Select or unselect` },
     ],
   },
   {
-    title: 'In the search box',
-    shortcuts: [{ keys: [['Esc']], action: 'Clear the search and leave the box' }],
+    title: msg`In the search box`,
+    shortcuts: [{ keys: [['Esc']], action: msg`Clear the search and leave the box` }],
   },
 ];

@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
 import { Button } from '#web/components/Button';
 import { useLogout } from '#web/features/auth/api/logout';
@@ -8,10 +10,10 @@ import { useSession } from '#web/lib/session-store';
 import { calendarScreen } from '../screens';
 
 const LINKS = [
-  { href: '/todos', label: 'Todos' },
-  { href: '/calendar', label: 'Calendar' },
-  { href: '/statistics', label: 'Stats' },
-  { href: '/groups', label: 'Groups' },
+  { href: '/todos', label: msg`Todos` },
+  { href: '/calendar', label: msg`Calendar` },
+  { href: '/statistics', label: msg`Stats` },
+  { href: '/groups', label: msg`Groups` },
 ] as const;
 
 /** Three sliders: settings, in few bytes (this bar is part of every first visit). */
@@ -36,11 +38,12 @@ function SettingsIcon() {
  * word stays for screen readers).
  */
 function SettingsLink({ current }: { current: boolean }) {
+  const { t } = useLingui();
   return (
     <Link
       href="/settings"
       aria-current={current ? 'page' : undefined}
-      title="Settings"
+      title={t`Settings`}
       className={cn(
         'inline-flex min-h-9 min-w-9 items-center justify-center gap-2 rounded-md text-sm font-medium sm:px-3',
         current
@@ -49,7 +52,9 @@ function SettingsLink({ current }: { current: boolean }) {
       )}
     >
       <SettingsIcon />
-      <span className="sr-only sm:not-sr-only">Settings</span>
+      <span className="sr-only sm:not-sr-only">
+        <Trans>Settings</Trans>
+      </span>
     </Link>
   );
 }
@@ -71,6 +76,8 @@ export function NavBar() {
     if (window.requestIdleCallback) window.requestIdleCallback(preload);
     else setTimeout(preload, 1000);
   }, [signedIn]);
+  const { t, i18n } = useLingui();
+  const name = session.user ?? '';
 
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
@@ -82,7 +89,7 @@ export function NavBar() {
           Tally
         </Link>
         {signedIn && (
-          <nav aria-label="Main" className="order-last -mx-1 w-full sm:order-none sm:w-auto">
+          <nav aria-label={t`Main`} className="order-last -mx-1 w-full sm:order-none sm:w-auto">
             <ul className="flex gap-1">
               {LINKS.map((link) => {
                 const current = location === link.href;
@@ -98,7 +105,7 @@ export function NavBar() {
                           : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
                       )}
                     >
-                      {link.label}
+                      {i18n._(link.label)}
                     </Link>
                   </li>
                 );
@@ -106,7 +113,7 @@ export function NavBar() {
             </ul>
           </nav>
         )}
-        <div className="ml-auto flex min-w-0 items-center gap-2">
+        <div className="ms-auto flex min-w-0 items-center gap-2">
           {signedIn && <SettingsLink current={location.startsWith('/settings')} />}
           <ThemeToggle />
           {signedIn && (
@@ -115,11 +122,11 @@ export function NavBar() {
               size="sm"
               onClick={() => logout.mutate()}
               disabled={logout.isPending}
-              title={`Logout ${session.user ?? ''}`}
+              title={t`Logout ${name}`}
               // A block box, not the usual flex one, so that a long name ends in an ellipsis.
               className="inline-block max-w-[9rem] truncate sm:max-w-[16rem]"
             >
-              Logout {session.user}
+              <Trans>Logout {name}</Trans>
             </Button>
           )}
         </div>

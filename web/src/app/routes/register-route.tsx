@@ -1,7 +1,9 @@
+import { useLingui } from '@lingui/react/macro';
 import { RegisterPage } from '#web/features/auth/components/RegisterPage';
 import { useDocumentTitle } from '../use-document-title';
 
 export default function RegisterRoute() {
-  useDocumentTitle('Register');
+  const { t } = useLingui();
+  useDocumentTitle(t`Register`);
   return <RegisterPage />;
 }

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useConfig } from '#web/features/auth/api/get-config';
 import {
   GoogleSignInButton,
@@ -48,9 +49,16 @@ const NotificationsSection = lazy(() =>
 
 const WeekStartSetting = lazy(() => import('./week-start-setting'));
 
-const Later = ({ children }: { children: ReactNode }) => (
-  <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>
+const LanguageSection = lazy(() =>
+  import('#web/features/language/components/LanguageSection').then((m) => ({
+    default: m.LanguageSection,
+  })),
 );
+
+function Later({ children }: { children: ReactNode }) {
+  const { t } = useLingui();
+  return <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>{children}</Suspense>;
+}
 
 /** The sections each feature owns, in the order Settings lists them (SettingsPage). */
 const featureSections = (account: Account): FeatureSections => ({
@@ -62,6 +70,15 @@ const featureSections = (account: Account): FeatureSections => ({
     },
   ],
   features: [
+    {
+      id: 'language',
+      label: 'Language',
+      content: (
+        <Later>
+          <LanguageSection />
+        </Later>
+      ),
+    },
     { id: 'reminders', label: 'Reminders', content: <RemindersSection /> },
     { id: 'api-tokens', label: 'API tokens', content: <ApiTokensSection /> },
     {
@@ -122,7 +139,8 @@ const featureSections = (account: Account): FeatureSections => ({
 
 /** Loaded lazily (see router.tsx): its code is fetched only when /settings opens. */
 export default function SettingsRoute({ section }: { section?: string | undefined }) {
-  useDocumentTitle('Settings');
+  const { t } = useLingui();
+  useDocumentTitle(t`Settings`);
   const config = useConfig();
   return (
     <SettingsPage

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useMemo } from 'react';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { errorMessage } from '#web/lib/api-client';
@@ -17,7 +18,8 @@ const SavedFilterLinks = lazy(() => import('#web/features/filters/components/Sav
  * to create a group it names: the route brings them together.
  */
 export default function TodosRoute() {
-  useDocumentTitle('Todos');
+  const { t } = useLingui();
+  useDocumentTitle(t`Todos`);
   const groups = useGroups();
   const { todos } = useTodos();
   const tags = useTags();
@@ -28,7 +30,7 @@ export default function TodosRoute() {
       {groups.isError && (
         <div className="mx-auto w-full max-w-3xl px-4 pt-6">
           <ErrorBanner
-            message={errorMessage(groups.error, 'Load groups')}
+            message={errorMessage(groups.error, t`Load groups`)}
             onRetry={() => void groups.refetch()}
           />
         </div>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Markdown } from '#web/features/todos/components/Markdown';
 import { TrashPage } from '#web/features/trash/components/TrashPage';
 import { useDocumentTitle } from '../use-document-title';
@@ -5,6 +6,7 @@ import { useDocumentTitle } from '../use-document-title';
 const renderDescription = (description: string) => <Markdown source={description} />;
 
 export default function TrashRoute() {
-  useDocumentTitle('Trash');
+  const { t } = useLingui();
+  useDocumentTitle(t`Trash`);
   return <TrashPage renderDescription={renderDescription} />;
 }

@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
 import type { AdminAction, AdminHealth, AdminUser } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -21,15 +23,23 @@ const SECTION =
 const HEADING = 'mb-3 text-lg font-semibold text-slate-900 dark:text-slate-100';
 const MUTED = 'text-sm text-slate-600 dark:text-slate-400';
 
-/** The audit log's words for each action. */
-const ACTION_WORDS: Record<AdminAction, string> = {
-  disable: 'disabled',
-  enable: 'enabled',
-  delete: 'deleted',
-  'resend-verification': 'resent the verification link of',
-  'end-sessions': 'ended the sessions of',
-  'test-email': 'sent a test e-mail',
-};
+/** An audit log entry as one sentence per action, so that each language can order its words. */
+function auditSentence(action: AdminAction, actor: string, target: string): string {
+  switch (action) {
+    case 'disable':
+      return t`${actor} disabled ${target}`;
+    case 'enable':
+      return t`${actor} enabled ${target}`;
+    case 'delete':
+      return t`${actor} deleted ${target}`;
+    case 'resend-verification':
+      return t`${actor} resent the verification link of ${target}`;
+    case 'end-sessions':
+      return t`${actor} ended the sessions of ${target}`;
+    case 'test-email':
+      return t`${actor} sent a test e-mail ${target}`;
+  }
+}
 
 /**
  * /admin, the operator's page (docs/product.md, Admin page): the accounts with what can be done
@@ -38,15 +48,20 @@ const ACTION_WORDS: Record<AdminAction, string> = {
  */
 export function AdminPage() {
   const users = useAdminUsers();
+  const { t } = useLingui();
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
-      <h1 className="mb-2 text-2xl font-semibold text-slate-900 dark:text-slate-100">Admin</h1>
+      <h1 className="mb-2 text-2xl font-semibold text-slate-900 dark:text-slate-100">
+        <Trans>Admin</Trans>
+      </h1>
       <p className={`mb-6 ${MUTED}`}>
-        The accounts of this Tally, the server&apos;s health and the audit log of every action taken
-        here.
+        <Trans>
+          The accounts of this Tally, the server&apos;s health and the audit log of every action
+          taken here.
+        </Trans>
       </p>
       {users.isPending ? (
-        <LoadingText>Loading...</LoadingText>
+        <LoadingText>{t`Loading...`}</LoadingText>
       ) : users.isError ? (
         <ErrorBanner
           message={errorMessage(users.error, LOAD_USERS_OPERATION)}
@@ -71,120 +86,137 @@ function UsersSection({ users }: { users: AdminUser[] }) {
   const remove = useDeleteUser();
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [done, setDone] = useState<{ id: number; text: string } | null>(null);
+  const { t } = useLingui();
+  const deletingName = deleting?.username;
+  const count = users.length;
 
   return (
     <section aria-labelledby="admin-accounts" className={SECTION}>
       <h2 id="admin-accounts" className={HEADING}>
-        Accounts ({users.length})
+        <Trans>Accounts ({count})</Trans>
       </h2>
-      <ul aria-label="Accounts" className="divide-y divide-slate-200 dark:divide-slate-700">
-        {users.map((user) => (
-          <li key={user.id} className="flex flex-wrap items-start gap-3 py-3">
-            {/* At phone width the buttons go under the text rather than squeeze it. */}
-            <div className="min-w-0 flex-1 basis-64">
-              <p className="font-medium break-words text-slate-900 dark:text-slate-100">
-                {user.username}
-                {user.operator && <Badge>operator</Badge>}
-                {user.disabled && <Badge tone="danger">disabled</Badge>}
-              </p>
-              <p className={`break-words ${MUTED}`}>
-                {user.email} · {user.emailVerified ? 'verified' : 'not verified'} · two-factor{' '}
-                {user.twoFactor ? 'on' : 'off'}
-              </p>
-              <p className={MUTED}>
-                Created <time dateTime={user.createdAt}>{formatMoment(user.createdAt)}</time> · last
-                seen{' '}
-                {user.lastSeenAt ? (
-                  <time dateTime={user.lastSeenAt}>{formatMoment(user.lastSeenAt)}</time>
-                ) : (
-                  'never'
-                )}{' '}
-                · {user.todoCount} {user.todoCount === 1 ? 'todo' : 'todos'}
-              </p>
-              {done?.id === user.id && (
-                <p role="status" className="mt-1 text-sm text-green-800 dark:text-green-300">
-                  {done.text}
+      <ul aria-label={t`Accounts`} className="divide-y divide-slate-200 dark:divide-slate-700">
+        {users.map((user) => {
+          const { username, email } = user;
+          const created = formatMoment(user.createdAt);
+          const lastSeen = user.lastSeenAt ? formatMoment(user.lastSeenAt) : null;
+          return (
+            <li key={user.id} className="flex flex-wrap items-start gap-3 py-3">
+              {/* At phone width the buttons go under the text rather than squeeze it. */}
+              <div className="min-w-0 flex-1 basis-64">
+                <p className="font-medium break-words text-slate-900 dark:text-slate-100">
+                  {user.username}
+                  {user.operator && <Badge>{t`operator`}</Badge>}
+                  {user.disabled && <Badge tone="danger">{t`disabled`}</Badge>}
                 </p>
-              )}
-            </div>
-            <div className="flex flex-wrap gap-2">
-              {user.disabled ? (
+                <p className={`break-words ${MUTED}`}>
+                  {user.email} · {user.emailVerified ? t`verified` : t`not verified`} ·{' '}
+                  {user.twoFactor ? t`two-factor on` : t`two-factor off`}
+                </p>
+                <p className={MUTED}>
+                  <Trans>
+                    Created <time dateTime={user.createdAt}>{created}</time>
+                  </Trans>{' '}
+                  ·{' '}
+                  {user.lastSeenAt && lastSeen ? (
+                    <Trans>
+                      last seen <time dateTime={user.lastSeenAt}>{lastSeen}</time>
+                    </Trans>
+                  ) : (
+                    t`last seen never`
+                  )}{' '}
+                  · {plural(user.todoCount, { one: '# todo', other: '# todos' })}
+                </p>
+                {done?.id === user.id && (
+                  <p role="status" className="mt-1 text-sm text-green-800 dark:text-green-300">
+                    {done.text}
+                  </p>
+                )}
+              </div>
+              <div className="flex flex-wrap gap-2">
+                {user.disabled ? (
+                  <Button
+                    variant="secondary"
+                    size="compact"
+                    aria-label={t`Enable ${username}`}
+                    disabled={enable.isPending}
+                    onClick={() => enable.mutate(user.id)}
+                  >
+                    <Trans>Enable</Trans>
+                  </Button>
+                ) : (
+                  <Button
+                    variant="secondary"
+                    size="compact"
+                    aria-label={t`Disable ${username}`}
+                    disabled={disable.isPending}
+                    onClick={() => disable.mutate(user.id)}
+                  >
+                    <Trans>Disable</Trans>
+                  </Button>
+                )}
                 <Button
                   variant="secondary"
                   size="compact"
-                  aria-label={`Enable ${user.username}`}
-                  disabled={enable.isPending}
-                  onClick={() => enable.mutate(user.id)}
-                >
-                  Enable
-                </Button>
-              ) : (
-                <Button
-                  variant="secondary"
-                  size="compact"
-                  aria-label={`Disable ${user.username}`}
-                  disabled={disable.isPending}
-                  onClick={() => disable.mutate(user.id)}
-                >
-                  Disable
-                </Button>
-              )}
-              <Button
-                variant="secondary"
-                size="compact"
-                aria-label={`End sessions of ${user.username}`}
-                disabled={endSessions.isPending}
-                onClick={() =>
-                  endSessions.mutate(user.id, {
-                    onSuccess: ({ ended }) =>
-                      setDone({
-                        id: user.id,
-                        text: `Ended ${ended} ${ended === 1 ? 'session' : 'sessions'}.`,
-                      }),
-                  })
-                }
-              >
-                End sessions
-              </Button>
-              {!user.emailVerified && (
-                <Button
-                  variant="secondary"
-                  size="compact"
-                  aria-label={`Resend verification to ${user.username}`}
-                  disabled={resend.isPending}
+                  aria-label={t`End sessions of ${username}`}
+                  disabled={endSessions.isPending}
                   onClick={() =>
-                    resend.mutate(user.id, {
-                      onSuccess: () =>
-                        setDone({ id: user.id, text: `Sent a new link to ${user.email}.` }),
+                    endSessions.mutate(user.id, {
+                      onSuccess: ({ ended }) =>
+                        setDone({
+                          id: user.id,
+                          text: plural(ended, {
+                            one: 'Ended # session.',
+                            other: 'Ended # sessions.',
+                          }),
+                        }),
                     })
                   }
                 >
-                  Resend verification
+                  <Trans>End sessions</Trans>
                 </Button>
-              )}
-              <Button
-                variant="ghostDanger"
-                size="compact"
-                aria-label={`Delete ${user.username}`}
-                onClick={() => setDeleting(user)}
-              >
-                Delete
-              </Button>
-            </div>
-          </li>
-        ))}
+                {!user.emailVerified && (
+                  <Button
+                    variant="secondary"
+                    size="compact"
+                    aria-label={t`Resend verification to ${username}`}
+                    disabled={resend.isPending}
+                    onClick={() =>
+                      resend.mutate(user.id, {
+                        onSuccess: () =>
+                          setDone({ id: user.id, text: t`Sent a new link to ${email}.` }),
+                      })
+                    }
+                  >
+                    <Trans>Resend verification</Trans>
+                  </Button>
+                )}
+                <Button
+                  variant="ghostDanger"
+                  size="compact"
+                  aria-label={t`Delete ${username}`}
+                  onClick={() => setDeleting(user)}
+                >
+                  <Trans>Delete</Trans>
+                </Button>
+              </div>
+            </li>
+          );
+        })}
       </ul>
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete account"
-        confirmLabel="Delete account"
+        title={t`Delete account`}
+        confirmLabel={t`Delete account`}
         pending={remove.isPending}
         onConfirm={() => {
           if (deleting) remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
         }}
         onCancel={() => setDeleting(null)}
       >
-        <p>Delete {deleting?.username} and all their data for good? This cannot be undone.</p>
+        <p>
+          <Trans>Delete {deletingName} and all their data for good? This cannot be undone.</Trans>
+        </p>
       </ConfirmDialog>
     </section>
   );
@@ -196,7 +228,7 @@ function Badge({ children, tone = 'info' }: { children: string; tone?: 'info' | 
       ? 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200'
       : 'bg-blue-100 text-blue-800 dark:bg-blue-950 dark:text-blue-200';
   return (
-    <span className={`ml-2 rounded px-1.5 py-0.5 align-middle text-xs font-medium ${colours}`}>
+    <span className={`ms-2 rounded px-1.5 py-0.5 align-middle text-xs font-medium ${colours}`}>
       {children}
     </span>
   );
@@ -204,6 +236,7 @@ function Badge({ children, tone = 'info' }: { children: string; tone?: 'info' | 
 
 /** A check's line: its state in words (never colour alone) and what it said. */
 function Check({ label, check }: { label: string; check: { ok: boolean; detail: string } | null }) {
+  const { t } = useLingui();
   return (
     <div className="flex flex-wrap gap-x-2 py-1">
       <dt className="w-28 shrink-0 font-medium sm:w-40 text-slate-900 dark:text-slate-100">
@@ -211,7 +244,7 @@ function Check({ label, check }: { label: string; check: { ok: boolean; detail: 
       </dt>
       <dd className="min-w-0 flex-1 break-words text-slate-700 dark:text-slate-300">
         {check === null ? (
-          'Not configured'
+          t`Not configured`
         ) : (
           <>
             <span
@@ -221,7 +254,7 @@ function Check({ label, check }: { label: string; check: { ok: boolean; detail: 
                   : 'font-medium text-red-700 dark:text-red-300'
               }
             >
-              {check.ok ? 'OK' : 'Failing'}
+              {check.ok ? t`OK` : t`Failing`}
             </span>
             {' - '}
             {check.detail}
@@ -245,38 +278,54 @@ function Line({ label, children }: { label: string; children: ReactNode }) {
 
 const backupText = (backup: AdminHealth['backup']) =>
   backup.last
-    ? `${backup.last.name}, ${formatMoment(backup.last.at)} (${Math.ceil(backup.last.bytes / 1024)} KB)`
-    : 'None yet';
+    ? backupLine(
+        backup.last.name,
+        formatMoment(backup.last.at),
+        Math.ceil(backup.last.bytes / 1024),
+      )
+    : t`None yet`;
+
+const backupLine = (name: string, at: string, kilobytes: number) =>
+  t`${name}, ${at} (${kilobytes} KB)`;
 
 function imapText(imap: AdminHealth['imap']): string {
-  if (!imap) return 'Not configured';
+  if (!imap) return t`Not configured`;
   const state = !imap.leaseHeld
-    ? 'No process holds the fetcher'
+    ? t`No process holds the fetcher`
     : !imap.here
-      ? 'Another process holds the fetcher'
+      ? t`Another process holds the fetcher`
       : imap.connected
-        ? 'Connected, this process holds the fetcher'
-        : 'This process holds the fetcher, not connected';
+        ? t`Connected, this process holds the fetcher`
+        : t`This process holds the fetcher, not connected`;
+  const lastMail = imap.lastMailAt ? formatMoment(imap.lastMailAt) : null;
   const parts = [
-    `${imap.ok ? 'OK' : 'Failing'} - ${state}`,
-    `last mail ${imap.lastMailAt ? formatMoment(imap.lastMailAt) : 'none yet'}`,
+    `${imap.ok ? t`OK` : t`Failing`} - ${state}`,
+    lastMail ? t`last mail ${lastMail}` : t`last mail none yet`,
   ];
   if (imap.lastError) {
-    parts.push(`last error ${formatMoment(imap.lastError.at)}: ${imap.lastError.message}`);
+    const errorAt = formatMoment(imap.lastError.at);
+    const { message } = imap.lastError;
+    parts.push(t`last error ${errorAt}: ${message}`);
   }
   return parts.join(' · ');
 }
 
+const lagLine = (seconds: number) => t`${seconds} s (the oldest reminder due and not sent)`;
+
+const scheduleLine = (schedule: string, keep: number) => t`${schedule} (keeps ${keep})`;
+
 function HealthSection() {
   const health = useAdminHealth();
   const testEmail = useSendTestEmail();
+  const { t } = useLingui();
+  const sentTo = testEmail.data?.to;
   return (
     <section aria-labelledby="admin-health" className={SECTION}>
       <h2 id="admin-health" className={HEADING}>
-        Server health
+        <Trans>Server health</Trans>
       </h2>
       {health.isPending ? (
-        <LoadingText>Loading...</LoadingText>
+        <LoadingText>{t`Loading...`}</LoadingText>
       ) : health.isError ? (
         <ErrorBanner
           message={errorMessage(health.error, LOAD_HEALTH_OPERATION)}
@@ -284,30 +333,30 @@ function HealthSection() {
         />
       ) : (
         <dl className="text-sm">
-          <Check label="Database" check={health.data.database} />
+          <Check label={t`Database`} check={health.data.database} />
           <Check label="Redis" check={health.data.redis} />
-          <Check label="Mail" check={health.data.mail} />
+          <Check label={t`Mail`} check={health.data.mail} />
           <Line label="IMAP">{imapText(health.data.imap)}</Line>
-          <Line label="Job queue lag">
+          <Line label={t`Job queue lag`}>
             {health.data.jobs.lagSeconds === 0
-              ? 'None: no reminder is waiting'
-              : `${health.data.jobs.lagSeconds} s (the oldest reminder due and not sent)`}
+              ? t`None: no reminder is waiting`
+              : lagLine(health.data.jobs.lagSeconds)}
           </Line>
-          <Line label="Background jobs">
+          <Line label={t`Background jobs`}>
             {health.data.jobs.background.length === 0
-              ? 'None has run yet'
+              ? t`None has run yet`
               : health.data.jobs.background
                   .map(
                     (job) =>
-                      `${job.name}: ${job.lastRunAt ? formatMoment(job.lastRunAt) : 'not yet'}`,
+                      `${job.name}: ${job.lastRunAt ? formatMoment(job.lastRunAt) : t`not yet`}`,
                   )
                   .join('; ')}
           </Line>
-          <Line label="Last backup">{backupText(health.data.backup)}</Line>
-          <Line label="Backup schedule">
+          <Line label={t`Last backup`}>{backupText(health.data.backup)}</Line>
+          <Line label={t`Backup schedule`}>
             {health.data.backup.schedule
-              ? `${health.data.backup.schedule} (keeps ${health.data.backup.keep})`
-              : 'None (BACKUP_SCHEDULE is not set)'}
+              ? scheduleLine(health.data.backup.schedule, health.data.backup.keep)
+              : t`None (BACKUP_SCHEDULE is not set)`}
           </Line>
         </dl>
       )}
@@ -317,16 +366,16 @@ function HealthSection() {
           disabled={testEmail.isPending}
           onClick={() => testEmail.mutate()}
         >
-          Send a test e-mail
+          <Trans>Send a test e-mail</Trans>
         </Button>
         {testEmail.isSuccess && (
           <p role="status" className="text-sm text-green-800 dark:text-green-300">
-            Sent to {testEmail.data.to}.
+            <Trans>Sent to {sentTo}.</Trans>
           </p>
         )}
         {testEmail.isError && (
           <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-            {errorMessage(testEmail.error, 'Send test e-mail')}
+            {errorMessage(testEmail.error, t`Send test e-mail`)}
           </p>
         )}
       </div>
@@ -336,30 +385,32 @@ function HealthSection() {
 
 function AuditLogSection() {
   const log = useAuditLog();
+  const { t } = useLingui();
   return (
     <section aria-labelledby="admin-audit-log" className={SECTION}>
       <h2 id="admin-audit-log" className={HEADING}>
-        Audit log
+        <Trans>Audit log</Trans>
       </h2>
       {log.isPending ? (
-        <LoadingText>Loading...</LoadingText>
+        <LoadingText>{t`Loading...`}</LoadingText>
       ) : log.isError ? (
         <ErrorBanner
           message={errorMessage(log.error, LOAD_AUDIT_LOG_OPERATION)}
           onRetry={() => void log.refetch()}
         />
       ) : log.data.length === 0 ? (
-        <p className={MUTED}>No admin action yet.</p>
+        <p className={MUTED}>
+          <Trans>No admin action yet.</Trans>
+        </p>
       ) : (
-        <ol aria-label="Audit log" className="grid gap-1 text-sm">
+        <ol aria-label={t`Audit log`} className="grid gap-1 text-sm">
           {log.data.map((entry) => (
             <li key={entry.id} className="break-words text-slate-700 dark:text-slate-300">
               <time dateTime={entry.at} className="text-slate-600 dark:text-slate-400">
                 {formatMoment(entry.at)}
               </time>
               {': '}
-              {entry.actor} {ACTION_WORDS[entry.action]}
-              {entry.target ? ` ${entry.target}` : ''}
+              {auditSentence(entry.action, entry.actor, entry.target ?? '').trim()}
             </li>
           ))}
         </ol>

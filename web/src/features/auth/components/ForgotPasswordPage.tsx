@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import { LIMITS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
@@ -10,13 +11,11 @@ import { useConfig } from '../api/get-config';
 import { REQUEST_RESET_OPERATION, useRequestPasswordReset } from '../api/request-password-reset';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
-const RESET_LINK_SENT = 'If an account uses that address, we sent a link to reset its password.';
-
 function BackToLogin() {
   return (
     <p className="mt-6 text-center text-sm">
       <Link href="/login" className={authLinkClass}>
-        Back to login
+        <Trans>Back to login</Trans>
       </Link>
     </p>
   );
@@ -25,21 +24,25 @@ function BackToLogin() {
 /** The request form: an e-mail address; the answer never tells whether an account has it. */
 function RequestForm() {
   const request = useRequestPasswordReset();
+  const { t } = useLingui();
 
   if (request.isSuccess) {
     return (
       <p role="status" className="text-slate-800 dark:text-slate-200">
-        {RESET_LINK_SENT}
+        <Trans>If an account uses that address, we sent a link to reset its password.</Trans>
       </p>
     );
   }
   return (
     <>
       <AuthText>
-        Enter the e-mail address of your account. We will send you a link to choose a new password.
+        <Trans>
+          Enter the e-mail address of your account. We will send you a link to choose a new
+          password.
+        </Trans>
       </AuthText>
       <Form
-        label="Forgot password"
+        label={t`Forgot password`}
         className="mt-6"
         onSubmit={(data) => request.mutate(String(data.get('email') ?? '').trim())}
       >
@@ -48,7 +51,7 @@ function RequestForm() {
           onDismiss={request.reset}
         />
         <TextField
-          label="Email"
+          label={t`Email`}
           id="forgot-email"
           name="email"
           type="email"
@@ -58,7 +61,7 @@ function RequestForm() {
         />
         <FormActions>
           <Button type="submit" disabled={request.isPending} className="w-full">
-            {request.isPending ? 'Sending link...' : 'Send reset link'}
+            {request.isPending ? t`Sending link...` : t`Send reset link`}
           </Button>
         </FormActions>
       </Form>
@@ -72,14 +75,17 @@ function RequestForm() {
  */
 export function ForgotPasswordPage() {
   const config = useConfig();
+  const { t } = useLingui();
   return (
-    <AuthCard title="Forgot password">
+    <AuthCard title={t`Forgot password`}>
       {config.isPending ? (
-        <LoadingText>Loading...</LoadingText>
+        <LoadingText>{t`Loading...`}</LoadingText>
       ) : config.data?.passwordResetByEmail === false ? (
         <AuthText>
-          This server does not send e-mail, so it cannot send you a link. The person who runs this
-          server resets passwords: ask them to set a new one for you.
+          <Trans>
+            This server does not send e-mail, so it cannot send you a link. The person who runs this
+            server resets passwords: ask them to set a new one for you.
+          </Trans>
         </AuthText>
       ) : (
         <RequestForm />

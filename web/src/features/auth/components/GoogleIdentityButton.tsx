@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { GoogleLogin, GoogleOAuthProvider } from '@react-oauth/google';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useGoogleNonce } from '../api/get-google-nonce';
@@ -38,8 +39,9 @@ export function GoogleIdentityButton({
   onFailure,
   pending = false,
   oneTap = true,
-  pendingText = 'Signing in with Google...',
+  pendingText,
 }: GoogleSignInProps & { clientId: string }) {
+  const { t } = useLingui();
   const [script, setScript] = useState<ScriptState>('loading');
   const nonceQuery = useGoogleNonce();
   const nonce = nonceQuery.data?.nonce;
@@ -104,7 +106,7 @@ export function GoogleIdentityButton({
       )}
       {pending && (
         <p role="status" className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
-          {pendingText}
+          {pendingText ?? t`Signing in with Google...`}
         </p>
       )}
     </GoogleOAuthProvider>

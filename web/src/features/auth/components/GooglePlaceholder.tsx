@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 /**
  * Our stand-in for Google's button and the sentences around it, in the first download of /login;
  * Google's own button (GoogleIdentityButton.tsx, with @react-oauth/google) loads only where a client
@@ -6,7 +9,6 @@
 import { useId } from 'react';
 import { Button } from '#web/components/Button';
 
-const GOOGLE_BUTTON_TEXT = 'Continue with Google';
 /** The console messages about Google's script (docs/product.md, Google sign-in). */
 export const GOOGLE_SDK_MESSAGES = {
   loaded: 'Google SDK loaded',
@@ -14,9 +16,9 @@ export const GOOGLE_SDK_MESSAGES = {
 } as const;
 
 export const GOOGLE_REASONS = {
-  notConfigured: 'Google sign-in is not configured',
-  scriptFailed: 'Google sign-in could not be loaded',
-  configUnavailable: 'Google sign-in is unavailable right now',
+  notConfigured: msg`Google sign-in is not configured`,
+  scriptFailed: msg`Google sign-in could not be loaded`,
+  configUnavailable: msg`Google sign-in is unavailable right now`,
 } as const;
 
 function GoogleLogo() {
@@ -43,7 +45,7 @@ function GoogleLogo() {
 }
 
 interface PlaceholderProps {
-  reason?: string | null;
+  reason?: MessageDescriptor | null;
   busy?: boolean;
   className?: string;
 }
@@ -55,6 +57,7 @@ export function PlaceholderButton({
   className = '',
 }: PlaceholderProps) {
   const reasonId = useId();
+  const { i18n } = useLingui();
   return (
     <div className={className}>
       <Button
@@ -66,11 +69,11 @@ export function PlaceholderButton({
         className="flex h-10 w-full gap-3 py-0 disabled:opacity-70"
       >
         <GoogleLogo />
-        {GOOGLE_BUTTON_TEXT}
+        <Trans>Continue with Google</Trans>
       </Button>
       {reason && (
         <p id={reasonId} className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
-          {reason}
+          {i18n._(reason)}
         </p>
       )}
     </div>

@@ -1,9 +1,11 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { i18n } from '@lingui/core';
+import { screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '#web/lib/query-client';
 import { expectConsoleError } from '#web/test/console-guard';
+import { renderTranslated } from '#web/test/render';
 import { FAKE_GOOGLE_NONCE, fakeBackend, json } from '#web/test/fake-api';
 import {
   GSI_SCRIPT_URL,
@@ -20,7 +22,7 @@ function renderButton({ pending = false } = {}) {
   const onCredential = vi.fn<(credential: string) => void>();
   const onFailure = vi.fn<() => void>();
   const user = userEvent.setup();
-  const view = render(
+  const view = renderTranslated(
     <QueryClientProvider client={createQueryClient()}>
       <GoogleSignInButton onCredential={onCredential} onFailure={onFailure} pending={pending} />
     </QueryClientProvider>,
@@ -34,8 +36,8 @@ describe('GoogleSignInButton', () => {
     renderButton();
     const button = screen.getByRole('button', { name: /Continue with Google/ });
     expect(button).toBeDisabled();
-    const reason = await screen.findByText(GOOGLE_REASONS.notConfigured);
-    expect(button).toHaveAccessibleDescription(GOOGLE_REASONS.notConfigured);
+    const reason = await screen.findByText(i18n._(GOOGLE_REASONS.notConfigured));
+    expect(button).toHaveAccessibleDescription(i18n._(GOOGLE_REASONS.notConfigured));
     expect(reason).toBeVisible();
     expect(calls.map((call) => call.path)).toEqual(['/api/config']);
     expect(gsiScripts()).toHaveLength(0);
@@ -44,7 +46,7 @@ describe('GoogleSignInButton', () => {
   it('stays disabled, with a reason, when the settings cannot be loaded', async () => {
     fakeBackend({}, { 'GET /api/config': () => json({ error: 'boom' }, 500) });
     renderButton();
-    expect(await screen.findByText(GOOGLE_REASONS.configUnavailable)).toBeInTheDocument();
+    expect(await screen.findByText(i18n._(GOOGLE_REASONS.configUnavailable))).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /Continue with Google/ })).toBeDisabled();
     expect(gsiScripts()).toHaveLength(0);
   });
@@ -135,7 +137,7 @@ describe('GoogleSignInButton', () => {
     await waitFor(() => expect(gsiScripts()).toHaveLength(1));
     finishGsiScript();
 
-    expect(await screen.findByText(GOOGLE_REASONS.configUnavailable)).toBeInTheDocument();
+    expect(await screen.findByText(i18n._(GOOGLE_REASONS.configUnavailable))).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /Continue with Google/ })).toBeDisabled();
     expect(google.initialize).not.toHaveBeenCalled();
   });
@@ -169,7 +171,7 @@ describe('GoogleSignInButton', () => {
     expectConsoleError(/^Google SDK failed to load$/);
     const button = screen.getByRole('button', { name: /Continue with Google/ });
     expect(button).toBeDisabled();
-    expect(button).toHaveAccessibleDescription(GOOGLE_REASONS.scriptFailed);
+    expect(button).toHaveAccessibleDescription(i18n._(GOOGLE_REASONS.scriptFailed));
   });
 
   it('cancels One Tap when it goes away', async () => {

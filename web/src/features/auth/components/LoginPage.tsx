@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { MfaRequiredResponse } from '@tally/contract';
 import { OIDC_ERROR_PARAM, oidcFailureSentence } from '@tally/contract/constants';
@@ -40,14 +42,14 @@ function OrDivider() {
   return (
     <div className="my-6 flex items-center gap-3 text-sm text-slate-600 dark:text-slate-400">
       <span className="h-px flex-1 bg-slate-300 dark:bg-slate-600" aria-hidden="true" />
-      or
+      <Trans>or</Trans>
       <span className="h-px flex-1 bg-slate-300 dark:bg-slate-600" aria-hidden="true" />
     </div>
   );
 }
 
 /** Google's client failed without a credential (rare: Google normally just closes its popup). */
-const GOOGLE_CLIENT_FAILURE = 'Google sign-in failed - please try again';
+const GOOGLE_CLIENT_FAILURE = msg`Google sign-in failed - please try again`;
 
 type SecondStep = Pick<MfaRequiredResponse, 'mfaToken' | 'methods'>;
 
@@ -74,6 +76,7 @@ function secondStepFromUrl(): SecondStep | null {
  * none: it is two factors in itself).
  */
 export function LoginPage() {
+  const { t, i18n } = useLingui();
   const config = useConfig();
   const loginMutation = useLogin();
   const googleMutation = useGoogleLogin();
@@ -138,7 +141,7 @@ export function LoginPage() {
   } else if (oidcStart.isError) error = errorMessage(oidcStart.error, OIDC_START_OPERATION);
   else if (oidcFinish.isError) error = errorMessage(oidcFinish.error, OIDC_FINISH_OPERATION);
   else if (proxySignIn.isError) error = errorMessage(proxySignIn.error, PROXY_SIGN_IN_OPERATION);
-  else if (googleClientFailed) error = GOOGLE_CLIENT_FAILURE;
+  else if (googleClientFailed) error = i18n._(GOOGLE_CLIENT_FAILURE);
   else if (googleMutation.isError)
     error = errorMessage(googleMutation.error, GOOGLE_LOGIN_OPERATION);
   else if (loginMutation.isError) error = errorMessage(loginMutation.error, LOGIN_OPERATION);
@@ -157,9 +160,9 @@ export function LoginPage() {
 
   if (secondStep) {
     return (
-      <AuthCard title="Two-factor code">
+      <AuthCard title={t`Two-factor code`}>
         <ErrorBanner message={passkeyError} onDismiss={clearErrors} className="mb-6" />
-        <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+        <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>
           <SecondStepForm
             mfaToken={secondStep.mfaToken}
             methods={secondStep.methods}
@@ -193,9 +196,9 @@ export function LoginPage() {
     proxySignIn.data === true
   ) {
     return (
-      <AuthCard title="Login">
+      <AuthCard title={t`Login`}>
         <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
-          Signing you in...
+          <Trans>Signing you in...</Trans>
         </p>
       </AuthCard>
     );
@@ -203,13 +206,15 @@ export function LoginPage() {
   // With single sign-on and no Google client, a disabled Google button would only distract.
   const showGoogle = oidcName === null || (config.data?.googleClientId ?? null) !== null;
   return (
-    <AuthCard title="Login">
+    <AuthCard title={t`Login`}>
       {/* Why this screen, after a session ended without the person's doing (the notice that
           said it lasts seconds); it names no device or cause the person could not see. */}
       {sessionEndedForcibly() && (
         <p role="status" className="mb-4 text-sm text-slate-700 dark:text-slate-300">
-          Your session has ended: it expired or was signed out from another device. Log in again to
-          continue.
+          <Trans>
+            Your session has ended: it expired or was signed out from another device. Log in again
+            to continue.
+          </Trans>
         </p>
       )}
       <ErrorBanner message={error} onDismiss={clearErrors} className="mb-6" />
@@ -260,12 +265,13 @@ function PasswordLogin({
   pending: boolean;
   busy: boolean;
 }) {
+  const { t } = useLingui();
   return (
     <>
       <OrDivider />
-      <Form label="Login" onSubmit={submit}>
+      <Form label={t`Login`} onSubmit={submit}>
         <TextField
-          label="Username"
+          label={t`Username`}
           id="login-username"
           name="username"
           type="text"
@@ -275,7 +281,7 @@ function PasswordLogin({
           required
         />
         <TextField
-          label="Password"
+          label={t`Password`}
           id="login-password"
           name="password"
           type="password"
@@ -284,16 +290,16 @@ function PasswordLogin({
         />
         <FormActions>
           <Button type="submit" disabled={pending} className="w-full">
-            {busy ? 'Logging in...' : 'Login'}
+            {busy ? t`Logging in...` : t`Login`}
           </Button>
         </FormActions>
       </Form>
       <p className="mt-4 text-center text-sm">
         <Link href="/forgot-password" className={authLinkClass}>
-          Forgot password?
+          <Trans>Forgot password?</Trans>
         </Link>
       </p>
-      <AuthSwitchLink question="Don't have an account?" href="/register" label="Register" />
+      <AuthSwitchLink question={t`Don't have an account?`} href="/register" label={t`Register`} />
     </>
   );
 }

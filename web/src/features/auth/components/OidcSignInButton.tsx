@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Button } from '#web/components/Button';
 
 interface OidcSignInButtonProps {
@@ -9,9 +10,10 @@ interface OidcSignInButtonProps {
 
 /** "Continue with {OIDC_NAME}": the whole width of the card, like Google's button. */
 export function OidcSignInButton({ name, onClick, pending }: OidcSignInButtonProps) {
+  const { t } = useLingui();
   return (
     <Button variant="secondary" className="w-full" onClick={onClick} disabled={pending}>
-      {pending ? `Opening ${name}...` : `Continue with ${name}`}
+      {pending ? t`Opening ${name}...` : t`Continue with ${name}`}
     </Button>
   );
 }

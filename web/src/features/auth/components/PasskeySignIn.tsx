@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Button } from '#web/components/Button';
@@ -49,6 +50,7 @@ export function PasskeySignIn({
   onPendingChange,
 }: PasskeySignInProps) {
   const passkey = useMutation({ mutationFn: () => signInWithPasskey(false) });
+  const { t } = useLingui();
 
   useEffect(() => {
     if (!autofill) return;
@@ -95,7 +97,7 @@ export function PasskeySignIn({
       disabled={disabled || passkey.isPending}
       className="mt-3 w-full"
     >
-      {passkey.isPending ? 'Waiting for your passkey...' : 'Sign in with a passkey'}
+      {passkey.isPending ? t`Waiting for your passkey...` : t`Sign in with a passkey`}
     </Button>
   );
 }

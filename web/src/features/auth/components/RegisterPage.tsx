@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
@@ -7,9 +8,6 @@ import { useConfig } from '../api/get-config';
 import { REGISTER_OPERATION, useRegister } from '../api/register';
 import { AuthCard, AuthSwitchLink, AuthText } from './AuthCard';
 
-const SIGN_UP_CLOSED =
-  'Sign-up is closed on this server: it does not take new accounts. Ask the person who runs it if you need one.';
-
 /**
  * /register: username, email (type email) and password, all required, and a link to login. When
  * the operator closed sign-up (GET /api/config, registration "closed") the page says so instead
@@ -17,14 +15,17 @@ const SIGN_UP_CLOSED =
  */
 export function RegisterPage() {
   const config = useConfig();
+  const { t } = useLingui();
   if (config.data?.passwordSignIn === false) {
-    const name = config.data.oidc?.name ?? 'single sign-on';
+    const name = config.data.oidc?.name ?? t`single sign-on`;
     return (
-      <AuthCard title="Register">
+      <AuthCard title={t`Register`}>
         <AuthText>
-          This server makes accounts through {name}: use Continue with {name} on the login page.
+          <Trans>
+            This server makes accounts through {name}: use Continue with {name} on the login page.
+          </Trans>
         </AuthText>
-        <AuthSwitchLink question="Ready?" href="/login" label="Login" />
+        <AuthSwitchLink question={t`Ready?`} href="/login" label={t`Login`} />
       </AuthCard>
     );
   }
@@ -32,9 +33,14 @@ export function RegisterPage() {
   // A closed server still takes its first account, from whoever holds the setup token.
   if (config.data?.registration === 'closed' && !setupTokenRequired) {
     return (
-      <AuthCard title="Register">
-        <AuthText>{SIGN_UP_CLOSED}</AuthText>
-        <AuthSwitchLink question="Already have an account?" href="/login" label="Login" />
+      <AuthCard title={t`Register`}>
+        <AuthText>
+          <Trans>
+            Sign-up is closed on this server: it does not take new accounts. Ask the person who runs
+            it if you need one.
+          </Trans>
+        </AuthText>
+        <AuthSwitchLink question={t`Already have an account?`} href="/login" label={t`Login`} />
       </AuthCard>
     );
   }
@@ -43,6 +49,7 @@ export function RegisterPage() {
 
 function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
   const registerMutation = useRegister();
+  const { t } = useLingui();
 
   const submit = (data: FormData) => {
     registerMutation.mutate({
@@ -59,14 +66,16 @@ function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
   const passwordError = fieldErrorOf(registerMutation.error, 'password');
   const setupTokenError = fieldErrorOf(registerMutation.error, 'setupToken');
   return (
-    <AuthCard title="Register">
+    <AuthCard title={t`Register`}>
       {setupTokenRequired ? (
         <AuthText>
-          This server has no account yet. The first one is made with the setup token its operator
-          set (SETUP_TOKEN).
+          <Trans>
+            This server has no account yet. The first one is made with the setup token its operator
+            set (SETUP_TOKEN).
+          </Trans>
         </AuthText>
       ) : null}
-      <Form label="Register" onSubmit={submit}>
+      <Form label={t`Register`} onSubmit={submit}>
         <ErrorBanner
           message={
             registerMutation.isError && !passwordError && !setupTokenError
@@ -76,7 +85,7 @@ function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
           onDismiss={registerMutation.reset}
         />
         <TextField
-          label="Username"
+          label={t`Username`}
           id="register-username"
           name="username"
           type="text"
@@ -86,7 +95,7 @@ function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
           required
         />
         <TextField
-          label="Email"
+          label={t`Email`}
           id="register-email"
           name="email"
           type="email"
@@ -94,7 +103,7 @@ function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
           required
         />
         <TextField
-          label="Password"
+          label={t`Password`}
           id="register-password"
           name="password"
           type="password"
@@ -104,7 +113,7 @@ function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
         />
         {setupTokenRequired ? (
           <TextField
-            label="Setup token"
+            label={t`Setup token`}
             id="register-setup-token"
             name="setupToken"
             type="password"
@@ -116,11 +125,11 @@ function RegisterForm({ setupTokenRequired }: { setupTokenRequired: boolean }) {
         ) : null}
         <FormActions>
           <Button type="submit" disabled={pending} className="w-full">
-            {pending ? 'Creating account...' : 'Create account'}
+            {pending ? t`Creating account...` : t`Create account`}
           </Button>
         </FormActions>
       </Form>
-      <AuthSwitchLink question="Already have an account?" href="/login" label="Login" />
+      <AuthSwitchLink question={t`Already have an account?`} href="/login" label={t`Login`} />
     </AuthCard>
   );
 }

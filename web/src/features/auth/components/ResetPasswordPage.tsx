@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { LIMITS } from '@tally/contract/constants';
@@ -10,10 +12,6 @@ import { RESET_PASSWORD_OPERATION, useResetPassword } from '../api/reset-passwor
 import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
 
-const PASSWORDS_DIFFER = 'The two passwords are not the same';
-const PASSWORD_IS_SET =
-  'Your password is set. Every device signed in to your account was signed out, every API token revoked and the calendar feed turned off (make a new feed URL in Settings if you want it). A linked Google or single sign-on account stays linked only if your address was verified before: Settings shows what is linked.';
-
 /**
  * /reset-password#token=: the new password twice → POST /api/auth/password-reset/confirm. Success
  * leads to the login; a used or expired link shows the server's sentence and a way to a new one.
@@ -23,16 +21,19 @@ export function ResetPasswordPage() {
   const reset = useResetPassword();
   const [mismatch, setMismatch] = useState(false);
   const ruleId = useId();
+  const { t } = useLingui();
 
   if (!token) {
     return (
-      <AuthCard title="Reset password">
+      <AuthCard title={t`Reset password`}>
         <AuthText>
-          This link is incomplete: open the whole link from the e-mail, or{' '}
-          <Link href="/forgot-password" className={authLinkClass}>
-            ask for a new link
-          </Link>
-          .
+          <Trans>
+            This link is incomplete: open the whole link from the e-mail, or{' '}
+            <Link href="/forgot-password" className={authLinkClass}>
+              ask for a new link
+            </Link>
+            .
+          </Trans>
         </AuthText>
       </AuthCard>
     );
@@ -40,13 +41,18 @@ export function ResetPasswordPage() {
 
   if (reset.isSuccess) {
     return (
-      <AuthCard title="Reset password">
+      <AuthCard title={t`Reset password`}>
         <p role="status" className="text-slate-800 dark:text-slate-200">
-          {PASSWORD_IS_SET}
+          <Trans>
+            Your password is set. Every device signed in to your account was signed out, every API
+            token revoked and the calendar feed turned off (make a new feed URL in Settings if you
+            want it). A linked Google or single sign-on account stays linked only if your address
+            was verified before: Settings shows what is linked.
+          </Trans>
         </p>
         <p className="mt-6 text-center text-sm">
           <Link href="/login" className={authLinkClass}>
-            Log in with your new password
+            <Trans>Log in with your new password</Trans>
           </Link>
         </p>
       </AuthCard>
@@ -67,13 +73,13 @@ export function ResetPasswordPage() {
   // A refused password (too common) is shown beside the field, and the link still works.
   const passwordError = mismatch ? null : fieldErrorOf(reset.error, 'password');
   const error = mismatch
-    ? PASSWORDS_DIFFER
+    ? t`The two passwords are not the same`
     : reset.isError && !passwordError
       ? errorMessage(reset.error, RESET_PASSWORD_OPERATION)
       : null;
   return (
-    <AuthCard title="Reset password">
-      <Form label="Reset password" onSubmit={submit}>
+    <AuthCard title={t`Reset password`}>
+      <Form label={t`Reset password`} onSubmit={submit}>
         <ErrorBanner
           message={error}
           onDismiss={() => {
@@ -84,7 +90,7 @@ export function ResetPasswordPage() {
         {reset.isError && !mismatch && !passwordError && (
           <AuthText>
             <Link href="/forgot-password" className={authLinkClass}>
-              Ask for a new link
+              <Trans>Ask for a new link</Trans>
             </Link>
           </AuthText>
         )}
@@ -96,12 +102,15 @@ export function ResetPasswordPage() {
           repeat
         />
         <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
-          At least {LIMITS.passwordMin} characters. Setting it signs out every device, revokes every
-          API token and turns the calendar feed off.
+          {plural(LIMITS.passwordMin, {
+            one: 'At least # character. Setting it signs out every device, revokes every API token and turns the calendar feed off.',
+            other:
+              'At least # characters. Setting it signs out every device, revokes every API token and turns the calendar feed off.',
+          })}
         </p>
         <FormActions>
           <Button type="submit" disabled={reset.isPending} className="w-full">
-            {reset.isPending ? 'Setting password...' : 'Set new password'}
+            {reset.isPending ? t`Setting password...` : t`Set new password`}
           </Button>
         </FormActions>
       </Form>

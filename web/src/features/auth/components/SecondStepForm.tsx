@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { MfaMethod } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -25,6 +26,7 @@ interface SecondStepFormProps {
 export function SecondStepForm({ mfaToken, methods, onCancel }: SecondStepFormProps) {
   const verify = useVerifyMfa();
   const [recovery, setRecovery] = useState(false);
+  const { t } = useLingui();
 
   const submit = (data: FormData) => {
     verify.mutate({ mfaToken, code: String(data.get('code') ?? '') });
@@ -36,16 +38,16 @@ export function SecondStepForm({ mfaToken, methods, onCancel }: SecondStepFormPr
   const error = verify.isError ? errorMessage(verify.error, MFA_OPERATION) : null;
 
   return (
-    <Form label="Two-factor code" onSubmit={submit}>
+    <Form label={t`Two-factor code`} onSubmit={submit}>
       <AuthText>
         {recovery
-          ? 'Enter one of the recovery codes you saved when you turned two-factor codes on. Each works once.'
-          : 'Enter the 6-digit code your authenticator app shows for Tally.'}
+          ? t`Enter one of the recovery codes you saved when you turned two-factor codes on. Each works once.`
+          : t`Enter the 6-digit code your authenticator app shows for Tally.`}
       </AuthText>
       {recovery ? (
         <TextField
           key="recovery"
-          label="Recovery code"
+          label={t`Recovery code`}
           id="mfa-recovery-code"
           name="code"
           type="text"
@@ -59,7 +61,7 @@ export function SecondStepForm({ mfaToken, methods, onCancel }: SecondStepFormPr
       ) : (
         <TextField
           key="totp"
-          label="Code"
+          label={t`Code`}
           id="mfa-code"
           name="code"
           type="text"
@@ -74,19 +76,19 @@ export function SecondStepForm({ mfaToken, methods, onCancel }: SecondStepFormPr
       )}
       <FormActions>
         <Button type="submit" disabled={verify.isPending} className="w-full">
-          {verify.isPending ? 'Checking...' : 'Verify'}
+          {verify.isPending ? t`Checking...` : t`Verify`}
         </Button>
       </FormActions>
       <div className="flex flex-wrap justify-between gap-3 text-sm">
         {methods.includes('recovery') || recovery ? (
           <Button variant="link" size="none" className={linkClass} onClick={switchMethod}>
-            {recovery ? 'Use a code from your app' : 'Use a recovery code'}
+            {recovery ? t`Use a code from your app` : t`Use a recovery code`}
           </Button>
         ) : (
           <span />
         )}
         <Button variant="link" size="none" className={linkClass} onClick={onCancel}>
-          Start over
+          <Trans>Start over</Trans>
         </Button>
       </div>
     </Form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef } from 'react';
 import { Link } from 'wouter';
 import { Button } from '#web/components/Button';
@@ -9,8 +10,6 @@ import { useVerificationAccount } from '../api/verification-account';
 import { VERIFY_EMAIL_OPERATION, useVerifyEmail } from '../api/verify-email';
 import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard, AuthText, authLinkClass } from './AuthCard';
-
-const EMAIL_VERIFIED = 'Your e-mail address is verified';
 
 /**
  * /verify-email#token=: names the account the link is for and verifies only when asked, so a
@@ -24,6 +23,7 @@ export function VerifyEmailPage() {
   // Ask once, also when React runs effects twice in development.
   const asked = useRef(false);
   const { mutate: lookUp } = target;
+  const { t } = useLingui();
 
   useEffect(() => {
     if (!token || asked.current) return;
@@ -33,36 +33,44 @@ export function VerifyEmailPage() {
 
   const next = signedIn ? (
     <Link href="/settings" className={authLinkClass}>
-      Go to your settings
+      <Trans>Go to your settings</Trans>
     </Link>
   ) : (
     <Link href="/login" className={authLinkClass}>
-      Log in
+      <Trans>Log in</Trans>
     </Link>
   );
 
+  const email = target.data?.email;
+  const username = target.data?.username;
   return (
-    <AuthCard title="Verify e-mail">
+    <AuthCard title={t`Verify e-mail`}>
       {!token ? (
         <AuthText>
-          This link is incomplete: open the whole link from the e-mail. A signed-in account can ask
-          for a new one in its settings.
+          <Trans>
+            This link is incomplete: open the whole link from the e-mail. A signed-in account can
+            ask for a new one in its settings.
+          </Trans>
         </AuthText>
       ) : verify.isSuccess ? (
         <p role="status" className="text-slate-800 dark:text-slate-200">
-          {EMAIL_VERIFIED}
+          <Trans>Your e-mail address is verified</Trans>
         </p>
       ) : target.isError ? (
         <ErrorBanner message={errorMessage(target.error, VERIFY_EMAIL_OPERATION)} />
       ) : target.data ? (
         <>
           <AuthText>
-            Verify the e-mail address <strong>{target.data.email}</strong> for the Tally account{' '}
-            <strong>«{target.data.username}»</strong>?
+            <Trans>
+              Verify the e-mail address <strong>{email}</strong> for the Tally account{' '}
+              <strong>«{username}»</strong>?
+            </Trans>
           </AuthText>
           <AuthText>
-            If you did not sign up for Tally or change your address, do not verify it: someone else
-            may have used your address.
+            <Trans>
+              If you did not sign up for Tally or change your address, do not verify it: someone
+              else may have used your address.
+            </Trans>
           </AuthText>
           <ErrorBanner
             message={verify.isError ? errorMessage(verify.error, VERIFY_EMAIL_OPERATION) : null}
@@ -72,11 +80,11 @@ export function VerifyEmailPage() {
             disabled={verify.isPending}
             onClick={() => verify.mutate(token)}
           >
-            {verify.isPending ? 'Verifying...' : 'Verify e-mail address'}
+            {verify.isPending ? t`Verifying...` : t`Verify e-mail address`}
           </Button>
         </>
       ) : (
-        <LoadingText>Looking up the link...</LoadingText>
+        <LoadingText>{t`Looking up the link...`}</LoadingText>
       )}
       <p className="mt-6 text-center text-sm">{next}</p>
     </AuthCard>

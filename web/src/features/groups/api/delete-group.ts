@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupBody, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -31,8 +32,9 @@ export function useDeleteGroup() {
       queryClient.setQueryData<Todo[]>(queryKeys.todos, (todos) =>
         todos?.map((todo) => (todo.groupId === group.id ? { ...todo, groupId: null } : todo)),
       );
+      const groupName = group.name;
       offerUndo(
-        `Deleted the group "${group.name}"`,
+        t`Deleted the group "${groupName}"`,
         async () => {
           const again = await api.groups.create({
             // A group's colour is always one of the swatches: the server keeps no other.

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { GROUP_COLORS } from '@tally/contract/constants';
 import { Fieldset } from '#web/components/FormField';
 import { colorName } from '#web/lib/color';
@@ -10,8 +11,9 @@ interface ColorSwatchesProps {
 
 /** The 8 swatches (docs/product.md, Constants) as a radio group (arrow keys move between them). */
 export function ColorSwatches({ value, onChange, name }: ColorSwatchesProps) {
+  const { t } = useLingui();
   return (
-    <Fieldset legend="Color">
+    <Fieldset legend={t`Color`}>
       <div className="mt-2 flex flex-wrap gap-1 sm:gap-2">
         {GROUP_COLORS.map((color) => (
           <label key={color} className="relative cursor-pointer" title={colorName(color)}>

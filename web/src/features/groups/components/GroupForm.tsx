@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import type { Group, GroupBody } from '@tally/contract';
 import { DEFAULT_GROUP_COLOR, LIMITS } from '@tally/contract/constants';
@@ -25,6 +26,7 @@ export function GroupForm({ editing, onDone }: GroupFormProps) {
   const nameRef = useRef<HTMLInputElement>(null);
   const saving = editing ? updateGroup : createGroup;
   const nameError = fieldErrorOf(saving.error, 'name');
+  const { t } = useLingui();
 
   const submit = () => {
     const body: GroupBody = { name: name.trim(), color: color as GroupBody['color'] };
@@ -43,9 +45,9 @@ export function GroupForm({ editing, onDone }: GroupFormProps) {
   };
 
   return (
-    <Form label={editing ? 'Edit group' : 'New group'} card onSubmit={submit}>
+    <Form label={editing ? t`Edit group` : t`New group`} card onSubmit={submit}>
       <TextField
-        label="Group name"
+        label={t`Group name`}
         id="group-name"
         ref={nameRef}
         value={name}
@@ -66,11 +68,11 @@ export function GroupForm({ editing, onDone }: GroupFormProps) {
       <ColorSwatches name="group-color" value={color} onChange={setColor} />
       <FormActions>
         <Button type="submit" disabled={createGroup.isPending || updateGroup.isPending}>
-          {editing ? 'Update Group' : 'Create Group'}
+          {editing ? t`Update Group` : t`Create Group`}
         </Button>
         {editing && (
           <Button variant="secondary" onClick={onDone}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         )}
       </FormActions>

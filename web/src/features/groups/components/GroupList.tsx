@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Group } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ColorDot } from '#web/components/ColorDot';
@@ -11,50 +12,54 @@ interface GroupListProps {
 
 /** Each group with its colour dot, name, Edit and Delete. */
 export function GroupList({ groups, editingId, onEdit, onDelete }: GroupListProps) {
+  const { t } = useLingui();
   if (groups.length === 0) {
     return (
       <p className="py-8 text-center text-slate-600 dark:text-slate-400">
-        No groups yet. Create one above.
+        <Trans>No groups yet. Create one above.</Trans>
       </p>
     );
   }
   return (
     <ul
-      aria-label="Groups"
+      aria-label={t`Groups`}
       className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
     >
-      {groups.map((group) => (
-        <li
-          key={group.id}
-          className={
-            'flex flex-wrap items-center gap-3 px-4 py-3 ' +
-            (editingId === group.id ? 'bg-blue-50 dark:bg-slate-800' : '')
-          }
-        >
-          <ColorDot color={group.color} size={14} />
-          <span className="min-w-0 flex-1 font-medium break-words text-slate-900 dark:text-slate-100">
-            {group.name}
-          </span>
-          <div className="flex gap-2">
-            <Button
-              variant="ghost"
-              size="compact"
-              aria-label={`Edit ${group.name}`}
-              onClick={() => onEdit(group)}
-            >
-              Edit
-            </Button>
-            <Button
-              variant="ghostDanger"
-              size="compact"
-              aria-label={`Delete ${group.name}`}
-              onClick={() => onDelete(group)}
-            >
-              Delete
-            </Button>
-          </div>
-        </li>
-      ))}
+      {groups.map((group) => {
+        const groupName = group.name;
+        return (
+          <li
+            key={group.id}
+            className={
+              'flex flex-wrap items-center gap-3 px-4 py-3 ' +
+              (editingId === group.id ? 'bg-blue-50 dark:bg-slate-800' : '')
+            }
+          >
+            <ColorDot color={group.color} size={14} />
+            <span className="min-w-0 flex-1 font-medium break-words text-slate-900 dark:text-slate-100">
+              {group.name}
+            </span>
+            <div className="flex gap-2">
+              <Button
+                variant="ghost"
+                size="compact"
+                aria-label={t`Edit ${groupName}`}
+                onClick={() => onEdit(group)}
+              >
+                <Trans>Edit</Trans>
+              </Button>
+              <Button
+                variant="ghostDanger"
+                size="compact"
+                aria-label={t`Delete ${groupName}`}
+                onClick={() => onDelete(group)}
+              >
+                <Trans>Delete</Trans>
+              </Button>
+            </div>
+          </li>
+        );
+      })}
     </ul>
   );
 }

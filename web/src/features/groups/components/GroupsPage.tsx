@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { Group } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -8,16 +9,15 @@ import { useGroups } from '../api/get-groups';
 import { GroupForm } from './GroupForm';
 import { GroupList } from './GroupList';
 
-const DELETE_GROUP_CONFIRM = 'Delete this group? Todos will become ungrouped.';
-
 /** /groups: Manage Groups. */
 export function GroupsPage() {
   const groups = useGroups();
   const deleteGroup = useDeleteGroup();
   const [editing, setEditing] = useState<Group | null>(null);
+  const { t } = useLingui();
 
   const remove = (group: Group) => {
-    if (!window.confirm(DELETE_GROUP_CONFIRM)) return;
+    if (!window.confirm(t`Delete this group? Todos will become ungrouped.`)) return;
     deleteGroup.mutate(group, {
       onSuccess: () => {
         if (editing?.id === group.id) setEditing(null);
@@ -28,15 +28,15 @@ export function GroupsPage() {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
       <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">
-        Manage Groups
+        <Trans>Manage Groups</Trans>
       </h1>
       <GroupForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
-      <section aria-label="Your groups" className="mt-8">
+      <section aria-label={t`Your groups`} className="mt-8">
         {groups.isPending ? (
-          <LoadingText>Loading groups...</LoadingText>
+          <LoadingText>{t`Loading groups...`}</LoadingText>
         ) : groups.isError ? (
           <ErrorBanner
-            message={errorMessage(groups.error, 'Load groups')}
+            message={errorMessage(groups.error, t`Load groups`)}
             onRetry={() => void groups.refetch()}
           />
         ) : (

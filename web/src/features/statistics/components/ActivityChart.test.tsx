@@ -1,5 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { renderTranslated } from '#web/test/render';
 import { dailyRecords } from '#web/test/fake-api';
 import { ActivityChart } from './ActivityChart';
 
@@ -15,7 +16,7 @@ describe('ActivityChart', () => {
             : {},
       '2026-01-05',
     );
-    render(<ActivityChart records={records} range={7} />);
+    renderTranslated(<ActivityChart records={records} range={7} />);
     const bars = within(screen.getByTestId('activity-bars')).getAllByRole('img');
 
     expect(bars).toHaveLength(7);
@@ -34,7 +35,7 @@ describe('ActivityChart', () => {
   });
 
   it('has a legend naming the four series', () => {
-    render(<ActivityChart records={dailyRecords(14)} range={14} />);
+    renderTranslated(<ActivityChart records={dailyRecords(14)} range={14} />);
     const legend = screen.getByRole('list', { name: 'Legend' });
     expect(
       within(legend)
@@ -47,7 +48,7 @@ describe('ActivityChart', () => {
 
   it('has a value axis: numbered ticks at the heights bars of those totals reach', () => {
     const records = dailyRecords(7, (index) => (index === 0 ? { todosCreated: 10 } : {}));
-    render(<ActivityChart records={records} range={7} />);
+    renderTranslated(<ActivityChart records={records} range={7} />);
     const axis = screen.getByTestId('activity-axis');
     expect(axis).toHaveAttribute('aria-hidden', 'true');
     const ticks = [...axis.children] as HTMLElement[];
@@ -66,7 +67,7 @@ describe('ActivityChart', () => {
   });
 
   it('numbers only 0 when nothing happened', () => {
-    render(<ActivityChart records={dailyRecords(7)} range={7} />);
+    renderTranslated(<ActivityChart records={dailyRecords(7)} range={7} />);
     expect(screen.getByTestId('activity-axis')).toHaveTextContent(/^0$/);
   });
 });

@@ -1,6 +1,9 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import type { DailyStatistic } from '@tally/contract';
 import type { StatisticsRange } from '@tally/contract/constants';
-import { formatDayMonth, relativeDay } from '#web/lib/date-format';
+import { activeLocale, formatDayMonth, relativeDay } from '#web/lib/date-format';
 import { daysAgo } from '#web/lib/format';
 import {
   BAR_GEOMETRY,
@@ -12,44 +15,37 @@ import {
   type Series,
 } from '../lib/chart-scale';
 
-const SERIES_META: Record<Series, { label: string; one: string; many: string; color: string }> = {
-  todosCreated: {
-    label: 'Todos created',
-    one: 'todo created',
-    many: 'todos created',
-    color: 'bg-blue-600 dark:bg-blue-400',
-  },
-  todosCompleted: {
-    label: 'Todos completed',
-    one: 'todo completed',
-    many: 'todos completed',
-    color: 'bg-emerald-600 dark:bg-emerald-400',
-  },
-  groupsCreated: {
-    label: 'Groups created',
-    one: 'group created',
-    many: 'groups created',
-    color: 'bg-amber-600 dark:bg-amber-400',
-  },
-  logins: {
-    label: 'Logins',
-    one: 'login',
-    many: 'logins',
-    color: 'bg-violet-600 dark:bg-violet-400',
-  },
+const SERIES_META: Record<Series, { label: MessageDescriptor; color: string }> = {
+  todosCreated: { label: msg`Todos created`, color: 'bg-blue-600 dark:bg-blue-400' },
+  todosCompleted: { label: msg`Todos completed`, color: 'bg-emerald-600 dark:bg-emerald-400' },
+  groupsCreated: { label: msg`Groups created`, color: 'bg-amber-600 dark:bg-amber-400' },
+  logins: { label: msg`Logins`, color: 'bg-violet-600 dark:bg-violet-400' },
 };
+
+/** "3 todos created", "1 login": a whole phrase per series and plural form. */
+function seriesCount(series: Series, value: number): string {
+  switch (series) {
+    case 'todosCreated':
+      return plural(value, { one: '# todo created', other: '# todos created' });
+    case 'todosCompleted':
+      return plural(value, { one: '# todo completed', other: '# todos completed' });
+    case 'groupsCreated':
+      return plural(value, { one: '# group created', other: '# groups created' });
+    case 'logins':
+      return plural(value, { one: '# login', other: '# logins' });
+  }
+}
 
 /**
  * "Yesterday: 3 todos created, 1 todo completed, 0 groups created, 1 login" (Today, Yesterday,
  * else the day in the browser's locale: lib/date-format).
  */
 function describeDay(record: DailyStatistic, today: string): string {
-  const parts = SERIES.map((series) => {
-    const value = record[series];
-    const meta = SERIES_META[series];
-    return `${value} ${value === 1 ? meta.one : meta.many}`;
-  });
-  return `${relativeDay(record.date, today)}: ${parts.join(', ')}`;
+  const day = relativeDay(record.date, today);
+  const counts = new Intl.ListFormat(activeLocale(), { style: 'short', type: 'unit' }).format(
+    SERIES.map((series) => seriesCount(series, record[series])),
+  );
+  return t`${day}: ${counts}`;
 }
 
 interface ActivityChartProps {
@@ -60,6 +56,7 @@ interface ActivityChartProps {
 /** The stacked daily bar chart (docs/product.md, Statistics screen), drawn with plain elements. */
 export function ActivityChart({ records, range }: ActivityChartProps) {
   const bars = chartBars(records, range);
+  const { i18n } = useLingui();
   const today = daysAgo(0);
   const { width, gap } = BAR_GEOMETRY[range];
   const first = bars[0];
@@ -76,13 +73,19 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
     <figure>
       {max === 0 && (
         <p className="mb-2 text-sm text-slate-700 dark:text-slate-300">
-          Nothing yet in the last {range} days: todos you create or complete show here.
+          {plural(range, {
+            one: 'Nothing yet in the last # day: todos you create or complete show here.',
+            other: 'Nothing yet in the last # days: todos you create or complete show here.',
+          })}
         </p>
       )}
       <div
         tabIndex={0}
         role="region"
-        aria-label={`Daily activity, last ${range} days`}
+        aria-label={plural(range, {
+          one: 'Daily activity, last # day',
+          other: 'Daily activity, last # days',
+        })}
         className="overflow-x-auto rounded-md pt-2 pb-2"
       >
         {/* The bars share the card's width, each at least its range's width (docs/product.md,
@@ -96,13 +99,13 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
           <div
             aria-hidden="true"
             data-testid="activity-axis"
-            className="sticky left-0 z-10 w-7 shrink-0 bg-white text-right text-xs text-slate-600 tabular-nums dark:bg-slate-900 dark:text-slate-400"
+            className="sticky start-0 z-10 w-7 shrink-0 bg-white text-end text-xs text-slate-600 tabular-nums dark:bg-slate-900 dark:text-slate-400"
             style={{ height: CHART_HEIGHT_PX }}
           >
             {ticks.map((tick) => (
               <span
                 key={tick.value}
-                className="absolute right-0 translate-y-1/2 leading-none"
+                className="absolute end-0 translate-y-1/2 leading-none"
                 style={{ bottom: tick.bottom }}
               >
                 {tick.value}
@@ -167,14 +170,17 @@ export function ActivityChart({ records, range }: ActivityChartProps) {
         </div>
       </div>
       <figcaption>
-        <ul aria-label="Legend" className="mt-4 flex flex-wrap gap-x-5 gap-y-2 text-sm">
+        <ul
+          aria-label={i18n._(msg`Legend`)}
+          className="mt-4 flex flex-wrap gap-x-5 gap-y-2 text-sm"
+        >
           {SERIES.map((series) => (
             <li key={series} className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
               <span
                 aria-hidden="true"
                 className={`h-3 w-3 rounded-sm ${SERIES_META[series].color}`}
               />
-              {SERIES_META[series].label}
+              {i18n._(SERIES_META[series].label)}
             </li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '#web/components/Button';
 import { cn } from '#web/lib/cn';
@@ -25,8 +26,9 @@ interface ChartCardProps {
 export function ChartCard({ title, summary, csv, table, children, className }: ChartCardProps) {
   const [asTable, setAsTable] = useState(false);
   const headingId = useId();
+  const { t } = useLingui();
   const lowerTitle = title.charAt(0).toLowerCase() + title.slice(1);
-  const toggle = asTable ? 'Show as chart' : 'Show as table';
+  const toggle = asTable ? t`Show as chart` : t`Show as table`;
   return (
     <section
       aria-labelledby={headingId}
@@ -47,7 +49,7 @@ export function ChartCard({ title, summary, csv, table, children, className }: C
           <Button
             variant="secondary"
             size="sm"
-            aria-label={`${toggle}: ${lowerTitle}`}
+            aria-label={asTable ? t`Show as chart: ${lowerTitle}` : t`Show as table: ${lowerTitle}`}
             onClick={() => setAsTable((shown) => !shown)}
           >
             {toggle}
@@ -55,10 +57,10 @@ export function ChartCard({ title, summary, csv, table, children, className }: C
           <Button
             variant="secondary"
             size="sm"
-            aria-label={`Download CSV of ${lowerTitle}`}
+            aria-label={t`Download CSV of ${lowerTitle}`}
             onClick={() => saveCsvFile(csv())}
           >
-            Download CSV
+            <Trans>Download CSV</Trans>
           </Button>
         </div>
       </div>

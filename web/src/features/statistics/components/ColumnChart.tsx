@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { cn } from '#web/lib/cn';
 import { niceTicks } from '../lib/chart-scale';
 
@@ -19,6 +20,7 @@ const HEIGHT_PX = 140;
  * from 0. Each column is an image named "Monday: 3 completed"; the axis is for the eye only.
  */
 export function ColumnChart({ values, axisLabels, names, gap, testId }: ColumnChartProps) {
+  const { t } = useLingui();
   const max = Math.max(0, ...values);
   const ticks = niceTicks(max, 4).map((value) => ({
     value,
@@ -28,13 +30,13 @@ export function ColumnChart({ values, axisLabels, names, gap, testId }: ColumnCh
     <div className="flex gap-2 pt-2">
       <div
         aria-hidden="true"
-        className="relative w-6 shrink-0 text-right text-xs text-slate-600 tabular-nums dark:text-slate-400"
+        className="relative w-6 shrink-0 text-end text-xs text-slate-600 tabular-nums dark:text-slate-400"
         style={{ height: HEIGHT_PX }}
       >
         {ticks.map((tick) => (
           <span
             key={tick.value}
-            className="absolute right-0 translate-y-1/2 leading-none"
+            className="absolute end-0 translate-y-1/2 leading-none"
             style={{ bottom: tick.bottom }}
           >
             {tick.value}
@@ -60,7 +62,8 @@ export function ColumnChart({ values, axisLabels, names, gap, testId }: ColumnCh
             style={{ height: HEIGHT_PX, gap }}
           >
             {values.map((value, index) => {
-              const name = `${names[index] ?? index}: ${value} completed`;
+              const column = names[index] ?? String(index);
+              const name = t`${column}: ${value} completed`;
               return (
                 <div
                   key={index}

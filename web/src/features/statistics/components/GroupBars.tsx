@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import type { Insights } from '@tally/contract';
 import { cn } from '#web/lib/cn';
 
@@ -26,7 +27,10 @@ export function GroupBars({
             <span className="min-w-0 break-words">{group.name}</span>
             <span className="shrink-0 tabular-nums">
               {group.completed}
-              <span className="sr-only"> completed</span>
+              <span className="sr-only">
+                {' '}
+                <Trans>completed</Trans>
+              </span>
             </span>
           </div>
           <div aria-hidden="true" className="mt-1 h-3 rounded-full bg-slate-100 dark:bg-slate-800">

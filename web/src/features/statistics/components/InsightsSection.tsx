@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Insights } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -14,14 +16,14 @@ import {
   weekdayCsv,
 } from '../lib/insights-csv';
 import {
-  WEEKDAYS,
+  dayCount,
   formatDuration,
   formatRate,
   hourRange,
   longDay,
-  plural,
   shortDay,
   weekComparison,
+  weekdayNames,
 } from '../lib/insights-format';
 import { ChartCard } from './ChartCard';
 import { ColumnChart } from './ColumnChart';
@@ -37,7 +39,6 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const HOUR_NAMES = HOURS.map(hourRange);
 /** Every third hour under the hour columns. */
 const HOUR_AXIS = HOURS.map((hour) => (hour % 3 === 0 ? String(hour) : ''));
-const WEEKDAY_AXIS = WEEKDAYS.map((name) => name.slice(0, 3));
 
 /** The index of the largest value (the first of equals), or null when all are 0. */
 function busiest(values: readonly number[]): number | null {
@@ -67,41 +68,56 @@ function Figure({ label, value, details }: { label: string; value: string; detai
 /** Streak, time to complete, on-time rate and this week against last, as text. */
 function Figures({ insights }: { insights: Insights }) {
   const { streak, leadTime, onTime, week } = insights;
+  const { t } = useLingui();
+  const longest = dayCount(streak.longest);
+  const lastDay = streak.lastDay ? shortDay(streak.lastDay) : null;
+  const p75 = formatDuration(leadTime.p75Hours);
+  const { lastWeek } = week;
+  const late = onTime.late;
   return (
     <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
       <Figure
-        label="Current streak"
-        value={plural(streak.current, 'day')}
+        label={t`Current streak`}
+        value={dayCount(streak.current)}
         details={[
-          `Longest: ${plural(streak.longest, 'day')}`,
-          streak.lastDay ? `Last completion: ${shortDay(streak.lastDay)}` : 'No completions yet',
+          t`Longest: ${longest}`,
+          lastDay ? t`Last completion: ${lastDay}` : t`No completions yet`,
         ]}
       />
       <Figure
-        label="Median time to complete"
+        label={t`Median time to complete`}
         value={formatDuration(leadTime.medianHours)}
         details={
           leadTime.sample === 0
-            ? ['No completed todos yet']
+            ? [t`No completed todos yet`]
             : [
-                `75th percentile: ${formatDuration(leadTime.p75Hours)}`,
-                `From ${plural(leadTime.sample, 'completed todo')}`,
+                t`75th percentile: ${p75}`,
+                plural(leadTime.sample, {
+                  one: 'From # completed todo',
+                  other: 'From # completed todos',
+                }),
               ]
         }
       />
       <Figure
-        label="On-time rate"
+        label={t`On-time rate`}
         value={formatRate(onTime.rate)}
         details={
           onTime.rate === null
-            ? ['No completed todo had a due date']
-            : [`${onTime.onTime} on time, ${onTime.late} late`, 'Of todos with a due date']
+            ? [t`No completed todo had a due date`]
+            : [
+                plural(onTime.onTime, {
+                  one: `# on time, ${late} late`,
+                  other: `# on time, ${late} late`,
+                }),
+                t`Of todos with a due date`,
+              ]
         }
       />
       <Figure
-        label="Completed this week"
+        label={t`Completed this week`}
         value={String(week.thisWeek)}
-        details={[`Last week: ${week.lastWeek}`, weekComparison(week.thisWeek, week.lastWeek)]}
+        details={[t`Last week: ${lastWeek}`, weekComparison(week.thisWeek, week.lastWeek)]}
       />
     </dl>
   );
@@ -111,55 +127,69 @@ function Charts({ insights }: { insights: Insights }) {
   const total = insights.heatmap.reduce((sum, day) => sum + day.completed, 0);
   const topWeekday = busiest(insights.byWeekday);
   const topHour = busiest(insights.byHour);
+  const { t } = useLingui();
+  const weekdays = weekdayNames();
+  const weekdayAxis = weekdayNames('short');
+  const topWeekdayName = topWeekday === null ? null : weekdays[topWeekday];
+  const topHourRange = topHour === null ? null : hourRange(topHour);
+  const completionsPerDay = t`Completions per day`;
+  const byWeekday = t`Completions by weekday`;
+  const byHour = t`Completions by hour`;
+  const byGroup = t`Completions by group`;
+  const byTag = t`Completions by tag`;
+  const completed = t`Completed`;
   return (
     <div className="mt-4 grid gap-4 lg:grid-cols-2">
       <ChartCard
         className="lg:col-span-2"
-        title="Completions per day"
-        summary={`${total} completed in the last ${WEEKS} weeks`}
+        title={completionsPerDay}
+        summary={plural(total, {
+          one: `# completed in the last ${WEEKS} weeks`,
+          other: `# completed in the last ${WEEKS} weeks`,
+        })}
         csv={() => heatmapCsv(insights)}
         table={
           <DataTable
             scroll
-            caption="Completions per day"
-            headers={['Day', 'Completed']}
+            caption={completionsPerDay}
+            headers={[t`Day`, completed]}
             rows={insights.heatmap.map((day) => [longDay(day.date), day.completed])}
           />
         }
       >
-        <YearHeatmap days={insights.heatmap} label={`Completions per day, last ${WEEKS} weeks`} />
+        <YearHeatmap days={insights.heatmap} label={t`Completions per day, last ${WEEKS} weeks`} />
       </ChartCard>
 
       <ChartCard
-        title="Completions by weekday"
-        summary={topWeekday === null ? undefined : `Most on ${WEEKDAYS[topWeekday]}s`}
+        title={byWeekday}
+        summary={topWeekdayName ? t`Most on ${topWeekdayName}s` : undefined}
         csv={() => weekdayCsv(insights)}
         table={
           <DataTable
-            caption="Completions by weekday"
-            headers={['Weekday', 'Completed']}
-            rows={insights.byWeekday.map((completed, index) => [WEEKDAYS[index], completed])}
+            caption={byWeekday}
+            headers={[t`Weekday`, completed]}
+            rows={insights.byWeekday.map((count, index) => [weekdays[index], count])}
           />
         }
       >
         <ColumnChart
           testId="weekday-bars"
           values={insights.byWeekday}
-          names={WEEKDAYS}
-          axisLabels={WEEKDAY_AXIS}
+          names={weekdays}
+          axisLabels={weekdayAxis}
           gap={8}
         />
       </ChartCard>
 
       <ChartCard
-        title="Completions by hour"
-        summary={topHour === null ? undefined : `Most at ${hourRange(topHour)}`}
+        title={byHour}
+        summary={topHourRange ? t`Most at ${topHourRange}` : undefined}
         csv={() => hourCsv(insights)}
         table={
           <DataTable
-            caption="Completions by hour"
-            headers={['Hour', 'Completed']}
-            rows={insights.byHour.map((completed, hour) => [HOUR_NAMES[hour], completed])}
+            caption={byHour}
+            headers={[t`Hour`, completed]}
+            rows={insights.byHour.map((count, hour) => [HOUR_NAMES[hour], count])}
           />
         }
       >
@@ -174,12 +204,12 @@ function Charts({ insights }: { insights: Insights }) {
 
       <ChartCard
         className="lg:col-span-2"
-        title="Completions by group"
+        title={byGroup}
         csv={() => groupCsv(insights)}
         table={
           <DataTable
-            caption="Completions by group"
-            headers={['Group', 'Completed']}
+            caption={byGroup}
+            headers={[t`Group`, completed]}
             rows={insights.byGroup.map((group) => [group.name, group.completed])}
           />
         }
@@ -190,12 +220,12 @@ function Charts({ insights }: { insights: Insights }) {
       {insights.byTag.length > 0 && (
         <ChartCard
           className="lg:col-span-2"
-          title="Completions by tag"
+          title={byTag}
           csv={() => tagCsv(insights)}
           table={
             <DataTable
-              caption="Completions by tag"
-              headers={['Tag', 'Completed']}
+              caption={byTag}
+              headers={[t`Tag`, completed]}
               rows={insights.byTag.map((tag) => [tag.name, tag.completed])}
             />
           }
@@ -214,13 +244,14 @@ function Charts({ insights }: { insights: Insights }) {
  */
 export function InsightsSection() {
   const insights = useInsights(WEEKS);
+  const { t } = useLingui();
   return (
-    <Section title="Insights">
+    <Section title={t`Insights`}>
       {insights.isPending ? (
-        <LoadingText>Loading insights...</LoadingText>
+        <LoadingText>{t`Loading insights...`}</LoadingText>
       ) : insights.isError ? (
         <ErrorBanner
-          message={errorMessage(insights.error, 'Load insights')}
+          message={errorMessage(insights.error, t`Load insights`)}
           onRetry={() => void insights.refetch()}
         />
       ) : (
@@ -232,18 +263,20 @@ export function InsightsSection() {
                 <Button
                   variant="secondary"
                   size="sm"
-                  aria-label="Download CSV of these figures"
+                  aria-label={t`Download CSV of these figures`}
                   onClick={() => saveCsvFile(figuresCsv(insights.data))}
                 >
-                  Download CSV
+                  <Trans>Download CSV</Trans>
                 </Button>
               </div>
               <Charts insights={insights.data} />
             </>
           ) : (
             <p className="mt-4 rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-600 dark:text-slate-400">
-              No todos completed in the last {WEEKS} weeks yet. Complete one and your insights start
-              here.
+              <Trans>
+                No todos completed in the last {WEEKS} weeks yet. Complete one and your insights
+                start here.
+              </Trans>
             </p>
           )}
         </>

@@ -1,8 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { STATISTICS_RANGES, type StatisticsRange } from '@tally/contract/constants';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
+import { activeLocale } from '#web/lib/date-format';
 import { useOffline } from '#web/lib/online';
 import { useRecentStatistics } from '../api/get-recent-statistics';
 import { useSinceStatistics } from '../api/get-since-statistics';
@@ -13,6 +15,10 @@ import { RangeSelector } from './RangeSelector';
 import { Section } from './Section';
 import { StatCard } from './StatCard';
 import { completionRate } from '../lib/completion-rate';
+
+/** A whole percentage as the active language writes it: "40%", "40 %", "٤٠٪". */
+const formatPercent = (percent: number) =>
+  new Intl.NumberFormat(activeLocale(), { style: 'percent' }).format(percent / 100);
 
 const gridClass = 'grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4';
 
@@ -26,10 +32,11 @@ export function StatisticsPage() {
   const thisWeek = week.data;
   // Offline, a query with nothing saved waits for the network: say so rather than load for ever.
   const offline = useOffline();
+  const { t } = useLingui();
   const waiting = (text: string) =>
     offline ? (
       <p className="text-slate-700 dark:text-slate-300">
-        Statistics are not available offline. They load when you are back online.
+        <Trans>Statistics are not available offline. They load when you are back online.</Trans>
       </p>
     ) : (
       <LoadingText>{text}</LoadingText>
@@ -37,48 +44,53 @@ export function StatisticsPage() {
 
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
-      <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Your Statistics</h1>
+      <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">
+        <Trans>Your Statistics</Trans>
+      </h1>
       <p className="mt-1 text-slate-600 dark:text-slate-400">
-        Track your productivity and app usage
+        <Trans>Track your productivity and app usage</Trans>
       </p>
 
-      <Section title="All Time Statistics">
+      <Section title={t`All Time Statistics`}>
         {total.isPending ? (
-          waiting('Loading statistics...')
+          waiting(t`Loading statistics...`)
         ) : total.isError ? (
           <ErrorBanner
-            message={errorMessage(total.error, 'Load statistics')}
+            message={errorMessage(total.error, t`Load statistics`)}
             onRetry={() => void total.refetch()}
           />
         ) : (
           <dl className={gridClass}>
             <StatCard
-              label="Todos Created"
+              label={t`Todos Created`}
               value={total.data.todosCreated}
               thisWeek={thisWeek?.todosCreated}
             />
             <StatCard
-              label="Todos Completed"
+              label={t`Todos Completed`}
               value={total.data.todosCompleted}
               thisWeek={thisWeek?.todosCompleted}
             />
             <StatCard
-              label="Groups Created"
+              label={t`Groups Created`}
               value={total.data.groupsCreated}
               thisWeek={thisWeek?.groupsCreated}
             />
-            <StatCard label="Logins" value={total.data.logins} thisWeek={thisWeek?.logins} />
+            <StatCard label={t`Logins`} value={total.data.logins} thisWeek={thisWeek?.logins} />
           </dl>
         )}
       </Section>
 
-      <Section title="Recent Activity" action={<RangeSelector value={range} onChange={setRange} />}>
+      <Section
+        title={t`Recent Activity`}
+        action={<RangeSelector value={range} onChange={setRange} />}
+      >
         <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
           {recent.isPending ? (
-            waiting('Loading activity...')
+            waiting(t`Loading activity...`)
           ) : recent.isError ? (
             <ErrorBanner
-              message={errorMessage(recent.error, 'Load recent activity')}
+              message={errorMessage(recent.error, t`Load recent activity`)}
               onRetry={() => void recent.refetch()}
             />
           ) : (
@@ -89,35 +101,35 @@ export function StatisticsPage() {
         </div>
       </Section>
 
-      <Section title="Additional Statistics">
+      <Section title={t`Additional Statistics`}>
         {month.isError && (
           <ErrorBanner
             className="mb-4"
-            message={errorMessage(month.error, 'Load statistics')}
+            message={errorMessage(month.error, t`Load statistics`)}
             onRetry={() => void month.refetch()}
           />
         )}
         <dl className={gridClass}>
           <StatCard
-            label="Task Completion Rate (Last 30 Days)"
+            label={t`Task Completion Rate (Last 30 Days)`}
             value={
               month.data
-                ? `${completionRate(month.data)}%`
+                ? formatPercent(completionRate(month.data))
                 : month.isError || offline
                   ? '—'
-                  : 'Loading...'
+                  : t`Loading...`
             }
           />
           {total.data && (
             <>
-              <StatCard label="Todos Deleted" value={total.data.todosDeleted} />
-              <StatCard label="Todos Updated" value={total.data.todosUpdated} />
-              <StatCard label="Groups Updated" value={total.data.groupsUpdated} />
-              <StatCard label="Groups Deleted" value={total.data.groupsDeleted} />
-              <StatCard label="Registrations" value={total.data.registrations} />
-              <StatCard label="Google Sign-ins" value={total.data.googleAuths} />
-              <StatCard label="Tokens Generated" value={total.data.tokensGenerated} />
-              <StatCard label="Refresh Tokens Created" value={total.data.refreshTokensCreated} />
+              <StatCard label={t`Todos Deleted`} value={total.data.todosDeleted} />
+              <StatCard label={t`Todos Updated`} value={total.data.todosUpdated} />
+              <StatCard label={t`Groups Updated`} value={total.data.groupsUpdated} />
+              <StatCard label={t`Groups Deleted`} value={total.data.groupsDeleted} />
+              <StatCard label={t`Registrations`} value={total.data.registrations} />
+              <StatCard label={t`Google Sign-ins`} value={total.data.googleAuths} />
+              <StatCard label={t`Tokens Generated`} value={total.data.tokensGenerated} />
+              <StatCard label={t`Refresh Tokens Created`} value={total.data.refreshTokensCreated} />
             </>
           )}
         </dl>

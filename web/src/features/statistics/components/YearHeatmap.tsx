@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   useId,
   useLayoutEffect,
@@ -10,7 +11,7 @@ import {
 import type { Insights } from '@tally/contract';
 import { cn } from '#web/lib/cn';
 import { HEAT_LEVELS, heatmapLayout, levelRanges, moveFocus, type HeatLevel } from '../lib/heatmap';
-import { WEEKDAYS, dayLabel } from '../lib/insights-format';
+import { dayLabel, weekdayNames } from '../lib/insights-format';
 
 /**
  * Colour steps that read in both themes: from the card's own grey (nothing) to a strong green,
@@ -30,8 +31,13 @@ const CELL_CLASS =
 /** Weekday names shown beside the rows (all seven would crowd 12 px rows). */
 const SHOWN_WEEKDAYS = new Set([0, 2, 4]);
 
-/** The left offset of a column: cells of --cell px and 3 px gaps. */
+/** The offset of a column from the line's start: cells of --cell px and 3 px gaps. */
 const columnOffset = (column: number) => `calc(${column} * (var(--cell) + 3px))`;
+
+const MIRRORED_KEYS: Readonly<Record<string, string>> = {
+  ArrowLeft: 'ArrowRight',
+  ArrowRight: 'ArrowLeft',
+};
 
 interface YearHeatmapProps {
   days: Insights['heatmap'];
@@ -53,15 +59,22 @@ export function YearHeatmap({ days, label }: YearHeatmapProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const ranges = levelRanges(layout.max);
+  const { t } = useLingui();
+  const weekdays = weekdayNames('short');
 
-  // Open at the newest week (the right end).
+  // Open at the newest week (the end of the line: the right, or the left in right-to-left).
   useLayoutEffect(() => {
     const box = scroller.current;
-    if (box) box.scrollLeft = box.scrollWidth;
+    if (!box) return;
+    const rightToLeft = getComputedStyle(box).direction === 'rtl';
+    box.scrollLeft = rightToLeft ? -box.scrollWidth : box.scrollWidth;
   }, [days.length]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const next = moveFocus(event.key, current, days.length);
+    // Right to left, the weeks run leftwards: the left arrow goes on to the next week.
+    const rightToLeft = getComputedStyle(event.currentTarget).direction === 'rtl';
+    const key = rightToLeft ? (MIRRORED_KEYS[event.key] ?? event.key) : event.key;
+    const next = moveFocus(key, current, days.length);
     if (next === null) return;
     event.preventDefault();
     setActive(next);
@@ -75,17 +88,17 @@ export function YearHeatmap({ days, label }: YearHeatmapProps) {
       <div
         ref={scroller}
         data-testid="heatmap-scroller"
-        className="overflow-x-auto scroll-pl-12 pb-2"
+        className="overflow-x-auto scroll-ps-12 pb-2"
       >
-        <div className="w-max pr-1">
+        <div className="w-max pe-1">
           <div aria-hidden="true" className="flex h-5 text-xs text-slate-600 dark:text-slate-400">
-            <div className="sticky left-0 z-10 w-9 shrink-0 bg-white dark:bg-slate-900" />
+            <div className="sticky start-0 z-10 w-9 shrink-0 bg-white dark:bg-slate-900" />
             <div className="relative" style={{ width: columnOffset(layout.columns) }}>
               {layout.months.map((month) => (
                 <span
                   key={`${month.column}-${month.name}`}
                   className="absolute top-0 whitespace-nowrap"
-                  style={{ left: columnOffset(month.column) }}
+                  style={{ insetInlineStart: columnOffset(month.column) }}
                 >
                   {month.name}
                 </span>
@@ -103,15 +116,15 @@ export function YearHeatmap({ days, label }: YearHeatmapProps) {
               <div role="row" key={weekday} className="flex gap-[3px]">
                 <div
                   aria-hidden="true"
-                  className="sticky left-0 z-10 w-9 shrink-0 bg-white pr-1 text-xs leading-(--cell) text-slate-600 dark:bg-slate-900 dark:text-slate-400"
+                  className="sticky start-0 z-10 w-9 shrink-0 bg-white pe-1 text-xs leading-(--cell) text-slate-600 dark:bg-slate-900 dark:text-slate-400"
                 >
-                  {SHOWN_WEEKDAYS.has(weekday) ? WEEKDAYS[weekday]?.slice(0, 3) : ''}
+                  {SHOWN_WEEKDAYS.has(weekday) ? weekdays[weekday] : ''}
                 </div>
                 {row.map((cell, position) => {
                   const name = dayLabel(cell.date, cell.completed);
                   const style: CSSProperties | undefined =
                     position === 0 && cell.column > 0
-                      ? { marginLeft: columnOffset(cell.column) }
+                      ? { marginInlineStart: columnOffset(cell.column) }
                       : undefined;
                   return (
                     <div
@@ -147,7 +160,7 @@ export function YearHeatmap({ days, label }: YearHeatmapProps) {
           {activeDay ? dayLabel(activeDay.date, activeDay.completed) : ''}
         </p>
         <ul
-          aria-label="Legend: completed per day"
+          aria-label={t`Legend: completed per day`}
           className="flex flex-wrap items-center gap-x-3 gap-y-1"
         >
           {HEAT_LEVELS.filter((level) => ranges[level] !== '').map((level) => (
@@ -159,7 +172,7 @@ export function YearHeatmap({ days, label }: YearHeatmapProps) {
         </ul>
       </div>
       <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-        Arrow keys move by day and week; Home and End go to the first and last day.
+        <Trans>Arrow keys move by day and week; Home and End go to the first and last day.</Trans>
       </p>
     </div>
   );

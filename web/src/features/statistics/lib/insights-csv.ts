@@ -1,6 +1,7 @@
 import { saveTextFile } from '#web/lib/save-file';
 import type { Insights } from '@tally/contract';
-import { WEEKDAYS } from './insights-format';
+import { WEEKDAYS } from '@tally/contract/dates';
+import { WEEKDAY_NAMES } from '#web/lib/date-format';
 
 /**
  * The Insights section's CSV files (docs/product.md, Statistics screen, Insights): one per chart
@@ -41,11 +42,17 @@ export const heatmapCsv = (insights: Insights): CsvFile => ({
   ),
 });
 
+/** A file's weekday names stay English, like its column names, for the programs that read it. */
+const weekdayName = (index: number) => {
+  const day = WEEKDAYS[index];
+  return day ? WEEKDAY_NAMES[day] : String(index);
+};
+
 export const weekdayCsv = (insights: Insights): CsvFile => ({
   name: `tally-completions-by-weekday-${insights.to}.csv`,
   text: toCsv(
     ['weekday', 'completed'],
-    insights.byWeekday.map((completed, index) => [WEEKDAYS[index] ?? String(index), completed]),
+    insights.byWeekday.map((completed, index) => [weekdayName(index), completed]),
   ),
 });
 

@@ -1,14 +1,17 @@
+import { plural, t } from '@lingui/core/macro';
 import { WEEKDAYS as DAYS } from '@tally/contract/dates';
-import { formatDay, formatMonth, WEEKDAY_NAMES } from '#web/lib/date-format';
+import { activeLocale, formatDay, formatMonth, formatWeekday } from '#web/lib/date-format';
 /**
  * Words and numbers of the Insights section (docs/product.md, Statistics screen, Insights).
  * Dates are the API's calendar dates in the user's zone (YYYY-MM-DD), so they are read as UTC
- * and never shift. Days and months are written in the app's one format, in the browser's locale
- * (lib/date-format): "Tue 3 Dec" or "Tue, Dec 3".
+ * and never shift. Days and months are written in the app's one format, in the active language
+ * (lib/date-format): "Tue 3 Dec" or "Tue, Dec 3". The words are messages, read when called, so
+ * they follow a change of language.
  */
 
-/** The days' names, Monday first, as the API's per-weekday counts come. */
-export const WEEKDAYS: readonly string[] = DAYS.map((day) => WEEKDAY_NAMES[day]);
+/** The days' names in the active language, Monday first, as the API's per-weekday counts come. */
+export const weekdayNames = (width: 'long' | 'short' = 'long'): string[] =>
+  DAYS.map((day) => formatWeekday(day, width));
 
 interface CalendarDay {
   year: number;
@@ -43,13 +46,20 @@ export function longDay(date: string): string {
 }
 
 /** "1 day", "5 days" */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
+export const dayCount = (count: number) => plural(count, { one: '# day', other: '# days' });
 
 /** A heatmap day's name: "12 completed on Tue 3 Dec". */
-export const dayLabel = (date: string, completed: number) =>
-  `${completed} completed on ${shortDay(date)}`;
+export function dayLabel(date: string, completed: number): string {
+  const day = shortDay(date);
+  return plural(completed, {
+    one: `# completed on ${day}`,
+    other: `# completed on ${day}`,
+  });
+}
+
+/** A number with one decimal at most, as the active language writes it: "3.5" or "3,5". */
+const decimal = (value: number) =>
+  new Intl.NumberFormat(activeLocale(), { maximumFractionDigits: 1 }).format(value);
 
 /** "09:00–09:59" for hour 9. */
 export function hourRange(hour: number): string {
@@ -66,21 +76,34 @@ export function formatDuration(hours: number | null): string {
   if (hours === null) return '—';
   if (hours < 1) {
     const minutes = Math.round(hours * 60);
-    return minutes < 5 ? 'under 5 minutes' : `${minutes} minutes`;
+    return minutes < 5
+      ? t`under 5 minutes`
+      : plural(minutes, { one: '# minute', other: '# minutes' });
   }
-  if (hours < 48)
-    return plural(hours < 10 ? Math.round(hours * 10) / 10 : Math.round(hours), 'hour');
+  if (hours < 48) {
+    const rounded = hours < 10 ? Math.round(hours * 10) / 10 : Math.round(hours);
+    const shown = decimal(rounded);
+    return plural(rounded, { one: `${shown} hour`, other: `${shown} hours` });
+  }
   const days = hours / 24;
-  return `${days < 10 ? Math.round(days * 10) / 10 : Math.round(days)} days`;
+  const roundedDays = days < 10 ? Math.round(days * 10) / 10 : Math.round(days);
+  const shownDays = decimal(roundedDays);
+  return plural(roundedDays, { one: `${shownDays} day`, other: `${shownDays} days` });
 }
 
 /** The on-time share as a whole percentage, "—" when no completed todo had a due date. */
 export const formatRate = (rate: number | null) =>
-  rate === null ? '—' : `${Math.round(rate * 100)}%`;
+  rate === null
+    ? '—'
+    : new Intl.NumberFormat(activeLocale(), { style: 'percent' }).format(
+        Math.round(rate * 100) / 100,
+      );
 
 /** This week against last: "2 more than last week", "1 fewer than last week", "Same as last week". */
 export function weekComparison(thisWeek: number, lastWeek: number): string {
   const difference = thisWeek - lastWeek;
-  if (difference === 0) return 'Same as last week';
-  return `${Math.abs(difference)} ${difference > 0 ? 'more' : 'fewer'} than last week`;
+  if (difference === 0) return t`Same as last week`;
+  return difference > 0
+    ? plural(difference, { one: '# more than last week', other: '# more than last week' })
+    : plural(-difference, { one: '# fewer than last week', other: '# fewer than last week' });
 }

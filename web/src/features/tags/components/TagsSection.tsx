@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { GROUP_COLORS, type GroupColor } from '@tally/contract/constants';
 import type { Tag } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -13,6 +15,8 @@ function TagRow({ tag }: { tag: Tag }) {
   const { update, remove } = useChangeTag();
   const [name, setName] = useState(tag.name);
   const valid = /^[^\s,]{1,30}$/.test(name);
+  const { t } = useLingui();
+  const tagName = tag.name;
   return (
     <li className="flex flex-wrap items-center gap-3 py-3">
       <span
@@ -21,7 +25,7 @@ function TagRow({ tag }: { tag: Tag }) {
         style={tag.color ? { backgroundColor: tag.color } : undefined}
       />
       <form
-        aria-label={`Tag ${tag.name}`}
+        aria-label={t`Tag ${tagName}`}
         className="flex flex-1 flex-wrap items-center gap-2"
         onSubmit={(event) => {
           event.preventDefault();
@@ -29,20 +33,20 @@ function TagRow({ tag }: { tag: Tag }) {
         }}
       >
         <input
-          aria-label={`Name of tag ${tag.name}`}
+          aria-label={t`Name of tag ${tagName}`}
           value={name}
           onChange={(event) => setName(event.target.value)}
           className="w-40 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
         />
         <Button type="submit" size="sm" variant="outline" disabled={!valid || name === tag.name}>
-          Rename
+          <Trans>Rename</Trans>
         </Button>
         <span className="text-sm text-slate-700 dark:text-slate-300">
-          {tag.count} open {tag.count === 1 ? 'todo' : 'todos'}
+          {plural(tag.count, { one: '# open todo', other: '# open todos' })}
         </span>
       </form>
       <select
-        aria-label={`Colour of tag ${tag.name}`}
+        aria-label={t`Colour of tag ${tagName}`}
         value={tag.color ?? ''}
         onChange={(event) =>
           update.mutate({
@@ -54,7 +58,7 @@ function TagRow({ tag }: { tag: Tag }) {
         }
         className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
       >
-        <option value="">No colour</option>
+        <option value="">{t`No colour`}</option>
         {GROUP_COLORS.map((color) => (
           <option key={color} value={color}>
             {colorName(color)}
@@ -64,14 +68,14 @@ function TagRow({ tag }: { tag: Tag }) {
       <Button
         size="sm"
         variant="ghostDanger"
-        aria-label={`Delete tag ${tag.name}`}
+        aria-label={t`Delete tag ${tagName}`}
         onClick={() => {
-          if (window.confirm(`Delete the tag "${tag.name}"? It leaves every todo.`)) {
+          if (window.confirm(t`Delete the tag "${tagName}"? It leaves every todo.`)) {
             remove.mutate(tag.name);
           }
         }}
       >
-        Delete
+        <Trans>Delete</Trans>
       </Button>
     </li>
   );
@@ -83,24 +87,28 @@ function TagRow({ tag }: { tag: Tag }) {
  */
 export function TagsSection() {
   const tags = useTags();
+  const { t } = useLingui();
   return (
     <section aria-labelledby="tags-heading" className="mx-auto w-full max-w-3xl px-4 pb-8">
       <h2 id="tags-heading" className="text-xl font-semibold text-slate-900 dark:text-slate-100">
-        Tags
+        <Trans>Tags</Trans>
       </h2>
       {tags.isPending ? (
-        <LoadingText>Loading tags...</LoadingText>
+        <LoadingText>{t`Loading tags...`}</LoadingText>
       ) : tags.isError ? (
         <ErrorBanner
-          message={errorMessage(tags.error, 'Load tags')}
+          message={errorMessage(tags.error, t`Load tags`)}
           onRetry={() => void tags.refetch()}
         />
       ) : tags.data.length === 0 ? (
         <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-          No tags yet: write @tag in a new todo's title.
+          <Trans>No tags yet: write @tag in a new todo's title.</Trans>
         </p>
       ) : (
-        <ul aria-label="Your tags" className="mt-2 divide-y divide-slate-200 dark:divide-slate-700">
+        <ul
+          aria-label={t`Your tags`}
+          className="mt-2 divide-y divide-slate-200 dark:divide-slate-700"
+        >
           {tags.data.map((tag) => (
             <TagRow key={`${tag.name}:${tag.color ?? ''}:${tag.count}`} tag={tag} />
           ))}

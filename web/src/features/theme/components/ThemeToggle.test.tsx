@@ -1,14 +1,15 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { setSystemDark } from '#web/test/match-media';
+import { renderTranslated } from '#web/test/render';
 import { ThemeToggle } from './ThemeToggle';
 
 const html = document.documentElement;
 
 describe('ThemeToggle', () => {
   it('follows the OS while nothing is saved, live', () => {
-    render(<ThemeToggle />);
+    renderTranslated(<ThemeToggle />);
     expect(screen.getByRole('button', { name: 'Follow system theme' })).toHaveAttribute(
       'aria-pressed',
       'true',
@@ -26,7 +27,7 @@ describe('ThemeToggle', () => {
 
   it('switches between light and dark and saves the choice under "theme"', async () => {
     const user = userEvent.setup();
-    render(<ThemeToggle />);
+    renderTranslated(<ThemeToggle />);
     const toggle = screen.getByRole('button', { name: 'Dark theme' });
 
     await user.click(toggle);
@@ -47,7 +48,7 @@ describe('ThemeToggle', () => {
   it('choosing system removes the saved value and follows the OS again', async () => {
     const user = userEvent.setup();
     window.localStorage.setItem('theme', 'light');
-    render(<ThemeToggle />);
+    renderTranslated(<ThemeToggle />);
     act(() => setSystemDark(true));
     expect(html).not.toHaveClass('dark');
 

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Button } from '#web/components/Button';
 import { setThemePreference, toggleTheme, useTheme } from '../hooks/use-theme';
 
@@ -50,15 +51,16 @@ function MonitorIcon() {
 export function ThemeToggle() {
   const { preference, resolved } = useTheme();
   const dark = resolved === 'dark';
+  const { t } = useLingui();
   return (
-    <div role="group" aria-label="Theme" className="flex items-center gap-1">
+    <div role="group" aria-label={t`Theme`} className="flex items-center gap-1">
       <Button
         variant="ghost"
         size="icon"
         className={pressedClass}
         aria-pressed={dark}
-        aria-label="Dark theme"
-        title={dark ? 'Switch to light theme' : 'Switch to dark theme'}
+        aria-label={t`Dark theme`}
+        title={dark ? t`Switch to light theme` : t`Switch to dark theme`}
         onClick={toggleTheme}
       >
         {dark ? <MoonIcon /> : <SunIcon />}
@@ -68,8 +70,8 @@ export function ThemeToggle() {
         size="icon"
         className={pressedClass}
         aria-pressed={preference === 'system'}
-        aria-label="Follow system theme"
-        title="Follow system theme"
+        aria-label={t`Follow system theme`}
+        title={t`Follow system theme`}
         onClick={() => setThemePreference('system')}
       >
         <MonitorIcon />

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '@lingui/core/macro';
 import type { TrashedTodo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { showNotice } from '#web/lib/notices';
@@ -16,7 +17,8 @@ export function useRestoreTodo() {
       queryClient.setQueryData<TrashedTodo[]>(queryKeys.trash, (trash) =>
         trash?.filter((todo) => todo.id !== restored.id),
       );
-      showNotice(`Restored "${restored.title}"`, { tone: 'info', durationMs: 4000 });
+      const { title } = restored;
+      showNotice(t`Restored "${title}"`, { tone: 'info', durationMs: 4000 });
     },
     meta: { operation: OPERATION, invalidates: [queryKeys.todos] },
   });

@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { TrashedTodo } from '@tally/contract';
 import { formatMoment } from '#web/lib/date-format';
 import { TRASH_DAYS } from '@tally/contract/constants';
@@ -33,87 +35,105 @@ export function TrashPage({
   const emptyTrash = useEmptyTrash();
   const [confirming, setConfirming] = useState<Confirming>(null);
   const todos = trash.data ?? [];
+  const { t } = useLingui();
+  const deleteOneText = (title: string) => t`Delete "${title}" for good? This cannot be undone.`;
 
   const confirmText =
     confirming === 'empty'
-      ? `Delete all ${todos.length} todos in the trash for good? This cannot be undone.`
+      ? plural(todos.length, {
+          one: 'Delete the # todo in the trash for good? This cannot be undone.',
+          other: 'Delete all # todos in the trash for good? This cannot be undone.',
+        })
       : confirming
-        ? `Delete "${confirming.todo.title}" for good? This cannot be undone.`
+        ? deleteOneText(confirming.todo.title)
         : '';
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-8">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">Trash</h1>
+        <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-100">
+          <Trans>Trash</Trans>
+        </h1>
         {todos.length > 0 && (
           <Button variant="danger" onClick={() => setConfirming('empty')}>
-            Empty trash
+            <Trans>Empty trash</Trans>
           </Button>
         )}
       </div>
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
-        Deleted todos stay here for {TRASH_DAYS} days, then they are deleted for good.{' '}
+        {plural(TRASH_DAYS, {
+          one: 'Deleted todos stay here for # day, then they are deleted for good.',
+          other: 'Deleted todos stay here for # days, then they are deleted for good.',
+        })}{' '}
         <Link href="/todos" className="font-medium text-blue-700 underline dark:text-blue-300">
-          Back to Todos
+          <Trans>Back to Todos</Trans>
         </Link>
       </p>
-      <section aria-label="Deleted todos">
+      <section aria-label={t`Deleted todos`}>
         {trash.isPending ? (
-          <LoadingText>Loading...</LoadingText>
+          <LoadingText>{t`Loading...`}</LoadingText>
         ) : trash.isError ? (
           <ErrorBanner
-            message={errorMessage(trash.error, 'Load trash')}
+            message={errorMessage(trash.error, t`Load trash`)}
             onRetry={() => void trash.refetch()}
           />
         ) : todos.length === 0 ? (
-          <p className="py-8 text-center text-slate-600 dark:text-slate-400">The trash is empty.</p>
+          <p className="py-8 text-center text-slate-600 dark:text-slate-400">
+            <Trans>The trash is empty.</Trans>
+          </p>
         ) : (
           <ul
-            aria-label="Deleted todos"
+            aria-label={t`Deleted todos`}
             className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
           >
-            {todos.map((todo) => (
-              <li key={todo.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
-                {/* At phone width the buttons go under the text rather than squeeze it. */}
-                <div className="min-w-0 flex-1 basis-64">
-                  <p className="font-medium break-words text-slate-900 dark:text-slate-100">
-                    {todo.title}
-                  </p>
-                  {todo.description && (
-                    <div className="mt-1">{renderDescription(todo.description)}</div>
-                  )}
-                  <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                    Deleted <time dateTime={todo.trashedAt}>{formatMoment(todo.trashedAt)}</time>
-                  </p>
-                </div>
-                <div className="flex gap-2">
-                  <Button
-                    variant="secondary"
-                    size="compact"
-                    aria-label={`Restore ${todo.title}`}
-                    disabled={restore.isPending}
-                    onClick={() => restore.mutate(todo)}
-                  >
-                    Restore
-                  </Button>
-                  <Button
-                    variant="ghostDanger"
-                    size="compact"
-                    aria-label={`Delete forever ${todo.title}`}
-                    onClick={() => setConfirming({ todo })}
-                  >
-                    Delete forever
-                  </Button>
-                </div>
-              </li>
-            ))}
+            {todos.map((todo) => {
+              const { title } = todo;
+              const deletedAt = formatMoment(todo.trashedAt);
+              return (
+                <li key={todo.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
+                  {/* At phone width the buttons go under the text rather than squeeze it. */}
+                  <div className="min-w-0 flex-1 basis-64">
+                    <p className="font-medium break-words text-slate-900 dark:text-slate-100">
+                      {todo.title}
+                    </p>
+                    {todo.description && (
+                      <div className="mt-1">{renderDescription(todo.description)}</div>
+                    )}
+                    <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                      <Trans>
+                        Deleted <time dateTime={todo.trashedAt}>{deletedAt}</time>
+                      </Trans>
+                    </p>
+                  </div>
+                  <div className="flex gap-2">
+                    <Button
+                      variant="secondary"
+                      size="compact"
+                      aria-label={t`Restore ${title}`}
+                      disabled={restore.isPending}
+                      onClick={() => restore.mutate(todo)}
+                    >
+                      <Trans>Restore</Trans>
+                    </Button>
+                    <Button
+                      variant="ghostDanger"
+                      size="compact"
+                      aria-label={t`Delete forever ${title}`}
+                      onClick={() => setConfirming({ todo })}
+                    >
+                      <Trans>Delete forever</Trans>
+                    </Button>
+                  </div>
+                </li>
+              );
+            })}
           </ul>
         )}
       </section>
       <ConfirmDialog
         open={confirming !== null}
-        title={confirming === 'empty' ? 'Empty trash' : 'Delete forever'}
-        confirmLabel={confirming === 'empty' ? 'Empty trash' : 'Delete forever'}
+        title={confirming === 'empty' ? t`Empty trash` : t`Delete forever`}
+        confirmLabel={confirming === 'empty' ? t`Empty trash` : t`Delete forever`}
         pending={deleteForever.isPending || emptyTrash.isPending}
         onConfirm={() => {
           const done = { onSettled: () => setConfirming(null) };

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Button } from './Button';
 import { Dialog } from './Dialog';
@@ -43,7 +44,7 @@ export function ConfirmDialog({
       actions={
         <>
           <Button variant="secondary" onClick={onCancel} data-autofocus>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button variant={tone} disabled={pending} onClick={onConfirm}>
             {confirmLabel}

@@ -1,3 +1,5 @@
+import { Trans } from '@lingui/react/macro';
+
 const boxClass = 'mt-0.5 h-4 w-4 shrink-0 accent-blue-700 dark:accent-blue-300';
 const labelClass =
   'flex cursor-pointer items-start gap-2 text-sm text-slate-800 dark:text-slate-200';
@@ -10,16 +12,22 @@ const labelClass =
 export function EndOtherAccessFields() {
   return (
     <fieldset className="space-y-2">
-      <legend className="sr-only">Also end</legend>
+      <legend className="sr-only">
+        <Trans>Also end</Trans>
+      </legend>
       <label className={labelClass}>
         <input type="checkbox" name="endOtherSessions" className={boxClass} />
-        <span>Also sign out every other device signed in to your account</span>
+        <span>
+          <Trans>Also sign out every other device signed in to your account</Trans>
+        </span>
       </label>
       <label className={labelClass}>
         <input type="checkbox" name="endApiTokensAndFeed" className={boxClass} />
         <span>
-          Also revoke every API token and turn the calendar feed off (for when someone else may have
-          them)
+          <Trans>
+            Also revoke every API token and turn the calendar feed off (for when someone else may
+            have them)
+          </Trans>
         </span>
       </label>
     </fieldset>

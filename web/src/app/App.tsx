@@ -39,7 +39,7 @@ function Shell() {
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
-        className="sr-only rounded-md bg-blue-700 px-4 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50"
+        className="sr-only rounded-md bg-blue-700 px-4 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:start-2 focus:z-50"
       >
         <Trans>Skip to content</Trans>
       </a>

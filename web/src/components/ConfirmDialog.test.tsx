@@ -1,9 +1,10 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Button } from './Button';
 import { ConfirmDialog } from './ConfirmDialog';
+import { renderTranslated } from '#web/test/render';
 
 function Harness({ onConfirm, pending = false }: { onConfirm: () => void; pending?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -31,7 +32,7 @@ describe('ConfirmDialog', () => {
   it('focuses Cancel first, and Cancel closes it without confirming', async () => {
     const user = userEvent.setup();
     const onConfirm = vi.fn();
-    render(<Harness onConfirm={onConfirm} />);
+    renderTranslated(<Harness onConfirm={onConfirm} />);
     await user.click(screen.getByRole('button', { name: 'Revoke…' }));
 
     const dialog = screen.getByRole('dialog', { name: 'Revoke API token' });
@@ -45,7 +46,7 @@ describe('ConfirmDialog', () => {
   it('confirms with the button that names the action', async () => {
     const user = userEvent.setup();
     const onConfirm = vi.fn();
-    render(<Harness onConfirm={onConfirm} />);
+    renderTranslated(<Harness onConfirm={onConfirm} />);
     await user.click(screen.getByRole('button', { name: 'Revoke…' }));
     await user.click(screen.getByRole('button', { name: 'Revoke' }));
     expect(onConfirm).toHaveBeenCalledOnce();
@@ -53,7 +54,7 @@ describe('ConfirmDialog', () => {
 
   it('cannot be confirmed twice while the action runs', async () => {
     const user = userEvent.setup();
-    render(<Harness onConfirm={vi.fn()} pending />);
+    renderTranslated(<Harness onConfirm={vi.fn()} pending />);
     await user.click(screen.getByRole('button', { name: 'Revoke…' }));
     expect(screen.getByRole('button', { name: 'Revoke' })).toBeDisabled();
   });

@@ -535,12 +535,13 @@ export function fakeBackend(
     },
     'GET /api/account/export': () =>
       json({
-        version: 2,
+        version: 3,
         exportedAt: '2026-03-04T05:06:07.000Z',
         account: state.account,
         groups: [],
         tags: [],
         todos: [],
+        filters: [],
         todoSorts: {},
         completions: [],
         statistics: { totals: ZERO_TOTALS, daily: [] },

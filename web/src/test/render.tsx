@@ -24,10 +24,12 @@ export function renderSection(ui: ReactElement) {
   return {
     user,
     ...render(
-      <Providers>
-        {ui}
-        <NoticeRegion />
-      </Providers>,
+      <I18nProvider i18n={i18n}>
+        <Providers>
+          {ui}
+          <NoticeRegion />
+        </Providers>
+      </I18nProvider>,
     ),
   };
 }

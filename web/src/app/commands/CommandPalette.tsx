@@ -361,7 +361,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
                     {item.detail && (
                       <span
                         className={cn(
-                          'ml-auto shrink-0 pl-2 text-xs',
+                          'ms-auto shrink-0 ps-2 text-xs',
                           selected
                             ? 'text-blue-50 dark:text-slate-800'
                             : 'text-slate-600 dark:text-slate-400',

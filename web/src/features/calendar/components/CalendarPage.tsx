@@ -186,7 +186,7 @@ export function CalendarPage({
     <div className="mx-auto w-full max-w-6xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <h1
-          className="mr-auto text-2xl font-bold text-slate-900 dark:text-white"
+          className="me-auto text-2xl font-bold text-slate-900 dark:text-white"
           aria-live="polite"
         >
           {title}

@@ -64,7 +64,7 @@ const DayCell = memo(function DayCell({
                 actions={actions}
               >
                 {entry.todo.dueTime && (
-                  <span className="mr-1 font-semibold">{time(entry.todo.dueTime)}</span>
+                  <span className="me-1 font-semibold">{time(entry.todo.dueTime)}</span>
                 )}
                 {entry.todo.title}
               </TodoChip>

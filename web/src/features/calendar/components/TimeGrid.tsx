@@ -113,7 +113,7 @@ export function TimeGrid({
             key={date}
             aria-current={date === today ? 'date' : undefined}
             className={cn(
-              'border-l border-slate-200 px-1 py-1 text-center text-xs font-semibold dark:border-slate-700',
+              'border-s border-slate-200 px-1 py-1 text-center text-xs font-semibold dark:border-slate-700',
               date === today
                 ? 'text-blue-800 dark:text-blue-200'
                 : 'text-slate-700 dark:text-slate-300',
@@ -122,7 +122,7 @@ export function TimeGrid({
             {dayName(date)}
           </div>
         ))}
-        <div className="self-center pr-1 text-right text-[10px] text-slate-600 dark:text-slate-400">
+        <div className="self-center pe-1 text-end text-[10px] text-slate-600 dark:text-slate-400">
           All day
         </div>
         {dates.map((date) => (
@@ -131,7 +131,7 @@ export function TimeGrid({
             data-drop-date={date}
             data-drop-timed="untimed"
             aria-label={`${dayName(date)}, no time`}
-            className="min-h-8 space-y-0.5 border-l border-slate-200 p-0.5 dark:border-slate-700"
+            className="min-h-8 space-y-0.5 border-s border-slate-200 p-0.5 dark:border-slate-700"
           >
             {(days.get(date) ?? [])
               .filter((entry) => entry.todo.dueTime === null)
@@ -160,7 +160,7 @@ export function TimeGrid({
             {HOURS.map((hour) => (
               <div
                 key={hour}
-                className="absolute right-1 -translate-y-1/2 text-[10px] text-slate-600 dark:text-slate-400"
+                className="absolute end-1 -translate-y-1/2 text-[10px] text-slate-600 dark:text-slate-400"
                 style={{ top: px(hour * 60) }}
               >
                 {hour === 0 ? '' : time(`${String(hour).padStart(2, '0')}:00`)}
@@ -172,7 +172,7 @@ export function TimeGrid({
               key={date}
               data-drop-date={date}
               data-drop-timed=""
-              className="relative border-l border-slate-200 [--hour-line:var(--color-slate-200)] dark:border-slate-700 dark:[--hour-line:var(--color-slate-800)]"
+              className="relative border-s border-slate-200 [--hour-line:var(--color-slate-200)] dark:border-slate-700 dark:[--hour-line:var(--color-slate-800)]"
               style={{
                 height: px(24 * 60),
                 backgroundImage: `repeating-linear-gradient(to bottom, transparent 0, transparent ${HOUR_PX - 1}px, var(--hour-line) ${HOUR_PX - 1}px, var(--hour-line) ${HOUR_PX}px)`,
@@ -182,7 +182,7 @@ export function TimeGrid({
                 <div
                   aria-hidden="true"
                   data-now
-                  className="absolute right-0 left-0 z-10 border-t-2 border-red-600"
+                  className="absolute end-0 start-0 z-10 border-t-2 border-red-600"
                   style={{ top: px(nowMinutes) }}
                 />
               )}
@@ -221,7 +221,7 @@ export function TimeGrid({
                         aria-hidden="true"
                         data-resize={todo.id}
                         onPointerDown={(event) => startResize(event, todo)}
-                        className="absolute right-0 bottom-0 left-0 h-2 cursor-ns-resize touch-none rounded-b bg-blue-700/40 dark:bg-blue-300/40"
+                        className="absolute end-0 bottom-0 start-0 h-2 cursor-ns-resize touch-none rounded-b bg-blue-700/40 dark:bg-blue-300/40"
                       />
                     </div>
                   );

@@ -46,7 +46,7 @@ export function TodoChip({
       onKeyDown={onKeyDown}
       style={style}
       className={cn(
-        'block w-full touch-none truncate rounded px-1.5 py-0.5 text-left text-xs select-none',
+        'block w-full touch-none truncate rounded px-1.5 py-0.5 text-start text-xs select-none',
         'bg-blue-100 text-blue-950 hover:bg-blue-200 dark:bg-blue-950 dark:text-blue-50 dark:hover:bg-blue-900',
         todo.completed && 'line-through opacity-60',
         className,

@@ -73,7 +73,7 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
           {filter.name} ({shown.length}
           {complete ? '' : '+'})
         </h1>
-        <div className="ml-auto flex gap-2">
+        <div className="ms-auto flex gap-2">
           <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
             Edit
           </Button>
@@ -127,7 +127,7 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
                 {todo.title}
               </span>
               {todo.dueDate && (
-                <span className="ml-auto text-sm text-slate-600 dark:text-slate-300">
+                <span className="ms-auto text-sm text-slate-600 dark:text-slate-300">
                   {todo.dueDate}
                   {todo.dueTime ? ` ${todo.dueTime}` : ''}
                 </span>

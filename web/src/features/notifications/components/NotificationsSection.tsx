@@ -240,7 +240,7 @@ function DeliveryLog({ channelId }: { channelId: number }) {
   }
   if (deliveries.data.length === 0) return <p className={hintClass}>Nothing sent yet.</p>;
   return (
-    <table className="w-full text-left text-sm">
+    <table className="w-full text-start text-sm">
       <caption className="sr-only">Last deliveries</caption>
       <thead>
         <tr>

@@ -104,7 +104,7 @@ export function BulkBar({
       <div className="flex items-center gap-1">
         <p
           role="status"
-          className="shrink-0 pr-1 text-sm font-semibold whitespace-nowrap text-slate-900 dark:text-slate-100"
+          className="shrink-0 pe-1 text-sm font-semibold whitespace-nowrap text-slate-900 dark:text-slate-100"
         >
           {picked.length} selected
         </p>

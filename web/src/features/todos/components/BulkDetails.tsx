@@ -133,7 +133,7 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
         <p
           id={errorId}
           role="alert"
-          className="absolute top-full right-4 left-4 mt-1 rounded-md border border-red-300 bg-white px-3 py-2 text-sm text-red-700 shadow-md sm:right-2 sm:left-2 dark:border-red-700 dark:bg-slate-900 dark:text-red-300"
+          className="absolute top-full end-4 start-4 mt-1 rounded-md border border-red-300 bg-white px-3 py-2 text-sm text-red-700 shadow-md sm:end-2 sm:start-2 dark:border-red-700 dark:bg-slate-900 dark:text-red-300"
         >
           {error}
         </p>

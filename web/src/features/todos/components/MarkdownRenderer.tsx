@@ -74,12 +74,12 @@ export default function MarkdownRenderer({ source, className }: Props) {
       data-testid="markdown"
       className={
         className +
-        ' space-y-2 [&_blockquote]:border-l-2 [&_blockquote]:border-slate-300 [&_blockquote]:pl-3' +
+        ' space-y-2 [&_blockquote]:border-s-2 [&_blockquote]:border-slate-300 [&_blockquote]:ps-3' +
         ' [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 dark:[&_code]:bg-slate-800' +
-        ' [&_h1,&_h2,&_h3,&_h4,&_h5,&_h6]:font-semibold [&_ol]:list-decimal [&_ol]:pl-5' +
-        ' [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:pl-5' +
-        ' [&_ul.contains-task-list]:list-none [&_ul.contains-task-list]:pl-0' +
-        ' [&_.task-list-item_input]:mr-1.5 [&_table]:block [&_table]:overflow-x-auto'
+        ' [&_h1,&_h2,&_h3,&_h4,&_h5,&_h6]:font-semibold [&_ol]:list-decimal [&_ol]:ps-5' +
+        ' [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:ps-5' +
+        ' [&_ul.contains-task-list]:list-none [&_ul.contains-task-list]:ps-0' +
+        ' [&_.task-list-item_input]:me-1.5 [&_table]:block [&_table]:overflow-x-auto'
       }
     >
       <ReactMarkdown remarkPlugins={[remarkGfm, htmlAsTextAndFlat]} components={components}>

@@ -268,7 +268,7 @@ export function QuickAddBar({
           inputRef.current?.focus();
         }}
         className={
-          'fixed right-4 bottom-20 z-40 flex h-14 w-14 items-center justify-center rounded-full ' +
+          'fixed end-4 bottom-20 z-40 flex h-14 w-14 items-center justify-center rounded-full ' +
           'bg-blue-700 text-3xl leading-none text-white shadow-lg sm:hidden dark:bg-blue-300 ' +
           'dark:text-slate-950'
         }

@@ -41,7 +41,7 @@ export function QuickAddChips({ chips, title, onRemove }: QuickAddChipsProps) {
               <li
                 key={`${chip.kind}:${chip.label}`}
                 className={
-                  'inline-flex max-w-full items-center gap-1.5 rounded-full border py-0.5 pr-1 pl-3 text-sm ' +
+                  'inline-flex max-w-full items-center gap-1.5 rounded-full border py-0.5 pe-1 ps-3 text-sm ' +
                   'border-blue-300 bg-blue-50 text-blue-950 ' +
                   'dark:border-blue-700 dark:bg-slate-800 dark:text-blue-50'
                 }

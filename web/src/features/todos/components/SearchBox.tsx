@@ -15,7 +15,7 @@ function SearchIcon() {
       height="18"
       aria-hidden="true"
       fill="none"
-      className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 sm:left-3 text-slate-500 dark:text-slate-400"
+      className="pointer-events-none absolute top-1/2 start-2.5 -translate-y-1/2 sm:start-3 text-slate-500 dark:text-slate-400"
     >
       <circle cx="11" cy="11" r="6.5" stroke="currentColor" strokeWidth="2" />
       <path d="m16 16 4.5 4.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
@@ -58,7 +58,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
           enterKeyHint="search"
           aria-keyshortcuts="/"
           className={
-            'block min-h-11 w-full rounded-md border border-slate-500 bg-white py-2 pr-2 pl-9 text-base sm:min-h-10 sm:pr-3 sm:pl-10 ' +
+            'block min-h-11 w-full rounded-md border border-slate-500 bg-white py-2 pe-2 ps-9 text-base sm:min-h-10 sm:pe-3 sm:ps-10 ' +
             'text-slate-900 placeholder:text-slate-600 dark:bg-slate-950 dark:text-slate-100 ' +
             'dark:placeholder:text-slate-400'
           }

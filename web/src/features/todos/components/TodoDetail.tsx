@@ -52,7 +52,7 @@ export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
       className={
         'mx-0 mt-auto mb-0 max-h-[92dvh] w-full max-w-none overflow-y-auto rounded-t-2xl ' +
         'bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/50 ' +
-        'sm:mt-0 sm:mr-0 sm:ml-auto sm:h-dvh sm:max-h-none sm:w-[28rem] sm:rounded-none ' +
+        'sm:mt-0 sm:me-0 sm:ms-auto sm:h-dvh sm:max-h-none sm:w-[28rem] sm:rounded-none ' +
         'dark:bg-slate-900 dark:text-slate-100'
       }
       title={todo.title}

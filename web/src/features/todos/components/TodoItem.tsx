@@ -176,7 +176,7 @@ export const TodoItem = memo(function TodoItem({
           tabIndex={tabIndex}
           onClick={() => openTodo(todo)}
           className={
-            'max-w-full cursor-pointer text-left leading-6 font-medium break-words ' +
+            'max-w-full cursor-pointer text-start leading-6 font-medium break-words ' +
             (completed
               ? 'text-slate-600 line-through dark:text-slate-400'
               : 'text-slate-900 dark:text-slate-100')

@@ -331,7 +331,7 @@ export const TodoList = memo(function TodoList({
               // selected (tinted) row still shows where the focus is. outline-solid is needed:
               // in Tailwind 4 outline-2 keeps the style outline-none set, which draws nothing.
               className={
-                'absolute top-0 left-0 w-full scroll-my-24 outline-none focus-visible:z-10 ' +
+                'absolute top-0 start-0 w-full scroll-my-24 outline-none focus-visible:z-10 ' +
                 'focus-visible:outline-2 focus-visible:outline-solid focus-visible:-outline-offset-2 ' +
                 'focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300 ' +
                 (item.index < lastIndexOfList

@@ -144,7 +144,7 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
       <ViewSwitch active={view} />
       <Link
         href="/trash"
-        className="ml-auto inline-flex min-h-11 items-center text-sm font-medium text-blue-700 underline underline-offset-2 sm:min-h-0 dark:text-blue-300"
+        className="ms-auto inline-flex min-h-11 items-center text-sm font-medium text-blue-700 underline underline-offset-2 sm:min-h-0 dark:text-blue-300"
       >
         Trash
       </Link>
@@ -367,7 +367,7 @@ function AllTodos({
             panelId={panelId}
           />
         </div>
-        <div className="order-last flex w-full flex-wrap items-center gap-x-3 gap-y-2 sm:order-none sm:ml-auto sm:w-auto">
+        <div className="order-last flex w-full flex-wrap items-center gap-x-3 gap-y-2 sm:order-none sm:ms-auto sm:w-auto">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />

@@ -24,7 +24,7 @@ import { RowList } from './ImportRowList';
 import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
-const cellClass = 'px-1.5 py-1.5 text-left align-top sm:px-2';
+const cellClass = 'px-1.5 py-1.5 text-start align-top sm:px-2';
 
 /** A report: what would be (preview) or was imported, the first todos, skipped rows. */
 function Report({
@@ -70,7 +70,7 @@ function Report({
           aria-label="The todos, scrollable"
         >
           <table className="w-full border-collapse text-sm">
-            <caption className="mb-1 text-left text-sm font-semibold text-slate-900 dark:text-slate-100">
+            <caption className="mb-1 text-start text-sm font-semibold text-slate-900 dark:text-slate-100">
               {report.todos.created > report.preview.length
                 ? `The first ${report.preview.length} of ${report.todos.created.toLocaleString('en')} todos`
                 : 'The todos'}

@@ -45,6 +45,9 @@ export const LIMITS = {
   bodyLimitBytes: 64 * 1024,
 } as const;
 
+/** The longest filter query read, in characters. */
+export const FILTER_QUERY_MAX = 1000;
+
 /** A tag's name: no spaces, commas or NUL, 1-30 characters (LIMITS.tagNameMax). */
 export const TAG_NAME_PATTERN = '^[^\\s,\\u0000]{1,30}$';
 

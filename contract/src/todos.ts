@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './nullable.js';
 import {
   BULK_IDS_MAX,
+  FILTER_QUERY_MAX,
   LIMITS,
   PRIORITIES,
   TAG_NAME_PATTERN,
@@ -21,7 +22,6 @@ import {
 } from './common.js';
 import { defineEndpoints, NoContent } from './endpoint.js';
 import { WEEKDAYS, type Weekday } from './dates.js';
-import { FILTER_QUERY_MAX } from './filters/filter-query.js';
 import { routes } from './routes.js';
 
 const title = Type.String({ minLength: 1, maxLength: LIMITS.todoTitleMax, pattern: NOT_BLANK });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Todo } from '../todos.js';
+import { defaultTodo } from '../todo-shape.js';
 import { readFilterDate, startOfDayIn, wallClockIn } from './filter-dates.js';
 import { FilterError, filterTodos, parseFilter, type FilterContext } from './filter-query.js';
 
@@ -16,25 +17,14 @@ const context: FilterContext = {
 };
 
 let nextId = 1;
-const todo = (fields: Partial<Todo>): Todo => ({
-  id: nextId++,
-  title: 'A todo',
-  description: null,
-  groupId: null,
-  completed: false,
-  created: '2026-11-01T12:00:00.000Z',
-  dueDate: null,
-  dueTime: null,
-  repeat: null,
-  remindMinutesBefore: null,
-  tags: [],
-  priority: 0,
-  parentId: null,
-  startDate: null,
-  position: 0,
-  version: 1,
-  ...fields,
-});
+const todo = (fields: Partial<Todo>): Todo =>
+  defaultTodo({
+    id: nextId++,
+    title: 'A todo',
+    created: '2026-11-01T12:00:00.000Z',
+    position: 0,
+    ...fields,
+  });
 
 const todos = {
   today: todo({ title: 'Due today', dueDate: '2026-11-29' }),

@@ -1,3 +1,4 @@
+import { FILTER_QUERY_MAX } from '../constants.js';
 import { addDays } from '../dates.js';
 import { searchWords } from '../search-words.js';
 import { readFilterDate, startOfDayIn } from './filter-dates.js';
@@ -31,8 +32,7 @@ const FILTER_PRIORITIES: Readonly<Record<string, 0 | 1 | 2 | 3>> = {
 
 /** How many days `next N days` may span. */
 const FILTER_NEXT_DAYS_MAX = 3650;
-/** The longest query read, in characters. */
-export const FILTER_QUERY_MAX = 1000;
+export { FILTER_QUERY_MAX };
 
 export type FilterNode =
   | { kind: 'and' | 'or'; left: FilterNode; right: FilterNode }

@@ -8,7 +8,7 @@
 import { formatDue } from '../lib/date-format';
 
 /** A button of the notification and the signed link its click posts (no session needed). */
-export interface ReminderAction {
+interface ReminderAction {
   action: string;
   title: string;
   url: string;

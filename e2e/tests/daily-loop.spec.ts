@@ -177,7 +177,7 @@ test('refusals are sentences beside their field, gone once it is edited', async 
   await title.fill('x'.repeat(201));
   await form.getByRole('button', { name: 'Create Todo' }).click();
   await expect(title).toHaveAccessibleDescription(/^The title must be at most 200 characters\./);
-  await expect(page.getByRole('region', { name: 'Notifications' })).not.toContainText('title');
+  await expect(page.getByRole('region', { name: 'Notices' })).not.toContainText('title');
   await title.fill('Short enough');
   await expect(title).not.toHaveAttribute('aria-invalid');
 

@@ -109,7 +109,7 @@ test.describe('import', () => {
     await expect(file).toHaveAccessibleDescription(
       'This is not a TickTick backup: no header row naming the columns "List Name" and "Title" was found near the top.',
     );
-    await expect(page.getByRole('region', { name: 'Notifications' })).not.toContainText('TickTick');
+    await expect(page.getByRole('region', { name: 'Notices' })).not.toContainText('TickTick');
     await section.getByLabel('Format').selectOption('todoist-csv');
     await expect(file).toHaveAccessibleDescription('');
   });

@@ -35,7 +35,7 @@ export function NoticeRegion() {
       <div aria-hidden="true" style={{ height: room }} />
       <section
         ref={measureRoom}
-        aria-label={t`Notifications`}
+        aria-label={t`Notices`}
         className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
       >
         {notices.map((notice) => (

@@ -13,7 +13,8 @@ interface SavedFilterLinksProps {
 /**
  * The saved filters beside All, Today, Upcoming and the groups: each a link to its own page
  * (/filters/:id) with how many of the cached todos it shows, counted here so the count follows
- * every change at once, offline too; then "New filter".
+ * every change at once, offline too; then "New filter". Without saved filters it takes no room
+ * above the list (New filter stays in the command palette), so the list's rows keep their place.
  */
 export default function SavedFilterLinks({ todos, groups }: SavedFilterLinksProps) {
   const filters = useSavedFilters();
@@ -27,6 +28,7 @@ export default function SavedFilterLinks({ todos, groups }: SavedFilterLinksProp
       ),
     [filters.data, groups, todos],
   );
+  if (!filters.data?.length) return null;
   return (
     <nav aria-label="Saved filters" className="mx-auto w-full max-w-4xl px-4 pt-3 sm:pt-5">
       <ul className="flex flex-wrap gap-2">

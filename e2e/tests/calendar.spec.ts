@@ -226,6 +226,10 @@ test.describe('calendar', () => {
       durationMinutes: 60,
     });
     await apiPost(request, user, '/api/todos', { title: 'Someday' });
+    // Six minutes before ten: the red "now" line lies across the 9:00 block's bottom edge, and a
+    // drag that starts on the edge must still resize the block.
+    const [year, month, date] = day(0).split('-').map(Number) as [number, number, number];
+    await page.clock.setFixedTime(new Date(year, month - 1, date, 9, 54));
     await signInWithStorage(page, user, '/calendar');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('button', { name: 'Week' }).click();

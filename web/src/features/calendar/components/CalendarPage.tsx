@@ -1,6 +1,14 @@
 import type { PatchTodoBody, Todo } from '@tally/contract';
 import { addDays } from '@tally/contract/dates';
-import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type PointerEvent,
+} from 'react';
 import { Button } from '#web/components/Button';
 import { Switch } from '#web/components/Switch';
 import { cn } from '#web/lib/cn';
@@ -38,15 +46,18 @@ const UNSCHEDULED_SHOWN = 50;
 /** How far a finger goes sideways before the days turn. */
 const SWIPE_PX = 60;
 
+/**
+ * Whether the window is phone-wide, following it as it turns or resizes. An external store, not
+ * state set from an effect: a change between the first render and the effect is not missed.
+ */
 function usePhone(): boolean {
-  const [phone, setPhone] = useState(() => window.matchMedia(PHONE).matches);
-  useEffect(() => {
-    const query = window.matchMedia(PHONE);
-    const onChange = () => setPhone(query.matches);
-    query.addEventListener('change', onChange);
-    return () => query.removeEventListener('change', onChange);
-  }, []);
-  return phone;
+  return useSyncExternalStore(subscribeToPhone, () => window.matchMedia(PHONE).matches);
+}
+
+function subscribeToPhone(onChange: () => void) {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
 }
 
 const weekdayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });

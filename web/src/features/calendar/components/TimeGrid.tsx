@@ -182,7 +182,7 @@ export function TimeGrid({
                 <div
                   aria-hidden="true"
                   data-now
-                  className="absolute end-0 start-0 z-10 border-t-2 border-red-600"
+                  className="pointer-events-none absolute end-0 start-0 z-10 border-t-2 border-red-600"
                   style={{ top: px(nowMinutes) }}
                 />
               )}

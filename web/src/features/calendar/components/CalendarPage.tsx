@@ -2,7 +2,6 @@ import type { PatchTodoBody, Todo } from '@tally/contract';
 import { addDays } from '@tally/contract/dates';
 import {
   useCallback,
-  useEffect,
   useMemo,
   useRef,
   useState,

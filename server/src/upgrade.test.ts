@@ -34,7 +34,7 @@ async function emptyDatabase() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-upgrade-'));
   let schema: string | undefined;
   if (pgUrl) {
-    // Named as test/pg-schemas.ts names the run's schemas, so the run drops it with the others.
+    // Named as test/helpers.ts names the run's schemas (they go with the run's database).
     schema = `test_${inject('pgRun')}_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();

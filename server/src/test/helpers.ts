@@ -63,7 +63,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     dataDir,
     reconnect: open,
     async drop() {
-      // The PostgreSQL schema is dropped with the others once the run ends (test/pg-schemas.ts).
+      // The PostgreSQL schema goes with the run's database once the run ends (test/pg-schemas.ts).
       await handle.db.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

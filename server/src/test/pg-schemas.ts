@@ -9,29 +9,38 @@ declare module 'vitest' {
   }
 }
 
+async function adminQuery(url: string, sql: string) {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
 /**
- * Vitest's global setup for the server project. Each test file works in a PostgreSQL schema of its
- * own, and the schemas are dropped here, once every file has finished, not as each file ends:
- * Kysely's migrator lists the tables of every schema (with has_schema_privilege on each), and a
- * schema dropped by one file in the middle of another file's listing failed that file's migration
- * ("schema test_… does not exist").
+ * Vitest's global setup for the server project. With TEST_DATABASE_URL, the run works in a
+ * PostgreSQL database of its own, made here and dropped once every file has finished; each test
+ * file works in a schema of its own inside it (test/helpers.ts). Kysely's migrator lists the
+ * tables of every schema of its database (with has_schema_privilege on each), so a schema dropped
+ * meanwhile by anyone else fails a migration ("schema test_… does not exist"): two runs at once
+ * (a developer's and CI's, or two worktrees') must not share a database, and within a run no
+ * schema is dropped before the end.
  */
-export default function setup(project: TestProject) {
+export default async function setup(project: TestProject) {
   const run = randomBytes(4).toString('hex');
   project.provide('pgRun', run);
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return;
+  const name = `tally_test_${run}`;
+  await adminQuery(url, `create database ${name}`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  // Read by the test files (test/helpers.ts) in the workers, which start after this setup.
+  process.env.TEST_DATABASE_URL = own.toString();
   return async () => {
-    const url = process.env.TEST_DATABASE_URL;
-    if (!url) return;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      const { rows } = await admin.query<{ name: string }>(
-        'select nspname as name from pg_namespace where nspname like $1',
-        [`test\\_${run}\\_%`],
-      );
-      for (const { name } of rows) await admin.query(`drop schema "${name}" cascade`);
-    } finally {
-      await admin.end();
-    }
+    process.env.TEST_DATABASE_URL = url;
+    await adminQuery(url, `drop database if exists ${name} with (force)`);
   };
 }

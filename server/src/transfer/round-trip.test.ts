@@ -279,6 +279,7 @@ describe('the round trip', () => {
         dueDate: '2026-03-12',
         dueTime: '10:00',
         durationMinutes: 45,
+        startDate: '2026-03-11',
       },
     });
     const csv = await call(user)(transferApi.exportCsv);
@@ -304,7 +305,11 @@ describe('the round trip', () => {
     });
     expect(byTitle.get('Trip')).toMatchObject({ tags: ['travel'], priority: 2 });
     expect(byTitle.get('Pack')?.parentId).toBe(byTitle.get('Trip')?.id);
-    expect(byTitle.get('Call the bank')).toMatchObject({ dueTime: '10:00', durationMinutes: 45 });
+    expect(byTitle.get('Call the bank')).toMatchObject({
+      dueTime: '10:00',
+      durationMinutes: 45,
+      startDate: '2026-03-11',
+    });
     // The same file again adds nothing.
     const twice = await imported(ctx.app, other, csv.rawPayload, 'tally-csv');
     expect(twice.todos).toMatchObject({ created: 0, alreadyImported: SEEDED + 3 });

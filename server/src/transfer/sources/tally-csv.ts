@@ -120,6 +120,7 @@ export async function readTallyCsv(text: string, context: SourceContext): Promis
         priority: Number.isInteger(priority) && priority >= 0 && priority <= 3 ? priority : 0,
         parent,
         durationMinutes: durationOf(Number(cell('durationMinutes'))),
+        startDate: source.startDate(cell('startDate').trim() || null, line, where),
       };
       if (source.addTodo(todo)) {
         const added = source.file.todos.at(-1);

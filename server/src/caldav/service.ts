@@ -733,7 +733,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       })
       .catch(asCaldavRefusal);
     // Read back as a GET would: Tally may have added to it (a DTSTAMP) or changed a field (a
-    // repeat moved on, a parent not there yet).
+    // parent not there yet).
     const [stored] = await load(user.id, (query) => query.where('todos.id', '=', written.id), zone);
     const same = stored !== undefined && stored.etag === written.etag && stored.data === text;
     return { ...written, etag: same ? written.etag : null };

@@ -353,32 +353,32 @@ describe('resources', () => {
     expect(staleDelete.statusCode).toBe(412);
   });
 
-  it('completes a repeating todo: Tally moves it to its next date, still open', async () => {
+  it('keeps a repeating todo an app completed completed; NEEDS-ACTION reopens it; the web app moves it on', async () => {
     const user = await account();
+    const api = apiClient(ctx.app, user);
     const href = `${user.home}todos/weekly.ics`;
-    await request(
-      user,
-      'PUT',
-      href,
-      vtodo('weekly', ['SUMMARY:Bins', 'DUE;VALUE=DATE:20260310', 'RRULE:FREQ=WEEKLY']),
-    );
-    await request(
-      user,
-      'PUT',
-      href,
-      vtodo('weekly', [
-        'SUMMARY:Bins',
-        'DUE;VALUE=DATE:20260310',
-        'RRULE:FREQ=WEEKLY',
-        'STATUS:COMPLETED',
-        'COMPLETED:20260310T100000Z',
-      ]),
-    );
-    const read = todoOf((await request(user, 'GET', href)).body);
-    expect(read.getFirstPropertyValue('status')).toBe('NEEDS-ACTION');
-    expect(String(read.getFirstPropertyValue('due'))).toBe('2026-03-17');
-    const stats = await apiClient(ctx.app, user)(statisticsApi.total);
-    expect(stats.json<{ todosCompleted: number }>().todosCompleted).toBe(1);
+    const weekly = (status: string[]) =>
+      vtodo('weekly', ['SUMMARY:Bins', 'DUE;VALUE=DATE:20260310', 'RRULE:FREQ=WEEKLY', ...status]);
+    await request(user, 'PUT', href, weekly([]));
+    await request(user, 'PUT', href, weekly(['STATUS:COMPLETED', 'COMPLETED:20260310T100000Z']));
+    const done = todoOf((await request(user, 'GET', href)).body);
+    expect(done.getFirstPropertyValue('status')).toBe('COMPLETED');
+    expect(String(done.getFirstPropertyValue('due'))).toBe('2026-03-10');
+    const completed = () =>
+      api(statisticsApi.total).then((r) => r.json<{ todosCompleted: number }>().todosCompleted);
+    expect(await completed()).toBe(1);
+
+    await request(user, 'PUT', href, weekly(['STATUS:NEEDS-ACTION']));
+    const [reopened] = (await api(todosApi.list)).json<{ id: number; completed: boolean }[]>();
+    expect(reopened).toMatchObject({ completed: false, dueDate: '2026-03-10' });
+    expect(await completed()).toBe(0);
+
+    // The web app's tick completes the occurrence: the todo moves on, still open.
+    await api(todosApi.patch, { params: { id: reopened?.id ?? 0 }, body: { completed: true } });
+    const next = todoOf((await request(user, 'GET', href)).body);
+    expect(next.getFirstPropertyValue('status')).toBe('NEEDS-ACTION');
+    expect(String(next.getFirstPropertyValue('due'))).toBe('2026-03-17');
+    expect(await completed()).toBe(1);
   });
 
   it('keeps a rule Tally cannot represent verbatim, and unknown properties across round trips', async () => {
@@ -1082,19 +1082,32 @@ describe('objects as the client sent them', () => {
     }
   });
 
-  it('moves a completed repeating todo on, DUE and DTSTART in their own form, and answers no ETag', async () => {
+  it("moves an app's repeating todo completed in the web app on, DUE and DTSTART in their own form", async () => {
     const user = await account();
     await inZone(user, 'Europe/Paris');
-    // The timed example with a weekly rule: it arrives completed (its COMPLETED is set).
+    const api = apiClient(ctx.app, user);
+    const complete = async (title: string) => {
+      const todo = (await api(todosApi.list))
+        .json<{ id: number; title: string }[]>()
+        .find((t) => t.title === title);
+      await api(todosApi.patch, { params: { id: todo?.id ?? 0 }, body: { completed: true } });
+    };
+    // The timed example with a weekly rule, and without its COMPLETED: an open todo.
     const href = `${user.home}todos/weekly.ics`;
     const put = await request(
       user,
       'PUT',
       href,
-      calendarObject(RFC_VTODO_TIMED.toSpliced(-1, 0, 'RRULE:FREQ=WEEKLY')),
+      calendarObject(
+        RFC_VTODO_TIMED.filter((line) => !line.startsWith('COMPLETED')).toSpliced(
+          -1,
+          0,
+          'RRULE:FREQ=WEEKLY',
+        ),
+      ),
     );
     expect(put.statusCode).toBe(201);
-    expect(put.headers.etag).toBeUndefined();
+    await complete('Submit Revised Internet-Draft');
     const text = (await request(user, 'GET', href)).body;
     expect(lineOf(text, 'DUE')).toBe('DUE:20070716T130000Z');
     expect(lineOf(text, 'DTSTART')).toBe('DTSTART:20070521T110000Z');
@@ -1102,27 +1115,22 @@ describe('objects as the client sent them', () => {
     expect(lineOf(text, 'COMPLETED')).toBeNull();
     expect(lineOf(text, 'RRULE')).toBe('RRULE:FREQ=WEEKLY');
 
-    // Completed by a client with seconds in its due time: the next one keeps them, and the zone.
+    // Seconds in its due time: the next one keeps them, and the start keeps its zone.
     const daily = `${user.home}todos/pills.ics`;
-    const lines = (status: string[]) =>
+    // Its TZID comes without a VTIMEZONE: Tally adds one, and answers no ETag.
+    const first = await request(
+      user,
+      'PUT',
+      daily,
       vtodo('pills', [
         'SUMMARY:Pills',
         'DUE:20260310T045959Z',
         'DTSTART;TZID=Europe/Paris:20260309T080000',
         'RRULE:FREQ=DAILY',
-        ...status,
-      ]);
-    // Its TZID comes without a VTIMEZONE: Tally adds one, and answers no ETag.
-    const first = await request(user, 'PUT', daily, lines([]));
-    expect(first.headers.etag).toBeUndefined();
-    const done = await request(
-      user,
-      'PUT',
-      daily,
-      lines(['STATUS:COMPLETED', 'COMPLETED:20260310T050000Z']),
+      ]),
     );
-    expect(done.statusCode).toBe(204);
-    expect(done.headers.etag).toBeUndefined();
+    expect(first.headers.etag).toBeUndefined();
+    await complete('Pills');
     const next = (await request(user, 'GET', daily)).body;
     expect(lineOf(next, 'DUE')).toBe('DUE:20260311T045959Z');
     expect(lineOf(next, 'DTSTART')).toBe('DTSTART;TZID=Europe/Paris:20260310T080000');

@@ -228,7 +228,7 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
     expect(child?.getFirstPropertyValue('related-to')).toBe('root');
   });
 
-  it('moves a repeating todo completed on the client to its next date', async () => {
+  it('keeps a repeating todo completed on the client completed, its rule and date as sent', async () => {
     const user = await account();
     await py(user, 'save', {
       calendar: 'Todos',
@@ -238,15 +238,17 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
         'RRULE:FREQ=DAILY;INTERVAL=3',
       ]),
     });
+    // python-caldav's complete(): STATUS:COMPLETED on the VTODO that holds the RRULE.
     await py(user, 'complete', { calendar: 'Todos', uid: 'plants' });
     const [todo] = await todosOf(user);
-    expect(todo).toMatchObject({ completed: false, dueDate: '2026-03-13' });
+    expect(todo).toMatchObject({ completed: true, dueDate: '2026-03-10' });
     const read = vtodoOf(
       (await py<{ data: string }>(user, 'get', { calendar: 'Todos', uid: 'plants' })).data,
     );
-    expect(read.getFirstPropertyValue('status')).toBe('NEEDS-ACTION');
-    expect(String(read.getFirstPropertyValue('due'))).toBe('2026-03-13');
-    expect(await py<string[]>(user, 'open', { calendar: 'Todos' })).toEqual(['plants']);
+    expect(read.getFirstPropertyValue('status')).toBe('COMPLETED');
+    expect(String(read.getFirstPropertyValue('due'))).toBe('2026-03-10');
+    expect(String(read.getFirstPropertyValue('rrule'))).toBe('FREQ=DAILY;INTERVAL=3');
+    expect(await py<string[]>(user, 'open', { calendar: 'Todos' })).toEqual([]);
   });
 
   it('deletes on either side, and an incremental sync names the deletion', async () => {

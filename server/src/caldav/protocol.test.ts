@@ -1,4 +1,4 @@
-import { todosApi } from '@tally/contract';
+import { statisticsApi, todosApi } from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../test/api-client.js';
@@ -252,6 +252,73 @@ describe('repeating todos in a time-range calendar-query', () => {
     // Wednesday 18 March 2026 is in the second fortnight: Monday 16 and Wednesday 18.
     expect(await found('20260318T000000Z', '20260319T000000Z')).toContain('biweekly.ics');
     expect(await found('20260311T000000Z', '20260312T000000Z')).not.toContain('biweekly.ics');
+  });
+});
+
+/** python-caldav's yearly example (testSearchTodos), an RFC 5545 3.6.2 VTODO with a rule. */
+const yearly = (uid: string, more: string[] = []) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Example Corp.//CalDAV Client//EN',
+    'BEGIN:VTODO',
+    `UID:${uid}`,
+    'DTSTAMP:19920901T130000Z',
+    'DTSTART:19920415T133000Z',
+    'DUE:19920516T045959Z',
+    'SUMMARY:Yearly Income Tax Preparation',
+    'RRULE:FREQ=YEARLY',
+    'CLASS:CONFIDENTIAL',
+    'CATEGORIES:FAMILY,FINANCE',
+    'PRIORITY:1',
+    ...more,
+    'END:VTODO',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
+/** What a client asks for its open todos (python-caldav's search(todo=True)). */
+const openTodos = `<?xml version="1.0"?>
+<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+  <d:prop><d:getetag/></d:prop>
+  <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO">
+    <c:prop-filter name="COMPLETED"><c:is-not-defined/></c:prop-filter>
+    <c:prop-filter name="STATUS"><c:text-match negate-condition="yes">COMPLETED</c:text-match></c:prop-filter>
+  </c:comp-filter></c:comp-filter></c:filter>
+</c:calendar-query>`;
+
+describe('a repeating todo an app completes', () => {
+  it('keeps the whole series completed as sent, as Radicale does; a search for open todos leaves it out', async () => {
+    const user = await account();
+    const href = `${user.home}todos/yearly.ics`;
+    expect((await request(user, 'PUT', href, yearly('yearly'))).statusCode).toBe(201);
+    // python-caldav's complete() (no handle_rrule): STATUS and COMPLETED on the VTODO holding
+    // the RRULE. Radicale 3.1.8 answered this PUT with its ETag, a GET with the same properties
+    // (its own order) and the query below with an empty multistatus.
+    const done = yearly('yearly', ['STATUS:COMPLETED', 'COMPLETED:20261129T104900Z']);
+    const put = await request(user, 'PUT', href, done);
+    expect(put.statusCode).toBe(204);
+    expect(put.headers.etag).toEqual(expect.any(String));
+    const read = await request(user, 'GET', href);
+    expect(read.body).toBe(done);
+    expect(read.headers.etag).toBe(put.headers.etag);
+    const open = await request(user, 'REPORT', `${user.home}todos/`, openTodos, { depth: '1' });
+    expect(open.statusCode).toBe(207);
+    expect(hrefsOf(open.body)).toEqual([]);
+    const api = apiClient(ctx.app, user);
+    const [todo] = (await api(todosApi.list)).json<Record<string, unknown>[]>();
+    expect(todo).toMatchObject({ completed: true, dueDate: '1992-05-16', dueTime: '04:59' });
+    expect(todo?.repeat).toMatchObject({ every: 1, unit: 'year' });
+    const stats = (await api(statisticsApi.total)).json<{ todosCompleted: number }>();
+    expect(stats.todosCompleted).toBe(1);
+
+    // Uploaded completed (a first sync of a finished series): it stays so.
+    const finished = yearly('finished', ['STATUS:COMPLETED', 'COMPLETED:19930101T000000Z']);
+    const made = await request(user, 'PUT', `${user.home}todos/finished.ics`, finished, {
+      'if-none-match': '*',
+    });
+    expect(made.statusCode).toBe(201);
+    expect((await request(user, 'GET', `${user.home}todos/finished.ics`)).body).toBe(finished);
   });
 });
 

@@ -687,6 +687,8 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
     checkTodo(body);
     const todoZone = extra.zone ?? zone;
     const targetId = existing?.id ?? null;
+    // A completed VTODO holding its RRULE is the whole series completed, kept as sent; an app
+    // that records one occurrence moves the todo on itself and sends it open (decision 163).
     // The version the client's If-Match named, checked again by the update under its lock.
     const basedOn =
       existing && preconditions.ifMatch !== null ? etagOfVersion(existing.version) : undefined;
@@ -699,9 +701,10 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
           const { completed, ...create } = body;
           id = (await todos.create(user.id, create, todoZone)).id;
           // A client may make a todo done at once: the same update the web app's checkbox makes.
-          if (completed) await todos.update(user.id, id, { ...body }, todoZone);
+          if (completed)
+            await todos.update(user.id, id, { ...body }, todoZone, undefined, 'series');
         } else {
-          const todo = await todos.update(user.id, targetId, body, todoZone, basedOn);
+          const todo = await todos.update(user.id, targetId, body, todoZone, basedOn, 'series');
           if (!todo) throw new AppError(404, 'Todo not found');
           id = todo.id;
         }
@@ -730,7 +733,7 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
       })
       .catch(asCaldavRefusal);
     // Read back as a GET would: Tally may have added to it (a DTSTAMP) or changed a field (a
-    // repeat moved on, a parent not there yet).
+    // parent not there yet).
     const [stored] = await load(user.id, (query) => query.where('todos.id', '=', written.id), zone);
     const same = stored !== undefined && stored.etag === written.etag && stored.data === text;
     return { ...written, etag: same ? written.etag : null };

@@ -120,6 +120,16 @@ const reminderOf = (todo: Todo, userId: number) => ({ ...todo, userId });
 const UPCOMING_DAYS = 7;
 
 /**
+ * What completing a repeating todo completes: the occurrence it is on (the web app's tick, the
+ * API's, a reminder's action), after which it moves to its next date, still open; or the whole
+ * series, which stays where it is, completed. The latter is a calendar app's STATUS:COMPLETED on
+ * the VTODO that holds the RRULE: RFC 5545 gives that VTODO's properties to the whole recurrence
+ * set, and a CalDAV server stores it as sent, as Radicale does
+ * (docs/decisions/163-a-calendar-app-completes-a-series.md).
+ */
+type Completing = 'occurrence' | 'series';
+
+/**
  * The planning of a repeating todo moved to its next occurrence; null when the rule has none
  * left before 10000 (then completing the todo completes it, docs/product.md, Planning).
  */
@@ -444,6 +454,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
      * Null when the todo does not exist or is not the caller's; 412 when `ifMatch` names another
      * version. Completing a repeating todo counts the completion and moves it to its next
      * occurrence, still open; `zone` gives the day of completion for a rule counted from it.
+     * `completing` 'series' completes it where it is instead (a calendar app's, see Completing).
      */
     async update(
       userId: number,
@@ -451,6 +462,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       change: UpdateTodoBody | { patch: PatchTodoBody },
       zone: string,
       ifMatch?: string,
+      completing: Completing = 'occurrence',
     ): Promise<Todo | null> {
       const now = clock();
       return transaction(async (trx) => {
@@ -475,7 +487,10 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         if (parentId !== current.parent_id) await checkParent(trx, userId, id, parentId);
         const merged = mergePlanning(planningOf(current), input);
         const completedNow = current.completed === 0 && input.completed;
-        const advanced = completedNow && merged.repeat !== null ? advance(merged, now, zone) : null;
+        const advanced =
+          completedNow && merged.repeat !== null && completing === 'occurrence'
+            ? advance(merged, now, zone)
+            : null;
         // A repeat moves the todo on and leaves it open, unless its dates have ended.
         const recurs = advanced !== null;
         const planning = advanced ?? merged;

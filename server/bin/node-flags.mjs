@@ -1,11 +1,12 @@
-// The one place where the server's Node flags are chosen (docs/decisions/161-one-launcher.md).
+// The one place where the server's Node flags are chosen
+// (docs/decisions/161-one-launcher-and-budgets-from-outside.md).
 // They are given on the command line that starts the server, never by the server starting itself
 // again: scripts/start.mjs (`npm start`) spawns `node <flags> server/bin/serve.mjs`, and the
 // release's launcher, bin/tally-server (written from launcherScript() by scripts/package.mjs),
 // does the same for the release's `npm start`, its systemd unit and the Docker image.
 //
-// The young generation's size follows the database (docs/decisions/102-young-generation-by-database.md;
-// docs/performance.md, Footprint):
+// The young generation's size follows the database
+// (docs/decisions/102-young-generation-by-database.md; docs/performance.md, Footprint):
 // - SQLite, the embedded default on a small host: 8 MB semi-spaces, starting at 4 MB so that the
 //   first minutes under load do not promote young garbage into old space. A request on SQLite
 //   runs to its answer without waiting, so few objects are alive at a collection and smaller
@@ -27,14 +28,17 @@ const SIZES_YOUNG_GENERATION = /--(max|min)[-_]semi[-_]space[-_]size\b/;
  * Whether the server will run on PostgreSQL: DATABASE_URL given in any of the three ways a
  * setting may be (server/src/setting-sources.ts: the variable, NAME_FILE, a systemd credential).
  */
-export function runsOnPostgres(env = process.env) {
+function runsOnPostgres(env = process.env) {
   if (env.DATABASE_URL || env.DATABASE_URL_FILE) return true;
   return (
     !!env.CREDENTIALS_DIRECTORY && existsSync(path.join(env.CREDENTIALS_DIRECTORY, 'DATABASE_URL'))
   );
 }
 
-/** The flags to start the server with under `env`; none when NODE_OPTIONS sizes the young generation. */
+/**
+ * The flags to start the server with under `env`; none when NODE_OPTIONS sizes the young
+ * generation.
+ */
 export function serverNodeFlags(env = process.env) {
   if (SIZES_YOUNG_GENERATION.test(env.NODE_OPTIONS ?? '')) return [];
   return NODE_FLAGS[runsOnPostgres(env) ? 'postgres' : 'sqlite'];

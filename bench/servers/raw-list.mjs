@@ -7,7 +7,7 @@
 // hooks. Env: DIALECT (sqlite|postgres), DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
-import { compareText } from '@tally/contract/todo-shape';
+import { compareText } from '../../contract/dist/todo-shape.js';
 import { openDatabase } from '../lib/sql.mjs';
 
 const db = openDatabase({

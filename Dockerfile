@@ -37,5 +37,6 @@ EXPOSE 3000
 # `tally healthcheck` asks /readyz (database, and Redis when set) with node alone: no shell or curl.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
   CMD ["node", "/app/bin/tally", "healthcheck"]
-# server.js starts itself again with the Node flags for its database (server/bin/node-flags.mjs).
-CMD ["node", "server.js"]
+# The launcher starts node with the Node flags for its database (server/bin/node-flags.mjs); its
+# `exec` leaves node as the container's process.
+CMD ["tally-server"]

@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeFlags } from '../server/bin/node-flags.mjs';
 import { DOMParser } from '@xmldom/xmldom';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
@@ -64,11 +65,12 @@ const access = await signAccessToken(JWT_SECRET, {
   sessionId: user.sessionId,
 });
 
-// As `npm start` runs it: the bundle, which starts itself again with its Node flags
+// As `npm start` runs it: the bundle, with the Node flags for its database
 // (server/bin/node-flags.mjs; docs/performance.md, Footprint).
 const child = spawn(
   process.execPath,
   [
+    ...serverNodeFlags({ DATABASE_URL: target.databaseUrl ?? '' }),
     ...(option('node')?.split(',') ?? []),
     ...(GC ? ['--trace-gc-nvp'] : []),
     path.join(root, ENTRY),

@@ -1,7 +1,8 @@
 // `node bench/first-start.mjs`: the server's idle memory at the first start of a fresh install
 // against a restart (docs/performance.md, Footprint). The package stage of `npm test` measures
 // a first start (an empty compile cache, a new database: all migrations run), bench/footprint.mjs
-// a restart; this shows both. Starts server/bin/serve.mjs (--entry=; it sets its own Node flags) on
+// a restart; this shows both. Starts server/bin/serve.mjs (--entry=) as `npm start` does, with
+// the Node flags of server/bin/node-flags.mjs, on
 // SQLite (--port=, default 4712), --restarts=N (default 2) more starts on the same data and cache,
 // and reads VmRSS and the anonymous memory 3 s after the first answer. With gdb installed it then
 // calls glibc's malloc_trim(0) in the server and reads RSS again: the difference is memory the C
@@ -11,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeFlags } from '../server/bin/node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -37,7 +39,7 @@ const megabytes = (pattern, file) =>
 let gdb = true;
 try {
   for (let start = 0; start <= RESTARTS; start += 1) {
-    const child = spawn(process.execPath, [path.join(root, ENTRY)], {
+    const child = spawn(process.execPath, [...serverNodeFlags(env), path.join(root, ENTRY)], {
       cwd: root,
       env,
       stdio: ['ignore', 'ignore', 'inherit'],

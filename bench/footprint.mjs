@@ -4,8 +4,9 @@
 //     --build=before20:/tmp/tally-before:/usr/bin/node --build=before24:/tmp/tally-before24:$(command -v node)
 // Each --build=label:dir:node[:entry[:flag,flag]] names a checkout (built: `npm run build`, its
 // node_modules built for that node), the Node.js binary that runs it, the file it starts (default
-// --entry=, itself server/bin/serve.mjs: what `npm start` runs; server/dist/main.js before it;
-// server.js in a release) and Node flags of its own; without any --build, this tree on the node
+// --entry=, itself server/bin/serve.mjs: what `npm start` runs, with the flags its `npm start`
+// gives unless flags are named; server/dist/main.js before it; server.js in a release) and Node
+// flags of its own; without any --build, this tree on the node
 // running the script. --starts=N cold starts per build
 // (default 7), --requests=N list requests for the peak (default 20,000), --node=<flag,flag> adds
 // Node flags to every build. FOOTPRINT_STDOUT=1 shows the servers' standard output (e.g. with --trace-gc).
@@ -56,6 +57,14 @@ const builds = args
   });
 if (builds.length === 0)
   builds.push({ label: 'this tree', dir: root, node: process.execPath, entry: ENTRY, flags: [] });
+// A build started from server/bin/serve.mjs without flags of its own gets the flags its `npm start`
+// gives (its server/bin/node-flags.mjs, since decision 161); an older build's serve.mjs set
+// them itself by starting again.
+for (const build of builds) {
+  if (build.flags.length > 0 || build.entry !== 'server/bin/serve.mjs') continue;
+  const launcher = await import(path.join(build.dir, 'server/bin/node-flags.mjs'));
+  build.flags = launcher.serverNodeFlags?.({}) ?? [];
+}
 
 function rssMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

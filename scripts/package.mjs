@@ -1,6 +1,8 @@
 // `npm run package`: builds Tally and lays out a release that runs with its runtime dependencies
 // only, release/tally-<version>/ and release/tally-<version>.tgz:
-//   server.js           `node server.js` serves Tally (what `npm start` runs, without building)
+//   bin/tally-server    serves Tally with its Node flags (what `npm start`, the systemd unit and
+//                       the Docker image run; server/bin/node-flags.mjs)
+//   server.js           `node server.js` serves Tally with V8's defaults
 //   bin/tally           the operator's command line (`bin/tally user list`…)
 //   server/dist/        the compiled server (no tests, types or source maps)
 //   web/dist/           the built web app, precompressed
@@ -25,6 +27,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launcherScript } from '../server/bin/node-flags.mjs';
 import { bundleServer } from './bundle-server.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -86,7 +89,7 @@ cpSync(at('web/dist'), path.join(out, 'web/dist'), {
   filter: (from) => !from.endsWith('.map'),
 });
 mkdirSync(path.join(out, 'server/bin'), { recursive: true });
-for (const file of ['tally.mjs', 'serve.mjs', 'require-node.mjs', 'node-flags.mjs']) {
+for (const file of ['tally.mjs', 'serve.mjs', 'require-node.mjs']) {
   cpSync(at('server/bin', file), path.join(out, 'server/bin', file));
 }
 writeFileSync(
@@ -210,7 +213,7 @@ writeFileSync(
       license: rootPackage.license,
       engines: rootPackage.engines,
       bin: { tally: 'bin/tally' },
-      scripts: { start: 'node server.js' },
+      scripts: { start: 'bin/tally-server' },
       dependencies: {
         ...Object.fromEntries(
           runtimeDependencies.map((dependency) => [
@@ -241,6 +244,10 @@ writeFileSync(
   `#!/usr/bin/env node\n// The operator's command line: bin/tally user list, bin/tally backup FILE… (README.md).\nimport '../server/bin/tally.mjs';\n`,
 );
 chmodSync(path.join(out, 'bin/tally'), 0o755);
+// The launcher `npm start`, the systemd unit and the Docker image run: the server with the Node
+// flags for its database, in one process (server/bin/node-flags.mjs).
+writeFileSync(path.join(out, 'bin/tally-server'), launcherScript());
+chmodSync(path.join(out, 'bin/tally-server'), 0o755);
 for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (existsSync(at(file))) cpSync(at(file), path.join(out, file));
 }

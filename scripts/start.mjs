@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeFlags } from '../server/bin/node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const at = (...parts) => path.join(root, ...parts);
@@ -51,7 +52,8 @@ if (webBuilt === 0 || Math.max(...webSources.map((s) => newestMtime(at(s)))) > w
   run(npx, ['vite', 'build', '--logLevel', 'warn', '--config', 'web/vite.config.ts', 'web']);
 }
 
-const server = spawn(process.execPath, [at('server/bin/serve.mjs')], {
+// The server's own process, with the Node flags for its database (server/bin/node-flags.mjs).
+const server = spawn(process.execPath, [...serverNodeFlags(), at('server/bin/serve.mjs')], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -1,5 +1,5 @@
 // The `package` stage of `npm test`: builds the release (scripts/package.mjs), unpacks its
-// tarball into a temporary folder away from this checkout, starts `node server.js` there on a
+// tarball into a temporary folder away from this checkout, starts `bin/tally-server` there on a
 // free port with a temporary DATA_DIR, and checks what an operator would: the health check, a
 // registration and a todo list, the `bin/tally` command, the server's memory right after start,
 // that no development tool came along, and a clean stop; then it starts the same unpacked release
@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../server/bin/node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -70,8 +71,8 @@ try {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
   };
-  // As the release's `npm start` runs it (its package.json), without npm in between.
-  server = spawn(process.execPath, ['server.js'], {
+  // As the release's `npm start`, systemd unit and image run it, without npm in between.
+  server = spawn(path.join(app, 'bin/tally-server'), [], {
     cwd: app,
     env,
     stdio: 'inherit',
@@ -91,12 +92,14 @@ try {
   console.log(
     `     RSS right after the first start: ${rss} MB (budget ${IDLE_RSS_BUDGET_MB} MB on a restart)`,
   );
-  // server.js starts itself again, in place, with the flags for its database (node-flags.mjs).
+  // The launcher execs node with the flags for its database (node-flags.mjs): the process it
+  // started is the server.
   const commandLine = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
   check(
-    'the server runs with the Node flags for SQLite (same process)',
-    commandLine.includes('--max-semi-space-size=8') &&
-      commandLine.some((argument) => argument.endsWith('server.js')),
+    'bin/tally-server runs the server with the Node flags for SQLite (same process)',
+    NODE_FLAGS.sqlite.every((flag) => commandLine.includes(flag)) &&
+      commandLine.some((argument) => argument.endsWith('serve.mjs')),
+    commandLine.join(' '),
   );
 
   const username = `pkg${Date.now().toString(36)}`;
@@ -160,7 +163,11 @@ try {
     ? spawnSync(node26, ['--version'], { encoding: 'utf8' }).stdout.trim()
     : '';
   check('Node.js 26 is at hand', version26.startsWith('v26.'), version26 || 'not installed');
-  server = spawn(node26, ['server.js'], { cwd: app, env, stdio: 'inherit' });
+  server = spawn(path.join(app, 'bin/tally-server'), [], {
+    cwd: app,
+    env: { ...env, PATH: `${path.dirname(node26)}:${env.PATH}` },
+    stdio: 'inherit',
+  });
   const exited26 = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
   const healthy26 = await waitForHealth(`${base}/api/health`, 20_000);
   const todos26 = healthy26

@@ -6,7 +6,7 @@ export default defineProject({
   test: {
     name: 'server',
     environment: 'node',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'bin/**/*.test.mjs'],
     globalSetup: ['src/test/pg-schemas.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

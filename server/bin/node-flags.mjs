@@ -1,37 +1,68 @@
-// The young generation's size the server runs with, chosen for its database (docs/performance.md,
-// Footprint; docs/decisions/102-young-generation-by-database.md). V8 13 (Node 24) lets each
-// semi-space grow to 32 MB under load, which took the peak from 139 MB on Node 20 to 190 MB.
-// - SQLite (the embedded default, a small host): 8 MB semi-spaces, starting at 4 MB so that the
+// The one place where the server's Node flags are chosen
+// (docs/decisions/161-one-launcher-and-budgets-from-outside.md).
+// They are given on the command line that starts the server, never by the server starting itself
+// again: scripts/start.mjs (`npm start`) spawns `node <flags> server/bin/serve.mjs`, and the
+// release's launcher, bin/tally-server (written from launcherScript() by scripts/package.mjs),
+// does the same for the release's `npm start`, its systemd unit and the Docker image.
+//
+// The young generation's size follows the database
+// (docs/decisions/102-young-generation-by-database.md; docs/performance.md, Footprint):
+// - SQLite, the embedded default on a small host: 8 MB semi-spaces, starting at 4 MB so that the
 //   first minutes under load do not promote young garbage into old space. A request on SQLite
 //   runs to its answer without waiting, so few objects are alive at a collection and smaller
-//   semi-spaces cost no CPU (bench/run.mjs, build against build).
-// - PostgreSQL: 16 MB, Node 20's size. Requests wait for the database side by side, so more of
-//   their objects are alive at each collection, and 8 MB cost 6-19 % more CPU per request.
-// Operators need not know any of this: serve.mjs starts the server with them (applyServerNodeFlags).
+//   semi-spaces cost no CPU.
+// - PostgreSQL: 16 MB. Requests wait for the database side by side, so more of their objects are
+//   alive at each collection, and 8 MB cost more CPU per request.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 
-/** The Node flags for the database `env` names (DATABASE_URL: PostgreSQL; else SQLite). */
-function serverNodeFlags(env = process.env) {
-  return env.DATABASE_URL
-    ? ['--max-semi-space-size=16']
-    : ['--max-semi-space-size=8', '--min-semi-space-size=4'];
-}
+export const NODE_FLAGS = {
+  sqlite: ['--max-semi-space-size=8', '--min-semi-space-size=4'],
+  postgres: ['--max-semi-space-size=16'],
+};
 
-const SIZES_YOUNG_GENERATION = /^--(max|min)[-_]semi[-_]space[-_]size\b/;
+/** A size of the young generation the operator chose: theirs is kept. */
+const SIZES_YOUNG_GENERATION = /--(max|min)[-_]semi[-_]space[-_]size\b/;
 
 /**
- * Runs this process again with the server's flags, unless it has them or the operator chose the
- * young generation's size (on the command line or in NODE_OPTIONS). process.execve replaces the
- * process in place: same pid, standard streams and environment, no second process; about 25 ms
- * at start. Windows has no execve: the server runs there with V8's defaults.
+ * Whether the server will run on PostgreSQL: DATABASE_URL given in any of the three ways a
+ * setting may be (server/src/setting-sources.ts: the variable, NAME_FILE, a systemd credential).
  */
-export function applyServerNodeFlags() {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  if (given.some((flag) => SIZES_YOUNG_GENERATION.test(flag))) return;
-  if (process.platform === 'win32') return;
-  process.execve(process.execPath, [
-    process.execPath,
-    ...serverNodeFlags(),
-    ...process.execArgv,
-    ...process.argv.slice(1),
-  ]);
+function runsOnPostgres(env = process.env) {
+  if (env.DATABASE_URL || env.DATABASE_URL_FILE) return true;
+  return (
+    !!env.CREDENTIALS_DIRECTORY && existsSync(path.join(env.CREDENTIALS_DIRECTORY, 'DATABASE_URL'))
+  );
+}
+
+/**
+ * The flags to start the server with under `env`; none when NODE_OPTIONS sizes the young
+ * generation.
+ */
+export function serverNodeFlags(env = process.env) {
+  if (SIZES_YOUNG_GENERATION.test(env.NODE_OPTIONS ?? '')) return [];
+  return NODE_FLAGS[runsOnPostgres(env) ? 'postgres' : 'sqlite'];
+}
+
+/**
+ * The release's bin/tally-server: the same choice as serverNodeFlags in POSIX sh, so that the
+ * systemd unit, the Docker image and `npm start` start the server in one process, with its
+ * flags, from one file. `exec` makes node the process the service manager started.
+ */
+export function launcherScript() {
+  return `#!/bin/sh
+# Starts Tally's server with the Node flags for its database. Written by scripts/package.mjs
+# from server/bin/node-flags.mjs; README.md, "Host it". Configuration: the environment.
+here=$(dirname "$0")
+flags="${NODE_FLAGS.sqlite.join(' ')}"
+if [ -n "\${DATABASE_URL:-}" ] || [ -n "\${DATABASE_URL_FILE:-}" ] ||
+  { [ -n "\${CREDENTIALS_DIRECTORY:-}" ] && [ -e "$CREDENTIALS_DIRECTORY/DATABASE_URL" ]; }; then
+  flags="${NODE_FLAGS.postgres.join(' ')}"
+fi
+case "\${NODE_OPTIONS:-}" in
+  *semi-space-size* | *semi_space_size*) flags= ;;
+esac
+# shellcheck disable=SC2086 # the flags are separate words
+exec node $flags "$here/../server/bin/serve.mjs"
+`;
 }

@@ -8,23 +8,11 @@ import {
   type SavedFilterBody,
 } from '@tally/contract';
 import type { Kysely } from 'kysely';
-import { dialectOf } from '../db/dialect-of.js';
 import type { Database, Db, SavedFilterRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions.js';
-
-const COLUMNS = [
-  'id',
-  'name',
-  'color',
-  'query',
-  'position',
-  'version',
-  'feed_secret',
-  'feed_time_zone',
-  'feed_created_at',
-] as const;
+import { COLUMNS, filterToWrite } from './queries.js';
 
 const toSavedFilter = (row: Pick<SavedFilterRow, (typeof COLUMNS)[number]>): SavedFilter => ({
   id: row.id,
@@ -64,14 +52,7 @@ async function checkQuery(db: Db, userId: number, query: string) {
 
 /** The filter before a write to it; null when not the caller's, 412 when `ifMatch` is stale. */
 async function currentFilter(trx: Db, userId: number, id: number, ifMatch: string | undefined) {
-  const select = trx
-    .selectFrom('saved_filters')
-    .select(COLUMNS)
-    .where('id', '=', id)
-    .where('user_id', '=', userId);
-  const row = await (
-    dialectOf(trx) === 'postgres' ? select.forUpdate() : select
-  ).executeTakeFirst();
+  const row = await filterToWrite(trx, userId, id);
   if (row && !ifMatchAllows(ifMatch, row.version)) {
     throw changedMeanwhile('filter', toSavedFilter(row));
   }

@@ -8,7 +8,6 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { createVerifier } from 'fast-jwt';
 import { SignJWT } from 'jose';
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, unauthorized } from '../shared/errors.js';
 import {
@@ -17,6 +16,7 @@ import {
   SESSION_ONLY,
   type TokenUser,
 } from './personal-tokens.js';
+import { liveSession } from './queries.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -136,29 +136,6 @@ function accountOf(payload: Record<string, unknown>, nowSeconds: number): Sessio
   if (typeof sid !== 'string' || sid === '') return null;
   return { id: uid, username: sub, sessionId: sid };
 }
-
-/**
- * The lookup of every authenticated request (docs/decisions/042-prepared-queries.md and
- * 065-session-lookup-by-primary-key.md): whether the token's session is still open. One
- * primary-key read, so a session that ends (logout, reuse detection, "end session", password
- * change) takes its access tokens with it. The account itself is not read: deleting it deletes
- * its sessions (in the same transaction, and by the foreign key's cascade), and a username never
- * changes, so an open session of this id vouches for the token's id and name.
- */
-const liveSession = preparedQuery(
-  (db, p: Placeholders<{ sessionId: string; userId: number; now: number }>) =>
-    db
-      .selectFrom('sessions')
-      .select([
-        'sessions.user_id',
-        'sessions.reauthenticated_at',
-        'sessions.password_change_required',
-      ])
-      .where('sessions.id', '=', p('sessionId'))
-      .where('sessions.user_id', '=', p('userId'))
-      .where('sessions.ended_at', 'is', null)
-      .where('sessions.expires_at', '>', p('now')),
-);
 
 export interface AuthenticationPluginOptions {
   secret: string;

@@ -5,10 +5,10 @@ import {
   TOKEN_REQUESTS_PER_MINUTE,
 } from '@tally/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, unauthorized } from '../shared/errors.js';
+import { noteUse, tokenByHash } from './queries.js';
 
 /**
  * Personal API tokens on /api (docs/decisions/050-api-tokens-and-calendar-feed.md): the
@@ -27,43 +27,6 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const SESSION_ONLY =
   'Personal API tokens cannot be used on /api/account or /api/auth: sign in to Tally to manage your account';
-
-/** The token's row and its account, looked up by hash on every request made with one. */
-const tokenByHash = preparedQuery((db, p: Placeholders<{ hash: string }>) =>
-  db
-    .selectFrom('api_tokens')
-    .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select([
-      'api_tokens.id',
-      'api_tokens.scope',
-      'api_tokens.expires_at',
-      'api_tokens.last_used_at',
-      'api_tokens.filter_id',
-      'users.id as user_id',
-      'users.username',
-      'users.username_lower',
-      'users.email',
-      'users.email_lower',
-    ])
-    .where('api_tokens.token_hash', '=', p('hash'))
-    // A disabled account's tokens (and so its CalDAV app passwords) stop working.
-    .where('users.disabled_at', 'is', null),
-);
-
-/**
- * Notes the use at most once a minute per token: the condition makes the update a no-op when
- * another request (or process) noted it in the last minute, so requests do not each write.
- */
-const noteUse = preparedQuery(
-  (db, p: Placeholders<{ id: number; now: number; minuteAgo: number }>) =>
-    db
-      .updateTable('api_tokens')
-      .set({ last_used_at: p('now') })
-      .where('id', '=', p('id'))
-      .where((eb) =>
-        eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', p('minuteAgo'))]),
-      ),
-);
 
 export type PersonalTokenRow = Awaited<ReturnType<typeof tokenByHash>>[number];
 

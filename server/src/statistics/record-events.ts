@@ -1,75 +1,21 @@
 // The write side of statistics, the one module of this feature that others import
 // (docs/decisions/043-statistics-write-api.md).
 import { SINCE_EVENTS, type SinceEvent, type StatisticEvent } from '@tally/contract';
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
-import type { Db, StatisticHoursTable } from '../db/schema.js';
+import type { Db } from '../db/schema.js';
 import { batches } from '../shared/batches.js';
 import { localDateTime } from '../shared/calendar.js';
+import {
+  addToHour,
+  addToTotals,
+  HOURLY_COLUMNS,
+  type HourlyColumn,
+  insertCompletion,
+  insertEvents,
+} from './queries.js';
 
 export const HOUR_MS = 3_600_000;
 
-/** The events kept per hour (those the daily and since answers count), and their columns. */
-export const HOURLY_COLUMNS = {
-  todosCreated: 'todos_created',
-  todosCompleted: 'todos_completed',
-  groupsCreated: 'groups_created',
-  logins: 'logins',
-  todosDeleted: 'todos_deleted',
-} as const satisfies Record<SinceEvent, keyof StatisticHoursTable>;
-
-type HourlyColumn = (typeof HOURLY_COLUMNS)[SinceEvent];
 const isHourly = (type: StatisticEvent): type is SinceEvent => type in HOURLY_COLUMNS;
-
-// The three statements of every counted change (docs/decisions/042-prepared-queries.md).
-const insertEvents = preparedQuery(
-  (db, p: Placeholders<{ userId: number; types: StatisticEvent[]; at: number }>) =>
-    db
-      .insertInto('statistic_events')
-      .values(p('types').map((type) => ({ user_id: p('userId'), type, occurred_at: p('at') }))),
-);
-
-const addToTotals = preparedQuery(
-  (db, p: Placeholders<{ userId: number; types: StatisticEvent[]; counts: number[] }>) => {
-    const counts = p('counts');
-    return db
-      .insertInto('statistic_totals')
-      .values(
-        p('types').map((type, i) => ({
-          user_id: p('userId'),
-          type,
-          count: counts[i] as number,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'type']).doUpdateSet((eb) => ({
-          count: eb('statistic_totals.count', '+', eb.ref('excluded.count')),
-        })),
-      );
-  },
-);
-
-const addToHour = preparedQuery(
-  (db, p: Placeholders<{ userId: number; hour: number } & Record<SinceEvent, number>>) =>
-    db
-      .insertInto('statistic_hours')
-      .values({
-        user_id: p('userId'),
-        hour: p('hour'),
-        ...(Object.fromEntries(
-          SINCE_EVENTS.map((type) => [HOURLY_COLUMNS[type], p(type)]),
-        ) as Record<HourlyColumn, number>),
-      })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'hour']).doUpdateSet((eb) =>
-          Object.fromEntries(
-            SINCE_EVENTS.map((type) => {
-              const column = HOURLY_COLUMNS[type];
-              return [column, eb(`statistic_hours.${column}`, '+', eb.ref(`excluded.${column}`))];
-            }),
-          ),
-        ),
-      ),
-);
 
 /**
  * Appends statistics events and updates their roll-ups (all-time totals, hourly counts).
@@ -123,31 +69,6 @@ export interface Completion {
   dueDate: string | null;
   dueTime: string | null;
 }
-
-// Every completing update writes one (docs/decisions/049-per-request-costs.md).
-const insertCompletion = preparedQuery(
-  (
-    db,
-    p: Placeholders<{
-      userId: number;
-      todoId: number;
-      groupId: number | null;
-      createdAt: number;
-      at: number;
-      dueDate: string | null;
-      onTime: number | null;
-    }>,
-  ) =>
-    db.insertInto('todo_completions').values({
-      user_id: p('userId'),
-      todo_id: p('todoId'),
-      group_id: p('groupId'),
-      created_at: p('createdAt'),
-      completed_at: p('at'),
-      due_date: p('dueDate'),
-      on_time: p('onTime'),
-    }),
-);
 
 /**
  * Keeps what the insights need of a completion (lead time, on time, group), in the transaction

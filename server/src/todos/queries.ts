@@ -4,7 +4,14 @@ import { preparedQuery, type Placeholders } from '../db/prepared.js';
 import type { Database, Db } from '../db/schema.js';
 import { byTagName, tagsByTodo } from '../shared/tags.js';
 import { nextVersion } from '../shared/versions.js';
-import { COLUMNS, TODOS_COLUMNS, WRITTEN, type TodoColumns, type TodoWrite } from './rows.js';
+import {
+  COLUMNS,
+  TODOS_COLUMNS,
+  WRITTEN,
+  type TodoColumns,
+  type TodoFilters,
+  type TodoWrite,
+} from './rows.js';
 
 /**
  * The todo queries of the hot paths, each named for what it reads or writes. Those that are
@@ -258,4 +265,57 @@ export async function todosAndTagsOfUser(
     if (row.tag_names !== null) tags.set(row.id, row.tag_names.split(' ').sort(byTagName));
   }
   return { rows, tags };
+}
+
+const SEARCH_COLUMNS = sql.raw(COLUMNS.map((column) => `todos."${column}"`).join(', '));
+
+/** The list's filters (?tag=, ?priority=) as a condition of the search's query. */
+function filterSql(userId: number, filters: TodoFilters) {
+  const priority =
+    filters.priority === undefined ? sql`` : sql`and todos.priority = ${filters.priority}`;
+  const tag =
+    filters.tag === undefined
+      ? sql``
+      : sql`and todos.id in (select todo_tags.todo_id from todo_tags
+          join tags on tags.id = todo_tags.tag_id
+          where tags.user_id = ${userId} and tags.name_lower = ${filters.tag.toLowerCase()})`;
+  return sql`${priority} ${tag}`;
+}
+
+/**
+ * The query in each engine's syntax, built only from the words of q (letters and digits), so no
+ * operator, quote or parenthesis of the user's text reaches the engine: every word must occur,
+ * the last one may be the start of a word.
+ */
+const ftsQuery = (words: string[]) =>
+  words.map((word, i) => `"${word}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+const tsQuery = (words: string[]) =>
+  words.map((word, i) => `${word}${i === words.length - 1 ? ':*' : ''}`).join(' & ');
+
+/**
+ * The search's matches in each engine's full-text index (FTS5 on SQLite, a tsvector on
+ * PostgreSQL), best first, then newest; within `window` when given.
+ */
+export async function searchMatches(
+  db: Db,
+  userId: number,
+  words: string[],
+  window: { limit: number; offset: number } | null,
+  filters: TodoFilters,
+): Promise<TodoColumns[]> {
+  const range = window ? sql`limit ${window.limit} offset ${window.offset}` : sql``;
+  const query =
+    dialectOf(db) === 'sqlite'
+      ? sql<TodoColumns>`select ${SEARCH_COLUMNS} from todos_fts
+          join todos on todos.id = todos_fts.rowid
+          where todos_fts match ${ftsQuery(words)} and todos.user_id = ${userId}
+            ${filterSql(userId, filters)}
+          order by bm25(todos_fts), todos.created_at desc, todos.id desc ${range}`
+      : sql<TodoColumns>`select ${SEARCH_COLUMNS} from todos, to_tsquery('simple', ${tsQuery(words)}) q
+          where todos.user_id = ${userId} and to_tsvector('simple', todos.search_text) @@ q
+            ${filterSql(userId, filters)}
+          order by ts_rank(to_tsvector('simple', todos.search_text), q) desc,
+            todos.created_at desc, todos.id desc ${range}`;
+  const { rows } = await query.execute(db);
+  return rows;
 }

@@ -1,36 +1,10 @@
-import { sql } from 'kysely';
-import { dialectOf } from '../db/dialect-of.js';
 import type { Db } from '../db/schema.js';
-import { COLUMNS as ROW_COLUMNS, type TodoColumns, type TodoFilters } from './rows.js';
+import { searchMatches } from './queries.js';
+import type { TodoColumns, TodoFilters } from './rows.js';
 import { badRequest } from '../shared/errors.js';
 import { searchWords } from '@tally/contract/search-words';
 
 type Row = TodoColumns;
-
-const COLUMNS = sql.raw(ROW_COLUMNS.map((column) => `todos."${column}"`).join(', '));
-
-/** The list's filters (?tag=, ?priority=) as a condition of the search's query. */
-function filterSql(userId: number, filters: TodoFilters) {
-  const priority =
-    filters.priority === undefined ? sql`` : sql`and todos.priority = ${filters.priority}`;
-  const tag =
-    filters.tag === undefined
-      ? sql``
-      : sql`and todos.id in (select todo_tags.todo_id from todo_tags
-          join tags on tags.id = todo_tags.tag_id
-          where tags.user_id = ${userId} and tags.name_lower = ${filters.tag.toLowerCase()})`;
-  return sql`${priority} ${tag}`;
-}
-
-/**
- * The query in each engine's syntax, built only from the words of q (letters and digits), so no
- * operator, quote or parenthesis of the user's text reaches the engine: every word must occur,
- * the last one may be the start of a word.
- */
-const ftsQuery = (words: string[]) =>
-  words.map((word, i) => `"${word}"${i === words.length - 1 ? '*' : ''}`).join(' ');
-const tsQuery = (words: string[]) =>
-  words.map((word, i) => `${word}${i === words.length - 1 ? ':*' : ''}`).join(' & ');
 
 /** Search results are ranked, not ordered by a key, so their cursor is a position. */
 const encodeCursor = (offset: number) => Buffer.from(`s${offset}`).toString('base64url');
@@ -62,20 +36,9 @@ export async function searchTodos(
   const words = searchWords(q);
   if (words.length > MAX_WORDS) throw badRequest(`q must have at most ${MAX_WORDS} words`);
   if (words.length === 0) return { rows: [], next: null };
-  const window = page ? sql`limit ${page.limit + 1} offset ${offset}` : sql``;
-  const query =
-    dialectOf(db) === 'sqlite'
-      ? sql<Row>`select ${COLUMNS} from todos_fts
-          join todos on todos.id = todos_fts.rowid
-          where todos_fts match ${ftsQuery(words)} and todos.user_id = ${userId}
-            ${filterSql(userId, filters)}
-          order by bm25(todos_fts), todos.created_at desc, todos.id desc ${window}`
-      : sql<Row>`select ${COLUMNS} from todos, to_tsquery('simple', ${tsQuery(words)}) q
-          where todos.user_id = ${userId} and to_tsvector('simple', todos.search_text) @@ q
-            ${filterSql(userId, filters)}
-          order by ts_rank(to_tsvector('simple', todos.search_text), q) desc,
-            todos.created_at desc, todos.id desc ${window}`;
-  const { rows } = await query.execute(db);
+  // One more than the page, to know whether another follows.
+  const window = page ? { limit: page.limit + 1, offset } : null;
+  const rows = await searchMatches(db, userId, words, window, filters);
   if (!page || rows.length <= page.limit) return { rows, next: null };
   return { rows: rows.slice(0, page.limit), next: encodeCursor(offset + page.limit) };
 }

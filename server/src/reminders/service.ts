@@ -17,6 +17,15 @@ const BATCH = 100;
 /** How far back the open app may ask what went out. */
 const RECENT_MS = 60 * 60_000;
 
+/** A reminder a poller claimed: one offset of one todo's occurrence. */
+interface ClaimedReminder {
+  todo_id: number;
+  minutes_before: number;
+  user_id: number;
+  due_date: string;
+  due_time: string;
+}
+
 export interface TickResult {
   /** Reminders claimed (each goes out once, whichever process claims it). */
   claimed: number;
@@ -53,11 +62,14 @@ export function createReminderService(options: {
    * open app and the other channels heard of it when it fell due.
    */
   async function push(
-    rows: readonly { todo_id: number; user_id: number; due_date: string; due_time: string }[],
+    claimed: readonly ClaimedReminder[],
     now: number,
     fired: boolean,
     result: TickResult,
   ) {
+    // Two reminders of one todo claimed together (a backlog, or an offset already past when
+    // it was set) say the same thing: one notification for the todo.
+    const rows = [...new Map(claimed.map((reminder) => [reminder.todo_id, reminder])).values()];
     const todoIds = rows.map((reminder) => reminder.todo_id);
     const userIds = [...new Set(rows.map((reminder) => reminder.user_id))];
     const [todos, subscriptions, quiet] = await Promise.all([
@@ -118,10 +130,12 @@ export function createReminderService(options: {
       }),
     );
     for (const { todoId, until } of waiting) {
+      const offsets = claimed.filter((r) => r.todo_id === todoId).map((r) => r.minutes_before);
       await db
         .updateTable('reminders')
         .set({ push_at: until })
         .where('todo_id', '=', todoId)
+        .where('minutes_before', 'in', offsets)
         .execute();
     }
     if (gone.length > 0)
@@ -134,16 +148,18 @@ export function createReminderService(options: {
       .updateTable('reminders')
       .set({ sent_at: now })
       .where('sent_at', 'is', null)
-      .where('todo_id', 'in', (eb) =>
-        eb
-          .selectFrom('reminders')
-          .select('todo_id')
-          .where('sent_at', 'is', null)
-          .where('fire_at', '<=', now)
-          .orderBy('fire_at')
-          .limit(BATCH),
+      .where(({ eb, refTuple }) =>
+        eb(refTuple('todo_id', 'minutes_before'), 'in', (sub) =>
+          sub
+            .selectFrom('reminders')
+            .select(['todo_id', 'minutes_before'])
+            .where('sent_at', 'is', null)
+            .where('fire_at', '<=', now)
+            .orderBy('fire_at')
+            .limit(BATCH),
+        ),
       )
-      .returning(['todo_id', 'user_id', 'due_date', 'due_time'])
+      .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])
       .execute();
     if (claimed.length === 0) return 0;
     result.claimed += claimed.length;
@@ -157,15 +173,17 @@ export function createReminderService(options: {
       .updateTable('reminders')
       .set({ push_at: null })
       .where('push_at', '<=', now)
-      .where('todo_id', 'in', (eb) =>
-        eb
-          .selectFrom('reminders')
-          .select('todo_id')
-          .where('push_at', '<=', now)
-          .orderBy('push_at')
-          .limit(BATCH),
+      .where(({ eb, refTuple }) =>
+        eb(refTuple('todo_id', 'minutes_before'), 'in', (sub) =>
+          sub
+            .selectFrom('reminders')
+            .select(['todo_id', 'minutes_before'])
+            .where('push_at', '<=', now)
+            .orderBy('push_at')
+            .limit(BATCH),
+        ),
       )
-      .returning(['todo_id', 'user_id', 'due_date', 'due_time'])
+      .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])
       .execute();
     if (claimed.length > 0) await push(claimed, now, false, result);
     return claimed.length;

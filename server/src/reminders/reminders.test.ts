@@ -21,6 +21,7 @@ import {
   type TestUser,
 } from '../test/helpers.js';
 import { startLocalPushService, type LocalPushService } from '../test/local-push-service.js';
+import { REMINDER_BATCH } from './service.js';
 
 /**
  * Reminders end to end on the server (docs/product.md, Reminders): scheduling from the todo
@@ -636,6 +637,34 @@ describe('delivery', () => {
     ]);
     expect((await fresh.recent('2026-03-18T06:50:00.000Z')).json()).toEqual([]);
     expect((await fresh.recent('yesterday')).statusCode).toBe(400);
+  });
+});
+
+describe('a long round', () => {
+  it('gives the event loop a turn between its batches, so requests are answered meanwhile', async () => {
+    ctx.clock.set('2026-03-20T08:00:00Z');
+    const api = client(await registerUser(ctx.app));
+    for (let i = 0; i <= 2 * REMINDER_BATCH; i++) {
+      const created = await api.create({
+        title: `Due ${i}`,
+        dueDate: '2026-03-20',
+        dueTime: '12:00',
+        reminders: [0],
+      });
+      expect(created.statusCode).toBe(201);
+    }
+    ctx.clock.set('2026-03-20T11:00:00Z');
+    let finished = false;
+    const round = tick().then((result) => {
+      finished = true;
+      return result;
+    });
+    // What a request arriving meanwhile waits for: a turn of the event loop.
+    const duringRound = await new Promise<boolean>((resolve) =>
+      setImmediate(() => resolve(!finished)),
+    );
+    expect(duringRound).toBe(true);
+    expect((await round).claimed).toBe(2 * REMINDER_BATCH + 1);
   });
 });
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PushSubscriptionBody, Reminder } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -12,8 +13,12 @@ const MAX_SUBSCRIPTIONS = 20;
 /** A push endpoint registered by another account, sent without that subscription's keys. */
 const ENDPOINT_TAKEN =
   'endpoint is already registered to another account: turn reminders off and on again in this browser';
-/** Reminders claimed per query: a backlog after downtime goes out in rounds. */
-const BATCH = 100;
+/**
+ * Reminders claimed per query: a backlog after downtime goes out in batches, and the event loop
+ * gets a turn between two (nextTurn), so a request waits for one batch at most, never for the
+ * whole round (docs/decisions/176-background-rounds-in-small-batches.md).
+ */
+export const REMINDER_BATCH = 20;
 /** How far back the open app may ask what went out. */
 const RECENT_MS = 60 * 60_000;
 
@@ -156,7 +161,7 @@ export function createReminderService(options: {
             .where('sent_at', 'is', null)
             .where('fire_at', '<=', now)
             .orderBy('fire_at')
-            .limit(BATCH),
+            .limit(REMINDER_BATCH),
         ),
       )
       .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])
@@ -180,7 +185,7 @@ export function createReminderService(options: {
             .select(['todo_id', 'minutes_before'])
             .where('push_at', '<=', now)
             .orderBy('push_at')
-            .limit(BATCH),
+            .limit(REMINDER_BATCH),
         ),
       )
       .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])
@@ -194,12 +199,9 @@ export function createReminderService(options: {
     async tick(): Promise<TickResult> {
       const now = clock();
       const result: TickResult = { claimed: 0, pushes: { sent: 0, gone: 0, failed: 0 } };
-      while ((await deliverDue(now, result)) === BATCH) {
-        // A full batch: there may be more.
-      }
-      while ((await deliverWaiting(now, result)) === BATCH) {
-        // As above.
-      }
+      // A full batch: there may be more, after the requests that waited meanwhile.
+      while ((await deliverDue(now, result)) === REMINDER_BATCH) await nextTurn();
+      while ((await deliverWaiting(now, result)) === REMINDER_BATCH) await nextTurn();
       return result;
     },
 

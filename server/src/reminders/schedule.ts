@@ -21,7 +21,7 @@ export function instantOf(dueDate: string, dueTime: string, zone: string): numbe
 }
 
 /** A list of reminders as the todo keeps it: each offset once, largest (first to go out) first. */
-export const normalReminders = (offsets: readonly number[]): number[] =>
+const normalReminders = (offsets: readonly number[]): number[] =>
   [...new Set(offsets)].sort((a, b) => b - a);
 
 /**

@@ -153,9 +153,11 @@ export function createReminderService(options: {
       .updateTable('reminders')
       .set({ sent_at: now })
       .where('sent_at', 'is', null)
-      .where(({ eb, refTuple }) =>
-        eb(refTuple('todo_id', 'minutes_before'), 'in', (sub) =>
-          sub
+      .where((eb) =>
+        eb(
+          eb.refTuple('todo_id', 'minutes_before'),
+          'in',
+          eb
             .selectFrom('reminders')
             .select(['todo_id', 'minutes_before'])
             .where('sent_at', 'is', null)
@@ -178,9 +180,11 @@ export function createReminderService(options: {
       .updateTable('reminders')
       .set({ push_at: null })
       .where('push_at', '<=', now)
-      .where(({ eb, refTuple }) =>
-        eb(refTuple('todo_id', 'minutes_before'), 'in', (sub) =>
-          sub
+      .where((eb) =>
+        eb(
+          eb.refTuple('todo_id', 'minutes_before'),
+          'in',
+          eb
             .selectFrom('reminders')
             .select(['todo_id', 'minutes_before'])
             .where('push_at', '<=', now)

@@ -47,7 +47,7 @@ const DISABLED_REASON = 'Turned off after failing for 3 days';
 /** Longer than one attempt can take (10 s), so a lease never ends under a send. */
 const LEASE_MS = MINUTE;
 /** Deliveries claimed at a time; the event loop gets a turn between two batches (decision 176). */
-const BATCH = 20;
+const BATCH = 10;
 const PUSH_ACTIONS: readonly ReminderAction[] = ['complete', 'snooze-10m'];
 const LOG_LENGTH = 50;
 const MAX_CHANNELS = 20;

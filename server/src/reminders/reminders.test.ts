@@ -265,6 +265,8 @@ describe('reminders (several per todo)', () => {
     });
     expect((await tick()).claimed).toBe(2);
     expect(browser.messages()).toHaveLength(1);
+    // The open app lists it once too.
+    expect((await api.recent()).json<Reminder[]>().map((r) => r.title)).toEqual(['Late']);
   });
 });
 

@@ -281,7 +281,9 @@ export function createReminderService(options: {
         .orderBy('reminders.sent_at')
         .orderBy('reminders.todo_id')
         .execute();
-      return rows.map((row) => ({
+      // Two reminders of a todo claimed in one round went out as one notification: listed once.
+      const once = new Map(rows.map((row) => [`${row.todo_id} ${row.sent_at}`, row]));
+      return [...once.values()].map((row) => ({
         todoId: row.todo_id,
         title: row.title,
         dueDate: row.due_date,

@@ -163,7 +163,8 @@ export function createReminderService(options: {
             .where('sent_at', 'is', null)
             .where('fire_at', '<=', now)
             .orderBy('fire_at')
-            .limit(REMINDER_BATCH),
+            .limit(REMINDER_BATCH)
+            .$asTuple('todo_id', 'minutes_before'),
         ),
       )
       .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])
@@ -189,7 +190,8 @@ export function createReminderService(options: {
             .select(['todo_id', 'minutes_before'])
             .where('push_at', '<=', now)
             .orderBy('push_at')
-            .limit(REMINDER_BATCH),
+            .limit(REMINDER_BATCH)
+            .$asTuple('todo_id', 'minutes_before'),
         ),
       )
       .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../connection.js';
 
 /**
@@ -12,15 +12,20 @@ import type { Dialect } from '../connection.js';
 export function severalReminders(dialect: Dialect) {
   const time = dialect === 'postgres' ? 'bigint' : 'integer';
 
+  /** `reminders` as 0030 makes it (one row per todo and offset), or as it was before. */
   async function createReminders(db: Kysely<unknown>, name: string, keyed: boolean) {
-    await db.schema
+    const todo = db.schema
       .createTable(name)
       .addColumn('todo_id', 'integer', (c) =>
         c.notNull().references('todos.id').onDelete('cascade'),
-      )
-      .$call((table) =>
-        keyed ? table.addColumn('minutes_before', 'integer', (c) => c.notNull()) : table,
-      )
+      );
+    // Either key: the columns after it are the same.
+    const table: CreateTableBuilder<string, 'todo_id'> = keyed
+      ? todo
+          .addColumn('minutes_before', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint(`${name}_key`, ['todo_id', 'minutes_before'])
+      : todo.addPrimaryKeyConstraint(`${name}_key`, ['todo_id']);
+    await table
       .addColumn('user_id', 'integer', (c) =>
         c.notNull().references('users.id').onDelete('cascade'),
       )
@@ -30,7 +35,6 @@ export function severalReminders(dialect: Dialect) {
       .addColumn('time_zone', 'text', (c) => c.notNull())
       .addColumn('sent_at', time)
       .addColumn('push_at', time)
-      .addPrimaryKeyConstraint(`${name}_key`, keyed ? ['todo_id', 'minutes_before'] : ['todo_id'])
       .execute();
   }
 

@@ -269,7 +269,7 @@ describe('resources', () => {
     ]);
 
     // The web app adds an hour before and drops the day before: the client reads the change.
-    await api(todosApi.patch, { params: { id: String(todo?.id) }, body: { reminders: [60, 0] } });
+    await api(todosApi.patch, { params: { id: Number(todo?.id) }, body: { reminders: [60, 0] } });
     const again = await request(user, 'GET', href);
     expect(triggers(again.body)).toEqual([
       'TRIGGER;RELATED=END:-PT60M',

@@ -152,7 +152,7 @@ async function sendAll(samples) {
     await query('delete from reminders where user_id = ?', [reminded]);
     for (const { id } of todoIds) {
       await query(
-        "insert into reminders (todo_id, user_id, fire_at, due_date, due_time, time_zone, sent_at) values (?, ?, ?, ?, '09:00', 'UTC', null)",
+        "insert into reminders (todo_id, minutes_before, user_id, fire_at, due_date, due_time, time_zone, sent_at) values (?, 0, ?, ?, ?, '09:00', 'UTC', null)",
         [id, reminded, started, new Date(started).toISOString().slice(0, 10)],
       );
     }

@@ -103,6 +103,8 @@ async function todosHave(column) {
 // the reference lists and writes todos as the build it stands beside does.
 const PLANNED = await todosHave('due_date');
 const REMINDS = await todosHave('remind_minutes_before');
+// Several reminders per todo (migration 0030) replaced that column.
+const SEVERAL_REMINDERS = await todosHave('reminder_minutes');
 const SEARCHABLE = await todosHave('search_text');
 // The task model: tags, priority, subtasks, start date and manual order (migration 0016).
 const DETAILED = await todosHave('priority');
@@ -119,6 +121,7 @@ const TODO_COLUMNS = [
   '"id", "title", "description", "group_id", "completed", "created_at"',
   ...(PLANNED ? ['"due_date", "due_time", "repeat"'] : []),
   ...(REMINDS ? ['"remind_minutes_before"'] : []),
+  ...(SEVERAL_REMINDERS ? ['"reminder_minutes"'] : []),
   ...(DETAILED ? ['"priority", "parent_id", "start_date", "position"'] : []),
   ...(VERSIONED ? ['"version"'] : []),
 ].join(', ');
@@ -137,6 +140,10 @@ function toTodo(row, tags) {
     todo.repeat = row.repeat === null ? null : JSON.parse(row.repeat);
   }
   if (REMINDS) todo.remindMinutesBefore = row.remind_minutes_before;
+  if (SEVERAL_REMINDERS) {
+    todo.reminders = row.reminder_minutes === null ? [] : JSON.parse(row.reminder_minutes);
+    todo.remindMinutesBefore = todo.reminders[0] ?? null;
+  }
   if (DETAILED) {
     todo.tags = tags?.get(row.id) ?? [];
     todo.priority = row.priority;

@@ -245,6 +245,13 @@ export const ExportTodoSchema = Type.Object(
         description: 'How many minutes it takes, or null; absent from older exports',
       }),
     ),
+    reminders: Type.Optional(
+      Type.Array(Type.Integer(), {
+        description:
+          'Its reminders in minutes before the due time, largest first (version 4; absent ' +
+          'from older exports: none)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -265,9 +272,9 @@ export const ExportCompletionSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const EXPORT_VERSION = 3;
+export const EXPORT_VERSION = 4;
 /** The export versions POST /api/import reads (format tally-json). */
-export const EXPORT_VERSIONS_READ = [1, 2, 3] as const;
+export const EXPORT_VERSIONS_READ = [1, 2, 3, 4] as const;
 
 /**
  * Everything Tally keeps about an account, to keep or to import elsewhere. Versioned: a later

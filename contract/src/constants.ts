@@ -35,6 +35,8 @@ export const LIMITS = {
   rangeDaysMax: 366,
   /** The largest reminder offset: a week before the due time, in minutes. */
   remindMinutesBeforeMax: 10_080,
+  /** Reminders one todo may have (e.g. a day before and at the time). */
+  remindersPerTodoMax: 5,
   /** An IANA time zone's name (the longest today is 30 characters). */
   timeZoneMax: 64,
   /** A BCP 47 language tag, as browsers send them. */

@@ -20,6 +20,7 @@ export const TODO_WRITABLE_FIELDS = [
   'dueTime',
   'repeat',
   'remindMinutesBefore',
+  'reminders',
   'tags',
   'priority',
   'parentId',
@@ -44,6 +45,7 @@ export function defaultTodo(fields: Pick<Todo, 'id' | 'title'> & Partial<Todo>):
     dueTime: null,
     repeat: null,
     remindMinutesBefore: null,
+    reminders: [],
     tags: [],
     priority: 0,
     parentId: null,
@@ -56,6 +58,7 @@ export function defaultTodo(fields: Pick<Todo, 'id' | 'title'> & Partial<Todo>):
   for (const [field, value] of Object.entries(fields)) {
     if (value !== undefined) Object.assign(todo, { [field]: value });
   }
+  if (fields.reminders !== undefined) todo.remindMinutesBefore = todo.reminders[0] ?? null;
   return todo;
 }
 

@@ -124,10 +124,20 @@ const remindMinutesBefore = Type.Union(
   [Type.Integer({ minimum: 0, maximum: LIMITS.remindMinutesBeforeMax }), Type.Null()],
   {
     description:
-      'Remind this many minutes before the due time (0: at the due time); needs a dueTime; ' +
-      'null for no reminder',
+      'The first reminder of `reminders` (the largest offset: it goes out first), in minutes ' +
+      'before the due time (0: at it); needs a dueTime; null for none. Written, it replaces ' +
+      'only that reminder and keeps the others (null removes only it); with `reminders` in the ' +
+      'same request it must agree with them.',
   },
 );
+
+const reminders = Type.Array(Type.Integer({ minimum: 0, maximum: LIMITS.remindMinutesBeforeMax }), {
+  maxItems: LIMITS.remindersPerTodoMax,
+  description:
+    `Its reminders, at most ${LIMITS.remindersPerTodoMax}, each in minutes before the due ` +
+    'time (0: at it): each goes out once per occurrence. Any order, repeats ignored; ' +
+    'answered largest first (the first to go out). Needs a dueTime; [] for none.',
+});
 
 /** The planning fields, all optional on create and update (omitted on update = unchanged). */
 const planning = {
@@ -135,6 +145,7 @@ const planning = {
   dueTime: Type.Optional(dueTime),
   repeat: Type.Optional(repeat),
   remindMinutesBefore: Type.Optional(remindMinutesBefore),
+  reminders: Type.Optional(reminders),
 };
 
 export const TagNameSchema = Type.String({
@@ -202,6 +213,9 @@ export const TodoSchema = Type.Object(
     dueTime: nullableString,
     repeat: Nullable(RepeatSchema),
     remindMinutesBefore: nullableInteger,
+    reminders: Type.Array(Type.Integer(), {
+      description: 'Its reminders in minutes before the due time, largest (first to go out) first',
+    }),
     tags: Type.Array(Type.String(), { description: 'Its tags, A-Z' }),
     priority: Type.Integer({
       minimum: 0,

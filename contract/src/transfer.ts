@@ -49,7 +49,7 @@ export const ImportBodySchema = Type.Object(
       IMPORT_FORMATS.map((format) => Type.Literal(format)),
       {
         description:
-          "tally-json: Tally's export (version 1, 2 or 3); tally-csv: Tally's CSV export; todoist-csv: a Todoist project exported as a " +
+          "tally-json: Tally's export (version 1, 2, 3 or 4); tally-csv: Tally's CSV export; todoist-csv: a Todoist project exported as a " +
           "CSV template; ticktick-csv: TickTick's backup (Settings, Backup & Import); " +
           "google-tasks-json: Google Takeout's Tasks.json; vikunja-zip: Vikunja's export archive " +
           "(a zip holding data.json); ics: an iCalendar file of VTODOs (or Tally's own calendar " +

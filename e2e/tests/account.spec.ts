@@ -187,7 +187,7 @@ test.describe('settings', () => {
       account: { username: string };
       todos: { title: string }[];
     };
-    expect(file.version).toBe(3);
+    expect(file.version).toBe(4);
     expect(file.account.username).toBe(user.username);
     expect(file.todos.map((todo) => todo.title)).toEqual(['Exported todo']);
     await expect(page.getByRole('region', { name: 'Your data' }).getByRole('status')).toHaveText(

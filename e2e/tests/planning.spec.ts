@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import {
   apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
+  screenshotDir,
   screenshotScreen,
   setTheme,
   signInWithStorage,
@@ -163,6 +165,63 @@ test.describe('planning', () => {
       headers: { authorization: `Bearer ${user.token}` },
     });
     expect(await totals.json()).toMatchObject({ todosCompleted: 1 });
+  });
+
+  test('the detail view lists, removes and adds reminders, on a phone and a desktop', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerViaApi(request, 'reminders');
+    await apiPost(request, user, '/api/todos', {
+      title: 'Flight',
+      dueDate: day(2).iso,
+      dueTime: '09:00',
+      reminders: [0, 1440],
+    });
+    await signInWithStorage(page, user, '/todos');
+    const open = async () => {
+      await page.getByRole('button', { name: 'Flight', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Flight' });
+      return { dialog, form: dialog.getByRole('form', { name: 'Edit todo Flight' }) };
+    };
+    const { form } = await open();
+    await expect(form.getByLabel('Reminder', { exact: true })).toHaveValue('1440');
+    await expect(form.getByLabel('Reminder 2', { exact: true })).toHaveValue('0');
+    await form.getByRole('button', { name: 'Remove reminder 2 (At the due time)' }).click();
+    await expect(form.getByLabel('Reminder 2', { exact: true })).toHaveCount(0);
+    await form.getByRole('button', { name: 'Add another reminder' }).click();
+    await form.getByLabel('Reminder 2', { exact: true }).selectOption({ label: '1 hour before' });
+    await form.getByRole('button', { name: 'Add another reminder' }).click();
+    await form.getByLabel('Reminder 3', { exact: true }).selectOption({ label: 'At the due time' });
+    await expectNoSeriousA11yViolations(page, 'the detail view with three reminders');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await expect
+      .poll(async () => {
+        const todos = (await todosOf(request, user)) as unknown as { reminders: number[] }[];
+        return todos[0]?.reminders;
+      })
+      .toEqual([1440, 60, 0]);
+
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      for (const [width, height] of [
+        [390, 844],
+        [1280, 800],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        const { dialog, form: again } = await open();
+        await expect(again.getByLabel('Reminder 3', { exact: true })).toHaveValue('0');
+        const add = again.getByRole('button', { name: 'Add another reminder' });
+        await add.scrollIntoViewIfNeeded();
+        await expect(add).toBeInViewport();
+        await dialog.screenshot({
+          path: path.join(screenshotDir, `reminders-detail-${theme}-${width}.png`),
+        });
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toBeHidden();
+      }
+    }
   });
 
   test('Today and Upcoming come from the address, survive reload and back/forward', async ({

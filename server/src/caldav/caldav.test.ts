@@ -1,4 +1,12 @@
-import { accountApi, groupsApi, statisticsApi, tagsApi, todosApi, trashApi } from '@tally/contract';
+import {
+  accountApi,
+  groupsApi,
+  statisticsApi,
+  tagsApi,
+  type Todo,
+  todosApi,
+  trashApi,
+} from '@tally/contract';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -193,6 +201,7 @@ describe('resources', () => {
       priority: 3,
       tags: ['home', 'money'],
       remindMinutesBefore: 30,
+      reminders: [30],
       completed: false,
     });
 
@@ -217,6 +226,63 @@ describe('resources', () => {
     expect(changed.getFirstPropertyValue('summary')).toBe('Pay the rent');
     expect(changed.getFirstPropertyValue('priority')).toBe(9);
     expect(changed.getFirstPropertyValue('geo')).toBeTruthy();
+  });
+
+  it('reads each VALARM before DUE as a reminder and writes one VALARM per reminder', async () => {
+    const user = await account();
+    const href = `${user.home}todos/alarms-1.ics`;
+    const alarm = (trigger: string, description: string) => [
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      `DESCRIPTION:${description}`,
+      trigger,
+      'END:VALARM',
+    ];
+    const put = await request(
+      user,
+      'PUT',
+      href,
+      vtodo('alarms-1', [
+        'SUMMARY:Flight',
+        'DUE:20260320T170000Z',
+        ...alarm('TRIGGER;RELATED=END:-P1D', 'A day before'),
+        ...alarm('TRIGGER;RELATED=END:PT0S', 'Now'),
+        // Absolute: not a reminder Tally can show, kept as sent.
+        ...alarm('TRIGGER;VALUE=DATE-TIME:20260320T120000Z', 'Absolute'),
+      ]),
+      { 'if-none-match': '*' },
+    );
+    expect(put.statusCode, put.body).toBe(201);
+    const api = apiClient(ctx.app, user);
+    const [todo] = (await api(todosApi.list)).json<Todo[]>();
+    expect(todo).toMatchObject({ reminders: [1440, 0], remindMinutesBefore: 1440 });
+
+    const triggers = (body: string) =>
+      todoOf(body)
+        .getAllSubcomponents('valarm')
+        .map((a) => a.getFirstProperty('trigger')?.toICALString());
+    const get = await request(user, 'GET', href);
+    expect(triggers(get.body)).toEqual([
+      'TRIGGER;RELATED=END:-P1D',
+      'TRIGGER;RELATED=END:PT0S',
+      'TRIGGER;VALUE=DATE-TIME:20260320T120000Z',
+    ]);
+
+    // The web app adds an hour before and drops the day before: the client reads the change.
+    await api(todosApi.patch, { params: { id: Number(todo?.id) }, body: { reminders: [60, 0] } });
+    const again = await request(user, 'GET', href);
+    expect(triggers(again.body)).toEqual([
+      'TRIGGER;RELATED=END:-PT60M',
+      'TRIGGER;RELATED=END:PT0S',
+      'TRIGGER;VALUE=DATE-TIME:20260320T120000Z',
+    ]);
+    // …and a PUT of what it read leaves the reminders as they are.
+    const back = await request(user, 'PUT', href, again.body, {
+      'if-match': String(again.headers.etag),
+    });
+    expect(back.statusCode, back.body).toBe(204);
+    const [after] = (await api(todosApi.list)).json<Todo[]>();
+    expect(after?.reminders).toEqual([60, 0]);
   });
 
   it('reads completion from STATUS, COMPLETED or PERCENT-COMPLETE and keeps progress as written', async () => {

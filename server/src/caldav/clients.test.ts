@@ -136,6 +136,7 @@ describe('python3-caldav', CLIENT_TIMEOUT, () => {
       priority: 2,
       tags: ['admin', 'travel'],
       remindMinutesBefore: 60,
+      reminders: [60],
       completed: false,
     });
 

@@ -13,7 +13,7 @@ const todo = (uid: string, dueDate: string): RenderedTodo => ({
   dueTime: '09:30',
   startDate: null,
   repeat: null,
-  remindMinutesBefore: null,
+  reminders: [],
   durationMinutes: null,
   tags: [],
   priority: 0,
@@ -190,9 +190,65 @@ const ASPECTS: {
     aspect: 'an alarm as the reminder',
     lines: ['DUE:20260310T090000Z'],
     components: ALARM,
-    fields: { remindMinutesBefore: 15 },
-    change: { remindMinutesBefore: 30 },
+    fields: { reminders: [15] },
+    change: { reminders: [30] },
     written: ['TRIGGER;RELATED=END:-PT30M'],
+  },
+  {
+    aspect: 'one alarm per reminder, a day before and at the time',
+    lines: ['DUE:20260310T090000Z'],
+    components: [
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      'DESCRIPTION:At the time',
+      'TRIGGER;RELATED=END:PT0S',
+      'END:VALARM',
+      'BEGIN:VALARM',
+      'ACTION:AUDIO',
+      'TRIGGER;RELATED=END:-P1D',
+      'END:VALARM',
+    ],
+    fields: { reminders: [1440, 0] },
+    // The client's own alarms stay as written while their offsets stay; a new one is Tally's.
+    change: { reminders: [1440, 60, 0] },
+    written: [
+      'TRIGGER;RELATED=END:-P1D',
+      'ACTION:AUDIO',
+      'TRIGGER;RELATED=END:-PT60M',
+      'DESCRIPTION:At the time',
+      'TRIGGER;RELATED=END:PT0S',
+    ],
+  },
+  {
+    aspect: 'alarms Tally cannot show, kept beside the reminders',
+    lines: ['DUE:20260310T090000Z'],
+    components: [
+      ...ALARM,
+      // An absolute trigger, one after the due time and the same offset again.
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      'DESCRIPTION:Absolute',
+      'TRIGGER;VALUE=DATE-TIME:20260309T080000Z',
+      'END:VALARM',
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      'DESCRIPTION:After',
+      'TRIGGER;RELATED=END:PT10M',
+      'END:VALARM',
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      'DESCRIPTION:Twice',
+      'TRIGGER;RELATED=END:-PT15M',
+      'END:VALARM',
+    ],
+    fields: { reminders: [15] },
+    change: { reminders: [15, 5] },
+    written: [
+      'TRIGGER;VALUE=DATE-TIME:20260309T080000Z',
+      'TRIGGER;RELATED=END:PT10M',
+      'DESCRIPTION:Twice',
+      'TRIGGER;RELATED=END:-PT5M',
+    ],
   },
   {
     aspect: 'an alarm before a time block (its start)',
@@ -204,8 +260,8 @@ const ASPECTS: {
       'TRIGGER:-PT10M',
       'END:VALARM',
     ],
-    fields: { dueTime: '09:00', durationMinutes: 45, remindMinutesBefore: 10 },
-    change: { remindMinutesBefore: 30 },
+    fields: { dueTime: '09:00', durationMinutes: 45, reminders: [10] },
+    change: { reminders: [30] },
     written: ['TRIGGER;RELATED=START:-PT30M'],
   },
   {
@@ -227,6 +283,58 @@ describe('each aspect of the codec', () => {
     for (const line of [...c.lines, ...(c.components ?? [])]) expect(again).toContain(line);
     const changed = unfolded(renderVtodo({ ...stored, ...c.change }, 'UTC'));
     for (const line of c.written) expect(changed).toContain(line);
+  });
+});
+
+describe('reminders as alarms', () => {
+  const lines = (text: string) => text.replace(/\r\n /g, '').split('\r\n');
+  const triggers = (text: string) => lines(text).filter((line) => line.startsWith('TRIGGER'));
+
+  it('writes one VALARM per reminder, and drops the alarm of a reminder removed', () => {
+    const { uid, fields, extra } = parseVtodo(
+      object(['DUE:20260310T090000Z'], [...ALARM, ...ALARM.map((l) => l.replace('15M', '2H'))]),
+      'UTC',
+    );
+    expect(fields.reminders).toEqual([120, 15]);
+    const stored: RenderedTodo = { ...fields, uid, createdAt: 0, updatedAt: 0, extra };
+    expect(triggers(renderVtodo({ ...stored, reminders: [15] }, 'UTC'))).toEqual([
+      'TRIGGER;RELATED=END:-PT15M',
+    ]);
+    expect(triggers(renderVtodo({ ...stored, reminders: [] }, 'UTC'))).toEqual([]);
+    const fresh = { ...todo('g', '2026-03-29'), reminders: [1440, 0] };
+    expect(triggers(renderVtodo(fresh, 'UTC'))).toEqual([
+      'TRIGGER;RELATED=END:-PT1440M',
+      'TRIGGER;RELATED=END:PT0S',
+    ]);
+    // Parsed back: the same reminders.
+    expect(parseVtodo(renderVtodo(fresh, 'UTC'), 'UTC').fields.reminders).toEqual([1440, 0]);
+  });
+
+  it('reads at most five distinct offsets as reminders and keeps the sixth as sent', () => {
+    const alarms = [5, 10, 15, 20, 25, 30].flatMap((minutes) =>
+      ALARM.map((line) => line.replace('-PT15M', `-PT${minutes}M`)),
+    );
+    const { uid, fields, extra } = parseVtodo(object(['DUE:20260310T090000Z'], alarms), 'UTC');
+    expect(fields.reminders).toEqual([25, 20, 15, 10, 5]);
+    const stored: RenderedTodo = { ...fields, uid, createdAt: 0, updatedAt: 0, extra };
+    expect(triggers(renderVtodo({ ...stored, title: 'Changed' }, 'UTC'))).toHaveLength(6);
+  });
+
+  it("writes an object stored with one reminder (before several) with the client's alarm", () => {
+    const { uid, fields, extra } = parseVtodo(object(['DUE:20260310T090000Z'], ALARM), 'UTC');
+    // As such an object was stored: its alarm as `reminder`, its offset remembered alone.
+    const old = {
+      ...extra,
+      reminder: extra.reminders?.[0] ?? null,
+      known: { ...extra.known, remind: { value: 15, props: [] } },
+    };
+    delete old.reminders;
+    const stored: RenderedTodo = { ...fields, uid, createdAt: 0, updatedAt: 0, extra: old };
+    expect(lines(renderVtodo(stored, 'UTC'))).toContain('DESCRIPTION:Soon');
+    expect(triggers(renderVtodo({ ...stored, reminders: [15, 0] }, 'UTC'))).toEqual([
+      'TRIGGER;RELATED=END:-PT15M',
+      'TRIGGER;RELATED=END:PT0S',
+    ]);
   });
 });
 
@@ -273,7 +381,7 @@ describe('a time block (DURATION)', () => {
   });
 
   it("writes a reminder before the due time: before DUE, or before a block's start", () => {
-    const timed = { ...todo('f', '2026-03-29'), remindMinutesBefore: 15 };
+    const timed = { ...todo('f', '2026-03-29'), reminders: [15] };
     expect(renderVtodo(timed, 'UTC')).toContain('TRIGGER;RELATED=END:-PT15M');
     expect(renderVtodo({ ...timed, durationMinutes: 60 }, 'UTC')).toContain(
       'TRIGGER;RELATED=START:-PT15M',

@@ -45,7 +45,8 @@ export interface VtodoFields {
   dueTime: string | null;
   startDate: string | null;
   repeat: Repeat | null;
-  remindMinutesBefore: number | null;
+  /** Its reminders, minutes before DUE, largest first (one VALARM each). */
+  reminders: number[];
   /** A time block's length (docs/decisions/166-todo-durations.md): DURATION from DTSTART. */
   durationMinutes: number | null;
   tags: string[];
@@ -78,7 +79,7 @@ export interface Extra {
   calendar: JCalProperty[];
   /** VTODO properties Tally does not model, in their order. */
   props: JCalProperty[];
-  /** VTODO sub-components other than the reminder alarm. */
+  /** VTODO sub-components other than the reminder alarms. */
   components: JCalComponent[];
   /**
    * Other components of the object: overridden occurrences, and the VTIMEZONEs a client sent
@@ -87,8 +88,13 @@ export interface Extra {
   siblings: JCalComponent[];
   /** Mapped properties as the client wrote them, with the value they meant. */
   known: Partial<Record<Aspect, { value: unknown; props: JCalProperty[] }>>;
-  /** The alarm that is the reminder, as the client wrote it. */
+  /**
+   * The alarm that was the one reminder, as the client wrote it: objects stored before a todo had
+   * several (docs/decisions/175-several-reminders-per-todo.md); newer ones keep `reminders`.
+   */
   reminder: JCalComponent | null;
+  /** The alarms that are the reminders, as the client wrote them. */
+  reminders?: JCalComponent[];
   /** The zone of the client's DUE (its TZID): Tally's due time is a wall time in it. */
   zone: string | null;
   /**
@@ -364,6 +370,7 @@ export function parseVtodo(
     siblings: todos.filter((c) => c !== master),
     known: {},
     reminder: null,
+    reminders: [],
     zone: null,
   };
   const byName = new Map<string, JCalProperty[]>();
@@ -391,7 +398,7 @@ export function parseVtodo(
       dueTime: null,
       startDate: null,
       repeat: null,
-      remindMinutesBefore: null,
+      reminders: [],
       durationMinutes: null,
       tags: [],
       priority: 0,
@@ -794,54 +801,59 @@ const CODECS: Record<Aspect, AspectCodec> = {
     value: (todo) => todo.parentUid,
   },
   remind: {
-    // The first alarm Tally can show (a time before a timed DUE) is the reminder; others are kept.
+    // Each alarm Tally can show (a time before a timed DUE) is a reminder, up to the todo's limit;
+    // others (another trigger, an absolute time, the same offset twice) are kept as written.
     read({ remember, extra, fields, components }) {
-      remember(null, []);
       // Before the due time: DUE is a VTODO's end, and a time block's start is its due time.
       const related = isBlock(fields) ? 'START' : 'END';
+      const taken = new Map<number, JCalComponent>();
       for (const component of components) {
         const minutes =
           component[0] === 'valarm' && fields.dueTime ? reminderMinutes(component, related) : null;
-        if (minutes !== null && extra.reminder === null) {
-          fields.remindMinutesBefore = minutes;
-          extra.reminder = component;
-          remember(minutes, []);
+        if (minutes !== null && !taken.has(minutes) && taken.size < LIMITS.remindersPerTodoMax) {
+          taken.set(minutes, component);
         } else {
           extra.components.push(component);
         }
       }
+      fields.reminders = [...taken.keys()].sort((a, b) => b - a);
+      extra.reminders = [...taken.values()];
+      remember(fields.reminders, []);
     },
-    // Written as an alarm among the components (reminderAlarm), not as a property.
+    // Written as alarms among the components (reminderAlarms), not as properties.
     write: () => [],
-    value: (todo) => todo.remindMinutesBefore,
+    value: (todo) => todo.reminders,
   },
 };
 
-/** The reminder as an alarm: the client's own while its offset holds, else Tally's. */
-function reminderAlarm(todo: RenderedTodo): JCalComponent | null {
-  if (todo.remindMinutesBefore === null || todo.dueTime === null) return null;
+/** The client's reminder alarms (of an object stored before several, its one). */
+const ownAlarms = (extra: Extra | null | undefined): JCalComponent[] =>
+  extra?.reminders ?? (extra?.reminder ? [extra.reminder] : []);
+
+/**
+ * The reminders as alarms, one each: the client's own for an offset it wrote (as it wrote it),
+ * else Tally's, DISPLAY with the title.
+ */
+function reminderAlarms(todo: RenderedTodo): JCalComponent[] {
+  if (todo.dueTime === null) return [];
   const related = isBlock(todo) ? 'START' : 'END';
-  const trigger: JCalProperty = [
-    'trigger',
-    { related },
-    'duration',
-    todo.remindMinutesBefore === 0 ? 'PT0S' : `-PT${todo.remindMinutesBefore}M`,
-  ];
-  const own = todo.extra?.reminder;
-  const ownTrigger = own?.[1].find((p) => p[0] === 'trigger');
-  if (
-    own &&
-    String(ownTrigger?.[1].related ?? 'START').toUpperCase() === related &&
-    same(todo.extra?.known.remind?.value, todo.remindMinutesBefore)
-  ) {
-    return own;
+  const own = new Map<number, JCalComponent>();
+  for (const alarm of ownAlarms(todo.extra)) {
+    const minutes = reminderMinutes(alarm, related);
+    if (minutes !== null && !own.has(minutes)) own.set(minutes, alarm);
   }
-  if (own) return [own[0], own[1].map((p) => (p[0] === 'trigger' ? trigger : p)), own[2]];
-  return [
-    'valarm',
-    [['action', {}, 'text', 'DISPLAY'], ['description', {}, 'text', todo.title], trigger],
-    [],
-  ];
+  return todo.reminders.map(
+    (minutes) =>
+      own.get(minutes) ?? [
+        'valarm',
+        [
+          ['action', {}, 'text', 'DISPLAY'],
+          ['description', {}, 'text', todo.title],
+          ['trigger', { related }, 'duration', minutes === 0 ? 'PT0S' : `-PT${minutes}M`],
+        ],
+        [],
+      ],
+  );
 }
 
 /**
@@ -928,8 +940,18 @@ export const sentText = (todo: RenderedTodo): string | null =>
  */
 function unchangedSinceSent(todo: RenderedTodo): boolean {
   return ([...ASPECT_NAMES, 'remind'] as Aspect[]).every((aspect) =>
-    same(todo.extra?.known[aspect]?.value ?? null, CODECS[aspect].value(todo)),
+    same(knownValue(todo.extra, aspect), CODECS[aspect].value(todo)),
   );
+}
+
+/**
+ * The value a field meant in the client's object. An object stored when a todo had one reminder
+ * remembered its offset or null; it means the list of that one offset, or none.
+ */
+function knownValue(extra: Extra | null | undefined, aspect: Aspect): unknown {
+  const value = extra?.known[aspect]?.value ?? null;
+  if (aspect !== 'remind' || Array.isArray(value)) return value;
+  return value === null ? [] : [value];
 }
 
 /** A calendar object's text, as written to clients. */
@@ -972,11 +994,10 @@ export function vtodoCalendar(todo: RenderedTodo, zone: string | null): JCalComp
     // A repeat Tally writes replaces the client's rule; a rule it cannot read stays as written.
     if (todo.repeat === null || property[0] !== 'rrule') properties.push(property);
   }
-  const alarm = reminderAlarm(todo);
   const vtodo: JCalComponent = [
     'vtodo',
     properties,
-    [...(alarm ? [alarm] : []), ...(extra?.components ?? [])],
+    [...reminderAlarms(todo), ...(extra?.components ?? [])],
   ];
   const timezones = timezonesOf(dates);
   const written = new Set(timezones.map((zone) => zone[1].find((p) => p[0] === 'tzid')?.[3]));

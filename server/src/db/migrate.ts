@@ -32,6 +32,7 @@ import { savedFilters } from './migrations/0026-saved-filters.js';
 import { durations } from './migrations/0027-durations.js';
 import { caldavPendingParent } from './migrations/0028-caldav-pending-parent.js';
 import { notificationPreferences } from './migrations/0029-notification-preferences.js';
+import { severalReminders } from './migrations/0030-several-reminders.js';
 
 /**
  * Migrations are committed, numbered and never edited once applied. They are listed here rather
@@ -68,6 +69,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0027-durations': durations(),
     '0028-caldav-pending-parent': caldavPendingParent(),
     '0029-notification-preferences': notificationPreferences(dialect),
+    '0030-several-reminders': severalReminders(dialect),
   };
 }
 

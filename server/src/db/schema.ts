@@ -139,8 +139,11 @@ interface TodosTable {
   repeat: string | null;
   /** The source row of an imported todo, hashed (migration 0008); null for todos made here. */
   import_key: string | null;
-  /** Remind this many minutes before the due time (0: at it); null for no reminder. */
-  remind_minutes_before: number | null;
+  /**
+   * Its reminders as a JSON array of minutes before the due time (0: at it), largest first,
+   * de-duplicated, at most five (migration 0030); null for none.
+   */
+  reminder_minutes: string | null;
   /**
    * The words of title and description as search compares them (shared/search-text.ts), written
    * with every change of either (migration 0009). Not optional here, so no insert forgets it.
@@ -272,9 +275,11 @@ interface JobLeasesTable {
   runs: number;
 }
 
-/** The next reminder of a todo with a due time and remind_minutes_before (at most one). */
+/** The next occurrence of each of a todo's reminders (one row per offset, migration 0030). */
 interface RemindersTable {
   todo_id: number;
+  /** The reminder it is: this many minutes before the due time. */
+  minutes_before: number;
   user_id: number;
   /** The instant it goes out: the due date and time in time_zone, less the offset. */
   fire_at: number;

@@ -30,6 +30,8 @@ export function createReminderActions(options: {
       .selectFrom('todos')
       .leftJoin('reminders', 'reminders.todo_id', 'todos.id')
       .select(['todos.title', 'todos.due_date', 'todos.due_time', 'reminders.time_zone'])
+      // Each of its reminders holds the same zone: one row is enough.
+      .limit(1)
       .where('todos.id', '=', claims.todoId)
       .where('todos.user_id', '=', claims.userId)
       .where('todos.completed', '=', 0)
@@ -44,11 +46,24 @@ export function createReminderActions(options: {
     ms: number,
   ) {
     const fireAt = clock() + ms;
-    const updated = await db
-      .updateTable('reminders')
-      .set({ fire_at: fireAt, sent_at: null, push_at: null })
+    // The reminder that went out last comes back, once: a todo's other reminders keep their
+    // own times (docs/decisions/175-several-reminders-per-todo.md).
+    const last = await db
+      .selectFrom('reminders')
+      .select('minutes_before')
       .where('todo_id', '=', claims.todoId)
+      .orderBy((eb) => eb.fn.coalesce('sent_at', eb.val(-1)), 'desc')
+      .orderBy('fire_at', 'desc')
+      .limit(1)
       .executeTakeFirst();
+    const updated = last
+      ? await db
+          .updateTable('reminders')
+          .set({ fire_at: fireAt, sent_at: null, push_at: null })
+          .where('todo_id', '=', claims.todoId)
+          .where('minutes_before', '=', last.minutes_before)
+          .executeTakeFirst()
+      : { numUpdatedRows: 0n };
     if (Number(updated.numUpdatedRows) > 0 || todo.due_date === null || todo.due_time === null) {
       return;
     }
@@ -56,6 +71,8 @@ export function createReminderActions(options: {
       .insertInto('reminders')
       .values({
         todo_id: claims.todoId,
+        // The todo has no reminder left to move: this one stands for the snoozed reminder.
+        minutes_before: 0,
         user_id: claims.userId,
         fire_at: fireAt,
         due_date: todo.due_date,

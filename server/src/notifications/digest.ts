@@ -3,6 +3,7 @@ import { addDays } from '@tally/contract/dates';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { localDateTime } from '../shared/calendar.js';
+import { timeSlicer } from '../shared/time-slices.js';
 import type { Mail, Mailer } from '../shared/mailer.js';
 import type { ActionLinks } from './action-links.js';
 import { escapeHtml } from './email.js';
@@ -158,7 +159,10 @@ export function createDigests(options: {
         .where('users.disabled_at', 'is', null)
         .execute();
       let sent = 0;
+      const pause = timeSlicer();
       for (const user of due) {
+        // Each digest reads the user's lists: requests are answered between two (decision 176).
+        await pause();
         const zone = user.time_zone ?? 'UTC';
         const local = localDateTime(now, zone);
         const minute = Number(local.time.slice(0, 2)) * 60 + Number(local.time.slice(3, 5));

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   CHANNEL_TOKEN_PATTERN,
   NTFY_TOPIC_PATTERN,
@@ -45,7 +46,8 @@ const FAILING_LIMIT_MS = 3 * DAY;
 const DISABLED_REASON = 'Turned off after failing for 3 days';
 /** Longer than one attempt can take (10 s), so a lease never ends under a send. */
 const LEASE_MS = MINUTE;
-const BATCH = 50;
+/** Deliveries claimed at a time; the event loop gets a turn between two batches (decision 176). */
+const BATCH = 10;
 const PUSH_ACTIONS: readonly ReminderAction[] = ['complete', 'snooze-10m'];
 const LOG_LENGTH = 50;
 const MAX_CHANNELS = 20;
@@ -481,9 +483,8 @@ export function createNotificationService(options: {
     async tick(): Promise<NotificationTickResult> {
       const now = clock();
       const result = { sent: 0, failed: 0, retried: 0 };
-      while ((await deliverDue(now, result)) === BATCH) {
-        // A full batch: there may be more.
-      }
+      // A full batch: there may be more, after the requests that waited meanwhile.
+      while ((await deliverDue(now, result)) === BATCH) await nextTurn();
       return result;
     },
 

@@ -21,6 +21,7 @@ import {
   type TestUser,
 } from '../test/helpers.js';
 import { startLocalPushService, type LocalPushService } from '../test/local-push-service.js';
+import { REMINDER_BATCH } from './service.js';
 
 /**
  * Reminders end to end on the server (docs/product.md, Reminders): scheduling from the todo
@@ -47,6 +48,7 @@ function client(user: TestUser, zone = 'Europe/Berlin') {
   const call = apiClient(ctx.app, user);
   const headers = { 'x-time-zone': zone };
   return {
+    user,
     create: (payload: object) => call.unchecked(todosApi.create, { body: payload, headers }),
     update: (id: number, payload: object) =>
       call.unchecked(todosApi.update, { params: { id }, body: payload, headers }),
@@ -114,6 +116,157 @@ describe('remindMinutesBefore', () => {
       dueTime: null,
     });
     expect(cleared.json<Todo>()).toMatchObject({ dueTime: null, remindMinutesBefore: null });
+  });
+});
+
+describe('reminders (several per todo)', () => {
+  it('are kept each once, largest first, with remindMinutesBefore their first; 400s name the field', async () => {
+    ctx.clock.set('2026-03-10T08:00:00Z');
+    const api = client(await registerUser(ctx.app));
+    const at = { dueDate: '2026-03-11', dueTime: '15:00' };
+    const created = await api.create({ title: 'Flight', ...at, reminders: [0, 1440, 60, 0] });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ reminders: [1440, 60, 0], remindMinutesBefore: 1440 });
+    const plain = (await api.create({ title: 'Plain' })).json<Todo>();
+    expect(plain).toMatchObject({ reminders: [], remindMinutesBefore: null });
+
+    const refusals: [object, RegExp][] = [
+      [{ dueDate: '2026-03-11', reminders: [0] }, /^reminders need a dueTime/],
+      [{ ...at, reminders: [0, 5, 10, 15, 30, 60] }, /reminders/],
+      [{ ...at, reminders: [-1] }, /reminders/],
+      [{ ...at, reminders: [10_081] }, /reminders/],
+      [{ ...at, reminders: ['5'] }, /reminders/],
+      [{ ...at, reminders: 5 }, /reminders/],
+      [{ ...at, reminders: [60, 0], remindMinutesBefore: 0 }, /^remindMinutesBefore must be/],
+    ];
+    for (const [body, message] of refusals) {
+      const answer = await api.create({ title: 'Bad', ...body });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json<{ error: string }>().error).toMatch(message);
+    }
+    // Both, agreeing: taken.
+    const both = await api.create({
+      title: 'Both',
+      ...at,
+      reminders: [0, 60],
+      remindMinutesBefore: 60,
+    });
+    expect(both.json()).toMatchObject({ reminders: [60, 0], remindMinutesBefore: 60 });
+
+    // A PATCH replaces the list; [] clears it.
+    const { id } = created.json<Todo>();
+    const call = apiClient(ctx.app, api.user);
+    const patch = (body: object) =>
+      call.unchecked(todosApi.patch, {
+        params: { id },
+        body,
+        headers: { 'x-time-zone': 'Europe/Berlin' },
+      });
+    expect((await patch({ reminders: [30, 0] })).json()).toMatchObject({ reminders: [30, 0] });
+    const refused = await patch({ reminders: [1, 2, 3, 4, 5, 6] });
+    expect([refused.statusCode, refused.json<{ error: string }>().error]).toEqual([
+      400,
+      expect.stringMatching(/reminders/),
+    ]);
+    expect((await patch({ reminders: [] })).json()).toMatchObject({
+      reminders: [],
+      remindMinutesBefore: null,
+    });
+  });
+
+  it("an old client's remindMinutesBefore changes only the first reminder; null removes only it", async () => {
+    ctx.clock.set('2026-03-10T08:00:00Z');
+    const api = client(await registerUser(ctx.app));
+    const fields = { title: 'Exam', dueDate: '2026-03-20', dueTime: '09:00' };
+    const base = { ...fields, completed: false };
+    const { id } = (await api.create({ ...fields, reminders: [1440, 0] })).json<Todo>();
+    // A PUT that sends back what it read (the first reminder) changes nothing.
+    const same = await api.update(id, { ...base, remindMinutesBefore: 1440 });
+    expect(same.json()).toMatchObject({ reminders: [1440, 0], remindMinutesBefore: 1440 });
+    // One that knows nothing of reminders leaves them.
+    expect((await api.update(id, base)).json<Todo>().reminders).toEqual([1440, 0]);
+    // A new offset replaces the first and keeps the one it cannot see.
+    const moved = await api.update(id, { ...base, remindMinutesBefore: 120 });
+    expect(moved.json()).toMatchObject({ reminders: [120, 0], remindMinutesBefore: 120 });
+    // Null removes the first only: the next is then what it reads.
+    const removed = await api.update(id, { ...base, remindMinutesBefore: null });
+    expect(removed.json()).toMatchObject({ reminders: [0], remindMinutesBefore: 0 });
+    // Clearing the due time clears them all, as it cleared the one.
+    const cleared = await api.update(id, { ...base, dueTime: null });
+    expect(cleared.json()).toMatchObject({ reminders: [], remindMinutesBefore: null });
+  });
+
+  it('each goes out once at its own time; adding one sends none again; snooze brings back one', async () => {
+    // 13:00 in Berlin on 10 March is 12:00 UTC.
+    ctx.clock.set('2026-03-09T09:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const todo = (
+      await api.create({
+        title: 'Dentist',
+        dueDate: '2026-03-10',
+        dueTime: '13:00',
+        reminders: [0, 1440],
+      })
+    ).json<Todo>();
+
+    ctx.clock.set('2026-03-09T11:59:59Z');
+    expect((await tick()).claimed).toBe(0);
+    ctx.clock.set('2026-03-09T12:00:00Z'); // a day before
+    expect((await tick()).claimed).toBe(1);
+    expect(browser.messages()).toHaveLength(1);
+    ctx.clock.set('2026-03-09T18:00:00Z');
+    expect((await tick()).claimed).toBe(0);
+
+    // A third reminder: it alone is armed; the one that went out stays sent.
+    const call = apiClient(ctx.app, await signInAgain(ctx.app, api.user));
+    const headers = { 'x-time-zone': 'Europe/Berlin' };
+    const patched = await call.unchecked(todosApi.patch, {
+      params: { id: todo.id },
+      body: { reminders: [1440, 60, 0] },
+      headers,
+    });
+    expect(patched.json<Todo>().reminders, patched.body).toEqual([1440, 60, 0]);
+    ctx.clock.set('2026-03-10T11:00:00Z'); // an hour before
+    expect((await tick()).claimed).toBe(1);
+    ctx.clock.set('2026-03-10T11:30:00Z');
+    expect((await tick()).claimed).toBe(0);
+    ctx.clock.set('2026-03-10T12:00:00Z'); // at the time
+    expect((await tick()).claimed).toBe(1);
+    expect(browser.messages().map((m) => (m as Reminder).firedAt)).toEqual([
+      '2026-03-09T12:00:00.000Z',
+      '2026-03-10T11:00:00.000Z',
+      '2026-03-10T12:00:00.000Z',
+    ]);
+
+    // Snooze on the last one: it comes back once, ten minutes later, the others stay sent.
+    const [, , last] = browser.messages() as { actions: { action: string; url: string }[] }[];
+    const snooze = new URL(last?.actions.find((a) => a.action === 'snooze-10m')?.url ?? '');
+    const posted = await ctx.app.inject({
+      method: 'POST',
+      url: `${snooze.pathname}${snooze.search}`,
+    });
+    expect(posted.statusCode).toBe(200);
+    ctx.clock.set('2026-03-10T12:10:00Z');
+    expect((await tick()).claimed).toBe(1);
+    ctx.clock.set('2026-03-10T12:30:00Z');
+    expect((await tick()).claimed).toBe(0);
+    expect(browser.messages()).toHaveLength(4);
+  });
+
+  it('two reminders already due in one round make one notification', async () => {
+    ctx.clock.set('2026-03-10T11:50:00Z');
+    const { api, browser } = await subscribedUser();
+    // 13:00 Berlin is 12:00 UTC: both 15 and 30 minutes before are past.
+    await api.create({
+      title: 'Late',
+      dueDate: '2026-03-10',
+      dueTime: '13:00',
+      reminders: [15, 30],
+    });
+    expect((await tick()).claimed).toBe(2);
+    expect(browser.messages()).toHaveLength(1);
+    // The open app lists it once too.
+    expect((await api.recent()).json<Reminder[]>().map((r) => r.title)).toEqual(['Late']);
   });
 });
 
@@ -486,6 +639,34 @@ describe('delivery', () => {
     ]);
     expect((await fresh.recent('2026-03-18T06:50:00.000Z')).json()).toEqual([]);
     expect((await fresh.recent('yesterday')).statusCode).toBe(400);
+  });
+});
+
+describe('a long round', () => {
+  it('gives the event loop a turn between its batches, so requests are answered meanwhile', async () => {
+    ctx.clock.set('2026-03-20T08:00:00Z');
+    const api = client(await registerUser(ctx.app));
+    for (let i = 0; i <= 2 * REMINDER_BATCH; i++) {
+      const created = await api.create({
+        title: `Due ${i}`,
+        dueDate: '2026-03-20',
+        dueTime: '12:00',
+        reminders: [0],
+      });
+      expect(created.statusCode).toBe(201);
+    }
+    ctx.clock.set('2026-03-20T11:00:00Z');
+    let finished = false;
+    const round = tick().then((result) => {
+      finished = true;
+      return result;
+    });
+    // What a request arriving meanwhile waits for: a turn of the event loop.
+    const duringRound = await new Promise<boolean>((resolve) =>
+      setImmediate(() => resolve(!finished)),
+    );
+    expect(duringRound).toBe(true);
+    expect((await round).claimed).toBe(2 * REMINDER_BATCH + 1);
   });
 });
 

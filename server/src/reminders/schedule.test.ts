@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantOf, mergeRemindMinutesBefore } from './schedule.js';
+import { instantOf, mergeReminders } from './schedule.js';
 
 describe('when a reminder goes out', () => {
   it('reads the due date and time in the zone, daylight saving included', () => {
@@ -18,11 +18,22 @@ describe('when a reminder goes out', () => {
     );
   });
 
-  it('keeps, changes or clears the offset as a PUT asks, and only with a due time', () => {
-    expect(mergeRemindMinutesBefore(15, undefined, '09:00')).toBe(15);
-    expect(mergeRemindMinutesBefore(15, 0, '09:00')).toBe(0);
-    expect(mergeRemindMinutesBefore(15, null, '09:00')).toBeNull();
-    expect(mergeRemindMinutesBefore(15, undefined, null)).toBeNull();
-    expect(() => mergeRemindMinutesBefore(null, 5, null)).toThrow(/needs a dueTime/);
+  it('keeps, replaces or clears the reminders as a PUT asks, and only with a due time', () => {
+    expect(mergeReminders([1440, 15], {}, '09:00')).toEqual([1440, 15]);
+    expect(mergeReminders([15], { reminders: [0, 60, 0] }, '09:00')).toEqual([60, 0]);
+    expect(mergeReminders([15], { reminders: [] }, '09:00')).toEqual([]);
+    expect(mergeReminders([15], {}, null)).toEqual([]);
+    expect(() => mergeReminders([], { reminders: [5] }, null)).toThrow(/reminders need a dueTime/);
+  });
+
+  it('takes remindMinutesBefore as the first reminder: replaced or removed alone', () => {
+    expect(mergeReminders([1440, 15], { remindMinutesBefore: 60 }, '09:00')).toEqual([60, 15]);
+    expect(mergeReminders([1440, 15], { remindMinutesBefore: 1440 }, '09:00')).toEqual([1440, 15]);
+    expect(mergeReminders([1440, 15], { remindMinutesBefore: null }, '09:00')).toEqual([15]);
+    expect(mergeReminders([], { remindMinutesBefore: 0 }, '09:00')).toEqual([0]);
+    expect(() => mergeReminders([], { remindMinutesBefore: 5 }, null)).toThrow(/needs a dueTime/);
+    expect(() =>
+      mergeReminders([], { reminders: [60, 0], remindMinutesBefore: 0 }, '09:00'),
+    ).toThrow(/^remindMinutesBefore must be/);
   });
 });

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PushSubscriptionBody, Reminder } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -12,10 +13,23 @@ const MAX_SUBSCRIPTIONS = 20;
 /** A push endpoint registered by another account, sent without that subscription's keys. */
 const ENDPOINT_TAKEN =
   'endpoint is already registered to another account: turn reminders off and on again in this browser';
-/** Reminders claimed per query: a backlog after downtime goes out in rounds. */
-const BATCH = 100;
+/**
+ * Reminders claimed per query: a backlog after downtime goes out in batches, and the event loop
+ * gets a turn between two (nextTurn), so a request waits for one batch at most, never for the
+ * whole round (docs/decisions/176-background-rounds-in-small-batches.md).
+ */
+export const REMINDER_BATCH = 20;
 /** How far back the open app may ask what went out. */
 const RECENT_MS = 60 * 60_000;
+
+/** A reminder a poller claimed: one offset of one todo's occurrence. */
+interface ClaimedReminder {
+  todo_id: number;
+  minutes_before: number;
+  user_id: number;
+  due_date: string;
+  due_time: string;
+}
 
 export interface TickResult {
   /** Reminders claimed (each goes out once, whichever process claims it). */
@@ -53,11 +67,14 @@ export function createReminderService(options: {
    * open app and the other channels heard of it when it fell due.
    */
   async function push(
-    rows: readonly { todo_id: number; user_id: number; due_date: string; due_time: string }[],
+    claimed: readonly ClaimedReminder[],
     now: number,
     fired: boolean,
     result: TickResult,
   ) {
+    // Two reminders of one todo claimed together (a backlog, or an offset already past when
+    // it was set) say the same thing: one notification for the todo.
+    const rows = [...new Map(claimed.map((reminder) => [reminder.todo_id, reminder])).values()];
     const todoIds = rows.map((reminder) => reminder.todo_id);
     const userIds = [...new Set(rows.map((reminder) => reminder.user_id))];
     const [todos, subscriptions, quiet] = await Promise.all([
@@ -118,10 +135,12 @@ export function createReminderService(options: {
       }),
     );
     for (const { todoId, until } of waiting) {
+      const offsets = claimed.filter((r) => r.todo_id === todoId).map((r) => r.minutes_before);
       await db
         .updateTable('reminders')
         .set({ push_at: until })
         .where('todo_id', '=', todoId)
+        .where('minutes_before', 'in', offsets)
         .execute();
     }
     if (gone.length > 0)
@@ -134,16 +153,21 @@ export function createReminderService(options: {
       .updateTable('reminders')
       .set({ sent_at: now })
       .where('sent_at', 'is', null)
-      .where('todo_id', 'in', (eb) =>
-        eb
-          .selectFrom('reminders')
-          .select('todo_id')
-          .where('sent_at', 'is', null)
-          .where('fire_at', '<=', now)
-          .orderBy('fire_at')
-          .limit(BATCH),
+      .where((eb) =>
+        eb(
+          eb.refTuple('todo_id', 'minutes_before'),
+          'in',
+          eb
+            .selectFrom('reminders')
+            .select(['todo_id', 'minutes_before'])
+            .where('sent_at', 'is', null)
+            .where('fire_at', '<=', now)
+            .orderBy('fire_at')
+            .limit(REMINDER_BATCH)
+            .$asTuple('todo_id', 'minutes_before'),
+        ),
       )
-      .returning(['todo_id', 'user_id', 'due_date', 'due_time'])
+      .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])
       .execute();
     if (claimed.length === 0) return 0;
     result.claimed += claimed.length;
@@ -157,15 +181,20 @@ export function createReminderService(options: {
       .updateTable('reminders')
       .set({ push_at: null })
       .where('push_at', '<=', now)
-      .where('todo_id', 'in', (eb) =>
-        eb
-          .selectFrom('reminders')
-          .select('todo_id')
-          .where('push_at', '<=', now)
-          .orderBy('push_at')
-          .limit(BATCH),
+      .where((eb) =>
+        eb(
+          eb.refTuple('todo_id', 'minutes_before'),
+          'in',
+          eb
+            .selectFrom('reminders')
+            .select(['todo_id', 'minutes_before'])
+            .where('push_at', '<=', now)
+            .orderBy('push_at')
+            .limit(REMINDER_BATCH)
+            .$asTuple('todo_id', 'minutes_before'),
+        ),
       )
-      .returning(['todo_id', 'user_id', 'due_date', 'due_time'])
+      .returning(['todo_id', 'minutes_before', 'user_id', 'due_date', 'due_time'])
       .execute();
     if (claimed.length > 0) await push(claimed, now, false, result);
     return claimed.length;
@@ -176,12 +205,9 @@ export function createReminderService(options: {
     async tick(): Promise<TickResult> {
       const now = clock();
       const result: TickResult = { claimed: 0, pushes: { sent: 0, gone: 0, failed: 0 } };
-      while ((await deliverDue(now, result)) === BATCH) {
-        // A full batch: there may be more.
-      }
-      while ((await deliverWaiting(now, result)) === BATCH) {
-        // As above.
-      }
+      // A full batch: there may be more, after the requests that waited meanwhile.
+      while ((await deliverDue(now, result)) === REMINDER_BATCH) await nextTurn();
+      while ((await deliverWaiting(now, result)) === REMINDER_BATCH) await nextTurn();
       return result;
     },
 
@@ -257,7 +283,9 @@ export function createReminderService(options: {
         .orderBy('reminders.sent_at')
         .orderBy('reminders.todo_id')
         .execute();
-      return rows.map((row) => ({
+      // Two reminders of a todo claimed in one round went out as one notification: listed once.
+      const once = new Map(rows.map((row) => [`${row.todo_id} ${row.sent_at}`, row]));
+      return [...once.values()].map((row) => ({
         todoId: row.todo_id,
         title: row.title,
         dueDate: row.due_date,

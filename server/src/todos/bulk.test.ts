@@ -208,6 +208,7 @@ describe('POST /api/todos/bulk', () => {
         dueTime: null,
         repeat: null,
         remindMinutesBefore: null,
+        reminders: [],
         startDate: '2026-03-08',
         version: 3,
       },

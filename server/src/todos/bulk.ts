@@ -188,7 +188,7 @@ export function createBulkService(db: Kysely<Database>, clock: Clock) {
             .set({
               ...planningColumns(planning),
               start_date: movedStart(row.start_date, row.due_date, dueDate),
-              ...(planning.dueTime === null ? { remind_minutes_before: null } : {}),
+              ...(planning.dueTime === null ? { reminder_minutes: null } : {}),
               updated_at: now,
               version: nextVersion,
             })

@@ -14,7 +14,7 @@ export const COLUMNS = [
   'due_date',
   'due_time',
   'repeat',
-  'remind_minutes_before',
+  'reminder_minutes',
   'priority',
   'parent_id',
   'start_date',
@@ -48,7 +48,7 @@ export const WRITTEN = [
   'due_date',
   'due_time',
   'repeat',
-  'remind_minutes_before',
+  'reminder_minutes',
   'search_text',
   'priority',
   'parent_id',
@@ -72,7 +72,8 @@ export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
     dueTime: row.due_time,
     // Written only from a validated rule (mergePlanning), so it parses to one.
     repeat: row.repeat === null ? null : (JSON.parse(row.repeat) as Repeat),
-    remindMinutesBefore: row.remind_minutes_before,
+    remindMinutesBefore: null,
+    reminders: [],
     tags: [...tags],
     priority: row.priority,
     parentId: row.parent_id,
@@ -85,6 +86,11 @@ export function toTodo(row: TodoColumns, tags: readonly string[]): Todo {
   // Only when a calendar app set one (docs/decisions/085-caldav.md); set after the literal, not
   // spread into it, which cost more for every todo of a list.
   if (row.custom_repeat !== null) todo.customRepeat = row.custom_repeat;
+  if (row.reminder_minutes !== null) {
+    // Written only by remindersColumn, largest first: the first is the one an older client sees.
+    todo.reminders = JSON.parse(row.reminder_minutes) as number[];
+    todo.remindMinutesBefore = todo.reminders[0] ?? null;
+  }
   return todo;
 }
 
@@ -98,3 +104,7 @@ export const orderKeysOf = (row: TodoColumns): TodoOrderKeys => ({
   priority: row.priority,
   position: Number(row.position),
 });
+
+/** A todo's reminders (largest first, as mergeReminders leaves them) as their column. */
+export const remindersColumn = (reminders: readonly number[]): string | null =>
+  reminders.length === 0 ? null : JSON.stringify(reminders);

@@ -23,7 +23,7 @@ import { dateInZone, daysBetween, localDateTime } from '../shared/calendar.js';
 import { batches } from '../shared/batches.js';
 import { badRequest } from '../shared/errors.js';
 import { changedMeanwhile, ifMatchAllows, nextVersion } from '../shared/versions.js';
-import { mergeRemindMinutesBefore, scheduleReminder } from '../reminders/schedule.js';
+import { mergeReminders, scheduleReminder } from '../reminders/schedule.js';
 import { searchText } from '../shared/search-text.js';
 import { tagsOfTodos } from '../shared/tags.js';
 import {
@@ -53,7 +53,13 @@ import {
   todosAndTagsOfUser,
   type ViewBounds,
 } from './queries.js';
-import { COLUMNS, orderKeysOf, type TodoColumns, type TodoFilters } from './rows.js';
+import {
+  COLUMNS,
+  orderKeysOf,
+  remindersColumn,
+  type TodoColumns,
+  type TodoFilters,
+} from './rows.js';
 import { checkParent, descendantsOf } from './subtasks.js';
 import { answer, answerWith, setTags } from './tag-links.js';
 import { moveToTrash } from './trash.js';
@@ -410,11 +416,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
       const now = clock();
       const groupId = input.groupId ?? null;
       const planning = mergePlanning({ dueDate: null, dueTime: null, repeat: null }, input);
-      const remindMinutesBefore = mergeRemindMinutesBefore(
-        null,
-        input.remindMinutesBefore,
-        planning.dueTime,
-      );
+      const reminders = mergeReminders([], input, planning.dueTime);
       const title = cleanTitle(input.title);
       const description = cleanDescription(input.description);
       const parentId = input.parentId ?? null;
@@ -429,7 +431,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           title,
           description,
           ...planningColumns(planning),
-          remind_minutes_before: remindMinutesBefore,
+          reminder_minutes: remindersColumn(reminders),
           search_text: searchText(title, description, input.tags),
           priority: input.priority ?? 0,
           parent_id: parentId,
@@ -442,8 +444,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         if (input.tags !== undefined) await setTags(trx, userId, row.id, input.tags, now);
         const [todo] = await answer(trx, [row]);
         if (!todo) throw new Error('insert returned no todo');
-        if (remindMinutesBefore !== null)
-          await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
+        if (reminders.length > 0) await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(trx, userId, ['todosCreated'], now);
         return todo;
       });
@@ -494,9 +495,11 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
         // A repeat moves the todo on and leaves it open, unless its dates have ended.
         const recurs = advanced !== null;
         const planning = advanced ?? merged;
-        const remindMinutesBefore = mergeRemindMinutesBefore(
-          current.remind_minutes_before,
-          input.remindMinutesBefore,
+        const reminders = mergeReminders(
+          current.reminder_minutes === null
+            ? []
+            : (JSON.parse(current.reminder_minutes) as number[]),
+          input,
           planning.dueTime,
         );
         await checkGroup(trx, userId, groupId);
@@ -513,7 +516,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           title,
           description,
           ...planningColumns(planning),
-          remind_minutes_before: remindMinutesBefore,
+          reminder_minutes: remindersColumn(reminders),
           search_text: searchText(title, description, tags),
           priority: input.priority ?? current.priority,
           parent_id: parentId,
@@ -537,7 +540,7 @@ export function createTodoService(db: Kysely<Database>, clock: Clock) {
           row.completed !== current.completed ||
           row.due_date !== current.due_date ||
           row.due_time !== current.due_time ||
-          row.remind_minutes_before !== current.remind_minutes_before;
+          row.reminder_minutes !== current.reminder_minutes;
         if (reminderChanged) await scheduleReminder(trx, reminderOf(todo, userId), zone, now);
         await recordEvents(
           trx,

@@ -75,6 +75,29 @@ describe('the trash', () => {
     expect((await totals(user)).todosDeleted).toBe(0);
   });
 
+  it('restores a todo trashed before several reminders with its one reminder as their list', async () => {
+    const { call } = await setUp();
+    const body = { title: 'Dentist', dueDate: '2099-03-10', dueTime: '09:00', reminders: [30] };
+    const todo = (await call(todosApi.create, { body })).json<Todo>();
+    expect((await call(todosApi.remove, { params: { id: todo.id } })).statusCode).toBe(204);
+    // As migration 0029's server stored it: one offset in its own column.
+    const stored = await ctx.app.db
+      .selectFrom('trashed_todos')
+      .select('todo')
+      .where('id', '=', todo.id)
+      .executeTakeFirstOrThrow();
+    const old = JSON.parse(stored.todo) as Record<string, unknown>;
+    delete old.reminder_minutes;
+    await ctx.app.db
+      .updateTable('trashed_todos')
+      .set({ todo: JSON.stringify({ ...old, remind_minutes_before: 30 }) })
+      .where('id', '=', todo.id)
+      .execute();
+    expect((await call(trashApi.list)).json<TrashedTodo[]>()[0]?.reminders).toEqual([30]);
+    const restored = await call(trashApi.restore, { params: { id: todo.id } });
+    expect(restored.json<Todo>()).toMatchObject({ reminders: [30], remindMinutesBefore: 30 });
+  });
+
   it('lists the most recently deleted first, and restores into no group when the group is gone', async () => {
     const { call, group, add } = await setUp();
     const first = await add('first', group.id);

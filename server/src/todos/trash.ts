@@ -15,10 +15,11 @@ import { tagsOfTodos } from '../shared/tags.js';
  * What trashed_todos.todo holds: the todos row without the keys kept beside it, and its tags
  * (by name, so a tag deleted meanwhile comes back with the todo). Rows trashed before migration
  * 0016 lack the later columns and the tags; those trashed before 0019, the version; before 0027,
- * the duration.
+ * the duration; before 0030, the reminders, which they hold as their one offset.
  */
 type StoredTodo = Omit<
   TodoRow,
+  | 'reminder_minutes'
   | 'id'
   | 'user_id'
   | 'priority'
@@ -35,11 +36,19 @@ type StoredTodo = Omit<
     >
   > & {
     tags?: string[];
+    reminder_minutes?: string | null;
+    remind_minutes_before?: number | null;
   };
 
 /** A stored todo as a full row, the columns it lacks at their defaults. */
-const rowOf = (id: number, userId: number, stored: StoredTodo): TodoRow & { tags: string[] } => ({
+const rowOf = (
+  id: number,
+  userId: number,
+  { remind_minutes_before: before, ...stored }: StoredTodo,
+): TodoRow & { tags: string[] } => ({
   ...stored,
+  reminder_minutes:
+    stored.reminder_minutes ?? (before === null || before === undefined ? null : `[${before}]`),
   id,
   user_id: userId,
   priority: stored.priority ?? 0,

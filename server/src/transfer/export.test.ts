@@ -57,7 +57,7 @@ describe('GET /api/account/export', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     expect(ajv.validate(AccountExportSchema, data), ajv.errorsText()).toBe(true);
-    expect(data.version).toBe(3);
+    expect(data.version).toBe(4);
     expect(data.account.username).toBe(user.username);
     expect(data.groups).toEqual([
       { id: group.id, name: 'Home', color: '#10B981', createdAt: expect.any(String) },

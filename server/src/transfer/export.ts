@@ -19,13 +19,14 @@ const DAY = 24 * 60 * 60_000;
 
 /**
  * A todo as the export keeps it: the API's todo with its created time named as the export's other
- * times, and its last change. The reminder, the version and a calendar app's repeat rule stay out
- * (the export's schema is versioned apart from the API's todo).
+ * times, and its last change. Its reminders go as `reminders` (version 4); `remindMinutesBefore`,
+ * their first, the version and a calendar app's repeat rule stay out (the export's schema is
+ * versioned apart from the API's todo).
  */
 function exportedTodo(
   {
     created,
-    remindMinutesBefore: _reminder,
+    remindMinutesBefore: _firstReminder,
     version: _version,
     customRepeat: _repeat,
     ...todo

@@ -37,6 +37,8 @@ import { readZipEntry } from './zip.js';
 import { batches } from '../shared/batches.js';
 import { searchText } from '../shared/search-text.js';
 import { nextVersion } from '../shared/versions.js';
+import { scheduleReminder } from '../reminders/schedule.js';
+import { remindersColumn } from '../todos/rows.js';
 
 const READERS: Record<ImportFormat, (text: string, context: SourceContext) => Promise<SourceFile>> =
   {
@@ -281,6 +283,7 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
               priority: todo.priority ?? 0,
               start_date: todo.startDate ?? null,
               duration_minutes: todo.durationMinutes ?? null,
+              reminder_minutes: remindersColumn(todo.reminders ?? []),
             };
           });
           const rows = await trx
@@ -295,6 +298,18 @@ export function createImportService({ db, clock, checkPlanning }: ImportServiceD
             if (todoId === undefined || !value) throw new Error('an imported todo has no id');
             idOfTodo.set(todo, todoId);
             events.push({ type: 'todosCreated', at: value.created_at });
+            // Reminders of Tally's export are armed as a client's create arms them.
+            if (todo.reminders && todo.reminders.length > 0) {
+              const reminding = {
+                id: todoId,
+                userId,
+                completed: todo.completed,
+                dueDate: todo.dueDate,
+                dueTime: todo.dueTime,
+                reminders: todo.reminders,
+              };
+              await scheduleReminder(trx, reminding, request.zone, now);
+            }
             // A completed todo whose source has no completion time counts as completed now.
             const done =
               todo.completed && todo.completions.length === 0

@@ -410,8 +410,8 @@ describe('refusals', () => {
       /^The file is not valid JSON: /,
     );
     expect(await refused('[1, 2]', 'tally-json')).toMatch(/^This is not a Tally export/);
-    expect(await refused('{"version": 4, "todos": []}', 'tally-json')).toBe(
-      'This Tally export is version 4; this server reads versions 1, 2 and 3',
+    expect(await refused('{"version": 5, "todos": []}', 'tally-json')).toBe(
+      'This Tally export is version 5; this server reads versions 1, 2, 3 and 4',
     );
     expect(await refused('{"version": 1}', 'tally-json')).toBe('The export has no "todos" list');
   });

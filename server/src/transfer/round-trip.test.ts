@@ -51,6 +51,7 @@ async function seed(user: TestUser) {
     dueDate: '2026-03-13',
     dueTime: '16:00',
     repeat: { every: 1, unit: 'week', weekdays: ['fri'], from: 'due' },
+    reminders: [0, 1440],
   });
   await todo({ title: '=HYPERLINK("http://evil.example","click")', groupId: home.id });
   await todo({ title: '@SUM(A1:A2)', description: '-2+3' });
@@ -193,6 +194,7 @@ const shape = (data: AccountExport) => {
       parent: todo.parentId === null ? null : todoTitle.get(todo.parentId),
       startDate: todo.startDate,
       position: todo.position,
+      reminders: todo.reminders,
       title: todo.title,
       description: todo.description,
       group: todo.groupId === null ? null : groupName.get(todo.groupId),
@@ -221,7 +223,10 @@ describe('the round trip', () => {
     for (const filter of saved) await call(user)(filtersApi.create, { body: filter });
     const exported = await call(user)(accountApi.export);
     const before = exported.json<AccountExport>();
-    expect(before.version).toBe(3);
+    expect(before.version).toBe(4);
+    expect(before.todos.find((todo) => todo.title === 'Weekly review')?.reminders).toEqual([
+      1440, 0,
+    ]);
     expect(before.filters).toEqual(saved);
     expect(before.todos).toHaveLength(SEEDED);
     expect(before.tags).toEqual([
@@ -246,6 +251,11 @@ describe('the round trip', () => {
 
     const after = (await call(again)(accountApi.export)).json<AccountExport>();
     expect(shape(after)).toEqual(shape(before));
+    const todosAgain = (await call(again)(todosApi.list)).json<Todo[]>();
+    expect(todosAgain.find((todo) => todo.title === 'Weekly review')).toMatchObject({
+      reminders: [1440, 0],
+      remindMinutesBefore: 1440,
+    });
     expect(after.statistics.totals).toMatchObject({
       todosCreated: SEEDED,
       todosCompleted: 2,
@@ -369,7 +379,7 @@ describe('/api/docs', () => {
       { content: Record<string, { schema: { properties: { version: unknown } } }> }
     >;
     expect(exported['200']?.content['application/json']?.schema.properties.version).toMatchObject({
-      enum: [3],
+      enum: [4],
     });
   });
 });

@@ -535,7 +535,7 @@ export function fakeBackend(
     },
     'GET /api/account/export': () =>
       json({
-        version: 3,
+        version: 4,
         exportedAt: '2026-03-04T05:06:07.000Z',
         account: state.account,
         groups: [],

@@ -271,12 +271,12 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
             : `Its repeat (${customRepeat}) is not one Tally has: imported without it`,
         );
       }
-      // Imports keep no reminders; one the calendar app set is named, not dropped unsaid.
-      if (fields.remindMinutesBefore !== null) {
+      // Imports keep no reminders; those the calendar app set are named, not dropped unsaid.
+      for (const minutes of fields.reminders) {
         source.warn(
           first.line,
           where,
-          `Its reminder (${fields.remindMinutesBefore} minutes before the due time) is not imported`,
+          `Its reminder (${minutes} minutes before the due time) is not imported`,
         );
       }
       const property = (name: string) =>

@@ -52,6 +52,8 @@ export interface SourceTodo {
   position?: number;
   /** How many minutes it takes (Tally's export); none when absent. */
   durationMinutes?: number | null;
+  /** Its reminders, minutes before the due time, largest first (Tally's export); none when absent. */
+  reminders?: number[];
 }
 
 /** A duration the API would take, else none: a hand-edited file cannot store what a client can't. */
@@ -61,6 +63,19 @@ export const durationOf = (value: unknown) =>
   (value as number) <= LIMITS.durationMinutesMax
     ? (value as number)
     : null;
+
+/**
+ * The reminders the API would take, largest first, else none: each an offset 0 up to a week, at
+ * most five, and only with a due time (a hand-edited file cannot store what a client can't).
+ */
+export function remindersOf(value: unknown, dueTime: string | null): number[] {
+  if (dueTime === null || !Array.isArray(value)) return [];
+  const offsets = value.filter(
+    (minutes): minutes is number =>
+      Number.isInteger(minutes) && minutes >= 0 && minutes <= LIMITS.remindMinutesBeforeMax,
+  );
+  return [...new Set(offsets)].sort((a, b) => b - a).slice(0, LIMITS.remindersPerTodoMax);
+}
 
 /** A tag the file declares with its colour (Tally's export, version 2). */
 export interface SourceTag {

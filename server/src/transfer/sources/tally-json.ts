@@ -21,6 +21,7 @@ import {
   type SourceTag,
   type SourceTodo,
   durationOf,
+  remindersOf,
 } from './source.js';
 
 type Json = Record<string, unknown>;
@@ -246,6 +247,7 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
       priority: [0, 1, 2, 3].includes(todo.priority as number) ? (todo.priority as number) : 0,
       startDate: source.startDate(stringOrNull(todo.startDate), null, where),
       durationMinutes: durationOf(todo.durationMinutes),
+      reminders: remindersOf(todo.reminders, planning.dueTime),
       // JSON.parse reads 1.8e308 as Infinity: kept, for boundPositions to place it last.
       ...(typeof todo.position === 'number' && !Number.isNaN(todo.position)
         ? { position: todo.position }

@@ -516,7 +516,7 @@ describe('/settings, Your data', () => {
     );
     expect(downloads).toEqual(['tally-export-2026-03-04.json']);
     const exported = JSON.parse(await readBlob(saved)) as { version: number };
-    expect(exported.version).toBe(3);
+    expect(exported.version).toBe(4);
     const call = calls.find((c) => c.path === '/api/account/export');
     expect(call?.headers.get('Authorization')).toMatch(/^Bearer /);
   });

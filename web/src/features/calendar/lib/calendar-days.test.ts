@@ -23,6 +23,7 @@ const todo = (fields: Partial<Todo>): Todo => ({
   dueTime: null,
   repeat: null,
   remindMinutesBefore: null,
+  reminders: [],
   tags: [],
   priority: 0,
   parentId: null,

@@ -6,7 +6,7 @@ import { useCreateTodo } from '../api/create-todo';
 import type { Chip, parseQuickAdd } from '../lib/quick-add';
 import { descriptionOrNull, todoFieldErrors } from '../lib/todo-fields';
 import { GroupSelect } from './GroupSelect';
-import { NO_PLANNING, PlanningFields, type Planning } from './PlanningFields';
+import { NO_PLANNING, PlanningFields, planningBody, type Planning } from './PlanningFields';
 import { QuickAddChips } from './QuickAddChips';
 import { TodoTextFields } from './TodoTextFields';
 
@@ -69,7 +69,7 @@ export function NewTodoForm({
     dueDate,
     dueTime: quick?.dueTime ?? planning.dueTime,
     repeat: quick?.repeat ?? planning.repeat,
-    remindMinutesBefore: planning.remindMinutesBefore,
+    reminders: planning.reminders,
   };
   const effectiveGroupId = quick?.groupId ?? groupId;
   const errors = todoFieldErrors(createTodo.error);
@@ -101,8 +101,8 @@ export function NewTodoForm({
         ...(date ? { dueDate: date } : {}),
         ...(date && effective.dueTime ? { dueTime: effective.dueTime } : {}),
         ...(date && effective.repeat ? { repeat: effective.repeat } : {}),
-        ...(date && effective.dueTime && effective.remindMinutesBefore !== null
-          ? { remindMinutesBefore: effective.remindMinutesBefore }
+        ...(date && effective.dueTime && effective.reminders.length > 0
+          ? { reminders: planningBody(effective).reminders }
           : {}),
         ...(quick?.tags ? { tags: quick.tags } : {}),
         ...(quick?.priority ? { priority: quick.priority } : {}),

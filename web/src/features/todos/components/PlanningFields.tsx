@@ -1,23 +1,24 @@
 import { useId } from 'react';
+import { LIMITS } from '@tally/contract/constants';
 import type { Repeat } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { SelectField, TextField } from '#web/components/FormField';
 import { RepeatFields } from './RepeatFields';
 
-/** What the forms hold: a due date and time ('' for none), a repeat and a reminder. */
+/** What the forms hold: a due date and time ('' for none), a repeat and the reminders. */
 export interface Planning {
   dueDate: string;
   dueTime: string;
   repeat: Repeat | null;
-  /** Minutes before the due time (0: at it); null for no reminder. */
-  remindMinutesBefore: number | null;
+  /** Each in minutes before the due time (0: at it), in the order the rows show them. */
+  reminders: number[];
 }
 
 export const NO_PLANNING: Planning = {
   dueDate: '',
   dueTime: '',
   repeat: null,
-  remindMinutesBefore: null,
+  reminders: [],
 };
 
 /**
@@ -31,7 +32,8 @@ export function planningBody(planning: Planning) {
     dueDate: date,
     dueTime: time,
     repeat: date ? planning.repeat : null,
-    remindMinutesBefore: time ? planning.remindMinutesBefore : null,
+    // As the server keeps them (each once, largest first), so an unchanged list is no change.
+    reminders: time ? [...new Set(planning.reminders)].sort((a, b) => b - a) : [],
   };
 }
 
@@ -46,6 +48,9 @@ const REMINDER_CHOICES: [number, string][] = [
   [120, '2 hours before'],
   [1440, '1 day before'],
 ];
+
+const labelOf = (minutes: number) =>
+  REMINDER_CHOICES.find(([choice]) => choice === minutes)?.[1] ?? `${minutes} minutes before`;
 
 interface PlanningFieldsProps {
   value: Planning;
@@ -63,12 +68,22 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
   const reminderHintId = useId();
   const hasDate = value.dueDate !== '';
   const hasTime = hasDate && value.dueTime !== '';
-  const current = value.remindMinutesBefore;
+  const reminders = hasTime ? value.reminders : [];
   // An offset set through the API may not be among the choices: it is offered as it is.
-  const choices: [number, string][] =
-    current === null || REMINDER_CHOICES.some(([minutes]) => minutes === current)
-      ? REMINDER_CHOICES
-      : [...REMINDER_CHOICES, [current, `${current} minutes before`]];
+  const extra = reminders.filter((minutes) => !REMINDER_CHOICES.some(([c]) => c === minutes));
+  const choices: [number, string][] = [
+    ...REMINDER_CHOICES,
+    ...extra.map((minutes): [number, string] => [minutes, labelOf(minutes)]),
+  ];
+  const several = reminders.length > 1;
+  const setReminder = (index: number, minutes: number | null) =>
+    onChange({
+      reminders:
+        minutes === null
+          ? reminders.filter((_, i) => i !== index)
+          : Object.assign([...reminders], { [index]: minutes }),
+    });
+  const unused = REMINDER_CHOICES.find(([minutes]) => !reminders.includes(minutes));
   return (
     // Two columns only where the form itself is wide (a container query, not the window's width):
     // in the detail panel a date beside its Clear button would be cut ("11/29/202").
@@ -110,27 +125,53 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
           A time and a repeat need a due date.
         </p>
       )}
-      <div>
-        <SelectField
-          label="Reminder"
-          value={
-            hasTime && value.remindMinutesBefore !== null ? String(value.remindMinutesBefore) : ''
-          }
-          disabled={!hasTime}
-          aria-describedby={hasTime ? undefined : reminderHintId}
-          onChange={(event) =>
-            onChange({
-              remindMinutesBefore: event.target.value === '' ? null : Number(event.target.value),
-            })
-          }
-        >
-          <option value="">No reminder</option>
-          {choices.map(([minutes, label]) => (
-            <option key={minutes} value={minutes}>
-              {label}
-            </option>
-          ))}
-        </SelectField>
+      <div className="space-y-2">
+        {(reminders.length === 0 ? [null] : reminders).map((minutes, index) => (
+          <div key={index} className="flex items-end gap-2">
+            <div className="min-w-0 flex-1">
+              <SelectField
+                label={index === 0 ? 'Reminder' : `Reminder ${index + 1}`}
+                value={minutes === null ? '' : String(minutes)}
+                disabled={!hasTime}
+                aria-describedby={hasTime ? undefined : reminderHintId}
+                onChange={(event) =>
+                  setReminder(index, event.target.value === '' ? null : Number(event.target.value))
+                }
+              >
+                {/* With several, each row has its Remove button instead. */}
+                {!several && <option value="">No reminder</option>}
+                {choices.map(([choice, label]) => (
+                  <option
+                    key={choice}
+                    value={choice}
+                    // Each offset once: another row already reminds then.
+                    disabled={choice !== minutes && reminders.includes(choice)}
+                  >
+                    {label}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+            {several && minutes !== null && (
+              <Button
+                variant="secondary"
+                aria-label={`Remove reminder ${index + 1} (${labelOf(minutes)})`}
+                className="min-h-[42px]"
+                onClick={() => setReminder(index, null)}
+              >
+                Remove
+              </Button>
+            )}
+          </div>
+        ))}
+        {reminders.length > 0 && reminders.length < LIMITS.remindersPerTodoMax && unused && (
+          <Button
+            variant="secondary"
+            onClick={() => onChange({ reminders: [...reminders, unused[0]] })}
+          >
+            Add another reminder
+          </Button>
+        )}
         {hasDate && !hasTime && (
           <p id={reminderHintId} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             A reminder needs a time.

@@ -145,3 +145,72 @@ describe('/todos: the detail view keeps what is typed', () => {
     });
   });
 });
+
+describe('/todos: reminders in the detail view', () => {
+  it('lists each reminder, removes one, adds another, and saves them as reminders', async () => {
+    const { calls, state } = fakeBackend({
+      todos: [
+        makeTodo({
+          id: 1,
+          title: 'Flight',
+          dueDate: '2026-12-04',
+          dueTime: '09:30',
+          reminders: [1440, 0],
+        }),
+      ],
+    });
+    const { user } = renderApp('/todos');
+    const { detail, form } = await openDetail(user, 'Flight');
+    expect(within(form).getByLabelText('Reminder')).toHaveValue('1440');
+    expect(within(form).getByLabelText('Reminder 2')).toHaveValue('0');
+    // Each offset once: the other row's is not offered.
+    expect(
+      within(within(form).getByLabelText('Reminder')).getByRole('option', {
+        name: 'At the due time',
+      }),
+    ).toBeDisabled();
+
+    await user.click(
+      within(form).getByRole('button', { name: 'Remove reminder 1 (1 day before)' }),
+    );
+    // One left: it can be set to none, and there is no Remove button.
+    expect(within(form).getByLabelText('Reminder')).toHaveValue('0');
+    expect(within(form).queryByRole('button', { name: /^Remove reminder/ })).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Add another reminder' }));
+    await user.selectOptions(within(form).getByLabelText('Reminder 2'), '1 hour before');
+    await user.keyboard('{Escape}');
+    await closed();
+    expect(detail).not.toBeInTheDocument();
+    const patches = calls.filter((call) => call.method === 'PATCH').map((call) => call.body);
+    expect(patches.length).toBeGreaterThan(0);
+    for (const body of patches) expect(Object.keys(body as object)).toEqual(['reminders']);
+    expect(patches.at(-1)).toEqual({ reminders: [60, 0] });
+    expect(state.todos[0]?.reminders).toEqual([60, 0]);
+  });
+
+  it('offers at most five, and none without a time', async () => {
+    fakeBackend({
+      todos: [
+        makeTodo({ id: 1, title: 'Dated', dueDate: '2026-12-04' }),
+        makeTodo({
+          id: 2,
+          title: 'Five',
+          dueDate: '2026-12-04',
+          dueTime: '08:00',
+          reminders: [120, 60, 30, 15, 0],
+        }),
+      ],
+    });
+    const { user } = renderApp('/todos');
+    const dated = await openDetail(user, 'Dated');
+    expect(within(dated.form).getByLabelText('Reminder')).toBeDisabled();
+    expect(within(dated.form).getByLabelText('Reminder')).toHaveAccessibleDescription(
+      'A reminder needs a time.',
+    );
+    await user.keyboard('{Escape}');
+    await closed();
+    const five = await openDetail(user, 'Five');
+    expect(within(five.form).getByLabelText('Reminder 5')).toHaveValue('0');
+    expect(within(five.form).queryByRole('button', { name: 'Add another reminder' })).toBeNull();
+  });
+});

@@ -354,7 +354,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
         }
         errors={errors}
       />
-      {conflictsOf(['dueDate', 'dueTime', 'repeat', 'remindMinutesBefore'])}
+      {conflictsOf(['dueDate', 'dueTime', 'repeat', 'reminders'])}
       <DetailFields
         todo={todo}
         value={details}

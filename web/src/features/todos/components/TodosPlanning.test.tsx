@@ -153,7 +153,7 @@ describe('/todos: reminders', () => {
       title: 'Dentist',
       dueDate: '2026-12-04',
       dueTime: '09:30',
-      remindMinutesBefore: 15,
+      reminders: [15],
     });
   });
 });

@@ -24,7 +24,7 @@ export const formStateOf = (todo: Todo): FormState => ({
     dueDate: todo.dueDate ?? '',
     dueTime: todo.dueTime ?? '',
     repeat: todo.repeat,
-    remindMinutesBefore: todo.remindMinutesBefore,
+    reminders: todo.reminders,
   },
   details: detailsOf(todo),
 });

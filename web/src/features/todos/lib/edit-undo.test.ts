@@ -13,6 +13,7 @@ const block: Todo = {
   dueTime: '09:00',
   repeat: null,
   remindMinutesBefore: null,
+  reminders: [],
   tags: [],
   priority: 0,
   parentId: null,

@@ -8,7 +8,7 @@ const EDITED_FIELDS = {
   dueDate: 'due date',
   dueTime: 'time',
   repeat: 'repeat',
-  remindMinutesBefore: 'reminder',
+  reminders: 'reminders',
   tags: 'tags',
   priority: 'priority',
   parentId: 'parent',

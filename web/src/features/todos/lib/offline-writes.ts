@@ -20,6 +20,8 @@ import { findTodo } from './todo-cache';
 /** A todo with some of its fields changed, as the server keeps them: the one optimistic patch. */
 function patched(before: Todo, fields: PatchTodoBody): Todo {
   const after: Todo = { ...before, ...fields };
+  // The original API's one reminder is the first of them, as the server answers it.
+  if (fields.reminders !== undefined) after.remindMinutesBefore = fields.reminders[0] ?? null;
   return {
     ...after,
     title: cleanTitle(after.title),

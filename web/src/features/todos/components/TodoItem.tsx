@@ -7,6 +7,8 @@ import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
 import { openTodo } from '../hooks/use-open-todo';
 import { firstLine, type Progress } from '../lib/subtasks';
+import { AddSubtask } from './AddSubtask';
+import { RowMenu, type RowMenuItem } from './RowMenu';
 import { TodoDue } from './TodoDue';
 
 /**
@@ -49,8 +51,11 @@ const PRIORITY_STYLES = [
   'border-red-400 text-red-900 dark:border-red-500 dark:text-red-100',
 ] as const;
 
-/** A row's buttons: 44 px targets on a phone, denser where a mouse points. */
-const ROW_BUTTON = 'min-h-11 sm:min-h-9';
+/**
+ * A row's text buttons, where a mouse points: on a phone the row menu stands for them, so the
+ * title is not squeezed into a narrow column beside them.
+ */
+const ROW_BUTTON = 'hidden min-h-9 sm:inline-flex';
 
 /** Indent per level of subtask, in rem (a phone keeps room for the title at level 4). */
 const INDENT_REM = 1.25;
@@ -58,7 +63,8 @@ const INDENT_REM = 1.25;
 /**
  * One row's content (the list gives the `li`): completion checkbox, title (opens the detail
  * view), description, due date and repeat mark, group badge, Skip (repeating todos), Edit and
- * Delete; in selection mode the checkbox picks the row instead (one control: a completion box
+ * Delete (from 640 px), and the row menu (components/RowMenu.tsx: Skip, Edit, Add subtask,
+ * Delete; Add subtask opens a field under the row); in selection mode the checkbox picks the row instead (one control: a completion box
  * beside it was too easily hit while selecting). Memoised: a row renders again only when its own todo (the cache
  * keeps the objects of unchanged todos), its selection or the minute changes. The list's row
  * keys (j/k, Space, e, Delete, x) click the controls marked with data-action.
@@ -81,8 +87,10 @@ export const TodoItem = memo(function TodoItem({
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
+  const [addingSubtask, setAddingSubtask] = useState(false);
   const returnFocusRef = useRef(false);
   const editButtonRef = useRef<HTMLButtonElement>(null);
+  const rowRef = useRef<HTMLDivElement>(null);
   // The flip is shown in the click's own render: the cache's optimistic update lands a few
   // microtasks later, and a controlled checkbox would spring back in between.
   const [pendingCompleted, setPendingCompleted] = useState<boolean | null>(null);
@@ -115,15 +123,25 @@ export const TodoItem = memo(function TodoItem({
     );
   }
 
-  return (
+  const canSkip = todo.repeat !== null && !completed;
+  const menuItems: RowMenuItem[] = [
+    ...(canSkip ? [{ label: 'Skip', onSelect: () => skipTodo.mutate(todo.id) }] : []),
+    { label: 'Edit', onSelect: () => setEditing(true) },
+    ...(completed ? [] : [{ label: 'Add subtask', onSelect: () => setAddingSubtask(true) }]),
+    { label: 'Delete', onSelect: () => onDelete(todo), danger: true },
+  ];
+  const indent = depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined;
+
+  const row = (
     <div
+      ref={rowRef}
       className={
         // Dense: a title-only row is 44 px (36 px of content or buttons and 4 px above and
         // below), so a desktop shows a dozen todos under the controls (the density target).
         'flex items-start gap-3 px-3 py-0.5 sm:px-4 sm:py-1 ' +
         (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
       }
-      style={depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined}
+      style={indent}
       data-depth={depth}
     >
       {selecting && (
@@ -257,8 +275,8 @@ export const TodoItem = memo(function TodoItem({
           </div>
         )}
       </div>
-      <div className="flex shrink-0 flex-wrap justify-end gap-1">
-        {todo.repeat && !completed && (
+      <div className="flex shrink-0 justify-end gap-1">
+        {canSkip && (
           <Button
             variant="ghost"
             size="compact"
@@ -295,7 +313,24 @@ export const TodoItem = memo(function TodoItem({
         >
           Delete
         </Button>
+        <RowMenu title={todo.title} items={menuItems} tabIndex={tabIndex} />
       </div>
     </div>
+  );
+  return (
+    <>
+      {row}
+      {addingSubtask && (
+        <div className="px-3 pb-3 sm:px-4" style={indent}>
+          <AddSubtask
+            parent={todo}
+            onClose={() => {
+              setAddingSubtask(false);
+              rowRef.current?.querySelector<HTMLElement>('[aria-haspopup="menu"]')?.focus();
+            }}
+          />
+        </div>
+      )}
+    </>
   );
 });

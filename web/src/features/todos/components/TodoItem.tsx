@@ -136,9 +136,13 @@ export const TodoItem = memo(function TodoItem({
     <div
       ref={rowRef}
       className={
-        // Dense: a title-only row is 44 px (36 px of content or buttons and 4 px above and
-        // below), so a desktop shows a dozen todos under the controls (the density target).
-        'flex items-start gap-3 px-3 py-0.5 sm:px-4 sm:py-1 ' +
+        // Dense (the density target: 8 whole rows on a phone, 12 at 1280×800). On a phone a grid:
+        // the title line between the checkbox and the row menu, the badges on a line of their
+        // own under the title and the menu, so they wrap only when there are many; a title-only
+        // row is 44 px. From 640 px one flex line: a title-only row is 40 px (36 px of content
+        // or buttons and 2 px above and below), the badges beside the title.
+        'grid min-h-11 grid-cols-[auto_minmax(0,1fr)_auto] items-start gap-x-2 px-3 py-0.5 ' +
+        'sm:flex sm:min-h-0 sm:gap-3 sm:px-4 ' +
         (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
       }
       style={indent}
@@ -185,26 +189,53 @@ export const TodoItem = memo(function TodoItem({
           <span className="sr-only">{todo.title}</span>
         </label>
       )}
-      {/* The badges follow the title on its line while there is room (a row stays 44 px); the
-          description, when there is one, takes a line of its own. */}
-      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
-        <button
-          type="button"
-          data-action="open"
-          tabIndex={tabIndex}
-          onClick={() => openTodo(todo)}
-          className={
-            'max-w-full cursor-pointer text-start leading-6 font-medium break-words ' +
-            (completed
-              ? 'text-slate-600 line-through dark:text-slate-400'
-              : 'text-slate-900 dark:text-slate-100')
-          }
-        >
-          {todo.title}
-        </button>
+      {/* From 640 px the badges follow the title on its line while there is room (a row stays
+          40 px); the description, when there is one, takes a line of its own. On a phone this
+          box and the title line's give their parts to the row's grid (contents). */}
+      <div className="contents sm:flex sm:min-w-0 sm:flex-1 sm:flex-wrap sm:items-center sm:gap-x-3 sm:gap-y-1 sm:py-1.5">
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 py-1.5 sm:contents">
+          <button
+            type="button"
+            data-action="open"
+            tabIndex={tabIndex}
+            onClick={() => openTodo(todo)}
+            className={
+              'max-w-full cursor-pointer text-start leading-6 font-medium break-words ' +
+              (completed
+                ? 'text-slate-600 line-through dark:text-slate-400'
+                : 'text-slate-900 dark:text-slate-100')
+            }
+          >
+            {todo.title}
+          </button>
+          {progress && (
+            <span
+              className="text-xs font-medium text-slate-700 dark:text-slate-300"
+              aria-label={`${progress.done} of ${progress.total} subtasks done`}
+            >
+              {progress.done}/{progress.total} done
+            </span>
+          )}
+          {progress && onToggleCollapsed && (
+            <button
+              type="button"
+              aria-expanded={!collapsed}
+              aria-label={`Subtasks of ${todo.title}`}
+              tabIndex={tabIndex}
+              onClick={() => onToggleCollapsed(todo.id)}
+              className={
+                '-my-2 inline-flex min-h-11 items-center rounded px-1.5 text-xs font-medium ' +
+                'text-slate-700 hover:bg-slate-100 sm:min-h-7 dark:text-slate-300 ' +
+                'dark:hover:bg-slate-800'
+              }
+            >
+              {collapsed ? '▸ Show' : '▾ Hide'}
+            </button>
+          )}
+        </div>
         {todo.description && (
           // The first line only, as plain text: the detail view renders the Markdown.
-          <p className="order-last basis-full truncate text-sm text-slate-700 dark:text-slate-300">
+          <p className="order-last col-span-2 col-start-2 -mt-1.5 basis-full truncate pb-1.5 text-sm text-slate-700 sm:m-0 sm:p-0 dark:text-slate-300">
             {firstLine(todo.description)}
           </p>
         )}
@@ -212,9 +243,8 @@ export const TodoItem = memo(function TodoItem({
           (selecting && completed) ||
           todo.dueDate ||
           todo.priority > 0 ||
-          todo.tags.length > 0 ||
-          progress !== undefined) && (
-          <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
+          todo.tags.length > 0) && (
+          <div className="col-span-2 col-start-2 -mt-1.5 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 pb-1.5 sm:m-0 sm:gap-x-3 sm:gap-y-1.5 sm:p-0">
             {selecting && completed && (
               // Without its completion box, a selected row still says it is done.
               <span className="text-xs font-semibold text-green-800 dark:text-green-300">
@@ -230,30 +260,6 @@ export const TodoItem = memo(function TodoItem({
               >
                 {PRIORITY_LABELS[todo.priority]}
               </span>
-            )}
-            {progress && (
-              <span
-                className="text-xs font-medium text-slate-700 dark:text-slate-300"
-                aria-label={`${progress.done} of ${progress.total} subtasks done`}
-              >
-                {progress.done}/{progress.total} done
-              </span>
-            )}
-            {progress && onToggleCollapsed && (
-              <button
-                type="button"
-                aria-expanded={!collapsed}
-                aria-label={`Subtasks of ${todo.title}`}
-                tabIndex={tabIndex}
-                onClick={() => onToggleCollapsed(todo.id)}
-                className={
-                  '-my-2 inline-flex min-h-11 items-center rounded px-1.5 text-xs font-medium ' +
-                  'text-slate-700 hover:bg-slate-100 sm:min-h-7 dark:text-slate-300 ' +
-                  'dark:hover:bg-slate-800'
-                }
-              >
-                {collapsed ? '▸ Show' : '▾ Hide'}
-              </button>
             )}
             <TodoDue todo={{ ...todo, completed }} now={now} />
             {todo.tags.map((tag) => (
@@ -275,7 +281,7 @@ export const TodoItem = memo(function TodoItem({
           </div>
         )}
       </div>
-      <div className="flex shrink-0 justify-end gap-1">
+      <div className="col-start-3 row-start-1 flex shrink-0 justify-end gap-1">
         {canSkip && (
           <Button
             variant="ghost"

@@ -66,11 +66,9 @@ export function RowMenu({ title, items, tabIndex }: RowMenuProps) {
       event.stopPropagation();
       show(event.key === 'ArrowDown' ? 'first' : 'last');
     } else if (event.key === 'Enter' || event.key === ' ') {
-      // Handled here rather than by the click the key makes: the list must not see it either.
-      event.preventDefault();
+      // The click the key makes opens it (as a screen reader's click does); the list's row keys
+      // must not see the key.
       event.stopPropagation();
-      if (open) setOpen(null);
-      else show('first');
     }
   };
 
@@ -109,9 +107,7 @@ export function RowMenu({ title, items, tabIndex }: RowMenuProps) {
         aria-expanded={open !== null}
         aria-controls={open ? menuId : undefined}
         tabIndex={tabIndex}
-        onClick={(event) => {
-          // A key's click is handled in onButtonKeyDown (detail 0).
-          if (event.detail === 0) return;
+        onClick={() => {
           if (open) setOpen(null);
           else show('first');
         }}

@@ -64,10 +64,11 @@ const INDENT_REM = 1.25;
  * One row's content (the list gives the `li`): completion checkbox, title (opens the detail
  * view), description, due date and repeat mark, group badge, Skip (repeating todos), Edit and
  * Delete (from 640 px), and the row menu (components/RowMenu.tsx: Skip, Edit, Add subtask,
- * Delete; Add subtask opens a field under the row); in selection mode the checkbox picks the row instead (one control: a completion box
- * beside it was too easily hit while selecting). Memoised: a row renders again only when its own todo (the cache
- * keeps the objects of unchanged todos), its selection or the minute changes. The list's row
- * keys (j/k, Space, e, Delete, x) click the controls marked with data-action.
+ * Delete; Add subtask opens a field under the row); in selection mode the checkbox picks the row
+ * instead (one control: a completion box beside it was too easily hit while selecting).
+ * Memoised: a row renders again only when its own todo (the cache keeps the objects of unchanged
+ * todos), its selection or the minute changes. The list's row keys (j/k, Space, e, Delete, x)
+ * click the controls marked with data-action.
  */
 export const TodoItem = memo(function TodoItem({
   todo,

@@ -145,7 +145,7 @@ for (const viewport of VIEWPORTS) {
       }
 
       await page.goto('/todos');
-      await expect(page.getByRole('list', { name: 'Todos' })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Todos', exact: true })).toBeVisible();
       await page.locator('body').press('?');
       await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
       await expectNoSeriousA11yViolations(page, `the shortcuts sheet, ${theme}`);

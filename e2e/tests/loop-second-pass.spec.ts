@@ -464,7 +464,7 @@ test('on a phone the row menu stands for Skip, Edit and Delete, the title keeps 
   const menuButton = row.getByRole('button', { name: 'Actions for Water the garden plants' });
   await expect(menuButton).toHaveAttribute('aria-haspopup', 'menu');
   await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
-  await list(page).getByRole('listitem').first().focus();
+  await row.focus();
   for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowRight');
   await expect(menuButton).toBeFocused();
   await page.keyboard.press('Enter');

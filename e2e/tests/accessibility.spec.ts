@@ -161,14 +161,14 @@ for (const viewport of VIEWPORTS) {
 
       await page.goto('/calendar');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expectNoSeriousA11yViolations(page, `/calendar, month, ${theme}`);
-      for (const range of ['Week', 'Day']) {
-        await page.getByRole('button', { name: range, exact: true }).click();
-        await expect(page.getByRole('button', { name: range, exact: true })).toHaveAttribute(
-          'aria-pressed',
-          'true',
-        );
-        await expectNoSeriousA11yViolations(page, `/calendar, ${range.toLowerCase()}, ${theme}`);
+      // Each of its views (month, week and day; on a phone month, three days and day).
+      const calendarViews = page.getByRole('group', { name: 'View' }).getByRole('button');
+      await expect(calendarViews).toHaveCount(3);
+      for (const range of await calendarViews.allTextContents()) {
+        const button = calendarViews.filter({ hasText: range });
+        await button.click();
+        await expect(button).toHaveAttribute('aria-pressed', 'true');
+        await expectNoSeriousA11yViolations(page, `/calendar, ${range}, ${theme}`);
       }
 
       await page.goto('/filters/new');

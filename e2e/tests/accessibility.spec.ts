@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
   apiPost,
@@ -11,31 +13,26 @@ import {
  * axe passes on every screen. daily-loop-screens.spec.ts covers /todos, the detail
  * view, selection mode, Settings' first section and Statistics at two widths and both themes;
  * this walks the rest (the signed-out pages, every route of web/src/app/router.tsx, the other
- * views, the Completed part open, the delete dialog, Trash, Groups and every Settings section)
- * in light and dark, on a phone (390×844) and at a desktop width (1280×800).
+ * views, the Completed part open, the row menu, the delete dialog, the shortcuts sheet and the
+ * command palette, Trash, Groups, the calendar's month, week and day, the filters, the admin
+ * page and every section the Settings menu lists) in light and dark, on a phone (390×844) and at
+ * a desktop width (1280×800).
  */
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+/** Makes the account an operator, as `tally admin grant` does beside the server (admin.spec.ts). */
+function grantAdmin(username: string) {
+  execFileSync('node', [path.join(root, 'server/bin/tally.mjs'), 'admin', 'grant', username], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+    encoding: 'utf8',
+  });
+}
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-
-const SETTINGS_SECTIONS = [
-  'account',
-  'password',
-  'two-factor',
-  'passkeys',
-  'sessions',
-  'reminders',
-  'api-tokens',
-  'assistants',
-  'share',
-  'calendar-apps',
-  'calendar',
-  'data',
-  'import',
-  'danger',
-];
 
 /**
  * The signed-out pages, each with what shows that it is ready. The link pages take their token
@@ -90,9 +87,15 @@ for (const viewport of VIEWPORTS) {
     page,
     request,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     const user = await registerViaApi(request, 'axeall');
+    grantAdmin(user.username);
+    const filter = await apiPost<{ id: number }>(request, user, '/api/filters', {
+      name: 'Due soon',
+      color: '#3B82F6',
+      query: 'p1',
+    });
     const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
       name: 'Home',
       color: '#84CC16',
@@ -125,7 +128,11 @@ for (const viewport of VIEWPORTS) {
       await expectNoSeriousA11yViolations(page, `/todos with the new-todo form, ${theme}`);
       await page.getByRole('button', { name: 'Cancel' }).click();
 
-      await page.getByRole('button', { name: 'Delete Water plants' }).click();
+      // The row menu (a phone's only way to the row's actions), then its Delete.
+      await page.getByRole('button', { name: 'Actions for Water plants' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `/todos, the row menu open, ${theme}`);
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await expectNoSeriousA11yViolations(page, `/todos, the delete dialog, ${theme}`);
       await page.keyboard.press('Escape');
@@ -136,6 +143,45 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole('link', { name: 'All', exact: true })).toBeVisible();
         await expectNoSeriousA11yViolations(page, `/todos?view=${view}, ${theme}`);
       }
+
+      await page.goto('/todos');
+      await expect(page.getByRole('list', { name: 'Todos', exact: true })).toBeVisible();
+      await page.locator('body').press('?');
+      await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `the shortcuts sheet, ${theme}`);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+k');
+      const palette = page.getByRole('dialog', { name: 'Command palette' });
+      await expect(palette.getByRole('combobox', { name: 'Command or todo' })).toBeFocused();
+      await page.keyboard.type('wat');
+      await expect(palette.getByRole('option').first()).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `the command palette, ${theme}`);
+      await page.keyboard.press('Escape');
+      await expect(palette).toBeHidden();
+
+      await page.goto('/calendar');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      // Each of its views (month, week and day; on a phone month, three days and day).
+      const calendarViews = page.getByRole('group', { name: 'View' }).getByRole('button');
+      await expect(calendarViews).toHaveCount(3);
+      for (const range of await calendarViews.allTextContents()) {
+        const button = calendarViews.filter({ hasText: range });
+        await button.click();
+        await expect(button).toHaveAttribute('aria-pressed', 'true');
+        await expectNoSeriousA11yViolations(page, `/calendar, ${range}, ${theme}`);
+      }
+
+      await page.goto('/filters/new');
+      await expect(page.getByRole('form', { name: 'New filter' })).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `/filters/new, ${theme}`);
+      await page.goto(`/filters/${filter.id}`);
+      await expect(page.getByRole('heading', { name: /^Due soon/ })).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `a saved filter, ${theme}`);
+
+      await page.goto('/admin');
+      await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Accounts' })).toBeVisible();
+      await expectNoSeriousA11yViolations(page, `/admin, ${theme}`);
 
       await page.goto('/trash');
       await expect(page.getByText('Old idea')).toBeVisible();
@@ -149,13 +195,24 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole('region', { name: /Daily activity/ })).toBeVisible();
       await expectNoSeriousA11yViolations(page, `/statistics, ${theme}`);
 
-      for (const section of SETTINGS_SECTIONS) {
-        await page.goto(`/settings/${section}`);
-        // The section's card is in (its heading), not only the page around it.
-        await expect(
-          page.getByRole('main').getByRole('heading', { level: 2 }).first(),
-        ).toBeVisible();
-        await expectNoSeriousA11yViolations(page, `/settings/${section}, ${theme}`);
+      // Every section the menu lists (e-mail to task, notifications and the language among them).
+      await page.goto('/settings');
+      const sections = await page
+        .getByRole('navigation', { name: 'Settings sections' })
+        .getByRole('link')
+        .evaluateAll((links) =>
+          links
+            .map((link) => link.getAttribute('href') ?? '')
+            .filter((href) => href.startsWith('/settings/')),
+        );
+      expect(sections).toContain('/settings/email-to-task');
+      for (const section of sections) {
+        await page.goto(section);
+        // The section is in, not only the page around it: its link is the current one and
+        // nothing is loading (Language has no heading of its own, so no heading is waited for).
+        await expect(page.locator(`nav a[href="${section}"][aria-current="page"]`)).toBeVisible();
+        await expect(page.getByRole('main').getByText(/^Loading/)).toHaveCount(0);
+        await expectNoSeriousA11yViolations(page, `${section}, ${theme}`);
       }
 
       await page.goto('/no-such-page');

@@ -55,10 +55,11 @@ async function expectPhoneControlsFit(page: Page) {
   }
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
-  // The last open row's Delete, scrolled to the end of the page, is not under the "+".
+  // The last open row's menu (a phone's way to Delete), scrolled to the end of the page, is not
+  // under the "+".
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   const last = page.getByRole('list', { name: 'Todos' }).getByRole('listitem').last();
-  const del = last.getByRole('button', { name: /^Delete / });
+  const del = last.getByRole('button', { name: /^Actions for / });
   await expect(del).toBeVisible();
   // Polled: the page may still be settling (a scroll, a notice leaving) when first asked.
   await expect

@@ -5,12 +5,21 @@ import { Button } from '#web/components/Button';
 import { useCreateTodo } from '../api/create-todo';
 import { todoFieldErrors } from '../lib/todo-fields';
 
+interface AddSubtaskProps {
+  parent: Todo;
+  /**
+   * Under a row of the list (the row menu's Add subtask): the field takes the focus, and Escape
+   * calls this to put it away.
+   */
+  onClose?: () => void;
+}
+
 /**
- * "Add subtask" in a todo's detail view: a title, and Enter or the button makes a subtask of the
- * todo in its group; the field stays for the next one. A refused title is said under the field
- * (any other refusal, such as one level too deep, in a notice).
+ * "Add subtask" in a todo's detail view and under a row: a title, and Enter or the button makes a
+ * subtask of the todo in its group; the field stays for the next one. A refused title is said
+ * under the field (any other refusal, such as one level too deep, in a notice).
  */
-export function AddSubtask({ parent }: { parent: Todo }) {
+export function AddSubtask({ parent, onClose }: AddSubtaskProps) {
   const createTodo = useCreateTodo();
   const [title, setTitle] = useState('');
   const fieldId = useId();
@@ -34,6 +43,7 @@ export function AddSubtask({ parent }: { parent: Todo }) {
           value={title}
           maxLength={LIMITS.todoTitleMax}
           autoComplete="off"
+          autoFocus={onClose !== undefined}
           aria-invalid={error !== '' || undefined}
           aria-describedby={error ? `${fieldId}-error` : undefined}
           onChange={(event) => {
@@ -41,6 +51,11 @@ export function AddSubtask({ parent }: { parent: Todo }) {
             if (createTodo.isError) createTodo.reset();
           }}
           onKeyDown={(event) => {
+            if (event.key === 'Escape' && onClose) {
+              event.preventDefault();
+              onClose();
+              return;
+            }
             if (event.key !== 'Enter') return;
             // Enter here adds the subtask; it must not submit the todo's own form around it.
             event.preventDefault();

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Todo } from '@tally/contract';
 import { LIMITS, PRIORITY_LABELS } from '@tally/contract/constants';
+import { sortTodos } from '@tally/contract/todo-shape';
 import { SelectField, TextField } from '#web/components/FormField';
 import { queryKeys } from '#web/lib/query-keys';
+import { useTodoSorts } from '../api/todo-sorts';
 import { matchesSearch, searchTerms } from '../lib/search';
-import { subtreeOf } from '../lib/subtasks';
+import { nestTodos, subtreeOf } from '../lib/subtasks';
 
 export interface Details {
   /** As typed: names separated by spaces or commas. */
@@ -41,16 +43,19 @@ interface DetailFieldsProps {
 
 /**
  * Tags, priority, parent and start date of a todo (docs/product.md, Tags, priority, subtasks).
- * The parent may be any todo of the list but this one and its own subtasks; "Find a parent" narrows
- * the choices to the titles holding the words typed (the chosen one stays).
+ * The parent may be any todo of the list but this one and its own subtasks, in the order the All
+ * list shows them (its sort, each subtask under its parent); "Find a parent" narrows the choices
+ * to the titles holding the words typed (the chosen one stays).
  */
 export function DetailFields({ todo, value, onChange }: DetailFieldsProps) {
   const queryClient = useQueryClient();
+  const sorts = useTodoSorts();
   const [find, setFind] = useState('');
   const all = queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [];
   const excluded = new Set([todo.id, ...subtreeOf(all, todo.id)]);
   const terms = searchTerms(find);
-  const parents = all.filter(
+  const inListOrder = nestTodos(sortTodos(all, sorts.data?.['all'] ?? 'created')).todos;
+  const parents = inListOrder.filter(
     (candidate) =>
       !excluded.has(candidate.id) &&
       !candidate.completed &&

@@ -16,13 +16,15 @@ interface SortSelectProps {
 /** The list's sort, remembered per view on the server (docs/product.md, Sorting). */
 export function SortSelect({ value, onChange }: SortSelectProps) {
   return (
-    <label className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
+    <label className="flex shrink-0 items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
       {/* The word is for screen readers only on a phone: the row has room for the choice. */}
       <span className="sr-only sm:not-sr-only">Sort</span>
       <select
         value={value}
         onChange={(event) => onChange(event.target.value as TodoSort)}
-        className="min-h-11 rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm sm:min-h-9 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+        // On a phone it shares the tabs' row: as wide as "Newest first", not as its longest
+        // choice (a longer one is cut short while chosen).
+        className="min-h-11 w-32 rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm sm:min-h-9 sm:w-auto text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
       >
         {TODO_SORTS.map((sort) => (
           <option key={sort} value={sort}>

@@ -7,6 +7,8 @@ import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
 import { openTodo } from '../hooks/use-open-todo';
 import { firstLine, type Progress } from '../lib/subtasks';
+import { AddSubtask } from './AddSubtask';
+import { RowMenu, type RowMenuItem } from './RowMenu';
 import { TodoDue } from './TodoDue';
 
 /**
@@ -49,8 +51,11 @@ const PRIORITY_STYLES = [
   'border-red-400 text-red-900 dark:border-red-500 dark:text-red-100',
 ] as const;
 
-/** A row's buttons: 44 px targets on a phone, denser where a mouse points. */
-const ROW_BUTTON = 'min-h-11 sm:min-h-9';
+/**
+ * A row's text buttons, where a mouse points: on a phone the row menu stands for them, so the
+ * title is not squeezed into a narrow column beside them.
+ */
+const ROW_BUTTON = 'hidden min-h-9 sm:inline-flex';
 
 /** Indent per level of subtask, in rem (a phone keeps room for the title at level 4). */
 const INDENT_REM = 1.25;
@@ -58,10 +63,12 @@ const INDENT_REM = 1.25;
 /**
  * One row's content (the list gives the `li`): completion checkbox, title (opens the detail
  * view), description, due date and repeat mark, group badge, Skip (repeating todos), Edit and
- * Delete; in selection mode the checkbox picks the row instead (one control: a completion box
- * beside it was too easily hit while selecting). Memoised: a row renders again only when its own todo (the cache
- * keeps the objects of unchanged todos), its selection or the minute changes. The list's row
- * keys (j/k, Space, e, Delete, x) click the controls marked with data-action.
+ * Delete (from 640 px), and the row menu (components/RowMenu.tsx: Skip, Edit, Add subtask,
+ * Delete; Add subtask opens a field under the row); in selection mode the checkbox picks the row
+ * instead (one control: a completion box beside it was too easily hit while selecting).
+ * Memoised: a row renders again only when its own todo (the cache keeps the objects of unchanged
+ * todos), its selection or the minute changes. The list's row keys (j/k, Space, e, Delete, x)
+ * click the controls marked with data-action.
  */
 export const TodoItem = memo(function TodoItem({
   todo,
@@ -81,8 +88,10 @@ export const TodoItem = memo(function TodoItem({
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
+  const [addingSubtask, setAddingSubtask] = useState(false);
   const returnFocusRef = useRef(false);
   const editButtonRef = useRef<HTMLButtonElement>(null);
+  const rowRef = useRef<HTMLDivElement>(null);
   // The flip is shown in the click's own render: the cache's optimistic update lands a few
   // microtasks later, and a controlled checkbox would spring back in between.
   const [pendingCompleted, setPendingCompleted] = useState<boolean | null>(null);
@@ -115,15 +124,29 @@ export const TodoItem = memo(function TodoItem({
     );
   }
 
-  return (
+  const canSkip = todo.repeat !== null && !completed;
+  const menuItems: RowMenuItem[] = [
+    ...(canSkip ? [{ label: 'Skip', onSelect: () => skipTodo.mutate(todo.id) }] : []),
+    { label: 'Edit', onSelect: () => setEditing(true) },
+    ...(completed ? [] : [{ label: 'Add subtask', onSelect: () => setAddingSubtask(true) }]),
+    { label: 'Delete', onSelect: () => onDelete(todo), danger: true },
+  ];
+  const indent = depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined;
+
+  const row = (
     <div
+      ref={rowRef}
       className={
-        // Dense: a title-only row is 44 px (36 px of content or buttons and 4 px above and
-        // below), so a desktop shows a dozen todos under the controls (the density target).
-        'flex items-start gap-3 px-3 py-0.5 sm:px-4 sm:py-1 ' +
+        // Dense (the density target: 8 whole rows on a phone, 12 at 1280×800). On a phone a grid:
+        // the title line between the checkbox and the row menu, the badges on a line of their
+        // own under the title and the menu, so they wrap only when there are many; a title-only
+        // row is 44 px. From 640 px one flex line: a title-only row is 40 px (36 px of content
+        // or buttons and 2 px above and below), the badges beside the title.
+        'grid min-h-11 grid-cols-[auto_minmax(0,1fr)_auto] items-start gap-x-2 px-3 py-0.5 ' +
+        'sm:flex sm:min-h-0 sm:gap-3 sm:px-4 ' +
         (selecting && selected ? 'bg-blue-50 dark:bg-blue-950/60' : '')
       }
-      style={depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined}
+      style={indent}
       data-depth={depth}
     >
       {selecting && (
@@ -167,26 +190,53 @@ export const TodoItem = memo(function TodoItem({
           <span className="sr-only">{todo.title}</span>
         </label>
       )}
-      {/* The badges follow the title on its line while there is room (a row stays 44 px); the
-          description, when there is one, takes a line of its own. */}
-      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
-        <button
-          type="button"
-          data-action="open"
-          tabIndex={tabIndex}
-          onClick={() => openTodo(todo)}
-          className={
-            'max-w-full cursor-pointer text-start leading-6 font-medium break-words ' +
-            (completed
-              ? 'text-slate-600 line-through dark:text-slate-400'
-              : 'text-slate-900 dark:text-slate-100')
-          }
-        >
-          {todo.title}
-        </button>
+      {/* From 640 px the badges follow the title on its line while there is room (a row stays
+          40 px); the description, when there is one, takes a line of its own. On a phone this
+          box and the title line's give their parts to the row's grid (contents). */}
+      <div className="contents sm:flex sm:min-w-0 sm:flex-1 sm:flex-wrap sm:items-center sm:gap-x-3 sm:gap-y-1 sm:py-1.5">
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 py-1.5 sm:contents">
+          <button
+            type="button"
+            data-action="open"
+            tabIndex={tabIndex}
+            onClick={() => openTodo(todo)}
+            className={
+              'max-w-full cursor-pointer text-start leading-6 font-medium break-words ' +
+              (completed
+                ? 'text-slate-600 line-through dark:text-slate-400'
+                : 'text-slate-900 dark:text-slate-100')
+            }
+          >
+            {todo.title}
+          </button>
+          {progress && (
+            <span
+              className="text-xs font-medium text-slate-700 dark:text-slate-300"
+              aria-label={`${progress.done} of ${progress.total} subtasks done`}
+            >
+              {progress.done}/{progress.total} done
+            </span>
+          )}
+          {progress && onToggleCollapsed && (
+            <button
+              type="button"
+              aria-expanded={!collapsed}
+              aria-label={`Subtasks of ${todo.title}`}
+              tabIndex={tabIndex}
+              onClick={() => onToggleCollapsed(todo.id)}
+              className={
+                '-my-2 inline-flex min-h-11 items-center rounded px-1.5 text-xs font-medium ' +
+                'text-slate-700 hover:bg-slate-100 sm:min-h-7 dark:text-slate-300 ' +
+                'dark:hover:bg-slate-800'
+              }
+            >
+              {collapsed ? '▸ Show' : '▾ Hide'}
+            </button>
+          )}
+        </div>
         {todo.description && (
           // The first line only, as plain text: the detail view renders the Markdown.
-          <p className="order-last basis-full truncate text-sm text-slate-700 dark:text-slate-300">
+          <p className="order-last col-span-2 col-start-2 -mt-1.5 basis-full truncate pb-1.5 text-sm text-slate-700 sm:m-0 sm:p-0 dark:text-slate-300">
             {firstLine(todo.description)}
           </p>
         )}
@@ -194,9 +244,8 @@ export const TodoItem = memo(function TodoItem({
           (selecting && completed) ||
           todo.dueDate ||
           todo.priority > 0 ||
-          todo.tags.length > 0 ||
-          progress !== undefined) && (
-          <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1.5">
+          todo.tags.length > 0) && (
+          <div className="col-span-2 col-start-2 -mt-1.5 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 pb-1.5 sm:m-0 sm:gap-x-3 sm:gap-y-1.5 sm:p-0">
             {selecting && completed && (
               // Without its completion box, a selected row still says it is done.
               <span className="text-xs font-semibold text-green-800 dark:text-green-300">
@@ -212,30 +261,6 @@ export const TodoItem = memo(function TodoItem({
               >
                 {PRIORITY_LABELS[todo.priority]}
               </span>
-            )}
-            {progress && (
-              <span
-                className="text-xs font-medium text-slate-700 dark:text-slate-300"
-                aria-label={`${progress.done} of ${progress.total} subtasks done`}
-              >
-                {progress.done}/{progress.total} done
-              </span>
-            )}
-            {progress && onToggleCollapsed && (
-              <button
-                type="button"
-                aria-expanded={!collapsed}
-                aria-label={`Subtasks of ${todo.title}`}
-                tabIndex={tabIndex}
-                onClick={() => onToggleCollapsed(todo.id)}
-                className={
-                  '-my-2 inline-flex min-h-11 items-center rounded px-1.5 text-xs font-medium ' +
-                  'text-slate-700 hover:bg-slate-100 sm:min-h-7 dark:text-slate-300 ' +
-                  'dark:hover:bg-slate-800'
-                }
-              >
-                {collapsed ? '▸ Show' : '▾ Hide'}
-              </button>
             )}
             <TodoDue todo={{ ...todo, completed }} now={now} />
             {todo.tags.map((tag) => (
@@ -257,8 +282,8 @@ export const TodoItem = memo(function TodoItem({
           </div>
         )}
       </div>
-      <div className="flex shrink-0 flex-wrap justify-end gap-1">
-        {todo.repeat && !completed && (
+      <div className="col-start-3 row-start-1 flex shrink-0 justify-end gap-1">
+        {canSkip && (
           <Button
             variant="ghost"
             size="compact"
@@ -295,7 +320,24 @@ export const TodoItem = memo(function TodoItem({
         >
           Delete
         </Button>
+        <RowMenu title={todo.title} items={menuItems} tabIndex={tabIndex} />
       </div>
     </div>
+  );
+  return (
+    <>
+      {row}
+      {addingSubtask && (
+        <div className="px-3 pb-3 sm:px-4" style={indent}>
+          <AddSubtask
+            parent={todo}
+            onClose={() => {
+              setAddingSubtask(false);
+              rowRef.current?.querySelector<HTMLElement>('[aria-haspopup="menu"]')?.focus();
+            }}
+          />
+        </div>
+      )}
+    </>
   );
 });

@@ -219,11 +219,14 @@ export const TodoList = memo(function TodoList({
     if (!todo) return;
     const click = (action: string) =>
       row.querySelector<HTMLElement>(`[data-action="${action}"]`)?.click();
-    // The list is one Tab stop: ← and → go through the row's own controls, from the row itself.
+    // The list is one Tab stop: ← and → go through the row's own controls, from the row itself
+    // (those shown: a phone has the row menu instead of the text buttons).
     const sideways = (step: 1 | -1) => {
       const stops = [
         row,
-        ...row.querySelectorAll<HTMLElement>('button:not(:disabled), input:not(:disabled)'),
+        ...Array.from(
+          row.querySelectorAll<HTMLElement>('button:not(:disabled), input:not(:disabled)'),
+        ).filter((control) => getComputedStyle(control).display !== 'none'),
       ];
       const at = stops.indexOf(event.target as HTMLElement);
       stops[Math.min(Math.max(at + step, 0), stops.length - 1)]?.focus();
@@ -330,8 +333,10 @@ export const TodoList = memo(function TodoList({
               // An outline, not a ring: it is painted over the row's own background, so a
               // selected (tinted) row still shows where the focus is. outline-solid is needed:
               // in Tailwind 4 outline-2 keeps the style outline-none set, which draws nothing.
+              // A row whose menu is open is above the rows after it, which its menu covers.
               className={
                 'absolute top-0 start-0 w-full scroll-my-24 outline-none focus-visible:z-10 ' +
+                'has-[[role=menu]]:z-20 ' +
                 'focus-visible:outline-2 focus-visible:outline-solid focus-visible:-outline-offset-2 ' +
                 'focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300 ' +
                 (item.index < lastIndexOfList

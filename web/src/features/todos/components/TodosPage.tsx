@@ -352,10 +352,10 @@ function AllTodos({
   return (
     <>
       {/*
-        On a phone: the tabs (scrolling sideways) with Select, then Hide completed, Show later
-        todos and Sort, wrapping when they do not fit; no control is clipped and each is 44 px
-        high. From 640 px one row that wraps; tabs too many for it take a row of their own and
-        wrap inside it.
+        On a phone two rows, each control 44 px high and none clipped: the tabs (scrolling
+        sideways) with Sort and Select, then Hide completed and Show later todos (a row for the
+        sort alone would leave a phone less than 8 rows of the list). From 640 px one row that
+        wraps; tabs too many for it take a row of their own and wrap inside it.
       */}
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <div className="min-w-0 flex-1 sm:flex-auto">
@@ -372,8 +372,8 @@ function AllTodos({
           {hasLater && (
             <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
           )}
-          <SortSelect value={sort} onChange={setSort} />
         </div>
+        <SortSelect value={sort} onChange={setSort} />
         <Button
           variant={selection.selecting ? 'selected' : 'outline'}
           size="sm"
@@ -395,7 +395,7 @@ function AllTodos({
         role="tabpanel"
         aria-labelledby={tabId(filter)}
         tabIndex={-1}
-        className="mt-3"
+        className="mt-2 sm:mt-3"
       >
         {selection.selecting && (
           <Suspense fallback={null}>

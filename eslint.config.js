@@ -115,6 +115,9 @@ const TRANSLATED = [
   'web/src/features/tags/**/*.tsx',
   'web/src/features/theme/**/*.tsx',
   'web/src/features/trash/**/*.tsx',
+  'web/src/features/todos/**/*.tsx',
+  'web/src/features/filters/**/*.tsx',
+  'web/src/features/calendar/**/*.tsx',
 ];
 
 /** Names written the same in every language. */

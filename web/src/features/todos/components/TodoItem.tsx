@@ -1,11 +1,13 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { readableTextColor } from '#web/lib/color';
 import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
 import { openTodo } from '../hooks/use-open-todo';
+import { PRIORITY_NAMES } from '../lib/priority-names';
 import { firstLine, type Progress } from '../lib/subtasks';
 import { TodoDue } from './TodoDue';
 
@@ -78,6 +80,8 @@ export const TodoItem = memo(function TodoItem({
   tabbable = true,
 }: TodoItemProps) {
   const tabIndex = tabbable ? undefined : -1;
+  const { t, i18n } = useLingui();
+  const { title } = todo;
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
@@ -100,7 +104,7 @@ export const TodoItem = memo(function TodoItem({
     return (
       <div className="flex gap-3 px-4 py-4">
         <Suspense
-          fallback={<p className="text-sm text-slate-700 dark:text-slate-300">Loading...</p>}
+          fallback={<p className="text-sm text-slate-700 dark:text-slate-300">{t`Loading...`}</p>}
         >
           <TodoEditForm
             todo={todo}
@@ -132,7 +136,7 @@ export const TodoItem = memo(function TodoItem({
           <input
             type="checkbox"
             data-action="select"
-            aria-label={`Select ${todo.title}`}
+            aria-label={t`Select ${title}`}
             tabIndex={tabIndex}
             checked={selected}
             // React's checkbox change comes from the click, which says whether shift was held.
@@ -200,7 +204,7 @@ export const TodoItem = memo(function TodoItem({
             {selecting && completed && (
               // Without its completion box, a selected row still says it is done.
               <span className="text-xs font-semibold text-green-800 dark:text-green-300">
-                Completed
+                <Trans>Completed</Trans>
               </span>
             )}
             {todo.priority > 0 && (
@@ -208,24 +212,29 @@ export const TodoItem = memo(function TodoItem({
                 className={
                   'rounded border px-1.5 text-xs font-semibold ' + PRIORITY_STYLES[todo.priority]
                 }
-                title="Priority"
+                title={t`Priority`}
               >
-                {PRIORITY_LABELS[todo.priority]}
+                {i18n._(PRIORITY_NAMES[todo.priority])}
               </span>
             )}
             {progress && (
               <span
                 className="text-xs font-medium text-slate-700 dark:text-slate-300"
-                aria-label={`${progress.done} of ${progress.total} subtasks done`}
+                aria-label={plural(progress.total, {
+                  one: `${progress.done} of # subtask done`,
+                  other: `${progress.done} of # subtasks done`,
+                })}
               >
-                {progress.done}/{progress.total} done
+                <Trans>
+                  {progress.done}/{progress.total} done
+                </Trans>
               </span>
             )}
             {progress && onToggleCollapsed && (
               <button
                 type="button"
                 aria-expanded={!collapsed}
-                aria-label={`Subtasks of ${todo.title}`}
+                aria-label={t`Subtasks of ${title}`}
                 tabIndex={tabIndex}
                 onClick={() => onToggleCollapsed(todo.id)}
                 className={
@@ -234,7 +243,7 @@ export const TodoItem = memo(function TodoItem({
                   'dark:hover:bg-slate-800'
                 }
               >
-                {collapsed ? '▸ Show' : '▾ Hide'}
+                {collapsed ? t`▸ Show` : t`▾ Hide`}
               </button>
             )}
             <TodoDue todo={{ ...todo, completed }} now={now} />
@@ -263,13 +272,13 @@ export const TodoItem = memo(function TodoItem({
             variant="ghost"
             size="compact"
             className={ROW_BUTTON}
-            aria-label={`Skip ${todo.title}`}
+            aria-label={t`Skip ${title}`}
             tabIndex={tabIndex}
-            title="Skip this occurrence"
+            title={t`Skip this occurrence`}
             disabled={skipTodo.isPending}
             onClick={() => skipTodo.mutate(todo.id)}
           >
-            Skip
+            <Trans>Skip</Trans>
           </Button>
         )}
         <Button
@@ -278,22 +287,22 @@ export const TodoItem = memo(function TodoItem({
           variant="ghost"
           size="compact"
           className={ROW_BUTTON}
-          aria-label={`Edit ${todo.title}`}
+          aria-label={t`Edit ${title}`}
           tabIndex={tabIndex}
           onClick={() => setEditing(true)}
         >
-          Edit
+          <Trans>Edit</Trans>
         </Button>
         <Button
           data-action="delete"
           variant="ghostDanger"
           size="compact"
           className={ROW_BUTTON}
-          aria-label={`Delete ${todo.title}`}
+          aria-label={t`Delete ${title}`}
           tabIndex={tabIndex}
           onClick={() => onDelete(todo)}
         >
-          Delete
+          <Trans>Delete</Trans>
         </Button>
       </div>
     </div>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Todo } from '@tally/contract';
 import { ConfirmDialog } from '#web/components/ConfirmDialog';
 
@@ -19,17 +20,21 @@ export function DeleteTodoDialog({
   onCancel,
   fallbackFocus,
 }: DeleteTodoDialogProps) {
+  const { t } = useLingui();
+  const title = todo?.title;
   return (
     <ConfirmDialog
       {...(fallbackFocus ? { fallbackFocus } : {})}
       open={todo !== null}
-      title="Confirm Delete"
-      confirmLabel="Delete"
+      title={t`Confirm Delete`}
+      confirmLabel={t`Delete`}
       pending={pending}
       onConfirm={() => todo && onConfirm(todo)}
       onCancel={onCancel}
     >
-      <p>Are you sure you want to delete &quot;{todo?.title}&quot;?</p>
+      <p>
+        <Trans>Are you sure you want to delete &quot;{title}&quot;?</Trans>
+      </p>
     </ConfirmDialog>
   );
 }

@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { Repeat } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -36,16 +38,19 @@ export function planningBody(planning: Planning) {
 }
 
 /** The reminder choices, in minutes before the due time (docs/product.md, Reminders). */
-const REMINDER_CHOICES: [number, string][] = [
-  [0, 'At the due time'],
-  [5, '5 minutes before'],
-  [10, '10 minutes before'],
-  [15, '15 minutes before'],
-  [30, '30 minutes before'],
-  [60, '1 hour before'],
-  [120, '2 hours before'],
-  [1440, '1 day before'],
-];
+const REMINDER_CHOICES: readonly number[] = [0, 5, 10, 15, 30, 60, 120, 1440];
+
+/** "At the due time", "5 minutes before", "2 hours before", "1 day before". */
+function reminderLabel(minutes: number): string {
+  if (minutes === 0) return t`At the due time`;
+  if (minutes % 1440 === 0) {
+    return plural(minutes / 1440, { one: '# day before', other: '# days before' });
+  }
+  if (minutes % 60 === 0) {
+    return plural(minutes / 60, { one: '# hour before', other: '# hours before' });
+  }
+  return plural(minutes, { one: '# minute before', other: '# minutes before' });
+}
 
 interface PlanningFieldsProps {
   value: Planning;
@@ -65,10 +70,11 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
   const hasTime = hasDate && value.dueTime !== '';
   const current = value.remindMinutesBefore;
   // An offset set through the API may not be among the choices: it is offered as it is.
-  const choices: [number, string][] =
-    current === null || REMINDER_CHOICES.some(([minutes]) => minutes === current)
+  const choices: readonly number[] =
+    current === null || REMINDER_CHOICES.includes(current)
       ? REMINDER_CHOICES
-      : [...REMINDER_CHOICES, [current, `${current} minutes before`]];
+      : [...REMINDER_CHOICES, current];
+  const { t: translate } = useLingui();
   return (
     // Two columns only where the form itself is wide (a container query, not the window's width):
     // in the detail panel a date beside its Clear button would be cut ("11/29/202").
@@ -77,7 +83,7 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
         <div className="flex items-end gap-2">
           <div className="min-w-0 flex-1">
             <TextField
-              label="Due date"
+              label={translate`Due date`}
               type="date"
               value={value.dueDate}
               onChange={(event) => onChange({ dueDate: event.target.value })}
@@ -87,16 +93,16 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
           {hasDate && (
             <Button
               variant="secondary"
-              aria-label="Clear due date"
+              aria-label={translate`Clear due date`}
               className="min-h-[42px]"
               onClick={() => onChange({ dueDate: '' })}
             >
-              Clear
+              <Trans>Clear</Trans>
             </Button>
           )}
         </div>
         <TextField
-          label="Time"
+          label={translate`Time`}
           type="time"
           value={value.dueTime}
           disabled={!hasDate}
@@ -107,12 +113,12 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
       </div>
       {!hasDate && (
         <p id={hintId} className="-mt-2 text-sm text-slate-600 dark:text-slate-400">
-          A time and a repeat need a due date.
+          <Trans>A time and a repeat need a due date.</Trans>
         </p>
       )}
       <div>
         <SelectField
-          label="Reminder"
+          label={translate`Reminder`}
           value={
             hasTime && value.remindMinutesBefore !== null ? String(value.remindMinutesBefore) : ''
           }
@@ -124,16 +130,16 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
             })
           }
         >
-          <option value="">No reminder</option>
-          {choices.map(([minutes, label]) => (
+          <option value="">{translate`No reminder`}</option>
+          {choices.map((minutes) => (
             <option key={minutes} value={minutes}>
-              {label}
+              {reminderLabel(minutes)}
             </option>
           ))}
         </SelectField>
         {hasDate && !hasTime && (
           <p id={reminderHintId} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            A reminder needs a time.
+            <Trans>A reminder needs a time.</Trans>
           </p>
         )}
       </div>

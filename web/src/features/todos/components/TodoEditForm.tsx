@@ -68,6 +68,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
   const queryClient = useQueryClient();
   const updateTodo = useUpdateTodo();
   const { t } = useLingui();
+  const todoTitle = todo.title;
   const saveFields = useSaveTodoFields();
   const detail = saveRef !== undefined;
   const [state, setState] = useState(() => formStateOf(todo));
@@ -309,7 +310,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
   return (
     <Form
       ref={formRef}
-      label={t`Edit todo ${todo.title}`}
+      label={t`Edit todo ${todoTitle}`}
       onSubmit={submit}
       // It sits in the todo's row, beside the checkbox's column.
       className="min-w-0 flex-1 space-y-3"

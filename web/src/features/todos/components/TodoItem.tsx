@@ -82,6 +82,8 @@ export const TodoItem = memo(function TodoItem({
   const tabIndex = tabbable ? undefined : -1;
   const { t, i18n } = useLingui();
   const { title } = todo;
+  const subtasksDone = progress?.done ?? 0;
+  const subtasks = progress?.total ?? 0;
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
@@ -220,13 +222,13 @@ export const TodoItem = memo(function TodoItem({
             {progress && (
               <span
                 className="text-xs font-medium text-slate-700 dark:text-slate-300"
-                aria-label={plural(progress.total, {
-                  one: `${progress.done} of # subtask done`,
-                  other: `${progress.done} of # subtasks done`,
+                aria-label={plural(subtasks, {
+                  one: `${subtasksDone} of # subtask done`,
+                  other: `${subtasksDone} of # subtasks done`,
                 })}
               >
                 <Trans>
-                  {progress.done}/{progress.total} done
+                  {subtasksDone}/{subtasks} done
                 </Trans>
               </span>
             )}

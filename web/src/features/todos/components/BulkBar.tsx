@@ -1,6 +1,5 @@
 import { plural, t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { activeLocale } from '#web/lib/date-format';
 import { useState } from 'react';
 import type { BulkAction, BulkBody, Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -84,7 +83,6 @@ export function BulkBar({
   const { t: translate } = useLingui();
   const [pickingDate, setPickingDate] = useState(false);
   const none = picked.length === 0 || mutation.isPending;
-  const pickedCount = picked.length.toLocaleString(activeLocale());
   // Complete and Reopen show when they would change something, so the bar stays one row.
   const anyOpen = picked.some((todo) => !todo.completed);
   const anyDone = picked.some((todo) => todo.completed);
@@ -123,7 +121,7 @@ export function BulkBar({
           role="status"
           className="shrink-0 pe-1 text-sm font-semibold whitespace-nowrap text-slate-900 dark:text-slate-100"
         >
-          <Trans>{pickedCount} selected</Trans>
+          {plural(picked.length, { one: '# selected', other: '# selected' })}
         </p>
         {/* Not positioned: the tag's error (BulkDetails) shows under the bar, not clipped here. */}
         <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:gap-0.5">

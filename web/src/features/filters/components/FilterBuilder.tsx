@@ -158,7 +158,8 @@ export default function FilterBuilder({ groups, editing, onSaved, onCancel }: Fi
         autoComplete="off"
         spellCheck={false}
         placeholder={t({
-          comment: 'A saved filter reads its words (today, overdue) and operators in English only: keep them.',
+          comment:
+            'A saved filter reads its words (today, overdue) and operators in English only: keep them.',
           message: '#Work & (today | overdue)',
         })}
       />

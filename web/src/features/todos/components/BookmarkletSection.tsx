@@ -40,8 +40,8 @@ export function BookmarkletSection() {
         <Trans>
           On a phone with Tally installed (Add to Home screen), share a page or some text and pick
           Tally: the Add Todo form opens filled in. On a computer, drag this button to the bookmarks
-          bar; clicking the bookmark on any page opens the Add Todo form with the page&apos;s
-          title, its address and the text you selected.
+          bar; clicking the bookmark on any page opens the Add Todo form with the page&apos;s title,
+          its address and the text you selected.
         </Trans>
       </Hint>
       <p>

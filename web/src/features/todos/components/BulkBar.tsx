@@ -33,7 +33,10 @@ function doneText(action: BulkAction, count: number): string {
     case 'move':
       return plural(count, { one: '# todo moved', other: '# todos moved' });
     case 'delete':
-      return plural(count, { one: '# todo moved to the trash', other: '# todos moved to the trash' });
+      return plural(count, {
+        one: '# todo moved to the trash',
+        other: '# todos moved to the trash',
+      });
     case 'restore':
       return plural(count, { one: '# todo restored', other: '# todos restored' });
     case 'tag':
@@ -43,7 +46,10 @@ function doneText(action: BulkAction, count: number): string {
     case 'priority':
       return plural(count, { one: '# todo given a priority', other: '# todos given a priority' });
     case 'parent':
-      return plural(count, { one: '# todo moved under a parent', other: '# todos moved under a parent' });
+      return plural(count, {
+        one: '# todo moved under a parent',
+        other: '# todos moved under a parent',
+      });
     case 'due':
       return plural(count, { one: '# todo given a due date', other: '# todos given a due date' });
   }
@@ -88,7 +94,9 @@ export function BulkBar({
   const anyDone = picked.some((todo) => todo.completed);
   const failed = mutation.isError ? mutation.variables.action : null;
   const tagError =
-    failed === 'tag' || failed === 'untag' ? errorMessage(mutation.error, translate`Change todos`) : null;
+    failed === 'tag' || failed === 'untag'
+      ? errorMessage(mutation.error, translate`Change todos`)
+      : null;
 
   const run = (action: BulkAction, fields: Omit<Partial<BulkBody>, 'ids' | 'action'> = {}) => {
     const before = new Map(picked.map((todo) => [todo.id, todo]));

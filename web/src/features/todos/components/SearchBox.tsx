@@ -91,7 +91,10 @@ export function SearchStatus({
   let text = '';
   if (active) {
     text = searching
-      ? plural(count, { one: '# todo found, searching for more...', other: '# todos found, searching for more...' })
+      ? plural(count, {
+          one: '# todo found, searching for more...',
+          other: '# todos found, searching for more...',
+        })
       : plural(count, { one: '# todo found', other: '# todos found' });
     if (hidden > 0) {
       text += plural(hidden, {

@@ -81,7 +81,9 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
   if (days.length === 0) {
     return (
       <>
-        <p className="py-8 text-center text-slate-600 dark:text-slate-400">{i18n._(EMPTY_TEXTS[view])}</p>
+        <p className="py-8 text-center text-slate-600 dark:text-slate-400">
+          {i18n._(EMPTY_TEXTS[view])}
+        </p>
         {later}
       </>
     );

@@ -57,7 +57,9 @@ const TodoDetail = lazy(() =>
  */
 function rowAt(place: number): HTMLElement | null {
   const row = (index: number) =>
-    document.querySelector<HTMLElement>(`ul[aria-label="${activeI18n._(msg`Todos`)}"] > li[data-index="${index}"]`);
+    document.querySelector<HTMLElement>(
+      `ul[aria-label="${activeI18n._(msg`Todos`)}"] > li[data-index="${index}"]`,
+    );
   return row(place) ?? row(place - 1);
 }
 
@@ -378,7 +380,11 @@ function AllTodos({
         <div className="order-last flex w-full flex-wrap items-center gap-x-3 gap-y-2 sm:order-none sm:ms-auto sm:w-auto">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
-            <HideCompletedSwitch on={showLater} onChange={setShowLater} label={t`Show later todos`} />
+            <HideCompletedSwitch
+              on={showLater}
+              onChange={setShowLater}
+              label={t`Show later todos`}
+            />
           )}
           <SortSelect value={sort} onChange={setSort} />
         </div>

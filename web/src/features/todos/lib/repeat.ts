@@ -106,7 +106,10 @@ export function repeatRule(repeat: Repeat, dueDate: string | null): string {
       const nth = nthWeekdayInRule(repeat.nthWeekday.n, repeat.nthWeekday.weekday);
       text = plural(every, { one: `every month on ${nth}`, other: `every # months on ${nth}` });
     } else if (day) {
-      text = plural(every, { one: `every month on day ${day}`, other: `every # months on day ${day}` });
+      text = plural(every, {
+        one: `every month on day ${day}`,
+        other: `every # months on day ${day}`,
+      });
     }
   } else if (repeat.unit === 'year' && dueDate) {
     const parts = parseDate(dueDate);

@@ -104,6 +104,7 @@ const composersZone = {
 const TRANSLATED = [
   'web/src/app/App.tsx',
   'web/src/app/commands/ShortcutsSheet.tsx',
+  'web/src/app/commands/CommandPalette.tsx',
   'web/src/app/routes/**/*.tsx',
   'web/src/app/layout/**/*.tsx',
   'web/src/features/language/**/*.tsx',

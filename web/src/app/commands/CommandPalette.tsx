@@ -402,7 +402,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
       )}
       {shown.length === 0 && !todoSearch.searching && (
         <p className="px-5 pb-3 text-sm text-slate-700 dark:text-slate-300">
-          <Trans>Nothing matches "{typed}"</Trans>
+          {t`Nothing matches "${typed}"`}
         </p>
       )}
     </dialog>

@@ -76,15 +76,8 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
       <div className="mb-2 flex flex-wrap items-center gap-3">
         <ColorDot color={filter.color} size={14} />
         <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-50">
-          {complete ? (
-            <Trans>
-              {filterName} ({shownCount})
-            </Trans>
-          ) : (
-            <Trans>
-              {filterName} ({shownCount}+)
-            </Trans>
-          )}
+          {/* Strings, not <Trans>: a name's "<b>" stays text rather than markup. */}
+          {complete ? t`${filterName} (${shownCount})` : t`${filterName} (${shownCount}+)`}
         </h1>
         <div className="ms-auto flex gap-2">
           <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 import type { Todo } from '@tally/contract';
 import { ConfirmDialog } from '#web/components/ConfirmDialog';
 
@@ -33,7 +33,8 @@ export function DeleteTodoDialog({
       onCancel={onCancel}
     >
       <p>
-        <Trans>Are you sure you want to delete &quot;{title}&quot;?</Trans>
+        {/* A string, not <Trans>: a title's "<b>" stays text rather than markup. */}
+        {t`Are you sure you want to delete "${title}"?`}
       </p>
     </ConfirmDialog>
   );

@@ -63,10 +63,8 @@ export function FieldConflict({
       }
     >
       <p id={sentenceId} className="break-words">
-        <Trans>
-          Changed elsewhere while you edited: the {words} is now “{theirsShown}”; yours is “
-          {mineShown}”.
-        </Trans>
+        {/* A string, not <Trans>: a value's "<b>" stays text rather than markup. */}
+        {t`Changed elsewhere while you edited: the ${words} is now “${theirsShown}”; yours is “${mineShown}”.`}
       </p>
       <div className="mt-2 flex flex-wrap gap-2">
         <Button

@@ -244,7 +244,7 @@ export function QuickAddBar({
       />
       {quick?.unknownGroup !== undefined && !suggestions && (
         <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-          <Trans>No group “{unknownGroup}” yet: it stays in the title.</Trans>
+          {t`No group “${unknownGroup}” yet: it stays in the title.`}
           <Button
             variant="secondary"
             size="sm"

@@ -40,6 +40,7 @@ const summaryOf = (chips: readonly Chip[]) => {
  */
 export function QuickAddChips({ chips, title, onRemove }: QuickAddChipsProps) {
   const { t: translate } = useLingui();
+  const saved = <span className="font-medium text-slate-900 dark:text-slate-100">{title}</span>;
   return (
     <>
       <p className="sr-only" aria-live="polite">
@@ -70,10 +71,8 @@ export function QuickAddChips({ chips, title, onRemove }: QuickAddChipsProps) {
             ))}
           </ul>
           <p className="text-sm text-slate-700 dark:text-slate-300">
-            <Trans>
-              Saved as “
-              <span className="font-medium text-slate-900 dark:text-slate-100">{title}</span>”
-            </Trans>
+            {/* The title is an element, not a string: Trans would read a "<b>" in it as markup. */}
+            <Trans>Saved as “{saved}”</Trans>
           </p>
         </div>
       )}

@@ -35,7 +35,7 @@ const changedFields = (before: Todo, after: Todo): UndoneField[] =>
   );
 
 /** "title", "title and group", "title, time and group", as the language lists. */
-export const listOf = (words: readonly string[]) =>
+const listOf = (words: readonly string[]) =>
   new Intl.ListFormat(activeLocale(), { type: 'conjunction' }).format(words);
 
 /** The toast's text for an edit of `changed` (at least one field). */

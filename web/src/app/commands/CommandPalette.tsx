@@ -139,7 +139,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
         section: 'Todos',
         label: todo.title,
         detail: [
-          todo.priority > 0 ? i18n._(PRIORITY_NAMES[todo.priority]) : '',
+          todo.priority > 0 ? i18n._(PRIORITY_NAMES[todo.priority] ?? PRIORITY_NAMES[0]) : '',
           ...todo.tags.map((tag) => `@${tag}`),
         ]
           .filter(Boolean)

@@ -43,7 +43,7 @@ export function useSkipTodo() {
       replaceTodo(queryClient, skipped.id, () => skipped);
       refreshViews(queryClient);
       const { title } = skipped;
-      const next = dueLabel(skipped, new Date());
+      const next = dueLabel(skipped, new Date()) ?? '';
       const text = t`${title}: skipped. Next due ${next}.`;
       const previous = context?.previous;
       if (previous) {

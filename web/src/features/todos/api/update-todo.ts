@@ -156,7 +156,7 @@ function completionText(before: Todo, after: Todo): string {
   const { title } = before;
   if (before.completed) return t`Reopened "${title}"`;
   if (after.completed || !before.repeat || !after.dueDate) return t`Completed "${title}"`;
-  const next = dueLabel(after, new Date());
+  const next = dueLabel(after, new Date()) ?? '';
   return t`Completed "${title}". Next due ${next}.`;
 }
 

@@ -216,7 +216,7 @@ export const TodoItem = memo(function TodoItem({
                 }
                 title={t`Priority`}
               >
-                {i18n._(PRIORITY_NAMES[todo.priority])}
+                {i18n._(PRIORITY_NAMES[todo.priority] ?? PRIORITY_NAMES[0])}
               </span>
             )}
             {progress && (

@@ -104,6 +104,7 @@ const composersZone = {
 const TRANSLATED = [
   'web/src/app/App.tsx',
   'web/src/app/commands/ShortcutsSheet.tsx',
+  'web/src/app/commands/CommandPalette.tsx',
   'web/src/app/routes/**/*.tsx',
   'web/src/app/layout/**/*.tsx',
   'web/src/features/language/**/*.tsx',
@@ -115,6 +116,9 @@ const TRANSLATED = [
   'web/src/features/tags/**/*.tsx',
   'web/src/features/theme/**/*.tsx',
   'web/src/features/trash/**/*.tsx',
+  'web/src/features/todos/**/*.tsx',
+  'web/src/features/filters/**/*.tsx',
+  'web/src/features/calendar/**/*.tsx',
 ];
 
 /** Names written the same in every language. */

@@ -81,8 +81,10 @@ const ROUTES = [
   // what it measured when it came (113.3 KB), plus about 2 KB.
   { route: '/admin', budget: 121.5 * KB, chunks: ['admin-route'] },
   // A saved filter's page (decision 162) with the list's code it reads: what it measured when it
-  // came (118.7 KB), plus about 1.5 KB; 121 KB with the shared growth below: 120.1 KB.
-  { route: '/filters/new', budget: 124.5 * KB, chunks: ['filters-route'] },
+  // came (118.7 KB), plus about 1.5 KB; 121 KB with the shared growth below: 120.1 KB. 125.5 KB
+  // once its rows write due dates in the one date format, in the app's language (decisions 087
+  // and 177: the date-format chunk, 1.4 KB): 125.1 KB.
+  { route: '/filters/new', budget: 125.5 * KB, chunks: ['filters-route'] },
 ];
 // 2026-11-29, second session: every route 0.4-1 KB more for the shared API client's route
 // table (account preferences, notification settings and action links, offline flags) and the

@@ -11,6 +11,7 @@ import {
   formatWeekday,
   relativeDay,
 } from './date-format';
+import * as core from './date-format-core';
 
 const today = '2026-11-25';
 
@@ -66,9 +67,12 @@ describe('date-format', () => {
 describe('the active language', () => {
   afterEach(() => activateLanguage('en'));
 
-  it('writes days and weekdays in the language Tally speaks, not the browser’s', async () => {
+  it('writes days, near days and weekdays in the language Tally speaks, not the browser’s', async () => {
     await activateLanguage('de');
     const today = '2026-11-29';
+    expect(relativeDay(today, today)).toBe('Heute');
+    expect(relativeDay('2026-11-30', today)).toBe('Morgen');
+    expect(formatDue('2026-11-28', '17:05', today)).toBe('Gestern 17:05');
     expect(formatDay('2026-12-04', today)).toBe('Fr., 4. Dez.');
     expect(formatWeekday('mon')).toBe('Montag');
     expect(formatTime('17:05')).toBe('17:05');
@@ -77,5 +81,11 @@ describe('the active language', () => {
   it('writes Arabic dates in Arabic', async () => {
     await activateLanguage('ar');
     expect(formatWeekday('fri')).toBe('الجمعة');
+    expect(relativeDay('2026-11-30', '2026-11-29')).toBe('غدًا');
+  });
+
+  it('keeps the service worker’s near days English: it has no catalog', async () => {
+    await activateLanguage('de');
+    expect(core.formatDue('2026-11-29', null, '2026-11-29')).toBe('Today');
   });
 });

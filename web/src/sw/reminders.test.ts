@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { formatDue } from '../lib/date-format';
+import { formatDue } from '../lib/date-format-core';
 import { notificationClicked, openTodos, readReminder, reminderNotification } from './reminders';
 
 const reminder = {
@@ -41,7 +41,7 @@ describe('a reminder push in the service worker', () => {
   });
 
   it("writes the due date and time as every screen does, in the browser's locale", () => {
-    // lib/date-format.ts: a 12-hour clock where the locale has one, the year when it is another.
+    // lib/date-format-core.ts: a 12-hour clock where the locale has one, the year when it is another.
     expect(reminderNotification(reminder, new Date(2026, 11, 1, 8, 0), 'en-US').options.body).toBe(
       `Due ${formatDue('2026-12-04', '09:30', '2026-12-01', 'en-US')}`,
     );

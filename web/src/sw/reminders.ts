@@ -5,7 +5,7 @@
  * /todos, or opens one. Kept apart from push.ts, which binds it to the worker, so tests can call
  * it with stand-ins for the worker's scope.
  */
-import { formatDue } from '../lib/date-format';
+import { formatDue } from '../lib/date-format-core';
 
 /** A button of the notification and the signed link its click posts (no session needed). */
 interface ReminderAction {
@@ -65,7 +65,7 @@ const localDate = (now: Date) =>
 
 /**
  * The notification of a reminder; its due date and time are written as on every screen
- * (lib/date-format.ts, decision 087): "Due Today 09:30", "Due Fri 4 Dec 9:30 AM". `locale` is
+ * (lib/date-format-core.ts, decision 087): "Due Today 09:30", "Due Fri 4 Dec 9:30 AM". `locale` is
  * for tests; the worker takes the browser's.
  */
 export function reminderNotification(

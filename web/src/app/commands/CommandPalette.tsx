@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useDeferredValue, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { ColorDot } from '#web/components/ColorDot';
@@ -6,9 +9,10 @@ import { useSavedFilters } from '#web/features/filters/api/get-filters';
 import { useGroups } from '#web/features/groups/api/get-groups';
 import { toggleTheme, useTheme } from '#web/features/theme/hooks/use-theme';
 import { useLoadedTodos, useTodoSearch } from '#web/features/todos/api/search-todos';
+import { PRIORITY_NAMES } from '#web/features/todos/lib/priority-names';
 import { normalizeSearchText } from '#web/features/todos/lib/search';
 import { cn } from '#web/lib/cn';
-import { PRIORITY_LABELS, type TodoSort } from '@tally/contract/constants';
+import type { TodoSort } from '@tally/contract/constants';
 import { hasCommand, runCommand, type PageCommands } from '#web/lib/commands';
 
 /** How many todos the palette lists for a query (the /todos search shows them all). */
@@ -28,23 +32,31 @@ interface Item {
 
 const SECTIONS: readonly Item['section'][] = ['Todos', 'Go to', 'Filter', 'Actions'];
 
+/** The sections' headings, which a query matches too ("go to" finds the screens). */
+const SECTION_NAMES: Record<Item['section'], MessageDescriptor> = {
+  Todos: msg`Todos`,
+  'Go to': msg`Go to`,
+  Filter: msg`Filter`,
+  Actions: msg`Actions`,
+};
+
 /** The sorts of /todos as the palette offers them, with words they are found by. */
-const SORTS: readonly { sort: TodoSort; label: string; keywords: string }[] = [
-  { sort: 'created', label: 'Sort by newest first', keywords: 'order created' },
-  { sort: 'due', label: 'Sort by due date', keywords: 'order deadline' },
-  { sort: 'priority', label: 'Sort by priority', keywords: 'order important p1' },
-  { sort: 'title', label: 'Sort by title', keywords: 'order alphabetical name' },
-  { sort: 'manual', label: 'Sort manually', keywords: 'order drag position' },
+const SORTS: readonly { sort: TodoSort; label: MessageDescriptor; keywords: string }[] = [
+  { sort: 'created', label: msg`Sort by newest first`, keywords: 'order created' },
+  { sort: 'due', label: msg`Sort by due date`, keywords: 'order deadline' },
+  { sort: 'priority', label: msg`Sort by priority`, keywords: 'order important p1' },
+  { sort: 'title', label: msg`Sort by title`, keywords: 'order alphabetical name' },
+  { sort: 'manual', label: msg`Sort manually`, keywords: 'order drag position' },
 ];
 
 const SCREENS = [
-  { label: 'Todos', href: '/todos', keywords: 'all list' },
-  { label: 'Today', href: '/todos?view=today', keywords: 'due overdue' },
-  { label: 'Upcoming', href: '/todos?view=upcoming', keywords: 'due week' },
-  { label: 'Groups', href: '/groups', keywords: 'manage' },
-  { label: 'Statistics', href: '/statistics', keywords: 'stats insights' },
-  { label: 'Settings', href: '/settings', keywords: 'account password sessions export' },
-  { label: 'Trash', href: '/trash', keywords: 'deleted restore bin' },
+  { label: msg`Todos`, href: '/todos', keywords: 'all list' },
+  { label: msg`Today`, href: '/todos?view=today', keywords: 'due overdue' },
+  { label: msg`Upcoming`, href: '/todos?view=upcoming', keywords: 'due week' },
+  { label: msg`Groups`, href: '/groups', keywords: 'manage' },
+  { label: msg`Statistics`, href: '/statistics', keywords: 'stats insights' },
+  { label: msg`Settings`, href: '/settings', keywords: 'account password sessions export' },
+  { label: msg`Trash`, href: '/trash', keywords: 'deleted restore bin' },
 ] as const;
 
 interface CommandPaletteProps {
@@ -69,6 +81,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
   const theme = useTheme();
   const logout = useLogout();
   const [query, setQuery] = useState('');
+  const { t, i18n } = useLingui();
   const [active, setActive] = useState(0);
   const searched = useDeferredValue(query);
   // Enter pressed before the list caught up with what was typed: chosen once it has.
@@ -125,7 +138,10 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
         id: `todo-${todo.id}`,
         section: 'Todos',
         label: todo.title,
-        detail: [PRIORITY_LABELS[todo.priority], ...todo.tags.map((tag) => `@${tag}`)]
+        detail: [
+          todo.priority > 0 ? i18n._(PRIORITY_NAMES[todo.priority] ?? PRIORITY_NAMES[0]) : '',
+          ...todo.tags.map((tag) => `@${tag}`),
+        ]
           .filter(Boolean)
           .join(' '),
         // The todo itself, in its detail view, over the list as it was.
@@ -137,15 +153,15 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     ...SCREENS.map((screen): Item => ({
       id: `go-${screen.href}`,
       section: 'Go to',
-      label: screen.label,
+      label: i18n._(screen.label),
       keywords: screen.keywords,
       run: () => navigate(screen.href),
     })),
-    { id: 'filter-all', section: 'Filter', label: 'All todos', run: () => showFilter('all') },
+    { id: 'filter-all', section: 'Filter', label: t`All todos`, run: () => showFilter('all') },
     {
       id: 'filter-none',
       section: 'Filter',
-      label: 'No Group',
+      label: t`No Group`,
       keywords: 'ungrouped',
       run: () => showFilter('none'),
     },
@@ -169,7 +185,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     {
       id: 'saved-filter-new',
       section: 'Actions',
-      label: 'New filter',
+      label: t`New filter`,
       keywords: 'saved filter query builder',
       run: () => navigate('/filters/new'),
     },
@@ -188,7 +204,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
       ? SORTS.map(({ sort, label, keywords }): Item => ({
           id: `sort-${sort}`,
           section: 'Actions',
-          label,
+          label: i18n._(label),
           keywords,
           run: () => runCommand('setSort', sort),
         }))
@@ -196,7 +212,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     {
       id: 'new-todo',
       section: 'Actions',
-      label: 'New todo',
+      label: t`New todo`,
       keywords: 'add create',
       run: () => {
         if (!hasCommand('newTodo')) navigate('/todos');
@@ -206,7 +222,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     {
       id: 'theme',
       section: 'Actions',
-      label: theme.resolved === 'dark' ? 'Switch to light theme' : 'Switch to dark theme',
+      label: theme.resolved === 'dark' ? t`Switch to light theme` : t`Switch to dark theme`,
       keywords: 'theme toggle dark light mode',
       run: toggleTheme,
     },
@@ -215,7 +231,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
           {
             id: 'hide-completed',
             section: 'Actions',
-            label: 'Hide or show completed todos',
+            label: t`Hide or show completed todos`,
             keywords: 'done finished',
             run: () => runCommand('toggleHideCompleted'),
           } satisfies Item,
@@ -224,14 +240,14 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
     {
       id: 'shortcuts',
       section: 'Actions',
-      label: 'Keyboard shortcuts',
+      label: t`Keyboard shortcuts`,
       keywords: 'help keys',
       run: onShowShortcuts,
     },
     {
       id: 'logout',
       section: 'Actions',
-      label: 'Log out',
+      label: t`Log out`,
       keywords: 'logout sign out',
       run: () => logout.mutate(),
     },
@@ -240,10 +256,12 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
   const terms = todoSearch.terms;
   const shown = items.filter((item) => {
     if (item.section === 'Todos' || terms.length === 0) return true;
-    const text = normalizeSearchText(`${item.section} ${item.label} ${item.keywords ?? ''}`);
+    const section = i18n._(SECTION_NAMES[item.section]);
+    const text = normalizeSearchText(`${section} ${item.label} ${item.keywords ?? ''}`);
     return terms.every((term) => text.includes(term));
   });
   const activeIndex = shown.length === 0 ? -1 : Math.min(active, shown.length - 1);
+  const typed = query.trim();
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     const last = shown.length - 1;
@@ -280,7 +298,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
   return (
     <dialog
       ref={dialogRef}
-      aria-label="Command palette"
+      aria-label={t`Command palette`}
       onCancel={(event) => {
         event.preventDefault();
         finish();
@@ -296,7 +314,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
       <div className="border-b border-slate-200 p-2 dark:border-slate-700">
         <input
           role="combobox"
-          aria-label="Command or todo"
+          aria-label={t`Command or todo`}
           aria-expanded="true"
           aria-controls={listId}
           aria-autocomplete="list"
@@ -308,7 +326,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
             setActive(0);
           }}
           onKeyDown={onKeyDown}
-          placeholder="Type a command or a todo's title"
+          placeholder={t`Type a command or a todo's title`}
           autoComplete="off"
           spellCheck={false}
           className={
@@ -320,7 +338,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
       <div
         id={listId}
         role="listbox"
-        aria-label="Commands"
+        aria-label={t`Commands`}
         className="max-h-[min(24rem,60dvh)] overflow-y-auto p-2"
       >
         {SECTIONS.map((section) => {
@@ -334,7 +352,7 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
                 role="presentation"
                 className="px-3 py-1 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400"
               >
-                {section}
+                {i18n._(SECTION_NAMES[section])}
               </div>
               {inSection.map((item) => {
                 const itemIndex = shown.indexOf(item);
@@ -378,11 +396,13 @@ export default function CommandPalette({ onClose, onShowShortcuts }: CommandPale
         })}
       </div>
       {todoSearch.searching && (
-        <p className="px-5 pb-3 text-sm text-slate-700 dark:text-slate-300">Searching todos...</p>
+        <p className="px-5 pb-3 text-sm text-slate-700 dark:text-slate-300">
+          <Trans>Searching todos...</Trans>
+        </p>
       )}
       {shown.length === 0 && !todoSearch.searching && (
         <p className="px-5 pb-3 text-sm text-slate-700 dark:text-slate-300">
-          Nothing matches "{query.trim()}"
+          {t`Nothing matches "${typed}"`}
         </p>
       )}
     </dialog>

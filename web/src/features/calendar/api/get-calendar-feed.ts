@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_CALENDAR_FEED_OPERATION = 'Load calendar feed';
+const LOAD_CALENDAR_FEED_OPERATION = 'Load calendar feed';
 
 /** The account's calendar feed (its path and zone), or null when it has none. */
 const calendarFeedQueryOptions = queryOptions({

@@ -1,13 +1,14 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Button } from '#web/components/Button';
 import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { errorMessage } from '#web/lib/api-client';
-import { LOAD_CALENDAR_FEED_OPERATION, useCalendarFeed } from '../api/get-calendar-feed';
+import { useCalendarFeed } from '../api/get-calendar-feed';
 import { useRegenerateCalendarFeed } from '../api/regenerate-calendar-feed';
 import { useRemoveCalendarFeed } from '../api/remove-calendar-feed';
-import { copyResult } from '#web/lib/copy-text';
+import { addressCopied } from '../lib/address-copied';
 import { Hint, SettingsSection } from '#web/components/SettingsSection';
 import { CopyField } from '#web/components/CopyField';
 
@@ -23,6 +24,7 @@ export function CalendarFeedSection() {
   const [status, setStatus] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [justMade, setJustMade] = useState(false);
+  const { t } = useLingui();
 
   const make = (again: boolean) => {
     setStatus(null);
@@ -32,8 +34,8 @@ export function CalendarFeedSection() {
         setJustMade(true);
         setStatus(
           again
-            ? 'A new calendar address is ready. The old one no longer works.'
-            : 'Your calendar address is ready. Add it to your calendar app as a subscription.',
+            ? t`A new calendar address is ready. The old one no longer works.`
+            : t`Your calendar address is ready. Add it to your calendar app as a subscription.`,
         );
       },
     });
@@ -44,30 +46,33 @@ export function CalendarFeedSection() {
     remove.mutate(undefined, {
       onSuccess: () => {
         setConfirming(null);
-        setStatus('The calendar feed is off. Its address no longer works.');
+        setStatus(t`The calendar feed is off. Its address no longer works.`);
       },
     });
   };
 
   const url = feed.data ? new URL(feed.data.path, window.location.origin).href : null;
+  const timeZone = feed.data?.timeZone;
   return (
-    <SettingsSection title="Calendar feed" status={status}>
+    <SettingsSection title={t`Calendar feed`} status={status}>
       <Hint>
-        See your open todos that have a due date in a calendar app (Google Calendar, Apple Calendar,
-        Outlook, Thunderbird) by subscribing to a private address. Anyone who has the address can
-        see those todos: keep it to yourself, and make a new one if it got out.
+        <Trans>
+          See your open todos that have a due date in a calendar app (Google Calendar, Apple
+          Calendar, Outlook, Thunderbird) by subscribing to a private address. Anyone who has the
+          address can see those todos: keep it to yourself, and make a new one if it got out.
+        </Trans>
       </Hint>
       {feed.isPending ? (
-        <LoadingText>Loading calendar feed...</LoadingText>
+        <LoadingText>{t`Loading calendar feed...`}</LoadingText>
       ) : feed.isError ? (
         <ErrorBanner
-          message={errorMessage(feed.error, LOAD_CALENDAR_FEED_OPERATION)}
+          message={errorMessage(feed.error, t`Load calendar feed`)}
           onRetry={() => void feed.refetch()}
         />
       ) : feed.data === null || url === null ? (
         <div>
           <Button onClick={() => make(false)} disabled={regenerate.isPending}>
-            {regenerate.isPending ? 'Creating address...' : 'Create calendar address'}
+            {regenerate.isPending ? t`Creating address...` : t`Create calendar address`}
           </Button>
         </div>
       ) : (
@@ -75,33 +80,34 @@ export function CalendarFeedSection() {
           <CopyField
             // A new address is a new field: it takes the focus when it was just made.
             key={url}
-            label="Calendar address"
+            label={t`Calendar address`}
             value={url}
-            copyLabel="Copy address"
-            onCopy={(copied) => setStatus(copyResult(copied, 'Address'))}
+            copyLabel={t`Copy address`}
+            onCopy={(copied) => setStatus(addressCopied(copied))}
             focusOnMount={justMade}
           />
           <Hint>
-            Times of day are in {feed.data.timeZone}, the time zone of the browser that made this
-            address.{' '}
+            <Trans>
+              Times of day are in {timeZone}, the time zone of the browser that made this address.
+            </Trans>{' '}
             <a href={url.replace(/^https?:/, 'webcal:')} className={linkClass}>
-              Open in your calendar app
+              <Trans>Open in your calendar app</Trans>
             </a>
           </Hint>
           <div className="flex flex-wrap gap-3">
             <Button variant="secondary" onClick={() => setConfirming('regenerate')}>
-              Make a new address
+              <Trans>Make a new address</Trans>
             </Button>
             <Button variant="ghostDanger" onClick={() => setConfirming('remove')}>
-              Turn off
+              <Trans>Turn off</Trans>
             </Button>
           </div>
         </>
       )}
       <ConfirmDialog
         open={confirming !== null}
-        title={confirming === 'remove' ? 'Turn off the calendar feed?' : 'Make a new address?'}
-        confirmLabel={confirming === 'remove' ? 'Turn off' : 'Make a new address'}
+        title={confirming === 'remove' ? t`Turn off the calendar feed?` : t`Make a new address?`}
+        confirmLabel={confirming === 'remove' ? t`Turn off` : t`Make a new address`}
         tone={confirming === 'remove' ? 'danger' : 'primary'}
         pending={confirming === 'remove' ? remove.isPending : regenerate.isPending}
         onConfirm={() => (confirming === 'remove' ? turnOff() : make(true))}
@@ -109,8 +115,8 @@ export function CalendarFeedSection() {
       >
         <p>
           {confirming === 'remove'
-            ? 'The address stops working at once: calendar apps subscribed to it stop updating.'
-            : 'The current address stops working at once: calendar apps subscribed to it stop updating until you add the new one.'}
+            ? t`The address stops working at once: calendar apps subscribed to it stop updating.`
+            : t`The current address stops working at once: calendar apps subscribed to it stop updating until you add the new one.`}
         </p>
       </ConfirmDialog>
     </SettingsSection>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { PatchTodoBody, Todo } from '@tally/contract';
 import { addDays } from '@tally/contract/dates';
 import {
@@ -11,7 +14,7 @@ import {
 import { Button } from '#web/components/Button';
 import { Switch } from '#web/components/Switch';
 import { cn } from '#web/lib/cn';
-import { formatDay, formatTime } from '#web/lib/date-format';
+import { activeLocale, formatDay, formatTime } from '#web/lib/date-format';
 import {
   addMonths,
   daysBetween,
@@ -32,11 +35,11 @@ import { TodoChip, type ChipActions } from './TodoChip';
 
 type View = 'month' | 'week' | 'three' | 'day';
 
-const VIEW_NAMES: Record<View, string> = {
-  month: 'Month',
-  week: 'Week',
-  three: '3 days',
-  day: 'Day',
+const VIEW_NAMES: Record<View, MessageDescriptor> = {
+  month: msg`Month`,
+  week: msg`Week`,
+  three: msg`3 days`,
+  day: msg`Day`,
 };
 
 /** Phones get a day and three days instead of the week, which does not fit their width. */
@@ -59,12 +62,11 @@ function subscribeToPhone(onChange: () => void) {
   return () => query.removeEventListener('change', onChange);
 }
 
-const weekdayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
-const monthFormat = new Intl.DateTimeFormat(undefined, {
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+/** The weekday's and the month's names in the app's language (lib/date-format's locale). */
+const weekdayFormat = (locale: string | undefined) =>
+  new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+const monthFormat = (locale: string | undefined) =>
+  new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const utcDay = (date: string) => new Date(`${date}T00:00:00Z`);
 
 /** A repeating todo dropped elsewhere, waiting for "this one / all". */
@@ -96,9 +98,11 @@ export function CalendarPage({
   onChange: (todo: Todo, patch: PatchTodoBody) => void;
 }) {
   const phone = usePhone();
+  const { t, i18n } = useLingui();
+  const locale = activeLocale();
   const wall = wallClock(now, zone);
   const today = wall.date;
-  const first = firstDayOfWeek(weekStart, navigator.language);
+  const first = firstDayOfWeek(weekStart, locale ?? navigator.language);
   const [view, setView] = useState<View>(phone ? 'three' : 'month');
   const [anchor, setAnchor] = useState(today);
   const [showCompleted, setShowCompleted] = useState(false);
@@ -183,10 +187,13 @@ export function CalendarPage({
 
   const time = useCallback((value: string) => formatTime(value), []);
   const dayName = useCallback((date: string) => formatDay(date, today), [today]);
-  const weekdayName = useCallback((date: string) => weekdayFormat.format(utcDay(date)), []);
+  const weekdayName = useCallback(
+    (date: string) => weekdayFormat(locale).format(utcDay(date)),
+    [locale],
+  );
   const title =
     shown === 'month'
-      ? monthFormat.format(utcDay(`${month}-01`))
+      ? monthFormat(locale).format(utcDay(`${month}-01`))
       : dates.length === 1
         ? dayName(anchor)
         : `${dayName(dates[0] ?? anchor)} – ${dayName(dates.at(-1) ?? anchor)}`;
@@ -201,7 +208,7 @@ export function CalendarPage({
         >
           {title}
         </h1>
-        <div role="group" aria-label="View" className="flex gap-1">
+        <div role="group" aria-label={t`View`} className="flex gap-1">
           {views.map((name) => (
             <Button
               key={name}
@@ -210,31 +217,31 @@ export function CalendarPage({
               aria-pressed={shown === name}
               onClick={() => setView(name)}
             >
-              {VIEW_NAMES[name]}
+              {i18n._(VIEW_NAMES[name])}
             </Button>
           ))}
         </div>
         <div className="flex gap-1">
-          <Button size="sm" variant="outline" onClick={() => step(-1)} aria-label="Previous">
+          <Button size="sm" variant="outline" onClick={() => step(-1)} aria-label={t`Previous`}>
             ‹
           </Button>
           <Button size="sm" variant="outline" onClick={() => setAnchor(today)}>
-            Today
+            <Trans>Today</Trans>
           </Button>
-          <Button size="sm" variant="outline" onClick={() => step(1)} aria-label="Next">
+          <Button size="sm" variant="outline" onClick={() => step(1)} aria-label={t`Next`}>
             ›
           </Button>
         </div>
-        <Switch on={showCompleted} onChange={setShowCompleted} label="Show completed" />
+        <Switch on={showCompleted} onChange={setShowCompleted} label={t`Show completed`} />
       </div>
       {loading && (
         <p role="status" className="mb-2 text-sm text-slate-700 dark:text-slate-300">
-          Loading todos...
+          <Trans>Loading todos...</Trans>
         </p>
       )}
       <div className="flex flex-col gap-4 lg:flex-row">
         <section
-          aria-label="Calendar"
+          aria-label={t`Calendar`}
           className="min-w-0 flex-1 touch-pan-y"
           onPointerDown={onSwipeStart}
           onPointerUp={onSwipeEnd}
@@ -279,11 +286,11 @@ export function CalendarPage({
             id="unscheduled-heading"
             className="mb-1 text-sm font-semibold text-slate-900 dark:text-white"
           >
-            Unscheduled
+            <Trans>Unscheduled</Trans>
           </h2>
           {unscheduled.length === 0 ? (
             <p className="text-xs text-slate-700 dark:text-slate-300">
-              Every open todo has a date.
+              <Trans>Every open todo has a date.</Trans>
             </p>
           ) : (
             <ul className="space-y-1">
@@ -296,7 +303,10 @@ export function CalendarPage({
           )}
           {unscheduled.length > UNSCHEDULED_SHOWN && (
             <p className="mt-1 text-xs text-slate-700 dark:text-slate-300">
-              And {unscheduled.length - UNSCHEDULED_SHOWN} more in Todos.
+              {plural(unscheduled.length - UNSCHEDULED_SHOWN, {
+                one: 'And # more in Todos.',
+                other: 'And # more in Todos.',
+              })}
             </p>
           )}
         </section>

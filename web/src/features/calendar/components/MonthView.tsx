@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { memo } from 'react';
 import { cn } from '#web/lib/cn';
 import type { CalendarEntry } from '../lib/calendar-days';
@@ -78,8 +79,9 @@ const DayCell = memo(function DayCell({
           onClick={() => onMore(date)}
           className="mt-0.5 rounded px-1 text-xs font-medium text-blue-800 hover:underline dark:text-blue-200"
         >
-          +{hidden} more
-          <span className="sr-only"> on {dayName}</span>
+          <Trans>
+            +{hidden} more<span className="sr-only"> on {dayName}</span>
+          </Trans>
         </button>
       )}
     </td>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { PatchTodoBody, Todo } from '@tally/contract';
 import { LIMITS } from '@tally/contract/constants';
 import { useState } from 'react';
@@ -16,6 +17,8 @@ export function MoveDialog({
   onMove: (todo: Todo, patch: PatchTodoBody) => void;
 }) {
   const [date, setDate] = useState(todo.dueDate ?? '');
+  const { t } = useLingui();
+  const { title } = todo;
   const [time, setTime] = useState(todo.dueTime ?? '');
   const [duration, setDuration] = useState(
     todo.durationMinutes === null ? '' : String(todo.durationMinutes),
@@ -25,6 +28,7 @@ export function MoveDialog({
     minutes !== null &&
     !(Number.isInteger(minutes) && minutes >= 1 && minutes <= LIMITS.durationMinutesMax);
   const badTime = time !== '' && date === '';
+  const maxMinutes = LIMITS.durationMinutesMax;
 
   const submit = () => {
     if (badDuration || badTime) return;
@@ -41,15 +45,15 @@ export function MoveDialog({
   return (
     <Dialog
       open
-      title={`Move "${todo.title}" to…`}
+      title={t`Move "${title}" to…`}
       onClose={onClose}
       actions={
         <>
           <Button variant="outline" onClick={onClose}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button onClick={submit} disabled={badDuration || badTime}>
-            Move
+            <Trans>Move</Trans>
           </Button>
         </>
       }
@@ -61,17 +65,17 @@ export function MoveDialog({
         }}
         className="space-y-3"
       >
-        <Fieldset legend="When">
+        <Fieldset legend={t`When`}>
           <div className="grid grid-cols-2 gap-3">
             <TextField
-              label="Date"
+              label={t`Date`}
               type="date"
               value={date}
               onChange={(event) => setDate(event.target.value)}
               data-autofocus
             />
             <TextField
-              label="Time"
+              label={t`Time`}
               type="time"
               value={time}
               onChange={(event) => setTime(event.target.value)}
@@ -79,9 +83,13 @@ export function MoveDialog({
             />
           </div>
         </Fieldset>
-        {badTime && <p className="text-sm text-red-700 dark:text-red-300">A time needs a date.</p>}
+        {badTime && (
+          <p className="text-sm text-red-700 dark:text-red-300">
+            <Trans>A time needs a date.</Trans>
+          </p>
+        )}
         <TextField
-          label="Duration (minutes)"
+          label={t`Duration (minutes)`}
           type="number"
           inputMode="numeric"
           min={1}
@@ -92,7 +100,7 @@ export function MoveDialog({
         />
         {badDuration && (
           <p className="text-sm text-red-700 dark:text-red-300">
-            The duration is 1 to {LIMITS.durationMinutesMax} minutes, or empty for none.
+            <Trans>The duration is 1 to {maxMinutes} minutes, or empty for none.</Trans>
           </p>
         )}
         {/* Enter in a field moves, as the dialog's button does. */}
@@ -112,24 +120,28 @@ export function RepeatChoiceDialog({
   onChoose: (all: boolean) => void;
   onClose: () => void;
 }) {
+  const { t } = useLingui();
+  const { title } = todo;
   return (
     <Dialog
       open
-      title={`Move "${todo.title}"`}
+      title={t`Move "${title}"`}
       onClose={onClose}
       actions={
         <>
           <Button variant="outline" onClick={onClose}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button variant="secondary" onClick={() => onChoose(false)} data-autofocus>
-            This one
+            <Trans>This one</Trans>
           </Button>
-          <Button onClick={() => onChoose(true)}>All</Button>
+          <Button onClick={() => onChoose(true)}>
+            <Trans>All</Trans>
+          </Button>
         </>
       }
     >
-      It repeats. Move only this occurrence, or all of them?
+      <Trans>It repeats. Move only this occurrence, or all of them?</Trans>
     </Dialog>
   );
 }

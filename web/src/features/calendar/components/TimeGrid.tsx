@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Todo } from '@tally/contract';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { cn } from '#web/lib/cn';
@@ -72,6 +73,11 @@ export function TimeGrid({
   time: (time: string) => string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const { t } = useLingui();
+  const untimedLabel = (date: string) => {
+    const day = dayName(date);
+    return t`${day}, no time`;
+  };
   const [resize, setResize] = useState<Resize | null>(null);
   useEffect(() => {
     // The working day in view first.
@@ -123,14 +129,14 @@ export function TimeGrid({
           </div>
         ))}
         <div className="self-center pe-1 text-end text-[10px] text-slate-600 dark:text-slate-400">
-          All day
+          <Trans>All day</Trans>
         </div>
         {dates.map((date) => (
           <ul
             key={date}
             data-drop-date={date}
             data-drop-timed="untimed"
-            aria-label={`${dayName(date)}, no time`}
+            aria-label={untimedLabel(date)}
             className="min-h-8 space-y-0.5 border-s border-slate-200 p-0.5 dark:border-slate-700"
           >
             {(days.get(date) ?? [])
@@ -152,7 +158,7 @@ export function TimeGrid({
         ref={scroller}
         tabIndex={0}
         role="region"
-        aria-label="Hours"
+        aria-label={t`Hours`}
         className="max-h-[65vh] touch-pan-y overflow-y-auto"
       >
         <div className="grid" style={columns}>

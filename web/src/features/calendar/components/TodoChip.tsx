@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Todo } from '@tally/contract';
 import type { CSSProperties, KeyboardEvent, PointerEvent } from 'react';
 import { cn } from '#web/lib/cn';
@@ -67,16 +68,20 @@ export function OccurrenceChip({
   className?: string;
   style?: CSSProperties;
 }) {
+  const { t } = useLingui();
+  const { title } = todo;
   return (
     <div
-      title={`Repeats: "${todo.title}"`}
+      title={t`Repeats: "${title}"`}
       style={style}
       className={cn(
         'truncate rounded border border-dashed border-slate-400 px-1.5 py-0.5 text-xs text-slate-700 dark:border-slate-500 dark:text-slate-300',
         className,
       )}
     >
-      <span className="sr-only">Repeats: </span>
+      <span className="sr-only">
+        <Trans>Repeats:</Trans>{' '}
+      </span>
       {todo.title}
     </div>
   );

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo, useState } from 'react';
 import type { Group, SavedFilter, SavedFilterBody } from '@tally/contract';
 import { DEFAULT_GROUP_COLOR, GROUP_COLORS, LIMITS } from '@tally/contract/constants';
@@ -18,6 +21,15 @@ interface FilterBuilderProps {
   onCancel: () => void;
 }
 
+/** The date words of a query (which stay English in it), as the Dates select names them. */
+const DATE_LABELS: Record<(typeof DATE_RANGES)[number], MessageDescriptor> = {
+  today: msg`Today`,
+  overdue: msg`Overdue`,
+  'next 7 days': msg`Next 7 days`,
+  'no date': msg`No date`,
+  recurring: msg`Recurring`,
+};
+
 const NO_CHIPS: FilterChips = { groupName: '', tag: '', priority: '', dates: '', text: '' };
 
 /**
@@ -27,6 +39,7 @@ const NO_CHIPS: FilterChips = { groupName: '', tag: '', priority: '', dates: '',
  */
 export default function FilterBuilder({ groups, editing, onSaved, onCancel }: FilterBuilderProps) {
   const save = useSaveFilter();
+  const { t, i18n } = useLingui();
   const [name, setName] = useState(editing?.name ?? '');
   const [color, setColor] = useState<string>(editing?.color ?? DEFAULT_GROUP_COLOR);
   const [chips, setChips] = useState<FilterChips>(NO_CHIPS);
@@ -55,9 +68,9 @@ export default function FilterBuilder({ groups, editing, onSaved, onCancel }: Fi
   };
 
   return (
-    <Form label={editing ? 'Edit filter' : 'New filter'} card onSubmit={submit}>
+    <Form label={editing ? t`Edit filter` : t`New filter`} card onSubmit={submit}>
       <TextField
-        label="Filter name"
+        label={t`Filter name`}
         id="filter-name"
         value={name}
         onChange={(event) => setName(event.target.value)}
@@ -67,12 +80,12 @@ export default function FilterBuilder({ groups, editing, onSaved, onCancel }: Fi
       />
       <div className="grid gap-3 sm:grid-cols-2">
         <SelectField
-          label="Group"
+          label={t`Group`}
           id="filter-group"
           value={chips.groupName}
           onChange={(event) => choose({ groupName: event.target.value })}
         >
-          <option value="">Any group</option>
+          <option value="">{t`Any group`}</option>
           {groups.map((group) => (
             <option key={group.id} value={group.name}>
               {group.name}
@@ -80,47 +93,46 @@ export default function FilterBuilder({ groups, editing, onSaved, onCancel }: Fi
           ))}
         </SelectField>
         <TextField
-          label="Tag"
+          label={t`Tag`}
           id="filter-tag"
           value={chips.tag}
           onChange={(event) => choose({ tag: event.target.value })}
           autoComplete="off"
         />
         <SelectField
-          label="Priority"
+          label={t`Priority`}
           id="filter-priority"
           value={chips.priority}
           onChange={(event) => choose({ priority: event.target.value })}
         >
-          <option value="">Any priority</option>
-          <option value="p1">High (p1)</option>
-          <option value="p2">Medium (p2)</option>
-          <option value="p3">Low (p3)</option>
-          <option value="p4">None (p4)</option>
+          <option value="">{t`Any priority`}</option>
+          <option value="p1">{t`High (p1)`}</option>
+          <option value="p2">{t`Medium (p2)`}</option>
+          <option value="p3">{t`Low (p3)`}</option>
+          <option value="p4">{t`None (p4)`}</option>
         </SelectField>
         <SelectField
-          label="Dates"
+          label={t`Dates`}
           id="filter-dates"
           value={chips.dates}
           onChange={(event) => choose({ dates: event.target.value })}
         >
-          <option value="">Any date</option>
+          <option value="">{t`Any date`}</option>
           {DATE_RANGES.map((range) => (
             <option key={range} value={range}>
-              {range[0]?.toUpperCase()}
-              {range.slice(1)}
+              {i18n._(DATE_LABELS[range])}
             </option>
           ))}
         </SelectField>
         <TextField
-          label="Words"
+          label={t`Words`}
           id="filter-text"
           value={chips.text}
           onChange={(event) => choose({ text: event.target.value })}
           autoComplete="off"
         />
         <SelectField
-          label="Colour"
+          label={t`Colour`}
           id="filter-color"
           value={color}
           onChange={(event) => setColor(event.target.value)}
@@ -133,7 +145,7 @@ export default function FilterBuilder({ groups, editing, onSaved, onCancel }: Fi
         </SelectField>
       </div>
       <TextField
-        label="Query"
+        label={t`Query`}
         id="filter-query"
         value={query}
         onChange={(event) => {
@@ -145,14 +157,18 @@ export default function FilterBuilder({ groups, editing, onSaved, onCancel }: Fi
         maxLength={FILTER_QUERY_MAX}
         autoComplete="off"
         spellCheck={false}
-        placeholder="#Work & (today | overdue)"
+        placeholder={t({
+          comment:
+            'A saved filter reads its words (today, overdue) and operators in English only: keep them.',
+          message: '#Work & (today | overdue)',
+        })}
       />
       <FormActions>
         <Button type="submit" disabled={save.isPending || typedError !== null}>
-          Save filter
+          <Trans>Save filter</Trans>
         </Button>
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </FormActions>
     </Form>

@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { activeLocale, formatDue, localDate } from '#web/lib/date-format';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { useLocation } from 'wouter';
@@ -33,17 +35,21 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
   const remove = useDeleteFilter();
   const makeFeed = useMakeFilterFeed();
   const [editing, setEditing] = useState(id === 'new');
+  const { t } = useLingui();
   const filter = filters.data?.find((saved) => String(saved.id) === id) ?? null;
   const read = useMemo(() => (filter ? readQuery(filter.query, groups) : null), [filter, groups]);
   const shown = useMemo(() => (read?.filter ? filterTodos(read.filter, todos) : []), [read, todos]);
+  const filterName = filter?.name;
+  const shownCount = shown.length.toLocaleString(activeLocale());
+  const readError = read?.error;
 
   if (id === 'new' || (editing && filter)) {
     return (
       <main className="mx-auto w-full max-w-4xl px-4 py-6">
         <h1 className="mb-4 text-2xl font-semibold text-slate-900 dark:text-slate-50">
-          {filter ? `Edit ${filter.name}` : 'New filter'}
+          {filter ? t`Edit ${filterName}` : t`New filter`}
         </h1>
-        <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+        <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>
           <FilterBuilder
             groups={groups}
             editing={filter}
@@ -57,11 +63,11 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
       </main>
     );
   }
-  if (filters.isPending) return <LoadingText>Loading...</LoadingText>;
+  if (filters.isPending) return <LoadingText>{t`Loading...`}</LoadingText>;
   if (!filter) {
     return (
       <main className="mx-auto w-full max-w-4xl px-4 py-6">
-        <ErrorBanner message="This filter does not exist (any more)." />
+        <ErrorBanner message={t`This filter does not exist (any more).`} />
       </main>
     );
   }
@@ -70,19 +76,19 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
       <div className="mb-2 flex flex-wrap items-center gap-3">
         <ColorDot color={filter.color} size={14} />
         <h1 className="text-2xl font-semibold text-slate-900 dark:text-slate-50">
-          {filter.name} ({shown.length}
-          {complete ? '' : '+'})
+          {/* Strings, not <Trans>: a name's "<b>" stays text rather than markup. */}
+          {complete ? t`${filterName} (${shownCount})` : t`${filterName} (${shownCount}+)`}
         </h1>
         <div className="ms-auto flex gap-2">
           <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
-            Edit
+            <Trans>Edit</Trans>
           </Button>
           <Button
             variant="secondary"
             size="sm"
             onClick={() => remove.mutate(filter.id, { onSuccess: () => navigate('/todos') })}
           >
-            Delete
+            <Trans>Delete</Trans>
           </Button>
         </div>
       </div>
@@ -90,7 +96,9 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
       <div className="mb-4 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
         {filter.feed ? (
           <>
-            <span>Calendar feed:</span>
+            <span>
+              <Trans>Calendar feed:</Trans>
+            </span>
             <code className="break-all">
               {new URL(filter.feed.path, window.location.origin).href}
             </code>
@@ -102,17 +110,19 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
             disabled={makeFeed.isPending}
             onClick={() => makeFeed.mutate(filter.id)}
           >
-            Make a calendar feed
+            <Trans>Make a calendar feed</Trans>
           </Button>
         )}
       </div>
       {read?.error ? (
-        <ErrorBanner message={`This filter cannot be read now: ${read.error}`} />
+        <ErrorBanner message={t`This filter cannot be read now: ${readError}`} />
       ) : shown.length === 0 ? (
-        <p className="text-slate-600 dark:text-slate-300">No todos match this filter.</p>
+        <p className="text-slate-600 dark:text-slate-300">
+          <Trans>No todos match this filter.</Trans>
+        </p>
       ) : (
         <ul
-          aria-label={`Todos of ${filter.name}`}
+          aria-label={t`Todos of ${filterName}`}
           className="divide-y divide-slate-200 dark:divide-slate-700"
         >
           {shown.map((todo) => (
@@ -128,8 +138,7 @@ export function FilterPage({ id, todos, groups, complete }: FilterPageProps) {
               </span>
               {todo.dueDate && (
                 <span className="ms-auto text-sm text-slate-600 dark:text-slate-300">
-                  {todo.dueDate}
-                  {todo.dueTime ? ` ${todo.dueTime}` : ''}
+                  {formatDue(todo.dueDate, todo.dueTime, localDate(new Date()))}
                 </span>
               )}
             </li>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import type { Group, SavedFilter, Todo } from '@tally/contract';
 import { Link } from 'wouter';
@@ -28,9 +29,10 @@ export default function SavedFilterLinks({ todos, groups }: SavedFilterLinksProp
       ),
     [filters.data, groups, todos],
   );
+  const { t } = useLingui();
   if (!filters.data?.length) return null;
   return (
-    <nav aria-label="Saved filters" className="mx-auto w-full max-w-4xl px-4 pt-3 sm:pt-5">
+    <nav aria-label={t`Saved filters`} className="mx-auto w-full max-w-4xl px-4 pt-3 sm:pt-5">
       <ul className="flex flex-wrap gap-2">
         {(filters.data ?? []).map((filter) => (
           <li key={filter.id}>
@@ -50,7 +52,7 @@ export default function SavedFilterLinks({ todos, groups }: SavedFilterLinksProp
             href="/filters/new"
             className="inline-flex min-h-9 items-center rounded-full border border-dashed border-slate-400 px-3 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-slate-500 dark:text-slate-200 dark:hover:bg-slate-800"
           >
-            + New filter
+            <Trans>+ New filter</Trans>
           </Link>
         </li>
       </ul>

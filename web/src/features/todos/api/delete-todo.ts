@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -31,7 +32,7 @@ export function useDeleteTodo() {
       const subtree = subtreeOf(queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [], id);
       removeTodos(queryClient, [id, ...subtree]);
       offerUndo(
-        title === undefined ? 'Deleted the todo' : `Deleted "${title}"`,
+        title === undefined ? t`Deleted the todo` : t`Deleted "${title}"`,
         async () => {
           const todo = await api.trash.restore({ params: { id }, operation: 'Restore todo' });
           insertTodo(queryClient, todo);

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { MoveTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -106,7 +107,8 @@ export function useMoveTodo() {
       // Back to its former parent (when it changed), then beside the sibling it was next to.
       const oldParent = parentId === undefined ? undefined : before.parentId;
       if (!place && oldParent === undefined) return;
-      offerUndo(`Moved "${before.title}"`, async () => {
+      const { title } = before;
+      offerUndo(t`Moved "${title}"`, async () => {
         replaceTodo(queryClient, id, (todo: Todo) => ({
           ...todo,
           position: before.position,

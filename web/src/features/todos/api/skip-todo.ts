@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { showNotice } from '#web/lib/notices';
@@ -30,13 +31,20 @@ export function useSkipTodo() {
     onMutate: (id) => ({ previous: findTodo(queryClient, id) }),
     onSuccess: (skipped, _id, context) => {
       if (!skipped) {
-        const title = context.previous?.title ?? 'The todo';
-        showNotice(`${title}: skipped once the server answers.`, { tone: 'info' });
+        const title = context.previous?.title;
+        showNotice(
+          title === undefined
+            ? t`The todo: skipped once the server answers.`
+            : t`${title}: skipped once the server answers.`,
+          { tone: 'info' },
+        );
         return;
       }
       replaceTodo(queryClient, skipped.id, () => skipped);
       refreshViews(queryClient);
-      const text = `${skipped.title}: skipped. Next due ${dueLabel(skipped, new Date())}.`;
+      const { title } = skipped;
+      const next = dueLabel(skipped, new Date()) ?? '';
+      const text = t`${title}: skipped. Next due ${next}.`;
       const previous = context?.previous;
       if (previous) {
         offerUndo(

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import { etagOfVersion } from '@tally/contract/constants';
@@ -152,10 +153,11 @@ export function useSaveTodoFields() {
  * its next date, so the toast names that date (as Skip's does), in the one message the action gets.
  */
 function completionText(before: Todo, after: Todo): string {
-  if (before.completed) return `Reopened "${before.title}"`;
-  const text = `Completed "${before.title}"`;
-  if (after.completed || !before.repeat || !after.dueDate) return text;
-  return `${text}. Next due ${dueLabel(after, new Date())}.`;
+  const { title } = before;
+  if (before.completed) return t`Reopened "${title}"`;
+  if (after.completed || !before.repeat || !after.dueDate) return t`Completed "${title}"`;
+  const next = dueLabel(after, new Date()) ?? '';
+  return t`Completed "${title}". Next due ${next}.`;
 }
 
 /** A row's inline edit: the todo as the row shows it, and the fields the person changed. */

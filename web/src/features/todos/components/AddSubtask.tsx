@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import type { Todo } from '@tally/contract';
 import { LIMITS } from '@tally/contract/constants';
@@ -23,6 +24,7 @@ export function AddSubtask({ parent, onClose }: AddSubtaskProps) {
   const createTodo = useCreateTodo();
   const [title, setTitle] = useState('');
   const fieldId = useId();
+  const { t } = useLingui();
   const error = Object.values(todoFieldErrors(createTodo.error))[0] ?? '';
   const add = () => {
     if (title.trim() === '' || createTodo.isPending) return;
@@ -32,9 +34,9 @@ export function AddSubtask({ parent, onClose }: AddSubtaskProps) {
     );
   };
   return (
-    <section aria-label="Subtasks" className="space-y-1">
+    <section aria-label={t`Subtasks`} className="space-y-1">
       <label htmlFor={fieldId} className="text-sm font-medium">
-        New subtask
+        <Trans>New subtask</Trans>
       </label>
       <div className="flex gap-2">
         <input
@@ -74,7 +76,7 @@ export function AddSubtask({ parent, onClose }: AddSubtaskProps) {
           disabled={createTodo.isPending || title.trim() === ''}
           onClick={add}
         >
-          Add subtask
+          <Trans>Add subtask</Trans>
         </Button>
       </div>
       {error && (

@@ -1,6 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import { SHARE_PATH } from '@tally/contract/constants';
-import { copyResult } from '#web/lib/copy-text';
 import { CopyField } from '#web/components/CopyField';
 import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
@@ -28,18 +28,21 @@ export function BookmarkletSection() {
   const [status, setStatus] = useState<string | null>(null);
   const code = bookmarkletOf(window.location.origin);
   const linkRef = useRef<HTMLAnchorElement>(null);
+  const { t } = useLingui();
   // React refuses javascript: addresses in href, the whole point of a bookmarklet: set here.
   useEffect(() => {
     linkRef.current?.setAttribute('href', code);
   }, [code]);
 
   return (
-    <SettingsSection title="Share and bookmarklet" status={status}>
+    <SettingsSection title={t`Share and bookmarklet`} status={status}>
       <Hint>
-        On a phone with Tally installed (Add to Home screen), share a page or some text and pick
-        Tally: the Add Todo form opens filled in. On a computer, drag this button to the bookmarks
-        bar; clicking the bookmark on any page opens the Add Todo form with the page&apos;s title,
-        its address and the text you selected.
+        <Trans>
+          On a phone with Tally installed (Add to Home screen), share a page or some text and pick
+          Tally: the Add Todo form opens filled in. On a computer, drag this button to the bookmarks
+          bar; clicking the bookmark on any page opens the Add Todo form with the page&apos;s title,
+          its address and the text you selected.
+        </Trans>
       </Hint>
       <p>
         <a
@@ -48,17 +51,23 @@ export function BookmarkletSection() {
           onClick={(event) => {
             // Clicked here rather than bookmarked: nothing to add from Settings itself.
             event.preventDefault();
-            setStatus('Drag the button to your bookmarks bar, or copy the code below.');
+            setStatus(t`Drag the button to your bookmarks bar, or copy the code below.`);
           }}
         >
-          Add to Tally
+          <Trans>Add to Tally</Trans>
         </a>
       </p>
       <CopyField
-        label="Bookmarklet code (paste it as a bookmark's address)"
+        label={t`Bookmarklet code (paste it as a bookmark's address)`}
         value={code}
-        copyLabel="Copy code"
-        onCopy={(copied) => setStatus(copyResult(copied, 'Code'))}
+        copyLabel={t`Copy code`}
+        onCopy={(copied) =>
+          setStatus(
+            copied
+              ? t`Code copied to the clipboard.`
+              : t`Could not copy: the code is selected, press Ctrl+C (⌘C on a Mac) to copy it.`,
+          )
+        }
       />
     </SettingsSection>
   );

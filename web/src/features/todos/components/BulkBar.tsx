@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { BulkAction, BulkBody, Group, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -21,25 +23,44 @@ interface BulkBarProps {
   onDone: () => void;
 }
 
-const DONE: Record<BulkAction, string> = {
-  complete: 'completed',
-  reopen: 'reopened',
-  move: 'moved',
-  delete: 'moved to the trash',
-  restore: 'restored',
-  tag: 'tagged',
-  untag: 'untagged',
-  priority: 'given a priority',
-  parent: 'moved under a parent',
-  due: 'given a due date',
-};
+/** What Undo's notice says was done: "3 todos completed". */
+function doneText(action: BulkAction, count: number): string {
+  switch (action) {
+    case 'complete':
+      return plural(count, { one: '# todo completed', other: '# todos completed' });
+    case 'reopen':
+      return plural(count, { one: '# todo reopened', other: '# todos reopened' });
+    case 'move':
+      return plural(count, { one: '# todo moved', other: '# todos moved' });
+    case 'delete':
+      return plural(count, {
+        one: '# todo moved to the trash',
+        other: '# todos moved to the trash',
+      });
+    case 'restore':
+      return plural(count, { one: '# todo restored', other: '# todos restored' });
+    case 'tag':
+      return plural(count, { one: '# todo tagged', other: '# todos tagged' });
+    case 'untag':
+      return plural(count, { one: '# todo untagged', other: '# todos untagged' });
+    case 'priority':
+      return plural(count, { one: '# todo given a priority', other: '# todos given a priority' });
+    case 'parent':
+      return plural(count, {
+        one: '# todo moved under a parent',
+        other: '# todos moved under a parent',
+      });
+    case 'due':
+      return plural(count, { one: '# todo given a due date', other: '# todos given a due date' });
+  }
+}
 
 /** The due dates the bar offers, as the values of its select; "date" opens a date field. */
 const dueChoices = (today: string) => [
-  { value: today, label: 'Today' },
-  { value: addDays(today, 1), label: 'Tomorrow' },
+  { value: today, label: t`Today` },
+  { value: addDays(today, 1), label: t`Tomorrow` },
   // The Monday after today, as quick add's "next week" reads it.
-  { value: addDays(today, 7 - weekdayOf(today)), label: 'Next week' },
+  { value: addDays(today, 7 - weekdayOf(today)), label: t`Next week` },
 ];
 
 const button = BAR_BUTTON;
@@ -65,6 +86,7 @@ export function BulkBar({
   onDone,
 }: BulkBarProps) {
   const { mutation, undo } = useBulkTodos();
+  const { t: translate } = useLingui();
   const [pickingDate, setPickingDate] = useState(false);
   const none = picked.length === 0 || mutation.isPending;
   // Complete and Reopen show when they would change something, so the bar stays one row.
@@ -72,7 +94,9 @@ export function BulkBar({
   const anyDone = picked.some((todo) => todo.completed);
   const failed = mutation.isError ? mutation.variables.action : null;
   const tagError =
-    failed === 'tag' || failed === 'untag' ? errorMessage(mutation.error, 'Change todos') : null;
+    failed === 'tag' || failed === 'untag'
+      ? errorMessage(mutation.error, translate`Change todos`)
+      : null;
 
   const run = (action: BulkAction, fields: Omit<Partial<BulkBody>, 'ids' | 'action'> = {}) => {
     const before = new Map(picked.map((todo) => [todo.id, todo]));
@@ -86,11 +110,10 @@ export function BulkBar({
     mutation.mutate(body, {
       onSuccess: (changed) => {
         onClear();
-        const noun = changed.length === 1 ? 'todo' : 'todos';
         const calls = undoCallsOf(body, changed, before);
         // Nothing changed (all were already so): nothing to take back.
         if (calls.length === 0) return;
-        offerUndo(`${changed.length} ${noun} ${DONE[action]}`, () => undo(calls));
+        offerUndo(doneText(action, changed.length), () => undo(calls));
       },
     });
   };
@@ -98,7 +121,7 @@ export function BulkBar({
   return (
     <div
       role="toolbar"
-      aria-label="Selected todos"
+      aria-label={translate`Selected todos`}
       className="sticky top-0 z-20 -mx-4 mb-2 border-b border-slate-300 bg-white/95 px-4 py-1 shadow-md backdrop-blur sm:mx-0 sm:rounded-lg sm:border sm:px-2 dark:border-slate-600 dark:bg-slate-900/95"
     >
       <div className="flex items-center gap-1">
@@ -106,7 +129,7 @@ export function BulkBar({
           role="status"
           className="shrink-0 pe-1 text-sm font-semibold whitespace-nowrap text-slate-900 dark:text-slate-100"
         >
-          {picked.length} selected
+          {plural(picked.length, { one: '# selected', other: '# selected' })}
         </p>
         {/* Not positioned: the tag's error (BulkDetails) shows under the bar, not clipped here. */}
         <div className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto [scrollbar-width:thin] sm:gap-0.5">
@@ -117,16 +140,16 @@ export function BulkBar({
               disabled={none}
               onClick={() => run('complete')}
             >
-              Complete
+              <Trans>Complete</Trans>
             </button>
           ) : null}
           {anyDone ? (
             <button type="button" className={button} disabled={none} onClick={() => run('reopen')}>
-              Reopen
+              <Trans>Reopen</Trans>
             </button>
           ) : null}
           <select
-            aria-label="Move to group"
+            aria-label={translate`Move to group`}
             value=""
             disabled={none}
             onChange={(event) =>
@@ -137,9 +160,9 @@ export function BulkBar({
             className={`${control} max-w-32 sm:max-w-[5.5rem]`}
           >
             <option value="" disabled>
-              Move to…
+              {translate`Move to…`}
             </option>
-            <option value="none">No Group</option>
+            <option value="none">{translate`No Group`}</option>
             {groups.map((group) => (
               <option key={group.id} value={String(group.id)}>
                 {group.name}
@@ -149,7 +172,7 @@ export function BulkBar({
           {pickingDate ? (
             <input
               type="date"
-              aria-label="Due date for the selected todos"
+              aria-label={translate`Due date for the selected todos`}
               // The field opens in place of the select, where the choice was made.
               autoFocus
               disabled={none}
@@ -166,7 +189,7 @@ export function BulkBar({
             />
           ) : (
             <select
-              aria-label="Due date"
+              aria-label={translate`Due date`}
               value=""
               disabled={none}
               onChange={(event) => {
@@ -177,15 +200,15 @@ export function BulkBar({
               className={`${control} w-24 sm:w-[4.5rem]`}
             >
               <option value="" disabled>
-                Due…
+                {translate`Due…`}
               </option>
               {dueChoices(today).map((choice) => (
                 <option key={choice.label} value={choice.value}>
                   {choice.label}
                 </option>
               ))}
-              <option value="date">A date…</option>
-              <option value="none">No date</option>
+              <option value="date">{translate`A date…`}</option>
+              <option value="none">{translate`No date`}</option>
             </select>
           )}
           <BulkDetails
@@ -200,20 +223,20 @@ export function BulkBar({
             disabled={none}
             onClick={() => run('delete')}
           >
-            Delete
+            <Trans>Delete</Trans>
           </button>
           {picked.length < Math.min(shown, BULK_IDS_MAX) ? (
             <button type="button" className={button} onClick={onSelectAll}>
-              Select all
+              <Trans>Select all</Trans>
             </button>
           ) : (
             <button type="button" className={button} onClick={onClear}>
-              Clear
+              <Trans>Clear</Trans>
             </button>
           )}
         </div>
         <button type="button" className={button} onClick={onDone}>
-          Done
+          <Trans>Done</Trans>
         </button>
       </div>
     </div>

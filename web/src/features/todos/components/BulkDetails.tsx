@@ -1,8 +1,10 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Todo } from '@tally/contract';
-import { PRIORITY_LABELS, TAG_NAME_PATTERN, type Priority } from '@tally/contract/constants';
+import { TAG_NAME_PATTERN, type Priority } from '@tally/contract/constants';
 import { queryKeys } from '#web/lib/query-keys';
+import { PRIORITY_NAMES } from '../lib/priority-names';
 import { subtreeOf } from '../lib/subtasks';
 import { BAR_BUTTON, BAR_CONTROL } from './bulk-bar-styles';
 
@@ -34,9 +36,10 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
   const queryClient = useQueryClient();
   const errorId = useId();
   const [tag, setTag] = useState('');
+  const { t, i18n } = useLingui();
   const name = tag.trim().replace(/^@/, '');
   const invalid = name !== '' && !TAG_NAME.test(name);
-  const error = invalid ? 'A tag is 1-30 characters without spaces or commas.' : tagError;
+  const error = invalid ? t`A tag is 1-30 characters without spaces or commas.` : tagError;
 
   const all = queryClient.getQueryData<Todo[]>(queryKeys.todos) ?? [];
   const excluded = new Set(picked.flatMap((todo) => [todo.id, ...subtreeOf(all, todo.id)]));
@@ -51,8 +54,8 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
       <span className="inline-flex shrink-0 items-center gap-1">
         <input
           type="text"
-          aria-label="Tag"
-          placeholder="Tag"
+          aria-label={t`Tag`}
+          placeholder={t`Tag`}
           value={tag}
           disabled={disabled}
           onChange={(event) => setTag(event.target.value)}
@@ -66,25 +69,25 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
         {/* Beside the Tag field, "Add" and "Remove" say enough on screen; their names say it all. */}
         <button
           type="button"
-          aria-label="Add tag"
+          aria-label={t`Add tag`}
           className={button}
           disabled={disabled || name === '' || invalid}
           onClick={() => tagging('tag')}
         >
-          Add
+          <Trans>Add</Trans>
         </button>
         <button
           type="button"
-          aria-label="Remove tag"
+          aria-label={t`Remove tag`}
           className={button}
           disabled={disabled || name === '' || invalid}
           onClick={() => tagging('untag')}
         >
-          Remove
+          <Trans>Remove</Trans>
         </button>
       </span>
       <select
-        aria-label="Set priority"
+        aria-label={t`Set priority`}
         value=""
         disabled={disabled}
         onChange={(event) =>
@@ -97,17 +100,17 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
         className={`${control} max-w-28 sm:max-w-[5.5rem]`}
       >
         <option value="" disabled>
-          Priority…
+          {t`Priority…`}
         </option>
-        {[3, 2, 1].map((priority) => (
+        {([3, 2, 1] as const).map((priority) => (
           <option key={priority} value={String(priority)}>
-            {PRIORITY_LABELS[priority]}
+            {i18n._(PRIORITY_NAMES[priority])}
           </option>
         ))}
-        <option value="0">None</option>
+        <option value="0">{t`None`}</option>
       </select>
       <select
-        aria-label="Move under a parent"
+        aria-label={t`Move under a parent`}
         value=""
         disabled={disabled}
         onChange={(event) =>
@@ -119,9 +122,9 @@ export function BulkDetails({ picked, disabled, tagError, onChange }: BulkDetail
         className={`${control} max-w-32 sm:max-w-[5.5rem]`}
       >
         <option value="" disabled>
-          Subtask of…
+          {t`Subtask of…`}
         </option>
-        <option value="top">Top level</option>
+        <option value="top">{t`Top level`}</option>
         {parents.map((todo) => (
           <option key={todo.id} value={String(todo.id)}>
             {todo.title}

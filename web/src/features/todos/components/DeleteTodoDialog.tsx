@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import type { Todo } from '@tally/contract';
 import { ConfirmDialog } from '#web/components/ConfirmDialog';
 
@@ -19,17 +20,22 @@ export function DeleteTodoDialog({
   onCancel,
   fallbackFocus,
 }: DeleteTodoDialogProps) {
+  const { t } = useLingui();
+  const title = todo?.title;
   return (
     <ConfirmDialog
       {...(fallbackFocus ? { fallbackFocus } : {})}
       open={todo !== null}
-      title="Confirm Delete"
-      confirmLabel="Delete"
+      title={t`Confirm Delete`}
+      confirmLabel={t`Delete`}
       pending={pending}
       onConfirm={() => todo && onConfirm(todo)}
       onCancel={onCancel}
     >
-      <p>Are you sure you want to delete &quot;{todo?.title}&quot;?</p>
+      <p>
+        {/* A string, not <Trans>: a title's "<b>" stays text rather than markup. */}
+        {t`Are you sure you want to delete "${title}"?`}
+      </p>
     </ConfirmDialog>
   );
 }

@@ -1,12 +1,15 @@
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Todo } from '@tally/contract';
-import { LIMITS, PRIORITY_LABELS } from '@tally/contract/constants';
+import { LIMITS } from '@tally/contract/constants';
 import { sortTodos } from '@tally/contract/todo-shape';
 import { SelectField, TextField } from '#web/components/FormField';
 import { queryKeys } from '#web/lib/query-keys';
 import { useTodoSorts } from '../api/todo-sorts';
 import { matchesSearch, searchTerms } from '../lib/search';
+import { PRIORITY_NAMES } from '../lib/priority-names';
 import { nestTodos, subtreeOf } from '../lib/subtasks';
 
 export interface Details {
@@ -62,42 +65,47 @@ export function DetailFields({ todo, value, onChange }: DetailFieldsProps) {
       (candidate.id === value.parentId || matchesSearch(candidate, terms)),
   );
   const tooMany = tagsOf(value.tags).length > LIMITS.tagsPerTodoMax;
+  const { t, i18n } = useLingui();
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <TextField
-        label="Tags"
+        label={t`Tags`}
         value={value.tags}
-        placeholder="work errands"
+        placeholder={t`work errands`}
         onChange={(event) => onChange({ tags: event.target.value })}
-        error={tooMany ? `At most ${LIMITS.tagsPerTodoMax} tags` : null}
+        error={
+          tooMany
+            ? plural(LIMITS.tagsPerTodoMax, { one: 'At most # tag', other: 'At most # tags' })
+            : null
+        }
       />
       <SelectField
-        label="Priority"
+        label={t`Priority`}
         value={String(value.priority)}
         onChange={(event) => onChange({ priority: Number(event.target.value) })}
       >
-        <option value="0">None</option>
-        {[3, 2, 1].map((priority) => (
+        <option value="0">{t`None`}</option>
+        {([3, 2, 1] as const).map((priority) => (
           <option key={priority} value={String(priority)}>
-            {PRIORITY_LABELS[priority]}
+            {i18n._(PRIORITY_NAMES[priority])}
           </option>
         ))}
       </SelectField>
       <TextField
-        label="Find a parent"
+        label={t`Find a parent`}
         type="search"
         value={find}
-        placeholder="Words of its title"
+        placeholder={t`Words of its title`}
         onChange={(event) => setFind(event.target.value)}
       />
       <SelectField
-        label="Subtask of"
+        label={t`Subtask of`}
         value={value.parentId === null ? '' : String(value.parentId)}
         onChange={(event) =>
           onChange({ parentId: event.target.value === '' ? null : Number(event.target.value) })
         }
       >
-        <option value="">None (top level)</option>
+        <option value="">{t`None (top level)`}</option>
         {parents.map((parent) => (
           <option key={parent.id} value={String(parent.id)}>
             {parent.title}
@@ -105,7 +113,7 @@ export function DetailFields({ todo, value, onChange }: DetailFieldsProps) {
         ))}
       </SelectField>
       <TextField
-        label="Start date"
+        label={t`Start date`}
         type="date"
         value={value.startDate}
         onChange={(event) => onChange({ startDate: event.target.value })}

@@ -1,8 +1,11 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { Group } from '@tally/contract';
-import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { fieldWords, type EditedField } from '../lib/edit-undo';
+import { PRIORITY_NAMES } from '../lib/priority-names';
 import { describeRepeat } from '../lib/repeat';
 import type { FormValues } from './todo-form-values';
 
@@ -10,14 +13,16 @@ import type { FormValues } from './todo-form-values';
 function shown(field: EditedField, values: FormValues, groups: readonly Group[]): string {
   const value = values[field];
   if (field === 'groupId') {
-    return groups.find((group) => group.id === value)?.name ?? 'No Group';
+    return groups.find((group) => group.id === value)?.name ?? t`No Group`;
   }
   if (field === 'repeat') {
-    return values.repeat ? describeRepeat(values.repeat, values.dueDate) : 'none';
+    return values.repeat ? describeRepeat(values.repeat, values.dueDate) : t`none`;
   }
-  if (field === 'priority') return PRIORITY_LABELS[values.priority] || 'none';
-  if (field === 'tags') return values.tags.length > 0 ? values.tags.join(' ') : 'none';
-  return value === null || value === '' ? 'none' : String(value);
+  if (field === 'priority') {
+    return values.priority > 0 ? i18n._(PRIORITY_NAMES[values.priority]) : t`none`;
+  }
+  if (field === 'tags') return values.tags.length > 0 ? values.tags.join(' ') : t`none`;
+  return value === null || value === '' ? t`none` : String(value);
 }
 
 interface FieldConflictProps {
@@ -46,6 +51,8 @@ export function FieldConflict({
 }: FieldConflictProps) {
   const sentenceId = useId();
   const words = fieldWords(field);
+  const theirsShown = shown(field, theirs, groups);
+  const mineShown = shown(field, mine, groups);
   return (
     <div
       role="alert"
@@ -56,8 +63,8 @@ export function FieldConflict({
       }
     >
       <p id={sentenceId} className="break-words">
-        Changed elsewhere while you edited: the {words} is now “{shown(field, theirs, groups)}”;
-        yours is “{shown(field, mine, groups)}”.
+        {/* A string, not <Trans>: a value's "<b>" stays text rather than markup. */}
+        {t`Changed elsewhere while you edited: the ${words} is now “${theirsShown}”; yours is “${mineShown}”.`}
       </p>
       <div className="mt-2 flex flex-wrap gap-2">
         <Button
@@ -67,7 +74,7 @@ export function FieldConflict({
           aria-describedby={sentenceId}
           onClick={() => onKeepMine(field)}
         >
-          Keep mine
+          <Trans>Keep mine</Trans>
         </Button>
         <Button
           variant="secondary"
@@ -76,7 +83,7 @@ export function FieldConflict({
           aria-describedby={sentenceId}
           onClick={() => onTakeTheirs(field)}
         >
-          Take theirs
+          <Trans>Take theirs</Trans>
         </Button>
       </div>
     </div>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { memo, useRef, type KeyboardEvent } from 'react';
 import type { Group } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -34,9 +35,10 @@ export const FilterTabs = memo(function FilterTabs({
   panelId,
 }: FilterTabsProps) {
   const listRef = useRef<HTMLDivElement>(null);
+  const { t } = useLingui();
   const tabs: Tab[] = [
-    { filter: 'all', label: 'All' },
-    { filter: 'none', label: 'No Group' },
+    { filter: 'all', label: t`All` },
+    { filter: 'none', label: t`No Group` },
     ...groups.map((group) => ({ filter: group.id, label: group.name, color: group.color })),
   ];
 
@@ -62,7 +64,7 @@ export const FilterTabs = memo(function FilterTabs({
     <div
       ref={listRef}
       role="tablist"
-      aria-label="Filter todos"
+      aria-label={t`Filter todos`}
       // On a phone the tabs are one row that scrolls sideways (the group tabs are used less than
       // the list below them); from 640 px they wrap.
       className="-mx-1 flex gap-2 overflow-x-auto px-1 py-1 sm:flex-wrap sm:overflow-visible"

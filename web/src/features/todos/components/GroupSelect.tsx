@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Group } from '@tally/contract';
 import { SelectField } from '#web/components/FormField';
 
@@ -9,13 +10,16 @@ interface GroupSelectProps {
 
 /** The group select; its first option is No Group, which stands for null. */
 export function GroupSelect({ value, groups, onChange }: GroupSelectProps) {
+  const { t } = useLingui();
   return (
     <SelectField
-      label="Group"
+      label={t`Group`}
       value={value === null ? '' : String(value)}
       onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
     >
-      <option value="">No Group</option>
+      <option value="">
+        <Trans>No Group</Trans>
+      </option>
       {groups.map((group) => (
         <option key={group.id} value={String(group.id)}>
           {group.name}

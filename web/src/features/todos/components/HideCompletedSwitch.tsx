@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { memo } from 'react';
 import { Switch } from '#web/components/Switch';
 
@@ -5,12 +6,13 @@ import { Switch } from '#web/components/Switch';
 export const HideCompletedSwitch = memo(function HideCompletedSwitch({
   on,
   onChange,
-  label = 'Hide completed',
+  label,
 }: {
   on: boolean;
   onChange: (on: boolean) => void;
   /** The switch's words: the list's other switch, Show later todos, looks the same. */
   label?: string;
 }) {
-  return <Switch on={on} onChange={onChange} label={label} />;
+  const { t } = useLingui();
+  return <Switch on={on} onChange={onChange} label={label ?? t`Hide completed`} />;
 });

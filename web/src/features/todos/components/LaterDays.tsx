@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import type { Group, Todo } from '@tally/contract';
 import { addDays } from '@tally/contract/dates';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -98,7 +99,7 @@ export function LaterDays({
             size="sm"
             onClick={() => setDays((shown) => Math.min(shown + STEP_DAYS, MAX_DAYS))}
           >
-            Show more days
+            <Trans>Show more days</Trans>
           </Button>
         )}
       </div>

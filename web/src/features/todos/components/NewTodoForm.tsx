@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
 import type { Group } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -37,6 +38,7 @@ export function NewTodoForm({
   draft,
 }: NewTodoFormProps) {
   const createTodo = useCreateTodo();
+  const { t } = useLingui();
   const [title, setTitle] = useState(draft?.title ?? '');
   const [description, setDescription] = useState(draft?.description ?? '');
   const [groupId, setGroupId] = useState<number | null>(defaultGroupId);
@@ -114,7 +116,7 @@ export function NewTodoForm({
 
   return (
     <Form
-      label="New todo"
+      label={t`New todo`}
       card
       onSubmit={submit}
       // A refusal beside a field goes once the user edits the form.
@@ -130,10 +132,10 @@ export function NewTodoForm({
           onDescriptionChange={setDescription}
           errors={errors}
           descriptionLabel={
-            <>
+            <Trans>
               Description{' '}
               <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
-            </>
+            </Trans>
           }
           titleExtra={
             <QuickAddChips
@@ -159,7 +161,7 @@ export function NewTodoForm({
       <PlanningFields value={effective} onChange={changePlanning} errors={errors} />
       <FormActions>
         <Button type="submit" disabled={createTodo.isPending}>
-          {createTodo.isPending ? 'Creating...' : 'Create Todo'}
+          {createTodo.isPending ? t`Creating...` : t`Create Todo`}
         </Button>
       </FormActions>
     </Form>

@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { LIMITS } from '@tally/contract/constants';
 import type { Repeat } from '@tally/contract';
@@ -38,19 +40,19 @@ export function planningBody(planning: Planning) {
 }
 
 /** The reminder choices, in minutes before the due time (docs/product.md, Reminders). */
-const REMINDER_CHOICES: [number, string][] = [
-  [0, 'At the due time'],
-  [5, '5 minutes before'],
-  [10, '10 minutes before'],
-  [15, '15 minutes before'],
-  [30, '30 minutes before'],
-  [60, '1 hour before'],
-  [120, '2 hours before'],
-  [1440, '1 day before'],
-];
+const REMINDER_CHOICES: readonly number[] = [0, 5, 10, 15, 30, 60, 120, 1440];
 
-const labelOf = (minutes: number) =>
-  REMINDER_CHOICES.find(([choice]) => choice === minutes)?.[1] ?? `${minutes} minutes before`;
+/** "At the due time", "5 minutes before", "2 hours before", "1 day before". */
+function reminderLabel(minutes: number): string {
+  if (minutes === 0) return t`At the due time`;
+  if (minutes % 1440 === 0) {
+    return plural(minutes / 1440, { one: '# day before', other: '# days before' });
+  }
+  if (minutes % 60 === 0) {
+    return plural(minutes / 60, { one: '# hour before', other: '# hours before' });
+  }
+  return plural(minutes, { one: '# minute before', other: '# minutes before' });
+}
 
 interface PlanningFieldsProps {
   value: Planning;
@@ -70,11 +72,8 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
   const hasTime = hasDate && value.dueTime !== '';
   const reminders = hasTime ? value.reminders : [];
   // An offset set through the API may not be among the choices: it is offered as it is.
-  const extra = reminders.filter((minutes) => !REMINDER_CHOICES.some(([c]) => c === minutes));
-  const choices: [number, string][] = [
-    ...REMINDER_CHOICES,
-    ...extra.map((minutes): [number, string] => [minutes, labelOf(minutes)]),
-  ];
+  const extra = reminders.filter((minutes) => !REMINDER_CHOICES.includes(minutes));
+  const choices: readonly number[] = [...REMINDER_CHOICES, ...extra];
   const several = reminders.length > 1;
   const setReminder = (index: number, minutes: number | null) =>
     onChange({
@@ -83,7 +82,8 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
           ? reminders.filter((_, i) => i !== index)
           : Object.assign([...reminders], { [index]: minutes }),
     });
-  const unused = REMINDER_CHOICES.find(([minutes]) => !reminders.includes(minutes));
+  const unused = REMINDER_CHOICES.find((minutes) => !reminders.includes(minutes));
+  const { t: translate } = useLingui();
   return (
     // Two columns only where the form itself is wide (a container query, not the window's width):
     // in the detail panel a date beside its Clear button would be cut ("11/29/202").
@@ -92,7 +92,7 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
         <div className="flex items-end gap-2">
           <div className="min-w-0 flex-1">
             <TextField
-              label="Due date"
+              label={translate`Due date`}
               type="date"
               value={value.dueDate}
               onChange={(event) => onChange({ dueDate: event.target.value })}
@@ -102,16 +102,16 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
           {hasDate && (
             <Button
               variant="secondary"
-              aria-label="Clear due date"
+              aria-label={translate`Clear due date`}
               className="min-h-[42px]"
               onClick={() => onChange({ dueDate: '' })}
             >
-              Clear
+              <Trans>Clear</Trans>
             </Button>
           )}
         </div>
         <TextField
-          label="Time"
+          label={translate`Time`}
           type="time"
           value={value.dueTime}
           disabled={!hasDate}
@@ -122,7 +122,7 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
       </div>
       {!hasDate && (
         <p id={hintId} className="-mt-2 text-sm text-slate-600 dark:text-slate-400">
-          A time and a repeat need a due date.
+          <Trans>A time and a repeat need a due date.</Trans>
         </p>
       )}
       <div className="space-y-2">
@@ -130,7 +130,7 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
           <div key={index} className="flex items-end gap-2">
             <div className="min-w-0 flex-1">
               <SelectField
-                label={index === 0 ? 'Reminder' : `Reminder ${index + 1}`}
+                label={index === 0 ? translate`Reminder` : translate`Reminder ${index + 1}`}
                 value={minutes === null ? '' : String(minutes)}
                 disabled={!hasTime}
                 aria-describedby={hasTime ? undefined : reminderHintId}
@@ -139,15 +139,15 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
                 }
               >
                 {/* With several, each row has its Remove button instead. */}
-                {!several && <option value="">No reminder</option>}
-                {choices.map(([choice, label]) => (
+                {!several && <option value="">{translate`No reminder`}</option>}
+                {choices.map((choice) => (
                   <option
                     key={choice}
                     value={choice}
                     // Each offset once: another row already reminds then.
                     disabled={choice !== minutes && reminders.includes(choice)}
                   >
-                    {label}
+                    {reminderLabel(choice)}
                   </option>
                 ))}
               </SelectField>
@@ -155,26 +155,28 @@ export function PlanningFields({ value, onChange, errors = {} }: PlanningFieldsP
             {several && minutes !== null && (
               <Button
                 variant="secondary"
-                aria-label={`Remove reminder ${index + 1} (${labelOf(minutes)})`}
+                aria-label={translate`Remove reminder ${index + 1} (${reminderLabel(minutes)})`}
                 className="min-h-[42px]"
                 onClick={() => setReminder(index, null)}
               >
-                Remove
+                <Trans>Remove</Trans>
               </Button>
             )}
           </div>
         ))}
-        {reminders.length > 0 && reminders.length < LIMITS.remindersPerTodoMax && unused && (
-          <Button
-            variant="secondary"
-            onClick={() => onChange({ reminders: [...reminders, unused[0]] })}
-          >
-            Add another reminder
-          </Button>
-        )}
+        {reminders.length > 0 &&
+          reminders.length < LIMITS.remindersPerTodoMax &&
+          unused !== undefined && (
+            <Button
+              variant="secondary"
+              onClick={() => onChange({ reminders: [...reminders, unused] })}
+            >
+              <Trans>Add another reminder</Trans>
+            </Button>
+          )}
         {hasDate && !hasTime && (
           <p id={reminderHintId} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            A reminder needs a time.
+            <Trans>A reminder needs a time.</Trans>
           </p>
         )}
       </div>

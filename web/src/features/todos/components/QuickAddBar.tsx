@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import type { Group } from '@tally/contract';
 import { LIMITS } from '@tally/contract/constants';
@@ -42,6 +43,7 @@ export function QuickAddBar({
   onCreateGroup,
 }: QuickAddBarProps) {
   const createTodo = useCreateTodo();
+  const { t } = useLingui();
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [empty, setEmpty] = useState('');
@@ -100,7 +102,7 @@ export function QuickAddBar({
     // Still saving the last one: Enter again waits (the field stays focused, never disabled).
     if (createTodo.isPending) return;
     if (typed === '') {
-      setEmpty('Type what to do first.');
+      setEmpty(t`Type what to do first.`);
       return;
     }
     const read = await load();
@@ -130,10 +132,11 @@ export function QuickAddBar({
   // Whatever the server refused of the todo typed here (its title, its date) is said here.
   const refused = todoFieldErrors(createTodo.error);
   const error = empty || (Object.values(refused)[0] ?? '');
+  const unknownGroup = quick?.unknownGroup;
 
   return (
     <form
-      aria-label="Quick add"
+      aria-label={t`Quick add`}
       id="quick-add"
       className="relative min-w-0 flex-1"
       onSubmit={(event) => {
@@ -142,7 +145,7 @@ export function QuickAddBar({
       }}
     >
       <label htmlFor="quick-add-title" className="sr-only">
-        Quick add a todo
+        <Trans>Quick add a todo</Trans>
       </label>
       <input
         ref={inputRef}
@@ -152,7 +155,11 @@ export function QuickAddBar({
         maxLength={LIMITS.todoTitleMax}
         autoComplete="off"
         enterKeyHint="done"
-        placeholder="Quick add: Pay rent tomorrow 9:00 #Home @bills p1 every month"
+        placeholder={t({
+          comment:
+            'Quick add reads its words (tomorrow, 9:00, #group, @tag, p1, every month) in English only: keep them.',
+          message: 'Quick add: Pay rent tomorrow 9:00 #Home @bills p1 every month',
+        })}
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={suggestions !== null}
@@ -199,7 +206,7 @@ export function QuickAddBar({
         <ul
           id={listId}
           role="listbox"
-          aria-label={text[suggestions.start] === '@' ? 'Tags' : 'Groups'}
+          aria-label={text[suggestions.start] === '@' ? t`Tags` : t`Groups`}
           className={
             'absolute z-30 mt-1 max-h-72 w-full max-w-sm overflow-y-auto rounded-md border ' +
             'border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900'
@@ -220,7 +227,7 @@ export function QuickAddBar({
               }
             >
               {option.create !== undefined && creating === option.create
-                ? `Creating group ${option.create}...`
+                ? t`Creating group ${creating}...`
                 : option.label}
             </li>
           ))}
@@ -237,7 +244,7 @@ export function QuickAddBar({
       />
       {quick?.unknownGroup !== undefined && !suggestions && (
         <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-          No group “{quick.unknownGroup}” yet: it stays in the title.
+          {t`No group “${unknownGroup}” yet: it stays in the title.`}
           <Button
             variant="secondary"
             size="sm"
@@ -250,7 +257,7 @@ export function QuickAddBar({
                 .finally(() => setCreating(''));
             }}
           >
-            {creating ? `Creating group ${creating}...` : `Create group ${quick.unknownGroup}`}
+            {creating ? t`Creating group ${creating}...` : t`Create group ${unknownGroup}`}
           </Button>
         </p>
       )}
@@ -262,7 +269,7 @@ export function QuickAddBar({
       {/* On a phone a floating "+" brings the field into view and focuses it. */}
       <button
         type="button"
-        aria-label="Quick add a todo"
+        aria-label={t`Quick add a todo`}
         onClick={() => {
           inputRef.current?.scrollIntoView({ block: 'center' });
           inputRef.current?.focus();

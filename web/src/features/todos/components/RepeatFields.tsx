@@ -1,14 +1,16 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type ComponentProps, type ReactNode } from 'react';
 import type { Repeat, Weekday } from '@tally/contract';
 import { Fieldset, SelectField, TextField } from '#web/components/FormField';
 import { daysInMonth } from '@tally/contract/dates';
 import { parseDate } from '../lib/dates';
+import { formatWeekday } from '#web/lib/date-format';
 import {
-  NTH_NAMES,
+  nthWeekdayChoice,
   presetOfRepeat,
   REPEAT_PRESETS,
   repeatOfPreset,
-  WEEKDAY_NAMES,
   WEEKDAYS,
   weekdayOfDate,
   type Nth,
@@ -24,11 +26,12 @@ interface RepeatFieldsProps {
   describedBy?: string;
 }
 
-const UNITS: { value: Repeat['unit']; one: string; many: string }[] = [
-  { value: 'day', one: 'day', many: 'days' },
-  { value: 'week', one: 'week', many: 'weeks' },
-  { value: 'month', one: 'month', many: 'months' },
-  { value: 'year', one: 'year', many: 'years' },
+/** A unit's name as "Every N" needs it: "day" after 1, "days" after 3. */
+const UNITS: { value: Repeat['unit']; name: (every: number) => string }[] = [
+  { value: 'day', name: (every) => plural(every, { one: 'day', other: 'days' }) },
+  { value: 'week', name: (every) => plural(every, { one: 'week', other: 'weeks' }) },
+  { value: 'month', name: (every) => plural(every, { one: 'month', other: 'months' }) },
+  { value: 'year', name: (every) => plural(every, { one: 'year', other: 'years' }) },
 ];
 
 /** A checkbox or radio with its words beside it. */
@@ -50,6 +53,7 @@ export function RepeatFields({ repeat, dueDate, onChange, describedBy }: RepeatF
   const [customChosen, setCustomChosen] = useState(false);
   const disabled = dueDate === '';
   const preset: RepeatPreset = customChosen ? 'custom' : presetOfRepeat(repeat, dueDate || null);
+  const { t, i18n } = useLingui();
 
   const choose = (value: RepeatPreset) => {
     if (value === 'custom') {
@@ -71,7 +75,7 @@ export function RepeatFields({ repeat, dueDate, onChange, describedBy }: RepeatF
   return (
     <>
       <SelectField
-        label="Repeat"
+        label={t`Repeat`}
         value={preset}
         disabled={disabled}
         aria-describedby={describedBy}
@@ -79,7 +83,7 @@ export function RepeatFields({ repeat, dueDate, onChange, describedBy }: RepeatF
       >
         {REPEAT_PRESETS.map((option) => (
           <option key={option.value} value={option.value}>
-            {option.label}
+            {i18n._(option.label)}
           </option>
         ))}
       </SelectField>
@@ -102,6 +106,7 @@ function CustomRepeat({
   const name = useId();
   const [everyText, setEveryText] = useState(String(repeat.every));
   const base = { every: repeat.every, unit: repeat.unit, from: repeat.from } as const;
+  const { t } = useLingui();
 
   const setUnit = (unit: Repeat['unit']) =>
     onChange(
@@ -121,11 +126,11 @@ function CustomRepeat({
   return (
     <fieldset className="space-y-4 rounded-md border border-slate-300 p-3 sm:p-4 dark:border-slate-600">
       <legend className="px-1 text-sm font-medium text-slate-800 dark:text-slate-200">
-        Custom repeat
+        <Trans>Custom repeat</Trans>
       </legend>
       <div className="grid grid-cols-2 gap-3">
         <TextField
-          label="Every"
+          label={t`Every`}
           type="number"
           inputMode="numeric"
           min={1}
@@ -141,29 +146,29 @@ function CustomRepeat({
           }}
         />
         <SelectField
-          label="Unit"
+          label={t`Unit`}
           value={repeat.unit}
           onChange={(event) => setUnit(event.target.value as Repeat['unit'])}
         >
           {UNITS.map((unit) => (
             <option key={unit.value} value={unit.value}>
-              {repeat.every === 1 ? unit.one : unit.many}
+              {unit.name(repeat.every)}
             </option>
           ))}
         </SelectField>
       </div>
       {repeat.unit === 'week' && (
-        <Fieldset legend="On">
+        <Fieldset legend={t`On`}>
           <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
             {WEEKDAYS.map((day) => (
               <Choice
                 key={day}
                 type="checkbox"
-                aria-label={WEEKDAY_NAMES[day]}
+                aria-label={formatWeekday(day)}
                 checked={repeat.weekdays?.includes(day) ?? false}
                 onChange={(event) => toggleDay(day, event.target.checked)}
               >
-                <span aria-hidden="true">{WEEKDAY_NAMES[day].slice(0, 3)}</span>
+                <span aria-hidden="true">{formatWeekday(day, 'short')}</span>
               </Choice>
             ))}
           </div>
@@ -177,7 +182,7 @@ function CustomRepeat({
           onChange={onChange}
         />
       )}
-      <Fieldset legend="Next date counted from">
+      <Fieldset legend={t`Next date counted from`}>
         <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
           <Choice
             type="radio"
@@ -185,7 +190,7 @@ function CustomRepeat({
             checked={repeat.from === 'due'}
             onChange={() => onChange({ ...repeat, from: 'due' })}
           >
-            The due date
+            <Trans>The due date</Trans>
           </Choice>
           <Choice
             type="radio"
@@ -193,7 +198,7 @@ function CustomRepeat({
             checked={repeat.from === 'completion'}
             onChange={() => onChange({ ...repeat, from: 'completion' })}
           >
-            Completion
+            <Trans>Completion</Trans>
           </Choice>
         </div>
       </Fieldset>
@@ -213,6 +218,7 @@ function MonthlyChoice({
   name: string;
   onChange: (repeat: Repeat) => void;
 }) {
+  const { t } = useLingui();
   const due = parseDate(dueDate);
   if (!due) return null;
   const base = { every: repeat.every, unit: repeat.unit, from: repeat.from } as const;
@@ -223,7 +229,7 @@ function MonthlyChoice({
   const lastWeek = due.day > daysInMonth(due.year, due.month) - 7 || repeat.nthWeekday?.n === -1;
   const day = repeat.monthDay ?? due.day;
   return (
-    <Fieldset legend="On">
+    <Fieldset legend={t`On`}>
       <div className="mt-1 flex flex-col gap-y-1">
         <Choice
           type="radio"
@@ -231,7 +237,7 @@ function MonthlyChoice({
           checked={!repeat.nthWeekday}
           onChange={() => onChange(repeat.monthDay ? { ...base, monthDay: repeat.monthDay } : base)}
         >
-          Day {day}
+          <Trans>Day {day}</Trans>
         </Choice>
         <Choice
           type="radio"
@@ -239,7 +245,7 @@ function MonthlyChoice({
           checked={repeat.nthWeekday !== undefined && repeat.nthWeekday.n !== -1}
           onChange={() => onChange({ ...base, nthWeekday: { n: nth, weekday } })}
         >
-          The {NTH_NAMES[nth]} {WEEKDAY_NAMES[weekday]}
+          {nthWeekdayChoice(nth, weekday)}
         </Choice>
         {lastWeek && (
           <Choice
@@ -248,7 +254,7 @@ function MonthlyChoice({
             checked={repeat.nthWeekday?.n === -1}
             onChange={() => onChange({ ...base, nthWeekday: { n: -1, weekday } })}
           >
-            The last {WEEKDAY_NAMES[weekday]}
+            {nthWeekdayChoice(-1, weekday)}
           </Choice>
         )}
       </div>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import type { BulkBody, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
@@ -30,8 +32,13 @@ export function RescheduleOverdue({ overdue, today }: RescheduleOverdueProps) {
       onSuccess: (changed) => {
         const calls = undoCallsOf(body, changed, before);
         if (calls.length === 0) return;
-        const noun = changed.length === 1 ? 'todo' : 'todos';
-        offerUndo(`${changed.length} overdue ${noun} moved to today`, () => undo(calls));
+        offerUndo(
+          plural(changed.length, {
+            one: '# overdue todo moved to today',
+            other: '# overdue todos moved to today',
+          }),
+          () => undo(calls),
+        );
       },
     });
   };
@@ -43,7 +50,7 @@ export function RescheduleOverdue({ overdue, today }: RescheduleOverdueProps) {
       onClick={reschedule}
       className="min-h-11 sm:min-h-9"
     >
-      Reschedule overdue
+      <Trans>Reschedule overdue</Trans>
     </Button>
   );
 }

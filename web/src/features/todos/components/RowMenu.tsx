@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { cn } from '#web/lib/cn';
 
@@ -26,6 +27,8 @@ const MENU_PX = 200;
  * click elsewhere closes it. Its keys stay in it: the list's row keys never see them.
  */
 export function RowMenu({ title, items, tabIndex }: RowMenuProps) {
+  const { t } = useLingui();
+  const label = t`Actions for ${title}`;
   const [open, setOpen] = useState<'first' | 'last' | null>(null);
   const [upwards, setUpwards] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -102,7 +105,7 @@ export function RowMenu({ title, items, tabIndex }: RowMenuProps) {
       <button
         ref={buttonRef}
         type="button"
-        aria-label={`Actions for ${title}`}
+        aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open !== null}
         aria-controls={open ? menuId : undefined}
@@ -128,7 +131,7 @@ export function RowMenu({ title, items, tabIndex }: RowMenuProps) {
           ref={menuRef}
           id={menuId}
           role="menu"
-          aria-label={`Actions for ${title}`}
+          aria-label={label}
           onKeyDown={onMenuKeyDown}
           onBlur={(event) => {
             // The focus left the menu for something that is not its button: it closes.

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef } from 'react';
 import { useCommand } from '#web/lib/commands';
 import { SEARCH_QUERY_MAX } from '@tally/contract/constants';
@@ -31,11 +33,12 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();
   useCommand('focusSearch', () => inputRef.current?.focus());
+  const { t } = useLingui();
 
   return (
     <div role="search" className="w-36 shrink-0 sm:w-64">
       <label htmlFor={inputId} className="sr-only">
-        Search todos
+        <Trans>Search todos</Trans>
       </label>
       <div className="relative">
         <SearchIcon />
@@ -52,7 +55,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
             onQueryChange('');
             event.currentTarget.blur();
           }}
-          placeholder="Search todos"
+          placeholder={t`Search todos`}
           maxLength={SEARCH_QUERY_MAX}
           autoComplete="off"
           enterKeyHint="search"
@@ -87,10 +90,17 @@ export function SearchStatus({
 }) {
   let text = '';
   if (active) {
-    text = `${count} ${count === 1 ? 'todo' : 'todos'} found`;
-    if (searching) text += ', searching for more...';
+    text = searching
+      ? plural(count, {
+          one: '# todo found, searching for more...',
+          other: '# todos found, searching for more...',
+        })
+      : plural(count, { one: '# todo found', other: '# todos found' });
     if (hidden > 0) {
-      text += `; ${hidden} completed ${hidden === 1 ? 'match is' : 'matches are'} hidden (Hide completed is on)`;
+      text += plural(hidden, {
+        one: '; # completed match is hidden (Hide completed is on)',
+        other: '; # completed matches are hidden (Hide completed is on)',
+      });
     }
   }
   return (

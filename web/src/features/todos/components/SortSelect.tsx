@@ -1,11 +1,14 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { TODO_SORTS, type TodoSort } from '@tally/contract/constants';
 
-const LABELS: Record<TodoSort, string> = {
-  created: 'Newest first',
-  due: 'Due date',
-  priority: 'Priority',
-  title: 'Title',
-  manual: 'Manual (drag, Alt+↑/↓)',
+const LABELS: Record<TodoSort, MessageDescriptor> = {
+  created: msg`Newest first`,
+  due: msg`Due date`,
+  priority: msg`Priority`,
+  title: msg`Title`,
+  manual: msg`Manual (drag, Alt+↑/↓)`,
 };
 
 interface SortSelectProps {
@@ -15,10 +18,13 @@ interface SortSelectProps {
 
 /** The list's sort, remembered per view on the server (docs/product.md, Sorting). */
 export function SortSelect({ value, onChange }: SortSelectProps) {
+  const { i18n } = useLingui();
   return (
     <label className="flex shrink-0 items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
       {/* The word is for screen readers only on a phone: the row has room for the choice. */}
-      <span className="sr-only sm:not-sr-only">Sort</span>
+      <span className="sr-only sm:not-sr-only">
+        <Trans>Sort</Trans>
+      </span>
       <select
         value={value}
         onChange={(event) => onChange(event.target.value as TodoSort)}
@@ -28,7 +34,7 @@ export function SortSelect({ value, onChange }: SortSelectProps) {
       >
         {TODO_SORTS.map((sort) => (
           <option key={sort} value={sort}>
-            {LABELS[sort]}
+            {i18n._(LABELS[sort])}
           </option>
         ))}
       </select>

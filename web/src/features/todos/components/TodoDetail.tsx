@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Suspense, lazy, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Group, Todo } from '@tally/contract';
@@ -32,6 +33,7 @@ export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
   const todo = useLiveTodo(opened);
   const toggleTodo = useToggleTodo();
   const queryClient = useQueryClient();
+  const { t } = useLingui();
   const saveRef = useRef<(() => Promise<boolean>) | null>(null);
   // What is typed is saved before the view goes (the form not loaded yet: nothing typed).
   const saved = () => saveRef.current?.() ?? Promise.resolve(true);
@@ -59,7 +61,7 @@ export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
       onClose={close}
       headerAction={
         <Button variant="secondary" size="sm" className="min-h-11 sm:min-h-9" onClick={close}>
-          Close
+          <Trans>Close</Trans>
         </Button>
       }
     >
@@ -70,16 +72,16 @@ export function TodoDetail({ todo: opened, groups, onClose }: TodoDetailProps) {
         disabled={toggleTodo.isPending}
         onClick={complete}
       >
-        {todo.completed ? 'Reopen' : 'Complete'}
+        {todo.completed ? t`Reopen` : t`Complete`}
       </Button>
       {todo.description && (
         // The description as the reader sees it: Markdown (decision 084), its parser loaded
         // the first time.
-        <section aria-label="Description">
+        <section aria-label={t`Description`}>
           <Markdown source={todo.description} />
         </section>
       )}
-      <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+      <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>
         <TodoEditForm todo={todo} groups={groups} onDone={onClose} saveRef={saveRef} />
       </Suspense>
       {!todo.completed && <AddSubtask parent={todo} />}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Todo } from '@tally/contract';
 import { cn } from '#web/lib/cn';
 import { dueLabel, isOverdue } from '../lib/dates';
@@ -34,9 +35,11 @@ function RepeatIcon({ label }: { label: string }) {
  * or by a calendar app's rule Tally cannot represent ("Custom repeat from a calendar app: …").
  */
 export function TodoDue({ todo, now }: { todo: Todo; now: Date }) {
+  const { t } = useLingui();
   const label = dueLabel(todo, now);
   if (!label || !todo.dueDate) return null;
   const overdue = isOverdue(todo, now);
+  const { customRepeat } = todo;
   const dateTime = todo.dueTime ? `${todo.dueDate}T${todo.dueTime}` : todo.dueDate;
   return (
     <span
@@ -49,9 +52,13 @@ export function TodoDue({ todo, now }: { todo: Todo; now: Date }) {
     >
       <CalendarIcon />
       {overdue ? (
-        <span className="font-semibold">Overdue:</span>
+        <span className="font-semibold">
+          <Trans>Overdue:</Trans>
+        </span>
       ) : (
-        <span className="sr-only">Due</span>
+        <span className="sr-only">
+          <Trans>Due</Trans>
+        </span>
       )}
       <time dateTime={dateTime}>{label}</time>
       {todo.repeat ? (
@@ -62,7 +69,7 @@ export function TodoDue({ todo, now }: { todo: Todo; now: Date }) {
         todo.customRepeat && (
           // A rule a calendar app set that Tally cannot edit: shown, kept for the app.
           <span className="inline-flex text-slate-700 dark:text-slate-300">
-            <RepeatIcon label={`Custom repeat from a calendar app: ${todo.customRepeat}`} />
+            <RepeatIcon label={t`Custom repeat from a calendar app: ${customRepeat}`} />
           </span>
         )
       )}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Group, PatchTodoBody, Todo } from '@tally/contract';
@@ -66,6 +67,8 @@ interface TodoEditFormProps {
 export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProps) {
   const queryClient = useQueryClient();
   const updateTodo = useUpdateTodo();
+  const { t } = useLingui();
+  const todoTitle = todo.title;
   const saveFields = useSaveTodoFields();
   const detail = saveRef !== undefined;
   const [state, setState] = useState(() => formStateOf(todo));
@@ -283,7 +286,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
       sent.current = { ...sent.current, ...body };
       const save = { opened: opened.todo, body, version: base.current, saved: savedFields() };
       saveTodoFields(queryClient, save).catch((error: unknown) =>
-        reportMutationError(error, 'Update todo'),
+        reportMutationError(error, t`Update todo`),
       );
     },
     // Once, when the form goes: what it holds then is read through refs.
@@ -307,7 +310,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
   return (
     <Form
       ref={formRef}
-      label={`Edit todo ${todo.title}`}
+      label={t`Edit todo ${todoTitle}`}
       onSubmit={submit}
       // It sits in the todo's row, beside the checkbox's column.
       className="min-w-0 flex-1 space-y-3"
@@ -365,10 +368,10 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
       {conflictsOf(['tags', 'priority', 'parentId', 'startDate'])}
       <FormActions>
         <Button type="submit" data-form-action disabled={mutation.isPending}>
-          {mutation.isPending ? 'Saving...' : 'Save'}
+          {mutation.isPending ? t`Saving...` : t`Save`}
         </Button>
         <Button variant="secondary" data-form-action onClick={detail ? cancel : onDone}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </FormActions>
     </Form>

@@ -1,11 +1,13 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
 import type { Group, Todo } from '@tally/contract';
-import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { Button } from '#web/components/Button';
 import { readableTextColor } from '#web/lib/color';
 import { useSkipTodo } from '../api/skip-todo';
 import { useToggleTodo } from '../api/update-todo';
 import { openTodo } from '../hooks/use-open-todo';
+import { PRIORITY_NAMES } from '../lib/priority-names';
 import { firstLine, type Progress } from '../lib/subtasks';
 import { AddSubtask } from './AddSubtask';
 import { RowMenu, type RowMenuItem } from './RowMenu';
@@ -85,6 +87,10 @@ export const TodoItem = memo(function TodoItem({
   tabbable = true,
 }: TodoItemProps) {
   const tabIndex = tabbable ? undefined : -1;
+  const { t, i18n } = useLingui();
+  const { title } = todo;
+  const subtasksDone = progress?.done ?? 0;
+  const subtasks = progress?.total ?? 0;
   const toggleTodo = useToggleTodo();
   const skipTodo = useSkipTodo();
   const [editing, setEditing] = useState(false);
@@ -109,7 +115,7 @@ export const TodoItem = memo(function TodoItem({
     return (
       <div className="flex gap-3 px-4 py-4">
         <Suspense
-          fallback={<p className="text-sm text-slate-700 dark:text-slate-300">Loading...</p>}
+          fallback={<p className="text-sm text-slate-700 dark:text-slate-300">{t`Loading...`}</p>}
         >
           <TodoEditForm
             todo={todo}
@@ -126,10 +132,10 @@ export const TodoItem = memo(function TodoItem({
 
   const canSkip = todo.repeat !== null && !completed;
   const menuItems: RowMenuItem[] = [
-    ...(canSkip ? [{ label: 'Skip', onSelect: () => skipTodo.mutate(todo.id) }] : []),
-    { label: 'Edit', onSelect: () => setEditing(true) },
-    ...(completed ? [] : [{ label: 'Add subtask', onSelect: () => setAddingSubtask(true) }]),
-    { label: 'Delete', onSelect: () => onDelete(todo), danger: true },
+    ...(canSkip ? [{ label: t`Skip`, onSelect: () => skipTodo.mutate(todo.id) }] : []),
+    { label: t`Edit`, onSelect: () => setEditing(true) },
+    ...(completed ? [] : [{ label: t`Add subtask`, onSelect: () => setAddingSubtask(true) }]),
+    { label: t`Delete`, onSelect: () => onDelete(todo), danger: true },
   ];
   const indent = depth > 0 ? { paddingLeft: `${1 + depth * INDENT_REM}rem` } : undefined;
 
@@ -155,7 +161,7 @@ export const TodoItem = memo(function TodoItem({
           <input
             type="checkbox"
             data-action="select"
-            aria-label={`Select ${todo.title}`}
+            aria-label={t`Select ${title}`}
             tabIndex={tabIndex}
             checked={selected}
             // React's checkbox change comes from the click, which says whether shift was held.
@@ -212,16 +218,21 @@ export const TodoItem = memo(function TodoItem({
           {progress && (
             <span
               className="text-xs font-medium text-slate-700 dark:text-slate-300"
-              aria-label={`${progress.done} of ${progress.total} subtasks done`}
+              aria-label={plural(subtasks, {
+                one: `${subtasksDone} of # subtask done`,
+                other: `${subtasksDone} of # subtasks done`,
+              })}
             >
-              {progress.done}/{progress.total} done
+              <Trans>
+                {subtasksDone}/{subtasks} done
+              </Trans>
             </span>
           )}
           {progress && onToggleCollapsed && (
             <button
               type="button"
               aria-expanded={!collapsed}
-              aria-label={`Subtasks of ${todo.title}`}
+              aria-label={t`Subtasks of ${title}`}
               tabIndex={tabIndex}
               onClick={() => onToggleCollapsed(todo.id)}
               className={
@@ -230,7 +241,7 @@ export const TodoItem = memo(function TodoItem({
                 'dark:hover:bg-slate-800'
               }
             >
-              {collapsed ? '▸ Show' : '▾ Hide'}
+              {collapsed ? t`▸ Show` : t`▾ Hide`}
             </button>
           )}
         </div>
@@ -249,7 +260,7 @@ export const TodoItem = memo(function TodoItem({
             {selecting && completed && (
               // Without its completion box, a selected row still says it is done.
               <span className="text-xs font-semibold text-green-800 dark:text-green-300">
-                Completed
+                <Trans>Completed</Trans>
               </span>
             )}
             {todo.priority > 0 && (
@@ -257,9 +268,9 @@ export const TodoItem = memo(function TodoItem({
                 className={
                   'rounded border px-1.5 text-xs font-semibold ' + PRIORITY_STYLES[todo.priority]
                 }
-                title="Priority"
+                title={t`Priority`}
               >
-                {PRIORITY_LABELS[todo.priority]}
+                {i18n._(PRIORITY_NAMES[todo.priority] ?? PRIORITY_NAMES[0])}
               </span>
             )}
             <TodoDue todo={{ ...todo, completed }} now={now} />
@@ -288,13 +299,13 @@ export const TodoItem = memo(function TodoItem({
             variant="ghost"
             size="compact"
             className={ROW_BUTTON}
-            aria-label={`Skip ${todo.title}`}
+            aria-label={t`Skip ${title}`}
             tabIndex={tabIndex}
-            title="Skip this occurrence"
+            title={t`Skip this occurrence`}
             disabled={skipTodo.isPending}
             onClick={() => skipTodo.mutate(todo.id)}
           >
-            Skip
+            <Trans>Skip</Trans>
           </Button>
         )}
         <Button
@@ -303,22 +314,22 @@ export const TodoItem = memo(function TodoItem({
           variant="ghost"
           size="compact"
           className={ROW_BUTTON}
-          aria-label={`Edit ${todo.title}`}
+          aria-label={t`Edit ${title}`}
           tabIndex={tabIndex}
           onClick={() => setEditing(true)}
         >
-          Edit
+          <Trans>Edit</Trans>
         </Button>
         <Button
           data-action="delete"
           variant="ghostDanger"
           size="compact"
           className={ROW_BUTTON}
-          aria-label={`Delete ${todo.title}`}
+          aria-label={t`Delete ${title}`}
           tabIndex={tabIndex}
           onClick={() => onDelete(todo)}
         >
-          Delete
+          <Trans>Delete</Trans>
         </Button>
         <RowMenu title={todo.title} items={menuItems} tabIndex={tabIndex} />
       </div>

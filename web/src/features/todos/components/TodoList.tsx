@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { defaultRangeExtractor, useWindowVirtualizer, type Range } from '@tanstack/react-virtual';
 import {
   memo,
@@ -76,8 +77,10 @@ export const TodoList = memo(function TodoList({
   selected,
   onSelect,
   onMove,
-  label = 'Todos',
+  label: givenLabel,
 }: TodoListProps) {
+  const { t } = useLingui();
+  const label = givenLabel ?? t`Todos`;
   // Each subtask right under its parent, indented; a parent shows done/total of its subtasks and
   // may hide them (collapsed).
   const [collapsed, toggleCollapsed] = useCollapsedParents();

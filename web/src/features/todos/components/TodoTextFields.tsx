@@ -1,7 +1,8 @@
+import { useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { LIMITS } from '@tally/contract/constants';
 import { TextAreaField, TextField } from '#web/components/FormField';
-import { TITLE_HINT, TITLE_PATTERN } from '../lib/todo-fields';
+import { TITLE_PATTERN } from '../lib/todo-fields';
 
 interface TodoTextFieldsProps {
   title: string;
@@ -21,20 +22,21 @@ export function TodoTextFields({
   description,
   onTitleChange,
   onDescriptionChange,
-  descriptionLabel = 'Description',
+  descriptionLabel,
   titleExtra,
   errors = {},
 }: TodoTextFieldsProps) {
+  const { t } = useLingui();
   return (
     <>
       <div>
         <TextField
-          label="Title"
+          label={t`Title`}
           value={title}
           onChange={(event) => onTitleChange(event.target.value)}
           required
           pattern={TITLE_PATTERN}
-          title={TITLE_HINT}
+          title={t`Enter a title`}
           maxLength={LIMITS.todoTitleMax}
           autoComplete="off"
           autoFocus
@@ -43,7 +45,7 @@ export function TodoTextFields({
         {titleExtra}
       </div>
       <TextAreaField
-        label={descriptionLabel}
+        label={descriptionLabel ?? t`Description`}
         value={description}
         onChange={(event) => onDescriptionChange(event.target.value)}
         rows={3}

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useId } from 'react';
 import type { Group, Todo } from '@tally/contract';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -13,9 +16,9 @@ const RescheduleOverdue = lazy(() =>
   import('./RescheduleOverdue').then((module) => ({ default: module.RescheduleOverdue })),
 );
 
-const EMPTY_TEXTS: Record<TodoView, string> = {
-  today: 'Nothing due today.',
-  upcoming: 'Nothing due in the next 7 days.',
+const EMPTY_TEXTS: Record<TodoView, MessageDescriptor> = {
+  today: msg`Nothing due today.`,
+  upcoming: msg`Nothing due in the next 7 days.`,
 };
 
 interface TodoViewListProps {
@@ -43,7 +46,7 @@ function sectionsOf(view: TodoView, todos: readonly Todo[], today: string): Day[
     const key = view === 'today' && date < today ? 'overdue' : date;
     let day = days.find((d) => d.key === key);
     if (!day) {
-      day = { key, heading: key === 'overdue' ? 'Overdue' : dayLabel(date, today), todos: [] };
+      day = { key, heading: key === 'overdue' ? t`Overdue` : dayLabel(date, today), todos: [] };
       days.push(day);
     }
     day.todos.push(todo);
@@ -55,16 +58,17 @@ function sectionsOf(view: TodoView, todos: readonly Todo[], today: string): Day[
 export function TodoViewList({ view, groups, groupsPending, now, onDelete }: TodoViewListProps) {
   const todos = useTodoView(view, dateOf(now));
   const idPrefix = useId();
+  const { t: translate, i18n } = useLingui();
   if (todos.isPending && todos.fetchStatus === 'paused') {
     // Nothing saved to show and no server to ask: say so, rather than load for ever (the line
     // under the navigation bar says why); the list comes as soon as the server answers.
     return <ErrorBanner message={ERROR_MESSAGES.network} onRetry={() => void probeServer()} />;
   }
-  if (todos.isPending || groupsPending) return <LoadingText>Loading...</LoadingText>;
+  if (todos.isPending || groupsPending) return <LoadingText>{translate`Loading...`}</LoadingText>;
   if (todos.isError) {
     return (
       <ErrorBanner
-        message={errorMessage(todos.error, 'Load todos')}
+        message={errorMessage(todos.error, translate`Load todos`)}
         onRetry={() => void todos.refetch()}
       />
     );
@@ -77,7 +81,9 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
   if (days.length === 0) {
     return (
       <>
-        <p className="py-8 text-center text-slate-600 dark:text-slate-400">{EMPTY_TEXTS[view]}</p>
+        <p className="py-8 text-center text-slate-600 dark:text-slate-400">
+          {i18n._(EMPTY_TEXTS[view])}
+        </p>
         {later}
       </>
     );

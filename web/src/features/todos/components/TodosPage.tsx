@@ -1,3 +1,6 @@
+import { i18n as activeI18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { Group, Todo } from '@tally/contract';
@@ -7,6 +10,7 @@ import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
 import { ERROR_MESSAGES, errorMessage, probeServer } from '#web/lib/api-client';
 import { useCommand } from '#web/lib/commands';
+import { activeLocale } from '#web/lib/date-format';
 import { useDeleteTodo } from '../api/delete-todo';
 import { useMoveTodo } from '../api/move-todo';
 import { useNow } from '../hooks/use-now';
@@ -53,7 +57,9 @@ const TodoDetail = lazy(() =>
  */
 function rowAt(place: number): HTMLElement | null {
   const row = (index: number) =>
-    document.querySelector<HTMLElement>(`ul[aria-label="Todos"] > li[data-index="${index}"]`);
+    document.querySelector<HTMLElement>(
+      `ul[aria-label="${activeI18n._(msg`Todos`)}"] > li[data-index="${index}"]`,
+    );
   return row(place) ?? row(place - 1);
 }
 
@@ -61,9 +67,9 @@ function rowAt(place: number): HTMLElement | null {
 const BulkBar = lazy(() => import('./BulkBar').then((module) => ({ default: module.BulkBar })));
 
 const EMPTY_TEXTS = {
-  all: 'No todos yet. Add one above!',
-  filtered: 'No todos in this category',
-  allCompleted: 'Every todo here is completed (Hide completed is on).',
+  all: msg`No todos yet. Add one above!`,
+  filtered: msg`No todos in this category`,
+  allCompleted: msg`Every todo here is completed (Hide completed is on).`,
 } as const;
 
 interface TodosPageProps {
@@ -84,6 +90,7 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
   const search = useSearch();
   const view = viewOfSearch(search);
   const [, navigate] = useLocation();
+  const { t } = useLingui();
   const now = useNow();
   const deleteTodo = useDeleteTodo();
   const [selectedFilter, setSelectedFilter] = useState<TodoFilter>('all');
@@ -139,14 +146,14 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
     // already).
     <div className="mb-2 flex items-center gap-x-3 sm:mb-3">
       <h1 className="sr-only text-2xl font-semibold text-slate-900 sm:not-sr-only dark:text-slate-100">
-        Todos
+        <Trans>Todos</Trans>
       </h1>
       <ViewSwitch active={view} />
       <Link
         href="/trash"
         className="ms-auto inline-flex min-h-11 items-center text-sm font-medium text-blue-700 underline underline-offset-2 sm:min-h-0 dark:text-blue-300"
       >
-        Trash
+        <Trans>Trash</Trans>
       </Link>
       <Button
         ref={addButtonRef}
@@ -158,7 +165,7 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
         }}
         className="min-h-11 shrink-0 px-3 sm:min-h-10 sm:px-4"
       >
-        {formOpen ? 'Cancel' : 'Add Todo'}
+        {formOpen ? t`Cancel` : t`Add Todo`}
       </Button>
     </div>
   );
@@ -176,7 +183,7 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
         addButtonRef.current?.focus();
       }}
     >
-      <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+      <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>
         <NewTodoForm
           // A new draft is a new form.
           key={draft ? `${draft.title}\n${draft.description}` : ''}
@@ -307,6 +314,7 @@ function AllTodos({
     done,
   } = useTodoList(query, filter, now);
   const panelId = useId();
+  const { t, i18n } = useLingui();
   const moveTodo = useMoveTodo();
   const completedId = useId();
   const selection = useSelection(shown);
@@ -335,20 +343,22 @@ function AllTodos({
     return <ErrorBanner message={ERROR_MESSAGES.network} onRetry={() => void probeServer()} />;
   }
   if (todos.isPending || groupsPending || (!complete && serverCounts.isPending)) {
-    return <LoadingText>Loading...</LoadingText>;
+    return <LoadingText>{t`Loading...`}</LoadingText>;
   }
   if (todos.isError) {
     return (
       <ErrorBanner
-        message={errorMessage(todos.error, 'Load todos')}
+        message={errorMessage(todos.error, t`Load todos`)}
         onRetry={() => void todos.refetch()}
       />
     );
   }
 
-  let emptyText: string = filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered;
-  if (hideCompleted && countOf(counts, filter) > 0) emptyText = EMPTY_TEXTS.allCompleted;
-  if (search.terms.length > 0) emptyText = `No todos match "${searched.trim()}"`;
+  const doneCount = done.length.toLocaleString(activeLocale());
+  let emptyText: string = i18n._(filter === 'all' ? EMPTY_TEXTS.all : EMPTY_TEXTS.filtered);
+  if (hideCompleted && countOf(counts, filter) > 0) emptyText = i18n._(EMPTY_TEXTS.allCompleted);
+  const searchedText = searched.trim();
+  if (search.terms.length > 0) emptyText = t`No todos match "${searchedText}"`;
   return (
     <>
       {/*
@@ -370,7 +380,11 @@ function AllTodos({
         <div className="order-last flex w-full flex-wrap items-center gap-x-3 gap-y-2 sm:order-none sm:ms-auto sm:w-auto">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
-            <HideCompletedSwitch on={showLater} onChange={setShowLater} label="Show later todos" />
+            <HideCompletedSwitch
+              on={showLater}
+              onChange={setShowLater}
+              label={t`Show later todos`}
+            />
           )}
         </div>
         <SortSelect value={sort} onChange={setSort} />
@@ -381,7 +395,7 @@ function AllTodos({
           onClick={() => selection.setSelecting(!selection.selecting)}
           className="min-h-11 shrink-0 sm:min-h-9"
         >
-          Select
+          <Trans>Select</Trans>
         </Button>
       </div>
       <SearchStatus
@@ -437,15 +451,15 @@ function AllTodos({
                 >
                   <path d="M6 3l5 5-5 5" fill="none" stroke="currentColor" strokeWidth="2" />
                 </svg>
-                Completed ({done.length.toLocaleString('en')})
+                <Trans>Completed ({doneCount})</Trans>
               </button>
             </h2>
             <div id={completedId} hidden={!completedOpen} className="mt-1">
-              {completedOpen && <TodoList label="Completed todos" todos={done} {...listProps} />}
+              {completedOpen && <TodoList label={t`Completed todos`} todos={done} {...listProps} />}
             </div>
           </section>
         )}
-        {!complete && <LoadingText>Loading more todos...</LoadingText>}
+        {!complete && <LoadingText>{t`Loading more todos...`}</LoadingText>}
       </div>
     </>
   );

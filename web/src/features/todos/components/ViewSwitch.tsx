@@ -1,12 +1,15 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import { cn } from '#web/lib/cn';
 
 export type TodosView = 'all' | 'today' | 'upcoming';
 
-const VIEWS: { view: TodosView; label: string; href: string }[] = [
-  { view: 'all', label: 'All', href: '/todos' },
-  { view: 'today', label: 'Today', href: '/todos?view=today' },
-  { view: 'upcoming', label: 'Upcoming', href: '/todos?view=upcoming' },
+const VIEWS: { view: TodosView; label: MessageDescriptor; href: string }[] = [
+  { view: 'all', label: msg`All`, href: '/todos' },
+  { view: 'today', label: msg`Today`, href: '/todos?view=today' },
+  { view: 'upcoming', label: msg`Upcoming`, href: '/todos?view=upcoming' },
 ];
 
 /** The view named by the address's ?view= (All without one, or with one it does not know). */
@@ -20,8 +23,9 @@ export function viewOfSearch(search: string): TodosView {
  * and the browser's back and forward.
  */
 export function ViewSwitch({ active }: { active: TodosView }) {
+  const { t, i18n } = useLingui();
   return (
-    <nav aria-label="Todo views">
+    <nav aria-label={t`Todo views`}>
       <ul className="inline-flex rounded-lg border border-slate-400 bg-white p-0.5 dark:border-slate-500 dark:bg-slate-900">
         {VIEWS.map(({ view, label, href }) => (
           <li key={view}>
@@ -36,7 +40,7 @@ export function ViewSwitch({ active }: { active: TodosView }) {
                   : 'text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800',
               )}
             >
-              {label}
+              {i18n._(label)}
             </Link>
           </li>
         ))}

@@ -1,39 +1,42 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { activeLocale } from '#web/lib/date-format';
 import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 
 /** The fields an edit can change, with the words its Undo toast names them by. */
 const EDITED_FIELDS = {
-  title: 'title',
-  description: 'description',
-  groupId: 'group',
-  dueDate: 'due date',
-  dueTime: 'time',
-  repeat: 'repeat',
-  reminders: 'reminders',
-  tags: 'tags',
-  priority: 'priority',
-  parentId: 'parent',
-  startDate: 'start date',
-} as const satisfies Partial<Record<keyof Todo, string>>;
+  title: msg`title`,
+  description: msg`description`,
+  groupId: msg`group`,
+  dueDate: msg`due date`,
+  dueTime: msg`time`,
+  repeat: msg`repeat`,
+  reminders: msg`reminders`,
+  tags: msg`tags`,
+  priority: msg`priority`,
+  parentId: msg`parent`,
+  startDate: msg`start date`,
+} as const satisfies Partial<Record<keyof Todo, MessageDescriptor>>;
 export type EditedField = keyof typeof EDITED_FIELDS;
 
 /** What an edit's Undo names and puts back: the form's fields and a time block's length. */
 const UNDONE_FIELDS = {
   ...EDITED_FIELDS,
-  durationMinutes: 'duration',
-} as const satisfies Partial<Record<keyof Todo, string>>;
+  durationMinutes: msg`duration`,
+} as const satisfies Partial<Record<keyof Todo, MessageDescriptor>>;
 type UndoneField = keyof typeof UNDONE_FIELDS;
 
 /** The words a field is named by ("due date"), in the toast and beside a conflict. */
-export const fieldWords = (field: EditedField): string => EDITED_FIELDS[field];
+export const fieldWords = (field: EditedField): string => i18n._(EDITED_FIELDS[field]);
 
 const changedFields = (before: Todo, after: Todo): UndoneField[] =>
   (Object.keys(UNDONE_FIELDS) as UndoneField[]).filter(
     (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
   );
 
-/** "title", "title and group", "title, time and group". */
+/** "title", "title and group", "title, time and group", as the language lists. */
 const listOf = (words: readonly string[]) =>
-  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+  new Intl.ListFormat(activeLocale(), { type: 'conjunction' }).format(words);
 
 /** The toast's text for an edit of `changed` (at least one field). */
 function textOf(
@@ -42,14 +45,18 @@ function textOf(
   updated: Todo,
   groups: readonly Group[],
 ): string {
+  const { title } = updated;
   if (changed.length === 1 && changed[0] === 'groupId') {
     const group = groups.find((candidate) => candidate.id === updated.groupId);
-    return `Moved "${updated.title}" to ${group ? group.name : 'No Group'}`;
+    const groupName = group ? group.name : t`No Group`;
+    return t`Moved "${title}" to ${groupName}`;
   }
   if (changed.length === 1 && changed[0] === 'title') {
-    return `Renamed "${previous.title}" to "${updated.title}"`;
+    const previousTitle = previous.title;
+    return t`Renamed "${previousTitle}" to "${title}"`;
   }
-  return `Changed the ${listOf(changed.map((field) => UNDONE_FIELDS[field]))} of "${updated.title}"`;
+  const fields = listOf(changed.map((field) => i18n._(UNDONE_FIELDS[field])));
+  return t`Changed the ${fields} of "${title}"`;
 }
 
 /**

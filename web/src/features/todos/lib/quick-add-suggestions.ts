@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+
 /**
  * What quick add offers while a `#group` or an `@tag` is typed: the user's groups or tags that
  * start with the letters typed after the sign (any case), and for a group name no group has,
@@ -52,7 +54,7 @@ export function suggestionsAt(
     .slice(0, SHOWN_MAX)
     .map((group) => ({ label: group.name, insert: `#${group.name} ` }));
   if (typed !== '') {
-    options.push({ label: `Create group ${typed}`, insert: `#${typed} `, create: typed });
+    options.push({ label: t`Create group ${typed}`, insert: `#${typed} `, create: typed });
   }
   return options.length > 0 ? { start, end, options } : null;
 }

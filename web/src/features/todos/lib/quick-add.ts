@@ -1,9 +1,10 @@
+import { i18n } from '@lingui/core';
 import type { Group } from '@tally/contract';
-import { PRIORITY_LABELS } from '@tally/contract/constants';
 import { readQuickAddText, type QuickAddText } from '@tally/contract/quick-add-text';
 import { formatTime } from '#web/lib/date-format';
 import { dateOf, dayLabel } from './dates';
-import { describeRepeat } from './repeat';
+import { PRIORITY_NAMES } from './priority-names';
+import { repeatRule } from './repeat';
 
 /**
  * Quick add in the new-todo form and the quick add line: the contract's reader (the one the e-mail subject and the MCP
@@ -54,11 +55,9 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
       case 'time':
         return formatTime(value);
       case 'repeat':
-        return read.repeat
-          ? describeRepeat(read.repeat, read.dueDate ?? null).replace(/^Repeats /, '')
-          : value;
+        return read.repeat ? repeatRule(read.repeat, read.dueDate ?? null) : value;
       case 'priority':
-        return read.priority ? PRIORITY_LABELS[read.priority] : value;
+        return read.priority ? i18n._(PRIORITY_NAMES[read.priority]) : value;
       default:
         return value;
     }

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
-import { directed, textsFor, type ServerTexts } from '../languages/index.js';
+import { directed, textsFor, type ServerTexts } from '../shared/languages/index.js';
 import { type Mail, type Mailer, mailErrorForLog } from '../shared/mailer.js';
 import { userPreferences } from './preferences.js';
 

@@ -12,7 +12,7 @@ import {
 import type { ValidateFunction } from 'ajv';
 import type { Kysely } from 'kysely';
 import { userPreferences } from '../account/preferences.js';
-import { textsFor } from '../languages/index.js';
+import { textsFor } from '../shared/languages/index.js';
 import type { Database, Db } from '../db/schema.js';
 import { usePersonalToken } from '../plugins/personal-tokens.js';
 import { createBodyValidator } from '../plugins/validation.js';

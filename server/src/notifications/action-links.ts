@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import type { ServerTexts } from '../languages/index.js';
+import type { ServerTexts } from '../shared/languages/index.js';
 import type { Clock } from '../shared/clock.js';
 
 /**

@@ -3,7 +3,7 @@ import { addDays } from '@tally/contract/dates';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { localDateTime } from '../shared/calendar.js';
-import { type ServerTexts, textsFor } from '../languages/index.js';
+import { type ServerTexts, textsFor } from '../shared/languages/index.js';
 import type { Mail, Mailer } from '../shared/mailer.js';
 import type { ActionLinks } from './action-links.js';
 import { escapeHtml } from './email.js';

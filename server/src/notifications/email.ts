@@ -1,5 +1,5 @@
 import type { WebhookPayload } from '@tally/contract';
-import { directed, type ServerTexts } from '../languages/index.js';
+import { directed, type ServerTexts } from '../shared/languages/index.js';
 import type { Mail } from '../shared/mailer.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookPayload } from '@tally/contract';
-import type { ServerTexts } from '../languages/index.js';
+import type { ServerTexts } from '../shared/languages/index.js';
 import type { ActionLink } from './email.js';
 import type { OutboundRequest } from './outbound.js';
 

@@ -7,7 +7,7 @@ import { notFound } from '../shared/errors.js';
 import { mailErrorForLog, type Mailer } from '../shared/mailer.js';
 import { repeatWhileOpen } from '../shared/periodic-job.js';
 import { userPreferences } from '../account/preferences.js';
-import { type ServerTexts, textsForPage } from '../languages/index.js';
+import { type ServerTexts, textsForPage } from '../shared/languages/index.js';
 import { createTodoService } from '../todos/service.js';
 import { createActionLinks } from './action-links.js';
 import { createReminderActions } from './actions.js';

@@ -17,7 +17,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import { userPreferences } from '../account/preferences.js';
 import type { Database } from '../db/schema.js';
-import { directed, textsFor, type ServerTexts } from '../languages/index.js';
+import { directed, textsFor, type ServerTexts } from '../shared/languages/index.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';

@@ -93,8 +93,8 @@ export function plural(tag: LanguageTag, n: number, forms: PluralForms): string 
   return form.replaceAll('#', new Intl.NumberFormat(tag).format(n));
 }
 
-const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
-const isoTime = /^(\d{2}):(\d{2})$/;
+const isoDate = /^(?<y>\d{4})-(?<m>\d{2})-(?<d>\d{2})$/;
+const isoTime = /^(?<h>\d{2}):(?<min>\d{2})$/;
 
 /**
  * Dates and times written by Intl in the language. The values are already the person's local
@@ -105,16 +105,16 @@ const isoTime = /^(\d{2}):(\d{2})$/;
 export function intlDate(tag: LanguageTag): (iso: string) => string {
   const format = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
   return (iso) => {
-    const match = isoDate.exec(iso);
-    return match ? format.format(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!)) : iso;
+    const { y, m, d } = isoDate.exec(iso)?.groups ?? {};
+    return y && m && d ? format.format(Date.UTC(Number(y), Number(m) - 1, Number(d))) : iso;
   };
 }
 
 export function intlTime(tag: LanguageTag): (hhmm: string) => string {
   const format = new Intl.DateTimeFormat(tag, { timeStyle: 'short', timeZone: 'UTC' });
   return (hhmm) => {
-    const match = isoTime.exec(hhmm);
-    return match ? format.format(Date.UTC(2000, 0, 1, +match[1]!, +match[2]!)) : hhmm;
+    const { h, min } = isoTime.exec(hhmm)?.groups ?? {};
+    return h && min ? format.format(Date.UTC(2000, 0, 1, Number(h), Number(min))) : hhmm;
   };
 }
 

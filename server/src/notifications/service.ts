@@ -246,7 +246,8 @@ export function createNotificationService(options: {
 
   /** One message to one channel: by e-mail to the owner, or over the one outbound path. */
   async function send(channel: ChannelRow, message: Message, now: number): Promise<SendResult> {
-    const texts = await textsOf(channel.user_id);
+    // A webhook gets the payload alone: no words to translate, and no query before its send.
+    const texts = channel.kind === 'webhook' ? textsFor(null) : await textsOf(channel.user_id);
     if (channel.kind === 'email') {
       if (!options.mailer) return { ok: false, status: null, answer: 'SMTP is not configured' };
       const to = await verifiedAddress(channel.user_id);

@@ -18,7 +18,7 @@ import type { Repeat } from './todos.js';
  * always read as well (quick-add-text.ts).
  */
 
-export interface LocalRepeat {
+interface LocalRepeat {
   pattern: RegExp;
   read: (match: RegExpExecArray) => Repeat | null;
 }

@@ -239,7 +239,7 @@ describe('delivery', () => {
     );
   });
 
-  it("labels the buttons in the account's language", async () => {
+  it("writes the text and labels the buttons in the account's language", async () => {
     ctx.clock.set('2026-03-10T09:00:00Z');
     const { user, api, browser } = await subscribedUser();
     await apiClient(ctx.app, user)(accountApi.setPreferences, { body: { language: 'ja' } });
@@ -251,8 +251,14 @@ describe('delivery', () => {
     });
     ctx.clock.set('2026-03-10T12:00:00Z');
     await tick();
-    const [message] = browser.messages() as { title: string; actions: { title: string }[] }[];
+    const [message] = browser.messages() as {
+      title: string;
+      body: string;
+      actions: { title: string }[];
+    }[];
     expect(message?.title).toBe('花に水をやる');
+    // The worker has no Japanese: the push carries the text, its date as Japanese writes it.
+    expect(message?.body).toBe('期限 2026/03/10 13:00');
     expect(message?.actions.map((action) => action.title)).toEqual(['完了', '10 分後に再通知']);
   });
 

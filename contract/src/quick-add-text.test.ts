@@ -367,10 +367,12 @@ describe('quick add in the language (decision 180)', () => {
     ['ja', '歯医者 明日 9:30', { title: '歯医者', dueDate: TOMORROW, dueTime: '09:30' }],
     ['ja', '会議 明日の15時', { title: '会議', dueDate: TOMORROW, dueTime: '15:00' }],
     ['ja', '12月4日 税金', { title: '税金', dueDate: '2026-12-04' }],
+    ['ja', '会議 明日15時30分', { title: '会議', dueDate: TOMORROW, dueTime: '15:30' }],
     ['ja', '薬を飲む 毎日', { title: '薬を飲む', repeat: each('day') }],
     ['ja', 'ゴミ出し 毎週月曜日', { title: 'ゴミ出し', repeat: weekly('mon') }],
     ['zh-CN', '明天 9:30 看牙医', { title: '看牙医', dueDate: TOMORROW, dueTime: '09:30' }],
     ['zh-CN', '星期五 看医生', { title: '看医生', dueDate: FRIDAY }],
+    ['zh-CN', '开会 明天下午3点', { title: '开会', dueDate: TOMORROW, dueTime: '15:00' }],
     ['zh-CN', '每天 跑步', { title: '跑步', repeat: each('day') }],
     ['zh-CN', '每周一 开会', { title: '开会', repeat: weekly('mon') }],
     [

@@ -105,7 +105,7 @@ const isoTime = /^(?<h>\d{2}):(?<min>\d{2})$/;
 export function intlDate(tag: LanguageTag): (iso: string) => string {
   const format = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
   return (iso) => {
-    const { y, m, d } = isoDate.exec(iso)?.groups ?? {};
+    const { y, m, d }: Partial<Record<string, string>> = isoDate.exec(iso)?.groups ?? {};
     return y && m && d ? format.format(Date.UTC(Number(y), Number(m) - 1, Number(d))) : iso;
   };
 }
@@ -113,7 +113,7 @@ export function intlDate(tag: LanguageTag): (iso: string) => string {
 export function intlTime(tag: LanguageTag): (hhmm: string) => string {
   const format = new Intl.DateTimeFormat(tag, { timeStyle: 'short', timeZone: 'UTC' });
   return (hhmm) => {
-    const { h, min } = isoTime.exec(hhmm)?.groups ?? {};
+    const { h, min }: Partial<Record<string, string>> = isoTime.exec(hhmm)?.groups ?? {};
     return h && min ? format.format(Date.UTC(2000, 0, 1, Number(h), Number(min))) : hhmm;
   };
 }

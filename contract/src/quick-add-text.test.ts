@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Weekday } from './dates.js';
 import type { Group } from './groups.js';
 import { firstOccurrence, readQuickAddText, type QuickAddText } from './quick-add-text.js';
+import type { Repeat } from './todos.js';
 
 // Monday 23 November 2026, 12:00 in the test's own zone.
 const now = new Date(2026, 10, 23, 12, 0);
@@ -321,8 +323,13 @@ describe('quick add: ordinary words stay', () => {
 describe('quick add in the language (decision 180)', () => {
   const read = (language: string, input: string, dismissed: string[] = []) =>
     readQuickAddText(input, { groups, dismissed: new Set(dismissed), now, language });
-  const weekly = (...weekdays: string[]) => ({ every: 1, unit: 'week', weekdays, from: 'due' });
-  const each = (unit: string, every = 1) => ({ every, unit, from: 'due' });
+  const weekly = (...weekdays: Weekday[]): Repeat => ({
+    every: 1,
+    unit: 'week',
+    weekdays,
+    from: 'due',
+  });
+  const each = (unit: Repeat['unit'], every = 1): Repeat => ({ every, unit, from: 'due' });
   // Monday 23 November 2026 at noon: tomorrow is the 24th, Friday the 27th.
   const TOMORROW = '2026-11-24';
   const FRIDAY = '2026-11-27';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Weekday } from './dates.js';
 import type { Group } from './groups.js';
 import { firstOccurrence, readQuickAddText, type QuickAddText } from './quick-add-text.js';
+import type { Repeat } from './todos.js';
 
 // Monday 23 November 2026, 12:00 in the test's own zone.
 const now = new Date(2026, 10, 23, 12, 0);
@@ -315,5 +317,133 @@ describe('quick add: ordinary words stay', () => {
     });
     expect(parse('Buy paint #Garden.').unknownGroup).toBe('Garden');
     expect(parse('Buy paint #home').unknownGroup).toBeUndefined();
+  });
+});
+
+describe('quick add in the language (decision 180)', () => {
+  const read = (language: string, input: string, dismissed: string[] = []) =>
+    readQuickAddText(input, { groups, dismissed: new Set(dismissed), now, language });
+  const weekly = (...weekdays: Weekday[]): Repeat => ({
+    every: 1,
+    unit: 'week',
+    weekdays,
+    from: 'due',
+  });
+  const each = (unit: Repeat['unit'], every = 1): Repeat => ({ every, unit, from: 'due' });
+  // Monday 23 November 2026 at noon: tomorrow is the 24th, Friday the 27th.
+  const TOMORROW = '2026-11-24';
+  const FRIDAY = '2026-11-27';
+
+  const READ: [language: string, input: string, expected: Partial<QuickAddText<Group>>][] = [
+    ['de', 'Zahnarzt morgen um 9:30', { title: 'Zahnarzt', dueDate: TOMORROW, dueTime: '09:30' }],
+    ['de', 'Steuer bis 4. Dezember', { title: 'Steuer', dueDate: '2026-12-04' }],
+    ['de', 'Arzt am Freitag', { title: 'Arzt', dueDate: FRIDAY }],
+    ['de', 'Anruf um 17 Uhr', { title: 'Anruf', dueDate: '2026-11-23', dueTime: '17:00' }],
+    ['de', 'Müll rausbringen jeden Montag', { title: 'Müll rausbringen', repeat: weekly('mon') }],
+    ['de', 'Sport montags und donnerstags', { title: 'Sport', repeat: weekly('mon', 'thu') }],
+    ['de', 'Blumen gießen täglich', { title: 'Blumen gießen', repeat: each('day') }],
+    ['de', 'Miete zahlen jeden Monat', { title: 'Miete zahlen', repeat: each('month') }],
+    ['de', 'Bericht alle 2 Wochen', { title: 'Bericht', repeat: each('week', 2) }],
+    ['fr', 'Dentiste demain à 9h30', { title: 'Dentiste', dueDate: TOMORROW, dueTime: '09:30' }],
+    ['fr', 'Impôts le 4 décembre', { title: 'Impôts', dueDate: '2026-12-04' }],
+    ['fr', 'Courir tous les jours', { title: 'Courir', repeat: each('day') }],
+    ['fr', 'Réunion chaque lundi', { title: 'Réunion', repeat: weekly('mon') }],
+    [
+      'fr',
+      'Sortir les poubelles tous les mardis et vendredis',
+      { title: 'Sortir les poubelles', dueDate: TOMORROW, repeat: weekly('tue', 'fri') },
+    ],
+    [
+      'es',
+      'Dentista mañana a las 9:30',
+      { title: 'Dentista', dueDate: TOMORROW, dueTime: '09:30' },
+    ],
+    ['es', 'Médico el viernes', { title: 'Médico', dueDate: FRIDAY }],
+    ['es', 'Correr todos los días', { title: 'Correr', repeat: each('day') }],
+    ['es', 'Informe cada semana', { title: 'Informe', repeat: each('week') }],
+    ['es', 'Reunión cada lunes', { title: 'Reunión', repeat: weekly('mon') }],
+    [
+      'pt-BR',
+      'Dentista amanhã às 9:30',
+      { title: 'Dentista', dueDate: TOMORROW, dueTime: '09:30' },
+    ],
+    ['pt-BR', 'Médico na sexta', { title: 'Médico', dueDate: FRIDAY }],
+    ['pt-BR', 'Academia toda segunda', { title: 'Academia', repeat: weekly('mon') }],
+    ['pt-BR', 'Reunião toda segunda-feira', { title: 'Reunião', repeat: weekly('mon') }],
+    ['pt-BR', 'Regar plantas todos os dias', { title: 'Regar plantas', repeat: each('day') }],
+    ['ja', '歯医者 明日 9:30', { title: '歯医者', dueDate: TOMORROW, dueTime: '09:30' }],
+    ['ja', '会議 明日の15時', { title: '会議', dueDate: TOMORROW, dueTime: '15:00' }],
+    ['ja', '12月4日 税金', { title: '税金', dueDate: '2026-12-04' }],
+    ['ja', '会議 明日15時30分', { title: '会議', dueDate: TOMORROW, dueTime: '15:30' }],
+    ['ja', '薬を飲む 毎日', { title: '薬を飲む', repeat: each('day') }],
+    ['ja', 'ゴミ出し 毎週月曜日', { title: 'ゴミ出し', repeat: weekly('mon') }],
+    ['zh-CN', '明天 9:30 看牙医', { title: '看牙医', dueDate: TOMORROW, dueTime: '09:30' }],
+    ['zh-CN', '星期五 看医生', { title: '看医生', dueDate: FRIDAY }],
+    ['zh-CN', '开会 明天下午3点', { title: '开会', dueDate: TOMORROW, dueTime: '15:00' }],
+    ['zh-CN', '每天 跑步', { title: '跑步', repeat: each('day') }],
+    ['zh-CN', '每周一 开会', { title: '开会', repeat: weekly('mon') }],
+    [
+      'ar',
+      'طبيب الأسنان غدا الساعة 9:30',
+      { title: 'طبيب الأسنان', dueDate: TOMORROW, dueTime: '09:30' },
+    ],
+    ['ar', 'اجتماع يوم الجمعة', { title: 'اجتماع', dueDate: FRIDAY }],
+    ['ar', 'الرياضة كل يوم', { title: 'الرياضة', repeat: each('day') }],
+    ['ar', 'اجتماع كل يوم اثنين', { title: 'اجتماع', repeat: weekly('mon') }],
+    ['ar', 'تقرير كل الاثنين والخميس', { title: 'تقرير', repeat: weekly('mon', 'thu') }],
+  ];
+  it.each(READ)('%s: reads "%s"', (language, input, expected) => {
+    expect(read(language, input)).toMatchObject(expected);
+  });
+
+  const ORDINARY: [language: string, input: string][] = [
+    ['de', 'Guten Morgen sagen'],
+    ['de', 'Montagsmeeting vorbereiten'],
+    ['de', 'Tägliche Übung planen'],
+    ['fr', 'Bonjour à tous'],
+    ['fr', 'Lire Vendredi ou la Vie sauvage'],
+    ['es', 'Café por la mañana'],
+    ['es', 'Comprar cada cosa'],
+    ['pt-BR', 'Pedir segunda via do boleto'],
+    ['pt-BR', 'Ver a quinta temporada'],
+    ['ja', '日本語の勉強'],
+    ['ja', '月曜日の資料'],
+    ['zh-CN', '每个人的礼物'],
+    ['ar', 'اليوم الوطني'],
+    ['ar', 'الاحتفال باليوم الوطني'],
+  ];
+  it.each(ORDINARY)('%s: leaves "%s" as it is', (language, input) => {
+    expect(read(language, input)).toEqual({ title: input, chips: [] });
+  });
+
+  it.each(['de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN', 'ar'])(
+    '%s: understands English too',
+    (language) => {
+      expect(read(language, 'Pay rent tomorrow 9:00 every month')).toMatchObject({
+        title: 'Pay rent',
+        dueDate: TOMORROW,
+        dueTime: '09:00',
+        repeat: each('month'),
+      });
+    },
+  );
+
+  it('reads no other language than the one asked for, and English alone without one', () => {
+    // English reads the time alone; "morgen" is a word to it.
+    expect(read('en', 'Zahnarzt morgen um 9:30')).toMatchObject({ title: 'Zahnarzt morgen um' });
+    expect(parse('Courir tous les jours').repeat).toBeUndefined();
+    expect(read('de', 'Courir tous les jours').repeat).toBeUndefined();
+    // A regional tag reads as the language Tally speaks: pt-PT as pt-BR.
+    expect(read('pt-PT', 'Academia toda segunda').repeat).toEqual(weekly('mon'));
+  });
+
+  it('leaves a removed repeat chip in the title', () => {
+    const result = read('de', 'Müll rausbringen jeden Montag');
+    const chip = result.chips.find((c) => c.kind === 'repeat');
+    expect(chip).toMatchObject({ text: 'jeden Montag' });
+    // Its words stay; "Montag" alone is then a date, as "Monday" is in English.
+    const kept = read('de', 'Müll rausbringen jeden Montag', chip?.dismiss);
+    expect(kept).toMatchObject({ title: 'Müll rausbringen jeden', dueDate: '2026-11-23' });
+    expect(kept.repeat).toBeUndefined();
   });
 });

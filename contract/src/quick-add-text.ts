@@ -2,6 +2,7 @@ import * as chrono from 'chrono-node/en';
 import { addDays, daysInMonth, pad, parseDate, WEEKDAYS, weekdayOf } from './dates.js';
 import type { Weekday } from './dates.js';
 import { ORDINAL_WORDS, readQuickGroup, readQuickPriority, readQuickTags } from './quick-add.js';
+import { type QuickAddLanguage, quickAddLanguage } from './quick-add-languages.js';
 import type { Repeat } from './todos.js';
 
 /**
@@ -61,6 +62,11 @@ interface QuickAddTextOptions<G extends { name: string }> {
   dismissed?: ReadonlySet<string>;
   /** A due date is set in the form already: a time or a repeat then needs no date of its own. */
   hasDate?: boolean;
+  /**
+   * The account's or the screen's language (a BCP 47 tag): its dates, times and repeat phrases
+   * are read as well as English ones (decision 180). English alone when absent.
+   */
+  language?: string | null | undefined;
 }
 
 type Range = [start: number, end: number];
@@ -202,6 +208,29 @@ function readRepeat(text: string, dismissed: ReadonlySet<string>) {
   return null;
 }
 
+/** The earliest of the language's repeat phrases (the longest of those starting there). */
+function readLocalRepeat(text: string, language: QuickAddLanguage, dismissed: ReadonlySet<string>) {
+  let best: { repeat: Repeat; range: Range; words: string } | null = null;
+  for (const { pattern, read } of language.repeats) {
+    pattern.lastIndex = 0;
+    for (const match of text.matchAll(pattern)) {
+      const repeat = read(match);
+      const words = match[0];
+      if (!repeat || dismissed.has(keyOf('repeat', words))) continue;
+      const range: Range = [match.index, match.index + words.length];
+      if (
+        !best ||
+        range[0] < best.range[0] ||
+        (range[0] === best.range[0] && range[1] > best.range[1])
+      ) {
+        best = { repeat, range, words };
+      }
+      break;
+    }
+  }
+  return best;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dates and times (chrono-node)
 
@@ -316,6 +345,8 @@ function wallOf(now: Date, timeZone: string | undefined): Wall {
 const nextMonday = (today: string) => addDays(today, 7 - weekdayOf(today));
 
 interface DateReading {
+  /** Where its words start: of an English and a language's reading the later one wins. */
+  at: number;
   date: string;
   /** Whether the date was written, or only follows from a time ("17:00": today or tomorrow). */
   written: boolean;
@@ -399,6 +430,70 @@ function readDateTime(
           ]
         : [[result.index - lead, end]];
     last = {
+      at: result.index,
+      date,
+      written,
+      ...(time && timeRange ? { time, timeRange } : {}),
+      dateRanges: dateRanges.filter(([from, to]) => text.slice(from, to).trim() !== ''),
+      words,
+    };
+  }
+  return last;
+}
+
+/**
+ * A date and time in the language (chrono's parser of it), read as the English reader does but
+ * for English's own guards: the language's time forms and ordinary words instead; relative
+ * phrases ("in 3 Tagen") are left in the title.
+ */
+function readLocalDateTime(
+  text: string,
+  wall: Wall,
+  language: QuickAddLanguage,
+  dismissed: ReadonlySet<string>,
+  hasDate: boolean,
+): DateReading | null {
+  let last: DateReading | null = null;
+  for (const result of language.parser.parse(text, wall.reference, { forwardDate: true })) {
+    const words = result.text.trimEnd();
+    const dateDismissed = dismissed.has(keyOf('date', words));
+    if (dateDismissed && !hasDate) continue;
+    const tags = result.tags();
+    if (tags.has('result/relativeDateAndTime') || tags.has('result/relativeDate')) continue;
+    const before = text.slice(0, result.index);
+    const end = result.index + words.length;
+    if (language.ordinary(words, before, text.slice(end))) continue;
+    const start = result.start;
+    let time: string | undefined;
+    let timeRange: Range | undefined;
+    if (start.isCertain('hour')) {
+      language.time.lastIndex = 0;
+      const match = language.time.exec(words);
+      // A time we would have to guess (a bare number) leaves the whole phrase.
+      if (!match) continue;
+      timeRange = [result.index + match.index, result.index + match.index + match[0].length];
+      if (!dismissed.has(keyOf('time', words))) {
+        time = `${pad(start.get('hour') ?? 0)}:${pad(start.get('minute') ?? 0)}`;
+      }
+    }
+    const date = dateFrom(start.get('year') ?? 0, start.get('month') ?? 0, start.get('day') ?? 0);
+    const written =
+      ((start.isCertain('day') && start.isCertain('month')) || start.isCertain('weekday')) &&
+      !dateDismissed;
+    if (!written && !time) continue;
+    if (date < wall.today) continue;
+    // "bis 4. Dezember", "le 4 décembre": the word goes with the date.
+    const lead = written ? (language.lead?.exec(before)?.[0].length ?? 0) : 0;
+    const dateRanges: Range[] = !written
+      ? []
+      : timeRange
+        ? [
+            [result.index - lead, timeRange[0]],
+            [timeRange[1], end],
+          ]
+        : [[result.index - lead, end]];
+    last = {
+      at: result.index,
       date,
       written,
       ...(time && timeRange ? { time, timeRange } : {}),
@@ -514,7 +609,10 @@ export function readQuickAddText<G extends { name: string }>(
   for (const tag of tags) mask(tag.range);
   const priority = readQuickPriority(masked, dismissed);
   if (priority) mask(priority.range);
-  const repeat = readRepeat(masked, dismissed);
+  const language = quickAddLanguage(options.language);
+  const repeat =
+    (language ? readLocalRepeat(masked, language, dismissed) : null) ??
+    readRepeat(masked, dismissed);
   if (repeat) mask(repeat.range);
   const group = readQuickGroup(masked, options.groups, dismissed);
   if (group) mask(group.range);
@@ -522,7 +620,22 @@ export function readQuickAddText<G extends { name: string }>(
   const start = readStartDate(masked, wall, options.monthFirst ?? false, dismissed);
   if (start) mask(start.range);
   const hasDate = options.hasDate ?? false;
-  const when = readDateTime(masked, wall, options.monthFirst ?? false, dismissed, hasDate);
+  const english = readDateTime(masked, wall, options.monthFirst ?? false, dismissed, hasDate);
+  const local = language ? readLocalDateTime(masked, wall, language, dismissed, hasDate) : null;
+  // The phrase that holds the other wins ("morgen um 9:30" over English's "9:30", "tomorrow
+  // 9:00" over the language's "9:00"); else the later one, as within one reader.
+  const endOf = (reading: DateReading) => reading.at + reading.words.length;
+  const holds = (a: DateReading, b: DateReading) => a.at <= b.at && endOf(a) >= endOf(b);
+  const when =
+    local && english
+      ? holds(local, english)
+        ? local
+        : holds(english, local)
+          ? english
+          : local.at > english.at
+            ? local
+            : english
+      : (local ?? english);
 
   const ranges: Range[] = [];
   const chips: QuickChip[] = [];

@@ -3,7 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { directed, textsFor, type ServerTexts } from '../shared/languages/index.js';
 import { type Mail, type Mailer, mailErrorForLog } from '../shared/mailer.js';
+import { userPreferences } from './preferences.js';
 
 /** How long a link works (docs/product.md, Accounts). */
 const VERIFY_EMAIL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -125,6 +127,7 @@ const escapeHtml = (text: string) =>
 
 /** The same words as plain text and as HTML, with the link in both. */
 function message(
+  texts: ServerTexts,
   to: string,
   subject: string,
   paragraphs: { before: string[]; link: string; after: string[] },
@@ -135,11 +138,14 @@ function message(
     to,
     subject,
     text: [...before, link, ...after].join('\n\n') + '\n',
-    html: [
-      html(before),
-      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
-      html(after),
-    ].join('\n'),
+    html: directed(
+      texts,
+      [
+        html(before),
+        `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+        html(after),
+      ].join('\n'),
+    ),
   };
 }
 
@@ -161,37 +167,29 @@ export function createEmailLinks({ db, mailer, publicUrl, clock }: EmailLinksOpt
   const pending = new Set<Promise<void>>();
 
   // The token rides in the fragment, which browsers never send: no request log or proxy sees it.
-  const verificationMail = (recipient: Recipient, token: string) =>
-    message(recipient.email, 'Confirm your e-mail address for Tally', {
-      before: [
-        `Hello ${recipient.username},`,
-        `please confirm that ${recipient.email} is your e-mail address for Tally by opening this link:`,
-      ],
+  const verificationMail = (texts: ServerTexts, recipient: Recipient, token: string) =>
+    message(texts, recipient.email, texts.verifyEmail.subject, {
+      before: [texts.hello(recipient.username), texts.verifyEmail.intro(recipient.email)],
       link: `${publicUrl}/verify-email#token=${token}`,
-      after: [
-        'The link works once, for 7 days.',
-        'If you did not sign up for Tally or change your address, you can ignore this message.',
-      ],
+      after: [texts.verifyEmail.validity, texts.verifyEmail.ignore],
     });
 
-  const resetMail = (recipient: Recipient, token: string) =>
-    message(recipient.email, 'Reset your Tally password', {
-      before: [
-        `Hello ${recipient.username},`,
-        'someone, hopefully you, asked to reset the password of your Tally account. To choose a new password, open this link:',
-      ],
+  const resetMail = (texts: ServerTexts, recipient: Recipient, token: string) =>
+    message(texts, recipient.email, texts.resetPassword.subject, {
+      before: [texts.hello(recipient.username), texts.resetPassword.intro],
       link: `${publicUrl}/reset-password#token=${token}`,
-      after: [
-        'The link works once, for 1 hour. Setting a new password signs out every device signed in to your account, revokes every personal API token and turns the calendar feed off (make a new feed URL in Settings if you want it back). A linked Google or single sign-on account stays linked if your address was verified before: Settings shows it, and you can unlink it there. If the address was never verified, the link is removed, since whoever made it may not be you.',
-        'If you did not ask for this, you can ignore this message: your password stays as it is.',
-      ],
+      after: [texts.resetPassword.validity, texts.resetPassword.ignore],
     });
 
   async function send(recipient: Recipient, purpose: LinkPurpose): Promise<void> {
     if (!mailer) return;
     const token = await issueToken(db, recipient, purpose, clock());
+    // In the account's language (decision 179), read when the mail goes.
+    const texts = textsFor((await userPreferences(db, recipient.id)).language);
     await mailer.send(
-      purpose === 'verify-email' ? verificationMail(recipient, token) : resetMail(recipient, token),
+      purpose === 'verify-email'
+        ? verificationMail(texts, recipient, token)
+        : resetMail(texts, recipient, token),
     );
   }
 

@@ -96,6 +96,36 @@ describe('registration and e-mail verification', () => {
     await app.smtp.take(user.email);
   });
 
+  it("writes the link in the account's language, subject, text and HTML, else in English", async () => {
+    const user = await newUser();
+    const call = apiClient(app.ctx.app, user);
+    await call(accountApi.setPreferences, { body: { language: 'de' } });
+    expect((await call(accountApi.resendVerification)).statusCode).toBe(202);
+    const german = await app.smtp.take(user.email);
+    expect(german.subject).toBe('Bestätige deine E-Mail-Adresse für Tally');
+    for (const part of [german.text, german.html]) {
+      expect(part).toContain(`Hallo ${user.username},`);
+      expect(part).toContain(`bitte bestätige, dass ${user.email} deine E-Mail-Adresse`);
+      expect(part).toContain('Der Link funktioniert einmal, 7 Tage lang.');
+      expect(part).not.toContain('Hello');
+    }
+    expect(linkToken(german, '/verify-email')).toMatch(/^[\w-]{43}$/);
+
+    // Arabic is written right to left.
+    await call(accountApi.setPreferences, { body: { language: 'ar' } });
+    await call(accountApi.resendVerification);
+    const arabic = await app.smtp.take(user.email);
+    expect(arabic.subject).toBe('أكّد عنوان بريدك الإلكتروني في Tally');
+    expect(arabic.html).toMatch(/^<div dir="rtl" lang="ar">/);
+
+    // A language Tally does not speak: English, as before there were languages.
+    await call(accountApi.setPreferences, { body: { language: 'nl' } });
+    await call(accountApi.resendVerification);
+    const english = await app.smtp.take(user.email);
+    expect(english.subject).toBe('Confirm your e-mail address for Tally');
+    expect(english.text).toContain(`Hello ${user.username},`);
+  });
+
   it('answers 409 to a resend when the address is verified already', async () => {
     const user = await registerUser(app.ctx.app);
     const token = linkToken(await app.smtp.take(user.email), '/verify-email');

@@ -102,6 +102,38 @@ describe('discovery and authentication', () => {
     expect(home.body).toContain('name="VTODO"');
   });
 
+  it("names the calendar of ungrouped todos in the account's language, and nothing else changes", async () => {
+    const user = await account();
+    expect((await request(user, 'PUT', `${user.home}todos/a.ics`, vtodo('a'))).statusCode).toBe(
+      201,
+    );
+    const list = async () => {
+      const home = await request(user, 'PROPFIND', user.home, PROPFIND_ALL, { depth: '1' });
+      const todos = await request(user, 'PROPFIND', `${user.home}todos/`, PROPFIND_ALL, {
+        depth: '1',
+      });
+      return {
+        calendar: responsesOf(home.body).get(`${user.home}todos/`)?.props,
+        object: responsesOf(todos.body).get(`${user.home}todos/a.ics`)?.props.get('getetag'),
+      };
+    };
+    const before = await list();
+    expect(before.calendar?.get('displayname')).toBe('Todos');
+    await ctx.database.handle.db
+      .updateTable('users')
+      .set({ language: 'fr' })
+      .where('id', '=', user.id)
+      .execute();
+    const after = await list();
+    expect(after.calendar?.get('displayname')).toBe('Tâches');
+    // A rename, as of a group: the ctag moves so that ctag clients read the name again; the
+    // address, the sync token and every object's ETag stay, so no client fetches an object.
+    expect(after.calendar?.get('getctag')).not.toBe(before.calendar?.get('getctag'));
+    expect(after.calendar?.get('sync-token')).toBe(before.calendar?.get('sync-token'));
+    expect(after.object).toBeDefined();
+    expect(after.object).toBe(before.object);
+  });
+
   it('takes an API token as the password, never the account password, and counts failures', async () => {
     const user = await account();
     const withPassword = await ctx.app.inject({

@@ -12,6 +12,7 @@ import {
 import type { ValidateFunction } from 'ajv';
 import type { Kysely } from 'kysely';
 import { userPreferences } from '../account/preferences.js';
+import { textsFor } from '../shared/languages/index.js';
 import type { Database, Db } from '../db/schema.js';
 import { usePersonalToken } from '../plugins/personal-tokens.js';
 import { createBodyValidator } from '../plugins/validation.js';
@@ -45,7 +46,6 @@ import { DavPrecondition, NS } from './xml.js';
 
 /** The collection of todos without a group. */
 const UNGROUPED = 'todos';
-const UNGROUPED_NAME = 'Todos';
 
 export interface DavUser {
   id: number;
@@ -511,14 +511,20 @@ export function createCaldavService(db: Kysely<Database>, clock: Clock) {
   }
 
   async function collections(userId: number): Promise<Collection[]> {
-    const rows = await db
-      .selectFrom('todo_groups')
-      .select(['id', 'name', 'color', 'dav_name'])
-      .where('user_id', '=', userId)
-      .orderBy('id')
-      .execute();
+    const [rows, preferences] = await Promise.all([
+      db
+        .selectFrom('todo_groups')
+        .select(['id', 'name', 'color', 'dav_name'])
+        .where('user_id', '=', userId)
+        .orderBy('id')
+        .execute(),
+      userPreferences(db, userId),
+    ]);
+    // Named in the account's language; its address, objects and sync token never depend on it,
+    // so a change of language renames it in clients and makes them fetch nothing (decision 179).
+    const ungroupedName = textsFor(preferences.language).ungroupedCalendar;
     return [
-      { segment: UNGROUPED, groupId: null, name: UNGROUPED_NAME, color: GROUP_COLORS[0] },
+      { segment: UNGROUPED, groupId: null, name: ungroupedName, color: GROUP_COLORS[0] },
       ...rows.map((row) => ({
         segment: row.dav_name ?? `group-${row.id}`,
         groupId: row.id,

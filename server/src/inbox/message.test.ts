@@ -15,6 +15,7 @@ const context = {
   groups: [{ id: 7, name: 'Home' }],
   now: new Date('2026-03-10T11:30:00Z'),
   timeZone: 'UTC',
+  language: null,
   read: readQuickAddText,
 };
 
@@ -81,6 +82,16 @@ describe('reading a mail', () => {
     });
     // A zone that does not exist is read as UTC, not refused.
     expect(todoOf(mail, { ...context, timeZone: 'Nowhere/Atlantis' }).dueDate).toBe('2026-03-11');
+  });
+
+  it("reads the subject in the account's language as well as English", async () => {
+    const german = await parse('Subject: Miete zahlen morgen jeden Monat\r\nFrom: a@b.example');
+    expect(todoOf(german, { ...context, language: 'de' })).toMatchObject({
+      title: 'Miete zahlen',
+      dueDate: '2026-03-11',
+      repeat: { every: 1, unit: 'month', from: 'due' },
+    });
+    expect(todoOf(german, context).title).toBe('Miete zahlen morgen jeden Monat');
   });
 
   it('calls a mail without From or Date, or a multipart without a boundary, malformed', async () => {

@@ -31,6 +31,8 @@ interface SubjectContext {
   groups: readonly { id: number; name: string }[];
   now: Date;
   timeZone: string;
+  /** The account's language: the subject's dates and repeats may be written in it (decision 180). */
+  language: string | null;
   /** The quick-add reader, loaded at its first use (it holds chrono-node). */
   read: typeof readQuickAddText;
 }

@@ -132,7 +132,7 @@ export function createInboxService(options: {
           : now;
       // The subject is read as the web app reads a typed title: in the account's zone (its
       // calendar feed's, else UTC) and against its groups, as of when the mail was sent.
-      const [groups, feed] = await Promise.all([
+      const [groups, feed, account] = await Promise.all([
         db
           .selectFrom('todo_groups')
           .select(['id', 'name'])
@@ -143,10 +143,22 @@ export function createInboxService(options: {
           .select('time_zone')
           .where('user_id', '=', owner.user_id)
           .executeTakeFirst(),
+        db
+          .selectFrom('users')
+          .select('language')
+          .where('id', '=', owner.user_id)
+          .executeTakeFirst(),
       ]);
       const timeZone = feed?.time_zone ?? 'UTC';
+      const language = account?.language ?? null;
       const { readQuickAddText } = await loadQuickAdd();
-      const todo = todoOf(mail, { groups, now: new Date(at), timeZone, read: readQuickAddText });
+      const todo = todoOf(mail, {
+        groups,
+        now: new Date(at),
+        timeZone,
+        language,
+        read: readQuickAddText,
+      });
       return db.transaction().execute(async (trx): Promise<Outcome> => {
         const first = await trx
           .insertInto('inbox_messages')

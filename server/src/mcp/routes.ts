@@ -1,5 +1,6 @@
 import { MCP_PATH, PERSONAL_TOKEN_PREFIX, TIME_ZONE_HEADER } from '@tally/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { userPreferences } from '../account/preferences.js';
 import { personalTokenChecker } from '../plugins/personal-tokens.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
@@ -75,6 +76,8 @@ export const mcpRoutes: FastifyPluginAsync<{ clock: Clock; publicUrl: string }> 
               .where('user_id', '=', user.id)
               .executeTakeFirst()
           )?.time_zone ?? null,
+        // Quick-add text is read in the account's language as well as English (decision 180).
+        accountLanguage: async () => (await userPreferences(app.db, user.id)).language,
       });
     },
   });

@@ -92,12 +92,14 @@ export async function answerMcp(
     timeZone: string | undefined;
     now: () => number;
     accountZone: () => Promise<string | null>;
+    accountLanguage: () => Promise<string | null>;
   },
 ): Promise<void> {
   const quick: QuickAddContext = {
     now: caller.now,
     // The zone the assistant names for this request, else the account's, else UTC.
     timeZone: async () => caller.timeZone ?? (await caller.accountZone()) ?? 'UTC',
+    language: caller.accountLanguage,
   };
   const server = mcpServer(
     caller.scope,

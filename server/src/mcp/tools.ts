@@ -94,6 +94,8 @@ export function invalidArguments(name: McpToolName, args: unknown): string | nul
 export interface QuickAddContext {
   now: () => number;
   timeZone: () => Promise<string>;
+  /** The account's language, whose dates and repeats quick-add text may be written in. */
+  language: () => Promise<string | null>;
 }
 
 /**
@@ -105,8 +107,9 @@ function readQuickAdd(
   groups: readonly Group[],
   now: number,
   timeZone: string,
+  language: string | null,
 ): Partial<CreateTodoBody> {
-  const read = readQuickAddText(text, { groups, now: new Date(now), timeZone });
+  const read = readQuickAddText(text, { groups, now: new Date(now), timeZone, language });
   return {
     // Nothing but chips: the text as typed, so the todo is never without a title.
     title: read.title,
@@ -162,7 +165,13 @@ export async function runTool(
       if (text !== undefined) {
         const groups = await api('GET', routes.groups.list.path);
         if (groups.status >= 300) return refusalOf(groups);
-        read = readQuickAdd(text, groups.body as Group[], quick.now(), await quick.timeZone());
+        read = readQuickAdd(
+          text,
+          groups.body as Group[],
+          quick.now(),
+          await quick.timeZone(),
+          await quick.language(),
+        );
       }
       return answered(await api('POST', routes.todos.create.path, { body: { ...read, ...given } }));
     }

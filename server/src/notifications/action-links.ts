@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import type { ServerTexts } from '../shared/languages/index.js';
 import type { Clock } from '../shared/clock.js';
 
 /**
@@ -12,13 +13,6 @@ import type { Clock } from '../shared/clock.js';
 
 const REMINDER_ACTIONS = ['complete', 'snooze-10m', 'snooze-1h', 'tomorrow'] as const;
 export type ReminderAction = (typeof REMINDER_ACTIONS)[number];
-
-export const ACTION_LABELS: Record<ReminderAction, string> = {
-  complete: 'Complete',
-  'snooze-10m': 'Snooze 10 min',
-  'snooze-1h': 'Snooze 1 hour',
-  tomorrow: 'Tomorrow',
-};
 
 /** How much later a snooze brings the reminder back. */
 export const SNOOZE_MS: Record<Exclude<ReminderAction, 'complete'>, number> = {
@@ -75,8 +69,8 @@ export function createActionLinks(options: { jwtSecret: string; publicUrl: strin
   }
 
   return {
-    /** The links of one reminder: one per action, all sharing one use. */
-    async reminderLinks(userId: number, todoId: number) {
+    /** The links of one reminder: one per action, all sharing one use, labelled in `texts`. */
+    async reminderLinks(userId: number, todoId: number, texts: ServerTexts) {
       const jti = randomUUID();
       return Promise.all(
         REMINDER_ACTIONS.map(async (action) => {
@@ -87,7 +81,7 @@ export function createActionLinks(options: { jwtSecret: string; publicUrl: strin
           );
           return {
             action,
-            label: ACTION_LABELS[action],
+            label: texts.actions[action],
             url: `${options.publicUrl}/api/notifications/actions?token=${token}`,
           };
         }),

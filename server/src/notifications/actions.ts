@@ -13,7 +13,7 @@ import { type ActionClaims, type ActionLinks, SNOOZE_MS } from './action-links.j
 export type ActionOutcome =
   | { kind: 'done'; action: ActionClaims['action']; title: string; userId: number; todoId: number }
   | { kind: 'invalid' }
-  | { kind: 'used' };
+  | { kind: 'used'; userId: number };
 
 export function createReminderActions(options: {
   db: Kysely<Database>;
@@ -89,7 +89,7 @@ export function createReminderActions(options: {
       const claims = await links.readAction(token);
       if (!claims) return null;
       const todo = await openTodo(claims);
-      return todo ? { action: claims.action, title: todo.title } : null;
+      return todo ? { action: claims.action, title: todo.title, userId: claims.userId } : null;
     },
 
     async use(token: string): Promise<ActionOutcome> {
@@ -101,7 +101,7 @@ export function createReminderActions(options: {
         .select('token_id')
         .where('token_id', '=', claims.tokenId)
         .executeTakeFirst();
-      if (used) return { kind: 'used' };
+      if (used) return { kind: 'used', userId: claims.userId };
       const todo = await openTodo(claims);
       if (!todo) return { kind: 'invalid' };
       const recorded = await db
@@ -110,7 +110,7 @@ export function createReminderActions(options: {
         .onConflict((conflict) => conflict.column('token_id').doNothing())
         .returning('token_id')
         .executeTakeFirst();
-      if (!recorded) return { kind: 'used' };
+      if (!recorded) return { kind: 'used', userId: claims.userId };
       if (claims.action === 'complete') {
         const done = await options.complete(claims.userId, claims.todoId, todo.time_zone ?? 'UTC');
         if (!done) return { kind: 'invalid' };

@@ -3,6 +3,7 @@ import { addDays } from '@tally/contract/dates';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { localDateTime } from '../shared/calendar.js';
+import { type ServerTexts, textsFor } from '../shared/languages/index.js';
 import { timeSlicer } from '../shared/time-slices.js';
 import type { Mail, Mailer } from '../shared/mailer.js';
 import type { ActionLinks } from './action-links.js';
@@ -40,9 +41,9 @@ export interface DigestContent {
   streak: number;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
+/** The digest in the user's language (decision 179), its dates and times as the language writes them. */
 function digestMail(
+  texts: ServerTexts,
   to: string,
   date: string,
   content: DigestContent,
@@ -50,19 +51,21 @@ function digestMail(
 ): Mail {
   const parts: { heading: string; todos: DigestTodo[]; when: (todo: DigestTodo) => string }[] = (
     [
-      { heading: 'Overdue', todos: content.overdue, when: (todo) => ` (due ${todo.due_date})` },
       {
-        heading: 'Due today',
-        todos: content.today,
-        when: (todo) => (todo.due_time ? ` at ${todo.due_time}` : ''),
+        heading: texts.digest.overdue,
+        todos: content.overdue,
+        when: (todo) => texts.digest.dueOn(texts.date(todo.due_date ?? '')),
       },
-      { heading: 'Starting today', todos: content.starting, when: () => '' },
+      {
+        heading: texts.digest.dueToday,
+        todos: content.today,
+        when: (todo) => (todo.due_time ? texts.digest.at(texts.time(todo.due_time)) : ''),
+      },
+      { heading: texts.digest.startingToday, todos: content.starting, when: () => '' },
     ] satisfies { heading: string; todos: DigestTodo[]; when: (todo: DigestTodo) => string }[]
   ).filter((part) => part.todos.length > 0);
-  const yesterday =
-    `Yesterday you completed ${plural(content.doneYesterday, 'todo')}` +
-    (content.streak > 0 ? `; your streak is ${plural(content.streak, 'day')}.` : '.');
-  const nothing = parts.length === 0 ? ['Nothing is due today.'] : [];
+  const yesterday = texts.digest.yesterday(content.doneYesterday, content.streak);
+  const nothing = parts.length === 0 ? [texts.digest.nothing] : [];
   const text = [
     ...parts.map(
       (part) =>
@@ -70,8 +73,8 @@ function digestMail(
     ),
     ...nothing,
     yesterday,
-    `Open Tally: ${links.app}`,
-    `Stop these e-mails: ${links.unsubscribe}`,
+    `${texts.digest.open}: ${links.app}`,
+    `${texts.digest.stop}: ${links.unsubscribe}`,
   ].join('\n\n');
   const html = [
     ...parts.map(
@@ -82,21 +85,19 @@ function digestMail(
           .join('') +
         '</ul>',
     ),
-    ...nothing.map((line) => `<p>${line}</p>`),
+    ...nothing.map((line) => `<p>${escapeHtml(line)}</p>`),
     `<p>${escapeHtml(yesterday)}</p>`,
-    `<p><a href="${escapeHtml(links.app)}">Open Tally</a></p>`,
+    `<p><a href="${escapeHtml(links.app)}">${escapeHtml(texts.digest.open)}</a></p>`,
     `<p style="font-size:12px;color:#64748b"><a href="${escapeHtml(links.unsubscribe)}">` +
-      'Stop these e-mails</a></p>',
+      `${escapeHtml(texts.digest.stop)}</a></p>`,
   ].join('\n');
-  const counts = [
-    content.overdue.length > 0 ? `${content.overdue.length} overdue` : null,
-    `${content.today.length} due today`,
-  ].filter((part) => part !== null);
   return {
     to,
-    subject: `Tally for ${date}: ${counts.join(', ')}`,
+    subject: texts.digest.subject(texts.date(date), content.overdue.length, content.today.length),
     text: `${text}\n`,
-    html: `<!doctype html><html><body style="font-family:sans-serif">${html}</body></html>`,
+    html:
+      `<!doctype html><html lang="${texts.tag}" dir="${texts.dir}">` +
+      `<body style="font-family:sans-serif">${html}</body></html>`,
     // One-click unsubscribe (RFC 8058): the mail client posts List-Unsubscribe=One-Click.
     headers: {
       'List-Unsubscribe': `<${links.unsubscribe}>`,
@@ -151,6 +152,7 @@ export function createDigests(options: {
           'users.id',
           'users.email',
           'users.time_zone',
+          'users.language',
           'notification_settings.digest_minute',
           'notification_settings.digest_sent_on',
         ])
@@ -180,10 +182,17 @@ export function createDigests(options: {
           )
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) !== 1) continue;
-        const mail = digestMail(user.email, local.date, await content(user.id, local.date, zone), {
-          app: `${options.publicUrl}/todos`,
-          unsubscribe: await options.links.unsubscribeUrl(user.id),
-        });
+        const texts = textsFor(user.language);
+        const mail = digestMail(
+          texts,
+          user.email,
+          local.date,
+          await content(user.id, local.date, zone),
+          {
+            app: `${options.publicUrl}/todos`,
+            unsubscribe: await options.links.unsubscribeUrl(user.id),
+          },
+        );
         try {
           await mailer.send(mail);
           sent += 1;

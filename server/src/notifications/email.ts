@@ -1,4 +1,5 @@
 import type { WebhookPayload } from '@tally/contract';
+import { directed, type ServerTexts } from '../shared/languages/index.js';
 import type { Mail } from '../shared/mailer.js';
 
 /**
@@ -18,6 +19,7 @@ export const escapeHtml = (text: string) =>
   );
 
 export function reminderMail(
+  texts: ServerTexts,
   to: string,
   payload: WebhookPayload,
   text: { title: string; message: string },
@@ -37,6 +39,9 @@ export function reminderMail(
     to,
     subject,
     text: [text.message, ...(lines.length > 0 ? ['', ...lines] : [])].join('\n') + '\n',
-    html: `<p>${escapeHtml(text.message)}</p>` + (buttons === '' ? '' : `\n<p>${buttons}</p>`),
+    html: directed(
+      texts,
+      `<p>${escapeHtml(text.message)}</p>` + (buttons === '' ? '' : `\n<p>${buttons}</p>`),
+    ),
   };
 }

@@ -872,6 +872,111 @@ describe('daily digest', () => {
   });
 });
 
+describe("in the account's language", () => {
+  it('writes a reminder to each channel, by e-mail and on its pages in the language', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    await (
+      await api.raw()
+    )(accountApi.setPreferences, { body: { language: 'de' } });
+    await todoRemindingSoon(api, 'Blumen gießen');
+    await api.create({ kind: 'ntfy', name: 'n', url: `${receivers.origin}/ntfy`, topic: 'de' });
+    await api.create({
+      kind: 'gotify',
+      name: 'g',
+      url: `${receivers.origin}/gotify`,
+      token: GOTIFY_TOKEN,
+    });
+    await api.create({ kind: 'email', name: 'Mail' });
+    advance(30 * 60_000);
+    await ctx.app.sendDueReminders();
+    await tick();
+    expect(receivers.refused).toEqual([]);
+    const byService = new Map(receivers.received.map((m) => [m.service, m.fields]));
+    // The due date as German writes it, in the zone the reminder was set in.
+    const due = /^Fällig am \d{2}\.\d{2}\.\d{4} um \d{2}:\d{2}$/;
+    expect(byService.get('gotify')).toMatchObject({ title: 'Erinnerung: Blumen gießen' });
+    expect(byService.get('gotify')?.message).toMatch(due);
+    const ntfy = byService.get('ntfy');
+    expect(ntfy).toMatchObject({ title: 'Erinnerung: Blumen gießen' });
+    expect(ntfy?.message).toMatch(due);
+    expect((ntfy?.actions as { label: string }[]).map((action) => action.label)).toEqual([
+      'Erledigen',
+      'In 10 Min. erinnern',
+      'In 1 Stunde erinnern',
+    ]);
+
+    const mail = smtp.received.find(
+      (m) => m.to.includes(user.email) && m.subject === 'Erinnerung: Blumen gießen',
+    );
+    expect(mail?.text).toMatch(/^Fällig am \d{2}\.\d{2}\.\d{4} um \d{2}:\d{2}\n/);
+    expect(mail?.html).toContain('>Erledigen</a>');
+    expect(mail?.html).toContain('>Morgen</a>');
+
+    // The link's pages speak the account's language, whatever the browser asks for.
+    const complete = pathOf(mailLink(mail?.text ?? '', 'Erledigen'));
+    const page = await ctx.app.inject({
+      method: 'GET',
+      url: complete,
+      headers: { 'accept-language': 'en-US,en;q=0.9' },
+    });
+    expect(page.headers['content-language']).toBe('de');
+    expect(page.body).toContain('<html lang="de" dir="ltr">');
+    expect(page.body).toContain('<button type="submit">Erledigen</button>');
+    const done = await ctx.app.inject({ method: 'POST', url: complete });
+    expect([done.statusCode, done.body]).toEqual([
+      200,
+      expect.stringContaining('<p>Erledigt.</p>'),
+    ]);
+    const again = await ctx.app.inject({ method: 'POST', url: complete });
+    expect([again.statusCode, again.body]).toEqual([
+      410,
+      expect.stringContaining('Dieser Link wurde schon verwendet'),
+    ]);
+    // A link that names nobody answers in the browser's language.
+    const forged = await ctx.app.inject({
+      method: 'GET',
+      url: `${complete.slice(0, -3)}abc`,
+      headers: { 'accept-language': 'nl-NL, fr;q=0.8' },
+    });
+    expect([forged.statusCode, forged.body]).toEqual([
+      404,
+      expect.stringContaining('<h1>Ce lien ne fonctionne pas</h1>'),
+    ]);
+  });
+
+  it("sends the daily digest in the account's language, its dates in the language", async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const api = client(user);
+    const call = await api.raw();
+    await call(accountApi.setPreferences, { body: { timeZone: 'UTC', language: 'de' } });
+    const day = (offset: number) =>
+      new Date(ctx.clock.now() + offset * 24 * 3600_000).toISOString().slice(0, 10);
+    await api.createTodo({ title: 'Steuer', dueDate: day(-2) });
+    await api.createTodo({ title: 'Zahnarzt', dueDate: day(0), dueTime: '23:59' });
+    const at = new Date(ctx.clock.now() + 2 * 60_000).toISOString().slice(11, 16);
+    await call(notificationsApi.updateSettings, { body: { digestTime: at } });
+    advance(2 * 60_000);
+    expect(await ctx.app.sendDueDigests()).toBe(1);
+    const mail = smtp.received.find(
+      (m) => m.to.includes(user.email) && m.subject.startsWith('Tally für '),
+    );
+    const german = (iso: string) =>
+      new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        new Date(`${iso}T00:00:00Z`),
+      );
+    expect(german(day(0))).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+    expect(mail?.subject).toBe(`Tally für ${german(day(0))}: 1 überfällig, 1 heute fällig`);
+    expect(mail?.text).toContain(`Überfällig:\n- Steuer (fällig am ${german(day(-2))})`);
+    expect(mail?.text).toContain('Heute fällig:\n- Zahnarzt um 23:59');
+    expect(mail?.text).toContain('Gestern hast du 0 Aufgaben erledigt.');
+    expect(mail?.text).toContain('Tally öffnen: https://tally.example.com/todos');
+    expect(mail?.html).toContain('<html lang="de" dir="ltr">');
+    expect(mail?.html).toContain('<h2 style="font-size:16px;margin:16px 0 4px">Überfällig</h2>');
+    expect(mail?.html).not.toMatch(/Overdue|Due today|Open Tally/);
+  });
+});
+
 describe('webhook events from every path', () => {
   const dav = davRequester(() => ctx.app);
 

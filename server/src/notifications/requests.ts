@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookPayload } from '@tally/contract';
+import type { ServerTexts } from '../shared/languages/index.js';
 import type { ActionLink } from './email.js';
 import type { OutboundRequest } from './outbound.js';
 
@@ -32,11 +33,20 @@ export interface Message {
   payload: WebhookPayload;
 }
 
-/** The short text a person reads on a phone (or in an e-mail's subject and first line). */
-export function humanText(payload: WebhookPayload): { title: string; message: string } {
+/**
+ * The short text a person reads on a phone (or in an e-mail's subject and first line), in the
+ * channel owner's language. Other events name their type as the webhook does: it is an API name.
+ */
+export function humanText(
+  payload: WebhookPayload,
+  texts: ServerTexts,
+): { title: string; message: string } {
   const data = payload.data;
   if ('todoId' in data) {
-    return { title: `Reminder: ${data.title}`, message: `Due ${data.dueDate} at ${data.dueTime}` };
+    return {
+      title: texts.reminder.title(data.title),
+      message: texts.reminder.due(texts.date(data.dueDate), texts.time(data.dueTime)),
+    };
   }
   const what = 'title' in data ? data.title : data.name;
   return { title: 'Tally', message: `${payload.type}: ${what}` };
@@ -58,9 +68,10 @@ export function requestFor(
   message: Message,
   now: number,
   pushoverApiUrl: string,
+  texts: ServerTexts,
   actions: readonly ActionLink[] = [],
 ): OutboundRequest {
-  const { title, message: text } = humanText(message.payload);
+  const { title, message: text } = humanText(message.payload, texts);
   switch (channel.kind) {
     case 'ntfy':
       return {

@@ -1,5 +1,5 @@
 import { notificationsApi } from '@tally/contract';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
@@ -7,8 +7,9 @@ import { notFound } from '../shared/errors.js';
 import { mailErrorForLog, type Mailer } from '../shared/mailer.js';
 import { repeatWhileOpen } from '../shared/periodic-job.js';
 import { userPreferences } from '../account/preferences.js';
+import { type ServerTexts, textsForPage } from '../shared/languages/index.js';
 import { createTodoService } from '../todos/service.js';
-import { ACTION_LABELS, createActionLinks } from './action-links.js';
+import { createActionLinks } from './action-links.js';
 import { createReminderActions } from './actions.js';
 import { createDigests, type DayRecord } from './digest.js';
 import { escapeHtml } from './email.js';
@@ -40,9 +41,6 @@ declare module 'fastify' {
     pruneNotifications(): Promise<number>;
   }
 }
-
-/** What each snooze says of when the reminder comes back. */
-const SNOOZED = { 'snooze-10m': 'in 10 minutes', 'snooze-1h': 'in an hour', tomorrow: 'tomorrow' };
 
 /** Digests are looked for this often: each goes out within a minute of its time. */
 const DIGEST_POLL_MS = 60_000;
@@ -198,59 +196,77 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
         { parseAs: 'string', bodyLimit: 1024 },
         (_request, _body, done) => done(null, undefined),
       );
-      const html = (reply: FastifyReply, code: number, title: string, lines: string[]) =>
+      const html = (
+        reply: FastifyReply,
+        texts: ServerTexts,
+        code: number,
+        title: string,
+        lines: string[],
+      ) =>
         reply
           .code(code)
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
           .header('x-robots-tag', 'noindex')
+          .header('content-language', texts.tag)
           .send(
-            `<!doctype html><html lang="en"><meta charset="utf-8">` +
+            `<!doctype html><html lang="${texts.tag}" dir="${texts.dir}"><meta charset="utf-8">` +
               `<meta name="viewport" content="width=device-width, initial-scale=1">` +
               `<title>${escapeHtml(title)} · Tally</title>` +
               `<h1>${escapeHtml(title)}</h1>${lines.join('')}</html>`,
           );
-      const invalid = (reply: FastifyReply) =>
-        html(reply, 404, 'This link does not work', [
-          '<p>It has expired, or its todo is done or gone.</p>',
+      // The account's language when the link names one, else the browser's (decision 179).
+      const textsOf = async (request: FastifyRequest, userId: number | null) =>
+        textsForPage(
+          userId === null ? null : (await userPreferences(app.db, userId)).language,
+          request.headers['accept-language'],
+        );
+      const invalid = (reply: FastifyReply, texts: ServerTexts) =>
+        html(reply, texts, 404, texts.pages.invalidTitle, [
+          `<p>${escapeHtml(texts.pages.invalidBody)}</p>`,
         ]);
       const button = (label: string) =>
         `<form method="post"><button type="submit">${escapeHtml(label)}</button></form>`;
 
       addEndpoint(links, notificationsApi.actionPage, async (request, reply) => {
         const described = await actions.describe(request.query.token);
-        if (!described) return invalid(reply);
-        return html(reply, 200, described.title, [button(ACTION_LABELS[described.action])]);
+        const texts = await textsOf(request, described?.userId ?? null);
+        if (!described) return invalid(reply, texts);
+        return html(reply, texts, 200, described.title, [button(texts.actions[described.action])]);
       });
 
       addEndpoint(links, notificationsApi.action, async (request, reply) => {
         const outcome = await actions.use(request.query.token);
-        if (outcome.kind === 'invalid') return invalid(reply);
+        const texts = await textsOf(request, outcome.kind === 'invalid' ? null : outcome.userId);
+        if (outcome.kind === 'invalid') return invalid(reply, texts);
         if (outcome.kind === 'used') {
-          return html(reply, 410, 'This link was used already', [
-            "<p>Each reminder's links work once.</p>",
+          return html(reply, texts, 410, texts.pages.usedTitle, [
+            `<p>${escapeHtml(texts.pages.usedBody)}</p>`,
           ]);
         }
         const what =
           outcome.action === 'complete'
-            ? 'Completed.'
-            : `Snoozed: the reminder comes back ${SNOOZED[outcome.action]}.`;
-        return html(reply, 200, outcome.title, [`<p>${escapeHtml(what)}</p>`]);
+            ? texts.pages.completed
+            : texts.pages.snoozed[outcome.action];
+        return html(reply, texts, 200, outcome.title, [`<p>${escapeHtml(what)}</p>`]);
       });
 
       addEndpoint(links, notificationsApi.unsubscribePage, async (request, reply) => {
-        if ((await actionLinks.readUnsubscribe(request.query.token)) === null) {
-          return invalid(reply);
-        }
-        return html(reply, 200, 'Stop the daily digest', [button('Unsubscribe')]);
+        const userId = await actionLinks.readUnsubscribe(request.query.token);
+        const texts = await textsOf(request, userId);
+        if (userId === null) return invalid(reply, texts);
+        return html(reply, texts, 200, texts.pages.unsubscribeTitle, [
+          button(texts.pages.unsubscribeButton),
+        ]);
       });
 
       addEndpoint(links, notificationsApi.unsubscribe, async (request, reply) => {
         const userId = await actionLinks.readUnsubscribe(request.query.token);
-        if (userId === null) return invalid(reply);
+        const texts = await textsOf(request, userId);
+        if (userId === null) return invalid(reply, texts);
         await service.updateSettings(userId, { digestTime: null });
-        return html(reply, 200, 'The daily digest is off', [
-          '<p>Turn it on again in Settings → Notifications.</p>',
+        return html(reply, texts, 200, texts.pages.unsubscribedTitle, [
+          `<p>${escapeHtml(texts.pages.unsubscribedBody)}</p>`,
         ]);
       });
     });

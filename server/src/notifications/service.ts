@@ -16,7 +16,9 @@ import {
   type WebhookPayload,
 } from '@tally/contract';
 import type { Kysely, Selectable } from 'kysely';
+import { userPreferences } from '../account/preferences.js';
 import type { Database } from '../db/schema.js';
+import { directed, textsFor, type ServerTexts } from '../shared/languages/index.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { isoTime } from '../shared/iso-time.js';
@@ -183,10 +185,13 @@ export function createNotificationService(options: {
     };
   }
 
+  /** What the user reads, in their account's language (decision 179). */
+  const textsOf = async (userId: number) => textsFor((await userPreferences(db, userId)).language);
+
   /** A reminder's Complete and Snooze links; none for a test (no todo behind it). */
-  const linksFor = (userId: number, payload: WebhookPayload) =>
+  const linksFor = (userId: number, payload: WebhookPayload, texts: ServerTexts) =>
     payload.type === 'reminder.fired' && 'todoId' in payload.data && payload.data.todoId > 0
-      ? actionLinks.reminderLinks(userId, payload.data.todoId)
+      ? actionLinks.reminderLinks(userId, payload.data.todoId, texts)
       : Promise.resolve([]);
 
   async function ownChannel(userId: number, id: number): Promise<ChannelRow | null> {
@@ -243,12 +248,20 @@ export function createNotificationService(options: {
 
   /** One message to one channel: by e-mail to the owner, or over the one outbound path. */
   async function send(channel: ChannelRow, message: Message, now: number): Promise<SendResult> {
+    // A webhook gets the payload alone: no words to translate, and no query before its send.
+    const texts = channel.kind === 'webhook' ? textsFor(null) : await textsOf(channel.user_id);
     if (channel.kind === 'email') {
       if (!options.mailer) return { ok: false, status: null, answer: 'SMTP is not configured' };
       const to = await verifiedAddress(channel.user_id);
       if (!to) return { ok: false, status: null, answer: 'the e-mail address is not verified' };
-      const links = await linksFor(channel.user_id, message.payload);
-      const mail = reminderMail(to, message.payload, humanText(message.payload), links);
+      const links = await linksFor(channel.user_id, message.payload, texts);
+      const mail = reminderMail(
+        texts,
+        to,
+        message.payload,
+        humanText(message.payload, texts),
+        links,
+      );
       return options.mailer.send(mail).then(
         () => ({ ok: true, status: null, answer: `sent to ${to}` }),
         (error: unknown) => ({
@@ -258,12 +271,14 @@ export function createNotificationService(options: {
         }),
       );
     }
-    const links = channel.kind === 'ntfy' ? await linksFor(channel.user_id, message.payload) : [];
+    const links =
+      channel.kind === 'ntfy' ? await linksFor(channel.user_id, message.payload, texts) : [];
     const request = requestFor(
       { ...channel, kind: channel.kind },
       message,
       now,
       pushoverApiUrl,
+      texts,
       links,
     );
     const answer = await sendOutbound(request, allowPrivate);
@@ -303,15 +318,14 @@ export function createNotificationService(options: {
       .where('id', '=', channel.user_id)
       .executeTakeFirst();
     if (!owner?.email) return;
-    const text =
-      `Tally could not deliver to your notification channel "${channel.name}" for 3 days, ` +
-      `so it is turned off. Turn it on again in Settings → Notifications: ${options.publicUrl}/settings`;
+    const texts = await textsOf(channel.user_id);
+    const text = texts.channelOff.body(channel.name, `${options.publicUrl}/settings`);
     await options.mailer
       .send({
         to: owner.email,
-        subject: `Tally turned off the channel "${channel.name}"`,
+        subject: texts.channelOff.subject(channel.name),
         text,
-        html: `<p>${escapeHtml(text)}</p>`,
+        html: directed(texts, `<p>${escapeHtml(text)}</p>`),
       })
       .catch((error: unknown) => options.onError?.(error));
   }
@@ -524,7 +538,7 @@ export function createNotificationService(options: {
      * the reminder's links these two.
      */
     async pushActions(userId: number, todoId: number) {
-      const links = await actionLinks.reminderLinks(userId, todoId);
+      const links = await actionLinks.reminderLinks(userId, todoId, await textsOf(userId));
       return links
         .filter((link) => PUSH_ACTIONS.includes(link.action))
         .map(({ action, label, url }) => ({ action, title: label, url }));
@@ -688,7 +702,7 @@ export function createNotificationService(options: {
       const payload: WebhookPayload = {
         type: 'reminder.fired',
         timestamp: isoTime(now),
-        data: { todoId: 0, title: 'A test from Tally', dueDate: '', dueTime: '' },
+        data: { todoId: 0, title: (await textsOf(userId)).reminder.test, dueDate: '', dueTime: '' },
       };
       const answer = await send(row, { id: `msg_${randomUUID()}`, payload }, now);
       return { ok: answer.ok, status: answer.status, answer: answer.answer.slice(0, 500) };

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
+  accountApi,
   type PushKey,
   type Reminder,
   remindersApi,
@@ -389,6 +390,29 @@ describe('delivery', () => {
     expect((await ctx.app.inject({ method: 'POST', url: link('snooze-10m') })).statusCode).toBe(
       410,
     );
+  });
+
+  it("writes the text and labels the buttons in the account's language", async () => {
+    ctx.clock.set('2026-03-10T09:00:00Z');
+    const { user, api, browser } = await subscribedUser();
+    await apiClient(ctx.app, user)(accountApi.setPreferences, { body: { language: 'ja' } });
+    await api.create({
+      title: '花に水をやる',
+      dueDate: '2026-03-10',
+      dueTime: '13:00',
+      remindMinutesBefore: 0,
+    });
+    ctx.clock.set('2026-03-10T12:00:00Z');
+    await tick();
+    const [message] = browser.messages() as {
+      title: string;
+      body: string;
+      actions: { title: string }[];
+    }[];
+    expect(message?.title).toBe('花に水をやる');
+    // The worker has no Japanese: the push carries the text, its date as Japanese writes it.
+    expect(message?.body).toBe('期限 2026/03/10 13:00');
+    expect(message?.actions.map((action) => action.title)).toEqual(['完了', '10 分後に再通知']);
   });
 
   it('signs each push with VAPID for the push service origin, with a TTL, high urgency and a topic per todo', async () => {

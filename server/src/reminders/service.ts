@@ -1,7 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PushSubscriptionBody, Reminder } from '@tally/contract';
 import type { Kysely } from 'kysely';
+import { userPreferences } from '../account/preferences.js';
 import type { Database } from '../db/schema.js';
+import { textsFor } from '../shared/languages/index.js';
 import type { Clock } from '../shared/clock.js';
 import { badRequest, conflict } from '../shared/errors.js';
 import { endpointProblem } from './push-endpoint.js';
@@ -60,6 +62,17 @@ export function createReminderService(options: {
   quietUntil?: (userId: number, now: number) => Promise<number | null>;
 }) {
   const { db, clock, sender } = options;
+
+  /**
+   * The notification's text in the account's language (decision 179). The service worker writes
+   * English itself, relative to the day it shows it ("Due Today 09:30"); it has no other
+   * language's words, so for those the push carries them.
+   */
+  async function pushBody(userId: number, reminder: Reminder): Promise<{ body?: string }> {
+    const texts = textsFor((await userPreferences(db, userId)).language);
+    if (texts.tag === 'en') return {};
+    return { body: texts.reminder.due(texts.date(reminder.dueDate), texts.time(reminder.dueTime)) };
+  }
 
   /**
    * Pushes each reminder to its user's browsers, or, inside the user's quiet hours, marks it to
@@ -122,7 +135,11 @@ export function createReminderService(options: {
         const pushAll = async () => {
           // One set of links for all the user's browsers: they share one use.
           const actions = (await options.pushActions?.(reminder.user_id, reminder.todo_id)) ?? [];
-          const body = JSON.stringify(actions.length > 0 ? { ...payload, actions } : payload);
+          const body = JSON.stringify({
+            ...payload,
+            ...(await pushBody(reminder.user_id, payload)),
+            ...(actions.length > 0 ? { actions } : {}),
+          });
           await Promise.all(
             mine.map(async (subscription) => {
               const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);

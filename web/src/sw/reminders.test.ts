@@ -24,6 +24,15 @@ describe('a reminder push in the service worker', () => {
     expect(readReminder({ ...reminder, todoId: '7' })).toBeNull();
   });
 
+  it("shows the server's text for an account in another language than English", () => {
+    const japanese = readReminder({ ...reminder, body: '期限 2026/12/04 9:30' });
+    expect(japanese?.body).toBe('期限 2026/12/04 9:30');
+    expect(
+      reminderNotification(japanese ?? reminder, new Date(2026, 11, 4, 9, 15)).options.body,
+    ).toBe('期限 2026/12/04 9:30');
+    expect(readReminder({ ...reminder, body: 7 })).toEqual(reminder);
+  });
+
   it('shows the title and the due time, one notification per todo, opening /todos', () => {
     expect(reminderNotification(reminder, new Date(2026, 11, 4, 9, 15), 'en-GB')).toEqual({
       title: 'Dentist',

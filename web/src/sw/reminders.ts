@@ -19,6 +19,8 @@ export interface ReminderMessage {
   title: string;
   dueDate: string;
   dueTime: string;
+  /** The text in the account's language, when it is not English (the server writes it). */
+  body?: string;
   actions: ReminderAction[];
 }
 
@@ -37,11 +39,18 @@ const TODOS_PATH = '/todos';
 /** The reminder in a push's data, or null for anything else (nothing is shown for it). */
 export function readReminder(data: unknown): ReminderMessage | null {
   if (typeof data !== 'object' || data === null) return null;
-  const { todoId, title, dueDate, dueTime } = data as Record<string, unknown>;
+  const { todoId, title, dueDate, dueTime, body } = data as Record<string, unknown>;
   if (typeof todoId !== 'number' || typeof title !== 'string') return null;
   if (typeof dueDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(dueDate)) return null;
   if (typeof dueTime !== 'string' || !/^\d{2}:\d{2}$/.test(dueTime)) return null;
-  return { todoId, title, dueDate, dueTime, actions: readActions(data) };
+  return {
+    todoId,
+    title,
+    dueDate,
+    dueTime,
+    ...(typeof body === 'string' && body !== '' ? { body } : {}),
+    actions: readActions(data),
+  };
 }
 
 /** The buttons: only links to Tally's own action endpoint are kept. */
@@ -76,7 +85,9 @@ export function reminderNotification(
   return {
     title: reminder.title,
     options: {
-      body: `Due ${formatDue(reminder.dueDate, reminder.dueTime, localDate(now), locale)}`,
+      body:
+        reminder.body ??
+        `Due ${formatDue(reminder.dueDate, reminder.dueTime, localDate(now), locale)}`,
       tag: `todo-${reminder.todoId}`,
       icon: '/icons/icon-192.png',
       actions: reminder.actions.map(({ action, title }) => ({ action, title })),

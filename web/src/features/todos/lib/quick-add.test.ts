@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import type { Group } from '@tally/contract';
 import { describe, expect, it } from 'vitest';
 import { parseQuickAdd } from './quick-add';
@@ -34,5 +35,23 @@ describe('quick add in the new-todo form', () => {
   it('labels a date further off with its day', () => {
     const result = parseQuickAdd('Dentist Dec 4', { groups, dismissed: new Set(), now });
     expect(result.chips.map((chip) => chip.label)).toEqual(['Fri 4 Dec']);
+  });
+
+  it("reads the screen's language as well as English", () => {
+    const before = i18n.locale;
+    i18n.loadAndActivate({ locale: 'de', messages: {} });
+    try {
+      const result = parseQuickAdd('Müll rausbringen jeden Montag', {
+        groups,
+        dismissed: new Set(),
+        now,
+      });
+      expect(result).toMatchObject({
+        title: 'Müll rausbringen',
+        repeat: { every: 1, unit: 'week', weekdays: ['mon'] },
+      });
+    } finally {
+      i18n.loadAndActivate({ locale: before || 'en', messages: {} });
+    }
   });
 });

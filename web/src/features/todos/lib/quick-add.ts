@@ -45,6 +45,8 @@ export function parseQuickAdd(input: string, options: QuickAddOptions): QuickAdd
   const { group, chips, ...read } = readQuickAddText(input, {
     ...options,
     monthFirst: typeof navigator !== 'undefined' && navigator.language === 'en-US',
+    // The screen's language is read as well as English (decision 180).
+    language: i18n.locale,
   });
   const today = dateOf(options.now);
   const labelOf = (kind: ChipKind, value: string): string => {

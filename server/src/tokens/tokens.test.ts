@@ -135,7 +135,7 @@ describe('making, listing and revoking tokens', () => {
       params: { id: created.id },
     });
     expect(notYours.statusCode).toBe(404);
-    expect(notYours.json()).toEqual({ error: 'Token not found' });
+    expect(notYours.json()).toEqual({ error: 'Token not found', code: 'not_found' });
 
     const revoked = await apiClient(ctx.app, user)(tokensApi.revoke, {
       params: { id: created.id },

@@ -115,6 +115,13 @@ const TRANSLATED = [
   'web/src/features/tags/**/*.tsx',
   'web/src/features/theme/**/*.tsx',
   'web/src/features/trash/**/*.tsx',
+  'web/src/features/account/**/*.tsx',
+  'web/src/features/inbox/**/*.tsx',
+  'web/src/features/notifications/**/*.tsx',
+  'web/src/features/reminders/**/*.tsx',
+  'web/src/features/tokens/**/*.tsx',
+  'web/src/features/transfer/**/*.tsx',
+  'web/src/features/two-factor/**/*.tsx',
 ];
 
 /** Names written the same in every language. */

@@ -2,7 +2,13 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
-import type { Channel, ChannelKind, ChannelTestResult, CreateChannelBody } from '@tally/contract';
+import type {
+  Channel,
+  ChannelKind,
+  ChannelTestResult,
+  CreateChannelBody,
+  Delivery,
+} from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
@@ -57,6 +63,14 @@ const FIELDS: Record<
     { name: 'token', label: msg`API token` },
   ],
   webhook: [{ name: 'url', label: msg`URL` }],
+};
+
+/** A delivery's state as the log names it. */
+const DELIVERY_STATES: Record<Delivery['state'], MessageDescriptor> = {
+  pending: msg`pending`,
+  sent: msg`sent`,
+  failed: msg`failed`,
+  dropped: msg`dropped`,
 };
 
 const CHANNEL_FIELDS: readonly (string | null)[] = ['url', 'topic', 'userKey', 'token'];
@@ -253,7 +267,7 @@ function ChannelRow({
 }
 
 function DeliveryLog({ channelId }: { channelId: number }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const deliveries = useDeliveries(channelId);
   const redeliver = useRedeliver(channelId);
   if (deliveries.isPending) return <LoadingText>{t`Loading deliveries...`}</LoadingText>;
@@ -303,7 +317,7 @@ function DeliveryLog({ channelId }: { channelId: number }) {
           <tr key={delivery.id}>
             <td>{delivery.event}</td>
             <td>
-              {delivery.state}
+              {i18n._(DELIVERY_STATES[delivery.state])}
               {delivery.status !== null ? ` (${delivery.status})` : ''}
             </td>
             <td>

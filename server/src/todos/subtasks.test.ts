@@ -92,7 +92,7 @@ describe('subtasks', () => {
       await api.create({ title: 'ghost', parentId: 2_000_000_000 }),
     ]) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'Parent todo not found', code: 'not_found' });
+      expect(response.json()).toEqual({ error: 'Parent todo not found' });
     }
     expect((await api.list()).map((todo) => todo.title)).toEqual(['mine']);
   });

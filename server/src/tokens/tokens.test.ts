@@ -111,7 +111,11 @@ describe('making, listing and revoking tokens', () => {
         body: payload,
       });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(response.json()).toEqual({ error: expect.any(String) as string });
+      // The sentence, and the field it names (decision 178).
+      expect(response.json()).toMatchObject({
+        error: expect.any(String) as string,
+        field: expect.any(String) as string,
+      });
     }
   });
 

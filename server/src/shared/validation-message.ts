@@ -62,9 +62,8 @@ function describe(error: ErrorObject): Fault {
       if (typeof error.data === 'string' && error.data.includes('\u0000')) {
         return { sentence: 'must not contain NUL characters', code: 'invalid_format' };
       }
-      const sentence = PATTERN_SENTENCES[String(params.pattern)];
-      if (sentence === PATTERN_SENTENCES[NOT_BLANK]) return { sentence, code: 'empty' };
-      return { sentence: sentence ?? 'has an invalid format', code: 'invalid_format' };
+      const sentence = PATTERN_SENTENCES[String(params.pattern)] ?? 'has an invalid format';
+      return { sentence, code: String(params.pattern) === NOT_BLANK ? 'empty' : 'invalid_format' };
     }
     case 'format':
       return params.format === 'email'

@@ -102,23 +102,9 @@ const composersZone = {
 
 /** Web files whose every text is a message of the catalogs (web/src/locales). */
 const TRANSLATED = [
-  'web/src/app/App.tsx',
-  'web/src/app/commands/ShortcutsSheet.tsx',
-  'web/src/app/commands/CommandPalette.tsx',
-  'web/src/app/routes/**/*.tsx',
-  'web/src/app/layout/**/*.tsx',
-  'web/src/features/language/**/*.tsx',
-  'web/src/features/statistics/**/*.tsx',
+  'web/src/app/**/*.tsx',
   'web/src/components/**/*.tsx',
-  'web/src/features/admin/**/*.tsx',
-  'web/src/features/auth/**/*.tsx',
-  'web/src/features/groups/**/*.tsx',
-  'web/src/features/tags/**/*.tsx',
-  'web/src/features/theme/**/*.tsx',
-  'web/src/features/trash/**/*.tsx',
-  'web/src/features/todos/**/*.tsx',
-  'web/src/features/filters/**/*.tsx',
-  'web/src/features/calendar/**/*.tsx',
+  'web/src/features/**/*.tsx',
 ];
 
 /** Names written the same in every language. */

@@ -1,39 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NO_NUL, NOT_BLANK } from './constants.js';
+import { ERROR_CODES, NO_NUL, NOT_BLANK } from './constants.js';
 
-/** Every error answer of the API: one human sentence (docs/product.md, Errors). */
+/** Every error answer of the API: one human sentence (docs/product.md, Errors), perhaps coded. */
 export const ErrorSchema = Type.Object(
-  { error: Type.String({ description: 'A human-readable sentence' }) },
-  { additionalProperties: false },
-);
-export type ApiError = Static<typeof ErrorSchema>;
-
-/**
- * Refusals a client acts on rather than shows: `reauthentication_required` (prove the password
- * again, POST /api/account/reauthenticate, then retry) and `password_change_required` (the
- * operator's one-time password must be changed first, PUT /api/account/password).
- */
-export const ERROR_CODES = [
-  'reauthentication_required',
-  'password_change_required',
-  // An admin call from an account that is not an operator: refused, the session stays.
-  'operator_only',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** A 403 that may carry one of the ERROR_CODES beside its sentence. */
-export const CodedErrorSchema = Type.Object(
   {
-    error: Type.String({ description: 'A human-readable sentence' }),
+    error: Type.String({ description: 'A human-readable sentence (English)' }),
     code: Type.Optional(
       Type.Union(
         ERROR_CODES.map((code) => Type.Literal(code)),
-        { description: 'What the client should do (see the description of the call)' },
+        { description: 'What went wrong, stable (see the description of the call for a 403)' },
       ),
+    ),
+    field: Type.Optional(
+      Type.String({ description: 'The request field refused, e.g. title or body (a 400)' }),
+    ),
+    limit: Type.Optional(
+      Type.Number({ description: 'The length or value limit the field broke (a 400)' }),
     ),
   },
   { additionalProperties: false },
 );
+export type ApiError = Static<typeof ErrorSchema>;
 
 /**
  * 10000 → "10,000" for the API docs' sentences. Not toLocaleString: Intl's first use at start-up

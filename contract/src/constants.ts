@@ -239,3 +239,49 @@ export function oidcFailureSentence(code: string | null, provider: string): stri
  * (docs/decisions/113-versions-and-if-match.md); here so the web sends it without the schemas.
  */
 export const etagOfVersion = (version: number) => `"${version}"`;
+
+/**
+ * Refusals a client acts on rather than shows: `reauthentication_required` (prove the password
+ * again, POST /api/account/reauthenticate, then retry) and `password_change_required` (the
+ * operator's one-time password must be changed first, PUT /api/account/password).
+ */
+const ACTED_ON_CODES = [
+  'reauthentication_required',
+  'password_change_required',
+  // An admin call from an account that is not an operator: refused, the session stays.
+  'operator_only',
+] as const;
+
+/**
+ * Refusals a client may show in its own words (docs/decisions/178-error-codes.md): what was
+ * wrong with the request's `field` (and the `limit` it broke), or with the request as a whole.
+ * The sentence in `error` stays the API's English one.
+ */
+const SHOWN_CODES = [
+  'required',
+  'unknown_field',
+  'wrong_type',
+  'empty',
+  'too_short',
+  'too_long',
+  'too_small',
+  'too_large',
+  'invalid_format',
+  'invalid_email',
+  'not_allowed',
+  'invalid_unicode',
+  'invalid_json',
+  'body_too_large',
+  'unsupported_media_type',
+  'not_found',
+  'rate_limited',
+  'database_unavailable',
+  'internal_error',
+] as const;
+
+/**
+ * Every `code` an error answer may carry: stable, a client may rely on them. Here, not in
+ * common.ts, so that the web app reads them without the schemas.
+ */
+export const ERROR_CODES = [...ACTED_ON_CODES, ...SHOWN_CODES] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

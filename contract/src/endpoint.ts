@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
-import { CodedErrorSchema } from './common.js';
+import { ErrorSchema } from './common.js';
 import { RECENT_AUTH_MINUTES } from './constants.js';
 import type { Route } from './routes.js';
 
@@ -32,7 +32,7 @@ const RECENT_AUTH_NOTE =
   'minutes; POST /api/account/reauthenticate, then send the call again. A personal API token never passes.';
 
 /**
- * Every signed-in call may answer 403 with a code (common.ts, ERROR_CODES): the one-time password
+ * Every signed-in call may answer 403 with a code (constants.ts, ERROR_CODES): the one-time password
  * must be changed first, or (on a `recentAuth` route) the session must prove the password again.
  * Added here once, so the OpenAPI document shows it on every such call.
  */
@@ -44,7 +44,7 @@ function withCodedRefusals(route: Route, described: Described): Described {
   return {
     ...described,
     ...(description === undefined ? {} : { description }),
-    responses: { ...described.responses, 403: CodedErrorSchema },
+    responses: { ...described.responses, 403: ErrorSchema },
   };
 }
 

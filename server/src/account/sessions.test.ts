@@ -60,7 +60,7 @@ describe('sessions', () => {
     // Already ended: 404.
     const again = await end(other?.id ?? '');
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ error: 'Session not found' });
+    expect(again.json()).toEqual({ error: 'Session not found', code: 'not_found' });
     const listed = (await apiClient(app.ctx.app, user)(accountApi.sessions)).json<unknown[]>();
     expect(listed).toHaveLength(1);
   });

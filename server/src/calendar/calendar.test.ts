@@ -106,7 +106,7 @@ describe('Settings: the feed URL', () => {
     expect((await call(calendarApi.get)).json()).toEqual(next);
     const old = await fetchFeed(feed.path);
     expect(old.statusCode).toBe(404);
-    expect(old.json()).toEqual({ error: 'Calendar feed not found' });
+    expect(old.json()).toEqual({ error: 'Calendar feed not found', code: 'not_found' });
     expect((await fetchFeed(next.path)).statusCode).toBe(200);
 
     const off = await call(calendarApi.remove);

@@ -263,7 +263,7 @@ describe('adding a passkey in Settings', () => {
       body: { name: 'Mine' },
     });
     expect(rename.statusCode).toBe(404);
-    expect(rename.json()).toEqual({ error: 'Passkey not found' });
+    expect(rename.json()).toEqual({ error: 'Passkey not found', code: 'not_found' });
     const remove = await call(passkeysApi.remove, { params: { id: passkeyId } });
     expect(remove.statusCode).toBe(404);
     const none = await call(passkeysApi.reauthenticationOptions);

@@ -1,7 +1,8 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../shared/errors.js';
-import { validationMessage } from '../shared/validation-message.js';
+import type { ErrorCode } from '@tally/contract';
+import { validationError } from '../shared/validation-message.js';
 
 const CLIENT_ERROR_SENTENCES: Record<number, string> = {
   400: 'The request is malformed',
@@ -13,6 +14,14 @@ const CLIENT_ERROR_SENTENCES: Record<number, string> = {
   413: `The request body is too large`,
   415: 'Content-Type must be application/json',
   429: 'Too many requests - try again later',
+};
+
+/** The statuses whose sentence above has one meaning a client can word itself. */
+const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
+  404: 'not_found',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
 };
 
 const DATABASE_DOWN_CODES = new Set([
@@ -56,7 +65,8 @@ const sizeOf = (bytes: number) =>
     : `${Math.round(bytes / 1024)} KiB`;
 
 /**
- * The one error handler: every failure becomes `{"error": sentence}` with the right status.
+ * The one error handler: every failure becomes `{"error": sentence}` with the right status, and
+ * beside it a `code` (and the `field`) where the sentence has one meaning (decision 178).
  * 5xx bodies say nothing internal; the details go to the log.
  */
 export const errorHandlerPlugin = fp(
@@ -72,34 +82,40 @@ export const errorHandlerPlugin = fp(
       const fastifyError = error as FastifyError;
       if (fastifyError.validation) {
         const part = fastifyError.validationContext ?? 'body';
-        return reply.code(400).send({
-          error: validationMessage(
-            fastifyError.validation as Parameters<typeof validationMessage>[0],
-            part === 'querystring' ? 'query' : part,
-          ),
-        });
+        return reply
+          .code(400)
+          .send(
+            validationError(
+              fastifyError.validation as Parameters<typeof validationError>[0],
+              part === 'querystring' ? 'query' : part,
+            ),
+          );
       }
       const status = fastifyError.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         let sentence = CLIENT_ERROR_SENTENCES[status] ?? 'The request cannot be processed';
+        let code = CLIENT_ERROR_CODES[status];
         if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
           sentence = 'The request body must be a JSON object';
+          code = 'invalid_json';
         } else if (status === 400 && /JSON/i.test(`${fastifyError.code} ${fastifyError.message}`)) {
           sentence = 'The request body is not valid JSON';
+          code = 'invalid_json';
         } else if (status === 413) {
           // The route's own limit (CalDAV's is larger than the JSON API's).
           sentence = `The request body is too large (${sizeOf(request.routeOptions.bodyLimit)} at most)`;
         }
-        return reply.code(status).send({ error: sentence });
+        return reply.code(status).send(code ? { error: sentence, code } : { error: sentence });
       }
       if (isDatabaseUnavailable(error)) {
         request.log.error({ err: error }, 'database unavailable');
         return reply.code(503).header('retry-after', '5').send({
           error: 'Service unavailable - the database cannot be reached, try again shortly',
+          code: 'database_unavailable',
         });
       }
       request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).send({ error: 'Internal server error' });
+      return reply.code(500).send({ error: 'Internal server error', code: 'internal_error' });
     });
   },
   { name: 'error-handler' },

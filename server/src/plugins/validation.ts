@@ -2,7 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fastJsonStringify, { type Schema as SerializerSchema } from 'fast-json-stringify';
 import fp from 'fastify-plugin';
-import { badRequest } from '../shared/errors.js';
+import { AppError, badRequest } from '../shared/errors.js';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -98,10 +98,9 @@ export const validationPlugin = fp(
         if (error) return done(error, undefined);
         const field = illFormedField(parsed);
         if (field !== null) {
-          return done(
-            badRequest(`${field} must be valid Unicode text (it holds an unpaired surrogate)`),
-            undefined,
-          );
+          const error = `${field} must be valid Unicode text (it holds an unpaired surrogate)`;
+          const answer = { error, code: 'invalid_unicode', field } as const;
+          return done(new AppError(400, error, {}, answer.code, answer), undefined);
         }
         done(null, parsed);
       });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { authApi, groupsApi, LIMITS, todosApi, type Endpoint } from '@tally/contract';
+import { authApi, ERROR_CODES, groupsApi, LIMITS, todosApi, type Endpoint } from '@tally/contract';
 import { cleanDescription } from '@tally/contract/todo-text';
 import { DOMParser } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
@@ -266,7 +266,10 @@ describe('raw bodies: encodings, prototype keys, nesting, numbers, content types
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     const answer = response.json<Record<string, unknown>>();
     if (payload.status >= 400) {
-      expect(Object.keys(answer)).toEqual(['error']);
+      // A sentence, and beside it perhaps its code, field and limit (decision 178).
+      const extra = new Set(['code', 'field', 'limit']);
+      expect(Object.keys(answer).filter((key) => !extra.has(key))).toEqual(['error']);
+      if ('code' in answer) expect(ERROR_CODES).toContain(answer.code);
       expect(String(answer.error)).toMatch(/\w{3,}/);
       expect(await tableCounts(db())).toBe(before);
     } else {
@@ -284,6 +287,8 @@ describe('raw bodies: encodings, prototype keys, nesting, numbers, content types
     });
     expect(surrogate.json()).toEqual({
       error: 'description must be valid Unicode text (it holds an unpaired surrogate)',
+      code: 'invalid_unicode',
+      field: 'description',
     });
     const bytes = await call(todosApi.create, {
       body: Buffer.from([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),

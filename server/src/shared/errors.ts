@@ -22,6 +22,7 @@ export class AppError extends Error {
 
 export const badRequest = (message: string) => new AppError(400, message);
 export const unauthorized = (message = 'Authentication required') => new AppError(401, message);
-export const notFound = (what = 'Resource') => new AppError(404, `${what} not found`);
+export const notFound = (what = 'Resource') =>
+  new AppError(404, `${what} not found`, {}, 'not_found');
 export const conflict = (message: string) => new AppError(409, message);
 export const serviceUnavailable = (message: string) => new AppError(503, message);

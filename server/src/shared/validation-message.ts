@@ -1,5 +1,12 @@
 import type { ErrorObject } from 'ajv';
-import { IF_MATCH_PATTERN, NOT_BLANK, NO_NUL, USERNAME_PATTERN } from '@tally/contract';
+import {
+  IF_MATCH_PATTERN,
+  NOT_BLANK,
+  NO_NUL,
+  USERNAME_PATTERN,
+  type ApiError,
+  type ErrorCode,
+} from '@tally/contract';
 
 const PATTERN_SENTENCES: Record<string, string> = {
   [NOT_BLANK]: 'must not be empty',
@@ -18,52 +25,73 @@ function fieldName(error: ErrorObject, part: string): string {
   return path || part;
 }
 
-function describe(error: ErrorObject): string {
+/** What is wrong with the value: the sentence's end, its stable code and the limit it broke. */
+interface Fault {
+  sentence: string;
+  code: ErrorCode;
+  limit?: number;
+}
+
+function describe(error: ErrorObject): Fault {
   const params = error.params as Record<string, unknown>;
+  const limit = Number(params.limit);
   switch (error.keyword) {
     case 'required':
-      return 'is required';
+      return { sentence: 'is required', code: 'required' };
     case 'additionalProperties':
-      return `has an unknown field "${String(params.additionalProperty)}" (accepted fields are listed in /api/docs)`;
+      return {
+        sentence: `has an unknown field "${String(params.additionalProperty)}" (accepted fields are listed in /api/docs)`,
+        code: 'unknown_field',
+      };
     case 'type':
-      return `must be ${params.type === 'integer' ? 'a whole number' : `of type ${String(params.type)}`}`;
+      return {
+        sentence: `must be ${params.type === 'integer' ? 'a whole number' : `of type ${String(params.type)}`}`,
+        code: 'wrong_type',
+      };
     case 'minLength':
-      return params.limit === 1
-        ? 'must not be empty'
-        : `must be at least ${String(params.limit)} characters`;
+      return limit === 1
+        ? { sentence: 'must not be empty', code: 'empty' }
+        : { sentence: `must be at least ${limit} characters`, code: 'too_short', limit };
     case 'maxLength':
-      return `must be at most ${String(params.limit)} characters`;
+      return { sentence: `must be at most ${limit} characters`, code: 'too_long', limit };
     case 'minimum':
-      return `must be at least ${String(params.limit)}`;
+      return { sentence: `must be at least ${limit}`, code: 'too_small', limit };
     case 'maximum':
-      return `must be at most ${String(params.limit)}`;
-    case 'pattern':
+      return { sentence: `must be at most ${limit}`, code: 'too_large', limit };
+    case 'pattern': {
       if (typeof error.data === 'string' && error.data.includes('\u0000')) {
-        return 'must not contain NUL characters';
+        return { sentence: 'must not contain NUL characters', code: 'invalid_format' };
       }
-      return PATTERN_SENTENCES[String(params.pattern)] ?? 'has an invalid format';
+      const sentence = PATTERN_SENTENCES[String(params.pattern)] ?? 'has an invalid format';
+      return { sentence, code: String(params.pattern) === NOT_BLANK ? 'empty' : 'invalid_format' };
+    }
     case 'format':
       return params.format === 'email'
-        ? 'must be a valid e-mail address'
-        : `must be a valid ${String(params.format)}`;
+        ? { sentence: 'must be a valid e-mail address', code: 'invalid_email' }
+        : { sentence: `must be a valid ${String(params.format)}`, code: 'invalid_format' };
     case 'const':
-      return `must be ${JSON.stringify(params.allowedValue)}`;
+      return { sentence: `must be ${JSON.stringify(params.allowedValue)}`, code: 'not_allowed' };
+    case 'enum':
+      return { sentence: error.message ?? 'is invalid', code: 'not_allowed' };
     default:
-      return error.message ?? 'is invalid';
+      return { sentence: error.message ?? 'is invalid', code: 'invalid_format' };
   }
 }
 
 /**
- * One sentence naming the field and what is wrong with it, e.g. "title must be at most 200
- * characters". For a union (anyOf) it reports the branch the client most likely meant.
+ * A refusal of the request's values as the API answers it: one sentence naming the field and what
+ * is wrong with it ("title must be at most 200 characters"), and beside it the field, a stable
+ * code and the limit broken, for a client that words it itself (docs/decisions/178-error-codes.md).
+ * For a union (anyOf) it reports the branch the client most likely meant.
  */
-export function validationMessage(errors: ErrorObject[], part: string): string {
+export function validationError(errors: ErrorObject[], part: string): ApiError {
   const anyOfConsts = errors.filter((e) => e.keyword === 'const');
   if (anyOfConsts.length > 1) {
     const allowed = anyOfConsts.map((e) =>
       String((e.params as { allowedValue: unknown }).allowedValue),
     );
-    return `${fieldName(anyOfConsts[0] as ErrorObject, part)} must be one of ${allowed.join(', ')}`;
+    const field = fieldName(anyOfConsts[0] as ErrorObject, part);
+    return { error: `${field} must be one of ${allowed.join(', ')}`, code: 'not_allowed', field };
   }
   const meaningful =
     errors.find(
@@ -71,9 +99,15 @@ export function validationMessage(errors: ErrorObject[], part: string): string {
         e.keyword !== 'anyOf' &&
         !(e.keyword === 'type' && (e.params as { type: string }).type === 'null'),
     ) ?? errors[0];
-  if (!meaningful) return `${part} is invalid`;
+  if (!meaningful) return { error: `${part} is invalid`, code: 'invalid_format', field: part };
   if (meaningful.keyword === 'type' && meaningful.instancePath === '' && part === 'body') {
-    return 'The request body must be a JSON object';
+    return { error: 'The request body must be a JSON object', code: 'wrong_type', field: 'body' };
   }
-  return `${fieldName(meaningful, part)} ${describe(meaningful)}`;
+  const field = fieldName(meaningful, part);
+  const { sentence, code, limit } = describe(meaningful);
+  return { error: `${field} ${sentence}`, code, field, ...(limit === undefined ? {} : { limit }) };
 }
+
+/** The sentence of validationError alone (the CLI's and CalDAV's refusals). */
+export const validationMessage = (errors: ErrorObject[], part: string): string =>
+  validationError(errors, part).error;

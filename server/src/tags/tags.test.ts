@@ -100,7 +100,7 @@ describe('tags', () => {
       await api.update('nothing', { color: null }),
     ]) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'Tag not found' });
+      expect(response.json()).toEqual({ error: 'Tag not found', code: 'not_found' });
     }
     expect(await other.tags()).toEqual([{ name: 'secret', color: null, count: 1 }]);
   });

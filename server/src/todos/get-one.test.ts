@@ -25,7 +25,7 @@ describe('GET /api/todos/{id}', () => {
 
     const notBobs = await bob(todosApi.get, { params: { id: made.id } });
     expect(notBobs.statusCode).toBe(404);
-    expect(notBobs.json()).toEqual({ error: 'Todo not found' });
+    expect(notBobs.json()).toEqual({ error: 'Todo not found', code: 'not_found' });
 
     expect((await alice(todosApi.remove, { params: { id: made.id } })).statusCode).toBe(204);
     expect((await alice(todosApi.get, { params: { id: made.id } })).statusCode).toBe(404);

@@ -216,7 +216,7 @@ describe('todos are private', () => {
       body: { title: 'hijacked', completed: true },
     });
     expect(put.statusCode).toBe(404);
-    expect(put.json()).toEqual({ error: 'Todo not found' });
+    expect(put.json()).toEqual({ error: 'Todo not found', code: 'not_found' });
     expect((await api(bob)(todosApi.remove, { params })).statusCode).toBe(404);
     expect((await listTodos(bob)).some((t) => t.id === todo.id)).toBe(false);
     expect((await listTodos(alice)).find((t) => t.id === todo.id)).toEqual(todo);
@@ -278,7 +278,10 @@ describe('bad input', () => {
     expect(big.json<{ error: string }>().error).toMatch(/too large/);
     const text = await post('title=x', { 'content-type': 'text/plain' });
     expect(text.statusCode).toBe(415);
-    expect(text.json()).toEqual({ error: 'Content-Type must be application/json' });
+    expect(text.json()).toEqual({
+      error: 'Content-Type must be application/json',
+      code: 'unsupported_media_type',
+    });
   });
 
   it('answers 400 for a non-numeric or out-of-range id', async () => {

@@ -139,6 +139,8 @@ describe('versions', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({
       error: 'if-match must be * or ETags the API answered, each in quotes (e.g. "3")',
+      code: 'invalid_format',
+      field: 'if-match',
     });
     expect(await current(todo)).toEqual(todo);
   });

@@ -111,7 +111,11 @@ describe('making, listing and revoking tokens', () => {
         body: payload,
       });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(response.json()).toEqual({ error: expect.any(String) as string });
+      // The sentence, and the field it names (decision 178).
+      expect(response.json()).toMatchObject({
+        error: expect.any(String) as string,
+        field: expect.any(String) as string,
+      });
     }
   });
 
@@ -135,7 +139,7 @@ describe('making, listing and revoking tokens', () => {
       params: { id: created.id },
     });
     expect(notYours.statusCode).toBe(404);
-    expect(notYours.json()).toEqual({ error: 'Token not found' });
+    expect(notYours.json()).toEqual({ error: 'Token not found', code: 'not_found' });
 
     const revoked = await apiClient(ctx.app, user)(tokensApi.revoke, {
       params: { id: created.id },

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
@@ -14,7 +15,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (!session.token) return session.redirectPending ? null : <Redirect to="/login" replace />;
   if (session.passwordChangeRequired) {
     return (
-      <Suspense fallback={<LoadingText>Loading...</LoadingText>}>
+      <Suspense
+        fallback={
+          <LoadingText>
+            <Trans>Loading...</Trans>
+          </LoadingText>
+        }
+      >
         <ChoosePasswordRoute />
       </Suspense>
     );

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
@@ -23,7 +24,17 @@ const VerifyEmailRoute = lazy(() => import('./routes/verify-email-route'));
 
 /** A lazily loaded screen: "Loading..." until its code is there. */
 function Lazy({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<LoadingText>Loading...</LoadingText>}>{children}</Suspense>;
+  return (
+    <Suspense
+      fallback={
+        <LoadingText>
+          <Trans>Loading...</Trans>
+        </LoadingText>
+      }
+    >
+      {children}
+    </Suspense>
+  );
 }
 
 /** Every route of docs/product.md, Routes. */

@@ -1,12 +1,13 @@
 import type { AccessTokenResponse, ApiError as ApiErrorBody, ErrorCode } from '@tally/contract';
 import {
   AUTH_PATH_PREFIX,
+  ERROR_CODES,
   IDEMPOTENCY_KEY_HEADER,
   LIVE_CLIENT_HEADER,
   TIME_ZONE_HEADER,
 } from '@tally/contract/constants';
 import { routes, type HttpMethod } from '@tally/contract/routes';
-import { ApiError, ERROR_MESSAGES } from './api-error';
+import { ApiError, ERROR_MESSAGES, type Operation } from './api-error';
 import { connection, setServerReachable } from './online';
 import { proveIdentity } from './reauthentication';
 import {
@@ -28,6 +29,7 @@ export {
   errorMessage,
   fieldErrorOf,
   refusalOfField,
+  type Operation,
 } from './api-error';
 
 /**
@@ -43,7 +45,7 @@ export interface RequestOptions {
   method?: HttpMethod;
   body?: unknown;
   /** Names the call in "{operation} failed", e.g. "Create todo". */
-  operation: string;
+  operation: Operation;
   signal?: AbortSignal;
   /** Sent as Idempotency-Key: the queued offline writes (lib/outbox.ts) run once on the server. */
   idempotencyKey?: string;
@@ -186,15 +188,26 @@ function bodyError(body: unknown): string | null {
   return typeof error === 'string' && error.trim() !== '' ? error : null;
 }
 
-/** The `code` of a refusal the client acts on (contract ERROR_CODES), or null. */
+const isErrorCode = (code: unknown): code is ErrorCode =>
+  (ERROR_CODES as readonly unknown[]).includes(code);
+
+/** The `code` of a refusal (contract ERROR_CODES), or null for none or one this app does not know. */
 function bodyCode(body: unknown): ErrorCode | null {
   if (typeof body !== 'object' || body === null || !('code' in body)) return null;
   const { code } = body as { code: unknown };
-  return code === 'reauthentication_required' ||
-    code === 'password_change_required' ||
-    code === 'operator_only'
-    ? code
-    : null;
+  return isErrorCode(code) ? code : null;
+}
+
+/** What a refusal says beside its sentence: its code, field and limit (decision 178). */
+function refusalDetails(body: unknown): { code?: ErrorCode; field?: string; limit?: number } {
+  const code = bodyCode(body);
+  if (code === null) return {};
+  const { field, limit } = body as { field?: unknown; limit?: unknown };
+  return {
+    code,
+    ...(typeof field === 'string' ? { field } : {}),
+    ...(typeof limit === 'number' ? { limit } : {}),
+  };
 }
 
 /** Ends the session after a 401/403 with a stored token (docs/product.md, Sessions). */
@@ -288,8 +301,12 @@ async function requestOnce(
     const current = await readJson(response);
     throw new ApiError(ERROR_MESSAGES.changedElsewhere, status, { current });
   }
-  const message = bodyError(status === 403 ? refusal : await readJson(response));
-  throw new ApiError(message ?? ERROR_MESSAGES.operationFailed(options.operation), status);
+  const answer = status === 403 ? refusal : await readJson(response);
+  throw new ApiError(
+    bodyError(answer) ?? ERROR_MESSAGES.operationFailed(options.operation),
+    status,
+    refusalDetails(answer),
+  );
 }
 
 // --- Keeping the access token fresh (docs/product.md, Sessions) ------------------------------

@@ -1,12 +1,12 @@
 import type { Contract, Endpoint, EndpointInput, SuccessBody } from '@tally/contract';
 import { routes, type Route } from '@tally/contract/routes';
-import { apiRequest } from './api-client';
+import { apiRequest, type Operation } from './api-client';
 import type { OfflineCall } from './outbox';
 import { isOffline } from './online';
 
 interface CallOptions {
   /** Names the call in "{operation} failed", e.g. "Create todo". */
-  operation: string;
+  operation: Operation;
   signal?: AbortSignal;
   /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */
   onResponse?: (response: Response) => void;

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { QueryClient } from '@tanstack/react-query';
 import type { EndOtherAccess } from '@tally/contract';
 import { queryKeys } from '#web/lib/query-keys';
@@ -13,11 +15,11 @@ export function endOtherAccessOf(data: FormData): EndOtherAccess {
 /** What the change ended besides, in the words of the password change; empty for nothing. */
 export function endedSentence(choice: EndOtherAccess): string {
   if (choice.endOtherSessions && choice.endApiTokensAndFeed) {
-    return ' Every other device was signed out, every API token revoked and the calendar feed turned off.';
+    return ` ${i18n._(msg`Every other device was signed out, every API token revoked and the calendar feed turned off.`)}`;
   }
-  if (choice.endOtherSessions) return ' Every other device was signed out.';
+  if (choice.endOtherSessions) return ` ${i18n._(msg`Every other device was signed out.`)}`;
   if (choice.endApiTokensAndFeed) {
-    return ' Every API token was revoked and the calendar feed turned off.';
+    return ` ${i18n._(msg`Every API token was revoked and the calendar feed turned off.`)}`;
   }
   return '';
 }

@@ -1,9 +1,9 @@
-import { ApiError, errorMessage } from './api-error';
+import { ApiError, errorMessage, operationName, type Operation } from './api-error';
 import { showNotice } from './notices';
 
 /** A failed change is logged and shown in a dismissible notice (docs/product.md, Errors). */
-export function reportMutationError(error: unknown, operation: string): void {
-  console.warn(`${operation} failed`, error);
+export function reportMutationError(error: unknown, operation: Operation): void {
+  console.warn(`${operationName(operation)} failed`, error);
   if (error instanceof ApiError && error.handled) return;
   showNotice(errorMessage(error, operation), { tone: 'error' });
 }

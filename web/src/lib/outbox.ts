@@ -1,6 +1,7 @@
 import type { HttpMethod, Route } from '@tally/contract/routes';
 import { etagOfVersion } from '@tally/contract/constants';
-import { apiRequest, ApiError, conflictOf } from './api-client';
+import { apiRequest, ApiError, conflictOf, type Operation } from './api-client';
+import { operationName } from './api-error';
 import { reportMutationError } from './mutation-errors';
 import { showNotice } from './notices';
 import { isOffline } from './online';
@@ -84,7 +85,7 @@ export async function queueCall<R>(
     params?: object;
     body?: unknown;
     headers?: Record<string, string | undefined>;
-    operation: string;
+    operation: Operation;
   },
   offline: OfflineCall<R>,
   urlOf: (route: Route, params?: object) => string,
@@ -99,7 +100,8 @@ export async function queueCall<R>(
   await queueWrite({
     method: send.route.method,
     path: urlOf(send.route, send.params),
-    operation: call.operation,
+    // Kept as words (in the language of the moment it was queued): the queue is stored as JSON.
+    operation: operationName(call.operation),
     ...(send.body === undefined ? {} : { body: send.body }),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(offline.label === undefined ? {} : { label: offline.label }),

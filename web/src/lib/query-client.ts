@@ -1,5 +1,5 @@
 import { MutationCache, onlineManager, QueryClient, type QueryKey } from '@tanstack/react-query';
-import { conflictOf, fieldErrorOf } from './api-error';
+import { conflictOf, fieldErrorOf, type Operation } from './api-error';
 import { reportMutationError } from './mutation-errors';
 import { isOffline, subscribeConnection } from './online';
 
@@ -10,7 +10,7 @@ declare module '@tanstack/react-query' {
        * The change as the error notice names it ("Create group failed: …"): a failure is
        * reported once, here, for every mutation that names its operation.
        */
-      operation?: string;
+      operation?: Operation;
       /**
        * Fields whose refusal the form shows beside the field (docs/product.md, Errors): such a
        * failure gets no notice besides.

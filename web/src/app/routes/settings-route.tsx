@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useConfig } from '#web/features/auth/api/get-config';
 import {
@@ -65,25 +66,25 @@ const featureSections = (account: Account): FeatureSections => ({
   signIn: [
     {
       id: 'two-factor',
-      label: 'Two-factor',
+      label: msg`Two-factor`,
       content: <TwoFactorSection hasPassword={account.hasPassword} />,
     },
   ],
   features: [
     {
       id: 'language',
-      label: 'Language',
+      label: msg`Language`,
       content: (
         <Later>
           <LanguageSection />
         </Later>
       ),
     },
-    { id: 'reminders', label: 'Reminders', content: <RemindersSection /> },
-    { id: 'api-tokens', label: 'API tokens', content: <ApiTokensSection /> },
+    { id: 'reminders', label: msg`Reminders`, content: <RemindersSection /> },
+    { id: 'api-tokens', label: msg`API tokens`, content: <ApiTokensSection /> },
     {
       id: 'assistants',
-      label: 'AI assistants',
+      label: msg`AI assistants`,
       content: (
         <Later>
           <AssistantsSection />
@@ -92,7 +93,7 @@ const featureSections = (account: Account): FeatureSections => ({
     },
     {
       id: 'share',
-      label: 'Share',
+      label: msg`Share`,
       content: (
         <Later>
           <BookmarkletSection />
@@ -101,13 +102,13 @@ const featureSections = (account: Account): FeatureSections => ({
     },
     {
       id: 'calendar-apps',
-      label: 'Calendar apps',
+      label: msg`Calendar apps`,
       content: <CalendarAppsSection email={account.email} />,
     },
-    { id: 'calendar', label: 'Calendar feed', content: <CalendarFeedSection /> },
+    { id: 'calendar', label: msg`Calendar feed`, content: <CalendarFeedSection /> },
     {
       id: 'calendar-view',
-      label: 'Calendar view',
+      label: msg`Calendar view`,
       content: (
         <Later>
           <WeekStartSetting />
@@ -116,7 +117,7 @@ const featureSections = (account: Account): FeatureSections => ({
     },
     {
       id: 'email-to-task',
-      label: 'E-mail to task',
+      label: msg`E-mail to task`,
       content: (
         <Later>
           <InboxSection />
@@ -125,15 +126,15 @@ const featureSections = (account: Account): FeatureSections => ({
     },
     {
       id: 'notifications',
-      label: 'Notifications',
+      label: msg`Notifications`,
       content: (
         <Later>
           <NotificationsSection />
         </Later>
       ),
     },
-    { id: 'data', label: 'Your data', content: <DataSection /> },
-    { id: 'import', label: 'Import', content: <ImportSection /> },
+    { id: 'data', label: msg`Your data`, content: <DataSection /> },
+    { id: 'import', label: msg`Import`, content: <ImportSection /> },
   ],
 });
 

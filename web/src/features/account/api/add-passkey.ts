@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EndOtherAccess, Passkey } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -5,7 +6,7 @@ import { queryKeys } from '#web/lib/query-keys';
 import { createPasskey } from '#web/lib/webauthn';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-export const ADD_PASSKEY_OPERATION = 'Add passkey';
+export const ADD_PASSKEY_OPERATION = msg`Add passkey`;
 
 /**
  * Adds a passkey: the server's options (a recent proof of identity first, asked by the "Confirm

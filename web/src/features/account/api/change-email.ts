@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEmailBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Change e-mail';
+const OPERATION = msg`Change e-mail`;
 
 /** Changes the e-mail address (unverified until its link is followed); answers the account. */
 export function useChangeEmail() {

@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangePasswordBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { setPasswordChangeRequired } from '#web/lib/session-store';
 
-const OPERATION = 'Change password';
+const OPERATION = msg`Change password`;
 
 /**
  * Changes the password; the server ends every other session (and, when asked, every API token

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteAccountBody } from '@tally/contract';
 import { navigate } from 'wouter/use-browser-location';
@@ -6,8 +8,8 @@ import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { endSession } from '#web/lib/session-store';
 
-const OPERATION = 'Delete account';
-const ACCOUNT_DELETED = 'Your account is deleted';
+const OPERATION = msg`Delete account`;
+const ACCOUNT_DELETED = msg`Your account is deleted`;
 
 /**
  * Deletes the account for good, then signs out like Logout: the refresh cookie is cleared (its
@@ -21,13 +23,13 @@ export function useDeleteAccount() {
     mutationFn: async (body: DeleteAccountBody) => {
       await api.account.remove({ body, operation: OPERATION });
       try {
-        await api.auth.logout({ operation: 'Logout' });
+        await api.auth.logout({ operation: msg`Logout` });
       } catch (error) {
         console.warn('Clearing the refresh cookie failed; signing out locally', error);
       }
       endSession();
       navigate('/');
-      showNotice(ACCOUNT_DELETED, { tone: 'info', durationMs: 8000 });
+      showNotice(i18n._(ACCOUNT_DELETED), { tone: 'info', durationMs: 8000 });
     },
     onError: (_error, body) => {
       if (body.googleToken !== undefined) {

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AccountSession } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'End other sessions';
+const OPERATION = msg`End other sessions`;
 
 /** Ends every session but this browser's: only this device stays in the list. */
 export function useEndOtherSessions() {

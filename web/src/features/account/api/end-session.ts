@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AccountSession } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'End session';
+const OPERATION = msg`End session`;
 
 /** Ends one session (another device): it leaves the list. */
 export function useEndSession() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_PASSKEYS_OPERATION = 'Load passkeys';
+export const LOAD_PASSKEYS_OPERATION = msg`Load passkeys`;
 
 /** The account's passkeys, oldest first. */
 const passkeysQueryOptions = queryOptions({

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_SESSIONS_OPERATION = 'Load sessions';
+export const LOAD_SESSIONS_OPERATION = msg`Load sessions`;
 
 /** The account's open sessions (signed-in devices), newest first. */
 const sessionsQueryOptions = queryOptions({

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Link Google';
+const OPERATION = msg`Link Google`;
 
 /**
  * Links the Google account of the credential; answers the account. Every attempt spends the

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Account } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -6,8 +7,8 @@ import { queryKeys } from '#web/lib/query-keys';
 /** The browser leaves for the provider; the server's callback brings it back. */
 const goTo = (url: string) => window.location.assign(url);
 
-const LINK_OIDC_OPERATION = 'Link single sign-on';
-export const REAUTHENTICATE_OIDC_OPERATION = 'Confirm it is you';
+const LINK_OIDC_OPERATION = msg`Link single sign-on`;
+export const REAUTHENTICATE_OIDC_OPERATION = msg`Confirm it is you`;
 
 /**
  * Links the provider's account: needs a recent proof of identity (the API client asks for it),
@@ -20,7 +21,7 @@ export function useLinkOidc() {
   });
 }
 
-const UNLINK_OPERATION = 'Unlink single sign-on';
+const UNLINK_OPERATION = msg`Unlink single sign-on`;
 
 /** Unlinks the provider; signing in then needs the password (or Google). */
 export function useUnlinkOidc() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { getPasskey } from '#web/lib/webauthn';
 
-const OPERATION = 'Confirm it is you';
+const OPERATION = msg`Confirm it is you`;
 
 /** Proves identity again with one of the account's passkeys, for a sensitive change. */
 export function useReauthenticateWithPasskey() {

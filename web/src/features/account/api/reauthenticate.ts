@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import type { ReauthenticateBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 
-const OPERATION = 'Confirm it is you';
+const OPERATION = msg`Confirm it is you`;
 
 /**
  * Proves the password (or a fresh Google sign-in) again, for a sensitive change that answered

@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EndOtherAccess, Passkey } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-const OPERATION = 'Remove passkey';
+const OPERATION = msg`Remove passkey`;
 
 /**
  * Removes a passkey (after a recent proof of identity): it no longer signs in. The other

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Passkey } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Rename passkey';
+const OPERATION = msg`Rename passkey`;
 
 /** Renames a passkey; a refused name stays in the mutation for the sentence beside the field. */
 export function useRenamePasskey() {

@@ -1,7 +1,8 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 
-const OPERATION = 'Resend verification link';
+const OPERATION = msg`Resend verification link`;
 
 /** Sends the verification link to the account's address again. */
 export function useResendVerification() {

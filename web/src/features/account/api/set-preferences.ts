@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Account, SetPreferencesBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Save preferences';
+const OPERATION = msg`Save preferences`;
 
 /** Changes the preferences sent (time zone, language, first day of the week) on the account. */
 export function useSetPreferences() {

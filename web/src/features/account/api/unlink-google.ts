@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Account } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Unlink Google';
+const OPERATION = msg`Unlink Google`;
 
 /** Unlinks Google; signing in then needs the password. */
 export function useUnlinkGoogle() {

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import type { Account } from '@tally/contract';
 import { LIMITS } from '@tally/contract/constants';
@@ -21,7 +22,7 @@ function VerifiedBadge({ verified }: { verified: boolean }) {
           : 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
       )}
     >
-      {verified ? 'Verified' : 'Not verified'}
+      {verified ? <Trans>Verified</Trans> : <Trans>Not verified</Trans>}
     </span>
   );
 }
@@ -43,6 +44,7 @@ export function AccountSection({
   mailEnabled,
   signsInWith = 'Google',
 }: AccountSectionProps) {
+  const { t } = useLingui();
   const changeEmail = useChangeEmail();
   const resend = useResendVerification();
   const [status, setStatus] = useState<string | null>(null);
@@ -56,12 +58,12 @@ export function AccountSection({
         currentPassword: String(data.get('currentPassword') ?? ''),
       },
       {
-        onSuccess: (updated) => {
+        onSuccess: ({ email }) => {
           formRef.current?.reset();
           setStatus(
             mailEnabled
-              ? `Your e-mail address is now ${updated.email}. We sent a link to it to verify it.`
-              : `Your e-mail address is now ${updated.email}.`,
+              ? t`Your e-mail address is now ${email}. We sent a link to it to verify it.`
+              : t`Your e-mail address is now ${email}.`,
           );
         },
       },
@@ -71,51 +73,66 @@ export function AccountSection({
   const resendLink = () => {
     setStatus(null);
     resend.mutate(undefined, {
-      onSuccess: () => setStatus(`We sent a new verification link to ${account.email}.`),
+      onSuccess: () => {
+        const { email } = account;
+        setStatus(t`We sent a new verification link to ${email}.`);
+      },
     });
   };
 
+  const resetAt = account.passwordResetAt ? formatInstant(account.passwordResetAt) : null;
   return (
-    <SettingsSection title="Account" status={status}>
+    <SettingsSection title={t`Account`} status={status}>
       <dl className="grid gap-4 sm:grid-cols-2">
         <div>
-          <dt className={termClass}>Username</dt>
+          <dt className={termClass}>
+            <Trans>Username</Trans>
+          </dt>
           <dd className={valueClass}>{account.username}</dd>
         </div>
         <div>
-          <dt className={termClass}>E-mail</dt>
+          <dt className={termClass}>
+            <Trans>E-mail</Trans>
+          </dt>
           <dd className={cn(valueClass, 'flex flex-wrap items-center gap-x-2 gap-y-1')}>
             <span className="min-w-0 break-all">{account.email}</span>
             <VerifiedBadge verified={account.emailVerified} />
           </dd>
         </div>
       </dl>
-      {account.passwordResetAt && (
+      {resetAt && (
         <Hint>
-          Your password was reset by e-mail link on {formatInstant(account.passwordResetAt)}. That
-          signed out every device, revoked every API token and turned the calendar feed off. A
-          linked Google or single sign-on account stayed linked only if the address was verified
-          before (see below).
+          <Trans>
+            Your password was reset by e-mail link on {resetAt}. That signed out every device,
+            revoked every API token and turned the calendar feed off. A linked Google or single
+            sign-on account stayed linked only if the address was verified before (see below).
+          </Trans>
         </Hint>
       )}
       {!account.emailVerified && !mailEnabled && (
         <Hint>
-          Not verified because this server sends no e-mail: its operator has not set up mail
-          (SMTP_URL), so no verification link can reach you. Everything else works as usual.
+          <Trans>
+            Not verified because this server sends no e-mail: its operator has not set up mail
+            (SMTP_URL), so no verification link can reach you. Everything else works as usual.
+          </Trans>
         </Hint>
       )}
       {!account.emailVerified && mailEnabled && (
         <div className="flex flex-wrap items-center gap-3">
-          <Hint>Open the link we sent to your address to verify it.</Hint>
+          <Hint>
+            <Trans>Open the link we sent to your address to verify it.</Trans>
+          </Hint>
           <Button variant="secondary" size="sm" onClick={resendLink} disabled={resend.isPending}>
-            {resend.isPending ? 'Sending...' : 'Resend verification link'}
+            {resend.isPending ? t`Sending...` : t`Resend verification link`}
           </Button>
         </div>
       )}
-      <SubHeading>Change e-mail</SubHeading>
+      <SubHeading>
+        <Trans>Change e-mail</Trans>
+      </SubHeading>
       {account.hasPassword ? (
         <Form
-          label="Change e-mail"
+          label={t`Change e-mail`}
           onSubmit={submit}
           ref={formRef}
           // A refusal beside a field goes once the user edits the form.
@@ -124,7 +141,7 @@ export function AccountSection({
           }}
         >
           <TextField
-            label="New e-mail address"
+            label={t`New e-mail address`}
             name="email"
             type="email"
             autoComplete="email"
@@ -133,7 +150,7 @@ export function AccountSection({
             error={fieldErrorOf(changeEmail.error, 'email')}
           />
           <TextField
-            label="Current password"
+            label={t`Current password`}
             name="currentPassword"
             type="password"
             autoComplete="current-password"
@@ -142,14 +159,16 @@ export function AccountSection({
           />
           <FormActions>
             <Button type="submit" disabled={changeEmail.isPending}>
-              {changeEmail.isPending ? 'Changing e-mail...' : 'Change e-mail'}
+              {changeEmail.isPending ? t`Changing e-mail...` : t`Change e-mail`}
             </Button>
           </FormActions>
         </Form>
       ) : (
         <Hint>
-          Your account signs in with {signsInWith} and has no password yet. Set a password first
-          (see Password below); then you can change your e-mail address here.
+          <Trans>
+            Your account signs in with {signsInWith} and has no password yet. Set a password first
+            (see Password below); then you can change your e-mail address here.
+          </Trans>
         </Hint>
       )}
     </SettingsSection>

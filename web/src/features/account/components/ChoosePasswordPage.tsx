@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { LIMITS } from '@tally/contract/constants';
 import { NewPasswordFields } from '#web/components/NewPasswordFields';
@@ -8,14 +9,13 @@ import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
 import { useChangePassword } from '../api/change-password';
 
-const PASSWORDS_DIFFER = 'The two new passwords are not the same';
-
 /**
  * Shown instead of every signed-in screen while the password is the one-time one the operator
  * generated (`tally user create`): the API refuses everything else until it is changed. Once it
  * is, the screen that was asked for appears.
  */
 export function ChoosePasswordPage() {
+  const { t } = useLingui();
   const changePassword = useChangePassword();
   const [mismatch, setMismatch] = useState(false);
   const ruleId = useId();
@@ -35,20 +35,23 @@ export function ChoosePasswordPage() {
   };
 
   const error = mismatch
-    ? PASSWORDS_DIFFER
+    ? t`The two new passwords are not the same`
     : changePassword.isError
-      ? errorMessage(changePassword.error, 'Change password')
+      ? errorMessage(changePassword.error, t`Change password`)
       : null;
+  const minimum = LIMITS.passwordMin;
   return (
     <div className="mx-auto w-full max-w-sm px-4 py-10 sm:py-16">
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900">
         <h1 className="mb-4 text-2xl font-semibold text-slate-900 dark:text-slate-100">
-          Choose a new password
+          <Trans>Choose a new password</Trans>
         </h1>
         <p className="mb-6 text-sm text-slate-700 dark:text-slate-300">
-          The password you signed in with was made for one sign-in only. Choose your own to go on.
+          <Trans>
+            The password you signed in with was made for one sign-in only. Choose your own to go on.
+          </Trans>
         </p>
-        <Form label="Choose a new password" onSubmit={submit}>
+        <Form label={t`Choose a new password`} onSubmit={submit}>
           <ErrorBanner
             message={error}
             onDismiss={() => {
@@ -57,7 +60,7 @@ export function ChoosePasswordPage() {
             }}
           />
           <TextField
-            label="Password you were given"
+            label={t`Password you were given`}
             name="currentPassword"
             type="password"
             autoComplete="current-password"
@@ -65,11 +68,11 @@ export function ChoosePasswordPage() {
           />
           <NewPasswordFields name="newPassword" describedBy={ruleId} repeat />
           <p id={ruleId} className="text-sm text-slate-700 dark:text-slate-300">
-            At least {LIMITS.passwordMin} characters.
+            <Trans>At least {minimum} characters.</Trans>
           </p>
           <FormActions>
             <Button type="submit" disabled={changePassword.isPending} className="w-full">
-              {changePassword.isPending ? 'Saving password...' : 'Save new password'}
+              {changePassword.isPending ? t`Saving password...` : t`Save new password`}
             </Button>
           </FormActions>
         </Form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import type { Account } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -19,6 +20,7 @@ interface DangerZoneSectionProps {
  * fresh sign-in with its Google account). Afterwards the session ends and the page goes to /.
  */
 export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionProps) {
+  const { t, i18n } = useLingui();
   const deleteAccount = useDeleteAccount();
   const [typed, setTyped] = useState('');
   const hintId = useId();
@@ -35,18 +37,23 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
 
   const onGoogleFailure = () => {
     console.warn('Deleting the account with Google failed: no credential from Google');
-    showNotice(GOOGLE_CLIENT_FAILURE, { tone: 'error' });
+    showNotice(i18n._(GOOGLE_CLIENT_FAILURE), { tone: 'error' });
   };
 
+  const { username } = account;
   return (
-    <SettingsSection title="Danger zone" danger>
-      <SubHeading>Delete account</SubHeading>
+    <SettingsSection title={t`Danger zone`} danger>
+      <SubHeading>
+        <Trans>Delete account</Trans>
+      </SubHeading>
       <Hint>
-        This deletes your account with all its todos, groups and statistics, at once and for good.
-        It cannot be undone; export your data first if you want to keep it.
+        <Trans>
+          This deletes your account with all its todos, groups and statistics, at once and for good.
+          It cannot be undone; export your data first if you want to keep it.
+        </Trans>
       </Hint>
       <Form
-        label="Delete account"
+        label={t`Delete account`}
         onSubmit={submit}
         // A refusal beside a field goes once the user edits the form.
         onChange={() => {
@@ -54,7 +61,7 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
         }}
       >
         <TextField
-          label="Username"
+          label={t`Username`}
           name="confirmUsername"
           type="text"
           value={typed}
@@ -66,13 +73,14 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
           required
         />
         <Hint id={hintId}>
-          Type your username, <strong className="font-semibold">{account.username}</strong>, to
-          confirm.
+          <Trans>
+            Type your username, <strong className="font-semibold">{username}</strong>, to confirm.
+          </Trans>
         </Hint>
         {account.hasPassword ? (
           <>
             <TextField
-              label="Password"
+              label={t`Password`}
               name="password"
               type="password"
               autoComplete="current-password"
@@ -85,7 +93,7 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
                 variant="danger"
                 disabled={!confirmed || deleteAccount.isPending}
               >
-                {deleteAccount.isPending ? 'Deleting account...' : 'Delete my account'}
+                {deleteAccount.isPending ? t`Deleting account...` : t`Delete my account`}
               </Button>
             </FormActions>
           </>
@@ -98,17 +106,19 @@ export function DangerZoneSection({ account, GoogleButton }: DangerZoneSectionPr
               disabled={deleteAccount.isPending}
               onClick={() => deleteAccount.mutate({})}
             >
-              {deleteAccount.isPending ? 'Deleting account...' : 'Delete my account'}
+              {deleteAccount.isPending ? t`Deleting account...` : t`Delete my account`}
             </Button>
           </FormActions>
         ) : confirmed ? (
           <div className="max-w-sm space-y-2">
-            <Hint>Your account has no password: sign in with Google again to delete it.</Hint>
+            <Hint>
+              <Trans>Your account has no password: sign in with Google again to delete it.</Trans>
+            </Hint>
             <GoogleButton
               onCredential={onGoogleCredential}
               onFailure={onGoogleFailure}
               pending={deleteAccount.isPending}
-              pendingText="Deleting your account..."
+              pendingText={t`Deleting your account...`}
             />
           </div>
         ) : null}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { Account } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -14,6 +15,7 @@ interface GoogleSectionProps {
 
 /** Whether Google is linked; link it with Google's button, unlink it when there is a password. */
 export function GoogleSection({ account, GoogleButton }: GoogleSectionProps) {
+  const { t, i18n } = useLingui();
   const link = useLinkGoogle();
   const unlink = useUnlinkGoogle();
   const [status, setStatus] = useState<string | null>(null);
@@ -21,37 +23,41 @@ export function GoogleSection({ account, GoogleButton }: GoogleSectionProps) {
   const onCredential = (credential: string) => {
     setStatus(null);
     link.mutate(credential, {
-      onSuccess: () => setStatus('Google is linked: you can sign in with Google too.'),
+      onSuccess: () => setStatus(t`Google is linked: you can sign in with Google too.`),
     });
   };
 
   const onFailure = () => {
     console.warn('Linking Google failed: no credential from Google');
-    showNotice(GOOGLE_CLIENT_FAILURE, { tone: 'error' });
+    showNotice(i18n._(GOOGLE_CLIENT_FAILURE), { tone: 'error' });
   };
 
   const unlinkGoogle = () => {
     setStatus(null);
     unlink.mutate(undefined, {
       onSuccess: () =>
-        setStatus('Google is unlinked: you sign in with your username and password.'),
+        setStatus(t`Google is unlinked: you sign in with your username and password.`),
     });
   };
 
   if (account.googleLinked) {
     return (
       <SettingsSection title="Google" status={status}>
-        <Hint>Your account is linked to a Google account: you can sign in with Google.</Hint>
+        <Hint>
+          <Trans>Your account is linked to a Google account: you can sign in with Google.</Trans>
+        </Hint>
         {account.hasPassword || account.oidcLinked === true ? (
           <div>
             <Button variant="secondary" onClick={unlinkGoogle} disabled={unlink.isPending}>
-              {unlink.isPending ? 'Unlinking Google...' : 'Unlink Google'}
+              {unlink.isPending ? t`Unlinking Google...` : t`Unlink Google`}
             </Button>
           </div>
         ) : (
           <Hint>
-            Google cannot be unlinked while your account has no password: you could not sign in any
-            more.
+            <Trans>
+              Google cannot be unlinked while your account has no password: you could not sign in
+              any more.
+            </Trans>
           </Hint>
         )}
       </SettingsSection>
@@ -61,14 +67,16 @@ export function GoogleSection({ account, GoogleButton }: GoogleSectionProps) {
   return (
     <SettingsSection title="Google" status={status}>
       <Hint>
-        Not linked. Link a Google account to sign in with Google as well as your password.
+        <Trans>
+          Not linked. Link a Google account to sign in with Google as well as your password.
+        </Trans>
       </Hint>
       <div className="max-w-sm">
         <GoogleButton
           onCredential={onCredential}
           onFailure={onFailure}
           pending={link.isPending}
-          pendingText="Linking Google..."
+          pendingText={t`Linking Google...`}
         />
       </div>
     </SettingsSection>

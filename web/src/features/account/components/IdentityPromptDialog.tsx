@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Account } from '@tally/contract';
 import { RECENT_AUTH_MINUTES } from '@tally/contract/constants';
@@ -20,8 +21,6 @@ interface IdentityPromptDialogProps {
   oidcName: string | null;
 }
 
-const TITLE = 'Confirm it’s you';
-
 /**
  * Asked for by lib/api-client.ts when a change in Settings answers reauthentication_required:
  * the password (or Continue with Google for an account without one), or one of the account's
@@ -33,6 +32,8 @@ export function IdentityPromptDialog({
   GoogleButton,
   oidcName,
 }: IdentityPromptDialogProps) {
+  const { t, i18n } = useLingui();
+  const title = t`Confirm it’s you`;
   const reauthenticate = useReauthenticate();
   const withPasskey = useReauthenticateWithPasskey();
   const passkeys = usePasskeys();
@@ -43,8 +44,15 @@ export function IdentityPromptDialog({
     oidcName !== null && account.oidcLinked === true ? (
       <div className="mt-4 max-w-sm space-y-2">
         <p>
-          {account.hasPassword || account.googleLinked ? 'Or sign in with ' : 'Sign in with '}
-          {oidcName} again; you come back to this page to make the change.
+          {account.hasPassword || account.googleLinked ? (
+            <Trans>
+              Or sign in with {oidcName} again; you come back to this page to make the change.
+            </Trans>
+          ) : (
+            <Trans>
+              Sign in with {oidcName} again; you come back to this page to make the change.
+            </Trans>
+          )}
         </p>
         <Button
           variant="secondary"
@@ -52,7 +60,7 @@ export function IdentityPromptDialog({
           disabled={viaOidc.isPending}
           onClick={() => viaOidc.mutate(window.location.pathname)}
         >
-          {viaOidc.isPending ? `Opening ${oidcName}...` : `Continue with ${oidcName}`}
+          {viaOidc.isPending ? t`Opening ${oidcName}...` : t`Continue with ${oidcName}`}
         </Button>
         {viaOidc.isError && (
           <p role="alert" className="text-sm text-red-700 dark:text-red-300">
@@ -106,41 +114,44 @@ export function IdentityPromptDialog({
 
   const passkeyError =
     withPasskey.isError && !(withPasskey.error instanceof PasskeyCancelled)
-      ? errorMessage(withPasskey.error, 'Confirm it is you')
+      ? errorMessage(withPasskey.error, t`Confirm it is you`)
       : null;
   const error = reauthenticate.isError
     ? (fieldErrorOf(reauthenticate.error, 'password') ??
-      errorMessage(reauthenticate.error, 'Confirm it is you'))
+      errorMessage(reauthenticate.error, t`Confirm it is you`))
     : googleFailed
-      ? GOOGLE_CLIENT_FAILURE
+      ? i18n._(GOOGLE_CLIENT_FAILURE)
       : null;
 
+  const minutes = RECENT_AUTH_MINUTES;
   return (
     <Dialog
       open={open}
-      title={TITLE}
+      title={title}
       onClose={() => finish(false)}
       actions={
         <>
           <Button variant="secondary" onClick={() => finish(false)}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           {account.hasPassword && (
             <Button type="submit" form={formId} disabled={reauthenticate.isPending}>
-              {reauthenticate.isPending ? 'Checking...' : 'Continue'}
+              {reauthenticate.isPending ? t`Checking...` : t`Continue`}
             </Button>
           )}
         </>
       }
     >
       <p>
-        This change needs you to confirm who you are: it is allowed for {RECENT_AUTH_MINUTES}{' '}
-        minutes afterwards.
+        <Trans>
+          This change needs you to confirm who you are: it is allowed for {minutes} minutes
+          afterwards.
+        </Trans>
       </p>
       {account.hasPassword ? (
         <form
           id={formId}
-          aria-label={TITLE}
+          aria-label={title}
           className="mt-4"
           onSubmit={(event) => {
             event.preventDefault();
@@ -148,7 +159,7 @@ export function IdentityPromptDialog({
           }}
         >
           <TextField
-            label="Password"
+            label={t`Password`}
             name="password"
             type="password"
             autoComplete="current-password"
@@ -169,7 +180,9 @@ export function IdentityPromptDialog({
         </form>
       ) : !account.googleLinked ? null : (
         <div className="mt-4 max-w-sm space-y-2">
-          <p>Your account has no password: continue with Google.</p>
+          <p>
+            <Trans>Your account has no password: continue with Google.</Trans>
+          </p>
           <GoogleButton
             onCredential={(googleToken) => prove({ googleToken })}
             onFailure={() => {
@@ -178,7 +191,7 @@ export function IdentityPromptDialog({
               setGoogleFailed(true);
             }}
             pending={reauthenticate.isPending}
-            pendingText="Checking..."
+            pendingText={t`Checking...`}
           />
           {error && (
             <p role="alert" className="text-sm text-red-700 dark:text-red-300">
@@ -190,7 +203,7 @@ export function IdentityPromptDialog({
       {canUsePasskey && (
         <div className="mt-4 space-y-2">
           <Button variant="secondary" onClick={provePasskey} disabled={withPasskey.isPending}>
-            {withPasskey.isPending ? 'Waiting for your passkey...' : 'Use a passkey'}
+            {withPasskey.isPending ? t`Waiting for your passkey...` : t`Use a passkey`}
           </Button>
           {passkeyError && (
             <p role="alert" className="text-sm text-red-700 dark:text-red-300">

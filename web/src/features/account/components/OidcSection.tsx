@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { OIDC_ERROR_PARAM, oidcFailureSentence } from '@tally/contract/constants';
 import type { Account } from '@tally/contract';
 import { useState } from 'react';
@@ -20,11 +21,14 @@ interface OidcSectionProps {
  * /settings with `?oidc=linked` or `?oidc_error={code}`, said here once.
  */
 export function OidcSection({ account, name }: OidcSectionProps) {
+  const { t } = useLingui();
   const link = useLinkOidc();
   const unlink = useUnlinkOidc();
   const search = new URLSearchParams(useSearch());
   const [status, setStatus] = useState<string | null>(() =>
-    search.get('oidc') === 'linked' ? `${name} is linked: you can sign in with ${name} too.` : null,
+    search.get('oidc') === 'linked'
+      ? t`${name} is linked: you can sign in with ${name} too.`
+      : null,
   );
   const failure = oidcFailureSentence(search.get(OIDC_ERROR_PARAM), name);
   const forgetAnswer = () => navigate('/settings', { replace: true });
@@ -36,7 +40,9 @@ export function OidcSection({ account, name }: OidcSectionProps) {
       <ErrorBanner message={failure} onDismiss={forgetAnswer} />
       {linked ? (
         <>
-          <Hint>Your account is linked to {name}: you can sign in with it.</Hint>
+          <Hint>
+            <Trans>Your account is linked to {name}: you can sign in with it.</Trans>
+          </Hint>
           {canUnlink ? (
             <div>
               <Button
@@ -45,23 +51,27 @@ export function OidcSection({ account, name }: OidcSectionProps) {
                 onClick={() => {
                   setStatus(null);
                   unlink.mutate(undefined, {
-                    onSuccess: () => setStatus(`${name} is unlinked.`),
+                    onSuccess: () => setStatus(t`${name} is unlinked.`),
                   });
                 }}
               >
-                {unlink.isPending ? `Unlinking ${name}...` : `Unlink ${name}`}
+                {unlink.isPending ? t`Unlinking ${name}...` : t`Unlink ${name}`}
               </Button>
             </div>
           ) : (
             <Hint>
-              {name} cannot be unlinked while your account has no password: you could not sign in
-              any more.
+              <Trans>
+                {name} cannot be unlinked while your account has no password: you could not sign in
+                any more.
+              </Trans>
             </Hint>
           )}
         </>
       ) : (
         <>
-          <Hint>Not linked. Link your {name} account to sign in with it as well.</Hint>
+          <Hint>
+            <Trans>Not linked. Link your {name} account to sign in with it as well.</Trans>
+          </Hint>
           <div>
             <Button
               variant="secondary"
@@ -72,7 +82,7 @@ export function OidcSection({ account, name }: OidcSectionProps) {
                 link.mutate();
               }}
             >
-              {link.isPending ? `Opening ${name}...` : `Link ${name}`}
+              {link.isPending ? t`Opening ${name}...` : t`Link ${name}`}
             </Button>
           </div>
         </>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import type { Passkey } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -24,7 +25,13 @@ function When({ label, instant }: { label: string; instant: string | null }) {
   return (
     <span>
       {label}{' '}
-      {instant ? <time dateTime={instant}>{formatInstant(instant)}</time> : <span>never</span>}
+      {instant ? (
+        <time dateTime={instant}>{formatInstant(instant)}</time>
+      ) : (
+        <span>
+          <Trans>never</Trans>
+        </span>
+      )}
     </span>
   );
 }
@@ -39,16 +46,18 @@ function PasskeyRow({
   onRemove: (passkey: Passkey) => void;
   onRenamed: (passkey: Passkey) => void;
 }) {
+  const { t } = useLingui();
   const rename = useRenamePasskey();
   const [editing, setEditing] = useState(false);
   const errorId = useId();
-  const error = rename.isError ? errorMessage(rename.error, 'Rename passkey') : null;
+  const error = rename.isError ? errorMessage(rename.error, t`Rename passkey`) : null;
+  const { name } = passkey;
 
   if (editing) {
     return (
       <li className="py-3">
         <Form
-          label={`Rename passkey ${passkey.name}`}
+          label={t`Rename passkey ${name}`}
           onSubmit={(data) =>
             rename.mutate(
               { id: passkey.id, name: String(data.get('name') ?? '').trim() },
@@ -62,7 +71,7 @@ function PasskeyRow({
           }
         >
           <TextField
-            label="New name"
+            label={t`New name`}
             name="name"
             defaultValue={passkey.name}
             maxLength={NAME_MAX}
@@ -79,7 +88,7 @@ function PasskeyRow({
           )}
           <FormActions>
             <Button type="submit" size="compact" disabled={rename.isPending}>
-              {rename.isPending ? 'Saving...' : 'Save'}
+              {rename.isPending ? t`Saving...` : t`Save`}
             </Button>
             <Button
               variant="secondary"
@@ -89,7 +98,7 @@ function PasskeyRow({
                 setEditing(false);
               }}
             >
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
           </FormActions>
         </Form>
@@ -102,8 +111,8 @@ function PasskeyRow({
       <div className="min-w-0">
         <p className="font-medium break-words text-slate-900 dark:text-slate-100">{passkey.name}</p>
         <p className="mt-0.5 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
-          <When label="Added" instant={passkey.createdAt} />
-          <When label="Last used" instant={passkey.lastUsedAt} />
+          <When label={t`Added`} instant={passkey.createdAt} />
+          <When label={t`Last used`} instant={passkey.lastUsedAt} />
         </p>
       </div>
       <div className="flex gap-2">
@@ -111,17 +120,17 @@ function PasskeyRow({
           variant="secondary"
           size="compact"
           onClick={() => setEditing(true)}
-          aria-label={`Rename passkey ${passkey.name}`}
+          aria-label={t`Rename passkey ${name}`}
         >
-          Rename
+          <Trans>Rename</Trans>
         </Button>
         <Button
           variant="secondary"
           size="compact"
           onClick={() => onRemove(passkey)}
-          aria-label={`Remove passkey ${passkey.name}`}
+          aria-label={t`Remove passkey ${name}`}
         >
-          Remove
+          <Trans>Remove</Trans>
         </Button>
       </div>
     </li>
@@ -134,6 +143,7 @@ function PasskeyRow({
  * ask "Confirm it's you" when the session has not proved itself for a few minutes.
  */
 export function PasskeysSection() {
+  const { t } = useLingui();
   const passkeys = usePasskeys();
   const addPasskey = useAddPasskey();
   const removePasskey = useRemovePasskey();
@@ -158,11 +168,9 @@ export function PasskeysSection() {
     addPasskey.mutate(
       { name: String(data.get('name') ?? '').trim(), choice },
       {
-        onSuccess: (added) => {
+        onSuccess: ({ name }) => {
           formRef.current?.reset();
-          setStatus(
-            `Passkey ${added.name} is added: you can sign in with it.${endedSentence(choice)}`,
-          );
+          setStatus(t`Passkey ${name} is added: you can sign in with it.` + endedSentence(choice));
         },
       },
     );
@@ -176,33 +184,37 @@ export function PasskeysSection() {
       {
         onSuccess: () => {
           setRemoving(null);
-          setStatus(
-            `Passkey ${passkey.name} is removed: it no longer signs in.${endedSentence(choice)}`,
-          );
+          const { name } = passkey;
+          setStatus(t`Passkey ${name} is removed: it no longer signs in.` + endedSentence(choice));
         },
         onError: () => setRemoving(null),
       },
     );
   };
 
+  const removingName = removing?.name;
   return (
-    <SettingsSection title="Passkeys" status={status}>
+    <SettingsSection title={t`Passkeys`} status={status}>
       <Hint>
-        A passkey signs you in with this device&apos;s screen lock, fingerprint or face instead of
-        your password. It stays on your device (or in your password manager) and works only on this
-        site.
+        <Trans>
+          A passkey signs you in with this device&apos;s screen lock, fingerprint or face instead of
+          your password. It stays on your device (or in your password manager) and works only on
+          this site.
+        </Trans>
       </Hint>
       {supported ? (
         <>
-          <SubHeading>New passkey</SubHeading>
-          <Form label="New passkey" onSubmit={submit} ref={formRef}>
+          <SubHeading>
+            <Trans>New passkey</Trans>
+          </SubHeading>
+          <Form label={t`New passkey`} onSubmit={submit} ref={formRef}>
             <TextField
-              label="Passkey name"
+              label={t`Passkey name`}
               name="name"
               maxLength={NAME_MAX}
               required
               autoComplete="off"
-              placeholder="e.g. Work laptop"
+              placeholder={t`e.g. Work laptop`}
               aria-invalid={addError !== null}
               aria-describedby={addError ? errorId : undefined}
             />
@@ -214,27 +226,33 @@ export function PasskeysSection() {
             <EndOtherAccessFields />
             <FormActions>
               <Button type="submit" disabled={addPasskey.isPending}>
-                {addPasskey.isPending ? 'Adding passkey...' : 'Add passkey'}
+                {addPasskey.isPending ? t`Adding passkey...` : t`Add passkey`}
               </Button>
             </FormActions>
           </Form>
         </>
       ) : (
-        <Hint>This browser cannot make passkeys.</Hint>
+        <Hint>
+          <Trans>This browser cannot make passkeys.</Trans>
+        </Hint>
       )}
-      <SubHeading>Your passkeys</SubHeading>
+      <SubHeading>
+        <Trans>Your passkeys</Trans>
+      </SubHeading>
       {passkeys.isPending ? (
-        <LoadingText>Loading passkeys...</LoadingText>
+        <LoadingText>{t`Loading passkeys...`}</LoadingText>
       ) : passkeys.isError ? (
         <ErrorBanner
           message={errorMessage(passkeys.error, LOAD_PASSKEYS_OPERATION)}
           onRetry={() => void passkeys.refetch()}
         />
       ) : passkeys.data.length === 0 ? (
-        <Hint>You have no passkeys.</Hint>
+        <Hint>
+          <Trans>You have no passkeys.</Trans>
+        </Hint>
       ) : (
         <ul
-          aria-label="Passkeys"
+          aria-label={t`Passkeys`}
           className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
         >
           {passkeys.data.map((passkey) => (
@@ -242,23 +260,25 @@ export function PasskeysSection() {
               key={passkey.id}
               passkey={passkey}
               onRemove={setRemoving}
-              onRenamed={(renamed) => setStatus(`Passkey renamed to ${renamed.name}.`)}
+              onRenamed={({ name }) => setStatus(t`Passkey renamed to ${name}.`)}
             />
           ))}
         </ul>
       )}
       <ConfirmDialog
         open={removing !== null}
-        title="Remove passkey"
-        confirmLabel="Remove"
+        title={t`Remove passkey`}
+        confirmLabel={t`Remove`}
         pending={removePasskey.isPending}
         onConfirm={() => removing && remove(removing)}
         onCancel={() => setRemoving(null)}
       >
-        <form ref={removeFormRef} aria-label="Remove passkey" className="space-y-3">
+        <form ref={removeFormRef} aria-label={t`Remove passkey`} className="space-y-3">
           <p>
-            Remove &quot;{removing?.name}&quot;? It no longer signs you in. (Your device may still
-            offer it: remove it there too.)
+            <Trans>
+              Remove &quot;{removingName}&quot;? It no longer signs you in. (Your device may still
+              offer it: remove it there too.)
+            </Trans>
           </p>
           <EndOtherAccessFields />
         </form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { LIMITS } from '@tally/contract/constants';
@@ -28,6 +29,7 @@ export function PasswordSection({
   mailEnabled,
   signsInWith = 'Google',
 }: PasswordSectionProps) {
+  const { t } = useLingui();
   const changePassword = useChangePassword();
   const [status, setStatus] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -47,8 +49,8 @@ export function PasswordSection({
           formRef.current?.reset();
           setStatus(
             endApiTokensAndFeed
-              ? 'Your password is changed. Every other device was signed out, every API token revoked and the calendar feed turned off.'
-              : 'Your password is changed. Every other device was signed out.',
+              ? t`Your password is changed. Every other device was signed out, every API token revoked and the calendar feed turned off.`
+              : t`Your password is changed. Every other device was signed out.`,
           );
         },
       },
@@ -57,33 +59,40 @@ export function PasswordSection({
 
   if (!hasPassword) {
     return (
-      <SettingsSection title="Password">
+      <SettingsSection title={t`Password`}>
         <Hint>
-          Your account was made with {signsInWith} and has no password: you sign in with{' '}
-          {signsInWith}.
+          <Trans>
+            Your account was made with {signsInWith} and has no password: you sign in with{' '}
+            {signsInWith}.
+          </Trans>
         </Hint>
         {mailEnabled ? (
           <Hint>
-            To set a password as well, use{' '}
-            <Link href="/forgot-password" className={linkClass}>
-              Forgot password?
-            </Link>{' '}
-            with your e-mail address: we send you a link to choose one.
+            <Trans>
+              To set a password as well, use{' '}
+              <Link href="/forgot-password" className={linkClass}>
+                Forgot password?
+              </Link>{' '}
+              with your e-mail address: we send you a link to choose one.
+            </Trans>
           </Hint>
         ) : (
           <Hint>
-            To set a password as well, use &quot;Forgot password?&quot; on the login page; this
-            server sends no e-mail, so the person who runs it sets the password for you.
+            <Trans>
+              To set a password as well, use &quot;Forgot password?&quot; on the login page; this
+              server sends no e-mail, so the person who runs it sets the password for you.
+            </Trans>
           </Hint>
         )}
       </SettingsSection>
     );
   }
 
+  const minimum = LIMITS.passwordMin;
   return (
-    <SettingsSection title="Password" status={status}>
+    <SettingsSection title={t`Password`} status={status}>
       <Form
-        label="Change password"
+        label={t`Change password`}
         onSubmit={submit}
         ref={formRef}
         // A refusal beside a field goes once the user edits the form.
@@ -92,7 +101,7 @@ export function PasswordSection({
         }}
       >
         <TextField
-          label="Current password"
+          label={t`Current password`}
           name="currentPassword"
           type="password"
           autoComplete="current-password"
@@ -105,8 +114,10 @@ export function PasswordSection({
           error={fieldErrorOf(changePassword.error, 'newPassword')}
         />
         <Hint id={ruleId}>
-          At least {LIMITS.passwordMin} characters. Every other device signed in to your account
-          will be signed out.
+          <Trans>
+            At least {minimum} characters. Every other device signed in to your account will be
+            signed out.
+          </Trans>
         </Hint>
         <label className="flex cursor-pointer items-start gap-2 text-sm text-slate-800 dark:text-slate-200">
           <input
@@ -115,13 +126,15 @@ export function PasswordSection({
             className="mt-0.5 h-4 w-4 shrink-0 accent-blue-700 dark:accent-blue-300"
           />
           <span>
-            Also revoke every API token and turn the calendar feed off (for when someone else may
-            have them)
+            <Trans>
+              Also revoke every API token and turn the calendar feed off (for when someone else may
+              have them)
+            </Trans>
           </span>
         </label>
         <FormActions>
           <Button type="submit" disabled={changePassword.isPending}>
-            {changePassword.isPending ? 'Changing password...' : 'Change password'}
+            {changePassword.isPending ? t`Changing password...` : t`Change password`}
           </Button>
         </FormActions>
       </Form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { AccountSession } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -28,7 +29,9 @@ function SessionRow({
   onEnd: (session: AccountSession, device: string) => void;
   ending: boolean;
 }) {
+  const { t } = useLingui();
   const device = describeDevice(session.userAgent);
+  const signedIn = formatInstant(session.createdAt);
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-3">
       <div className="min-w-0">
@@ -36,13 +39,13 @@ function SessionRow({
           {device}
           {session.current && (
             <span className="rounded-full bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-950 dark:text-blue-200">
-              This device
+              <Trans>This device</Trans>
             </span>
           )}
         </p>
         <p className="mt-0.5 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
-          <When label="Signed in" instant={session.createdAt} />
-          <When label="Last used" instant={session.lastUsedAt} />
+          <When label={t`Signed in`} instant={session.createdAt} />
+          <When label={t`Last used`} instant={session.lastUsedAt} />
         </p>
       </div>
       {!session.current && (
@@ -51,9 +54,9 @@ function SessionRow({
           size="compact"
           onClick={() => onEnd(session, device)}
           disabled={ending}
-          aria-label={`End session: ${device}, signed in ${formatInstant(session.createdAt)}`}
+          aria-label={t`End session: ${device}, signed in ${signedIn}`}
         >
-          End session
+          <Trans>End session</Trans>
         </Button>
       )}
     </li>
@@ -62,6 +65,7 @@ function SessionRow({
 
 /** The signed-in devices: this one marked; end one, or all the others. */
 export function SessionsSection() {
+  const { t } = useLingui();
   const sessions = useSessions();
   const endSession = useEndSession();
   const endOthers = useEndOtherSessions();
@@ -70,25 +74,27 @@ export function SessionsSection() {
   const end = (session: AccountSession, device: string) => {
     setStatus(null);
     endSession.mutate(session.id, {
-      onSuccess: () => setStatus(`The session of ${device} has ended.`),
+      onSuccess: () => setStatus(t`The session of ${device} has ended.`),
     });
   };
 
   const endAllOthers = () => {
     setStatus(null);
     endOthers.mutate(undefined, {
-      onSuccess: () => setStatus('Every other session has ended.'),
+      onSuccess: () => setStatus(t`Every other session has ended.`),
     });
   };
 
   const others = sessions.data?.filter((session) => !session.current).length ?? 0;
   return (
-    <SettingsSection title="Sessions" status={status}>
+    <SettingsSection title={t`Sessions`} status={status}>
       <Hint>
-        The devices signed in to your account. Ending a session signs that device out at once.
+        <Trans>
+          The devices signed in to your account. Ending a session signs that device out at once.
+        </Trans>
       </Hint>
       {sessions.isPending ? (
-        <LoadingText>Loading sessions...</LoadingText>
+        <LoadingText>{t`Loading sessions...`}</LoadingText>
       ) : sessions.isError ? (
         <ErrorBanner
           message={errorMessage(sessions.error, LOAD_SESSIONS_OPERATION)}
@@ -97,7 +103,7 @@ export function SessionsSection() {
       ) : (
         <>
           <ul
-            aria-label="Signed-in devices"
+            aria-label={t`Signed-in devices`}
             className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
           >
             {sessions.data.map((session) => (
@@ -112,11 +118,13 @@ export function SessionsSection() {
           {others > 0 ? (
             <div>
               <Button variant="secondary" onClick={endAllOthers} disabled={endOthers.isPending}>
-                {endOthers.isPending ? 'Ending sessions...' : 'End all other sessions'}
+                {endOthers.isPending ? t`Ending sessions...` : t`End all other sessions`}
               </Button>
             </div>
           ) : (
-            <Hint>No other device is signed in.</Hint>
+            <Hint>
+              <Trans>No other device is signed in.</Trans>
+            </Hint>
           )}
         </>
       )}

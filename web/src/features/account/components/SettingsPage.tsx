@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { Account } from '@tally/contract';
@@ -40,8 +43,8 @@ interface SettingsPageProps {
 interface SectionEntry {
   /** Its address: /settings/{id}. */
   id: string;
-  /** Its name in the section menu. */
-  label: string;
+  /** Its name in the section menu: a message, or a name the same in every language (Google). */
+  label: MessageDescriptor | string;
   content: ReactNode;
 }
 
@@ -65,22 +68,27 @@ export function SettingsPage({
   section,
   featureSections = () => NO_FEATURE_SECTIONS,
 }: SettingsPageProps) {
+  const { t } = useLingui();
   const account = useAccount();
   const owned = account.data ? featureSections(account.data) : NO_FEATURE_SECTIONS;
 
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:py-8">
-      <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">Settings</h1>
+      <h1 className="mb-6 text-2xl font-semibold text-slate-900 dark:text-slate-100">
+        <Trans>Settings</Trans>
+      </h1>
       {account.data?.operator && (
         <p className="-mt-4 mb-6 text-sm text-slate-600 dark:text-slate-400">
-          You operate this Tally:{' '}
-          <Link href="/admin" className="font-medium text-blue-700 underline dark:text-blue-300">
-            Admin page
-          </Link>
+          <Trans>
+            You operate this Tally:{' '}
+            <Link href="/admin" className="font-medium text-blue-700 underline dark:text-blue-300">
+              Admin page
+            </Link>
+          </Trans>
         </p>
       )}
       {account.isPending ? (
-        <LoadingText>Loading account...</LoadingText>
+        <LoadingText>{t`Loading account...`}</LoadingText>
       ) : account.isError ? (
         <ErrorBanner
           message={errorMessage(account.error, LOAD_ACCOUNT_OPERATION)}
@@ -92,7 +100,7 @@ export function SettingsPage({
           sections={[
             {
               id: 'account',
-              label: 'Account',
+              label: msg`Account`,
               content: (
                 <AccountSection
                   account={account.data}
@@ -103,7 +111,7 @@ export function SettingsPage({
             },
             {
               id: 'password',
-              label: 'Password',
+              label: msg`Password`,
               content: (
                 <PasswordSection
                   hasPassword={account.data.hasPassword}
@@ -132,12 +140,12 @@ export function SettingsPage({
                 ]
               : []),
             ...owned.signIn,
-            { id: 'passkeys', label: 'Passkeys', content: <PasskeysSection /> },
-            { id: 'sessions', label: 'Sessions', content: <SessionsSection /> },
+            { id: 'passkeys', label: msg`Passkeys`, content: <PasskeysSection /> },
+            { id: 'sessions', label: msg`Sessions`, content: <SessionsSection /> },
             ...owned.features,
             {
               id: 'danger',
-              label: 'Danger zone',
+              label: msg`Danger zone`,
               content: <DangerZoneSection account={account.data} GoogleButton={GoogleButton} />,
             },
           ]}
@@ -166,20 +174,21 @@ function SettingsSections({
   section: string | undefined;
   children: ReactNode;
 }) {
+  const { t, i18n } = useLingui();
   const chosen = sections.find((entry) => entry.id === section);
   return (
     <div className="gap-6 md:flex md:items-start">
-      <nav aria-label="Settings sections" className="mb-6 md:sticky md:top-4 md:mb-0 md:w-44">
+      <nav aria-label={t`Settings sections`} className="mb-6 md:sticky md:top-4 md:mb-0 md:w-44">
         <ul className="flex gap-1 overflow-x-auto pb-1 md:flex-col md:overflow-visible">
           <li>
             <SectionLink href="/settings" current={!chosen}>
-              All
+              <Trans>All</Trans>
             </SectionLink>
           </li>
           {sections.map((entry) => (
             <li key={entry.id}>
               <SectionLink href={`/settings/${entry.id}`} current={chosen?.id === entry.id}>
-                {entry.label}
+                {typeof entry.label === 'string' ? entry.label : i18n._(entry.label)}
               </SectionLink>
             </li>
           ))}

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { ComponentType } from 'react';
 
 /** What Settings needs of Google's button: a fresh ID-token credential when it is used. */
@@ -19,4 +20,4 @@ interface GoogleButtonProps {
 export type GoogleButton = ComponentType<GoogleButtonProps>;
 
 /** Google's client failed without a credential. */
-export const GOOGLE_CLIENT_FAILURE = 'Google sign-in failed - please try again';
+export const GOOGLE_CLIENT_FAILURE = msg`Google sign-in failed - please try again`;

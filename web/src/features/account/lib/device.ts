@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 /** The browsers worth naming, most specific first (Edge and Opera also say "Chrome"). */
 const BROWSERS: readonly (readonly [RegExp, string])[] = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
@@ -28,11 +30,11 @@ const SYSTEMS: readonly (readonly [RegExp, string])[] = [
  * "Unknown device" when there is none.
  */
 export function describeDevice(userAgent: string | null): string {
-  if (!userAgent?.trim()) return 'Unknown device';
+  if (!userAgent?.trim()) return i18n._(msg`Unknown device`);
   const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
+  if (browser && system) return i18n._(msg`${browser} on ${system}`);
   if (browser) return browser;
-  if (system) return `A browser on ${system}`;
-  return 'Unknown device';
+  if (system) return i18n._(msg`A browser on ${system}`);
+  return i18n._(msg`Unknown device`);
 }

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Inbox } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Make a new e-mail address';
+const OPERATION = msg`Make a new e-mail address`;
 
 /** A new address: mail to the old one makes nothing from now on. */
 export function useRenewInbox() {

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Inbox } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Change who may send';
+const OPERATION = msg`Change who may send`;
 
 /** Takes mail only from the verified address, or from anyone who has the address. */
 export function useUpdateInbox() {

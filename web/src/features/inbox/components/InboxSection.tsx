@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Switch } from '#web/components/Switch';
 import { useId, useRef, useState } from 'react';
 import { Button } from '#web/components/Button';
@@ -18,6 +19,7 @@ const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
  * sections of /settings.
  */
 export function InboxSection() {
+  const { t } = useLingui();
   const headingId = useId();
   const fieldId = useId();
   const inbox = useInbox();
@@ -30,12 +32,12 @@ export function InboxSection() {
   const copy = async (address: string) => {
     try {
       await navigator.clipboard.writeText(address);
-      setStatus('Address copied to the clipboard.');
+      setStatus(t`Address copied to the clipboard.`);
     } catch {
       // The Clipboard API exists only on secure pages; a self-hosted Tally may be on plain http.
       field.current?.focus();
       field.current?.select();
-      setStatus('Could not copy: the address is selected, press Ctrl+C (⌘C on a Mac) to copy it.');
+      setStatus(t`Could not copy: the address is selected, press Ctrl+C (⌘C on a Mac) to copy it.`);
     }
   };
 
@@ -44,7 +46,7 @@ export function InboxSection() {
     renew.mutate(undefined, {
       onSuccess: () => {
         setConfirming(false);
-        setStatus('A new address is ready. Mail to the old one no longer makes todos.');
+        setStatus(t`A new address is ready. Mail to the old one no longer makes todos.`);
       },
     });
   };
@@ -55,8 +57,8 @@ export function InboxSection() {
       onSuccess: () =>
         setStatus(
           only
-            ? 'Only mail from your own address makes todos now.'
-            : 'Mail from anyone who has the address makes todos now.',
+            ? t`Only mail from your own address makes todos now.`
+            : t`Mail from anyone who has the address makes todos now.`,
         ),
     });
   };
@@ -67,16 +69,18 @@ export function InboxSection() {
       className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900"
     >
       <h2 id={headingId} className="mb-4 text-lg font-semibold text-slate-900 dark:text-slate-100">
-        E-mail to task
+        <Trans>E-mail to task</Trans>
       </h2>
       <div className="space-y-4">
         <p className={hintClass}>
-          Send or forward an e-mail to your private address and it becomes a todo: the subject is
-          read as in quick add (a date, a repeat, #group, @tags, p1-p3), the text is its
-          description. Keep the address to yourself, and make a new one if it got out.
+          <Trans>
+            Send or forward an e-mail to your private address and it becomes a todo: the subject is
+            read as in quick add (a date, a repeat, #group, @tags, p1-p3), the text is its
+            description. Keep the address to yourself, and make a new one if it got out.
+          </Trans>
         </p>
         {inbox.isPending ? (
-          <LoadingText>Loading e-mail to task...</LoadingText>
+          <LoadingText>{t`Loading e-mail to task...`}</LoadingText>
         ) : inbox.isError ? (
           <ErrorBanner
             message={errorMessage(inbox.error, LOAD_INBOX_OPERATION)}
@@ -84,8 +88,10 @@ export function InboxSection() {
           />
         ) : inbox.data.address === null ? (
           <p className={hintClass}>
-            E-mail to task is not set up on this server: its operator sets INBOX_IMAP_URL and
-            INBOX_ADDRESS to turn it on.
+            <Trans>
+              E-mail to task is not set up on this server: its operator sets INBOX_IMAP_URL and
+              INBOX_ADDRESS to turn it on.
+            </Trans>
           </p>
         ) : (
           <>
@@ -94,7 +100,7 @@ export function InboxSection() {
                 htmlFor={fieldId}
                 className="block text-sm font-medium text-slate-800 dark:text-slate-200"
               >
-                Your address
+                <Trans>Your address</Trans>
               </label>
               <div className="mt-1 flex flex-col gap-2 sm:flex-row">
                 <input
@@ -111,7 +117,7 @@ export function InboxSection() {
                   className="shrink-0"
                   onClick={() => void copy(inbox.data.address ?? '')}
                 >
-                  Copy address
+                  <Trans>Copy address</Trans>
                 </Button>
               </div>
             </div>
@@ -123,7 +129,7 @@ export function InboxSection() {
             />
             <div>
               <Button variant="secondary" onClick={() => setConfirming(true)}>
-                Make a new address
+                <Trans>Make a new address</Trans>
               </Button>
             </div>
           </>
@@ -138,14 +144,16 @@ export function InboxSection() {
       </p>
       <ConfirmDialog
         open={confirming}
-        title="Make a new address?"
-        confirmLabel="Make a new address"
+        title={t`Make a new address?`}
+        confirmLabel={t`Make a new address`}
         tone="primary"
         pending={renew.isPending}
         onConfirm={makeNew}
         onCancel={() => setConfirming(false)}
       >
-        <p>Mail sent to the current address stops making todos at once.</p>
+        <p>
+          <Trans>Mail sent to the current address stops making todos at once.</Trans>
+        </p>
       </ConfirmDialog>
     </section>
   );
@@ -163,22 +171,23 @@ function OnlyMineSwitch({
   onChange: (on: boolean) => void;
   email: string | null;
 }) {
+  const { t } = useLingui();
   const hintId = useId();
   return (
     <div>
       <Switch
         on={on}
         onChange={onChange}
-        label="Only from my address"
+        label={t`Only from my address`}
         disabled={disabled}
         describedBy={hintId}
       />
       <p id={hintId} className={cn(hintClass, 'mt-1')}>
         {!on
-          ? 'Mail from anyone who has the address makes a todo.'
+          ? t`Mail from anyone who has the address makes a todo.`
           : email !== null
-            ? `Only mail from ${email} makes a todo; other mail is dropped without an answer.`
-            : 'Your e-mail address is not verified yet: no mail makes a todo until it is (see Account), or until you turn this off.'}
+            ? t`Only mail from ${email} makes a todo; other mail is dropped without an answer.`
+            : t`Your e-mail address is not verified yet: no mail makes a todo until it is (see Account), or until you turn this off.`}
       </p>
     </div>
   );

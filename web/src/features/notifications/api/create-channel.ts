@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Channel, CreateChannelBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Add channel';
+const OPERATION = msg`Add channel`;
 
 /** Adds a channel; a webhook's answer holds its signing secret, this once. */
 export function useCreateChannel() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_CHANNELS_OPERATION = 'Load notification channels';
+export const LOAD_CHANNELS_OPERATION = msg`Load notification channels`;
 
 /** The user's channels, tokens masked. */
 const channelsQueryOptions = queryOptions({

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_DELIVERIES_OPERATION = 'Load deliveries';
+export const LOAD_DELIVERIES_OPERATION = msg`Load deliveries`;
 
 const deliveriesQueryOptions = (id: number) =>
   queryOptions({

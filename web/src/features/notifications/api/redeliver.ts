@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Redeliver';
+const OPERATION = msg`Redeliver`;
 
 /** Queues a delivery again; the log shows it pending until it goes out. */
 export function useRedeliver(channelId: number) {

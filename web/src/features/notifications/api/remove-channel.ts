@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Channel } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Remove channel';
+const OPERATION = msg`Remove channel`;
 
 /** Removes a channel and its delivery log. */
 export function useRemoveChannel() {

@@ -1,7 +1,8 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 
-const OPERATION = 'Send a test';
+const OPERATION = msg`Send a test`;
 
 /** Sends a test message now; the answer says what the receiver answered. */
 export function useTestChannel() {

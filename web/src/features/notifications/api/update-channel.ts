@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Channel, UpdateChannelBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Change channel';
+const OPERATION = msg`Change channel`;
 
 /** Changes a channel (turning it on or off, among others). */
 export function useUpdateChannel() {

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateNotificationSettingsBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Save quiet hours and digest';
+const OPERATION = msg`Save quiet hours and digest`;
 
 export function useUpdateNotificationSettings() {
   const queryClient = useQueryClient();

@@ -1,11 +1,20 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
-import type { Channel, ChannelKind, ChannelTestResult, CreateChannelBody } from '@tally/contract';
+import type {
+  Channel,
+  ChannelKind,
+  ChannelTestResult,
+  CreateChannelBody,
+  Delivery,
+} from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { SelectField, TextField } from '#web/components/FormField';
 import { LoadingText } from '#web/components/LoadingText';
-import { errorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useCreateChannel } from '../api/create-channel';
 import { LOAD_CHANNELS_OPERATION, useChannels } from '../api/get-channels';
 import { LOAD_DELIVERIES_OPERATION, useDeliveries } from '../api/get-deliveries';
@@ -17,40 +26,58 @@ import { QuietHoursAndDigest } from './QuietHoursAndDigest';
 
 const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
 
-const KINDS: { value: ChannelKind; label: string }[] = [
-  { value: 'email', label: 'E-mail' },
+const KINDS: { value: ChannelKind; label: MessageDescriptor | string }[] = [
+  { value: 'email', label: msg`E-mail` },
   { value: 'ntfy', label: 'ntfy' },
   { value: 'gotify', label: 'Gotify' },
   { value: 'pushover', label: 'Pushover' },
-  { value: 'webhook', label: 'Webhook' },
+  { value: 'webhook', label: msg`Webhook` },
 ];
-const kindLabel = (kind: ChannelKind) => KINDS.find((k) => k.value === kind)?.label ?? kind;
+/** The kind's name in the active language (the services' names are the same in every one). */
+function useKindLabel() {
+  const { i18n } = useLingui();
+  return (kind: ChannelKind) => {
+    const label = KINDS.find((k) => k.value === kind)?.label ?? kind;
+    return typeof label === 'string' ? label : i18n._(label);
+  };
+}
 
 /** The fields each kind asks for, in the order shown. */
 const FIELDS: Record<
   ChannelKind,
-  { name: 'url' | 'topic' | 'userKey' | 'token'; label: string }[]
+  { name: 'url' | 'topic' | 'userKey' | 'token'; label: MessageDescriptor }[]
 > = {
   // To the account's verified address: nothing to fill in.
   email: [],
   ntfy: [
-    { name: 'url', label: 'Server URL' },
-    { name: 'topic', label: 'Topic' },
-    { name: 'token', label: 'Access token (optional)' },
+    { name: 'url', label: msg`Server URL` },
+    { name: 'topic', label: msg`Topic` },
+    { name: 'token', label: msg`Access token (optional)` },
   ],
   gotify: [
-    { name: 'url', label: 'Server URL' },
-    { name: 'token', label: 'App token' },
+    { name: 'url', label: msg`Server URL` },
+    { name: 'token', label: msg`App token` },
   ],
   pushover: [
-    { name: 'userKey', label: 'User key' },
-    { name: 'token', label: 'API token' },
+    { name: 'userKey', label: msg`User key` },
+    { name: 'token', label: msg`API token` },
   ],
-  webhook: [{ name: 'url', label: 'URL' }],
+  webhook: [{ name: 'url', label: msg`URL` }],
 };
 
-/** The field a server refusal names first ("url must be …"), so the sentence sits beside it. */
-const fieldOf = (message: string) => /^(url|topic|userKey|token)\b/.exec(message)?.[1] ?? null;
+/** A delivery's state as the log names it. */
+const DELIVERY_STATES: Record<Delivery['state'], MessageDescriptor> = {
+  pending: msg`pending`,
+  sent: msg`sent`,
+  failed: msg`failed`,
+  dropped: msg`dropped`,
+};
+
+const CHANNEL_FIELDS: readonly (string | null)[] = ['url', 'topic', 'userKey', 'token'];
+
+/** The field a server refusal names ("url must be …"), so the sentence sits beside it. */
+const fieldOf = (error: unknown) =>
+  error instanceof ApiError && CHANNEL_FIELDS.includes(error.field) ? error.field : null;
 
 const when = (instant: string) => new Date(instant).toLocaleString();
 
@@ -60,6 +87,8 @@ const when = (instant: string) => new Date(instant).toLocaleString();
  * and say what came back; a webhook shows its last deliveries with Redeliver.
  */
 export function NotificationsSection() {
+  const { t } = useLingui();
+  const kindLabel = useKindLabel();
   const headingId = useId();
   const channels = useChannels();
   const [status, setStatus] = useState<string | null>(null);
@@ -71,23 +100,27 @@ export function NotificationsSection() {
       className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900"
     >
       <h2 id={headingId} className="mb-4 text-lg font-semibold text-slate-900 dark:text-slate-100">
-        Notifications
+        <Trans>Notifications</Trans>
       </h2>
       <div className="space-y-4">
         <p className={hintClass}>
-          Reminders go to this browser (see Reminders) and to the channels below. A webhook also
-          hears when todos and groups are created, changed, completed, deleted or restored; each
-          request is signed (Standard Webhooks) with the secret shown when you add it.
+          <Trans>
+            Reminders go to this browser (see Reminders) and to the channels below. A webhook also
+            hears when todos and groups are created, changed, completed, deleted or restored; each
+            request is signed (Standard Webhooks) with the secret shown when you add it.
+          </Trans>
         </p>
         {channels.isPending ? (
-          <LoadingText>Loading channels...</LoadingText>
+          <LoadingText>{t`Loading channels...`}</LoadingText>
         ) : channels.isError ? (
           <ErrorBanner
             message={errorMessage(channels.error, LOAD_CHANNELS_OPERATION)}
             onRetry={() => void channels.refetch()}
           />
         ) : channels.data.length === 0 ? (
-          <p className={hintClass}>No channels yet.</p>
+          <p className={hintClass}>
+            <Trans>No channels yet.</Trans>
+          </p>
         ) : (
           <ul className="divide-y divide-slate-200 dark:divide-slate-700">
             {channels.data.map((channel) => (
@@ -98,19 +131,23 @@ export function NotificationsSection() {
         {secret !== null && (
           <div className="space-y-2 rounded-md border border-green-300 bg-green-50 p-3 dark:border-green-800 dark:bg-green-950">
             <p className="text-sm text-slate-800 dark:text-slate-200">
-              The webhook&apos;s signing secret, shown this once: your receiver verifies the
-              webhook-signature header with it.
+              <Trans>
+                The webhook&apos;s signing secret, shown this once: your receiver verifies the
+                webhook-signature header with it.
+              </Trans>
             </p>
             <code className="block font-mono text-sm break-all">{secret}</code>
             <Button variant="secondary" size="sm" onClick={() => setSecret(null)}>
-              Done
+              <Trans>Done</Trans>
             </Button>
           </div>
         )}
         <AddChannelForm
           onAdded={(channel, signingSecret) => {
             setSecret(signingSecret);
-            setStatus(`${kindLabel(channel.kind)} channel "${channel.name}" added.`);
+            const kind = kindLabel(channel.kind);
+            const { name } = channel;
+            setStatus(t`${kind} channel "${name}" added.`);
           }}
         />
         <QuietHoursAndDigest onSaved={setStatus} />
@@ -132,12 +169,15 @@ function ChannelRow({
   channel: Channel;
   onStatus: (status: string) => void;
 }) {
+  const { t } = useLingui();
+  const kindLabel = useKindLabel();
   const test = useTestChannel();
   const update = useUpdateChannel();
   const remove = useRemoveChannel();
   const [result, setResult] = useState<ChannelTestResult | null>(null);
   const [showLog, setShowLog] = useState(false);
-  const target = channel.url ?? (channel.userKey ? `user ${channel.userKey}` : '');
+  const { name, userKey, topic, tokenHint } = channel;
+  const target = channel.url ?? (userKey ? t`user ${userKey}` : '');
   return (
     <li className="space-y-2 py-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -146,13 +186,13 @@ function ChannelRow({
             {channel.name}{' '}
             <span className="text-sm font-normal text-slate-600 dark:text-slate-400">
               {kindLabel(channel.kind)}
-              {channel.enabled ? '' : ' · off'}
+              {channel.enabled ? '' : ` · ${t`off`}`}
             </span>
           </p>
           <p className="text-sm break-all text-slate-600 dark:text-slate-400">
             {target}
-            {channel.topic ? ` · topic ${channel.topic}` : ''}
-            {channel.tokenHint ? ` · token ${channel.tokenHint}` : ''}
+            {topic ? ` · ${t`topic ${topic}`}` : ''}
+            {tokenHint ? ` · ${t`token ${tokenHint}`}` : ''}
           </p>
           {channel.disabledReason && (
             <p className="text-sm text-red-700 dark:text-red-300">{channel.disabledReason}</p>
@@ -163,10 +203,10 @@ function ChannelRow({
             variant="secondary"
             size="compact"
             disabled={test.isPending}
-            aria-label={`Send a test to ${channel.name}`}
+            aria-label={t`Send a test to ${name}`}
             onClick={() => test.mutate(channel.id, { onSuccess: setResult })}
           >
-            Send a test
+            <Trans>Send a test</Trans>
           </Button>
           {channel.kind === 'webhook' && (
             <Button
@@ -175,7 +215,7 @@ function ChannelRow({
               aria-expanded={showLog}
               onClick={() => setShowLog(!showLog)}
             >
-              Deliveries
+              <Trans>Deliveries</Trans>
             </Button>
           )}
           <Button
@@ -186,28 +226,28 @@ function ChannelRow({
               update.mutate(
                 { id: channel.id, body: { enabled: !channel.enabled } },
                 {
-                  onSuccess: (changed) =>
-                    onStatus(`"${changed.name}" turned ${changed.enabled ? 'on' : 'off'}.`),
+                  onSuccess: ({ name: changed, enabled }) =>
+                    onStatus(enabled ? t`"${changed}" turned on.` : t`"${changed}" turned off.`),
                 },
               )
             }
           >
-            {channel.enabled ? 'Turn off' : 'Turn on'}
+            {channel.enabled ? t`Turn off` : t`Turn on`}
           </Button>
           <Button
             variant="secondary"
             size="compact"
             disabled={remove.isPending}
-            aria-label={`Remove ${channel.name}`}
+            aria-label={t`Remove ${name}`}
             onClick={() =>
-              remove.mutate(channel.id, { onSuccess: () => onStatus(`"${channel.name}" removed.`) })
+              remove.mutate(channel.id, { onSuccess: () => onStatus(t`"${name}" removed.`) })
             }
           >
-            Remove
+            <Trans>Remove</Trans>
           </Button>
         </div>
       </div>
-      {test.isError && <ErrorBanner message={errorMessage(test.error, 'Send a test')} />}
+      {test.isError && <ErrorBanner message={errorMessage(test.error, t`Send a test`)} />}
       {result && (
         <p
           className={
@@ -216,7 +256,7 @@ function ChannelRow({
               : 'text-sm text-red-700 dark:text-red-300'
           }
         >
-          {result.ok ? 'Delivered' : 'Not delivered'}
+          {result.ok ? t`Delivered` : t`Not delivered`}
           {result.status !== null ? ` (HTTP ${result.status})` : ''}
           {result.answer ? `: ${result.answer}` : ''}
         </p>
@@ -227,9 +267,10 @@ function ChannelRow({
 }
 
 function DeliveryLog({ channelId }: { channelId: number }) {
+  const { t, i18n } = useLingui();
   const deliveries = useDeliveries(channelId);
   const redeliver = useRedeliver(channelId);
-  if (deliveries.isPending) return <LoadingText>Loading deliveries...</LoadingText>;
+  if (deliveries.isPending) return <LoadingText>{t`Loading deliveries...`}</LoadingText>;
   if (deliveries.isError) {
     return (
       <ErrorBanner
@@ -238,18 +279,36 @@ function DeliveryLog({ channelId }: { channelId: number }) {
       />
     );
   }
-  if (deliveries.data.length === 0) return <p className={hintClass}>Nothing sent yet.</p>;
+  if (deliveries.data.length === 0) {
+    return (
+      <p className={hintClass}>
+        <Trans>Nothing sent yet.</Trans>
+      </p>
+    );
+  }
   return (
     <table className="w-full text-start text-sm">
-      <caption className="sr-only">Last deliveries</caption>
+      <caption className="sr-only">
+        <Trans>Last deliveries</Trans>
+      </caption>
       <thead>
         <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Status</th>
-          <th scope="col">Time</th>
-          <th scope="col">Attempt</th>
           <th scope="col">
-            <span className="sr-only">Actions</span>
+            <Trans>Event</Trans>
+          </th>
+          <th scope="col">
+            <Trans>Status</Trans>
+          </th>
+          <th scope="col">
+            <Trans>Time</Trans>
+          </th>
+          <th scope="col">
+            <Trans>Attempt</Trans>
+          </th>
+          <th scope="col">
+            <span className="sr-only">
+              <Trans>Actions</Trans>
+            </span>
           </th>
         </tr>
       </thead>
@@ -258,7 +317,7 @@ function DeliveryLog({ channelId }: { channelId: number }) {
           <tr key={delivery.id}>
             <td>{delivery.event}</td>
             <td>
-              {delivery.state}
+              {i18n._(DELIVERY_STATES[delivery.state])}
               {delivery.status !== null ? ` (${delivery.status})` : ''}
             </td>
             <td>
@@ -275,7 +334,7 @@ function DeliveryLog({ channelId }: { channelId: number }) {
                   disabled={redeliver.isPending}
                   onClick={() => redeliver.mutate(delivery.id)}
                 >
-                  Redeliver
+                  <Trans>Redeliver</Trans>
                 </Button>
               )}
             </td>
@@ -291,10 +350,12 @@ function AddChannelForm({
 }: {
   onAdded: (channel: Channel, signingSecret: string | null) => void;
 }) {
+  const { t, i18n } = useLingui();
+  const kindLabel = useKindLabel();
   const create = useCreateChannel();
   const [kind, setKind] = useState<ChannelKind>('ntfy');
-  const message = create.isError ? errorMessage(create.error, 'Add channel') : null;
-  const field = message ? fieldOf(message) : null;
+  const message = create.isError ? errorMessage(create.error, t`Add channel`) : null;
+  const field = message ? fieldOf(create.error) : null;
 
   const submit = (data: FormData) => {
     const text = (name: string) => {
@@ -312,10 +373,12 @@ function AddChannelForm({
   };
 
   return (
-    <Form label="Add a channel" onSubmit={submit}>
-      <h3 className="text-base font-semibold text-slate-900 dark:text-slate-100">Add a channel</h3>
+    <Form label={t`Add a channel`} onSubmit={submit}>
+      <h3 className="text-base font-semibold text-slate-900 dark:text-slate-100">
+        <Trans>Add a channel</Trans>
+      </h3>
       <SelectField
-        label="Kind"
+        label={t`Kind`}
         name="kind"
         value={kind}
         onChange={(event) => {
@@ -325,18 +388,20 @@ function AddChannelForm({
       >
         {KINDS.map((option) => (
           <option key={option.value} value={option.value}>
-            {option.label}
+            {kindLabel(option.value)}
           </option>
         ))}
       </SelectField>
-      <TextField label="Name" name="name" maxLength={100} placeholder={kindLabel(kind)} />
+      <TextField label={t`Name`} name="name" maxLength={100} placeholder={kindLabel(kind)} />
       {kind === 'email' && (
-        <p className={hintClass}>Reminders go to your account&apos;s verified e-mail address.</p>
+        <p className={hintClass}>
+          <Trans>Reminders go to your account&apos;s verified e-mail address.</Trans>
+        </p>
       )}
       {FIELDS[kind].map(({ name, label }) => (
         <TextField
           key={`${kind}-${name}`}
-          label={label}
+          label={i18n._(label)}
           name={name}
           type={name === 'token' ? 'password' : 'text'}
           autoComplete="off"
@@ -347,7 +412,7 @@ function AddChannelForm({
       {message && field === null && <ErrorBanner message={message} />}
       <FormActions>
         <Button type="submit" disabled={create.isPending}>
-          Add channel
+          <Trans>Add channel</Trans>
         </Button>
       </FormActions>
     </Form>

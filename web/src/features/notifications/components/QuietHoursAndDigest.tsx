@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { NotificationSettings } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -18,8 +19,9 @@ const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
  * daily digest e-mail's time, both in the account's zone. An empty time turns either off.
  */
 export function QuietHoursAndDigest({ onSaved }: { onSaved: (message: string) => void }) {
+  const { t } = useLingui();
   const settings = useNotificationSettings();
-  if (settings.isPending) return <LoadingText>Loading quiet hours...</LoadingText>;
+  if (settings.isPending) return <LoadingText>{t`Loading quiet hours...`}</LoadingText>;
   if (settings.isError) {
     return (
       <ErrorBanner
@@ -38,8 +40,10 @@ function SettingsForm({
   settings: NotificationSettings;
   onSaved: (message: string) => void;
 }) {
+  const { t } = useLingui();
   const update = useUpdateNotificationSettings();
-  const message = update.isError ? errorMessage(update.error, 'Save') : null;
+  const message = update.isError ? errorMessage(update.error, t`Save`) : null;
+  const { timeZone } = settings;
 
   const submit = (data: FormData) => {
     const time = (name: string) => {
@@ -53,34 +57,36 @@ function SettingsForm({
         quietHours: start !== null && end !== null ? { start, end } : null,
         digestTime: time('digestTime'),
       },
-      { onSuccess: () => onSaved('Quiet hours and digest saved.') },
+      { onSuccess: () => onSaved(t`Quiet hours and digest saved.`) },
     );
   };
 
   return (
-    <Form label="Quiet hours and daily digest" onSubmit={submit}>
+    <Form label={t`Quiet hours and daily digest`} onSubmit={submit}>
       <h3 className="text-base font-semibold text-slate-900 dark:text-slate-100">
-        Quiet hours and daily digest
+        <Trans>Quiet hours and daily digest</Trans>
       </h3>
       <p className={hintClass}>
-        Times are in {settings.timeZone}. Inside quiet hours no channel sends a reminder (this app
-        still shows it); what falls due goes out when they end. Leave a time empty to turn it off.
+        <Trans>
+          Times are in {timeZone}. Inside quiet hours no channel sends a reminder (this app still
+          shows it); what falls due goes out when they end. Leave a time empty to turn it off.
+        </Trans>
       </p>
       <div className="grid gap-3 sm:grid-cols-3">
         <TextField
-          label="Quiet from"
+          label={t`Quiet from`}
           name="quietStart"
           type="time"
           defaultValue={settings.quietHours?.start ?? ''}
         />
         <TextField
-          label="Quiet until"
+          label={t`Quiet until`}
           name="quietEnd"
           type="time"
           defaultValue={settings.quietHours?.end ?? ''}
         />
         <TextField
-          label="Daily digest e-mail at"
+          label={t`Daily digest e-mail at`}
           name="digestTime"
           type="time"
           defaultValue={settings.digestTime ?? ''}
@@ -89,7 +95,7 @@ function SettingsForm({
       {message && <ErrorBanner message={message} />}
       <FormActions>
         <Button type="submit" disabled={update.isPending}>
-          Save
+          <Trans>Save</Trans>
         </Button>
       </FormActions>
     </Form>

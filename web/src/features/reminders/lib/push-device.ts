@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { PushSubscriptionBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 
@@ -40,14 +41,14 @@ export async function turnOnPush(): Promise<PushState> {
   if ((await Notification.requestPermission()) !== 'granted') {
     return Notification.permission === 'denied' ? 'blocked' : 'off';
   }
-  const { publicKey } = await api.reminders.pushKey({ operation: 'Turn on reminders' });
+  const { publicKey } = await api.reminders.pushKey({ operation: msg`Turn on reminders` });
   const subscription = await worker.pushManager.subscribe({
     userVisibleOnly: true,
     applicationServerKey: keyBytes(publicKey),
   });
   await api.reminders.subscribe({
     body: subscription.toJSON() as PushSubscriptionBody,
-    operation: 'Turn on reminders',
+    operation: msg`Turn on reminders`,
   });
   return 'on';
 }
@@ -57,7 +58,7 @@ export async function turnOffPush(): Promise<PushState> {
   if (subscription) {
     await api.reminders.unsubscribe({
       body: { endpoint: subscription.endpoint },
-      operation: 'Turn off reminders',
+      operation: msg`Turn off reminders`,
     });
     await subscription.unsubscribe();
   }

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Reminder } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -38,13 +40,13 @@ async function complete(reminder: Reminder, queryClient: QueryClient): Promise<v
     await api.todos.patch({
       params: { id: reminder.todoId },
       body: { completed: true },
-      operation: 'Complete todo',
+      operation: msg`Complete todo`,
     });
     for (const queryKey of [queryKeys.todos, queryKeys.todoCounts, queryKeys.statistics]) {
       void queryClient.invalidateQueries({ queryKey });
     }
   } catch (error) {
-    reportMutationError(error, 'Complete todo');
+    reportMutationError(error, msg`Complete todo`);
   }
 }
 
@@ -58,20 +60,22 @@ export function showReminder(
   onSnooze: (timer: ReturnType<typeof setTimeout>) => void,
 ): void {
   // The time as every screen writes it (lib/date-format.ts): "17:05" or "5:05 PM".
-  const id = showNotice(`Reminder: ${reminder.title}, due ${formatTime(reminder.dueTime)}`, {
+  const { title } = reminder;
+  const due = formatTime(reminder.dueTime);
+  const id = showNotice(i18n._(msg`Reminder: ${title}, due ${due}`), {
     tone: 'info',
     actions: [
       {
-        label: 'Complete',
-        name: `Complete ${reminder.title}`,
+        label: i18n._(msg`Complete`),
+        name: i18n._(msg`Complete ${title}`),
         run: () => {
           answered(reminder);
           void complete(reminder, queryClient);
         },
       },
       {
-        label: 'Snooze 10 min',
-        name: `Snooze ${reminder.title} for 10 minutes`,
+        label: i18n._(msg`Snooze 10 min`),
+        name: i18n._(msg`Snooze ${title} for 10 minutes`),
         run: () => {
           answered(reminder);
           onSnooze(setTimeout(() => showReminder(reminder, queryClient, onSnooze), SNOOZE_MS));

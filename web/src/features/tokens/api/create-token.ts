@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiToken, CreateApiTokenBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Create API token';
+const OPERATION = msg`Create API token`;
 
 /** Makes a token; the answer holds the token itself, this once. The list gets the new one. */
 export function useCreateToken() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_TOKENS_OPERATION = 'Load API tokens';
+export const LOAD_TOKENS_OPERATION = msg`Load API tokens`;
 
 /** The account's personal API tokens, newest first (never the tokens themselves). */
 const tokensQueryOptions = queryOptions({

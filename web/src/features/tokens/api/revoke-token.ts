@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiToken } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Revoke API token';
+const OPERATION = msg`Revoke API token`;
 
 /** Revokes a token: it stops working at once and leaves the list. */
 export function useRevokeToken() {

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import type { ApiToken, CreatedApiToken, TokenScope } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -20,16 +23,16 @@ import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSecti
 const NAME_MAX = 100;
 /** contract/src/tokens.ts: TOKEN_EXPIRY_DAYS, and never. */
 const EXPIRIES = [
-  { value: '30', label: '30 days' },
-  { value: '90', label: '90 days' },
-  { value: '365', label: '1 year' },
-  { value: 'never', label: 'Never' },
+  { value: '30', label: msg`30 days` },
+  { value: '90', label: msg`90 days` },
+  { value: '365', label: msg`1 year` },
+  { value: 'never', label: msg`Never` },
 ] as const;
-const SCOPES: { value: TokenScope; label: string }[] = [
-  { value: 'read', label: 'Read only' },
-  { value: 'read-write', label: 'Read and write' },
+const SCOPES: { value: TokenScope; label: MessageDescriptor }[] = [
+  { value: 'read', label: msg`Read only` },
+  { value: 'read-write', label: msg`Read and write` },
 ];
-const scopeLabel = (scope: TokenScope) => SCOPES.find((s) => s.value === scope)?.label ?? scope;
+const scopeLabel = (scope: TokenScope) => SCOPES.find((s) => s.value === scope)?.label;
 
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
 
@@ -37,7 +40,13 @@ function When({ label, instant }: { label: string; instant: string | null }) {
   return (
     <span>
       {label}{' '}
-      {instant ? <time dateTime={instant}>{formatInstant(instant)}</time> : <span>never</span>}
+      {instant ? (
+        <time dateTime={instant}>{formatInstant(instant)}</time>
+      ) : (
+        <span>
+          <Trans>never</Trans>
+        </span>
+      )}
     </span>
   );
 }
@@ -52,7 +61,11 @@ function TokenRow({
   now: number;
   onRevoke: (token: ApiToken) => void;
 }) {
+  const { t, i18n } = useLingui();
   const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= now;
+  const scope = scopeLabel(token.scope);
+  const { name } = token;
+  const expiredAt = formatInstant(token.expiresAt ?? '');
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-3">
       <div className="min-w-0">
@@ -66,19 +79,20 @@ function TokenRow({
                 : 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
             )}
           >
-            {scopeLabel(token.scope)}
+            {scope ? i18n._(scope) : token.scope}
           </span>
         </p>
         <p className="mt-0.5 flex flex-wrap gap-x-3 text-sm text-slate-600 dark:text-slate-400">
-          <When label="Created" instant={token.createdAt} />
-          <When label="Last used" instant={token.lastUsedAt} />
+          <When label={t`Created`} instant={token.createdAt} />
+          <When label={t`Last used`} instant={token.lastUsedAt} />
           {expired ? (
             <span className="font-medium text-red-700 dark:text-red-300">
-              Expired{' '}
-              <time dateTime={token.expiresAt ?? ''}>{formatInstant(token.expiresAt ?? '')}</time>
+              <Trans>
+                Expired <time dateTime={token.expiresAt ?? ''}>{expiredAt}</time>
+              </Trans>
             </span>
           ) : (
-            <When label="Expires" instant={token.expiresAt} />
+            <When label={t`Expires`} instant={token.expiresAt} />
           )}
         </p>
       </div>
@@ -86,9 +100,9 @@ function TokenRow({
         variant="secondary"
         size="compact"
         onClick={() => onRevoke(token)}
-        aria-label={`Revoke token ${token.name}`}
+        aria-label={t`Revoke token ${name}`}
       >
-        Revoke
+        <Trans>Revoke</Trans>
       </Button>
     </li>
   );
@@ -104,7 +118,10 @@ function NewToken({
   onCopy: (copied: boolean) => void;
   onDone: () => void;
 }) {
+  const { t } = useLingui();
   const headingId = useId();
+  const { name } = token;
+  const start = token.token.slice(0, 14);
   return (
     <div
       role="group"
@@ -112,26 +129,29 @@ function NewToken({
       className="space-y-3 rounded-md border border-green-300 bg-green-50 p-3 sm:p-4 dark:border-green-800 dark:bg-green-950"
     >
       <h3 id={headingId} className="font-semibold break-words text-slate-900 dark:text-slate-100">
-        New token: {token.name}
+        <Trans>New token: {name}</Trans>
       </h3>
       <p className="text-sm text-slate-800 dark:text-slate-200">
-        Copy it now and keep it safe: Tally keeps only a fingerprint of it and cannot show it again.
+        <Trans>
+          Copy it now and keep it safe: Tally keeps only a fingerprint of it and cannot show it
+          again.
+        </Trans>
       </p>
       <CopyField
-        label="Token"
+        label={t`Token`}
         value={token.token}
-        copyLabel="Copy token"
+        copyLabel={t`Copy token`}
         onCopy={onCopy}
         focusOnMount
       />
       <p className="text-sm text-slate-800 dark:text-slate-200">
-        Send it with each request as{' '}
-        <code className="font-mono break-all">
-          Authorization: Bearer {token.token.slice(0, 14)}…
-        </code>
+        <Trans>
+          Send it with each request as{' '}
+          <code className="font-mono break-all">Authorization: Bearer {start}…</code>
+        </Trans>
       </p>
       <Button variant="secondary" size="sm" onClick={onDone}>
-        Done
+        <Trans>Done</Trans>
       </Button>
     </div>
   );
@@ -139,6 +159,7 @@ function NewToken({
 
 /** Personal API tokens: make one (shown once), list them, revoke one. */
 export function ApiTokensSection() {
+  const { t, i18n } = useLingui();
   const tokens = useTokens();
   const createToken = useCreateToken();
   const revokeToken = useRevokeToken();
@@ -161,7 +182,8 @@ export function ApiTokensSection() {
         onSuccess: (token) => {
           formRef.current?.reset();
           setCreated(token);
-          setStatus(`Token ${token.name} is made. Copy it now: it is shown only once.`);
+          const { name } = token;
+          setStatus(t`Token ${name} is made. Copy it now: it is shown only once.`);
         },
       },
     );
@@ -179,73 +201,83 @@ export function ApiTokensSection() {
       onSuccess: () => {
         setRevoking(null);
         if (created?.id === token.id) setCreated(null);
-        setStatus(`Token ${token.name} is revoked: it no longer works.`);
+        const { name } = token;
+        setStatus(t`Token ${name} is revoked: it no longer works.`);
       },
     });
   };
 
+  const revokingName = revoking?.name;
   return (
-    <SettingsSection id="api-tokens" title="API tokens" status={status}>
+    <SettingsSection id="api-tokens" title={t`API tokens`} status={status}>
       <Hint>
-        A personal API token lets a script or another app use{' '}
-        <a href="/api/docs" className={linkClass}>
-          Tally&apos;s API
-        </a>{' '}
-        as you. A read-only token can look but not change anything. No token can change your account
-        or sign in.
+        <Trans>
+          A personal API token lets a script or another app use{' '}
+          <a href="/api/docs" className={linkClass}>
+            Tally&apos;s API
+          </a>{' '}
+          as you. A read-only token can look but not change anything. No token can change your
+          account or sign in.
+        </Trans>
       </Hint>
       {created && (
         <NewToken
           token={created}
-          onCopy={(copied) => setStatus(copyResult(copied, 'Token'))}
+          onCopy={(copied) => setStatus(copyResult(copied, t`Token`))}
           onDone={done}
         />
       )}
-      <SubHeading>New token</SubHeading>
-      <Form label="New API token" onSubmit={submit} ref={formRef}>
+      <SubHeading>
+        <Trans>New token</Trans>
+      </SubHeading>
+      <Form label={t`New API token`} onSubmit={submit} ref={formRef}>
         <TextField
-          label="Name"
+          label={t`Name`}
           name="name"
           maxLength={NAME_MAX}
           required
           autoComplete="off"
-          placeholder="e.g. Backup script"
+          placeholder={t`e.g. Backup script`}
         />
         <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField label="Access" name="scope" defaultValue="read">
+          <SelectField label={t`Access`} name="scope" defaultValue="read">
             {SCOPES.map((scope) => (
               <option key={scope.value} value={scope.value}>
-                {scope.label}
+                {i18n._(scope.label)}
               </option>
             ))}
           </SelectField>
-          <SelectField label="Expires after" name="expiresInDays" defaultValue="90">
+          <SelectField label={t`Expires after`} name="expiresInDays" defaultValue="90">
             {EXPIRIES.map((expiry) => (
               <option key={expiry.value} value={expiry.value}>
-                {expiry.label}
+                {i18n._(expiry.label)}
               </option>
             ))}
           </SelectField>
         </div>
         <FormActions>
           <Button type="submit" disabled={createToken.isPending}>
-            {createToken.isPending ? 'Creating token...' : 'Create token'}
+            {createToken.isPending ? t`Creating token...` : t`Create token`}
           </Button>
         </FormActions>
       </Form>
-      <SubHeading>Your tokens</SubHeading>
+      <SubHeading>
+        <Trans>Your tokens</Trans>
+      </SubHeading>
       {tokens.isPending ? (
-        <LoadingText>Loading API tokens...</LoadingText>
+        <LoadingText>{t`Loading API tokens...`}</LoadingText>
       ) : tokens.isError ? (
         <ErrorBanner
           message={errorMessage(tokens.error, LOAD_TOKENS_OPERATION)}
           onRetry={() => void tokens.refetch()}
         />
       ) : tokens.data.length === 0 ? (
-        <Hint>You have no API tokens.</Hint>
+        <Hint>
+          <Trans>You have no API tokens.</Trans>
+        </Hint>
       ) : (
         <ul
-          aria-label="API tokens"
+          aria-label={t`API tokens`}
           className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
         >
           {tokens.data.map((token) => (
@@ -255,13 +287,17 @@ export function ApiTokensSection() {
       )}
       <ConfirmDialog
         open={revoking !== null}
-        title="Revoke API token"
-        confirmLabel="Revoke"
+        title={t`Revoke API token`}
+        confirmLabel={t`Revoke`}
         pending={revokeToken.isPending}
         onConfirm={() => revoking && revoke(revoking)}
         onCancel={() => setRevoking(null)}
       >
-        <p>Revoke &quot;{revoking?.name}&quot;? Anything that uses it stops working at once.</p>
+        <p>
+          <Trans>
+            Revoke &quot;{revokingName}&quot;? Anything that uses it stops working at once.
+          </Trans>
+        </p>
       </ConfirmDialog>
     </SettingsSection>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { TokenScope } from '@tally/contract';
@@ -10,9 +11,6 @@ import { copyResult, copyText } from '#web/lib/copy-text';
 import { Hint, SettingsSection } from '#web/components/SettingsSection';
 
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
-
-/** Where the token goes in the JSON until one is made here. */
-const TOKEN_PLACEHOLDER = 'tally_pat_…your API token…';
 
 /**
  * The JSON a desktop assistant takes (Claude, Cursor, VS Code and others read `mcpServers`):
@@ -39,6 +37,7 @@ function assistantConfig(origin: string, token: string, timeZone: string): strin
  * placeholder or a token made here for the purpose (shown this once, like any new token).
  */
 export function AssistantsSection() {
+  const { t } = useLingui();
   const [status, setStatus] = useState<string | null>(null);
   const [token, setToken] = useState<string | null>(null);
   const [scope, setScope] = useState<TokenScope>('read-write');
@@ -48,7 +47,8 @@ export function AssistantsSection() {
   const configRef = useRef<HTMLTextAreaElement>(null);
   const config = assistantConfig(
     window.location.origin,
-    token ?? TOKEN_PLACEHOLDER,
+    // Where the token goes in the JSON until one is made here.
+    token ?? t`tally_pat_…your API token…`,
     Intl.DateTimeFormat().resolvedOptions().timeZone,
   );
 
@@ -58,38 +58,40 @@ export function AssistantsSection() {
       configRef.current?.focus();
       configRef.current?.select();
     }
-    setStatus(copyResult(copied, 'Configuration'));
+    setStatus(copyResult(copied, t`Configuration`));
   };
 
   const makeToken = () => {
     setStatus(null);
     createToken.mutate(
       {
-        name: scope === 'read' ? 'AI assistant (read only)' : 'AI assistant',
+        name: scope === 'read' ? t`AI assistant (read only)` : t`AI assistant`,
         scope,
         expiresInDays: 365,
       },
       {
         onSuccess: (created) => {
           setToken(created.token);
-          setStatus('Token made and put in the configuration: copy it now, it is shown once.');
+          setStatus(t`Token made and put in the configuration: copy it now, it is shown once.`);
         },
       },
     );
   };
 
   return (
-    <SettingsSection title="AI assistants (MCP)" status={status}>
+    <SettingsSection title={t`AI assistants (MCP)`} status={status}>
       <Hint>
-        Assistants that speak the Model Context Protocol (Claude, ChatGPT, Cursor, VS Code and
-        others) can find, add, complete, reschedule and delete your todos, and read your Insights.
-        Add this to the assistant&apos;s MCP configuration, with an{' '}
-        <Link href="/settings/api-tokens" className={linkClass}>
-          API token
-        </Link>{' '}
-        in place of the placeholder, or make one here. A Read only token lets the assistant look but
-        not change anything; each use shows as the token&apos;s Last used, and revoking the token
-        disconnects the assistant.
+        <Trans>
+          Assistants that speak the Model Context Protocol (Claude, ChatGPT, Cursor, VS Code and
+          others) can find, add, complete, reschedule and delete your todos, and read your Insights.
+          Add this to the assistant&apos;s MCP configuration, with an{' '}
+          <Link href="/settings/api-tokens" className={linkClass}>
+            API token
+          </Link>{' '}
+          in place of the placeholder, or make one here. A Read only token lets the assistant look
+          but not change anything; each use shows as the token&apos;s Last used, and revoking the
+          token disconnects the assistant.
+        </Trans>
       </Hint>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div>
@@ -97,7 +99,7 @@ export function AssistantsSection() {
             htmlFor={scopeId}
             className="block text-sm font-medium text-slate-800 dark:text-slate-200"
           >
-            Token for the assistant
+            <Trans>Token for the assistant</Trans>
           </label>
           <select
             id={scopeId}
@@ -105,8 +107,8 @@ export function AssistantsSection() {
             onChange={(event) => setScope(event.target.value as TokenScope)}
             className="mt-1 block min-h-10 rounded-md border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 dark:bg-slate-950 dark:text-slate-100"
           >
-            <option value="read-write">Read and write</option>
-            <option value="read">Read only</option>
+            <option value="read-write">{t`Read and write`}</option>
+            <option value="read">{t`Read only`}</option>
           </select>
         </div>
         <Button
@@ -115,18 +117,18 @@ export function AssistantsSection() {
           disabled={createToken.isPending}
           onClick={makeToken}
         >
-          {createToken.isPending ? 'Making token...' : 'Make a token for an assistant'}
+          {createToken.isPending ? t`Making token...` : t`Make a token for an assistant`}
         </Button>
       </div>
       {createToken.isError && (
-        <ErrorBanner message={errorMessage(createToken.error, 'Create API token')} />
+        <ErrorBanner message={errorMessage(createToken.error, t`Create API token`)} />
       )}
       <div>
         <label
           htmlFor={configId}
           className="block text-sm font-medium text-slate-800 dark:text-slate-200"
         >
-          MCP configuration
+          <Trans>MCP configuration</Trans>
         </label>
         <textarea
           id={configId}
@@ -142,7 +144,7 @@ export function AssistantsSection() {
           }
         />
         <Button variant="secondary" className="mt-2" onClick={() => void copy()}>
-          Copy configuration
+          <Trans>Copy configuration</Trans>
         </Button>
       </div>
     </SettingsSection>

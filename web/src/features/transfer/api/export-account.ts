@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { exportFileName, saveJsonFile } from '../lib/save-file';
 
-const OPERATION = 'Export my data';
+const OPERATION = msg`Export my data`;
 
 /**
  * Downloads everything of the account as tally-export-YYYY-MM-DD.json. The call goes through the

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { saveTextFile } from '#web/lib/save-file';
 
-const OPERATION = 'Export todos as CSV';
+const OPERATION = msg`Export todos as CSV`;
 
 /**
  * Downloads the todos as tally-todos-YYYY-MM-DD.csv (the browser's day), through the client like

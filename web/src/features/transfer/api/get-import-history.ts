@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Load import history';
+const OPERATION = msg`Load import history`;
 
 /** The account's imports, newest first, with their counts and whether they were undone. */
 const importHistoryQueryOptions = queryOptions({

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CsvMappingField, ImportFormat, ImportReport } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -5,8 +6,8 @@ import { fieldErrorOf, refusalOfField } from '#web/lib/api-client';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
-const PREVIEW_OPERATION = 'Preview import';
-const IMPORT_OPERATION = 'Import';
+const PREVIEW_OPERATION = msg`Preview import`;
+const IMPORT_OPERATION = msg`Import`;
 
 interface ImportInput {
   file: File;

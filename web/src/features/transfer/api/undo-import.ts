@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Undo import';
+const OPERATION = msg`Undo import`;
 
 /**
  * Undoes an import (POST /api/imports/{id}/undo): its todos go to the trash, its empty groups

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { CSV_MAPPING_FIELDS, type CsvMappingField } from '@tally/contract/constants';
 import type { ImportColumn } from '@tally/contract';
 import { Fieldset, SelectField } from '#web/components/FormField';
@@ -18,6 +19,7 @@ export default function ColumnStep({
   disabled: boolean;
   onChange: (mapping: Mapping) => void;
 }) {
+  const { t, i18n } = useLingui();
   const choose = (column: string, field: CsvMappingField | null) => {
     const mapping: Mapping = {};
     for (const entry of columns) {
@@ -28,30 +30,36 @@ export default function ColumnStep({
     onChange(mapping);
   };
   return (
-    <Fieldset legend="Columns">
+    <Fieldset legend={t`Columns`}>
       <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        Which field each column of the file becomes. A column left as "Not imported" is left out.
+        <Trans>
+          Which field each column of the file becomes. A column left as &quot;Not imported&quot; is
+          left out.
+        </Trans>
       </p>
       <div className="grid gap-2 sm:grid-cols-2">
-        {columns.map((entry, index) => (
-          <SelectField
-            key={index}
-            label={entry.column || `Column ${index + 1}`}
-            name={`column-${index}`}
-            value={entry.field ?? ''}
-            disabled={disabled}
-            onChange={(event) =>
-              choose(entry.column, (event.target.value || null) as CsvMappingField | null)
-            }
-          >
-            <option value="">Not imported</option>
-            {CSV_MAPPING_FIELDS.map((field) => (
-              <option key={field} value={field}>
-                {FIELD_LABELS[field]}
-              </option>
-            ))}
-          </SelectField>
-        ))}
+        {columns.map((entry, index) => {
+          const number = index + 1;
+          return (
+            <SelectField
+              key={index}
+              label={entry.column || t`Column ${number}`}
+              name={`column-${index}`}
+              value={entry.field ?? ''}
+              disabled={disabled}
+              onChange={(event) =>
+                choose(entry.column, (event.target.value || null) as CsvMappingField | null)
+              }
+            >
+              <option value="">{t`Not imported`}</option>
+              {CSV_MAPPING_FIELDS.map((field) => (
+                <option key={field} value={field}>
+                  {i18n._(FIELD_LABELS[field])}
+                </option>
+              ))}
+            </SelectField>
+          );
+        })}
       </div>
     </Fieldset>
   );

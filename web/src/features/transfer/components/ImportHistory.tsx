@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import type { ImportUndo } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -7,11 +8,24 @@ import { formatInstant } from '#web/lib/format-instant';
 import { importRecordText, undoneText } from '../lib/import-history-text';
 import { RowList } from './ImportRowList';
 
+/** When an import was made, and undone. */
+function ImportedWhen({ createdAt, undoneAt }: { createdAt: string; undoneAt: string | null }) {
+  const imported = formatInstant(createdAt);
+  if (undoneAt === null) return <Trans>Imported {imported}</Trans>;
+  const undone = formatInstant(undoneAt);
+  return (
+    <Trans>
+      Imported {imported}; undone {undone}
+    </Trans>
+  );
+}
+
 /**
  * The import history: each import with its counts, and "Undo this import", which moves its
  * todos to the trash (but those changed since, listed after) and deletes its empty groups.
  */
 export default function ImportHistory({ onUndone }: { onUndone: (text: string) => void }) {
+  const { t } = useLingui();
   const history = useImportHistory();
   const undo = useUndoImport();
   const [result, setResult] = useState<ImportUndo | null>(null);
@@ -20,7 +34,7 @@ export default function ImportHistory({ onUndone }: { onUndone: (text: string) =
   return (
     <div className="space-y-2">
       <h3 id={headingId} className="text-base font-semibold text-slate-900 dark:text-slate-100">
-        Import history
+        <Trans>Import history</Trans>
       </h3>
       <ul
         aria-labelledby={headingId}
@@ -33,8 +47,7 @@ export default function ImportHistory({ onUndone }: { onUndone: (text: string) =
                 {importRecordText(record)}
               </p>
               <p className="text-slate-600 dark:text-slate-400">
-                Imported {formatInstant(record.createdAt)}
-                {record.undoneAt ? `; undone ${formatInstant(record.undoneAt)}` : ''}
+                <ImportedWhen createdAt={record.createdAt} undoneAt={record.undoneAt} />
               </p>
             </div>
             {record.undoneAt === null ? (
@@ -50,7 +63,9 @@ export default function ImportHistory({ onUndone }: { onUndone: (text: string) =
                   })
                 }
               >
-                {undo.isPending && undo.variables === record.id ? 'Undoing...' : 'Undo this import'}
+                {undo.isPending && undo.variables === record.id
+                  ? t`Undoing...`
+                  : t`Undo this import`}
               </Button>
             ) : null}
           </li>
@@ -58,12 +73,12 @@ export default function ImportHistory({ onUndone }: { onUndone: (text: string) =
       </ul>
       {result && (result.keptTodos.length > 0 || result.keptGroups.length > 0) ? (
         <RowList
-          heading="Left alone"
+          heading={t`Left alone`}
           rows={[
             ...result.keptTodos.map((todo) => ({ where: todo.title, text: todo.reason })),
             ...result.keptGroups.map((group) => ({
               where: group.name,
-              text: 'A group that holds other todos',
+              text: t`A group that holds other todos`,
             })),
           ]}
         />

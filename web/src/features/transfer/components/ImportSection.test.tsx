@@ -1,10 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ImportReport } from '@tally/contract';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '#web/lib/query-client';
 import { json, stubFetch } from '#web/test/fake-api';
+import { renderTranslated } from '#web/test/render';
 import { storeSession } from '#web/test/tokens';
 import { ImportSection } from './ImportSection';
 
@@ -53,7 +54,7 @@ beforeEach(() => {
 
 function renderSection() {
   const user = userEvent.setup();
-  render(
+  renderTranslated(
     <QueryClientProvider client={createQueryClient()}>
       <ImportSection />
     </QueryClientProvider>,

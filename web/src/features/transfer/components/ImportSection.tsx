@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useEffect, useRef, useState, type Ref } from 'react';
 import {
   type CsvMappingField,
@@ -18,6 +20,7 @@ import {
   repeatText,
   reportHeadline,
   skippedHeading,
+  todoCount,
   warningsHeading,
 } from '../lib/import-text';
 import { RowList } from './ImportRowList';
@@ -34,9 +37,15 @@ function Report({
   report: ImportReport;
   headingRef?: Ref<HTMLHeadingElement>;
 }) {
-  const more = (shown: number, count: number) =>
-    count > shown ? [{ where: '…', text: `and ${(count - shown).toLocaleString('en')} more` }] : [];
+  const { t } = useLingui();
+  const more = (shown: number, count: number) => {
+    const rest = count - shown;
+    return rest > 0 ? [{ where: '…', text: t`and ${rest} more` }] : [];
+  };
   const today = daysAgo(0);
+  const { encoding } = report;
+  const first = report.preview.length;
+  const created = report.todos.created;
   return (
     <div className="space-y-4 rounded-md border border-slate-200 p-3 sm:p-4 dark:border-slate-700">
       {/* Focused when it appears (tabIndex -1: by script only), so the reader lands on it. */}
@@ -45,20 +54,23 @@ function Report({
         tabIndex={-1}
         className="text-base font-semibold text-slate-900 outline-none dark:text-slate-100"
       >
-        {report.dryRun ? 'Preview' : 'Import report'}
+        {report.dryRun ? t`Preview` : t`Import report`}
       </h3>
       <p className="text-sm text-slate-800 dark:text-slate-200">{reportHeadline(report)}</p>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        Read as {report.encoding}.
+        <Trans>Read as {encoding}.</Trans>
         {report.todos.alreadyImported > 0 ? ` ${alreadyText(report)}` : ''}
       </p>
       {report.groups.length > 0 ? (
         <RowList
-          heading="Groups"
-          rows={report.groups.map((group) => ({
-            where: group.name,
-            text: `${group.existing ? 'already yours' : 'new'}, ${group.todos.toLocaleString('en')} ${group.todos === 1 ? 'todo' : 'todos'}`,
-          }))}
+          heading={t`Groups`}
+          rows={report.groups.map((group) => {
+            const todos = todoCount(group.todos);
+            return {
+              where: group.name,
+              text: group.existing ? t`already yours, ${todos}` : t`new, ${todos}`,
+            };
+          })}
         />
       ) : null}
       {report.preview.length > 0 ? (
@@ -67,30 +79,33 @@ function Report({
           className="overflow-x-auto"
           tabIndex={0}
           role="region"
-          aria-label="The todos, scrollable"
+          aria-label={t`The todos, scrollable`}
         >
           <table className="w-full border-collapse text-sm">
             <caption className="mb-1 text-start text-sm font-semibold text-slate-900 dark:text-slate-100">
-              {report.todos.created > report.preview.length
-                ? `The first ${report.preview.length} of ${report.todos.created.toLocaleString('en')} todos`
-                : 'The todos'}
+              {created > first
+                ? plural(created, {
+                    one: `The first ${first} of # todo`,
+                    other: `The first ${first} of # todos`,
+                  })
+                : t`The todos`}
             </caption>
             <thead>
               <tr className="border-b border-slate-300 dark:border-slate-600">
                 <th scope="col" className={cellClass}>
-                  Title
+                  <Trans>Title</Trans>
                 </th>
                 <th scope="col" className={cellClass}>
-                  Group
+                  <Trans>Group</Trans>
                 </th>
                 <th scope="col" className={cellClass}>
-                  Due
+                  <Trans>Due</Trans>
                 </th>
                 <th scope="col" className={cellClass}>
-                  Repeats
+                  <Trans>Repeats</Trans>
                 </th>
                 <th scope="col" className={cellClass}>
-                  Done
+                  <Trans>Done</Trans>
                 </th>
               </tr>
             </thead>
@@ -108,7 +123,7 @@ function Report({
                     ) : null}
                   </td>
                   <td className={cellClass}>{todo.repeat ? repeatText(todo.repeat) : '—'}</td>
-                  <td className={cellClass}>{todo.completed ? 'Yes' : 'No'}</td>
+                  <td className={cellClass}>{todo.completed ? t`Yes` : t`No`}</td>
                 </tr>
               ))}
             </tbody>
@@ -148,6 +163,8 @@ const ImportHistory = lazy(() => import('./ImportHistory'));
  * the report (docs/product.md, Settings screen).
  */
 export function ImportSection() {
+  const { t, i18n } = useLingui();
+  const maxMb = MAX_MB;
   const importFile = useImportFile();
   const [format, setFormat] = useState<ImportFormat>('tally-json');
   const [file, setFile] = useState<File | null>(null);
@@ -176,7 +193,7 @@ export function ImportSection() {
   const run = (dryRun: boolean, chosen = mapping) => {
     if (!file) return;
     if (file.size > IMPORT_MAX_BYTES) {
-      setTooLarge(`The file is larger than ${MAX_MB} MB.`);
+      setTooLarge(t`The file is larger than ${MAX_MB} MB.`);
       return;
     }
     setStatus(null);
@@ -185,7 +202,9 @@ export function ImportSection() {
       {
         onSuccess: (answer) => {
           setReport(answer);
-          setStatus(answer.dryRun ? null : `${reportHeadline(answer)} (from ${file.name})`);
+          const headline = reportHeadline(answer);
+          const { name } = file;
+          setStatus(answer.dryRun ? null : t`${headline} (from ${name})`);
         },
       },
     );
@@ -199,16 +218,18 @@ export function ImportSection() {
     (report.todos.created > 0 || report.groups.some((group) => !group.existing));
 
   return (
-    <SettingsSection title="Import" status={status}>
+    <SettingsSection title={t`Import`} status={status}>
       <Hint>
-        Bring in todos and groups from a Tally export (JSON or CSV), a Todoist project exported as a
-        CSV template, a TickTick backup (CSV), Google Tasks (Takeout), a Vikunja export, an
-        iCalendar file of tasks or any CSV, up to {MAX_MB} MB. You see what would come in before
-        anything changes; importing the same file again adds nothing, and an import can be undone.
+        <Trans>
+          Bring in todos and groups from a Tally export (JSON or CSV), a Todoist project exported as
+          a CSV template, a TickTick backup (CSV), Google Tasks (Takeout), a Vikunja export, an
+          iCalendar file of tasks or any CSV, up to {maxMb} MB. You see what would come in before
+          anything changes; importing the same file again adds nothing, and an import can be undone.
+        </Trans>
       </Hint>
-      <Form label="Import" onSubmit={() => run(true)}>
+      <Form label={t`Import`} onSubmit={() => run(true)}>
         <SelectField
-          label="Format"
+          label={t`Format`}
           name="format"
           value={format}
           onChange={(event) => {
@@ -218,12 +239,12 @@ export function ImportSection() {
         >
           {FORMAT_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
-              {choice.label}
+              {i18n._(choice.label)}
             </option>
           ))}
         </SelectField>
         <TextField
-          label="File"
+          label={t`File`}
           name="file"
           type="file"
           accept={accept}
@@ -237,7 +258,7 @@ export function ImportSection() {
         />
         <FormActions>
           <Button type="submit" variant="secondary" disabled={!file || pending}>
-            {previewing ? 'Reading file...' : 'Preview'}
+            {previewing ? t`Reading file...` : t`Preview`}
           </Button>
         </FormActions>
       </Form>
@@ -258,11 +279,11 @@ export function ImportSection() {
         <FormActions>
           <Button onClick={() => run(false)} disabled={!canImport || pending}>
             {importing
-              ? 'Importing...'
-              : `Import ${report.todos.created.toLocaleString('en')} ${report.todos.created === 1 ? 'todo' : 'todos'}`}
+              ? t`Importing...`
+              : plural(report.todos.created, { one: 'Import # todo', other: 'Import # todos' })}
           </Button>
           <Button variant="secondary" onClick={startOver} disabled={pending}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         </FormActions>
       ) : null}

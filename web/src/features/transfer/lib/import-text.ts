@@ -1,73 +1,122 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
 import type { ImportFormat, ImportReport, Repeat } from '@tally/contract';
+import { formatWeekday } from '#web/lib/date-format';
 
 /** The formats in the Format list, with what each file is (docs/product.md, Settings screen). */
-export const FORMAT_CHOICES: { value: ImportFormat; label: string; accept: string }[] = [
-  { value: 'tally-json', label: 'Tally export (JSON)', accept: '.json,application/json' },
-  { value: 'tally-csv', label: 'Tally export (CSV)', accept: '.csv,text/csv' },
-  { value: 'todoist-csv', label: 'Todoist project (CSV template)', accept: '.csv,text/csv' },
-  { value: 'ticktick-csv', label: 'TickTick backup (CSV)', accept: '.csv,text/csv' },
+export const FORMAT_CHOICES: { value: ImportFormat; label: MessageDescriptor; accept: string }[] = [
+  { value: 'tally-json', label: msg`Tally export (JSON)`, accept: '.json,application/json' },
+  { value: 'tally-csv', label: msg`Tally export (CSV)`, accept: '.csv,text/csv' },
+  { value: 'todoist-csv', label: msg`Todoist project (CSV template)`, accept: '.csv,text/csv' },
+  { value: 'ticktick-csv', label: msg`TickTick backup (CSV)`, accept: '.csv,text/csv' },
   {
     value: 'google-tasks-json',
-    label: 'Google Tasks (Takeout JSON)',
+    label: msg`Google Tasks (Takeout JSON)`,
     accept: '.json,application/json',
   },
-  { value: 'vikunja-zip', label: 'Vikunja export (ZIP)', accept: '.zip,application/zip' },
-  { value: 'ics', label: 'iCalendar tasks (.ics)', accept: '.ics,text/calendar' },
-  { value: 'csv', label: 'Any CSV (choose the columns)', accept: '.csv,text/csv' },
+  { value: 'vikunja-zip', label: msg`Vikunja export (ZIP)`, accept: '.zip,application/zip' },
+  { value: 'ics', label: msg`iCalendar tasks (.ics)`, accept: '.ics,text/calendar' },
+  { value: 'csv', label: msg`Any CSV (choose the columns)`, accept: '.csv,text/csv' },
 ];
 
-export const plural = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+/** "12 todos", in the active language. */
+export const todoCount = (count: number) =>
+  i18n._(msg`${plural(count, { one: '# todo', other: '# todos' })}`);
+/** "2 new groups", in the active language. */
+export const newGroupCount = (count: number) =>
+  i18n._(msg`${plural(count, { one: '# new group', other: '# new groups' })}`);
 
-const DAYS = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
-const NTH: Record<number, string> = {
-  1: '1st',
-  2: '2nd',
-  3: '3rd',
-  4: '4th',
-  5: '5th',
-  [-1]: 'last',
-};
+/** "every 2 weeks", in the active language. */
+function everyText({ every, unit }: Repeat): string {
+  switch (unit) {
+    case 'day':
+      return plural(every, { one: 'every day', other: 'every # days' });
+    case 'week':
+      return plural(every, { one: 'every week', other: 'every # weeks' });
+    case 'month':
+      return plural(every, { one: 'every month', other: 'every # months' });
+    default:
+      return plural(every, { one: 'every year', other: 'every # years' });
+  }
+}
+
+/** "every month on the 2nd Tue": the day's place in its month, or the last. */
+function nthWeekdayText(text: string, n: number, day: string): string {
+  switch (n) {
+    case 1:
+      return i18n._(msg`${text} on the 1st ${day}`);
+    case 2:
+      return i18n._(msg`${text} on the 2nd ${day}`);
+    case 3:
+      return i18n._(msg`${text} on the 3rd ${day}`);
+    case 4:
+      return i18n._(msg`${text} on the 4th ${day}`);
+    case 5:
+      return i18n._(msg`${text} on the 5th ${day}`);
+    default:
+      return i18n._(msg`${text} on the last ${day}`);
+  }
+}
 
 /** A repeat in a few words, as the CSV export says it: "every 2 weeks on Mon, Thu". */
 export function repeatText(repeat: Repeat): string {
-  let text = repeat.every === 1 ? `every ${repeat.unit}` : `every ${repeat.every} ${repeat.unit}s`;
-  if (repeat.weekdays?.length) text += ` on ${repeat.weekdays.map((d) => DAYS[d]).join(', ')}`;
-  if (repeat.nthWeekday) {
-    text += ` on the ${NTH[repeat.nthWeekday.n] ?? ''} ${DAYS[repeat.nthWeekday.weekday]}`;
-  } else if (repeat.unit === 'month' && repeat.monthDay !== undefined) {
-    text += ` on day ${repeat.monthDay}`;
+  let text = everyText(repeat);
+  if (repeat.weekdays?.length) {
+    const days = repeat.weekdays.map((day) => formatWeekday(day, 'short')).join(', ');
+    text = i18n._(msg`${text} on ${days}`);
   }
-  if (repeat.from === 'completion') text += ', from completion';
+  if (repeat.nthWeekday) {
+    const { n } = repeat.nthWeekday;
+    const day = formatWeekday(repeat.nthWeekday.weekday, 'short');
+    text = nthWeekdayText(text, n, day);
+  } else if (repeat.unit === 'month' && repeat.monthDay !== undefined) {
+    const { monthDay } = repeat;
+    text = i18n._(msg`${text} on day ${monthDay}`);
+  }
+  if (repeat.from === 'completion') text = i18n._(msg`${text}, from completion`);
   return text;
 }
 
 /** "12 todos (3 completed, 5 with a due date, 2 repeating)". */
 function todosSummary(todos: ImportReport['todos']): string {
+  const { completed, withDueDate, repeating } = todos;
   const parts = [
-    todos.completed > 0 ? `${todos.completed.toLocaleString('en')} completed` : null,
-    todos.withDueDate > 0 ? `${todos.withDueDate.toLocaleString('en')} with a due date` : null,
-    todos.repeating > 0 ? `${todos.repeating.toLocaleString('en')} repeating` : null,
+    completed > 0 ? i18n._(msg`${completed} completed`) : null,
+    withDueDate > 0 ? i18n._(msg`${withDueDate} with a due date`) : null,
+    repeating > 0 ? i18n._(msg`${repeating} repeating`) : null,
   ].filter((part) => part !== null);
-  const details = parts.length > 0 ? ` (${parts.join(', ')})` : '';
-  return `${plural(todos.created, 'todo')}${details}`;
+  const count = todoCount(todos.created);
+  if (parts.length === 0) return count;
+  const details = parts.join(', ');
+  return i18n._(msg`${count} (${details})`);
 }
 
 /** What the preview says will happen, or the report what did. */
 export function reportHeadline(report: ImportReport): string {
   const newGroups = report.groups.filter((group) => !group.existing).length;
-  const groups = newGroups > 0 ? ` and ${plural(newGroups, 'new group')}` : '';
+  const todos = todosSummary(report.todos);
+  const groups = newGroupCount(newGroups);
   if (report.dryRun) {
-    return report.todos.created === 0 && newGroups === 0
-      ? 'Nothing new to import.'
-      : `Ready to import ${todosSummary(report.todos)}${groups}.`;
+    if (report.todos.created === 0 && newGroups === 0) return i18n._(msg`Nothing new to import.`);
+    return newGroups > 0
+      ? i18n._(msg`Ready to import ${todos} and ${groups}.`)
+      : i18n._(msg`Ready to import ${todos}.`);
   }
-  return `Imported ${todosSummary(report.todos)}${groups}.`;
+  return newGroups > 0
+    ? i18n._(msg`Imported ${todos} and ${groups}.`)
+    : i18n._(msg`Imported ${todos}.`);
 }
 
-export const skippedHeading = (report: ImportReport) =>
-  `Skipped: ${plural(report.skippedCount, 'row')}`;
-export const warningsHeading = (report: ImportReport) =>
-  `Imported with changes: ${plural(report.warningCount, 'row')}`;
-export const alreadyText = (report: ImportReport) =>
-  `${plural(report.todos.alreadyImported, 'todo')} of this file ${report.todos.alreadyImported === 1 ? 'is' : 'are'} already here (imported before) and ${report.todos.alreadyImported === 1 ? 'is' : 'are'} left out.`;
+export const skippedHeading = ({ skippedCount }: ImportReport) =>
+  i18n._(msg`Skipped: ${plural(skippedCount, { one: '# row', other: '# rows' })}`);
+export const warningsHeading = ({ warningCount }: ImportReport) =>
+  i18n._(msg`Imported with changes: ${plural(warningCount, { one: '# row', other: '# rows' })}`);
+export const alreadyText = (report: ImportReport) => {
+  const count = report.todos.alreadyImported;
+  return i18n._(
+    msg`${plural(count, {
+      one: '# todo of this file is already here (imported before) and is left out.',
+      other: '# todos of this file are already here (imported before) and are left out.',
+    })}`,
+  );
+};

@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TwoFactorDisableBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-const OPERATION = 'Turn off two-factor codes';
+const OPERATION = msg`Turn off two-factor codes`;
 
 /**
  * Turns the codes off with a current code or the password (shown beside its field if wrong),

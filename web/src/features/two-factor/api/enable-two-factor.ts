@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TwoFactorConfirmBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-const OPERATION = 'Turn on two-factor codes';
+const OPERATION = msg`Turn on two-factor codes`;
 
 /**
  * Turns the codes on with the app's first code (and ends the other sessions, tokens and feed

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_TWO_FACTOR_OPERATION = 'Load two-factor settings';
+export const LOAD_TWO_FACTOR_OPERATION = msg`Load two-factor settings`;
 
 /** Whether sign-in asks for a two-factor code, since when, and the recovery codes left. */
 const twoFactorQueryOptions = queryOptions({

@@ -1,7 +1,8 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 
-const OPERATION = 'Set up two-factor codes';
+const OPERATION = msg`Set up two-factor codes`;
 
 /** A new secret and its QR code, waiting for the app's first code (nothing changes yet). */
 export function useStartTwoFactorSetup() {

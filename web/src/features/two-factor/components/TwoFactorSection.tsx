@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { TwoFactorSetup, TwoFactorStatus } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -17,8 +19,6 @@ import { CopyField } from '#web/components/CopyField';
 import { EndOtherAccessFields } from '#web/components/EndOtherAccessFields';
 import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
 
-const TITLE = 'Two-factor';
-
 /** The secret in groups of four, as authenticator apps show it (spaces are ignored when typed). */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
@@ -33,6 +33,7 @@ function SetupForm({
   onEnabled: (recoveryCodes: string[], ended: string) => void;
   onCancel: () => void;
 }) {
+  const { t } = useLingui();
   const enable = useEnableTwoFactor();
   const [copied, setCopied] = useState<string | null>(null);
   const submit = (data: FormData) => {
@@ -43,31 +44,34 @@ function SetupForm({
     );
   };
   const codeError = enable.isError
-    ? (fieldErrorOf(enable.error, 'code') ?? errorMessage(enable.error, 'Turn on two-factor codes'))
+    ? (fieldErrorOf(enable.error, 'code') ??
+      errorMessage(enable.error, t`Turn on two-factor codes`))
     : null;
   return (
     <div className="space-y-4">
       <Hint>
-        1. Scan this QR code with an authenticator app (Aegis, Google Authenticator, 1Password,
-        Bitwarden...), or type the secret key into it.
+        <Trans>
+          1. Scan this QR code with an authenticator app (Aegis, Google Authenticator, 1Password,
+          Bitwarden...), or type the secret key into it.
+        </Trans>
       </Hint>
       <img
         src={setup.qrCode}
-        alt="QR code for your authenticator app"
+        alt={t`QR code for your authenticator app`}
         width={200}
         height={200}
         className="rounded-md border border-slate-300 bg-white p-1"
       />
       <CopyField
-        label="Secret key"
+        label={t`Secret key`}
         value={grouped(setup.secret)}
-        copyLabel="Copy key"
+        copyLabel={t`Copy key`}
         onCopy={(ok) => setCopied(copyResult(ok, 'The secret key'))}
       />
       {copied && <Hint>{copied}</Hint>}
-      <Form label="Confirm two-factor code" onSubmit={submit}>
+      <Form label={t`Confirm two-factor code`} onSubmit={submit}>
         <TextField
-          label="2. Code from the app"
+          label={t`2. Code from the app`}
           name="code"
           type="text"
           inputMode="numeric"
@@ -79,10 +83,10 @@ function SetupForm({
         <EndOtherAccessFields />
         <FormActions>
           <Button type="submit" disabled={enable.isPending}>
-            {enable.isPending ? 'Turning on...' : 'Turn on'}
+            {enable.isPending ? t`Turning on...` : t`Turn on`}
           </Button>
           <Button variant="secondary" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         </FormActions>
       </Form>
@@ -92,16 +96,21 @@ function SetupForm({
 
 /** The recovery codes, shown once right after turning the codes on. */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const { t } = useLingui();
   const [copied, setCopied] = useState<string | null>(null);
   return (
     <div className="space-y-4">
-      <SubHeading>Your recovery codes</SubHeading>
+      <SubHeading>
+        <Trans>Your recovery codes</Trans>
+      </SubHeading>
       <Hint>
-        Save these codes somewhere safe (a password manager, or on paper). If you lose your phone,
-        each one signs you in once instead of a code. They are shown only now.
+        <Trans>
+          Save these codes somewhere safe (a password manager, or on paper). If you lose your phone,
+          each one signs you in once instead of a code. They are shown only now.
+        </Trans>
       </Hint>
       <ul
-        aria-label="Recovery codes"
+        aria-label={t`Recovery codes`}
         className="grid max-w-md grid-cols-2 gap-2 rounded-md bg-slate-50 p-3 font-mono text-sm text-slate-900 dark:bg-slate-950 dark:text-slate-100"
       >
         {codes.map((code) => (
@@ -118,9 +127,11 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
             )
           }
         >
-          Copy codes
+          <Trans>Copy codes</Trans>
         </Button>
-        <Button onClick={onDone}>I have saved them</Button>
+        <Button onClick={onDone}>
+          <Trans>I have saved them</Trans>
+        </Button>
       </FormActions>
     </div>
   );
@@ -137,6 +148,7 @@ function DisableForm({
   /** `ended`: what else ended with it, as a sentence (endedSentence). */
   onDisabled: (ended: string) => void;
 }) {
+  const { t } = useLingui();
   const disable = useDisableTwoFactor();
   const [withPassword, setWithPassword] = useState(false);
   const field = withPassword ? 'password' : 'code';
@@ -148,28 +160,31 @@ function DisableForm({
     });
   };
   const error = disable.isError
-    ? (fieldErrorOf(disable.error, field) ?? errorMessage(disable.error, 'Turn off'))
+    ? (fieldErrorOf(disable.error, field) ?? errorMessage(disable.error, t`Turn off`))
     : null;
+  const { enabledAt, recoveryCodesLeft: left } = status;
+  const since = enabledAt ? formatInstant(enabledAt) : '';
   return (
     <div className="space-y-4">
       <Hint>
-        Two-factor codes are on
-        {status.enabledAt && (
-          <>
-            {' '}
-            since <time dateTime={status.enabledAt}>{formatInstant(status.enabledAt)}</time>
-          </>
-        )}
-        : signing in asks for a code from your authenticator app after the password.{' '}
-        {status.recoveryCodesLeft === 1
-          ? '1 recovery code is left.'
-          : `${status.recoveryCodesLeft} recovery codes are left.`}
+        {enabledAt ? (
+          <Trans>
+            Two-factor codes are on since <time dateTime={enabledAt}>{since}</time>: signing in asks
+            for a code from your authenticator app after the password.
+          </Trans>
+        ) : (
+          <Trans>
+            Two-factor codes are on: signing in asks for a code from your authenticator app after
+            the password.
+          </Trans>
+        )}{' '}
+        {plural(left, { one: '# recovery code is left.', other: '# recovery codes are left.' })}
       </Hint>
-      <Form label="Turn off two-factor codes" onSubmit={submit}>
+      <Form label={t`Turn off two-factor codes`} onSubmit={submit}>
         {withPassword ? (
           <TextField
             key="password"
-            label="Password"
+            label={t`Password`}
             name="password"
             type="password"
             autoComplete="current-password"
@@ -179,7 +194,7 @@ function DisableForm({
         ) : (
           <TextField
             key="code"
-            label="Code from the app (or a recovery code)"
+            label={t`Code from the app (or a recovery code)`}
             name="code"
             type="text"
             autoComplete="one-time-code"
@@ -190,7 +205,7 @@ function DisableForm({
         <EndOtherAccessFields />
         <FormActions>
           <Button type="submit" variant="danger" disabled={disable.isPending}>
-            {disable.isPending ? 'Turning off...' : 'Turn off two-factor codes'}
+            {disable.isPending ? t`Turning off...` : t`Turn off two-factor codes`}
           </Button>
           {hasPassword && (
             <Button
@@ -202,7 +217,7 @@ function DisableForm({
                 setWithPassword((current) => !current);
               }}
             >
-              {withPassword ? 'Use a code instead' : 'Use your password instead'}
+              {withPassword ? t`Use a code instead` : t`Use your password instead`}
             </Button>
           )}
         </FormActions>
@@ -217,6 +232,8 @@ function DisableForm({
  * changes need a recent proof of identity: the API client asks for it ("Confirm it's you").
  */
 export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
+  const { t } = useLingui();
+  const title = t`Two-factor`;
   const twoFactor = useTwoFactor();
   const startSetup = useStartTwoFactorSetup();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
@@ -227,14 +244,14 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
 
   if (twoFactor.isPending) {
     return (
-      <SettingsSection title={TITLE}>
-        <LoadingText>Loading two-factor settings...</LoadingText>
+      <SettingsSection title={title}>
+        <LoadingText>{t`Loading two-factor settings...`}</LoadingText>
       </SettingsSection>
     );
   }
   if (twoFactor.isError) {
     return (
-      <SettingsSection title={TITLE}>
+      <SettingsSection title={title}>
         <ErrorBanner message={errorMessage(twoFactor.error, LOAD_TWO_FACTOR_OPERATION)} />
       </SettingsSection>
     );
@@ -247,7 +264,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
         codes={recoveryCodes}
         onDone={() => {
           setRecoveryCodes(null);
-          setStatus(`Two-factor codes are on.${ended}`);
+          setStatus(t`Two-factor codes are on.` + ended);
         }}
       />
     );
@@ -257,7 +274,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
         status={twoFactor.data}
         hasPassword={hasPassword}
         onDisabled={(endedToo) =>
-          setStatus(`Two-factor codes are off: signing in asks for the password only.${endedToo}`)
+          setStatus(t`Two-factor codes are off: signing in asks for the password only.` + endedToo)
         }
       />
     );
@@ -277,8 +294,10 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
     body = (
       <>
         <Hint>
-          Off. With two-factor codes on, signing in asks for a code from an authenticator app on
-          your phone after the password, so a stolen password alone is not enough.
+          <Trans>
+            Off. With two-factor codes on, signing in asks for a code from an authenticator app on
+            your phone after the password, so a stolen password alone is not enough.
+          </Trans>
         </Hint>
         <div>
           <Button
@@ -288,14 +307,14 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
             }}
             disabled={startSetup.isPending}
           >
-            {startSetup.isPending ? 'Starting...' : 'Set up two-factor codes'}
+            {startSetup.isPending ? t`Starting...` : t`Set up two-factor codes`}
           </Button>
         </div>
       </>
     );
   }
   return (
-    <SettingsSection title={TITLE} status={status}>
+    <SettingsSection title={title} status={status}>
       {body}
     </SettingsSection>
   );

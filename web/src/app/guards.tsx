@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
@@ -12,16 +12,11 @@ const ChoosePasswordRoute = lazy(() => import('./routes/choose-password-route'))
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const session = useSession();
+  const { t } = useLingui();
   if (!session.token) return session.redirectPending ? null : <Redirect to="/login" replace />;
   if (session.passwordChangeRequired) {
     return (
-      <Suspense
-        fallback={
-          <LoadingText>
-            <Trans>Loading...</Trans>
-          </LoadingText>
-        }
-      >
+      <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>
         <ChoosePasswordRoute />
       </Suspense>
     );

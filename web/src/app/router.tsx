@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LoadingText } from '#web/components/LoadingText';
@@ -24,17 +24,8 @@ const VerifyEmailRoute = lazy(() => import('./routes/verify-email-route'));
 
 /** A lazily loaded screen: "Loading..." until its code is there. */
 function Lazy({ children }: { children: ReactNode }) {
-  return (
-    <Suspense
-      fallback={
-        <LoadingText>
-          <Trans>Loading...</Trans>
-        </LoadingText>
-      }
-    >
-      {children}
-    </Suspense>
-  );
+  const { t } = useLingui();
+  return <Suspense fallback={<LoadingText>{t`Loading...`}</LoadingText>}>{children}</Suspense>;
 }
 
 /** Every route of docs/product.md, Routes. */

@@ -73,7 +73,7 @@ export async function bundleServer(
 
 /** Packages that wait for their first use (decision 097): none may be part of the start. */
 const FIRST_USE_ONLY =
-  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob|chrono-node|@opentelemetry\/[\w.-]+)\//;
+  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|imapflow|mailparser|turndown|glob|chrono-node|@opentelemetry\/[\w.-]+)\//;
 
 /**
  * Fails the build when the bundle, or a chunk it imports statically, holds one of those
@@ -94,7 +94,7 @@ function refuseLoadedAtStart(metafile, entry) {
   );
   if (early.length > 0) {
     throw new Error(
-      `Loaded at start, though only needed at first use (import it with onFirstUse, decision 097): ${early.slice(0, 5).join(', ')}`,
+      `Loaded at start, though only needed at first use (import it with onFirstUse, decisions 097, 157): ${early.slice(0, 5).join(', ')}`,
     );
   }
 }

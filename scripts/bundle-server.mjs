@@ -5,7 +5,7 @@
 // Left outside it: native addons, packages that read their own files at run time (swagger,
 // swagger-ui), and those loaded only when configured (pg, ioredis, nodemailer, prom-client).
 // What the server imports with `import()` at its first use (passkeys, two-factor setup, OIDC,
-// CalDAV, CSV import, push: server/src/shared/on-first-use.ts) goes to chunks of its own in
+// CalDAV, CSV import, push, the inbox's mail: server/src/shared/on-first-use.ts) goes to chunks of its own in
 // server/dist/chunks/, beside the bundle, read only when first needed (decision 097).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -71,7 +71,7 @@ export async function bundleServer(
   return outfile;
 }
 
-/** Packages that wait for their first use (decision 097): none may be part of the start. */
+/** Packages that wait for their first use (decisions 097, 157): none may be part of the start. */
 const FIRST_USE_ONLY =
   /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|imapflow|mailparser|turndown|glob|chrono-node|@opentelemetry\/[\w.-]+)\//;
 

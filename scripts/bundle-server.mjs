@@ -5,8 +5,9 @@
 // Left outside it: native addons, packages that read their own files at run time (swagger,
 // swagger-ui), and those loaded only when configured (pg, ioredis, nodemailer, prom-client).
 // What the server imports with `import()` at its first use (passkeys, two-factor setup, OIDC,
-// CalDAV, CSV import, push, the inbox's mail: server/src/shared/on-first-use.ts) goes to chunks of its own in
-// server/dist/chunks/, beside the bundle, read only when first needed (decision 097).
+// CalDAV, CSV import, push, the inbox's mail: server/src/shared/on-first-use.ts) goes to chunks
+// of its own in server/dist/chunks/, beside the bundle, read only when first needed (decisions
+// 097, 157).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,8 +5,9 @@
 // Left outside it: native addons, packages that read their own files at run time (swagger,
 // swagger-ui), and those loaded only when configured (pg, ioredis, nodemailer, prom-client).
 // What the server imports with `import()` at its first use (passkeys, two-factor setup, OIDC,
-// CalDAV, CSV import, push: server/src/shared/on-first-use.ts) goes to chunks of its own in
-// server/dist/chunks/, beside the bundle, read only when first needed (decision 097).
+// CalDAV, CSV import, push, the inbox's mail: server/src/shared/on-first-use.ts) goes to chunks
+// of its own in server/dist/chunks/, beside the bundle, read only when first needed (decisions
+// 097, 157).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,9 +72,9 @@ export async function bundleServer(
   return outfile;
 }
 
-/** Packages that wait for their first use (decision 097): none may be part of the start. */
+/** Packages that wait for their first use (decisions 097, 157): none may be part of the start. */
 const FIRST_USE_ONLY =
-  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|glob|chrono-node|@opentelemetry\/[\w.-]+)\//;
+  /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|imapflow|mailparser|turndown|glob|chrono-node|@opentelemetry\/[\w.-]+)\//;
 
 /**
  * Fails the build when the bundle, or a chunk it imports statically, holds one of those
@@ -94,7 +95,7 @@ function refuseLoadedAtStart(metafile, entry) {
   );
   if (early.length > 0) {
     throw new Error(
-      `Loaded at start, though only needed at first use (import it with onFirstUse, decision 097): ${early.slice(0, 5).join(', ')}`,
+      `Loaded at start, though only needed at first use (import it with onFirstUse, decisions 097, 157): ${early.slice(0, 5).join(', ')}`,
     );
   }
 }

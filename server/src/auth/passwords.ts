@@ -2,9 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import type { Algorithm } from '@node-rs/argon2';
 import { LIMITS } from '@tally/contract';
 import { badRequest } from '../shared/errors.js';
+import { onFirstUse } from '../shared/on-first-use.js';
+
+/**
+ * The argon2 native addon (8 MB of RSS once loaded) is needed only when a password is set or
+ * checked: a restarted server answers its signed-in sessions without it (decision 157).
+ */
+const loadArgon2 = onFirstUse(() => import('@node-rs/argon2'));
 
 // Algorithm.Argon2id: the enum is a const enum, which verbatimModuleSyntax cannot read.
 const ARGON2ID = 2 as Algorithm;
@@ -27,7 +34,8 @@ export function setPasswordCost(next: typeof cost): void {
   dummyHash = undefined;
 }
 
-export function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
+  const { hash } = await loadArgon2();
   return hash(password, { algorithm: ARGON2ID, ...cost });
 }
 
@@ -39,6 +47,7 @@ export async function verifyPassword(
   storedHash: string | null,
   password: string,
 ): Promise<boolean> {
+  const { verify } = await loadArgon2();
   if (storedHash === null) {
     dummyHash ??= hashPassword('tally-dummy-password-for-timing');
     await verify(await dummyHash, password).catch(() => false);

@@ -4,7 +4,7 @@ import type { InboxConfig } from '../config.js';
 import type { Clock } from '../shared/clock.js';
 import { addEndpoint } from '../shared/endpoint.js';
 import { notFound } from '../shared/errors.js';
-import { startInboxFetcher } from './fetcher.js';
+import type { Fetcher } from './fetcher.js';
 import { createInboxService } from './service.js';
 import type { InboxStatus } from '../shared/inbox-status.js';
 
@@ -46,8 +46,11 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
   );
 
   if (inbox !== null && options.fetch) {
-    let fetcher: ReturnType<typeof startInboxFetcher> | null = null;
+    let fetcher: Fetcher | null = null;
     app.addHook('onReady', async () => {
+      // imapflow and mailparser (1.5 MB of bundled code with their encodings) are imported only
+      // by a server that names a mailbox (decision 157).
+      const { startInboxFetcher } = await import('./fetcher.js');
       fetcher = startInboxFetcher({
         db: app.db,
         clock,

@@ -7,12 +7,16 @@ import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { onFirstUse } from '../shared/on-first-use.js';
 import { createTodoService } from '../todos/service.js';
-import { malformation, secretsOf, senderOf, todoOf } from './message.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** Quick add's reader holds chrono-node: loaded with the first mail, not at start. */
 const loadQuickAdd = onFirstUse(() => import('@tally/contract/quick-add-text'));
+/**
+ * Reading a mail needs turndown and its DOM (0.4 MB of bundled code): loaded with the first mail
+ * taken, not at every start of a server that may never name a mailbox (decision 157).
+ */
+const loadMessage = onFirstUse(() => import('./message.js'));
 /** 100 random bits as 20 characters of base32 (message.ts, SECRET_PATTERN). */
 function newSecret(): string {
   const bytes = randomBytes(20);
@@ -102,6 +106,7 @@ export function createInboxService(options: {
      */
     async take(mail: ParsedMail, key: string): Promise<Outcome> {
       if (inbox === null) return { kind: 'unknown-address' };
+      const { malformation, secretsOf, senderOf, todoOf } = await loadMessage();
       if (malformation(mail) !== null) return { kind: 'malformed' };
       const secrets = secretsOf(mail, inbox.localPart, inbox.domain);
       if (secrets.length === 0) return { kind: 'unknown-address' };

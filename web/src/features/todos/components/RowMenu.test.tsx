@@ -1,6 +1,7 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { renderTranslated } from '#web/test/render';
 import { RowMenu } from './RowMenu';
 
 function renderMenu() {
@@ -10,7 +11,7 @@ function renderMenu() {
     label,
     onSelect: () => chosen(label),
   }));
-  render(
+  renderTranslated(
     // The list around it: the row keys must never see the menu's.
     <div onKeyDown={rowKeys}>
       <RowMenu title="Pay rent" items={items} />

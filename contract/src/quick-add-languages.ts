@@ -10,6 +10,10 @@ import { WEEKDAYS, type Weekday } from './dates.js';
 import { type LanguageTag, matchLanguageTag } from './languages.js';
 import type { Repeat } from './todos.js';
 
+// Regular-expression literals spell their non-ASCII letters as \uXXXX (with the letters in a
+// comment): the server's bundle stays ASCII (scripts/bundle-server.mjs), and esbuild escapes the
+// letters of strings but not those of regular expressions.
+
 /**
  * Quick add in the languages Tally speaks besides English (docs/decisions/180-quick-add-in-the-language.md):
  * chrono's parser of the language for dates and times, the language's own repeat phrases
@@ -191,7 +195,7 @@ const french: QuickAddLanguage = {
     },
   ],
   time: clock('à', 'h'),
-  lead: /(?:^|\s)(?:le|pour le|avant le|d’ici le|d'ici le)\s+$/i,
+  lead: /(?:^|\s)(?:le|pour le|avant le|d\u2019ici le|d'ici le)\s+$/i,
   ordinary: (words, before) => capitalisedInside(words, before),
 };
 
@@ -255,7 +259,7 @@ const spanish: QuickAddLanguage = {
   // "por la mañana", "esta mañana": the morning, not tomorrow.
   ordinary: (words, before) =>
     capitalisedInside(words, before) ||
-    (/^mañana$/i.test(words) && /(?:^|\s)(?:la|las|esta|por|de|cada)\s+$/i.test(before)),
+    (/^ma\u00f1ana$/i.test(words) && /(?:^|\s)(?:la|las|esta|por|de|cada)\s+$/i.test(before)),
 };
 
 const PT = dayWords({
@@ -310,13 +314,13 @@ const portuguese: QuickAddLanguage = {
     { pattern: phrase('todo\\s+ano|todos\\s+os\\s+anos|anualmente'), read: () => every('year') },
   ],
   time: clock('às|as|à', 'h'),
-  lead: /(?:^|\s)(?:na|no|até|em|dia)\s+$/i,
+  lead: /(?:^|\s)(?:na|no|at\u00e9|em|dia)\s+$/i,
   // "segunda chance", "quinta edição": a weekday without "-feira" is a date only after a word
   // that says so ("na sexta", "até segunda").
   ordinary: (words, before) =>
     capitalisedInside(words, before) ||
-    (/^(?:segunda|terça|quarta|quinta|sexta)$/i.test(words) &&
-      !/(?:^|\s)(?:na|no|até|próxima|nesta|esta|essa|de|toda)\s+$/i.test(before)),
+    (/^(?:segunda|ter\u00e7a|quarta|quinta|sexta)$/i.test(words) &&
+      !/(?:^|\s)(?:na|no|at\u00e9|pr\u00f3xima|nesta|esta|essa|de|toda)\s+$/i.test(before)),
 };
 
 const JA_DAY: Record<string, Weekday> = {
@@ -347,9 +351,12 @@ const japanese: QuickAddLanguage = {
       read: (m) =>
         (m[1] ?? '').includes('曜')
           ? onDays(
-              [...(m[1] ?? '').matchAll(/[月火水木金土日](?=曜|[、・と])/g)].map(
-                (d) => JA_DAY[d[0]],
-              ),
+              // [月火水木金土日](?=曜|[、・と])
+              [
+                ...(m[1] ?? '').matchAll(
+                  /[\u6708\u706b\u6c34\u6728\u91d1\u571f\u65e5](?=\u66dc|[\u3001\u30fb\u3068])/g,
+                ),
+              ].map((d) => JA_DAY[d[0]]),
             )
           : null,
     },
@@ -397,7 +404,12 @@ const chinese: QuickAddLanguage = {
         false,
       ),
       read: (m) =>
-        onDays([...(m[1] ?? '').matchAll(/[一二三四五六日天]/g)].map((d) => ZH_DAY[d[0]])),
+        // [一二三四五六日天]
+        onDays(
+          [...(m[1] ?? '').matchAll(/[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u65e5\u5929]/g)].map(
+            (d) => ZH_DAY[d[0]],
+          ),
+        ),
     },
     {
       pattern: phrase('每隔?\\s*(\\d{1,3})\\s*(天|周|个?星期|个?月|年)', false),
@@ -425,7 +437,14 @@ const AR_DAY: Record<string, Weekday> = {
   احد: 'sun',
 };
 const AR_DAY_WORD = `(?:ال)?(?:${Object.keys(AR_DAY).join('|')})`;
-const arLookup = (word: string) => AR_DAY[word.trim().replace(/^و/, '').replace(/^ال/, '')];
+// a leading و ("and"), then ال ("the")
+const arLookup = (word: string) =>
+  AR_DAY[
+    word
+      .trim()
+      .replace(/^\u0648/, '')
+      .replace(/^\u0627\u0644/, '')
+  ];
 const AR_UNITS: Record<string, Repeat['unit']> = {
   أيام: 'day',
   يوم: 'day',
@@ -466,7 +485,9 @@ const arabic: QuickAddLanguage = {
   ],
   time: clock('الساعة', ''),
   // "اليوم الوطني" (the national day): "the day" followed by its adjective is no date.
-  ordinary: (words, _before, after) => /^اليوم$/.test(words) && /^\s*ال\p{L}/u.test(after),
+  // اليوم ("today") before a word with ال is a name ("اليوم الوطني"), not a date
+  ordinary: (words, _before, after) =>
+    /^\u0627\u0644\u064a\u0648\u0645$/.test(words) && /^\s*\u0627\u0644\p{L}/u.test(after),
 };
 
 const LANGUAGES: Readonly<Record<Exclude<LanguageTag, 'en'>, QuickAddLanguage>> = {

@@ -165,7 +165,10 @@ for (const viewport of VIEWPORTS) {
       const calendarViews = page.getByRole('group', { name: 'View' }).getByRole('button');
       await expect(calendarViews).toHaveCount(3);
       for (const range of await calendarViews.allTextContents()) {
-        const button = calendarViews.filter({ hasText: range });
+        // The whole name: "Day" is also in "3 days".
+        const button = page
+          .getByRole('group', { name: 'View' })
+          .getByRole('button', { name: range, exact: true });
         await button.click();
         await expect(button).toHaveAttribute('aria-pressed', 'true');
         await expectNoSeriousA11yViolations(page, `/calendar, ${range}, ${theme}`);
@@ -197,8 +200,10 @@ for (const viewport of VIEWPORTS) {
 
       // Every section the menu lists (e-mail to task, notifications and the language among them).
       await page.goto('/settings');
-      const sections = await page
-        .getByRole('navigation', { name: 'Settings sections' })
+      const menu = page.getByRole('navigation', { name: 'Settings sections' });
+      // The menu is drawn once the sections' code is in: read it after its last link shows.
+      await expect(menu.locator('a[href="/settings/email-to-task"]')).toBeVisible();
+      const sections = await menu
         .getByRole('link')
         .evaluateAll((links) =>
           links

@@ -533,7 +533,7 @@ test('at 1280 px the row keeps its buttons, and its menu offers Add subtask too'
   await page.getByRole('menuitem', { name: 'Add subtask' }).click();
   await row.getByLabel('New subtask').fill('Buy brushes');
   await row.getByRole('button', { name: 'Add subtask' }).click();
-  await expect(row.getByLabel('0 of 1 subtasks done')).toBeVisible();
+  await expect(row.getByLabel('0 of 1 subtask done')).toBeVisible();
   // A click elsewhere closes an open menu.
   await row.getByRole('button', { name: 'Actions for Paint the shed' }).click();
   await expect(page.getByRole('menu')).toBeVisible();

@@ -247,7 +247,7 @@ test.describe('tags, priority and subtasks', () => {
     const plan = rowOf(page, 'Plan the move');
     await expect(plan.getByText('High', { exact: true })).toBeVisible();
     await expect(plan.getByText('@home', { exact: true })).toBeVisible();
-    await expect(plan.getByLabel('0 of 1 subtasks done')).toBeVisible();
+    await expect(plan.getByLabel('0 of 1 subtask done')).toBeVisible();
     await expect(rowOf(page, 'Book a van').getByText('Medium', { exact: true })).toBeVisible();
     await expect(rowOf(page, 'Compare prices').locator('[data-depth="2"]')).toBeVisible();
     const saved = await todosOf(request, user);

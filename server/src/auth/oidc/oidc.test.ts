@@ -576,7 +576,11 @@ describe('re-authentication with the provider', () => {
         body: { returnTo: '//evil.example/' },
       });
       expect(badReturn.statusCode).toBe(400);
-      expect(badReturn.json()).toEqual({ error: expect.stringMatching(/returnTo/) });
+      expect(badReturn.json()).toEqual({
+        error: expect.stringMatching(/returnTo/),
+        code: 'invalid_format',
+        field: 'returnTo',
+      });
 
       const prove = async (as: LocalPerson) => {
         const started = await call(oidcApi.reauthenticate, {

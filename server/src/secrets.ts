@@ -1,5 +1,5 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makePrivateDir } from './db/private-files.js';
 
@@ -12,8 +12,9 @@ import { makePrivateDir } from './db/private-files.js';
 
 /**
  * The text of DATA_DIR/`name`, made by `make` when the file is missing. Several processes may
- * start at once (WEB_CONCURRENCY, or two containers on one volume): the file is created with
- * `wx`, so exactly one process writes it and the others, refused with EEXIST, read that one.
+ * start at once (WEB_CONCURRENCY, or two containers on one volume): each writes its own temporary
+ * file and links it to the name, which succeeds for exactly one; the others, refused with EEXIST,
+ * read that one, whole (a file created empty and then written could be read in between).
  */
 function secretFile(
   dataDir: string,
@@ -24,13 +25,17 @@ function secretFile(
   if (!existsSync(file)) {
     makePrivateDir(dataDir);
     const text = make();
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(draft, text, { mode: 0o600, flag: 'wx' });
+    chmodSync(draft, 0o600);
     try {
-      writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
-      chmodSync(file, 0o600);
+      linkSync(draft, file);
       return { file, text };
     } catch (error) {
       // Another process made it first: read theirs.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(draft);
     }
   }
   return { file, text: readFileSync(file, 'utf8') };

@@ -1,4 +1,5 @@
 import { i18n, type Messages } from '@lingui/core';
+import { matchLanguageTag } from '@tally/contract/languages';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
 
 /**
@@ -37,18 +38,13 @@ const catalogs: Record<Language, () => Promise<{ messages: Messages }>> = {
 
 const KNOWN = Object.keys(catalogs) as Language[];
 
-/** The language Tally speaks for a requested tag: exact, else by its language (pt-PT → pt-BR). */
+/**
+ * The language Tally speaks for a requested tag: a pseudo-language by its exact tag, else as the
+ * server matches it (contract/src/languages.ts: exact, else by its language, pt-PT → pt-BR).
+ */
 export function matchLanguage(requested: string): Language | null {
-  const exact = KNOWN.find((tag) => tag.toLowerCase() === requested.toLowerCase());
-  if (exact) return exact;
-  let base: string;
-  try {
-    base = new Intl.Locale(requested).language;
-  } catch {
-    return null;
-  }
-  const sameLanguage = LANGUAGES.find((language) => language.tag.split('-')[0] === base);
-  return sameLanguage?.tag ?? null;
+  const pseudo = KNOWN.find((tag) => tag.toLowerCase() === requested.toLowerCase());
+  return pseudo ?? matchLanguageTag(requested);
 }
 
 /** The chosen language (Settings), else the first of the browser's that Tally speaks, else English. */

@@ -1,7 +1,16 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { apiPost, registerViaApi, signInWithStorage, type ApiUser } from '../support/fixtures';
+import {
+  apiPost,
+  registerViaApi,
+  screenshotDir,
+  setTheme,
+  signInWithStorage,
+  type ApiUser,
+} from '../support/fixtures';
 
 /**
  * The daily loop's low items, as a person meets them in the browser: the palette opens the todo
@@ -307,4 +316,40 @@ test("/trash: each button's name holds the words it shows (axe's label-content-n
   expect(results.violations.map((violation) => violation.nodes.map((node) => node.html))).toEqual(
     [],
   );
+});
+
+test('quick add with chips, the words a Todoist user types: screenshots, phone and desktop, light and dark', async ({
+  page,
+}) => {
+  const user = await registerViaApi(page.request, 'briefchips');
+  await apiPost(page.request, user, '/api/todo-groups', { name: 'Home', color: '#84CC16' });
+  await signInWithStorage(page, user);
+  mkdirSync(screenshotDir, { recursive: true });
+  const understood = page
+    .getByRole('form', { name: 'Quick add' })
+    .getByRole('list', { name: 'Quick add understood' });
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      const field = quickAdd(page);
+      await field.fill('Pay rent tomorrow 9am #Home @bills !1 every month');
+      for (const chip of ['Date', 'Time', 'Group', 'Tag', 'Repeat']) {
+        await expect(understood.getByText(chip, { exact: true })).toBeVisible();
+      }
+      // "!1" is no priority ("!", "!!", "!!!" or p1-p3 are): it stays, visibly, in the title.
+      await expect(understood.getByText('Priority', { exact: true })).toHaveCount(0);
+      await expect(page.getByText('Saved as “Pay rent !1”')).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      await page.screenshot({
+        path: path.join(screenshotDir, `loop-quick-add-typed-${theme}-${width}.png`),
+      });
+      await field.fill('');
+    }
+  }
 });

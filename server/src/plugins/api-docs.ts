@@ -18,7 +18,7 @@ const OWN_HEADERS = new Set([
  * The OpenAPI document, generated from the routes' schemas, and its browsable UI at /api/docs.
  * @fastify/swagger, its UI and the document are made at the first request for them
  * (plugins/api-docs-app.ts), not at start: loading and registering them took 75-100 ms of every
- * start for a page few servers ever serve (docs/decisions/186-api-docs-on-first-request.md).
+ * start for a page few servers ever serve (docs/decisions/186-what-a-start-leaves-for-later.md).
  */
 export const apiDocsPlugin = fp(
   async (app) => {

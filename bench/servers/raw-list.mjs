@@ -3,8 +3,9 @@
 // statements on SQLite, a pool on PostgreSQL), the bearer JWT checked with node:crypto, the
 // token's session read by its primary key as Tally reads it (decision 065), the user's todos
 // newest first and their tags from the link table in a second read, each todo's fields as Tally
-// answers them (todos/rows.ts: its reminders from their column), written with JSON.stringify. No validation, logging, headers or
-// hooks. Env: DIALECT (sqlite|postgres), DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.
+// answers them (todos/rows.ts, its reminders read from their column), written with
+// JSON.stringify. No validation, logging, headers or hooks. Env: DIALECT (sqlite|postgres),
+// DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { compareText } from '../../contract/dist/todo-shape.js';

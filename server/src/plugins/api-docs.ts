@@ -1,5 +1,5 @@
 import { isSessionOnlyPath } from '@tally/contract';
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { onFirstUse } from '../shared/on-first-use.js';
 
@@ -37,9 +37,13 @@ export const apiDocsPlugin = fp(
       // A HEAD route is its GET's twin; the document lists the GET.
       if (route.method !== 'HEAD') documented.push(route);
     });
+    let built: FastifyInstance | undefined;
     const docsApp = onFirstUse(async () => {
       const { buildDocsApp } = await import('./api-docs-app.js');
-      return buildDocsApp(documented);
+      return (built = await buildDocsApp(documented));
+    });
+    app.addHook('onClose', async () => {
+      await built?.close();
     });
 
     /** Hands the request to the documenting instance and its answer back as it is. */

@@ -1,7 +1,8 @@
-// `node bench/notifications.mjs [reminders] [digests]`: what sending notifications costs the
-// server (docs/performance.md, Notifications). Starts the built server (server/dist/main.js) on
-// SQLite in a temporary DATA_DIR with a webhook stand-in and a loopback SMTP server (the API
-// tests' own, server/src/test/), seeds one user with 200 todos whose list is timed, one with
+// `node bench/notifications.mjs [reminders] [digests] [--server=FILE] [--profile=DIR]`: what
+// sending notifications costs the server (docs/performance.md, Notifications). Starts the built
+// server (server/dist/main.js, or FILE: another build's, kept beside it) on SQLite in a temporary
+// DATA_DIR with a webhook stand-in and a loopback SMTP server (the API tests' own,
+// server/src/test/, in a child process: bench/lib/notification-receivers.mjs), seeds one user with 200 todos whose list is timed, one with
 // `reminders` todos (default 10,000) and a webhook channel, and `digests` users (default 1,000)
 // with a verified address. It times GET /api/todos and POST /api/todos one after the other while
 // nothing goes out. Then, twice, it makes every reminder due and every digest's time come (rows
@@ -9,17 +10,19 @@
 // every reminder and the SMTP server every digest: first alone, for the server's CPU and the wall
 // time, then timing those requests meanwhile. Prints the latencies (median, p95) before and
 // during.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PASSWORD, seed } from './lib/seed.mjs';
 import { openDatabase } from './lib/sql.mjs';
-import { startLocalReceivers } from '../server/src/test/local-notify-receivers.ts';
-import { startLocalSmtp } from '../server/src/test/local-smtp.ts';
 
-const REMINDERS = Number(process.argv[2] ?? 10_000);
-const DIGESTS = Number(process.argv[3] ?? 1_000);
+const args = process.argv.slice(2);
+const [REMINDERS = 10_000, DIGESTS = 1_000] = args.filter((a) => !a.startsWith('--')).map(Number);
+/** `--profile=DIR`: the server writes a V8 CPU profile there (bench/profile-summary.mjs reads it). */
+const PROFILE_DIR = args.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+const SERVER =
+  args.find((a) => a.startsWith('--server='))?.slice('--server='.length) ?? 'server/dist/main.js';
 const PORT = 4141;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const SECRET = `whsec_${Buffer.from('bench-webhook-signing-secret-32b').toString('base64')}`;
@@ -29,9 +32,18 @@ const file = path.join(dataDir, 'tally.db');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 rmSync(dataDir, { recursive: true, force: true });
 
-const receivers = await startLocalReceivers();
-receivers.setSecret('bench', SECRET);
-const smtp = await startLocalSmtp();
+// The webhook and SMTP stand-ins live in a child process: what they keep of every message is
+// not this process's heap, whose collector would otherwise run through the timed requests.
+const receiverProcess = fork(path.join(import.meta.dirname, 'lib/notification-receivers.mjs'));
+/** Sends a message to the stand-ins and waits for their answer (one at a time). */
+const ask = (message) =>
+  new Promise((resolve) => {
+    receiverProcess.once('message', resolve);
+    if (message) receiverProcess.send(message);
+  });
+const receivers = await ask(null);
+await ask({ type: 'secret', name: 'bench', secret: SECRET });
+const received = () => ask({ type: 'counts' });
 const env = {
   ...process.env,
   PORT: String(PORT),
@@ -42,14 +54,15 @@ const env = {
   REDIS_URL: '',
   WEB_CONCURRENCY: '1',
   NODE_OPTIONS: '',
-  SMTP_URL: smtp.url,
+  SMTP_URL: receivers.smtpUrl,
   MAIL_FROM: 'Tally <tally@bench.example>',
   PUBLIC_URL: ORIGIN,
   OUTBOUND_ALLOW_PRIVATE: 'true',
 };
 
 async function up() {
-  const child = spawn(process.execPath, ['server/dist/main.js'], {
+  const flags = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...flags, SERVER], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -133,21 +146,27 @@ const summary = (values) =>
 // Warm, then the baseline while nothing goes out.
 for (let i = 0; i < 100; i++) await probe({ get: [], post: [] });
 const before = { get: [], post: [] };
+const beforeCpu = cpuSeconds(server.pid);
+const beforeBenchCpu = process.cpuUsage();
 for (let i = 0; i < 300; i++) await probe(before);
+const cpuPerProbe = ((cpuSeconds(server.pid) - beforeCpu) / 300) * 1000;
+const benchCpuPerProbe = (() => {
+  const { user, system } = process.cpuUsage(beforeBenchCpu);
+  return (user + system) / 1000 / 300;
+})();
 
 const todoIds = await db.query('select id from todos where user_id = ? order by id', [reminded]);
 
 /**
  * Every reminder due now and every digest's time this minute (UTC, the seeded users' zone);
  * waits until the webhook has every reminder and the SMTP server every digest, timing requests
- * meanwhile when `samples` is given (else it looks every 100 ms).
+ * meanwhile when `samples` is given (else it looks every 100 ms): those while reminders go out
+ * in `samples.reminders`, those after, while only digests do, in `samples.digests`.
  */
 async function sendAll(samples) {
   const started = Date.now();
   const minute = new Date(started).getUTCHours() * 60 + new Date(started).getUTCMinutes();
-  const webhooks = () => receivers.received.filter((message) => message.service === 'webhook');
-  const hooksBefore = webhooks().length;
-  const mailsBefore = smtp.received.length;
+  const countsBefore = await received();
   await db.transaction(async (query) => {
     await query('delete from reminders where user_id = ?', [reminded]);
     for (const { id } of todoIds) {
@@ -163,21 +182,27 @@ async function sendAll(samples) {
     );
   });
   const cpuStart = cpuSeconds(server.pid);
+  const receiversCpuStart = cpuSeconds(receiverProcess.pid);
+  const benchCpuStart = process.cpuUsage();
   let remindersDone = 0;
   let digestsDone = 0;
   let firstMail = 0;
   while (remindersDone === 0 || digestsDone === 0) {
-    if (samples) await probe(samples);
+    if (samples) await probe(remindersDone === 0 ? samples.reminders : samples.digests);
     else await sleep(100);
-    const mails = smtp.received.length - mailsBefore;
+    const counts = await received();
+    const mails = counts.mails - countsBefore.mails;
     if (mails > 0 && firstMail === 0) firstMail = Date.now();
-    if (remindersDone === 0 && webhooks().length - hooksBefore >= todoIds.length) {
+    if (remindersDone === 0 && counts.webhooks - countsBefore.webhooks >= todoIds.length) {
       remindersDone = Date.now();
     }
     if (digestsDone === 0 && mails >= DIGESTS) digestsDone = Date.now();
   }
+  const { user, system } = process.cpuUsage(benchCpuStart);
   return {
     cpu: cpuSeconds(server.pid) - cpuStart,
+    receiversCpu: cpuSeconds(receiverProcess.pid) - receiversCpuStart,
+    benchCpu: (user + system) / 1e6,
     reminders: (remindersDone - started) / 1000,
     firstMail: (firstMail - started) / 1000,
     digests: (digestsDone - firstMail) / 1000,
@@ -185,25 +210,41 @@ async function sendAll(samples) {
 }
 
 const alone = await sendAll(null);
-const during = { get: [], post: [] };
-await sendAll(during);
+const during = { reminders: { get: [], post: [] }, digests: { get: [], post: [] } };
+const duringRun = await sendAll(during);
+const { refused } = await received();
 await db.close();
 await down(server);
-await receivers.close();
-await smtp.close();
+await ask({ type: 'close' });
 rmSync(dataDir, { recursive: true, force: true });
 
+const both = (key) => [...during.reminders[key], ...during.digests[key]];
+const cpuLine = (run) =>
+  `server ${run.cpu.toFixed(1)} s, stand-ins ${run.receiversCpu.toFixed(1)} s, this process ${run.benchCpu.toFixed(1)} s`;
 console.log(`${todoIds.length} reminders to a webhook, ${DIGESTS} digests by SMTP, SQLite`);
-console.log(`server CPU ${alone.cpu.toFixed(1)} s from the first due to the last received`);
+console.log(`CPU from the first due to the last received: ${cpuLine(alone)}`);
 console.log(`reminders: all received ${alone.reminders.toFixed(1)} s after due`);
 console.log(
   `digests: the first ${alone.firstMail.toFixed(1)} s after their time (the digest round runs each minute), ` +
     `all ${alone.digests.toFixed(1)} s after the first`,
 );
 console.log(
+  `while probing: CPU ${cpuLine(duringRun)}; reminders all received ${duringRun.reminders.toFixed(1)} s after due, ` +
+    `digests all ${duringRun.digests.toFixed(1)} s after the first`,
+);
+console.log(
+  `CPU per probe (GET, POST, DELETE) before: server ${cpuPerProbe.toFixed(2)} ms, this process ${benchCpuPerProbe.toFixed(2)} ms`,
+);
+console.log(
   `before: GET /api/todos ${summary(before.get)}; POST /api/todos ${summary(before.post)}`,
 );
 console.log(
-  `during: GET /api/todos ${summary(during.get)}; POST /api/todos ${summary(during.post)}`,
+  `during: GET /api/todos ${summary(both('get'))}; POST /api/todos ${summary(both('post'))}`,
 );
-if (receivers.refused.length > 0) console.log(`refused: ${receivers.refused.slice(0, 3)}`);
+console.log(
+  `  while reminders go out: GET ${summary(during.reminders.get)}; POST ${summary(during.reminders.post)}`,
+);
+console.log(
+  `  then digests alone: GET ${summary(during.digests.get)}; POST ${summary(during.digests.post)}`,
+);
+if (refused.length > 0) console.log(`refused: ${refused}`);

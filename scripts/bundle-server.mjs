@@ -3,7 +3,8 @@
 // time more than one bundle of the same code (docs/performance.md, Footprint).
 //   node scripts/bundle-server.mjs [server/dist/main.js] [server/dist/main.bundle.js]
 // Left outside it: native addons, packages that read their own files at run time (swagger,
-// swagger-ui), and those loaded only when configured (pg, ioredis, nodemailer, prom-client).
+// swagger-ui: loaded at the first /api/docs request, decision 186), and those loaded only when
+// configured (pg, ioredis, nodemailer, prom-client).
 // What the server imports with `import()` at its first use (passkeys, two-factor setup, OIDC,
 // CalDAV, CSV import, push, the inbox's mail: server/src/shared/on-first-use.ts) goes to chunks
 // of its own in server/dist/chunks/, beside the bundle, read only when first needed (decisions
@@ -77,25 +78,38 @@ const FIRST_USE_ONLY =
   /(^|\/)node_modules\/(@simplewebauthn\/server|otpauth|qrcode|openid-client|@xmldom\/xmldom|ical\.js|csv-parse|web-push|imapflow|mailparser|turndown|glob|chrono-node|@opentelemetry\/[\w.-]+)\//;
 
 /**
+ * Modules left outside the bundle that no ES import at start may name (decision 186): the API
+ * docs' packages wait for the first /api/docs request, and an import of node:http makes Node read
+ * all its exports, whose WebSocket loads undici (server/src/shared/http-request.ts).
+ */
+const NOT_IMPORTED_AT_START = /^(@fastify\/swagger(-ui)?|(node:)?http)$/;
+
+/**
  * Fails the build when the bundle, or a chunk it imports statically, holds one of those
  * packages: a static import of it anywhere on the server's import graph loads it at start again.
  */
 function refuseLoadedAtStart(metafile, entry) {
   const atStart = new Set();
+  const outside = new Set();
   const visit = (output) => {
     if (atStart.has(output)) return;
     atStart.add(output);
     for (const imported of metafile.outputs[output].imports) {
-      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+      if (imported.kind !== 'import-statement') continue;
+      if (imported.external) outside.add(imported.path);
+      else visit(imported.path);
     }
   };
   visit(entry);
-  const early = [...atStart].flatMap((output) =>
-    Object.keys(metafile.outputs[output].inputs).filter((input) => FIRST_USE_ONLY.test(input)),
-  );
+  const early = [
+    ...[...atStart].flatMap((output) =>
+      Object.keys(metafile.outputs[output].inputs).filter((input) => FIRST_USE_ONLY.test(input)),
+    ),
+    ...[...outside].filter((name) => NOT_IMPORTED_AT_START.test(name)),
+  ];
   if (early.length > 0) {
     throw new Error(
-      `Loaded at start, though only needed at first use (import it with onFirstUse, decisions 097, 157): ${early.slice(0, 5).join(', ')}`,
+      `Loaded at start, though only needed at first use (import it with onFirstUse, decisions 097, 157, 186; node:http through server/src/shared/http-request.ts): ${early.slice(0, 5).join(', ')}`,
     );
   }
 }

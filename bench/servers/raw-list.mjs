@@ -3,8 +3,9 @@
 // statements on SQLite, a pool on PostgreSQL), the bearer JWT checked with node:crypto, the
 // token's session read by its primary key as Tally reads it (decision 065), the user's todos
 // newest first and their tags from the link table in a second read, each todo's fields as Tally
-// answers them (todos/rows.ts), written with JSON.stringify. No validation, logging, headers or
-// hooks. Env: DIALECT (sqlite|postgres), DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.
+// answers them (todos/rows.ts, its reminders read from their column), written with
+// JSON.stringify. No validation, logging, headers or hooks. Env: DIALECT (sqlite|postgres),
+// DATABASE_FILE or DATABASE_URL, JWT_SECRET, PORT.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { compareText } from '../../contract/dist/todo-shape.js';
@@ -41,7 +42,7 @@ function verifyJwt(token) {
 const LIVE_SESSION =
   'select "user_id" from "sessions" where "id" = ? and "user_id" = ? and "ended_at" is null and "expires_at" > ?';
 const TODOS =
-  'select "id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat", "remind_minutes_before", "priority", "parent_id", "start_date", "duration_minutes", "position", "custom_repeat", "version" from "todos" where "user_id" = ? order by "created_at" desc, "id" desc';
+  'select "id", "title", "description", "group_id", "completed", "created_at", "due_date", "due_time", "repeat", "reminder_minutes", "priority", "parent_id", "start_date", "duration_minutes", "position", "custom_repeat", "version" from "todos" where "user_id" = ? order by "created_at" desc, "id" desc';
 const TAG_LINKS =
   'select "todo_tags"."todo_id", "tags"."name" from "tags" inner join "todo_tags" on "todo_tags"."tag_id" = "tags"."id" where "tags"."user_id" = ?';
 
@@ -65,7 +66,8 @@ async function listTodos(userId) {
       dueDate: row.due_date,
       dueTime: row.due_time,
       repeat: row.repeat === null ? null : JSON.parse(row.repeat),
-      remindMinutesBefore: row.remind_minutes_before,
+      remindMinutesBefore: null,
+      reminders: [],
       tags: tags.get(row.id) ?? [],
       priority: row.priority,
       parentId: row.parent_id,
@@ -75,6 +77,10 @@ async function listTodos(userId) {
       version: row.version,
     };
     if (row.custom_repeat !== null) todo.customRepeat = row.custom_repeat;
+    if (row.reminder_minutes !== null) {
+      todo.reminders = JSON.parse(row.reminder_minutes);
+      todo.remindMinutesBefore = todo.reminders[0] ?? null;
+    }
     return todo;
   });
 }

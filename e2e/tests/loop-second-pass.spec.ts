@@ -397,6 +397,9 @@ const ROWS_AT_LEAST: Record<number, number> = { 390: 8, 1280: 12 };
 test('screens with real rows: /todos and the detail view, phone and desktop, light and dark', async ({
   page,
 }) => {
+  // Four screens, each with two axe runs and two screenshots: 33 s on a shared two-core machine,
+  // past the default 30 s.
+  test.setTimeout(120_000);
   const user = await denseAccount(page, 'realrows');
   await signInWithStorage(page, user);
   mkdirSync(screenshotDir, { recursive: true });

@@ -18,6 +18,11 @@ import { escapeHtml } from './email.js';
 
 /** A digest not sent within this long after its time (the server was down) waits for tomorrow. */
 const SEND_WINDOW_MINUTES = 120;
+/**
+ * After a failed send the digest waits this long before the next try, doubled after each
+ * failure (1, 2, 4 ... minutes): retries fit in the send window.
+ */
+const RETRY_FIRST_MS = 60_000;
 /** Todos listed per part; the rest is a count. */
 const LIST_LIMIT = 20;
 /** Yesterday's completions and the current streak, from Insights (composed in app.ts). */
@@ -116,6 +121,8 @@ export function createDigests(options: {
   onError?: (error: unknown) => void;
 }) {
   const { db, clock } = options;
+  /** Users whose digest failed today: how often, and when it may be tried again (this process). */
+  const retries = new Map<number, { failures: number; at: number }>();
 
   async function content(userId: number, today: string, zone: string): Promise<DigestContent> {
     const open = () =>
@@ -172,6 +179,8 @@ export function createDigests(options: {
         if (since < 0 || since >= SEND_WINDOW_MINUTES || user.digest_sent_on === local.date) {
           continue;
         }
+        const retry = retries.get(user.id);
+        if (retry && now < retry.at) continue;
         // The claim: of the processes looking now, one moves the date and sends.
         const claimed = await db
           .updateTable('notification_settings')
@@ -196,8 +205,18 @@ export function createDigests(options: {
         try {
           await mailer.send(mail);
           sent += 1;
+          retries.delete(user.id);
         } catch (error) {
           options.onError?.(error);
+          // Not sent: the claim is given back, for a later round to try again after a wait.
+          const failures = (retry?.failures ?? 0) + 1;
+          retries.set(user.id, { failures, at: now + RETRY_FIRST_MS * 2 ** (failures - 1) });
+          await db
+            .updateTable('notification_settings')
+            .set({ digest_sent_on: user.digest_sent_on })
+            .where('user_id', '=', user.id)
+            .where('digest_sent_on', '=', local.date)
+            .execute();
         }
       }
       return sent;

@@ -870,6 +870,29 @@ describe('daily digest', () => {
     advance(24 * 3600_000);
     expect(await ctx.app.sendDueDigests()).toBe(0);
   });
+
+  it('a digest the SMTP server refused goes out at a later round, once', async () => {
+    const user = await verified(await registerUser(ctx.app));
+    const call = await client(user).raw();
+    await call(accountApi.setPreferences, { body: { timeZone: 'Asia/Tokyo' } });
+    const at = tokyo(ctx.clock.now() + 60_000).time;
+    await call(notificationsApi.updateSettings, { body: { digestTime: at } });
+    advance(60_000);
+    smtp.refuse = true;
+    try {
+      expect(await ctx.app.sendDueDigests()).toBe(0);
+    } finally {
+      smtp.refuse = false;
+    }
+    expect(digests(user)).toHaveLength(0);
+    // It waits a minute after the failure, then goes, and only once.
+    expect(await ctx.app.sendDueDigests()).toBe(0);
+    advance(60_000);
+    expect(await ctx.app.sendDueDigests()).toBe(1);
+    advance(60_000);
+    expect(await ctx.app.sendDueDigests()).toBe(0);
+    expect(digests(user)).toHaveLength(1);
+  });
 });
 
 describe("in the account's language", () => {

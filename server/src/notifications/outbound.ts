@@ -1,6 +1,6 @@
-import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { httpRequest } from '../shared/http-request.js';
 import { isPublicAddress, publicOnlyLookup } from '../shared/public-address.js';
 
 /**
@@ -63,7 +63,7 @@ export function sendOutbound(
     return Promise.resolve({ status: null, answer: 'Not sent: the message is too large' });
   }
   const url = new URL(request.url);
-  const send = url.protocol === 'https:' ? https.request : http.request;
+  const send = url.protocol === 'https:' ? https.request : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (answer: OutboundAnswer) => {

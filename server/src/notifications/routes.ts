@@ -24,7 +24,7 @@ declare module 'fastify' {
     /** Queues reminders and events for the user's channels. */
     notifications: Pick<
       NotificationService,
-      | 'reminderFired'
+      | 'remindersFired'
       | 'pushActions'
       | 'todoData'
       | 'todoEvent'
@@ -95,7 +95,7 @@ export const notificationRoutes = fp<NotificationRoutesOptions>(
           app.log.error({ err: error }, 'webhook event not queued'),
         );
     app.decorate('notifications', {
-      reminderFired: service.reminderFired,
+      remindersFired: service.remindersFired,
       pushActions: service.pushActions,
       todoData: service.todoData,
       todoEvent: logged(service.todoEvent),

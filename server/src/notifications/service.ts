@@ -204,35 +204,43 @@ export function createNotificationService(options: {
     return row ?? null;
   }
 
-  async function enqueue(
+  /** The rows that queue one event for each of `channels`. */
+  function deliveryRows(
     channels: readonly Pick<ChannelRow, 'id' | 'kind'>[],
     type: WebhookEventType,
     data: WebhookPayload['data'],
     now: number,
     sendAt = now,
   ) {
-    if (channels.length === 0) return;
     const payload: WebhookPayload = { type, timestamp: isoTime(now), data };
     const body = JSON.stringify(payload);
+    return channels.map((channel) => ({
+      channel_id: channel.id,
+      message_id: `msg_${randomUUID()}`,
+      event: type,
+      payload: body,
+      state: 'pending' as const,
+      attempt: 0,
+      next_attempt_at: sendAt,
+      lease_until: 0,
+      expires_at:
+        type === 'reminder.fired' && channel.kind !== 'webhook'
+          ? sendAt + REMINDER_EXPIRES_MS
+          : null,
+      created_at: now,
+    }));
+  }
+
+  async function enqueue(
+    channels: readonly Pick<ChannelRow, 'id' | 'kind'>[],
+    type: WebhookEventType,
+    data: WebhookPayload['data'],
+    now: number,
+  ) {
+    if (channels.length === 0) return;
     await db
       .insertInto('notification_deliveries')
-      .values(
-        channels.map((channel) => ({
-          channel_id: channel.id,
-          message_id: `msg_${randomUUID()}`,
-          event: type,
-          payload: body,
-          state: 'pending' as const,
-          attempt: 0,
-          next_attempt_at: sendAt,
-          lease_until: 0,
-          expires_at:
-            type === 'reminder.fired' && channel.kind !== 'webhook'
-              ? sendAt + REMINDER_EXPIRES_MS
-              : null,
-          created_at: now,
-        })),
-      )
+      .values(deliveryRows(channels, type, data, now))
       .execute();
   }
 
@@ -330,41 +338,16 @@ export function createNotificationService(options: {
       .catch((error: unknown) => options.onError?.(error));
   }
 
-  /** One attempt of one claimed delivery. */
+  /** One attempt of one claimed delivery: what came of it, written with its batch's. */
   async function attempt(delivery: DeliveryRow, channel: ChannelRow, now: number) {
     const payload = JSON.parse(delivery.payload) as WebhookPayload;
     const answer = await send(channel, { id: delivery.message_id, payload }, now);
-    const { ok } = answer;
     const tries = delivery.attempt + 1;
     const delay = RETRY_DELAYS[tries - 1];
     const next = delay === undefined ? null : now + delay;
     const expired = next === null || (delivery.expires_at !== null && next > delivery.expires_at);
-    const state = ok ? 'sent' : expired ? 'failed' : 'pending';
-    await db
-      .updateTable('notification_deliveries')
-      .set({
-        state,
-        attempt: tries,
-        last_attempt_at: now,
-        last_status: answer.status,
-        last_error: ok ? null : answer.answer.slice(0, 200),
-        next_attempt_at: state === 'pending' ? next : null,
-        lease_until: 0,
-      })
-      .where('id', '=', delivery.id)
-      .execute();
-    if (ok) {
-      if (channel.failing_since !== null) {
-        await db
-          .updateTable('notification_channels')
-          .set({ failing_since: null })
-          .where('id', '=', channel.id)
-          .execute();
-      }
-    } else {
-      await channelFailed(channel, now);
-    }
-    return state;
+    const state = answer.ok ? 'sent' : expired ? 'failed' : 'pending';
+    return { delivery, channel, answer, tries, next, state } as const;
   }
 
   async function deliverDue(now: number, result: NotificationTickResult): Promise<number> {
@@ -394,23 +377,65 @@ export function createNotificationService(options: {
       .where('id', 'in', [...new Set(claimed.map((delivery) => delivery.channel_id))])
       .execute();
     const byId = new Map(channels.map((channel) => [channel.id, channel]));
-    await Promise.all(
-      claimed.map(async (delivery) => {
-        const channel = byId.get(delivery.channel_id);
-        if (!channel || channel.enabled === 0) {
-          await db
-            .updateTable('notification_deliveries')
-            .set({ state: 'dropped', next_attempt_at: null, lease_until: 0 })
-            .where('id', '=', delivery.id)
-            .execute();
-          return;
-        }
-        const state = await attempt(delivery, channel, now);
-        const outcome = state === 'pending' ? 'retried' : state;
-        result[outcome] += 1;
-        options.onAttempt?.(channel.kind, outcome);
-      }),
+    const live = claimed.flatMap((delivery) => {
+      const channel = byId.get(delivery.channel_id);
+      return channel && channel.enabled === 1 ? [{ delivery, channel }] : [];
+    });
+    const dropped = claimed.filter((delivery) => !live.some((one) => one.delivery === delivery));
+    const attempts = await Promise.all(
+      live.map(({ delivery, channel }) => attempt(delivery, channel, now)),
     );
+    // The batch's outcomes in one transaction: on SQLite each commit waits for the disk
+    // (synchronous=FULL) with the event loop held, so one commit per batch, not per delivery
+    // (docs/decisions/184-one-commit-per-notification-batch.md).
+    const recovered = [
+      ...new Set(
+        attempts
+          .filter((one) => one.answer.ok && one.channel.failing_since !== null)
+          .map((one) => one.channel.id),
+      ),
+    ];
+    await db.transaction().execute(async (trx) => {
+      if (dropped.length > 0) {
+        await trx
+          .updateTable('notification_deliveries')
+          .set({ state: 'dropped', next_attempt_at: null, lease_until: 0 })
+          .where(
+            'id',
+            'in',
+            dropped.map((delivery) => delivery.id),
+          )
+          .execute();
+      }
+      for (const { delivery, answer, tries, next, state } of attempts) {
+        await trx
+          .updateTable('notification_deliveries')
+          .set({
+            state,
+            attempt: tries,
+            last_attempt_at: now,
+            last_status: answer.status,
+            last_error: answer.ok ? null : answer.answer.slice(0, 200),
+            next_attempt_at: state === 'pending' ? next : null,
+            lease_until: 0,
+          })
+          .where('id', '=', delivery.id)
+          .execute();
+      }
+      if (recovered.length > 0) {
+        await trx
+          .updateTable('notification_channels')
+          .set({ failing_since: null })
+          .where('id', 'in', recovered)
+          .execute();
+      }
+    });
+    for (const { channel, answer, state } of attempts) {
+      if (!answer.ok) await channelFailed(channel, now);
+      const outcome = state === 'pending' ? 'retried' : state;
+      result[outcome] += 1;
+      options.onAttempt?.(channel.kind, outcome);
+    }
     return claimed.length;
   }
 
@@ -513,24 +538,40 @@ export function createNotificationService(options: {
     },
 
     /**
-     * A reminder that went out: queued for the user's channels that take reminders, to be sent
-     * when the user's quiet hours end if they are on now.
+     * Reminders that went out together: queued for their users' channels that take reminders,
+     * to be sent when each user's quiet hours end if they are on now. One INSERT for them all,
+     * so one commit (docs/decisions/184-one-commit-per-notification-batch.md).
      */
-    async reminderFired(
-      userId: number,
-      reminder: { todoId: number; title: string; dueDate: string; dueTime: string },
+    async remindersFired(
+      fired: readonly {
+        userId: number;
+        reminder: { todoId: number; title: string; dueDate: string; dueTime: string };
+      }[],
     ) {
+      if (fired.length === 0) return;
       const channels = await db
         .selectFrom('notification_channels')
-        .select(['id', 'kind'])
-        .where('user_id', '=', userId)
+        .select(['id', 'kind', 'user_id'])
+        .where('user_id', 'in', [...new Set(fired.map((one) => one.userId))])
         .where('enabled', '=', 1)
         .where('reminders', '=', 1)
         .execute();
       if (channels.length === 0) return;
       const now = clock();
-      const later = await quietUntil(userId, now);
-      await enqueue(channels, 'reminder.fired', reminder, now, later ?? now);
+      const sendAt = new Map<number, number>();
+      for (const userId of new Set(channels.map((channel) => channel.user_id))) {
+        sendAt.set(userId, (await quietUntil(userId, now)) ?? now);
+      }
+      const rows = fired.flatMap(({ userId, reminder }) =>
+        deliveryRows(
+          channels.filter((channel) => channel.user_id === userId),
+          'reminder.fired',
+          reminder,
+          now,
+          sendAt.get(userId),
+        ),
+      );
+      if (rows.length > 0) await db.insertInto('notification_deliveries').values(rows).execute();
     },
 
     /**

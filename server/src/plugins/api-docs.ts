@@ -1,135 +1,72 @@
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import {
-  MCP_PATH,
-  isSessionOnlyPath,
-  PERSONAL_TOKEN_PREFIX,
-  TOKEN_REQUESTS_PER_MINUTE,
-  WebhookPayloadSchema,
-} from '@tally/contract';
+import { isSessionOnlyPath } from '@tally/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { onFirstUse } from '../shared/on-first-use.js';
 
-/** What the document says of a change's 403, beside the coded refusals every signed-in call has. */
-const READ_ONLY_REFUSAL =
-  'Refused: a read-only personal API token on a change ("This API token is read-only: it cannot ' +
-  'make changes"), a session that must change its one-time password first, or (with code ' +
-  'reauthentication_required) a sensitive change without a recent proof of identity.';
+const DOCS_PATH = '/api/docs';
 
-type Operation = {
-  /** `[]` on a public call (no bearer token): see the onRoute hook below. */
-  security?: unknown[];
-  responses?: Record<string, { description?: string; content?: object }>;
-};
-
-/**
- * Two things the routes' schemas cannot say, written into the generated document: every error
- * answer is JSON, even of a call whose success is a file (the ICS feed, the CSV export), and every
- * change may be refused with a 403 for a read-only token (plugins/personal-tokens.ts).
- */
-function documentRefusals(paths: Record<string, Record<string, Operation>>): void {
-  for (const operations of Object.values(paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (/^2/.test(status) || !response.content) continue;
-        const [schema] = Object.values(response.content) as unknown[];
-        response.content = { 'application/json': schema };
-      }
-      // A public call takes no token, so its 403 keeps its own meaning (sign-up closed, a
-      // request from another site).
-      const takesToken = operation.security?.length !== 0;
-      const refused = operation.responses?.['403'];
-      if (refused && takesToken && !['get', 'head'].includes(method)) {
-        refused.description = READ_ONLY_REFUSAL;
-      }
-    }
-  }
-}
+/** Answer headers the outer reply sets for itself. */
+const OWN_HEADERS = new Set([
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 /**
- * What Tally sends to a user's webhooks (OpenAPI 3.1's `webhooks`): the routes describe only what
- * Tally receives, so the payload's schema is written in here (notifications/requests.ts signs it).
+ * The OpenAPI document, generated from the routes' schemas, and its browsable UI at /api/docs.
+ * @fastify/swagger, its UI and the document are made at the first request for them
+ * (plugins/api-docs-app.ts), not at start: loading and registering them took 75-100 ms of every
+ * start for a page few servers ever serve (docs/decisions/186-what-a-start-leaves-for-later.md).
  */
-const WEBHOOKS = {
-  event: {
-    post: {
-      summary: 'A todo or group event, or a reminder, sent to a webhook channel',
-      description:
-        'Signed as Standard Webhooks say: webhook-id (the same on every attempt), ' +
-        'webhook-timestamp (seconds) and webhook-signature (v1,base64 HMAC-SHA256 over ' +
-        '"id.timestamp.body" with the channel\'s signing secret). Any 2xx answer is success; ' +
-        'anything else is retried for about 27 hours.',
-      requestBody: { content: { 'application/json': { schema: WebhookPayloadSchema } } },
-      responses: { '2XX': { description: 'Received' } },
-    },
-  },
-};
-
-/** The OpenAPI document, generated from the routes' schemas, and its browsable UI at /api/docs. */
 export const apiDocsPlugin = fp(
   async (app) => {
+    const documented: RouteOptions[] = [];
     app.addHook('onRoute', (route) => {
       // The documentation is readable without signing in.
-      if (route.url.startsWith('/api/docs')) route.config = { ...route.config, public: true };
+      if (route.url.startsWith(DOCS_PATH)) {
+        route.config = { ...route.config, public: true };
+        return;
+      }
       // A public route (contract/src/routes.ts) needs no bearer token: say so in the document.
-      else if (route.config?.public && route.schema)
-        route.schema = { ...route.schema, security: [] };
+      if (route.config?.public && route.schema) route.schema = { ...route.schema, security: [] };
       // /api/account takes the session's token only (server/src/plugins/personal-tokens.ts).
       else if (route.schema && isSessionOnlyPath(route.url))
         route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
+      // A HEAD route is its GET's twin; the document lists the GET.
+      if (route.method !== 'HEAD') documented.push(route);
     });
-    await app.register(swagger, {
-      openapi: {
-        openapi: '3.1.0',
-        info: {
-          title: 'Tally API',
-          description:
-            'The API of Tally, a personal to-do app. Errors are always {"error": "..."}. ' +
-            `AI assistants use ${MCP_PATH} instead (Model Context Protocol over Streamable ` +
-            'HTTP, with a personal API token): not a call of this document, its tools and their ' +
-            "JSON Schemas are listed by MCP's own tools/list.",
-          version: '1.0.0',
-        },
-        components: {
-          securitySchemes: {
-            bearerAuth: {
-              type: 'http',
-              scheme: 'bearer',
-              bearerFormat: 'JWT',
-              description:
-                'The access token of a signed-in session (POST /api/auth/login), 15 minutes.',
-            },
-            personalToken: {
-              type: 'http',
-              scheme: 'bearer',
-              description:
-                `A personal API token (${PERSONAL_TOKEN_PREFIX}…) from Settings → API tokens, sent ` +
-                `as Authorization: Bearer ${PERSONAL_TOKEN_PREFIX}…. A read token may only GET ` +
-                '(403 on a change); no personal token works on /api/account or /api/auth (403). ' +
-                `Each token makes at most ${TOKEN_REQUESTS_PER_MINUTE} requests a minute (429 with Retry-After).`,
-            },
-          },
-        },
-        // Either scheme, except where an operation names the session's only.
-        security: [{ bearerAuth: [] }, { personalToken: [] }],
-      },
-      transformObject: (document) => {
-        const openapi = 'openapiObject' in document ? document.openapiObject : null;
-        if (openapi?.paths)
-          documentRefusals(openapi.paths as Parameters<typeof documentRefusals>[0]);
-        return openapi ? { ...openapi, webhooks: WEBHOOKS } : {};
-      },
+    let built: FastifyInstance | undefined;
+    const docsApp = onFirstUse(async () => {
+      const { buildDocsApp } = await import('./api-docs-app.js');
+      return (built = await buildDocsApp(documented));
     });
-    await app.register(swaggerUi, {
-      routePrefix: '/api/docs',
-      staticCSP: true,
-      // swagger-ui's own policy allows <base> and framing by the same origin; Tally allows
-      // neither anywhere (decision 074).
-      transformStaticCSP: (header) =>
-        header
-          .replace("base-uri 'self'", "base-uri 'none'")
-          .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
-      uiConfig: { docExpansion: 'list', deepLinking: false },
+    app.addHook('onClose', async () => {
+      await built?.close();
     });
+
+    /** Hands the request to the documenting instance and its answer back as it is. */
+    async function answerFromDocs(request: FastifyRequest, reply: FastifyReply) {
+      const docs = await docsApp();
+      const answer = await docs.inject({
+        // The outer reply drops a HEAD answer's body itself, as for any GET route.
+        method: request.method === 'HEAD' ? 'GET' : request.method,
+        url: request.url,
+        headers: request.headers,
+      });
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !OWN_HEADERS.has(name)) reply.header(name, value);
+      }
+      // An unknown file answers as any unknown path does, under the documentation's policy.
+      if (answer.statusCode === 404) return reply.callNotFound();
+      // A redirect or a 304 has no body, and gets no content type for one.
+      const body = answer.rawPayload.length > 0 ? answer.rawPayload : undefined;
+      return reply.code(answer.statusCode).send(body);
+    }
+    const hidden = { schema: { hide: true } };
+    app.get(DOCS_PATH, hidden, answerFromDocs);
+    app.get(`${DOCS_PATH}/*`, hidden, answerFromDocs);
   },
   { name: 'api-docs' },
 );

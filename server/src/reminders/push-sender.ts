@@ -1,6 +1,6 @@
-import http from 'node:http';
 import https from 'node:https';
 import type webpush from 'web-push';
+import { httpRequest } from '../shared/http-request.js';
 import { publicOnlyLookup } from '../shared/public-address.js';
 import { endpointProblem } from './push-endpoint.js';
 import type { VapidKeys } from '../secrets.js';
@@ -60,7 +60,7 @@ function post(
   body: Buffer | null,
 ): Promise<number | null> {
   const url = new URL(endpoint);
-  const request = url.protocol === 'https:' ? https.request : http.request;
+  const request = url.protocol === 'https:' ? https.request : httpRequest;
   return new Promise((resolve) => {
     const outgoing = request(
       url,

@@ -561,6 +561,21 @@ describe('delivery', () => {
     ).toEqual(['Bulk restored', 'Reopened', 'Restored']);
   });
 
+  it('a due date cleared in bulk takes the reminder with it, as a single edit does', async () => {
+    ctx.clock.set('2026-03-23T06:00:00Z');
+    const { api, browser } = await subscribedUser();
+    const make = async (title: string) =>
+      (
+        await api.create({ title, dueDate: '2026-03-23', dueTime: '09:00', remindMinutesBefore: 0 })
+      ).json<Todo>().id;
+    const cleared = await make('Cleared in bulk');
+    await make('Kept');
+    expect((await api.bulk({ action: 'due', ids: [cleared], dueDate: null })).statusCode).toBe(200);
+    ctx.clock.set('2026-03-23T08:00:00Z');
+    await tick();
+    expect(browser.messages().map((message) => (message as Reminder).title)).toEqual(['Kept']);
+  });
+
   it('goes to every subscribed browser, and a push service answering 410 ends that subscription', async () => {
     ctx.clock.set('2026-03-16T06:00:00Z');
     const { api, browser } = await subscribedUser();

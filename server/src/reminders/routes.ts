@@ -44,13 +44,18 @@ export const reminderRoutes = fp<ReminderRoutesOptions>(
       allowLoopback,
       // Open apps show a reminder at once, from the live stream.
       onFired: (userId, todoId) => app.live.publish(userId, { type: 'reminder.fired', id: todoId }),
-      toChannels: (userId, reminder) =>
-        app.notifications.reminderFired(userId, {
-          todoId: reminder.todoId,
-          title: reminder.title,
-          dueDate: reminder.dueDate,
-          dueTime: reminder.dueTime,
-        }),
+      toChannels: (fired) =>
+        app.notifications.remindersFired(
+          fired.map(({ userId, reminder }) => ({
+            userId,
+            reminder: {
+              todoId: reminder.todoId,
+              title: reminder.title,
+              dueDate: reminder.dueDate,
+              dueTime: reminder.dueTime,
+            },
+          })),
+        ),
       pushActions: (userId, todoId) => app.notifications.pushActions(userId, todoId),
       quietUntil: (userId, now) => app.notifications.quietUntil(userId, now),
     });

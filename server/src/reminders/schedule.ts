@@ -1,6 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import { parseDate } from '@tally/contract/dates';
 import type { Db } from '../db/schema.js';
+import { batches } from '../shared/batches.js';
 import { badRequest } from '../shared/errors.js';
 
 /**
@@ -147,6 +148,12 @@ export async function scheduleReminders(
   zone: string,
   now: number,
 ): Promise<void> {
+  // A todo left without reminders (a cleared due date takes its time and reminders with it)
+  // keeps no rows either: one statement per slice for all such todos.
+  const without = todos.filter((todo) => todo.reminders.length === 0).map((todo) => todo.id);
+  for (const ids of batches(without)) {
+    await db.deleteFrom('reminders').where('todo_id', 'in', ids).execute();
+  }
   for (const todo of todos) {
     if (todo.reminders.length > 0) await scheduleReminder(db, { ...todo, userId }, zone, now);
   }

@@ -54,8 +54,11 @@ export function createReminderService(options: {
   allowLoopback: boolean;
   /** Told of each reminder that went out, so open apps show it at once (the live stream). */
   onFired?: (userId: number, todoId: number) => void;
-  /** Queues the reminder for the user's other channels (ntfy, Gotify, Pushover, webhooks). */
-  toChannels?: (userId: number, reminder: Reminder) => Promise<void>;
+  /**
+   * Queues the reminders claimed together for their users' other channels (ntfy, Gotify,
+   * Pushover, webhooks), all at once: one write for the batch.
+   */
+  toChannels?: (fired: readonly { userId: number; reminder: Reminder }[]) => Promise<void>;
   /** The buttons a browser's notification shows, each a signed link the worker posts to. */
   pushActions?: (userId: number, todoId: number) => Promise<PushAction[]>;
   /** When the user's quiet hours end, if they are on: the Web Push waits for it. */
@@ -112,45 +115,50 @@ export function createReminderService(options: {
     const titles = new Map(todos.map((todo) => [todo.id, todo.title]));
     const gone: number[] = [];
     const waiting: { todoId: number; until: number }[] = [];
-    await Promise.all(
-      rows.flatMap((reminder) => {
-        const title = titles.get(reminder.todo_id);
-        if (title === undefined) return [];
-        const payload: Reminder = {
-          todoId: reminder.todo_id,
-          title,
-          dueDate: reminder.due_date,
-          dueTime: reminder.due_time,
-          firedAt: isoTime(now),
-        };
-        const queued = fired ? options.toChannels?.(reminder.user_id, payload) : undefined;
-        if (fired) options.onFired?.(reminder.user_id, reminder.todo_id);
-        const until = quietUntil.get(reminder.user_id) ?? null;
-        const mine = subscriptions.filter((s) => s.user_id === reminder.user_id);
-        if (until !== null && mine.length > 0) {
-          waiting.push({ todoId: reminder.todo_id, until });
-          return queued ? [queued] : [];
-        }
-        if (mine.length === 0) return queued ? [queued] : [];
-        const pushAll = async () => {
-          // One set of links for all the user's browsers: they share one use.
-          const actions = (await options.pushActions?.(reminder.user_id, reminder.todo_id)) ?? [];
-          const body = JSON.stringify({
-            ...payload,
-            ...(await pushBody(reminder.user_id, payload)),
-            ...(actions.length > 0 ? { actions } : {}),
-          });
-          await Promise.all(
-            mine.map(async (subscription) => {
-              const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
-              result.pushes[outcome] += 1;
-              if (outcome === 'gone') gone.push(subscription.id);
-            }),
-          );
-        };
-        return [...(queued ? [queued] : []), pushAll()];
-      }),
-    );
+    const toChannels: { userId: number; reminder: Reminder }[] = [];
+    const pushes = rows.flatMap((reminder) => {
+      const title = titles.get(reminder.todo_id);
+      if (title === undefined) return [];
+      const payload: Reminder = {
+        todoId: reminder.todo_id,
+        title,
+        dueDate: reminder.due_date,
+        dueTime: reminder.due_time,
+        firedAt: isoTime(now),
+      };
+      if (fired) {
+        toChannels.push({ userId: reminder.user_id, reminder: payload });
+        options.onFired?.(reminder.user_id, reminder.todo_id);
+      }
+      const until = quietUntil.get(reminder.user_id) ?? null;
+      const mine = subscriptions.filter((s) => s.user_id === reminder.user_id);
+      if (until !== null && mine.length > 0) {
+        waiting.push({ todoId: reminder.todo_id, until });
+        return [];
+      }
+      if (mine.length === 0) return [];
+      const pushAll = async () => {
+        // One set of links for all the user's browsers: they share one use.
+        const actions = (await options.pushActions?.(reminder.user_id, reminder.todo_id)) ?? [];
+        const body = JSON.stringify({
+          ...payload,
+          ...(await pushBody(reminder.user_id, payload)),
+          ...(actions.length > 0 ? { actions } : {}),
+        });
+        await Promise.all(
+          mine.map(async (subscription) => {
+            const outcome = await sender.send(subscription, body, `todo-${reminder.todo_id}`);
+            result.pushes[outcome] += 1;
+            if (outcome === 'gone') gone.push(subscription.id);
+          }),
+        );
+      };
+      return [pushAll()];
+    });
+    await Promise.all([
+      ...pushes,
+      ...(toChannels.length > 0 && options.toChannels ? [options.toChannels(toChannels)] : []),
+    ]);
     for (const { todoId, until } of waiting) {
       const offsets = claimed.filter((r) => r.todo_id === todoId).map((r) => r.minutes_before);
       await db

@@ -66,6 +66,34 @@ describe('public endpoints', () => {
     expect(ui.headers['content-type']).toMatch(/text\/html/);
   });
 
+  it("serves the docs UI's files as a static file server does", async () => {
+    const url = '/api/docs/static/index.css';
+    const file = await ctx.app.inject({ method: 'GET', url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(file.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const head = await ctx.app.inject({ method: 'HEAD', url });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-length']).toBe(String(file.rawPayload.length));
+    const etag = file.headers.etag;
+    expect(etag).toBeTruthy();
+    const unchanged = await ctx.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+    const redirect = await ctx.app.inject({ method: 'GET', url: '/api/docs/static/index.html' });
+    expect(redirect.statusCode).toBe(302);
+    expect(redirect.headers.location).toBe('/api/docs/');
+    expect(redirect.headers['content-type']).toBeUndefined();
+    const missing = await ctx.app.inject({ method: 'GET', url: '/api/docs/static/missing.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'Not found' });
+  });
+
   it('answers an unknown /api path with a JSON 404', async () => {
     for (const url of ['/api/nope', '/api/todos/1/extra', '/api']) {
       const response = await ctx.app.inject({ method: 'GET', url });

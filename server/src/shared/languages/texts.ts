@@ -100,21 +100,27 @@ const isoTime = /^(?<h>\d{2}):(?<min>\d{2})$/;
  * Dates and times written by Intl in the language. The values are already the person's local
  * date and wall-clock time (a reminder's due date and time, the digest's day in their zone), so
  * they are formatted as UTC instants, which leaves them as they are. Anything else (a channel
- * test has no date) stays as it came.
+ * test has no date) stays as it came. Each formatter is made at its first use: made when the
+ * languages load, the sixteen of them read every language's ICU data at start
+ * (docs/decisions/186-what-a-start-leaves-for-later.md).
  */
 export function intlDate(tag: LanguageTag): (iso: string) => string {
-  const format = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
+  let format: Intl.DateTimeFormat | undefined;
   return (iso) => {
     const { y, m, d }: Partial<Record<string, string>> = isoDate.exec(iso)?.groups ?? {};
-    return y && m && d ? format.format(Date.UTC(Number(y), Number(m) - 1, Number(d))) : iso;
+    if (!y || !m || !d) return iso;
+    format ??= new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
+    return format.format(Date.UTC(Number(y), Number(m) - 1, Number(d)));
   };
 }
 
 export function intlTime(tag: LanguageTag): (hhmm: string) => string {
-  const format = new Intl.DateTimeFormat(tag, { timeStyle: 'short', timeZone: 'UTC' });
+  let format: Intl.DateTimeFormat | undefined;
   return (hhmm) => {
     const { h, min }: Partial<Record<string, string>> = isoTime.exec(hhmm)?.groups ?? {};
-    return h && min ? format.format(Date.UTC(2000, 0, 1, Number(h), Number(min))) : hhmm;
+    if (!h || !min) return hhmm;
+    format ??= new Intl.DateTimeFormat(tag, { timeStyle: 'short', timeZone: 'UTC' });
+    return format.format(Date.UTC(2000, 0, 1, Number(h), Number(min)));
   };
 }
 

@@ -122,9 +122,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         <Button
           variant="secondary"
           onClick={() =>
-            void copyText(codes.join('\n')).then((ok) =>
-              setCopied(copyResult(ok, 'recoveryCodes')),
-            )
+            void copyText(codes.join('\n')).then((ok) => setCopied(copyResult(ok, 'recoveryCodes')))
           }
         >
           <Trans>Copy codes</Trans>

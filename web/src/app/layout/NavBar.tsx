@@ -123,6 +123,8 @@ export function NavBar() {
               onClick={() => logout.mutate()}
               disabled={logout.isPending}
               title={t`Logout ${name}`}
+              // The name as one phrase: the name's own box would add spaces around it ("( name )").
+              aria-label={t`Logout ${name}`}
               // A block box, not the usual flex one: the words stay whole in every language and
               // only a long name ends in an ellipsis.
               className="inline-block whitespace-nowrap"

@@ -1,4 +1,4 @@
-// `node bench/todos-ui.mjs [--sizes=10,200,3000,10000] [--port=4141] [--label=after] [--task-model] [--saved-filters]`
+// `node bench/todos-ui.mjs [--sizes=10,200,3000,10000] [--port=4141] [--label=after] [--task-model] [--saved-filters] [--language=de]`
 // /todos in a real browser: for a user with N todos in 5 groups, mostly completed
 // (a year of use), the production build served by Tally itself on a fresh SQLite DATA_DIR,
 // driven in Chromium. Measures the time from pressing Login to the first row of the list on
@@ -7,12 +7,14 @@
 // (All → No Group → a group → All), Hide completed on and off (where the build has it), opening
 // the new-todo form and the edit form, each keystroke typed in their title fields, saving an
 // edit. An interaction under 16 ms has no entry and is counted as 16 ms (an upper bound).
+// --language=de (any tag of web/src/locales): the browser speaks that language, so the app does,
+// and the controls are found by their words in its catalog.
 // Needs `npm run build` first and Chromium (CHROME_PATH, else /usr/bin/chromium). Prints a table
 // (median and slowest per N) and writes bench/results/todos-ui-<label>.{json,md}.
 /* global window, document, requestAnimationFrame, MutationObserver */
 // (The functions handed to page.evaluate and addInitScript run in the page.)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +48,47 @@ const TASK_MODEL = process.argv.includes('--task-model');
  * change (features/filters, evaluated in the browser over all N todos).
  */
 const SAVED_FILTERS = process.argv.includes('--saved-filters');
-const ROW = '[aria-label="Todos"] li';
+const LANGUAGE = args.language ?? 'en';
+
+/** A catalog's translations, msgid to msgstr (web/src/locales/<tag>.po). */
+function readCatalog(tag) {
+  const file = path.join(root, 'web/src/locales', `${tag}.po`);
+  if (!existsSync(file)) {
+    console.error(`No catalog for --language=${tag} in web/src/locales.`);
+    process.exit(1);
+  }
+  const messages = new Map();
+  let id = null;
+  let field = null;
+  const entry = { msgid: '', msgstr: '' };
+  const unquote = (text) => JSON.parse(text);
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const start = /^(msgid|msgstr) (".*")$/.exec(line);
+    if (start) {
+      if (start[1] === 'msgid' && id !== null) messages.set(id, entry.msgstr);
+      field = start[1];
+      entry[field] = unquote(start[2]);
+      if (field === 'msgid') id = null;
+      else id = entry.msgid;
+    } else if (/^".*"$/.test(line) && field) {
+      entry[field] += unquote(line);
+      if (field === 'msgstr') id = entry.msgid;
+    }
+  }
+  if (id !== null) messages.set(id, entry.msgstr);
+  return messages;
+}
+const catalog = LANGUAGE === 'en' ? new Map() : readCatalog(LANGUAGE);
+/** An English message's words in the language of the run. */
+const say = (message) => catalog.get(message) || message;
+/** A message with a placeholder ("Edit {title}") as a pattern of its whole text in the language. */
+const sayPattern = (message) =>
+  new RegExp(
+    `^${say(message)
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\{\w+\}/g, '.+')}$`,
+  );
+const ROW = `[aria-label="${say('Todos')}"] li`;
 
 if (!existsSync(path.join(root, 'web/dist/index.html'))) {
   console.error('No web/dist: run `npm run build` first.');
@@ -131,14 +173,14 @@ const settle = (page) =>
   );
 
 async function runSize(browser, n) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: LANGUAGE });
   await page.addInitScript(observeEvents);
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const result = { n, loginMs: null, interactions: {}, error: null };
   try {
     await page.goto(`${ORIGIN}/login`);
-    await page.getByLabel('Username').fill(`ui${n}`);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel(say('Username')).fill(`ui${n}`);
+    await page.getByLabel(say('Password')).fill(PASSWORD);
     // The click's own timestamp, and the first frame after the first row is in the document.
     await page.evaluate((row) => {
       window.__shown = new Promise((resolve) => {
@@ -161,7 +203,7 @@ async function runSize(browser, n) {
         observer.observe(document.body, { childList: true, subtree: true });
       });
     }, ROW);
-    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.getByRole('button', { name: say('Login'), exact: true }).click();
     await page.waitForURL('**/todos');
     result.loginMs = await withTimeout(
       page.evaluate(() => window.__shown),
@@ -170,7 +212,7 @@ async function runSize(browser, n) {
     );
     // The list (every page of it) is in; its rows are what the interactions below act on. (Not
     // 'networkidle': the live updates' event stream stays open.)
-    await page.getByText('Loading more todos...').waitFor({ state: 'detached' });
+    await page.getByText(say('Loading more todos...')).waitFor({ state: 'detached' });
     await settle(page);
 
     const record = async (name, action) => {
@@ -195,34 +237,45 @@ async function runSize(browser, n) {
     await record('toggle', () => checkbox.click());
     await record('toggle', () => checkbox.click());
 
-    const tabs = page.getByRole('tablist', { name: 'Filter todos' }).getByRole('tab');
+    const tabs = page.getByRole('tablist', { name: say('Filter todos') }).getByRole('tab');
     for (const index of [1, 2, 0, 3, 0]) {
       await record('tab switch', () => tabs.nth(index).click());
     }
-    const hide = page.getByRole('switch', { name: 'Hide completed' });
+    const hide = page.getByRole('switch', { name: say('Hide completed') });
     if ((await hide.count()) > 0) {
       await record('hide completed', () => hide.click());
       await record('hide completed', () => hide.click());
     }
 
-    await record('open form', () => page.getByRole('button', { name: 'Add Todo' }).click());
-    const newForm = page.getByRole('form', { name: 'New todo' });
-    await newForm.getByLabel('Title').focus();
+    await record('open form', () => page.getByRole('button', { name: say('Add Todo') }).click());
+    const newForm = page.getByRole('form', { name: say('New todo') });
+    await newForm.getByLabel(say('Title')).focus();
     await type('typing', TYPED);
-    await record('open form', () => page.getByRole('button', { name: 'Cancel' }).first().click());
+    await record('open form', () =>
+      page
+        .getByRole('button', { name: say('Cancel') })
+        .first()
+        .click(),
+    );
 
-    await record('open form', () => firstRow.getByRole('button', { name: /^Edit / }).click());
-    const editTitle = page.getByRole('form', { name: /^Edit todo / }).getByLabel('Title');
+    await record('open form', () =>
+      firstRow.getByRole('button', { name: sayPattern('Edit {title}') }).click(),
+    );
+    const editTitle = page
+      .getByRole('form', { name: sayPattern('Edit todo {todoTitle}') })
+      .getByLabel(say('Title'));
     await editTitle.focus();
     await page.keyboard.press('End');
     await type('typing', ' ok');
     await record('edit', () =>
       page
-        .getByRole('form', { name: /^Edit todo / })
-        .getByRole('button', { name: 'Save' })
+        .getByRole('form', { name: sayPattern('Edit todo {todoTitle}') })
+        .getByRole('button', { name: say('Save') })
         .click(),
     );
-    await page.getByRole('form', { name: /^Edit todo / }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('form', { name: sayPattern('Edit todo {todoTitle}') })
+      .waitFor({ state: 'detached' });
   } catch (error) {
     result.error = String(error.message ?? error).split('\n')[0];
   } finally {
@@ -291,7 +344,7 @@ function summarise(result) {
 const summaries = results.map(summarise);
 const fmt = (ms) => (ms === null ? '—' : `${Math.round(ms)} ms`);
 const lines = [
-  `/todos in Chromium (${LABEL}), load ${os.loadavg()[0].toFixed(2)}`,
+  `/todos in Chromium (${LABEL}, language ${LANGUAGE}), load ${os.loadavg()[0].toFixed(2)}`,
   '',
   '| todos | list shown after Login | interactions | median | slowest | per interaction (median / slowest) | note |',
   '|---|---|---|---|---|---|---|',

@@ -224,16 +224,6 @@ export const OIDC_ERROR_PARAM = 'oidc_error';
 /** Minutes between starting an OIDC sign-in and its callback before it expires. */
 export const OIDC_FLOW_MINUTES = 10;
 
-/** The sentence of an `oidc_error` code for the provider named `provider`; null for no code. */
-export function oidcFailureSentence(code: string | null, provider: string): string | null {
-  if (code === null) return null;
-  const sentence: string =
-    code in OIDC_FAILURES
-      ? OIDC_FAILURES[code as OidcFailure]
-      : 'The sign-in with {provider} failed - please try again';
-  return sentence.replaceAll('{provider}', provider);
-}
-
 /**
  * The ETag of a todo's or group's version, as answered and as If-Match names it
  * (docs/decisions/113-versions-and-if-match.md); here so the web sends it without the schemas.

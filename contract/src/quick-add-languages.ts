@@ -34,6 +34,13 @@ export interface QuickAddLanguage {
   time: RegExp;
   /** A word before a date that goes with it ("bis", "le"), ending where the date starts. */
   lead?: RegExp;
+  /**
+   * The words that make a date the start date ("ab morgen", "à partir de demain"): before it,
+   * ending where the date starts, or after it, from where it ends ("明日から"). They leave the
+   * title with the date.
+   */
+  startBefore?: RegExp;
+  startAfter?: RegExp;
   /** Whether a phrase the parser read as a date is an ordinary word here. */
   ordinary: (words: string, before: string, after: string) => boolean;
 }
@@ -140,6 +147,7 @@ const german: QuickAddLanguage = {
   ],
   time: clock('um', 'Uhr', true, 'Uhr'),
   lead: /(?:^|\s)(?:bis|am)\s+$/i,
+  startBefore: /(?:^|\s)ab(?:\s+(?:dem|den))?\s+$/i,
   // "Guten Morgen": the noun (capitalised inside a title) is the morning, not tomorrow.
   ordinary: (words, before) => words === 'Morgen' && before.trim() !== '',
 };
@@ -196,6 +204,9 @@ const french: QuickAddLanguage = {
   ],
   time: clock('à', 'h'),
   lead: /(?:^|\s)(?:le|pour le|avant le|d\u2019ici le|d'ici le)\s+$/i,
+  // à partir de, à partir du, dès, dès le
+  startBefore:
+    /(?:^|\s)(?:(?:\u00e0|a)\s+partir\s+(?:du\s+|de\s+|d['\u2019]\s*)|d\u00e8s\s+(?:le\s+)?)$/i,
   ordinary: (words, before) => capitalisedInside(words, before),
 };
 
@@ -256,6 +267,7 @@ const spanish: QuickAddLanguage = {
   ],
   time: clock('a\\s+las|a\\s+la', 'h'),
   lead: /(?:^|\s)(?:el|para el|antes del|hasta el)\s+$/i,
+  startBefore: /(?:^|\s)(?:a\s+partir\s+(?:del|de\s+el|de)|desde(?:\s+el)?)\s+$/i,
   // "por la mañana", "esta mañana": the morning, not tomorrow.
   ordinary: (words, before) =>
     capitalisedInside(words, before) ||
@@ -315,6 +327,7 @@ const portuguese: QuickAddLanguage = {
   ],
   time: clock('às|as|à', 'h'),
   lead: /(?:^|\s)(?:na|no|at\u00e9|em|dia)\s+$/i,
+  startBefore: /(?:^|\s)(?:a\s+partir\s+d[eoa]|desde)(?:\s+(?:dia|o|a))?\s+$/i,
   // "segunda chance", "quinta edição": a weekday without "-feira" is a date only after a word
   // that says so ("na sexta", "até segunda").
   ordinary: (words, before) =>
@@ -370,6 +383,8 @@ const japanese: QuickAddLanguage = {
     { pattern: phrase('毎年', false), read: () => every('year') },
   ],
   time: clock('', '時', false),
+  // から ("from"): 明日から
+  startAfter: /^\s*\u304b\u3089/,
   // "月曜日の資料": a date before の describes the thing that follows.
   ordinary: (_words, _before, after) => after.startsWith('の'),
 };
@@ -421,6 +436,9 @@ const chinese: QuickAddLanguage = {
     { pattern: phrase('每年', false), read: () => every('year') },
   ],
   time: clock('', '点|时|時', false),
+  // 从 ("from") before the date, 开始 or 起 ("on") after it: 从明天开始, 明天起
+  startBefore: /\u4ece\s*$/,
+  startAfter: /^\s*(?:\u5f00\u59cb|\u8d77)/,
   ordinary: () => false,
 };
 
@@ -484,6 +502,9 @@ const arabic: QuickAddLanguage = {
     { pattern: phrase(`كل\\s+(?:سنة|عام)|سنوي${AN}`), read: () => every('year') },
   ],
   time: clock('الساعة', ''),
+  // ابتداءً من, بدءًا من, اعتبارًا من ("starting from"), the ending -an written or not
+  startBefore:
+    /(?:^|\s)(?:\u0627\u0628\u062a\u062f\u0627\u0621|\u0628\u062f\u0621|\u0627\u0639\u062a\u0628\u0627\u0631)(?:\u064b\u0627|\u0627\u064b|\u064b|\u0627)?\s+\u0645\u0646\s+$/u,
   // "اليوم الوطني" (the national day): "the day" followed by its adjective is no date.
   // اليوم ("today") before a word with ال is a name ("اليوم الوطني"), not a date
   ordinary: (words, _before, after) =>

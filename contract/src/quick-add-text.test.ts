@@ -437,6 +437,63 @@ describe('quick add in the language (decision 180)', () => {
     expect(read('pt-PT', 'Academia toda segunda').repeat).toEqual(weekly('mon'));
   });
 
+  const STARTS: [language: string, input: string, title: string, startDate: string][] = [
+    ['de', 'Projekt ab morgen', 'Projekt', TOMORROW],
+    ['de', 'Projekt ab dem 4. Dezember', 'Projekt', '2026-12-04'],
+    ['fr', 'Projet à partir de demain', 'Projet', TOMORROW],
+    ['fr', 'Projet à partir du 4 décembre', 'Projet', '2026-12-04'],
+    ['fr', 'Projet dès vendredi', 'Projet', FRIDAY],
+    ['es', 'Proyecto a partir de mañana', 'Proyecto', TOMORROW],
+    ['es', 'Proyecto a partir del viernes', 'Proyecto', FRIDAY],
+    ['pt-BR', 'Projeto a partir de amanhã', 'Projeto', TOMORROW],
+    ['pt-BR', 'Projeto a partir de sexta', 'Projeto', FRIDAY],
+    ['ja', '企画 明日から', '企画', TOMORROW],
+    ['ja', '企画 12月4日から', '企画', '2026-12-04'],
+    ['zh-CN', '项目 从明天开始', '项目', TOMORROW],
+    ['zh-CN', '项目 星期五起', '项目', FRIDAY],
+    ['ar', 'مشروع ابتداءً من غدا', 'مشروع', TOMORROW],
+    ['ar', 'مشروع اعتبارا من يوم الجمعة', 'مشروع', FRIDAY],
+  ];
+  it.each(STARTS)('%s: reads the start date in "%s"', (language, input, title, startDate) => {
+    const result = read(language, input);
+    expect(result).toMatchObject({ title, startDate });
+    expect(result.dueDate).toBeUndefined();
+  });
+
+  it('reads a start date beside a due date in the language, and English "starts" too', () => {
+    expect(read('de', 'Projekt bis Freitag, ab morgen')).toMatchObject({
+      title: 'Projekt',
+      startDate: TOMORROW,
+      dueDate: FRIDAY,
+    });
+    expect(read('fr', 'Projet starts tomorrow')).toMatchObject({
+      title: 'Projet',
+      startDate: TOMORROW,
+    });
+  });
+
+  it('leaves a removed start chip in the title, and its date is no due date', () => {
+    const result = read('de', 'Projekt ab morgen');
+    const chip = result.chips.find((c) => c.kind === 'start');
+    expect(chip).toMatchObject({ text: 'ab morgen' });
+    expect(read('de', 'Projekt ab morgen', chip?.dismiss)).toEqual({
+      title: 'Projekt ab morgen',
+      chips: [],
+    });
+  });
+
+  it('leaves a range of dates in the title rather than read half of it', () => {
+    expect(read('de', 'Projekt ab morgen bis Freitag')).toEqual({
+      title: 'Projekt ab morgen bis Freitag',
+      chips: [],
+    });
+  });
+
+  it('reads no time as a start date ("ab 9 Uhr" is a time)', () => {
+    const result = read('de', 'Sprechstunde ab 9 Uhr');
+    expect(result.startDate).toBeUndefined();
+  });
+
   it('leaves a removed repeat chip in the title', () => {
     const result = read('de', 'Müll rausbringen jeden Montag');
     const chip = result.chips.find((c) => c.kind === 'repeat');

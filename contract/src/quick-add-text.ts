@@ -463,6 +463,8 @@ function readLocalDateTime(
     const before = text.slice(0, result.index);
     const end = result.index + words.length;
     if (language.ordinary(words, before, text.slice(end))) continue;
+    // A start date left in the title (its chip removed) is no due date either.
+    if (startWordsAround(language, before, text.slice(end))) continue;
     const start = result.start;
     let time: string | undefined;
     let timeRange: Range | undefined;
@@ -533,6 +535,49 @@ function readStartDate(
     if (/^next\s+week$/i.test(said)) date = nextMonday(wall.today);
     if (!written || date < wall.today) continue;
     const range: Range = [result.index - lead[0].length, result.index + result.text.length];
+    const words = text.slice(...range);
+    if (dismissed.has(keyOf('start', words))) continue;
+    return { date, range, words };
+  }
+  return null;
+}
+
+/** How far the language's start words reach before and after a date, or null without them. */
+function startWordsAround(
+  language: QuickAddLanguage,
+  before: string,
+  after: string,
+): { lead: number; trail: number } | null {
+  const lead = language.startBefore?.exec(before)?.[0].length ?? 0;
+  const trail = language.startAfter?.exec(after)?.[0].length ?? 0;
+  return lead + trail > 0 ? { lead, trail } : null;
+}
+
+/**
+ * The start date in the language: a written date with the language's start words ("ab
+ * morgen", "a partir del viernes", "明日から"), never a time, a relative phrase or a past day.
+ */
+function readLocalStartDate(
+  text: string,
+  wall: Wall,
+  language: QuickAddLanguage,
+  dismissed: ReadonlySet<string>,
+): { date: string; range: Range; words: string } | null {
+  if (!language.startBefore && !language.startAfter) return null;
+  for (const result of language.parser.parse(text, wall.reference, { forwardDate: true })) {
+    const said = result.text.trimEnd();
+    const end = result.index + said.length;
+    const around = startWordsAround(language, text.slice(0, result.index), text.slice(end));
+    // "ab morgen bis Freitag" is one range to chrono: neither date is read rather than one lost.
+    if (!around || result.start.isCertain('hour') || result.end) continue;
+    const tags = result.tags();
+    if (tags.has('result/relativeDateAndTime') || tags.has('result/relativeDate')) continue;
+    const start = result.start;
+    const written =
+      (start.isCertain('day') && start.isCertain('month')) || start.isCertain('weekday');
+    const date = dateFrom(start.get('year') ?? 0, start.get('month') ?? 0, start.get('day') ?? 0);
+    if (!written || date < wall.today) continue;
+    const range: Range = [result.index - around.lead, end + around.trail];
     const words = text.slice(...range);
     if (dismissed.has(keyOf('start', words))) continue;
     return { date, range, words };
@@ -617,7 +662,9 @@ export function readQuickAddText<G extends { name: string }>(
   const group = readQuickGroup(masked, options.groups, dismissed);
   if (group) mask(group.range);
   const unknownGroup = readUnknownGroup(masked);
-  const start = readStartDate(masked, wall, options.monthFirst ?? false, dismissed);
+  const start =
+    (language ? readLocalStartDate(masked, wall, language, dismissed) : null) ??
+    readStartDate(masked, wall, options.monthFirst ?? false, dismissed);
   if (start) mask(start.range);
   const hasDate = options.hasDate ?? false;
   const english = readDateTime(masked, wall, options.monthFirst ?? false, dismissed, hasDate);

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { HttpMethod, Route } from '@tally/contract/routes';
 import { etagOfVersion } from '@tally/contract/constants';
 import { apiRequest, ApiError, conflictOf, type Operation } from './api-client';
@@ -194,14 +196,14 @@ const versionOf = (body: unknown): number | null =>
  * with a new key, so it still arrives once) or the one made elsewhere.
  */
 function offerConflict(write: QueuedWrite, current: { version: number }, onSent: () => void) {
+  const change = write.label ?? write.operation;
   showNotice(
-    `Changed elsewhere while you were offline: ${write.label ?? write.operation}. ` +
-      'Your change was not sent.',
+    i18n._(msg`Changed elsewhere while you were offline: ${change}. Your change was not sent.`),
     {
       tone: 'info',
       actions: [
         {
-          label: 'Keep mine',
+          label: i18n._(msg`Keep mine`),
           run: () => {
             const again: Omit<QueuedWrite, 'key'> = {
               method: write.method,
@@ -217,7 +219,7 @@ function offerConflict(write: QueuedWrite, current: { version: number }, onSent:
           },
         },
         // The lists show the thing as it is now.
-        { label: 'Take theirs', run: onSent },
+        { label: i18n._(msg`Take theirs`), run: onSent },
       ],
     },
   );

@@ -123,10 +123,18 @@ export function NavBar() {
               onClick={() => logout.mutate()}
               disabled={logout.isPending}
               title={t`Logout ${name}`}
-              // A block box, not the usual flex one, so that a long name ends in an ellipsis.
-              className="inline-block max-w-[9rem] truncate sm:max-w-[16rem]"
+              // The name as one phrase: the name's own box would add spaces around it ("( name )").
+              aria-label={t`Logout ${name}`}
+              // A block box, not the usual flex one: the words stay whole in every language and
+              // only a long name ends in an ellipsis.
+              className="inline-block whitespace-nowrap"
             >
-              <Trans>Logout {name}</Trans>
+              <Trans>
+                Logout{' '}
+                <span className="inline-block max-w-[4.5rem] truncate align-bottom sm:max-w-[12rem]">
+                  {name}
+                </span>
+              </Trans>
             </Button>
           )}
         </div>

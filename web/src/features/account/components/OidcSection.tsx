@@ -1,11 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { OIDC_ERROR_PARAM, oidcFailureSentence } from '@tally/contract/constants';
+import { OIDC_ERROR_PARAM } from '@tally/contract/constants';
 import type { Account } from '@tally/contract';
 import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { Button } from '#web/components/Button';
 import { ErrorBanner } from '#web/components/ErrorBanner';
+import { oidcFailureSentence } from '#web/lib/oidc-failure';
 import { useLinkOidc, useUnlinkOidc } from '../api/oidc';
 import { Hint, SettingsSection } from '#web/components/SettingsSection';
 

@@ -40,6 +40,14 @@ describe('Settings in German', () => {
     expect(within(form).getByRole('button', { name: 'Passwort ändern' })).toBeEnabled();
   });
 
+  it('heads the Language section as the other sections are headed', async () => {
+    fakeBackend();
+    renderApp('/settings/language');
+    const section = await screen.findByRole('region', { name: 'Sprache' }, LAZY_LOAD);
+    expect(within(section).getByRole('heading', { name: 'Sprache', level: 2 })).toBeInTheDocument();
+    expect(within(section).getByRole('combobox', { name: 'Sprache' })).toBeInTheDocument();
+  });
+
   it("words a coded refusal in German beside its field, and keeps the server's sentence without a code", async () => {
     let answer = json(
       {

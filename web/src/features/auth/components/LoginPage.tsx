@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { MfaRequiredResponse } from '@tally/contract';
-import { OIDC_ERROR_PARAM, oidcFailureSentence } from '@tally/contract/constants';
+import { OIDC_ERROR_PARAM } from '@tally/contract/constants';
 import { Link, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { Button } from '#web/components/Button';
@@ -11,6 +11,7 @@ import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
 import { errorMessage } from '#web/lib/api-client';
+import { oidcFailureSentence } from '#web/lib/oidc-failure';
 import { sessionEndedForcibly } from '#web/lib/session-store';
 import { GOOGLE_LOGIN_OPERATION, useGoogleLogin } from '../api/google-login';
 import { useConfig } from '../api/get-config';
@@ -137,7 +138,7 @@ export function LoginPage() {
   let error: string | null = null;
   if (oidcError !== null) {
     // Named once the settings are in; a moment without the banner beats a wrong name.
-    error = config.isPending ? null : oidcFailureSentence(oidcError, oidcName ?? 'the provider');
+    error = config.isPending ? null : oidcFailureSentence(oidcError, oidcName);
   } else if (oidcStart.isError) error = errorMessage(oidcStart.error, OIDC_START_OPERATION);
   else if (oidcFinish.isError) error = errorMessage(oidcFinish.error, OIDC_FINISH_OPERATION);
   else if (proxySignIn.isError) error = errorMessage(proxySignIn.error, PROXY_SIGN_IN_OPERATION);

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { SelectField } from '#web/components/FormField';
+import { Hint, SettingsSection } from '#web/components/SettingsSection';
 import { errorMessage } from '#web/lib/api-client';
 import { LANGUAGES, matchLanguage } from '#web/lib/i18n';
 import { readStorage, STORAGE_KEYS } from '#web/lib/storage';
@@ -19,7 +20,7 @@ export function LanguageSection() {
   const chosen = (stored && matchLanguage(stored)) || AUTOMATIC;
 
   return (
-    <div className="space-y-2">
+    <SettingsSection title={t`Language`}>
       <SelectField
         label={t`Language`}
         value={chosen}
@@ -36,16 +37,16 @@ export function LanguageSection() {
           </option>
         ))}
       </SelectField>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <Hint>
         <Trans>
           Your choice is kept with your account: your other devices and e-mails follow it.
         </Trans>
-      </p>
+      </Hint>
       {setLanguage.isError && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {errorMessage(setLanguage.error, operation)}
         </p>
       )}
-    </div>
+    </SettingsSection>
   );
 }

@@ -71,7 +71,7 @@ const sendParent = (queryClient: QueryClient, id: number, parentId: number | nul
     operation: OPERATION,
     offline: async () => {
       const before = findTodo(queryClient, id);
-      return (await offlineWrites()).changeOf(before ?? null, before, 'the parent of');
+      return (await offlineWrites()).changeOf(before ?? null, before, 'reparenting');
     },
   });
 

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { QueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import { etagOfVersion } from '@tally/contract/constants';
@@ -34,15 +36,40 @@ function patched(before: Todo, fields: PatchTodoBody): Todo {
  * (changed meanwhile, it is a conflict to show, lib/outbox.ts, never an overwrite) and the words
  * that conflict names it by. Nothing when the screen does not hold the todo.
  */
-const startedFrom = (todo: Todo | undefined, label: string, version = todo?.version) =>
+const startedFrom = (todo: Todo | undefined, label: Label, version = todo?.version) =>
   todo === undefined || version === undefined
     ? {}
-    : { headers: { 'if-match': etagOfVersion(version) }, label: `${label} “${todo.title}”` };
+    : { headers: { 'if-match': etagOfVersion(version) }, label: label(todo.title) };
+
+/** The words a conflict names a change by, with the todo's title, in the active language. */
+type Label = (title: string) => string;
+
+/** The changes made in one call, each named whole: a language puts the title where it goes. */
+const CHANGES = {
+  moving: (title) => i18n._(msg`moving “${title}”`),
+  reparenting: (title) => i18n._(msg`the parent of “${title}”`),
+  deleting: (title) => i18n._(msg`deleting “${title}”`),
+  skipping: (title) => i18n._(msg`skipping “${title}”`),
+  completing: (title) => i18n._(msg`completing “${title}”`),
+  reopening: (title) => i18n._(msg`reopening “${title}”`),
+} satisfies Record<string, Label>;
+
+/** "the title, due date of …": the fields a change touched. */
+const fieldsOf =
+  (words: readonly string[]): Label =>
+  (title) => {
+    const fields = words.join(', ');
+    return i18n._(msg`the ${fields} of “${title}”`);
+  };
 
 /** A change of a todo the server answers later: the screen keeps `result` meanwhile. */
-export const changeOf = <R>(result: R, todo: Todo | undefined, label: string): OfflineCall<R> => ({
+export const changeOf = <R>(
+  result: R,
+  todo: Todo | undefined,
+  change: keyof typeof CHANGES,
+): OfflineCall<R> => ({
   result,
-  ...startedFrom(todo, label),
+  ...startedFrom(todo, CHANGES[change]),
 });
 
 /** A new todo, shown under a stand-in id. */
@@ -87,10 +114,12 @@ export async function updatedOffline(
   const { fieldWords } = await import('./edit-undo');
   const label =
     changed.length === 1 && changed[0] === 'completed'
-      ? next.completed
-        ? 'completing'
-        : 'reopening'
-      : `the ${changed.map((field) => (field === 'completed' ? 'completion' : fieldWords(field as EditedField))).join(', ')} of`;
+      ? CHANGES[next.completed ? 'completing' : 'reopening']
+      : fieldsOf(
+          changed.map((field) =>
+            field === 'completed' ? i18n._(msg`completion`) : fieldWords(field as EditedField),
+          ),
+        );
   return {
     result,
     send: { route: routes.todos.patch, params: { id }, body: next },
@@ -115,5 +144,5 @@ export async function patchedOffline(
   if (version === undefined) return { result };
   const { fieldWords } = await import('./edit-undo');
   const words = (Object.keys(body) as EditedField[]).map(fieldWords);
-  return { result, label: `the ${words.join(', ')} of “${before.title}”` };
+  return { result, label: fieldsOf(words)(before.title) };
 }

@@ -223,7 +223,7 @@ export function ApiTokensSection() {
       {created && (
         <NewToken
           token={created}
-          onCopy={(copied) => setStatus(copyResult(copied, t`Token`))}
+          onCopy={(copied) => setStatus(copyResult(copied, 'token'))}
           onDone={done}
         />
       )}

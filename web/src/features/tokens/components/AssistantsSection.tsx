@@ -58,7 +58,7 @@ export function AssistantsSection() {
       configRef.current?.focus();
       configRef.current?.select();
     }
-    setStatus(copyResult(copied, t`Configuration`));
+    setStatus(copyResult(copied, 'configuration'));
   };
 
   const makeToken = () => {

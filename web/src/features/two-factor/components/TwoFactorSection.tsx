@@ -66,7 +66,7 @@ function SetupForm({
         label={t`Secret key`}
         value={grouped(setup.secret)}
         copyLabel={t`Copy key`}
-        onCopy={(ok) => setCopied(copyResult(ok, 'The secret key'))}
+        onCopy={(ok) => setCopied(copyResult(ok, 'secretKey'))}
       />
       {copied && <Hint>{copied}</Hint>}
       <Form label={t`Confirm two-factor code`} onSubmit={submit}>
@@ -122,9 +122,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         <Button
           variant="secondary"
           onClick={() =>
-            void copyText(codes.join('\n')).then((ok) =>
-              setCopied(copyResult(ok, 'The recovery codes')),
-            )
+            void copyText(codes.join('\n')).then((ok) => setCopied(copyResult(ok, 'recoveryCodes')))
           }
         >
           <Trans>Copy codes</Trans>

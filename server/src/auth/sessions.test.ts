@@ -182,7 +182,7 @@ describe('a session’s inactivity timeout (SESSION_IDLE_DAYS, 14 by default)', 
 
 describe('migration 0003', () => {
   it('turns every refresh-token family into a session, ended where it was revoked', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ ownDatabase: true });
     try {
       const { db, dialect } = database.handle;
       const pgSchema =

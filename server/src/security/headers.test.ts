@@ -9,6 +9,7 @@ import { apiClient } from '../test/api-client.js';
 import {
   as,
   createTestApp,
+  createTestDatabase,
   registerUser,
   type TestContext,
   type TestUser,
@@ -221,7 +222,9 @@ describe('a forced database failure', () => {
     /select|insert|from |table|sqlite|postgres|relation|syntax|\/work|\/tmp|node_modules|\.js|\.ts|at \w+ \(|stack/i;
 
   it('gives a 500 that names no SQL, table, path or stack, with the usual headers', async () => {
-    const broken = await createTestApp();
+    // A database of its own: a table renamed beside other files' migrations fails them.
+    const database = await createTestDatabase({ ownDatabase: true });
+    const broken = await createTestApp({ database });
     try {
       const victim = await registerUser(broken.app);
       // Renamed rather than dropped: other tables' foreign keys point at it.
@@ -234,6 +237,7 @@ describe('a forced database failure', () => {
       expect(response.headers['cache-control']).toBe('no-store');
     } finally {
       await broken.close();
+      await database.drop();
     }
   });
 

@@ -99,7 +99,7 @@ describe('statistics roll-ups', () => {
   });
 
   it('are filled from the events recorded before the migration', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ ownDatabase: true });
     try {
       const { db, dialect } = database.handle;
       // createTestDatabase migrated to the latest: go back to 0001 and forward again.

@@ -45,17 +45,40 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-test-'));
-  let schema: string | undefined;
-  if (pgUrl) {
-    schema = `test_${inject('pgRun')}_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
+async function adminQuery(url: string, text: string) {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
     await admin.end();
   }
-  const open = () => connect({ databaseUrl: pgUrl, dataDir, pgSchema: schema, poolSize: 5 });
+}
+
+/**
+ * A migrated database for one test: a fresh SQLite file, or on PostgreSQL a schema of its own in
+ * the run's database. A test that migrates down (and so drops tables) asks for `ownDatabase`:
+ * Kysely's migrator reads the tables of every schema of its database, so a table dropped in a
+ * schema beside it while another file migrates fails that file's migration ("relation … does
+ * not exist"), and the server's files run two at a time (decision 190).
+ */
+export async function createTestDatabase({ ownDatabase = false } = {}): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tally-test-'));
+  let schema: string | undefined;
+  let databaseUrl = pgUrl;
+  let dropDatabase = async (): Promise<void> => undefined;
+  if (pgUrl && ownDatabase) {
+    const own = new URL(pgUrl);
+    const name = `${own.pathname.slice(1)}_${randomBytes(4).toString('hex')}`;
+    await adminQuery(pgUrl, `create database ${name}`);
+    own.pathname = `/${name}`;
+    databaseUrl = own.toString();
+    dropDatabase = () => adminQuery(pgUrl, `drop database if exists ${name} with (force)`);
+  } else if (pgUrl) {
+    schema = `test_${inject('pgRun')}_${randomBytes(6).toString('hex')}`;
+    await adminQuery(pgUrl, `create schema ${schema}`);
+  }
+  const open = () => connect({ databaseUrl, dataDir, pgSchema: schema, poolSize: 5 });
   const handle = open();
   await migrateToLatest(handle.db, handle.dialect, schema);
   return {
@@ -63,8 +86,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     dataDir,
     reconnect: open,
     async drop() {
-      // The PostgreSQL schema goes with the run's database once the run ends (test/pg-schemas.ts).
+      // A PostgreSQL schema goes with the run's database once the run ends (test/pg-schemas.ts).
       await handle.db.destroy();
+      await dropDatabase();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

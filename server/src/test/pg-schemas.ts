@@ -25,8 +25,9 @@ async function adminQuery(url: string, sql: string) {
  * file works in a schema of its own inside it (test/helpers.ts). Kysely's migrator lists the
  * tables of every schema of its database (with has_schema_privilege on each), so a schema dropped
  * meanwhile by anyone else fails a migration ("schema test_… does not exist"): two runs at once
- * (a developer's and CI's, or two worktrees') must not share a database, and within a run no
- * schema is dropped before the end.
+ * (a developer's and CI's, or two worktrees') must not share a database, within a run no
+ * schema is dropped before the end, and a test that drops or renames a table works in a database
+ * of its own (`createTestDatabase({ ownDatabase: true })`).
  */
 export default async function setup(project: TestProject) {
   const run = randomBytes(4).toString('hex');

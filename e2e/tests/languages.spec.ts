@@ -89,6 +89,15 @@ const WALKS = [
   },
 ] as const;
 
+/** The page never scrolls sideways: longer words wrap instead of widening it. */
+async function expectNoWiderThanWindow(page: Page) {
+  const { pageWidth, windowWidth } = await page.evaluate(() => ({
+    pageWidth: document.documentElement.scrollWidth,
+    windowWidth: window.innerWidth,
+  }));
+  expect(pageWidth).toBeLessThanOrEqual(windowWidth);
+}
+
 /** Whether the element is inside the window on both sides (no part cut off at either edge). */
 async function expectWithinWindow(page: Page, element: Locator) {
   const box = await element.boundingBox();
@@ -146,6 +155,7 @@ for (const walk of WALKS) {
         // The date and time were read out of the title.
         await expect(list.getByRole('checkbox', { name: walk.title, exact: true })).toBeVisible();
         await shot('todos');
+        await expectNoWiderThanWindow(page);
         if (walk.language === 'ar' && viewport.name === 'phone') {
           await setTheme(page, 'dark');
           await expect(row).toContainText(w.tomorrow);
@@ -164,6 +174,7 @@ for (const walk of WALKS) {
         await expect(page.getByRole('heading', { name: w.statsHeading })).toBeVisible();
         await expect(page.getByRole('region', { name: w.allTime })).toBeVisible();
         await shot('statistics');
+        await expectNoWiderThanWindow(page);
 
         await page.getByRole('link', { name: w.settings }).click();
         await expect(page.getByRole('heading', { name: w.settings, level: 1 })).toBeVisible();
@@ -172,6 +183,7 @@ for (const walk of WALKS) {
         await expect(language.getByRole('heading', { name: w.language })).toBeVisible();
         await expect(language.getByRole('combobox', { name: w.language })).toBeVisible();
         await shot('settings');
+        await expectNoWiderThanWindow(page);
         await expect(html).toHaveAttribute('dir', walk.dir);
       });
     }

@@ -143,8 +143,9 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
   const header = (
     // Dense (docs/product.md, Todos screen): the heading, the view switch, Trash and Add Todo share
     // one row; on a phone the heading is for screen readers only (the menu above says Todos
-    // already).
-    <div className="mb-2 flex items-center gap-x-3 sm:mb-3">
+    // already). Where a language's words are longer than the row, Add Todo wraps to a line of its
+    // own rather than widening the page.
+    <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-2 sm:mb-3">
       <h1 className="sr-only text-2xl font-semibold text-slate-900 sm:not-sr-only dark:text-slate-100">
         <Trans>Todos</Trans>
       </h1>

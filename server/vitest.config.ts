@@ -14,5 +14,8 @@ export default defineProject({
     // The API tests mostly wait (on sockets, PostgreSQL, SMTP, child processes), so one file per
     // core runs beside another instead of Vitest's default of one core fewer (decision 190).
     maxWorkers: Math.max(2, availableParallelism()),
+    // Vitest runs projects with different worker counts as groups, one after the other: the
+    // server's after the web's and the contract's.
+    sequence: { groupOrder: 1 },
   },
 });

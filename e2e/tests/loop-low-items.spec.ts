@@ -346,6 +346,10 @@ test('quick add with chips, the words a Todoist user types: screenshots, phone a
       // "!1" is no priority ("!", "!!", "!!!" or p1-p3 are): it stays, visibly, in the title.
       await expect(understood.getByText('Priority', { exact: true })).toHaveCount(0);
       await expect(page.getByText('Saved as “Pay rent !1”')).toBeVisible();
+      // The field takes the row while it holds words, so the chips lie side by side, phone too.
+      const date = await understood.getByText('Date', { exact: true }).boundingBox();
+      const time = await understood.getByText('Time', { exact: true }).boundingBox();
+      expect(Math.abs((date?.y ?? 0) - (time?.y ?? -100))).toBeLessThan(4);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         width,
       );

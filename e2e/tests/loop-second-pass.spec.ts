@@ -148,6 +148,8 @@ test.describe('capture with feedback', () => {
   test('screenshots: quick add with chips and suggestions, phone and desktop, light and dark', async ({
     page,
   }) => {
+    // Four axe runs and four screenshots: seconds each on a machine busy with other work.
+    test.setTimeout(90_000);
     const user = await registerViaApi(page.request, 'chipshots');
     await apiPost(page.request, user, '/api/todo-groups', { name: 'Home', color: '#84CC16' });
     await signInWithStorage(page, user);

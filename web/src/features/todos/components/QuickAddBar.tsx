@@ -138,7 +138,9 @@ export function QuickAddBar({
     <form
       aria-label={t`Quick add`}
       id="quick-add"
-      className="relative min-w-0 flex-1"
+      // On a phone the field takes the whole row while it holds words, so the chips of what it
+      // read lie side by side under it instead of one per line beside the search box.
+      className={`relative min-w-0 flex-1 ${text.trim() ? 'max-sm:basis-full' : ''}`}
       onSubmit={(event) => {
         event.preventDefault();
         void save();

@@ -229,7 +229,7 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
     <div className="mx-auto w-full max-w-4xl px-4 pt-3 pb-36 sm:py-5">
       {header}
       {/* Quick add and search share a row; on a phone the search box is the narrower. */}
-      <div className="mb-2 flex gap-2 sm:mb-3">
+      <div className="mb-2 flex flex-wrap gap-2 sm:mb-3 sm:flex-nowrap">
         <Suspense fallback={<div className="min-h-11 min-w-0 flex-1 sm:min-h-10" />}>
           <QuickAddBar
             groups={groups}

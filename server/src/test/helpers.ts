@@ -4,11 +4,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
-import pg from 'pg';
 import { authApi, calendarApi, type SignInResponse, todosApi, tokensApi } from '@tally/contract';
 import { inject } from 'vitest';
 import { type AppOptions, buildApp } from '../app.js';
 import { setPasswordCost } from '../auth/passwords.js';
+import { adminQuery } from './pg-schemas.js';
 import { apiClient } from './api-client.js';
 import { type Config, loadConfig } from '../config.js';
 import { connect, type DatabaseHandle } from '../db/connection.js';
@@ -43,16 +43,6 @@ export interface TestDatabase {
   /** Connects again to the same data (a "restart"). */
   reconnect(): DatabaseHandle;
   drop(): Promise<void>;
-}
-
-async function adminQuery(url: string, text: string) {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(text);
-  } finally {
-    await admin.end();
-  }
 }
 
 /**

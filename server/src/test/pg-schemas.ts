@@ -9,7 +9,8 @@ declare module 'vitest' {
   }
 }
 
-async function adminQuery(url: string, sql: string) {
+/** One statement on its own connection (databases and schemas are made and dropped so). */
+export async function adminQuery(url: string, sql: string) {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -7,5 +8,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['server', 'web', 'contract'],
+    // One file per core, not Vitest's one core fewer: the API tests mostly wait (on sockets,
+    // PostgreSQL, SMTP, child processes) and the web's jsdom files leave the core to them
+    // (decisions 190 and 193).
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

@@ -1,43 +1,24 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { GOOGLE_CLIENT_ID, IDP_ORIGIN, IDP_PORT } from './support/google-settings';
-import {
-  MAIL_FROM,
-  MAILBOX_ORIGIN,
-  MAILBOX_PORT,
-  SMTP_PASSWORD,
-  SMTP_PORT,
-  SMTP_URL,
-  SMTP_USER,
-} from './support/mail-settings';
-import {
-  DELIVERY_ORIGIN,
-  DELIVERY_PORT,
-  IMAP_PASSWORD,
-  IMAP_PORT,
-  IMAP_USER,
-  INBOX_ADDRESS,
-  INBOX_IMAP_URL,
-} from './support/inbox-settings';
+import { GOOGLE_CLIENT_ID, googleAddresses } from './support/google-settings';
+import { MAIL_FROM, SMTP_PASSWORD, SMTP_USER, mailAddresses } from './support/mail-settings';
+import { IMAP_PASSWORD, IMAP_USER, INBOX_ADDRESS, inboxAddresses } from './support/inbox-settings';
 import {
   OIDC_CLIENT_ID,
   OIDC_CLIENT_SECRET,
-  OIDC_ISSUER,
   OIDC_NAME,
-  OIDC_PORT,
+  oidcAddresses,
 } from './support/oidc-settings';
-import {
-  PUSHOVER_API_URL,
-  RECEIVERS_CONTROL_ORIGIN,
-  RECEIVERS_CONTROL_PORT,
-  RECEIVERS_PORT,
-} from './support/notify-settings';
+import { notifyAddresses } from './support/notify-settings';
+import { basePort, E2E_PORT } from './support/ports';
+import { environmentDataDir } from './support/tally-cli';
 
 /**
  * End-to-end tests in Chromium against the real server (the production build) on a fresh
- * embedded database. Chromium: PLAYWRIGHT_CHROMIUM_PATH, else Debian's /usr/bin/chromium,
+ * embedded database, in two workers, each with an environment of its own: a Tally server and
+ * every local service below, at the ports of support/ports.ts. Chromium: PLAYWRIGHT_CHROMIUM_PATH, else Debian's /usr/bin/chromium,
  * else Playwright's own download (where one is allowed).
  *
  * Continue with Google is configured against a local identity provider (support/
@@ -51,27 +32,112 @@ import {
  * Notification channels reach stand-ins for ntfy, Gotify, Pushover and webhooks on loopback
  * (support/local-notify-receivers.mjs), which the server may call with OUTBOUND_ALLOW_PRIVATE.
  */
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://127.0.0.1:${port}`;
+// Two specs at once: most of a spec's time is spent waiting (on the server, on mail, on timers),
+// so a 2-core machine runs two at once in little more time than one.
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 const chromiumPath =
   process.env.PLAYWRIGHT_CHROMIUM_PATH ??
   (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-// The specs run the operator's `tally` command on the server's data (admin.spec.ts). Each worker
-// reads this file again: the runner's folder, which the workers inherit, is the one.
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tally-e2e-'));
-process.env.E2E_DATA_DIR = dataDir;
+// The specs run the operator's `tally` command on their server's data (admin.spec.ts). Each
+// worker reads this file again: the runner's folder, which the workers inherit, is the one.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'tally-e2e-'));
 const root = path.resolve(import.meta.dirname, '..');
+
+/** The local services and the Tally server of the environment with this index. */
+function environment(index: number) {
+  const base = basePort(index);
+  const origin = `http://127.0.0.1:${base}`;
+  const { IDP_PORT, IDP_ORIGIN } = googleAddresses(base);
+  const { SMTP_PORT, MAILBOX_PORT, MAILBOX_ORIGIN, SMTP_URL } = mailAddresses(base);
+  const { OIDC_PORT, OIDC_ISSUER } = oidcAddresses(base);
+  const { IMAP_PORT, DELIVERY_PORT, DELIVERY_ORIGIN, INBOX_IMAP_URL } = inboxAddresses(base);
+  const { RECEIVERS_PORT, RECEIVERS_CONTROL_PORT, RECEIVERS_CONTROL_ORIGIN, PUSHOVER_API_URL } =
+    notifyAddresses(base);
+  const dataDir = environmentDataDir(index);
+  mkdirSync(dataDir, { recursive: true });
+  const service = (script: string, url: string, env: Record<string, string>) => ({
+    command: `node ${path.join(root, 'e2e/support', script)}`,
+    cwd: root,
+    url,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env,
+  });
+  return [
+    service('local-google-idp.mjs', `${IDP_ORIGIN}/health`, {
+      E2E_IDP_PORT: String(IDP_PORT),
+      GOOGLE_CLIENT_ID,
+    }),
+    service('local-smtp.mjs', `${MAILBOX_ORIGIN}/health`, {
+      E2E_SMTP_PORT: String(SMTP_PORT),
+      E2E_MAILBOX_PORT: String(MAILBOX_PORT),
+      E2E_SMTP_USER: SMTP_USER,
+      E2E_SMTP_PASSWORD: SMTP_PASSWORD,
+    }),
+    service('local-oidc-provider.mjs', `${OIDC_ISSUER}/health`, {
+      E2E_OIDC_PORT: String(OIDC_PORT),
+      E2E_PUBLIC_URL: origin,
+      OIDC_CLIENT_ID,
+      OIDC_CLIENT_SECRET,
+    }),
+    service('local-dovecot.mjs', `${DELIVERY_ORIGIN}/health`, {
+      E2E_IMAP_PORT: String(IMAP_PORT),
+      E2E_DELIVERY_PORT: String(DELIVERY_PORT),
+      E2E_IMAP_USER: IMAP_USER,
+      E2E_IMAP_PASSWORD: IMAP_PASSWORD,
+    }),
+    service('local-notify-receivers.mjs', `${RECEIVERS_CONTROL_ORIGIN}/health`, {
+      E2E_RECEIVERS_PORT: String(RECEIVERS_PORT),
+      E2E_RECEIVERS_CONTROL_PORT: String(RECEIVERS_CONTROL_PORT),
+    }),
+    {
+      command: `node ${path.join(root, 'server/dist/main.js')}`,
+      cwd: root,
+      url: `${origin}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      env: {
+        PORT: String(base),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+        LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
+        GOOGLE_CLIENT_ID,
+        GOOGLE_JWKS_URL: `${IDP_ORIGIN}/jwks`,
+        GOOGLE_ISSUERS: IDP_ORIGIN,
+        SMTP_URL,
+        MAIL_FROM,
+        PUBLIC_URL: origin,
+        OIDC_ISSUER,
+        OIDC_CLIENT_ID,
+        OIDC_CLIENT_SECRET,
+        OIDC_NAME,
+        INBOX_IMAP_URL,
+        INBOX_ADDRESS,
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        PUSHOVER_API_URL,
+      },
+    },
+  ];
+}
 
 export default defineConfig({
   testDir: './tests',
   outputDir: '../test-results',
   fullyParallel: false,
-  workers: 1,
+  workers,
   // A retry on CI shows whether a failure repeats; a test that passes only on its retry still
   // fails the run, and scripts/test.mjs names it.
   retries: process.env.CI ? 1 : 0,
   failOnFlakyTests: true,
-  timeout: 30_000,
+  // Room for two specs sharing the cores: a test that waits on nothing still fails fast.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
@@ -96,105 +162,5 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: [
-    {
-      command: `node ${path.join(root, 'e2e/support/local-google-idp.mjs')}`,
-      cwd: root,
-      url: `${IDP_ORIGIN}/health`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: { E2E_IDP_PORT: String(IDP_PORT), GOOGLE_CLIENT_ID },
-    },
-    {
-      command: `node ${path.join(root, 'e2e/support/local-smtp.mjs')}`,
-      cwd: root,
-      url: `${MAILBOX_ORIGIN}/health`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        E2E_SMTP_PORT: String(SMTP_PORT),
-        E2E_MAILBOX_PORT: String(MAILBOX_PORT),
-        E2E_SMTP_USER: SMTP_USER,
-        E2E_SMTP_PASSWORD: SMTP_PASSWORD,
-      },
-    },
-    {
-      command: `node ${path.join(root, 'e2e/support/local-oidc-provider.mjs')}`,
-      cwd: root,
-      url: `${OIDC_ISSUER}/health`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        E2E_OIDC_PORT: String(OIDC_PORT),
-        E2E_PUBLIC_URL: baseURL,
-        OIDC_CLIENT_ID,
-        OIDC_CLIENT_SECRET,
-      },
-    },
-    {
-      command: `node ${path.join(root, 'e2e/support/local-dovecot.mjs')}`,
-      cwd: root,
-      url: `${DELIVERY_ORIGIN}/health`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        E2E_IMAP_PORT: String(IMAP_PORT),
-        E2E_DELIVERY_PORT: String(DELIVERY_PORT),
-        E2E_IMAP_USER: IMAP_USER,
-        E2E_IMAP_PASSWORD: IMAP_PASSWORD,
-      },
-    },
-    {
-      command: `node ${path.join(root, 'e2e/support/local-notify-receivers.mjs')}`,
-      cwd: root,
-      url: `${RECEIVERS_CONTROL_ORIGIN}/health`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        E2E_RECEIVERS_PORT: String(RECEIVERS_PORT),
-        E2E_RECEIVERS_CONTROL_PORT: String(RECEIVERS_CONTROL_PORT),
-      },
-    },
-    {
-      command: `node ${path.join(root, 'server/dist/main.js')}`,
-      cwd: root,
-      url: `${baseURL}/api/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-        LOGIN_ATTEMPTS_PER_ACCOUNT: '10000',
-        GOOGLE_CLIENT_ID,
-        GOOGLE_JWKS_URL: `${IDP_ORIGIN}/jwks`,
-        GOOGLE_ISSUERS: IDP_ORIGIN,
-        SMTP_URL,
-        MAIL_FROM,
-        PUBLIC_URL: baseURL,
-        OIDC_ISSUER,
-        OIDC_CLIENT_ID,
-        OIDC_CLIENT_SECRET,
-        OIDC_NAME,
-        INBOX_IMAP_URL,
-        INBOX_ADDRESS,
-        OUTBOUND_ALLOW_PRIVATE: 'true',
-        PUSHOVER_API_URL,
-      },
-    },
-  ],
+  webServer: Array.from({ length: workers }, (_, index) => environment(index)).flat(),
 });

@@ -1,10 +1,12 @@
-// `npm test`: every suite in turn (lint, types, unit and API on SQLite, API on PostgreSQL when
-// TEST_DATABASE_URL or DATABASE_URL is set, the bundle budgets, end to end in Chromium, the
-// release package unpacked and started), then one line totalling them. With TEST_FAULTS set (as .ci/run does), or `npm test -- faults`, it also
-// runs the fault suites of `npm run test:faults` with small counts.
+// `npm test`: every suite (lint and types side by side, then in turn unit and API on SQLite, API
+// on PostgreSQL when TEST_DATABASE_URL or DATABASE_URL is set, the bundle budgets, end to end in
+// Chromium, the release package unpacked and started), then one line totalling them. With
+// TEST_FAULTS set (as .ci/run does), or `npm test -- faults`, it also runs the fault suites of
+// `npm run test:faults` with small counts.
 import '../server/bin/require-node.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +17,7 @@ mkdirSync(reports, { recursive: true });
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const node = process.execPath;
 const pgUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || '';
 const only = process.argv.slice(2);
 const results = [];
@@ -37,7 +40,37 @@ function readJson(file) {
   }
 }
 
-/** A check that is one pass or one failure (lint, types, build). */
+/**
+ * Checks that are one pass or one failure each (lint, types), run side by side, one per core:
+ * each is a single-threaded tool. Each one's output is printed whole when it ends.
+ */
+async function checksSideBySide(list) {
+  const queue = list.map((item, index) => ({ ...item, index }));
+  const done = [];
+  const lane = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      const started = Date.now();
+      const output = [];
+      const child = spawn(item.command ?? npx, item.args, {
+        cwd: root,
+        env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      });
+      child.stdout.on('data', (chunk) => output.push(chunk));
+      child.stderr.on('data', (chunk) => output.push(chunk));
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`\n=== ${item.name} ===`);
+      process.stdout.write(Buffer.concat(output));
+      done.push({ ...item, ok: status === 0, seconds });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(2, availableParallelism()) }, lane));
+  for (const { name, ok, seconds } of done.sort((a, b) => a.index - b.index)) {
+    results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, seconds });
+  }
+}
+
+/** A check that is one pass or one failure (the build). */
 function check(name, args, env = {}, command = npx) {
   console.log(`\n=== ${name} ===`);
   const { ok, seconds } = run(args, env, command);
@@ -122,7 +155,7 @@ function packageStage(name, built) {
   console.log(`\n=== ${name} ===`);
   const file = path.join(reports, 'package.json');
   const args = ['scripts/test-package.mjs', `--report=${file}`, ...(built ? ['--no-build'] : [])];
-  const { ok, seconds } = run(args, {}, process.execPath);
+  const { ok, seconds } = run(args, {}, node);
   const report = readJson(file);
   const passed = report?.passed ?? 0;
   const failed = (report?.failed ?? 0) + (ok || report?.failed ? 0 : 1);
@@ -131,17 +164,22 @@ function packageStage(name, built) {
 
 const want = (stage) => only.length === 0 || only.includes(stage);
 
-if (want('lint')) {
-  check('lint (eslint)', ['eslint', '.', '--max-warnings', '0']);
-  check('format (prettier)', ['prettier', '--check', '.']);
-  check('unused code (knip)', ['knip']);
-  check('import cycles, types too', ['scripts/check-cycles.mjs'], {}, process.execPath);
-  check('decision records', ['scripts/check-decisions.mjs'], {}, process.execPath);
-  check('server README', ['scripts/check-server-readme.mjs'], {}, process.execPath);
-}
+// tsc and eslint take longest: they start first, and the short ones fill in beside them.
+const staticChecks = [];
 if (want('types')) {
-  check('types (tsc)', ['run', 'typecheck', '--silent'], {}, npm);
+  staticChecks.push({ name: 'types (tsc)', args: ['run', 'typecheck', '--silent'], command: npm });
 }
+if (want('lint')) {
+  staticChecks.push(
+    { name: 'lint (eslint)', args: ['eslint', '.', '--max-warnings', '0'] },
+    { name: 'format (prettier)', args: ['prettier', '--check', '.'] },
+    { name: 'unused code (knip)', args: ['knip'] },
+    { name: 'import cycles, types too', args: ['scripts/check-cycles.mjs'], command: node },
+    { name: 'decision records', args: ['scripts/check-decisions.mjs'], command: node },
+    { name: 'server README', args: ['scripts/check-server-readme.mjs'], command: node },
+  );
+}
+await checksSideBySide(staticChecks);
 if (want('unit')) {
   vitest('unit and API on SQLite', ['contract', 'web', 'server'], { TEST_DATABASE_URL: '' });
 }
@@ -154,7 +192,7 @@ let built = false;
 if (want('e2e')) {
   built = check('build', ['run', 'build', '--silent'], {}, npm);
   if (built) {
-    check('bundle budgets', ['scripts/check-bundle-size.mjs'], {}, process.execPath);
+    check('bundle budgets', ['scripts/check-bundle-size.mjs'], {}, node);
     playwright('end to end (Chromium)');
   }
 }

@@ -3,8 +3,18 @@
  * (support/local-notify-receivers.mjs) and the loopback address where the specs read what they
  * received and give a webhook its signing secret.
  */
-export const RECEIVERS_PORT = Number(process.env.E2E_RECEIVERS_PORT ?? 3108);
-export const RECEIVERS_ORIGIN = `http://127.0.0.1:${RECEIVERS_PORT}`;
-export const RECEIVERS_CONTROL_PORT = Number(process.env.E2E_RECEIVERS_CONTROL_PORT ?? 3109);
-export const RECEIVERS_CONTROL_ORIGIN = `http://127.0.0.1:${RECEIVERS_CONTROL_PORT}`;
-export const PUSHOVER_API_URL = `${RECEIVERS_ORIGIN}/pushover/1/messages.json`;
+import { e2ePort, E2E_PORT } from './ports';
+
+export function notifyAddresses(base = E2E_PORT) {
+  const RECEIVERS_PORT = e2ePort('receivers', base);
+  const RECEIVERS_CONTROL_PORT = e2ePort('receiversControl', base);
+  const RECEIVERS_ORIGIN = `http://127.0.0.1:${RECEIVERS_PORT}`;
+  return {
+    RECEIVERS_PORT,
+    RECEIVERS_ORIGIN,
+    RECEIVERS_CONTROL_PORT,
+    RECEIVERS_CONTROL_ORIGIN: `http://127.0.0.1:${RECEIVERS_CONTROL_PORT}`,
+    PUSHOVER_API_URL: `${RECEIVERS_ORIGIN}/pushover/1/messages.json`,
+  };
+}
+export const { RECEIVERS_ORIGIN, RECEIVERS_CONTROL_ORIGIN } = notifyAddresses();

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
   apiPost,
@@ -8,6 +6,7 @@ import {
   setTheme,
   signInWithStorage,
 } from '../support/fixtures';
+import { tallyCommand } from '../support/tally-cli';
 
 /**
  * axe passes on every screen. daily-loop-screens.spec.ts covers /todos, the detail
@@ -18,16 +17,6 @@ import {
  * page and every section the Settings menu lists) in light and dark, on a phone (390×844) and at
  * a desktop width (1280×800).
  */
-
-const root = path.resolve(import.meta.dirname, '..', '..');
-
-/** Makes the account an operator, as `tally admin grant` does beside the server (admin.spec.ts). */
-function grantAdmin(username: string) {
-  execFileSync('node', [path.join(root, 'server/bin/tally.mjs'), 'admin', 'grant', username], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    encoding: 'utf8',
-  });
-}
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -90,7 +79,7 @@ for (const viewport of VIEWPORTS) {
     test.setTimeout(360_000);
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     const user = await registerViaApi(request, 'axeall');
-    grantAdmin(user.username);
+    tallyCommand('admin', 'grant', user.username);
     const filter = await apiPost<{ id: number }>(request, user, '/api/filters', {
       name: 'Due soon',
       color: '#3B82F6',

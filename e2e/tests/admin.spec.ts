@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
   apiPost,
@@ -8,6 +6,7 @@ import {
   screenshotScreen,
   signInWithStorage,
 } from '../support/fixtures';
+import { tallyCommand } from '../support/tally-cli';
 import { waitForMail } from '../support/mailbox';
 
 /**
@@ -15,16 +14,6 @@ import { waitForMail } from '../support/mailbox';
  * disables and enables an account, sends a test e-mail, and reads both in the audit log; an
  * account that is not an operator sees the refusal. On a phone and on a desktop.
  */
-
-const root = path.resolve(import.meta.dirname, '..', '..');
-
-/** `tally …` on the e2e server's data, as an operator runs it beside the server. */
-function tally(...args: string[]) {
-  return execFileSync('node', [path.join(root, 'server/bin/tally.mjs'), ...args], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
-    encoding: 'utf8',
-  });
-}
 
 for (const width of [390, 1280]) {
   test(`the operator disables and enables an account, tests mail, reads the audit log (${width} px)`, async ({
@@ -34,7 +23,7 @@ for (const width of [390, 1280]) {
     test.setTimeout(60_000);
     await page.setViewportSize({ width, height: 900 });
     const operator = await registerViaApi(request, 'admin');
-    expect(tally('admin', 'grant', operator.username)).toMatch(/is an operator/);
+    expect(tallyCommand('admin', 'grant', operator.username)).toMatch(/is an operator/);
     const member = await registerViaApi(request, 'member');
     await apiPost(request, member, '/api/todos', { title: 'Water plants' });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, request, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from '../support/fixtures';
+import { e2ePort } from '../support/ports';
 
 /**
  * A fresh server of this spec's own with SETUP_TOKEN and forward auth (README.md, Behind an auth
@@ -16,9 +17,8 @@ import { expectNoSeriousA11yViolations } from '../support/fixtures';
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const basePort = Number(process.env.E2E_PORT ?? 3100);
-const serverPort = basePort + 20;
-const proxyPort = basePort + 21;
+const serverPort = e2ePort('firstStartServer');
+const proxyPort = e2ePort('forwardAuthProxy');
 const serverOrigin = `http://127.0.0.1:${serverPort}`;
 const proxyOrigin = `http://127.0.0.1:${proxyPort}`;
 const SETUP_TOKEN = 'e2e-setup-token-0123456789';

@@ -11,6 +11,7 @@ import {
   signInWithStorage,
   type ApiUser,
 } from '../support/fixtures';
+import { E2E_PORT } from '../support/ports';
 
 /**
  * The daily loop's low items, as a person meets them in the browser: the palette opens the todo
@@ -213,7 +214,7 @@ test('an in-app reminder shows in both open tabs, and Complete in one answers it
 
 test.describe('the two-factor step of an account with a passkey', () => {
   // Passkeys are for a host name, not an address (passkeys.spec.ts).
-  test.use({ baseURL: `http://localhost:${Number(process.env.E2E_PORT ?? 3100)}` });
+  test.use({ baseURL: `http://localhost:${E2E_PORT}` });
 
   test('shows the passkey button and no error nobody asked for', async ({ page, request }) => {
     const user = await registerViaApi(request, 'mfapasskey');

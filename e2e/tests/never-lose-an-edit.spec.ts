@@ -12,6 +12,7 @@ import {
   screenshotDir,
 } from '../support/fixtures';
 import { hasSavedData } from '../support/saved-data';
+import { e2ePort } from '../support/ports';
 
 /**
  * Nothing typed is lost (docs/product.md, Title and checkbox; Offline): the detail view saves
@@ -122,7 +123,7 @@ test("Undo in the detail view's toast puts the description back", async ({ page 
 
 /** A server of this test's own, on a port beside the suite's, that the test can stop. */
 async function startOwnServer(): Promise<{ origin: string; stop: () => void }> {
-  const port = Number(process.env.E2E_PORT ?? 3100) + 10;
+  const port = e2ePort('restartedServer');
   const origin = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,

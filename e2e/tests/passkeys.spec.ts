@@ -4,6 +4,7 @@ import {
   registerViaApi,
   screenshotScreen,
 } from '../support/fixtures';
+import { E2E_PORT } from '../support/ports';
 
 /**
  * Passkeys in Chromium with a virtual authenticator (DevTools protocol WebAuthn domain: a
@@ -14,8 +15,7 @@ import {
  * relying-party id, and the server (PUBLIC_URL on loopback) uses "localhost"
  * (server/src/passkeys/relying-party.ts).
  */
-const port = Number(process.env.E2E_PORT ?? 3100);
-test.use({ baseURL: `http://localhost:${port}` });
+test.use({ baseURL: `http://localhost:${E2E_PORT}` });
 
 async function addVirtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);

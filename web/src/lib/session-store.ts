@@ -3,7 +3,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { ApiError, ERROR_MESSAGES } from './api-error';
 import { decodeAccessToken } from './jwt';
 import { showNotice } from './notices';
-import { STORAGE_KEYS, readStorage, removeStorage, writeStorage } from './storage';
+import { STORAGE_KEYS, readStorage, removeStorage, tabStorage, writeStorage } from './storage';
 
 /** The logout notice shows 3 s; /login follows after 100 ms (docs/product.md, Sessions). */
 const LOGOUT_NOTICE_MS = 3000;
@@ -48,9 +48,16 @@ const ANONYMOUS: Session = {
 let session: Session = ANONYMOUS;
 /**
  * Whether this tab's last session was ended for it (expired, or ended from another device): the
- * login screen says so, since the notice that told it may be gone by then. A sign-in clears it.
+ * login screen says so, since the notice that told it may be gone by then, even after a reload
+ * (the live stream may end the session a moment before the person reloads). A sign-in clears it.
  */
-let endedForcibly = false;
+let endedForcibly = tabStorage.read(STORAGE_KEYS.sessionEnded) === '1';
+
+function setEndedForcibly(ended: boolean): void {
+  endedForcibly = ended;
+  if (ended) tabStorage.write(STORAGE_KEYS.sessionEnded, '1');
+  else tabStorage.remove(STORAGE_KEYS.sessionEnded);
+}
 /** The stored token found already expired when the app started, until it is renewed or ends. */
 let expiredAtStartToken: string | null = null;
 /** The delayed move to /login after a forced logout; a new session cancels it. */
@@ -116,7 +123,7 @@ export function startSession(token: string, { passwordChangeRequired = false } =
   writeStorage(STORAGE_KEYS.token, token);
   writeStorage(STORAGE_KEYS.username, claims.sub);
   expiredAtStartToken = null;
-  endedForcibly = false;
+  setEndedForcibly(false);
   cancelPendingRedirect();
   publish({ ...sessionFor(token, claims.sub), passwordChangeRequired });
 }
@@ -140,7 +147,7 @@ export function endSession({ notice, redirectToLogin = false }: EndSessionOption
   removeStorage(STORAGE_KEYS.token);
   removeStorage(STORAGE_KEYS.username);
   expiredAtStartToken = null;
-  endedForcibly = redirectToLogin;
+  setEndedForcibly(redirectToLogin);
   publish({ ...ANONYMOUS, redirectPending: redirectToLogin });
   if (notice) showNotice(notice, { tone: 'error', durationMs: LOGOUT_NOTICE_MS });
   cancelPendingRedirect();

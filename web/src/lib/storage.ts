@@ -18,6 +18,11 @@ export const STORAGE_KEYS = {
   reminderSeen: 'reminderSeen',
   /** The language chosen in Settings (a BCP 47 tag); empty or absent: the browser's. */
   language: 'language',
+  /**
+   * In sessionStorage: this tab's last session was ended for the person ('1'), so the login
+   * screen still says why after a reload.
+   */
+  sessionEnded: 'sessionEnded',
 } as const;
 
 /** localStorage that never throws (private mode, disabled storage, quota). */
@@ -44,3 +49,28 @@ export function removeStorage(key: string): void {
     // Nothing to remove.
   }
 }
+
+/** This tab's sessionStorage (it outlives a reload of the tab only), never throwing. */
+export const tabStorage = {
+  read(key: string): string | null {
+    try {
+      return window.sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  write(key: string, value: string): void {
+    try {
+      window.sessionStorage.setItem(key, value);
+    } catch {
+      // Storage unavailable: the value lives for this page only.
+    }
+  },
+  remove(key: string): void {
+    try {
+      window.sessionStorage.removeItem(key);
+    } catch {
+      // Nothing to remove.
+    }
+  },
+};

@@ -41,6 +41,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   document.documentElement.className = '';
   loadSessionFromStorage({ atStart: true });
   clearNotices();

@@ -349,7 +349,7 @@ function AllTodos({
   if (todos.isError) {
     return (
       <ErrorBanner
-        message={errorMessage(todos.error, t`Load todos`)}
+        message={errorMessage(todos.error, msg`Load todos failed`)}
         onRetry={() => void todos.refetch()}
       />
     );

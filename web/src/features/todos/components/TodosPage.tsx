@@ -230,7 +230,9 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
       {header}
       {/* Quick add and search share a row from 640 px; on a phone each has a row of its own. */}
       <div className="mb-2 flex flex-wrap gap-2 sm:mb-3 sm:flex-nowrap">
-        <Suspense fallback={<div className="min-h-11 min-w-0 flex-1 sm:min-h-10" />}>
+        <Suspense
+          fallback={<div className="min-h-11 min-w-0 flex-1 max-sm:basis-full sm:min-h-10" />}
+        >
           <QuickAddBar
             groups={groups}
             defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}

@@ -214,7 +214,7 @@ export function fieldErrorOf(error: unknown, field: string): string | null {
   return /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
 }
 
-/** The sentence for any thrown value: the ApiError's, the error's own, else the operation's failure. */
+/** The sentence for any thrown value: the ApiError's, the error's own, else the operation's. */
 export function errorMessage(error: unknown, operation: Operation): string {
   if (error instanceof ApiError) {
     const inLanguage = translated(error);

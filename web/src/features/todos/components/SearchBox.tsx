@@ -36,7 +36,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
   const { t } = useLingui();
 
   return (
-    <div role="search" className="w-full sm:w-56 sm:shrink-0">
+    <div role="search" className="w-full sm:w-64 sm:shrink-0">
       <label htmlFor={inputId} className="sr-only">
         <Trans>Search todos</Trans>
       </label>

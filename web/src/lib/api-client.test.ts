@@ -1,5 +1,7 @@
+import { msg } from '@lingui/core/macro';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest, ERROR_MESSAGES } from './api-client';
+import { activateLanguage } from './i18n';
 import { getNotices } from './notices';
 import { setIdentityPrompt } from './reauthentication';
 import { getSession } from './session-store';
@@ -23,7 +25,11 @@ describe('api-client: requests', () => {
     const { calls } = stubFetch({ 'POST /api/todos': () => json(created, 201) });
 
     await expect(
-      apiRequest('/api/todos', { method: 'POST', body: { title: 'x' }, operation: 'Create todo' }),
+      apiRequest('/api/todos', {
+        method: 'POST',
+        body: { title: 'x' },
+        operation: msg`Create todo failed`,
+      }),
     ).resolves.toEqual(created);
 
     const [call] = calls;
@@ -37,7 +43,7 @@ describe('api-client: requests', () => {
   it('never sends the bearer token on /api/auth/ paths', async () => {
     storeSession('alice');
     const { calls } = stubFetch({ 'POST /api/auth/login': () => json({ accessToken: 'x' }) });
-    await apiRequest('/api/auth/login', { method: 'POST', body: {}, operation: 'Login' });
+    await apiRequest('/api/auth/login', { method: 'POST', body: {}, operation: msg`Login failed` });
     expect(calls[0]?.headers.has('Authorization')).toBe(false);
     expect(calls[0]?.headers.has('x-time-zone')).toBe(true);
   });
@@ -46,7 +52,7 @@ describe('api-client: requests', () => {
     storeSession('alice');
     stubFetch({ 'DELETE /api/todos/:id': () => noContent() });
     await expect(
-      apiRequest('/api/todos/3', { method: 'DELETE', operation: 'Delete todo' }),
+      apiRequest('/api/todos/3', { method: 'DELETE', operation: msg`Delete todo failed` }),
     ).resolves.toBeUndefined();
   });
 });
@@ -60,7 +66,7 @@ describe('api-client: the error catalogue (docs/product.md, Errors)', () => {
     'status %i → "Server error - please try again later"',
     async (status) => {
       stubFetch({ 'GET /api/todos': () => json({ error: 'database exploded' }, status) });
-      const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+      const error = await failure(apiRequest('/api/todos', { operation: msg`Load todos failed` }));
       expect(error.message).toBe('Server error - please try again later');
       expect(error.status).toBe(status);
     },
@@ -68,7 +74,7 @@ describe('api-client: the error catalogue (docs/product.md, Errors)', () => {
 
   it('no response at all → "Network error - check your connection"', async () => {
     stubFetch({ 'GET /api/todos': networkFailure });
-    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    const error = await failure(apiRequest('/api/todos', { operation: msg`Load todos failed` }));
     expect(error.message).toBe('Network error - check your connection');
     expect(error.status).toBeNull();
   });
@@ -76,7 +82,7 @@ describe('api-client: the error catalogue (docs/product.md, Errors)', () => {
   it("other 4xx → the body's error field", async () => {
     stubFetch({ 'POST /api/todos': () => json({ error: 'title must not be blank' }, 400) });
     const error = await failure(
-      apiRequest('/api/todos', { method: 'POST', body: {}, operation: 'Create todo' }),
+      apiRequest('/api/todos', { method: 'POST', body: {}, operation: msg`Create todo failed` }),
     );
     expect(error.message).toBe('title must not be blank');
     expect(error.status).toBe(400);
@@ -95,13 +101,20 @@ describe('api-client: the error catalogue (docs/product.md, Errors)', () => {
     expect(
       (
         await failure(
-          apiRequest('/api/todos/9', { method: 'PUT', body: {}, operation: 'Update todo' }),
+          apiRequest('/api/todos/9', {
+            method: 'PUT',
+            body: {},
+            operation: msg`Update todo failed`,
+          }),
         )
       ).message,
     ).toBe('Update todo failed');
     expect(
-      (await failure(apiRequest('/api/todos/9', { method: 'DELETE', operation: 'Delete todo' })))
-        .message,
+      (
+        await failure(
+          apiRequest('/api/todos/9', { method: 'DELETE', operation: msg`Delete todo failed` }),
+        )
+      ).message,
     ).toBe('Delete todo failed');
   });
 
@@ -110,7 +123,7 @@ describe('api-client: the error catalogue (docs/product.md, Errors)', () => {
       'POST /api/auth/login': () => json({ error: 'Invalid username or password' }, 401),
     });
     const error = await failure(
-      apiRequest('/api/auth/login', { method: 'POST', body: {}, operation: 'Login' }),
+      apiRequest('/api/auth/login', { method: 'POST', body: {}, operation: msg`Login failed` }),
     );
     expect(error.message).toBe('Invalid username or password');
     expect(error.handled).toBe(false);
@@ -136,7 +149,7 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
         'POST /api/auth/logout': () => noContent(),
       });
 
-      const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+      const error = await failure(apiRequest('/api/todos', { operation: msg`Load todos failed` }));
 
       const message = `Authentication failed (${status}) - please log in again`;
       expect(error.message).toBe(message);
@@ -171,7 +184,9 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
           : json({ error: 'Invalid token' }, 401),
       'POST /api/auth/refresh': () => json({ accessToken: fresh }),
     });
-    await expect(apiRequest('/api/todos', { operation: 'Load todos' })).resolves.toEqual([]);
+    await expect(apiRequest('/api/todos', { operation: msg`Load todos failed` })).resolves.toEqual(
+      [],
+    );
     expect(calls.map((call) => call.path)).toEqual([
       '/api/todos',
       '/api/auth/refresh',
@@ -189,7 +204,7 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
       'POST /api/auth/refresh': () => json({ accessToken: makeToken('alice', 900) }),
       'POST /api/auth/logout': () => noContent(),
     });
-    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    const error = await failure(apiRequest('/api/todos', { operation: msg`Load todos failed` }));
     expect(error.message).toBe('Authentication failed (401) - please log in again');
     expect(calls.filter((call) => call.path === '/api/todos')).toHaveLength(2);
     expect(getSession().token).toBeNull();
@@ -201,7 +216,7 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
       'GET /api/todos': () => json({ error: 'Forbidden' }, 403),
       'POST /api/auth/logout': () => noContent(),
     });
-    await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    await failure(apiRequest('/api/todos', { operation: msg`Load todos failed` }));
     expect(calls.some((call) => call.path === '/api/auth/refresh')).toBe(false);
     expect(getSession().token).toBeNull();
   });
@@ -228,7 +243,11 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
     const remove = setIdentityPrompt(prompt);
     try {
       await expect(
-        apiRequest('/api/account/tokens', { method: 'POST', body: {}, operation: 'Make token' }),
+        apiRequest('/api/account/tokens', {
+          method: 'POST',
+          body: {},
+          operation: msg`Create API token failed`,
+        }),
       ).resolves.toEqual(made);
     } finally {
       remove();
@@ -245,7 +264,10 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
         json({ error: 'Confirm it is you', code: 'reauthentication_required' }, 403),
     });
     const call = () =>
-      apiRequest('/api/account/calendar', { method: 'POST', operation: 'Make feed' });
+      apiRequest('/api/account/calendar', {
+        method: 'POST',
+        operation: msg`Make calendar feed failed`,
+      });
     const bare = await failure(call());
     expect(bare).toMatchObject({ message: 'Confirm it is you', code: 'reauthentication_required' });
     const remove = setIdentityPrompt(() => Promise.resolve(false));
@@ -264,7 +286,7 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
       'GET /api/todos': () =>
         json({ error: 'Choose a new password first', code: 'password_change_required' }, 403),
     });
-    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    const error = await failure(apiRequest('/api/todos', { operation: msg`Load todos failed` }));
     expect(error).toMatchObject({ handled: true, code: 'password_change_required' });
     expect(getSession()).toMatchObject({ passwordChangeRequired: true });
     expect(getSession().token).not.toBeNull();
@@ -276,7 +298,9 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
       'GET /api/admin/users': () =>
         json({ error: 'Only an operator may use the admin page', code: 'operator_only' }, 403),
     });
-    const error = await failure(apiRequest('/api/admin/users', { operation: 'Load accounts' }));
+    const error = await failure(
+      apiRequest('/api/admin/users', { operation: msg`Load accounts failed` }),
+    );
     expect(error).toMatchObject({
       message: 'Only an operator may use the admin page',
       status: 403,
@@ -287,7 +311,7 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
 
   it('without a stored token nothing is forced', async () => {
     stubFetch({ 'GET /api/todos': () => json({ error: 'Missing token' }, 401) });
-    const error = await failure(apiRequest('/api/todos', { operation: 'Load todos' }));
+    const error = await failure(apiRequest('/api/todos', { operation: msg`Load todos failed` }));
     expect(error.message).toBe('Missing token');
     expect(getNotices()).toEqual([]);
   });
@@ -298,6 +322,31 @@ describe('api-client: 401/403 with a stored token (forced logout)', () => {
     expect(ERROR_MESSAGES.authenticationFailed(401)).toBe(
       'Authentication failed (401) - please log in again',
     );
-    expect(ERROR_MESSAGES.operationFailed('Login')).toBe('Login failed');
+    expect(ERROR_MESSAGES.operationFailed(msg`Login failed`)).toBe('Login failed');
+  });
+});
+
+describe('api-client: a failed operation in the language', () => {
+  afterEach(() => activateLanguage('en'));
+
+  const createFails = () => {
+    stubFetch({ 'POST /api/todos': () => new Response('<html>nope</html>', { status: 404 }) });
+    return failure(
+      apiRequest('/api/todos', {
+        method: 'POST',
+        body: { title: 'x' },
+        operation: msg`Create todo failed`,
+      }),
+    );
+  };
+
+  it('reads as today in English and as one whole sentence in German', async () => {
+    storeSession('alice');
+    expect((await createFails()).message).toBe('Create todo failed');
+    await activateLanguage('de');
+    expect((await createFails()).message).toBe('Die Aufgabe konnte nicht erstellt werden');
+    expect(ERROR_MESSAGES.operationFailed(msg`Login failed`)).toBe(
+      'Die Anmeldung ist fehlgeschlagen',
+    );
   });
 });

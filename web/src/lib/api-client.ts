@@ -44,7 +44,7 @@ export {
 export interface RequestOptions {
   method?: HttpMethod;
   body?: unknown;
-  /** Names the call in "{operation} failed", e.g. "Create todo". */
+  /** The sentence its failure shows when the server gives none, e.g. "Create todo failed". */
   operation: Operation;
   signal?: AbortSignal;
   /** Sent as Idempotency-Key: the queued offline writes (lib/outbox.ts) run once on the server. */

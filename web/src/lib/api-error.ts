@@ -3,14 +3,11 @@ import { msg, plural } from '@lingui/core/macro';
 import type { ErrorCode } from '@tally/contract';
 
 /**
- * What a call does, named in "{operation} failed": a message (`msg`), or English text where its
- * screen is not translated yet.
+ * A call, named by the sentence its failure shows when the server gives none: a message of its
+ * own per call (`msg\`Create todo failed\``), not a name put into a shared frame, so that each
+ * language can word the whole sentence (docs/decisions/191-operation-failures.md).
  */
-export type Operation = string | MessageDescriptor;
-
-/** The operation's name in the active language. */
-export const operationName = (operation: Operation): string =>
-  typeof operation === 'string' ? operation : i18n._(operation);
+export type Operation = MessageDescriptor;
 
 /**
  * The messages of docs/product.md, Errors, in one place, in the active language (read when shown,
@@ -28,10 +25,7 @@ export const ERROR_MESSAGES = {
   },
   authenticationFailed: (status: number) =>
     i18n._(msg`Authentication failed (${status}) - please log in again`),
-  operationFailed: (operation: Operation) => {
-    const name = operationName(operation);
-    return i18n._(msg`${name} failed`);
-  },
+  operationFailed: (operation: Operation) => i18n._(operation),
   get changedElsewhere() {
     return i18n._(msg`Changed elsewhere meanwhile: the list shows it as it is now`);
   },
@@ -220,7 +214,7 @@ export function fieldErrorOf(error: unknown, field: string): string | null {
   return /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
 }
 
-/** The sentence for any thrown value: the ApiError's, the error's own, else "{operation} failed". */
+/** The sentence for any thrown value: the ApiError's, the error's own, else the operation's. */
 export function errorMessage(error: unknown, operation: Operation): string {
   if (error instanceof ApiError) {
     const inLanguage = translated(error);

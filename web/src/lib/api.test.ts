@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { afterEach, expect, it, vi } from 'vitest';
 import { routes } from '@tally/contract/routes';
 import { fakeBackend, makeTodo } from '#web/test/fake-api';
@@ -17,7 +18,7 @@ it('queues an offline-capable call while offline, answers what its caller expect
     params: { id: 1 },
     body: { completed: true },
     headers: { 'if-match': '"1"' },
-    operation: 'Update todo',
+    operation: msg`Update todo failed`,
     offline: () => ({ result: 'shown meanwhile', label: 'completing “Water plants”' }),
   });
   expect(shown).toBe('shown meanwhile');
@@ -42,7 +43,7 @@ it('queues the call its caller names instead, or nothing when told so', async ()
   await api.todos.update({
     params: { id: 1 },
     body: put,
-    operation: 'Update todo',
+    operation: msg`Update todo failed`,
     offline: () => ({
       result: null,
       send: { route: routes.todos.patch, params: { id: 1 }, body: { completed: true } },
@@ -51,7 +52,7 @@ it('queues the call its caller names instead, or nothing when told so', async ()
   await api.todos.update({
     params: { id: 1 },
     body: put,
-    operation: 'Update todo',
+    operation: msg`Update todo failed`,
     offline: () => ({ result: null, send: null }),
   });
   onLine.mockReturnValue(true);

@@ -5,7 +5,7 @@ import type { OfflineCall } from './outbox';
 import { isOffline } from './online';
 
 interface CallOptions {
-  /** Names the call in "{operation} failed", e.g. "Create todo". */
+  /** The sentence its failure shows when the server gives none, e.g. "Create todo failed". */
   operation: Operation;
   signal?: AbortSignal;
   /** Reads a successful answer's headers (a page's x-next-cursor) before its body is parsed. */

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from './api-client';
 import { EXPIRY_CHECK_INTERVAL_MS, startAuthMonitor } from './auth-monitor';
@@ -153,7 +154,7 @@ describe('auth monitor: while signed in', () => {
       'POST /api/auth/refresh': () => json({ accessToken: makeToken('alice', 900) }),
       'GET /api/todos': () => json([]),
     });
-    await apiRequest('/api/todos', { operation: 'Load todos' });
+    await apiRequest('/api/todos', { operation: msg`Load todos failed` });
     expect(calls.map((call) => call.path)).toEqual(['/api/auth/refresh', '/api/todos']);
     expect(calls[1]?.headers.get('Authorization')).toBe(`Bearer ${getSession().token}`);
   });
@@ -166,8 +167,8 @@ describe('auth monitor: while signed in', () => {
       'GET /api/todo-groups': () => json([]),
     });
     await Promise.all([
-      apiRequest('/api/todos', { operation: 'Load todos' }),
-      apiRequest('/api/todo-groups', { operation: 'Load groups' }),
+      apiRequest('/api/todos', { operation: msg`Load todos failed` }),
+      apiRequest('/api/todo-groups', { operation: msg`Load groups failed` }),
     ]);
     expect(refreshCalls(calls)).toBe(1);
   });

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { LiveEvent } from '@tally/contract';
 import { LIVE_CLIENT_HEADER } from '@tally/contract/constants';
 import { defaultTodo } from '@tally/contract/todo-shape';
@@ -46,7 +47,7 @@ describe('live updates', () => {
     // The list on screen: an invalidation refetches it.
     const shown = new QueryObserver(queryClient, {
       queryKey: queryKeys.todos,
-      queryFn: () => api.todos.list({ query: {}, operation: 'Load todos' }),
+      queryFn: () => api.todos.list({ query: {}, operation: msg`Load todos failed` }),
     });
     const unsubscribe = shown.subscribe(() => undefined);
     await vi.waitFor(() => expect(lists()).toBe(1));
@@ -55,7 +56,11 @@ describe('live updates', () => {
     stream.ready();
 
     // A local edit: its request names this tab, and its event comes back with that name.
-    await api.todos.patch({ params: { id: 1 }, body: { completed: true }, operation: 'Update' });
+    await api.todos.patch({
+      params: { id: 1 },
+      body: { completed: true },
+      operation: msg`Update todo failed`,
+    });
     const edit = calls.find((call) => call.method === 'PATCH');
     const tab = edit?.headers.get(LIVE_CLIENT_HEADER) ?? '';
     expect(tab).toMatch(/^[A-Za-z0-9_-]{8,64}$/);

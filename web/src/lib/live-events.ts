@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { LiveEvent } from '@tally/contract';
 import { LIVE_HEARTBEAT_SECONDS } from '@tally/contract/constants';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
@@ -70,7 +71,7 @@ async function readStream(
   const stop = AbortSignal.any([signal, stalled.signal]);
   let timer = setTimeout(() => stalled.abort(), STALL_MS);
   try {
-    const body = await api.live.events({ operation: 'Live updates', signal: stop });
+    const body = await api.live.events({ operation: msg`Live updates failed`, signal: stop });
     const reader = body
       .pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>)
       .getReader();

@@ -1,9 +1,10 @@
-import { ApiError, errorMessage, operationName, type Operation } from './api-error';
+import { i18n } from '@lingui/core';
+import { ApiError, errorMessage, type Operation } from './api-error';
 import { showNotice } from './notices';
 
 /** A failed change is logged and shown in a dismissible notice (docs/product.md, Errors). */
 export function reportMutationError(error: unknown, operation: Operation): void {
-  console.warn(`${operationName(operation)} failed`, error);
+  console.warn(i18n._(operation), error);
   if (error instanceof ApiError && error.handled) return;
   showNotice(errorMessage(error, operation), { tone: 'error' });
 }

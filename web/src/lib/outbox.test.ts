@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { expect, it } from 'vitest';
 import { fakeBackend, json, makeTodo } from '#web/test/fake-api';
 import { storeSession } from '#web/test/tokens';
@@ -26,7 +27,7 @@ it('sends a move queued after a completion of the same todo on the version the c
     body: { completed: true },
     headers: { 'if-match': '"1"' },
     label: 'completing “Water plants”',
-    operation: 'Update todo',
+    operation: msg`Update todo failed`,
   });
   await queueWrite({
     method: 'POST',
@@ -34,7 +35,7 @@ it('sends a move queued after a completion of the same todo on the version the c
     body: { afterId: 2 },
     headers: { 'if-match': '"1"' },
     label: 'moving “Water plants”',
-    operation: 'Move todo',
+    operation: msg`Move todo failed`,
   });
   let sent = 0;
   await flushOutbox(() => void sent++);

@@ -3,7 +3,6 @@ import { msg } from '@lingui/core/macro';
 import type { HttpMethod, Route } from '@tally/contract/routes';
 import { etagOfVersion } from '@tally/contract/constants';
 import { apiRequest, ApiError, conflictOf, type Operation } from './api-client';
-import { operationName } from './api-error';
 import { reportMutationError } from './mutation-errors';
 import { showNotice } from './notices';
 import { isOffline } from './online';
@@ -27,8 +26,11 @@ export interface QueuedWrite {
   headers?: Record<string, string>;
   /** The change as the person reads it, should it meet a change made elsewhere meanwhile. */
   label?: string;
-  /** Names the call in "{operation} failed", e.g. "Create todo". */
-  operation: string;
+  /**
+   * The sentence its failure shows ("Create todo failed"), kept as the message (its id), so that
+   * it reads in the language of the moment it is shown.
+   */
+  operation: Operation;
   /** A create's stand-in id, used in later writes' paths until the server gives the real one. */
   tempId?: number;
 }
@@ -102,8 +104,7 @@ export async function queueCall<R>(
   await queueWrite({
     method: send.route.method,
     path: urlOf(send.route, send.params),
-    // Kept as words (in the language of the moment it was queued): the queue is stored as JSON.
-    operation: operationName(call.operation),
+    operation: call.operation,
     ...(send.body === undefined ? {} : { body: send.body }),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(offline.label === undefined ? {} : { label: offline.label }),
@@ -196,9 +197,11 @@ const versionOf = (body: unknown): number | null =>
  * with a new key, so it still arrives once) or the one made elsewhere.
  */
 function offerConflict(write: QueuedWrite, current: { version: number }, onSent: () => void) {
-  const change = write.label ?? write.operation;
+  const change = write.label;
   showNotice(
-    i18n._(msg`Changed elsewhere while you were offline: ${change}. Your change was not sent.`),
+    change === undefined
+      ? i18n._(msg`Changed elsewhere while you were offline. Your change was not sent.`)
+      : i18n._(msg`Changed elsewhere while you were offline: ${change}. Your change was not sent.`),
     {
       tone: 'info',
       actions: [

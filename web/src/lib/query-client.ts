@@ -7,8 +7,8 @@ declare module '@tanstack/react-query' {
   interface Register {
     mutationMeta: {
       /**
-       * The change as the error notice names it ("Create group failed: …"): a failure is
-       * reported once, here, for every mutation that names its operation.
+       * The sentence a failure shows when the server gives none ("Create group failed"): a
+       * failure is reported once, here, for every mutation that names its operation.
        */
       operation?: Operation;
       /**

@@ -1,5 +1,38 @@
-import { describe, expect, it, vi } from 'vitest';
-import { makeToken } from '#web/test/tokens';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { activateLanguage } from './i18n';
+import { getNotices } from './notices';
+import { expireSession } from './session-store';
+import { makeToken, storeSession } from '#web/test/tokens';
+
+afterEach(() => activateLanguage('en'));
+
+/** The notices an expired session leaves, as a person reads them. */
+function noticesAfterExpiry(token: string): string[] {
+  vi.spyOn(console, 'info').mockImplementation(() => undefined);
+  expireSession(token);
+  return getNotices().map((notice) => notice.text);
+}
+
+describe('a session that expires says so in the language', () => {
+  it('in English, exactly as docs/product.md words it', () => {
+    expect(noticesAfterExpiry(storeSession('alice'))).toEqual(['Your session has expired']);
+  });
+
+  it('in German', async () => {
+    await activateLanguage('de');
+    expect(noticesAfterExpiry(storeSession('alice'))).toEqual(['Deine Sitzung ist abgelaufen']);
+  });
+
+  it('found expired when the app starts, in English and in Arabic', async () => {
+    expect(noticesAfterExpiry(storeSession('alice', -60))).toEqual([
+      'Session expired on app start',
+    ]);
+    await activateLanguage('ar');
+    expect(noticesAfterExpiry(storeSession('bob', -60))).toContain(
+      'انتهت صلاحية الجلسة عند بدء التطبيق',
+    );
+  });
+});
 
 /** The session store as a reloaded tab finds it: the module evaluated afresh. */
 async function reloadedStore() {

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { useSyncExternalStore } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import { ApiError, ERROR_MESSAGES } from './api-error';
@@ -9,12 +11,17 @@ import { STORAGE_KEYS, readStorage, removeStorage, tabStorage, writeStorage } fr
 const LOGOUT_NOTICE_MS = 3000;
 const LOGIN_REDIRECT_DELAY_MS = 100;
 
+/** Read when shown, so that they are in the language of that moment. */
 export const SESSION_MESSAGES = {
-  expired: 'Your session has expired',
-  expiredOnStart: 'Session expired on app start',
+  get expired() {
+    return i18n._(msg`Your session has expired`);
+  },
+  get expiredOnStart() {
+    return i18n._(msg`Session expired on app start`);
+  },
   /** Logged to the console whenever expiry ends a session. */
   expiredLog: 'Session expired',
-} as const;
+};
 
 /**
  * The signed-in user (docs/product.md, Sessions). Per-request `loading` and `error` live

@@ -1,4 +1,6 @@
+import { msg } from '@lingui/core/macro';
 import { useSyncExternalStore } from 'react';
+import type { Operation } from './api-error';
 import { reportMutationError } from './mutation-errors';
 
 /**
@@ -21,8 +23,8 @@ export interface UndoOffer {
 
 interface Entry extends UndoOffer {
   undo: () => Promise<unknown>;
-  /** Names the undo in "{operation} failed" if it fails. */
-  operation: string;
+  /** The sentence shown if it fails ("Undo failed"). */
+  operation: Operation;
 }
 
 let current: Entry | null = null;
@@ -46,8 +48,8 @@ function startTimer(): void {
 }
 
 export interface OfferUndoOptions {
-  /** Names the undo in the failure notice ("{operation} failed"); default "Undo". */
-  operation?: string;
+  /** The failure notice's sentence; default "Undo failed". */
+  operation?: Operation;
 }
 
 /**
@@ -61,7 +63,7 @@ export function offerUndo(
   options: OfferUndoOptions = {},
 ): number {
   const id = nextId++;
-  publish({ id, text, undo, running: false, operation: options.operation ?? 'Undo' });
+  publish({ id, text, undo, running: false, operation: options.operation ?? msg`Undo failed` });
   startTimer();
   return id;
 }

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type {
   PasskeyAuthenticationOptions,
   PasskeyAuthenticationResponse,
@@ -44,17 +46,17 @@ function explain(error: unknown, creating: boolean): Error {
   const name = error instanceof Error ? error.name : '';
   const code = (error as { code?: string } | null)?.code;
   if (name === 'NotAllowedError' || name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED') {
-    return new PasskeyCancelled('The passkey request was cancelled');
+    return new PasskeyCancelled(i18n._(msg`The passkey request was cancelled`));
   }
   if (creating && name === 'InvalidStateError') {
-    return new Error('This device already holds a passkey for your account');
+    return new Error(i18n._(msg`This device already holds a passkey for your account`));
   }
   if (name === 'SecurityError') {
     return new PasskeyUnavailableHere(
-      'Passkeys do not work at this address - open Tally at its usual address',
+      i18n._(msg`Passkeys do not work at this address - open Tally at its usual address`),
     );
   }
-  return new Error('This browser could not use a passkey - please try again');
+  return new Error(i18n._(msg`This browser could not use a passkey - please try again`));
 }
 
 /** navigator.credentials.create with the server's options: a new passkey. */

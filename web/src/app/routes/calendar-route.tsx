@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { PatchTodoBody, Todo } from '@tally/contract';
 import { useCallback } from 'react';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -32,7 +33,7 @@ export default function CalendarRoute() {
       {todos.isError && (
         <div className="mx-auto w-full max-w-3xl px-4 pt-6">
           <ErrorBanner
-            message={errorMessage(todos.error, 'Load todos')}
+            message={errorMessage(todos.error, msg`Load todos failed`)}
             onRetry={() => void todos.refetch()}
           />
         </div>

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useMemo } from 'react';
 import { ErrorBanner } from '#web/components/ErrorBanner';
@@ -30,7 +31,7 @@ export default function TodosRoute() {
       {groups.isError && (
         <div className="mx-auto w-full max-w-3xl px-4 pt-6">
           <ErrorBanner
-            message={errorMessage(groups.error, t`Load groups`)}
+            message={errorMessage(groups.error, msg`Load groups failed`)}
             onRetry={() => void groups.refetch()}
           />
         </div>

@@ -6,7 +6,7 @@ import { queryKeys } from '#web/lib/query-keys';
 import { createPasskey } from '#web/lib/webauthn';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-export const ADD_PASSKEY_OPERATION = msg`Add passkey`;
+export const ADD_PASSKEY_OPERATION = msg`Add passkey failed`;
 
 /**
  * Adds a passkey: the server's options (a recent proof of identity first, asked by the "Confirm

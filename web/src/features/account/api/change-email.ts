@@ -4,7 +4,7 @@ import type { ChangeEmailBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Change e-mail`;
+const OPERATION = msg`Change e-mail failed`;
 
 /** Changes the e-mail address (unverified until its link is followed); answers the account. */
 export function useChangeEmail() {

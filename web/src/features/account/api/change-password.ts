@@ -5,7 +5,7 @@ import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { setPasswordChangeRequired } from '#web/lib/session-store';
 
-const OPERATION = msg`Change password`;
+const OPERATION = msg`Change password failed`;
 
 /**
  * Changes the password; the server ends every other session (and, when asked, every API token

@@ -8,7 +8,7 @@ import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 import { endSession } from '#web/lib/session-store';
 
-const OPERATION = msg`Delete account`;
+const OPERATION = msg`Delete account failed`;
 const ACCOUNT_DELETED = msg`Your account is deleted`;
 
 /**
@@ -23,7 +23,7 @@ export function useDeleteAccount() {
     mutationFn: async (body: DeleteAccountBody) => {
       await api.account.remove({ body, operation: OPERATION });
       try {
-        await api.auth.logout({ operation: msg`Logout` });
+        await api.auth.logout({ operation: msg`Logout failed` });
       } catch (error) {
         console.warn('Clearing the refresh cookie failed; signing out locally', error);
       }

@@ -4,7 +4,7 @@ import type { AccountSession } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`End other sessions`;
+const OPERATION = msg`End other sessions failed`;
 
 /** Ends every session but this browser's: only this device stays in the list. */
 export function useEndOtherSessions() {

@@ -4,7 +4,7 @@ import type { AccountSession } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`End session`;
+const OPERATION = msg`End session failed`;
 
 /** Ends one session (another device): it leaves the list. */
 export function useEndSession() {

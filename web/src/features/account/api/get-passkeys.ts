@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_PASSKEYS_OPERATION = msg`Load passkeys`;
+export const LOAD_PASSKEYS_OPERATION = msg`Load passkeys failed`;
 
 /** The account's passkeys, oldest first. */
 const passkeysQueryOptions = queryOptions({

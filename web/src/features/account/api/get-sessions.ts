@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_SESSIONS_OPERATION = msg`Load sessions`;
+export const LOAD_SESSIONS_OPERATION = msg`Load sessions failed`;
 
 /** The account's open sessions (signed-in devices), newest first. */
 const sessionsQueryOptions = queryOptions({

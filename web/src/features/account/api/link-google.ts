@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Link Google`;
+const OPERATION = msg`Link Google failed`;
 
 /**
  * Links the Google account of the credential; answers the account. Every attempt spends the

@@ -7,8 +7,8 @@ import { queryKeys } from '#web/lib/query-keys';
 /** The browser leaves for the provider; the server's callback brings it back. */
 const goTo = (url: string) => window.location.assign(url);
 
-const LINK_OIDC_OPERATION = msg`Link single sign-on`;
-export const REAUTHENTICATE_OIDC_OPERATION = msg`Confirm it is you`;
+const LINK_OIDC_OPERATION = msg`Link single sign-on failed`;
+export const REAUTHENTICATE_OIDC_OPERATION = msg`Confirm it is you failed`;
 
 /**
  * Links the provider's account: needs a recent proof of identity (the API client asks for it),
@@ -21,7 +21,7 @@ export function useLinkOidc() {
   });
 }
 
-const UNLINK_OPERATION = msg`Unlink single sign-on`;
+const UNLINK_OPERATION = msg`Unlink single sign-on failed`;
 
 /** Unlinks the provider; signing in then needs the password (or Google). */
 export function useUnlinkOidc() {

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { getPasskey } from '#web/lib/webauthn';
 
-const OPERATION = msg`Confirm it is you`;
+const OPERATION = msg`Confirm it is you failed`;
 
 /** Proves identity again with one of the account's passkeys, for a sensitive change. */
 export function useReauthenticateWithPasskey() {

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { ReauthenticateBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 
-const OPERATION = msg`Confirm it is you`;
+const OPERATION = msg`Confirm it is you failed`;
 
 /**
  * Proves the password (or a fresh Google sign-in) again, for a sensitive change that answered

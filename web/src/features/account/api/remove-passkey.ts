@@ -5,7 +5,7 @@ import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-const OPERATION = msg`Remove passkey`;
+const OPERATION = msg`Remove passkey failed`;
 
 /**
  * Removes a passkey (after a recent proof of identity): it no longer signs in. The other

@@ -4,7 +4,7 @@ import type { Passkey } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Rename passkey`;
+const OPERATION = msg`Rename passkey failed`;
 
 /** Renames a passkey; a refused name stays in the mutation for the sentence beside the field. */
 export function useRenamePasskey() {

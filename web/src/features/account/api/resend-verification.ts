@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 
-const OPERATION = msg`Resend verification link`;
+const OPERATION = msg`Resend verification link failed`;
 
 /** Sends the verification link to the account's address again. */
 export function useResendVerification() {

@@ -4,7 +4,7 @@ import type { Account, SetPreferencesBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Save preferences`;
+const OPERATION = msg`Save preferences failed`;
 
 /** Changes the preferences sent (time zone, language, first day of the week) on the account. */
 export function useSetPreferences() {

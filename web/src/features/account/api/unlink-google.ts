@@ -4,7 +4,7 @@ import type { Account } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Unlink Google`;
+const OPERATION = msg`Unlink Google failed`;
 
 /** Unlinks Google; signing in then needs the password. */
 export function useUnlinkGoogle() {

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { LIMITS } from '@tally/contract/constants';
@@ -37,7 +38,7 @@ export function ChoosePasswordPage() {
   const error = mismatch
     ? t`The two new passwords are not the same`
     : changePassword.isError
-      ? errorMessage(changePassword.error, t`Change password`)
+      ? errorMessage(changePassword.error, msg`Change password failed`)
       : null;
   const minimum = LIMITS.passwordMin;
   return (

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Account } from '@tally/contract';
@@ -114,11 +115,11 @@ export function IdentityPromptDialog({
 
   const passkeyError =
     withPasskey.isError && !(withPasskey.error instanceof PasskeyCancelled)
-      ? errorMessage(withPasskey.error, t`Confirm it is you`)
+      ? errorMessage(withPasskey.error, msg`Confirm it is you failed`)
       : null;
   const error = reauthenticate.isError
     ? (fieldErrorOf(reauthenticate.error, 'password') ??
-      errorMessage(reauthenticate.error, t`Confirm it is you`))
+      errorMessage(reauthenticate.error, msg`Confirm it is you failed`))
     : googleFailed
       ? i18n._(GOOGLE_CLIENT_FAILURE)
       : null;

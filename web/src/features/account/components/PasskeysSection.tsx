@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import type { Passkey } from '@tally/contract';
@@ -50,7 +51,7 @@ function PasskeyRow({
   const rename = useRenamePasskey();
   const [editing, setEditing] = useState(false);
   const errorId = useId();
-  const error = rename.isError ? errorMessage(rename.error, t`Rename passkey`) : null;
+  const error = rename.isError ? errorMessage(rename.error, msg`Rename passkey failed`) : null;
   const { name } = passkey;
 
   if (editing) {

@@ -179,7 +179,7 @@ function SettingsSections({
   return (
     <div className="gap-6 md:flex md:items-start">
       <nav aria-label={t`Settings sections`} className="mb-6 md:sticky md:top-4 md:mb-0 md:w-44">
-        <ul className="flex gap-1 overflow-x-auto pb-1 md:flex-col md:overflow-visible">
+        <ul className="flex flex-wrap gap-1 pb-1 md:flex-col">
           <li>
             <SectionLink href="/settings" current={!chosen}>
               <Trans>All</Trans>

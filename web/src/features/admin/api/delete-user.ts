@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Delete account';
+const OPERATION = msg`Delete account failed`;
 
 /** Deletes an account and all its data. The list, the health and the audit log are read again. */
 export function useDeleteUser() {

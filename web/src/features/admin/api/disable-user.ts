@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Disable account';
+const OPERATION = msg`Disable account failed`;
 
 /** Disables an account: it cannot sign in, and its sessions end. The list, the health and the audit log are read again. */
 export function useDisableUser() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Enable account';
+const OPERATION = msg`Enable account failed`;
 
 /** Lets a disabled account sign in again. The list, the health and the audit log are read again. */
 export function useEnableUser() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'End sessions';
+const OPERATION = msg`End sessions failed`;
 
 /** Ends every session of the account. The list, the health and the audit log are read again. */
 export function useEndUserSessions() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_AUDIT_LOG_OPERATION = 'Load audit log';
+export const LOAD_AUDIT_LOG_OPERATION = msg`Load audit log failed`;
 
 /** The audit log of admin actions, newest first. */
 const auditLogQueryOptions = queryOptions({

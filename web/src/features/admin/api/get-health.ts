@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_HEALTH_OPERATION = 'Load server health';
+export const LOAD_HEALTH_OPERATION = msg`Load server health failed`;
 
 /** The server's health: database, Redis, mail, background jobs, last backup. */
 const healthQueryOptions = queryOptions({

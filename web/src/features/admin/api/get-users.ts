@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_USERS_OPERATION = 'Load accounts';
+export const LOAD_USERS_OPERATION = msg`Load accounts failed`;
 
 /** Every account, for the operator. */
 const usersQueryOptions = queryOptions({

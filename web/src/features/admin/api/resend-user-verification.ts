@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Resend verification link';
+const OPERATION = msg`Resend verification link failed`;
 
 /** Sends the account a new verification link. The list, the health and the audit log are read again. */
 export function useResendUserVerification() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Send test e-mail';
+const OPERATION = msg`Send test e-mail failed`;
 
 /** Sends a test e-mail to the operator's own address. The list, the health and the audit log are read again. */
 export function useSendTestEmail() {

@@ -1,4 +1,4 @@
-import { plural, t } from '@lingui/core/macro';
+import { plural, t, msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
 import type { AdminAction, AdminHealth, AdminUser } from '@tally/contract';
@@ -375,7 +375,7 @@ function HealthSection() {
         )}
         {testEmail.isError && (
           <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-            {errorMessage(testEmail.error, t`Send test e-mail`)}
+            {errorMessage(testEmail.error, msg`Send test e-mail failed`)}
           </p>
         )}
       </div>

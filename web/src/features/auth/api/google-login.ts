@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MfaRequiredResponse } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { startSession } from '#web/lib/session-store';
 
-export const GOOGLE_LOGIN_OPERATION = 'Google sign-in';
+export const GOOGLE_LOGIN_OPERATION = msg`Google sign-in failed`;
 
 /**
  * Signs in with Google's credential exactly as a password login does (token stored, expiry

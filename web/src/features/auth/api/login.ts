@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import type { LoginBody, MfaRequiredResponse } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { startSession } from '#web/lib/session-store';
 
-export const LOGIN_OPERATION = 'Login';
+export const LOGIN_OPERATION = msg`Login failed`;
 
 /**
  * Signs in; the stored token makes /login redirect to /todos. An account with two-factor codes

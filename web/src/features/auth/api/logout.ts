@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PublicConfig } from '@tally/contract';
 import { navigate } from 'wouter/use-browser-location';
@@ -25,7 +26,7 @@ let inFlight = false;
 
 async function revokeCookie(): Promise<boolean> {
   try {
-    await api.auth.logout({ operation: 'Logout' });
+    await api.auth.logout({ operation: msg`Logout failed` });
     return true;
   } catch (error) {
     console.warn('Logout request failed; it is sent again once the server can be reached', error);
@@ -98,7 +99,7 @@ export function useLogout() {
         .catch((): PublicConfig | null => null);
       if (config?.oidc) {
         try {
-          const { endSessionUrl } = await api.oidc.logout({ operation: 'Logout' });
+          const { endSessionUrl } = await api.oidc.logout({ operation: msg`Logout failed` });
           endSession();
           if (endSessionUrl) window.location.assign(endSessionUrl);
           else navigate('/');

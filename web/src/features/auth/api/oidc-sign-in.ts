@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { startSession } from '#web/lib/session-store';
 
-export const OIDC_START_OPERATION = 'Single sign-on';
-export const OIDC_FINISH_OPERATION = 'Sign-in';
+export const OIDC_START_OPERATION = msg`Single sign-on failed`;
+export const OIDC_FINISH_OPERATION = msg`Sign-in failed`;
 
 /** The browser leaves for the provider (a real navigation: its cookies and login page). */
 const goTo = (url: string) => window.location.assign(url);

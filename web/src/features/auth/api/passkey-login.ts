@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { api } from '#web/lib/api';
 import { startSession } from '#web/lib/session-store';
 import { getPasskey } from '#web/lib/webauthn';
 
 export { PasskeyCancelled, PasskeyUnavailableHere } from '#web/lib/webauthn';
 
-export const PASSKEY_LOGIN_OPERATION = 'Passkey sign-in';
+export const PASSKEY_LOGIN_OPERATION = msg`Passkey sign-in failed`;
 
 /**
  * Signs in with a passkey exactly as a password login does (token stored, /login redirects to

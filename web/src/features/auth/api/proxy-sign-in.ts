@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '#web/lib/api-client';
 import { api } from '#web/lib/api';
 import { startSession } from '#web/lib/session-store';
 
-export const PROXY_SIGN_IN_OPERATION = 'Sign-in';
+export const PROXY_SIGN_IN_OPERATION = msg`Sign-in failed`;
 
 /**
  * Behind a forward-auth proxy (GET /api/config authProxy): POST /api/auth/proxy turns the

@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import type { RegisterBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { refusalOfField } from '#web/lib/api-client';
 import { startSession } from '#web/lib/session-store';
 
-export const REGISTER_OPERATION = 'Registration';
+export const REGISTER_OPERATION = msg`Registration failed`;
 
 /** Creates the account and signs it in. */
 export function useRegister() {

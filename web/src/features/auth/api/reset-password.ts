@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import type { PasswordResetBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { endSession, getSession } from '#web/lib/session-store';
 
-export const RESET_PASSWORD_OPERATION = 'Password reset';
+export const RESET_PASSWORD_OPERATION = msg`Password reset failed`;
 
 /**
  * Sets a new password with a reset link's token. The server ends every session of the account,

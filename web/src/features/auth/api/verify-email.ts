@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const VERIFY_EMAIL_OPERATION = 'E-mail verification';
+export const VERIFY_EMAIL_OPERATION = msg`E-mail verification failed`;
 
 /** Marks the address verified with a verification link's token. */
 export function useVerifyEmail() {

@@ -1,8 +1,9 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const LOAD_CALENDAR_FEED_OPERATION = 'Load calendar feed';
+const LOAD_CALENDAR_FEED_OPERATION = msg`Load calendar feed failed`;
 
 /** The account's calendar feed (its path and zone), or null when it has none. */
 const calendarFeedQueryOptions = queryOptions({

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CalendarFeed } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Make calendar address';
+const OPERATION = msg`Make calendar address failed`;
 
 /**
  * Makes the feed's address, or a new one (the old one stops working). The client sends this

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CalendarFeed } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Turn off calendar feed';
+const OPERATION = msg`Turn off calendar feed failed`;
 
 /** Turns the feed off: its address stops working. */
 export function useRemoveCalendarFeed() {

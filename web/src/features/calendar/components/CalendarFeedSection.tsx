@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Button } from '#web/components/Button';
@@ -66,7 +67,7 @@ export function CalendarFeedSection() {
         <LoadingText>{t`Loading calendar feed...`}</LoadingText>
       ) : feed.isError ? (
         <ErrorBanner
-          message={errorMessage(feed.error, t`Load calendar feed`)}
+          message={errorMessage(feed.error, msg`Load calendar feed failed`)}
           onRetry={() => void feed.refetch()}
         />
       ) : feed.data === null || url === null ? (

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -5,7 +6,7 @@ import { queryKeys } from '#web/lib/query-keys';
 /** The user's saved filters, by position. */
 const savedFiltersQueryOptions = queryOptions({
   queryKey: queryKeys.savedFilters,
-  queryFn: ({ signal }) => api.filters.list({ operation: 'Load filters', signal }),
+  queryFn: ({ signal }) => api.filters.list({ operation: msg`Load filters failed`, signal }),
 });
 
 export function useSavedFilters() {

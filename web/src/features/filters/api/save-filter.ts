@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SavedFilter, SavedFilterBody } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -10,8 +11,8 @@ export function useSaveFilter() {
   return useMutation({
     mutationFn: ({ id, body }: { id?: number; body: SavedFilterBody }) =>
       (id === undefined
-        ? api.filters.create({ body, operation: 'Save filter' })
-        : api.filters.update({ params: { id }, body, operation: 'Save filter' })
+        ? api.filters.create({ body, operation: msg`Save filter failed` })
+        : api.filters.update({ params: { id }, body, operation: msg`Save filter failed` })
       ).catch(refusalOfField('query', [400])),
     onSuccess: (saved) => {
       queryClient.setQueryData<SavedFilter[]>(queryKeys.savedFilters, (filters = []) =>
@@ -21,7 +22,7 @@ export function useSaveFilter() {
       );
     },
     // A query the server cannot read is said beside the query field.
-    meta: { operation: 'Save filter', fieldErrors: ['query'] },
+    meta: { operation: msg`Save filter failed`, fieldErrors: ['query'] },
   });
 }
 
@@ -29,13 +30,14 @@ export function useSaveFilter() {
 export function useDeleteFilter() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.filters.remove({ params: { id }, operation: 'Delete filter' }),
+    mutationFn: (id: number) =>
+      api.filters.remove({ params: { id }, operation: msg`Delete filter failed` }),
     onSuccess: (_, id) => {
       queryClient.setQueryData<SavedFilter[]>(queryKeys.savedFilters, (filters = []) =>
         filters.filter((filter) => filter.id !== id),
       );
     },
-    meta: { operation: 'Delete filter' },
+    meta: { operation: msg`Delete filter failed` },
   });
 }
 
@@ -44,12 +46,12 @@ export function useMakeFilterFeed() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) =>
-      api.filters.makeFeed({ params: { id }, operation: 'Make calendar feed' }),
+      api.filters.makeFeed({ params: { id }, operation: msg`Make calendar feed failed` }),
     onSuccess: (feed, id) => {
       queryClient.setQueryData<SavedFilter[]>(queryKeys.savedFilters, (filters = []) =>
         filters.map((filter) => (filter.id === id ? { ...filter, feed } : filter)),
       );
     },
-    meta: { operation: 'Make calendar feed' },
+    meta: { operation: msg`Make calendar feed failed` },
   });
 }

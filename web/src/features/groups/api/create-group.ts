@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { refusalOfField } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Create group';
+const OPERATION = msg`Create group failed`;
 
 /** Creates a group and puts it at the top of the list. */
 export function useCreateGroup() {

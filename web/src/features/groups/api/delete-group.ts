@@ -1,4 +1,4 @@
-import { t } from '@lingui/core/macro';
+import { t, msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupBody, Todo } from '@tally/contract';
 import { BULK_IDS_MAX } from '@tally/contract/constants';
@@ -6,7 +6,7 @@ import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { offerUndo } from '#web/lib/undo';
 
-const OPERATION = 'Delete group';
+const OPERATION = msg`Delete group failed`;
 
 /**
  * Removes the group, ungroups its todos in the cache at once and reloads them; the Undo toast
@@ -39,7 +39,7 @@ export function useDeleteGroup() {
           const again = await api.groups.create({
             // A group's colour is always one of the swatches: the server keeps no other.
             body: { name: group.name, color: group.color as GroupBody['color'] },
-            operation: 'Restore group',
+            operation: msg`Restore group failed`,
           });
           for (let start = 0; start < held.length; start += BULK_IDS_MAX) {
             await api.todos.bulk({
@@ -48,14 +48,14 @@ export function useDeleteGroup() {
                 action: 'move',
                 groupId: again.id,
               },
-              operation: 'Restore group',
+              operation: msg`Restore group failed`,
             });
           }
           for (const queryKey of [queryKeys.groups, queryKeys.todos, queryKeys.statistics]) {
             void queryClient.invalidateQueries({ queryKey });
           }
         },
-        { operation: 'Restore group' },
+        { operation: msg`Restore group failed` },
       );
     },
     meta: { operation: OPERATION, invalidates: [queryKeys.todos, queryKeys.statistics] },

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -5,7 +6,7 @@ import { queryKeys } from '#web/lib/query-keys';
 /** The user's groups, newest first. */
 const groupsQueryOptions = queryOptions({
   queryKey: queryKeys.groups,
-  queryFn: ({ signal }) => api.groups.list({ operation: 'Load groups', signal }),
+  queryFn: ({ signal }) => api.groups.list({ operation: msg`Load groups failed`, signal }),
 });
 
 export function useGroups() {

@@ -1,10 +1,11 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { refusalOfField } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Update group';
+const OPERATION = msg`Update group failed`;
 
 /** Renames or recolours a group in place. */
 export function useUpdateGroup() {

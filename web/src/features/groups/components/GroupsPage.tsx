@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { Group } from '@tally/contract';
@@ -36,7 +37,7 @@ export function GroupsPage() {
           <LoadingText>{t`Loading groups...`}</LoadingText>
         ) : groups.isError ? (
           <ErrorBanner
-            message={errorMessage(groups.error, t`Load groups`)}
+            message={errorMessage(groups.error, msg`Load groups failed`)}
             onRetry={() => void groups.refetch()}
           />
         ) : (

@@ -4,7 +4,7 @@ import type { Inbox } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Make a new e-mail address`;
+const OPERATION = msg`Make a new e-mail address failed`;
 
 /** A new address: mail to the old one makes nothing from now on. */
 export function useRenewInbox() {

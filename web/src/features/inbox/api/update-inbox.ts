@@ -4,7 +4,7 @@ import type { Inbox } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Change who may send`;
+const OPERATION = msg`Change who may send failed`;
 
 /** Takes mail only from the verified address, or from anyone who has the address. */
 export function useUpdateInbox() {

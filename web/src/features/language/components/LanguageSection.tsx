@@ -13,9 +13,8 @@ const AUTOMATIC = '';
  * keeps for every device and for its e-mails.
  */
 export function LanguageSection() {
-  const { t, i18n } = useLingui();
-  const operation = i18n._(SET_LANGUAGE_OPERATION);
-  const setLanguage = useSetLanguage(operation);
+  const { t } = useLingui();
+  const setLanguage = useSetLanguage();
   const stored = readStorage(STORAGE_KEYS.language);
   const chosen = (stored && matchLanguage(stored)) || AUTOMATIC;
 
@@ -44,7 +43,7 @@ export function LanguageSection() {
       </Hint>
       {setLanguage.isError && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {errorMessage(setLanguage.error, operation)}
+          {errorMessage(setLanguage.error, SET_LANGUAGE_OPERATION)}
         </p>
       )}
     </SettingsSection>

@@ -4,7 +4,7 @@ import type { Channel, CreateChannelBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Add channel`;
+const OPERATION = msg`Add channel failed`;
 
 /** Adds a channel; a webhook's answer holds its signing secret, this once. */
 export function useCreateChannel() {

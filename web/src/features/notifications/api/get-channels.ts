@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_CHANNELS_OPERATION = msg`Load notification channels`;
+export const LOAD_CHANNELS_OPERATION = msg`Load notification channels failed`;
 
 /** The user's channels, tokens masked. */
 const channelsQueryOptions = queryOptions({

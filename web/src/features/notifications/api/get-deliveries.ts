@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_DELIVERIES_OPERATION = msg`Load deliveries`;
+export const LOAD_DELIVERIES_OPERATION = msg`Load deliveries failed`;
 
 const deliveriesQueryOptions = (id: number) =>
   queryOptions({

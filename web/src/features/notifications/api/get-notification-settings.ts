@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_NOTIFICATION_SETTINGS_OPERATION = msg`Load quiet hours and digest`;
+export const LOAD_NOTIFICATION_SETTINGS_OPERATION = msg`Load quiet hours and digest failed`;
 
 /** Quiet hours, the daily digest's time, and the zone both are read in. */
 const notificationSettingsQueryOptions = queryOptions({

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Redeliver`;
+const OPERATION = msg`Redeliver failed`;
 
 /** Queues a delivery again; the log shows it pending until it goes out. */
 export function useRedeliver(channelId: number) {

@@ -4,7 +4,7 @@ import type { Channel } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Remove channel`;
+const OPERATION = msg`Remove channel failed`;
 
 /** Removes a channel and its delivery log. */
 export function useRemoveChannel() {

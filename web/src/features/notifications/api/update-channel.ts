@@ -4,7 +4,7 @@ import type { Channel, UpdateChannelBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Change channel`;
+const OPERATION = msg`Change channel failed`;
 
 /** Changes a channel (turning it on or off, among others). */
 export function useUpdateChannel() {

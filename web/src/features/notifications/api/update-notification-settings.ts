@@ -4,7 +4,7 @@ import type { UpdateNotificationSettingsBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Save quiet hours and digest`;
+const OPERATION = msg`Save quiet hours and digest failed`;
 
 export function useUpdateNotificationSettings() {
   const queryClient = useQueryClient();

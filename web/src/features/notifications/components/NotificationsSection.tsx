@@ -247,7 +247,7 @@ function ChannelRow({
           </Button>
         </div>
       </div>
-      {test.isError && <ErrorBanner message={errorMessage(test.error, t`Send a test`)} />}
+      {test.isError && <ErrorBanner message={errorMessage(test.error, msg`Send a test failed`)} />}
       {result && (
         <p
           className={
@@ -354,7 +354,7 @@ function AddChannelForm({
   const kindLabel = useKindLabel();
   const create = useCreateChannel();
   const [kind, setKind] = useState<ChannelKind>('ntfy');
-  const message = create.isError ? errorMessage(create.error, t`Add channel`) : null;
+  const message = create.isError ? errorMessage(create.error, msg`Add channel failed`) : null;
   const field = message ? fieldOf(create.error) : null;
 
   const submit = (data: FormData) => {

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { NotificationSettings } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -42,7 +43,7 @@ function SettingsForm({
 }) {
   const { t } = useLingui();
   const update = useUpdateNotificationSettings();
-  const message = update.isError ? errorMessage(update.error, t`Save`) : null;
+  const message = update.isError ? errorMessage(update.error, msg`Save failed`) : null;
   const { timeZone } = settings;
 
   const submit = (data: FormData) => {

@@ -51,7 +51,9 @@ export function RemindersSection() {
       if (next === 'on') setStatus(t`Reminders are on for this device.`);
       else if (!on) setStatus(t`Reminders are off for this device.`);
     } catch (failure) {
-      setError(errorMessage(failure, on ? t`Turn on reminders` : t`Turn off reminders`));
+      setError(
+        errorMessage(failure, on ? msg`Turn on reminders failed` : msg`Turn off reminders failed`),
+      );
     } finally {
       setBusy(false);
     }

@@ -41,14 +41,14 @@ export async function turnOnPush(): Promise<PushState> {
   if ((await Notification.requestPermission()) !== 'granted') {
     return Notification.permission === 'denied' ? 'blocked' : 'off';
   }
-  const { publicKey } = await api.reminders.pushKey({ operation: msg`Turn on reminders` });
+  const { publicKey } = await api.reminders.pushKey({ operation: msg`Turn on reminders failed` });
   const subscription = await worker.pushManager.subscribe({
     userVisibleOnly: true,
     applicationServerKey: keyBytes(publicKey),
   });
   await api.reminders.subscribe({
     body: subscription.toJSON() as PushSubscriptionBody,
-    operation: msg`Turn on reminders`,
+    operation: msg`Turn on reminders failed`,
   });
   return 'on';
 }
@@ -58,7 +58,7 @@ export async function turnOffPush(): Promise<PushState> {
   if (subscription) {
     await api.reminders.unsubscribe({
       body: { endpoint: subscription.endpoint },
-      operation: msg`Turn off reminders`,
+      operation: msg`Turn off reminders failed`,
     });
     await subscription.unsubscribe();
   }

@@ -40,13 +40,13 @@ async function complete(reminder: Reminder, queryClient: QueryClient): Promise<v
     await api.todos.patch({
       params: { id: reminder.todoId },
       body: { completed: true },
-      operation: msg`Complete todo`,
+      operation: msg`Complete todo failed`,
     });
     for (const queryKey of [queryKeys.todos, queryKeys.todoCounts, queryKeys.statistics]) {
       void queryClient.invalidateQueries({ queryKey });
     }
   } catch (error) {
-    reportMutationError(error, msg`Complete todo`);
+    reportMutationError(error, msg`Complete todo failed`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -11,7 +12,7 @@ const insightsQueryOptions = (weeks: number) =>
   queryOptions({
     queryKey: queryKeys.statisticsInsights(weeks),
     queryFn: ({ signal }) =>
-      api.statistics.insights({ query: { weeks }, operation: 'Load insights', signal }),
+      api.statistics.insights({ query: { weeks }, operation: msg`Load insights failed`, signal }),
   });
 
 export function useInsights(weeks: number) {

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -7,7 +8,11 @@ const recentStatisticsQueryOptions = (days: number) =>
   queryOptions({
     queryKey: queryKeys.statisticsRecent(days),
     queryFn: ({ signal }) =>
-      api.statistics.recent({ query: { days }, operation: 'Load recent activity', signal }),
+      api.statistics.recent({
+        query: { days },
+        operation: msg`Load recent activity failed`,
+        signal,
+      }),
   });
 
 /** Keeps showing the previous range while another one loads. */

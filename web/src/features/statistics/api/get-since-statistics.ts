@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { daysAgo } from '#web/lib/format';
@@ -8,7 +9,7 @@ const sinceStatisticsQueryOptions = (since: string) =>
   queryOptions({
     queryKey: queryKeys.statisticsSince(since),
     queryFn: ({ signal }) =>
-      api.statistics.since({ query: { since }, operation: 'Load statistics', signal }),
+      api.statistics.since({ query: { since }, operation: msg`Load statistics failed`, signal }),
   });
 
 /**

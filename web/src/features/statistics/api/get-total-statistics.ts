@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -5,7 +6,7 @@ import { queryKeys } from '#web/lib/query-keys';
 /** All-time counts. */
 const totalStatisticsQueryOptions = queryOptions({
   queryKey: queryKeys.statisticsTotal,
-  queryFn: ({ signal }) => api.statistics.total({ operation: 'Load statistics', signal }),
+  queryFn: ({ signal }) => api.statistics.total({ operation: msg`Load statistics failed`, signal }),
 });
 
 export function useTotalStatistics() {

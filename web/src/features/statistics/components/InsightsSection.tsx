@@ -1,4 +1,4 @@
-import { plural } from '@lingui/core/macro';
+import { plural, msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Insights } from '@tally/contract';
 import { Button } from '#web/components/Button';
@@ -251,7 +251,7 @@ export function InsightsSection() {
         <LoadingText>{t`Loading insights...`}</LoadingText>
       ) : insights.isError ? (
         <ErrorBanner
-          message={errorMessage(insights.error, t`Load insights`)}
+          message={errorMessage(insights.error, msg`Load insights failed`)}
           onRetry={() => void insights.refetch()}
         />
       ) : (

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { STATISTICS_RANGES, type StatisticsRange } from '@tally/contract/constants';
@@ -56,7 +57,7 @@ export function StatisticsPage() {
           waiting(t`Loading statistics...`)
         ) : total.isError ? (
           <ErrorBanner
-            message={errorMessage(total.error, t`Load statistics`)}
+            message={errorMessage(total.error, msg`Load statistics failed`)}
             onRetry={() => void total.refetch()}
           />
         ) : (
@@ -90,7 +91,7 @@ export function StatisticsPage() {
             waiting(t`Loading activity...`)
           ) : recent.isError ? (
             <ErrorBanner
-              message={errorMessage(recent.error, t`Load recent activity`)}
+              message={errorMessage(recent.error, msg`Load recent activity failed`)}
               onRetry={() => void recent.refetch()}
             />
           ) : (
@@ -105,7 +106,7 @@ export function StatisticsPage() {
         {month.isError && (
           <ErrorBanner
             className="mb-4"
-            message={errorMessage(month.error, t`Load statistics`)}
+            message={errorMessage(month.error, msg`Load statistics failed`)}
             onRetry={() => void month.refetch()}
           />
         )}

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { UpdateTagBody } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -7,7 +8,7 @@ import { queryKeys } from '#web/lib/query-keys';
 export function useTags() {
   return useQuery({
     queryKey: queryKeys.tags,
-    queryFn: ({ signal }) => api.tags.list({ operation: 'Load tags', signal }),
+    queryFn: ({ signal }) => api.tags.list({ operation: msg`Load tags failed`, signal }),
   });
 }
 
@@ -16,12 +17,13 @@ export function useChangeTag() {
   const invalidates = [queryKeys.tags, queryKeys.todos];
   const update = useMutation({
     mutationFn: ({ name, body }: { name: string; body: UpdateTagBody }) =>
-      api.tags.update({ params: { name }, body, operation: 'Change tag' }),
-    meta: { operation: 'Change tag', invalidates },
+      api.tags.update({ params: { name }, body, operation: msg`Change tag failed` }),
+    meta: { operation: msg`Change tag failed`, invalidates },
   });
   const remove = useMutation({
-    mutationFn: (name: string) => api.tags.remove({ params: { name }, operation: 'Delete tag' }),
-    meta: { operation: 'Delete tag', invalidates },
+    mutationFn: (name: string) =>
+      api.tags.remove({ params: { name }, operation: msg`Delete tag failed` }),
+    meta: { operation: msg`Delete tag failed`, invalidates },
   });
   return { update, remove };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { plural } from '@lingui/core/macro';
+import { plural, msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { GROUP_COLORS, type GroupColor } from '@tally/contract/constants';
 import type { Tag } from '@tally/contract';
@@ -97,7 +97,7 @@ export function TagsSection() {
         <LoadingText>{t`Loading tags...`}</LoadingText>
       ) : tags.isError ? (
         <ErrorBanner
-          message={errorMessage(tags.error, t`Load tags`)}
+          message={errorMessage(tags.error, msg`Load tags failed`)}
           onRetry={() => void tags.refetch()}
         />
       ) : tags.data.length === 0 ? (

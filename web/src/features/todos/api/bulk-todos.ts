@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { BulkBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -5,7 +6,7 @@ import { ApiError } from '#web/lib/api-client';
 import { queryKeys } from '#web/lib/query-keys';
 import { refreshViews, removeTodos, replaceTodos } from '../lib/todo-cache';
 
-const OPERATION = 'Change todos';
+const OPERATION = msg`Change todos failed`;
 
 const bulk = (body: BulkBody) => api.todos.bulk({ body, operation: OPERATION });
 

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -8,7 +9,7 @@ import { TODO_FORM_FIELDS } from '../lib/todo-fields';
 /** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
 const offlineWrites = () => import('../lib/offline-writes');
 
-const OPERATION = 'Create todo';
+const OPERATION = msg`Create todo failed`;
 
 /**
  * Creates a todo and adds it at the top of the list; the views by due date are fetched again.

@@ -1,4 +1,4 @@
-import { t } from '@lingui/core/macro';
+import { t, msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -10,7 +10,7 @@ import { subtreeOf } from '../lib/subtasks';
 /** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
 const offlineWrites = () => import('../lib/offline-writes');
 
-const OPERATION = 'Delete todo';
+const OPERATION = msg`Delete todo failed`;
 
 /**
  * Deletes a todo (to the trash) and removes it from the list and the views; the Undo toast
@@ -34,13 +34,16 @@ export function useDeleteTodo() {
       offerUndo(
         title === undefined ? t`Deleted the todo` : t`Deleted "${title}"`,
         async () => {
-          const todo = await api.trash.restore({ params: { id }, operation: 'Restore todo' });
+          const todo = await api.trash.restore({
+            params: { id },
+            operation: msg`Restore todo failed`,
+          });
           insertTodo(queryClient, todo);
           // The restore brought its subtasks back too: the list fetches them.
           if (subtree.length > 0) void queryClient.invalidateQueries({ queryKey: queryKeys.todos });
           void queryClient.invalidateQueries({ queryKey: queryKeys.trash });
         },
-        { operation: 'Restore todo' },
+        { operation: msg`Restore todo failed` },
       );
     },
     meta: { operation: OPERATION, invalidates: [queryKeys.statistics, queryKeys.trash] },

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -12,7 +13,8 @@ export type TodoView = 'today' | 'upcoming';
 const todoViewQueryOptions = (view: TodoView, day: string) =>
   queryOptions({
     queryKey: queryKeys.todoView(view, day),
-    queryFn: ({ signal }) => api.todos.list({ query: { view }, operation: 'Load todos', signal }),
+    queryFn: ({ signal }) =>
+      api.todos.list({ query: { view }, operation: msg`Load todos failed`, signal }),
   });
 
 /** `day`: the browser's date now (lib/dates.ts dateOf), so the view follows midnight. */

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import {
   experimental_streamedQuery as streamedQuery,
   queryOptions,
@@ -10,7 +11,7 @@ import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { isListComplete, setListComplete } from '../lib/todo-cache';
 
-const OPERATION = 'Load todos';
+const OPERATION = msg`Load todos failed`;
 /** Enough for the first screen; the rest follows in the largest pages the API gives. */
 const FIRST_PAGE = 50;
 

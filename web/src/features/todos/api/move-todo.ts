@@ -1,4 +1,4 @@
-import { t } from '@lingui/core/macro';
+import { t, msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { MoveTodoBody, Todo } from '@tally/contract';
 import { api } from '#web/lib/api';
@@ -10,7 +10,7 @@ import { findTodo, replaceTodo } from '../lib/todo-cache';
 /** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
 const offlineWrites = () => import('../lib/offline-writes');
 
-const OPERATION = 'Move todo';
+const OPERATION = msg`Move todo failed`;
 
 export interface MoveInput {
   id: number;

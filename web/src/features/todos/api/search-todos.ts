@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { Todo } from '@tally/contract';
@@ -45,7 +46,7 @@ export function useTodoSearch(loaded: readonly Todo[], query: string): TodoSearc
     queryFn: ({ signal }) =>
       api.todos.list({
         query: { q: asked, limit: SERVER_LIMIT },
-        operation: 'Search todos',
+        operation: msg`Search todos failed`,
         signal,
       }),
     enabled: asked !== '',

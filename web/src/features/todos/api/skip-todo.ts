@@ -1,4 +1,4 @@
-import { t } from '@lingui/core/macro';
+import { t, msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { showNotice } from '#web/lib/notices';
@@ -10,7 +10,7 @@ import { findTodo, refreshViews, replaceTodo } from '../lib/todo-cache';
 /** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
 const offlineWrites = () => import('../lib/offline-writes');
 
-const OPERATION = 'Skip todo';
+const OPERATION = msg`Skip todo failed`;
 
 /**
  * Skips the current occurrence of a repeating todo: it moves to its next due date. Undo puts the
@@ -58,12 +58,12 @@ export function useSkipTodo() {
                 dueTime: previous.dueTime,
                 startDate: previous.startDate,
               },
-              operation: 'Undo skip',
+              operation: msg`Undo skip failed`,
             });
             replaceTodo(queryClient, restored.id, () => restored);
             refreshViews(queryClient);
           },
-          { operation: 'Undo skip' },
+          { operation: msg`Undo skip failed` },
         );
       } else {
         showNotice(text, { tone: 'info', durationMs: 6000 });

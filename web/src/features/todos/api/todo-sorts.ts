@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TodoSort, TodoSorts } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Sort todos';
+const OPERATION = msg`Sort todos failed`;
 
 /** The sort the user chose for each view, kept on the server so every device shows it. */
 export function useTodoSorts() {

@@ -1,4 +1,4 @@
-import { t } from '@lingui/core/macro';
+import { t, msg } from '@lingui/core/macro';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, PatchTodoBody, Todo, UpdateTodoBody } from '@tally/contract';
 import { etagOfVersion } from '@tally/contract/constants';
@@ -15,7 +15,7 @@ import { TODO_FORM_FIELDS } from '../lib/todo-fields';
 /** What the screen shows while offline, loaded then (lib/offline-writes.ts). */
 const offlineWrites = () => import('../lib/offline-writes');
 
-const OPERATION = 'Update todo';
+const OPERATION = msg`Update todo failed`;
 
 /**
  * A full replacement of title, description, groupId and completed; the planning fields are sent

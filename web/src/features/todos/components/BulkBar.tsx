@@ -1,4 +1,4 @@
-import { plural, t } from '@lingui/core/macro';
+import { plural, t, msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { BulkAction, BulkBody, Group, Todo } from '@tally/contract';
@@ -95,7 +95,7 @@ export function BulkBar({
   const failed = mutation.isError ? mutation.variables.action : null;
   const tagError =
     failed === 'tag' || failed === 'untag'
-      ? errorMessage(mutation.error, translate`Change todos`)
+      ? errorMessage(mutation.error, msg`Change todos failed`)
       : null;
 
   const run = (action: BulkAction, fields: Omit<Partial<BulkBody>, 'ids' | 'action'> = {}) => {

@@ -133,14 +133,19 @@ export function QuickAddBar({
   const refused = todoFieldErrors(createTodo.error);
   const error = empty || (Object.values(refused)[0] ?? '');
   const unknownGroup = quick?.unknownGroup;
+  const example = t({
+    comment:
+      'Quick add reads its words (tomorrow, 9:00, #group, @tag, p1, every month) in English only: keep them.',
+    message: 'Quick add: Pay rent tomorrow 9:00 #Home @bills p1 every month',
+  });
 
   return (
     <form
       aria-label={t`Quick add`}
       id="quick-add"
-      // On a phone the field takes the whole row while it holds words, so the chips of what it
-      // read lie side by side under it instead of one per line beside the search box.
-      className={`relative min-w-0 flex-1 ${text.trim() ? 'max-sm:basis-full' : ''}`}
+      // On a phone the field takes the whole row: its example and the chips of what it read
+      // need the width, and the search box has a row of its own under it.
+      className="relative min-w-0 flex-1 max-sm:basis-full"
       onSubmit={(event) => {
         event.preventDefault();
         void save();
@@ -157,11 +162,10 @@ export function QuickAddBar({
         maxLength={LIMITS.todoTitleMax}
         autoComplete="off"
         enterKeyHint="done"
-        placeholder={t({
-          comment:
-            'Quick add reads its words (tomorrow, 9:00, #group, @tag, p1, every month) in English only: keep them.',
-          message: 'Quick add: Pay rent tomorrow 9:00 #Home @bills p1 every month',
-        })}
+        placeholder={example}
+        // A phone's field is narrower than the example in every language: the whole of it on
+        // hover, and to screen readers (the placeholder).
+        title={example}
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={suggestions !== null}

@@ -36,7 +36,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
   const { t } = useLingui();
 
   return (
-    <div role="search" className="w-36 shrink-0 sm:w-64">
+    <div role="search" className="w-full sm:w-64 sm:shrink-0">
       <label htmlFor={inputId} className="sr-only">
         <Trans>Search todos</Trans>
       </label>

@@ -28,9 +28,8 @@ export function SortSelect({ value, onChange }: SortSelectProps) {
       <select
         value={value}
         onChange={(event) => onChange(event.target.value as TodoSort)}
-        // On a phone it shares the tabs' row: as wide as "Newest first", not as its longest
-        // choice (a longer one is cut short while chosen).
-        className="min-h-11 w-32 rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm sm:min-h-9 sm:w-auto text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+        // As wide as the chosen choice (as its longest where the browser cannot size it so).
+        className="min-h-11 max-w-full field-sizing-content rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm sm:min-h-9 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
       >
         {TODO_SORTS.map((sort) => (
           <option key={sort} value={sort}>

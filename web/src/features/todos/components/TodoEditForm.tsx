@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -286,7 +287,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
       sent.current = { ...sent.current, ...body };
       const save = { opened: opened.todo, body, version: base.current, saved: savedFields() };
       saveTodoFields(queryClient, save).catch((error: unknown) =>
-        reportMutationError(error, t`Update todo`),
+        reportMutationError(error, msg`Update todo failed`),
       );
     },
     // Once, when the form goes: what it holds then is read through refs.

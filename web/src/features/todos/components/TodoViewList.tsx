@@ -68,7 +68,7 @@ export function TodoViewList({ view, groups, groupsPending, now, onDelete }: Tod
   if (todos.isError) {
     return (
       <ErrorBanner
-        message={errorMessage(todos.error, translate`Load todos`)}
+        message={errorMessage(todos.error, msg`Load todos failed`)}
         onRetry={() => void todos.refetch()}
       />
     );

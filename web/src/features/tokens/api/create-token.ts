@@ -4,7 +4,7 @@ import type { ApiToken, CreateApiTokenBody } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Create API token`;
+const OPERATION = msg`Create API token failed`;
 
 /** Makes a token; the answer holds the token itself, this once. The list gets the new one. */
 export function useCreateToken() {

@@ -4,7 +4,7 @@ import type { ApiToken } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Revoke API token`;
+const OPERATION = msg`Revoke API token failed`;
 
 /** Revokes a token: it stops working at once and leaves the list. */
 export function useRevokeToken() {

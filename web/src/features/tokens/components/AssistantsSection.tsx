@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
@@ -121,7 +122,7 @@ export function AssistantsSection() {
         </Button>
       </div>
       {createToken.isError && (
-        <ErrorBanner message={errorMessage(createToken.error, t`Create API token`)} />
+        <ErrorBanner message={errorMessage(createToken.error, msg`Create API token failed`)} />
       )}
       <div>
         <label

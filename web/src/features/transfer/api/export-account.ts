@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { exportFileName, saveJsonFile } from '../lib/save-file';
 
-const OPERATION = msg`Export my data`;
+const OPERATION = msg`Export my data failed`;
 
 /**
  * Downloads everything of the account as tally-export-YYYY-MM-DD.json. The call goes through the

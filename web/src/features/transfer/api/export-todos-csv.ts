@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { saveTextFile } from '#web/lib/save-file';
 
-const OPERATION = msg`Export todos as CSV`;
+const OPERATION = msg`Export todos as CSV failed`;
 
 /**
  * Downloads the todos as tally-todos-YYYY-MM-DD.csv (the browser's day), through the client like

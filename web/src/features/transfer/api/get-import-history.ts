@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Load import history`;
+const OPERATION = msg`Load import history failed`;
 
 /** The account's imports, newest first, with their counts and whether they were undone. */
 const importHistoryQueryOptions = queryOptions({

@@ -6,8 +6,8 @@ import { fieldErrorOf, refusalOfField } from '#web/lib/api-client';
 import { reportMutationError } from '#web/lib/mutation-errors';
 import { queryKeys } from '#web/lib/query-keys';
 
-const PREVIEW_OPERATION = msg`Preview import`;
-const IMPORT_OPERATION = msg`Import`;
+const PREVIEW_OPERATION = msg`Preview import failed`;
+const IMPORT_OPERATION = msg`Import failed`;
 
 interface ImportInput {
   file: File;

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = msg`Undo import`;
+const OPERATION = msg`Undo import failed`;
 
 /**
  * Undoes an import (POST /api/imports/{id}/undo): its todos go to the trash, its empty groups

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TrashedTodo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Delete forever';
+const OPERATION = msg`Delete forever failed`;
 
 /** Deletes one todo of the trash for good. */
 export function useDeleteForever() {

@@ -1,9 +1,10 @@
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TrashedTodo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Empty trash';
+const OPERATION = msg`Empty trash failed`;
 
 /** Deletes every todo in the trash for good. */
 export function useEmptyTrash() {

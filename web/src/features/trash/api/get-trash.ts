@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
@@ -5,7 +6,7 @@ import { queryKeys } from '#web/lib/query-keys';
 /** The deleted todos, most recently deleted first. */
 const trashQueryOptions = queryOptions({
   queryKey: queryKeys.trash,
-  queryFn: ({ signal }) => api.trash.list({ operation: 'Load trash', signal }),
+  queryFn: ({ signal }) => api.trash.list({ operation: msg`Load trash failed`, signal }),
 });
 
 export function useTrash() {

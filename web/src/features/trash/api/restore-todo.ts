@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { t } from '@lingui/core/macro';
+import { t, msg } from '@lingui/core/macro';
 import type { TrashedTodo } from '@tally/contract';
 import { api } from '#web/lib/api';
 import { showNotice } from '#web/lib/notices';
 import { queryKeys } from '#web/lib/query-keys';
 
-const OPERATION = 'Restore todo';
+const OPERATION = msg`Restore todo failed`;
 
 /** Puts a deleted todo back among the todos. */
 export function useRestoreTodo() {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { plural } from '@lingui/core/macro';
+import { plural, msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { TrashedTodo } from '@tally/contract';
 import { formatMoment } from '#web/lib/date-format';
@@ -74,7 +74,7 @@ export function TrashPage({
           <LoadingText>{t`Loading...`}</LoadingText>
         ) : trash.isError ? (
           <ErrorBanner
-            message={errorMessage(trash.error, t`Load trash`)}
+            message={errorMessage(trash.error, msg`Load trash failed`)}
             onRetry={() => void trash.refetch()}
           />
         ) : todos.length === 0 ? (

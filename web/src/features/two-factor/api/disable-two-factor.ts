@@ -5,7 +5,7 @@ import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-const OPERATION = msg`Turn off two-factor codes`;
+const OPERATION = msg`Turn off two-factor codes failed`;
 
 /**
  * Turns the codes off with a current code or the password (shown beside its field if wrong),

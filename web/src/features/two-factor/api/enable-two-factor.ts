@@ -5,7 +5,7 @@ import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 import { reloadEnded } from '#web/lib/end-other-access';
 
-const OPERATION = msg`Turn on two-factor codes`;
+const OPERATION = msg`Turn on two-factor codes failed`;
 
 /**
  * Turns the codes on with the app's first code (and ends the other sessions, tokens and feed

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api';
 import { queryKeys } from '#web/lib/query-keys';
 
-export const LOAD_TWO_FACTOR_OPERATION = msg`Load two-factor settings`;
+export const LOAD_TWO_FACTOR_OPERATION = msg`Load two-factor settings failed`;
 
 /** Whether sign-in asks for a two-factor code, since when, and the recovery codes left. */
 const twoFactorQueryOptions = queryOptions({

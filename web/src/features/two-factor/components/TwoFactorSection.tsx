@@ -1,4 +1,4 @@
-import { plural } from '@lingui/core/macro';
+import { plural, msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { TwoFactorSetup, TwoFactorStatus } from '@tally/contract';
@@ -45,7 +45,7 @@ function SetupForm({
   };
   const codeError = enable.isError
     ? (fieldErrorOf(enable.error, 'code') ??
-      errorMessage(enable.error, t`Turn on two-factor codes`))
+      errorMessage(enable.error, msg`Turn on two-factor codes failed`))
     : null;
   return (
     <div className="space-y-4">
@@ -158,7 +158,7 @@ function DisableForm({
     });
   };
   const error = disable.isError
-    ? (fieldErrorOf(disable.error, field) ?? errorMessage(disable.error, t`Turn off`))
+    ? (fieldErrorOf(disable.error, field) ?? errorMessage(disable.error, msg`Turn off failed`))
     : null;
   const { enabledAt, recoveryCodesLeft: left } = status;
   const since = enabledAt ? formatInstant(enabledAt) : '';

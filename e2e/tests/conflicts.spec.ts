@@ -1,13 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import {
   registerViaApi,
   setTheme,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
   expectNoSeriousA11yViolations,
   registerViaApi,
@@ -7,7 +7,6 @@ import {
   screenshotScreen,
   setTheme,
   signInWithStorage,
-  type ApiUser,
 } from '../support/fixtures';
 
 /**

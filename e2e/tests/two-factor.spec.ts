@@ -65,9 +65,11 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   test.setTimeout(60_000);
   const user = await registerViaApi(request, 'totp');
   // Another device signed in: turning the codes on offers to sign it out.
-  const otherDevice = await apiAs(request, null)
+  const otherLogin = await apiAs(request, null)
     .auth.login({ body: { username: user.username, password: user.password } })
     .expectOk();
+  if (!('accessToken' in otherLogin)) throw new Error('No second factor is on yet');
+  const otherDevice = { token: otherLogin.accessToken };
   await signInWithStorage(page, user, '/settings');
 
   // Settings → Two-factor: the QR code and the secret, confirmed with the app's code.

@@ -97,5 +97,5 @@ export function apiAs(request: APIRequestContext, user: { token: string } | null
         ]),
       ),
     ]),
-  ) as ApiClient;
+  ) as unknown as ApiClient;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import type { Repeat } from '@tally/contract';
 import {
   expectNoSeriousA11yViolations,
   registerViaApi,
@@ -238,7 +239,7 @@ test.describe('planning', () => {
         },
       })
       .expectOk();
-    const plan: [string, number | null, string?, object?][] = [
+    const plan: [string, number | null, string?, Repeat?][] = [
       ['Send the invoice', -2],
       ['Call the bank', 0, '16:30'],
       ['Pay rent', 0, undefined, { every: 1, unit: 'month', from: 'due' }],

@@ -11,13 +11,13 @@ import { pathOf, routes, type Route } from '@tally/contract/routes';
  */
 
 /** What a call answered: Playwright's response, and its success body as the contract types it. */
-export type ApiAnswer<E extends Endpoint> = APIResponse & {
+type ApiAnswer<E extends Endpoint> = APIResponse & {
   /** The body as the contract's success answer (check the status first): undefined when empty. */
   data(): Promise<SuccessBody<E>>;
 };
 
 /** A call under way; `expectOk()` waits for it, fails unless it succeeded, and gives its body. */
-export type ApiPromise<E extends Endpoint> = Promise<ApiAnswer<E>> & {
+type ApiPromise<E extends Endpoint> = Promise<ApiAnswer<E>> & {
   expectOk(): Promise<SuccessBody<E>>;
 };
 

@@ -72,6 +72,27 @@ export type SuccessBody<E extends Endpoint> = {
   [S in keyof E['responses'] & SuccessStatus]: Static<E['responses'][S]>;
 }[keyof E['responses'] & SuccessStatus];
 
+/**
+ * One part of a test's call as its endpoint describes it: required when the schema has a
+ * required field, optional when every field is (GET /api/todos's query), absent when the
+ * endpoint has no such part.
+ */
+type TestPart<E, K extends 'params' | 'query' | 'body'> = E extends {
+  [P in K]: infer S extends TSchema;
+}
+  ? Record<string, never> extends Static<S>
+    ? { [P in K]?: Static<S> }
+    : { [P in K]: Static<S> }
+  : { [P in K]?: never };
+
+/**
+ * What a test's call takes (the server's API tests and the e2e specs): the parts its endpoint
+ * describes, those whose every field is optional left optional.
+ */
+export type TestCallParts<E extends Endpoint> = TestPart<E, 'params'> &
+  TestPart<E, 'query'> &
+  TestPart<E, 'body'>;
+
 /** What a call takes: exactly the parts its endpoint describes. */
 export type EndpointInput<E extends Endpoint> = (E extends { params: infer P extends TSchema }
   ? { params: Static<P> }

@@ -1,6 +1,6 @@
 /**
  * Where each /api call lives: its method and path, and whether it is reachable without a bearer
- * token. Plain data with no imports, so the browser bundle can build its client from it without
+ * token. Plain data (and `pathOf`, which fills a path in) with no imports, so the browser bundle can build its client from it without
  * the schemas (contract/src/api.ts joins each route with its schemas; the web imports that only
  * as types). Paths use Fastify's `:name` parameters.
  */
@@ -179,6 +179,14 @@ export const routes = {
     health: { method: 'GET', path: '/api/health', public: true },
   },
 } as const satisfies Record<string, Record<string, Route>>;
+
+/** A route's path with its `:name` parameters filled in (encoded). */
+export function pathOf(route: Pick<Route, 'path'>, params: object = {}): string {
+  const values = params as Record<string, unknown>;
+  return route.path.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(values[name])),
+  );
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { apiAs, type ApiClient } from './api';
 
 let counter = 0;
 
@@ -16,6 +17,8 @@ export interface ApiUser {
   username: string;
   password: string;
   token: string;
+  /** The API as this user calls it (support/api.ts). */
+  api: ApiClient;
 }
 
 /** Registers through the API (faster than the form when the form is not what is tested). */
@@ -25,12 +28,12 @@ export async function registerViaApi(
 ): Promise<ApiUser> {
   const username = uniqueUsername(prefix);
   const password = 'e2e password 123';
-  const response = await request.post('/api/auth/register', {
-    data: { username, email: `${username}@example.com`, password },
+  const response = await apiAs(request, null).auth.register({
+    body: { username, email: `${username}@example.com`, password },
   });
   expect(response.status()).toBe(201);
-  const { accessToken } = (await response.json()) as { accessToken: string };
-  return { username, password, token: accessToken };
+  const { accessToken: token } = await response.data();
+  return { username, password, token, api: apiAs(request, { token }) };
 }
 
 /** Opens the app already signed in as the user (token and username in localStorage). */
@@ -46,20 +49,6 @@ export async function signInWithStorage(page: Page, user: ApiUser, path = '/todo
     { token: user.token, username: user.username },
   );
   await page.goto(path);
-}
-
-export async function apiPost<T>(
-  request: APIRequestContext,
-  user: ApiUser,
-  url: string,
-  data: object,
-) {
-  const response = await request.post(url, {
-    data,
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()) as T;
 }
 
 /** Fails on serious or critical axe-core violations (WCAG 2 A and AA rules). */

@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   setTheme,
@@ -80,27 +79,32 @@ for (const viewport of VIEWPORTS) {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     const user = await registerViaApi(request, 'axeall');
     tallyCommand('admin', 'grant', user.username);
-    const filter = await apiPost<{ id: number }>(request, user, '/api/filters', {
-      name: 'Due soon',
-      color: '#3B82F6',
-      query: 'p1',
-    });
-    const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-      name: 'Home',
-      color: '#84CC16',
-    });
+    const filter = await user.api.filters
+      .create({
+        body: {
+          name: 'Due soon',
+          color: '#3B82F6',
+          query: 'p1',
+        },
+      })
+      .expectOk();
+    const home = await user.api.groups
+      .create({
+        body: {
+          name: 'Home',
+          color: '#84CC16',
+        },
+      })
+      .expectOk();
     const today = new Date().toISOString().slice(0, 10);
-    await apiPost(request, user, '/api/todos', { title: 'Water plants', groupId: home.id });
-    await apiPost(request, user, '/api/todos', { title: 'Call Bob', dueDate: today });
-    const done = await apiPost<{ id: number }>(request, user, '/api/todos', { title: 'Pay rent' });
-    await request.put(`/api/todos/${done.id}`, {
-      headers: { authorization: `Bearer ${user.token}` },
-      data: { title: 'Pay rent', completed: true },
-    });
-    const gone = await apiPost<{ id: number }>(request, user, '/api/todos', { title: 'Old idea' });
-    await request.delete(`/api/todos/${gone.id}`, {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
+    await user.api.todos.create({ body: { title: 'Water plants', groupId: home.id } }).expectOk();
+    await user.api.todos.create({ body: { title: 'Call Bob', dueDate: today } }).expectOk();
+    const done = await user.api.todos.create({ body: { title: 'Pay rent' } }).expectOk();
+    await user.api.todos
+      .update({ params: { id: done.id }, body: { title: 'Pay rent', completed: true } })
+      .expectOk();
+    const gone = await user.api.todos.create({ body: { title: 'Old idea' } }).expectOk();
+    await user.api.todos.remove({ params: { id: gone.id } }).expectOk();
     await signInWithStorage(page, user);
 
     for (const theme of ['light', 'dark'] as const) {

@@ -79,9 +79,7 @@ test.describe('settings', () => {
     await page.reload();
     await expect(page.getByRole('button', { name: `Logout ${user.username}` })).toBeVisible();
     await expectSignedOut(other.page);
-    const old = await request.get('/api/todos', {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
+    const old = await user.api.todos.list();
     expect(old.status()).toBe(401);
     await other.context.close();
 
@@ -163,9 +161,7 @@ test.describe('settings', () => {
     await page.getByRole('button', { name: 'End all other sessions' }).click();
     await expect(list.getByRole('listitem')).toHaveCount(1);
     await expect(page.getByText('No other device is signed in.')).toBeVisible();
-    const apiSession = await request.get('/api/todos', {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
+    const apiSession = await user.api.todos.list();
     expect(apiSession.status()).toBe(401);
     await page.reload();
     await expect(list.getByRole('listitem')).toHaveCount(1);
@@ -173,8 +169,7 @@ test.describe('settings', () => {
 
   test('export my data downloads a JSON file', async ({ page, request }) => {
     const user = await registerViaApi(request, 'export');
-    const headers = { authorization: `Bearer ${user.token}` };
-    await request.post('/api/todos', { headers, data: { title: 'Exported todo' } });
+    await user.api.todos.create({ body: { title: 'Exported todo' } }).expectOk();
     await logIn(page, user.username, user.password);
     await openSettings(page);
 
@@ -219,9 +214,7 @@ test.describe('settings', () => {
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByText('Your account is deleted')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    const gone = await request.get('/api/todos', {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
+    const gone = await user.api.todos.list();
     expect(gone.status()).toBe(401);
 
     await page.getByRole('link', { name: 'Register' }).click();
@@ -268,9 +261,7 @@ test.describe('e-mailed links', () => {
     );
 
     // The reset ended every session.
-    const old = await request.get('/api/todos', {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
+    const old = await user.api.todos.list();
     expect(old.status()).toBe(401);
 
     // The link works once: a second use shows the server's sentence.

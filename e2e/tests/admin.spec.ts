@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { apiAs } from '../support/api';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   screenshotScreen,
@@ -25,7 +25,7 @@ for (const width of [390, 1280]) {
     const operator = await registerViaApi(request, 'admin');
     expect(tallyCommand('admin', 'grant', operator.username)).toMatch(/is an operator/);
     const member = await registerViaApi(request, 'member');
-    await apiPost(request, member, '/api/todos', { title: 'Water plants' });
+    await member.api.todos.create({ body: { title: 'Water plants' } }).expectOk();
 
     await signInWithStorage(page, operator, '/settings');
     await page.getByRole('link', { name: 'Admin page' }).click();
@@ -39,16 +39,13 @@ for (const width of [390, 1280]) {
 
     await row.getByRole('button', { name: `Disable ${member.username}` }).click();
     await expect(row).toContainText('disabled');
-    const refused = await request.post('/api/auth/login', {
-      data: { username: member.username, password: member.password },
-    });
+    const signIn = { body: { username: member.username, password: member.password } };
+    const refused = await apiAs(request, null).auth.login(signIn);
     expect(refused.status()).toBe(403);
 
     await row.getByRole('button', { name: `Enable ${member.username}` }).click();
     await expect(row.getByRole('button', { name: `Disable ${member.username}` })).toBeVisible();
-    const back = await request.post('/api/auth/login', {
-      data: { username: member.username, password: member.password },
-    });
+    const back = await apiAs(request, null).auth.login(signIn);
     expect(back.status()).toBe(200);
 
     await expect(page.getByText('Database', { exact: true })).toBeVisible();

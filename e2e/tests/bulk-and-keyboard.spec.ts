@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   screenshotScreen,
@@ -17,9 +16,9 @@ import {
 test('row keys and bulk changes on /todos', async ({ page, request }) => {
   test.setTimeout(60_000);
   const user = await registerViaApi(request, 'bulk');
-  await apiPost(request, user, '/api/todo-groups', { name: 'Errands', color: '#10B981' });
+  await user.api.groups.create({ body: { name: 'Errands', color: '#10B981' } }).expectOk();
   for (const title of ['Post the letter', 'Buy milk', 'Call Bob', 'Water the plants']) {
-    await apiPost(request, user, '/api/todos', { title });
+    await user.api.todos.create({ body: { title } }).expectOk();
   }
   await signInWithStorage(page, user, '/todos');
   const list = page.getByRole('list', { name: 'Todos' });
@@ -89,10 +88,7 @@ test('row keys and bulk changes on /todos', async ({ page, request }) => {
   await bar.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No todos yet. Add one above!')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'All (0)' })).toBeVisible();
-  const server = async () =>
-    (await (
-      await request.get('/api/todos', { headers: { authorization: `Bearer ${user.token}` } })
-    ).json()) as { title: string }[];
+  const server = () => user.api.todos.list().expectOk();
   expect(await server()).toEqual([]);
 
   // Undo brings them all back from the trash, in their places.

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   setTheme,
@@ -25,20 +24,7 @@ function day(days: number) {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-interface ApiTodo {
-  id: number;
-  title: string;
-  dueDate: string | null;
-  dueTime: string | null;
-  durationMinutes: number | null;
-}
-
-async function todoOf(request: APIRequestContext, user: ApiUser, id: number) {
-  const response = await request.get(`/api/todos/${id}`, {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  return (await response.json()) as ApiTodo;
-}
+const todoOf = (user: ApiUser, id: number) => user.api.todos.get({ params: { id } }).expectOk();
 
 const chip = (page: Page, title: string) =>
   page.getByRole('button', { name: title }).and(page.locator('[data-todo-id]'));
@@ -88,10 +74,14 @@ test.describe('calendar', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'calmouse');
-    const todo = await apiPost<ApiTodo>(request, user, '/api/todos', {
-      title: 'Drag me',
-      dueDate: day(0),
-    });
+    const todo = await user.api.todos
+      .create({
+        body: {
+          title: 'Drag me',
+          dueDate: day(0),
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/calendar');
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -106,9 +96,9 @@ test.describe('calendar', () => {
       x: cell.x + cell.width / 2,
       y: cell.y + cell.height - 10,
     });
-    await expect.poll(async () => (await todoOf(request, user, todo.id)).dueDate).toBe(target);
+    await expect.poll(async () => (await todoOf(user, todo.id)).dueDate).toBe(target);
     await page.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(async () => (await todoOf(request, user, todo.id)).dueDate).toBe(day(0));
+    await expect.poll(async () => (await todoOf(user, todo.id)).dueDate).toBe(day(0));
 
     // Week: onto 10:00 of another day.
     await page.getByRole('button', { name: 'Week' }).click();
@@ -117,7 +107,7 @@ test.describe('calendar', () => {
     await mouseDrag(page, await center(page, 'Drag me'), await slot(page, other, 10));
     await expect
       .poll(async () => {
-        const { dueDate, dueTime } = await todoOf(request, user, todo.id);
+        const { dueDate, dueTime } = await todoOf(user, todo.id);
         return `${dueDate} ${dueTime}`;
       })
       .toBe(`${other} 10:00`);
@@ -131,11 +121,15 @@ test.describe('calendar', () => {
     });
     const page = await context.newPage();
     const user = await registerViaApi(request, 'caltouch');
-    const todo = await apiPost<ApiTodo>(request, user, '/api/todos', {
-      title: 'Touch me',
-      dueDate: day(0),
-      dueTime: '09:00',
-    });
+    const todo = await user.api.todos
+      .create({
+        body: {
+          title: 'Touch me',
+          dueDate: day(0),
+          dueTime: '09:00',
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/calendar');
     await page.getByRole('button', { name: 'Week' }).click();
     const other = await otherDayOfWeek(page);
@@ -160,7 +154,7 @@ test.describe('calendar', () => {
     await touch('touchEnd');
     await expect
       .poll(async () => {
-        const { dueDate, dueTime } = await todoOf(request, user, todo.id);
+        const { dueDate, dueTime } = await todoOf(user, todo.id);
         return `${dueDate} ${dueTime}`;
       })
       .toBe(`${other} 11:00`);
@@ -219,13 +213,17 @@ test.describe('calendar', () => {
 
   test('move one with the keyboard only, and resize a block', async ({ page, request }) => {
     const user = await registerViaApi(request, 'calkeys');
-    const todo = await apiPost<ApiTodo>(request, user, '/api/todos', {
-      title: 'Plan with keys',
-      dueDate: day(0),
-      dueTime: '09:00',
-      durationMinutes: 60,
-    });
-    await apiPost(request, user, '/api/todos', { title: 'Someday' });
+    const todo = await user.api.todos
+      .create({
+        body: {
+          title: 'Plan with keys',
+          dueDate: day(0),
+          dueTime: '09:00',
+          durationMinutes: 60,
+        },
+      })
+      .expectOk();
+    await user.api.todos.create({ body: { title: 'Someday' } }).expectOk();
     // Six minutes before ten: the red "now" line lies across the 9:00 block's bottom edge, and a
     // drag that starts on the edge must still resize the block.
     const [year, month, date] = day(0).split('-').map(Number) as [number, number, number];
@@ -245,17 +243,16 @@ test.describe('calendar', () => {
     await expect(dialog).toBeHidden();
     await expect
       .poll(async () => {
-        const { dueDate, dueTime } = await todoOf(request, user, todo.id);
+        const { dueDate, dueTime } = await todoOf(user, todo.id);
         return `${dueDate} ${dueTime}`;
       })
       .toBe(`${day(1)} 14:30`);
 
     // Back to 9:00 today (tomorrow may be in the next week), then the block's bottom edge drags
     // an hour longer.
-    await request.patch(`/api/todos/${todo.id}`, {
-      headers: { authorization: `Bearer ${user.token}` },
-      data: { dueDate: day(0), dueTime: '09:00' },
-    });
+    await user.api.todos
+      .patch({ params: { id: todo.id }, body: { dueDate: day(0), dueTime: '09:00' } })
+      .expectOk();
     await page.reload();
     await page.getByRole('button', { name: 'Week' }).click();
     await expect(chip(page, 'Plan with keys')).toBeVisible();
@@ -267,15 +264,15 @@ test.describe('calendar', () => {
     if (!box) throw new Error('no handle');
     const start = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     await mouseDrag(page, start, { x: start.x, y: start.y + 44 });
-    await expect.poll(async () => (await todoOf(request, user, todo.id)).durationMinutes).toBe(120);
+    await expect.poll(async () => (await todoOf(user, todo.id)).durationMinutes).toBe(120);
     // Shift+ArrowDown: a quarter of an hour longer.
     await chip(page, 'Plan with keys').focus();
     await page.keyboard.press('Shift+ArrowDown');
-    await expect.poll(async () => (await todoOf(request, user, todo.id)).durationMinutes).toBe(135);
+    await expect.poll(async () => (await todoOf(user, todo.id)).durationMinutes).toBe(135);
     // The new length's Undo puts the old one back.
     await expect(page.getByText('Changed the duration of "Plan with keys"')).toBeVisible();
     await page.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(async () => (await todoOf(request, user, todo.id)).durationMinutes).toBe(120);
+    await expect.poll(async () => (await todoOf(user, todo.id)).durationMinutes).toBe(120);
   });
 
   test('screenshots: phone and desktop, light and dark', async ({ page, request }) => {
@@ -284,19 +281,27 @@ test.describe('calendar', () => {
     const user = await registerViaApi(request, 'calshots');
     const titles = ['Standup', 'Write report', 'Gym', 'Call the bank', 'Groceries', 'Review PR'];
     for (const [i, title] of titles.entries()) {
-      await apiPost(request, user, '/api/todos', {
-        title,
-        dueDate: day(i % 3),
-        dueTime: i % 2 ? `${pad(9 + i)}:00` : undefined,
-        durationMinutes: i % 2 ? 45 + i * 15 : undefined,
-      });
+      await user.api.todos
+        .create({
+          body: {
+            title,
+            dueDate: day(i % 3),
+            dueTime: i % 2 ? `${pad(9 + i)}:00` : undefined,
+            durationMinutes: i % 2 ? 45 + i * 15 : undefined,
+          },
+        })
+        .expectOk();
     }
-    await apiPost(request, user, '/api/todos', {
-      title: 'Water plants',
-      dueDate: day(0),
-      repeat: { every: 2, unit: 'day', from: 'due' },
-    });
-    await apiPost(request, user, '/api/todos', { title: 'Someday: learn Go' });
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Water plants',
+          dueDate: day(0),
+          repeat: { every: 2, unit: 'day', from: 'due' },
+        },
+      })
+      .expectOk();
+    await user.api.todos.create({ body: { title: 'Someday: learn Go' } }).expectOk();
     await signInWithStorage(page, user, '/calendar');
     mkdirSync(SHOTS, { recursive: true });
     for (const theme of ['light', 'dark'] as const) {

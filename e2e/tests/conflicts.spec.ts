@@ -1,15 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
-import {
-  apiPost,
   registerViaApi,
   setTheme,
   signInWithStorage,
@@ -25,18 +17,8 @@ import {
  * e2e/screenshots/conflict-<theme>-<width>.png.
  */
 
-interface ServerTodo {
-  id: number;
-  title: string;
-  dueDate: string | null;
-}
-
-async function serverTodo(api: APIRequestContext, user: ApiUser) {
-  const response = await api.get('/api/todos', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  expect(response.ok()).toBe(true);
-  const [todo] = (await response.json()) as ServerTodo[];
+async function serverTodo(user: ApiUser) {
+  const [todo] = await user.api.todos.list().expectOk();
   return { title: todo?.title, dueDate: todo?.dueDate };
 }
 
@@ -69,7 +51,7 @@ async function conflictBetweenTwoBrowsers(
   baseURL: string | undefined,
 ) {
   const user = await registerViaApi(page.request, 'conflict');
-  await apiPost(page.request, user, '/api/todos', { title: 'Water plants' });
+  await user.api.todos.create({ body: { title: 'Water plants' } }).expectOk();
   await signInWithStorage(page, user);
   const a = await openDetail(page, 'Water plants');
   await a.getByRole('textbox', { name: 'Title' }).fill('Water the palm');
@@ -81,7 +63,7 @@ async function conflictBetweenTwoBrowsers(
   await detailB.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(detailB).toBeHidden();
   await expect
-    .poll(() => serverTodo(page.request, user))
+    .poll(() => serverTodo(user))
     .toEqual({ title: 'Water the ferns', dueDate: '2026-12-24' });
   await b.context.close();
 
@@ -112,7 +94,7 @@ test('two browsers change one todo: Keep mine keeps my title and their due date'
   await choose(alert, 'Keep mine');
   await expect(alert).toBeHidden();
   await expect
-    .poll(() => serverTodo(page.request, user))
+    .poll(() => serverTodo(user))
     .toEqual({ title: 'Water the palm', dueDate: '2026-12-24' });
   await detail.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(detail).toBeHidden();
@@ -134,7 +116,7 @@ test('two browsers change one todo: Take theirs leaves their title and due date'
   await expect(detail.getByRole('textbox', { name: 'Title' })).toHaveValue('Water the ferns');
   await detail.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
-  expect(await serverTodo(page.request, user)).toEqual({
+  expect(await serverTodo(user)).toEqual({
     title: 'Water the ferns',
     dueDate: '2026-12-24',
   });
@@ -142,9 +124,13 @@ test('two browsers change one todo: Take theirs leaves their title and due date'
 
 test('the conflict, on a phone and a desktop, light and dark', async ({ page }) => {
   const user = await registerViaApi(page.request, 'conflict');
-  const { id } = await apiPost<ServerTodo>(page.request, user, '/api/todos', {
-    title: 'Water plants',
-  });
+  const { id } = await user.api.todos
+    .create({
+      body: {
+        title: 'Water plants',
+      },
+    })
+    .expectOk();
   await signInWithStorage(page, user);
   mkdirSync(screenshotDir, { recursive: true });
   for (const theme of ['light', 'dark'] as const) {
@@ -154,15 +140,16 @@ test('the conflict, on a phone and a desktop, light and dark', async ({ page }) 
       { width: 1280, height: 800 },
     ]) {
       await page.setViewportSize(viewport);
-      const { title } = await serverTodo(page.request, user);
+      const { title } = await serverTodo(user);
       const detail = await openDetail(page, title ?? '');
       await detail.getByRole('textbox', { name: 'Title' }).fill(`Mine at ${viewport.width}`);
       // Another device renames it meanwhile.
-      const response = await page.request.patch(`/api/todos/${id}`, {
-        data: { title: `Theirs at ${viewport.width}`, dueDate: '2026-12-24' },
-        headers: { authorization: `Bearer ${user.token}` },
-      });
-      expect(response.ok()).toBe(true);
+      await user.api.todos
+        .patch({
+          params: { id },
+          body: { title: `Theirs at ${viewport.width}`, dueDate: '2026-12-24' },
+        })
+        .expectOk();
       await page.keyboard.press('Tab');
       const alert = detail.getByRole('alert');
       await expect(alert).toContainText(`yours is “Mine at ${viewport.width}”`);

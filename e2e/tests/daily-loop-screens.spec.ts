@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   setTheme,
@@ -97,25 +96,32 @@ async function expectPhoneBarFits(page: Page) {
 test('the daily loop screens, phone and desktop, light and dark', async ({ page, request }) => {
   test.setTimeout(180_000);
   const user = await registerViaApi(request, 'loopscreens');
-  const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-    name: 'Home',
-    color: '#84CC16',
-  });
+  const home = await user.api.groups
+    .create({
+      body: {
+        name: 'Home',
+        color: '#84CC16',
+      },
+    })
+    .expectOk();
   const today = new Date().toISOString().slice(0, 10);
   for (let i = 1; i <= 30; i += 1) {
-    await apiPost(request, user, '/api/todos', {
-      title: `Todo number ${i}`,
-      ...(i % 5 === 0 ? { groupId: home.id } : {}),
-      ...(i % 7 === 0 ? { dueDate: today, dueTime: '18:00' } : {}),
-    });
+    await user.api.todos
+      .create({
+        body: {
+          title: `Todo number ${i}`,
+          ...(i % 5 === 0 ? { groupId: home.id } : {}),
+          ...(i % 7 === 0 ? { dueDate: today, dueTime: '18:00' } : {}),
+        },
+      })
+      .expectOk();
   }
   // Two completed ones, in the Completed part at the end.
   for (const title of ['Done yesterday', 'Done this morning']) {
-    const done = await apiPost<{ id: number }>(request, user, '/api/todos', { title });
-    await request.put(`/api/todos/${done.id}`, {
-      headers: { authorization: `Bearer ${user.token}` },
-      data: { title, completed: true },
-    });
+    const done = await user.api.todos.create({ body: { title } }).expectOk();
+    await user.api.todos
+      .update({ params: { id: done.id }, body: { title, completed: true } })
+      .expectOk();
   }
   await signInWithStorage(page, user);
   mkdirSync(screenshotDir, { recursive: true });

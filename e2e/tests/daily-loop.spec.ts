@@ -1,15 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, signInWithStorage, type ApiUser } from '../support/fixtures';
+import { registerViaApi, signInWithStorage, type ApiUser } from '../support/fixtures';
 
 /**
  * The daily loop: capture, scan, complete, undo. Each case failed before its fix.
  */
-
-interface Todo {
-  id: number;
-  title: string;
-  dueDate: string | null;
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const dateOf = (date: Date) =>
@@ -19,7 +13,7 @@ const list = (page: Page) => page.getByRole('list', { name: 'Todos' });
 
 async function withTodos(page: Page, titles: string[]): Promise<ApiUser> {
   const user = await registerViaApi(page.request, 'loop');
-  for (const title of titles) await apiPost(page.request, user, '/api/todos', { title });
+  for (const title of titles) await user.api.todos.create({ body: { title } }).expectOk();
   await signInWithStorage(page, user);
   await expect(list(page).getByRole('checkbox')).toHaveCount(titles.length);
   return user;
@@ -60,21 +54,22 @@ test('an edit of only the title offers Undo, which puts the title back', async (
 test('Skip offers Undo, which puts the due date back', async ({ page }) => {
   const user = await registerViaApi(page.request, 'loop');
   const today = dateOf(new Date());
-  const todo = await apiPost<Todo>(page.request, user, '/api/todos', {
-    title: 'Stretch',
-    dueDate: today,
-    repeat: { every: 1, unit: 'day', from: 'due' },
-  });
+  const todo = await user.api.todos
+    .create({
+      body: {
+        title: 'Stretch',
+        dueDate: today,
+        repeat: { every: 1, unit: 'day', from: 'due' },
+      },
+    })
+    .expectOk();
   await signInWithStorage(page, user);
   await page.getByRole('button', { name: 'Skip Stretch' }).click();
   await expect(page.getByText(/^Stretch: skipped\. Next due/)).toBeVisible();
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect
     .poll(async () => {
-      const response = await page.request.get('/api/todos', {
-        headers: { authorization: `Bearer ${user.token}` },
-      });
-      const todos = (await response.json()) as Todo[];
+      const todos = await user.api.todos.list().expectOk();
       return todos.find((candidate) => candidate.id === todo.id)?.dueDate;
     })
     .toBe(today);
@@ -134,11 +129,15 @@ test('the overdue mark follows the clock', async ({ page }) => {
   const user = await registerViaApi(page.request, 'loop');
   const now = new Date();
   const start = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 14, 59, 30);
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Call the bank',
-    dueDate: dateOf(start),
-    dueTime: '15:00',
-  });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Call the bank',
+        dueDate: dateOf(start),
+        dueTime: '15:00',
+      },
+    })
+    .expectOk();
   await page.clock.install({ time: start });
   await signInWithStorage(page, user);
   const row = list(page).getByRole('listitem').filter({ hasText: 'Call the bank' });
@@ -167,7 +166,7 @@ test('offline, a reload right after a change shows it', async ({ page, context }
 
 test('refusals are sentences beside their field, gone once it is edited', async ({ page }) => {
   const user = await withTodos(page, ['Water plants']);
-  await apiPost(page.request, user, '/api/todo-groups', { name: 'Errands', color: '#3B82F6' });
+  await user.api.groups.create({ body: { name: 'Errands', color: '#3B82F6' } }).expectOk();
 
   // A title the server refuses (the field's own limit taken off, as an old form would send).
   await page.getByRole('button', { name: 'Add Todo' }).click();

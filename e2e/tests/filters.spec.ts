@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, setTheme, signInWithStorage } from '../support/fixtures';
+import { registerViaApi, setTheme, signInWithStorage } from '../support/fixtures';
 import { savedTodos } from '../support/saved-data';
 
 /**
@@ -36,17 +36,25 @@ test('a filter built from chips counts live, says a bad query, and works offline
   context,
 }) => {
   const user = await registerViaApi(page.request, 'filters');
-  const work = await apiPost<{ id: number }>(page.request, user, '/api/todo-groups', {
-    name: 'Work',
-    color: '#3B82F6',
-  });
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Ship report',
-    groupId: work.id,
-    priority: 3,
-  });
-  await apiPost(page.request, user, '/api/todos', { title: 'Calm task', groupId: work.id });
-  await apiPost(page.request, user, '/api/todos', { title: 'Elsewhere', priority: 3 });
+  const work = await user.api.groups
+    .create({
+      body: {
+        name: 'Work',
+        color: '#3B82F6',
+      },
+    })
+    .expectOk();
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Ship report',
+        groupId: work.id,
+        priority: 3,
+      },
+    })
+    .expectOk();
+  await user.api.todos.create({ body: { title: 'Calm task', groupId: work.id } }).expectOk();
+  await user.api.todos.create({ body: { title: 'Elsewhere', priority: 3 } }).expectOk();
 
   // Build it from the chips.
   await signInWithStorage(page, user, '/filters/new');
@@ -101,10 +109,8 @@ test('a filter built from chips counts live, says a bad query, and works offline
   });
 
   // Offline, the same filter shows the todos the server answers for its query.
-  const answer = await page.request.get('/api/todos?filter=%23Work%20%26%20p1', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  const fromServer = ((await answer.json()) as { title: string }[]).map((todo) => todo.title);
+  const answer = await user.api.todos.list({ query: { filter: '#Work & p1' } }).expectOk();
+  const fromServer = answer.map((todo) => todo.title);
   expect(fromServer).toEqual(['Call client', 'Ship report']);
   await page.goto(filterUrl);
   await expect(shown.getByRole('listitem')).toHaveText(fromServer);

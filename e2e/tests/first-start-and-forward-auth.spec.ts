@@ -5,6 +5,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, request, test, type Page } from '@playwright/test';
+import { apiAs } from '../support/api';
 import { expectNoSeriousA11yViolations } from '../support/fixtures';
 import { e2ePort } from '../support/ports';
 
@@ -142,10 +143,10 @@ test('the header from anyone but the trusted proxy signs nobody in', async ({ pa
   await page.goto(`${serverOrigin}/login`);
   await expect(page.getByLabel('Username')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
-  const api = await request.newContext({
+  const context = await request.newContext({
     baseURL: serverOrigin,
     extraHTTPHeaders: { 'remote-user': OPERATOR },
   });
-  expect((await api.post('/api/auth/proxy')).status()).toBe(401);
-  await api.dispose();
+  expect((await apiAs(context, null).auth.proxySignIn()).status()).toBe(401);
+  await context.dispose();
 });

@@ -1,13 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import {
-  apiPost,
-  registerViaApi,
-  setTheme,
-  signInWithStorage,
-  screenshotDir,
-} from '../support/fixtures';
+import { registerViaApi, setTheme, signInWithStorage, screenshotDir } from '../support/fixtures';
 
 /**
  * The daily loop seen, on every screen: the focused row shows its ring, nothing is wider than a
@@ -42,12 +36,16 @@ test('the row that has the focus shows a ring, light and dark, phone and desktop
 }) => {
   const user = await registerViaApi(page.request, 'ring');
   for (const title of ['Water plants', 'Pay rent', 'Call mum']) {
-    await apiPost(page.request, user, '/api/todos', { title });
+    await user.api.todos.create({ body: { title } }).expectOk();
   }
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Renew passport',
-    startDate: inDays(5),
-  });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Renew passport',
+        startDate: inDays(5),
+      },
+    })
+    .expectOk();
   await signInWithStorage(page, user);
   await expect(list(page).getByRole('checkbox')).toHaveCount(3);
   mkdirSync(screenshotDir, { recursive: true });
@@ -75,11 +73,15 @@ test('a phone never scrolls sideways, with "Show later todos" in the controls', 
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const user = await registerViaApi(page.request, 'phone');
-  await apiPost(page.request, user, '/api/todos', { title: 'Water plants' });
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Renew passport',
-    startDate: inDays(5),
-  });
+  await user.api.todos.create({ body: { title: 'Water plants' } }).expectOk();
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Renew passport',
+        startDate: inDays(5),
+      },
+    })
+    .expectOk();
   await signInWithStorage(page, user);
   await expect(page.getByRole('switch', { name: 'Show later todos' })).toBeVisible();
   await page.getByRole('combobox', { name: 'Sort' }).selectOption('manual');
@@ -101,13 +103,17 @@ test('six group tabs stay inside their column at 768 px', async ({ page }) => {
   const user = await registerViaApi(page.request, 'tabs');
   const names = ['Household', 'Groceries', 'Paperwork', 'Garden work', 'Birthdays', 'Reading'];
   for (const name of names) {
-    await apiPost(page.request, user, '/api/todo-groups', { name, color: '#10B981' });
+    await user.api.groups.create({ body: { name, color: '#10B981' } }).expectOk();
   }
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Renew passport',
-    startDate: inDays(5),
-  });
-  await apiPost(page.request, user, '/api/todos', { title: 'Water plants' });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Renew passport',
+        startDate: inDays(5),
+      },
+    })
+    .expectOk();
+  await user.api.todos.create({ body: { title: 'Water plants' } }).expectOk();
   await signInWithStorage(page, user);
   const tabs = page.getByRole('tablist', { name: 'Filter todos' });
   await expect(tabs.getByRole('tab')).toHaveCount(2 + names.length);
@@ -120,7 +126,7 @@ test('the header links land at the top of the next page, the header in view', as
   await page.setViewportSize({ width: 1280, height: 800 });
   const user = await registerViaApi(page.request, 'header');
   for (let n = 1; n <= 30; n += 1) {
-    await apiPost(page.request, user, '/api/todos', { title: `Errand ${n}` });
+    await user.api.todos.create({ body: { title: `Errand ${n}` } }).expectOk();
   }
   await signInWithStorage(page, user);
   await expect(list(page).getByRole('listitem').first()).toBeVisible();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { apiAs } from '../support/api';
 import {
   expectNoSeriousA11yViolations,
   registerViaApi,
@@ -164,7 +165,7 @@ test.describe('Continue with Google', () => {
     expect(captured).toBeTruthy();
 
     // Another browser (no nonce cookie) ...
-    const elsewhere = await request.post('/api/auth/google', { data: { token: captured } });
+    const elsewhere = await apiAs(request, null).auth.google({ body: { token: captured ?? '' } });
     expect(elsewhere.status()).toBe(401);
     expect(await elsewhere.json()).toEqual({ error: NONCE_REFUSAL });
     // ... and this one, whose cookie the sign-in spent.

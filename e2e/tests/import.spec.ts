@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { apiAs } from '../support/api';
 import {
   expectNoSeriousA11yViolations,
   registerViaApi,
@@ -72,10 +73,7 @@ test.describe('import', () => {
     await expectNoSeriousA11yViolations(page, 'settings, import preview');
 
     // The preview changed nothing.
-    const before = await request.get('/api/todos', {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
-    expect(await before.json()).toEqual([]);
+    expect(await user.api.todos.list().expectOk()).toEqual([]);
 
     await section.getByRole('button', { name: 'Import 10 todos' }).click();
     await expect(section.getByRole('status')).toHaveText(
@@ -119,24 +117,21 @@ test.describe('import', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'roundtrip');
-    const headers = { authorization: `Bearer ${user.token}` };
-    const group = await request.post('/api/todo-groups', {
-      headers,
-      data: { name: 'Errands', color: '#F59E0B' },
-    });
-    const { id: groupId } = (await group.json()) as { id: number };
-    await request.post('/api/todos', {
-      headers,
-      data: { title: 'Buy stamps', groupId, dueDate: '2026-12-01', dueTime: '10:00' },
-    });
-    await request.post('/api/todos', {
-      headers,
-      data: {
-        title: 'Water the plants',
-        dueDate: '2026-12-02',
-        repeat: { every: 3, unit: 'day', from: 'due' },
-      },
-    });
+    const { id: groupId } = await user.api.groups
+      .create({ body: { name: 'Errands', color: '#F59E0B' } })
+      .expectOk();
+    await user.api.todos
+      .create({ body: { title: 'Buy stamps', groupId, dueDate: '2026-12-01', dueTime: '10:00' } })
+      .expectOk();
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Water the plants',
+          dueDate: '2026-12-02',
+          repeat: { every: 3, unit: 'day', from: 'due' },
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/settings');
 
     const downloading = page.waitForEvent('download');
@@ -154,8 +149,8 @@ test.describe('import', () => {
     await form.getByRole('button', { name: 'Delete my account' }).click();
     await expect(page).toHaveURL(/\/login$/);
 
-    const again = await request.post('/api/auth/register', {
-      data: {
+    const again = await apiAs(request, null).auth.register({
+      body: {
         username: user.username,
         email: `${user.username}@example.com`,
         password: user.password,
@@ -187,7 +182,6 @@ test.describe('import', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'importundo');
-    const headers = { authorization: `Bearer ${user.token}` };
     await signInWithStorage(page, user, '/settings');
     const section = await openImport(page);
     await section.getByLabel('Format').selectOption({ label: 'Google Tasks (Takeout JSON)' });
@@ -211,8 +205,7 @@ test.describe('import', () => {
     await expect(history.getByRole('button', { name: 'Undo this import' })).toHaveCount(0);
     await expect(history).toContainText('undone');
 
-    const todos = await request.get('/api/todos', { headers });
-    expect(await todos.json()).toEqual([]);
+    expect(await user.api.todos.list().expectOk()).toEqual([]);
     await page.goto('/trash');
     await expect(page.getByRole('heading', { name: 'Trash' })).toBeVisible();
     await expect(page.getByText('Renew the passport')).toBeVisible();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiAs } from '../support/api';
 import {
   expectNoSeriousA11yViolations,
   registerViaApi,
@@ -25,7 +26,7 @@ const emailOf = (user: ApiUser) => `${user.username}@example.com`;
 async function verify(request: APIRequestContext, user: ApiUser) {
   const mail = await waitForMail(request, emailOf(user), /Confirm your e-mail address/);
   const token = linkIn(mail, '/verify-email').split('#token=')[1];
-  const answer = await request.post('/api/auth/verify-email', { data: { token } });
+  const answer = await apiAs(request, null).auth.verifyEmail({ body: { token: token ?? '' } });
   expect(answer.status()).toBe(204);
 }
 

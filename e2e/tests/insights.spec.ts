@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { Insights } from '@tally/contract';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   screenshotScreen,
@@ -43,27 +41,24 @@ function dayName(date: string, completed: number): string {
   return `${completed} completed on ${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 }
 
-async function insightsOf(request: APIRequestContext, user: ApiUser): Promise<Insights> {
-  const response = await request.get('/api/statistics/insights?weeks=52', {
-    headers: { authorization: `Bearer ${user.token}`, 'x-time-zone': ZONE },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as Insights;
-}
+const insightsOf = (user: ApiUser) =>
+  user.api.statistics
+    .insights({ query: { weeks: 52 }, headers: { 'x-time-zone': ZONE } })
+    .expectOk();
 
 /** Creates a todo and completes it, in ZONE. */
 async function completeTodo(
-  request: APIRequestContext,
   user: ApiUser,
   fields: { title: string; groupId?: number | null; dueDate?: string | null },
 ) {
-  const headers = { authorization: `Bearer ${user.token}`, 'x-time-zone': ZONE };
-  const todo = await apiPost<{ id: number }>(request, user, '/api/todos', fields);
-  const done = await request.put(`/api/todos/${todo.id}`, {
-    headers,
-    data: { groupId: null, ...fields, completed: true },
-  });
-  expect(done.ok(), await done.text()).toBe(true);
+  const todo = await user.api.todos.create({ body: fields }).expectOk();
+  await user.api.todos
+    .update({
+      params: { id: todo.id },
+      body: { groupId: null, ...fields, completed: true },
+      headers: { 'x-time-zone': ZONE },
+    })
+    .expectOk();
 }
 
 const insightsRegion = (page: Page) => page.getByRole('region', { name: 'Insights' });
@@ -77,27 +72,35 @@ test.describe('Insights', () => {
   }) => {
     test.setTimeout(120_000);
     const user = await registerViaApi(request, 'insights');
-    const work = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-      name: 'Work',
-      color: '#EF4444',
-    });
-    const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-      name: 'Home',
-      color: '#10B981',
-    });
+    const work = await user.api.groups
+      .create({
+        body: {
+          name: 'Work',
+          color: '#EF4444',
+        },
+      })
+      .expectOk();
+    const home = await user.api.groups
+      .create({
+        body: {
+          name: 'Home',
+          color: '#10B981',
+        },
+      })
+      .expectOk();
     const today = dayInZone();
-    await completeTodo(request, user, { title: 'Report', groupId: work.id, dueDate: today });
-    await completeTodo(request, user, { title: 'Slides', groupId: work.id, dueDate: today });
-    await completeTodo(request, user, {
+    await completeTodo(user, { title: 'Report', groupId: work.id, dueDate: today });
+    await completeTodo(user, { title: 'Slides', groupId: work.id, dueDate: today });
+    await completeTodo(user, {
       title: 'Invoice',
       groupId: work.id,
       dueDate: dayInZone(-2),
     });
-    await completeTodo(request, user, { title: 'Plants', groupId: home.id });
-    await completeTodo(request, user, { title: 'Milk' });
-    await apiPost(request, user, '/api/todos', { title: 'Still open' });
+    await completeTodo(user, { title: 'Plants', groupId: home.id });
+    await completeTodo(user, { title: 'Milk' });
+    await user.api.todos.create({ body: { title: 'Still open' } }).expectOk();
 
-    const api = await insightsOf(request, user);
+    const api = await insightsOf(user);
     expect(api.to).toBe(today);
     expect(api.heatmap.at(-1)).toEqual({ date: today, completed: 5 });
 
@@ -152,7 +155,7 @@ test.describe('Insights', () => {
     const download = await saved;
     expect(download.suggestedFilename()).toBe(`tally-completions-per-day-${today}.csv`);
     const csv = await readFile(await download.path(), 'utf8');
-    const fresh = await insightsOf(request, user);
+    const fresh = await insightsOf(user);
     expect(csv).toBe(
       'date,completed\r\n' +
         fresh.heatmap.map((day) => `${day.date},${day.completed}\r\n`).join(''),

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   setTheme,
@@ -197,11 +196,15 @@ test.describe('in Arabic, axe', () => {
     test(`the main screens have no serious violation, ${viewport.name}`, async ({ page }) => {
       test.setTimeout(120_000);
       const user = await registerViaApi(page.request, 'axear');
-      await apiPost(page.request, user, '/api/todos', { title: 'دفع الإيجار', priority: 3 });
-      await apiPost(page.request, user, '/api/todos', {
-        title: 'شراء الحليب',
-        tags: ['منزل'],
-      });
+      await user.api.todos.create({ body: { title: 'دفع الإيجار', priority: 3 } }).expectOk();
+      await user.api.todos
+        .create({
+          body: {
+            title: 'شراء الحليب',
+            tags: ['منزل'],
+          },
+        })
+        .expectOk();
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
       await signInWithStorage(page, user);
       await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
@@ -387,19 +390,27 @@ test.describe('in the pseudo-language en-XA (40 % longer)', () => {
 
       const user = await registerViaApi(page.request, 'pseudo');
       const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-      await apiPost(page.request, user, '/api/todos', {
-        title: 'Renew the passport before the summer holidays start',
-        dueDate: tomorrow,
-        dueTime: '09:30',
-        tags: ['errands', 'family'],
-        priority: 3,
-      });
-      await apiPost(page.request, user, '/api/todos', {
-        title: 'Pay rent',
-        dueDate: tomorrow,
-        repeat: { every: 1, unit: 'month', from: 'due' },
-      });
-      await apiPost(page.request, user, '/api/todos', { title: 'Buy milk', tags: ['shop'] });
+      await user.api.todos
+        .create({
+          body: {
+            title: 'Renew the passport before the summer holidays start',
+            dueDate: tomorrow,
+            dueTime: '09:30',
+            tags: ['errands', 'family'],
+            priority: 3,
+          },
+        })
+        .expectOk();
+      await user.api.todos
+        .create({
+          body: {
+            title: 'Pay rent',
+            dueDate: tomorrow,
+            repeat: { every: 1, unit: 'month', from: 'due' },
+          },
+        })
+        .expectOk();
+      await user.api.todos.create({ body: { title: 'Buy milk', tags: ['shop'] } }).expectOk();
       await signInWithStorage(page, user);
       await expect(page.getByRole('checkbox', { name: 'Pay rent', exact: true })).toBeVisible();
       await check('todos');

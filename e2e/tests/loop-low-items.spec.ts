@@ -4,7 +4,6 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import {
-  apiPost,
   registerViaApi,
   screenshotDir,
   setTheme,
@@ -28,15 +27,8 @@ const isoOf = (date: Date) =>
   `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 
 /** A todo's fields as the server has it, by title. */
-async function saved(page: Page, user: ApiUser, title: string) {
-  const response = await page.request.get('/api/todos', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  const todos = (await response.json()) as {
-    title: string;
-    dueDate: string | null;
-    completed: boolean;
-  }[];
+async function saved(user: ApiUser, title: string) {
+  const todos = await user.api.todos.list().expectOk();
   return todos.find((todo) => todo.title === title);
 }
 
@@ -44,8 +36,8 @@ test('the command palette opens the todo picked, from /todos and from another sc
   page,
 }) => {
   const user = await registerViaApi(page.request, 'palettetodo');
-  await apiPost(page.request, user, '/api/todos', { title: 'Renew the car insurance' });
-  await apiPost(page.request, user, '/api/todos', { title: 'Water plants' });
+  await user.api.todos.create({ body: { title: 'Renew the car insurance' } }).expectOk();
+  await user.api.todos.create({ body: { title: 'Water plants' } }).expectOk();
   await signInWithStorage(page, user);
   await expect(list(page).getByRole('listitem')).toHaveCount(2);
   const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -91,7 +83,7 @@ test('quick add reads "by Dec 12" and "next week" as Todoist does, the words out
     list(page).getByRole('checkbox', { name: 'Send the tax return', exact: true }),
   ).toBeVisible();
   await expect
-    .poll(async () => (await saved(page, user, 'Send the tax return'))?.dueDate)
+    .poll(async () => (await saved(user, 'Send the tax return'))?.dueDate)
     .toBe(isoOf(december));
 
   // "next week" is the Monday after today, not today and seven days.
@@ -104,13 +96,13 @@ test('quick add reads "by Dec 12" and "next week" as Todoist does, the words out
     list(page).getByRole('checkbox', { name: 'Plan the garden', exact: true }),
   ).toBeVisible();
   await expect
-    .poll(async () => (await saved(page, user, 'Plan the garden'))?.dueDate)
+    .poll(async () => (await saved(user, 'Plan the garden'))?.dueDate)
     .toBe(isoOf(monday));
 });
 
 test("a tag's colour menu names its colours, as the groups' do", async ({ page }) => {
   const user = await registerViaApi(page.request, 'tagcolour');
-  await apiPost(page.request, user, '/api/todos', { title: 'Slides', tags: ['work'] });
+  await user.api.todos.create({ body: { title: 'Slides', tags: ['work'] } }).expectOk();
   await signInWithStorage(page, user, '/groups');
   const colour = page.getByLabel('Colour of tag work');
   await expect(colour).toBeVisible();
@@ -157,10 +149,7 @@ test('a phone whose session was ended from another device lands on /login told w
   await expect(onPhone.getByRole('button', { name: `Logout ${user.username}` })).toBeVisible();
 
   // The desktop ends every other session (the phone's among them).
-  const ended = await page.request.delete('/api/account/sessions', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  expect(ended.ok(), await ended.text()).toBe(true);
+  await user.api.account.endOtherSessions().expectOk();
 
   await onPhone.reload();
   await expect(onPhone).toHaveURL(/\/login$/);
@@ -192,12 +181,16 @@ test('an in-app reminder shows in both open tabs, and Complete in one answers it
   }
   // Due in two hours with a reminder a day before: already past, so it goes out at once.
   const due = new Date(Date.now() + 2 * 60 * 60_000);
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Take the medicine',
-    dueDate: isoOf(due),
-    dueTime: `${pad(due.getHours())}:${pad(due.getMinutes())}`,
-    reminders: [1440],
-  });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Take the medicine',
+        dueDate: isoOf(due),
+        dueTime: `${pad(due.getHours())}:${pad(due.getMinutes())}`,
+        reminders: [1440],
+      },
+    })
+    .expectOk();
   for (const tab of [page, other]) {
     await expect(tab.getByText(/^Reminder: Take the medicine, due/)).toBeVisible({
       timeout: 45_000,
@@ -206,9 +199,7 @@ test('an in-app reminder shows in both open tabs, and Complete in one answers it
   await other.getByRole('button', { name: 'Complete Take the medicine' }).click();
   await expect(other.getByText(/^Reminder: Take the medicine/)).toBeHidden();
   await expect(page.getByText(/^Reminder: Take the medicine/)).toBeHidden();
-  await expect
-    .poll(async () => (await saved(page, user, 'Take the medicine'))?.completed)
-    .toBe(true);
+  await expect.poll(async () => (await saved(user, 'Take the medicine'))?.completed).toBe(true);
   await other.close();
 });
 
@@ -239,15 +230,10 @@ test.describe('the two-factor step of an account with a passkey', () => {
     // suggestion then waits instead of signing in by itself, and the password leads on.
     await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
 
-    const setup = await apiPost<{ secret: string }>(
-      request,
-      user,
-      '/api/account/two-factor/setup',
-      {},
-    );
-    await apiPost(request, user, '/api/account/two-factor', {
-      code: TOTP.generate({ secret: Secret.fromBase32(setup.secret) }),
-    });
+    const setup = await user.api.twoFactor.setup().expectOk();
+    await user.api.twoFactor
+      .enable({ body: { code: TOTP.generate({ secret: Secret.fromBase32(setup.secret) }) } })
+      .expectOk();
 
     await page.getByRole('button', { name: `Logout ${user.username}` }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -268,7 +254,7 @@ test("the selection bar's due-date menu: Today, Tomorrow, Next week (the Monday 
 }) => {
   const user = await registerViaApi(page.request, 'bulkweek');
   for (const title of ['Mow the lawn', 'Clean the gutters']) {
-    await apiPost(page.request, user, '/api/todos', { title });
+    await user.api.todos.create({ body: { title } }).expectOk();
   }
   await signInWithStorage(page, user);
   await page.getByRole('button', { name: 'Select', exact: true }).click();
@@ -287,13 +273,11 @@ test("the selection bar's due-date menu: Today, Tomorrow, Next week (the Monday 
   monday.setDate(monday.getDate() + ((8 - monday.getDay()) % 7 || 7));
   await page.getByRole('checkbox', { name: 'Select Mow the lawn' }).check();
   await due.selectOption({ label: 'Next week' });
-  await expect
-    .poll(async () => (await saved(page, user, 'Mow the lawn'))?.dueDate)
-    .toBe(isoOf(monday));
+  await expect.poll(async () => (await saved(user, 'Mow the lawn'))?.dueDate).toBe(isoOf(monday));
   await page.getByRole('checkbox', { name: 'Select Clean the gutters' }).check();
   await due.selectOption({ label: 'Today' });
   await expect
-    .poll(async () => (await saved(page, user, 'Clean the gutters'))?.dueDate)
+    .poll(async () => (await saved(user, 'Clean the gutters'))?.dueDate)
     .toBe(isoOf(today));
 });
 
@@ -301,13 +285,14 @@ test("/trash: each button's name holds the words it shows (axe's label-content-n
   page,
 }) => {
   const user = await registerViaApi(page.request, 'trashname');
-  const todo = await apiPost<{ id: number }>(page.request, user, '/api/todos', {
-    title: 'Old receipts',
-  });
-  const gone = await page.request.delete(`/api/todos/${todo.id}`, {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  expect(gone.ok()).toBe(true);
+  const todo = await user.api.todos
+    .create({
+      body: {
+        title: 'Old receipts',
+      },
+    })
+    .expectOk();
+  await user.api.todos.remove({ params: { id: todo.id } }).expectOk();
   await signInWithStorage(page, user, '/trash');
   const forever = page.getByRole('button', { name: /Old receipts/ }).filter({
     hasText: 'Delete forever',
@@ -326,7 +311,7 @@ test('quick add with chips, the words a Todoist user types: screenshots, phone a
   page,
 }) => {
   const user = await registerViaApi(page.request, 'briefchips');
-  await apiPost(page.request, user, '/api/todo-groups', { name: 'Home', color: '#84CC16' });
+  await user.api.groups.create({ body: { name: 'Home', color: '#84CC16' } }).expectOk();
   await signInWithStorage(page, user);
   mkdirSync(screenshotDir, { recursive: true });
   const understood = page

@@ -1,13 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import {
-  apiPost,
-  registerViaApi,
-  setTheme,
-  signInWithStorage,
-  screenshotDir,
-} from '../support/fixtures';
+import { registerViaApi, setTheme, signInWithStorage, screenshotDir } from '../support/fixtures';
 
 /**
  * The daily loop's small things only a browser shows: the detail view's due date is whole, and
@@ -42,11 +36,15 @@ test('the detail view shows the whole due date, phone and desktop, light and dar
   page,
 }) => {
   const user = await registerViaApi(page.request, 'datefit');
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Renew passport',
-    dueDate: '2026-11-29',
-    dueTime: '09:30',
-  });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Renew passport',
+        dueDate: '2026-11-29',
+        dueTime: '09:30',
+      },
+    })
+    .expectOk();
   await signInWithStorage(page, user);
   mkdirSync(screenshotDir, { recursive: true });
   for (const theme of ['light', 'dark'] as const) {
@@ -90,10 +88,14 @@ test('the Undo toast leaves the last rows’ controls uncovered, phone and deskt
 }) => {
   const user = await registerViaApi(page.request, 'toastroom');
   for (let i = 1; i <= 24; i++) {
-    await apiPost(page.request, user, '/api/todos', {
-      title: `Errand ${i}`,
-      dueDate: '2026-12-01',
-    });
+    await user.api.todos
+      .create({
+        body: {
+          title: `Errand ${i}`,
+          dueDate: '2026-12-01',
+        },
+      })
+      .expectOk();
   }
   await signInWithStorage(page, user);
   const list = page.getByRole('list', { name: 'Todos' });

@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   screenshotDir,
   setTheme,
   signInWithStorage,
+  type ApiUser,
 } from '../support/fixtures';
 
 /**
@@ -60,9 +60,9 @@ test.describe('capture with feedback', () => {
   }) => {
     const user = await registerViaApi(page.request, 'suggest');
     for (const name of ['Home', 'Health']) {
-      await apiPost(page.request, user, '/api/todo-groups', { name, color: '#3B82F6' });
+      await user.api.groups.create({ body: { name, color: '#3B82F6' } }).expectOk();
     }
-    await apiPost(page.request, user, '/api/todos', { title: 'Old', tags: ['bills', 'books'] });
+    await user.api.todos.create({ body: { title: 'Old', tags: ['bills', 'books'] } }).expectOk();
     await signInWithStorage(page, user);
     const field = quickAdd(page);
     await field.click();
@@ -151,7 +151,7 @@ test.describe('capture with feedback', () => {
     // Four axe runs and four screenshots: seconds each on a machine busy with other work.
     test.setTimeout(90_000);
     const user = await registerViaApi(page.request, 'chipshots');
-    await apiPost(page.request, user, '/api/todo-groups', { name: 'Home', color: '#84CC16' });
+    await user.api.groups.create({ body: { name: 'Home', color: '#84CC16' } }).expectOk();
     await signInWithStorage(page, user);
     mkdirSync(screenshotDir, { recursive: true });
     for (const theme of ['light', 'dark'] as const) {
@@ -181,11 +181,8 @@ const inDays = (days: number) => {
 };
 
 /** A todo's due date as the server has it. */
-const dueDateOf = async (page: Page, token: string, title: string) => {
-  const response = await page.request.get('/api/todos', {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const todos = (await response.json()) as { title: string; dueDate: string | null }[];
+const dueDateOf = async (user: ApiUser, title: string) => {
+  const todos = await user.api.todos.list().expectOk();
   return todos.find((todo) => todo.title === title)?.dueDate;
 };
 
@@ -195,10 +192,10 @@ test.describe('planning in bulk', () => {
   }) => {
     const user = await registerViaApi(page.request, 'bulkdue');
     for (const name of ['Home', 'Work', 'Errands', 'Health', 'Garden']) {
-      await apiPost(page.request, user, '/api/todo-groups', { name, color: '#3B82F6' });
+      await user.api.groups.create({ body: { name, color: '#3B82F6' } }).expectOk();
     }
     for (const title of ['Water the plants', 'Buy milk', 'Post the letter']) {
-      await apiPost(page.request, user, '/api/todos', { title });
+      await user.api.todos.create({ body: { title } }).expectOk();
     }
     await signInWithStorage(page, user);
     mkdirSync(screenshotDir, { recursive: true });
@@ -248,23 +245,27 @@ test.describe('planning in bulk', () => {
     await page.getByRole('checkbox', { name: 'Select Post the letter' }).check();
     await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'A date…' });
     await bar.getByLabel('Due date for the selected todos').fill(inDays(3));
-    await expect.poll(() => dueDateOf(page, user.token, 'Post the letter')).toBe(inDays(3));
+    await expect.poll(() => dueDateOf(user, 'Post the letter')).toBe(inDays(3));
     await page.getByRole('checkbox', { name: 'Select Post the letter' }).check();
     await bar.getByRole('combobox', { name: 'Due date' }).selectOption({ label: 'No date' });
-    await expect.poll(() => dueDateOf(page, user.token, 'Post the letter')).toBeNull();
+    await expect.poll(() => dueDateOf(user, 'Post the letter')).toBeNull();
   });
 
   test('"Reschedule overdue" moves every overdue todo to today in one step, with Undo', async ({
     page,
   }) => {
     const user = await registerViaApi(page.request, 'overdue');
-    await apiPost(page.request, user, '/api/todos', { title: 'File taxes', dueDate: inDays(-3) });
-    await apiPost(page.request, user, '/api/todos', {
-      title: 'Call the bank',
-      dueDate: inDays(-1),
-      dueTime: '09:00',
-    });
-    await apiPost(page.request, user, '/api/todos', { title: 'Due today', dueDate: inDays(0) });
+    await user.api.todos.create({ body: { title: 'File taxes', dueDate: inDays(-3) } }).expectOk();
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Call the bank',
+          dueDate: inDays(-1),
+          dueTime: '09:00',
+        },
+      })
+      .expectOk();
+    await user.api.todos.create({ body: { title: 'Due today', dueDate: inDays(0) } }).expectOk();
     await signInWithStorage(page, user, '/todos?view=today');
     const overdue = page.getByRole('region', { name: 'Overdue' });
     await expect(overdue.getByRole('listitem')).toHaveCount(2);
@@ -288,13 +289,17 @@ test('the list is one Tab stop: Tab enters it, the next Tab leaves it, arrows re
 }) => {
   const user = await registerViaApi(page.request, 'tabstop');
   for (const title of ['One', 'Two', 'Three']) {
-    await apiPost(page.request, user, '/api/todos', { title });
+    await user.api.todos.create({ body: { title } }).expectOk();
   }
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Water plants',
-    dueDate: inDays(0),
-    repeat: { every: 1, unit: 'day', from: 'due' },
-  });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Water plants',
+        dueDate: inDays(0),
+        repeat: { every: 1, unit: 'day', from: 'due' },
+      },
+    })
+    .expectOk();
   await signInWithStorage(page, user);
   const rows = list(page).getByRole('listitem');
   await expect(rows).toHaveCount(4);
@@ -369,25 +374,37 @@ async function denseAccount(page: Page, prefix: string) {
   const user = await registerViaApi(page.request, prefix);
   const groups: number[] = [];
   for (const name of ['Home', 'Work', 'Errands', 'Health', 'Garden']) {
-    const group = await apiPost<{ id: number }>(page.request, user, '/api/todo-groups', {
-      name,
-      color: '#3B82F6',
-    });
+    const group = await user.api.groups
+      .create({
+        body: {
+          name,
+          color: '#3B82F6',
+        },
+      })
+      .expectOk();
     groups.push(group.id);
   }
-  await apiPost(page.request, user, '/api/todos', { title: 'Later', startDate: inDays(5) });
+  await user.api.todos.create({ body: { title: 'Later', startDate: inDays(5) } }).expectOk();
   for (let n = 1; n <= 16; n += 1) {
-    const parent = await apiPost<{ id: number }>(page.request, user, '/api/todos', {
-      title: `Plan item ${n}`,
-      groupId: groups[n % groups.length],
-      tags: ['work', 'soon'],
-      dueDate: inDays(n % 4),
-    });
+    const parent = await user.api.todos
+      .create({
+        body: {
+          title: `Plan item ${n}`,
+          groupId: groups[n % groups.length],
+          tags: ['work', 'soon'],
+          dueDate: inDays(n % 4),
+        },
+      })
+      .expectOk();
     if (n > 12) {
-      await apiPost(page.request, user, '/api/todos', {
-        title: `Step of ${n}`,
-        parentId: parent.id,
-      });
+      await user.api.todos
+        .create({
+          body: {
+            title: `Step of ${n}`,
+            parentId: parent.id,
+          },
+        })
+        .expectOk();
     }
   }
   return user;
@@ -447,12 +464,16 @@ test('on a phone the row menu stands for Skip, Edit and Delete, the title keeps 
   page,
 }) => {
   const user = await registerViaApi(page.request, 'rowmenu');
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Water the garden plants',
-    dueDate: inDays(0),
-    repeat: { every: 1, unit: 'day', from: 'due' },
-  });
-  await apiPost(page.request, user, '/api/todos', { title: 'Post the letter' });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Water the garden plants',
+        dueDate: inDays(0),
+        repeat: { every: 1, unit: 'day', from: 'due' },
+      },
+    })
+    .expectOk();
+  await user.api.todos.create({ body: { title: 'Post the letter' } }).expectOk();
   await page.setViewportSize({ width: 390, height: 844 });
   await signInWithStorage(page, user);
   const row = list(page).getByRole('listitem').filter({ hasText: 'Water the garden plants' });
@@ -523,7 +544,7 @@ test('at 1280 px the row keeps its buttons, and its menu offers Add subtask too'
   page,
 }) => {
   const user = await registerViaApi(page.request, 'deskmenu');
-  await apiPost(page.request, user, '/api/todos', { title: 'Paint the shed' });
+  await user.api.todos.create({ body: { title: 'Paint the shed' } }).expectOk();
   await page.setViewportSize({ width: 1280, height: 800 });
   await signInWithStorage(page, user);
   const row = list(page).getByRole('listitem').filter({ hasText: 'Paint the shed' });
@@ -550,12 +571,16 @@ test('"Add subtask" in the detail view makes subtasks under the todo, in its gro
   page,
 }) => {
   const user = await registerViaApi(page.request, 'subtask');
-  const group = await apiPost<{ id: number }>(page.request, user, '/api/todo-groups', {
-    name: 'Home',
-    color: '#84CC16',
-  });
-  await apiPost(page.request, user, '/api/todos', { title: 'Paint the fence', groupId: group.id });
-  await apiPost(page.request, user, '/api/todos', { title: 'Other' });
+  const group = await user.api.groups
+    .create({
+      body: {
+        name: 'Home',
+        color: '#84CC16',
+      },
+    })
+    .expectOk();
+  await user.api.todos.create({ body: { title: 'Paint the fence', groupId: group.id } }).expectOk();
+  await user.api.todos.create({ body: { title: 'Other' } }).expectOk();
   await signInWithStorage(page, user);
   await list(page).getByRole('button', { name: 'Paint the fence', exact: true }).click();
   const detail = page.getByRole('dialog', { name: 'Paint the fence' });
@@ -596,17 +621,17 @@ test('the parent picker lists the todos in the list order, each subtask under it
   page,
 }) => {
   const user = await registerViaApi(page.request, 'pickorder');
-  const hedge = await apiPost<{ id: number }>(page.request, user, '/api/todos', {
-    title: 'Cut the hedge',
-  });
-  await apiPost(page.request, user, '/api/todos', { title: 'Buy seeds' });
-  await apiPost(page.request, user, '/api/todos', { title: 'Answer mail' });
-  await apiPost(page.request, user, '/api/todos', { title: 'Buy pots', parentId: hedge.id });
-  const sorted = await page.request.put('/api/todos/sorts', {
-    headers: { authorization: `Bearer ${user.token}` },
-    data: { view: 'all', sort: 'title' },
-  });
-  expect(sorted.status()).toBe(200);
+  const hedge = await user.api.todos
+    .create({
+      body: {
+        title: 'Cut the hedge',
+      },
+    })
+    .expectOk();
+  await user.api.todos.create({ body: { title: 'Buy seeds' } }).expectOk();
+  await user.api.todos.create({ body: { title: 'Answer mail' } }).expectOk();
+  await user.api.todos.create({ body: { title: 'Buy pots', parentId: hedge.id } }).expectOk();
+  await user.api.todos.setSort({ body: { view: 'all', sort: 'title' } }).expectOk();
   await signInWithStorage(page, user);
   const titles = list(page).locator('[data-action="open"]');
   await expect(titles).toHaveText(['Answer mail', 'Buy seeds', 'Cut the hedge', 'Buy pots']);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, signInWithStorage } from '../support/fixtures';
+import { registerViaApi, signInWithStorage } from '../support/fixtures';
 
 /**
  * User text that looks like markup is shown as text on every screen that shows it:
@@ -32,15 +32,23 @@ test('todos, edit form, delete dialog, groups and filter tabs show markup as tex
   request,
 }) => {
   const user = await registerViaApi(request, 'markup');
-  const group = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-    name: GROUP,
-    color: '#EF4444',
-  });
-  await apiPost(request, user, '/api/todos', {
-    title: TITLE,
-    description: DESCRIPTION,
-    groupId: group.id,
-  });
+  const group = await user.api.groups
+    .create({
+      body: {
+        name: GROUP,
+        color: '#EF4444',
+      },
+    })
+    .expectOk();
+  await user.api.todos
+    .create({
+      body: {
+        title: TITLE,
+        description: DESCRIPTION,
+        groupId: group.id,
+      },
+    })
+    .expectOk();
   const dialogs = await watchForScripts(page);
   await signInWithStorage(page, user);
 

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request, test, type Page } from '@playwright/test';
+import { apiAs } from '../support/api';
 import {
-  apiPost,
   registerViaApi,
   setTheme,
   signInWithStorage,
@@ -28,23 +28,12 @@ const VIEWPORTS = [
   { width: 1280, height: 800 },
 ] as const;
 
-interface Todo {
-  title: string;
-  description: string | null;
-}
-
 const list = (page: Page) => page.getByRole('list', { name: 'Todos' });
 
 /** The user's todos as the server has them. */
-async function serverTodos(api: APIRequestContext, user: ApiUser): Promise<Todo[]> {
-  const response = await api.get('/api/todos', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as Todo[]).map(({ title, description }) => ({
-    title,
-    description,
-  }));
+async function serverTodos(user: ApiUser) {
+  const todos = await user.api.todos.list().expectOk();
+  return todos.map(({ title, description }) => ({ title, description }));
 }
 
 async function openDetail(page: Page, title: string) {
@@ -65,10 +54,14 @@ const CLOSES = {
 for (const [way, close] of Object.entries(CLOSES)) {
   test(`the detail view closed by ${way} keeps the description typed`, async ({ page }) => {
     const user = await registerViaApi(page.request, 'edits');
-    await apiPost(page.request, user, '/api/todos', {
-      title: 'Water plants',
-      description: 'The ferns',
-    });
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Water plants',
+          description: 'The ferns',
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user);
     const detail = await openDetail(page, 'Water plants');
     await detail.getByRole('textbox', { name: 'Description' }).fill('The ferns and the palm');
@@ -76,7 +69,7 @@ for (const [way, close] of Object.entries(CLOSES)) {
     await expect(detail).toBeHidden();
 
     await expect
-      .poll(() => serverTodos(page.request, user))
+      .poll(() => serverTodos(user))
       .toEqual([{ title: 'Water plants', description: 'The ferns and the palm' }]);
     const reopened = await openDetail(page, 'Water plants');
     await expect(reopened.getByRole('textbox', { name: 'Description' })).toHaveValue(
@@ -87,10 +80,14 @@ for (const [way, close] of Object.entries(CLOSES)) {
 
 test("Undo in the detail view's toast puts the description back", async ({ page }) => {
   const user = await registerViaApi(page.request, 'edits');
-  await apiPost(page.request, user, '/api/todos', {
-    title: 'Water plants',
-    description: 'The ferns',
-  });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Water plants',
+        description: 'The ferns',
+      },
+    })
+    .expectOk();
   await signInWithStorage(page, user);
   const detail = await openDetail(page, 'Water plants');
   await detail.getByRole('textbox', { name: 'Description' }).fill('Only the palm');
@@ -98,7 +95,7 @@ test("Undo in the detail view's toast puts the description back", async ({ page 
   await expect(page.getByText('Changed the description of "Water plants"')).toBeVisible();
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect
-    .poll(() => serverTodos(page.request, user))
+    .poll(() => serverTodos(user))
     .toEqual([{ title: 'Water plants', description: 'The ferns' }]);
   const reopened = await openDetail(page, 'Water plants');
   await expect(reopened.getByRole('textbox', { name: 'Description' })).toHaveValue('The ferns');
@@ -138,13 +135,14 @@ async function startOwnServer(): Promise<{ origin: string; stop: () => void }> {
     env,
     stdio: 'ignore',
   });
-  const api = await request.newContext({ baseURL: origin });
+  const context = await request.newContext({ baseURL: origin });
+  const api = apiAs(context, null);
   await expect
-    .poll(async () => (await api.get('/api/health').catch(() => null))?.status() ?? 0, {
+    .poll(async () => (await api.system.health().catch(() => null))?.status() ?? 0, {
       timeout: 30_000,
     })
     .toBe(200);
-  await api.dispose();
+  await context.dispose();
   return { origin, stop: () => void server.kill('SIGKILL') };
 }
 
@@ -201,7 +199,7 @@ test('a reload with the server stopped shows the saved list at once, saying the 
   try {
     const api = await request.newContext({ baseURL: server.origin });
     const user = await registerViaApi(api, 'stopped');
-    await apiPost(api, user, '/api/todos', { title: 'Pay rent' });
+    await user.api.todos.create({ body: { title: 'Pay rent' } }).expectOk();
     await api.dispose();
     await listSaved(page, user, server.origin);
 
@@ -230,7 +228,7 @@ test('a reload behind a proxy answering 502 shows the saved list; a change made 
   page,
 }) => {
   const user = await registerViaApi(page.request, 'proxy');
-  await apiPost(page.request, user, '/api/todos', { title: 'Pay rent' });
+  await user.api.todos.create({ body: { title: 'Pay rent' } }).expectOk();
   await listSaved(page, user);
 
   let proxyDown = true;
@@ -270,15 +268,11 @@ test('a reload behind a proxy answering 502 shows the saved list; a change made 
   await expect(banner).toBeHidden({ timeout: 15_000 });
   await expect
     .poll(async () => {
-      const response = await page.request.get('/api/todos', {
-        headers: { authorization: `Bearer ${user.token}` },
-      });
-      return ((await response.json()) as { completed: boolean }[]).map((t) => t.completed);
+      const todos = await user.api.todos.list().expectOk();
+      return todos.map((t) => t.completed);
     })
     .toEqual([true]);
   // Once: the completion was counted one time.
-  const totals = await page.request.get('/api/statistics/total', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  expect(((await totals.json()) as { todosCompleted: number }).todosCompleted).toBe(1);
+  const totals = await user.api.statistics.total().expectOk();
+  expect(totals.todosCompleted).toBe(1);
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiPost, registerViaApi, setTheme, signInWithStorage } from '../support/fixtures';
+import { apiAs } from '../support/api';
+import { registerViaApi, setTheme, signInWithStorage } from '../support/fixtures';
 import { linkIn, mailsTo, waitForMail, type ReceivedMail } from '../support/mailbox';
 import { RECEIVERS_CONTROL_ORIGIN, RECEIVERS_ORIGIN } from '../support/notify-settings';
 
@@ -73,8 +74,9 @@ async function receivedByStandIns(request: APIRequestContext): Promise<Received>
 async function verifyAddress(request: APIRequestContext, address: string) {
   const mail = await waitForMail(request, address, /Confirm your e-mail address/);
   const token = linkIn(mail, '/verify-email').split('#token=')[1];
-  const response = await request.post('/api/auth/verify-email', { data: { token } });
-  expect(response.ok(), await response.text()).toBe(true);
+  await apiAs(request, null)
+    .auth.verifyEmail({ body: { token: token ?? '' } })
+    .expectOk();
 }
 
 /** The date and the time of day now in `zone`, as Tally reads them there. */
@@ -167,11 +169,17 @@ test('every kind of channel answers its test, and the daily digest arrives by e-
   const now = nowIn(zone);
   const yesterday = new Date(`${now.date}T12:00:00Z`);
   yesterday.setUTCDate(yesterday.getUTCDate() - 1);
-  await apiPost(request, user, '/api/todos', {
-    title: 'Return the library books',
-    dueDate: yesterday.toISOString().slice(0, 10),
-  });
-  await apiPost(request, user, '/api/todos', { title: 'Call the plumber', dueDate: now.date });
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Return the library books',
+        dueDate: yesterday.toISOString().slice(0, 10),
+      },
+    })
+    .expectOk();
+  await user.api.todos
+    .create({ body: { title: 'Call the plumber', dueDate: now.date } })
+    .expectOk();
   const schedule = notifications.getByRole('form', { name: 'Quiet hours and daily digest' });
   await schedule.getByLabel('Daily digest e-mail at').fill(now.time);
   await schedule.getByRole('button', { name: 'Save' }).click();

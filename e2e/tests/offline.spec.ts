@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiPost, registerViaApi, screenshotScreen, signInWithStorage } from '../support/fixtures';
+import { registerViaApi, screenshotScreen, signInWithStorage } from '../support/fixtures';
 import { hasSavedData, savedTodos } from '../support/saved-data';
 
 /**
@@ -8,16 +8,10 @@ import { hasSavedData, savedTodos } from '../support/saved-data';
  * reload) and reach the server exactly once when the network is back.
  */
 
-interface Todo {
-  id: number;
-  title: string;
-  completed: boolean;
-}
-
 test('works offline and sends the changes once when back online', async ({ page, context }) => {
   const user = await registerViaApi(page.request, 'offline');
-  await apiPost(page.request, user, '/api/todos', { title: 'Pay rent' });
-  await apiPost(page.request, user, '/api/todos', { title: 'Old idea' });
+  await user.api.todos.create({ body: { title: 'Pay rent' } }).expectOk();
+  await user.api.todos.create({ body: { title: 'Old idea' } }).expectOk();
 
   await signInWithStorage(page, user);
   const list = page.getByRole('list', { name: 'Todos' });
@@ -81,10 +75,7 @@ test('works offline and sends the changes once when back online', async ({ page,
 
   await context.setOffline(false);
   await expect(page.getByRole('status').filter({ hasText: /offline|Sending/ })).toHaveCount(0);
-  const response = await page.request.get('/api/todos', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  const todos = ((await response.json()) as Todo[]).map(({ title, completed }) => ({
+  const todos = (await user.api.todos.list().expectOk()).map(({ title, completed }) => ({
     title,
     completed,
   }));

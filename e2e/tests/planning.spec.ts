@@ -1,14 +1,13 @@
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import type { Repeat } from '@tally/contract';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   screenshotDir,
   screenshotScreen,
   setTheme,
   signInWithStorage,
-  type ApiUser,
 } from '../support/fixtures';
 
 /**
@@ -32,21 +31,6 @@ function day(days: number) {
   return { iso, label, dayOfMonth: date.getDate() };
 }
 
-async function todosOf(request: APIRequestContext, user: ApiUser) {
-  const response = await request.get('/api/todos', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  return (await response.json()) as {
-    id: number;
-    title: string;
-    groupId: number | null;
-    dueDate: string | null;
-    dueTime: string | null;
-    repeat: Record<string, unknown> | null;
-    completed: boolean;
-  }[];
-}
-
 const rowOf = (page: Page, title: string) =>
   page
     .getByRole('listitem')
@@ -58,10 +42,14 @@ test.describe('planning', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'quickadd');
-    const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-      name: 'Home',
-      color: '#10B981',
-    });
+    const home = await user.api.groups
+      .create({
+        body: {
+          name: 'Home',
+          color: '#10B981',
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/todos');
     await page.getByRole('button', { name: 'Add Todo' }).click();
     const form = page.getByRole('form', { name: 'New todo' });
@@ -99,7 +87,7 @@ test.describe('planning', () => {
     await expect(row.getByRole('img', { name: /^Repeats every month on day/ })).toBeVisible();
     await expect(row.getByText('Home')).toBeVisible();
 
-    const [saved] = await todosOf(request, user);
+    const [saved] = await user.api.todos.list().expectOk();
     expect(saved).toMatchObject({
       title: 'Pay rent',
       groupId: home.id,
@@ -111,18 +99,26 @@ test.describe('planning', () => {
 
   test('edits a due date, completes a repeating todo and skips one', async ({ page, request }) => {
     const user = await registerViaApi(request, 'repeat');
-    await apiPost(request, user, '/api/todos', { title: 'Dentist', dueDate: day(2).iso });
-    await apiPost(request, user, '/api/todos', {
-      title: 'Water plants',
-      dueDate: day(0).iso,
-      repeat: { every: 3, unit: 'day', from: 'due' },
-    });
-    await apiPost(request, user, '/api/todos', {
-      title: 'Stand-up',
-      dueDate: day(-1).iso,
-      dueTime: '09:00',
-      repeat: { every: 1, unit: 'day', from: 'due' },
-    });
+    await user.api.todos.create({ body: { title: 'Dentist', dueDate: day(2).iso } }).expectOk();
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Water plants',
+          dueDate: day(0).iso,
+          repeat: { every: 3, unit: 'day', from: 'due' },
+        },
+      })
+      .expectOk();
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Stand-up',
+          dueDate: day(-1).iso,
+          dueTime: '09:00',
+          repeat: { every: 1, unit: 'day', from: 'due' },
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/todos');
 
     // Overdue, in words as well as in red.
@@ -142,7 +138,9 @@ test.describe('planning', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(edit).toBeHidden();
     await expect(rowOf(page, 'Dentist')).not.toContainText('Due');
-    expect((await todosOf(request, user)).find((t) => t.title === 'Dentist')).toMatchObject({
+    expect(
+      (await user.api.todos.list().expectOk()).find((t) => t.title === 'Dentist'),
+    ).toMatchObject({
       dueDate: null,
       dueTime: null,
     });
@@ -161,10 +159,7 @@ test.describe('planning', () => {
     await expect(rowOf(page, 'Stand-up')).toContainText('Today 09:00');
     await expect(page.getByText('Stand-up: skipped. Next due Today 09:00.')).toBeVisible();
 
-    const totals = await request.get('/api/statistics/total', {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
-    expect(await totals.json()).toMatchObject({ todosCompleted: 1 });
+    expect(await user.api.statistics.total().expectOk()).toMatchObject({ todosCompleted: 1 });
   });
 
   test('the detail view lists, removes and adds reminders, on a phone and a desktop', async ({
@@ -172,12 +167,16 @@ test.describe('planning', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'reminders');
-    await apiPost(request, user, '/api/todos', {
-      title: 'Flight',
-      dueDate: day(2).iso,
-      dueTime: '09:00',
-      reminders: [0, 1440],
-    });
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Flight',
+          dueDate: day(2).iso,
+          dueTime: '09:00',
+          reminders: [0, 1440],
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/todos');
     const open = async () => {
       await page.getByRole('button', { name: 'Flight', exact: true }).click();
@@ -198,7 +197,9 @@ test.describe('planning', () => {
     await expect(page.getByRole('dialog')).toBeHidden();
     await expect
       .poll(async () => {
-        const todos = (await todosOf(request, user)) as unknown as { reminders: number[] }[];
+        const todos = (await user.api.todos.list().expectOk()) as unknown as {
+          reminders: number[];
+        }[];
         return todos[0]?.reminders;
       })
       .toEqual([1440, 60, 0]);
@@ -230,11 +231,15 @@ test.describe('planning', () => {
   }) => {
     test.setTimeout(90_000);
     const user = await registerViaApi(request, 'views');
-    const work = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-      name: 'Work',
-      color: '#EF4444',
-    });
-    const plan: [string, number | null, string?, object?][] = [
+    const work = await user.api.groups
+      .create({
+        body: {
+          name: 'Work',
+          color: '#EF4444',
+        },
+      })
+      .expectOk();
+    const plan: [string, number | null, string?, Repeat?][] = [
       ['Send the invoice', -2],
       ['Call the bank', 0, '16:30'],
       ['Pay rent', 0, undefined, { every: 1, unit: 'month', from: 'due' }],
@@ -244,13 +249,17 @@ test.describe('planning', () => {
       ['Someday, maybe', null],
     ];
     for (const [title, offset, dueTime, repeat] of plan) {
-      await apiPost(request, user, '/api/todos', {
-        title,
-        ...(offset === null ? {} : { dueDate: day(offset).iso }),
-        ...(dueTime ? { dueTime } : {}),
-        ...(repeat ? { repeat } : {}),
-        ...(title === 'Team lunch' ? { groupId: work.id } : {}),
-      });
+      await user.api.todos
+        .create({
+          body: {
+            title,
+            ...(offset === null ? {} : { dueDate: day(offset).iso }),
+            ...(dueTime ? { dueTime } : {}),
+            ...(repeat ? { repeat } : {}),
+            ...(title === 'Team lunch' ? { groupId: work.id } : {}),
+          },
+        })
+        .expectOk();
     }
     await signInWithStorage(page, user, '/todos');
     const views = page.getByRole('navigation', { name: 'Todo views' });

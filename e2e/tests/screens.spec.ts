@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   screenshotScreen,
@@ -39,29 +38,47 @@ test.describe('screens', () => {
   test('todos, groups and statistics with data', async ({ page, request }) => {
     test.setTimeout(90_000);
     const user = await registerViaApi(request, 'screens');
-    const work = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-      name: 'Work',
-      color: '#EF4444',
-    });
-    const home = await apiPost<{ id: number }>(request, user, '/api/todo-groups', {
-      name: 'Home',
-      color: '#10B981',
-    });
-    await apiPost(request, user, '/api/todo-groups', {
-      name: 'A rather long group name for wrapping',
-      color: '#8B5CF6',
-    });
-    await apiPost(request, user, '/api/todos', { title: 'Water the plants', groupId: home.id });
-    await apiPost(request, user, '/api/todos', {
-      title: 'Write the quarterly report',
-      description: 'Numbers from finance, charts from the dashboard, and a summary for the board.',
-      groupId: work.id,
-    });
-    const done = await apiPost<{ id: number }>(request, user, '/api/todos', { title: 'Buy milk' });
-    await request.put(`/api/todos/${done.id}`, {
-      headers: { authorization: `Bearer ${user.token}` },
-      data: { title: 'Buy milk', completed: true },
-    });
+    const work = await user.api.groups
+      .create({
+        body: {
+          name: 'Work',
+          color: '#EF4444',
+        },
+      })
+      .expectOk();
+    const home = await user.api.groups
+      .create({
+        body: {
+          name: 'Home',
+          color: '#10B981',
+        },
+      })
+      .expectOk();
+    await user.api.groups
+      .create({
+        body: {
+          name: 'A rather long group name for wrapping',
+          color: '#8B5CF6',
+        },
+      })
+      .expectOk();
+    await user.api.todos
+      .create({ body: { title: 'Water the plants', groupId: home.id } })
+      .expectOk();
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Write the quarterly report',
+          description:
+            'Numbers from finance, charts from the dashboard, and a summary for the board.',
+          groupId: work.id,
+        },
+      })
+      .expectOk();
+    const done = await user.api.todos.create({ body: { title: 'Buy milk' } }).expectOk();
+    await user.api.todos
+      .update({ params: { id: done.id }, body: { title: 'Buy milk', completed: true } })
+      .expectOk();
 
     await signInWithStorage(page, user, '/todos');
     // The completed todo is in the Completed part, opened once (the browser remembers it).

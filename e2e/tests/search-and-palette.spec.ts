@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   setTheme,
@@ -47,13 +46,17 @@ test('search, the global keys, the shortcuts sheet and the command palette', asy
 }) => {
   test.setTimeout(60_000);
   const user = await registerViaApi(request, 'find');
-  await apiPost(request, user, '/api/todo-groups', { name: 'Errands', color: '#10B981' });
-  await apiPost(request, user, '/api/todos', { title: 'Café au lait with Zoë' });
-  await apiPost(request, user, '/api/todos', {
-    title: 'Buy milk',
-    description: 'For the CAFE downstairs',
-  });
-  await apiPost(request, user, '/api/todos', { title: 'Call Bob' });
+  await user.api.groups.create({ body: { name: 'Errands', color: '#10B981' } }).expectOk();
+  await user.api.todos.create({ body: { title: 'Café au lait with Zoë' } }).expectOk();
+  await user.api.todos
+    .create({
+      body: {
+        title: 'Buy milk',
+        description: 'For the CAFE downstairs',
+      },
+    })
+    .expectOk();
+  await user.api.todos.create({ body: { title: 'Call Bob' } }).expectOk();
   await signInWithStorage(page, user, '/todos');
   await expect(page.getByRole('list', { name: 'Todos' })).toBeVisible();
 
@@ -74,7 +77,7 @@ test('search, the global keys, the shortcuts sheet and the command palette', asy
   await screenshots(page, 'todos-search', () => expect(search).toHaveValue('cafe'));
 
   // A todo the browser does not hold (added elsewhere after the list loaded): the server finds it.
-  await apiPost(request, user, '/api/todos', { title: 'Crème brûlée, added in another tab' });
+  await user.api.todos.create({ body: { title: 'Crème brûlée, added in another tab' } }).expectOk();
   const asked = page.waitForResponse(
     (response) => response.url().includes('/api/todos?') && response.url().includes('q=creme'),
   );

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiPost, registerViaApi, signInWithStorage } from '../support/fixtures';
+import { registerViaApi, signInWithStorage } from '../support/fixtures';
 
 /** The list call, with or without its paging query (the first screen asks for ?limit=50). */
 const TODO_LIST = /\/api\/todos(\?.*)?$/;
@@ -113,7 +113,7 @@ test.describe('the error catalogue', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'rollback');
-    await apiPost(request, user, '/api/todos', { title: 'Stubborn task' });
+    await user.api.todos.create({ body: { title: 'Stubborn task' } }).expectOk();
     await page.route('**/api/todos/*', (route) =>
       route.request().method() === 'PUT'
         ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' })

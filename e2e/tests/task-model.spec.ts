@@ -1,33 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import {
-  apiPost,
-  registerViaApi,
-  screenshotScreen,
-  signInWithStorage,
-  type ApiUser,
-} from '../support/fixtures';
+import { expect, test, type Page } from '@playwright/test';
+import { registerViaApi, screenshotScreen, signInWithStorage } from '../support/fixtures';
 
 /**
  * The richer todo (docs/product.md, Tags, priority, subtasks, start dates and order): quick add
  * with tags and a priority, and subtasks added, completed, counted on their parent and trashed with
  * it; screenshots of the list with them, phone and desktop, light and dark.
  */
-
-interface ApiTodo {
-  id: number;
-  title: string;
-  tags: string[];
-  priority: number;
-  parentId: number | null;
-  completed: boolean;
-}
-
-async function todosOf(request: APIRequestContext, user: ApiUser) {
-  const response = await request.get('/api/todos', {
-    headers: { authorization: `Bearer ${user.token}` },
-  });
-  return (await response.json()) as ApiTodo[];
-}
 
 const rowOf = (page: Page, title: string) =>
   page
@@ -66,7 +44,7 @@ test.describe('tags, priority and subtasks', () => {
     await form.getByRole('button', { name: 'Create Todo' }).click();
     await expect(rowOf(page, 'Water plants').getByText('Medium', { exact: true })).toBeVisible();
 
-    const saved = await todosOf(request, user);
+    const saved = await user.api.todos.list().expectOk();
     expect(saved.map((todo) => [todo.title, todo.tags, todo.priority])).toEqual([
       ['Water plants', [], 2],
       ['Call the bank @phone', ['finance'], 3],
@@ -78,14 +56,18 @@ test.describe('tags, priority and subtasks', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'subtasks');
-    const parent = await apiPost<ApiTodo>(request, user, '/api/todos', {
-      title: 'Move house',
-      tags: ['home'],
-      priority: 3,
-      description: 'Everything by **Friday**\nsecond line',
-    });
-    await apiPost(request, user, '/api/todos', { title: 'Book a van', parentId: parent.id });
-    await apiPost(request, user, '/api/todos', { title: 'Unrelated' });
+    const parent = await user.api.todos
+      .create({
+        body: {
+          title: 'Move house',
+          tags: ['home'],
+          priority: 3,
+          description: 'Everything by **Friday**\nsecond line',
+        },
+      })
+      .expectOk();
+    await user.api.todos.create({ body: { title: 'Book a van', parentId: parent.id } }).expectOk();
+    await user.api.todos.create({ body: { title: 'Unrelated' } }).expectOk();
     await signInWithStorage(page, user, '/todos');
 
     // Add a subtask in the browser: a new todo, then "Subtask of" in its edit form.
@@ -127,7 +109,9 @@ test.describe('tags, priority and subtasks', () => {
       .click();
     await expect(rowOf(page, 'Pack books')).toBeHidden();
     await expect(rowOf(page, 'Book a van')).toBeHidden();
-    expect((await todosOf(request, user)).map((todo) => todo.title)).toEqual(['Unrelated']);
+    expect((await user.api.todos.list().expectOk()).map((todo) => todo.title)).toEqual([
+      'Unrelated',
+    ]);
     await page.getByTestId('undo-toast').getByRole('button', { name: 'Undo' }).click();
     await expect(rowOf(page, 'Pack books')).toBeVisible();
     await expect(rowOf(page, 'Move house').getByLabel('1 of 2 subtasks done')).toBeVisible();
@@ -139,7 +123,7 @@ test.describe('tags, priority and subtasks', () => {
   }) => {
     const user = await registerViaApi(request, 'manual');
     for (const title of ['Third', 'Second', 'First']) {
-      await apiPost(request, user, '/api/todos', { title });
+      await user.api.todos.create({ body: { title } }).expectOk();
     }
     const laptop = await browser.newContext();
     const phone = await browser.newContext();
@@ -151,15 +135,7 @@ test.describe('tags, priority and subtasks', () => {
 
     // The sort chosen on the laptop is the phone's too: kept on the server.
     await a.getByLabel('Sort').selectOption('manual');
-    await expect
-      .poll(async () =>
-        (
-          await request.get('/api/todos/sorts', {
-            headers: { authorization: `Bearer ${user.token}` },
-          })
-        ).json(),
-      )
-      .toEqual({ all: 'manual' });
+    await expect.poll(() => user.api.todos.sorts().expectOk()).toEqual({ all: 'manual' });
     const streaming = b.waitForResponse((response) => response.url().endsWith('/api/events'));
     await signInWithStorage(b, user, '/todos');
     await streaming;
@@ -185,9 +161,9 @@ test.describe('tags, priority and subtasks', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'dragparent');
-    const parent = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Trip' });
-    await apiPost(request, user, '/api/todos', { title: 'Passport', parentId: parent.id });
-    const loose = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Tickets' });
+    const parent = await user.api.todos.create({ body: { title: 'Trip' } }).expectOk();
+    await user.api.todos.create({ body: { title: 'Passport', parentId: parent.id } }).expectOk();
+    const loose = await user.api.todos.create({ body: { title: 'Tickets' } }).expectOk();
     await signInWithStorage(page, user, '/todos');
     await page.getByLabel('Sort').selectOption('manual');
     const order = page
@@ -201,13 +177,19 @@ test.describe('tags, priority and subtasks', () => {
     await expect(rowOf(page, 'Tickets').locator('[data-depth="1"]')).toBeVisible();
     await expect(rowOf(page, 'Trip').getByLabel('0 of 2 subtasks done')).toBeVisible();
     await expect
-      .poll(async () => (await todosOf(request, user)).find((t) => t.id === loose.id)?.parentId)
+      .poll(
+        async () =>
+          (await user.api.todos.list().expectOk()).find((t) => t.id === loose.id)?.parentId,
+      )
       .toBe(parent.id);
 
     await page.getByTestId('undo-toast').getByRole('button', { name: 'Undo' }).click();
     await expect(order).toHaveText(['Tickets', 'Trip', 'Passport']);
     await expect
-      .poll(async () => (await todosOf(request, user)).find((t) => t.id === loose.id)?.parentId)
+      .poll(
+        async () =>
+          (await user.api.todos.list().expectOk()).find((t) => t.id === loose.id)?.parentId,
+      )
       .toBeNull();
   });
 
@@ -250,7 +232,7 @@ test.describe('tags, priority and subtasks', () => {
     await expect(plan.getByLabel('0 of 1 subtask done')).toBeVisible();
     await expect(rowOf(page, 'Book a van').getByText('Medium', { exact: true })).toBeVisible();
     await expect(rowOf(page, 'Compare prices').locator('[data-depth="2"]')).toBeVisible();
-    const saved = await todosOf(request, user);
+    const saved = await user.api.todos.list().expectOk();
     const idOf = (title: string) => saved.find((todo) => todo.title === title)?.id ?? null;
     expect(saved.map((todo) => [todo.title, todo.tags, todo.priority, todo.parentId])).toEqual([
       ['Water plants', [], 0, null],
@@ -265,8 +247,8 @@ test.describe('tags, priority and subtasks', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'tagsscreen');
-    await apiPost(request, user, '/api/todos', { title: 'Invoice', tags: ['job'] });
-    await apiPost(request, user, '/api/todos', { title: 'Slides', tags: ['work', 'temp'] });
+    await user.api.todos.create({ body: { title: 'Invoice', tags: ['job'] } }).expectOk();
+    await user.api.todos.create({ body: { title: 'Slides', tags: ['work', 'temp'] } }).expectOk();
     await signInWithStorage(page, user, '/groups');
     const tags = page.getByRole('list', { name: 'Your tags' });
     await expect(tags.getByRole('listitem')).toHaveCount(3);
@@ -285,7 +267,7 @@ test.describe('tags, priority and subtasks', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete tag temp' }).click();
     await expect(tags.getByRole('listitem')).toHaveCount(1);
-    const saved = await todosOf(request, user);
+    const saved = await user.api.todos.list().expectOk();
     expect(saved.map((todo) => [todo.title, todo.tags])).toEqual([
       ['Slides', ['work']],
       ['Invoice', ['work']],
@@ -306,12 +288,16 @@ test.describe('tags, priority and subtasks', () => {
       '<img src=x onerror="window.__ran = true"> <script>window.__ran = true</script>',
       '[a trap](javascript:window.__ran=true)',
     ].join('\n');
-    const todo = await apiPost<ApiTodo>(request, user, '/api/todos', {
-      title: 'Move house',
-      description,
-      tags: ['home'],
-      priority: 3,
-    });
+    const todo = await user.api.todos
+      .create({
+        body: {
+          title: 'Move house',
+          description,
+          tags: ['home'],
+          priority: 3,
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/todos');
     // The list shows the first line as plain text.
     await expect(
@@ -319,9 +305,7 @@ test.describe('tags, priority and subtasks', () => {
     ).toBeVisible();
 
     // The trash shows it in full, rendered.
-    await request.delete(`/api/todos/${todo.id}`, {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
+    await user.api.todos.remove({ params: { id: todo.id } }).expectOk();
     await page.goto('/trash');
     const deleted = page.getByRole('list', { name: 'Deleted todos' });
     const link = deleted.getByRole('link', { name: 'the checklist' });
@@ -348,9 +332,9 @@ test.describe('tags, priority and subtasks', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'bulk29');
-    const parent = await apiPost<ApiTodo>(request, user, '/api/todos', { title: 'Trip' });
-    await apiPost(request, user, '/api/todos', { title: 'Passport' });
-    await apiPost(request, user, '/api/todos', { title: 'Tickets' });
+    const parent = await user.api.todos.create({ body: { title: 'Trip' } }).expectOk();
+    await user.api.todos.create({ body: { title: 'Passport' } }).expectOk();
+    await user.api.todos.create({ body: { title: 'Tickets' } }).expectOk();
     await signInWithStorage(page, user, '/todos');
     await page.getByRole('button', { name: 'Select' }).click();
     const bar = page.getByRole('toolbar', { name: 'Selected todos' });
@@ -378,7 +362,7 @@ test.describe('tags, priority and subtasks', () => {
     await expect(page.getByText('2 todos moved under a parent')).toBeVisible();
     await expect
       .poll(async () =>
-        (await todosOf(request, user))
+        (await user.api.todos.list().expectOk())
           .map((todo) => [todo.title, todo.tags, todo.priority, todo.parentId])
           .sort(),
       )

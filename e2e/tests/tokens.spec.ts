@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { apiAs } from '../support/api';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   setTheme,
@@ -54,17 +54,12 @@ test.describe('settings: API tokens and calendar feed', () => {
     expect(await clipboard(page)).toBe(token);
 
     // The test uses it as a script would.
-    const auth = { authorization: `Bearer ${token}` };
-    const made = await request.post('/api/todos', {
-      headers: auth,
-      data: { title: 'Made with a token' },
-    });
+    const script = apiAs(request, { token });
+    const made = await script.todos.create({ body: { title: 'Made with a token' } });
     expect(made.status()).toBe(201);
-    const listed = await request.get('/api/todos', { headers: auth });
-    expect(((await listed.json()) as { title: string }[]).map((t) => t.title)).toEqual([
-      'Made with a token',
-    ]);
-    const account = await request.get('/api/account', { headers: auth });
+    const listed = await script.todos.list().expectOk();
+    expect(listed.map((t) => t.title)).toEqual(['Made with a token']);
+    const account = await script.account.get();
     expect(account.status()).toBe(403);
 
     // Shown once: after a reload only its name, scope and dates remain.
@@ -83,7 +78,7 @@ test.describe('settings: API tokens and calendar feed', () => {
       'Token E2E script is revoked: it no longer works.',
     );
     await expect(section.getByText('You have no API tokens.')).toBeVisible();
-    const after = await request.get('/api/todos', { headers: auth });
+    const after = await script.todos.list();
     expect(after.status()).toBe(401);
   });
 
@@ -92,11 +87,15 @@ test.describe('settings: API tokens and calendar feed', () => {
     request,
   }) => {
     const user = await registerViaApi(request, 'ics');
-    await apiPost(request, user, '/api/todos', {
-      title: 'Dentist, 2nd floor; bring card',
-      dueDate: '2026-12-01',
-      dueTime: '09:30',
-    });
+    await user.api.todos
+      .create({
+        body: {
+          title: 'Dentist, 2nd floor; bring card',
+          dueDate: '2026-12-01',
+          dueTime: '09:30',
+        },
+      })
+      .expectOk();
     await signInWithStorage(page, user, '/settings');
     await openSettings(page);
     const section = page.getByRole('region', { name: 'Calendar feed' });
@@ -154,9 +153,9 @@ test.describe('settings: API tokens and calendar feed', () => {
       ['Nightly backup', 'read', 365],
       ['Home Assistant', 'read-write', null],
     ] as const) {
-      await apiPost(request, user, '/api/account/tokens', { name, scope, expiresInDays });
+      await user.api.tokens.create({ body: { name, scope, expiresInDays } }).expectOk();
     }
-    await apiPost(request, user, '/api/account/calendar', {});
+    await user.api.calendar.regenerate().expectOk();
     await signInWithStorage(page, user, '/settings');
     await openSettings(page);
     mkdirSync(screenshotDir, { recursive: true });

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  apiPost,
   expectNoSeriousA11yViolations,
   registerViaApi,
   screenshotScreen,
@@ -35,7 +34,7 @@ test('delete, Undo, the trash: restore, delete forever, empty', async ({ page, r
   test.setTimeout(60_000);
   const user = await registerViaApi(request, 'trash');
   for (const title of ['Old receipts', 'Buy milk', 'Call Bob', 'Water plants']) {
-    await apiPost(request, user, '/api/todos', { title });
+    await user.api.todos.create({ body: { title } }).expectOk();
   }
   await signInWithStorage(page, user, '/todos');
   await expect
@@ -94,7 +93,7 @@ test('delete, Undo, the trash: restore, delete forever, empty', async ({ page, r
 
 test('the Undo toast at phone width, reachable by touch', async ({ page, request }) => {
   const user = await registerViaApi(request, 'undo');
-  await apiPost(request, user, '/api/todos', { title: 'Pay rent' });
+  await user.api.todos.create({ body: { title: 'Pay rent' } }).expectOk();
   await page.setViewportSize({ width: 390, height: 800 });
   await signInWithStorage(page, user, '/todos');
   await page.getByRole('checkbox', { name: 'Pay rent' }).check();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
+import { apiAs } from '../support/api';
 import {
   expectNoSeriousA11yViolations,
   registerViaApi,
@@ -64,10 +65,11 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   test.setTimeout(60_000);
   const user = await registerViaApi(request, 'totp');
   // Another device signed in: turning the codes on offers to sign it out.
-  const otherLogin = await request.post('/api/auth/login', {
-    data: { username: user.username, password: user.password },
-  });
-  const { accessToken: otherDevice } = (await otherLogin.json()) as { accessToken: string };
+  const otherLogin = await apiAs(request, null)
+    .auth.login({ body: { username: user.username, password: user.password } })
+    .expectOk();
+  if (!('accessToken' in otherLogin)) throw new Error('No second factor is on yet');
+  const otherDevice = { token: otherLogin.accessToken };
   await signInWithStorage(page, user, '/settings');
 
   // Settings → Two-factor: the QR code and the secret, confirmed with the app's code.
@@ -103,9 +105,7 @@ test('turn on two-factor codes, sign in with a code and with a recovery code, tu
   await expect(section.getByRole('status')).toHaveText(
     'Two-factor codes are on. Every other device was signed out.',
   );
-  const ended = await request.get('/api/todos', {
-    headers: { authorization: `Bearer ${otherDevice}` },
-  });
+  const ended = await apiAs(request, otherDevice).todos.list();
   expect(ended.status()).toBe(401);
   await expect(section).toContainText('10 recovery codes are left.');
   await screenshotInPlace(
@@ -178,20 +178,16 @@ test('a redirect-based sign-in opens the second step from /login#mfa=<token>', a
   request,
 }) => {
   const user = await registerViaApi(request, 'totpurl');
-  const auth = { authorization: `Bearer ${user.token}` };
-  const setup = await request.post('/api/account/two-factor/setup', { headers: auth });
-  const { secret } = (await setup.json()) as { secret: string };
-  const enabled = await request.post('/api/account/two-factor', {
-    headers: auth,
-    data: { code: codeAt(secret, Date.now()) },
-  });
+  const { secret } = await user.api.twoFactor.setup().expectOk();
+  const enabled = await user.api.twoFactor.enable({ body: { code: codeAt(secret, Date.now()) } });
   expect(enabled.status()).toBe(201);
   // The first step in the page's own context, so the browser holds the mfa cookie (as after a
   // provider's redirect); then the page is opened with the token in its fragment.
-  const first = await page.request.post('/api/auth/login', {
-    data: { username: user.username, password: user.password },
-  });
-  const { mfaToken } = (await first.json()) as { mfaToken: string };
+  const first = await apiAs(page.request, null)
+    .auth.login({ body: { username: user.username, password: user.password } })
+    .expectOk();
+  if (!('mfaToken' in first)) throw new Error('The sign-in did not ask for a second factor');
+  const { mfaToken } = first;
   await page.goto(`/login#mfa=${mfaToken}`);
   await expect(page.getByRole('heading', { name: 'Two-factor code' })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);

@@ -1,5 +1,4 @@
-import type { Endpoint, SuccessBody } from '@tally/contract';
-import type { Static, TSchema } from '@sinclair/typebox';
+import { pathOf, type Endpoint, type SuccessBody, type TestCallParts } from '@tally/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
@@ -14,22 +13,10 @@ export type ApiAnswer<E extends Endpoint> = LightMyRequestResponse & {
   expectBody(status: number): SuccessBody<E>;
 };
 
-/**
- * One part of a call's input (params, query or body) as its endpoint describes it: required when
- * the schema has a required field, optional when every field is (e.g. GET /api/todos's query),
- * absent when the endpoint has no such part.
- */
-type Part<E, K extends 'params' | 'query' | 'body'> = E extends {
-  [P in K]: infer S extends TSchema;
-}
-  ? Record<string, never> extends Static<S>
-    ? { [P in K]?: Static<S> }
-    : { [P in K]: Static<S> }
-  : { [P in K]?: never };
-
-type Input<E extends Endpoint> = Part<E, 'params'> &
-  Part<E, 'query'> &
-  Part<E, 'body'> & { headers?: Record<string, string>; remoteAddress?: string };
+type Input<E extends Endpoint> = TestCallParts<E> & {
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+};
 
 /** A call whose parts are all optional may leave its input out. */
 type InputArgs<E extends Endpoint> =
@@ -44,13 +31,6 @@ export interface UncheckedInput {
   headers?: Record<string, string>;
   /** The client's address (the tests of limits and logs per address). */
   remoteAddress?: string;
-}
-
-/** The endpoint's path with its `:name` parameters filled in. */
-function pathOf(endpoint: Pick<Endpoint, 'path'>, params?: Record<string, unknown>) {
-  return endpoint.path.replace(/:(\w+)/g, (_, name: string) =>
-    encodeURIComponent(String(params?.[name])),
-  );
 }
 
 /**

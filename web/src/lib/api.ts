@@ -1,5 +1,5 @@
 import type { Contract, Endpoint, EndpointInput, SuccessBody } from '@tally/contract';
-import { routes, type Route } from '@tally/contract/routes';
+import { pathOf, routes, type Route } from '@tally/contract/routes';
 import { apiRequest, type Operation } from './api-client';
 import type { OfflineCall } from './outbox';
 import { isOffline } from './online';
@@ -39,10 +39,7 @@ export type ApiClient = {
 
 /** The route's path with its `:name` parameters filled in, and the query string appended. */
 function urlOf(route: Route, params?: object, query?: object): string {
-  const values = (params ?? {}) as Record<string, unknown>;
-  const path = route.path.replace(/:(\w+)/g, (_, name: string) =>
-    encodeURIComponent(String(values[name])),
-  );
+  const path = pathOf(route, params);
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) search.set(key, String(value));

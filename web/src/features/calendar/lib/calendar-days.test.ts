@@ -1,5 +1,6 @@
 import type { Repeat, Todo } from '@tally/contract';
 import { nextOccurrence } from '@tally/contract/repeats';
+import { defaultTodo } from '@tally/contract/todo-shape';
 import { describe, expect, it } from 'vitest';
 import {
   addMonths,
@@ -12,27 +13,8 @@ import {
   wallClock,
 } from './calendar-days';
 
-const todo = (fields: Partial<Todo>): Todo => ({
-  id: 1,
-  title: 'x',
-  description: null,
-  groupId: null,
-  completed: false,
-  created: '2026-01-01T00:00:00.000Z',
-  dueDate: null,
-  dueTime: null,
-  repeat: null,
-  remindMinutesBefore: null,
-  reminders: [],
-  tags: [],
-  priority: 0,
-  parentId: null,
-  startDate: null,
-  durationMinutes: null,
-  position: 0,
-  version: 1,
-  ...fields,
-});
+const todo = (fields: Partial<Todo>): Todo =>
+  defaultTodo({ id: 1, title: 'x', created: '2026-01-01T00:00:00.000Z', position: 0, ...fields });
 
 describe('the first day of the week', () => {
   it("is the account's choice, else the locale's", () => {

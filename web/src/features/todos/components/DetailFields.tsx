@@ -29,7 +29,7 @@ export const detailsOf = (todo: Todo): Details => ({
 });
 
 /** The tag names typed, once each ignoring case (the server keeps the first spelling too). */
-export function tagsOf(typed: string): string[] {
+function tagsOf(typed: string): string[] {
   const seen = new Map<string, string>();
   for (const word of typed.split(/[\s,]+/)) {
     const name = word.replace(/^@/, '');
@@ -37,6 +37,17 @@ export function tagsOf(typed: string): string[] {
   }
   return [...seen.values()];
 }
+
+/**
+ * The fields as the API takes them. A field these controls show is read (`detailsOf`), typed
+ * (`Details`) and sent (here) in this file alone; the edit form takes them as they are.
+ */
+export const detailsBody = (details: Details) => ({
+  tags: tagsOf(details.tags),
+  priority: details.priority as 0 | 1 | 2 | 3,
+  parentId: details.parentId,
+  startDate: details.startDate === '' ? null : details.startDate,
+});
 
 interface DetailFieldsProps {
   todo: Todo;

@@ -6,7 +6,7 @@ import type { Group } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { fieldWords, type EditedField } from '../lib/edit-undo';
 import { PRIORITY_NAMES } from '../lib/priority-names';
-import { describeRepeat } from '../lib/repeat';
+import { describeRepeat } from '#web/lib/repeat-words';
 import type { FormValues } from './todo-form-values';
 
 /** One field's value as a person reads it ("none" for an empty one). */

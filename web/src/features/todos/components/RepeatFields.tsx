@@ -13,9 +13,9 @@ import {
   repeatOfPreset,
   WEEKDAYS,
   weekdayOfDate,
-  type Nth,
   type RepeatPreset,
 } from '../lib/repeat';
+import type { Nth } from '#web/lib/repeat-words';
 
 interface RepeatFieldsProps {
   repeat: Repeat | null;

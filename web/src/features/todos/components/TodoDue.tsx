@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import type { Todo } from '@tally/contract';
 import { cn } from '#web/lib/cn';
 import { dueLabel, isOverdue } from '../lib/dates';
-import { describeRepeat } from '../lib/repeat';
+import { describeRepeat } from '#web/lib/repeat-words';
 
 function CalendarIcon() {
   return (

@@ -358,7 +358,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
         }
         errors={errors}
       />
-      {conflictsOf(['dueDate', 'dueTime', 'repeat', 'reminders'])}
+      {conflictsOf(Object.keys(planning) as (keyof typeof planning)[])}
       <DetailFields
         todo={todo}
         value={details}
@@ -366,7 +366,7 @@ export function TodoEditForm({ todo, groups, onDone, saveRef }: TodoEditFormProp
           setState((now) => ({ ...now, details: { ...now.details, ...change } }))
         }
       />
-      {conflictsOf(['tags', 'priority', 'parentId', 'startDate'])}
+      {conflictsOf(Object.keys(details) as (keyof typeof details)[])}
       <FormActions>
         <Button type="submit" data-form-action disabled={mutation.isPending}>
           {mutation.isPending ? t`Saving...` : t`Save`}

@@ -1,7 +1,7 @@
 import type { PatchTodoBody, Todo } from '@tally/contract';
 import type { EditedField } from '../lib/edit-undo';
 import { descriptionOrNull } from '../lib/todo-fields';
-import { detailsOf, tagsOf, type Details } from './DetailFields';
+import { detailsBody, detailsOf, type Details } from './DetailFields';
 import { planningBody, type Planning } from './PlanningFields';
 
 /** What the edit form's fields hold, as typed. */
@@ -34,10 +34,7 @@ export const valuesOf = (state: FormState): FormValues => ({
   description: descriptionOrNull(state.description),
   groupId: state.groupId,
   ...planningBody(state.planning),
-  tags: tagsOf(state.details.tags),
-  priority: state.details.priority as 0 | 1 | 2 | 3,
-  parentId: state.details.parentId,
-  startDate: state.details.startDate === '' ? null : state.details.startDate,
+  ...detailsBody(state.details),
 });
 
 /** A todo's fields as the form would send them. */

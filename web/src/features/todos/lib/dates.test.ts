@@ -1,7 +1,6 @@
-import type { Repeat } from '@tally/contract';
 import { describe, expect, it } from 'vitest';
 import { dayLabel, dueLabel, isOverdue } from './dates';
-import { describeRepeat, presetOfRepeat } from './repeat';
+import { presetOfRepeat } from './repeat';
 
 // Monday 23 November 2026, 12:00 in the browser's zone.
 const now = new Date(2026, 10, 23, 12, 0);
@@ -46,35 +45,7 @@ describe('due labels', () => {
   });
 });
 
-describe('repeat wording', () => {
-  it.each([
-    [{ every: 1, unit: 'day' }, 'Repeats every day'],
-    [{ every: 3, unit: 'day' }, 'Repeats every 3 days'],
-    [
-      { every: 1, unit: 'week', weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'] },
-      'Repeats every weekday',
-    ],
-    [
-      { every: 2, unit: 'week', weekdays: ['thu', 'mon'] },
-      'Repeats every 2 weeks on Monday and Thursday',
-    ],
-    [{ every: 1, unit: 'month', monthDay: 31 }, 'Repeats every month on day 31'],
-    [{ every: 1, unit: 'month' }, 'Repeats every month on day 30'],
-    [
-      { every: 1, unit: 'month', nthWeekday: { n: -1, weekday: 'fri' } },
-      'Repeats every month on the last Friday',
-    ],
-    [{ every: 1, unit: 'year' }, 'Repeats every year on 30 November'],
-  ] satisfies [Omit<Repeat, 'from'>, string][])('%j reads "%s"', (rule, text) => {
-    expect(describeRepeat({ ...rule, from: 'due' }, '2026-11-30')).toBe(text);
-  });
-
-  it('says when it counts from completion', () => {
-    expect(describeRepeat({ every: 2, unit: 'week', from: 'completion' }, '2026-11-30')).toBe(
-      'Repeats every 2 weeks, counted from completion',
-    );
-  });
-
+describe('repeat presets', () => {
   it('finds the preset of a rule the server completed', () => {
     expect(
       presetOfRepeat({ every: 1, unit: 'month', monthDay: 30, from: 'due' }, '2026-11-30'),

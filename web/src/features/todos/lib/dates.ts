@@ -1,7 +1,7 @@
 import type { Todo } from '@tally/contract';
 import { pad, parseDate } from '@tally/contract/dates';
 import { isOverdue as isOverdueAt } from '@tally/contract/todo-shape';
-import { formatDayOfYear, formatDue, relativeDay } from '#web/lib/date-format';
+import { formatDue, relativeDay } from '#web/lib/date-format';
 
 // The calendar rules the server uses too, from the contract (one copy).
 export { parseDate };
@@ -20,9 +20,6 @@ export function dateOf(moment: Date): string {
 function timeOf(moment: Date): string {
   return `${pad(moment.getHours())}:${pad(moment.getMinutes())}`;
 }
-
-/** "4 December" / "December 4", for yearly rules (lib/date-format). */
-export { formatDayOfYear };
 
 /** "Today", "Tomorrow", "Yesterday", else the day in the browser's locale (lib/date-format). */
 export const dayLabel = (date: string, today: string): string => relativeDay(date, today);

@@ -1,27 +1,16 @@
-import type { Todo } from '@tally/contract';
+import { defaultTodo } from '@tally/contract/todo-shape';
 import { describe, expect, it } from 'vitest';
 import { editUndoOf } from './edit-undo';
 
-const block: Todo = {
+const block = defaultTodo({
   id: 7,
   title: 'Write the report',
-  description: null,
-  groupId: null,
-  completed: false,
   created: '2026-11-01T00:00:00.000Z',
   dueDate: '2026-12-01',
   dueTime: '09:00',
-  repeat: null,
-  remindMinutesBefore: null,
-  reminders: [],
-  tags: [],
-  priority: 0,
-  parentId: null,
-  startDate: null,
   durationMinutes: 30,
   position: 0,
-  version: 1,
-};
+});
 
 describe('the Undo of an edit', () => {
   it("names a time block's new length and puts the old one back", () => {

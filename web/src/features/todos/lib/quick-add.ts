@@ -4,7 +4,7 @@ import { readQuickAddText, type QuickAddText } from '@tally/contract/quick-add-t
 import { formatTime } from '#web/lib/date-format';
 import { dateOf, dayLabel } from './dates';
 import { PRIORITY_NAMES } from './priority-names';
-import { repeatRule } from './repeat';
+import { repeatRule } from '#web/lib/repeat-words';
 
 /**
  * Quick add in the new-todo form and the quick add line: the contract's reader (the one the e-mail subject and the MCP

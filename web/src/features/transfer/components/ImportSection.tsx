@@ -11,13 +11,13 @@ import { Button } from '#web/components/Button';
 import { Form, FormActions } from '#web/components/Form';
 import { formatTime, relativeDay } from '#web/lib/date-format';
 import { daysAgo } from '#web/lib/format';
+import { repeatRule } from '#web/lib/repeat-words';
 import { SelectField, TextField } from '#web/components/FormField';
 import { fieldErrorOf } from '#web/lib/api-client';
 import { useImportFile } from '../api/import-file';
 import {
   FORMAT_CHOICES,
   alreadyText,
-  repeatText,
   reportHeadline,
   skippedHeading,
   todoCount,
@@ -122,7 +122,9 @@ function Report({
                       <span className="block"> {formatTime(todo.dueTime)}</span>
                     ) : null}
                   </td>
-                  <td className={cellClass}>{todo.repeat ? repeatText(todo.repeat) : '—'}</td>
+                  <td className={cellClass}>
+                    {todo.repeat ? repeatRule(todo.repeat, todo.dueDate) : '—'}
+                  </td>
                   <td className={cellClass}>{todo.completed ? t`Yes` : t`No`}</td>
                 </tr>
               ))}

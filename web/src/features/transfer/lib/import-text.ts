@@ -1,7 +1,6 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
-import type { ImportFormat, ImportReport, Repeat } from '@tally/contract';
-import { formatWeekday } from '#web/lib/date-format';
+import type { ImportFormat, ImportReport } from '@tally/contract';
 
 /** The formats in the Format list, with what each file is (docs/product.md, Settings screen). */
 export const FORMAT_CHOICES: { value: ImportFormat; label: MessageDescriptor; accept: string }[] = [
@@ -25,57 +24,6 @@ export const todoCount = (count: number) =>
 /** "2 new groups", in the active language. */
 export const newGroupCount = (count: number) =>
   i18n._(msg`${plural(count, { one: '# new group', other: '# new groups' })}`);
-
-/** "every 2 weeks", in the active language. */
-function everyText({ every, unit }: Repeat): string {
-  switch (unit) {
-    case 'day':
-      return plural(every, { one: 'every day', other: 'every # days' });
-    case 'week':
-      return plural(every, { one: 'every week', other: 'every # weeks' });
-    case 'month':
-      return plural(every, { one: 'every month', other: 'every # months' });
-    default:
-      return plural(every, { one: 'every year', other: 'every # years' });
-  }
-}
-
-/** "every month on the 2nd Tue": the day's place in its month, or the last. */
-function nthWeekdayText(text: string, n: number, day: string): string {
-  switch (n) {
-    case 1:
-      return i18n._(msg`${text} on the 1st ${day}`);
-    case 2:
-      return i18n._(msg`${text} on the 2nd ${day}`);
-    case 3:
-      return i18n._(msg`${text} on the 3rd ${day}`);
-    case 4:
-      return i18n._(msg`${text} on the 4th ${day}`);
-    case 5:
-      return i18n._(msg`${text} on the 5th ${day}`);
-    default:
-      return i18n._(msg`${text} on the last ${day}`);
-  }
-}
-
-/** A repeat in a few words, as the CSV export says it: "every 2 weeks on Mon, Thu". */
-export function repeatText(repeat: Repeat): string {
-  let text = everyText(repeat);
-  if (repeat.weekdays?.length) {
-    const days = repeat.weekdays.map((day) => formatWeekday(day, 'short')).join(', ');
-    text = i18n._(msg`${text} on ${days}`);
-  }
-  if (repeat.nthWeekday) {
-    const { n } = repeat.nthWeekday;
-    const day = formatWeekday(repeat.nthWeekday.weekday, 'short');
-    text = nthWeekdayText(text, n, day);
-  } else if (repeat.unit === 'month' && repeat.monthDay !== undefined) {
-    const { monthDay } = repeat;
-    text = i18n._(msg`${text} on day ${monthDay}`);
-  }
-  if (repeat.from === 'completion') text = i18n._(msg`${text}, from completion`);
-  return text;
-}
 
 /** "12 todos (3 completed, 5 with a due date, 2 repeating)". */
 function todosSummary(todos: ImportReport['todos']): string {

@@ -14,7 +14,7 @@ import {
  * one whose change started from an older version is shown what it is now beside what it typed,
  * and chooses; nothing is overwritten silently. Screenshots of the conflict, on a phone
  * (390×844) and a desktop (1280×800), light and dark, go to
- * e2e/screenshots/conflict-<theme>-<width>.png.
+ * the screenshot folder (SHOTS_DIR) as conflict-<theme>-<width>.png.
  */
 
 async function serverTodo(user: ApiUser) {

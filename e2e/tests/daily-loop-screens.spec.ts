@@ -11,9 +11,9 @@ import {
 
 /**
  * The daily loop's screens on a phone (390×844) and a desktop (1280×800), light and dark: /todos,
- * the detail view, selection mode, Settings and Statistics. Each passes axe and is saved under
- * e2e/screenshots/ (loop-<screen>-<theme>-<width>.png) with the number of todos fully visible,
- * written to e2e/screenshots/loop-visible.json for the person who looks at them.
+ * the detail view, selection mode, Settings and Statistics. Each passes axe and is saved in the
+ * screenshot folder (SHOTS_DIR; loop-<screen>-<theme>-<width>.png) with the number of todos fully
+ * visible, written to loop-visible.json there for the person who looks at them.
  */
 
 // SHOTS_DIR puts them elsewhere (a person looking at one run's pictures).

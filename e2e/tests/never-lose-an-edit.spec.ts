@@ -19,7 +19,8 @@ import { e2ePort } from '../support/ports';
  * what was typed however it is closed, with Undo; and a reload while the server is stopped, or
  * behind a proxy answering 502, shows the saved list at once and says the server cannot be
  * reached. Screenshots of both, on a phone (390×844) and a desktop (1280×800), light and dark,
- * go to e2e/screenshots/edits-<screen>-<theme>-<width>.png.
+ * go to the screenshot folder (SHOTS_DIR, support/fixtures.ts) as
+ * edits-<screen>-<theme>-<width>.png.
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');

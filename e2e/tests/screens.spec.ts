@@ -11,7 +11,7 @@ import {
 
 /**
  * Every screen in light and dark: no serious or critical axe-core violations, and screenshots at
- * 390 px and 1280 px under e2e/screenshots/ for a person to look at.
+ * 390 px and 1280 px in the screenshot folder (SHOTS_DIR) for a person to look at.
  */
 
 async function checkScreen(page: Page, name: string, ready: () => Promise<void>) {

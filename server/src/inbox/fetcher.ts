@@ -163,9 +163,12 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
           imap.close();
         });
     };
+    // The renewal in flight is awaited before the session ends: on PostgreSQL it could otherwise
+    // land after the lease is released and hold it for a process that has stopped.
+    let renewing: Promise<void> = Promise.resolve();
     const renewal = setInterval(
       () => {
-        holdLease().then(
+        renewing = holdLease().then(
           (held) => {
             if (!held) imap.close();
           },
@@ -186,6 +189,7 @@ export function startInboxFetcher(options: FetcherOptions): Fetcher {
       await round;
     } finally {
       clearInterval(renewal);
+      await renewing;
       status.connected = false;
       client = null;
       imap.close();

@@ -316,7 +316,11 @@ function measureInPage() {
       if (width > box + 1) clipped.push(describe(element, text, width, box));
       continue;
     }
-    const scrolls = style.overflowX === 'auto' || style.overflowX === 'scroll';
+    // A tab list scrolls sideways on purpose on a phone (every tab is reached with the arrow keys
+    // and by a swipe); any other row that scrolls hides what is past its end.
+    const scrolls =
+      (style.overflowX === 'auto' || style.overflowX === 'scroll') &&
+      element.getAttribute('role') !== 'tablist';
     if (scrolls && element.scrollWidth > element.clientWidth + 1) {
       clipped.push(describe(element, element.innerText, element.scrollWidth, element.clientWidth));
       continue;

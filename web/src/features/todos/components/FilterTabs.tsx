@@ -65,8 +65,9 @@ export const FilterTabs = memo(function FilterTabs({
       ref={listRef}
       role="tablist"
       aria-label={t`Filter todos`}
-      // The tabs wrap, so that every one is in sight in every language.
-      className="-mx-1 flex flex-wrap gap-2 px-1 py-1"
+      // On a phone the tabs are one row that scrolls sideways (the group tabs are used less than
+      // the list below them); from 640 px they wrap.
+      className="-mx-1 flex gap-2 overflow-x-auto px-1 py-1 sm:flex-wrap sm:overflow-visible"
     >
       {tabs.map((tab) => {
         const selected = tab.filter === active;

@@ -143,9 +143,9 @@ export function QuickAddBar({
     <form
       aria-label={t`Quick add`}
       id="quick-add"
-      // On a phone the field takes the whole row: its example and the chips of what it read
-      // need the width, and the search box has a row of its own under it.
-      className="relative min-w-0 flex-1 max-sm:basis-full"
+      // On a phone the field takes the whole row while it holds words, so the chips of what it
+      // read lie side by side under it instead of one per line beside the search box.
+      className={`relative min-w-0 flex-1 ${text.trim() ? 'max-sm:basis-full' : ''}`}
       onSubmit={(event) => {
         event.preventDefault();
         void save();

@@ -36,7 +36,7 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
   const { t } = useLingui();
 
   return (
-    <div role="search" className="w-full sm:w-64 sm:shrink-0">
+    <div role="search" className="w-36 shrink-0 sm:w-64">
       <label htmlFor={inputId} className="sr-only">
         <Trans>Search todos</Trans>
       </label>
@@ -56,6 +56,8 @@ export function SearchBox({ query, onQueryChange }: SearchBoxProps) {
             event.currentTarget.blur();
           }}
           placeholder={t`Search todos`}
+          // A phone's box is narrower than the words in some languages: the whole of them on hover.
+          title={t`Search todos`}
           maxLength={SEARCH_QUERY_MAX}
           autoComplete="off"
           enterKeyHint="search"

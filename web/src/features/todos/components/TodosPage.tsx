@@ -228,11 +228,9 @@ export function TodosPage({ groups, groupsPending, tags, onCreateGroup }: TodosP
     // On a phone the page ends with room for the floating "+", so it never covers the last row.
     <div className="mx-auto w-full max-w-4xl px-4 pt-3 pb-36 sm:py-5">
       {header}
-      {/* Quick add and search share a row from 640 px; on a phone each has a row of its own. */}
+      {/* Quick add and search share a row; on a phone the search box is the narrower. */}
       <div className="mb-2 flex flex-wrap gap-2 sm:mb-3 sm:flex-nowrap">
-        <Suspense
-          fallback={<div className="min-h-11 min-w-0 flex-1 max-sm:basis-full sm:min-h-10" />}
-        >
+        <Suspense fallback={<div className="min-h-11 min-w-0 flex-1 sm:min-h-10" />}>
           <QuickAddBar
             groups={groups}
             defaultGroupId={view === 'all' && typeof filter === 'number' ? filter : null}
@@ -365,12 +363,13 @@ function AllTodos({
   return (
     <>
       {/*
-        One row that wraps, each control 44 px high on a phone and none clipped or scrolled out of
-        sight: the tabs take a row of their own where they do not fit beside Sort and Select, and
-        wrap inside it; Hide completed and Show later todos come last on a phone.
+        On a phone two rows, each control 44 px high and none clipped: the tabs (scrolling
+        sideways) with Sort and Select, then Hide completed and Show later todos (a row for the
+        sort alone would leave a phone less than 8 rows of the list). From 640 px one row that
+        wraps; tabs too many for it take a row of their own and wrap inside it.
       */}
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <div className="min-w-0 flex-auto">
+        <div className="min-w-0 flex-1 sm:flex-auto">
           <FilterTabs
             counts={counts}
             groups={groups}
@@ -379,7 +378,7 @@ function AllTodos({
             panelId={panelId}
           />
         </div>
-        <div className="order-last flex flex-wrap items-center gap-x-3 gap-y-2 sm:order-none sm:ms-auto">
+        <div className="order-last flex w-full flex-wrap items-center gap-x-3 gap-y-2 sm:order-none sm:ms-auto sm:w-auto">
           <HideCompletedSwitch on={hideCompleted} onChange={setHideCompleted} />
           {hasLater && (
             <HideCompletedSwitch

@@ -74,7 +74,9 @@ const ROUTES = [
   { route: '/verify-email', budget: 118.5 * KB, chunks: ['verify-email-route'] },
   { route: '/choose-password', budget: 119.5 * KB, chunks: ['choose-password-route'] },
   { route: '/groups', budget: 122 * KB, chunks: ['groups-route'] },
-  { route: '/settings', budget: 140 * KB, chunks: ['settings-route'] },
+  // /settings 0.5 KB more for each operation's failure sentence as a message of its own
+  // (decision 191: 140.1 KB).
+  { route: '/settings', budget: 140.5 * KB, chunks: ['settings-route'] },
   { route: '/share', budget: 117 * KB, chunks: ['share-route'] },
   { route: '/trash', budget: 121.5 * KB, chunks: ['trash-route'] },
   // The operator's page (docs/decisions/131-operator-and-admin-page.md), set as the others were:

@@ -2,25 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Reminder } from '@tally/contract';
 import { onLiveEvent } from '#web/lib/live-listeners';
-import { STORAGE_KEYS, readStorage, writeStorage } from '#web/lib/storage';
+import { STORAGE_KEYS, readStorage, tabStorage, writeStorage } from '#web/lib/storage';
 import { fetchRecentReminders } from '../api/get-recent-reminders';
 
 /** This tab's own last shown reminder (sessionStorage: it outlives a reload of the tab only). */
-function readTabSeen(): string | null {
-  try {
-    return window.sessionStorage.getItem(STORAGE_KEYS.reminderSeen);
-  } catch {
-    return null;
-  }
-}
-
-function writeTabSeen(firedAt: string): void {
-  try {
-    window.sessionStorage.setItem(STORAGE_KEYS.reminderSeen, firedAt);
-  } catch {
-    // Storage unavailable: the tab remembers it for this page only (the hook's own variable).
-  }
-}
+const readTabSeen = () => tabStorage.read(STORAGE_KEYS.reminderSeen);
+const writeTabSeen = (firedAt: string) => tabStorage.write(STORAGE_KEYS.reminderSeen, firedAt);
 
 /**
  * While signed in, shows each reminder that went out as a notice ("Reminder: …") with Complete

@@ -14,18 +14,17 @@
 // (default 50), --queries=N large calendar-queries at once (default 3), --node=<flag,flag> more
 // Node flags for the server (its output is then shown).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
+import { option, rssMegabytes } from './lib/measure.mjs';
+import { vcalendar } from './lib/vtodo.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
-const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const PORT = Number(option('port') ?? 3360);
 const DIALECT = option('dialect') ?? 'sqlite';
 const ENTRY = option('entry') ?? 'server/dist/main.js';
@@ -43,9 +42,6 @@ const BODY_LIMIT = 256 * 1024;
 const KEPT_LIMIT = 128 * 1024;
 /** No single request of the bench may take longer. */
 const REQUEST_TIMEOUT_MS = 120_000;
-
-const rssMegabytes = (pid) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 const dataDir = path.join(os.tmpdir(), `tally-bench-caldav-abuse-${PORT}`);
 const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -129,19 +125,6 @@ async function step(name, run) {
   );
 }
 
-const vtodo = (uid, lines) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Bench//EN',
-    'BEGIN:VTODO',
-    `UID:${uid}`,
-    'DTSTAMP:20260310T120000Z',
-    ...lines,
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
 /** A content line folded at 75 octets, as RFC 5545 (3.1) writes it. */
 const folded = (line) => {
   const parts = [];
@@ -196,7 +179,7 @@ try {
 
   await step('PUT of 32,000 CATEGORIES (213 KB)', async () => {
     const values = Array.from({ length: 32_000 }, (_, i) => `c${i}`).join(',');
-    const body = vtodo('categories', ['SUMMARY:Many', ...folded(`CATEGORIES:${values}`)]);
+    const body = vcalendar('categories', ['SUMMARY:Many', ...folded(`CATEGORIES:${values}`)]);
     return `${(body.length / 1024).toFixed(0)} KB: ${said(await dav('PUT', `${home}todos/categories.ics`, body))}`;
   });
 
@@ -205,7 +188,7 @@ try {
     const put = await dav(
       'PUT',
       href,
-      vtodo('years', [
+      vcalendar('years', [
         'SUMMARY:Years',
         'X-A;TZID=Europe/Berlin;VALUE=DATE-TIME:00010101T000000',
         'X-B;TZID=America/New_York;VALUE=DATE-TIME:99991231T000000',
@@ -220,7 +203,7 @@ try {
     const put = await dav(
       'PUT',
       href,
-      vtodo('span', [
+      vcalendar('span', [
         'SUMMARY:Span',
         'DTSTART;TZID=Europe/Berlin:19700101T000000',
         'DUE;TZID=Europe/Berlin:99991231T090000',
@@ -239,7 +222,7 @@ try {
       const statuses = new Map();
       let slowest = 0;
       for (let i = 0; i < 100; i += 1) {
-        const body = vtodo(`big-${i}`, [
+        const body = vcalendar(`big-${i}`, [
           `SUMMARY:Big ${i}`,
           ...description,
           ...folded(`X-NOTE:${note}`),
@@ -283,7 +266,7 @@ try {
   });
 
   await step('a 4 MiB PUT', async () => {
-    const body = vtodo('huge', [
+    const body = vcalendar('huge', [
       'SUMMARY:Huge',
       ...folded(`X-NOTE:${'h'.repeat(4 * 1024 * 1024)}`),
     ]);

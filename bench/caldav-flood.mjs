@@ -12,11 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { option } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const REQUESTS = Number(option('requests') ?? 3000);
 const NAME_LENGTH = Number(option('name-length') ?? 10_000);
 const PORT = Number(option('port') ?? 3360);

@@ -7,46 +7,22 @@
 // Flags: --todos=N (default 5,000), --port=N (default 3793), --dialect=sqlite|postgres,
 // --entry=file Tally starts from (default server/dist/main.js: another build for before/after).
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { cpuMs, option } from './lib/measure.mjs';
+import { benchVtodo } from './lib/vtodo.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
-const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TODOS = Number(option('todos') ?? 5_000);
 const PORT = Number(option('port') ?? 3793);
 const DIALECT = option('dialect') ?? 'sqlite';
 const ENTRY = option('entry') ?? 'server/dist/main.js';
 const dataDir = path.join(os.tmpdir(), `tally-bench-uploads-${PORT}`);
-
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
-function vtodo(i) {
-  return [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Tally bench//EN',
-    'BEGIN:VTODO',
-    `UID:bench-${i}`,
-    'DTSTAMP:20261101T120000Z',
-    `SUMMARY:Todo ${i}`,
-    ...(i % 3 === 0 ? [`DUE:202612${String((i % 28) + 1).padStart(2, '0')}T090000Z`] : []),
-    ...(i % 30 === 0 ? ['RRULE:FREQ=WEEKLY'] : []),
-    ...(i % 5 === 0 ? ['DESCRIPTION:Some notes about this todo'] : []),
-    ...(i % 20 === 19 ? [`RELATED-TO:bench-${i + 1}`] : []),
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
-}
 
 rmSync(dataDir, { recursive: true, force: true });
 const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -112,7 +88,7 @@ try {
     const put = await fetch(`${base}${home}todos/bench-${i}.ics`, {
       method: 'PUT',
       headers: { authorization: auth, 'content-type': 'text/calendar', 'if-none-match': '*' },
-      body: vtodo(i),
+      body: benchVtodo(i, { related: true }),
     });
     await put.arrayBuffer();
     if (put.status !== 201) throw new Error(`PUT bench-${i}: ${put.status}`);

@@ -19,12 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createDatabase, dropDatabase } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { cpuMs, median, option } from './lib/measure.mjs';
+import { benchVtodo } from './lib/vtodo.mjs';
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
-const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TODOS = Number(option('todos') ?? 5_000);
 const CHANGES = Number(option('changes') ?? 5);
 const TALLY_PORT = Number(option('tally-port') ?? 3791);
@@ -33,38 +33,9 @@ const DIALECT = option('dialect') ?? 'sqlite';
 const ENTRY = option('entry') ?? 'server/dist/main.js';
 const work = path.join(os.tmpdir(), `tally-bench-vdirsyncer-${TALLY_PORT}`);
 
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 /** A sync of 5,000 new todos takes Radicale many minutes: only a hung client is stopped. */
 const SYNC_TIMEOUT_MS = 60 * 60_000;
-
-/** The same N todos for both servers: a third due, a tenth weekly. */
-function vtodo(i) {
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Tally bench//EN',
-    'BEGIN:VTODO',
-    `UID:bench-${i}`,
-    'DTSTAMP:20261101T120000Z',
-    `SUMMARY:Todo ${i}`,
-    ...(i % 3 === 0 ? [`DUE:202612${String((i % 28) + 1).padStart(2, '0')}T090000Z`] : []),
-    ...(i % 30 === 0 ? ['RRULE:FREQ=WEEKLY'] : []),
-    ...(i % 5 === 0 ? ['DESCRIPTION:Some notes about this todo'] : []),
-    'END:VTODO',
-    'END:VCALENDAR',
-    '',
-  ];
-  return lines.join('\r\n');
-}
 
 /** A vdirsyncer configuration of one pair: a local folder and one remote calendar. */
 function vdirsyncerConfig(dir, remote) {
@@ -250,7 +221,7 @@ async function measure(start) {
   try {
     const upload = vdirsyncerConfig(path.join(dir, 'upload'), server.remote);
     for (let i = 0; i < TODOS; i += 1) {
-      writeFileSync(path.join(dir, 'upload', 'local', `bench-${i}.ics`), vtodo(i));
+      writeFileSync(path.join(dir, 'upload', 'local', `bench-${i}.ics`), benchVtodo(i));
     }
     await discover(upload);
     const uploaded = await sync(upload, server.child.pid);

@@ -16,7 +16,6 @@
 // survived a young-generation collection and those promoted to old space, the heap's size), the
 // figures that explain its peak (docs/performance.md, CalDAV).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,11 +24,11 @@ import { DOMParser } from '@xmldom/xmldom';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
+import { cpuMs, median, option, rssMegabytes } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TODOS = Number(option('todos') ?? 10_000);
 const PORT = Number(option('port') ?? 3350);
 const DIALECT = option('dialect') ?? 'sqlite';
@@ -42,14 +41,6 @@ const MULTIGET_BATCH = Number(option('batch') ?? 500);
 /** The file the server starts from: what `npm start` runs (the bundle), or server/dist/main.js. */
 const ENTRY = option('entry') ?? 'server/bin/serve.mjs';
 const GC = args.includes('--gc');
-
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const rssMegabytes = (pid) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const dataDir = path.join(os.tmpdir(), `tally-bench-caldav-${PORT}`);
 const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { openDatabase } from './lib/sql.mjs';
 import { createDatabase, PASSWORD, seed } from './lib/seed.mjs';
+import { median } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -80,12 +81,6 @@ const server = spawn(process.execPath, [path.join(root, 'server/dist/main.js')],
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 let browser;
 const result = { n: N, monthShownMs: null, chunkArrivedMs: null, switchesMs: [], error: null };

@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { createDatabase, seed } from './lib/seed.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
+import { median } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -58,12 +59,6 @@ function threadsCpuNs(pid) {
   }
   return total;
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tally-filters-bench-'));
 const target = await createDatabase({ dialect: 'sqlite', dataDir });

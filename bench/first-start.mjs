@@ -13,10 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverNodeFlags } from '../server/bin/node-flags.mjs';
+import { option } from './lib/measure.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const ENTRY = option('entry') ?? 'server/bin/serve.mjs';
 const PORT = Number(option('port') ?? 4712);
 const RESTARTS = Number(option('restarts') ?? 2);

@@ -25,11 +25,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PASSWORD, seed } from './lib/seed.mjs';
+import { median, option } from './lib/measure.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
-const option = (name) =>
-  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? undefined;
 const ENTRY = option('entry') ?? 'server/bin/serve.mjs';
 const STARTS = Number(option('starts') ?? 7);
 const REQUESTS = Number(option('requests') ?? 20_000);
@@ -37,11 +36,6 @@ const NODE_FLAGS = option('node')?.split(',') ?? [];
 const PORT = Number(process.env.BENCH_PORT ?? 4121);
 const BUDGET = { startMs: 500, idleMb: 100, peakMb: 150 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const builds = args
   .filter((a) => a.startsWith('--build='))

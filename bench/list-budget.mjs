@@ -26,11 +26,10 @@ import pg from 'pg';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
+import { median, option } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
-const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const DIALECTS = (option('dialects') ?? 'sqlite,postgres').split(',');
 const ROUNDS = Number(option('rounds') ?? 8);
 const REQUESTS = Number(option('requests') ?? 2_000);
@@ -39,12 +38,6 @@ const PORT = Number(option('port') ?? 4151);
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const JWT_SECRET = 'bench-secret-that-is-at-least-32-bytes-long!!';
 const BUDGET = 0.85;
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** CPU time (ns) of all threads of a process. */
 function threadsCpuNs(pid) {

@@ -20,11 +20,11 @@ import autocannon from 'autocannon';
 import { createDatabase, dropDatabase, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
+import { option } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 const args = process.argv.slice(2);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const DIR = path.resolve(option('dir') ?? root);
 const SECONDS = Number(option('seconds') ?? 4);
 const NODE_FLAGS = option('node')?.split(',') ?? [];

@@ -30,6 +30,7 @@ import pg from 'pg';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
+import { median, option } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -37,7 +38,6 @@ const resultsDir = path.join(here, 'results');
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
 // Everything after the first `=`: a value may hold one (--against-node=--max-semi-space-size=8).
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 const QUICK = flag('quick') || process.env.BENCH_QUICK === '1';
 /** Rounds per server; even rounds run the servers in one order, odd rounds in the reverse. */
@@ -387,13 +387,6 @@ async function measure(target, seconds) {
   await load({ ...target, duration: Math.max(1, Math.round(seconds / 2)) });
   return load({ ...target, duration: seconds });
 }
-
-const median = (values) => {
-  const sorted = values.filter((v) => v !== null && v !== undefined).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * Measures the targets in ROUNDS rounds of `amount` requests each, after one warm-up each.

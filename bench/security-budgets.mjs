@@ -17,17 +17,16 @@
 // BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres, must be able to create and
 // drop the database tally_bench_security). Writes nothing but its temporary DATA_DIR.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase } from './lib/seed.mjs';
 import { waitUntilHealthy } from './lib/server.mjs';
+import { median, option, rssMegabytes } from './lib/measure.mjs';
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const option = (name) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 /** The checkout whose server/dist is measured (another build: --dir=<checkout>). */
 const root = path.resolve(option('dir') ?? here);
 const HEALTH_BUDGET_MS = 100;
@@ -43,11 +42,6 @@ async function freePort() {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
-
-const rssMegabytes = (pid) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const dialects = (option('dialects') ?? 'sqlite').split(',');
 const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -22,6 +22,7 @@ import { chromium } from 'playwright-core';
 import { waitUntilHealthy } from './lib/server.mjs';
 import { openDatabase } from './lib/sql.mjs';
 import { createDatabase, PASSWORD, seed } from './lib/seed.mjs';
+import { median } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -283,12 +284,6 @@ async function runSize(browser, n) {
   }
   return result;
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const results = [];
 let browser;

@@ -107,6 +107,31 @@ describe('Google Tasks (Takeout Tasks.json)', () => {
     expect(await groupName(user, milk)).toBe('Groceries');
   });
 
+  it('finds a parent listed after its subtask, and names one that is not in the file', async () => {
+    const user = await registerUser(ctx.app);
+    const file = JSON.stringify({
+      kind: 'tasks#taskLists',
+      items: [
+        {
+          title: 'Trip',
+          items: [
+            { id: 'sub', title: 'Book the hotel', parent: 'top' },
+            { id: 'top', title: 'Plan the trip' },
+            { id: 'lost', title: 'Pack', parent: 'gone' },
+          ],
+        },
+      ],
+    });
+    const preview = await imported(ctx.app, user, file, 'google-tasks-json', true);
+    expect(preview.warnings.map((row) => [row.where, row.message])).toEqual([
+      ['task 3', 'Its parent (id "gone") is not in the file: imported at the top level'],
+    ]);
+    await imported(ctx.app, user, file, 'google-tasks-json');
+    const todos = await todosOf(user);
+    expect(byTitle(todos, 'Book the hotel').parentId).toBe(byTitle(todos, 'Plan the trip').id);
+    expect(byTitle(todos, 'Pack').parentId).toBeNull();
+  });
+
   it('refuses files that are not a Takeout export, deeply nested or in a broken encoding', async () => {
     expect(await refused('{"kind":"tasks#tasks"}', 'google-tasks-json')).toMatch(
       /not a Google Tasks export/,

@@ -1,5 +1,12 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { Trans } from '@lingui/react/macro';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
+import { ErrorBanner } from '#web/components/ErrorBanner';
+import { LoadingText } from '#web/components/LoadingText';
+import { errorMessage } from '#web/lib/api-client';
 import { cn } from '#web/lib/cn';
+import { formatInstant } from '#web/lib/format-instant';
 
 interface SettingsSectionProps {
   title: string;
@@ -62,5 +69,68 @@ export function Hint({ children, id }: { children: ReactNode; id?: string }) {
     <p id={id} className="text-sm text-slate-600 dark:text-slate-400">
       {children}
     </p>
+  );
+}
+
+/** When something happened ("Last used 3 Mar 2026, 09:15"), or "never" for no instant. */
+export function When({ label, instant }: { label: string; instant: string | null }) {
+  return (
+    <span>
+      {label}{' '}
+      {instant ? (
+        <time dateTime={instant}>{formatInstant(instant)}</time>
+      ) : (
+        <span>
+          <Trans>never</Trans>
+        </span>
+      )}
+    </span>
+  );
+}
+
+interface SettingsListProps<T> {
+  /** The section's list as the server gave it. */
+  query: UseQueryResult<T[]>;
+  /** The list's accessible name ("API tokens"). */
+  label: string;
+  /** The announced line while it loads ("Loading API tokens..."). */
+  loading: string;
+  /** The failure's sentence when loading failed for no reason the server named. */
+  loadOperation: MessageDescriptor;
+  /** What shows for an empty list ("You have no API tokens."). */
+  empty?: ReactNode;
+  /** One `<li>` an item. */
+  children: (item: T) => ReactNode;
+}
+
+/**
+ * A list a section reads from the server (tokens, passkeys, sessions): the loading line, the
+ * failure with Retry, the sentence for none, or the items one under another.
+ */
+export function SettingsList<T>({
+  query,
+  label,
+  loading,
+  loadOperation,
+  empty,
+  children,
+}: SettingsListProps<T>) {
+  if (query.isPending) return <LoadingText>{loading}</LoadingText>;
+  if (query.isError) {
+    return (
+      <ErrorBanner
+        message={errorMessage(query.error, loadOperation)}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  if (query.data.length === 0 && empty) return <Hint>{empty}</Hint>;
+  return (
+    <ul
+      aria-label={label}
+      className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
+    >
+      {query.data.map(children)}
+    </ul>
   );
 }

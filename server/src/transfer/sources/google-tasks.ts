@@ -29,8 +29,6 @@ export async function readGoogleTasks(input: string, context: SourceContext): Pr
   }
   const source = new SourceBuilder();
   const pause = timeSlicer();
-  const byId = new Map<string, SourceTodo>();
-  const parents: { todo: SourceTodo; parent: string }[] = [];
   let count = 0;
   for (const [listIndex, list] of document.items.entries()) {
     const listWhere = `list ${listIndex + 1}`;
@@ -55,26 +53,11 @@ export async function readGoogleTasks(input: string, context: SourceContext): Pr
         source.skip(null, where, 'It was deleted in Google Tasks');
         continue;
       }
-      const todo = readTask(task, group, where, source, context);
-      if (todo && source.addTodo(todo)) {
-        const added = source.file.todos.at(-1);
-        if (added) {
-          byId.set(task.id, added);
-          const parent = text(task.parent);
-          if (parent) parents.push({ todo: added, parent });
-        }
-      }
+      source.addTodo(readTask(task, group, where, source, context), {
+        id: task.id,
+        parentId: text(task.parent) || null,
+      });
     }
-  }
-  for (const { todo, parent } of parents) {
-    const found = byId.get(parent);
-    if (found) todo.parent = found;
-    else
-      source.warn(
-        null,
-        todo.where,
-        'Its parent task is not in the file: imported at the top level',
-      );
   }
   source.settleParents();
   return source.file;
@@ -86,7 +69,7 @@ function readTask(
   where: string,
   source: SourceBuilder,
   context: SourceContext,
-): SourceTodo | null {
+): SourceTodo {
   const completedAt = instant(task.completed);
   const completed = task.status === 'completed' || task.hidden === true || completedAt !== null;
   const due = text(task.due);

@@ -4,7 +4,7 @@ import { badRequest } from '../../shared/errors.js';
 import { advance, movedStart } from '../../todos/service.js';
 import { timeSlicer } from '../../shared/time-slices.js';
 import { loadIcal, parseVtodo } from '../../caldav/vtodo.js';
-import { SourceBuilder, type SourceContext, type SourceFile, type SourceTodo } from './source.js';
+import { SourceBuilder, type SourceContext, type SourceFile } from './source.js';
 
 /** Components inside components a calendar file needs (VCALENDAR, VTODO, VALARM: 3). */
 const NESTING_MAX = 8;
@@ -204,8 +204,6 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
   await loadIcal();
   const source = new SourceBuilder();
   const pause = timeSlicer();
-  const byUid = new Map<string, SourceTodo>();
-  const parents: { todo: SourceTodo; parent: string }[] = [];
   let count = 0;
   for (const calendar of calendars) {
     const feed = calendar.prodid === TALLY_FEED;
@@ -306,47 +304,34 @@ export async function readIcs(input: string, context: SourceContext): Promise<So
         startDate = movedStart(startDate, next.dueDate, advanced.dueDate);
         next = advanced;
       }
-      const added = source.addTodo({
-        line: first.line,
-        where,
-        key: uid,
-        title: fields.title,
-        description: fields.description,
-        group,
-        completed: fields.completed,
-        ...next,
-        startDate: source.startDate(startDate, first.line, where),
-        tags: source.tags(fields.tags, first.line, where),
-        priority: fields.priority,
-        createdAt,
-        updatedAt: modifiedLine ? stampOf(modifiedLine, context.zone) : createdAt,
-        completions: [
-          ...occurrences,
-          ...(fields.completed && completedAt !== null
-            ? [{ at: completedAt, dueDate: next.dueDate }]
-            : []),
-        ],
-      });
-      const todo = source.file.todos.at(-1);
-      if (added && todo) {
-        byUid.set(uid, todo);
-        if (fields.parentUid) parents.push({ todo, parent: fields.parentUid });
-      }
+      source.addTodo(
+        {
+          line: first.line,
+          where,
+          key: uid,
+          title: fields.title,
+          description: fields.description,
+          group,
+          completed: fields.completed,
+          ...next,
+          startDate: source.startDate(startDate, first.line, where),
+          tags: source.tags(fields.tags, first.line, where),
+          priority: fields.priority,
+          createdAt,
+          updatedAt: modifiedLine ? stampOf(modifiedLine, context.zone) : createdAt,
+          completions: [
+            ...occurrences,
+            ...(fields.completed && completedAt !== null
+              ? [{ at: completedAt, dueDate: next.dueDate }]
+              : []),
+          ],
+        },
+        { id: uid, parentId: fields.parentUid || null },
+      );
     }
   }
   if (count === 0 && source.file.skipped.length === 0) {
     throw badRequest('The calendar holds no tasks (VTODOs)');
-  }
-  for (const { todo, parent } of parents) {
-    const found = byUid.get(parent);
-    if (found) todo.parent = found;
-    else {
-      source.warn(
-        todo.line,
-        todo.where,
-        'Its parent task is not in the file: imported at the top level',
-      );
-    }
   }
   source.settleParents();
   return source.file;

@@ -179,9 +179,21 @@ export async function readCsvSource(
  * Collects a file's todos, skips and warnings while a format reads it, and makes the texts fit
  * Tally's limits (a longer title or description is cut, with a warning).
  */
+/**
+ * How a file names a todo and its parent (Google's task ids, an iCalendar UID, the ids of
+ * Tally's JSON, any JSON value there): equal ids are the same todo; null or undefined, none.
+ */
+export interface FileIds {
+  id: unknown;
+  parentId: unknown;
+}
+
 export class SourceBuilder {
   readonly file: SourceFile = { groups: [], todos: [], skipped: [], warnings: [] };
   private readonly declared = new Set<string>();
+  /** Each todo by its id in the file, and the id each subtask gives for its parent. */
+  private readonly byFileId = new Map<unknown, SourceTodo>();
+  private readonly parentIds = new Map<SourceTodo, unknown>();
 
   skip(line: number | null, where: string, reason: string): void {
     this.file.skipped.push({ line, where, reason });
@@ -215,15 +227,16 @@ export class SourceBuilder {
   }
 
   /**
-   * Adds a todo with its texts cleaned and cut to Tally's limits; skips it (false) when its
-   * title is blank. The todo after the import's limit ends the reading with a 400 at once: the
-   * rest of the file is never read.
+   * Adds a todo with its texts cleaned and cut to Tally's limits, and returns it; skips it (null)
+   * when its title is blank. The todo after the import's limit ends the reading with a 400 at
+   * once: the rest of the file is never read. A file that names parents by id gives `ids`: the
+   * parent is found wherever it stands in the file, once every todo is read (settleParents).
    */
-  addTodo(todo: SourceTodo): boolean {
+  addTodo(todo: SourceTodo, ids?: FileIds): SourceTodo | null {
     const title = cleanText(todo.title);
     if (title === '') {
       this.skip(todo.line, todo.where, 'It has no title');
-      return false;
+      return null;
     }
     if (this.file.todos.length >= IMPORT_MAX_TODOS) {
       const most = withThousands(IMPORT_MAX_TODOS);
@@ -242,12 +255,17 @@ export class SourceBuilder {
         `The description was cut to ${LIMITS.todoDescriptionMax} characters`,
       );
     }
-    this.file.todos.push({
+    const added: SourceTodo = {
       ...todo,
       title: shortTitle.text,
       description: cleanDescription(shortDescription.text),
-    });
-    return true;
+    };
+    this.file.todos.push(added);
+    if (ids?.id !== undefined && ids.id !== null) this.byFileId.set(ids.id, added);
+    if (ids?.parentId !== undefined && ids.parentId !== null) {
+      this.parentIds.set(added, ids.parentId);
+    }
+    return added;
   }
 
   /**
@@ -290,10 +308,22 @@ export class SourceBuilder {
   }
 
   /**
-   * Once every todo is read: a subtask whose parent would make a loop, or sit deeper than
-   * Tally's 4 levels, goes to the top level with a warning (a file need not be Tally's own).
+   * Once every todo is read: each subtask named by its parent's id is linked to it; one whose
+   * parent is not in the file, would make a loop, or would sit deeper than Tally's 4 levels,
+   * goes to the top level with a warning (a file need not be Tally's own).
    */
   settleParents(): void {
+    for (const [todo, parentId] of this.parentIds) {
+      const parent = this.byFileId.get(parentId);
+      if (parent) todo.parent = parent;
+      else {
+        this.warn(
+          todo.line,
+          todo.where,
+          `Its parent (id ${JSON.stringify(parentId)}) is not in the file: imported at the top level`,
+        );
+      }
+    }
     // Loops first: walking up from a todo of a loop comes back to it.
     for (const todo of this.file.todos) {
       const seen = new Set<SourceTodo>();

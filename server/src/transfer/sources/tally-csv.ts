@@ -122,10 +122,8 @@ export async function readTallyCsv(text: string, context: SourceContext): Promis
         durationMinutes: durationOf(Number(cell('durationMinutes'))),
         startDate: source.startDate(cell('startDate').trim() || null, line, where),
       };
-      if (source.addTodo(todo)) {
-        const added = source.file.todos.at(-1);
-        if (id && added) byId.set(id, added);
-      }
+      const added = source.addTodo(todo);
+      if (id && added) byId.set(id, added);
     }
     return source.file;
   } finally {

@@ -180,9 +180,6 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
   readTags(document.tags, source);
 
   const seen = new Map<string, number>();
-  /** Each todo read by its id in the file, and the parent id each subtask names. */
-  const byId = new Map<unknown, SourceTodo>();
-  const parentOf = new Map<SourceTodo, unknown>();
   for (const [index, todo] of (document.todos as unknown[]).entries()) {
     await pause();
     const where = `todo ${index + 1}`;
@@ -230,47 +227,35 @@ export async function readTallyJson(text: string, context: SourceContext): Promi
     }
     const own = todo.id === undefined || todo.id === null ? undefined : completionsOf.get(todo.id);
     if (own) claimed.add(todo.id);
-    const added = source.addTodo({
-      line: null,
-      where,
-      key: `${identity}\n${copies}`,
-      title: todo.title,
-      description: stringOrNull(todo.description),
-      group,
-      completed: todo.completed === true,
-      ...planning,
-      tags: source.tags(
-        Array.isArray(todo.tags) ? todo.tags.filter((tag) => typeof tag === 'string') : [],
-        null,
+    source.addTodo(
+      {
+        line: null,
         where,
-      ),
-      priority: [0, 1, 2, 3].includes(todo.priority as number) ? (todo.priority as number) : 0,
-      startDate: source.startDate(stringOrNull(todo.startDate), null, where),
-      durationMinutes: durationOf(todo.durationMinutes),
-      reminders: remindersOf(todo.reminders, planning.dueTime),
-      // JSON.parse reads 1.8e308 as Infinity: kept, for boundPositions to place it last.
-      ...(typeof todo.position === 'number' && !Number.isNaN(todo.position)
-        ? { position: todo.position }
-        : {}),
-      createdAt,
-      updatedAt: instant(todo.updatedAt),
-      completions: limited(own ?? completedAt(todo, planning.dueDate), where),
-    });
-    const read = source.file.todos.at(-1);
-    if (!added || !read) continue;
-    if (todo.id !== undefined && todo.id !== null) byId.set(todo.id, read);
-    if (todo.parentId !== undefined && todo.parentId !== null) parentOf.set(read, todo.parentId);
-  }
-  for (const [todo, parentId] of parentOf) {
-    const parent = byId.get(parentId);
-    if (parent) todo.parent = parent;
-    else {
-      source.warn(
-        null,
-        todo.where,
-        `Its parent (id ${JSON.stringify(parentId)}) is not in the file: imported at the top level`,
-      );
-    }
+        key: `${identity}\n${copies}`,
+        title: todo.title,
+        description: stringOrNull(todo.description),
+        group,
+        completed: todo.completed === true,
+        ...planning,
+        tags: source.tags(
+          Array.isArray(todo.tags) ? todo.tags.filter((tag) => typeof tag === 'string') : [],
+          null,
+          where,
+        ),
+        priority: [0, 1, 2, 3].includes(todo.priority as number) ? (todo.priority as number) : 0,
+        startDate: source.startDate(stringOrNull(todo.startDate), null, where),
+        durationMinutes: durationOf(todo.durationMinutes),
+        reminders: remindersOf(todo.reminders, planning.dueTime),
+        // JSON.parse reads 1.8e308 as Infinity: kept, for boundPositions to place it last.
+        ...(typeof todo.position === 'number' && !Number.isNaN(todo.position)
+          ? { position: todo.position }
+          : {}),
+        createdAt,
+        updatedAt: instant(todo.updatedAt),
+        completions: limited(own ?? completedAt(todo, planning.dueDate), where),
+      },
+      { id: todo.id, parentId: todo.parentId },
+    );
   }
   source.settleParents();
   boundPositions(source.file.todos);

@@ -7,7 +7,6 @@ import {
   type SourceBuilder,
   type SourceContext,
   type SourceFile,
-  type SourceTodo,
 } from './source.js';
 
 /**
@@ -82,9 +81,6 @@ async function readRows(
   };
 
   const seen = new Map<string, number>();
-  /** Each task by its taskId, and the taskId each subtask names, for the parents once read. */
-  const byTaskId = new Map<string, SourceTodo>();
-  const parentOf = new Map<SourceTodo, string>();
   for await (const { line, cells } of rows) {
     const where = `line ${line}`;
     if (cells.every((value) => value.trim() === '')) continue;
@@ -179,27 +175,26 @@ async function readRows(
     }
     const content = cells[column.get('Content') ?? -1] ?? '';
     const checklist = kind === 'CHECKLIST' ? checklistOf(content) : null;
-    const added = source.addTodo({
-      line,
-      where,
-      key: `${identity}\n${copies}`,
-      title,
-      description: checklist ? checklist.description : content,
-      group,
-      completed,
-      ...planning,
-      tags: source.tags(cell(cells, 'Tags').split(','), line, where),
-      priority: priority ?? 0,
-      createdAt,
-      updatedAt: completedAt ?? createdAt,
-      completions:
-        completed && completedAt !== null ? [{ at: completedAt, dueDate: planning.dueDate }] : [],
-    });
-    const task = source.file.todos.at(-1);
-    if (!added || !task) continue;
-    if (taskId) byTaskId.set(taskId, task);
-    const parentId = cell(cells, 'parentId');
-    if (parentId) parentOf.set(task, parentId);
+    const task = source.addTodo(
+      {
+        line,
+        where,
+        key: `${identity}\n${copies}`,
+        title,
+        description: checklist ? checklist.description : content,
+        group,
+        completed,
+        ...planning,
+        tags: source.tags(cell(cells, 'Tags').split(','), line, where),
+        priority: priority ?? 0,
+        createdAt,
+        updatedAt: completedAt ?? createdAt,
+        completions:
+          completed && completedAt !== null ? [{ at: completedAt, dueDate: planning.dueDate }] : [],
+      },
+      { id: taskId || null, parentId: cell(cells, 'parentId') || null },
+    );
+    if (!task) continue;
     for (const [index, item] of (checklist?.items ?? []).entries()) {
       // An item has no time of its own: done when the checklist was, or when it was.
       const at = completedAt ?? createdAt;
@@ -220,16 +215,6 @@ async function readRows(
         completions: item.done && at !== null ? [{ at, dueDate: null }] : [],
       });
     }
-  }
-  for (const [task, parentId] of parentOf) {
-    const parent = byTaskId.get(parentId);
-    if (parent) task.parent = parent;
-    else
-      source.warn(
-        task.line,
-        task.where,
-        `Its parent task (${parentId}) is not in the file: imported at the top level`,
-      );
   }
   source.settleParents();
   return source.file;

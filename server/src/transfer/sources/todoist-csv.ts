@@ -145,7 +145,7 @@ async function readRows(
     }
     // A task indented deeper than the one above it plus one hangs under the nearest above.
     const parent = levels.slice(0, indent - 1).at(-1) ?? null;
-    const added = source.addTodo({
+    const task = source.addTodo({
       line,
       where,
       key: `${identity}\n${copies}`,
@@ -161,8 +161,7 @@ async function readRows(
       updatedAt: null,
       completions: [],
     });
-    const task = source.file.todos.at(-1);
-    if (added && task) levels = [...levels.slice(0, Math.min(indent - 1, levels.length)), task];
+    if (task) levels = [...levels.slice(0, Math.min(indent - 1, levels.length)), task];
   }
   return source.file;
 }

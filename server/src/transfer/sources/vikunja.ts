@@ -118,8 +118,6 @@ export async function readVikunja(input: string, context: SourceContext): Promis
   }
   const source = new SourceBuilder();
   const pause = timeSlicer();
-  const byId = new Map<number, SourceTodo>();
-  const parents: { todo: SourceTodo; parent: number }[] = [];
   let count = 0;
   for (const [index, project] of projectsOf(document).entries()) {
     const projectWhere = `project ${index + 1}`;
@@ -142,28 +140,12 @@ export async function readVikunja(input: string, context: SourceContext): Promis
         source.skip(null, where, 'The task has no id');
         continue;
       }
-      const todo = readTask(task, group, where, source, context);
-      if (source.addTodo(todo)) {
-        const added = source.file.todos.at(-1);
-        if (!added) continue;
-        byId.set(task.id, added);
-        const related = isObject(task.related_tasks) ? task.related_tasks : {};
-        const parent = Array.isArray(related.parenttask) ? related.parenttask[0] : undefined;
-        if (isObject(parent) && typeof parent.id === 'number') {
-          parents.push({ todo: added, parent: parent.id });
-        }
-      }
-    }
-  }
-  for (const { todo, parent } of parents) {
-    const found = byId.get(parent);
-    if (found) todo.parent = found;
-    else {
-      source.warn(
-        null,
-        todo.where,
-        'Its parent task is not in the file: imported at the top level',
-      );
+      const related = isObject(task.related_tasks) ? task.related_tasks : {};
+      const parent = Array.isArray(related.parenttask) ? related.parenttask[0] : undefined;
+      source.addTodo(readTask(task, group, where, source, context), {
+        id: task.id,
+        parentId: isObject(parent) && typeof parent.id === 'number' ? parent.id : null,
+      });
     }
   }
   source.settleParents();

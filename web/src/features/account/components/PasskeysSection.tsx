@@ -4,10 +4,8 @@ import { useId, useRef, useState } from 'react';
 import type { Passkey } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ConfirmDialog } from '#web/components/ConfirmDialog';
-import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { TextField } from '#web/components/FormField';
-import { LoadingText } from '#web/components/LoadingText';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { PasskeyCancelled, passkeysSupported } from '#web/lib/webauthn';
 import { ADD_PASSKEY_OPERATION, useAddPasskey } from '../api/add-passkey';
@@ -15,27 +13,17 @@ import { LOAD_PASSKEYS_OPERATION, usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
 import { endedSentence, endOtherAccessOf } from '#web/lib/end-other-access';
-import { formatInstant } from '#web/lib/format-instant';
 import { EndOtherAccessFields } from '#web/components/EndOtherAccessFields';
-import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
+import {
+  Hint,
+  SettingsList,
+  SettingsSection,
+  SubHeading,
+  When,
+} from '#web/components/SettingsSection';
 
 /** contract/src/passkeys.ts: PASSKEY_NAME_MAX (a type import keeps the schemas out of the bundle). */
 const NAME_MAX = 64;
-
-function When({ label, instant }: { label: string; instant: string | null }) {
-  return (
-    <span>
-      {label}{' '}
-      {instant ? (
-        <time dateTime={instant}>{formatInstant(instant)}</time>
-      ) : (
-        <span>
-          <Trans>never</Trans>
-        </span>
-      )}
-    </span>
-  );
-}
 
 /** One passkey: its name (renamed in place), when it was added and last used, Remove. */
 function PasskeyRow({
@@ -240,32 +228,22 @@ export function PasskeysSection() {
       <SubHeading>
         <Trans>Your passkeys</Trans>
       </SubHeading>
-      {passkeys.isPending ? (
-        <LoadingText>{t`Loading passkeys...`}</LoadingText>
-      ) : passkeys.isError ? (
-        <ErrorBanner
-          message={errorMessage(passkeys.error, LOAD_PASSKEYS_OPERATION)}
-          onRetry={() => void passkeys.refetch()}
-        />
-      ) : passkeys.data.length === 0 ? (
-        <Hint>
-          <Trans>You have no passkeys.</Trans>
-        </Hint>
-      ) : (
-        <ul
-          aria-label={t`Passkeys`}
-          className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
-        >
-          {passkeys.data.map((passkey) => (
-            <PasskeyRow
-              key={passkey.id}
-              passkey={passkey}
-              onRemove={setRemoving}
-              onRenamed={({ name }) => setStatus(t`Passkey renamed to ${name}.`)}
-            />
-          ))}
-        </ul>
-      )}
+      <SettingsList
+        query={passkeys}
+        label={t`Passkeys`}
+        loading={t`Loading passkeys...`}
+        loadOperation={LOAD_PASSKEYS_OPERATION}
+        empty={<Trans>You have no passkeys.</Trans>}
+      >
+        {(passkey) => (
+          <PasskeyRow
+            key={passkey.id}
+            passkey={passkey}
+            onRemove={setRemoving}
+            onRenamed={({ name }) => setStatus(t`Passkey renamed to ${name}.`)}
+          />
+        )}
+      </SettingsList>
       <ConfirmDialog
         open={removing !== null}
         title={t`Remove passkey`}

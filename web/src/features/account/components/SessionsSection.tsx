@@ -2,23 +2,12 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { AccountSession } from '@tally/contract';
 import { Button } from '#web/components/Button';
-import { ErrorBanner } from '#web/components/ErrorBanner';
-import { LoadingText } from '#web/components/LoadingText';
-import { errorMessage } from '#web/lib/api-client';
 import { useEndOtherSessions } from '../api/end-other-sessions';
 import { useEndSession } from '../api/end-session';
 import { LOAD_SESSIONS_OPERATION, useSessions } from '../api/get-sessions';
 import { describeDevice } from '../lib/device';
 import { formatInstant } from '#web/lib/format-instant';
-import { Hint, SettingsSection } from '#web/components/SettingsSection';
-
-function When({ label, instant }: { label: string; instant: string }) {
-  return (
-    <span>
-      {label} <time dateTime={instant}>{formatInstant(instant)}</time>
-    </span>
-  );
-}
+import { Hint, SettingsList, SettingsSection, When } from '#web/components/SettingsSection';
 
 function SessionRow({
   session,
@@ -93,41 +82,33 @@ export function SessionsSection() {
           The devices signed in to your account. Ending a session signs that device out at once.
         </Trans>
       </Hint>
-      {sessions.isPending ? (
-        <LoadingText>{t`Loading sessions...`}</LoadingText>
-      ) : sessions.isError ? (
-        <ErrorBanner
-          message={errorMessage(sessions.error, LOAD_SESSIONS_OPERATION)}
-          onRetry={() => void sessions.refetch()}
-        />
-      ) : (
-        <>
-          <ul
-            aria-label={t`Signed-in devices`}
-            className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
-          >
-            {sessions.data.map((session) => (
-              <SessionRow
-                key={session.id}
-                session={session}
-                onEnd={end}
-                ending={endSession.isPending && endSession.variables === session.id}
-              />
-            ))}
-          </ul>
-          {others > 0 ? (
-            <div>
-              <Button variant="secondary" onClick={endAllOthers} disabled={endOthers.isPending}>
-                {endOthers.isPending ? t`Ending sessions...` : t`End all other sessions`}
-              </Button>
-            </div>
-          ) : (
-            <Hint>
-              <Trans>No other device is signed in.</Trans>
-            </Hint>
-          )}
-        </>
-      )}
+      <SettingsList
+        query={sessions}
+        label={t`Signed-in devices`}
+        loading={t`Loading sessions...`}
+        loadOperation={LOAD_SESSIONS_OPERATION}
+      >
+        {(session) => (
+          <SessionRow
+            key={session.id}
+            session={session}
+            onEnd={end}
+            ending={endSession.isPending && endSession.variables === session.id}
+          />
+        )}
+      </SettingsList>
+      {sessions.isSuccess &&
+        (others > 0 ? (
+          <div>
+            <Button variant="secondary" onClick={endAllOthers} disabled={endOthers.isPending}>
+              {endOthers.isPending ? t`Ending sessions...` : t`End all other sessions`}
+            </Button>
+          </div>
+        ) : (
+          <Hint>
+            <Trans>No other device is signed in.</Trans>
+          </Hint>
+        ))}
     </SettingsSection>
   );
 }

@@ -5,11 +5,8 @@ import { useId, useRef, useState } from 'react';
 import type { ApiToken, CreatedApiToken, TokenScope } from '@tally/contract';
 import { Button } from '#web/components/Button';
 import { ConfirmDialog } from '#web/components/ConfirmDialog';
-import { ErrorBanner } from '#web/components/ErrorBanner';
 import { Form, FormActions } from '#web/components/Form';
 import { SelectField, TextField } from '#web/components/FormField';
-import { LoadingText } from '#web/components/LoadingText';
-import { errorMessage } from '#web/lib/api-client';
 import { cn } from '#web/lib/cn';
 import { useCreateToken } from '../api/create-token';
 import { LOAD_TOKENS_OPERATION, useTokens } from '../api/get-tokens';
@@ -17,7 +14,13 @@ import { useRevokeToken } from '../api/revoke-token';
 import { copyResult } from '#web/lib/copy-text';
 import { formatInstant } from '#web/lib/format-instant';
 import { CopyField } from '#web/components/CopyField';
-import { Hint, SettingsSection, SubHeading } from '#web/components/SettingsSection';
+import {
+  Hint,
+  SettingsList,
+  SettingsSection,
+  SubHeading,
+  When,
+} from '#web/components/SettingsSection';
 
 /** contract/src/tokens.ts: TOKEN_NAME_MAX (a type import keeps the schemas out of the bundle). */
 const NAME_MAX = 100;
@@ -35,21 +38,6 @@ const SCOPES: { value: TokenScope; label: MessageDescriptor }[] = [
 const scopeLabel = (scope: TokenScope) => SCOPES.find((s) => s.value === scope)?.label;
 
 const linkClass = 'font-medium text-blue-700 underline underline-offset-2 dark:text-blue-300';
-
-function When({ label, instant }: { label: string; instant: string | null }) {
-  return (
-    <span>
-      {label}{' '}
-      {instant ? (
-        <time dateTime={instant}>{formatInstant(instant)}</time>
-      ) : (
-        <span>
-          <Trans>never</Trans>
-        </span>
-      )}
-    </span>
-  );
-}
 
 function TokenRow({
   token,
@@ -264,27 +252,15 @@ export function ApiTokensSection() {
       <SubHeading>
         <Trans>Your tokens</Trans>
       </SubHeading>
-      {tokens.isPending ? (
-        <LoadingText>{t`Loading API tokens...`}</LoadingText>
-      ) : tokens.isError ? (
-        <ErrorBanner
-          message={errorMessage(tokens.error, LOAD_TOKENS_OPERATION)}
-          onRetry={() => void tokens.refetch()}
-        />
-      ) : tokens.data.length === 0 ? (
-        <Hint>
-          <Trans>You have no API tokens.</Trans>
-        </Hint>
-      ) : (
-        <ul
-          aria-label={t`API tokens`}
-          className="divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-700 dark:border-slate-700"
-        >
-          {tokens.data.map((token) => (
-            <TokenRow key={token.id} token={token} now={now} onRevoke={setRevoking} />
-          ))}
-        </ul>
-      )}
+      <SettingsList
+        query={tokens}
+        label={t`API tokens`}
+        loading={t`Loading API tokens...`}
+        loadOperation={LOAD_TOKENS_OPERATION}
+        empty={<Trans>You have no API tokens.</Trans>}
+      >
+        {(token) => <TokenRow key={token.id} token={token} now={now} onRevoke={setRevoking} />}
+      </SettingsList>
       <ConfirmDialog
         open={revoking !== null}
         title={t`Revoke API token`}

@@ -284,6 +284,20 @@ describe('bad input', () => {
     });
   });
 
+  it('takes a call without a body that still says its content is JSON (many HTTP clients do)', async () => {
+    const { id } = await createTodo(alice, { title: 'Goes to the trash' });
+    const removed = await api(alice).unchecked(todosApi.remove, {
+      params: { id: String(id) },
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await listTodos(alice)).some((todo) => todo.id === id)).toBe(false);
+    // A call that takes a body still needs one.
+    const empty = await post('');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json<{ error: string }>().error).toBe('The request body must be a JSON object');
+  });
+
   it('answers 400 for a non-numeric or out-of-range id', async () => {
     for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
       const response = await api(alice).unchecked(todosApi.remove, { params: { id } });

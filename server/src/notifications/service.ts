@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   CHANNEL_TOKEN_PATTERN,
   NTFY_TOPIC_PATTERN,
@@ -28,6 +27,7 @@ import { escapeHtml, reminderMail } from './email.js';
 import { outboundUrlProblem, sendOutbound } from './outbound.js';
 import { clockTimeOf, minutesOf, quietHoursEnd } from './quiet-hours.js';
 import { humanText, requestFor, type Message } from './requests.js';
+import { inHalfTheLoop } from '../shared/time-slices.js';
 
 type TodoEventData = Extract<WebhookPayload['data'], { completed: boolean }>;
 type ChannelRow = Selectable<Database['notification_channels']>;
@@ -523,7 +523,7 @@ export function createNotificationService(options: {
       const now = clock();
       const result = { sent: 0, failed: 0, retried: 0 };
       // A full batch: there may be more, after the requests that waited meanwhile.
-      while ((await deliverDue(now, result)) === BATCH) await nextTurn();
+      await inHalfTheLoop(async () => (await deliverDue(now, result)) === BATCH);
       return result;
     },
 

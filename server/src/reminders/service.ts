@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PushSubscriptionBody, Reminder } from '@tally/contract';
 import type { Kysely } from 'kysely';
 import { userPreferences } from '../account/preferences.js';
@@ -9,6 +8,7 @@ import { badRequest, conflict } from '../shared/errors.js';
 import { endpointProblem } from './push-endpoint.js';
 import type { PushOutcome, PushSender } from './push-sender.js';
 import { isoTime } from '../shared/iso-time.js';
+import { inHalfTheLoop } from '../shared/time-slices.js';
 
 /** Browsers per account: each reminder is one push to each, so a bound on what one user can fan out. */
 const MAX_SUBSCRIPTIONS = 20;
@@ -17,7 +17,7 @@ const ENDPOINT_TAKEN =
   'endpoint is already registered to another account: turn reminders off and on again in this browser';
 /**
  * Reminders claimed per query: a backlog after downtime goes out in batches, and the event loop
- * gets a turn between two (nextTurn), so a request waits for one batch at most, never for the
+ * gets back between two (inHalfTheLoop), so a request waits for one batch at most, never for the
  * whole round (docs/decisions/176-background-rounds-in-small-batches.md).
  */
 export const REMINDER_BATCH = 20;
@@ -231,8 +231,8 @@ export function createReminderService(options: {
       const now = clock();
       const result: TickResult = { claimed: 0, pushes: { sent: 0, gone: 0, failed: 0 } };
       // A full batch: there may be more, after the requests that waited meanwhile.
-      while ((await deliverDue(now, result)) === REMINDER_BATCH) await nextTurn();
-      while ((await deliverWaiting(now, result)) === REMINDER_BATCH) await nextTurn();
+      await inHalfTheLoop(async () => (await deliverDue(now, result)) === REMINDER_BATCH);
+      await inHalfTheLoop(async () => (await deliverWaiting(now, result)) === REMINDER_BATCH);
       return result;
     },
 

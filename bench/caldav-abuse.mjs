@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
-import { waitUntilHealthy } from './lib/server.mjs';
+import { readWriteToken, waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
 import { option, rssMegabytes } from './lib/measure.mjs';
 import { vcalendar } from './lib/vtodo.mjs';
@@ -134,21 +134,11 @@ const folded = (line) => {
 
 try {
   await waitUntilHealthy(base, { child });
-  const api = (method, url, body) =>
-    fetch(`${base}${url}`, {
-      method,
-      headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  const { email } = await (await api('GET', '/api/account')).json();
-  await api('POST', '/api/account/reauthenticate', { password: PASSWORD });
-  const made = await api('POST', '/api/account/tokens', {
-    name: 'bench',
-    scope: 'read-write',
-    expiresInDays: null,
+  // Making a token asks for a recent sign-in (decision 071).
+  const { authorization: basic } = await readWriteToken(base, {
+    bearer: access,
+    password: PASSWORD,
   });
-  const { token } = await made.json();
-  const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
   const home = `/dav/calendars/${user.id}/`;
   /** One CalDAV request: its status and time (a refused or cut one too). */
   const dav = async (method, url, body, headers = {}) => {

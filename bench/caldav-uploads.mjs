@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, dropDatabase } from './lib/seed.mjs';
-import { waitUntilHealthy } from './lib/server.mjs';
+import { caldavAccount, waitUntilHealthy } from './lib/server.mjs';
 import { cpuMs, option } from './lib/measure.mjs';
 import { benchVtodo } from './lib/vtodo.mjs';
 
@@ -47,39 +47,7 @@ const child = spawn(process.execPath, [path.join(root, ENTRY)], {
 try {
   const base = `http://127.0.0.1:${PORT}`;
   await waitUntilHealthy(base, { child });
-  const password = 'Bench-uploads-password-5521';
-  const email = 'uploads@example.org';
-  const registered = await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'uploads', email, password }),
-  });
-  const { accessToken } = await registered.json();
-  const api = (url, body) =>
-    fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json',
-        cookie: registered.headers.get('set-cookie') ?? '',
-      },
-      body: JSON.stringify(body),
-    });
-  await api('/api/account/reauthenticate', { password });
-  const made = await api('/api/account/tokens', {
-    name: 'uploads',
-    scope: 'read-write',
-    expiresInDays: null,
-  });
-  const { token } = await made.json();
-  const auth = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
-  const found = await fetch(`${base}/dav/`, {
-    method: 'PROPFIND',
-    headers: { authorization: auth, depth: '0', 'content-type': 'application/xml' },
-    body: '<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:calendar-home-set/></d:prop></d:propfind>',
-  });
-  const home = /(\/dav\/calendars\/\d+\/)/.exec(await found.text())?.[1];
-  if (!home) throw new Error('no calendar home');
+  const { authorization: auth, home } = await caldavAccount(base, 'uploads');
   const tenth = Math.max(1, Math.floor(TODOS / 10));
   const started = cpuMs(child.pid);
   let mark = started;

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createDatabase, dropDatabase } from './lib/seed.mjs';
-import { waitUntilHealthy } from './lib/server.mjs';
+import { caldavAccount, waitUntilHealthy } from './lib/server.mjs';
 import { cpuMs, median, option } from './lib/measure.mjs';
 import { benchVtodo } from './lib/vtodo.mjs';
 
@@ -102,43 +102,7 @@ async function startTally() {
   });
   const base = `http://127.0.0.1:${TALLY_PORT}`;
   await waitUntilHealthy(base, { child });
-  const password = 'Bench-vdirsyncer-password-5521';
-  const email = 'vdirsyncer@example.org';
-  const registered = await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'vdirsyncer', email, password }),
-  });
-  const { accessToken } = await registered.json();
-  const api = (url, body) =>
-    fetch(`${base}${url}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json',
-        cookie: registered.headers.get('set-cookie') ?? '',
-      },
-      body: JSON.stringify(body),
-    });
-  await api('/api/account/reauthenticate', { password });
-  const made = await api('/api/account/tokens', {
-    name: 'vdirsyncer',
-    scope: 'read-write',
-    expiresInDays: null,
-  });
-  const { token } = await made.json();
-  // The calendar home, as a client finds it.
-  const found = await fetch(`${base}/dav/`, {
-    method: 'PROPFIND',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`,
-      depth: '0',
-      'content-type': 'application/xml',
-    },
-    body: '<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:calendar-home-set/></d:prop></d:propfind>',
-  });
-  const home = /(\/dav\/calendars\/\d+\/)/.exec(await found.text())?.[1];
-  if (!home) throw new Error('Tally: no calendar home');
+  const { email, token, home } = await caldavAccount(base, 'vdirsyncer');
   return {
     name: 'Tally',
     child,

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { serverNodeFlags } from '../server/bin/node-flags.mjs';
 import { DOMParser } from '@xmldom/xmldom';
 import { createDatabase, dropDatabase, PASSWORD, seed } from './lib/seed.mjs';
-import { waitUntilHealthy } from './lib/server.mjs';
+import { readWriteToken, waitUntilHealthy } from './lib/server.mjs';
 import { signAccessToken } from './lib/tokens.mjs';
 import { cpuMs, median, option, rssMegabytes } from './lib/measure.mjs';
 
@@ -124,22 +124,17 @@ const hrefsOf = (document) =>
 
 try {
   await waitUntilHealthy(base, { child });
+  // Making a token asks for a recent sign-in (decision 071).
   const api = (method, url, body) =>
     fetch(`${base}${url}`, {
       method,
       headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const { email } = await (await api('GET', '/api/account')).json();
-  // Making a token asks for a recent sign-in (decision 071).
-  await api('POST', '/api/account/reauthenticate', { password: PASSWORD });
-  const made = await api('POST', '/api/account/tokens', {
-    name: 'bench',
-    scope: 'read-write',
-    expiresInDays: null,
+  const { authorization: basic } = await readWriteToken(base, {
+    bearer: access,
+    password: PASSWORD,
   });
-  const { token } = await made.json();
-  const basic = `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`;
   const dav = async (method, url, body, depth = '1') => {
     const response = await fetch(`${base}${url}`, {
       method,

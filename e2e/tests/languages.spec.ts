@@ -428,6 +428,11 @@ test.describe('in the pseudo-language en-XA (40 % longer)', () => {
       await page.goto('/settings');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.locator('section h2').nth(3)).toBeVisible();
+      // Every section in, the ones loaded later too (the bookmarklet's field among them): their
+      // "Loading..." line is the only status with words before anything is done.
+      await expect(
+        page.getByRole('main').getByRole('status').filter({ hasText: /\S/ }),
+      ).toHaveCount(0);
       await check('settings');
 
       await page.goto('/statistics');

@@ -50,6 +50,9 @@ export function CopyField({
           ref={inputRef}
           readOnly
           value={value}
+          // A long value (an address, the bookmarklet) is cut by the field: hovering shows it
+          // whole, and the button copies it whole.
+          title={value}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
           className={

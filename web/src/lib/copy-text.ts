@@ -19,6 +19,10 @@ export async function copyText(text: string): Promise<boolean> {
  * codes "are" selected) cannot be built from the thing's name.
  */
 const COPY_RESULTS = {
+  address: {
+    copied: msg`Address copied to the clipboard.`,
+    selected: msg`Could not copy: the address is selected, press Ctrl+C (⌘C on a Mac) to copy it.`,
+  },
   token: {
     copied: msg`Token copied to the clipboard.`,
     selected: msg`Could not copy: the token is selected, press Ctrl+C (⌘C on a Mac) to copy it.`,

@@ -1,7 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Switch } from '#web/components/Switch';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '#web/components/Button';
+import { CopyField } from '#web/components/CopyField';
+import { copyResult } from '#web/lib/copy-text';
 import { ConfirmDialog } from '#web/components/ConfirmDialog';
 import { ErrorBanner } from '#web/components/ErrorBanner';
 import { LoadingText } from '#web/components/LoadingText';
@@ -21,25 +23,11 @@ const hintClass = 'text-sm text-slate-600 dark:text-slate-400';
 export function InboxSection() {
   const { t } = useLingui();
   const headingId = useId();
-  const fieldId = useId();
   const inbox = useInbox();
   const renew = useRenewInbox();
   const update = useUpdateInbox();
-  const field = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-
-  const copy = async (address: string) => {
-    try {
-      await navigator.clipboard.writeText(address);
-      setStatus(t`Address copied to the clipboard.`);
-    } catch {
-      // The Clipboard API exists only on secure pages; a self-hosted Tally may be on plain http.
-      field.current?.focus();
-      field.current?.select();
-      setStatus(t`Could not copy: the address is selected, press Ctrl+C (⌘C on a Mac) to copy it.`);
-    }
-  };
 
   const makeNew = () => {
     setStatus(null);
@@ -95,32 +83,12 @@ export function InboxSection() {
           </p>
         ) : (
           <>
-            <div>
-              <label
-                htmlFor={fieldId}
-                className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-              >
-                <Trans>Your address</Trans>
-              </label>
-              <div className="mt-1 flex flex-col gap-2 sm:flex-row">
-                <input
-                  id={fieldId}
-                  ref={field}
-                  readOnly
-                  value={inbox.data.address}
-                  spellCheck={false}
-                  onFocus={(event) => event.currentTarget.select()}
-                  className="block w-full min-w-0 rounded-md border border-slate-500 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900 dark:bg-slate-950 dark:text-slate-100"
-                />
-                <Button
-                  variant="secondary"
-                  className="shrink-0"
-                  onClick={() => void copy(inbox.data.address ?? '')}
-                >
-                  <Trans>Copy address</Trans>
-                </Button>
-              </div>
-            </div>
+            <CopyField
+              label={t`Your address`}
+              value={inbox.data.address}
+              copyLabel={t`Copy address`}
+              onCopy={(copied) => setStatus(copyResult(copied, 'address'))}
+            />
             <OnlyMineSwitch
               on={inbox.data.onlyFromMyAddresses}
               disabled={update.isPending}

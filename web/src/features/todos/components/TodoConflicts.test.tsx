@@ -306,14 +306,15 @@ describe('/todos: completions and deletes queued offline carry their version', (
 
   it('a skip made offline is sent once with the version it started from, and the row then moves on', async () => {
     const repeat = { every: 1, unit: 'day', from: 'due' } as const;
-    const plants = makeTodo({ id: 1, title: 'Water plants', dueDate: '2026-11-30', repeat });
+    // Days far from any run's today: the row names them by date, never "Today" or "Tomorrow".
+    const plants = makeTodo({ id: 1, title: 'Water plants', dueDate: '2099-03-04', repeat });
     const skips: (string | null)[] = [];
     const { backend, user, down } = await goUnreachable(plants, {
       'POST /api/todos/:id/skip': (call) => {
         skips.push(call.headers.get('if-match'));
         const todo = backend.state.todos[0];
         if (!todo) return json({ error: 'Todo not found' }, 404);
-        const skipped = { ...todo, dueDate: '2026-12-01', version: todo.version + 1 };
+        const skipped = { ...todo, dueDate: '2099-03-05', version: todo.version + 1 };
         backend.state.todos = [skipped];
         return json(skipped);
       },
@@ -324,14 +325,14 @@ describe('/todos: completions and deletes queued offline carry their version', (
     ).toBeInTheDocument();
     await screen.findByText(/1 change will be sent when it answers/);
     down.value = false;
-    await waitFor(() => expect(backend.state.todos[0]?.dueDate).toBe('2026-12-01'), {
+    await waitFor(() => expect(backend.state.todos[0]?.dueDate).toBe('2099-03-05'), {
       timeout: 15_000,
     });
     expect(skips).toEqual(['"1"']);
     await waitFor(() =>
       expect(
         screen.getByRole('checkbox', { name: 'Water plants' }).closest('li'),
-      ).toHaveTextContent(/1 Dec/),
+      ).toHaveTextContent(/5 Mar/),
     );
   });
 

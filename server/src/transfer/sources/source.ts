@@ -176,10 +176,6 @@ export async function readCsvSource(
 }
 
 /**
- * Collects a file's todos, skips and warnings while a format reads it, and makes the texts fit
- * Tally's limits (a longer title or description is cut, with a warning).
- */
-/**
  * How a file names a todo and its parent (Google's task ids, an iCalendar UID, the ids of
  * Tally's JSON, any JSON value there): equal ids are the same todo; null or undefined, none.
  */
@@ -188,6 +184,10 @@ export interface FileIds {
   parentId: unknown;
 }
 
+/**
+ * Collects a file's todos, skips and warnings while a format reads it, and makes the texts fit
+ * Tally's limits (a longer title or description is cut, with a warning).
+ */
 export class SourceBuilder {
   readonly file: SourceFile = { groups: [], todos: [], skipped: [], warnings: [] };
   private readonly declared = new Set<string>();

@@ -32,8 +32,8 @@ import { environmentDataDir } from './support/tally-cli';
  * Notification channels reach stand-ins for ntfy, Gotify, Pushover and webhooks on loopback
  * (support/local-notify-receivers.mjs), which the server may call with OUTBOUND_ALLOW_PRIVATE.
  */
-// Two specs at once where there are cores for two Chromiums: on 2 cores the run took 23.3 min
-// against 25.4 min in one worker, and each spec twice as long (decision 193), so one worker there.
+// Two specs at once where there are cores for two Chromiums; on 2 cores each spec took twice as
+// long and the run gained little (decision 193), so one worker there.
 const workers = Number(process.env.E2E_WORKERS ?? (availableParallelism() > 2 ? 2 : 1));
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 const chromiumPath =
@@ -144,7 +144,9 @@ export default defineConfig({
     baseURL,
     // A British browser: dates as "Mon 4 Dec", a 24-hour clock (web/src/lib/date-format.ts).
     locale: 'en-GB',
-    trace: 'retain-on-failure',
+    // A trace is recorded on CI's retry of a failed test, not for every test: recording each
+    // one made the whole run slower (decision 193). Locally (no retries) `--trace=on` records one.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       ...(chromiumPath ? { executablePath: chromiumPath } : {}),

@@ -89,10 +89,13 @@ test.describe('screens', () => {
 
     await page.getByRole('button', { name: 'Add Todo' }).click();
     await checkScreen(page, 'todos-new-form', async () => {
-      // The form loads on first use: open it only when neither it nor its loading is showing.
+      // A reload (the theme) closes the form, which loads on first use: wait until the page
+      // shows it or its Add Todo button (not while the page itself, or the form, is loading),
+      // then open it if it is closed.
       const form = page.getByRole('form', { name: 'New todo' });
       const add = page.getByRole('button', { name: 'Add Todo' });
-      if (!(await form.isVisible()) && (await add.isVisible())) await add.click();
+      await expect(form.or(add)).toBeVisible();
+      if (!(await form.isVisible())) await add.click();
       await expect(form).toBeVisible();
     });
 

@@ -17,6 +17,10 @@ import { tallyCommand } from '../support/tally-cli';
  * a desktop width (1280×800).
  */
 
+// The four tests share nothing (each signs in a user of its own), so where the run has two
+// workers they split across both instead of queueing behind each other in one.
+test.describe.configure({ mode: 'parallel' });
+
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },

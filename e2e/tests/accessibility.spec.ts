@@ -17,6 +17,10 @@ import { tallyCommand } from '../support/tally-cli';
  * a desktop width (1280×800).
  */
 
+// The four tests share nothing (each signs in a user of its own), so where the run has two
+// workers they split across both instead of queueing behind each other in one.
+test.describe.configure({ mode: 'parallel' });
+
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
@@ -194,8 +198,11 @@ for (const viewport of VIEWPORTS) {
       // Every section the menu lists (e-mail to task, notifications and the language among them).
       await page.goto('/settings');
       const menu = page.getByRole('navigation', { name: 'Settings sections' });
-      // The menu is drawn once the sections' code is in: read it after its last link shows.
-      await expect(menu.locator('a[href="/settings/email-to-task"]')).toBeVisible();
+      // The menu is drawn once the sections' code is in, and lists Google and single sign-on
+      // once the server's settings are in (both are configured here): read it after those show.
+      for (const last of ['email-to-task', 'google', 'sso']) {
+        await expect(menu.locator(`a[href="/settings/${last}"]`)).toBeVisible();
+      }
       const sections = await menu
         .getByRole('link')
         .evaluateAll((links) =>
@@ -203,7 +210,9 @@ for (const viewport of VIEWPORTS) {
             .map((link) => link.getAttribute('href') ?? '')
             .filter((href) => href.startsWith('/settings/')),
         );
-      expect(sections).toContain('/settings/email-to-task');
+      expect(sections).toEqual(
+        expect.arrayContaining(['/settings/email-to-task', '/settings/google', '/settings/sso']),
+      );
       for (const section of sections) {
         await page.goto(section);
         // The section is in, not only the page around it: its link is the current one and

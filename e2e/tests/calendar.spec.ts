@@ -213,15 +213,15 @@ test.describe('calendar', () => {
 
   test('move one with the keyboard only, and resize a block', async ({ page, request }) => {
     const user = await registerViaApi(request, 'calkeys');
-    // The page's clock stands at 9:54 on a day whose 9:54 has passed: a clock ahead of the real
-    // one would find the just-issued token expired (this failed on runs before 9:54).
+    // The page's clock stands at 9:54 on the shown day, today or yesterday, whichever 9:54 has
+    // passed: a clock ahead of the real one would find the just-issued token expired.
     const now = new Date();
-    const today = now.getHours() * 60 + now.getMinutes() >= 9 * 60 + 54 ? 0 : -1;
+    const shown = now.getHours() * 60 + now.getMinutes() >= 9 * 60 + 54 ? 0 : -1;
     const todo = await user.api.todos
       .create({
         body: {
           title: 'Plan with keys',
-          dueDate: day(today),
+          dueDate: day(shown),
           dueTime: '09:00',
           durationMinutes: 60,
         },
@@ -230,7 +230,7 @@ test.describe('calendar', () => {
     await user.api.todos.create({ body: { title: 'Someday' } }).expectOk();
     // Six minutes before ten: the red "now" line lies across the 9:00 block's bottom edge, and a
     // drag that starts on the edge must still resize the block.
-    const [year, month, date] = day(today).split('-').map(Number) as [number, number, number];
+    const [year, month, date] = day(shown).split('-').map(Number) as [number, number, number];
     await page.clock.setFixedTime(new Date(year, month - 1, date, 9, 54));
     await signInWithStorage(page, user, '/calendar');
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -241,7 +241,7 @@ test.describe('calendar', () => {
     const dialog = page.getByRole('dialog', { name: 'Move "Plan with keys" to…' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel('Date')).toBeFocused();
-    await dialog.getByLabel('Date').fill(day(today + 1));
+    await dialog.getByLabel('Date').fill(day(shown + 1));
     await dialog.getByLabel('Time').fill('14:30');
     await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
@@ -250,12 +250,12 @@ test.describe('calendar', () => {
         const { dueDate, dueTime } = await todoOf(user, todo.id);
         return `${dueDate} ${dueTime}`;
       })
-      .toBe(`${day(today + 1)} 14:30`);
+      .toBe(`${day(shown + 1)} 14:30`);
 
-    // Back to 9:00 today (tomorrow may be in the next week), then the block's bottom edge drags
+    // Back to 9:00 on the shown day (the next may be in the next week), then the block's bottom edge drags
     // an hour longer.
     await user.api.todos
-      .patch({ params: { id: todo.id }, body: { dueDate: day(today), dueTime: '09:00' } })
+      .patch({ params: { id: todo.id }, body: { dueDate: day(shown), dueTime: '09:00' } })
       .expectOk();
     await page.reload();
     await page.getByRole('button', { name: 'Week' }).click();

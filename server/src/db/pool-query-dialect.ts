@@ -47,13 +47,17 @@ class PoolConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    // In a transaction Kysely's own connection makes the rows: the same objects, by name.
     if (this.pinned) return this.pinned.executeQuery<R>(compiledQuery);
     // A prepared query's name (db/prepared.ts) makes it a server-side prepared statement: each
-    // client parses and plans it once, not on every call (decision 063).
+    // client parses and plans it once, not on every call (decision 063). One that builds its
+    // rows (RowOf) gets them from the driver as lists of values.
+    const { name, rowOf } = compiledQuery as NamedQuery;
     const { command, rowCount, rows } = await this.pool.query({
-      name: (compiledQuery as NamedQuery).name,
+      name,
       text: compiledQuery.sql,
       values: [...compiledQuery.parameters],
+      ...(rowOf ? { rowMode: 'array' } : {}),
     });
     return {
       // As Kysely's PostgresConnection reports them.
@@ -61,7 +65,7 @@ class PoolConnection implements DatabaseConnection {
         command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE'
           ? BigInt(rowCount ?? 0)
           : undefined,
-      rows: (rows ?? []) as R[],
+      rows: (rowOf ? (rows as unknown[][]).map(rowOf) : (rows ?? [])) as R[],
     };
   }
 

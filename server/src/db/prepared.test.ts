@@ -78,6 +78,34 @@ describe('prepared queries', () => {
     expect(rows).toEqual([{ name: expect.stringMatching(/^tally_\d+$/) as string }]);
   });
 
+  it('that build their rows from values answer the rows by name, in a transaction too', async () => {
+    const { db } = database.handle;
+    const built: { username: string; created_at: number }[] = [];
+    const users = preparedQuery(
+      (db, p: Placeholders<{ after: number }>) =>
+        db
+          .selectFrom('users')
+          .select(['username', 'created_at'])
+          .where('created_at', '>', p('after'))
+          .orderBy('created_at'),
+      {
+        rowOf: (values) => {
+          const row = { username: values[0] as string, created_at: values[1] as number };
+          built.push(row);
+          return row;
+        },
+      },
+    );
+    const expected = [
+      { username: 'bob', created_at: 1001 },
+      { username: 'cy', created_at: 1002 },
+    ];
+    expect(await users(db, { after: 1000 })).toEqual(expected);
+    expect(await db.transaction().execute((trx) => users(trx, { after: 1000 }))).toEqual(expected);
+    // Only PostgreSQL's pool answers values; SQLite's driver and a transaction answer objects.
+    expect(built).toHaveLength(database.handle.dialect === 'postgres' ? 2 : 0);
+  });
+
   it('refuse a placeholder used other than as a value', async () => {
     const { db } = database.handle;
     const branching = preparedQuery((db, p: Placeholders<{ all: boolean }>) =>

@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { dialectOf } from '../db/dialect-of.js';
-import { preparedQuery, type Placeholders } from '../db/prepared.js';
+import { preparedQuery, type Placeholders, type RowOf } from '../db/prepared.js';
 import type { Database, Db } from '../db/schema.js';
 import { byTagName, tagsByTodo } from '../shared/tags.js';
 import { nextVersion } from '../shared/versions.js';
@@ -54,9 +54,35 @@ const tagLinksOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =
     .where('tags.user_id', '=', p('userId')),
 );
 
+type TodoWithTagNames = TodoColumns & { tag_names: string | null };
+
+/** A row of todosWithTagNamesOfUser from its values: COLUMNS' order, then the tags' names. */
+export const todoWithTagNamesOf: RowOf<TodoWithTagNames> = (v) =>
+  ({
+    id: v[0],
+    title: v[1],
+    description: v[2],
+    group_id: v[3],
+    completed: v[4],
+    created_at: v[5],
+    due_date: v[6],
+    due_time: v[7],
+    repeat: v[8],
+    reminder_minutes: v[9],
+    priority: v[10],
+    parent_id: v[11],
+    start_date: v[12],
+    duration_minutes: v[13],
+    position: v[14],
+    custom_repeat: v[15],
+    version: v[16],
+    tag_names: v[17],
+  }) as TodoWithTagNames;
+
 /**
  * Every todo of the user with its tags' names in one text, a space between them (a name has
  * none, shared/tags.ts; null for none): the list and its tags in one query (PostgreSQL's way).
+ * Its rows are built by todoWithTagNamesOf (db/prepared.ts, RowOf, says why).
  */
 const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
   db
@@ -81,6 +107,7 @@ const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: num
     .where('todos.user_id', '=', p('userId'))
     .orderBy('todos.created_at', 'desc')
     .orderBy('todos.id', 'desc'),
+  { rowOf: todoWithTagNamesOf },
 );
 
 /** The first page of the list (the web app's /todos loads it on every visit). */

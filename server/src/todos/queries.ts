@@ -84,29 +84,30 @@ export const todoWithTagNamesOf: RowOf<TodoWithTagNames> = (v) =>
  * none, shared/tags.ts; null for none): the list and its tags in one query (PostgreSQL's way).
  * Its rows are built by todoWithTagNamesOf (db/prepared.ts, RowOf, says why).
  */
-const todosWithTagNamesOfUser = preparedQuery((db, p: Placeholders<{ userId: number }>) =>
-  db
-    .selectFrom('todos')
-    .leftJoin(
-      // Grouped before the join, so PostgreSQL groups the narrow links, not the todos' rows.
-      (eb) =>
-        eb
-          .selectFrom('todo_tags')
-          .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
-          .select([
-            'todo_tags.todo_id',
-            sql<string>`string_agg(${sql.ref('tags.name')}, ' ')`.as('names'),
-          ])
-          .where('tags.user_id', '=', p('userId'))
-          .groupBy('todo_tags.todo_id')
-          .as('tag_names'),
-      (join) => join.onRef('tag_names.todo_id', '=', 'todos.id'),
-    )
-    .select(TODOS_COLUMNS)
-    .select('tag_names.names as tag_names')
-    .where('todos.user_id', '=', p('userId'))
-    .orderBy('todos.created_at', 'desc')
-    .orderBy('todos.id', 'desc'),
+const todosWithTagNamesOfUser = preparedQuery(
+  (db, p: Placeholders<{ userId: number }>) =>
+    db
+      .selectFrom('todos')
+      .leftJoin(
+        // Grouped before the join, so PostgreSQL groups the narrow links, not the todos' rows.
+        (eb) =>
+          eb
+            .selectFrom('todo_tags')
+            .innerJoin('tags', 'tags.id', 'todo_tags.tag_id')
+            .select([
+              'todo_tags.todo_id',
+              sql<string>`string_agg(${sql.ref('tags.name')}, ' ')`.as('names'),
+            ])
+            .where('tags.user_id', '=', p('userId'))
+            .groupBy('todo_tags.todo_id')
+            .as('tag_names'),
+        (join) => join.onRef('tag_names.todo_id', '=', 'todos.id'),
+      )
+      .select(TODOS_COLUMNS)
+      .select('tag_names.names as tag_names')
+      .where('todos.user_id', '=', p('userId'))
+      .orderBy('todos.created_at', 'desc')
+      .orderBy('todos.id', 'desc'),
   { rowOf: todoWithTagNamesOf },
 );
 

@@ -252,8 +252,8 @@ test.describe('calendar', () => {
       })
       .toBe(`${day(shown + 1)} 14:30`);
 
-    // Back to 9:00 on the shown day (the next may be in the next week), then the block's bottom edge drags
-    // an hour longer.
+    // Back to 9:00 on the shown day (the next may be in the next week), then the block's bottom
+    // edge drags an hour longer.
     await user.api.todos
       .patch({ params: { id: todo.id }, body: { dueDate: day(shown), dueTime: '09:00' } })
       .expectOk();

@@ -88,7 +88,7 @@ export function preparedQuery<P extends object, Row>(
     };
     const compiled: NamedQuery = {
       ...build(db, p as Placeholders<P>).compile(db),
-      ...(options.rowOf ? { rowOf: options.rowOf } : {}),
+      rowOf: options.rowOf,
     };
     const parameters = compiled.parameters.map((parameter) => {
       if (!(parameter instanceof Placeholder)) return () => parameter;
